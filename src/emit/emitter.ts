@@ -1,0 +1,26 @@
+import type { ApiModel } from "../model/types.js";
+import type { TemplateSet } from "./templates.js";
+
+/** One output file: its path relative to the output folder (with "/"), and its text. */
+export interface GeneratedFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+/** Options that change what the emitters write. */
+export interface EmitConfig {
+  /** the handlebars templates, loaded once per run */
+  readonly templates: TemplateSet;
+  /** whether generated validators assert `format` (default) or treat it as an annotation */
+  readonly formats: "assert" | "annotate";
+}
+
+/** What every emitter receives: the model, the bundled document its pointers point into, and config. */
+export interface EmitInput {
+  readonly model: ApiModel;
+  readonly document: Readonly<Record<string, unknown>>;
+  readonly config: EmitConfig;
+}
+
+/** An emitter is a pure function of its input: it never touches the disk or another emitter. */
+export type Emitter = (input: EmitInput) => readonly GeneratedFile[] | Promise<readonly GeneratedFile[]>;

@@ -1,0 +1,13 @@
+import type { EmitInput, GeneratedFile } from "../emitter.js";
+import { buildRouteView } from "./route-view.js";
+
+/** generated/routes.ts: the route table shared by the server and the client. */
+export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
+  const routes = Object.fromEntries(model.operations.map((operation) => [operation.names.method, buildRouteView(operation, model)]));
+  const servers = model.servers.map((server) => ({
+    url: server.url,
+    variables: Object.fromEntries(server.variables.map((v) => [v.name, { default: v.default, ...(v.enum ? { enum: v.enum } : {}) }])),
+  }));
+  const content = config.templates.render("routes/routes.ts", { basePath: model.basePath, servers, routes });
+  return [{ path: "routes.ts", content }];
+}

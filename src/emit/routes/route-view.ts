@@ -1,0 +1,65 @@
+import type { ApiModel, BodyContentModel, OperationModel, ParameterModel, SecuritySchemeModel } from "../../model/types.js";
+
+/** The route table entry of one operation, as plain data (functions are added by the printer). */
+export interface RouteView {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly pathParams: readonly string[];
+  readonly query: readonly ParameterView[];
+  readonly headers: readonly ParameterView[];
+  readonly body?: { readonly required: boolean; readonly contents: readonly ContentView[] };
+  readonly responses: Readonly<Record<string, readonly ContentView[]>>;
+  readonly security: readonly (readonly SchemeView[])[];
+}
+
+export interface ParameterView {
+  readonly name: string;
+  readonly required: boolean;
+  readonly style: string;
+  readonly explode: boolean;
+  /** the parameter's schema allows arrays, so repeated or delimited values form a list */
+  readonly array: boolean;
+}
+
+export interface ContentView {
+  readonly mediaType: string;
+  readonly kind: BodyContentModel["kind"];
+}
+
+export interface SchemeView {
+  readonly scheme: string;
+  readonly type: SecuritySchemeModel["type"];
+  readonly in?: "header" | "query" | "cookie";
+  readonly name?: string;
+  readonly httpScheme?: string;
+}
+
+export function buildRouteView(operation: OperationModel, model: ApiModel): RouteView {
+  const parameter = (p: ParameterModel): ParameterView => ({ name: p.in === "header" ? p.name.toLowerCase() : p.name, required: p.required, style: p.style, explode: p.explode, array: p.isArray });
+  const content = (c: BodyContentModel): ContentView => ({ mediaType: c.mediaType, kind: c.kind });
+  const body = operation.requestBody;
+  return {
+    operationId: operation.id,
+    method: operation.method.toUpperCase(),
+    path: operation.path,
+    pathParams: operation.parameters.path.map((p) => p.name),
+    query: operation.parameters.query.map(parameter),
+    headers: operation.parameters.header.map(parameter),
+    ...(body !== undefined ? { body: { required: body.required, contents: body.contents.map(content) } } : {}),
+    responses: Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)])),
+    security: operation.security.map((requirement) => requirement.schemes.flatMap((s) => schemeView(s.name, model))),
+  };
+}
+
+function schemeView(name: string, model: ApiModel): SchemeView[] {
+  const scheme = model.securitySchemes.find((s) => s.name === name);
+  if (scheme === undefined) return [];
+  return [{
+    scheme: name,
+    type: scheme.type,
+    ...(scheme.in !== undefined ? { in: scheme.in } : {}),
+    ...(scheme.parameterName !== undefined ? { name: scheme.in === "header" ? scheme.parameterName.toLowerCase() : scheme.parameterName } : {}),
+    ...(scheme.scheme !== undefined ? { httpScheme: scheme.scheme } : {}),
+  }];
+}

@@ -1,0 +1,53 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import Handlebars from "handlebars";
+import { toJsdocComment } from "./jsdoc.js";
+import { toCodeLiteral } from "./literal.js";
+
+/** Renders a named template ("server/plugin.ts") with a precomputed view-model. */
+export interface TemplateSet {
+  render(name: string, view: object): string;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Spec values reach templates only through these helpers, which quote or check them:
+ * `json` (JSON-quoted value), `literal` (readable JSON-quoted data), `ident` (a checked
+ * identifier), `jsdoc` (a safe comment block).
+ */
+const helpers: Record<string, Handlebars.HelperDelegate> = {
+  json: (value: unknown) => JSON.stringify(value),
+  literal: (value: unknown, indent: unknown) => toCodeLiteral(value, typeof indent === "string" ? indent : ""),
+  ident: (value: unknown) => {
+    if (typeof value !== "string" || !IDENTIFIER.test(value)) throw new Error(`not an identifier: ${JSON.stringify(value)}`);
+    return value;
+  },
+  jsdoc: (text: unknown, indent: unknown) => toJsdocComment(typeof text === "string" ? text : undefined, typeof indent === "string" ? indent : "").trimEnd(),
+};
+
+/** Loads and compiles every `*.hbs` file under a folder once; names are paths without ".hbs". */
+export function loadTemplates(dir: string): TemplateSet {
+  const handlebars = Handlebars.create();
+  for (const [name, helper] of Object.entries(helpers)) handlebars.registerHelper(name, helper);
+  const compiled = new Map<string, Handlebars.TemplateDelegate>();
+  for (const file of listTemplates(dir)) {
+    const name = relative(dir, file).split(sep).join("/").replace(/\.hbs$/, "");
+    const options = { strict: true, noEscape: true, knownHelpers: { json: true, literal: true, ident: true, jsdoc: true }, knownHelpersOnly: true };
+    compiled.set(name, handlebars.compile(readFileSync(file, "utf8"), options));
+  }
+  return {
+    render(name, view) {
+      const template = compiled.get(name);
+      if (template === undefined) throw new Error(`no template "${name}" in ${dir}`);
+      return template(view);
+    },
+  };
+}
+
+function listTemplates(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".hbs"))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}

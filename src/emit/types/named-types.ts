@@ -1,0 +1,72 @@
+import type { BodyContentModel, OperationModel, ResponseModel, SchemaModel } from "../../model/types.js";
+
+/** One exported alias: `export type <name> = <type>;` with its JSDoc. */
+export interface TypeAlias {
+  readonly name: string;
+  readonly type: string;
+  readonly docs: string;
+}
+
+const quote = (value: string): string => JSON.stringify(value);
+
+/** The alias of every component schema: `Venue = components["schemas"]["Venue"]`. */
+export function componentAliases(schemas: readonly SchemaModel[]): TypeAlias[] {
+  return schemas.map((schema) => {
+    const raw = `components["schemas"][${quote(schema.name)}]`;
+    return {
+      name: schema.typeName,
+      type: schema.hasReadWrite ? `Unmarked<${raw}>` : raw,
+      docs: `The \`${schema.name}\` schema (${schema.pointer}).`,
+    };
+  });
+}
+
+/** Per operation: path parameters, query, headers, request body and each response. */
+export function operationAliases(operation: OperationModel, schemas: ReadonlyMap<string, SchemaModel>, componentNames: ReadonlySet<string>): TypeAlias[] {
+  const { names } = operation;
+  const base = `paths[${quote(operation.path)}][${quote(operation.method)}]`;
+  const label = `\`${operation.id}\` (${operation.method.toUpperCase()} ${operation.path})`;
+  const aliases: TypeAlias[] = [];
+  const add = (name: string | undefined, type: string, docs: string): void => {
+    if (name !== undefined && !componentNames.has(name)) aliases.push({ name, type, docs });
+  };
+  add(names.pathParamsType, `${base}["parameters"]["path"]`, `Path parameters of ${label}.`);
+  add(names.queryType, `NonNullable<${base}["parameters"]["query"]>`, `Query parameters of ${label}.`);
+  add(names.headersType, `NonNullable<${base}["parameters"]["header"]>`, `Header parameters of ${label}.`);
+  const body = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
+  if (body.length > 0) {
+    const bodyBase = `NonNullable<${base}["requestBody"]>["content"]`;
+    add(names.bodyType, union(body.map((c) => contentType(c, bodyBase, "Writable", schemas))), `Request body of ${label}.`);
+  }
+  for (const response of operation.responses) {
+    const name = names.responseTypes[response.status];
+    const contents = response.contents.filter((c) => c.schemaPointer !== undefined);
+    const responseBase = `${base}["responses"][${statusKey(response.status)}]["content"]`;
+    add(name, union(contents.map((c) => contentType(c, responseBase, "Readable", schemas))), `Response ${response.status} of ${label}.`);
+  }
+  add(names.responseType, successUnion(operation.responses, names.responseTypes), `Success response body of ${label}.`);
+  return aliases;
+}
+
+/** A component's own alias when the content is exactly a $ref to it; else an indexed access. */
+function contentType(content: BodyContentModel, base: string, view: "Readable" | "Writable", schemas: ReadonlyMap<string, SchemaModel>): string {
+  const component = content.componentRef === undefined ? undefined : schemas.get(content.componentRef);
+  const raw = component !== undefined && !content.hasReadWrite ? component.typeName : `${base}[${quote(content.mediaType)}]`;
+  return content.hasReadWrite ? `${view}<${raw}>` : raw;
+}
+
+function successUnion(responses: readonly ResponseModel[], typeNames: Readonly<Record<string, string>>): string {
+  const success = responses.filter((r) => r.success);
+  const chosen = success.length > 0 ? success : responses.filter((r) => r.status === "default");
+  if (chosen.length === 0) return "unknown";
+  return union(chosen.map((r) => typeNames[r.status] ?? "undefined"));
+}
+
+function statusKey(status: string): string {
+  return /^\d+$/.test(status) ? status : quote(status);
+}
+
+function union(types: readonly string[]): string {
+  const unique = [...new Set(types)];
+  return unique.length === 0 ? "never" : unique.join(" | ");
+}

@@ -1,0 +1,46 @@
+import { createDiagnostic, GenerationFailed, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { GeneratedFile } from "../emit/emitter.js";
+import { loadTypeScript } from "../emit/typescript-once.js";
+import { headerLines } from "./header.js";
+
+/** Files whose code comes from the TypeScript printer, and so is syntactically valid by construction. */
+const PRINTED = new Set(["types.ts"]);
+
+/**
+ * The one finalize pass: the header on every TypeScript file, one whitespace normalisation
+ * (LF line ends, no trailing blanks, at most one blank line in a row, one final newline), and a
+ * syntax gate that parses each templated or compiled file, so a template defect is reported by
+ * name instead of written to disk.
+ */
+export function finalizeFiles(files: readonly GeneratedFile[], specPath: string): GeneratedFile[] {
+  const header = headerLines(specPath).map((line) => `// ${line}`).join("\n");
+  const finalized = files
+    .map((file) => ({ path: file.path, content: normalize(file.path.endsWith(".ts") ? `${header}\n\n${file.content}` : file.content) }))
+    .sort((a, b) => a.path.localeCompare(b.path));
+  const problems = finalized.filter((file) => file.path.endsWith(".ts") && !PRINTED.has(file.path)).flatMap(syntaxErrors);
+  if (problems.length > 0) throw new GenerationFailed(problems);
+  return finalized;
+}
+
+function normalize(text: string): string {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const kept: string[] = [];
+  for (const line of lines) {
+    const trimmed = line.trimEnd();
+    if (trimmed === "" && (kept.length === 0 || kept[kept.length - 1] === "")) continue;
+    kept.push(trimmed);
+  }
+  while (kept.length > 0 && kept[kept.length - 1] === "") kept.pop();
+  return `${kept.join("\n")}\n`;
+}
+
+function syntaxErrors(file: GeneratedFile): Diagnostic[] {
+  const ts = loadTypeScript();
+  const source = ts.createSourceFile(file.path, file.content, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const parsed = (source as unknown as { parseDiagnostics?: readonly import("typescript").DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  return parsed.slice(0, 5).map((diagnostic) => {
+    const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
+    const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
+    return createDiagnostic("TEMPLATE_FAILED", `generated ${file.path}:${line + 1}:${character + 1} is not valid TypeScript: ${text}`);
+  });
+}

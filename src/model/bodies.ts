@@ -1,0 +1,65 @@
+import { appendPointer } from "../json-pointer.js";
+import { entriesAt, followRef, isRecord, stringAt, type Located } from "./document-nodes.js";
+import type { SchemaFacts } from "./schemas.js";
+import type { BodyContentModel, BodyKind, RequestBodyModel, ResponseModel } from "./types.js";
+
+/** How a media type travels: "application/vnd.api+json; charset=utf-8" → "json". */
+export function bodyKind(mediaType: string): BodyKind {
+  const essence = (mediaType.split(";")[0] ?? "").trim().toLowerCase();
+  if (essence === "application/json" || essence.endsWith("+json") || essence === "text/json") return "json";
+  if (essence.startsWith("multipart/")) return "multipart";
+  if (essence === "application/x-www-form-urlencoded") return "form";
+  if (essence.startsWith("text/")) return "text";
+  return "binary";
+}
+
+/** The media types of a `content` map, sorted, each with its schema's pointer and facts. */
+export function buildContents(owner: Located, facts: (schemaPointer: string) => SchemaFacts): BodyContentModel[] {
+  return entriesAt(owner, "content")
+    .filter(([, media]) => isRecord(media))
+    .map(([mediaType, media, pointer]) => {
+      const schemaPointer = (media as Record<string, unknown>).schema !== undefined ? appendPointer(pointer, "schema") : undefined;
+      return {
+        mediaType,
+        kind: bodyKind(mediaType),
+        ...(schemaPointer !== undefined ? { schemaPointer, ...facts(schemaPointer) } : { hasReadWrite: false }),
+        pointer,
+      };
+    })
+    .sort((a, b) => a.mediaType.localeCompare(b.mediaType));
+}
+
+export function buildRequestBody(document: unknown, operation: Located, facts: (schemaPointer: string) => SchemaFacts): RequestBodyModel | undefined {
+  if (operation.node.requestBody === undefined) return undefined;
+  const located = followRef(document, operation.node.requestBody, appendPointer(operation.pointer, "requestBody"));
+  if (located === undefined) return undefined;
+  const description = stringAt(located.node, "description");
+  return {
+    required: located.node.required === true,
+    pointer: located.pointer,
+    ...(description !== undefined ? { description } : {}),
+    contents: buildContents(located, facts),
+  };
+}
+
+/** Responses sorted: explicit codes ascending, then ranges (2XX), then default. */
+export function buildResponses(document: unknown, operation: Located, facts: (schemaPointer: string) => SchemaFacts): ResponseModel[] {
+  return entriesAt(operation, "responses")
+    .flatMap(([status, response, pointer]) => {
+      const located = followRef(document, response, pointer);
+      if (located === undefined) return [];
+      return [{
+        status: status.toUpperCase() === "DEFAULT" ? "default" : status.toUpperCase(),
+        success: /^2/.test(status),
+        description: stringAt(located.node, "description") ?? "",
+        pointer: located.pointer,
+        contents: buildContents(located, facts),
+      }];
+    })
+    .sort((a, b) => statusRank(a.status) - statusRank(b.status) || a.status.localeCompare(b.status));
+}
+
+function statusRank(status: string): number {
+  if (status === "default") return 2;
+  return status.includes("X") ? 1 : 0;
+}

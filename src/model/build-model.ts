@@ -1,0 +1,89 @@
+import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { LoadedSpec } from "../load/load-spec.js";
+import type { Locate } from "../load/source-locator.js";
+import { isRecord, stringAt } from "./document-nodes.js";
+import { NameRegistry, RESERVED_TYPE_NAMES, toPascalCase, type NameAdjustment } from "./names.js";
+import { nameOperation, type OperationDraft } from "./operation-names.js";
+import { buildOperations } from "./operations.js";
+import { createSchemaFacts, listComponentSchemas, scanSchema, type SchemaEntry } from "./schemas.js";
+import { buildSecuritySchemes } from "./security.js";
+import { buildServers, serverBasePath } from "./servers.js";
+import type { ApiModel, OperationModel, SchemaModel } from "./types.js";
+
+const VALIDATOR_MODULE_NAMES = new Set(["ValidationError", "ValidateOptions", "ValidationResult"]);
+
+/** Builds the ApiModel: the only code that reads the raw document. */
+export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiModel; diagnostics: Diagnostic[] } {
+  const { document, locate } = loaded;
+  const types = new NameRegistry(RESERVED_TYPE_NAMES);
+  const validators = new NameRegistry(VALIDATOR_MODULE_NAMES);
+  const entries = listComponentSchemas(document);
+  const schemas = nameSchemas(entries, types, validators);
+  const built = buildOperations(document, locate, createSchemaFacts(document, entries));
+  const context = { document, types, validators, schemas: new Map(schemas.map((s) => [s.name, s])) };
+  const operations: OperationModel[] = built.operations.map((draft) => ({ ...draft, names: nameOperation(draft, context) }));
+  const servers = buildServers(document);
+  const info = isRecord(document.info) ? document.info : {};
+  const model: ApiModel = {
+    source: { specPath, openapiVersion: loaded.version, title: stringAt(info, "title") ?? "", version: stringAt(info, "version") ?? "" },
+    servers,
+    basePath: serverBasePath(servers[0]),
+    securitySchemes: buildSecuritySchemes(document),
+    operations,
+    schemas,
+    usesReadWrite: scanSchema(document.paths).readWrite || scanSchema(document.components).readWrite,
+  };
+  const diagnostics = [
+    ...built.diagnostics,
+    ...methodCollisions(operations, locate),
+    ...[...types.adjustments, ...validators.adjustments].map((a) => adjustmentDiagnostic(a, model, locate)),
+    ...notGenerated(document, locate),
+  ];
+  return { model, diagnostics };
+}
+
+function nameSchemas(entries: readonly SchemaEntry[], types: NameRegistry, validators: NameRegistry): SchemaModel[] {
+  return entries.map((entry) => {
+    const owner = `schema ${JSON.stringify(entry.name)}`;
+    const typeName = types.claim(toPascalCase(entry.name), owner);
+    return {
+      ...entry,
+      typeName,
+      validatorName: validators.claim(`validate${typeName}`, owner, "Validator"),
+      guardName: validators.claim(`is${typeName}`, owner, "Guard"),
+    };
+  });
+}
+
+/** Client methods and handlers are keyed by method name: two operations cannot share one. */
+function methodCollisions(operations: readonly OperationModel[], locate: Locate): Diagnostic[] {
+  const seen = new Map<string, OperationDraft>();
+  const diagnostics: Diagnostic[] = [];
+  for (const operation of operations) {
+    const first = seen.get(operation.names.method);
+    if (first === undefined) {
+      seen.set(operation.names.method, operation);
+      continue;
+    }
+    if (first.id === operation.id) continue;
+    diagnostics.push(createDiagnostic(
+      "NAME_COLLISION",
+      `operationIds "${first.id}" and "${operation.id}" both become the method name "${operation.names.method}"`,
+      locate(operation.pointer),
+    ));
+  }
+  return diagnostics;
+}
+
+function adjustmentDiagnostic(adjustment: NameAdjustment, model: ApiModel, locate: Locate): Diagnostic {
+  const schema = model.schemas.find((s) => `schema ${JSON.stringify(s.name)}` === adjustment.owner);
+  const operation = model.operations.find((o) => `operation ${o.id}` === adjustment.owner);
+  const pointer = schema?.pointer ?? operation?.pointer ?? "#";
+  return createDiagnostic("NAME_ADJUSTED", `${adjustment.owner}: generated name "${adjustment.given}" instead of "${adjustment.wanted}" (${adjustment.reason})`, locate(pointer));
+}
+
+function notGenerated(document: Record<string, unknown>, locate: Locate): Diagnostic[] {
+  if (!isRecord(document.webhooks) || Object.keys(document.webhooks).length === 0) return [];
+  const count = Object.keys(document.webhooks).length;
+  return [createDiagnostic("NOT_GENERATED", `${count} webhook(s) are described but not generated (types include them; no client or server code)`, locate("#/webhooks"))];
+}

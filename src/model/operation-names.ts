@@ -1,0 +1,81 @@
+import { NameRegistry, toMethodName, toPascalCase } from "./names.js";
+import { componentSchemaName } from "./schemas.js";
+import { resolvePointer } from "../json-pointer.js";
+import { isRecord } from "./document-nodes.js";
+import type { BodyContentModel, OperationModel, OperationNames, SchemaModel } from "./types.js";
+
+/** An operation before naming. */
+export type OperationDraft = Omit<OperationModel, "names">;
+
+export interface NamingContext {
+  readonly document: unknown;
+  readonly types: NameRegistry;
+  readonly validators: NameRegistry;
+  /** component schemas by key, already named */
+  readonly schemas: ReadonlyMap<string, SchemaModel>;
+}
+
+/** Decides every name of one operation (types, validators, client method). */
+export function nameOperation(operation: OperationDraft, context: NamingContext): OperationNames {
+  const stem = toPascalCase(operation.id);
+  const owner = `operation ${operation.id}`;
+  const type = (suffix: string): string => context.types.claim(`${stem}${suffix}`, owner, "Type");
+  const validator = (suffix: string): string => context.validators.claim(`validate${stem}${suffix}`, owner, "Validator");
+  const { path, query, header } = operation.parameters;
+  const successContents = operation.responses.filter((r) => r.success).flatMap((r) => r.contents);
+  return {
+    typeStem: stem,
+    method: toMethodName(operation.id),
+    ...(path.length > 0 ? { pathParamsType: type("PathParams"), pathParamsValidator: validator("PathParams") } : {}),
+    ...(query.length > 0 ? { queryType: type("Query"), queryValidator: validator("Query") } : {}),
+    ...(header.length > 0 ? { headersType: type("Headers"), headersValidator: validator("Headers") } : {}),
+    ...bodyNames(operation, context, stem, owner, validator),
+    responseType: sharedComponentName(successContents, `${stem}Response`, context) ?? type("Response"),
+    responseTypes: Object.fromEntries(
+      operation.responses.filter((r) => r.contents.some((c) => c.schemaPointer)).map((r) => [r.status, type(`Response${statusSuffix(r.status)}`)]),
+    ),
+    bodyValidators: {},
+    responseValidators: Object.fromEntries(
+      operation.responses
+        .filter((r) => r.contents.some((c) => c.kind === "json" && c.schemaPointer))
+        .map((r) => [r.status, validator(`Response${statusSuffix(r.status)}`)]),
+    ),
+  };
+}
+
+function bodyNames(
+  operation: OperationDraft,
+  context: NamingContext,
+  stem: string,
+  owner: string,
+  validator: (suffix: string) => string,
+): Pick<OperationNames, "bodyType" | "bodyValidators"> {
+  const contents = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
+  if (contents.length === 0) return { bodyValidators: {} };
+  const bodyType = sharedComponentName(contents, `${stem}Body`, context) ?? context.types.claim(`${stem}Body`, owner, "Type");
+  const validated = contents.filter((c) => c.kind !== "binary");
+  const bodyValidators = Object.fromEntries(
+    validated.map((c) => [c.mediaType, validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`)]),
+  );
+  return { bodyType, bodyValidators };
+}
+
+/**
+ * When every content is a $ref to the one component schema whose name is the wanted name, that
+ * component's type already says it: the operation shares it instead of claiming a copy.
+ */
+function sharedComponentName(contents: readonly BodyContentModel[], wanted: string, context: NamingContext): string | undefined {
+  const names = new Set(contents.map((c) => {
+    const schema = c.schemaPointer === undefined ? undefined : resolvePointer(context.document, c.schemaPointer);
+    return isRecord(schema) ? componentSchemaName(schema.$ref) : undefined;
+  }));
+  if (names.size !== 1) return undefined;
+  const [name] = [...names];
+  const component = name === undefined ? undefined : context.schemas.get(name);
+  return component !== undefined && component.typeName === wanted && !component.hasReadWrite ? wanted : undefined;
+}
+
+/** "200" → "200", "4XX" → "4XX", "default" → "Default". */
+function statusSuffix(status: string): string {
+  return status === "default" ? "Default" : status;
+}

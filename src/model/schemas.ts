@@ -1,0 +1,81 @@
+import { appendPointer, pointerSegments, resolvePointer } from "../json-pointer.js";
+import { isRecord } from "./document-nodes.js";
+
+/** A component schema before naming: its key and pointer, and read/write use. */
+export interface SchemaEntry {
+  readonly name: string;
+  readonly pointer: string;
+  readonly hasReadWrite: boolean;
+}
+
+/** The component schemas sorted by key, each marked when it (or a schema it uses) has readOnly/writeOnly. */
+export function listComponentSchemas(document: Record<string, unknown>): SchemaEntry[] {
+  const schemas = isRecord(document.components) && isRecord(document.components.schemas) ? document.components.schemas : {};
+  const names = Object.keys(schemas).sort();
+  const direct = new Map(names.map((name) => [name, scanSchema(schemas[name])]));
+  const marked = propagate(names, direct);
+  return names.map((name) => ({ name, pointer: appendPointer("#/components/schemas", name), hasReadWrite: marked.has(name) }));
+}
+
+/** What the model records about a body's schema. */
+export interface SchemaFacts {
+  readonly componentRef?: string;
+  readonly hasReadWrite: boolean;
+}
+
+/** Facts about any schema of the document, given which components use readOnly/writeOnly. */
+export function createSchemaFacts(document: unknown, components: readonly SchemaEntry[]): (schemaPointer: string) => SchemaFacts {
+  const marked = new Set(components.filter((c) => c.hasReadWrite).map((c) => c.name));
+  return (schemaPointer) => {
+    const schema = resolvePointer(document, schemaPointer);
+    const scan = scanSchema(schema);
+    const hasReadWrite = scan.readWrite || [...scan.refs].some((ref) => marked.has(ref));
+    const onlyRef = isRecord(schema) && Object.keys(schema).length === 1 ? componentSchemaName(schema.$ref) : undefined;
+    return { ...(onlyRef !== undefined ? { componentRef: onlyRef } : {}), hasReadWrite };
+  };
+}
+
+interface Scan {
+  readWrite: boolean;
+  refs: Set<string>;
+}
+
+/** The component name a "$ref" names, when it is "#/components/schemas/<name>". */
+export function componentSchemaName(ref: unknown): string | undefined {
+  if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return undefined;
+  const segments = pointerSegments(ref);
+  return segments.length === 3 ? segments[2] : undefined;
+}
+
+/** Whether a schema's own tree says readOnly/writeOnly, and which components it references. */
+export function scanSchema(schema: unknown): Scan {
+  const scan: Scan = { readWrite: false, refs: new Set() };
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    if (!isRecord(node)) continue;
+    if (node.readOnly === true || node.writeOnly === true) scan.readWrite = true;
+    const ref = componentSchemaName(node.$ref);
+    if (ref !== undefined) scan.refs.add(ref);
+    for (const [key, child] of Object.entries(node)) if (key !== "examples" && key !== "example" && key !== "enum" && key !== "const") stack.push(child);
+  }
+  return scan;
+}
+
+/** Every component that reaches a readOnly/writeOnly schema through its references. */
+function propagate(names: string[], direct: Map<string, Scan>): Set<string> {
+  const marked = new Set(names.filter((name) => direct.get(name)?.readWrite));
+  let changed = marked.size > 0;
+  while (changed) {
+    changed = false;
+    for (const name of names) {
+      if (marked.has(name)) continue;
+      if ([...(direct.get(name)?.refs ?? [])].some((ref) => marked.has(ref))) {
+        marked.add(name);
+        changed = true;
+      }
+    }
+  }
+  return marked;
+}

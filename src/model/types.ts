@@ -1,0 +1,166 @@
+/**
+ * The ApiModel: everything the emitters need, built once from the bundled document. Plain,
+ * readonly, sorted and JSON-serialisable. Schemas stay JSON Schema in the document; the model
+ * points at them with JSON pointers.
+ */
+
+export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
+export type ParameterLocation = "path" | "query" | "header" | "cookie";
+
+/** How a body's media type is encoded on the wire, which decides how it is sent and parsed. */
+export type BodyKind = "json" | "multipart" | "form" | "text" | "binary";
+
+export interface ApiModel {
+  readonly source: SourceInfo;
+  readonly servers: readonly ServerModel[];
+  /** path prefix of the first server ("/api/1_12"), "" when none; routes are registered under it */
+  readonly basePath: string;
+  readonly securitySchemes: readonly SecuritySchemeModel[];
+  readonly operations: readonly OperationModel[];
+  readonly schemas: readonly SchemaModel[];
+  /** whether any schema uses readOnly or writeOnly (direction-specific types are needed) */
+  readonly usesReadWrite: boolean;
+}
+
+export interface SourceInfo {
+  /** the spec path as given, relative to the working directory, for headers and messages */
+  readonly specPath: string;
+  readonly openapiVersion: "3.0" | "3.1";
+  readonly title: string;
+  readonly version: string;
+}
+
+export interface ServerModel {
+  readonly url: string;
+  readonly description?: string;
+  readonly variables: readonly ServerVariableModel[];
+}
+
+export interface ServerVariableModel {
+  readonly name: string;
+  readonly default: string;
+  readonly enum?: readonly string[];
+}
+
+export interface SecuritySchemeModel {
+  readonly name: string;
+  readonly pointer: string;
+  readonly type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
+  /** apiKey: where the key travels */
+  readonly in?: "header" | "query" | "cookie";
+  /** apiKey: the header, query or cookie name */
+  readonly parameterName?: string;
+  /** http: the scheme, lower-cased ("bearer", "basic") */
+  readonly scheme?: string;
+}
+
+/** One way to satisfy an operation's security: every named scheme at once. */
+export interface SecurityRequirementModel {
+  readonly schemes: readonly { readonly name: string; readonly scopes: readonly string[] }[];
+}
+
+export interface OperationModel {
+  readonly id: string;
+  /** whether the id was derived from method and path (the document has no operationId) */
+  readonly derivedId: boolean;
+  readonly method: HttpMethod;
+  /** the path as written in the document ("/workers/{id}/documents") */
+  readonly path: string;
+  readonly pointer: string;
+  readonly summary?: string;
+  readonly description?: string;
+  readonly deprecated: boolean;
+  readonly tags: readonly string[];
+  readonly parameters: ParametersByLocation;
+  readonly requestBody?: RequestBodyModel;
+  readonly responses: readonly ResponseModel[];
+  /** alternatives, any one of which suffices; an alternative with no schemes ({}) makes
+   * authentication optional; an empty list means the operation needs none */
+  readonly security: readonly SecurityRequirementModel[];
+  readonly names: OperationNames;
+}
+
+export interface ParametersByLocation {
+  readonly path: readonly ParameterModel[];
+  readonly query: readonly ParameterModel[];
+  readonly header: readonly ParameterModel[];
+  readonly cookie: readonly ParameterModel[];
+}
+
+export interface ParameterModel {
+  readonly name: string;
+  readonly in: ParameterLocation;
+  readonly required: boolean;
+  readonly pointer: string;
+  /** pointer of the parameter's schema (or of its content's schema); undefined when it has none */
+  readonly schemaPointer?: string;
+  readonly style: string;
+  readonly explode: boolean;
+  /** the schema is an array: repeated or delimited values form a list */
+  readonly isArray: boolean;
+  readonly description?: string;
+  readonly deprecated: boolean;
+}
+
+export interface RequestBodyModel {
+  readonly required: boolean;
+  readonly pointer: string;
+  readonly description?: string;
+  readonly contents: readonly BodyContentModel[];
+}
+
+export interface BodyContentModel {
+  readonly mediaType: string;
+  readonly kind: BodyKind;
+  /** pointer of the media type's schema; undefined when it has none */
+  readonly schemaPointer?: string;
+  /** the component key when the schema is exactly a $ref to "#/components/schemas/<key>" */
+  readonly componentRef?: string;
+  /** whether the schema, or one it references, has readOnly or writeOnly properties */
+  readonly hasReadWrite: boolean;
+  readonly pointer: string;
+}
+
+export interface ResponseModel {
+  /** "200", "201", "4XX", "default" */
+  readonly status: string;
+  readonly success: boolean;
+  readonly description: string;
+  readonly pointer: string;
+  readonly contents: readonly BodyContentModel[];
+}
+
+export interface SchemaModel {
+  /** the key under components/schemas */
+  readonly name: string;
+  readonly pointer: string;
+  /** the exported TypeScript name (from the naming authority) */
+  readonly typeName: string;
+  readonly validatorName: string;
+  readonly guardName: string;
+  /** whether this schema, or one it references, has readOnly or writeOnly properties */
+  readonly hasReadWrite: boolean;
+}
+
+/** Every name the emitters use for one operation, decided by the naming authority. */
+export interface OperationNames {
+  /** PascalCase stem: "CreateVenue" */
+  readonly typeStem: string;
+  /** the client method and handler key: the operationId when it is a valid identifier */
+  readonly method: string;
+  readonly pathParamsType?: string;
+  readonly queryType?: string;
+  readonly headersType?: string;
+  readonly bodyType?: string;
+  /** union of the 2xx bodies */
+  readonly responseType: string;
+  /** per declared status: "CreateVenueResponse200" */
+  readonly responseTypes: Readonly<Record<string, string>>;
+  readonly pathParamsValidator?: string;
+  readonly queryValidator?: string;
+  readonly headersValidator?: string;
+  /** per request media type */
+  readonly bodyValidators: Readonly<Record<string, string>>;
+  /** per status, for statuses with a JSON body */
+  readonly responseValidators: Readonly<Record<string, string>>;
+}
