@@ -7,8 +7,9 @@ import { emitRoutes } from "./emit/routes/emit-routes.js";
 import { emitSpecJson } from "./emit/spec/emit-spec-json.js";
 import { loadTemplates } from "./emit/templates.js";
 import { emitTypes } from "./emit/types/emit-types.js";
+import { emitValidators } from "./emit/validators/emit-validators.js";
 import { finalizeFiles } from "./finalize/finalize.js";
-import { loadSpec } from "./load/load-spec.js";
+import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
 import { buildModel } from "./model/build-model.js";
 import type { ApiModel } from "./model/types.js";
 import { checkOutput, type OutputDrift } from "./write/check-output.js";
@@ -18,7 +19,7 @@ import { writeOutput } from "./write/write-output.js";
 export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL("../templates", import.meta.url));
 
 /** Every target, in the order their files are listed. */
-const EMITTERS: readonly Emitter[] = [emitTypes, emitRoutes, emitSpecJson, emitIndex];
+const EMITTERS: readonly Emitter[] = [emitTypes, emitValidators, emitRoutes, emitSpecJson, emitIndex];
 
 export interface GenerateOptions {
   /** the OpenAPI 3.0/3.1 document */
@@ -56,12 +57,24 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const templates = time("templates", () => loadTemplates(options.templatesDir ?? DEFAULT_TEMPLATES_DIR));
   const input: EmitInput = { model, document: loaded.document, config: { templates, formats: options.formats ?? "assert" } };
   const emitted: GeneratedFile[] = [];
-  for (const emit of EMITTERS) emitted.push(...(await time(`emit ${emit.name}`, () => emit(input))));
+  try {
+    for (const emit of EMITTERS) emitted.push(...(await time(`emit ${emit.name}`, () => emit(input))));
+  } catch (error) {
+    if (!(error instanceof GenerationFailed)) throw error;
+    throw new GenerationFailed(error.diagnostics.map((d) => withPosition(d, loaded)));
+  }
   const files = time("finalize", () => finalizeFiles(emitted, model.source.specPath));
   const out = resolve(options.out);
   if (options.check) return { model, files, diagnostics, drift: await time("check", () => checkOutput(out, files)) };
   await time("write", () => writeOutput(out, files));
   return { model, files, diagnostics };
+}
+
+/** Emitters point at the document by JSON pointer; the loader knows where that is in the file. */
+function withPosition(diagnostic: Diagnostic, loaded: LoadedSpec): Diagnostic {
+  const location = diagnostic.location;
+  if (location === undefined || location.line !== undefined || location.pointer === "") return diagnostic;
+  return { ...diagnostic, location: loaded.locate(location.pointer) };
 }
 
 /** The spec path as headers show it: relative to the working directory, with "/". */

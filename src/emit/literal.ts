@@ -5,10 +5,18 @@
  */
 const WIDTH = 100;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const REFERENCE = /^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
+
+/** A reference to a value in code ("V.validateVenue"), printed as is; checked when made. */
+export class CodeRef {
+  constructor(readonly code: string) {
+    if (!REFERENCE.test(code)) throw new Error(`not a code reference: ${JSON.stringify(code)}`);
+  }
+}
 
 export function toCodeLiteral(value: unknown, indent = ""): string {
   const inline = printInline(value);
-  if (indent.length + inline.length <= WIDTH || value === null || typeof value !== "object") return inline;
+  if (indent.length + inline.length <= WIDTH || value === null || typeof value !== "object" || value instanceof CodeRef) return inline;
   const inner = `${indent}  `;
   if (Array.isArray(value)) return `[\n${value.map((item) => `${inner}${toCodeLiteral(item, inner)},`).join("\n")}\n${indent}]`;
   const members = Object.entries(value).map(([key, item]) => `${inner}${printKey(key)}: ${toCodeLiteral(item, inner)},`);
@@ -17,6 +25,7 @@ export function toCodeLiteral(value: unknown, indent = ""): string {
 
 function printInline(value: unknown): string {
   if (value === undefined) return "undefined";
+  if (value instanceof CodeRef) return value.code;
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(printInline).join(", ")}]`;
   const members = Object.entries(value).map(([key, item]) => `${printKey(key)}: ${printInline(item)}`);

@@ -22,11 +22,17 @@ export function buildContents(owner: Located, facts: (schemaPointer: string) => 
       return {
         mediaType,
         kind: bodyKind(mediaType),
-        ...(schemaPointer !== undefined ? { schemaPointer, ...facts(schemaPointer) } : { hasReadWrite: false }),
+        ...(schemaPointer !== undefined ? schemaFacts(schemaPointer, mediaType, facts) : { hasReadWrite: false, binaryFields: [] }),
         pointer,
       };
     })
     .sort((a, b) => a.mediaType.localeCompare(b.mediaType));
+}
+
+function schemaFacts(schemaPointer: string, mediaType: string, facts: (schemaPointer: string) => SchemaFacts): SchemaFacts & { schemaPointer: string } {
+  const found = facts(schemaPointer);
+  const kind = bodyKind(mediaType);
+  return { schemaPointer, ...found, binaryFields: kind === "multipart" || kind === "form" ? found.binaryFields : [] };
 }
 
 export function buildRequestBody(document: unknown, operation: Located, facts: (schemaPointer: string) => SchemaFacts): RequestBodyModel | undefined {

@@ -14,7 +14,10 @@ export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
   "Record", "Omit", "Extract", "Exclude", "Pick", "Partial", "Required", "Readonly", "ReadonlyArray", "NonNullable",
   // the client's exports, which share the package root with the types
   "createClient", "Client", "ClientOptions", "CallOptions", "RetryOptions", "ApiError", "ApiTimeoutError",
-  "ApiNetworkError", "RequestValidationError", "ResponseValidationError", "routes", "Route", "OperationId",
+  "ApiNetworkError", "RequestValidationError", "ResponseValidationError",
+  // the route table's exports, also at the package root
+  "routes", "Route", "RouteParameter", "RouteContent", "RouteSecurityScheme", "RouteValidators", "Validator",
+  "OperationId", "HttpMethod", "BodyKind", "basePath", "servers",
   // the validators module's own exports
   "ValidationError", "ValidateOptions", "ValidationResult",
 ]);

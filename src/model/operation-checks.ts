@@ -26,7 +26,8 @@ export function checkOperation(operation: OperationDraft, locate: Locate): Diagn
   for (const parameter of operation.parameters.path.filter((p) => !placeholders.includes(p.name))) {
     diagnostics.push(createDiagnostic("OAS_INVALID", `${label}: path parameter "${parameter.name}" has no {${parameter.name}} in the path`, locate(parameter.pointer)));
   }
-  for (const parameter of Object.values(operation.parameters).flat()) {
+  const { path, query, header, cookie } = operation.parameters;
+  for (const parameter of [...path, ...query, ...header, ...cookie]) {
     if (SUPPORTED_STYLES[parameter.in].includes(parameter.style)) continue;
     const supported = SUPPORTED_STYLES[parameter.in].filter((s) => s !== "content").join(", ");
     diagnostics.push(createDiagnostic(

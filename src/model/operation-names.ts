@@ -34,7 +34,6 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
     responseTypes: Object.fromEntries(
       operation.responses.filter((r) => r.contents.some((c) => c.schemaPointer)).map((r) => [r.status, type(`Response${statusSuffix(r.status)}`)]),
     ),
-    bodyValidators: {},
     responseValidators: Object.fromEntries(
       operation.responses
         .filter((r) => r.contents.some((c) => c.kind === "json" && c.schemaPointer))
@@ -52,12 +51,13 @@ function bodyNames(
 ): Pick<OperationNames, "bodyType" | "bodyValidators"> {
   const contents = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
   if (contents.length === 0) return { bodyValidators: {} };
-  const bodyType = sharedComponentName(contents, `${stem}Body`, context) ?? context.types.claim(`${stem}Body`, owner, "Type");
+  const shared = sharedComponentName(contents, `${stem}Body`, context);
+  const bodyType = shared ?? context.types.claim(`${stem}Body`, owner, "Type");
+  const sharedValidator = shared === undefined ? undefined : [...context.schemas.values()].find((s) => s.typeName === shared)?.validatorName;
   const validated = contents.filter((c) => c.kind !== "binary");
-  const bodyValidators = Object.fromEntries(
-    validated.map((c) => [c.mediaType, validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`)]),
-  );
-  return { bodyType, bodyValidators };
+  const nameFor = (c: BodyContentModel): string =>
+    c.kind === "json" && sharedValidator !== undefined ? sharedValidator : validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
+  return { bodyType, bodyValidators: Object.fromEntries(validated.map((c) => [c.mediaType, nameFor(c)])) };
 }
 
 /**

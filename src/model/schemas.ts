@@ -21,6 +21,7 @@ export function listComponentSchemas(document: Record<string, unknown>): SchemaE
 export interface SchemaFacts {
   readonly componentRef?: string;
   readonly hasReadWrite: boolean;
+  readonly binaryFields: readonly string[];
 }
 
 /** Facts about any schema of the document, given which components use readOnly/writeOnly. */
@@ -31,8 +32,34 @@ export function createSchemaFacts(document: unknown, components: readonly Schema
     const scan = scanSchema(schema);
     const hasReadWrite = scan.readWrite || [...scan.refs].some((ref) => marked.has(ref));
     const onlyRef = isRecord(schema) && Object.keys(schema).length === 1 ? componentSchemaName(schema.$ref) : undefined;
-    return { ...(onlyRef !== undefined ? { componentRef: onlyRef } : {}), hasReadWrite };
+    return { ...(onlyRef !== undefined ? { componentRef: onlyRef } : {}), hasReadWrite, binaryFields: binaryFields(document, schema) };
   };
+}
+
+/** Top-level properties (through $ref and allOf) whose value is file content. */
+function binaryFields(document: unknown, schema: unknown, seen = new Set<unknown>()): string[] {
+  const node = followRefs(document, schema);
+  if (!isRecord(node) || seen.has(node)) return [];
+  seen.add(node);
+  const own = isRecord(node.properties)
+    ? Object.entries(node.properties).filter(([, property]) => isBinary(followRefs(document, property))).map(([name]) => name)
+    : [];
+  const inherited = Array.isArray(node.allOf) ? node.allOf.flatMap((member) => binaryFields(document, member, seen)) : [];
+  return [...new Set([...own, ...inherited])].sort();
+}
+
+function isBinary(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  if (schema.type === "array") return isBinary(schema.items);
+  return schema.format === "binary" || typeof schema.contentMediaType === "string" || schema.contentEncoding === "binary";
+}
+
+function followRefs(document: unknown, schema: unknown): unknown {
+  let node = schema;
+  for (let hops = 0; hops < 32 && isRecord(node) && typeof node.$ref === "string" && node.$ref.startsWith("#"); hops++) {
+    node = resolvePointer(document, node.$ref);
+  }
+  return node;
 }
 
 interface Scan {

@@ -118,6 +118,9 @@ export interface BodyContentModel {
   readonly componentRef?: string;
   /** whether the schema, or one it references, has readOnly or writeOnly properties */
   readonly hasReadWrite: boolean;
+  /** multipart and form bodies: the top-level properties that carry file bytes (format binary,
+   * or a contentMediaType/contentEncoding), sorted; [] otherwise */
+  readonly binaryFields: readonly string[];
   readonly pointer: string;
 }
 

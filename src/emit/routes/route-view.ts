@@ -1,3 +1,4 @@
+import { CodeRef } from "../literal.js";
 import type { ApiModel, BodyContentModel, OperationModel, ParameterModel, SecuritySchemeModel } from "../../model/types.js";
 
 /** The route table entry of one operation, as plain data (functions are added by the printer). */
@@ -11,6 +12,16 @@ export interface RouteView {
   readonly body?: { readonly required: boolean; readonly contents: readonly ContentView[] };
   readonly responses: Readonly<Record<string, readonly ContentView[]>>;
   readonly security: readonly (readonly SchemeView[])[];
+  readonly validators: ValidatorsView;
+}
+
+/** The generated validators of a route, as references into the validators module. */
+export interface ValidatorsView {
+  readonly pathParams?: CodeRef;
+  readonly query?: CodeRef;
+  readonly headers?: CodeRef;
+  readonly body: Readonly<Record<string, CodeRef>>;
+  readonly responses: Readonly<Record<string, CodeRef>>;
 }
 
 export interface ParameterView {
@@ -25,6 +36,8 @@ export interface ParameterView {
 export interface ContentView {
   readonly mediaType: string;
   readonly kind: BodyContentModel["kind"];
+  /** multipart and form bodies: the fields that carry file bytes */
+  readonly binaryFields?: readonly string[];
 }
 
 export interface SchemeView {
@@ -37,7 +50,7 @@ export interface SchemeView {
 
 export function buildRouteView(operation: OperationModel, model: ApiModel): RouteView {
   const parameter = (p: ParameterModel): ParameterView => ({ name: p.in === "header" ? p.name.toLowerCase() : p.name, required: p.required, style: p.style, explode: p.explode, array: p.isArray });
-  const content = (c: BodyContentModel): ContentView => ({ mediaType: c.mediaType, kind: c.kind });
+  const content = (c: BodyContentModel): ContentView => ({ mediaType: c.mediaType, kind: c.kind, ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}) });
   const body = operation.requestBody;
   return {
     operationId: operation.id,
@@ -49,6 +62,20 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     ...(body !== undefined ? { body: { required: body.required, contents: body.contents.map(content) } } : {}),
     responses: Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)])),
     security: operation.security.map((requirement) => requirement.schemes.flatMap((s) => schemeView(s.name, model))),
+    validators: validatorsView(operation),
+  };
+}
+
+function validatorsView({ names }: OperationModel): ValidatorsView {
+  const ref = (name: string): CodeRef => new CodeRef(`V.${name}`);
+  const refs = (byKey: Readonly<Record<string, string>>): Record<string, CodeRef> =>
+    Object.fromEntries(Object.entries(byKey).map(([key, name]) => [key, ref(name)]));
+  return {
+    ...(names.pathParamsValidator !== undefined ? { pathParams: ref(names.pathParamsValidator) } : {}),
+    ...(names.queryValidator !== undefined ? { query: ref(names.queryValidator) } : {}),
+    ...(names.headersValidator !== undefined ? { headers: ref(names.headersValidator) } : {}),
+    body: refs(names.bodyValidators),
+    responses: refs(names.responseValidators),
   };
 }
 
