@@ -23,7 +23,7 @@ export const catalog = {
   OPERATION_ID_MISSING: { severity: "warning", hint: "Add an operationId (camelCase, e.g. createVenue): it names the client method, the handler and the generated types. A name derived from the method and path is used meanwhile." },
   OPERATION_ID_DUPLICATE: { severity: "error", hint: "operationIds must be unique in the document: rename one of them." },
   NAME_COLLISION: { severity: "error", hint: "Two things would get the same generated name: rename one (an operationId, or a key under components/schemas)." },
-  NAME_ADJUSTED: { severity: "warning", hint: "Rename the schema key to a distinct, identifier-friendly name to control the generated name." },
+  NAME_ADJUSTED: { severity: "warning", hint: "To choose the generated name yourself, rename the schema key or operationId the message names to a distinct, identifier-friendly name." },
   UNSUPPORTED_CONSTRUCT: { severity: "error", hint: "Rewrite the construct in a supported form; see the message for what is supported." },
   NOT_GENERATED: { severity: "warning", hint: "The generator leaves this out; the rest of the document is generated." },
   SCHEMA_INVALID: { severity: "error", hint: "Fix the schema so it is valid JSON Schema 2020-12 (OpenAPI 3.1) or an OpenAPI 3.0 schema object." },

@@ -3,8 +3,12 @@ import type { GeneratedFile } from "../emit/emitter.js";
 import { loadTypeScript } from "../emit/typescript-once.js";
 import { headerLines } from "./header.js";
 
-/** Files whose code comes from the TypeScript printer, and so is syntactically valid by construction. */
-const PRINTED = new Set(["types.ts"]);
+/**
+ * Files whose code is built through a typed printer (openapi-typescript and ts-morph for the
+ * types, the code builder of the schema compiler for the validators), and so is syntactically
+ * valid by construction; the syntax gate is for what templates render.
+ */
+const PRINTED = new Set(["types.ts", "validators/index.ts"]);
 
 /**
  * The one finalize pass: the header on every TypeScript file, one whitespace normalisation

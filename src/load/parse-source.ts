@@ -20,20 +20,32 @@ export async function parseSource(file: string): Promise<ParsedSource> {
   try {
     return { ok: true, text, document: await SwaggerParser.parse(file) };
   } catch (error) {
-    return { ok: false, diagnostics: syntaxDiagnostics(file, text, error as Error) };
+    return reparse(file, text, error as Error);
   }
 }
 
-function syntaxDiagnostics(file: string, text: string, error: Error): Diagnostic[] {
+/**
+ * swagger-parser refuses both unparsable text and documents of a version it does not know. The
+ * text is parsed again with `yaml`: its errors carry positions; without errors, the document goes
+ * on, and the version check says what is wrong with it.
+ */
+function reparse(file: string, text: string, error: Error): ParsedSource {
   const { parseDocument } = createRequire(import.meta.url)("yaml") as typeof import("yaml");
-  const yamlErrors = parseDocument(text, { prettyErrors: false }).errors;
-  if (yamlErrors.length === 0) {
-    const message = error.message.replace(/^Error parsing [^:]*: /, "").split("\n")[0] ?? error.message;
-    return [createDiagnostic("SPEC_SYNTAX", message, { file, pointer: "" })];
+  const parsed = parseDocument(text);
+  if (parsed.errors.length > 0) return { ok: false, diagnostics: syntaxDiagnostics(file, parsed.errors) };
+  const document: unknown = parsed.toJS();
+  if (document !== null && typeof document === "object") return { ok: true, text, document };
+  if (document === null || document === undefined) {
+    return { ok: false, diagnostics: [createDiagnostic("SPEC_NOT_OPENAPI", "the file is empty", { file, pointer: "" })] };
   }
+  const message = error.message.replace(/^Error parsing [^:]*: /, "").split("\n")[0] ?? error.message;
+  return { ok: false, diagnostics: [createDiagnostic("SPEC_SYNTAX", message, { file, pointer: "" })] };
+}
+
+function syntaxDiagnostics(file: string, yamlErrors: readonly import("yaml").YAMLError[]): Diagnostic[] {
   return yamlErrors.map((yamlError) => {
     const [start] = yamlError.linePos ?? [];
-    const message = yamlError.message.split("\n")[0] ?? yamlError.message;
+    const message = (yamlError.message.split("\n")[0] ?? yamlError.message).replace(/ at line \d+, column \d+:?$/, "");
     return createDiagnostic("SPEC_SYNTAX", message, { file, pointer: "", line: start?.line, column: start?.col });
   });
 }

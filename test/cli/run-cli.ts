@@ -1,0 +1,25 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { repoRoot } from "../support/paths.js";
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the generator's CLI (from source) in the repository root. */
+export function runCli(args: readonly string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawnCli(args);
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export function spawnCli(args: readonly string[]): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+}

@@ -1,0 +1,59 @@
+/**
+ * Every kind of bad input gets its diagnostic: the code, the JSON pointer and the line and column
+ * in the file, so the user can go straight to the problem.
+ */
+import { describe, expect, it } from "vitest";
+import { generate, GenerationFailed, type Diagnostic } from "../../src/index.js";
+import { makeTempDir } from "../support/paths.js";
+
+async function failureOf(fixture: string): Promise<Diagnostic[]> {
+  const out = await makeTempDir("diagnostics");
+  try {
+    await generate({ spec: `test/fixtures/invalid/${fixture}`, out, check: true });
+  } catch (error) {
+    if (error instanceof GenerationFailed) return [...error.diagnostics];
+    throw error;
+  }
+  throw new Error(`${fixture} generated without errors`);
+}
+
+function errorsOf(diagnostics: readonly Diagnostic[]): [string, string | undefined, number | undefined, number | undefined][] {
+  return diagnostics
+    .filter((d) => d.severity === "error")
+    .map((d) => [d.code, d.location?.pointer, d.location?.line, d.location?.column]);
+}
+
+const cases: { fixture: string; code: string; pointer: string; line?: number; column?: number; message: RegExp }[] = [
+  { fixture: "syntax.yaml", code: "SPEC_SYNTAX", pointer: "", line: 8, column: 20, message: /Nested mappings are not allowed/ },
+  { fixture: "duplicate-key.yaml", code: "SPEC_SYNTAX", pointer: "", line: 6, column: 1, message: /Map keys must be unique/ },
+  { fixture: "not-openapi.yaml", code: "SPEC_NOT_OPENAPI", pointer: "", message: /no `openapi` version field/ },
+  { fixture: "swagger-2.yaml", code: "UNSUPPORTED_VERSION", pointer: "#/swagger", line: 1, column: 1, message: /Swagger 2.0 documents are not supported/ },
+  { fixture: "schema-invalid.yaml", code: "OAS_INVALID", pointer: "#/info", line: 2, column: 1, message: /must have required property 'version'/ },
+  { fixture: "unresolved-ref.yaml", code: "REF_UNRESOLVED", pointer: "#/paths/~1venues/get/responses/200/content/application~1json/schema/$ref", line: 15, column: 17, message: /"#\/components\/schemas\/Venu" does not resolve/ },
+  { fixture: "duplicate-operation-id.yaml", code: "OPERATION_ID_DUPLICATE", pointer: "#/paths/~1venues/get", line: 7, column: 5, message: /"venues" of GET \/venues is also used by GET \/events/ },
+  { fixture: "name-collision.yaml", code: "NAME_COLLISION", pointer: "#/paths/~1events~1all/get", line: 13, column: 5, message: /"list-events" and "listEvents" both become the method name "listEvents"/ },
+  { fixture: "unsupported-style.yaml", code: "UNSUPPORTED_CONSTRUCT", pointer: "#/paths/~1colors~1{color}/get/parameters/0", line: 10, column: 11, message: /style "matrix"/ },
+  { fixture: "path-parameter-missing.yaml", code: "OAS_INVALID", pointer: "#/paths/~1workers~1{id}/get", line: 7, column: 5, message: /no path parameter "id" is declared/ },
+  { fixture: "schema-error.yaml", code: "SCHEMA_INVALID", pointer: "#/components/schemas/Thing/properties/name/type", line: 23, column: 11, message: /unknown type "strnig"/ },
+  { fixture: "missing-file.yaml", code: "SPEC_NOT_FOUND", pointer: "", message: /does not exist/ },
+];
+
+describe("diagnostics for invalid specs", () => {
+  it.each(cases)("$fixture → $code", async ({ fixture, code, pointer, line, column, message }) => {
+    const diagnostics = await failureOf(fixture);
+    expect(errorsOf(diagnostics)).toEqual([[code, pointer, line, column]]);
+    const [error] = diagnostics.filter((d) => d.severity === "error");
+    expect(error?.message).toMatch(message);
+    expect(error?.hint.length).toBeGreaterThan(10);
+    expect(error?.location?.file).toMatch(new RegExp(`${fixture.replace(".", "\\.")}$`));
+  });
+
+  it("a missing operationId is a warning with a derived name, and generation goes on", async () => {
+    const out = await makeTempDir("diagnostics");
+    const result = await generate({ spec: "test/fixtures/invalid/missing-operation-id.yaml", out, check: true });
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.location?.pointer, d.location?.line])).toEqual([
+      ["OPERATION_ID_MISSING", "warning", "#/paths/~1venues~1{venueId}/get", 7],
+    ]);
+    expect(result.model.operations.map((o) => o.id)).toEqual(["getVenuesByVenueId"]);
+  });
+});

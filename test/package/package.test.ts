@@ -1,0 +1,105 @@
+/**
+ * The package as another repository gets it: `npm pack` (which builds dist/ through prepack),
+ * installed from the tarball into a fresh consumer project, each entry typechecked with
+ * moduleResolution node16 and bundler, and loaded at runtime with both `import` and `require`.
+ */
+import { execFile } from "node:child_process";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir, repoRoot } from "../support/paths.js";
+
+const run = promisify(execFile);
+const NAME = "workforce-scheduling-api";
+let consumer: string;
+let tarball: string;
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await run("npm", args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: "error" } });
+  return stdout;
+}
+
+/** Peer dependencies a server user installs; taken from this repository's node_modules. */
+async function linkPeers(): Promise<void> {
+  await mkdir(join(consumer, "node_modules", "@fastify"), { recursive: true });
+  await mkdir(join(consumer, "node_modules", "@types"), { recursive: true });
+  for (const peer of ["fastify", "@fastify/multipart", "@types/node"]) {
+    await symlink(join(repoRoot, "node_modules", peer), join(consumer, "node_modules", peer), "dir");
+  }
+}
+
+beforeAll(async () => {
+  const packDir = await makeTempDir("pack");
+  // prepack builds dist/; its output comes before the JSON report on stdout
+  const output = await npm(["pack", "--json", "--pack-destination", packDir], repoRoot);
+  const [packed] = JSON.parse(output.slice(output.search(/^\[/m))) as { filename: string }[];
+  tarball = join(packDir, packed?.filename ?? "");
+  consumer = await makeTempDir("consumer");
+  await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  await npm(["install", "--no-audit", "--no-fund", "--offline", "--no-package-lock", tarball], consumer);
+  await linkPeers();
+}, 300_000);
+
+describe("the packed package", () => {
+  it("holds dist/ and package.json only, and has no runtime dependencies", async () => {
+    const { stdout } = await run("tar", ["-tzf", tarball]);
+    const files = stdout.trim().split("\n");
+    expect(files.every((file) => file === "package/package.json" || file.startsWith("package/dist/") || file === "package/README.md")).toBe(true);
+    for (const entry of ["index.js", "index.d.ts", "validators/index.js", "server/index.js", "client/index.js", "openapi.json"]) {
+      expect(files).toContain(`package/dist/${entry}`);
+    }
+    const manifest = JSON.parse(await readFile(join(consumer, "node_modules", NAME, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.dependencies).toBeUndefined();
+    expect(manifest.peerDependenciesMeta).toEqual({ fastify: { optional: true }, "@fastify/multipart": { optional: true } });
+  });
+
+  it.each([
+    ["node16", { module: "node16", moduleResolution: "node16" }],
+    ["bundler", { module: "esnext", moduleResolution: "bundler" }],
+  ])("typechecks an import of every entry with moduleResolution %s", async (label, options) => {
+    const source = [
+      `import { createClient, routes, type Venue, type CreateVenueBody } from "${NAME}";`,
+      `import { validateVenueCreate, isVenue, type ValidationError } from "${NAME}/validators";`,
+      `import { buildServer, createMockHandlers, type Handlers } from "${NAME}/server";`,
+      `type Spec = typeof import("${NAME}/spec");`,
+      `const body: CreateVenueBody = { name: "Hall", address: "1 Road", city: "Town", zip: "1" };`,
+      `const venue: Venue | undefined = isVenue(body) ? body : undefined;`,
+      `const errors: ValidationError[] | undefined = validateVenueCreate(body).errors;`,
+      `const handlers: Handlers = createMockHandlers();`,
+      `const openapi: Spec["openapi"] = "3.1.0";`,
+      `export const used = [createClient, routes, venue, errors, handlers, buildServer, openapi];`,
+    ].join("\n");
+    const dir = join(consumer, label);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "check.ts"), source);
+    const compilerOptions = { ...options, strict: true, noEmit: true, target: "es2022", types: ["node"], resolveJsonModule: true, skipLibCheck: false };
+    await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["check.ts"] }));
+    const tsc = join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+    await expect(run(process.execPath, [tsc, "-p", dir], { cwd: dir })).resolves.toBeDefined();
+  });
+
+  it("loads every entry with import", async () => {
+    const script = [
+      `const root = await import("${NAME}");`,
+      `const validators = await import("${NAME}/validators");`,
+      `const server = await import("${NAME}/server");`,
+      `const spec = (await import("${NAME}/spec", { with: { type: "json" } })).default;`,
+      `console.log(JSON.stringify([typeof root.createClient, validators.validateVenueCreate({}).valid, typeof server.buildServer, spec.openapi]));`,
+    ].join("\n");
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer });
+    expect(JSON.parse(stdout)).toEqual(["function", false, "function", "3.1.0"]);
+  });
+
+  it("loads every entry with require", async () => {
+    const script = [
+      `const root = require("${NAME}");`,
+      `const validators = require("${NAME}/validators");`,
+      `const server = require("${NAME}/server");`,
+      `const spec = require("${NAME}/spec");`,
+      `console.log(JSON.stringify([typeof root.createClient, validators.isVenue({ venue_id: 1 }), typeof server.createMockHandlers, spec.openapi]));`,
+    ].join("\n");
+    const { stdout } = await run(process.execPath, ["--no-warnings", "--input-type=commonjs", "-e", script], { cwd: consumer });
+    expect(JSON.parse(stdout)).toEqual(["function", true, "function", "3.1.0"]);
+  });
+});
