@@ -3,7 +3,9 @@ import { fileURLToPath } from "node:url";
 import { GenerationFailed, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
 import type { EmitInput, Emitter, GeneratedFile } from "./emit/emitter.js";
 import { emitIndex } from "./emit/package/emit-index.js";
+import { emitClient } from "./emit/client/emit-client.js";
 import { emitRoutes } from "./emit/routes/emit-routes.js";
+import { emitServer } from "./emit/server/emit-server.js";
 import { emitSpecJson } from "./emit/spec/emit-spec-json.js";
 import { loadTemplates } from "./emit/templates.js";
 import { emitTypes } from "./emit/types/emit-types.js";
@@ -19,7 +21,7 @@ import { writeOutput } from "./write/write-output.js";
 export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL("../templates", import.meta.url));
 
 /** Every target, in the order their files are listed. */
-const EMITTERS: readonly Emitter[] = [emitTypes, emitValidators, emitRoutes, emitSpecJson, emitIndex];
+const EMITTERS: readonly Emitter[] = [emitTypes, emitValidators, emitRoutes, emitServer, emitClient, emitSpecJson, emitIndex];
 
 export interface GenerateOptions {
   /** the OpenAPI 3.0/3.1 document */

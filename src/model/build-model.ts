@@ -2,7 +2,7 @@ import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js"
 import type { LoadedSpec } from "../load/load-spec.js";
 import type { Locate } from "../load/source-locator.js";
 import { isRecord, stringAt } from "./document-nodes.js";
-import { NameRegistry, RESERVED_TYPE_NAMES, toPascalCase, type NameAdjustment } from "./names.js";
+import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_TYPE_NAMES, toPascalCase, type NameAdjustment } from "./names.js";
 import { nameOperation, type OperationDraft } from "./operation-names.js";
 import { buildOperations } from "./operations.js";
 import { createSchemaFacts, listComponentSchemas, scanSchema, type SchemaEntry } from "./schemas.js";
@@ -36,6 +36,7 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
   const diagnostics = [
     ...built.diagnostics,
     ...methodCollisions(operations, locate),
+    ...reservedMethods(operations, locate),
     ...[...types.adjustments, ...validators.adjustments].map((a) => adjustmentDiagnostic(a, model, locate)),
     ...notGenerated(document, locate),
   ];
@@ -73,6 +74,16 @@ function methodCollisions(operations: readonly OperationModel[], locate: Locate)
     ));
   }
   return diagnostics;
+}
+
+function reservedMethods(operations: readonly OperationModel[], locate: Locate): Diagnostic[] {
+  return operations
+    .filter((operation) => RESERVED_METHOD_NAMES.has(operation.id))
+    .map((operation) => createDiagnostic(
+      "NAME_ADJUSTED",
+      `operation ${operation.id}: method name "${operation.names.method}" instead of "${operation.id}" (a client method cannot be named "${operation.id}")`,
+      locate(operation.pointer),
+    ));
 }
 
 function adjustmentDiagnostic(adjustment: NameAdjustment, model: ApiModel, locate: Locate): Diagnostic {

@@ -24,6 +24,10 @@ export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/** Method names a client object cannot carry: `then` would make it look like a promise, the
+ * others would shadow what every object has. Such operations get "<name>Operation". */
+export const RESERVED_METHOD_NAMES: ReadonlySet<string> = new Set(["then", "catch", "finally", "constructor", "prototype", "__proto__", "toString", "valueOf", "hasOwnProperty"]);
+
 /** Words of a raw name: split at anything that is not an ASCII letter or digit. */
 function words(raw: string): string[] {
   return raw.split(/[^A-Za-z0-9]+/).filter((word) => word.length > 0);
@@ -38,7 +42,11 @@ export function toPascalCase(raw: string): string {
 
 /** "list-events" → "listEvents"; a valid identifier is kept as written ("GetAccounts"). */
 export function toMethodName(raw: string): string {
-  if (IDENTIFIER.test(raw)) return raw;
+  const name = IDENTIFIER.test(raw) ? raw : camelCase(raw);
+  return RESERVED_METHOD_NAMES.has(name) ? `${name}Operation` : name;
+}
+
+function camelCase(raw: string): string {
   const pascal = words(raw).map((word) => word[0]?.toUpperCase() + word.slice(1)).join("");
   const camel = pascal.charAt(0).toLowerCase() + pascal.slice(1);
   return camel === "" || /^[0-9]/.test(camel) ? `operation${pascal}` : camel;

@@ -153,3 +153,15 @@ describe("the naming authority", () => {
     ]);
   });
 });
+
+describe("method names a client cannot carry", () => {
+  const document = { ...base, paths: { "/p": { get: { operationId: "then", responses: { "204": { description: "ok" } } } } } };
+  const { model, diagnostics } = buildModel(load(document), "fragment.yaml");
+
+  it("become <name>Operation, with a warning", () => {
+    expect(model.operations[0]?.names.method).toBe("thenOperation");
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ["NAME_ADJUSTED", 'operation then: method name "thenOperation" instead of "then" (a client method cannot be named "then")'],
+    ]);
+  });
+});

@@ -1,0 +1,252 @@
+/**
+ * Generated validators vs Ajv 2020 (and TypeBox's compiler, for reference) on the request
+ * bodies of the contract: `npx tsx bench/validators.ts` (npm run bench:validators).
+ * Schemas come from spec/openapi.yaml; each payload is checked for the expected verdict on
+ * every side before timing. Tasks run batches of calls so the timer's resolution does not
+ * dominate; the table shows the median over rounds of each round's median ops/s.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { FormatRegistry, Type, type TSchema } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { Bench } from "tinybench";
+import YAML from "yaml";
+import { compileValidatorModule } from "../src/compiler/index.js";
+
+type Check = (value: unknown) => boolean;
+type Json = Record<string, unknown>;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+const ROUNDS = 5;
+const BATCH = 1000;
+
+/** Component names, in the order tried (the first that exists is used). */
+const SCHEMAS: Record<string, string[]> = {
+  "venue create": ["VenueCreate"],
+  "event create": ["EventCreate"],
+  "client edit": ["ClientUpdate", "ClientEdit"],
+  "credential create": ["WorkerCredentialCreate", "CredentialCreate"],
+};
+
+const customFields = Array.from({ length: 5 }, (_, i) => ({ key: `field_${i}`, value: `value number ${i}` }));
+const venue = { venue_id: "v_1042", name: "Riverside Hall", address: "12 Quay Street", city: "Bristol", zip: "BS1 4DJ", saved: "1" };
+const event = { name: "Spring Gala", date: "2024-05-17", venue, job_id: "JOB-77", client_id: "ACME42", admin_comments: "Load-in at 4pm.", comments: "Black tie.", custom_fields_text: customFields, custom_fields_id: customFields };
+const client = { client_name: "Acme Events Ltd", client_contact_name: "Ada Lovelace", client_contact_email: "ada@example.com", client_invoice_customer_id: "CUST-9", client_address: "1 Main Street\nSuite 200", client_city: "Springfield", client_state: "IL", client_postal_code: "62701" };
+const credential = { credentials_id: "cred_17", p_id: "p_3", date_completed: "2024-01-15T10:00:00Z", date_expired: "2026-01-15T10:00:00+01:00", clients_id: null, locations_id: "loc_8", file_name: "cert.pdf", file_type: "application/pdf", file: null, name: "First aid" };
+
+/** Valid payloads and invalid ones (one error each), per schema. */
+const PAYLOADS: Record<string, { valid: unknown; invalid: unknown }> = {
+  "venue create": { valid: { name: "The Grand Hall", address: "1234 Main Street", city: "Springfield", zip: "62701", saved: 1 }, invalid: { name: "The Grand Hall", address: "1234 Main Street", city: "Springfield", zip: "62701-0001-XX", saved: 1 } },
+  "event create": { valid: event, invalid: { ...event, client_id: "-ACME42" } },
+  "client edit": { valid: client, invalid: { ...client, client_name: "" } },
+  "credential create": { valid: credential, invalid: { ...credential, date_expired: "2026-01-15 10:00" } },
+};
+
+async function main(): Promise<void> {
+  const document = loadDocument();
+  const pointers = Object.fromEntries(Object.entries(SCHEMAS).map(([label, names]) => [label, pointerFor(document, names)]));
+  const ours = await compileOurs(document, pointers);
+  const ajv = compileAjv(document, pointers);
+  const typebox = compileTypeBox(document, pointers);
+  const rows: Row[] = [];
+  for (const [label, payloads] of Object.entries(PAYLOADS)) {
+    for (const kind of ["valid", "invalid"] as const) {
+      const payload = payloads[kind];
+      const sides = { ours: ours[label] as Check, ajv: ajv[label] as Check, typebox: typebox[label] as Check };
+      for (const [side, check] of Object.entries(sides)) {
+        if (side !== "typebox" && check(payload) !== (kind === "valid")) throw new Error(`${side} gives the wrong verdict for ${label} (${kind})`);
+      }
+      rows.push({ label: `${label} (${kind})`, kind, ...(await measure(sides, payload)) });
+    }
+  }
+  printTable(rows);
+}
+
+function loadDocument(): Json {
+  const path = join(process.cwd(), "spec", "openapi.yaml");
+  if (existsSync(path)) return YAML.parse(readFileSync(path, "utf8")) as Json;
+  console.log("spec/openapi.yaml is missing: using inline copies of the four request-body shapes");
+  return FALLBACK_DOCUMENT;
+}
+
+const text = (maxLength?: number): Json => (maxLength === undefined ? { type: "string" } : { type: "string", maxLength });
+
+/** The same shapes as the contract's schemas, for when spec/openapi.yaml is absent. */
+const FALLBACK_DOCUMENT: Json = {
+  openapi: "3.1.0",
+  components: {
+    schemas: {
+      VenueCreate: {
+        type: "object",
+        required: ["name", "address", "city", "zip"],
+        additionalProperties: false,
+        properties: { name: text(150), address: text(150), city: text(75), zip: text(10), saved: { type: "integer", minimum: 0, maximum: 1 } },
+      },
+      CustomFieldInput: { type: "object", required: ["key", "value"], properties: { key: text(), value: text() } },
+      EventCreate: {
+        type: "object",
+        required: ["name", "date", "venue"],
+        properties: {
+          name: text(),
+          date: { type: "string", format: "date" },
+          venue: { type: "object", properties: Object.fromEntries(["venue_id", "name", "address", "city", "zip", "saved"].map((key) => [key, text()])) },
+          job_id: text(150),
+          client_id: { type: "string", pattern: "^[A-Za-z0-9]+" },
+          admin_comments: text(65535),
+          comments: text(65535),
+          custom_fields_text: { type: "array", items: { $ref: "#/components/schemas/CustomFieldInput" } },
+          custom_fields_id: { type: "array", items: { $ref: "#/components/schemas/CustomFieldInput" } },
+          event_id: false,
+        },
+      },
+      ClientUpdate: {
+        type: "object",
+        required: ["client_name"],
+        properties: {
+          client_name: { type: "string", minLength: 1, maxLength: 255 },
+          ...Object.fromEntries(["client_contact_name", "client_contact_email", "client_invoice_customer_id", "client_city", "client_state", "client_postal_code"].map((key) => [key, text(255)])),
+          client_address: text(65535),
+        },
+      },
+      WorkerCredentialCreate: {
+        type: "object",
+        properties: {
+          ...Object.fromEntries(["credentials_id", "p_id", "file_name", "file_type", "name"].map((key) => [key, text()])),
+          date_completed: { type: "string", format: "date-time" },
+          date_expired: { type: "string", format: "date-time" },
+          ...Object.fromEntries(["clients_id", "locations_id", "file"].map((key) => [key, { type: ["string", "null"] }])),
+        },
+      },
+    },
+  },
+};
+
+function pointerFor(document: Json, names: readonly string[]): string {
+  const schemas = (document["components"] as { schemas: Json }).schemas;
+  const name = names.find((candidate) => candidate in schemas);
+  if (name === undefined) throw new Error(`none of ${names.join(", ")} is in components.schemas`);
+  return `#/components/schemas/${name}`;
+}
+
+async function compileOurs(document: Json, pointers: Record<string, string>): Promise<Record<string, Check>> {
+  const labels = Object.keys(pointers);
+  const entries = labels.map((label, index) => ({ name: `validate${index}`, schema: { pointer: pointers[label] as string } }));
+  const directory = mkdtempSync(join(tmpdir(), "bench-validators-"));
+  const file = join(directory, "validators.ts");
+  writeFileSync(file, compileValidatorModule({ document, entries }));
+  const module = (await import(pathToFileURL(file).href)) as Record<string, (value: unknown) => { valid: boolean }>;
+  rmSync(directory, { recursive: true, force: true });
+  return Object.fromEntries(labels.map((label, index) => {
+    const validate = module[`validate${index}`] as (value: unknown) => { valid: boolean };
+    return [label, (value: unknown) => validate(value).valid];
+  }));
+}
+
+function compileAjv(document: Json, pointers: Record<string, string>): Record<string, Check> {
+  const ajv = new Ajv2020({ strict: false, unicodeRegExp: true });
+  addFormats(ajv);
+  ajv.addSchema(document, "doc");
+  return Object.fromEntries(Object.entries(pointers).map(([label, pointer]) => [label, ajv.getSchema(`doc${pointer}`) as Check]));
+}
+
+/** TypeBox types built from the same JSON Schemas (TypeBox counts UTF-16 units for lengths). */
+function compileTypeBox(document: Json, pointers: Record<string, string>): Record<string, Check> {
+  FormatRegistry.Set("date", (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)));
+  FormatRegistry.Set("date-time", (value) => /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(value));
+  return Object.fromEntries(Object.entries(pointers).map(([label, pointer]) => {
+    const compiled = TypeCompiler.Compile(toTypeBox(resolve(document, { $ref: pointer }), document));
+    return [label, (value: unknown) => compiled.Check(value)];
+  }));
+}
+
+function resolve(document: Json, schema: unknown): Json {
+  let current = schema as Json;
+  while (typeof current["$ref"] === "string") {
+    current = (current["$ref"] as string).slice(2).split("/").reduce<unknown>((node, key) => (node as Json)[key], document) as Json;
+  }
+  return current;
+}
+
+function toTypeBox(schema: Json | boolean, document: Json): TSchema {
+  if (schema === false) return Type.Never();
+  if (schema === true) return Type.Unknown();
+  const node = resolve(document, schema);
+  if (Array.isArray(node["allOf"])) return Type.Intersect(node["allOf"].map((part: Json) => toTypeBox(part, document)));
+  const types = Array.isArray(node["type"]) ? (node["type"] as string[]) : [node["type"] as string];
+  const options = Object.fromEntries(["maxLength", "minLength", "pattern", "format", "minimum", "maximum"].filter((key) => key in node).map((key) => [key, node[key]]));
+  const members = types.map((type) => scalarOrContainer(type, node, options, document));
+  return members.length === 1 ? (members[0] as TSchema) : Type.Union(members);
+}
+
+function scalarOrContainer(type: string | undefined, node: Json, options: Json, document: Json): TSchema {
+  switch (type) {
+    case "string": return Type.String(options);
+    case "integer": return Type.Integer(options);
+    case "number": return Type.Number(options);
+    case "boolean": return Type.Boolean();
+    case "null": return Type.Null();
+    case "array": return Type.Array(toTypeBox(node["items"] as Json, document));
+    case "object": {
+      const required = new Set((node["required"] as string[] | undefined) ?? []);
+      const properties = Object.entries((node["properties"] as Json | undefined) ?? {}).map(([name, value]) => {
+        const type = toTypeBox(value as Json, document);
+        return [name, required.has(name) ? type : Type.Optional(type)];
+      });
+      return Type.Object(Object.fromEntries(properties), node["additionalProperties"] === false ? { additionalProperties: false } : {});
+    }
+    default: return Type.Unknown();
+  }
+}
+
+interface Row {
+  label: string;
+  kind: "valid" | "invalid";
+  ours: number;
+  ajv: number;
+  typebox: number;
+}
+
+/** Median over rounds of ops/s for each side; each round measures every side once, in turn. */
+async function measure(sides: Record<"ours" | "ajv" | "typebox", Check>, payload: unknown): Promise<Omit<Row, "label" | "kind">> {
+  const samples: Record<string, number[]> = { ours: [], ajv: [], typebox: [] };
+  let sink = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const bench = new Bench({ time: 200, warmupTime: 50 });
+    for (const [side, check] of Object.entries(sides)) {
+      bench.add(side, () => {
+        for (let i = 0; i < BATCH; i++) if (check(payload)) sink++;
+      });
+    }
+    await bench.run();
+    for (const task of bench.tasks) {
+      const result = task.result as { throughput?: { p50: number } };
+      samples[task.name]?.push((result.throughput?.p50 ?? 0) * BATCH);
+    }
+  }
+  if (sink < 0) console.log(sink);
+  return { ours: median(samples["ours"] ?? []), ajv: median(samples["ajv"] ?? []), typebox: median(samples["typebox"] ?? []) };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+function printTable(rows: readonly Row[]): void {
+  const format = (value: number): string => Math.round(value).toLocaleString("en-US").padStart(13);
+  console.log(`${"payload".padEnd(28)}${"ours ops/s".padStart(13)}${"Ajv ops/s".padStart(13)}${"TypeBox ops/s".padStart(14)}${"ours/Ajv".padStart(10)}`);
+  for (const row of rows) {
+    console.log(`${row.label.padEnd(28)}${format(row.ours)}${format(row.ajv)} ${format(row.typebox)}${(row.ours / row.ajv).toFixed(2).padStart(9)}x`);
+  }
+  for (const kind of ["valid", "invalid"] as const) {
+    const ratios = rows.filter((row) => row.kind === kind).map((row) => row.ours / row.ajv);
+    console.log(`median ours/Ajv on ${kind} payloads${kind === "invalid" ? " (first error)" : ""}: ${median(ratios).toFixed(2)}x`);
+  }
+  console.log("TypeBox is a reference: it counts string lengths in UTF-16 units and has no format checks of its own.");
+}
+
+await main();

@@ -1,0 +1,63 @@
+import { Block, code, ident, joinCode, NEWLINE, preambleLines, typeExpr, type Code } from "./code.js";
+import { emitCoercer } from "./coerce.js";
+import type { ValidatorEntry } from "./entries.js";
+import { compileFunction } from "./function.js";
+import type { SchemaLocation } from "./location.js";
+import type { ModuleState } from "./module-state.js";
+import { HELPERS, MODULE_TYPES, withDependencies } from "./runtime.js";
+
+/** An entry with its schema located. */
+export interface LocatedEntry {
+  readonly entry: ValidatorEntry;
+  readonly location: SchemaLocation;
+}
+
+/** Compiles all requested functions and lays out the module text. */
+export function assembleModule(module: ModuleState, entries: readonly LocatedEntry[], preamble: string | undefined): string {
+  const roots = entries.map(({ entry, location }) => module.request(location, entry.direction ?? "neutral", false));
+  const exports = entries.map((located, index) => emitEntry(module, located, roots[index] as Code));
+  const functions: Code[] = [];
+  for (let request = module.takeQueued(); request !== undefined; request = module.takeQueued()) {
+    functions.push(compileFunction(module, request));
+  }
+  const out = new Block();
+  const section = (content: Code): void => {
+    if (!out.empty) out.blank();
+    out.line(content);
+  };
+  if (preamble !== undefined && preamble !== "") section(preambleLines(preamble));
+  section(MODULE_TYPES);
+  for (const name of withDependencies(module.helpersUsed)) section(HELPERS[name].source);
+  if (module.constants.length > 0) section(joinCode(module.constants, NEWLINE));
+  for (const part of [...functions, ...exports]) section(part);
+  return out.toCode().toString() + "\n";
+}
+
+function emitEntry(module: ModuleState, { entry, location }: LocatedEntry, root: Code): Code {
+  const type = typeExpr(entry.typeName ?? "unknown");
+  const coercer = entry.coerceStrings === true ? ident(`$coerce_${entry.name}`) : undefined;
+  const coercion = coercer === undefined ? undefined : emitCoercer(module, location, coercer);
+  const out = new Block();
+  if (coercion !== undefined) {
+    out.line(coercion);
+    out.blank();
+  }
+  const input = coercion === undefined || coercer === undefined ? code`value` : code`${coercer}(value)`;
+  emitValidate(module, out, ident(entry.name), type, input, root);
+  if (entry.guardName !== undefined) {
+    out.blank();
+    out.open(code`export function ${ident(entry.guardName)}(value: unknown): value is ${type}`);
+    out.line(code`return ${root}(value, null, false, 0);`);
+    out.close();
+  }
+  return out.toCode();
+}
+
+/** The result object doubles as the error sink, so a valid input allocates nothing else. */
+function emitValidate(module: ModuleState, out: Block, name: Code, type: Code, input: Code, root: Code): void {
+  out.open(code`export function ${name}(value: unknown, options?: ValidateOptions): ValidationResult<${type}>`);
+  out.line(code`const r: $Sink = { valid: true, value: ${input}, errors: undefined };`);
+  out.line(code`const all = options !== undefined && options.allErrors === true;`);
+  out.line(code`return ${root}(r.value, r, all, 0) ? (r as ValidationResult<${type}>) : ${module.helper("invalid")}(r);`);
+  out.close();
+}

@@ -1,0 +1,69 @@
+import { code, type Code } from "./code.js";
+
+/**
+ * RFC 3339 date parts with leap years. The date and time parsers work on character codes:
+ * no regex match arrays, no substrings.
+ */
+export const DATE: Code = code`const $DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+function $digits(s: string, at: number, n: number): number {
+  let v = 0;
+  for (let i = at; i < at + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (!(c >= 0 && c <= 9)) return -1;
+    v = v * 10 + c;
+  }
+  return v;
+}
+function $dateAt(s: string, at: number): boolean {
+  if (s.charCodeAt(at + 4) !== 45 || s.charCodeAt(at + 7) !== 45) return false;
+  const y = $digits(s, at, 4);
+  const m = $digits(s, at + 5, 2);
+  const d = $digits(s, at + 8, 2);
+  if (y < 0 || m < 1 || m > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return d <= (m === 2 && leap ? 29 : ($DAYS[m] ?? 0));
+}
+`;
+
+/** RFC 3339 time with a required offset; a leap second only at 23:59 UTC. */
+export const TIME: Code = code`function $offsetAt(s: string, at: number): number {
+  const z = s.charCodeAt(at);
+  if (z === 90 || z === 122) return at + 1 === s.length ? 0 : NaN;
+  if ((z !== 43 && z !== 45) || at + 6 !== s.length || s.charCodeAt(at + 3) !== 58) return NaN;
+  const h = $digits(s, at + 1, 2);
+  const m = $digits(s, at + 4, 2);
+  if (h < 0 || m < 0 || h > 23 || m > 59) return NaN;
+  return (z === 45 ? -1 : 1) * (h * 60 + m);
+}
+function $timeAt(s: string, at: number): boolean {
+  const h = $digits(s, at, 2);
+  const mi = $digits(s, at + 3, 2);
+  const sec = $digits(s, at + 6, 2);
+  if (s.charCodeAt(at + 2) !== 58 || s.charCodeAt(at + 5) !== 58 || h < 0 || mi < 0 || sec < 0) return false;
+  let i = at + 8;
+  if (s.charCodeAt(i) === 46) {
+    const start = ++i;
+    while ($digits(s, i, 1) >= 0) i++;
+    if (i === start) return false;
+  }
+  const offset = $offsetAt(s, i);
+  if (Number.isNaN(offset) || h > 23 || mi > 59 || sec > 60) return false;
+  return sec < 60 || ((((h * 60 + mi - offset) % 1440) + 1440) % 1440) === 1439;
+}
+`;
+
+/** RFC 3339 full-date. */
+export const FMT_DATE: Code = code`function $fmtDate(s: string): boolean {
+  return s.length === 10 && $dateAt(s, 0);
+}`;
+
+/** RFC 3339 full-time. */
+export const FMT_TIME: Code = code`function $fmtTime(s: string): boolean {
+  return $timeAt(s, 0);
+}`;
+
+/** RFC 3339 date-time (T or t between date and time). */
+export const DATE_TIME: Code = code`function $fmtDateTime(s: string): boolean {
+  const t = s.charCodeAt(10);
+  return (t === 84 || t === 116) && $dateAt(s, 0) && $timeAt(s, 11);
+}`;

@@ -1,0 +1,61 @@
+import { assembleModule } from "./assemble.js";
+import { dialectRules, type Dialect } from "./dialect.js";
+import { checkEntryNames, locateEntry, type ValidatorEntry } from "./entries.js";
+import { buildRefGraph } from "./graph.js";
+import { indexDocument } from "./indexer.js";
+import { isObject } from "./keywords.js";
+import { ModuleState, type FormatMode } from "./module-state.js";
+import { SchemaRegistry } from "./registry.js";
+import { DEFAULT_BASE_URI, resolveUri } from "./uri.js";
+
+export type { Dialect } from "./dialect.js";
+export type { Direction } from "./context.js";
+export type { FormatMode } from "./module-state.js";
+export type { ValidatorEntry } from "./entries.js";
+export { SchemaCompileError } from "./errors.js";
+
+/** Input of `compileValidatorModule`. */
+export interface CompileModuleOptions {
+  /** root that "#/..." pointers and $refs resolve against (a bundled OpenAPI document or a plain JSON Schema) */
+  document: unknown;
+  entries: readonly ValidatorEntry[];
+  /** "assert" (default) checks known formats; "annotate" only records them */
+  formats?: FormatMode;
+  /** default "openapi-3.1" */
+  dialect?: Dialect;
+  /** lines placed at the top (e.g. `import type * as T from "../types.js";`) */
+  preamble?: string;
+  /** further schema documents by absolute URI, for `$ref`s to other documents (never fetched) */
+  resources?: Readonly<Record<string, unknown>>;
+}
+
+/** TypeScript source of a module exporting one validator (and optional type guard) per entry. */
+export function compileValidatorModule(options: CompileModuleOptions): string {
+  checkEntryNames(options.entries);
+  const registry = new SchemaRegistry(dialectRules(options.dialect ?? "openapi-3.1"));
+  const openApi = isObject(options.document) && (typeof options.document["openapi"] === "string" || typeof options.document["swagger"] === "string");
+  registry.addDocument({ root: options.document, retrievalUri: DEFAULT_BASE_URI, label: "", openApi, addressable: true });
+  indexDocument(registry, 0);
+  for (const [uri, schema] of Object.entries(options.resources ?? {})) {
+    const absolute = resolveUri(uri, DEFAULT_BASE_URI) ?? uri;
+    indexDocument(registry, registry.addDocument({ root: schema, retrievalUri: absolute, label: absolute, openApi: false, addressable: true }));
+  }
+  const located = options.entries.map((entry) => ({ entry, location: locateEntry(registry, entry) }));
+  const graph = buildRefGraph(registry, located.map(({ location }) => location));
+  const module = new ModuleState(registry, graph, options.formats ?? "assert");
+  return assembleModule(module, located, options.preamble);
+}
+
+/**
+ * A self-contained module whose default export validates `schema` (JSON Schema 2020-12):
+ * `(value: unknown, options?) => { valid, value?, errors? }`.
+ */
+export function compileSchema(schema: unknown, options: { formats?: FormatMode } = {}): string {
+  const source = compileValidatorModule({
+    document: schema,
+    entries: [{ name: "validate", schema: { pointer: "#" } }],
+    dialect: "json-schema-2020-12",
+    ...(options.formats === undefined ? {} : { formats: options.formats }),
+  });
+  return `${source}\nexport default validate;\n`;
+}

@@ -1,0 +1,49 @@
+import { code, num, str, type Block } from "./code.js";
+import { readerOf, type ObjectNodeCtx } from "./context.js";
+import { failWith, params } from "./fail.js";
+import { stringFormatHelper } from "./formats.js";
+import { childLocation } from "./location.js";
+import { messages } from "./messages.js";
+import type { KeywordReader } from "./read.js";
+
+/** minLength / maxLength (Unicode code points), pattern (searched, `u` flag), string formats. */
+export function compileStringKeywords(ctx: ObjectNodeCtx, out: Block): void {
+  const reader = readerOf(ctx);
+  compileLengths(ctx, out, reader);
+  compilePattern(ctx, out, reader);
+  compileFormat(ctx, out, reader);
+}
+
+/** Counting code points is needed only when the UTF-16 length is ambiguous (each code point is 1 or 2 units). */
+function compileLengths(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader): void {
+  const d = ctx.data;
+  const max = reader.count("maxLength");
+  if (max !== undefined) {
+    const fail = failWith(ctx, "maxLength", params({ limit: num(max) }), str(messages.maxLength(max)));
+    out.line(code`if (${d}.length > ${num(max)} && ${ctx.fn.module.helper("cpLen")}(${d}) > ${num(max)}) ${fail}`);
+  }
+  const min = reader.count("minLength");
+  if (min === undefined || min === 0) return;
+  const fail = failWith(ctx, "minLength", params({ limit: num(min) }), str(messages.minLength(min)));
+  const test = min === 1
+    ? code`${d}.length === 0`
+    : code`${d}.length < ${num(min * 2)} && (${d}.length < ${num(min)} || ${ctx.fn.module.helper("cpLen")}(${d}) < ${num(min)})`;
+  out.line(code`if (${test}) ${fail}`);
+}
+
+function compilePattern(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader): void {
+  const pattern = reader.string("pattern");
+  if (pattern === undefined) return;
+  const regex = ctx.fn.module.regex(pattern, childLocation(ctx.at, "pattern"));
+  const fail = failWith(ctx, "pattern", params({ pattern: str(pattern) }), str(messages.pattern(pattern)));
+  out.line(code`if (!${regex}.test(${ctx.data})) ${fail}`);
+}
+
+function compileFormat(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader): void {
+  const format = reader.string("format");
+  const module = ctx.fn.module;
+  const helper = format === undefined || module.formats !== "assert" ? undefined : stringFormatHelper(format);
+  if (format === undefined || helper === undefined) return;
+  const fail = failWith(ctx, "format", params({ format: str(format) }), str(messages.format(format)));
+  out.line(code`if (!${module.helper(helper)}(${ctx.data})) ${fail}`);
+}

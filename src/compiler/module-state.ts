@@ -1,0 +1,113 @@
+import { AnnotationAnalyzer } from "./annotations.js";
+import { code, ident, str, type Code } from "./code.js";
+import type { Direction } from "./context.js";
+import { SchemaCompileError } from "./errors.js";
+import type { RefGraph } from "./graph.js";
+import { locationKey, pointerTokens, type SchemaLocation } from "./location.js";
+import type { SchemaRegistry } from "./registry.js";
+import type { HelperName } from "./runtime.js";
+
+/** Whether `format` is checked ("assert") or only informative ("annotate"). */
+export type FormatMode = "assert" | "annotate";
+
+/** A generated validator function for one schema location, direction and tracking mode. */
+export interface FunctionRequest {
+  readonly name: Code;
+  readonly location: SchemaLocation;
+  readonly direction: Direction;
+  /** receives the evaluated-annotations tracker of its caller (for unevaluated*) */
+  readonly tracking: boolean;
+}
+
+/** State of one module being generated: used helpers, hoisted constants, requested functions. */
+export class ModuleState {
+  readonly registry: SchemaRegistry;
+  readonly graph: RefGraph;
+  readonly analyzer: AnnotationAnalyzer;
+  readonly formats: FormatMode;
+  readonly #helpers = new Map<HelperName, Code>();
+  readonly #constants: Code[] = [];
+  readonly #constantNames = new Map<string, Code>();
+  readonly #functions = new Map<string, FunctionRequest>();
+  readonly #queue: FunctionRequest[] = [];
+  #next = 0;
+  readonly #names = new Set<string>();
+
+  constructor(registry: SchemaRegistry, graph: RefGraph, formats: FormatMode) {
+    this.registry = registry;
+    this.graph = graph;
+    this.analyzer = new AnnotationAnalyzer(registry);
+    this.formats = formats;
+  }
+
+  /** Marks a runtime helper as used and returns its identifier. */
+  helper(name: HelperName): Code {
+    const known = this.#helpers.get(name);
+    if (known !== undefined) return known;
+    const identifier = ident(`$${name}`);
+    this.#helpers.set(name, identifier);
+    return identifier;
+  }
+
+  get helpersUsed(): ReadonlySet<HelperName> {
+    return new Set(this.#helpers.keys());
+  }
+
+  /** A module-level constant, declared once per distinct `key`. */
+  constant(key: string, prefix: string, init: Code): Code {
+    const known = this.#constantNames.get(key);
+    if (known !== undefined) return known;
+    const name = ident(`$${prefix}${this.#constantNames.size}`);
+    this.#constantNames.set(key, name);
+    this.#constants.push(code`const ${name} = ${init};`);
+    return name;
+  }
+
+  get constants(): readonly Code[] {
+    return this.#constants;
+  }
+
+  /** A hoisted `u`-flag RegExp; an invalid pattern is a compile error at `at`. */
+  regex(pattern: string, at: SchemaLocation): Code {
+    try {
+      new RegExp(pattern, "u");
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new SchemaCompileError(this.registry.pointer(at), `invalid regular expression ${JSON.stringify(pattern)} (${reason}); patterns are ECMA-262 with the "u" flag, so escape only syntax characters`);
+    }
+    return this.constant(`re:${pattern}`, "re", code`new RegExp(${str(pattern)}, "u")`);
+  }
+
+  /** The function validating `location`; compiled later, once per variant. */
+  request(location: SchemaLocation, direction: Direction, tracking: boolean): Code {
+    const effective = this.#effectiveDirection(location, direction);
+    const key = `${locationKey(location)}|${effective}|${tracking ? "t" : ""}`;
+    const known = this.#functions.get(key);
+    if (known !== undefined) return known.name;
+    const request: FunctionRequest = { name: this.#functionName(location, effective, tracking), location, direction: effective, tracking };
+    this.#functions.set(key, request);
+    this.#queue.push(request);
+    return request.name;
+  }
+
+  /** Next function waiting to be compiled. */
+  takeQueued(): FunctionRequest | undefined {
+    return this.#queue[this.#next++];
+  }
+
+  #effectiveDirection(location: SchemaLocation, direction: Direction): Direction {
+    if (direction === "request" && this.graph.hasReadOnly(location)) return "request";
+    if (direction === "response" && this.graph.hasWriteOnly(location)) return "response";
+    return "neutral";
+  }
+
+  #functionName(location: SchemaLocation, direction: Direction, tracking: boolean): Code {
+    const last = pointerTokens(location.ptr).pop() ?? "root";
+    const hint = last.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 48) || "schema";
+    const suffix = (direction === "neutral" ? "" : direction === "request" ? "_req" : "_res") + (tracking ? "_ev" : "");
+    let name = `$v_${hint}${suffix}`;
+    for (let n = 2; this.#names.has(name); n++) name = `$v_${hint}${suffix}_${n}`;
+    this.#names.add(name);
+    return ident(name);
+  }
+}

@@ -1,0 +1,63 @@
+import { code } from "./code.js";
+import type { HelperDefinition } from "./runtime.js";
+
+/** Names of the error-collection helpers. */
+export type ErrorHelperName = "fail" | "mark" | "prefix" | "escape" | "deep" | "invalid";
+
+/**
+ * Collecting errors: a validator receives an error sink (the result object, or null when
+ * only the verdict is wanted), pushes errors with paths relative to its own data, and the
+ * caller prefixes the path of the child it validated when the call fails.
+ */
+export const ERROR_HELPERS: Record<ErrorHelperName, HelperDefinition> = {
+  fail: {
+    deps: [],
+    source: code`function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  if (e.errors === undefined) e.errors = [error];
+  else e.errors.push(error);
+  return a;
+}`,
+  },
+  mark: { deps: [], source: code`function $mark(e: $Errors): number {
+  return e === null || e.errors === undefined ? 0 : e.errors.length;
+}` },
+  prefix: {
+    deps: [],
+    source: code`function $prefix(e: $Errors, n: number, path: string): void {
+  if (e === null || e.errors === undefined) return;
+  for (let i = n; i < e.errors.length; i++) {
+    const x = e.errors[i];
+    if (x !== undefined) x.instancePath = path + x.instancePath;
+  }
+}`,
+  },
+  escape: {
+    deps: [],
+    source: code`function $escape(key: string | number): string {
+  const s = String(key);
+  return s.indexOf("~") < 0 && s.indexOf("/") < 0 ? s : s.replace(/~/g, "~0").replace(/\//g, "~1");
+}`,
+  },
+  deep: {
+    deps: ["fail"],
+    source: code`function $deep(e: $Errors, schemaPath: string): boolean {
+  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  return false;
+}`,
+  },
+  invalid: {
+    deps: [],
+    source: code`function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
+  const errors = r.errors ?? [];
+  for (let i = 0; i < errors.length; i++) {
+    const x = errors[i];
+    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
+  }
+  r.valid = false;
+  r.value = undefined;
+  r.errors = errors;
+  return r as { valid: false; errors: ValidationError[] };
+}`,
+  },
+};

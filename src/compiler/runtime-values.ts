@@ -1,0 +1,87 @@
+import { code } from "./code.js";
+import type { HelperDefinition } from "./runtime.js";
+
+/** Names of the value helpers. */
+export type ValueHelperName = "cpLen" | "equal" | "duplicate" | "multipleOf";
+
+/** Value comparisons and measures: code-point length, deep equality, uniqueness, exact multipleOf. */
+export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
+  cpLen: {
+    deps: [],
+    source: code`function $cpLen(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
+    }
+  }
+  return n;
+}`,
+  },
+  equal: {
+    deps: [],
+    source: code`function $equal(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+  const stack: unknown[] = [x, y];
+  while (stack.length > 0) {
+    const b = stack.pop();
+    const a = stack.pop();
+    if (a === b) continue;
+    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+    if (Array.isArray(a) || Array.isArray(b)) {
+      if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+      for (let i = 0; i < a.length; i++) stack.push(a[i], b[i]);
+      continue;
+    }
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    for (const k of ka) {
+      if (!$hop.call(b, k)) return false;
+      stack.push((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]);
+    }
+  }
+  return true;
+}`,
+  },
+  duplicate: {
+    deps: ["equal"],
+    source: code`function $duplicate(items: readonly unknown[]): [number, number] | null {
+  const n = items.length;
+  if (n < 2) return null;
+  let primitive = true;
+  for (let j = 0; j < n && primitive; j++) { const v = items[j]; primitive = typeof v !== "object" || v === null; }
+  if (primitive) {
+    const seen = new Map<unknown, number>();
+    for (let j = 0; j < n; j++) {
+      const i = seen.get(items[j]);
+      if (i !== undefined) return [i, j];
+      seen.set(items[j], j);
+    }
+    return null;
+  }
+  for (let j = 1; j < n; j++) for (let i = 0; i < j; i++) if ($equal(items[i], items[j])) return [i, j];
+  return null;
+}`,
+  },
+  multipleOf: {
+    deps: [],
+    source: code`function $multipleOf(x: number, m: number, k: number): boolean {
+  const scale = 10 ** k;
+  const r = Math.round(x * scale);
+  if (Number.isSafeInteger(r) && r / scale === x) return r % m === 0;
+  if (!Number.isFinite(x)) return false;
+  const text = String(Math.abs(x));
+  const at = text.indexOf("e");
+  const mantissa = at < 0 ? text : text.slice(0, at);
+  const exponent = at < 0 ? 0 : Number(text.slice(at + 1));
+  const dot = mantissa.indexOf(".");
+  const digits = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+  const fraction = (dot < 0 ? 0 : mantissa.length - dot - 1) - exponent;
+  if (fraction > k) return false;
+  return (BigInt(digits) * BigInt(10) ** BigInt(k - fraction)) % BigInt(m) === BigInt(0);
+}`,
+  },
+};

@@ -1,0 +1,49 @@
+import type { EmitInput, GeneratedFile } from "../emitter.js";
+import { buildMethodView, type MethodView, type TypePart } from "./method-view.js";
+import { buildOptionsView, type OptionsView } from "./options-view.js";
+
+/**
+ * The generic engine of the client: the same for every spec (it reads the route table), so these
+ * templates take no view.
+ */
+const RUNTIME_FILES = ["auth", "body", "errors", "operation", "parameters", "response", "runtime", "transport"] as const;
+
+/**
+ * generated/client/: the typed client. `client.ts` has one method per operation, typed from the
+ * generated types and documented from the spec; the engine behind it is driven by the route table.
+ */
+export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
+  const render = (name: string, view: object): GeneratedFile => ({ path: `client/${name}.ts`, content: config.templates.render(`client/${name}.ts`, view) });
+  const title = `${model.source.title} (version ${model.source.version})`;
+  const options = buildOptionsView(model);
+  const methods = model.operations.map(buildMethodView);
+  const view = {
+    classDoc: `The typed client of ${title}: one method per operation. Create it with \`createClient\`.`,
+    imports: importsView(options, methods),
+    options,
+    methods,
+  };
+  return [
+    render("client", view),
+    render("index", { doc: `The typed client of ${title}: \`createClient\`, its options and the errors it throws.` }),
+    ...RUNTIME_FILES.map((name) => render(name, {})),
+  ];
+}
+
+/** What client.ts imports: only what its methods and options use, so no import is left unused. */
+function importsView(options: OptionsView, methods: readonly MethodView[]): { types: boolean; basic: boolean; body: string[]; runtime: string[] } {
+  const bodyParts = methods.flatMap((m) => (m.body === false ? [] : m.body.parts));
+  const typeParts: TypePart[] = [...bodyParts, ...methods.flatMap((m) => m.returns)];
+  const groups = methods.flatMap((m) => [m.path, m.query, m.headers]).filter((group) => group !== false);
+  const body = [
+    ...(bodyParts.some((p) => p.prefix === "" && p.name === "RawBody") ? ["RawBody"] : []),
+    ...(bodyParts.some((p) => p.files.length > 0) ? ["WithFiles"] : []),
+  ];
+  const runtime = [...(methods.length > 0 ? ["CallOptions"] : []), ...(methods.some((m) => m.noArgs) ? ["NoArgs"] : [])];
+  return {
+    types: groups.length > 0 || typeParts.some((p) => p.prefix === "T."),
+    basic: options.basic !== false || options.schemes.some((s) => s.basic),
+    body,
+    runtime,
+  };
+}

@@ -1,0 +1,68 @@
+import type { SchemaChecker } from "./mock-check.js";
+import { isPlainObject } from "./mock-keywords.js";
+
+type Schema = Record<string, unknown>;
+
+/** Keywords that only describe: a `$ref` with nothing else beside it is just its target. */
+const ANNOTATIONS = new Set(["$ref", "description", "title", "summary", "$comment", "deprecated", "externalDocs", "xml", "x-unbounded"]);
+const LOWER_BOUNDS = new Set(["minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum"]);
+const UPPER_BOUNDS = new Set(["maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum"]);
+
+/**
+ * The schema a `$ref` stands for: its target, or its target together with the keywords beside it
+ * (an allOf); the schema itself when it has no `$ref`; undefined when the reference does not resolve.
+ */
+export function resolveRefs(schema: unknown, checker: SchemaChecker): unknown {
+  if (!isPlainObject(schema) || typeof schema["$ref"] !== "string") return schema;
+  const target = checker.deref(schema["$ref"]);
+  if (target === undefined) return undefined;
+  const siblings = Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key)));
+  return Object.keys(siblings).length === 0 ? target : { allOf: [target, siblings] };
+}
+
+/**
+ * allOf as one schema to build data from: properties and required names of every member together,
+ * the strictest bounds, the types they share; the first member wins other conflicts (the result
+ * is checked against the original schema, so a lost constraint only costs the sample).
+ */
+export function mergeAllOf(schema: Schema, checker: SchemaChecker): Schema {
+  const merged: Schema = {};
+  for (const part of flatten(schema, checker, new Set())) {
+    for (const [key, value] of Object.entries(part)) mergeKeyword(merged, key, value);
+  }
+  return merged;
+}
+
+function flatten(schema: unknown, checker: SchemaChecker, seen: Set<unknown>): Schema[] {
+  const resolved = resolveRefs(schema, checker);
+  if (!isPlainObject(resolved) || seen.has(resolved)) return [];
+  seen.add(resolved);
+  const { allOf, ...own } = resolved;
+  const members = Array.isArray(allOf) ? allOf.flatMap((member) => flatten(member, checker, seen)) : [];
+  return [own, ...members];
+}
+
+function mergeKeyword(merged: Schema, key: string, value: unknown): void {
+  const previous = merged[key];
+  if (previous === undefined) merged[key] = value;
+  else if (key === "properties" && isPlainObject(previous) && isPlainObject(value)) merged[key] = mergeProperties(previous, value);
+  else if (key === "required" && Array.isArray(previous) && Array.isArray(value)) merged[key] = [...new Set([...previous, ...value])];
+  else if (key === "type") merged[key] = intersectTypes(previous, value);
+  else if (typeof previous === "number" && typeof value === "number") {
+    if (LOWER_BOUNDS.has(key)) merged[key] = Math.max(previous, value);
+    if (UPPER_BOUNDS.has(key)) merged[key] = Math.min(previous, value);
+  }
+}
+
+function mergeProperties(a: Schema, b: Schema): Schema {
+  const out: Schema = { ...a };
+  for (const [name, schema] of Object.entries(b)) out[name] = Object.hasOwn(out, name) ? { allOf: [out[name], schema] } : schema;
+  return out;
+}
+
+function intersectTypes(a: unknown, b: unknown): unknown {
+  const list = (t: unknown): unknown[] => (Array.isArray(t) ? t : [t]);
+  const shared = list(a).filter((type) => list(b).includes(type) || (type === "integer" && list(b).includes("number")));
+  if (shared.length === 0 && list(a).includes("number") && list(b).includes("integer")) return "integer";
+  return shared.length === 1 ? shared[0] : shared.length === 0 ? a : shared;
+}

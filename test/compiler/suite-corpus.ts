@@ -1,0 +1,121 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Repository root (two levels above this file). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The shared third-party corpus; override with CORPUS_DIR (relative paths are taken from the repo root). */
+export const CORPUS_DIR = resolve(REPO_ROOT, process.env["CORPUS_DIR"] ?? "../shared/corpus");
+
+const SUITE_ROOT = join(CORPUS_DIR, "json-schema-test-suite");
+const SUITE_DIR = join(SUITE_ROOT, "draft2020-12");
+const REMOTES_DIR = join(SUITE_ROOT, "remotes");
+
+/** Message for skipped tests when the corpus is missing. */
+export const CORPUS_ABSENT = `corpus absent at ${CORPUS_DIR}; set CORPUS_DIR to the folder holding json-schema-test-suite/ and openapi/`;
+
+/** The optional files that belong to the selection (format assertions and ECMA-262 regex semantics). */
+const OPTIONAL_FILES = [
+  "optional/format/date.json",
+  "optional/format/date-time.json",
+  "optional/format/time.json",
+  "optional/format/email.json",
+  "optional/format/uuid.json",
+  "optional/format/uri.json",
+  "optional/format/ipv4.json",
+  "optional/format/ipv6.json",
+  "optional/format/hostname.json",
+  "optional/ecmascript-regex.json",
+  "optional/non-bmp-regex.json",
+];
+
+const DYNAMIC = "needs $dynamicRef resolved through the dynamic scope; $dynamicRef is compiled as a static $ref";
+const METASCHEMA = "validates against the 2020-12 meta-schema, which is not part of the corpus";
+
+/**
+ * Groups left out, by "file: group description", with the reason. They need features this
+ * compiler does not implement: `$dynamicRef` resolution through the dynamic scope, the
+ * 2020-12 meta-schemas (not part of the corpus), or custom vocabularies.
+ */
+export const SKIPPED_GROUPS: Readonly<Record<string, string>> = {
+  "dynamicRef.json: A $dynamicRef resolves to the first $dynamicAnchor still in scope that is encountered when the schema is evaluated": DYNAMIC,
+  "dynamicRef.json: A $dynamicRef with intermediate scopes that don't include a matching $dynamicAnchor does not affect dynamic scope resolution": DYNAMIC,
+  "dynamicRef.json: A $dynamicRef that initially resolves to a schema with a matching $dynamicAnchor resolves to the first $dynamicAnchor in the dynamic scope": DYNAMIC,
+  "dynamicRef.json: multiple dynamic paths to the $dynamicRef keyword": DYNAMIC,
+  "dynamicRef.json: after leaving a dynamic scope, it is not used by a $dynamicRef": DYNAMIC,
+  "dynamicRef.json: strict-tree schema, guards against misspelled properties": DYNAMIC,
+  "dynamicRef.json: tests for implementation dynamic anchor and reference link": DYNAMIC,
+  "dynamicRef.json: $ref and $dynamicAnchor are independent of order - $defs first": DYNAMIC,
+  "dynamicRef.json: $ref and $dynamicAnchor are independent of order - $ref first": DYNAMIC,
+  "dynamicRef.json: $dynamicRef avoids the root of each schema, but scopes are still registered": DYNAMIC,
+  "unevaluatedItems.json: unevaluatedItems with $dynamicRef": DYNAMIC,
+  "unevaluatedProperties.json: unevaluatedProperties with $dynamicRef": DYNAMIC,
+  "defs.json: validate definition against metaschema": METASCHEMA,
+  "ref.json: remote ref, containing refs itself": METASCHEMA,
+  "vocabulary.json: schema that uses custom metaschema with with no validation vocabulary": "needs a custom meta-schema with $vocabulary; vocabularies are not supported",
+};
+
+/** One test case of the suite. */
+export interface SuiteCase {
+  readonly description: string;
+  readonly data: unknown;
+  readonly valid: boolean;
+}
+
+/** One group: a schema and its cases. */
+export interface SuiteGroup {
+  readonly file: string;
+  readonly index: number;
+  readonly description: string;
+  readonly schema: unknown;
+  readonly tests: readonly SuiteCase[];
+  /** reason when the group is skipped */
+  readonly skip: string | undefined;
+}
+
+/** True when the suite folder exists. */
+export function suiteAvailable(): boolean {
+  return existsSync(SUITE_DIR);
+}
+
+/** Selected files, in a stable order. */
+export function selectedFiles(): string[] {
+  const top = readdirSync(SUITE_DIR).filter((name) => name.endsWith(".json")).sort();
+  return [...top, ...OPTIONAL_FILES];
+}
+
+/** The groups of one selected file. */
+export function loadGroups(file: string): SuiteGroup[] {
+  const raw = JSON.parse(readFileSync(join(SUITE_DIR, file), "utf8")) as { description: string; schema: unknown; tests: SuiteCase[] }[];
+  return raw.map((group, index) => ({
+    file,
+    index,
+    description: group.description,
+    schema: group.schema,
+    tests: group.tests,
+    skip: SKIPPED_GROUPS[`${file}: ${group.description}`],
+  }));
+}
+
+/** Remote documents by the URI the suite uses for them (http://localhost:1234/...). */
+export function loadRemotes(): Record<string, unknown> {
+  const remotes: Record<string, unknown> = {};
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".json")) remotes[`http://localhost:1234/${relative(REMOTES_DIR, path).split("\\").join("/")}`] = JSON.parse(readFileSync(path, "utf8"));
+    }
+  };
+  walk(REMOTES_DIR);
+  return remotes;
+}
+
+/** Files whose cases expect `format` to be an annotation only (the 2020-12 default). */
+export const ANNOTATION_FORMAT_FILES: ReadonlySet<string> = new Set(["format.json"]);
+
+/** The URI a group's schema is registered under (its retrieval URI). */
+export function groupUri(group: SuiteGroup): string {
+  return `https://suite.invalid/${group.file.replace(/\.json$/, "")}/${group.index}.json`;
+}

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMockHandlers, type Handlers, type HandlerTypes } from "../../generated/server/index.js";
+import { expectProblem, startServer, type TestServer } from "./helpers.js";
+
+type UploadBody = HandlerTypes["addWorkerDocument"]["body"];
+
+/** The last input of the upload handler. */
+let received: { params: unknown; body: UploadBody } | undefined;
+const handlers: Handlers = {
+  ...createMockHandlers(),
+  addWorkerDocument: ({ params, body }) => {
+    received = { params, body };
+    return { status: 200, body: { id: "1", file_name: body.file?.filename ?? "" } };
+  },
+};
+
+const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);
+
+function upload(bytes: Uint8Array<ArrayBuffer>, fields: Record<string, string> = {}): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  form.set("file", new Blob([bytes], { type: "application/octet-stream" }), "all-bytes.bin");
+  return form;
+}
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ handlers });
+});
+afterAll(() => server.close());
+
+describe("document upload", () => {
+  it("hands the handler the file's bytes intact (all 256 byte values) and the converted fields", async () => {
+    const response = await server.call("POST", "/workers/42/documents", { body: upload(ALL_BYTES, { p_id: "1042", name: "All bytes", type: "application/x" }) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ id: "1", file_name: "all-bytes.bin" });
+    expect(received?.params).toEqual({ id: 42 });
+    const body = received?.body;
+    expect(body?.p_id).toBe(1042);
+    expect(body?.name).toBe("All bytes");
+    expect(body?.file?.filename).toBe("all-bytes.bin");
+    expect(body?.file?.mimetype).toBe("application/octet-stream");
+    expect(Buffer.isBuffer(body?.file?.data)).toBe(true);
+    expect(Buffer.compare(body?.file?.data ?? Buffer.alloc(0), Buffer.from(ALL_BYTES))).toBe(0);
+  });
+
+  it("keeps a larger binary file byte for byte", async () => {
+    const bytes = Uint8Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 256);
+    expect((await server.call("POST", "/workers/1/documents", { body: upload(bytes) })).status).toBe(200);
+    expect(Buffer.compare(received?.body.file?.data ?? Buffer.alloc(0), Buffer.from(bytes))).toBe(0);
+  });
+
+  it("a file over 10 MiB (the default limit) → 413", async () => {
+    const problem = await expectProblem(await server.call("POST", "/workers/1/documents", { body: upload(new Uint8Array(10 * 1024 * 1024 + 1)) }), 413, "urn:problem-type:payload-too-large");
+    expect(problem["detail"]).toBe("An uploaded file is larger than 10485760 bytes.");
+  });
+
+  it("the file limit is configurable: at the limit accepted, one byte past rejected", async () => {
+    const limited = await startServer({ handlers, fileSizeLimit: 1024 });
+    try {
+      expect((await limited.call("POST", "/workers/1/documents", { body: upload(new Uint8Array(1024)) })).status).toBe(200);
+      await expectProblem(await limited.call("POST", "/workers/1/documents", { body: upload(new Uint8Array(1025)) }), 413, "urn:problem-type:payload-too-large");
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("validates the form fields, with the file standing in as its name", async () => {
+    const problem = await expectProblem(
+      await server.call("POST", "/workers/1/documents", { body: upload(ALL_BYTES, { name: "", type: "t".repeat(21), p_id: "x" }) }),
+      400,
+      "urn:problem-type:validation-error",
+    );
+    const failed = (problem["errors"] as { instancePath: string }[]).map((error) => error.instancePath).sort();
+    expect(failed).toEqual(["/name", "/p_id", "/type"]);
+  });
+
+  it("refuses a field named __proto__ (400) and leaves Object.prototype untouched", async () => {
+    const form = upload(ALL_BYTES);
+    form.set("__proto__", "polluted");
+    await expectProblem(await server.call("POST", "/workers/1/documents", { body: form }), 400, "urn:problem-type:malformed-body");
+    expect(Object.prototype).not.toHaveProperty("polluted");
+  });
+});

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectProblem, startServer, type TestServer } from "./helpers.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server.close());
+
+describe("unknown routes and wrong methods", () => {
+  it("an unknown path under the base path → 404 not-found, as the spec's example", async () => {
+    const problem = await expectProblem(await server.call("GET", "/nothing-here"), 404, "urn:problem-type:not-found");
+    expect(problem).toEqual({ type: "urn:problem-type:not-found", title: "Not Found", status: 404, detail: "No resource matches this path." });
+  });
+
+  it("a path outside the base path → 404 not-found", async () => {
+    const response = await fetch(server.base.replace("/api/1_12", "/elsewhere"));
+    await expectProblem(response, 404, "urn:problem-type:not-found");
+  });
+
+  it("a known path with a wrong method → 405 with Allow", async () => {
+    const response = await server.call("DELETE", "/venues");
+    expect(response.headers.get("allow")).toBe("POST");
+    await expectProblem(response, 405, "urn:problem-type:method-not-allowed");
+  });
+
+  it("lists every method of the path, with HEAD for GET", async () => {
+    const response = await server.call("PUT", "/events");
+    expect(response.headers.get("allow")).toBe("GET, HEAD, POST");
+    await expectProblem(response, 405, "urn:problem-type:method-not-allowed");
+  });
+
+  it("matches path templates: GET /workers/7/documents → 405 Allow: POST", async () => {
+    const response = await server.call("GET", "/workers/7/documents");
+    expect(response.headers.get("allow")).toBe("POST");
+    await expectProblem(response, 405, "urn:problem-type:method-not-allowed");
+  });
+
+  it("a wrong method is not a 401, even without a key", async () => {
+    await expectProblem(await server.call("DELETE", "/venues", { key: null }), 405, "urn:problem-type:method-not-allowed");
+  });
+});
