@@ -14,7 +14,7 @@ export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" 
 export type BodyKind = "json" | "multipart" | "form" | "text" | "binary";
 
 export interface RouteParameter {
-  /** the parameter name (lower-cased for headers) */
+  /** the parameter name as the spec spells it (HTTP header names match case-insensitively) */
   readonly name: string;
   readonly required: boolean;
   readonly style: string;
@@ -49,7 +49,7 @@ export interface RouteSecurityScheme {
   readonly scheme: string;
   readonly type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
   readonly in?: "header" | "query" | "cookie";
-  /** the header (lower-cased), query or cookie name of an apiKey scheme */
+  /** the header, query or cookie name of an apiKey scheme, as the spec spells it */
   readonly name?: string;
   readonly httpScheme?: string;
 }
@@ -94,7 +94,7 @@ export const routes = {
       "413": [{ mediaType: "application/problem+json", kind: "json" }],
       "415": [{ mediaType: "application/problem+json", kind: "json" }],
     },
-    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" }]],
+    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
     validators: {
       pathParams: V.validateAddWorkerCredentialPathParams,
       body: { "application/json": V.validateAddWorkerCredentialBody },
@@ -129,7 +129,7 @@ export const routes = {
       "413": [{ mediaType: "application/problem+json", kind: "json" }],
       "415": [{ mediaType: "application/problem+json", kind: "json" }],
     },
-    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" }]],
+    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
     validators: {
       pathParams: V.validateAddWorkerDocumentPathParams,
       body: { "multipart/form-data": V.validateAddWorkerDocumentBody },
@@ -160,7 +160,7 @@ export const routes = {
       "413": [{ mediaType: "application/problem+json", kind: "json" }],
       "415": [{ mediaType: "application/problem+json", kind: "json" }],
     },
-    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" }]],
+    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
     validators: {
       body: { "application/json": V.validateCreateEventBody },
       responses: {
@@ -189,7 +189,7 @@ export const routes = {
       "413": [{ mediaType: "application/problem+json", kind: "json" }],
       "415": [{ mediaType: "application/problem+json", kind: "json" }],
     },
-    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" }]],
+    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
     validators: {
       body: { "application/json": V.validateCreatePayrollGroupBody },
       responses: {
@@ -218,7 +218,7 @@ export const routes = {
       "413": [{ mediaType: "application/problem+json", kind: "json" }],
       "415": [{ mediaType: "application/problem+json", kind: "json" }],
     },
-    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" }]],
+    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
     validators: {
       body: { "application/json": V.validateCreateVenueBody },
       responses: {
@@ -243,7 +243,7 @@ export const routes = {
       "401": [{ mediaType: "application/problem+json", kind: "json" }],
       "403": [{ mediaType: "application/problem+json", kind: "json" }],
     },
-    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" }]],
+    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
     validators: {
       body: {},
       responses: {
@@ -265,7 +265,7 @@ export const routes = {
       "401": [{ mediaType: "application/problem+json", kind: "json" }],
       "403": [{ mediaType: "application/problem+json", kind: "json" }],
     },
-    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" }]],
+    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
     validators: {
       body: {},
       responses: {
@@ -292,7 +292,7 @@ export const routes = {
       "413": [{ mediaType: "application/problem+json", kind: "json" }],
       "415": [{ mediaType: "application/problem+json", kind: "json" }],
     },
-    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" }]],
+    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
     validators: {
       pathParams: V.validateUpdateClientPathParams,
       body: { "application/json": V.validateUpdateClientBody },
@@ -324,7 +324,7 @@ export const routes = {
       "413": [{ mediaType: "application/problem+json", kind: "json" }],
       "415": [{ mediaType: "application/problem+json", kind: "json" }],
     },
-    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" }]],
+    security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
     validators: {
       pathParams: V.validateUpdateEventPathParams,
       body: { "application/json": V.validateUpdateEventBody },

@@ -20,7 +20,7 @@ export function secretHeaders(routes: readonly Route[]): string[] {
   const names = new Set(["authorization", "cookie", "proxy-authorization"]);
   for (const route of routes) {
     for (const schemes of route.security) {
-      for (const scheme of schemes) if (scheme.type === "apiKey" && scheme.in === "header" && scheme.name !== undefined) names.add(scheme.name);
+      for (const scheme of schemes) if (scheme.type === "apiKey" && scheme.in === "header" && scheme.name !== undefined) names.add(scheme.name.toLowerCase());
     }
   }
   return [...names].sort();

@@ -94,8 +94,9 @@ function readDeepObject(name: string, raw: Record<string, unknown>): RawParamete
 }
 
 /** The declared header parameters, keyed as the spec spells them (`names`, in route order). */
-export function compileHeaderReader(parameters: readonly RouteParameter[], names: readonly string[] | undefined): ParameterReader {
-  const plan = parameters.map((parameter, i) => ({ key: parameter.name, name: names?.[i] ?? parameter.name, array: parameter.array }));
+export function compileHeaderReader(parameters: readonly RouteParameter[]): ParameterReader {
+  // Node gives header names lower-cased; the validators and types use the spec's spelling.
+  const plan = parameters.map((parameter) => ({ key: parameter.name.toLowerCase(), name: parameter.name, array: parameter.array }));
   return (source) => {
     const headers = source as Record<string, string | string[] | undefined>;
     const out: RawParameters = {};

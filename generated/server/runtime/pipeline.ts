@@ -21,7 +21,7 @@ import { toRouterPath } from "./parameters.js";
 import { sendProblem, type ProblemDetails } from "./problems.js";
 import { InputReader, validationProblem } from "./request.js";
 import { compileResponder, type Responder } from "./responses.js";
-import { compileSecurity, type Authenticate, type HeaderSpellings, type SecurityCheck } from "./security.js";
+import { compileSecurity, type Authenticate, type SecurityCheck } from "./security.js";
 
 /** Any operation's handler, as the pipeline calls it: validated input in, answer out. */
 export type RouteHandler = (input: never) => unknown;
@@ -45,10 +45,6 @@ export interface PipelineSettings {
   readonly fileSizeLimit: number;
   /** check every answer against the contract */
   readonly validateResponses: boolean;
-  /** header names as the spec spells them, for messages */
-  readonly headerSpellings: HeaderSpellings;
-  /** per operation, its header parameters as the spec spells them (route order) */
-  readonly headerNames: Readonly<Record<string, readonly string[]>>;
   /** present when some operation takes multipart/form-data */
   readonly multipart?: MultipartSupport;
 }
@@ -133,9 +129,9 @@ class RoutePlan {
     this.handler = handler;
     this.owner = owner;
     this.settings = settings;
-    this.security = compileSecurity(route, settings.authenticate, settings.headerSpellings);
+    this.security = compileSecurity(route, settings.authenticate);
     this.match = compileContentMatcher(route.body?.contents ?? []);
-    this.inputs = new InputReader(route, toRouterPath(route.path), settings.headerNames[key]);
+    this.inputs = new InputReader(route, toRouterPath(route.path));
     this.respond = compileResponder(route, settings.validateResponses, key);
   }
 

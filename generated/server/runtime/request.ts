@@ -32,11 +32,11 @@ export class InputReader {
   private readonly readQuery: ParameterReader;
   private readonly readHeaders: ParameterReader;
 
-  constructor(route: Route, path: RouterPath, headerNames: readonly string[] | undefined) {
+  constructor(route: Route, path: RouterPath) {
     this.route = route;
     this.readPath = compilePathReader(path);
     this.readQuery = compileQueryReader(route.query);
-    this.readHeaders = compileHeaderReader(route.headers, headerNames);
+    this.readHeaders = compileHeaderReader(route.headers);
   }
 
   /** The validated input, or every issue found. `content` is the media type the body came as. */

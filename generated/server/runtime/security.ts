@@ -25,9 +25,6 @@ export type SecurityVerdict = ProblemDetails | undefined;
 /** The security check of one route. */
 export type SecurityCheck = (request: FastifyRequest) => SecurityVerdict | Promise<SecurityVerdict>;
 
-/** Header names as the spec spells them, by their lower-cased form (for messages). */
-export type HeaderSpellings = Readonly<Record<string, string>>;
-
 const INVALID = createProblem("invalidKey", "The API key is not valid.");
 const FORBIDDEN = createProblem("forbidden", "The API key is not allowed to perform this operation.");
 
@@ -50,12 +47,12 @@ function digest(value: string): Buffer {
 }
 
 /** The security check of a route, or undefined when it needs none. */
-export function compileSecurity(route: Route, authenticate: Authenticate | undefined, spellings: HeaderSpellings): SecurityCheck | undefined {
+export function compileSecurity(route: Route, authenticate: Authenticate | undefined): SecurityCheck | undefined {
   const alternatives = route.security.map((schemes) => schemes.filter((scheme) => scheme.type !== "mutualTLS"));
   if (alternatives.length === 0 || alternatives.every((schemes) => schemes.length === 0)) return undefined;
   if (authenticate === undefined) throw new Error(`operation ${route.operationId} is secured: pass an authenticate function`);
   const first = alternatives.find((schemes) => schemes.length > 0) ?? [];
-  const missing = createProblem("missingKey", `The ${describe(first[0], spellings)} is required.`);
+  const missing = createProblem("missingKey", `The ${describe(first[0])} is required.`);
   const only = alternatives.length === 1 && first.length === 1 ? first[0] : undefined;
   if (only !== undefined && only.type === "apiKey" && only.in === "header") return headerKeyCheck(only, authenticate, missing);
   return (request) => checkAlternatives(alternatives, authenticate, request, missing);
@@ -63,7 +60,7 @@ export function compileSecurity(route: Route, authenticate: Authenticate | undef
 
 /** The common case, kept synchronous: one apiKey header. */
 function headerKeyCheck(scheme: RouteSecurityScheme, authenticate: Authenticate, missing: ProblemDetails): SecurityCheck {
-  const name = scheme.name ?? "";
+  const name = (scheme.name ?? "").toLowerCase();
   return (request) => {
     const value = request.headers[name];
     if (typeof value !== "string" || value === "") return missing;
@@ -102,7 +99,7 @@ function readCredential(scheme: RouteSecurityScheme, request: FastifyRequest): s
   const name = scheme.name ?? "";
   let value: unknown;
   if (scheme.type === "apiKey") {
-    if (scheme.in === "header") value = request.headers[name];
+    if (scheme.in === "header") value = request.headers[name.toLowerCase()];
     else if (scheme.in === "query") value = (request.query as Record<string, unknown> | undefined)?.[name];
     else value = readCookie(request.headers.cookie, name);
   } else {
@@ -125,10 +122,10 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
-function describe(scheme: RouteSecurityScheme | undefined, spellings: HeaderSpellings): string {
+function describe(scheme: RouteSecurityScheme | undefined): string {
   if (scheme === undefined) return "credential";
   const name = scheme.name ?? "";
   if (scheme.type !== "apiKey") return "Authorization header";
-  if (scheme.in === "header") return `${spellings[name] ?? name} header`;
+  if (scheme.in === "header") return `${name} header`;
   return scheme.in === "query" ? `${name} query parameter` : `${name} cookie`;
 }

@@ -49,7 +49,7 @@ export interface SchemeView {
 }
 
 export function buildRouteView(operation: OperationModel, model: ApiModel): RouteView {
-  const parameter = (p: ParameterModel): ParameterView => ({ name: p.in === "header" ? p.name.toLowerCase() : p.name, required: p.required, style: p.style, explode: p.explode, array: p.isArray });
+  const parameter = (p: ParameterModel): ParameterView => ({ name: p.name, required: p.required, style: p.style, explode: p.explode, array: p.isArray });
   const content = (c: BodyContentModel): ContentView => ({ mediaType: c.mediaType, kind: c.kind, ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}) });
   const body = operation.requestBody;
   return {
@@ -86,7 +86,7 @@ function schemeView(name: string, model: ApiModel): SchemeView[] {
     scheme: name,
     type: scheme.type,
     ...(scheme.in !== undefined ? { in: scheme.in } : {}),
-    ...(scheme.parameterName !== undefined ? { name: scheme.in === "header" ? scheme.parameterName.toLowerCase() : scheme.parameterName } : {}),
+    ...(scheme.parameterName !== undefined ? { name: scheme.parameterName } : {}),
     ...(scheme.scheme !== undefined ? { httpScheme: scheme.scheme } : {}),
   }];
 }

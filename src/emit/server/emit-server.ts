@@ -54,27 +54,14 @@ interface PluginView {
   readonly multipart: boolean;
   /** some operation needs credentials: `authenticate` is required */
   readonly secured: boolean;
-  /** apiKey header names as the spec spells them, by lower-cased name, where they differ */
-  readonly headerSpellings: Readonly<Record<string, string>>;
-  /** header parameters as the spec spells them, per operation (route order), where they differ */
-  readonly headerNames: Readonly<Record<string, readonly string[]>>;
 }
 
 function buildPluginView(model: ApiModel): PluginView {
-  const spelled = (name: string): boolean => name !== name.toLowerCase();
-  const headerSpellings = Object.fromEntries(model.securitySchemes
-    .filter((scheme) => scheme.type === "apiKey" && scheme.in === "header" && scheme.parameterName !== undefined && spelled(scheme.parameterName))
-    .map((scheme) => [(scheme.parameterName ?? "").toLowerCase(), scheme.parameterName ?? ""]));
-  const headerNames = Object.fromEntries(model.operations
-    .filter((operation) => operation.parameters.header.some((parameter) => spelled(parameter.name)))
-    .map((operation) => [operation.names.method, operation.parameters.header.map((parameter) => parameter.name)]));
   const contents = model.operations.flatMap((operation) => operation.requestBody?.contents ?? []);
   const usable = new Set(model.securitySchemes.filter((scheme) => scheme.type !== "mutualTLS").map((scheme) => scheme.name));
   return {
     multipart: contents.some((content) => content.kind === "multipart" && content.mediaType.split(";")[0]?.trim().toLowerCase() === "multipart/form-data"),
     secured: model.operations.some((operation) => operation.security.some((requirement) => requirement.schemes.some((scheme) => usable.has(scheme.name)))),
-    headerSpellings,
-    headerNames,
   };
 }
 

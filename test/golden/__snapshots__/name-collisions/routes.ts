@@ -14,7 +14,7 @@ export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" 
 export type BodyKind = "json" | "multipart" | "form" | "text" | "binary";
 
 export interface RouteParameter {
-  /** the parameter name (lower-cased for headers) */
+  /** the parameter name as the spec spells it (HTTP header names match case-insensitively) */
   readonly name: string;
   readonly required: boolean;
   readonly style: string;
@@ -49,7 +49,7 @@ export interface RouteSecurityScheme {
   readonly scheme: string;
   readonly type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
   readonly in?: "header" | "query" | "cookie";
-  /** the header (lower-cased), query or cookie name of an apiKey scheme */
+  /** the header, query or cookie name of an apiKey scheme, as the spec spells it */
   readonly name?: string;
   readonly httpScheme?: string;
 }

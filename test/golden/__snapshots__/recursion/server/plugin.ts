@@ -19,12 +19,6 @@ export const DEFAULT_BODY_LIMIT = 1_048_576;
 /** The default limit of an uploaded file (a multipart file or a binary body): 10 MiB. */
 export const DEFAULT_FILE_SIZE_LIMIT = 10_485_760;
 
-/** apiKey header names as the spec spells them (the route table lower-cases them), for messages. */
-const headerSpellings: Readonly<Record<string, string>> = {};
-
-/** Header parameters as the spec spells them, in route-table order, where that differs. */
-const headerNames: Readonly<Record<string, readonly string[]>> = {};
-
 /** Options of `registerRoutes`. */
 export interface ServerOptions {
   /** one handler per operation (start from `createStubHandlers()`) */
@@ -65,8 +59,6 @@ function pipelineSettings(options: ServerOptions): PipelineSettings {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     fileSizeLimit,
     validateResponses: options.validateResponses ?? process.env.NODE_ENV !== "production",
-    headerSpellings,
-    headerNames,
   };
 }
 
