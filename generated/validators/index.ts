@@ -151,92 +151,6 @@ function $fmtDateTime(s: string): boolean {
 const $re0 = new RegExp("^[A-Za-z0-9]+", "u");
 const $value1 = JSON.parse("[\"path\",\"query\",\"header\",\"body\"]");
 
-// #/components/schemas/ClientUpdate
-function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/ClientUpdate");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ClientUpdate/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "client_name": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v4.length > 255 && $cpLen(v4) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-            if (v4.length === 0) { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
-          }
-          break;
-        }
-        case "client_contact_name": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v5.length > 255 && $cpLen(v5) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_contact_email": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v6.length > 255 && $cpLen(v6) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_invoice_customer_id": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length > 255 && $cpLen(v7) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_address": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v8.length > 65535 && $cpLen(v8) > 65535) { ok = false; if (e === null || !$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/maxLength", "maxLength", { limit: 65535 }, "must be at most 65535 characters")) return false; }
-          }
-          break;
-        }
-        case "client_city": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v9.length > 255 && $cpLen(v9) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_state": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v10.length > 255 && $cpLen(v10) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_postal_code": {
-          const v11 = o1[k2];
-          if (typeof v11 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v11.length > 255 && $cpLen(v11) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-      }
-    }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "client_name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ClientUpdate/required", "required", { missingProperty: "client_name" }, "must have required property 'client_name'")) return false; }
-    }
-  }
-  return ok;
-}
-
 // #/components/schemas/CustomField
 function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/CustomField");
@@ -293,137 +207,6 @@ function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number):
   return ok;
 }
 
-// #/components/schemas/Event
-function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Event");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Event/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Event/properties/id/type", "type", { type: "number" }, "must be number")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Event/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/Event/properties/date/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDate(v5)) { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/Event/properties/date/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
-          }
-          break;
-        }
-        case "event_id": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/Event/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "client_id": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_id", "#/components/schemas/Event/properties/client_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "created": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/created", "#/components/schemas/Event/properties/created/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDate(v8)) { ok = false; if (e === null || !$fail(e, a, "/created", "#/components/schemas/Event/properties/created/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
-          }
-          break;
-        }
-        case "location": {
-          const v9 = o1[k2];
-          const s10 = $mark(e);
-          if (!$v_Location(v9, e, a, depth + 1)) { $prefix(e, s10, "/location"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "admin_origin": {
-          const v12 = o1[k2];
-          const s13 = $mark(e);
-          if (!$v_EventPersonnel(v12, e, a, depth + 1)) { $prefix(e, s13, "/admin_origin"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "reviewer": {
-          const v15 = o1[k2];
-          const s16 = $mark(e);
-          if (!$v_EventPersonnel(v15, e, a, depth + 1)) { $prefix(e, s16, "/reviewer"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "time_tracking_manager": {
-          const v18 = o1[k2];
-          const s19 = $mark(e);
-          if (!$v_EventPersonnel(v18, e, a, depth + 1)) { $prefix(e, s19, "/time_tracking_manager"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "custom_fields": {
-          const v21 = o1[k2];
-          if (!Array.isArray(v21)) { ok = false; if (e === null || !$fail(e, a, "/custom_fields", "#/components/schemas/Event/properties/custom_fields/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr22 = v21 as unknown[];
-            for (let i23 = 0; i23 < arr22.length; i23++) {
-              const v24 = arr22[i23];
-              const s25 = $mark(e);
-              if (!$v_CustomField(v24, e, a, depth + 1)) { $prefix(e, s25, "/custom_fields/" + i23); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
-        }
-      }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/EventCreate
-function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventCreate");
-  let ok = true;
-  if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventCreate/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o3 = d as Record<string, unknown>;
-    if ($hop.call(o3, "event_id")) {
-      { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventCreate/allOf/1/properties/event_id", "false", {}, "is not allowed here (the schema is false)")) return false; }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/EventList
-function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventList");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventList/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "data")) {
-      const v2 = o1["data"];
-      if (!Array.isArray(v2)) { ok = false; if (e === null || !$fail(e, a, "/data", "#/components/schemas/EventList/properties/data/type", "type", { type: "array" }, "must be array")) return false; }
-      else {
-        const arr3 = v2 as unknown[];
-        for (let i4 = 0; i4 < arr3.length; i4++) {
-          const v5 = arr3[i4];
-          const s6 = $mark(e);
-          if (!$v_EventListItem(v5, e, a, depth + 1)) { $prefix(e, s6, "/data/" + i4); { ok = false; if (!a) return false; } }
-        }
-      }
-    }
-    if ($hop.call(o1, "total_count")) {
-      const v8 = o1["total_count"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/total_count", "#/components/schemas/EventList/properties/total_count/type", "type", { type: "integer" }, "must be integer")) return false; }
-    }
-  }
-  return ok;
-}
-
 // #/components/schemas/EventListItem
 function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventListItem");
@@ -454,25 +237,6 @@ function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): b
     if ($hop.call(o1, "name")) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/EventPersonnel/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/EventUpdate
-function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventUpdate");
-  let ok = true;
-  if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventUpdate/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o3 = d as Record<string, unknown>;
-    if ($hop.call(o3, "event_id")) {
-      const v4 = o3["event_id"];
-      if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
-      else {
-        if (!$re0.test(v4)) { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/pattern", "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"")) return false; }
-      }
     }
   }
   return ok;
@@ -672,237 +436,6 @@ function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   return ok;
 }
 
-// #/components/schemas/PayrollGroup
-function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroup");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/PayrollGroup/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/PayrollGroup/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/PayrollGroup/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "payroll_item_id": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroup/properties/payroll_item_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "default_wage": {
-          const v6 = o1[k2];
-          if (!((typeof v6 === "number" && Number.isFinite(v6)) || v6 === null)) { ok = false; if (e === null || !$fail(e, a, "/default_wage", "#/components/schemas/PayrollGroup/properties/default_wage/type", "type", { type: "number,null" }, "must be number or null")) return false; }
-          break;
-        }
-        case "insert_date": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/insert_date", "#/components/schemas/PayrollGroup/properties/insert_date/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "invoice_cost": {
-          const v8 = o1[k2];
-          if (!((typeof v8 === "number" && Number.isFinite(v8)) || v8 === null)) { ok = false; if (e === null || !$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroup/properties/invoice_cost/type", "type", { type: "number,null" }, "must be number or null")) return false; }
-          break;
-        }
-        case "deleted": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v9 < 0) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v9 > 1) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
-          }
-          break;
-        }
-        case "wage_rules_id": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroup/properties/wage_rules_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "group_rows": {
-          const v11 = o1[k2];
-          if (!Array.isArray(v11)) { ok = false; if (e === null || !$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroup/properties/group_rows/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr12 = v11 as unknown[];
-            for (let i13 = 0; i13 < arr12.length; i13++) {
-              const v14 = arr12[i13];
-              if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i13, "#/components/schemas/PayrollGroup/properties/group_rows/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "locations": {
-          const v15 = o1[k2];
-          if (!Array.isArray(v15)) { ok = false; if (e === null || !$fail(e, a, "/locations", "#/components/schemas/PayrollGroup/properties/locations/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr16 = v15 as unknown[];
-            for (let i17 = 0; i17 < arr16.length; i17++) {
-              const v18 = arr16[i17];
-              if (typeof v18 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i17, "#/components/schemas/PayrollGroup/properties/locations/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "pending": {
-          const v19 = o1[k2];
-          if (typeof v19 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/pending", "#/components/schemas/PayrollGroup/properties/pending/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-        case "updateError": {
-          const v20 = o1[k2];
-          if (typeof v20 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/updateError", "#/components/schemas/PayrollGroup/properties/updateError/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-        case "deleteError": {
-          const v21 = o1[k2];
-          if (typeof v21 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/deleteError", "#/components/schemas/PayrollGroup/properties/deleteError/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-      }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/PayrollGroupCreate
-function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroupCreate");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/PayrollGroupCreate/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "name": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/PayrollGroupCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "payroll_item_id": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroupCreate/properties/payroll_item_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "invoice_cost": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroupCreate/properties/invoice_cost/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "locationAll": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/locationAll", "#/components/schemas/PayrollGroupCreate/properties/locationAll/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-        case "locations": {
-          const v7 = o1[k2];
-          if (!Array.isArray(v7)) { ok = false; if (e === null || !$fail(e, a, "/locations", "#/components/schemas/PayrollGroupCreate/properties/locations/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr8 = v7 as unknown[];
-            for (let i9 = 0; i9 < arr8.length; i9++) {
-              const v10 = arr8[i9];
-              if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i9, "#/components/schemas/PayrollGroupCreate/properties/locations/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "group_rows": {
-          const v11 = o1[k2];
-          if (!Array.isArray(v11)) { ok = false; if (e === null || !$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroupCreate/properties/group_rows/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr12 = v11 as unknown[];
-            for (let i13 = 0; i13 < arr12.length; i13++) {
-              const v14 = arr12[i13];
-              if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i13, "#/components/schemas/PayrollGroupCreate/properties/group_rows/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "wage_rules_id": {
-          const v15 = o1[k2];
-          if (typeof v15 !== "string") { ok = false; if (e === null || !$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroupCreate/properties/wage_rules_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-      }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/Problem
-function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Problem");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "type": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/Problem/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "title": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/title", "#/components/schemas/Problem/properties/title/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "status": {
-          r3++;
-          const v6 = o1[k2];
-          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v6 < 100) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/minimum", "minimum", { comparison: ">=", limit: 100 }, "must be >= 100")) return false; }
-            if (v6 > 599) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/maximum", "maximum", { comparison: "<=", limit: 599 }, "must be <= 599")) return false; }
-          }
-          break;
-        }
-        case "detail": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/detail", "#/components/schemas/Problem/properties/detail/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "instance": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/instance", "#/components/schemas/Problem/properties/instance/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "errors": {
-          const v9 = o1[k2];
-          if (!Array.isArray(v9)) { ok = false; if (e === null || !$fail(e, a, "/errors", "#/components/schemas/Problem/properties/errors/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr10 = v9 as unknown[];
-            for (let i11 = 0; i11 < arr10.length; i11++) {
-              const v12 = arr10[i11];
-              const s13 = $mark(e);
-              if (!$v_ValidationIssue(v12, e, a, depth + 1)) { $prefix(e, s13, "/errors/" + i11); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
-        }
-      }
-    }
-    if (r3 !== 3) {
-      if (!$hop.call(o1, "type")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "type" }, "must have required property 'type'")) return false; }
-      if (!$hop.call(o1, "title")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "title" }, "must have required property 'title'")) return false; }
-      if (!$hop.call(o1, "status")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "status" }, "must have required property 'status'")) return false; }
-    }
-  }
-  return ok;
-}
-
 // #/components/schemas/ValidationIssue
 function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/ValidationIssue");
@@ -959,60 +492,47 @@ function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): 
   return ok;
 }
 
-// #/components/schemas/Venue
-function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Venue");
+// #/components/schemas/WorkerDocumentUpload
+function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerDocumentUpload");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Venue/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerDocumentUpload/type", "type", { type: "object" }, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     for (const k2 in o1) {
       if (!$hop.call(o1, k2)) continue;
       switch (k2) {
-        case "venue_id": {
+        case "p_id": {
           const v3 = o1[k2];
-          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/venue_id", "#/components/schemas/Venue/properties/venue_id/type", "type", { type: "integer" }, "must be integer")) return false; }
+          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/p_id", "#/components/schemas/WorkerDocumentUpload/properties/p_id/type", "type", { type: "integer" }, "must be integer")) return false; }
           break;
         }
         case "name": {
           const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
           else {
-            if (v4.length > 150 && $cpLen(v4) > 150) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
+            if (v4.length > 100 && $cpLen(v4) > 100) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/maxLength", "maxLength", { limit: 100 }, "must be at most 100 characters")) return false; }
+            if (v4.length === 0) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
           }
           break;
         }
-        case "address": {
+        case "file": {
           const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v5.length > 150 && $cpLen(v5) > 150) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file", "#/components/schemas/WorkerDocumentUpload/properties/file/type", "type", { type: "string" }, "must be string")) return false; }
           break;
         }
-        case "city": {
+        case "type": {
           const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
           else {
-            if (v6.length > 75 && $cpLen(v6) > 75) { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/maxLength", "maxLength", { limit: 75 }, "must be at most 75 characters")) return false; }
+            if (v6.length > 20 && $cpLen(v6) > 20) { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/maxLength", "maxLength", { limit: 20 }, "must be at most 20 characters")) return false; }
+            if (v6.length === 0) { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
           }
           break;
         }
-        case "zip": {
+        case "file_name": {
           const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length > 10 && $cpLen(v7) > 10) { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/maxLength", "maxLength", { limit: 10 }, "must be at most 10 characters")) return false; }
-          }
-          break;
-        }
-        case "saved": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v8 < 0) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v8 > 1) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
-          }
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerDocumentUpload/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
           break;
         }
       }
@@ -1021,78 +541,103 @@ function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   return ok;
 }
 
-// #/components/schemas/VenueCreate
-function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/VenueCreate");
+// #
+function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     let r3 = 0;
     for (const k2 in o1) {
       if (!$hop.call(o1, k2)) continue;
       switch (k2) {
-        case "name": {
+        case "id": {
           r3++;
           const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v4.length > 150 && $cpLen(v4) > 150) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "address": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v5.length > 150 && $cpLen(v5) > 150) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "city": {
-          r3++;
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v6.length > 75 && $cpLen(v6) > 75) { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/maxLength", "maxLength", { limit: 75 }, "must be at most 75 characters")) return false; }
-          }
-          break;
-        }
-        case "zip": {
-          r3++;
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length > 10 && $cpLen(v7) > 10) { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/maxLength", "maxLength", { limit: 10 }, "must be at most 10 characters")) return false; }
-          }
-          break;
-        }
-        case "saved": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v8 < 0) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v8 > 1) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
-          }
+          const s5 = $mark(e);
+          if (!$v_schema_4(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
           break;
         }
       }
     }
-    if (r3 !== 4) {
-      if (!$hop.call(o1, "name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "name" }, "must have required property 'name'")) return false; }
-      if (!$hop.call(o1, "address")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "address" }, "must have required property 'address'")) return false; }
-      if (!$hop.call(o1, "city")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "city" }, "must have required property 'city'")) return false; }
-      if (!$hop.call(o1, "zip")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "zip" }, "must have required property 'zip'")) return false; }
+    if (r3 !== 1) {
+      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
     }
   }
   return ok;
 }
 
-// #/components/schemas/WageRules
-function $v_WageRules(_d: unknown, e: $Errors, _a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WageRules");
-  return true;
+// #/components/schemas/WorkerCredentialCreate
+function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerCredentialCreate");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerCredentialCreate/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "credentials_id": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredentialCreate/properties/credentials_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "p_id": {
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/p_id", "#/components/schemas/WorkerCredentialCreate/properties/p_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "date_completed": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (!$fmtDateTime(v5)) { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
+          }
+          break;
+        }
+        case "date_expired": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (!$fmtDateTime(v6)) { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
+          }
+          break;
+        }
+        case "clients_id": {
+          const v7 = o1[k2];
+          if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (e === null || !$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredentialCreate/properties/clients_id/type", "type", { type: "string,null" }, "must be string or null")) return false; }
+          break;
+        }
+        case "locations_id": {
+          const v8 = o1[k2];
+          if (!(typeof v8 === "string" || v8 === null)) { ok = false; if (e === null || !$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredentialCreate/properties/locations_id/type", "type", { type: "string,null" }, "must be string or null")) return false; }
+          break;
+        }
+        case "file_name": {
+          const v9 = o1[k2];
+          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerCredentialCreate/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "file_type": {
+          const v10 = o1[k2];
+          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_type", "#/components/schemas/WorkerCredentialCreate/properties/file_type/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "file": {
+          const v11 = o1[k2];
+          if (!(typeof v11 === "string" || v11 === null)) { ok = false; if (e === null || !$fail(e, a, "/file", "#/components/schemas/WorkerCredentialCreate/properties/file/type", "type", { type: "string,null" }, "must be string or null")) return false; }
+          break;
+        }
+        case "name": {
+          const v12 = o1[k2];
+          if (typeof v12 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerCredentialCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+      }
+    }
+  }
+  return ok;
 }
 
 // #/components/schemas/WorkerCredential
@@ -1291,75 +836,38 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number):
   return ok;
 }
 
-// #/components/schemas/WorkerCredentialCreate
-function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerCredentialCreate");
+// #
+function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerCredentialCreate/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
+    let r3 = 0;
     for (const k2 in o1) {
       if (!$hop.call(o1, k2)) continue;
       switch (k2) {
-        case "credentials_id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredentialCreate/properties/credentials_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "p_id": {
+        case "id": {
+          r3++;
           const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/p_id", "#/components/schemas/WorkerCredentialCreate/properties/p_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date_completed": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDateTime(v5)) { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
-          }
-          break;
-        }
-        case "date_expired": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDateTime(v6)) { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
-          }
-          break;
-        }
-        case "clients_id": {
-          const v7 = o1[k2];
-          if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (e === null || !$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredentialCreate/properties/clients_id/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          break;
-        }
-        case "locations_id": {
-          const v8 = o1[k2];
-          if (!(typeof v8 === "string" || v8 === null)) { ok = false; if (e === null || !$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredentialCreate/properties/locations_id/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          break;
-        }
-        case "file_name": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerCredentialCreate/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "file_type": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_type", "#/components/schemas/WorkerCredentialCreate/properties/file_type/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "file": {
-          const v11 = o1[k2];
-          if (!(typeof v11 === "string" || v11 === null)) { ok = false; if (e === null || !$fail(e, a, "/file", "#/components/schemas/WorkerCredentialCreate/properties/file/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          break;
-        }
-        case "name": {
-          const v12 = o1[k2];
-          if (typeof v12 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerCredentialCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          const s5 = $mark(e);
+          if (!$v_schema_4(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
           break;
         }
       }
     }
+    if (r3 !== 1) {
+      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
+    }
   }
+  return ok;
+}
+
+// #/paths/~1workers~1_7Bid_7D~1documents/post/requestBody/content/multipart~1form-data/schema
+function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1workers~1%7Bid%7D~1documents/post/requestBody/content/multipart~1form-data/schema");
+  let ok = true;
+  if (!$v_WorkerDocumentUpload(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
@@ -1428,251 +936,354 @@ function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): b
   return ok;
 }
 
-// #/components/schemas/WorkerDocumentUpload
-function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerDocumentUpload");
+// #/components/schemas/EventCreate
+function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventCreate");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerDocumentUpload/type", "type", { type: "object" }, "must be object")) return false; }
+  if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventCreate/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
   else {
-    const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "p_id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/p_id", "#/components/schemas/WorkerDocumentUpload/properties/p_id/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v4.length > 100 && $cpLen(v4) > 100) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/maxLength", "maxLength", { limit: 100 }, "must be at most 100 characters")) return false; }
-            if (v4.length === 0) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
-          }
-          break;
-        }
-        case "file": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file", "#/components/schemas/WorkerDocumentUpload/properties/file/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "type": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v6.length > 20 && $cpLen(v6) > 20) { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/maxLength", "maxLength", { limit: 20 }, "must be at most 20 characters")) return false; }
-            if (v6.length === 0) { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
-          }
-          break;
-        }
-        case "file_name": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerDocumentUpload/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-      }
+    const o3 = d as Record<string, unknown>;
+    if ($hop.call(o3, "event_id")) {
+      { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventCreate/allOf/1/properties/event_id", "false", {}, "is not allowed here (the schema is false)")) return false; }
     }
   }
-  return ok;
-}
-
-// #
-function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_23(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
-    }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
-  }
-  return ok;
-}
-
-// #/paths/~1workers~1_7Bid_7D~1credentials/post/requestBody/content/application~1json/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1workers~1%7Bid%7D~1credentials/post/requestBody/content/application~1json/schema");
-  let ok = true;
-  if (!$v_WorkerCredentialCreate(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/paths/~1workers~1_7Bid_7D~1credentials/post/responses/200/content/application~1json/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1workers~1%7Bid%7D~1credentials/post/responses/200/content/application~1json/schema");
-  let ok = true;
-  if (!$v_WorkerCredential(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/components/responses/BadRequest/content/application~1problem_2Bjson/schema
-function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/responses/BadRequest/content/application~1problem%2Bjson/schema");
-  let ok = true;
-  if (!$v_Problem(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/components/responses/Unauthorized/content/application~1problem_2Bjson/schema
-function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/responses/Unauthorized/content/application~1problem%2Bjson/schema");
-  let ok = true;
-  if (!$v_Problem(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/components/responses/Forbidden/content/application~1problem_2Bjson/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/responses/Forbidden/content/application~1problem%2Bjson/schema");
-  let ok = true;
-  if (!$v_Problem(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/components/responses/NotFound/content/application~1problem_2Bjson/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/responses/NotFound/content/application~1problem%2Bjson/schema");
-  let ok = true;
-  if (!$v_Problem(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/components/responses/PayloadTooLarge/content/application~1problem_2Bjson/schema
-function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/responses/PayloadTooLarge/content/application~1problem%2Bjson/schema");
-  let ok = true;
-  if (!$v_Problem(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/components/responses/UnsupportedMediaType/content/application~1problem_2Bjson/schema
-function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/responses/UnsupportedMediaType/content/application~1problem%2Bjson/schema");
-  let ok = true;
-  if (!$v_Problem(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #
-function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_23(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
-    }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
-  }
-  return ok;
-}
-
-// #/paths/~1workers~1_7Bid_7D~1documents/post/requestBody/content/multipart~1form-data/schema
-function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1workers~1%7Bid%7D~1documents/post/requestBody/content/multipart~1form-data/schema");
-  let ok = true;
-  if (!$v_WorkerDocumentUpload(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/paths/~1workers~1_7Bid_7D~1documents/post/responses/200/content/application~1json/schema
-function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1workers~1%7Bid%7D~1documents/post/responses/200/content/application~1json/schema");
-  let ok = true;
-  if (!$v_WorkerDocument(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/paths/~1events/post/requestBody/content/application~1json/schema
-function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1events/post/requestBody/content/application~1json/schema");
-  let ok = true;
-  if (!$v_EventCreate(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
 // #/paths/~1events/post/responses/201/content/application~1json/schema
-function $v_schema_12(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1events/post/responses/201/content/application~1json/schema");
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1events/post/responses/201/content/application~1json/schema/type", "type", { type: "integer" }, "must be integer")) return false; }
   return ok;
 }
 
-// #/paths/~1payroll-groups/post/requestBody/content/application~1json/schema
-function $v_schema_13(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1payroll-groups/post/requestBody/content/application~1json/schema");
+// #/components/schemas/PayrollGroupCreate
+function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroupCreate");
   let ok = true;
-  if (!$v_PayrollGroupCreate(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/PayrollGroupCreate/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "name": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/PayrollGroupCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "payroll_item_id": {
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroupCreate/properties/payroll_item_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "invoice_cost": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroupCreate/properties/invoice_cost/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "locationAll": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/locationAll", "#/components/schemas/PayrollGroupCreate/properties/locationAll/type", "type", { type: "boolean" }, "must be boolean")) return false; }
+          break;
+        }
+        case "locations": {
+          const v7 = o1[k2];
+          if (!Array.isArray(v7)) { ok = false; if (e === null || !$fail(e, a, "/locations", "#/components/schemas/PayrollGroupCreate/properties/locations/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr8 = v7 as unknown[];
+            for (let i9 = 0; i9 < arr8.length; i9++) {
+              const v10 = arr8[i9];
+              if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i9, "#/components/schemas/PayrollGroupCreate/properties/locations/items/type", "type", { type: "string" }, "must be string")) return false; }
+            }
+          }
+          break;
+        }
+        case "group_rows": {
+          const v11 = o1[k2];
+          if (!Array.isArray(v11)) { ok = false; if (e === null || !$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroupCreate/properties/group_rows/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr12 = v11 as unknown[];
+            for (let i13 = 0; i13 < arr12.length; i13++) {
+              const v14 = arr12[i13];
+              if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i13, "#/components/schemas/PayrollGroupCreate/properties/group_rows/items/type", "type", { type: "string" }, "must be string")) return false; }
+            }
+          }
+          break;
+        }
+        case "wage_rules_id": {
+          const v15 = o1[k2];
+          if (typeof v15 !== "string") { ok = false; if (e === null || !$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroupCreate/properties/wage_rules_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+      }
+    }
+  }
   return ok;
 }
 
-// #/paths/~1payroll-groups/post/responses/200/content/application~1json/schema
-function $v_schema_14(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1payroll-groups/post/responses/200/content/application~1json/schema");
+// #/components/schemas/PayrollGroup
+function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroup");
   let ok = true;
-  if (!$v_PayrollGroup(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/PayrollGroup/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "id": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/PayrollGroup/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "name": {
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/PayrollGroup/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "payroll_item_id": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroup/properties/payroll_item_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "default_wage": {
+          const v6 = o1[k2];
+          if (!((typeof v6 === "number" && Number.isFinite(v6)) || v6 === null)) { ok = false; if (e === null || !$fail(e, a, "/default_wage", "#/components/schemas/PayrollGroup/properties/default_wage/type", "type", { type: "number,null" }, "must be number or null")) return false; }
+          break;
+        }
+        case "insert_date": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/insert_date", "#/components/schemas/PayrollGroup/properties/insert_date/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "invoice_cost": {
+          const v8 = o1[k2];
+          if (!((typeof v8 === "number" && Number.isFinite(v8)) || v8 === null)) { ok = false; if (e === null || !$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroup/properties/invoice_cost/type", "type", { type: "number,null" }, "must be number or null")) return false; }
+          break;
+        }
+        case "deleted": {
+          const v9 = o1[k2];
+          if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/type", "type", { type: "integer" }, "must be integer")) return false; }
+          else {
+            if (v9 < 0) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
+            if (v9 > 1) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
+          }
+          break;
+        }
+        case "wage_rules_id": {
+          const v10 = o1[k2];
+          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroup/properties/wage_rules_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "group_rows": {
+          const v11 = o1[k2];
+          if (!Array.isArray(v11)) { ok = false; if (e === null || !$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroup/properties/group_rows/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr12 = v11 as unknown[];
+            for (let i13 = 0; i13 < arr12.length; i13++) {
+              const v14 = arr12[i13];
+              if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i13, "#/components/schemas/PayrollGroup/properties/group_rows/items/type", "type", { type: "string" }, "must be string")) return false; }
+            }
+          }
+          break;
+        }
+        case "locations": {
+          const v15 = o1[k2];
+          if (!Array.isArray(v15)) { ok = false; if (e === null || !$fail(e, a, "/locations", "#/components/schemas/PayrollGroup/properties/locations/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr16 = v15 as unknown[];
+            for (let i17 = 0; i17 < arr16.length; i17++) {
+              const v18 = arr16[i17];
+              if (typeof v18 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i17, "#/components/schemas/PayrollGroup/properties/locations/items/type", "type", { type: "string" }, "must be string")) return false; }
+            }
+          }
+          break;
+        }
+        case "pending": {
+          const v19 = o1[k2];
+          if (typeof v19 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/pending", "#/components/schemas/PayrollGroup/properties/pending/type", "type", { type: "boolean" }, "must be boolean")) return false; }
+          break;
+        }
+        case "updateError": {
+          const v20 = o1[k2];
+          if (typeof v20 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/updateError", "#/components/schemas/PayrollGroup/properties/updateError/type", "type", { type: "boolean" }, "must be boolean")) return false; }
+          break;
+        }
+        case "deleteError": {
+          const v21 = o1[k2];
+          if (typeof v21 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/deleteError", "#/components/schemas/PayrollGroup/properties/deleteError/type", "type", { type: "boolean" }, "must be boolean")) return false; }
+          break;
+        }
+      }
+    }
+  }
   return ok;
 }
 
-// #/paths/~1venues/post/requestBody/content/application~1json/schema
-function $v_schema_15(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1venues/post/requestBody/content/application~1json/schema");
+// #/components/schemas/VenueCreate
+function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/VenueCreate");
   let ok = true;
-  if (!$v_VenueCreate(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    let r3 = 0;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "name": {
+          r3++;
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v4.length > 150 && $cpLen(v4) > 150) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
+          }
+          break;
+        }
+        case "address": {
+          r3++;
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v5.length > 150 && $cpLen(v5) > 150) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
+          }
+          break;
+        }
+        case "city": {
+          r3++;
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v6.length > 75 && $cpLen(v6) > 75) { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/maxLength", "maxLength", { limit: 75 }, "must be at most 75 characters")) return false; }
+          }
+          break;
+        }
+        case "zip": {
+          r3++;
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v7.length > 10 && $cpLen(v7) > 10) { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/maxLength", "maxLength", { limit: 10 }, "must be at most 10 characters")) return false; }
+          }
+          break;
+        }
+        case "saved": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/type", "type", { type: "integer" }, "must be integer")) return false; }
+          else {
+            if (v8 < 0) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
+            if (v8 > 1) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
+          }
+          break;
+        }
+      }
+    }
+    if (r3 !== 4) {
+      if (!$hop.call(o1, "name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "name" }, "must have required property 'name'")) return false; }
+      if (!$hop.call(o1, "address")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "address" }, "must have required property 'address'")) return false; }
+      if (!$hop.call(o1, "city")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "city" }, "must have required property 'city'")) return false; }
+      if (!$hop.call(o1, "zip")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "zip" }, "must have required property 'zip'")) return false; }
+    }
+  }
   return ok;
 }
 
-// #/paths/~1venues/post/responses/200/content/application~1json/schema
-function $v_schema_16(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1venues/post/responses/200/content/application~1json/schema");
+// #/components/schemas/Venue
+function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Venue");
   let ok = true;
-  if (!$v_Venue(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Venue/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "venue_id": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/venue_id", "#/components/schemas/Venue/properties/venue_id/type", "type", { type: "integer" }, "must be integer")) return false; }
+          break;
+        }
+        case "name": {
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v4.length > 150 && $cpLen(v4) > 150) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
+          }
+          break;
+        }
+        case "address": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v5.length > 150 && $cpLen(v5) > 150) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
+          }
+          break;
+        }
+        case "city": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v6.length > 75 && $cpLen(v6) > 75) { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/maxLength", "maxLength", { limit: 75 }, "must be at most 75 characters")) return false; }
+          }
+          break;
+        }
+        case "zip": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v7.length > 10 && $cpLen(v7) > 10) { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/maxLength", "maxLength", { limit: 10 }, "must be at most 10 characters")) return false; }
+          }
+          break;
+        }
+        case "saved": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/type", "type", { type: "integer" }, "must be integer")) return false; }
+          else {
+            if (v8 < 0) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
+            if (v8 > 1) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
+          }
+          break;
+        }
+      }
+    }
+  }
   return ok;
 }
 
-// #/paths/~1events/get/responses/200/content/application~1json/schema
-function $v_schema_17(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1events/get/responses/200/content/application~1json/schema");
+// #/components/schemas/EventList
+function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventList");
   let ok = true;
-  if (!$v_EventList(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventList/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    if ($hop.call(o1, "data")) {
+      const v2 = o1["data"];
+      if (!Array.isArray(v2)) { ok = false; if (e === null || !$fail(e, a, "/data", "#/components/schemas/EventList/properties/data/type", "type", { type: "array" }, "must be array")) return false; }
+      else {
+        const arr3 = v2 as unknown[];
+        for (let i4 = 0; i4 < arr3.length; i4++) {
+          const v5 = arr3[i4];
+          const s6 = $mark(e);
+          if (!$v_EventListItem(v5, e, a, depth + 1)) { $prefix(e, s6, "/data/" + i4); { ok = false; if (!a) return false; } }
+        }
+      }
+    }
+    if ($hop.call(o1, "total_count")) {
+      const v8 = o1["total_count"];
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/total_count", "#/components/schemas/EventList/properties/total_count/type", "type", { type: "integer" }, "must be integer")) return false; }
+    }
+  }
   return ok;
 }
 
-// #/paths/~1wage-rules/get/responses/200/content/application~1json/schema
-function $v_schema_18(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1wage-rules/get/responses/200/content/application~1json/schema");
-  let ok = true;
-  if (!$v_WageRules(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
+// #/components/schemas/WageRules
+function $v_WageRules(_d: unknown, e: $Errors, _a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WageRules");
+  return true;
 }
 
 // #
@@ -1690,7 +1301,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
           r3++;
           const v4 = o1[k2];
           const s5 = $mark(e);
-          if (!$v_schema_24(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
+          if (!$v_schema_5(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
           break;
         }
       }
@@ -1702,16 +1313,94 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   return ok;
 }
 
-// #/paths/~1clients~1_7Bid_7D/patch/requestBody/content/application~1json/schema
-function $v_schema_19(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1clients~1%7Bid%7D/patch/requestBody/content/application~1json/schema");
+// #/components/schemas/ClientUpdate
+function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/ClientUpdate");
   let ok = true;
-  if (!$v_ClientUpdate(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ClientUpdate/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    let r3 = 0;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "client_name": {
+          r3++;
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v4.length > 255 && $cpLen(v4) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+            if (v4.length === 0) { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
+          }
+          break;
+        }
+        case "client_contact_name": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v5.length > 255 && $cpLen(v5) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+        case "client_contact_email": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v6.length > 255 && $cpLen(v6) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+        case "client_invoice_customer_id": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v7.length > 255 && $cpLen(v7) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+        case "client_address": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v8.length > 65535 && $cpLen(v8) > 65535) { ok = false; if (e === null || !$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/maxLength", "maxLength", { limit: 65535 }, "must be at most 65535 characters")) return false; }
+          }
+          break;
+        }
+        case "client_city": {
+          const v9 = o1[k2];
+          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v9.length > 255 && $cpLen(v9) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+        case "client_state": {
+          const v10 = o1[k2];
+          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v10.length > 255 && $cpLen(v10) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+        case "client_postal_code": {
+          const v11 = o1[k2];
+          if (typeof v11 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v11.length > 255 && $cpLen(v11) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+      }
+    }
+    if (r3 !== 1) {
+      if (!$hop.call(o1, "client_name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ClientUpdate/required", "required", { missingProperty: "client_name" }, "must have required property 'client_name'")) return false; }
+    }
+  }
   return ok;
 }
 
 // #/paths/~1clients~1_7Bid_7D/patch/responses/200/content/application~1json/schema
-function $v_schema_20(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema");
   let ok = true;
   if (typeof d !== "boolean") { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema/type", "type", { type: "boolean" }, "must be boolean")) return false; }
@@ -1733,7 +1422,7 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
           r3++;
           const v4 = o1[k2];
           const s5 = $mark(e);
-          if (!$v_schema_25(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
+          if (!$v_schema_6(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
           break;
         }
       }
@@ -1745,24 +1434,183 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   return ok;
 }
 
-// #/paths/~1events~1_7Bid_7D/patch/requestBody/content/application~1json/schema
-function $v_schema_21(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1events~1%7Bid%7D/patch/requestBody/content/application~1json/schema");
+// #/components/schemas/EventUpdate
+function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventUpdate");
   let ok = true;
-  if (!$v_EventUpdate(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventUpdate/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o3 = d as Record<string, unknown>;
+    if ($hop.call(o3, "event_id")) {
+      const v4 = o3["event_id"];
+      if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
+      else {
+        if (!$re0.test(v4)) { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/pattern", "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"")) return false; }
+      }
+    }
+  }
   return ok;
 }
 
-// #/paths/~1events~1_7Bid_7D/patch/responses/200/content/application~1json/schema
-function $v_schema_22(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1events~1%7Bid%7D/patch/responses/200/content/application~1json/schema");
+// #/components/schemas/Event
+function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Event");
   let ok = true;
-  if (!$v_Event(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Event/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "id": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Event/properties/id/type", "type", { type: "number" }, "must be number")) return false; }
+          break;
+        }
+        case "name": {
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Event/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "date": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/Event/properties/date/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (!$fmtDate(v5)) { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/Event/properties/date/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
+          }
+          break;
+        }
+        case "event_id": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/Event/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "client_id": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_id", "#/components/schemas/Event/properties/client_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "created": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/created", "#/components/schemas/Event/properties/created/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (!$fmtDate(v8)) { ok = false; if (e === null || !$fail(e, a, "/created", "#/components/schemas/Event/properties/created/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
+          }
+          break;
+        }
+        case "location": {
+          const v9 = o1[k2];
+          const s10 = $mark(e);
+          if (!$v_Location(v9, e, a, depth + 1)) { $prefix(e, s10, "/location"); { ok = false; if (!a) return false; } }
+          break;
+        }
+        case "admin_origin": {
+          const v12 = o1[k2];
+          const s13 = $mark(e);
+          if (!$v_EventPersonnel(v12, e, a, depth + 1)) { $prefix(e, s13, "/admin_origin"); { ok = false; if (!a) return false; } }
+          break;
+        }
+        case "reviewer": {
+          const v15 = o1[k2];
+          const s16 = $mark(e);
+          if (!$v_EventPersonnel(v15, e, a, depth + 1)) { $prefix(e, s16, "/reviewer"); { ok = false; if (!a) return false; } }
+          break;
+        }
+        case "time_tracking_manager": {
+          const v18 = o1[k2];
+          const s19 = $mark(e);
+          if (!$v_EventPersonnel(v18, e, a, depth + 1)) { $prefix(e, s19, "/time_tracking_manager"); { ok = false; if (!a) return false; } }
+          break;
+        }
+        case "custom_fields": {
+          const v21 = o1[k2];
+          if (!Array.isArray(v21)) { ok = false; if (e === null || !$fail(e, a, "/custom_fields", "#/components/schemas/Event/properties/custom_fields/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr22 = v21 as unknown[];
+            for (let i23 = 0; i23 < arr22.length; i23++) {
+              const v24 = arr22[i23];
+              const s25 = $mark(e);
+              if (!$v_CustomField(v24, e, a, depth + 1)) { $prefix(e, s25, "/custom_fields/" + i23); { ok = false; if (!a) return false; } }
+            }
+          }
+          break;
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+// #/components/schemas/Problem
+function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Problem");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    let r3 = 0;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "type": {
+          r3++;
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/Problem/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "title": {
+          r3++;
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/title", "#/components/schemas/Problem/properties/title/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "status": {
+          r3++;
+          const v6 = o1[k2];
+          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/type", "type", { type: "integer" }, "must be integer")) return false; }
+          else {
+            if (v6 < 100) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/minimum", "minimum", { comparison: ">=", limit: 100 }, "must be >= 100")) return false; }
+            if (v6 > 599) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/maximum", "maximum", { comparison: "<=", limit: 599 }, "must be <= 599")) return false; }
+          }
+          break;
+        }
+        case "detail": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/detail", "#/components/schemas/Problem/properties/detail/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "instance": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/instance", "#/components/schemas/Problem/properties/instance/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "errors": {
+          const v9 = o1[k2];
+          if (!Array.isArray(v9)) { ok = false; if (e === null || !$fail(e, a, "/errors", "#/components/schemas/Problem/properties/errors/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr10 = v9 as unknown[];
+            for (let i11 = 0; i11 < arr10.length; i11++) {
+              const v12 = arr10[i11];
+              const s13 = $mark(e);
+              if (!$v_ValidationIssue(v12, e, a, depth + 1)) { $prefix(e, s13, "/errors/" + i11); { ok = false; if (!a) return false; } }
+            }
+          }
+          break;
+        }
+      }
+    }
+    if (r3 !== 3) {
+      if (!$hop.call(o1, "type")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "type" }, "must have required property 'type'")) return false; }
+      if (!$hop.call(o1, "title")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "title" }, "must have required property 'title'")) return false; }
+      if (!$hop.call(o1, "status")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "status" }, "must have required property 'status'")) return false; }
+    }
+  }
   return ok;
 }
 
 // #/components/parameters/WorkerId/schema
-function $v_schema_23(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/parameters/WorkerId/schema");
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/parameters/WorkerId/schema/type", "type", { type: "integer" }, "must be integer")) return false; }
@@ -1773,7 +1621,7 @@ function $v_schema_23(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 }
 
 // #/components/parameters/ClientId/schema
-function $v_schema_24(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/parameters/ClientId/schema");
   let ok = true;
   if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/components/parameters/ClientId/schema/type", "type", { type: "string" }, "must be string")) return false; }
@@ -1781,21 +1629,11 @@ function $v_schema_24(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 }
 
 // #/components/parameters/EventId/schema
-function $v_schema_25(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/parameters/EventId/schema");
   let ok = true;
   if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/components/parameters/EventId/schema/type", "type", { type: "string" }, "must be string")) return false; }
   return ok;
-}
-
-export function validateClientUpdate(value: unknown, options?: ValidateOptions): ValidationResult<T.ClientUpdate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_ClientUpdate(r.value, r, all, 0) ? (r as ValidationResult<T.ClientUpdate>) : $invalid(r);
-}
-
-export function isClientUpdate(value: unknown): value is T.ClientUpdate {
-  return $v_ClientUpdate(value, null, false, 0);
 }
 
 export function validateCustomField(value: unknown, options?: ValidateOptions): ValidationResult<T.CustomField> {
@@ -1818,36 +1656,6 @@ export function isCustomFieldInput(value: unknown): value is T.CustomFieldInput 
   return $v_CustomFieldInput(value, null, false, 0);
 }
 
-export function validateEvent(value: unknown, options?: ValidateOptions): ValidationResult<T.Event> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_Event(r.value, r, all, 0) ? (r as ValidationResult<T.Event>) : $invalid(r);
-}
-
-export function isEvent(value: unknown): value is T.Event {
-  return $v_Event(value, null, false, 0);
-}
-
-export function validateEventCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.EventCreate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_EventCreate(r.value, r, all, 0) ? (r as ValidationResult<T.EventCreate>) : $invalid(r);
-}
-
-export function isEventCreate(value: unknown): value is T.EventCreate {
-  return $v_EventCreate(value, null, false, 0);
-}
-
-export function validateEventList(value: unknown, options?: ValidateOptions): ValidationResult<T.EventList> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_EventList(r.value, r, all, 0) ? (r as ValidationResult<T.EventList>) : $invalid(r);
-}
-
-export function isEventList(value: unknown): value is T.EventList {
-  return $v_EventList(value, null, false, 0);
-}
-
 export function validateEventListItem(value: unknown, options?: ValidateOptions): ValidationResult<T.EventListItem> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -1866,16 +1674,6 @@ export function validateEventPersonnel(value: unknown, options?: ValidateOptions
 
 export function isEventPersonnel(value: unknown): value is T.EventPersonnel {
   return $v_EventPersonnel(value, null, false, 0);
-}
-
-export function validateEventUpdate(value: unknown, options?: ValidateOptions): ValidationResult<T.EventUpdate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_EventUpdate(r.value, r, all, 0) ? (r as ValidationResult<T.EventUpdate>) : $invalid(r);
-}
-
-export function isEventUpdate(value: unknown): value is T.EventUpdate {
-  return $v_EventUpdate(value, null, false, 0);
 }
 
 export function validateEventVenueInput(value: unknown, options?: ValidateOptions): ValidationResult<T.EventVenueInput> {
@@ -1908,36 +1706,6 @@ export function isLocation(value: unknown): value is T.Location {
   return $v_Location(value, null, false, 0);
 }
 
-export function validatePayrollGroup(value: unknown, options?: ValidateOptions): ValidationResult<T.PayrollGroup> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_PayrollGroup(r.value, r, all, 0) ? (r as ValidationResult<T.PayrollGroup>) : $invalid(r);
-}
-
-export function isPayrollGroup(value: unknown): value is T.PayrollGroup {
-  return $v_PayrollGroup(value, null, false, 0);
-}
-
-export function validatePayrollGroupCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.PayrollGroupCreate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_PayrollGroupCreate(r.value, r, all, 0) ? (r as ValidationResult<T.PayrollGroupCreate>) : $invalid(r);
-}
-
-export function isPayrollGroupCreate(value: unknown): value is T.PayrollGroupCreate {
-  return $v_PayrollGroupCreate(value, null, false, 0);
-}
-
-export function validateProblem(value: unknown, options?: ValidateOptions): ValidationResult<T.Problem> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_Problem(r.value, r, all, 0) ? (r as ValidationResult<T.Problem>) : $invalid(r);
-}
-
-export function isProblem(value: unknown): value is T.Problem {
-  return $v_Problem(value, null, false, 0);
-}
-
 export function validateValidationIssue(value: unknown, options?: ValidateOptions): ValidationResult<T.ValidationIssue> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -1946,66 +1714,6 @@ export function validateValidationIssue(value: unknown, options?: ValidateOption
 
 export function isValidationIssue(value: unknown): value is T.ValidationIssue {
   return $v_ValidationIssue(value, null, false, 0);
-}
-
-export function validateVenue(value: unknown, options?: ValidateOptions): ValidationResult<T.Venue> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_Venue(r.value, r, all, 0) ? (r as ValidationResult<T.Venue>) : $invalid(r);
-}
-
-export function isVenue(value: unknown): value is T.Venue {
-  return $v_Venue(value, null, false, 0);
-}
-
-export function validateVenueCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.VenueCreate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_VenueCreate(r.value, r, all, 0) ? (r as ValidationResult<T.VenueCreate>) : $invalid(r);
-}
-
-export function isVenueCreate(value: unknown): value is T.VenueCreate {
-  return $v_VenueCreate(value, null, false, 0);
-}
-
-export function validateWageRules(value: unknown, options?: ValidateOptions): ValidationResult<T.WageRules> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_WageRules(r.value, r, all, 0) ? (r as ValidationResult<T.WageRules>) : $invalid(r);
-}
-
-export function isWageRules(value: unknown): value is T.WageRules {
-  return $v_WageRules(value, null, false, 0);
-}
-
-export function validateWorkerCredential(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerCredential> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_WorkerCredential(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerCredential>) : $invalid(r);
-}
-
-export function isWorkerCredential(value: unknown): value is T.WorkerCredential {
-  return $v_WorkerCredential(value, null, false, 0);
-}
-
-export function validateWorkerCredentialCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerCredentialCreate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_WorkerCredentialCreate(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerCredentialCreate>) : $invalid(r);
-}
-
-export function isWorkerCredentialCreate(value: unknown): value is T.WorkerCredentialCreate {
-  return $v_WorkerCredentialCreate(value, null, false, 0);
-}
-
-export function validateWorkerDocument(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerDocument> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_WorkerDocument(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerDocument>) : $invalid(r);
-}
-
-export function isWorkerDocument(value: unknown): value is T.WorkerDocument {
-  return $v_WorkerDocument(value, null, false, 0);
 }
 
 export function validateWorkerDocumentUpload(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerDocumentUpload> {
@@ -2040,52 +1748,24 @@ export function validateAddWorkerCredentialPathParams(value: unknown, options?: 
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialPathParams>) : $invalid(r);
 }
 
-export function validateAddWorkerCredentialBody(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialBody> {
+export function validateWorkerCredentialCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerCredentialCreate> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialBody>) : $invalid(r);
+  return $v_WorkerCredentialCreate(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerCredentialCreate>) : $invalid(r);
 }
 
-export function validateAddWorkerCredentialResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialResponse200> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialResponse200>) : $invalid(r);
+export function isWorkerCredentialCreate(value: unknown): value is T.WorkerCredentialCreate {
+  return $v_WorkerCredentialCreate(value, null, false, 0);
 }
 
-export function validateAddWorkerCredentialResponse400(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialResponse400> {
+export function validateWorkerCredential(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerCredential> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialResponse400>) : $invalid(r);
+  return $v_WorkerCredential(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerCredential>) : $invalid(r);
 }
 
-export function validateAddWorkerCredentialResponse401(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialResponse401> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialResponse401>) : $invalid(r);
-}
-
-export function validateAddWorkerCredentialResponse403(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialResponse403> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialResponse403>) : $invalid(r);
-}
-
-export function validateAddWorkerCredentialResponse404(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialResponse404> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_6(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialResponse404>) : $invalid(r);
-}
-
-export function validateAddWorkerCredentialResponse413(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialResponse413> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_7(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialResponse413>) : $invalid(r);
-}
-
-export function validateAddWorkerCredentialResponse415(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialResponse415> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_8(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialResponse415>) : $invalid(r);
+export function isWorkerCredential(value: unknown): value is T.WorkerCredential {
+  return $v_WorkerCredential(value, null, false, 0);
 }
 
 function $coerce_validateAddWorkerDocumentPathParams(value: unknown): unknown {
@@ -2129,211 +1809,93 @@ function $coerce_validateAddWorkerDocumentBody(value: unknown): unknown {
 export function validateAddWorkerDocumentBody(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentBody> {
   const r: $Sink = { valid: true, value: $coerce_validateAddWorkerDocumentBody(value), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_9(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentBody>) : $invalid(r);
+  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentBody>) : $invalid(r);
 }
 
-export function validateAddWorkerDocumentResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentResponse200> {
+export function validateWorkerDocument(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerDocument> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_10(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentResponse200>) : $invalid(r);
+  return $v_WorkerDocument(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerDocument>) : $invalid(r);
 }
 
-export function validateAddWorkerDocumentResponse400(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentResponse400> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentResponse400>) : $invalid(r);
+export function isWorkerDocument(value: unknown): value is T.WorkerDocument {
+  return $v_WorkerDocument(value, null, false, 0);
 }
 
-export function validateAddWorkerDocumentResponse401(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentResponse401> {
+export function validateEventCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.EventCreate> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentResponse401>) : $invalid(r);
+  return $v_EventCreate(r.value, r, all, 0) ? (r as ValidationResult<T.EventCreate>) : $invalid(r);
 }
 
-export function validateAddWorkerDocumentResponse403(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentResponse403> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentResponse403>) : $invalid(r);
-}
-
-export function validateAddWorkerDocumentResponse404(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentResponse404> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_6(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentResponse404>) : $invalid(r);
-}
-
-export function validateAddWorkerDocumentResponse413(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentResponse413> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_7(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentResponse413>) : $invalid(r);
-}
-
-export function validateAddWorkerDocumentResponse415(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentResponse415> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_8(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentResponse415>) : $invalid(r);
-}
-
-export function validateCreateEventBody(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateEventBody> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_11(r.value, r, all, 0) ? (r as ValidationResult<T.CreateEventBody>) : $invalid(r);
+export function isEventCreate(value: unknown): value is T.EventCreate {
+  return $v_EventCreate(value, null, false, 0);
 }
 
 export function validateCreateEventResponse201(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateEventResponse201> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_12(r.value, r, all, 0) ? (r as ValidationResult<T.CreateEventResponse201>) : $invalid(r);
+  return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.CreateEventResponse201>) : $invalid(r);
 }
 
-export function validateCreateEventResponse400(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateEventResponse400> {
+export function validatePayrollGroupCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.PayrollGroupCreate> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.CreateEventResponse400>) : $invalid(r);
+  return $v_PayrollGroupCreate(r.value, r, all, 0) ? (r as ValidationResult<T.PayrollGroupCreate>) : $invalid(r);
 }
 
-export function validateCreateEventResponse401(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateEventResponse401> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.CreateEventResponse401>) : $invalid(r);
+export function isPayrollGroupCreate(value: unknown): value is T.PayrollGroupCreate {
+  return $v_PayrollGroupCreate(value, null, false, 0);
 }
 
-export function validateCreateEventResponse403(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateEventResponse403> {
+export function validatePayrollGroup(value: unknown, options?: ValidateOptions): ValidationResult<T.PayrollGroup> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<T.CreateEventResponse403>) : $invalid(r);
+  return $v_PayrollGroup(r.value, r, all, 0) ? (r as ValidationResult<T.PayrollGroup>) : $invalid(r);
 }
 
-export function validateCreateEventResponse413(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateEventResponse413> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_7(r.value, r, all, 0) ? (r as ValidationResult<T.CreateEventResponse413>) : $invalid(r);
+export function isPayrollGroup(value: unknown): value is T.PayrollGroup {
+  return $v_PayrollGroup(value, null, false, 0);
 }
 
-export function validateCreateEventResponse415(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateEventResponse415> {
+export function validateVenueCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.VenueCreate> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_8(r.value, r, all, 0) ? (r as ValidationResult<T.CreateEventResponse415>) : $invalid(r);
+  return $v_VenueCreate(r.value, r, all, 0) ? (r as ValidationResult<T.VenueCreate>) : $invalid(r);
 }
 
-export function validateCreatePayrollGroupBody(value: unknown, options?: ValidateOptions): ValidationResult<T.CreatePayrollGroupBody> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_13(r.value, r, all, 0) ? (r as ValidationResult<T.CreatePayrollGroupBody>) : $invalid(r);
+export function isVenueCreate(value: unknown): value is T.VenueCreate {
+  return $v_VenueCreate(value, null, false, 0);
 }
 
-export function validateCreatePayrollGroupResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.CreatePayrollGroupResponse200> {
+export function validateVenue(value: unknown, options?: ValidateOptions): ValidationResult<T.Venue> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_14(r.value, r, all, 0) ? (r as ValidationResult<T.CreatePayrollGroupResponse200>) : $invalid(r);
+  return $v_Venue(r.value, r, all, 0) ? (r as ValidationResult<T.Venue>) : $invalid(r);
 }
 
-export function validateCreatePayrollGroupResponse400(value: unknown, options?: ValidateOptions): ValidationResult<T.CreatePayrollGroupResponse400> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.CreatePayrollGroupResponse400>) : $invalid(r);
+export function isVenue(value: unknown): value is T.Venue {
+  return $v_Venue(value, null, false, 0);
 }
 
-export function validateCreatePayrollGroupResponse401(value: unknown, options?: ValidateOptions): ValidationResult<T.CreatePayrollGroupResponse401> {
+export function validateEventList(value: unknown, options?: ValidateOptions): ValidationResult<T.EventList> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.CreatePayrollGroupResponse401>) : $invalid(r);
+  return $v_EventList(r.value, r, all, 0) ? (r as ValidationResult<T.EventList>) : $invalid(r);
 }
 
-export function validateCreatePayrollGroupResponse403(value: unknown, options?: ValidateOptions): ValidationResult<T.CreatePayrollGroupResponse403> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<T.CreatePayrollGroupResponse403>) : $invalid(r);
+export function isEventList(value: unknown): value is T.EventList {
+  return $v_EventList(value, null, false, 0);
 }
 
-export function validateCreatePayrollGroupResponse413(value: unknown, options?: ValidateOptions): ValidationResult<T.CreatePayrollGroupResponse413> {
+export function validateWageRules(value: unknown, options?: ValidateOptions): ValidationResult<T.WageRules> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_7(r.value, r, all, 0) ? (r as ValidationResult<T.CreatePayrollGroupResponse413>) : $invalid(r);
+  return $v_WageRules(r.value, r, all, 0) ? (r as ValidationResult<T.WageRules>) : $invalid(r);
 }
 
-export function validateCreatePayrollGroupResponse415(value: unknown, options?: ValidateOptions): ValidationResult<T.CreatePayrollGroupResponse415> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_8(r.value, r, all, 0) ? (r as ValidationResult<T.CreatePayrollGroupResponse415>) : $invalid(r);
-}
-
-export function validateCreateVenueBody(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateVenueBody> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_15(r.value, r, all, 0) ? (r as ValidationResult<T.CreateVenueBody>) : $invalid(r);
-}
-
-export function validateCreateVenueResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateVenueResponse200> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_16(r.value, r, all, 0) ? (r as ValidationResult<T.CreateVenueResponse200>) : $invalid(r);
-}
-
-export function validateCreateVenueResponse400(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateVenueResponse400> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.CreateVenueResponse400>) : $invalid(r);
-}
-
-export function validateCreateVenueResponse401(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateVenueResponse401> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.CreateVenueResponse401>) : $invalid(r);
-}
-
-export function validateCreateVenueResponse403(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateVenueResponse403> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<T.CreateVenueResponse403>) : $invalid(r);
-}
-
-export function validateCreateVenueResponse413(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateVenueResponse413> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_7(r.value, r, all, 0) ? (r as ValidationResult<T.CreateVenueResponse413>) : $invalid(r);
-}
-
-export function validateCreateVenueResponse415(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateVenueResponse415> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_8(r.value, r, all, 0) ? (r as ValidationResult<T.CreateVenueResponse415>) : $invalid(r);
-}
-
-export function validateListEventsResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.ListEventsResponse200> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_17(r.value, r, all, 0) ? (r as ValidationResult<T.ListEventsResponse200>) : $invalid(r);
-}
-
-export function validateListEventsResponse401(value: unknown, options?: ValidateOptions): ValidationResult<T.ListEventsResponse401> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.ListEventsResponse401>) : $invalid(r);
-}
-
-export function validateListEventsResponse403(value: unknown, options?: ValidateOptions): ValidationResult<T.ListEventsResponse403> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<T.ListEventsResponse403>) : $invalid(r);
-}
-
-export function validateListWageRulesResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.ListWageRulesResponse200> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_18(r.value, r, all, 0) ? (r as ValidationResult<T.ListWageRulesResponse200>) : $invalid(r);
-}
-
-export function validateListWageRulesResponse401(value: unknown, options?: ValidateOptions): ValidationResult<T.ListWageRulesResponse401> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.ListWageRulesResponse401>) : $invalid(r);
-}
-
-export function validateListWageRulesResponse403(value: unknown, options?: ValidateOptions): ValidationResult<T.ListWageRulesResponse403> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<T.ListWageRulesResponse403>) : $invalid(r);
+export function isWageRules(value: unknown): value is T.WageRules {
+  return $v_WageRules(value, null, false, 0);
 }
 
 export function validateUpdateClientPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientPathParams> {
@@ -2342,52 +1904,20 @@ export function validateUpdateClientPathParams(value: unknown, options?: Validat
   return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientPathParams>) : $invalid(r);
 }
 
-export function validateUpdateClientBody(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientBody> {
+export function validateClientUpdate(value: unknown, options?: ValidateOptions): ValidationResult<T.ClientUpdate> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_19(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientBody>) : $invalid(r);
+  return $v_ClientUpdate(r.value, r, all, 0) ? (r as ValidationResult<T.ClientUpdate>) : $invalid(r);
+}
+
+export function isClientUpdate(value: unknown): value is T.ClientUpdate {
+  return $v_ClientUpdate(value, null, false, 0);
 }
 
 export function validateUpdateClientResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientResponse200> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_20(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientResponse200>) : $invalid(r);
-}
-
-export function validateUpdateClientResponse400(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientResponse400> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientResponse400>) : $invalid(r);
-}
-
-export function validateUpdateClientResponse401(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientResponse401> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientResponse401>) : $invalid(r);
-}
-
-export function validateUpdateClientResponse403(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientResponse403> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientResponse403>) : $invalid(r);
-}
-
-export function validateUpdateClientResponse404(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientResponse404> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_6(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientResponse404>) : $invalid(r);
-}
-
-export function validateUpdateClientResponse413(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientResponse413> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_7(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientResponse413>) : $invalid(r);
-}
-
-export function validateUpdateClientResponse415(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientResponse415> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_8(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientResponse415>) : $invalid(r);
+  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientResponse200>) : $invalid(r);
 }
 
 export function validateUpdateEventPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventPathParams> {
@@ -2396,50 +1926,32 @@ export function validateUpdateEventPathParams(value: unknown, options?: Validate
   return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventPathParams>) : $invalid(r);
 }
 
-export function validateUpdateEventBody(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventBody> {
+export function validateEventUpdate(value: unknown, options?: ValidateOptions): ValidationResult<T.EventUpdate> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_21(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventBody>) : $invalid(r);
+  return $v_EventUpdate(r.value, r, all, 0) ? (r as ValidationResult<T.EventUpdate>) : $invalid(r);
 }
 
-export function validateUpdateEventResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventResponse200> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_22(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventResponse200>) : $invalid(r);
+export function isEventUpdate(value: unknown): value is T.EventUpdate {
+  return $v_EventUpdate(value, null, false, 0);
 }
 
-export function validateUpdateEventResponse400(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventResponse400> {
+export function validateEvent(value: unknown, options?: ValidateOptions): ValidationResult<T.Event> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventResponse400>) : $invalid(r);
+  return $v_Event(r.value, r, all, 0) ? (r as ValidationResult<T.Event>) : $invalid(r);
 }
 
-export function validateUpdateEventResponse401(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventResponse401> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventResponse401>) : $invalid(r);
+export function isEvent(value: unknown): value is T.Event {
+  return $v_Event(value, null, false, 0);
 }
 
-export function validateUpdateEventResponse403(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventResponse403> {
+export function validateProblem(value: unknown, options?: ValidateOptions): ValidationResult<T.Problem> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventResponse403>) : $invalid(r);
+  return $v_Problem(r.value, r, all, 0) ? (r as ValidationResult<T.Problem>) : $invalid(r);
 }
 
-export function validateUpdateEventResponse404(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventResponse404> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_6(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventResponse404>) : $invalid(r);
-}
-
-export function validateUpdateEventResponse413(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventResponse413> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_7(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventResponse413>) : $invalid(r);
-}
-
-export function validateUpdateEventResponse415(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventResponse415> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_8(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventResponse415>) : $invalid(r);
+export function isProblem(value: unknown): value is T.Problem {
+  return $v_Problem(value, null, false, 0);
 }

@@ -35,11 +35,22 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
       operation.responses.filter((r) => r.contents.some((c) => c.schemaPointer)).map((r) => [r.status, type(`Response${statusSuffix(r.status)}`)]),
     ),
     responseValidators: Object.fromEntries(
-      operation.responses
-        .filter((r) => r.contents.some((c) => c.kind === "json" && c.schemaPointer))
-        .map((r) => [r.status, validator(`Response${statusSuffix(r.status)}`)]),
+      operation.responses.flatMap((r) => {
+        const json = r.contents.find((c) => c.kind === "json" && c.schemaPointer !== undefined);
+        return json === undefined ? [] : [[r.status, componentValidator(json, context) ?? validator(`Response${statusSuffix(r.status)}`)]];
+      }),
     ),
   };
+}
+
+/**
+ * A JSON body that is exactly a component without readOnly/writeOnly properties is checked the
+ * same in every direction: it shares the component's validator (e.g. every error answer that is
+ * a Problem uses `validateProblem`) instead of a copy per operation and status.
+ */
+function componentValidator(content: BodyContentModel, context: NamingContext): string | undefined {
+  if (content.componentRef === undefined || content.hasReadWrite) return undefined;
+  return context.schemas.get(content.componentRef)?.validatorName;
 }
 
 function bodyNames(
@@ -51,12 +62,10 @@ function bodyNames(
 ): Pick<OperationNames, "bodyType" | "bodyValidators"> {
   const contents = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
   if (contents.length === 0) return { bodyValidators: {} };
-  const shared = sharedComponentName(contents, `${stem}Body`, context);
-  const bodyType = shared ?? context.types.claim(`${stem}Body`, owner, "Type");
-  const sharedValidator = shared === undefined ? undefined : [...context.schemas.values()].find((s) => s.typeName === shared)?.validatorName;
+  const bodyType = sharedComponentName(contents, `${stem}Body`, context) ?? context.types.claim(`${stem}Body`, owner, "Type");
   const validated = contents.filter((c) => c.kind !== "binary");
   const nameFor = (c: BodyContentModel): string =>
-    c.kind === "json" && sharedValidator !== undefined ? sharedValidator : validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
+    (c.kind === "json" ? componentValidator(c, context) : undefined) ?? validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
   return { bodyType, bodyValidators: Object.fromEntries(validated.map((c) => [c.mediaType, nameFor(c)])) };
 }
 

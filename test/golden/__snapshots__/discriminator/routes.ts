@@ -87,10 +87,7 @@ export const routes = {
     body: { required: true, contents: [{ mediaType: "application/json", kind: "json" }] },
     responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
     security: [],
-    validators: {
-      body: { "application/json": V.validateAddPetBody },
-      responses: { "201": V.validateAddPetResponse201 },
-    },
+    validators: { body: { "application/json": V.validatePet }, responses: { "201": V.validatePet } },
   },
 } as const satisfies Readonly<Record<string, Route>>;
 

@@ -88,8 +88,8 @@ export const routes = {
     responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
     security: [],
     validators: {
-      body: { "application/json": V.validateCreateThingBody2 },
-      responses: { "200": V.validateCreateThingResponse200 },
+      body: { "application/json": V.validateVenueItem2 },
+      responses: { "200": V.validateVenueItem3 },
     },
   },
   listThings: {
@@ -101,7 +101,7 @@ export const routes = {
     headers: [],
     responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
     security: [],
-    validators: { body: {}, responses: { "200": V.validateListThingsResponse200 } },
+    validators: { body: {}, responses: { "200": V.validateCreateThingBody } },
   },
 } as const satisfies Readonly<Record<string, Route>>;
 

@@ -89,8 +89,8 @@ export const routes = {
     security: [],
     validators: {
       pathParams: V.validatePutProfilePathParams,
-      body: { "application/json": V.validatePutProfileBody },
-      responses: { "200": V.validatePutProfileResponse200 },
+      body: { "application/json": V.validateProfile },
+      responses: { "200": V.validateProfile },
     },
   },
 } as const satisfies Readonly<Record<string, Route>>;

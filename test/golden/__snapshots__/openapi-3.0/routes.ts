@@ -87,10 +87,7 @@ export const routes = {
     body: { required: true, contents: [{ mediaType: "application/json", kind: "json" }] },
     responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
     security: [],
-    validators: {
-      body: { "application/json": V.validateAddReadingBody },
-      responses: { "200": V.validateAddReadingResponse200 },
-    },
+    validators: { body: { "application/json": V.validateReading }, responses: { "200": V.validateReading } },
   },
 } as const satisfies Readonly<Record<string, Route>>;
 

@@ -87,10 +87,7 @@ export const routes = {
     body: { required: true, contents: [{ mediaType: "application/json", kind: "json" }] },
     responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
     security: [],
-    validators: {
-      body: { "application/json": V.validatePlantTreeBody },
-      responses: { "200": V.validatePlantTreeResponse200 },
-    },
+    validators: { body: { "application/json": V.validateTreeNode }, responses: { "200": V.validateFolder } },
   },
 } as const satisfies Readonly<Record<string, Route>>;
 

@@ -168,22 +168,6 @@ function $v_Pet(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   return ok;
 }
 
-// #/paths/~1pets/post/requestBody/content/application~1json/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1pets/post/requestBody/content/application~1json/schema");
-  let ok = true;
-  if (!$v_Pet(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/paths/~1pets/post/responses/201/content/application~1json/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1pets/post/responses/201/content/application~1json/schema");
-  let ok = true;
-  if (!$v_Pet(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
 export function validateCat(value: unknown, options?: ValidateOptions): ValidationResult<T.Cat> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -212,16 +196,4 @@ export function validatePet(value: unknown, options?: ValidateOptions): Validati
 
 export function isPet(value: unknown): value is T.Pet {
   return $v_Pet(value, null, false, 0);
-}
-
-export function validateAddPetBody(value: unknown, options?: ValidateOptions): ValidationResult<T.AddPetBody> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.AddPetBody>) : $invalid(r);
-}
-
-export function validateAddPetResponse201(value: unknown, options?: ValidateOptions): ValidationResult<T.AddPetResponse201> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.AddPetResponse201>) : $invalid(r);
 }

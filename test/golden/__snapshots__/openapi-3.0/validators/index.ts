@@ -111,22 +111,6 @@ function $v_Reading(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
   return ok;
 }
 
-// #/paths/~1readings/post/requestBody/content/application~1json/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1readings/post/requestBody/content/application~1json/schema");
-  let ok = true;
-  if (!$v_Reading(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #/paths/~1readings/post/responses/200/content/application~1json/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1readings/post/responses/200/content/application~1json/schema");
-  let ok = true;
-  if (!$v_Reading(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
 export function validateReading(value: unknown, options?: ValidateOptions): ValidationResult<T.Reading> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -135,16 +119,4 @@ export function validateReading(value: unknown, options?: ValidateOptions): Vali
 
 export function isReading(value: unknown): value is T.Reading {
   return $v_Reading(value, null, false, 0);
-}
-
-export function validateAddReadingBody(value: unknown, options?: ValidateOptions): ValidationResult<T.AddReadingBody> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.AddReadingBody>) : $invalid(r);
-}
-
-export function validateAddReadingResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.AddReadingResponse200> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.AddReadingResponse200>) : $invalid(r);
 }
