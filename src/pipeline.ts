@@ -1,27 +1,19 @@
 import { relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GenerationFailed, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
-import type { EmitInput, Emitter, GeneratedFile } from "./emit/emitter.js";
-import { emitIndex } from "./emit/package/emit-index.js";
-import { emitClient } from "./emit/client/emit-client.js";
-import { emitRoutes } from "./emit/routes/emit-routes.js";
-import { emitServer } from "./emit/server/emit-server.js";
-import { emitSpecJson } from "./emit/spec/emit-spec-json.js";
-import { loadTemplates } from "./emit/templates.js";
-import { emitTypes } from "./emit/types/emit-types.js";
-import { emitValidators } from "./emit/validators/emit-validators.js";
-import { finalizeFiles } from "./finalize/finalize.js";
-import { loadSpec, type LoadedSpec } from "./load/load-spec.js";
+import type { GeneratedFile } from "./emit/emitter.js";
+import { MAIN_LANE } from "./emit/main-lane.js";
+import { runLane, type LaneInput } from "./emit/run-lane.js";
+import { runSideLane, type SideLaneOutcome } from "./emit/side-lane.js";
+import { loadSpec } from "./load/load-spec.js";
 import { buildModel } from "./model/build-model.js";
 import type { ApiModel } from "./model/types.js";
+import { runWorkerTask } from "./worker-task.js";
 import { checkOutput, type OutputDrift } from "./write/check-output.js";
 import { writeOutput } from "./write/write-output.js";
 
 /** The templates shipped with the generator. */
 export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL("../templates", import.meta.url));
-
-/** Every target, in the order their files are listed. */
-const EMITTERS: readonly Emitter[] = [emitTypes, emitValidators, emitRoutes, emitServer, emitClient, emitSpecJson, emitIndex];
 
 export interface GenerateOptions {
   /** the OpenAPI 3.0/3.1 document */
@@ -53,30 +45,41 @@ export interface GenerateResult {
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const time = stopwatch(options.onStage);
   const loaded = await time("load", () => loadSpec(options.spec));
-  const { model, diagnostics: modelDiagnostics } = time("model", () => buildModel(loaded, displayPath(loaded.file)));
-  const diagnostics = [...loaded.diagnostics, ...modelDiagnostics];
-  if (hasErrors(diagnostics)) throw new GenerationFailed(diagnostics);
-  const templates = time("templates", () => loadTemplates(options.templatesDir ?? DEFAULT_TEMPLATES_DIR));
-  const input: EmitInput = { model, document: loaded.document, config: { templates, formats: options.formats ?? "assert" } };
-  const emitted: GeneratedFile[] = [];
-  try {
-    for (const emit of EMITTERS) emitted.push(...(await time(`emit ${emit.name}`, () => emit(input))));
-  } catch (error) {
+  const { model, diagnostics: found } = time("model", () => buildModel(loaded, displayPath(loaded.file)));
+  const warnings = [...loaded.diagnostics, ...found];
+  if (hasErrors(warnings)) throw new GenerationFailed(await loaded.resolvePositions(warnings));
+  // Positions of the warnings are found beside the emitters (in a worker for a large spec).
+  const positioned = loaded.resolvePositions(warnings);
+  positioned.catch(() => undefined);
+  const lane: LaneInput = { model, document: loaded.document, templatesDir: options.templatesDir ?? DEFAULT_TEMPLATES_DIR, formats: options.formats ?? "assert" };
+  const emitted = await time("emit", () => emitLanes(lane, options.onStage)).catch(async (error: unknown) => {
     if (!(error instanceof GenerationFailed)) throw error;
-    throw new GenerationFailed(error.diagnostics.map((d) => withPosition(d, loaded)));
-  }
-  const files = time("finalize", () => finalizeFiles(emitted, model.source.specPath));
+    throw new GenerationFailed(await loaded.resolvePositions(error.diagnostics));
+  });
+  const diagnostics = await positioned;
+  const files = emitted.sort((a, b) => a.path.localeCompare(b.path));
   const out = resolve(options.out);
   if (options.check) return { model, files, diagnostics, drift: await time("check", () => checkOutput(out, files)) };
   await time("write", () => writeOutput(out, files));
   return { model, files, diagnostics };
 }
 
-/** Emitters point at the document by JSON pointer; the loader knows where that is in the file. */
-function withPosition(diagnostic: Diagnostic, loaded: LoadedSpec): Diagnostic {
-  const location = diagnostic.location;
-  if (location === undefined || location.line !== undefined || location.pointer === "") return diagnostic;
-  return { ...diagnostic, location: loaded.locate(location.pointer) };
+/** Below this many operations and schemas, starting a worker costs more than it saves. */
+const WORKER_THRESHOLD = 150;
+
+/**
+ * The two lanes of emitters: for a large document the side lane runs in a worker thread beside
+ * the main lane (in this thread when no worker can start); for a small one, both run here.
+ */
+async function emitLanes(lane: LaneInput, onStage: GenerateOptions["onStage"]): Promise<GeneratedFile[]> {
+  const large = lane.model.operations.length + lane.model.schemas.length >= WORKER_THRESHOLD;
+  const side = large ? runWorkerTask<SideLaneOutcome>(import.meta.url, "emit/side-lane-worker", lane, () => runSideLane(lane)) : runSideLane(lane);
+  side.catch(() => undefined);
+  const main = await runLane(MAIN_LANE, lane, onStage);
+  const outcome = await side;
+  if (!outcome.ok) throw new GenerationFailed(outcome.diagnostics);
+  for (const [stage, ms] of outcome.stages) onStage?.(`${stage} [side lane]`, ms);
+  return [...main, ...outcome.files];
 }
 
 /** The spec path as headers show it: relative to the working directory, with "/". */

@@ -32,6 +32,8 @@ export class ModuleState {
   readonly #queue: FunctionRequest[] = [];
   #next = 0;
   readonly #names = new Set<string>();
+  /** per base name, the next numeric suffix to try (many inline schemas share a base name) */
+  readonly #nextSuffix = new Map<string, number>();
 
   constructor(registry: SchemaRegistry, graph: RefGraph, formats: FormatMode) {
     this.registry = registry;
@@ -105,8 +107,11 @@ export class ModuleState {
     const last = pointerTokens(location.ptr).pop() ?? "root";
     const hint = last.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 48) || "schema";
     const suffix = (direction === "neutral" ? "" : direction === "request" ? "_req" : "_res") + (tracking ? "_ev" : "");
-    let name = `$v_${hint}${suffix}`;
-    for (let n = 2; this.#names.has(name); n++) name = `$v_${hint}${suffix}_${n}`;
+    const base = `$v_${hint}${suffix}`;
+    let name = base;
+    let n = this.#nextSuffix.get(base) ?? 2;
+    for (; this.#names.has(name); n++) name = `${base}_${n}`;
+    this.#nextSuffix.set(base, n);
     this.#names.add(name);
     return ident(name);
   }

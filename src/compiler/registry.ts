@@ -21,6 +21,8 @@ export interface RegistryDocument {
  * Identifiers are registered by `indexDocument` (indexer.ts).
  */
 export class SchemaRegistry {
+  /** encoded schema-path prefixes, by document and pointer */
+  readonly #fragments = new Map<string, string>();
   readonly rules: DialectRules;
   readonly #docs: RegistryDocument[] = [];
   readonly #resources = new Map<string, SchemaLocation>();
@@ -128,6 +130,15 @@ export class SchemaRegistry {
 
   /** `#/a/b` (URI-fragment encoded) for validation errors' `schemaPath`. */
   schemaPath(location: SchemaLocation): string {
-    return this.document(location.doc).label + pointerFragment(location.ptr);
+    // The node's own fragment is shared by all its keywords: encode it once.
+    const cut = location.ptr.lastIndexOf("/");
+    const parent = cut < 0 ? "" : location.ptr.slice(0, cut);
+    const key = `${location.doc}#${parent}`;
+    let prefix = this.#fragments.get(key);
+    if (prefix === undefined) {
+      prefix = this.document(location.doc).label + pointerFragment(parent);
+      this.#fragments.set(key, prefix);
+    }
+    return cut < 0 ? prefix : prefix + pointerFragment(location.ptr.slice(cut)).slice(1);
   }
 }

@@ -26,7 +26,13 @@ export function finalizeFiles(files: readonly GeneratedFile[], specPath: string)
   return finalized;
 }
 
+/** Already normalised text (the usual case for printer and compiler output) is checked, not rebuilt. */
+function isNormalized(text: string): boolean {
+  return text.endsWith("\n") && !text.endsWith("\n\n") && !text.startsWith("\n") && !/[ \t]\n|\r|\n\n\n/.test(text);
+}
+
 function normalize(text: string): string {
+  if (isNormalized(text)) return text;
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
   const kept: string[] = [];
   for (const line of lines) {

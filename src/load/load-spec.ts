@@ -3,7 +3,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { createDiagnostic, GenerationFailed, hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { findBrokenLocalRefs, hasExternalRefs } from "./check-refs.js";
 import { parseSource } from "./parse-source.js";
-import { createLocator, type Locate } from "./source-locator.js";
+import { createLocator, type Locate, type ResolvePositions } from "./source-locator.js";
 import { validateDocument } from "./validate-document.js";
 
 /** The loaded, validated and bundled document, and how to point back into its source. */
@@ -13,7 +13,10 @@ export interface LoadedSpec {
   /** the bundled document: every $ref is local ("#/..."); component names are kept */
   readonly document: Readonly<Record<string, unknown>>;
   readonly version: "3.0" | "3.1";
+  /** the location of a pointer (file and pointer; line and column come from resolvePositions) */
   readonly locate: Locate;
+  /** adds line and column to diagnostics that point into this spec */
+  readonly resolvePositions: ResolvePositions;
   /** warnings found while loading */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -27,38 +30,41 @@ export async function loadSpec(path: string): Promise<LoadedSpec> {
   const file = resolve(path);
   const parsed = await parseSource(file);
   if (!parsed.ok) throw new GenerationFailed(parsed.diagnostics);
-  const locate = createLocator(file, parsed.text);
+  const { locate, resolvePositions } = createLocator(file, parsed.text);
+  const fail = async (diagnostics: readonly Diagnostic[]): Promise<never> => {
+    throw new GenerationFailed(await resolvePositions(diagnostics));
+  };
   const version = checkVersion(file, parsed.document, locate);
+  if (typeof version !== "string") return fail([version]);
   const document = parsed.document as Record<string, unknown>;
   const broken = findBrokenLocalRefs(document).map(({ ref, at }) =>
     createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at)),
   );
-  if (broken.length > 0) throw new GenerationFailed(broken);
+  if (broken.length > 0) return fail(broken);
   const diagnostics = await validateDocument(file, document, locate);
-  if (hasErrors(diagnostics)) throw new GenerationFailed(diagnostics);
-  const bundled = hasExternalRefs(document) ? await bundleDocument(file, document, locate) : document;
-  return { file, document: bundled, version, locate, diagnostics };
+  if (hasErrors(diagnostics)) return fail(diagnostics);
+  const bundled = hasExternalRefs(document) ? await bundleDocument(file, document) : document;
+  if (typeof bundled === "string") return fail([createDiagnostic("REF_EXTERNAL_FAILED", bundled, locate("#"))]);
+  return { file, document: bundled, version, locate, resolvePositions, diagnostics };
 }
 
-function checkVersion(file: string, document: unknown, locate: Locate): "3.0" | "3.1" {
+/** The OpenAPI version, or the diagnostic that says why the document cannot be read as one. */
+function checkVersion(file: string, document: unknown, locate: Locate): "3.0" | "3.1" | Diagnostic {
   if (document === null || typeof document !== "object" || Array.isArray(document)) {
-    throw new GenerationFailed([createDiagnostic("SPEC_NOT_OPENAPI", "the document is not an object", { file, pointer: "" })]);
+    return createDiagnostic("SPEC_NOT_OPENAPI", "the document is not an object", { file, pointer: "" });
   }
   const { openapi, swagger } = document as { openapi?: unknown; swagger?: unknown };
   if (typeof openapi === "string" && /^3\.[01]\.\d+$/.test(openapi)) return openapi.startsWith("3.0") ? "3.0" : "3.1";
-  if (swagger !== undefined) {
-    throw new GenerationFailed([createDiagnostic("UNSUPPORTED_VERSION", `Swagger ${String(swagger)} documents are not supported`, locate("#/swagger"))]);
-  }
-  if (openapi === undefined) {
-    throw new GenerationFailed([createDiagnostic("SPEC_NOT_OPENAPI", "the document has no `openapi` version field", { file, pointer: "" })]);
-  }
-  throw new GenerationFailed([createDiagnostic("UNSUPPORTED_VERSION", `OpenAPI ${JSON.stringify(openapi)} is not supported (3.0.x and 3.1.x are)`, locate("#/openapi"))]);
+  if (swagger !== undefined) return createDiagnostic("UNSUPPORTED_VERSION", `Swagger ${String(swagger)} documents are not supported`, locate("#/swagger"));
+  if (openapi === undefined) return createDiagnostic("SPEC_NOT_OPENAPI", "the document has no `openapi` version field", { file, pointer: "" });
+  return createDiagnostic("UNSUPPORTED_VERSION", `OpenAPI ${JSON.stringify(openapi)} is not supported (3.0.x and 3.1.x are)`, locate("#/openapi"));
 }
 
-async function bundleDocument(file: string, document: Record<string, unknown>, locate: Locate): Promise<Record<string, unknown>> {
+/** The document with external references bundled in, or why that failed. */
+async function bundleDocument(file: string, document: Record<string, unknown>): Promise<Record<string, unknown> | string> {
   try {
     return (await SwaggerParser.bundle(file, structuredClone(document) as never)) as unknown as Record<string, unknown>;
   } catch (error) {
-    throw new GenerationFailed([createDiagnostic("REF_EXTERNAL_FAILED", (error as Error).message.split("\n")[0] ?? "bundling failed", locate("#"))]);
+    return (error as Error).message.split("\n")[0] ?? "bundling failed";
   }
 }

@@ -1,62 +1,59 @@
-import { createRequire } from "node:module";
-import type { LineCounter, Node } from "yaml";
-import { pointerSegments } from "../json-pointer.js";
-import type { SourceLocation } from "../diagnostics/diagnostic.js";
+import type { Diagnostic, SourceLocation } from "../diagnostics/diagnostic.js";
+import { runWorkerTask } from "../worker-task.js";
+import { scanPositions } from "./position-scan.js";
+import { findPositions, type Position } from "./positions.js";
 
-/** Maps a JSON pointer to the line and column where that value starts in the source text. */
+/** The location of a JSON pointer in the spec file (line and column are added later). */
 export type Locate = (pointer: string) => SourceLocation;
 
+/** Adds line and column to every diagnostic that points into the spec without them. */
+export type ResolvePositions = (diagnostics: readonly Diagnostic[]) => Promise<Diagnostic[]>;
+
+/** Above this size, the text is parsed for positions in a worker thread, beside the generation. */
+const WORKER_THRESHOLD = 512 * 1024;
+
 /**
- * A locator over YAML or JSON text. The text is parsed with source ranges only when the first
- * location is asked for: loading uses a fast parser, and ranges are needed only for diagnostics.
+ * Locating a pointer is cheap; finding its line and column needs the text parsed with source
+ * ranges, which for a large document costs more than the whole fast parse. So it is done once,
+ * for all diagnostics together, and only when there are any.
  */
-export function createLocator(file: string, text: string): Locate {
-  let parsed: { root: Node | null; lines: LineCounter } | undefined;
-  return (pointer) => {
-    parsed ??= parseWithRanges(text);
-    const offset = findOffset(parsed.root, pointerSegments(pointer));
-    if (offset === undefined) return { file, pointer };
-    const { line, col } = parsed.lines.linePos(offset);
-    return { file, pointer, line, column: col };
+export function createLocator(file: string, text: string): { locate: Locate; resolvePositions: ResolvePositions } {
+  const locate: Locate = (pointer) => ({ file, pointer });
+  const resolvePositions: ResolvePositions = async (diagnostics) => {
+    const pointers = [...new Set(diagnostics.filter(needsPosition).map((d) => d.location?.pointer as string))];
+    if (pointers.length === 0) return [...diagnostics];
+    const positions = await lookUp(text, pointers);
+    return diagnostics.map((d) => (needsPosition(d) ? withPosition(d, file, positions[d.location?.pointer as string]) : d));
   };
+  return { locate, resolvePositions };
 }
 
-type YamlModule = typeof import("yaml");
-
-/** `yaml` is loaded only when a diagnostic needs a position: a run without problems never pays for it. */
-function loadYaml(): YamlModule {
-  return createRequire(import.meta.url)("yaml") as YamlModule;
+/** A diagnostic with a pointer but no line points into the spec (emitters know only pointers). */
+function needsPosition(diagnostic: Diagnostic): boolean {
+  const location = diagnostic.location;
+  return location !== undefined && location.line === undefined && location.pointer !== "";
 }
 
-function parseWithRanges(text: string): { root: Node | null; lines: LineCounter } {
-  const { LineCounter, parseDocument } = loadYaml();
-  const lines = new LineCounter();
-  const document = parseDocument(text, { lineCounter: lines, uniqueKeys: false, strict: false });
-  return { root: (document.contents as Node | null) ?? null, lines };
+function withPosition(diagnostic: Diagnostic, file: string, position: Position | undefined): Diagnostic {
+  if (diagnostic.location === undefined) return diagnostic;
+  const place = position === undefined ? {} : { line: position.line, column: position.column };
+  return { ...diagnostic, location: { ...diagnostic.location, file, ...place } };
 }
 
-/** Offset of the deepest node on the pointer's path (the key, for a mapping entry). */
-function findOffset(root: Node | null, segments: string[]): number | undefined {
-  const { isMap, isSeq } = loadYaml();
-  let node: unknown = root;
-  let offset = root?.range?.[0];
-  for (const segment of segments) {
-    if (isMap(node)) {
-      const pair = node.items.find((item) => keyText(item.key) === segment);
-      if (pair === undefined) break;
-      offset = (pair.key as Node | null)?.range?.[0] ?? offset;
-      node = pair.value;
-    } else if (isSeq(node)) {
-      node = node.items[Number(segment)];
-      if (node === undefined) break;
-      offset = (node as Node).range?.[0] ?? offset;
-    } else {
-      break;
-    }
+/** A scan places most pointers at once; the full parse (in a worker, for a large text) the rest. */
+async function lookUp(text: string, pointers: string[]): Promise<Record<string, Position>> {
+  const scanned = scanSafely(text, pointers);
+  const missing = pointers.filter((pointer) => scanned[pointer] === undefined);
+  if (missing.length === 0) return scanned;
+  const inThread = async (): Promise<Record<string, Position>> => findPositions(text, missing);
+  const parsed = text.length < WORKER_THRESHOLD ? await inThread() : await runWorkerTask(import.meta.url, "positions-worker", { text, pointers: missing }, inThread);
+  return { ...scanned, ...parsed };
+}
+
+function scanSafely(text: string, pointers: string[]): Record<string, Position> {
+  try {
+    return scanPositions(text, pointers);
+  } catch {
+    return {};
   }
-  return offset;
-}
-
-function keyText(key: unknown): string | undefined {
-  return loadYaml().isScalar(key) ? String((key as { value: unknown }).value) : undefined;
 }

@@ -1,6 +1,7 @@
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { toJsdocText } from "../jsdoc.js";
 import { loadTsMorph } from "../typescript-once.js";
+import type { TypeAliasDeclarationStructure } from "ts-morph";
 import { componentAliases, operationAliases, type TypeAlias } from "./named-types.js";
 import { renderOpenapiTypes } from "./openapi-types.js";
 
@@ -14,7 +15,7 @@ export type Unmarked<T> = T extends $Read<infer U> ? Unmarked<U> : T extends $Wr
  * properties out and response types writeOnly ones (openapi-typescript's Writable/Readable).
  */
 export async function emitTypes({ model, document }: EmitInput): Promise<GeneratedFile[]> {
-  const base = await renderOpenapiTypes(document, model.usesReadWrite);
+  const base = renderOpenapiTypes(document, model.usesReadWrite);
   const schemas = new Map(model.schemas.map((schema) => [schema.name, schema]));
   const componentNames = new Set(model.schemas.map((schema) => schema.typeName));
   const aliases = [
@@ -25,10 +26,16 @@ export async function emitTypes({ model, document }: EmitInput): Promise<Generat
   return [{ path: "types.ts", content }];
 }
 
+/** The aliases as ts-morph structures, printed in one pass (not inserted one by one). */
 function printAliases(aliases: readonly TypeAlias[]): string {
-  const { Project } = loadTsMorph();
+  const { Project, StructureKind } = loadTsMorph();
   const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
-  const file = project.createSourceFile("named-types.ts", "");
-  file.addTypeAliases(aliases.map((alias) => ({ name: alias.name, type: alias.type, isExported: true, docs: [toJsdocText(alias.docs)] })));
-  return file.getFullText();
+  const statements = aliases.map((alias): TypeAliasDeclarationStructure => ({
+    kind: StructureKind.TypeAlias,
+    name: alias.name,
+    type: alias.type,
+    isExported: true,
+    docs: [toJsdocText(alias.docs)],
+  }));
+  return project.createSourceFile("named-types.ts", { statements }).getFullText();
 }

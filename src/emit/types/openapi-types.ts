@@ -1,15 +1,61 @@
-import openapiTS, { astToString } from "openapi-typescript";
+import type { transformSchema } from "openapi-typescript";
+import { loadOpenapiTypescript } from "../typescript-once.js";
+
+type OpenApiDocument = Parameters<typeof transformSchema>[0];
+type TransformContext = Parameters<typeof transformSchema>[1];
 
 /**
  * openapi-typescript's `paths`, `components`, `operations` (and `webhooks`) for the document.
- * `emptyObjectsUnknown` types a schemaless object as Record<string, unknown> rather than an
- * object that accepts nothing; read/write markers are on only when the document uses them.
+ *
+ * `openapiTS()` first lints and bundles its input with Redocly (on large documents the larger
+ * part of its time), then transforms it. Here the document is already validated and bundled (all
+ * $refs local) by the load stage, so the same public transform runs on it directly, with the
+ * options `openapiTS()` would set. `emptyObjectsUnknown` types a schemaless object as
+ * Record<string, unknown> rather than an object that accepts nothing; read/write markers are on
+ * only when the document uses readOnly/writeOnly.
  */
-export async function renderOpenapiTypes(document: Readonly<Record<string, unknown>>, readWriteMarkers: boolean): Promise<string> {
-  const nodes = await openapiTS(structuredClone(document) as unknown as Parameters<typeof openapiTS>[0], {
-    silent: true,
-    emptyObjectsUnknown: true,
-    readWriteMarkers,
-  });
-  return astToString(nodes);
+export function renderOpenapiTypes(document: Readonly<Record<string, unknown>>, readWriteMarkers: boolean): string {
+  // The transform writes into the document it is given (discriminator enums): give it a copy.
+  // Bundling always leaves a `components` object, which gives `components` its usual members.
+  const copy = structuredClone(document) as Record<string, unknown>;
+  const schema = (copy.components === undefined ? { ...copy, components: {} } : copy) as unknown as OpenApiDocument;
+  const options = { silent: true, emptyObjectsUnknown: true, readWriteMarkers };
+  const { astToString, transformSchema } = loadOpenapiTypescript();
+  return astToString(transformSchema(schema, transformContext(schema, options)));
+}
+
+function transformContext(schema: OpenApiDocument, options: { silent: boolean; emptyObjectsUnknown: boolean; readWriteMarkers: boolean }): TransformContext {
+  const { resolveRef, scanDiscriminators } = loadOpenapiTypescript();
+  return {
+    additionalProperties: false,
+    alphabetize: false,
+    arrayLength: false,
+    defaultNonNullable: true,
+    discriminators: scanDiscriminators(schema, options),
+    emptyObjectsUnknown: options.emptyObjectsUnknown,
+    enum: false,
+    enumValues: false,
+    conditionalEnums: false,
+    dedupeEnums: false,
+    excludeDeprecated: false,
+    exportType: false,
+    immutable: false,
+    rootTypes: false,
+    rootTypesNoSchemaPrefix: false,
+    rootTypesKeepCasing: false,
+    injectFooter: [],
+    pathParamsAsTypes: false,
+    postTransform: undefined,
+    propertiesRequiredByDefault: false,
+    // used only by openapiTS()'s own lint and bundle step, which this skips
+    redoc: undefined as unknown as TransformContext["redoc"],
+    silent: options.silent,
+    inject: undefined,
+    transform: undefined,
+    transformProperty: undefined,
+    makePathsEnum: false,
+    generatePathParams: false,
+    readWriteMarkers: options.readWriteMarkers,
+    resolve: <T,>($ref: string): T | undefined => resolveRef<T>(schema, $ref, { silent: options.silent }),
+  };
 }

@@ -1,0 +1,28 @@
+import { finalizeFiles } from "../finalize/finalize.js";
+import type { ApiModel } from "../model/types.js";
+import type { Emitter, GeneratedFile } from "./emitter.js";
+import { loadTemplates } from "./templates.js";
+
+/** What a lane needs, as plain data (it may cross into a worker thread). */
+export interface LaneInput {
+  readonly model: ApiModel;
+  readonly document: Readonly<Record<string, unknown>>;
+  readonly templatesDir: string;
+  readonly formats: "assert" | "annotate";
+}
+
+/** Runs a lane's emitters one after the other and finalizes their files. */
+export async function runLane(emitters: readonly Emitter[], lane: LaneInput, onStage?: (stage: string, ms: number) => void): Promise<GeneratedFile[]> {
+  const input = { model: lane.model, document: lane.document, config: { templates: loadTemplates(lane.templatesDir), formats: lane.formats } };
+  const emitted: GeneratedFile[] = [];
+  for (const emit of emitters) {
+    const started = performance.now();
+    emitted.push(...(await emit(input)));
+    onStage?.(`emit ${emit.name}`, performance.now() - started);
+  }
+  const started = performance.now();
+  const files = finalizeFiles(emitted, lane.model.source.specPath);
+  onStage?.(`finalize (${emitters.map((e) => e.name).join(", ")})`, performance.now() - started);
+  return files;
+}
+
