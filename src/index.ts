@@ -11,3 +11,12 @@ export { buildModel } from "./model/build-model.js";
 export type * from "./model/types.js";
 export type { GeneratedFile } from "./emit/emitter.js";
 export type { OutputDrift } from "./write/check-output.js";
+export {
+  compileSchema,
+  compileValidatorModule,
+  SchemaCompileError,
+  type CompileModuleOptions,
+  type Direction,
+  type FormatMode,
+  type ValidatorEntry,
+} from "./compiler/index.js";

@@ -1,4 +1,5 @@
-import { compileSchema, compileValidatorModule, type CompileModuleOptions } from "../../src/compiler/index.js";
+// Through the programmatic API of the package (src/index.ts), as users call it.
+import { compileSchema, compileValidatorModule, type CompileModuleOptions } from "../../src/index.js";
 import { loadModule, validatorOf, type Validate } from "./load.js";
 
 /** Compiles one JSON Schema with `compileSchema` and returns its default export. */
