@@ -88,6 +88,33 @@ function $coerce(v: unknown, flags: number): unknown {
   return v;
 }
 
+/** A conversion plan: type flags for a value, [1, items] for an array, [0, properties, rest] for an object. */
+type $Plan = number | readonly [1, $Plan] | readonly [0, Readonly<Record<string, $Plan>>, $Plan];
+function $coercePlan(v: unknown, plan: $Plan): unknown {
+  if (typeof plan === "number") return $coerce(v, plan);
+  if (plan[0] === 1) {
+    const list = typeof v === "string" ? [v] : v;
+    if (!Array.isArray(list)) return v;
+    let out: unknown[] | null = null;
+    for (let i = 0; i < list.length; i++) {
+      const c = $coercePlan(list[i], plan[1]);
+      if (c !== list[i]) { if (out === null) out = list.slice(); out[i] = c; }
+    }
+    return out === null ? list : out;
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const src = v as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const k in src) {
+    if (!$hop.call(src, k)) continue;
+    const p = $hop.call(plan[1], k) ? plan[1][k] : plan[2];
+    if (p === undefined || p === 0) continue;
+    const c = $coercePlan(src[k], p);
+    if (c !== src[k]) out = $withOwn(src, out, k, c);
+  }
+  return out === null ? v : out;
+}
+
 function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
   const target = out === null ? { ...src } : out;
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
@@ -148,8 +175,10 @@ function $fmtDateTime(s: string): boolean {
   return (t === 84 || t === 116) && $dateAt(s, 0) && $timeAt(s, 11);
 }
 
-const $re0 = new RegExp("^[A-Za-z0-9]+", "u");
-const $value1 = JSON.parse("[\"path\",\"query\",\"header\",\"body\"]");
+const $plan0 = JSON.parse("[0,{\"id\":1},0]") as $Plan;
+const $plan1 = JSON.parse("[0,{\"p_id\":1},0]") as $Plan;
+const $re2 = new RegExp("^[A-Za-z0-9]+", "u");
+const $value3 = JSON.parse("[\"path\",\"query\",\"header\",\"body\"]");
 
 // #/components/schemas/CustomField
 function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -333,7 +362,7 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
           const v10 = o1[k2];
           if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/type", "type", { type: "string" }, "must be string")) return false; }
           else {
-            if (!$re0.test(v10)) { ok = false; if (e === null || !$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/pattern", "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"")) return false; }
+            if (!$re2.test(v10)) { ok = false; if (e === null || !$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/pattern", "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"")) return false; }
           }
           break;
         }
@@ -451,7 +480,7 @@ function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): 
           r3++;
           const v4 = o1[k2];
           if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/type", "type", { type: "string" }, "must be string")) return false; }
-          if (!(v4 === "path" || v4 === "query" || v4 === "header" || v4 === "body")) { ok = false; if (e === null || !$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/enum", "enum", { allowedValues: $value1 }, "must be equal to one of: \"path\", \"query\", \"header\", \"body\"")) return false; }
+          if (!(v4 === "path" || v4 === "query" || v4 === "header" || v4 === "body")) { ok = false; if (e === null || !$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/enum", "enum", { allowedValues: $value3 }, "must be equal to one of: \"path\", \"query\", \"header\", \"body\"")) return false; }
           break;
         }
         case "instancePath": {
@@ -1446,7 +1475,7 @@ function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): bool
       const v4 = o3["event_id"];
       if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
       else {
-        if (!$re0.test(v4)) { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/pattern", "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"")) return false; }
+        if (!$re2.test(v4)) { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/pattern", "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"")) return false; }
       }
     }
   }
@@ -1727,19 +1756,7 @@ export function isWorkerDocumentUpload(value: unknown): value is T.WorkerDocumen
 }
 
 function $coerce_validateAddWorkerCredentialPathParams(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const src = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const v = src[k];
-    let c: unknown = v;
-    switch (k) {
-      case "id": c = $coerce(v, 1); break;
-    }
-    if (c !== v) out = $withOwn(src, out, k, c);
-  }
-  return out === null ? value : out;
+  return $coercePlan(value, $plan0);
 }
 
 export function validateAddWorkerCredentialPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialPathParams> {
@@ -1769,19 +1786,7 @@ export function isWorkerCredential(value: unknown): value is T.WorkerCredential 
 }
 
 function $coerce_validateAddWorkerDocumentPathParams(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const src = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const v = src[k];
-    let c: unknown = v;
-    switch (k) {
-      case "id": c = $coerce(v, 1); break;
-    }
-    if (c !== v) out = $withOwn(src, out, k, c);
-  }
-  return out === null ? value : out;
+  return $coercePlan(value, $plan0);
 }
 
 export function validateAddWorkerDocumentPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentPathParams> {
@@ -1791,19 +1796,7 @@ export function validateAddWorkerDocumentPathParams(value: unknown, options?: Va
 }
 
 function $coerce_validateAddWorkerDocumentBody(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const src = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const v = src[k];
-    let c: unknown = v;
-    switch (k) {
-      case "p_id": c = $coerce(v, 1); break;
-    }
-    if (c !== v) out = $withOwn(src, out, k, c);
-  }
-  return out === null ? value : out;
+  return $coercePlan(value, $plan1);
 }
 
 export function validateAddWorkerDocumentBody(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentBody> {

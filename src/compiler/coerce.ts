@@ -1,53 +1,68 @@
-import { Block, code, num, str, type Code } from "./code.js";
+import { code, json, type Code } from "./code.js";
 import { isObject, type JsonObject } from "./keywords.js";
 import { childLocation, type SchemaLocation } from "./location.js";
 import type { ModuleState } from "./module-state.js";
-import { HOP } from "./runtime.js";
 
 const FLAGS: Readonly<Record<string, number>> = { integer: 1, number: 2, boolean: 4, null: 8, string: 16 };
 
-interface Conversion {
-  readonly name: string;
-  readonly array: boolean;
-  readonly flags: number;
-}
+/** Nested objects (deepObject query parameters, bracketed form fields) are followed this deep. */
+const MAX_DEPTH = 8;
 
 /**
- * For parameter objects whose values arrive as strings: a function converting the top-level
- * property values per the property schema's type, copying the object only when something
- * changed. Returns undefined when no property can need a conversion.
+ * How string values become typed values, as data: type flags for a scalar, `[1, items]` for an
+ * array (a single value becomes a one-item array), `[0, properties, rest]` for an object. `0`
+ * means "leave as is". Run by the `$coercePlan` runtime helper.
+ */
+type Plan = number | [1, Plan] | [0, Record<string, Plan>, Plan];
+
+/**
+ * For parameter objects and form bodies, whose values arrive as strings: a function converting
+ * them as the schemas say ("7" → 7 for an integer, also inside nested objects and arrays),
+ * copying only what changed. Returns undefined when nothing can need a conversion.
  */
 export function emitCoercer(module: ModuleState, location: SchemaLocation, name: Code): Code | undefined {
-  const root = follow(module, location);
-  const properties = root?.schema["properties"];
-  if (root === undefined || !isObject(properties)) return undefined;
-  const conversions = Object.keys(properties)
-    .map((property) => conversionFor(module, property, follow(module, childLocation(root.location, "properties", property))))
-    .filter((conversion): conversion is Conversion => conversion !== undefined);
-  return conversions.length === 0 ? undefined : emitFunction(module, name, conversions);
+  const plan = planFor(module, follow(module, location), 0);
+  if (plan === 0) return undefined;
+  const constant = module.constant(`plan:${JSON.stringify(plan)}`, "plan", printPlan(plan));
+  const helper = module.helper("coercePlan");
+  return code`function ${name}(value: unknown): unknown {
+  return ${helper}(value, ${constant});
+}`;
 }
 
-function emitFunction(module: ModuleState, name: Code, conversions: readonly Conversion[]): Code {
-  const out = new Block();
-  out.open(code`function ${name}(value: unknown): unknown`);
-  out.line(code`if (typeof value !== "object" || value === null || Array.isArray(value)) return value;`);
-  out.line(code`const src = value as Record<string, unknown>;`);
-  out.line(code`let out: Record<string, unknown> | null = null;`);
-  out.open(code`for (const k in src)`);
-  out.line(code`if (!${HOP}.call(src, k)) continue;`);
-  out.line(code`const v = src[k];`);
-  out.line(code`let c: unknown = v;`);
-  out.open(code`switch (k)`);
-  for (const conversion of conversions) {
-    const helper = module.helper(conversion.array ? "coerceArray" : "coerce");
-    out.line(code`case ${str(conversion.name)}: c = ${helper}(v, ${num(conversion.flags)}); break;`);
+function printPlan(plan: Plan): Code {
+  return code`${json(plan)} as $Plan`;
+}
+
+function planFor(module: ModuleState, resolved: Resolved | undefined, depth: number): Plan {
+  if (resolved === undefined || depth > MAX_DEPTH) return 0;
+  const { schema, location } = resolved;
+  const flags = typeFlags(module, schema);
+  if (hasType(schema, "array")) {
+    const items = planFor(module, follow(module, childLocation(location, "items")), depth + 1);
+    return [1, items];
   }
-  out.close();
-  out.line(code`if (c !== v) out = ${module.helper("withOwn")}(src, out, k, c);`);
-  out.close();
-  out.line(code`return out === null ? value : out;`);
-  out.close();
-  return out.toCode();
+  if (hasType(schema, "object") || (schema["type"] === undefined && isObject(schema["properties"]))) return objectPlan(module, resolved, depth);
+  if ((flags & 16) !== 0) return 0;
+  return flags & 15;
+}
+
+function objectPlan(module: ModuleState, { schema, location }: Resolved, depth: number): Plan {
+  const properties = isObject(schema["properties"]) ? schema["properties"] : {};
+  const plans: Record<string, Plan> = {};
+  for (const property of Object.keys(properties)) {
+    const plan = planFor(module, follow(module, childLocation(location, "properties", property)), depth + 1);
+    if (plan !== 0) plans[property] = plan;
+  }
+  const rest = isObject(schema["additionalProperties"])
+    ? planFor(module, follow(module, childLocation(location, "additionalProperties")), depth + 1)
+    : 0;
+  return Object.keys(plans).length === 0 && rest === 0 ? 0 : [0, plans, rest];
+}
+
+function hasType(schema: JsonObject, type: string): boolean {
+  const raw = schema["type"];
+  return raw === type || (Array.isArray(raw) && raw.includes(type));
 }
 
 interface Resolved {
@@ -76,17 +91,4 @@ function typeFlags(module: ModuleState, schema: JsonObject): number {
   for (const type of types) flags |= typeof type === "string" ? FLAGS[type] ?? 0 : 0;
   if (module.registry.rules.openApi && schema["nullable"] === true) flags |= FLAGS["null"] ?? 0;
   return flags;
-}
-
-function conversionFor(module: ModuleState, name: string, resolved: Resolved | undefined): Conversion | undefined {
-  if (resolved === undefined) return undefined;
-  const flags = typeFlags(module, resolved.schema);
-  const types = resolved.schema["type"];
-  const isArray = types === "array" || (Array.isArray(types) && types.includes("array"));
-  if ((flags & 16) !== 0) return undefined;
-  if (isArray) {
-    const items = follow(module, childLocation(resolved.location, "items"));
-    return { name, array: true, flags: items === undefined ? 16 : typeFlags(module, items.schema) };
-  }
-  return (flags & 15) === 0 ? undefined : { name, array: false, flags };
 }

@@ -37,6 +37,7 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
     ...built.diagnostics,
     ...methodCollisions(operations, locate),
     ...reservedMethods(operations, locate),
+    ...queryInPaths(operations, locate),
     ...[...types.adjustments, ...validators.adjustments].map((a) => adjustmentDiagnostic(a, model, locate)),
     ...notGenerated(document, locate),
   ];
@@ -84,6 +85,28 @@ function reservedMethods(operations: readonly OperationModel[], locate: Locate):
       `operation ${operation.id}: method name "${operation.names.method}" instead of "${operation.id}" (a client method cannot be named "${operation.id}")`,
       locate(operation.pointer),
     ));
+}
+
+/**
+ * A path key with a query part ("/responses?beta=true") routes as the path without it; when that
+ * meets another operation's route, the generated server serves only the first of them.
+ */
+function queryInPaths(operations: readonly OperationModel[], locate: Locate): Diagnostic[] {
+  const routes = new Map<string, OperationModel>();
+  const diagnostics: Diagnostic[] = [];
+  for (const operation of operations) {
+    const route = `${operation.method} ${operation.path.split("?")[0] ?? ""}`;
+    const first = routes.get(route);
+    if (first === undefined) routes.set(route, operation);
+    else if (operation.path.includes("?") || first.path.includes("?")) {
+      diagnostics.push(createDiagnostic(
+        "NOT_GENERATED",
+        `${operation.method.toUpperCase()} ${operation.path} routes as ${route.split(" ")[1]}, like operation ${first.id}: the generated server serves only ${first.id} there (the client calls both)`,
+        locate(operation.pointer),
+      ));
+    }
+  }
+  return diagnostics;
 }
 
 function adjustmentDiagnostic(adjustment: NameAdjustment, model: ApiModel, locate: Locate): Diagnostic {

@@ -27,7 +27,14 @@ export function checkOperation(operation: OperationDraft, locate: Locate): Diagn
     diagnostics.push(createDiagnostic("OAS_INVALID", `${label}: path parameter "${parameter.name}" has no {${parameter.name}} in the path`, locate(parameter.pointer)));
   }
   const { path, query, header, cookie } = operation.parameters;
-  for (const parameter of [...path, ...query, ...header, ...cookie]) {
+  for (const parameter of cookie) {
+    diagnostics.push(createDiagnostic(
+      "NOT_GENERATED",
+      `${label}: cookie parameter "${parameter.name}" is in the types, but the generated server does not read or validate it and the client does not send it`,
+      locate(parameter.pointer),
+    ));
+  }
+  for (const parameter of [...path, ...query, ...header]) {
     if (SUPPORTED_STYLES[parameter.in].includes(parameter.style)) continue;
     const supported = SUPPORTED_STYLES[parameter.in].filter((s) => s !== "content").join(", ");
     diagnostics.push(createDiagnostic(

@@ -47,6 +47,33 @@ describe("coerceStrings for parameters", () => {
   });
 });
 
+describe("coerceStrings inside nested objects and arrays (deepObject parameters, bracketed form fields)", () => {
+  const document = openApi("3.1.0", {
+    Form: {
+      type: "object",
+      properties: {
+        filter: { type: "object", properties: { size: { type: "integer" }, ids: { type: "array", items: { type: "integer" } } } },
+        lines: { type: "array", items: { $ref: "#/components/schemas/Line" } },
+        extra: { type: "object", additionalProperties: { type: "boolean" } },
+      },
+    },
+    Line: { type: "object", properties: { qty: { type: "integer" }, note: { type: "string" } } },
+  });
+  const entries: ValidatorEntry[] = [{ name: "validateForm", schema: { pointer: "#/components/schemas/Form" }, coerceStrings: true }];
+
+  it("converts every level as its schema says, and copies only what changed", async () => {
+    const { validateForm } = await validators(document, entries);
+    const lines = [{ qty: "2", note: "7" }, { note: "x" }];
+    const input = { filter: { size: "3", ids: "4" }, lines, extra: { a: "true", ["__proto__"]: "false" } };
+    const result = validateForm?.(input);
+    expect(result?.valid).toBe(true);
+    expect(result?.value).toEqual({ filter: { size: 3, ids: [4] }, lines: [{ qty: 2, note: "7" }, { note: "x" }], extra: { a: true, ["__proto__"]: false } });
+    expect(input.filter.size).toBe("3");
+    expect((result?.value as { lines: unknown[] }).lines[1]).toBe(lines[1]);
+    expect(validateForm?.({ filter: { size: "big" } }).errors?.[0]?.message).toBe("/filter/size must be integer");
+  });
+});
+
 describe("readOnly and writeOnly follow the direction", () => {
   const document = openApi("3.1.0", {
     Account: {

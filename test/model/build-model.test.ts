@@ -165,3 +165,16 @@ describe("method names a client cannot carry", () => {
     ]);
   });
 });
+
+describe("cookie parameters", () => {
+  const document = {
+    ...base,
+    paths: { "/p": { get: { operationId: "getP", parameters: [{ name: "session", in: "cookie", schema: { type: "string" } }], responses: { "204": { description: "ok" } } } } },
+  };
+  const { model, diagnostics } = buildModel(load(document), "fragment.yaml");
+
+  it("are modelled, and reported as not served by the generated server and client", () => {
+    expect(model.operations[0]?.parameters.cookie.map((p) => p.name)).toEqual(["session"]);
+    expect(diagnostics.map((d) => [d.code, d.severity, d.location?.pointer])).toEqual([["NOT_GENERATED", "warning", "#/paths/~1p/get/parameters/0"]]);
+  });
+});

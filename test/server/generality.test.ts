@@ -66,9 +66,11 @@ describe("the generated code", () => {
 
 describe("parameters", () => {
   it("reads a renamed path parameter, deepObject, exploded and comma-separated arrays, and a capitalised header", async () => {
-    const response = await item("?filter[color]=red&ids=1&ids=2&csv=a,b");
+    const response = await item("?filter[color]=red&filter[size]=3&ids=1&ids=2&csv=a,b");
     expect(response.status).toBe(200);
-    expect(seen["getItemsByItemId"]).toMatchObject({ params: { "item-id": 5 }, query: { filter: { color: "red" }, ids: [1, 2], csv: ["a", "b"] }, headers: { "X-Request-ID": "req-1" } });
+    expect(seen["getItemsByItemId"]).toMatchObject({ params: { "item-id": 5 }, query: { filter: { color: "red", size: 3 }, ids: [1, 2], csv: ["a", "b"] }, headers: { "X-Request-ID": "req-1" } });
+    const problem = await expectProblem(await item("?filter[size]=big"), 400, "urn:problem-type:validation-error");
+    expect(problem["errors"]).toEqual([expect.objectContaining({ in: "query", instancePath: "/filter/size", keyword: "type" })]);
   });
 
   it("validates the header parameter", async () => {
@@ -109,6 +111,10 @@ describe("bodies and answers", () => {
     expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(await response.text()).toBe("done");
     expect(seen["postForm"]?.body).toEqual({ count: 3, name: "x" });
+    const nested = "count=1&meta[level]=2&meta[tags][]=a&meta[tags][]=b&lines[0][qty]=4&lines[1][qty]=5&meta[__proto__][polluted]=1";
+    expect((await fetch(`${base}/forms`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: nested })).status).toBe(200);
+    expect(seen["postForm"]?.body).toEqual({ count: 1, meta: { level: 2, tags: ["a", "b"], ["__proto__"]: { polluted: "1" } }, lines: [{ qty: 4 }, { qty: 5 }] });
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
     expect((await fetch(`${base}/forms`, { method: "POST", headers: { "content-type": "text/plain" }, body: "hello" })).status).toBe(200);
     expect(seen["postForm"]?.body).toBe("hello");
     await expectProblem(await fetch(`${base}/forms`, { method: "POST", headers: { "content-type": "text/plain" }, body: "too long" }), 400, "urn:problem-type:validation-error");
@@ -133,5 +139,19 @@ describe("bodies and answers", () => {
     const response = await fetch(`${base}/items/5`, { method: "POST" });
     expect(response.headers.get("allow")).toBe("DELETE, GET, HEAD");
     await expectProblem(response, 405, "urn:problem-type:method-not-allowed");
+  });
+});
+
+describe("the generated client and server together", () => {
+  interface GeneratedClient {
+    createClient(options: { baseUrl: string; bearerToken?: string; apiKey?: string }): { postForm(args: { body: unknown }): Promise<unknown> };
+  }
+
+  it("a nested form body sent by the client arrives as the same structure", async () => {
+    const { createClient } = (await import(join(out, "client/index.ts"))) as GeneratedClient;
+    const client = createClient({ baseUrl: base });
+    const body = { count: 2, meta: { level: 5, tags: ["x", "y"] }, lines: [{ qty: 1 }, { qty: 9 }] };
+    await client.postForm({ body });
+    expect(seen["postForm"]?.body).toEqual(body);
   });
 });

@@ -15,6 +15,7 @@
 import type { Readable } from "node:stream";
 import type { FastifyRequest } from "fastify";
 import type { BodyKind, RouteContent } from "../../routes.js";
+import { parseForm } from "./form.js";
 import { createProblem, ProblemError, type ProblemDetails } from "./problems.js";
 
 /** Picks the declared content a Content-Type header selects, if any. */
@@ -112,17 +113,6 @@ function parseJson(raw: Buffer): unknown {
   } catch {
     throw new ProblemError(MALFORMED_JSON);
   }
-}
-
-/** A URL-encoded form as an object: repeated names become arrays, every name an own data key. */
-export function parseForm(text: string): Record<string, string | string[]> {
-  const form: Record<string, string | string[]> = {};
-  for (const [name, value] of new URLSearchParams(text)) {
-    const previous = Object.hasOwn(form, name) ? form[name] : undefined;
-    const next = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
-    Object.defineProperty(form, name, { value: next, writable: true, enumerable: true, configurable: true });
-  }
-  return form;
 }
 
 function isReadable(value: unknown): value is Readable {

@@ -88,13 +88,29 @@ function $coerce(v: unknown, flags: number): unknown {
   return v;
 }
 
-function $coerceArray(v: unknown, flags: number): unknown {
-  if (typeof v === "string") return [$coerce(v, flags)];
-  if (!Array.isArray(v)) return v;
-  let out: unknown[] | null = null;
-  for (let i = 0; i < v.length; i++) {
-    const c = $coerce(v[i], flags);
-    if (c !== v[i]) { if (out === null) out = v.slice(); out[i] = c; }
+/** A conversion plan: type flags for a value, [1, items] for an array, [0, properties, rest] for an object. */
+type $Plan = number | readonly [1, $Plan] | readonly [0, Readonly<Record<string, $Plan>>, $Plan];
+function $coercePlan(v: unknown, plan: $Plan): unknown {
+  if (typeof plan === "number") return $coerce(v, plan);
+  if (plan[0] === 1) {
+    const list = typeof v === "string" ? [v] : v;
+    if (!Array.isArray(list)) return v;
+    let out: unknown[] | null = null;
+    for (let i = 0; i < list.length; i++) {
+      const c = $coercePlan(list[i], plan[1]);
+      if (c !== list[i]) { if (out === null) out = list.slice(); out[i] = c; }
+    }
+    return out === null ? list : out;
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const src = v as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const k in src) {
+    if (!$hop.call(src, k)) continue;
+    const p = $hop.call(plan[1], k) ? plan[1][k] : plan[2];
+    if (p === undefined || p === 0) continue;
+    const c = $coercePlan(src[k], p);
+    if (c !== src[k]) out = $withOwn(src, out, k, c);
   }
   return out === null ? v : out;
 }
@@ -104,6 +120,9 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   return target;
 }
+
+const $plan0 = JSON.parse("[0,{\"albumId\":1},0]") as $Plan;
+const $plan1 = JSON.parse("[0,{\"thumbnails\":[1,0],\"rating\":1,\"public\":4},0]") as $Plan;
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -258,19 +277,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 function $coerce_validateReplaceCoverPathParams(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const src = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const v = src[k];
-    let c: unknown = v;
-    switch (k) {
-      case "albumId": c = $coerce(v, 1); break;
-    }
-    if (c !== v) out = $withOwn(src, out, k, c);
-  }
-  return out === null ? value : out;
+  return $coercePlan(value, $plan0);
 }
 
 export function validateReplaceCoverPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.ReplaceCoverPathParams> {
@@ -280,19 +287,7 @@ export function validateReplaceCoverPathParams(value: unknown, options?: Validat
 }
 
 function $coerce_validateUploadPhotoPathParams(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const src = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const v = src[k];
-    let c: unknown = v;
-    switch (k) {
-      case "albumId": c = $coerce(v, 1); break;
-    }
-    if (c !== v) out = $withOwn(src, out, k, c);
-  }
-  return out === null ? value : out;
+  return $coercePlan(value, $plan0);
 }
 
 export function validateUploadPhotoPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UploadPhotoPathParams> {
@@ -302,21 +297,7 @@ export function validateUploadPhotoPathParams(value: unknown, options?: Validate
 }
 
 function $coerce_validateUploadPhotoBody(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const src = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const v = src[k];
-    let c: unknown = v;
-    switch (k) {
-      case "thumbnails": c = $coerceArray(v, 16); break;
-      case "rating": c = $coerce(v, 1); break;
-      case "public": c = $coerce(v, 4); break;
-    }
-    if (c !== v) out = $withOwn(src, out, k, c);
-  }
-  return out === null ? value : out;
+  return $coercePlan(value, $plan1);
 }
 
 export function validateUploadPhotoBody(value: unknown, options?: ValidateOptions): ValidationResult<T.UploadPhotoBody> {

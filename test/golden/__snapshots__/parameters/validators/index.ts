@@ -104,13 +104,29 @@ function $coerce(v: unknown, flags: number): unknown {
   return v;
 }
 
-function $coerceArray(v: unknown, flags: number): unknown {
-  if (typeof v === "string") return [$coerce(v, flags)];
-  if (!Array.isArray(v)) return v;
-  let out: unknown[] | null = null;
-  for (let i = 0; i < v.length; i++) {
-    const c = $coerce(v[i], flags);
-    if (c !== v[i]) { if (out === null) out = v.slice(); out[i] = c; }
+/** A conversion plan: type flags for a value, [1, items] for an array, [0, properties, rest] for an object. */
+type $Plan = number | readonly [1, $Plan] | readonly [0, Readonly<Record<string, $Plan>>, $Plan];
+function $coercePlan(v: unknown, plan: $Plan): unknown {
+  if (typeof plan === "number") return $coerce(v, plan);
+  if (plan[0] === 1) {
+    const list = typeof v === "string" ? [v] : v;
+    if (!Array.isArray(list)) return v;
+    let out: unknown[] | null = null;
+    for (let i = 0; i < list.length; i++) {
+      const c = $coercePlan(list[i], plan[1]);
+      if (c !== list[i]) { if (out === null) out = list.slice(); out[i] = c; }
+    }
+    return out === null ? list : out;
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const src = v as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const k in src) {
+    if (!$hop.call(src, k)) continue;
+    const p = $hop.call(plan[1], k) ? plan[1][k] : plan[2];
+    if (p === undefined || p === 0) continue;
+    const c = $coercePlan(src[k], p);
+    if (c !== src[k]) out = $withOwn(src, out, k, c);
   }
   return out === null ? v : out;
 }
@@ -126,8 +142,11 @@ function $fmtUuid(s: string): boolean {
   return $UUID.test(s);
 }
 
-const $re0 = new RegExp("^[a-z]+$", "u");
-const $value1 = JSON.parse("[\"items\",\"customer\"]");
+const $plan0 = JSON.parse("[0,{\"orderNumber\":1},0]") as $Plan;
+const $plan1 = JSON.parse("[0,{\"expand\":[1,0],\"verbose\":4},0]") as $Plan;
+const $plan2 = JSON.parse("[0,{\"limit\":1,\"tags\":[1,0]},0]") as $Plan;
+const $re3 = new RegExp("^[a-z]+$", "u");
+const $value4 = JSON.parse("[\"items\",\"customer\"]");
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -323,7 +342,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   let ok = true;
   if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema/type", "type", { type: "string" }, "must be string")) return false; }
   else {
-    if (!$re0.test(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema/pattern", "pattern", { pattern: "^[a-z]+$" }, "must match pattern \"^[a-z]+$\"")) return false; }
+    if (!$re3.test(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema/pattern", "pattern", { pattern: "^[a-z]+$" }, "must match pattern \"^[a-z]+$\"")) return false; }
   }
   return ok;
 }
@@ -338,7 +357,7 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
       if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/items/type", "type", { type: "string" }, "must be string")) return false; }
-      if (!(v3 === "items" || v3 === "customer")) { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/items/enum", "enum", { allowedValues: $value1 }, "must be equal to one of: \"items\", \"customer\"")) return false; }
+      if (!(v3 === "items" || v3 === "customer")) { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/items/enum", "enum", { allowedValues: $value4 }, "must be equal to one of: \"items\", \"customer\"")) return false; }
     }
   }
   return ok;
@@ -418,19 +437,7 @@ function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 }
 
 function $coerce_validateGetOrderPathParams(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const src = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const v = src[k];
-    let c: unknown = v;
-    switch (k) {
-      case "orderNumber": c = $coerce(v, 1); break;
-    }
-    if (c !== v) out = $withOwn(src, out, k, c);
-  }
-  return out === null ? value : out;
+  return $coercePlan(value, $plan0);
 }
 
 export function validateGetOrderPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderPathParams> {
@@ -440,20 +447,7 @@ export function validateGetOrderPathParams(value: unknown, options?: ValidateOpt
 }
 
 function $coerce_validateGetOrderQuery(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const src = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const v = src[k];
-    let c: unknown = v;
-    switch (k) {
-      case "expand": c = $coerceArray(v, 16); break;
-      case "verbose": c = $coerce(v, 4); break;
-    }
-    if (c !== v) out = $withOwn(src, out, k, c);
-  }
-  return out === null ? value : out;
+  return $coercePlan(value, $plan1);
 }
 
 export function validateGetOrderQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderQuery> {
@@ -475,20 +469,7 @@ export function validateGetOrderResponse200(value: unknown, options?: ValidateOp
 }
 
 function $coerce_validateSearchQuery(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const src = value as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const v = src[k];
-    let c: unknown = v;
-    switch (k) {
-      case "limit": c = $coerce(v, 1); break;
-      case "tags": c = $coerceArray(v, 16); break;
-    }
-    if (c !== v) out = $withOwn(src, out, k, c);
-  }
-  return out === null ? value : out;
+  return $coercePlan(value, $plan2);
 }
 
 export function validateSearchQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.SearchQuery> {
