@@ -33,7 +33,7 @@ export interface paths {
         put?: never;
         /**
          * Attach a credential to a worker
-         * @description Records a credential (a certificate, licence or similar) for the worker and returns the stored credential.
+         * @description Attaches a credential to the worker and returns the stored credential.
          */
         post: operations["addWorkerCredential"];
         delete?: never;
@@ -81,7 +81,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a client
-         * @description Replaces the client's fields with the ones sent. The answer is a single boolean.
+         * @description Edits the client with the client object sent. The answer is a single boolean.
          */
         patch: operations["updateClient"];
         trace?: never;

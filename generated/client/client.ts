@@ -34,7 +34,7 @@ export class Client {
   /**
    * Attach a credential to a worker
    *
-   * Records a credential (a certificate, licence or similar) for the worker and returns the stored credential.
+   * Attaches a credential to the worker and returns the stored credential.
    *
    * `POST /workers/{id}/credentials`
    */
@@ -150,7 +150,7 @@ export class Client {
   /**
    * Edit a client
    *
-   * Replaces the client's fields with the ones sent. The answer is a single boolean.
+   * Edits the client with the client object sent. The answer is a single boolean.
    *
    * `PATCH /clients/{id}`
    */

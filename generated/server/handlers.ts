@@ -146,7 +146,7 @@ export interface Handlers {
   /**
    * Attach a credential to a worker
    *
-   * Records a credential (a certificate, licence or similar) for the worker and returns the stored credential.
+   * Attaches a credential to the worker and returns the stored credential.
    *
    * `POST /workers/{id}/credentials`
    */
@@ -208,7 +208,7 @@ export interface Handlers {
   /**
    * Edit a client
    *
-   * Replaces the client's fields with the ones sent. The answer is a single boolean.
+   * Edits the client with the client object sent. The answer is a single boolean.
    *
    * `PATCH /clients/{id}`
    */
