@@ -6,69 +6,9 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { ValidateOptions, ValidationResult } from "./validators/index.js";
+import type { Route } from "./route-types.js";
 
-export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
-
-/** How a body travels: JSON, multipart form, URL-encoded form, text, or raw bytes. */
-export type BodyKind = "json" | "multipart" | "form" | "text" | "binary";
-
-export interface RouteParameter {
-  /** the parameter name as the spec spells it (HTTP header names match case-insensitively) */
-  readonly name: string;
-  readonly required: boolean;
-  readonly style: string;
-  readonly explode: boolean;
-  /** the schema is an array: repeated or delimited values form a list */
-  readonly array: boolean;
-}
-
-export interface RouteContent {
-  readonly mediaType: string;
-  readonly kind: BodyKind;
-  /** multipart and form bodies: the fields that carry file bytes */
-  readonly binaryFields?: readonly string[];
-}
-
-/** A generated validator. Parameter validators return the converted values ("7" → 7). */
-export type Validator = (value: unknown, options?: ValidateOptions) => ValidationResult<unknown>;
-
-/** The generated validators of a route. */
-export interface RouteValidators {
-  readonly pathParams?: Validator;
-  readonly query?: Validator;
-  readonly headers?: Validator;
-  /** by request media type */
-  readonly body: Readonly<Record<string, Validator>>;
-  /** by status, for JSON responses */
-  readonly responses: Readonly<Record<string, Validator>>;
-}
-
-/** One security scheme of a requirement. */
-export interface RouteSecurityScheme {
-  readonly scheme: string;
-  readonly type: "apiKey" | "http" | "oauth2" | "openIdConnect" | "mutualTLS";
-  readonly in?: "header" | "query" | "cookie";
-  /** the header, query or cookie name of an apiKey scheme, as the spec spells it */
-  readonly name?: string;
-  readonly httpScheme?: string;
-}
-
-export interface Route {
-  readonly operationId: string;
-  readonly method: HttpMethod;
-  /** the path as the spec writes it, relative to the base path ("/workers/{id}/documents") */
-  readonly path: string;
-  readonly pathParams: readonly string[];
-  readonly query: readonly RouteParameter[];
-  readonly headers: readonly RouteParameter[];
-  readonly body?: { readonly required: boolean; readonly contents: readonly RouteContent[] };
-  /** declared responses by status ("200", "4XX", "default") */
-  readonly responses: Readonly<Record<string, readonly RouteContent[]>>;
-  /** alternatives, any one of which suffices; each lists the schemes it needs together */
-  readonly security: readonly (readonly RouteSecurityScheme[])[];
-  readonly validators: RouteValidators;
-}
+export type * from "./route-types.js";
 
 /** The path prefix every route is served under (from the first server URL). */
 export const basePath = "/api/1_12";
