@@ -5,10 +5,11 @@
  * `createKeyAuthenticator`, before the body is read) and the same handler answer:
  *   ours  — the generated plugin: the generated body validator, response checks off (production);
  *   plain — a Fastify 5 route with `schema: { body: VenueCreate }` compiled by Fastify's Ajv.
- * Each server runs in its own child process; autocannon (50 connections, ~10 s per run) loads
- * them in alternating runs, and the medians of requests/s and p99 latency are compared, with the
- * server's CPU time per request (steadier than throughput on a machine shared with other work).
- * Options: --rounds N (default 3), --duration S (default 10). Every child is stopped at the end.
+ * Each run starts a fresh child process for its server, warms it for 5 s, and loads it with
+ * autocannon (50 connections, ~10 s); the two servers alternate run by run, and the medians of
+ * requests/s and p99 latency are compared, with the server's CPU time per request (steadier than
+ * throughput on a machine shared with other work). Options: --rounds N (default 5), --duration S
+ * (default 10). Every child is stopped when its run ends (and on Ctrl-C).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -21,6 +22,8 @@ const API_KEY = "bench-key";
 const PATH = "/api/1_12/venues";
 const VENUE = mockAnswers.createVenue?.body ?? { venue_id: 1 };
 const BODY = JSON.stringify({ name: "Riverside Hall", address: "1 River Road", city: "Bristol", zip: "BS1 4DJ", saved: 1 });
+/** Load before each measured run: long enough for the JIT to settle on the hot paths. */
+const WARM_UP_SECONDS = 5;
 const TARGETS = ["ours", "plain"] as const;
 type Target = (typeof TARGETS)[number];
 
@@ -130,24 +133,29 @@ function option(name: string, fallback: number): number {
 }
 
 async function compare(): Promise<void> {
-  const rounds = option("rounds", 3);
+  const rounds = option("rounds", 5);
   const seconds = option("duration", 10);
-  const servers = new Map<Target, Server>();
-  const stop = (): void => servers.forEach(({ child }) => child.kill("SIGTERM"));
+  const running = new Set<Server>();
+  const stop = (server: Server): void => {
+    server.child.kill("SIGTERM");
+    running.delete(server);
+  };
   process.once("SIGINT", () => {
-    stop();
+    running.forEach(stop);
     process.exit(130);
   });
   try {
-    for (const target of TARGETS) servers.set(target, await start(target));
-    for (const target of TARGETS) await load(servers.get(target)?.url ?? "", 2);
     const runs: Record<Target, Run[]> = { ours: [], plain: [] };
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();
       for (const target of order) {
-        const server = servers.get(target);
-        if (server === undefined) throw new Error(`${target} is not running`);
+        // A fresh process per run: one process's JIT decisions can shift its figures by 10%
+        // either way for its whole life, which alternating runs within one process cannot average out.
+        const server = await start(target);
+        running.add(server);
+        await load(server.url, WARM_UP_SECONDS);
         const run = await measure(server, seconds);
+        stop(server);
         runs[target].push(run);
         const { requests, latency } = run.result;
         console.log(`round ${round + 1} ${target.padEnd(5)} ${requests.average.toFixed(0).padStart(7)} req/s  p99 ${latency.p99.toFixed(1).padStart(5)} ms  ${run.cpuPerRequest.toFixed(1).padStart(6)} µs CPU/request`);
@@ -155,7 +163,7 @@ async function compare(): Promise<void> {
     }
     report(runs);
   } finally {
-    stop();
+    running.forEach(stop);
   }
 }
 

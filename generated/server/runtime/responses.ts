@@ -33,6 +33,8 @@ interface DeclaredResponse {
 }
 
 const FALLBACK_TYPES: Readonly<Record<string, string>> = { json: "application/json", text: "text/plain", form: "application/x-www-form-urlencoded" };
+const JSON_TYPE = "application/json; charset=utf-8";
+const CONTENT_TYPES = new WeakMap<RouteContent, string>();
 
 /** The responder of a route. */
 export function compileResponder(route: Route, check: boolean, operation: string): Responder {
@@ -105,10 +107,19 @@ function send(reply: FastifyReply, answer: AnswerLike, content: RouteContent | u
   reply.send(serialize(kind, answer.body));
 }
 
+/**
+ * The Content-Type header of a content, worked out once per content: its media type (a fallback
+ * for a range), with "; charset=utf-8" added to a JSON type as Fastify would add it on every send.
+ */
 function contentTypeOf(content: RouteContent | undefined): string {
-  if (content === undefined) return "application/json";
-  if (!content.mediaType.includes("*")) return content.mediaType;
-  return FALLBACK_TYPES[content.kind] ?? "application/octet-stream";
+  if (content === undefined) return JSON_TYPE;
+  let header = CONTENT_TYPES.get(content);
+  if (header === undefined) {
+    const mediaType = content.mediaType.includes("*") ? (FALLBACK_TYPES[content.kind] ?? "application/octet-stream") : content.mediaType;
+    header = mediaType.includes("json") && !mediaType.includes("charset") ? `${mediaType}; charset=utf-8` : mediaType;
+    CONTENT_TYPES.set(content, header);
+  }
+  return header;
 }
 
 function serialize(kind: RouteContent["kind"], body: unknown): string | Uint8Array {
