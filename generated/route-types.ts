@@ -52,6 +52,14 @@ export interface RouteSecurityScheme {
   readonly httpScheme?: string;
 }
 
+/** The request body of a route. */
+export interface RouteBody {
+  readonly required: boolean;
+  /** where the document declares the body ("#/paths/~1venues/post/requestBody") */
+  readonly pointer: string;
+  readonly contents: readonly RouteContent[];
+}
+
 export interface Route {
   readonly operationId: string;
   readonly method: HttpMethod;
@@ -60,7 +68,7 @@ export interface Route {
   readonly pathParams: readonly string[];
   readonly query: readonly RouteParameter[];
   readonly headers: readonly RouteParameter[];
-  readonly body?: { readonly required: boolean; readonly contents: readonly RouteContent[] };
+  readonly body?: RouteBody;
   /** declared responses by status ("200", "4XX", "default") */
   readonly responses: Readonly<Record<string, readonly RouteContent[]>>;
   /** alternatives, any one of which suffices; each lists the schemes it needs together */

@@ -463,8 +463,8 @@ export interface components {
         /**
          * @description An error answer in the form of RFC 9457 (`application/problem+json`). The source does not
          *     specify the service's error answers; this is the form the generated validation layer gives
-         *     for the errors it detects (400, 401, 403, 404, 405, 413, 415, and 500/501 from the server
-         *     itself).
+         *     for the errors it detects (400, 401, 403, 404, 405, 408, 413, 414, 415, 431, and 500/501
+         *     from the server itself).
          */
         Problem: {
             /**
@@ -506,19 +506,6 @@ export interface components {
         };
     };
     responses: {
-        /**
-         * @description The request broke the contract: a path parameter, a header or the body failed validation
-         *     (`errors` lists every failure), or the body was not well-formed JSON. Produced by the
-         *     validation layer; the source does not specify the service's own error answers.
-         */
-        BadRequest: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /**
          * @description The `X-API-KEY` header is missing or empty, or the key was rejected. Produced by the
          *     validation layer; the source does not specify the service's own error answers.
@@ -569,6 +556,18 @@ export interface components {
             };
         };
         /**
+         * @description A path parameter is longer than the server accepts. The source gives no length limit for
+         *     IDs; the limit is the generated server's router's (1024 characters by default, configurable).
+         */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
          * @description The request body's `Content-Type` is not one this operation accepts. Produced by the
          *     validation layer; the source does not specify the service's own error answers.
          */
@@ -583,7 +582,10 @@ export interface components {
     };
     parameters: {
         /**
-         * @description The worker ID.
+         * @description The worker ID. In the path it is written in decimal digits, with no sign, exponent,
+         *     fraction or leading zero (`1042`, not `+1042`, `1042.0`, `1e3` or `01042`); the generated
+         *     server and client refuse any other form, and any value above 9007199254740991 (2^53 - 1),
+         *     the largest they can carry without rounding.
          * @example 1042
          */
         WorkerId: number;
@@ -626,7 +628,20 @@ export interface operations {
                     "application/json": components["schemas"]["PayrollGroup"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /**
+             * @description The request broke the contract: the body failed validation (`errors` lists every
+             *     failure), or the body was not well-formed JSON or was nested more than 1000 levels deep.
+             *     Produced by the validation layer; the source does not specify the service's own error
+             *     answers.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
@@ -639,7 +654,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The worker ID.
+                 * @description The worker ID. In the path it is written in decimal digits, with no sign, exponent,
+                 *     fraction or leading zero (`1042`, not `+1042`, `1042.0`, `1e3` or `01042`); the generated
+                 *     server and client refuse any other form, and any value above 9007199254740991 (2^53 - 1),
+                 *     the largest they can carry without rounding.
                  * @example 1042
                  */
                 id: components["parameters"]["WorkerId"];
@@ -661,11 +679,25 @@ export interface operations {
                     "application/json": components["schemas"]["WorkerCredential"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /**
+             * @description The request broke the contract: a path parameter or the body failed validation (`errors`
+             *     lists every failure), or the body was not well-formed JSON or was nested more than 1000
+             *     levels deep. Produced by the validation layer; the source does not specify the service's
+             *     own error answers.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -675,7 +707,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The worker ID.
+                 * @description The worker ID. In the path it is written in decimal digits, with no sign, exponent,
+                 *     fraction or leading zero (`1042`, not `+1042`, `1042.0`, `1e3` or `01042`); the generated
+                 *     server and client refuse any other form, and any value above 9007199254740991 (2^53 - 1),
+                 *     the largest they can carry without rounding.
                  * @example 1042
                  */
                 id: components["parameters"]["WorkerId"];
@@ -697,12 +732,49 @@ export interface operations {
                     "application/json": components["schemas"]["WorkerDocument"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /**
+             * @description The request broke the contract: a path parameter or a form field failed validation
+             *     (`errors` lists every failure). Produced by the validation layer; the source does not
+             *     specify the service's own error answers.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description A file or a text field of the form is larger than the server accepts. The source does
+             *     not specify upload limits; the limits are the generated server's (10 MiB per file and
+             *     1 MiB per text field by default, both configurable). A field over its limit is refused,
+             *     never cut short.
+             */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            /**
+             * @description The request body is not `multipart/form-data`. Produced by the validation layer; the
+             *     source does not specify the service's own error answers.
+             */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updateClient: {
@@ -733,11 +805,25 @@ export interface operations {
                     "application/json": boolean;
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /**
+             * @description The request broke the contract: a path parameter or the body failed validation (`errors`
+             *     lists every failure), or the body was not well-formed JSON or was nested more than 1000
+             *     levels deep. Produced by the validation layer; the source does not specify the service's
+             *     own error answers.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -763,7 +849,20 @@ export interface operations {
                     "application/json": components["schemas"]["Venue"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /**
+             * @description The request broke the contract: the body failed validation (`errors` lists every
+             *     failure), or the body was not well-formed JSON or was nested more than 1000 levels deep.
+             *     Produced by the validation layer; the source does not specify the service's own error
+             *     answers.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
@@ -836,7 +935,20 @@ export interface operations {
                     "application/json": number;
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /**
+             * @description The request broke the contract: the body failed validation (`errors` lists every
+             *     failure), or the body was not well-formed JSON or was nested more than 1000 levels deep.
+             *     Produced by the validation layer; the source does not specify the service's own error
+             *     answers.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
@@ -871,11 +983,25 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /**
+             * @description The request broke the contract: a path parameter or the body failed validation (`errors`
+             *     lists every failure), or the body was not well-formed JSON or was nested more than 1000
+             *     levels deep. Produced by the validation layer; the source does not specify the service's
+             *     own error answers.
+             */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
@@ -943,6 +1069,8 @@ export type AddWorkerCredentialResponse403 = Problem;
 export type AddWorkerCredentialResponse404 = Problem;
 /** Response 413 of `addWorkerCredential` (POST /workers/{id}/credentials). */
 export type AddWorkerCredentialResponse413 = Problem;
+/** Response 414 of `addWorkerCredential` (POST /workers/{id}/credentials). */
+export type AddWorkerCredentialResponse414 = Problem;
 /** Response 415 of `addWorkerCredential` (POST /workers/{id}/credentials). */
 export type AddWorkerCredentialResponse415 = Problem;
 /** Success response body of `addWorkerCredential` (POST /workers/{id}/credentials). */
@@ -963,6 +1091,8 @@ export type AddWorkerDocumentResponse403 = Problem;
 export type AddWorkerDocumentResponse404 = Problem;
 /** Response 413 of `addWorkerDocument` (POST /workers/{id}/documents). */
 export type AddWorkerDocumentResponse413 = Problem;
+/** Response 414 of `addWorkerDocument` (POST /workers/{id}/documents). */
+export type AddWorkerDocumentResponse414 = Problem;
 /** Response 415 of `addWorkerDocument` (POST /workers/{id}/documents). */
 export type AddWorkerDocumentResponse415 = Problem;
 /** Success response body of `addWorkerDocument` (POST /workers/{id}/documents). */
@@ -1047,6 +1177,8 @@ export type UpdateClientResponse403 = Problem;
 export type UpdateClientResponse404 = Problem;
 /** Response 413 of `updateClient` (PATCH /clients/{id}). */
 export type UpdateClientResponse413 = Problem;
+/** Response 414 of `updateClient` (PATCH /clients/{id}). */
+export type UpdateClientResponse414 = Problem;
 /** Response 415 of `updateClient` (PATCH /clients/{id}). */
 export type UpdateClientResponse415 = Problem;
 /** Success response body of `updateClient` (PATCH /clients/{id}). */
@@ -1067,6 +1199,8 @@ export type UpdateEventResponse403 = Problem;
 export type UpdateEventResponse404 = Problem;
 /** Response 413 of `updateEvent` (PATCH /events/{id}). */
 export type UpdateEventResponse413 = Problem;
+/** Response 414 of `updateEvent` (PATCH /events/{id}). */
+export type UpdateEventResponse414 = Problem;
 /** Response 415 of `updateEvent` (PATCH /events/{id}). */
 export type UpdateEventResponse415 = Problem;
 /** Success response body of `updateEvent` (PATCH /events/{id}). */

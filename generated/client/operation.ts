@@ -10,7 +10,7 @@ import type { Route, RouteContent, Validator } from "../routes.js";
 import { placeCredentials } from "./auth.js";
 import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "./body.js";
 import { ApiNetworkError, ApiTimeoutError, RequestValidationError, ResponseValidationError, type RequestIssue, type RequestPart } from "./errors.js";
-import { compilePath, encodeQuery, fillPath, headerValue, type PathTemplate } from "./parameters.js";
+import { compilePath, encodeQuery, fillPath, headersAsSent, headerValue, pathAsSent, queryAsSent, type PathTemplate } from "./parameters.js";
 import { readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
 import { CallScope, isIdempotent, pause, retryDelay } from "./transport.js";
@@ -145,7 +145,7 @@ export class Operation {
     const headers: Record<string, string> = { ...base };
     for (const [name, value] of Object.entries(args.headers ?? EMPTY)) {
       const lower = name.toLowerCase();
-      if (value !== undefined) headers[lower] = headerValue(value, this.#route.headers.find((h) => h.name === lower)?.explode ?? false);
+      if (value !== undefined) headers[lower] = headerValue(value, this.#route.headers.find((h) => h.name.toLowerCase() === lower)?.explode ?? false);
     }
     for (const [name, value] of Object.entries(options?.headers ?? EMPTY)) if (typeof value === "string") headers[name.toLowerCase()] = value;
     return headers;
@@ -165,10 +165,11 @@ export class Operation {
   #check(args: CallArgs, prepared: PreparedContent | undefined): void {
     const validators = this.#route.validators;
     const issues: RequestIssue[] = [];
-    collect(issues, "path", validators.pathParams, args.path ?? EMPTY);
-    collect(issues, "query", validators.query, args.query ?? EMPTY);
-    collect(issues, "header", validators.headers, args.headers ?? EMPTY);
-    if (args.body === undefined && this.#route.body?.required === true) issues.push(bodyRequired());
+    collect(issues, "path", validators.pathParams, pathAsSent(args.path ?? EMPTY));
+    collect(issues, "query", validators.query, queryAsSent(this.#route.query, args.query ?? EMPTY));
+    collect(issues, "header", validators.headers, headersAsSent(this.#route.headers, args.headers ?? EMPTY));
+    const body = this.#route.body;
+    if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
     else if (prepared !== undefined && args.body !== undefined) {
       collect(issues, "body", prepared.validator, withFilesAsText(args.body, prepared.content.binaryFields ?? []));
     }
@@ -197,8 +198,9 @@ function missingPathParameter(operationId: string, name: string): RequestValidat
   return new RequestValidationError(operationId, [{ in: "path", instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: name }, message }]);
 }
 
-function bodyRequired(): RequestIssue {
-  return { in: "body", instancePath: "", schemaPath: "#/required", keyword: "required", params: {}, message: "is required" };
+/** The issue of a required body that is missing (the same the server reports). */
+function missingBody(pointer: string): RequestIssue {
+  return { in: "body", instancePath: "", schemaPath: `${pointer}/required`, keyword: "required", params: {}, message: "is required" };
 }
 
 function ignore(): void {}

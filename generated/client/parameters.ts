@@ -108,6 +108,57 @@ function simpleValue(value: unknown, explode: boolean, encode: (text: string) =>
   return definedEntries(value).map(([key, item]) => `${encode(key)}${separator}${encode(scalar(item))}`).join(",");
 }
 
+/**
+ * The parameters as the server will read them off the wire: the text of each path parameter, the
+ * text (or list of texts, or object of texts for deepObject) of each declared query parameter,
+ * and of each declared header. The client checks this with the validator the server runs on what
+ * it reads, so the two agree on every value: an integer 2^53, sent as "9007199254740992", is
+ * refused by both. Parameters sent as JSON (`content`) are checked as they are.
+ */
+export function pathAsSent(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== null) defineOwn(out, name, simpleValue(value, false, String));
+  return out;
+}
+
+/** The declared query parameters as the server reads them (see `pathAsSent`). */
+export function queryAsSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const parameter of parameters) {
+    const value = values[parameter.name];
+    if (value === undefined) continue;
+    if (parameter.style === "content") defineOwn(out, parameter.name, value);
+    else if (parameter.array) defineOwn(out, parameter.name, (Array.isArray(value) ? value : [value]).map(scalar));
+    else defineOwn(out, parameter.name, isPlainObject(value) ? textLeaves(value) : scalar(value));
+  }
+  return out;
+}
+
+/** The declared headers as the server reads them (see `pathAsSent`); `values` keyed as the spec spells them. */
+export function headersAsSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const parameter of parameters) {
+    const value = values[parameter.name];
+    if (value === undefined) continue;
+    const text = headerValue(value, parameter.explode);
+    if (parameter.style === "content") defineOwn(out, parameter.name, value);
+    else defineOwn(out, parameter.name, parameter.array ? text.split(",").map((item) => item.trim()) : text);
+  }
+  return out;
+}
+
+function textLeaves(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(textLeaves);
+  if (!isPlainObject(value)) return scalar(value);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of definedEntries(value)) defineOwn(out, key, textLeaves(item));
+  return out;
+}
+
+function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 /** One value as text: strings as they are, dates as ISO 8601, objects as JSON, null as "". */
 export function scalar(value: unknown): string {
   if (typeof value === "string") return value;

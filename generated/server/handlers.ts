@@ -27,6 +27,7 @@ export interface HandlerTypes {
       "403": T.AddWorkerCredentialResponse403;
       "404": T.AddWorkerCredentialResponse404;
       "413": T.AddWorkerCredentialResponse413;
+      "414": T.AddWorkerCredentialResponse414;
       "415": T.AddWorkerCredentialResponse415;
     };
   };
@@ -42,6 +43,7 @@ export interface HandlerTypes {
       "403": T.AddWorkerDocumentResponse403;
       "404": T.AddWorkerDocumentResponse404;
       "413": T.AddWorkerDocumentResponse413;
+      "414": T.AddWorkerDocumentResponse414;
       "415": T.AddWorkerDocumentResponse415;
     };
   };
@@ -121,6 +123,7 @@ export interface HandlerTypes {
       "403": T.UpdateClientResponse403;
       "404": T.UpdateClientResponse404;
       "413": T.UpdateClientResponse413;
+      "414": T.UpdateClientResponse414;
       "415": T.UpdateClientResponse415;
     };
   };
@@ -136,6 +139,7 @@ export interface HandlerTypes {
       "403": T.UpdateEventResponse403;
       "404": T.UpdateEventResponse404;
       "413": T.UpdateEventResponse413;
+      "414": T.UpdateEventResponse414;
       "415": T.UpdateEventResponse415;
     };
   };

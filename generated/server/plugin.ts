@@ -11,7 +11,7 @@ import type { FastifyInstance } from "fastify";
 import multipart from "@fastify/multipart";
 import { basePath, routes, type OperationId, type Route } from "../routes.js";
 import type { Handlers } from "./handlers.js";
-import { createMultipartReader } from "./runtime/multipart.js";
+import { createMultipartReader, type MultipartLimits } from "./runtime/multipart.js";
 import { createNotFoundHandler } from "./runtime/not-found.js";
 import { mountRoutes, type PipelineSettings, type RouteHandler } from "./runtime/pipeline.js";
 import type { Authenticate } from "./runtime/security.js";
@@ -57,17 +57,18 @@ export async function registerRoutes(app: FastifyInstance, options: ServerOption
 
 function pipelineSettings(options: ServerOptions): PipelineSettings {
   const fileSizeLimit = options.fileSizeLimit ?? DEFAULT_FILE_SIZE_LIMIT;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const limits: MultipartLimits = { fileSize: fileSizeLimit, fieldSize: bodyLimit };
   return {
     authenticate: options.authenticate,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    bodyLimit,
     fileSizeLimit,
     validateResponses: options.validateResponses ?? process.env.NODE_ENV !== "production",
     multipart: {
-      read: createMultipartReader(fileSizeLimit),
+      read: createMultipartReader(limits),
       scope: (scope, mount) => {
-        const limits = { fileSize: fileSizeLimit, fieldSize: options.bodyLimit ?? DEFAULT_BODY_LIMIT, parts: 1000 };
         void scope.register(async (child) => {
-          await child.register(multipart, { limits, throwFileSizeLimit: true });
+          await child.register(multipart, { limits: { ...limits, parts: 1000 }, throwFileSizeLimit: true });
           mount(child);
         });
       },

@@ -43,7 +43,7 @@ function emitEntry(module: ModuleState, { entry, location }: LocatedEntry, root:
     out.blank();
   }
   const input = coercion === undefined || coercer === undefined ? code`value` : code`${coercer}(value)`;
-  emitValidate(module, out, ident(entry.name), type, input, root);
+  emitValidate(out, { name: ident(entry.name), type, input, root, invalid: module.helper(coercion === undefined ? "invalid" : "invalidText") });
   if (entry.guardName !== undefined) {
     out.blank();
     out.open(code`export function ${ident(entry.guardName)}(value: unknown): value is ${type}`);
@@ -53,11 +53,22 @@ function emitEntry(module: ModuleState, { entry, location }: LocatedEntry, root:
   return out.toCode();
 }
 
+/** The parts of an exported validate function. */
+interface ValidateParts {
+  readonly name: Code;
+  readonly type: Code;
+  /** the value checked: the argument, or its conversion from text */
+  readonly input: Code;
+  readonly root: Code;
+  /** the helper that turns the sink into the invalid result */
+  readonly invalid: Code;
+}
+
 /** The result object doubles as the error sink, so a valid input allocates nothing else. */
-function emitValidate(module: ModuleState, out: Block, name: Code, type: Code, input: Code, root: Code): void {
+function emitValidate(out: Block, { name, type, input, root, invalid }: ValidateParts): void {
   out.open(code`export function ${name}(value: unknown, options?: ValidateOptions): ValidationResult<${type}>`);
   out.line(code`const r: $Sink = { valid: true, value: ${input}, errors: undefined };`);
   out.line(code`const all = options !== undefined && options.allErrors === true;`);
-  out.line(code`return ${root}(r.value, r, all, 0) ? (r as ValidationResult<${type}>) : ${module.helper("invalid")}(r);`);
+  out.line(code`return ${root}(r.value, r, all, 0) ? (r as ValidationResult<${type}>) : ${invalid}(r);`);
   out.close();
 }

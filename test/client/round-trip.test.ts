@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError, createClient, type Client } from "../../generated/index.js";
+import { ApiError, createClient, RequestValidationError, type Client } from "../../generated/index.js";
 import { mockAnswers } from "../../generated/server/index.js";
 import { API_KEY, startMockServer, type MockServer } from "./mock-server.js";
 
@@ -84,5 +84,51 @@ describe("every operation against the generated mock server, with validateRespon
     const invalid = (await unchecked.createVenue({ body: { ...venue, name: "x".repeat(151) } }).catch((e: unknown) => e)) as ApiError;
     expect([invalid.status, invalid.problem?.type]).toEqual([400, "urn:problem-type:validation-error"]);
     expect(invalid.message).toBe("createVenue: 400 Bad Request: /name must be at most 150 characters");
+  });
+});
+
+describe("the client refuses exactly what the server refuses, with the same issues", () => {
+  let server: MockServer;
+  let checked: Client;
+  let unchecked: Client;
+
+  beforeAll(async () => {
+    server = await startMockServer();
+    checked = createClient({ apiKey: API_KEY, serverVariables: { base_url: server.origin } });
+    unchecked = createClient({ apiKey: API_KEY, serverVariables: { base_url: server.origin }, validateRequests: false });
+  });
+  afterAll(() => server.close());
+
+  type Call = (client: Client) => Promise<unknown>;
+  const credential = (id: unknown): Call => (client) => client.addWorkerCredential({ path: { id: id as number }, body: {} });
+
+  it.each<[string, Call]>([
+    ["an integer ID of 2^53", credential(2 ** 53)],
+    ["an integer ID of 1e21 (sent as 1e+21)", credential(1e21)],
+    ["an integer ID given as the text 1e3", credential("1e3")],
+    ["an integer ID given as the text 01", credential("01")],
+    ["an integer ID given as the text -0", credential("-0")],
+    ["an integer ID given as the text 1.0", credential("1.0")],
+    ["a negative integer ID", credential(-1)],
+    ["a missing body", (client) => client.createVenue({} as never)],
+    ["a venue name that is too long", (client) => client.createVenue({ body: { ...venue, name: "x".repeat(151) } })],
+    ["event_id on create", (client) => client.createEvent({ body: { ...eventBody, event_id: "E1" } as never })],
+  ])("%s", async (_label, call) => {
+    const local = (await call(checked).catch((e: unknown) => e)) as RequestValidationError;
+    expect(local).toBeInstanceOf(RequestValidationError);
+    const remote = (await call(unchecked).catch((e: unknown) => e)) as ApiError;
+    expect(remote).toBeInstanceOf(ApiError);
+    expect(remote.status).toBe(400);
+    expect(local.errors).toEqual(remote.problem?.errors);
+  });
+
+  it.each<[string, unknown, string]>([
+    ["2^53 - 1", 9007199254740991, "9007199254740991"],
+    ["1e3, the number 1000", 1e3, "1000"],
+    ["1.0, the number 1", 1.0, "1"],
+    ["-0, the number 0", -0, "0"],
+  ])("sends %s as canonical decimal, which the server accepts", async (_label, id, text) => {
+    await expect(checked.addWorkerCredential({ path: { id: id as number }, body: {} })).resolves.toBeDefined();
+    expect(server.requests.at(-1)?.url).toBe(`/api/1_12/workers/${text}/credentials`);
   });
 });

@@ -42,8 +42,56 @@ describe("coerceStrings for parameters", () => {
   it("rejects strings that are not integers, or violate the bounds after conversion", async () => {
     const { validateQuery } = await validators(document, entries);
     for (const id of ["1.5", "abc", "-1", "", "0x10"]) expect(validateQuery?.({ id }).valid).toBe(false);
-    expect(validateQuery?.({ id: "abc" }).errors?.[0]?.message).toBe("/id must be integer");
+    expect(validateQuery?.({ id: "abc" }).errors?.[0]?.message).toMatch(/^\/id must be integer \(an integer is written in decimal digits/);
     expect(validateQuery?.({ id: "-1" }).errors?.[0]?.message).toBe("/id must be >= 0");
+  });
+});
+
+describe("the text of an integer or a number parameter", () => {
+  const document = openApi("3.1.0", {
+    Query: { type: "object", properties: { id: { type: "integer" }, ratio: { type: "number" }, many: { type: "integer" } } },
+  });
+  const entries: ValidatorEntry[] = [{ name: "validateQuery", schema: { pointer: "#/components/schemas/Query" }, coerceStrings: true }];
+
+  it.each([
+    ["9007199254740991", 9007199254740991],
+    ["-9007199254740991", -9007199254740991],
+    ["0", 0],
+    ["-17", -17],
+  ])("accepts the canonical decimal %s exactly", async (text, value) => {
+    const { validateQuery } = await validators(document, entries);
+    expect(validateQuery?.({ id: text }).value).toEqual({ id: value });
+  });
+
+  it.each(["9007199254740992", "-9007199254740992", "18446744073709551616", "1e3", "1.0", "-0", "01", "+1", " 1", "1 ", "0x10", ""])(
+    "refuses %j as an integer, never rounding it",
+    async (text) => {
+      const { validateQuery } = await validators(document, entries);
+      const result = validateQuery?.({ id: text }, { allErrors: true });
+      expect(result?.valid).toBe(false);
+      expect(result?.errors).toEqual([expect.objectContaining({ instancePath: "/id", keyword: "type", params: { type: "integer" } })]);
+      expect(result?.errors?.[0]?.message).toBe(
+        '/id must be integer (an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991)',
+      );
+    },
+  );
+
+  it("reads a number as a JSON number with a finite value", async () => {
+    const { validateQuery } = await validators(document, entries);
+    expect(validateQuery?.({ ratio: "1e3" }).value).toEqual({ ratio: 1000 });
+    expect(validateQuery?.({ ratio: "-0.5" }).value).toEqual({ ratio: -0.5 });
+    for (const text of ["1e400", ".5", "1.", "+1", "NaN", "Infinity"]) expect(validateQuery?.({ ratio: text }).valid, text).toBe(false);
+    expect(validateQuery?.({ ratio: "1e400" }).errors?.[0]?.message).toBe("/ratio must be number (a number is written as a JSON number)");
+  });
+
+  it("says when a single-valued parameter was sent more than once", async () => {
+    const { validateQuery } = await validators(document, entries);
+    expect(validateQuery?.({ many: ["1", "2"] }).errors?.[0]?.message).toBe("/many must be integer (it was sent 2 times)");
+  });
+
+  it("leaves the messages of values that did not arrive as text alone", async () => {
+    const { validateQuery } = await validators(document, entries);
+    expect(validateQuery?.({ id: true }).errors?.[0]?.message).toBe("/id must be integer");
   });
 });
 
@@ -70,7 +118,7 @@ describe("coerceStrings inside nested objects and arrays (deepObject parameters,
     expect(result?.value).toEqual({ filter: { size: 3, ids: [4] }, lines: [{ qty: 2, note: "7" }, { note: "x" }], extra: { a: true, ["__proto__"]: false } });
     expect(input.filter.size).toBe("3");
     expect((result?.value as { lines: unknown[] }).lines[1]).toBe(lines[1]);
-    expect(validateForm?.({ filter: { size: "big" } }).errors?.[0]?.message).toBe("/filter/size must be integer");
+    expect(validateForm?.({ filter: { size: "big" } }).errors?.[0]?.message).toMatch(/^\/filter\/size must be integer \(an integer is written/);
   });
 });
 

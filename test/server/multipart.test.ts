@@ -14,6 +14,11 @@ const handlers: Handlers = {
   },
 };
 
+/** The upload handler's last input, read through a call so that TypeScript does not narrow it. */
+function lastReceived(): typeof received {
+  return received;
+}
+
 const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);
 
 function upload(bytes: Uint8Array<ArrayBuffer>, fields: Record<string, string> = {}): FormData {
@@ -80,5 +85,60 @@ describe("document upload", () => {
     form.set("__proto__", "polluted");
     await expectProblem(await server.call("POST", "/workers/1/documents", { body: form }), 400, "urn:problem-type:malformed-body");
     expect(Object.prototype).not.toHaveProperty("polluted");
+  });
+
+  it.each([
+    ["one byte under the limit", 1_048_575, 200],
+    ["exactly the limit", 1_048_576, 200],
+    ["one byte over the limit", 1_048_577, 413],
+    ["twice the limit", 2_097_152, 413],
+  ])("a text field %s → %i, never cut short", async (_label, size, status) => {
+    received = undefined;
+    const response = await server.call("POST", "/workers/1/documents", { body: upload(ALL_BYTES, { file_name: "n".repeat(size) }) });
+    const seen = lastReceived();
+    if (status === 200) {
+      expect(response.status).toBe(200);
+      expect(seen?.body.file_name).toHaveLength(size);
+    } else {
+      const problem = await expectProblem(response, 413, "urn:problem-type:payload-too-large");
+      expect(problem["detail"]).toBe("A form field is larger than 1048576 bytes.");
+      expect(seen).toBeUndefined();
+    }
+  });
+
+  it("a text field sent as a file part has the same limit", async () => {
+    const form = new FormData();
+    form.set("name", new Blob(["n".repeat(1_048_577)]), "name.txt");
+    await expectProblem(await server.call("POST", "/workers/1/documents", { body: form }), 413, "urn:problem-type:payload-too-large");
+  });
+
+  it.each([
+    ["an empty body", ""],
+    ["a body with no part", "--x--\r\n"],
+  ])("%s for the required body → 400 body is required", async (_label, body) => {
+    const problem = await expectProblem(await server.call("POST", "/workers/1/documents", { body, contentType: "multipart/form-data; boundary=x" }), 400, "urn:problem-type:validation-error");
+    expect(problem["errors"]).toEqual([expect.objectContaining({ in: "body", instancePath: "", keyword: "required", schemaPath: "#/paths/~1workers~1{id}~1documents/post/requestBody/required" })]);
+  });
+
+  it("a single-valued field sent twice → 400, saying so", async () => {
+    const form = upload(ALL_BYTES, { name: "first" });
+    form.append("name", "second");
+    const problem = await expectProblem(await server.call("POST", "/workers/1/documents", { body: form }), 400, "urn:problem-type:validation-error");
+    expect(problem["detail"]).toBe("body/name must be string (it was sent 2 times)");
+  });
+
+  it("a file sent twice to a single-file field → 400", async () => {
+    const form = upload(ALL_BYTES);
+    form.append("file", new Blob(["again"]), "again.bin");
+    const problem = await expectProblem(await server.call("POST", "/workers/1/documents", { body: form }), 400, "urn:problem-type:validation-error");
+    expect(problem["errors"]).toEqual([expect.objectContaining({ instancePath: "/file", keyword: "type" })]);
+  });
+
+  it("stops reading at a refused field, answers at once, and keeps serving", async () => {
+    const form = new FormData();
+    form.set("file_name", "n".repeat(1_048_577));
+    form.set("file", new Blob([new Uint8Array(4 * 1024 * 1024)]), "big.bin");
+    await expectProblem(await server.call("POST", "/workers/1/documents", { body: form }), 413, "urn:problem-type:payload-too-large");
+    expect((await server.call("POST", "/workers/1/documents", { body: upload(ALL_BYTES) })).status).toBe(200);
   });
 });

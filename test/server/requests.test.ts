@@ -73,6 +73,15 @@ describe("body", () => {
     }
   });
 
+  it("nesting: 1000 levels (the body's own object counted, anywhere) accepted, 1001 refused; brackets in strings do not count", async () => {
+    const nested = (depth: number): string => JSON.stringify(venue()).replace(/}$/, `,"extra":${"[".repeat(depth)}${"]".repeat(depth)}}`);
+    expect((await server.call("POST", "/venues", { body: nested(999), contentType: "application/json" })).status).toBe(200);
+    const problem = await expectProblem(await server.call("POST", "/venues", { body: nested(1000), contentType: "application/json" }), 400, "urn:problem-type:malformed-body");
+    expect(problem["detail"]).toBe("The request body is nested more than 1000 levels deep.");
+    const quoted = JSON.stringify(venue({ note: `\\"${"[".repeat(3000)}` }));
+    expect((await server.call("POST", "/venues", { body: quoted, contentType: "application/json" })).status).toBe(200);
+  });
+
   it("keeps __proto__ and constructor as own data keys and leaves Object.prototype untouched", async () => {
     const raw = JSON.stringify(venue()).replace(/}$/, ',"__proto__":{"polluted":"yes","saved":5},"constructor":{"prototype":{"polluted":"yes"}}}');
     const response = await server.call("POST", "/venues", { body: raw, contentType: "application/json" });

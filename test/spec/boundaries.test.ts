@@ -25,7 +25,7 @@ function collectExamples(): MediaExample[] {
       const ref = typeof node.schema === "object" && node.schema !== null && !Array.isArray(node.schema) ? node.schema.$ref : undefined;
       const schemaName = typeof ref === "string" ? ref.replace("#/components/schemas/", "") : undefined;
       for (const [name, example] of Object.entries(node.examples as JsonObject)) {
-        found.push({ where: `${where}/examples/${name}`, schemaName, schema: node.schema, value: (example as JsonObject).value ?? null });
+        found.push({ where: `${where}/examples/${name}`, schemaName, schema: node.schema, value: exampleValue(example as JsonObject) });
       }
     }
     for (const [key, child] of Object.entries(node)) visit(child, `${where}/${key}`);
@@ -35,13 +35,21 @@ function collectExamples(): MediaExample[] {
   return found;
 }
 
+/** An example's value, following a `$ref` to `#/components/examples`. */
+function exampleValue(example: JsonObject): Json {
+  const ref = example.$ref;
+  const target = typeof ref === "string" ? (at(raw, ref) as JsonObject) : example;
+  return target.value ?? null;
+}
+
 const examples = collectExamples();
 
 describe("every example in the spec is valid against its schema", () => {
   it("there is an example for every request and response body", () => {
     const owners = new Set(examples.map((e) => e.where.replace(/\/examples\/[^/]+$/, "")));
-    // 7 request bodies (the two GETs have none), 9 success responses, 6 shared error responses
-    expect(owners.size).toBe(7 + 9 + 6);
+    // 7 request bodies (the two GETs have none), 9 success responses, a 400 per operation with a
+    // body, the upload's own 413 and 415, and 6 shared error responses
+    expect(owners.size).toBe(7 + 9 + 7 + 2 + 6);
   });
   it.each(examples)("$where", ({ schemaName, schema, value }) => {
     if (schemaName !== undefined) expect(valid(schemaName, value)).toBe(true);

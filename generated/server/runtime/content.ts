@@ -9,7 +9,8 @@
  * JSON is parsed with plain `JSON.parse`, not Fastify's secure-json-parse: "__proto__" and
  * "constructor" stay ordinary own data keys (which is what JSON means by them), the validators
  * treat them as data, and no body is ever merged into an existing object, so nothing can reach
- * `Object.prototype`.
+ * `Object.prototype`. A JSON body nested more than 1000 levels deep is refused (400), wherever the
+ * nesting is: the validators stop there too, and deeper values break `JSON.stringify` in a handler.
  */
 /// <reference types="node" />
 import type { Readable } from "node:stream";
@@ -26,6 +27,9 @@ export type BodyCallback = (problem: ProblemDetails | undefined, body: Buffer) =
 
 const NO_BYTES = Buffer.alloc(0);
 const MALFORMED_JSON = createProblem("malformedBody", "The request body is not well-formed JSON.");
+/** The deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 1000;
+const TOO_DEEP = createProblem("malformedBody", `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
 const UNREADABLE = createProblem("malformedBody", "The request body could not be read.");
 
 /** "application/json; charset=utf-8" → "application/json". */
@@ -108,11 +112,30 @@ export function decodeBody(kind: BodyKind, raw: Buffer): unknown {
 }
 
 function parseJson(raw: Buffer): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(raw.toString("utf8"));
+    value = JSON.parse(raw.toString("utf8"));
   } catch {
     throw new ProblemError(MALFORMED_JSON);
   }
+  // Each level takes two bytes at least, so a shorter body cannot be too deep.
+  if (raw.length > 2 * MAX_JSON_DEPTH && nestedDeeperThan(raw, MAX_JSON_DEPTH)) throw new ProblemError(TOO_DEEP);
+  return value;
+}
+
+/** Whether well-formed JSON text nests arrays and objects more than `limit` deep (strings skipped). */
+export function nestedDeeperThan(text: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const byte = text[i];
+    if (byte === 0x22) {
+      // skip the string: to the next quote that no backslash escapes
+      for (i++; i < text.length && text[i] !== 0x22; i++) if (text[i] === 0x5c) i++;
+    } else if (byte === 0x5b || byte === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (byte === 0x5d || byte === 0x7d) depth--;
+  }
+  return false;
 }
 
 function isReadable(value: unknown): value is Readable {

@@ -3,10 +3,11 @@
 
 /**
  * multipart/form-data bodies, read with @fastify/multipart. Each part becomes a form field (a
- * repeated name becomes a list). The fields that carry files (`binaryFields` in the route table)
- * are validated with the file name in place of the bytes, as the schema describes them as strings,
- * and reach the handler as `UploadedFile`s with their bytes intact; a file over the size limit is
- * refused with 413.
+ * repeated name becomes a list, which a single-valued field's schema then refuses). The fields
+ * that carry files (`binaryFields` in the route table) are validated with the file name in place
+ * of the bytes, as the schema describes them as strings, and reach the handler as `UploadedFile`s
+ * with their bytes intact. Nothing is ever cut short: a file, a text field or a field name over
+ * its limit is refused with 413, never truncated. A body with no part at all is no body.
  */
 /// <reference types="node" />
 import type { FastifyRequest } from "fastify";
@@ -22,33 +23,66 @@ interface MultipartBody {
   readonly files: ReadonlyMap<string, UploadedFile | UploadedFile[]>;
 }
 
-/** The pipeline's multipart reader, refusing files over `fileSizeLimit` bytes. */
-export function createMultipartReader(fileSizeLimit: number): MultipartReader {
+/** The size limits of a multipart body, in bytes. */
+export interface MultipartLimits {
+  /** the largest file */
+  readonly fileSize: number;
+  /** the largest text field */
+  readonly fieldSize: number;
+}
+
+/** The pipeline's multipart reader. */
+export function createMultipartReader(limits: MultipartLimits): MultipartReader {
   return async (request, content) => {
-    const { form, files } = await readMultipart(request, content.binaryFields ?? [], fileSizeLimit);
-    return { form, restore: (validated) => withFiles(validated, files) };
+    if (request.headers["content-length"] === "0") return { form: undefined, restore: keep };
+    const body = await readMultipart(request, content.binaryFields ?? [], limits);
+    if (body === undefined) return { form: undefined, restore: keep };
+    return { form: body.form, restore: (validated) => withFiles(validated, body.files) };
   };
 }
 
-/** Reads every part; throws a ProblemError for a part over a limit or a broken body. */
-async function readMultipart(request: FastifyRequest, binaryFields: readonly string[], fileSizeLimit: number): Promise<MultipartBody> {
+function keep(value: unknown): unknown {
+  return value;
+}
+
+/** Reads every part (undefined when there is none); throws a ProblemError for a part over a limit or a broken body. */
+async function readMultipart(request: FastifyRequest, binaryFields: readonly string[], limits: MultipartLimits): Promise<MultipartBody | undefined> {
   const form: Record<string, unknown> = {};
   const files = new Map<string, UploadedFile | UploadedFile[]>();
+  let parts = 0;
   try {
     for await (const part of request.parts()) {
+      parts++;
+      checkPart(part, limits);
       const name = part.fieldname;
       if (binaryFields.includes(name)) {
         const file = await toFile(part);
         append(form, name, file.filename);
         files.set(name, appendFile(files.get(name), file));
       } else {
-        append(form, name, part.type === "file" ? (await part.toBuffer()).toString("utf8") : part.value);
+        append(form, name, part.type === "file" ? await fileAsText(part, limits.fieldSize) : part.value);
       }
     }
   } catch (error) {
-    throw asProblem(error, fileSizeLimit);
+    throw asProblem(error, limits);
   }
-  return { form, files };
+  return parts === 0 ? undefined : { form, files };
+}
+
+/** Refuses a part whose value (or name) the parser cut at its limit. */
+function checkPart(part: Multipart, limits: MultipartLimits): void {
+  if (part.type === "field" && (part.valueTruncated || part.fieldnameTruncated)) throw fieldTooLarge(limits.fieldSize);
+}
+
+/** A text field sent as a file part: its text, within the text field limit. */
+async function fileAsText(part: Multipart & { type: "file" }, fieldSize: number): Promise<string> {
+  const bytes = await part.toBuffer();
+  if (bytes.length > fieldSize) throw fieldTooLarge(fieldSize);
+  return bytes.toString("utf8");
+}
+
+function fieldTooLarge(fieldSize: number): ProblemError {
+  return new ProblemError(createProblem("payloadTooLarge", `A form field is larger than ${fieldSize} bytes.`));
 }
 
 /** Puts the files back in place of their names, in the validated form. */
@@ -75,10 +109,10 @@ function appendFile(previous: UploadedFile | UploadedFile[] | undefined, file: U
   return Array.isArray(previous) ? [...previous, file] : [previous, file];
 }
 
-function asProblem(error: unknown, fileSizeLimit: number): ProblemError {
+function asProblem(error: unknown, limits: MultipartLimits): ProblemError {
   if (error instanceof ProblemError) return error;
   if (errorCode(error) === "FST_REQ_FILE_TOO_LARGE") {
-    return new ProblemError(createProblem("payloadTooLarge", `An uploaded file is larger than ${fileSizeLimit} bytes.`));
+    return new ProblemError(createProblem("payloadTooLarge", `An uploaded file is larger than ${limits.fileSize} bytes.`));
   }
   const problem = problemOf(error);
   return new ProblemError(problem.status < 500 ? problem : createProblem("malformedBody", "The multipart body could not be read."));

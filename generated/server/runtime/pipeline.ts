@@ -26,7 +26,7 @@ import { compileSecurity, type Authenticate, type SecurityCheck } from "./securi
 /** Any operation's handler, as the pipeline calls it: validated input in, answer out. */
 export type RouteHandler = (input: never) => unknown;
 
-/** Reads a multipart/form-data body into the form to validate and a function restoring its files. */
+/** Reads a multipart/form-data body into the form to validate (undefined: no part at all) and a function restoring its files. */
 export type MultipartReader = (request: FastifyRequest, content: RouteContent) => Promise<{ form: unknown; restore: (validated: unknown) => unknown }>;
 
 /** multipart/form-data support: the body reader, and a child scope with the multipart plugin. */

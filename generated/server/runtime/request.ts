@@ -23,7 +23,6 @@ export interface RequestInput {
 
 const ALL_ERRORS = { allErrors: true } as const;
 const NO_INPUT: Readonly<Record<string, never>> = Object.freeze({});
-const BODY_REQUIRED: ValidationIssue = { in: "body", instancePath: "", schemaPath: "#/requestBody/required", keyword: "required", params: {}, message: "is required" };
 
 /** Reads and validates the input of one route. */
 export class InputReader {
@@ -31,12 +30,15 @@ export class InputReader {
   private readonly readPath: ParameterReader;
   private readonly readQuery: ParameterReader;
   private readonly readHeaders: ParameterReader;
+  private readonly bodyRequired: ValidationIssue | undefined;
 
   constructor(route: Route, path: RouterPath) {
     this.route = route;
     this.readPath = compilePathReader(path);
     this.readQuery = compileQueryReader(route.query);
     this.readHeaders = compileHeaderReader(route.headers);
+    const body = route.body;
+    this.bodyRequired = body?.required === true ? missingBodyIssue(body.pointer) : undefined;
   }
 
   /** The validated input, or every issue found. `content` is the media type the body came as. */
@@ -63,7 +65,7 @@ export class InputReader {
     }
     const validator = this.bodyValidator(content, body);
     let checked = body;
-    if (body === undefined && this.route.body?.required === true) issues = [...(issues ?? []), BODY_REQUIRED];
+    if (body === undefined && this.bodyRequired !== undefined) issues = [...(issues ?? []), this.bodyRequired];
     else if (validator !== undefined) {
       const result = validator(body, ALL_ERRORS);
       if (result.valid) checked = result.value;
@@ -77,6 +79,11 @@ export class InputReader {
     const bodies = this.route.validators.body;
     return Object.hasOwn(bodies, content.mediaType) ? bodies[content.mediaType] : undefined;
   }
+}
+
+/** The issue of a required body that is missing (the same the client reports). */
+function missingBodyIssue(pointer: string): ValidationIssue {
+  return { in: "body", instancePath: "", schemaPath: `${pointer}/required`, keyword: "required", params: {}, message: "is required" };
 }
 
 function collect(issues: ValidationIssue[] | undefined, where: ValidationIssue["in"], errors: readonly ValidationError[]): ValidationIssue[] {

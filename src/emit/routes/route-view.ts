@@ -9,7 +9,7 @@ export interface RouteView {
   readonly pathParams: readonly string[];
   readonly query: readonly ParameterView[];
   readonly headers: readonly ParameterView[];
-  readonly body?: { readonly required: boolean; readonly contents: readonly ContentView[] };
+  readonly body?: { readonly required: boolean; readonly pointer: string; readonly contents: readonly ContentView[] };
   readonly responses: Readonly<Record<string, readonly ContentView[]>>;
   readonly security: readonly (readonly SchemeView[])[];
   readonly validators: ValidatorsView;
@@ -59,7 +59,7 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     pathParams: operation.parameters.path.map((p) => p.name),
     query: operation.parameters.query.map(parameter),
     headers: operation.parameters.header.map(parameter),
-    ...(body !== undefined ? { body: { required: body.required, contents: body.contents.map(content) } } : {}),
+    ...(body !== undefined ? { body: { required: body.required, pointer: body.pointer, contents: body.contents.map(content) } } : {}),
     responses: Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)])),
     security: operation.security.map((requirement) => requirement.schemes.flatMap((s) => schemeView(s.name, model))),
     validators: validatorsView(operation),

@@ -8,7 +8,7 @@ import { buildMockAnswers } from "./mock-answers.js";
  * templates take no view. `multipart` is only written for specs with a multipart/form-data body,
  * so only they need @fastify/multipart.
  */
-const RUNTIME_FILES = ["content", "errors", "form", "logging", "answers", "not-found", "parameters", "pipeline", "problems", "request", "responses", "security", "types"] as const;
+const RUNTIME_FILES = ["content", "errors", "form", "logging", "answers", "not-found", "parameters", "pipeline", "problems", "refusals", "request", "responses", "security", "types"] as const;
 
 /**
  * generated/server/: a Fastify 5 plugin serving every operation of the route table through the

@@ -24,7 +24,11 @@ export const routes = {
     pathParams: [],
     query: [],
     headers: [],
-    body: { required: true, contents: [{ mediaType: "application/json", kind: "json" }] },
+    body: {
+      required: true,
+      pointer: "#/paths/~1pets/post/requestBody",
+      contents: [{ mediaType: "application/json", kind: "json" }],
+    },
     responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
     security: [],
     validators: { body: { "application/json": V.validatePet }, responses: { "201": V.validatePet } },

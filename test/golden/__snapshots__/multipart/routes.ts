@@ -24,7 +24,11 @@ export const routes = {
     pathParams: ["albumId"],
     query: [],
     headers: [],
-    body: { required: true, contents: [{ mediaType: "image/png", kind: "binary" }] },
+    body: {
+      required: true,
+      pointer: "#/paths/~1albums~1{albumId}~1cover/put/requestBody",
+      contents: [{ mediaType: "image/png", kind: "binary" }],
+    },
     responses: { "204": [] },
     security: [],
     validators: { pathParams: V.validateReplaceCoverPathParams, body: {}, responses: {} },
@@ -38,6 +42,7 @@ export const routes = {
     headers: [],
     body: {
       required: true,
+      pointer: "#/paths/~1albums~1{albumId}~1photos/post/requestBody",
       contents: [
         {
           mediaType: "multipart/form-data",

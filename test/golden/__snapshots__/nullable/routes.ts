@@ -24,7 +24,11 @@ export const routes = {
     pathParams: ["id"],
     query: [],
     headers: [],
-    body: { required: true, contents: [{ mediaType: "application/json", kind: "json" }] },
+    body: {
+      required: true,
+      pointer: "#/paths/~1profiles~1{id}/put/requestBody",
+      contents: [{ mediaType: "application/json", kind: "json" }],
+    },
     responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
     security: [],
     validators: {

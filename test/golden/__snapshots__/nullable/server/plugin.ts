@@ -54,9 +54,10 @@ export async function registerRoutes(app: FastifyInstance, options: ServerOption
 
 function pipelineSettings(options: ServerOptions): PipelineSettings {
   const fileSizeLimit = options.fileSizeLimit ?? DEFAULT_FILE_SIZE_LIMIT;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   return {
     authenticate: options.authenticate,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    bodyLimit,
     fileSizeLimit,
     validateResponses: options.validateResponses ?? process.env.NODE_ENV !== "production",
   };

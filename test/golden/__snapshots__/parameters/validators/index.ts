@@ -92,15 +92,55 @@ function $multipleOf(x: number, m: number, k: number): boolean {
   return (BigInt(digits) * BigInt(10) ** BigInt(k - fraction)) % BigInt(m) === BigInt(0);
 }
 
-const $NUMERIC = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
+const $NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 function $coerce(v: unknown, flags: number): unknown {
   if (typeof v !== "string" || (flags & 16) !== 0) return v;
-  if ((flags & 3) !== 0 && $NUMERIC.test(v)) {
+  if ((flags & 2) !== 0) {
+    if ($NUMBER_TEXT.test(v)) {
+      const n = Number(v);
+      if (Number.isFinite(n)) return n;
+    }
+  } else if ((flags & 1) !== 0 && $INTEGER_TEXT.test(v) && v !== "-0") {
     const n = Number(v);
-    if ((flags & 2) !== 0 || Number.isInteger(n)) return n;
+    if (Number.isSafeInteger(n)) return n;
   }
   if ((flags & 4) !== 0 && (v === "true" || v === "false")) return v === "true";
   if ((flags & 8) !== 0 && v === "null") return null;
+  return v;
+}
+
+const $TEXT_FORMS: Readonly<Record<string, string>> = {
+  integer: 'an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991',
+  number: "a number is written as a JSON number",
+  boolean: 'a boolean is written "true" or "false"',
+  null: 'null is written "null"',
+};
+/**
+ * $invalid for values that arrived as text (parameters, form fields): a type failure of a text
+ * says which texts convert, and one of a list at the top level says the name was repeated.
+ */
+function $invalidText(r: $Sink): { valid: false; errors: ValidationError[] } {
+  const errors = r.errors ?? [];
+  for (let i = 0; i < errors.length; i++) {
+    const x = errors[i];
+    if (x === undefined || x.keyword !== "type") continue;
+    const v = $valueAt(r.value, x.instancePath);
+    if (Array.isArray(v) && x.instancePath.lastIndexOf("/") === 0) x.message += " (it was sent " + v.length + " times)";
+    if (typeof v !== "string") continue;
+    const forms = String(x.params["type"]).split(",").filter((t) => $hop.call($TEXT_FORMS, t)).map((t) => $TEXT_FORMS[t]);
+    if (forms.length > 0) x.message += " (" + forms.join("; ") + ")";
+  }
+  return $invalid(r);
+}
+function $valueAt(value: unknown, pointer: string): unknown {
+  if (pointer === "") return value;
+  let v = value;
+  for (const part of pointer.slice(1).split("/")) {
+    if (typeof v !== "object" || v === null) return undefined;
+    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
+    v = $hop.call(v, key) ? (v as Record<string, unknown>)[key] : undefined;
+  }
   return v;
 }
 
@@ -443,7 +483,7 @@ function $coerce_validateGetOrderPathParams(value: unknown): unknown {
 export function validateGetOrderPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderPathParams> {
   const r: $Sink = { valid: true, value: $coerce_validateGetOrderPathParams(value), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderPathParams>) : $invalid(r);
+  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderPathParams>) : $invalidText(r);
 }
 
 function $coerce_validateGetOrderQuery(value: unknown): unknown {
@@ -453,7 +493,7 @@ function $coerce_validateGetOrderQuery(value: unknown): unknown {
 export function validateGetOrderQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderQuery> {
   const r: $Sink = { valid: true, value: $coerce_validateGetOrderQuery(value), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderQuery>) : $invalid(r);
+  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderQuery>) : $invalidText(r);
 }
 
 export function validateGetOrderHeaders(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderHeaders> {
@@ -475,7 +515,7 @@ function $coerce_validateSearchQuery(value: unknown): unknown {
 export function validateSearchQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.SearchQuery> {
   const r: $Sink = { valid: true, value: $coerce_validateSearchQuery(value), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.SearchQuery>) : $invalid(r);
+  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.SearchQuery>) : $invalidText(r);
 }
 
 export function validateSearchResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.SearchResponse200> {
