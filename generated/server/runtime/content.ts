@@ -73,8 +73,8 @@ export function tooLarge(limit: number): ProblemDetails {
 
 /**
  * Reads the body (which the pass-through content-type parser left unread) up to `limit` bytes.
- * A declared Content-Length over the limit is refused before anything is read. The listeners
- * stay attached: once done, the rest of a refused body is drained and ignored.
+ * A declared Content-Length over the limit is refused before anything is read (Node then drains
+ * the unread body); a body that grows past the limit while read has its rest thrown away.
  */
 export function readBody(request: FastifyRequest, limit: number, done: BodyCallback): void {
   if (Number(request.headers["content-length"]) > limit) return done(tooLarge(limit), NO_BYTES);
@@ -88,6 +88,7 @@ export function readBody(request: FastifyRequest, limit: number, done: BodyCallb
     size += bytes.length;
     if (size <= limit) return void chunks.push(bytes);
     finished = true;
+    discardRest(request);
     done(tooLarge(limit), NO_BYTES);
   });
   stream.on("end", () => {
@@ -101,6 +102,26 @@ export function readBody(request: FastifyRequest, limit: number, done: BodyCallb
     done(UNREADABLE, NO_BYTES);
   });
   stream.resume();
+}
+
+/** How long the rest of a refused body may take to arrive (and be thrown away) before the connection is cut. */
+const DISCARD_WITHIN_MS = 10_000;
+
+/**
+ * Throws away the rest of a body that will not be read (it was refused part-way): the request is
+ * detached from any parser and drained, so the client can finish sending and read the answer; a
+ * client still sending after DISCARD_WITHIN_MS has its connection cut, so no request lingers.
+ */
+export function discardRest(request: FastifyRequest): void {
+  const raw = request.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  raw.unpipe();
+  raw.removeAllListeners("data");
+  const timer = setTimeout(() => raw.destroy(), DISCARD_WITHIN_MS);
+  timer.unref();
+  raw.once("end", () => clearTimeout(timer));
+  raw.once("close", () => clearTimeout(timer));
+  raw.resume();
 }
 
 /** Decodes a read body by its kind; an empty JSON or form body counts as no body. */

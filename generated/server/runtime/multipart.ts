@@ -12,6 +12,7 @@
 /// <reference types="node" />
 import type { FastifyRequest } from "fastify";
 import type { Multipart } from "@fastify/multipart";
+import { discardRest } from "./content.js";
 import { errorCode, problemOf } from "./errors.js";
 import type { MultipartReader } from "./pipeline.js";
 import { createProblem, ProblemError } from "./problems.js";
@@ -64,6 +65,7 @@ async function readMultipart(request: FastifyRequest, binaryFields: readonly str
       }
     }
   } catch (error) {
+    discardRest(request);
     throw asProblem(error, limits);
   }
   return parts === 0 ? undefined : { form, files };
