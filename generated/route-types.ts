@@ -4,7 +4,7 @@
 /**
  * The types of the route table (routes.ts): the same for every spec.
  */
-import type { ValidateOptions, ValidationResult } from "./validators/index.js";
+import type { ValidateOptions, ValidationResult } from "./validators/types.js";
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
 

@@ -6,7 +6,7 @@
  * with FormData, whose file fields take a Blob or File, bytes (a Uint8Array, so also a Node
  * Buffer, or an ArrayBuffer), or bytes with a file name and media type.
  */
-import type { RouteContent } from "../routes.js";
+import type { RouteContent } from "../route-types.js";
 import { deepEntries, isPlainObject, scalar } from "./parameters.js";
 
 /** Raw bytes: a Blob (or File), a Uint8Array (or Node Buffer), an ArrayBuffer. */

@@ -6,7 +6,8 @@
  * string, other media types as a Blob, no content as undefined), checked against the response
  * validators on request; an error answer becomes an ApiError with its parsed body.
  */
-import type { BodyKind, Route, RouteContent, Validator } from "../routes.js";
+import type { BodyKind, Route, RouteContent, Validator } from "../route-types.js";
+import { bodyKindOf, mediaTypeEssence } from "../media-types.js";
 import { ApiError, ResponseValidationError } from "./errors.js";
 
 type ReadKind = BodyKind | "none";
@@ -100,16 +101,11 @@ function parseOrText(text: string): unknown {
   }
 }
 
-/** "Application/Problem+JSON; charset=utf-8" → "application/problem+json". */
 function mediaEssence(mediaType: string | null): string {
-  return mediaType === null ? "" : (mediaType.split(";")[0] ?? "").trim().toLowerCase();
+  return mediaType === null ? "" : mediaTypeEssence(mediaType);
 }
 
-/** How a received media type is read (the model's rule, applied to the Content-Type header). */
+/** How a received media type is read: the generator's rule, and text when none is named. */
 function kindOfMediaType(mediaType: string | null): BodyKind {
-  const essence = mediaEssence(mediaType);
-  if (essence === "application/json" || essence.endsWith("+json") || essence === "text/json") return "json";
-  if (essence.startsWith("multipart/")) return "multipart";
-  if (essence === "application/x-www-form-urlencoded") return "form";
-  return essence.startsWith("text/") || essence === "" ? "text" : "binary";
+  return mediaType === null || mediaEssence(mediaType) === "" ? "text" : bodyKindOf(mediaType);
 }

@@ -6,7 +6,8 @@
  * no operation by itself. Operations are prepared on their first call and kept for the client's
  * life.
  */
-import { routes, servers, type Route } from "../routes.js";
+import type { Route } from "../route-types.js";
+import { routes, servers } from "../routes.js";
 import type { Credentials } from "./auth.js";
 import { Operation } from "./operation.js";
 import type { RetryOptions } from "./transport.js";

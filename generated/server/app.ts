@@ -2,8 +2,8 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /**
- * buildServer: a Fastify instance serving Workforce Scheduling Service API (version 1.12), with
- * problem answers everywhere.
+ * buildServer: a Fastify instance serving the API of the route table, with problem answers
+ * everywhere.
  */
 import { fastify, LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { basePath, routes } from "../routes.js";

@@ -2,10 +2,9 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /**
- * The server of Workforce Scheduling Service API (version 1.12): a Fastify 5 plugin
- * (registerRoutes), buildServer, the Handlers interface, stub and mock handlers, and the problem
- * and authentication helpers. fastify and @fastify/multipart are peer dependencies of this entry
- * point only.
+ * The server: a Fastify 5 plugin (registerRoutes), buildServer, the Handlers interface, stub and
+ * mock handlers, and the problem and authentication helpers. fastify and @fastify/multipart are
+ * peer dependencies of this entry point only.
  */
 export { buildServer, DEFAULT_REQUEST_TIMEOUT, type BuildServerOptions } from "./app.js";
 export type { Handlers, HandlerTypes } from "./handlers.js";

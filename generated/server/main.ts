@@ -2,8 +2,7 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /**
- * The mock server of Workforce Scheduling Service API (version 1.12) (npm start): every operation
- * answers its example response.
+ * The mock server (npm start): every operation answers its example response.
  *
  * HOST (default 127.0.0.1) and PORT (default 3000) come from the environment. With API_KEYS
  * (comma-separated) only those keys are accepted, otherwise any non-empty key is. One log line per

@@ -1,9 +1,10 @@
-import { Block, code, ident, joinCode, NEWLINE, preambleLines, typeExpr, type Code } from "./code.js";
+import { Block, code, ident, joinCode, NEWLINE, preambleLines, str, typeExpr, type Code } from "./code.js";
 import { emitCoercer } from "./coerce.js";
 import type { ValidatorEntry } from "./entries.js";
 import { compileFunction } from "./function.js";
 import type { SchemaLocation } from "./location.js";
 import type { ModuleState } from "./module-state.js";
+import { PUBLIC_TYPE_NAMES, publicTypesSource, type PublicTypes } from "./public-types.js";
 import { HELPERS, MODULE_TYPES, withDependencies } from "./runtime.js";
 
 /** An entry with its schema located. */
@@ -13,7 +14,7 @@ export interface LocatedEntry {
 }
 
 /** Compiles all requested functions and lays out the module text. */
-export function assembleModule(module: ModuleState, entries: readonly LocatedEntry[], preamble: string | undefined): string {
+export function assembleModule(module: ModuleState, entries: readonly LocatedEntry[], preamble: string | undefined, publicTypes: PublicTypes = "inline"): string {
   const roots = entries.map(({ entry, location }) => module.request(location, entry.direction ?? "neutral", false));
   const exports = entries.map((located, index) => emitEntry(module, located, roots[index] as Code));
   const functions: Code[] = [];
@@ -26,11 +27,21 @@ export function assembleModule(module: ModuleState, entries: readonly LocatedEnt
     out.line(content);
   };
   if (preamble !== undefined && preamble !== "") section(preambleLines(preamble));
+  section(publicTypesCode(publicTypes));
   section(MODULE_TYPES);
   for (const name of withDependencies(module.helpersUsed)) section(HELPERS[name].source);
   if (module.constants.length > 0) section(joinCode(module.constants, NEWLINE));
   for (const part of [...functions, ...exports]) section(part);
   return out.toCode().toString() + "\n";
+}
+
+/** The public types: declared here, or imported from their module and exported again. */
+function publicTypesCode(publicTypes: PublicTypes): Code {
+  if (publicTypes === "inline") return preambleLines(publicTypesSource());
+  const names = PUBLIC_TYPE_NAMES.join(", ");
+  const from = str(publicTypes.from);
+  return code`import type { ${preambleLines(names)} } from ${from};
+export type { ${preambleLines(names)} } from ${from};`;
 }
 
 function emitEntry(module: ModuleState, { entry, location }: LocatedEntry, root: Code): Code {

@@ -5,6 +5,7 @@ import { buildRefGraph } from "./graph.js";
 import { indexDocument } from "./indexer.js";
 import { isObject } from "./keywords.js";
 import { ModuleState, type FormatMode } from "./module-state.js";
+import type { PublicTypes } from "./public-types.js";
 import { SchemaRegistry } from "./registry.js";
 import { DEFAULT_BASE_URI, resolveUri } from "./uri.js";
 
@@ -13,6 +14,7 @@ export type { Direction } from "./context.js";
 export type { FormatMode } from "./module-state.js";
 export type { ValidatorEntry } from "./entries.js";
 export { SchemaCompileError } from "./errors.js";
+export type { PublicTypes } from "./public-types.js";
 
 /** Input of `compileValidatorModule`. */
 export interface CompileModuleOptions {
@@ -27,6 +29,8 @@ export interface CompileModuleOptions {
   preamble?: string;
   /** further schema documents by absolute URI, for `$ref`s to other documents (never fetched) */
   resources?: Readonly<Record<string, unknown>>;
+  /** declare ValidationError, ValidateOptions and ValidationResult in the module (default), or import them from a module */
+  publicTypes?: PublicTypes;
 }
 
 /** TypeScript source of a module exporting one validator (and optional type guard) per entry. */
@@ -43,7 +47,7 @@ export function compileValidatorModule(options: CompileModuleOptions): string {
   const located = options.entries.map((entry) => ({ entry, location: locateEntry(registry, entry) }));
   const graph = buildRefGraph(registry, located.map(({ location }) => location));
   const module = new ModuleState(registry, graph, options.formats ?? "assert");
-  return assembleModule(module, located, options.preamble);
+  return assembleModule(module, located, options.preamble, options.publicTypes);
 }
 
 /**

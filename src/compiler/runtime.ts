@@ -44,28 +44,8 @@ export function withDependencies(used: ReadonlySet<HelperName>): HelperName[] {
   return HELPER_ORDER.filter((name) => all.has(name));
 }
 
-/** Declarations every module has: the public types and the shared aliases. */
-export const MODULE_TYPES = code`/** One failed check, in Ajv's ErrorObject shape. */
-export interface ValidationError {
-  /** JSON Pointer to the failing value ("" for the whole value) */
-  instancePath: string;
-  /** pointer to the schema keyword that failed, e.g. "#/components/schemas/Venue/properties/name/maxLength" */
-  schemaPath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  /** readable text starting with the instance path, e.g. "/name must be at most 150 characters" */
-  message: string;
-}
-/** Options of a validate function. */
-export interface ValidateOptions {
-  /** collect every error instead of stopping at the first */
-  allErrors?: boolean;
-}
-/** The outcome of a validate function: the (possibly converted) value, or the errors. */
-export type ValidationResult<T> =
-  | { valid: true; value: T; errors?: undefined }
-  | { valid: false; value?: undefined; errors: ValidationError[] };
-interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
+/** Declarations every module has beside the public types: the shared aliases. */
+export const MODULE_TYPES = code`interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = ${num(MAX_DEPTH)};`;

@@ -1,4 +1,5 @@
 import type { ApiModel } from "../model/types.js";
+import type { RuntimeFiles } from "./runtime-files.js";
 import type { TemplateSet } from "./templates.js";
 
 /** One output file: its path relative to the output folder (with "/"), and its text. */
@@ -11,6 +12,8 @@ export interface GeneratedFile {
 export interface EmitConfig {
   /** the handlebars templates, loaded once per run */
   readonly templates: TemplateSet;
+  /** the runtime modules copied into the output, loaded once per run */
+  readonly runtime: RuntimeFiles;
   /** whether generated validators assert `format` (default) or treat it as an annotation */
   readonly formats: "assert" | "annotate";
 }

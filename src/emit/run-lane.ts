@@ -1,6 +1,7 @@
 import { finalizeFiles } from "../finalize/finalize.js";
 import type { ApiModel } from "../model/types.js";
 import type { Emitter, GeneratedFile } from "./emitter.js";
+import { loadRuntimeFiles } from "./runtime-files.js";
 import { loadTemplates } from "./templates.js";
 
 /** What a lane needs, as plain data (it may cross into a worker thread). */
@@ -13,7 +14,7 @@ export interface LaneInput {
 
 /** Runs a lane's emitters one after the other and finalizes their files. */
 export async function runLane(emitters: readonly Emitter[], lane: LaneInput, onStage?: (stage: string, ms: number) => void): Promise<GeneratedFile[]> {
-  const input = { model: lane.model, document: lane.document, config: { templates: loadTemplates(lane.templatesDir), formats: lane.formats } };
+  const input = { model: lane.model, document: lane.document, config: { templates: loadTemplates(lane.templatesDir), runtime: loadRuntimeFiles(), formats: lane.formats } };
   const emitted: GeneratedFile[] = [];
   for (const emit of emitters) {
     const started = performance.now();

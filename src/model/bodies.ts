@@ -1,17 +1,8 @@
 import { appendPointer } from "../json-pointer.js";
+import { bodyKindOf } from "../runtime/media-types.js";
 import { entriesAt, followRef, isRecord, stringAt, type Located } from "./document-nodes.js";
 import type { SchemaFacts } from "./schemas.js";
-import type { BodyContentModel, BodyKind, RequestBodyModel, ResponseModel } from "./types.js";
-
-/** How a media type travels: "application/vnd.api+json; charset=utf-8" → "json". */
-export function bodyKind(mediaType: string): BodyKind {
-  const essence = (mediaType.split(";")[0] ?? "").trim().toLowerCase();
-  if (essence === "application/json" || essence.endsWith("+json") || essence === "text/json") return "json";
-  if (essence.startsWith("multipart/")) return "multipart";
-  if (essence === "application/x-www-form-urlencoded") return "form";
-  if (essence.startsWith("text/")) return "text";
-  return "binary";
-}
+import type { BodyContentModel, RequestBodyModel, ResponseModel } from "./types.js";
 
 /** The media types of a `content` map, sorted, each with its schema's pointer and facts. */
 export function buildContents(owner: Located, facts: (schemaPointer: string) => SchemaFacts): BodyContentModel[] {
@@ -21,7 +12,7 @@ export function buildContents(owner: Located, facts: (schemaPointer: string) => 
       const schemaPointer = (media as Record<string, unknown>).schema !== undefined ? appendPointer(pointer, "schema") : undefined;
       return {
         mediaType,
-        kind: bodyKind(mediaType),
+        kind: bodyKindOf(mediaType),
         ...(schemaPointer !== undefined ? schemaFacts(schemaPointer, mediaType, facts) : { hasReadWrite: false, binaryFields: [] }),
         pointer,
       };
@@ -31,7 +22,7 @@ export function buildContents(owner: Located, facts: (schemaPointer: string) => 
 
 function schemaFacts(schemaPointer: string, mediaType: string, facts: (schemaPointer: string) => SchemaFacts): SchemaFacts & { schemaPointer: string } {
   const found = facts(schemaPointer);
-  const kind = bodyKind(mediaType);
+  const kind = bodyKindOf(mediaType);
   return { schemaPointer, ...found, binaryFields: kind === "multipart" || kind === "form" ? found.binaryFields : [] };
 }
 

@@ -7,8 +7,10 @@
 export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
-/** How a body's media type is encoded on the wire, which decides how it is sent and parsed. */
-export type BodyKind = "json" | "multipart" | "form" | "text" | "binary";
+import type { BodyKind } from "../runtime/route-types.js";
+
+/** How a body's media type is encoded on the wire (the runtime's type), which decides how it is sent and parsed. */
+export type { BodyKind };
 
 export interface ApiModel {
   readonly source: SourceInfo;

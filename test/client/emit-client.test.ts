@@ -6,6 +6,7 @@ import { buildMethodView } from "../../src/emit/client/method-view.js";
 import { buildOptionsView } from "../../src/emit/client/options-view.js";
 import { loadTemplates } from "../../src/emit/templates.js";
 import { DEFAULT_TEMPLATES_DIR } from "../../src/pipeline.js";
+import { loadRuntimeFiles } from "../../src/emit/runtime-files.js";
 import type { ApiModel, BodyContentModel, OperationModel, ResponseModel, SecuritySchemeModel } from "../../src/model/types.js";
 
 const content = (mediaType: string, kind: BodyContentModel["kind"], extra: Partial<BodyContentModel> = {}): BodyContentModel => ({
@@ -82,11 +83,12 @@ describe("options view", () => {
 
 describe("emitClient", () => {
   const templates = loadTemplates(DEFAULT_TEMPLATES_DIR);
-  const emit = (m: ApiModel) => emitClient({ model: m, document: {}, config: { templates, formats: "assert" } } satisfies EmitInput);
+  const runtime = loadRuntimeFiles();
+  const emit = (m: ApiModel) => emitClient({ model: m, document: {}, config: { templates, runtime, formats: "assert" } } satisfies EmitInput);
 
   it("writes the client folder", () => {
     expect(emit(model([operation()])).map((file) => file.path)).toEqual([
-      "client/client.ts", "client/index.ts", "client/auth.ts", "client/body.ts", "client/errors.ts",
+      "client/client.ts", "client/auth.ts", "client/body.ts", "client/errors.ts", "client/index.ts",
       "client/operation.ts", "client/parameters.ts", "client/response.ts", "client/runtime.ts", "client/transport.ts",
     ]);
   });

@@ -15,7 +15,8 @@
 /// <reference types="node" />
 import type { Readable } from "node:stream";
 import type { FastifyRequest } from "fastify";
-import type { BodyKind, RouteContent } from "../../routes.js";
+import { mediaTypeEssence } from "../../media-types.js";
+import type { BodyKind, RouteContent } from "../../route-types.js";
 import { parseForm } from "./form.js";
 import { createProblem, ProblemError, type ProblemDetails } from "./problems.js";
 
@@ -31,12 +32,6 @@ const MALFORMED_JSON = createProblem("malformedBody", "The request body is not w
 export const MAX_JSON_DEPTH = 1000;
 const TOO_DEEP = createProblem("malformedBody", `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
 const UNREADABLE = createProblem("malformedBody", "The request body could not be read.");
-
-/** "application/json; charset=utf-8" → "application/json". */
-export function mediaTypeEssence(header: string): string {
-  const end = header.indexOf(";");
-  return (end === -1 ? header : header.slice(0, end)).trim().toLowerCase();
-}
 
 /** Matches exact media types first, then ranges the spec declares ("image/*", "*\/*"). */
 export function compileContentMatcher(contents: readonly RouteContent[]): ContentMatcher {

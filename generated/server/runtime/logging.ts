@@ -7,7 +7,7 @@
  * method, the path without its query (which may carry a key), the status and the time taken.
  */
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
-import type { Route } from "../../routes.js";
+import type { Route } from "../../route-types.js";
 import { pathOf } from "./errors.js";
 
 /** Fastify's logger option: off, on, or pino options. */

@@ -7,7 +7,7 @@
  * operation serves, with another method, is a 405 with an `Allow` header; anything else a 404.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Route } from "../../routes.js";
+import type { Route } from "../../route-types.js";
 import { pathOf } from "./errors.js";
 import { createProblem, sendProblem } from "./problems.js";
 

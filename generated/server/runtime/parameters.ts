@@ -8,7 +8,7 @@
  * Query styles: form (exploded or comma-separated), spaceDelimited, pipeDelimited and deepObject
  * ("filter[size]=2", one level).
  */
-import type { RouteParameter } from "../../routes.js";
+import type { RouteParameter } from "../../route-types.js";
 
 /** Parameter names to their raw values (strings, or lists of strings), before validation. */
 export type RawParameters = Record<string, unknown>;

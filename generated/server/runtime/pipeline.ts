@@ -14,8 +14,9 @@
  * security check and with the route's own limits.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Route, RouteContent } from "../../routes.js";
-import { compileContentMatcher, decodeBody, hasBody, mediaTypeEssence, readBody, unsupportedMediaType, type ContentMatcher } from "./content.js";
+import type { Route, RouteContent } from "../../route-types.js";
+import { mediaTypeEssence } from "../../media-types.js";
+import { compileContentMatcher, decodeBody, hasBody, readBody, unsupportedMediaType, type ContentMatcher } from "./content.js";
 import { handleError } from "./errors.js";
 import { toRouterPath } from "./parameters.js";
 import { sendProblem, type ProblemDetails } from "./problems.js";

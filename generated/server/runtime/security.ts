@@ -10,7 +10,7 @@
  */
 import { hash, timingSafeEqual } from "node:crypto";
 import type { FastifyRequest } from "fastify";
-import type { Route, RouteSecurityScheme } from "../../routes.js";
+import type { Route, RouteSecurityScheme } from "../../route-types.js";
 import { createProblem, type ProblemDetails } from "./problems.js";
 
 /** The hook's verdict: true, false or "unauthorized" (→ 401), "forbidden" (→ 403). */

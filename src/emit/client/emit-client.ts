@@ -3,14 +3,9 @@ import { buildMethodView, type MethodView, type TypePart } from "./method-view.j
 import { buildOptionsView, type OptionsView } from "./options-view.js";
 
 /**
- * The generic engine of the client: the same for every spec (it reads the route table), so these
- * templates take no view.
- */
-const RUNTIME_FILES = ["auth", "body", "errors", "operation", "parameters", "response", "runtime", "transport"] as const;
-
-/**
  * generated/client/: the typed client. `client.ts` has one method per operation, typed from the
- * generated types and documented from the spec; the engine behind it is driven by the route table.
+ * generated types and documented from the spec; the engine behind it, the same for every spec, is
+ * the runtime's client/ (driven by the route table).
  */
 export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
   const render = (name: string, view: object): GeneratedFile => ({ path: `client/${name}.ts`, content: config.templates.render(`client/${name}.ts`, view) });
@@ -23,11 +18,7 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
     options,
     methods,
   };
-  return [
-    render("client", view),
-    render("index", { doc: `The typed client of ${title}: \`createClient\`, its options and the errors it throws.` }),
-    ...RUNTIME_FILES.map((name) => render(name, {})),
-  ];
+  return [render("client", view), ...config.runtime.take("client")];
 }
 
 /** What client.ts imports: only what its methods and options use, so no import is left unused. */

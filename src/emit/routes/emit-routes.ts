@@ -1,7 +1,7 @@
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { buildRouteView } from "./route-view.js";
 
-/** generated/routes.ts: the route table shared by the server and the client (its types in route-types.ts). */
+/** generated/routes.ts: the route table shared by the server and the client; its types, route-types.ts, from the runtime. */
 export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
   const routes = Object.fromEntries(model.operations.map((operation) => [operation.names.method, buildRouteView(operation, model)]));
   const servers = model.servers.map((server) => ({
@@ -9,5 +9,5 @@ export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
     variables: Object.fromEntries(server.variables.map((v) => [v.name, { default: v.default, ...(v.enum ? { enum: v.enum } : {}) }])),
   }));
   const content = config.templates.render("routes/routes.ts", { basePath: model.basePath, servers, routes });
-  return [{ path: "routes.ts", content }, { path: "route-types.ts", content: config.templates.render("routes/route-types.ts", {}) }];
+  return [{ path: "routes.ts", content }, ...config.runtime.take("route-types.ts"), ...config.runtime.take("media-types.ts")];
 }

@@ -1,19 +1,12 @@
 import { CodeRef } from "../literal.js";
-import type { ApiModel, BodyContentModel, OperationModel, ParameterModel, SecuritySchemeModel } from "../../model/types.js";
+import type { ApiModel, BodyContentModel, OperationModel, ParameterModel } from "../../model/types.js";
+import type { HttpMethod, Route, RouteContent, RouteParameter, RouteSecurityScheme } from "../../runtime/route-types.js";
 
-/** The route table entry of one operation, as plain data (functions are added by the printer). */
-export interface RouteView {
-  readonly operationId: string;
-  readonly method: string;
-  readonly path: string;
-  readonly pathParams: readonly string[];
-  readonly query: readonly ParameterView[];
-  readonly headers: readonly ParameterView[];
-  readonly body?: { readonly required: boolean; readonly pointer: string; readonly contents: readonly ContentView[] };
-  readonly responses: Readonly<Record<string, readonly ContentView[]>>;
-  readonly security: readonly (readonly SchemeView[])[];
-  readonly validators: ValidatorsView;
-}
+/**
+ * The route-table entry of one operation as plain data: the runtime's `Route`, with each validator
+ * a reference into the validators module (printed as code by the table's printer).
+ */
+export type RouteView = Omit<Route, "validators"> & { readonly validators: ValidatorsView };
 
 /** The generated validators of a route, as references into the validators module. */
 export interface ValidatorsView {
@@ -24,37 +17,13 @@ export interface ValidatorsView {
   readonly responses: Readonly<Record<string, CodeRef>>;
 }
 
-export interface ParameterView {
-  readonly name: string;
-  readonly required: boolean;
-  readonly style: string;
-  readonly explode: boolean;
-  /** the parameter's schema allows arrays, so repeated or delimited values form a list */
-  readonly array: boolean;
-}
-
-export interface ContentView {
-  readonly mediaType: string;
-  readonly kind: BodyContentModel["kind"];
-  /** multipart and form bodies: the fields that carry file bytes */
-  readonly binaryFields?: readonly string[];
-}
-
-export interface SchemeView {
-  readonly scheme: string;
-  readonly type: SecuritySchemeModel["type"];
-  readonly in?: "header" | "query" | "cookie";
-  readonly name?: string;
-  readonly httpScheme?: string;
-}
-
 export function buildRouteView(operation: OperationModel, model: ApiModel): RouteView {
-  const parameter = (p: ParameterModel): ParameterView => ({ name: p.name, required: p.required, style: p.style, explode: p.explode, array: p.isArray });
-  const content = (c: BodyContentModel): ContentView => ({ mediaType: c.mediaType, kind: c.kind, ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}) });
+  const parameter = (p: ParameterModel): RouteParameter => ({ name: p.name, required: p.required, style: p.style, explode: p.explode, array: p.isArray });
+  const content = (c: BodyContentModel): RouteContent => ({ mediaType: c.mediaType, kind: c.kind, ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}) });
   const body = operation.requestBody;
   return {
     operationId: operation.id,
-    method: operation.method.toUpperCase(),
+    method: operation.method.toUpperCase() as HttpMethod,
     path: operation.path,
     pathParams: operation.parameters.path.map((p) => p.name),
     query: operation.parameters.query.map(parameter),
@@ -79,7 +48,7 @@ function validatorsView({ names }: OperationModel): ValidatorsView {
   };
 }
 
-function schemeView(name: string, model: ApiModel): SchemeView[] {
+function schemeView(name: string, model: ApiModel): RouteSecurityScheme[] {
   const scheme = model.securitySchemes.find((s) => s.name === name);
   if (scheme === undefined) return [];
   return [{

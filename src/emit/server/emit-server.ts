@@ -1,36 +1,29 @@
 import type { ApiModel } from "../../model/types.js";
+import { mediaTypeEssence } from "../../runtime/media-types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { buildHandlerView } from "./handler-view.js";
 import { buildMockAnswers } from "./mock-answers.js";
 
-/**
- * The generic engine of the server: the same for every spec (it reads the route table), so these
- * templates take no view. `multipart` is only written for specs with a multipart/form-data body,
- * so only they need @fastify/multipart.
- */
-const RUNTIME_FILES = ["content", "errors", "form", "logging", "answers", "not-found", "parameters", "pipeline", "problems", "refusals", "request", "responses", "security", "types"] as const;
+/** Written only for specs with a multipart/form-data body, so only they need @fastify/multipart. */
+const MULTIPART_RUNTIME = "server/runtime/multipart.ts";
 
 /**
  * generated/server/: a Fastify 5 plugin serving every operation of the route table through the
  * request pipeline (security, content type, validation by the generated validators, response
- * checks), the typed `Handlers` interface, stub and mock handlers, `buildServer` and the mock
- * server's entry point.
+ * checks), the typed `Handlers` interface, stub and mock handlers; with the runtime's server/
+ * (the pipeline, `buildServer`, the mock server's entry point), the same for every spec.
  */
 export function emitServer({ model, document, config }: EmitInput): GeneratedFile[] {
   const render = (name: string, view: object): GeneratedFile => ({ path: `server/${name}.ts`, content: config.templates.render(`server/${name}.ts`, view) });
   const title = `${model.source.title} (version ${model.source.version})`;
   const operations = model.operations.map(buildHandlerView);
   const plugin = buildPluginView(model);
-  const runtime = plugin.multipart ? [...RUNTIME_FILES, "multipart"] : RUNTIME_FILES;
   return [
     render("handlers", { fileDoc: wrap(docs.handlers(title)), operations }),
     render("plugin", { fileDoc: wrap(docs.plugin(title)), ...plugin }),
     render("stubs", { fileDoc: wrap(docs.stubs(title)), operations }),
     render("mock", { fileDoc: wrap(docs.mock(title)), answers: buildMockAnswers(model, document) }),
-    render("app", { fileDoc: wrap(docs.app(title)) }),
-    render("main", { fileDoc: wrap(docs.main(title)) }),
-    render("index", { fileDoc: wrap(docs.index(title)) }),
-    ...runtime.map((name) => render(`runtime/${name}`, {})),
+    ...config.runtime.take("server", plugin.multipart ? [] : [MULTIPART_RUNTIME]),
   ];
 }
 
@@ -40,12 +33,6 @@ const docs = {
   plugin: (title: string) => `The Fastify plugin of ${title}: every operation of the route table, served under the base path by the request pipeline of ./runtime/pipeline.ts, calling your handlers.`,
   stubs: (title: string) => `Stub handlers of ${title}: every operation answers 501 Not Implemented. Where a service starts from.`,
   mock: (title: string) => `The mock handlers of ${title}: every operation answers its first 2xx response with example data.`,
-  app: (title: string) => `buildServer: a Fastify instance serving ${title}, with problem answers everywhere.`,
-  main: (title: string) => [
-    `The mock server of ${title} (npm start): every operation answers its example response.`,
-    "HOST (default 127.0.0.1) and PORT (default 3000) come from the environment. With API_KEYS (comma-separated) only those keys are accepted, otherwise any non-empty key is. One log line per request; SIGINT and SIGTERM stop it gracefully.",
-  ].join("\n\n"),
-  index: (title: string) => `The server of ${title}: a Fastify 5 plugin (registerRoutes), buildServer, the Handlers interface, stub and mock handlers, and the problem and authentication helpers. fastify and @fastify/multipart are peer dependencies of this entry point only.`,
 };
 
 /** What `plugin.ts` needs beyond the route table. */
@@ -60,7 +47,7 @@ function buildPluginView(model: ApiModel): PluginView {
   const contents = model.operations.flatMap((operation) => operation.requestBody?.contents ?? []);
   const usable = new Set(model.securitySchemes.filter((scheme) => scheme.type !== "mutualTLS").map((scheme) => scheme.name));
   return {
-    multipart: contents.some((content) => content.kind === "multipart" && content.mediaType.split(";")[0]?.trim().toLowerCase() === "multipart/form-data"),
+    multipart: contents.some((content) => content.kind === "multipart" && mediaTypeEssence(content.mediaType) === "multipart/form-data"),
     secured: model.operations.some((operation) => operation.security.some((requirement) => requirement.schemes.some((scheme) => usable.has(scheme.name)))),
   };
 }

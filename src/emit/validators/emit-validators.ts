@@ -19,8 +19,9 @@ export function emitValidators({ model, document, config }: EmitInput): Generate
       formats: config.formats,
       dialect: model.source.openapiVersion === "3.0" ? "openapi-3.0" : "openapi-3.1",
       preamble: `import type * as T from "../types.js";`,
+      publicTypes: { from: "./types.js" },
     });
-    return [{ path: "validators/index.ts", content }];
+    return [{ path: "validators/index.ts", content }, ...config.runtime.take("validators")];
   } catch (error) {
     if (!(error instanceof SchemaCompileError)) throw error;
     const message = error.message.startsWith(`${error.pointer}: `) ? error.message.slice(error.pointer.length + 2) : error.message;

@@ -3,7 +3,7 @@
  * each request media type (accept, content-type, credentials, the client's headers), the
  * validators. `send` then only fills in what the call brings.
  */
-import type { Route, RouteContent, Validator } from "../routes.js";
+import type { Route, RouteContent, Validator } from "../route-types.js";
 import { placeCredentials } from "./auth.js";
 import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "./body.js";
 import { ApiNetworkError, ApiTimeoutError, RequestValidationError, ResponseValidationError, type RequestIssue, type RequestPart } from "./errors.js";

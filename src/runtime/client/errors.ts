@@ -2,7 +2,7 @@
  * The errors the client throws. Each is `instanceof`-checkable, names the operation it came from
  * and has a readable message ("createVenue: 400 Bad Request: /name must be at most 150 characters").
  */
-import type { ValidationError } from "../validators/index.js";
+import type { ValidationError } from "../validators/types.js";
 
 /** An RFC 9457 problem body (`application/problem+json`), as far as the client reads it. */
 export interface ProblemDetails {

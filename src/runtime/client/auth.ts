@@ -2,7 +2,7 @@
  * Credentials, placed as the route table's security requirements say: apiKey in a header, the
  * query or a cookie; http bearer and basic (and oauth2/openIdConnect tokens) in Authorization.
  */
-import type { Route, RouteSecurityScheme } from "../routes.js";
+import type { Route, RouteSecurityScheme } from "../route-types.js";
 
 /** A user name and password for http basic authentication. */
 export interface BasicCredentials {

@@ -1,4 +1,8 @@
-{{jsdoc fileDoc}}
+/**
+ * The server: a Fastify 5 plugin (registerRoutes), buildServer, the Handlers interface, stub and
+ * mock handlers, and the problem and authentication helpers. fastify and @fastify/multipart are
+ * peer dependencies of this entry point only.
+ */
 export { buildServer, DEFAULT_REQUEST_TIMEOUT, type BuildServerOptions } from "./app.js";
 export type { Handlers, HandlerTypes } from "./handlers.js";
 export { createMockHandlers, mockAnswers } from "./mock.js";

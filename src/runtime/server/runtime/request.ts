@@ -4,8 +4,8 @@
  * part is collected (`allErrors`), so a 400 lists them all.
  */
 import type { FastifyRequest } from "fastify";
-import type { Route, RouteContent, Validator } from "../../routes.js";
-import type { ValidationError } from "../../validators/index.js";
+import type { Route, RouteContent, Validator } from "../../route-types.js";
+import type { ValidationError } from "../../validators/types.js";
 import { compileHeaderReader, compilePathReader, compileQueryReader, type ParameterReader, type RouterPath } from "./parameters.js";
 import { createProblem, type ProblemDetails, type ValidationIssue } from "./problems.js";
 

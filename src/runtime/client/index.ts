@@ -1,4 +1,4 @@
-{{jsdoc doc}}
+/** The typed client: `createClient`, its options and the errors it throws. */
 export { Client, createClient, type ClientOptions } from "./client.js";
 export type { BasicCredentials } from "./auth.js";
 export type { Bytes, FileInput, NamedFile, RawBody, WithFiles } from "./body.js";

@@ -1,4 +1,10 @@
-{{jsdoc fileDoc}}
+/**
+ * The mock server (npm start): every operation answers its example response.
+ *
+ * HOST (default 127.0.0.1) and PORT (default 3000) come from the environment. With API_KEYS
+ * (comma-separated) only those keys are accepted, otherwise any non-empty key is. One log line per
+ * request; SIGINT and SIGTERM stop it gracefully.
+ */
 /// <reference types="node" />
 import { buildServer, createKeyAuthenticator, createMockHandlers, type Authenticate } from "./index.js";
 

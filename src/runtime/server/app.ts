@@ -1,4 +1,7 @@
-{{jsdoc fileDoc}}
+/**
+ * buildServer: a Fastify instance serving the API of the route table, with problem answers
+ * everywhere.
+ */
 import { fastify, LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { basePath, routes } from "../routes.js";
 import { registerRoutes, type ServerOptions } from "./plugin.js";

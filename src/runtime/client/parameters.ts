@@ -3,7 +3,7 @@
  * strings per style and explode (form, spaceDelimited, pipeDelimited, deepObject, content), and
  * header values (style simple).
  */
-import type { RouteParameter } from "../routes.js";
+import type { RouteParameter } from "../route-types.js";
 
 /** A route path split at its `{name}` placeholders: parts.length === names.length + 1. */
 export interface PathTemplate {

@@ -1,0 +1,21 @@
+/**
+ * The media-type rule, one for the generator, the client and the server: a media type's essence,
+ * and how a body of that type travels (which decides how it is sent, parsed and validated).
+ */
+import type { BodyKind } from "./route-types.js";
+
+/** "Application/Problem+JSON; charset=utf-8" → "application/problem+json". */
+export function mediaTypeEssence(mediaType: string): string {
+  const end = mediaType.indexOf(";");
+  return (end === -1 ? mediaType : mediaType.slice(0, end)).trim().toLowerCase();
+}
+
+/** How a body of a media type travels: "application/vnd.api+json; charset=utf-8" → "json". */
+export function bodyKindOf(mediaType: string): BodyKind {
+  const essence = mediaTypeEssence(mediaType);
+  if (essence === "application/json" || essence.endsWith("+json") || essence === "text/json") return "json";
+  if (essence.startsWith("multipart/")) return "multipart";
+  if (essence === "application/x-www-form-urlencoded") return "form";
+  if (essence.startsWith("text/")) return "text";
+  return "binary";
+}
