@@ -1,10 +1,18 @@
-/** RFC 6901 JSON pointers, written as URI fragments ("#/paths/~1venues/post"). */
+/**
+ * RFC 6901 JSON pointers, the one module for them: as URI fragments ("#/paths/~1venues/post", in
+ * the model and diagnostics) or plain ("/properties/a", in the schema compiler).
+ */
 
+/** Escapes one reference token: "~" → "~0", "/" → "~1". */
 export function escapePointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+  const text = String(segment);
+  if (text.indexOf("~") < 0 && text.indexOf("/") < 0) return text;
+  return text.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+/** Unescapes one reference token. */
 export function unescapePointerSegment(segment: string): string {
+  if (segment.indexOf("~") < 0) return segment;
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
@@ -28,13 +36,18 @@ function safeDecode(fragment: string): string {
   }
 }
 
-/** Follows a pointer into a document; undefined when any step is missing. */
+/** Follows a pointer into a document (own properties, array indexes); undefined when any step is missing. */
 export function resolvePointer(document: unknown, pointer: string): unknown {
   let node: unknown = document;
   for (const segment of pointerSegments(pointer)) {
-    if (node === null || typeof node !== "object") return undefined;
-    if (!Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
-    node = (node as Record<string, unknown>)[segment];
+    if (Array.isArray(node)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(segment)) return undefined;
+      node = node[Number(segment)];
+    } else if (typeof node === "object" && node !== null && Object.hasOwn(node, segment)) {
+      node = (node as Record<string, unknown>)[segment];
+    } else {
+      return undefined;
+    }
   }
   return node;
 }

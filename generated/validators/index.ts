@@ -203,6 +203,92 @@ const $plan1 = JSON.parse("[0,{\"p_id\":1},0]") as $Plan;
 const $re2 = new RegExp("^[A-Za-z0-9]+", "u");
 const $value3 = JSON.parse("[\"path\",\"query\",\"header\",\"body\"]");
 
+// #/components/schemas/ClientUpdate
+function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/ClientUpdate");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ClientUpdate/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    let r3 = 0;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "client_name": {
+          r3++;
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v4.length > 255 && $cpLen(v4) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+            if (v4.length === 0) { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
+          }
+          break;
+        }
+        case "client_contact_name": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v5.length > 255 && $cpLen(v5) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+        case "client_contact_email": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v6.length > 255 && $cpLen(v6) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+        case "client_invoice_customer_id": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v7.length > 255 && $cpLen(v7) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+        case "client_address": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v8.length > 65535 && $cpLen(v8) > 65535) { ok = false; if (e === null || !$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/maxLength", "maxLength", { limit: 65535 }, "must be at most 65535 characters")) return false; }
+          }
+          break;
+        }
+        case "client_city": {
+          const v9 = o1[k2];
+          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v9.length > 255 && $cpLen(v9) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+        case "client_state": {
+          const v10 = o1[k2];
+          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v10.length > 255 && $cpLen(v10) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+        case "client_postal_code": {
+          const v11 = o1[k2];
+          if (typeof v11 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v11.length > 255 && $cpLen(v11) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
+          }
+          break;
+        }
+      }
+    }
+    if (r3 !== 1) {
+      if (!$hop.call(o1, "client_name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ClientUpdate/required", "required", { missingProperty: "client_name" }, "must have required property 'client_name'")) return false; }
+    }
+  }
+  return ok;
+}
+
 // #/components/schemas/CustomField
 function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/CustomField");
@@ -259,6 +345,137 @@ function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number):
   return ok;
 }
 
+// #/components/schemas/Event
+function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Event");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Event/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "id": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Event/properties/id/type", "type", { type: "number" }, "must be number")) return false; }
+          break;
+        }
+        case "name": {
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Event/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "date": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/Event/properties/date/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (!$fmtDate(v5)) { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/Event/properties/date/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
+          }
+          break;
+        }
+        case "event_id": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/Event/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "client_id": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_id", "#/components/schemas/Event/properties/client_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "created": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/created", "#/components/schemas/Event/properties/created/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (!$fmtDate(v8)) { ok = false; if (e === null || !$fail(e, a, "/created", "#/components/schemas/Event/properties/created/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
+          }
+          break;
+        }
+        case "location": {
+          const v9 = o1[k2];
+          const s10 = $mark(e);
+          if (!$v_Location(v9, e, a, depth + 1)) { $prefix(e, s10, "/location"); { ok = false; if (!a) return false; } }
+          break;
+        }
+        case "admin_origin": {
+          const v12 = o1[k2];
+          const s13 = $mark(e);
+          if (!$v_EventPersonnel(v12, e, a, depth + 1)) { $prefix(e, s13, "/admin_origin"); { ok = false; if (!a) return false; } }
+          break;
+        }
+        case "reviewer": {
+          const v15 = o1[k2];
+          const s16 = $mark(e);
+          if (!$v_EventPersonnel(v15, e, a, depth + 1)) { $prefix(e, s16, "/reviewer"); { ok = false; if (!a) return false; } }
+          break;
+        }
+        case "time_tracking_manager": {
+          const v18 = o1[k2];
+          const s19 = $mark(e);
+          if (!$v_EventPersonnel(v18, e, a, depth + 1)) { $prefix(e, s19, "/time_tracking_manager"); { ok = false; if (!a) return false; } }
+          break;
+        }
+        case "custom_fields": {
+          const v21 = o1[k2];
+          if (!Array.isArray(v21)) { ok = false; if (e === null || !$fail(e, a, "/custom_fields", "#/components/schemas/Event/properties/custom_fields/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr22 = v21 as unknown[];
+            for (let i23 = 0; i23 < arr22.length; i23++) {
+              const v24 = arr22[i23];
+              const s25 = $mark(e);
+              if (!$v_CustomField(v24, e, a, depth + 1)) { $prefix(e, s25, "/custom_fields/" + i23); { ok = false; if (!a) return false; } }
+            }
+          }
+          break;
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+// #/components/schemas/EventCreate
+function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventCreate");
+  let ok = true;
+  if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventCreate/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o3 = d as Record<string, unknown>;
+    if ($hop.call(o3, "event_id")) {
+      { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventCreate/allOf/1/properties/event_id", "false", {}, "is not allowed here (the schema is false)")) return false; }
+    }
+  }
+  return ok;
+}
+
+// #/components/schemas/EventList
+function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventList");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventList/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    if ($hop.call(o1, "data")) {
+      const v2 = o1["data"];
+      if (!Array.isArray(v2)) { ok = false; if (e === null || !$fail(e, a, "/data", "#/components/schemas/EventList/properties/data/type", "type", { type: "array" }, "must be array")) return false; }
+      else {
+        const arr3 = v2 as unknown[];
+        for (let i4 = 0; i4 < arr3.length; i4++) {
+          const v5 = arr3[i4];
+          const s6 = $mark(e);
+          if (!$v_EventListItem(v5, e, a, depth + 1)) { $prefix(e, s6, "/data/" + i4); { ok = false; if (!a) return false; } }
+        }
+      }
+    }
+    if ($hop.call(o1, "total_count")) {
+      const v8 = o1["total_count"];
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/total_count", "#/components/schemas/EventList/properties/total_count/type", "type", { type: "integer" }, "must be integer")) return false; }
+    }
+  }
+  return ok;
+}
+
 // #/components/schemas/EventListItem
 function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventListItem");
@@ -289,6 +506,25 @@ function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): b
     if ($hop.call(o1, "name")) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/EventPersonnel/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+    }
+  }
+  return ok;
+}
+
+// #/components/schemas/EventUpdate
+function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventUpdate");
+  let ok = true;
+  if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventUpdate/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o3 = d as Record<string, unknown>;
+    if ($hop.call(o3, "event_id")) {
+      const v4 = o3["event_id"];
+      if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
+      else {
+        if (!$re2.test(v4)) { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/pattern", "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"")) return false; }
+      }
     }
   }
   return ok;
@@ -488,6 +724,237 @@ function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   return ok;
 }
 
+// #/components/schemas/PayrollGroup
+function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroup");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/PayrollGroup/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "id": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/PayrollGroup/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "name": {
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/PayrollGroup/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "payroll_item_id": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroup/properties/payroll_item_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "default_wage": {
+          const v6 = o1[k2];
+          if (!((typeof v6 === "number" && Number.isFinite(v6)) || v6 === null)) { ok = false; if (e === null || !$fail(e, a, "/default_wage", "#/components/schemas/PayrollGroup/properties/default_wage/type", "type", { type: "number,null" }, "must be number or null")) return false; }
+          break;
+        }
+        case "insert_date": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/insert_date", "#/components/schemas/PayrollGroup/properties/insert_date/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "invoice_cost": {
+          const v8 = o1[k2];
+          if (!((typeof v8 === "number" && Number.isFinite(v8)) || v8 === null)) { ok = false; if (e === null || !$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroup/properties/invoice_cost/type", "type", { type: "number,null" }, "must be number or null")) return false; }
+          break;
+        }
+        case "deleted": {
+          const v9 = o1[k2];
+          if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/type", "type", { type: "integer" }, "must be integer")) return false; }
+          else {
+            if (v9 < 0) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
+            if (v9 > 1) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
+          }
+          break;
+        }
+        case "wage_rules_id": {
+          const v10 = o1[k2];
+          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroup/properties/wage_rules_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "group_rows": {
+          const v11 = o1[k2];
+          if (!Array.isArray(v11)) { ok = false; if (e === null || !$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroup/properties/group_rows/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr12 = v11 as unknown[];
+            for (let i13 = 0; i13 < arr12.length; i13++) {
+              const v14 = arr12[i13];
+              if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i13, "#/components/schemas/PayrollGroup/properties/group_rows/items/type", "type", { type: "string" }, "must be string")) return false; }
+            }
+          }
+          break;
+        }
+        case "locations": {
+          const v15 = o1[k2];
+          if (!Array.isArray(v15)) { ok = false; if (e === null || !$fail(e, a, "/locations", "#/components/schemas/PayrollGroup/properties/locations/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr16 = v15 as unknown[];
+            for (let i17 = 0; i17 < arr16.length; i17++) {
+              const v18 = arr16[i17];
+              if (typeof v18 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i17, "#/components/schemas/PayrollGroup/properties/locations/items/type", "type", { type: "string" }, "must be string")) return false; }
+            }
+          }
+          break;
+        }
+        case "pending": {
+          const v19 = o1[k2];
+          if (typeof v19 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/pending", "#/components/schemas/PayrollGroup/properties/pending/type", "type", { type: "boolean" }, "must be boolean")) return false; }
+          break;
+        }
+        case "updateError": {
+          const v20 = o1[k2];
+          if (typeof v20 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/updateError", "#/components/schemas/PayrollGroup/properties/updateError/type", "type", { type: "boolean" }, "must be boolean")) return false; }
+          break;
+        }
+        case "deleteError": {
+          const v21 = o1[k2];
+          if (typeof v21 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/deleteError", "#/components/schemas/PayrollGroup/properties/deleteError/type", "type", { type: "boolean" }, "must be boolean")) return false; }
+          break;
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+// #/components/schemas/PayrollGroupCreate
+function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroupCreate");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/PayrollGroupCreate/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "name": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/PayrollGroupCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "payroll_item_id": {
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroupCreate/properties/payroll_item_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "invoice_cost": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroupCreate/properties/invoice_cost/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "locationAll": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/locationAll", "#/components/schemas/PayrollGroupCreate/properties/locationAll/type", "type", { type: "boolean" }, "must be boolean")) return false; }
+          break;
+        }
+        case "locations": {
+          const v7 = o1[k2];
+          if (!Array.isArray(v7)) { ok = false; if (e === null || !$fail(e, a, "/locations", "#/components/schemas/PayrollGroupCreate/properties/locations/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr8 = v7 as unknown[];
+            for (let i9 = 0; i9 < arr8.length; i9++) {
+              const v10 = arr8[i9];
+              if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i9, "#/components/schemas/PayrollGroupCreate/properties/locations/items/type", "type", { type: "string" }, "must be string")) return false; }
+            }
+          }
+          break;
+        }
+        case "group_rows": {
+          const v11 = o1[k2];
+          if (!Array.isArray(v11)) { ok = false; if (e === null || !$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroupCreate/properties/group_rows/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr12 = v11 as unknown[];
+            for (let i13 = 0; i13 < arr12.length; i13++) {
+              const v14 = arr12[i13];
+              if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i13, "#/components/schemas/PayrollGroupCreate/properties/group_rows/items/type", "type", { type: "string" }, "must be string")) return false; }
+            }
+          }
+          break;
+        }
+        case "wage_rules_id": {
+          const v15 = o1[k2];
+          if (typeof v15 !== "string") { ok = false; if (e === null || !$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroupCreate/properties/wage_rules_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+// #/components/schemas/Problem
+function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Problem");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    let r3 = 0;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "type": {
+          r3++;
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/Problem/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "title": {
+          r3++;
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/title", "#/components/schemas/Problem/properties/title/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "status": {
+          r3++;
+          const v6 = o1[k2];
+          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/type", "type", { type: "integer" }, "must be integer")) return false; }
+          else {
+            if (v6 < 100) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/minimum", "minimum", { comparison: ">=", limit: 100 }, "must be >= 100")) return false; }
+            if (v6 > 599) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/maximum", "maximum", { comparison: "<=", limit: 599 }, "must be <= 599")) return false; }
+          }
+          break;
+        }
+        case "detail": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/detail", "#/components/schemas/Problem/properties/detail/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "instance": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/instance", "#/components/schemas/Problem/properties/instance/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "errors": {
+          const v9 = o1[k2];
+          if (!Array.isArray(v9)) { ok = false; if (e === null || !$fail(e, a, "/errors", "#/components/schemas/Problem/properties/errors/type", "type", { type: "array" }, "must be array")) return false; }
+          else {
+            const arr10 = v9 as unknown[];
+            for (let i11 = 0; i11 < arr10.length; i11++) {
+              const v12 = arr10[i11];
+              const s13 = $mark(e);
+              if (!$v_ValidationIssue(v12, e, a, depth + 1)) { $prefix(e, s13, "/errors/" + i11); { ok = false; if (!a) return false; } }
+            }
+          }
+          break;
+        }
+      }
+    }
+    if (r3 !== 3) {
+      if (!$hop.call(o1, "type")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "type" }, "must have required property 'type'")) return false; }
+      if (!$hop.call(o1, "title")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "title" }, "must have required property 'title'")) return false; }
+      if (!$hop.call(o1, "status")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "status" }, "must have required property 'status'")) return false; }
+    }
+  }
+  return ok;
+}
+
 // #/components/schemas/ValidationIssue
 function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/ValidationIssue");
@@ -544,47 +1011,60 @@ function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): 
   return ok;
 }
 
-// #/components/schemas/WorkerDocumentUpload
-function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerDocumentUpload");
+// #/components/schemas/Venue
+function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Venue");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerDocumentUpload/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Venue/type", "type", { type: "object" }, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     for (const k2 in o1) {
       if (!$hop.call(o1, k2)) continue;
       switch (k2) {
-        case "p_id": {
+        case "venue_id": {
           const v3 = o1[k2];
-          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/p_id", "#/components/schemas/WorkerDocumentUpload/properties/p_id/type", "type", { type: "integer" }, "must be integer")) return false; }
+          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/venue_id", "#/components/schemas/Venue/properties/venue_id/type", "type", { type: "integer" }, "must be integer")) return false; }
           break;
         }
         case "name": {
           const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
           else {
-            if (v4.length > 100 && $cpLen(v4) > 100) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/maxLength", "maxLength", { limit: 100 }, "must be at most 100 characters")) return false; }
-            if (v4.length === 0) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
+            if (v4.length > 150 && $cpLen(v4) > 150) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
           }
           break;
         }
-        case "file": {
+        case "address": {
           const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file", "#/components/schemas/WorkerDocumentUpload/properties/file/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "type": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
           else {
-            if (v6.length > 20 && $cpLen(v6) > 20) { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/maxLength", "maxLength", { limit: 20 }, "must be at most 20 characters")) return false; }
-            if (v6.length === 0) { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
+            if (v5.length > 150 && $cpLen(v5) > 150) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
           }
           break;
         }
-        case "file_name": {
+        case "city": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v6.length > 75 && $cpLen(v6) > 75) { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/maxLength", "maxLength", { limit: 75 }, "must be at most 75 characters")) return false; }
+          }
+          break;
+        }
+        case "zip": {
           const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerDocumentUpload/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v7.length > 10 && $cpLen(v7) > 10) { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/maxLength", "maxLength", { limit: 10 }, "must be at most 10 characters")) return false; }
+          }
+          break;
+        }
+        case "saved": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/type", "type", { type: "integer" }, "must be integer")) return false; }
+          else {
+            if (v8 < 0) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
+            if (v8 > 1) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
+          }
           break;
         }
       }
@@ -593,103 +1073,78 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: numb
   return ok;
 }
 
-// #
-function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+// #/components/schemas/VenueCreate
+function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/VenueCreate");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/type", "type", { type: "object" }, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     let r3 = 0;
     for (const k2 in o1) {
       if (!$hop.call(o1, k2)) continue;
       switch (k2) {
-        case "id": {
+        case "name": {
           r3++;
           const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_4(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v4.length > 150 && $cpLen(v4) > 150) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
+          }
+          break;
+        }
+        case "address": {
+          r3++;
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v5.length > 150 && $cpLen(v5) > 150) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
+          }
+          break;
+        }
+        case "city": {
+          r3++;
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v6.length > 75 && $cpLen(v6) > 75) { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/maxLength", "maxLength", { limit: 75 }, "must be at most 75 characters")) return false; }
+          }
+          break;
+        }
+        case "zip": {
+          r3++;
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v7.length > 10 && $cpLen(v7) > 10) { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/maxLength", "maxLength", { limit: 10 }, "must be at most 10 characters")) return false; }
+          }
+          break;
+        }
+        case "saved": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/type", "type", { type: "integer" }, "must be integer")) return false; }
+          else {
+            if (v8 < 0) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
+            if (v8 > 1) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
+          }
           break;
         }
       }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
+    if (r3 !== 4) {
+      if (!$hop.call(o1, "name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "name" }, "must have required property 'name'")) return false; }
+      if (!$hop.call(o1, "address")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "address" }, "must have required property 'address'")) return false; }
+      if (!$hop.call(o1, "city")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "city" }, "must have required property 'city'")) return false; }
+      if (!$hop.call(o1, "zip")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "zip" }, "must have required property 'zip'")) return false; }
     }
   }
   return ok;
 }
 
-// #/components/schemas/WorkerCredentialCreate
-function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerCredentialCreate");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerCredentialCreate/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "credentials_id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredentialCreate/properties/credentials_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "p_id": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/p_id", "#/components/schemas/WorkerCredentialCreate/properties/p_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date_completed": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDateTime(v5)) { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
-          }
-          break;
-        }
-        case "date_expired": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDateTime(v6)) { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
-          }
-          break;
-        }
-        case "clients_id": {
-          const v7 = o1[k2];
-          if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (e === null || !$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredentialCreate/properties/clients_id/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          break;
-        }
-        case "locations_id": {
-          const v8 = o1[k2];
-          if (!(typeof v8 === "string" || v8 === null)) { ok = false; if (e === null || !$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredentialCreate/properties/locations_id/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          break;
-        }
-        case "file_name": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerCredentialCreate/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "file_type": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_type", "#/components/schemas/WorkerCredentialCreate/properties/file_type/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "file": {
-          const v11 = o1[k2];
-          if (!(typeof v11 === "string" || v11 === null)) { ok = false; if (e === null || !$fail(e, a, "/file", "#/components/schemas/WorkerCredentialCreate/properties/file/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          break;
-        }
-        case "name": {
-          const v12 = o1[k2];
-          if (typeof v12 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerCredentialCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-      }
-    }
-  }
-  return ok;
+// #/components/schemas/WageRules
+function $v_WageRules(_d: unknown, e: $Errors, _a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WageRules");
+  return true;
 }
 
 // #/components/schemas/WorkerCredential
@@ -888,38 +1343,75 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number):
   return ok;
 }
 
-// #
-function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+// #/components/schemas/WorkerCredentialCreate
+function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerCredentialCreate");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerCredentialCreate/type", "type", { type: "object" }, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
     for (const k2 in o1) {
       if (!$hop.call(o1, k2)) continue;
       switch (k2) {
-        case "id": {
-          r3++;
+        case "credentials_id": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredentialCreate/properties/credentials_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "p_id": {
           const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_4(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/p_id", "#/components/schemas/WorkerCredentialCreate/properties/p_id/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "date_completed": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (!$fmtDateTime(v5)) { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
+          }
+          break;
+        }
+        case "date_expired": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (!$fmtDateTime(v6)) { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
+          }
+          break;
+        }
+        case "clients_id": {
+          const v7 = o1[k2];
+          if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (e === null || !$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredentialCreate/properties/clients_id/type", "type", { type: "string,null" }, "must be string or null")) return false; }
+          break;
+        }
+        case "locations_id": {
+          const v8 = o1[k2];
+          if (!(typeof v8 === "string" || v8 === null)) { ok = false; if (e === null || !$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredentialCreate/properties/locations_id/type", "type", { type: "string,null" }, "must be string or null")) return false; }
+          break;
+        }
+        case "file_name": {
+          const v9 = o1[k2];
+          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerCredentialCreate/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "file_type": {
+          const v10 = o1[k2];
+          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_type", "#/components/schemas/WorkerCredentialCreate/properties/file_type/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "file": {
+          const v11 = o1[k2];
+          if (!(typeof v11 === "string" || v11 === null)) { ok = false; if (e === null || !$fail(e, a, "/file", "#/components/schemas/WorkerCredentialCreate/properties/file/type", "type", { type: "string,null" }, "must be string or null")) return false; }
+          break;
+        }
+        case "name": {
+          const v12 = o1[k2];
+          if (typeof v12 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerCredentialCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
           break;
         }
       }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
   }
-  return ok;
-}
-
-// #/paths/~1workers~1_7Bid_7D~1documents/post/requestBody/content/multipart~1form-data/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1workers~1%7Bid%7D~1documents/post/requestBody/content/multipart~1form-data/schema");
-  let ok = true;
-  if (!$v_WorkerDocumentUpload(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
@@ -988,18 +1480,114 @@ function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): b
   return ok;
 }
 
-// #/components/schemas/EventCreate
-function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventCreate");
+// #/components/schemas/WorkerDocumentUpload
+function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerDocumentUpload");
   let ok = true;
-  if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventCreate/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerDocumentUpload/type", "type", { type: "object" }, "must be object")) return false; }
   else {
-    const o3 = d as Record<string, unknown>;
-    if ($hop.call(o3, "event_id")) {
-      { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventCreate/allOf/1/properties/event_id", "false", {}, "is not allowed here (the schema is false)")) return false; }
+    const o1 = d as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "p_id": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/p_id", "#/components/schemas/WorkerDocumentUpload/properties/p_id/type", "type", { type: "integer" }, "must be integer")) return false; }
+          break;
+        }
+        case "name": {
+          const v4 = o1[k2];
+          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v4.length > 100 && $cpLen(v4) > 100) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/maxLength", "maxLength", { limit: 100 }, "must be at most 100 characters")) return false; }
+            if (v4.length === 0) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
+          }
+          break;
+        }
+        case "file": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file", "#/components/schemas/WorkerDocumentUpload/properties/file/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+        case "type": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
+          else {
+            if (v6.length > 20 && $cpLen(v6) > 20) { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/maxLength", "maxLength", { limit: 20 }, "must be at most 20 characters")) return false; }
+            if (v6.length === 0) { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
+          }
+          break;
+        }
+        case "file_name": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerDocumentUpload/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
+          break;
+        }
+      }
     }
   }
+  return ok;
+}
+
+// #
+function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    let r3 = 0;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "id": {
+          r3++;
+          const v4 = o1[k2];
+          const s5 = $mark(e);
+          if (!$v_schema_4(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
+          break;
+        }
+      }
+    }
+    if (r3 !== 1) {
+      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
+    }
+  }
+  return ok;
+}
+
+// #
+function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    let r3 = 0;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "id": {
+          r3++;
+          const v4 = o1[k2];
+          const s5 = $mark(e);
+          if (!$v_schema_4(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
+          break;
+        }
+      }
+    }
+    if (r3 !== 1) {
+      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
+    }
+  }
+  return ok;
+}
+
+// #/paths/~1workers~1_7Bid_7D~1documents/post/requestBody/content/multipart~1form-data/schema
+function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1workers~1%7Bid%7D~1documents/post/requestBody/content/multipart~1form-data/schema");
+  let ok = true;
+  if (!$v_WorkerDocumentUpload(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
@@ -1009,333 +1597,6 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1events/post/responses/201/content/application~1json/schema/type", "type", { type: "integer" }, "must be integer")) return false; }
   return ok;
-}
-
-// #/components/schemas/PayrollGroupCreate
-function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroupCreate");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/PayrollGroupCreate/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "name": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/PayrollGroupCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "payroll_item_id": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroupCreate/properties/payroll_item_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "invoice_cost": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroupCreate/properties/invoice_cost/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "locationAll": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/locationAll", "#/components/schemas/PayrollGroupCreate/properties/locationAll/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-        case "locations": {
-          const v7 = o1[k2];
-          if (!Array.isArray(v7)) { ok = false; if (e === null || !$fail(e, a, "/locations", "#/components/schemas/PayrollGroupCreate/properties/locations/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr8 = v7 as unknown[];
-            for (let i9 = 0; i9 < arr8.length; i9++) {
-              const v10 = arr8[i9];
-              if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i9, "#/components/schemas/PayrollGroupCreate/properties/locations/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "group_rows": {
-          const v11 = o1[k2];
-          if (!Array.isArray(v11)) { ok = false; if (e === null || !$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroupCreate/properties/group_rows/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr12 = v11 as unknown[];
-            for (let i13 = 0; i13 < arr12.length; i13++) {
-              const v14 = arr12[i13];
-              if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i13, "#/components/schemas/PayrollGroupCreate/properties/group_rows/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "wage_rules_id": {
-          const v15 = o1[k2];
-          if (typeof v15 !== "string") { ok = false; if (e === null || !$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroupCreate/properties/wage_rules_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-      }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/PayrollGroup
-function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroup");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/PayrollGroup/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/PayrollGroup/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/PayrollGroup/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "payroll_item_id": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroup/properties/payroll_item_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "default_wage": {
-          const v6 = o1[k2];
-          if (!((typeof v6 === "number" && Number.isFinite(v6)) || v6 === null)) { ok = false; if (e === null || !$fail(e, a, "/default_wage", "#/components/schemas/PayrollGroup/properties/default_wage/type", "type", { type: "number,null" }, "must be number or null")) return false; }
-          break;
-        }
-        case "insert_date": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/insert_date", "#/components/schemas/PayrollGroup/properties/insert_date/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "invoice_cost": {
-          const v8 = o1[k2];
-          if (!((typeof v8 === "number" && Number.isFinite(v8)) || v8 === null)) { ok = false; if (e === null || !$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroup/properties/invoice_cost/type", "type", { type: "number,null" }, "must be number or null")) return false; }
-          break;
-        }
-        case "deleted": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v9 < 0) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v9 > 1) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
-          }
-          break;
-        }
-        case "wage_rules_id": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroup/properties/wage_rules_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "group_rows": {
-          const v11 = o1[k2];
-          if (!Array.isArray(v11)) { ok = false; if (e === null || !$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroup/properties/group_rows/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr12 = v11 as unknown[];
-            for (let i13 = 0; i13 < arr12.length; i13++) {
-              const v14 = arr12[i13];
-              if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i13, "#/components/schemas/PayrollGroup/properties/group_rows/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "locations": {
-          const v15 = o1[k2];
-          if (!Array.isArray(v15)) { ok = false; if (e === null || !$fail(e, a, "/locations", "#/components/schemas/PayrollGroup/properties/locations/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr16 = v15 as unknown[];
-            for (let i17 = 0; i17 < arr16.length; i17++) {
-              const v18 = arr16[i17];
-              if (typeof v18 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i17, "#/components/schemas/PayrollGroup/properties/locations/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "pending": {
-          const v19 = o1[k2];
-          if (typeof v19 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/pending", "#/components/schemas/PayrollGroup/properties/pending/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-        case "updateError": {
-          const v20 = o1[k2];
-          if (typeof v20 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/updateError", "#/components/schemas/PayrollGroup/properties/updateError/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-        case "deleteError": {
-          const v21 = o1[k2];
-          if (typeof v21 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/deleteError", "#/components/schemas/PayrollGroup/properties/deleteError/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-      }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/VenueCreate
-function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/VenueCreate");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "name": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v4.length > 150 && $cpLen(v4) > 150) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "address": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v5.length > 150 && $cpLen(v5) > 150) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "city": {
-          r3++;
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v6.length > 75 && $cpLen(v6) > 75) { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/maxLength", "maxLength", { limit: 75 }, "must be at most 75 characters")) return false; }
-          }
-          break;
-        }
-        case "zip": {
-          r3++;
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length > 10 && $cpLen(v7) > 10) { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/maxLength", "maxLength", { limit: 10 }, "must be at most 10 characters")) return false; }
-          }
-          break;
-        }
-        case "saved": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v8 < 0) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v8 > 1) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
-          }
-          break;
-        }
-      }
-    }
-    if (r3 !== 4) {
-      if (!$hop.call(o1, "name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "name" }, "must have required property 'name'")) return false; }
-      if (!$hop.call(o1, "address")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "address" }, "must have required property 'address'")) return false; }
-      if (!$hop.call(o1, "city")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "city" }, "must have required property 'city'")) return false; }
-      if (!$hop.call(o1, "zip")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "zip" }, "must have required property 'zip'")) return false; }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/Venue
-function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Venue");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Venue/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "venue_id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/venue_id", "#/components/schemas/Venue/properties/venue_id/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v4.length > 150 && $cpLen(v4) > 150) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "address": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v5.length > 150 && $cpLen(v5) > 150) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "city": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v6.length > 75 && $cpLen(v6) > 75) { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/maxLength", "maxLength", { limit: 75 }, "must be at most 75 characters")) return false; }
-          }
-          break;
-        }
-        case "zip": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length > 10 && $cpLen(v7) > 10) { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/maxLength", "maxLength", { limit: 10 }, "must be at most 10 characters")) return false; }
-          }
-          break;
-        }
-        case "saved": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v8 < 0) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v8 > 1) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
-          }
-          break;
-        }
-      }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/EventList
-function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventList");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventList/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "data")) {
-      const v2 = o1["data"];
-      if (!Array.isArray(v2)) { ok = false; if (e === null || !$fail(e, a, "/data", "#/components/schemas/EventList/properties/data/type", "type", { type: "array" }, "must be array")) return false; }
-      else {
-        const arr3 = v2 as unknown[];
-        for (let i4 = 0; i4 < arr3.length; i4++) {
-          const v5 = arr3[i4];
-          const s6 = $mark(e);
-          if (!$v_EventListItem(v5, e, a, depth + 1)) { $prefix(e, s6, "/data/" + i4); { ok = false; if (!a) return false; } }
-        }
-      }
-    }
-    if ($hop.call(o1, "total_count")) {
-      const v8 = o1["total_count"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/total_count", "#/components/schemas/EventList/properties/total_count/type", "type", { type: "integer" }, "must be integer")) return false; }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/WageRules
-function $v_WageRules(_d: unknown, e: $Errors, _a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WageRules");
-  return true;
 }
 
 // #
@@ -1360,92 +1621,6 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     }
     if (r3 !== 1) {
       if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/ClientUpdate
-function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/ClientUpdate");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ClientUpdate/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "client_name": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v4.length > 255 && $cpLen(v4) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-            if (v4.length === 0) { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
-          }
-          break;
-        }
-        case "client_contact_name": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v5.length > 255 && $cpLen(v5) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_contact_email": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v6.length > 255 && $cpLen(v6) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_invoice_customer_id": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length > 255 && $cpLen(v7) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_address": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v8.length > 65535 && $cpLen(v8) > 65535) { ok = false; if (e === null || !$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/maxLength", "maxLength", { limit: 65535 }, "must be at most 65535 characters")) return false; }
-          }
-          break;
-        }
-        case "client_city": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v9.length > 255 && $cpLen(v9) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_state": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v10.length > 255 && $cpLen(v10) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_postal_code": {
-          const v11 = o1[k2];
-          if (typeof v11 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v11.length > 255 && $cpLen(v11) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-      }
-    }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "client_name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ClientUpdate/required", "required", { missingProperty: "client_name" }, "must have required property 'client_name'")) return false; }
     }
   }
   return ok;
@@ -1486,181 +1661,6 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   return ok;
 }
 
-// #/components/schemas/EventUpdate
-function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventUpdate");
-  let ok = true;
-  if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventUpdate/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o3 = d as Record<string, unknown>;
-    if ($hop.call(o3, "event_id")) {
-      const v4 = o3["event_id"];
-      if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
-      else {
-        if (!$re2.test(v4)) { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/pattern", "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"")) return false; }
-      }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/Event
-function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Event");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Event/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Event/properties/id/type", "type", { type: "number" }, "must be number")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Event/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/Event/properties/date/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDate(v5)) { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/Event/properties/date/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
-          }
-          break;
-        }
-        case "event_id": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/Event/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "client_id": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_id", "#/components/schemas/Event/properties/client_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "created": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/created", "#/components/schemas/Event/properties/created/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDate(v8)) { ok = false; if (e === null || !$fail(e, a, "/created", "#/components/schemas/Event/properties/created/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
-          }
-          break;
-        }
-        case "location": {
-          const v9 = o1[k2];
-          const s10 = $mark(e);
-          if (!$v_Location(v9, e, a, depth + 1)) { $prefix(e, s10, "/location"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "admin_origin": {
-          const v12 = o1[k2];
-          const s13 = $mark(e);
-          if (!$v_EventPersonnel(v12, e, a, depth + 1)) { $prefix(e, s13, "/admin_origin"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "reviewer": {
-          const v15 = o1[k2];
-          const s16 = $mark(e);
-          if (!$v_EventPersonnel(v15, e, a, depth + 1)) { $prefix(e, s16, "/reviewer"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "time_tracking_manager": {
-          const v18 = o1[k2];
-          const s19 = $mark(e);
-          if (!$v_EventPersonnel(v18, e, a, depth + 1)) { $prefix(e, s19, "/time_tracking_manager"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "custom_fields": {
-          const v21 = o1[k2];
-          if (!Array.isArray(v21)) { ok = false; if (e === null || !$fail(e, a, "/custom_fields", "#/components/schemas/Event/properties/custom_fields/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr22 = v21 as unknown[];
-            for (let i23 = 0; i23 < arr22.length; i23++) {
-              const v24 = arr22[i23];
-              const s25 = $mark(e);
-              if (!$v_CustomField(v24, e, a, depth + 1)) { $prefix(e, s25, "/custom_fields/" + i23); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
-        }
-      }
-    }
-  }
-  return ok;
-}
-
-// #/components/schemas/Problem
-function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Problem");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "type": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/Problem/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "title": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/title", "#/components/schemas/Problem/properties/title/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "status": {
-          r3++;
-          const v6 = o1[k2];
-          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v6 < 100) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/minimum", "minimum", { comparison: ">=", limit: 100 }, "must be >= 100")) return false; }
-            if (v6 > 599) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/maximum", "maximum", { comparison: "<=", limit: 599 }, "must be <= 599")) return false; }
-          }
-          break;
-        }
-        case "detail": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/detail", "#/components/schemas/Problem/properties/detail/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "instance": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/instance", "#/components/schemas/Problem/properties/instance/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "errors": {
-          const v9 = o1[k2];
-          if (!Array.isArray(v9)) { ok = false; if (e === null || !$fail(e, a, "/errors", "#/components/schemas/Problem/properties/errors/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr10 = v9 as unknown[];
-            for (let i11 = 0; i11 < arr10.length; i11++) {
-              const v12 = arr10[i11];
-              const s13 = $mark(e);
-              if (!$v_ValidationIssue(v12, e, a, depth + 1)) { $prefix(e, s13, "/errors/" + i11); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
-        }
-      }
-    }
-    if (r3 !== 3) {
-      if (!$hop.call(o1, "type")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "type" }, "must have required property 'type'")) return false; }
-      if (!$hop.call(o1, "title")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "title" }, "must have required property 'title'")) return false; }
-      if (!$hop.call(o1, "status")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "status" }, "must have required property 'status'")) return false; }
-    }
-  }
-  return ok;
-}
-
 // #/components/parameters/WorkerId/schema
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/parameters/WorkerId/schema");
@@ -1688,6 +1688,16 @@ function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   return ok;
 }
 
+export function validateClientUpdate(value: unknown, options?: ValidateOptions): ValidationResult<T.ClientUpdate> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_ClientUpdate(r.value, r, all, 0) ? (r as ValidationResult<T.ClientUpdate>) : $invalid(r);
+}
+
+export function isClientUpdate(value: unknown): value is T.ClientUpdate {
+  return $v_ClientUpdate(value, null, false, 0);
+}
+
 export function validateCustomField(value: unknown, options?: ValidateOptions): ValidationResult<T.CustomField> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -1708,6 +1718,36 @@ export function isCustomFieldInput(value: unknown): value is T.CustomFieldInput 
   return $v_CustomFieldInput(value, null, false, 0);
 }
 
+export function validateEvent(value: unknown, options?: ValidateOptions): ValidationResult<T.Event> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_Event(r.value, r, all, 0) ? (r as ValidationResult<T.Event>) : $invalid(r);
+}
+
+export function isEvent(value: unknown): value is T.Event {
+  return $v_Event(value, null, false, 0);
+}
+
+export function validateEventCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.EventCreate> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_EventCreate(r.value, r, all, 0) ? (r as ValidationResult<T.EventCreate>) : $invalid(r);
+}
+
+export function isEventCreate(value: unknown): value is T.EventCreate {
+  return $v_EventCreate(value, null, false, 0);
+}
+
+export function validateEventList(value: unknown, options?: ValidateOptions): ValidationResult<T.EventList> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_EventList(r.value, r, all, 0) ? (r as ValidationResult<T.EventList>) : $invalid(r);
+}
+
+export function isEventList(value: unknown): value is T.EventList {
+  return $v_EventList(value, null, false, 0);
+}
+
 export function validateEventListItem(value: unknown, options?: ValidateOptions): ValidationResult<T.EventListItem> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -1726,6 +1766,16 @@ export function validateEventPersonnel(value: unknown, options?: ValidateOptions
 
 export function isEventPersonnel(value: unknown): value is T.EventPersonnel {
   return $v_EventPersonnel(value, null, false, 0);
+}
+
+export function validateEventUpdate(value: unknown, options?: ValidateOptions): ValidationResult<T.EventUpdate> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_EventUpdate(r.value, r, all, 0) ? (r as ValidationResult<T.EventUpdate>) : $invalid(r);
+}
+
+export function isEventUpdate(value: unknown): value is T.EventUpdate {
+  return $v_EventUpdate(value, null, false, 0);
 }
 
 export function validateEventVenueInput(value: unknown, options?: ValidateOptions): ValidationResult<T.EventVenueInput> {
@@ -1758,6 +1808,36 @@ export function isLocation(value: unknown): value is T.Location {
   return $v_Location(value, null, false, 0);
 }
 
+export function validatePayrollGroup(value: unknown, options?: ValidateOptions): ValidationResult<T.PayrollGroup> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_PayrollGroup(r.value, r, all, 0) ? (r as ValidationResult<T.PayrollGroup>) : $invalid(r);
+}
+
+export function isPayrollGroup(value: unknown): value is T.PayrollGroup {
+  return $v_PayrollGroup(value, null, false, 0);
+}
+
+export function validatePayrollGroupCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.PayrollGroupCreate> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_PayrollGroupCreate(r.value, r, all, 0) ? (r as ValidationResult<T.PayrollGroupCreate>) : $invalid(r);
+}
+
+export function isPayrollGroupCreate(value: unknown): value is T.PayrollGroupCreate {
+  return $v_PayrollGroupCreate(value, null, false, 0);
+}
+
+export function validateProblem(value: unknown, options?: ValidateOptions): ValidationResult<T.Problem> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_Problem(r.value, r, all, 0) ? (r as ValidationResult<T.Problem>) : $invalid(r);
+}
+
+export function isProblem(value: unknown): value is T.Problem {
+  return $v_Problem(value, null, false, 0);
+}
+
 export function validateValidationIssue(value: unknown, options?: ValidateOptions): ValidationResult<T.ValidationIssue> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -1766,6 +1846,66 @@ export function validateValidationIssue(value: unknown, options?: ValidateOption
 
 export function isValidationIssue(value: unknown): value is T.ValidationIssue {
   return $v_ValidationIssue(value, null, false, 0);
+}
+
+export function validateVenue(value: unknown, options?: ValidateOptions): ValidationResult<T.Venue> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_Venue(r.value, r, all, 0) ? (r as ValidationResult<T.Venue>) : $invalid(r);
+}
+
+export function isVenue(value: unknown): value is T.Venue {
+  return $v_Venue(value, null, false, 0);
+}
+
+export function validateVenueCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.VenueCreate> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_VenueCreate(r.value, r, all, 0) ? (r as ValidationResult<T.VenueCreate>) : $invalid(r);
+}
+
+export function isVenueCreate(value: unknown): value is T.VenueCreate {
+  return $v_VenueCreate(value, null, false, 0);
+}
+
+export function validateWageRules(value: unknown, options?: ValidateOptions): ValidationResult<T.WageRules> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_WageRules(r.value, r, all, 0) ? (r as ValidationResult<T.WageRules>) : $invalid(r);
+}
+
+export function isWageRules(value: unknown): value is T.WageRules {
+  return $v_WageRules(value, null, false, 0);
+}
+
+export function validateWorkerCredential(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerCredential> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_WorkerCredential(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerCredential>) : $invalid(r);
+}
+
+export function isWorkerCredential(value: unknown): value is T.WorkerCredential {
+  return $v_WorkerCredential(value, null, false, 0);
+}
+
+export function validateWorkerCredentialCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerCredentialCreate> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_WorkerCredentialCreate(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerCredentialCreate>) : $invalid(r);
+}
+
+export function isWorkerCredentialCreate(value: unknown): value is T.WorkerCredentialCreate {
+  return $v_WorkerCredentialCreate(value, null, false, 0);
+}
+
+export function validateWorkerDocument(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerDocument> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_WorkerDocument(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerDocument>) : $invalid(r);
+}
+
+export function isWorkerDocument(value: unknown): value is T.WorkerDocument {
+  return $v_WorkerDocument(value, null, false, 0);
 }
 
 export function validateWorkerDocumentUpload(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerDocumentUpload> {
@@ -1788,26 +1928,6 @@ export function validateAddWorkerCredentialPathParams(value: unknown, options?: 
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialPathParams>) : $invalidText(r);
 }
 
-export function validateWorkerCredentialCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerCredentialCreate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_WorkerCredentialCreate(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerCredentialCreate>) : $invalid(r);
-}
-
-export function isWorkerCredentialCreate(value: unknown): value is T.WorkerCredentialCreate {
-  return $v_WorkerCredentialCreate(value, null, false, 0);
-}
-
-export function validateWorkerCredential(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerCredential> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_WorkerCredential(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerCredential>) : $invalid(r);
-}
-
-export function isWorkerCredential(value: unknown): value is T.WorkerCredential {
-  return $v_WorkerCredential(value, null, false, 0);
-}
-
 function $coerce_validateAddWorkerDocumentPathParams(value: unknown): unknown {
   return $coercePlan(value, $plan0);
 }
@@ -1828,106 +1948,16 @@ export function validateAddWorkerDocumentBody(value: unknown, options?: Validate
   return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentBody>) : $invalidText(r);
 }
 
-export function validateWorkerDocument(value: unknown, options?: ValidateOptions): ValidationResult<T.WorkerDocument> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_WorkerDocument(r.value, r, all, 0) ? (r as ValidationResult<T.WorkerDocument>) : $invalid(r);
-}
-
-export function isWorkerDocument(value: unknown): value is T.WorkerDocument {
-  return $v_WorkerDocument(value, null, false, 0);
-}
-
-export function validateEventCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.EventCreate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_EventCreate(r.value, r, all, 0) ? (r as ValidationResult<T.EventCreate>) : $invalid(r);
-}
-
-export function isEventCreate(value: unknown): value is T.EventCreate {
-  return $v_EventCreate(value, null, false, 0);
-}
-
 export function validateCreateEventResponse201(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateEventResponse201> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.CreateEventResponse201>) : $invalid(r);
 }
 
-export function validatePayrollGroupCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.PayrollGroupCreate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_PayrollGroupCreate(r.value, r, all, 0) ? (r as ValidationResult<T.PayrollGroupCreate>) : $invalid(r);
-}
-
-export function isPayrollGroupCreate(value: unknown): value is T.PayrollGroupCreate {
-  return $v_PayrollGroupCreate(value, null, false, 0);
-}
-
-export function validatePayrollGroup(value: unknown, options?: ValidateOptions): ValidationResult<T.PayrollGroup> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_PayrollGroup(r.value, r, all, 0) ? (r as ValidationResult<T.PayrollGroup>) : $invalid(r);
-}
-
-export function isPayrollGroup(value: unknown): value is T.PayrollGroup {
-  return $v_PayrollGroup(value, null, false, 0);
-}
-
-export function validateVenueCreate(value: unknown, options?: ValidateOptions): ValidationResult<T.VenueCreate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_VenueCreate(r.value, r, all, 0) ? (r as ValidationResult<T.VenueCreate>) : $invalid(r);
-}
-
-export function isVenueCreate(value: unknown): value is T.VenueCreate {
-  return $v_VenueCreate(value, null, false, 0);
-}
-
-export function validateVenue(value: unknown, options?: ValidateOptions): ValidationResult<T.Venue> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_Venue(r.value, r, all, 0) ? (r as ValidationResult<T.Venue>) : $invalid(r);
-}
-
-export function isVenue(value: unknown): value is T.Venue {
-  return $v_Venue(value, null, false, 0);
-}
-
-export function validateEventList(value: unknown, options?: ValidateOptions): ValidationResult<T.EventList> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_EventList(r.value, r, all, 0) ? (r as ValidationResult<T.EventList>) : $invalid(r);
-}
-
-export function isEventList(value: unknown): value is T.EventList {
-  return $v_EventList(value, null, false, 0);
-}
-
-export function validateWageRules(value: unknown, options?: ValidateOptions): ValidationResult<T.WageRules> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_WageRules(r.value, r, all, 0) ? (r as ValidationResult<T.WageRules>) : $invalid(r);
-}
-
-export function isWageRules(value: unknown): value is T.WageRules {
-  return $v_WageRules(value, null, false, 0);
-}
-
 export function validateUpdateClientPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientPathParams>) : $invalid(r);
-}
-
-export function validateClientUpdate(value: unknown, options?: ValidateOptions): ValidationResult<T.ClientUpdate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_ClientUpdate(r.value, r, all, 0) ? (r as ValidationResult<T.ClientUpdate>) : $invalid(r);
-}
-
-export function isClientUpdate(value: unknown): value is T.ClientUpdate {
-  return $v_ClientUpdate(value, null, false, 0);
 }
 
 export function validateUpdateClientResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientResponse200> {
@@ -1940,34 +1970,4 @@ export function validateUpdateEventPathParams(value: unknown, options?: Validate
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventPathParams>) : $invalid(r);
-}
-
-export function validateEventUpdate(value: unknown, options?: ValidateOptions): ValidationResult<T.EventUpdate> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_EventUpdate(r.value, r, all, 0) ? (r as ValidationResult<T.EventUpdate>) : $invalid(r);
-}
-
-export function isEventUpdate(value: unknown): value is T.EventUpdate {
-  return $v_EventUpdate(value, null, false, 0);
-}
-
-export function validateEvent(value: unknown, options?: ValidateOptions): ValidationResult<T.Event> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_Event(r.value, r, all, 0) ? (r as ValidationResult<T.Event>) : $invalid(r);
-}
-
-export function isEvent(value: unknown): value is T.Event {
-  return $v_Event(value, null, false, 0);
-}
-
-export function validateProblem(value: unknown, options?: ValidateOptions): ValidationResult<T.Problem> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_Problem(r.value, r, all, 0) ? (r as ValidationResult<T.Problem>) : $invalid(r);
-}
-
-export function isProblem(value: unknown): value is T.Problem {
-  return $v_Problem(value, null, false, 0);
 }

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from "./keywords.js";
+import { type JsonObject, isRecord } from "../json-value.js";
 import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 
@@ -46,7 +46,7 @@ export class AnnotationAnalyzer {
 
   /** Annotations of one schema object, including what its in-place applicators contribute. */
   analyze(schema: unknown, at: SchemaLocation, outerBase: string): StaticEvaluation {
-    if (!isObject(schema)) return { props: NO_PROPS, items: NO_ITEMS };
+    if (!isRecord(schema)) return { props: NO_PROPS, items: NO_ITEMS };
     const base = this.#registry.baseWithin(schema, outerBase);
     const refOnly = !this.#registry.rules.refSiblings && typeof schema["$ref"] === "string";
     const parts = refOnly
@@ -92,7 +92,7 @@ export class AnnotationAnalyzer {
       if (schema[keyword] !== undefined) results.push(this.analyze(schema[keyword], childLocation(at, keyword), base));
     }
     const dependent = schema["dependentSchemas"];
-    if (isObject(dependent)) {
+    if (isRecord(dependent)) {
       for (const name of Object.keys(dependent)) results.push(this.analyze(dependent[name], childLocation(at, "dependentSchemas", name), base));
     }
     return {
@@ -108,8 +108,8 @@ function own(schema: JsonObject): StaticEvaluation {
   const prefixItems = schema["prefixItems"];
   const props: StaticProps = {
     all: schema["additionalProperties"] !== undefined || schema["unevaluatedProperties"] !== undefined,
-    names: isObject(properties) ? Object.keys(properties) : [],
-    patterns: isObject(patterns) ? Object.keys(patterns) : [],
+    names: isRecord(properties) ? Object.keys(properties) : [],
+    patterns: isRecord(patterns) ? Object.keys(patterns) : [],
   };
   if (schema["contains"] !== undefined) return { props, items: null };
   const items: StaticItems = {

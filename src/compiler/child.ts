@@ -1,6 +1,6 @@
 import { Block, code, type Code } from "./code.js";
 import { onChild, type Direction, type InstancePath, type ObjectNodeCtx } from "./context.js";
-import { isObject } from "./keywords.js";
+import { isRecord } from "../json-value.js";
 import { compileNode } from "./node.js";
 
 /**
@@ -22,12 +22,12 @@ export function childChecks(ctx: ObjectNodeCtx, tokens: readonly (string | numbe
 /** Whether the checks of `schema` read the value (a false or forbidden schema only reports). */
 export function readsData(schema: unknown, direction: Direction): boolean {
   if (schema === false) return false;
-  if (!isObject(schema)) return true;
+  if (!isRecord(schema)) return true;
   return !((direction === "request" && schema["readOnly"] === true) || (direction === "response" && schema["writeOnly"] === true));
 }
 
 function subschema(ctx: ObjectNodeCtx, tokens: readonly (string | number)[]): unknown {
   let node: unknown = ctx.schema;
-  for (const token of tokens) node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[String(token)] : undefined;
+  for (const token of tokens) node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[String(token)] : undefined;
   return node;
 }

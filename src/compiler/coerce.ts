@@ -1,5 +1,5 @@
 import { code, json, type Code } from "./code.js";
-import { isObject, type JsonObject } from "./keywords.js";
+import { type JsonObject, isRecord } from "../json-value.js";
 import { childLocation, type SchemaLocation } from "./location.js";
 import type { ModuleState } from "./module-state.js";
 
@@ -42,19 +42,19 @@ function planFor(module: ModuleState, resolved: Resolved | undefined, depth: num
     const items = planFor(module, follow(module, childLocation(location, "items")), depth + 1);
     return [1, items];
   }
-  if (hasType(schema, "object") || (schema["type"] === undefined && isObject(schema["properties"]))) return objectPlan(module, resolved, depth);
+  if (hasType(schema, "object") || (schema["type"] === undefined && isRecord(schema["properties"]))) return objectPlan(module, resolved, depth);
   if ((flags & 16) !== 0) return 0;
   return flags & 15;
 }
 
 function objectPlan(module: ModuleState, { schema, location }: Resolved, depth: number): Plan {
-  const properties = isObject(schema["properties"]) ? schema["properties"] : {};
+  const properties = isRecord(schema["properties"]) ? schema["properties"] : {};
   const plans: Record<string, Plan> = {};
   for (const property of Object.keys(properties)) {
     const plan = planFor(module, follow(module, childLocation(location, "properties", property)), depth + 1);
     if (plan !== 0) plans[property] = plan;
   }
-  const rest = isObject(schema["additionalProperties"])
+  const rest = isRecord(schema["additionalProperties"])
     ? planFor(module, follow(module, childLocation(location, "additionalProperties")), depth + 1)
     : 0;
   return Object.keys(plans).length === 0 && rest === 0 ? 0 : [0, plans, rest];
@@ -75,7 +75,7 @@ function follow(module: ModuleState, start: SchemaLocation): Resolved | undefine
   let location = start;
   for (let hops = 0; hops < 32; hops++) {
     const schema = module.registry.schemaAt(location);
-    if (!isObject(schema)) return undefined;
+    if (!isRecord(schema)) return undefined;
     const ref = schema["$ref"];
     if (typeof ref !== "string") return { schema, location };
     const base = module.registry.baseWithin(schema, module.registry.baseOf(location));

@@ -1,6 +1,7 @@
 import { code, ident, joinCode, str, type Code } from "./code.js";
-import type { JsonObject } from "./keywords.js";
-import { childLocation, escapeToken, type SchemaLocation } from "./location.js";
+import type { JsonObject } from "../json-value.js";
+import { childLocation, type SchemaLocation } from "./location.js";
+import { escapePointerSegment } from "../json-pointer.js";
 import type { ModuleState } from "./module-state.js";
 import { KeywordReader } from "./read.js";
 
@@ -39,7 +40,7 @@ export class InstancePath {
     let text = "";
     for (const segment of this.#segments) {
       if (segment.kind === "static") {
-        text += "/" + escapeToken(segment.token);
+        text += "/" + escapePointerSegment(segment.token);
         continue;
       }
       parts.push(str(text + "/"));

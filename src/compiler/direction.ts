@@ -2,7 +2,7 @@ import { str, type Block } from "./code.js";
 import { messages } from "./messages.js";
 import type { ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
-import { isObject, type JsonObject } from "./keywords.js";
+import { type JsonObject, isRecord } from "../json-value.js";
 import { childLocation, type SchemaLocation } from "./location.js";
 
 /**
@@ -29,7 +29,7 @@ function forbiddenKeyword(direction: string): "readOnly" | "writeOnly" | undefin
 export function requiredForDirection(ctx: ObjectNodeCtx, required: readonly string[]): string[] {
   const keyword = forbiddenKeyword(ctx.direction);
   const properties = ctx.schema["properties"];
-  if (keyword === undefined || !isObject(properties)) return [...required];
+  if (keyword === undefined || !isRecord(properties)) return [...required];
   return required.filter((name) => {
     if (!Object.hasOwn(properties, name)) return true;
     return !isMarked(ctx, properties[name], childLocation(ctx.at, "properties", name), keyword);
@@ -38,7 +38,7 @@ export function requiredForDirection(ctx: ObjectNodeCtx, required: readonly stri
 
 /** The property schema is readOnly/writeOnly itself, through `$ref`s, or in one of its allOf parts. */
 function isMarked(ctx: ObjectNodeCtx, schema: unknown, at: SchemaLocation, keyword: string, depth = 0): boolean {
-  if (!isObject(schema) || depth > 16) return false;
+  if (!isRecord(schema) || depth > 16) return false;
   const node: JsonObject = schema;
   if (node[keyword] === true) return true;
   const registry = ctx.fn.module.registry;

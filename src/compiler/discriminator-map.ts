@@ -1,6 +1,7 @@
 import { SchemaCompileError } from "./errors.js";
-import { isObject, type JsonObject } from "./keywords.js";
-import { childLocation, escapeToken, locationKey, unescapeToken, type SchemaLocation } from "./location.js";
+import { type JsonObject, isRecord } from "../json-value.js";
+import { childLocation, locationKey, type SchemaLocation } from "./location.js";
+import { escapePointerSegment, unescapePointerSegment } from "../json-pointer.js";
 import type { SchemaRegistry } from "./registry.js";
 
 /** What a tag value selects: a branch index, a schema outside the branches, or "ambiguous" (plain oneOf/anyOf). */
@@ -30,7 +31,7 @@ const COMPONENT_PREFIX = "/components/schemas/";
  */
 export function readDiscriminator(registry: SchemaRegistry, schema: JsonObject, at: SchemaLocation, base: string): Discrimination | undefined {
   const discriminator = schema["discriminator"];
-  if (!registry.rules.openApi || !isObject(discriminator)) return undefined;
+  if (!registry.rules.openApi || !isRecord(discriminator)) return undefined;
   const keyword = Array.isArray(schema["oneOf"]) ? "oneOf" : Array.isArray(schema["anyOf"]) ? "anyOf" : undefined;
   if (keyword === undefined) return undefined;
   const where = childLocation(at, "discriminator");
@@ -47,7 +48,7 @@ export function readDiscriminator(registry: SchemaRegistry, schema: JsonObject, 
 
 function readBranches(registry: SchemaRegistry, branches: readonly unknown[], at: SchemaLocation, base: string): Branch[] {
   return branches.map((schema, index) => {
-    if (!isObject(schema) || typeof schema["$ref"] !== "string") return { index, target: undefined, schema };
+    if (!isRecord(schema) || typeof schema["$ref"] !== "string") return { index, target: undefined, schema };
     const target = registry.resolveRef(schema["$ref"], base, childLocation(at, index, "$ref"));
     return { index, target, schema: registry.schemaAt(target) };
   });
@@ -63,11 +64,11 @@ function readMapping(
 ): Set<string> {
   const mapped = new Set<string>();
   if (mapping === undefined) return mapped;
-  if (!isObject(mapping)) throw new SchemaCompileError(registry.pointer(at), "discriminator.mapping must map tag values to schema references");
+  if (!isRecord(mapping)) throw new SchemaCompileError(registry.pointer(at), "discriminator.mapping must map tag values to schema references");
   for (const tag of Object.keys(mapping)) {
     const value = mapping[tag];
     if (typeof value !== "string") throw new SchemaCompileError(registry.pointer(childLocation(at, tag)), "a discriminator mapping value must be a $ref string or a schema name");
-    const ref = value.includes("/") || value.includes("#") ? value : `#${COMPONENT_PREFIX}${escapeToken(value)}`;
+    const ref = value.includes("/") || value.includes("#") ? value : `#${COMPONENT_PREFIX}${escapePointerSegment(value)}`;
     const target = registry.resolveRef(ref, base, childLocation(at, tag));
     const branch = branches.find((candidate) => candidate.target !== undefined && locationKey(candidate.target) === locationKey(target));
     cases.set(tag, branch === undefined ? target : branch.index);
@@ -95,7 +96,7 @@ function addImplicit(registry: SchemaRegistry, branches: readonly Branch[], prop
 function componentName(target: SchemaLocation | undefined): string | undefined {
   if (target === undefined || !target.ptr.startsWith(COMPONENT_PREFIX)) return undefined;
   const token = target.ptr.slice(COMPONENT_PREFIX.length);
-  return token.includes("/") ? undefined : unescapeToken(token);
+  return token.includes("/") ? undefined : unescapePointerSegment(token);
 }
 
 /**
@@ -104,16 +105,16 @@ function componentName(target: SchemaLocation | undefined): string | undefined {
  */
 function tagValues(registry: SchemaRegistry, schema: unknown, propertyName: string, depth = 0): string[] {
   const node = local(registry, schema);
-  if (!isObject(node) || depth > 4) return [];
+  if (!isRecord(node) || depth > 4) return [];
   const properties = node["properties"];
-  const own = isObject(properties) ? valuesOf(registry, properties[propertyName], 0) : [];
+  const own = isRecord(properties) ? valuesOf(registry, properties[propertyName], 0) : [];
   return [...own, ...parts(node).flatMap((part) => tagValues(registry, part, propertyName, depth + 1))];
 }
 
 /** The `const`/`enum` strings a tag property schema allows (through anyOf/oneOf and `$ref`). */
 function valuesOf(registry: SchemaRegistry, schema: unknown, depth: number): string[] {
   const node = local(registry, schema);
-  if (!isObject(node) || depth > 4) return [];
+  if (!isRecord(node) || depth > 4) return [];
   const values = node["const"] !== undefined ? [node["const"]] : Array.isArray(node["enum"]) ? node["enum"] : [];
   const strings = values.filter((value): value is string => typeof value === "string");
   return [...strings, ...parts(node).flatMap((part) => valuesOf(registry, part, depth + 1))];
@@ -126,7 +127,7 @@ function parts(node: JsonObject): unknown[] {
 /** Follows same-document `#/...` references (enough for reading tag values). */
 function local(registry: SchemaRegistry, schema: unknown): unknown {
   let node = schema;
-  for (let hops = 0; hops < 8 && isObject(node) && typeof node["$ref"] === "string" && node["$ref"].startsWith("#/"); hops++) {
+  for (let hops = 0; hops < 8 && isRecord(node) && typeof node["$ref"] === "string" && node["$ref"].startsWith("#/"); hops++) {
     node = registry.schemaAt({ doc: 0, ptr: safeDecode(node["$ref"].slice(1)) });
   }
   return node;

@@ -1,6 +1,7 @@
 import { SchemaCompileError } from "./errors.js";
 import { isIdentifier } from "./code.js";
-import { followPointer, type SchemaLocation } from "./location.js";
+import { type SchemaLocation } from "./location.js";
+import { resolvePointer } from "../json-pointer.js";
 import type { SchemaRegistry } from "./registry.js";
 import { DEFAULT_BASE_URI } from "./uri.js";
 import { indexDocument } from "./indexer.js";
@@ -49,9 +50,9 @@ function locatePointer(registry: SchemaRegistry, pointer: string, entry: string)
     throw new SchemaCompileError(pointer, `entry ${entry}: schema pointer must be a JSON pointer such as "#/components/schemas/Name"`);
   }
   const root = registry.document(0).root;
-  if (followPointer(root, raw) !== undefined) return { doc: 0, ptr: raw };
+  if (resolvePointer(root, raw) !== undefined) return { doc: 0, ptr: raw };
   const decoded = safeDecode(raw);
-  if (decoded !== undefined && followPointer(root, decoded) !== undefined) return { doc: 0, ptr: decoded };
+  if (decoded !== undefined && resolvePointer(root, decoded) !== undefined) return { doc: 0, ptr: decoded };
   throw new SchemaCompileError(pointer, `entry ${entry}: nothing exists at this pointer in the document; check the schema name`);
 }
 

@@ -1,5 +1,6 @@
 import { readDiscriminator } from "./discriminator-map.js";
-import { appliedSubschemas, isObject } from "./keywords.js";
+import { appliedSubschemas } from "./keywords.js";
+import { isRecord } from "../json-value.js";
 import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 
@@ -38,7 +39,7 @@ export function buildRefGraph(registry: SchemaRegistry, roots: readonly SchemaLo
 }
 
 function scan(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, outerBase: string, node: GraphNode): void {
-  if (!isObject(schema)) return;
+  if (!isRecord(schema)) return;
   const base = registry.baseWithin(schema, outerBase);
   if (schema["readOnly"] === true) node.readOnly = true;
   if (schema["writeOnly"] === true) node.writeOnly = true;

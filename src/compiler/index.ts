@@ -3,7 +3,7 @@ import { dialectRules, type Dialect } from "./dialect.js";
 import { checkEntryNames, locateEntry, type ValidatorEntry } from "./entries.js";
 import { buildRefGraph } from "./graph.js";
 import { indexDocument } from "./indexer.js";
-import { isObject } from "./keywords.js";
+import { isRecord } from "../json-value.js";
 import { ModuleState, type FormatMode } from "./module-state.js";
 import type { PublicTypes } from "./public-types.js";
 import { SchemaRegistry } from "./registry.js";
@@ -37,7 +37,7 @@ export interface CompileModuleOptions {
 export function compileValidatorModule(options: CompileModuleOptions): string {
   checkEntryNames(options.entries);
   const registry = new SchemaRegistry(dialectRules(options.dialect ?? "openapi-3.1"));
-  const openApi = isObject(options.document) && (typeof options.document["openapi"] === "string" || typeof options.document["swagger"] === "string");
+  const openApi = isRecord(options.document) && (typeof options.document["openapi"] === "string" || typeof options.document["swagger"] === "string");
   registry.addDocument({ root: options.document, retrievalUri: DEFAULT_BASE_URI, label: "", openApi, addressable: true });
   indexDocument(registry, 0);
   for (const [uri, schema] of Object.entries(options.resources ?? {})) {

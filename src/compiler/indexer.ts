@@ -1,5 +1,6 @@
 import { SchemaCompileError } from "./errors.js";
-import { appliedSubschemas, definitionSubschemas, isObject, type JsonObject } from "./keywords.js";
+import { appliedSubschemas, definitionSubschemas } from "./keywords.js";
+import { type JsonObject, isRecord } from "../json-value.js";
 import { childLocation, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 import { resolveUri, splitFragment } from "./uri.js";
@@ -20,7 +21,7 @@ function indexOpenApi(registry: SchemaRegistry, node: unknown, at: SchemaLocatio
     node.forEach((item, index) => indexOpenApi(registry, item, childLocation(at, index), base, ""));
     return;
   }
-  if (!isObject(node)) return;
+  if (!isRecord(node)) return;
   for (const name of Object.keys(node)) {
     if (name.startsWith("x-") || OPENAPI_SKIPPED.has(name)) continue;
     const child = childLocation(at, name);
@@ -31,12 +32,12 @@ function indexOpenApi(registry: SchemaRegistry, node: unknown, at: SchemaLocatio
 }
 
 function indexSchemaMap(registry: SchemaRegistry, map: unknown, at: SchemaLocation, base: string): void {
-  if (!isObject(map)) return;
+  if (!isRecord(map)) return;
   for (const name of Object.keys(map)) indexSchema(registry, map[name], childLocation(at, name), base);
 }
 
 function indexSchema(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, base: string): void {
-  if (!isObject(schema)) return;
+  if (!isRecord(schema)) return;
   const own = registry.rules.ids ? ownBase(registry, schema, at, base) : base;
   registerAnchor(registry, schema, "$anchor", own, at);
   registerAnchor(registry, schema, "$dynamicAnchor", own, at);

@@ -1,3 +1,4 @@
+import { isRecord, type JsonObject } from "../json-value.js";
 /** Keywords whose value is one subschema applied during validation. */
 export const SINGLE_SCHEMA_KEYWORDS = [
   "additionalProperties",
@@ -21,13 +22,6 @@ export const ARRAY_SCHEMA_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"] 
 /** Keywords holding subschemas that are only reachable by reference. */
 export const DEFINITION_KEYWORDS = ["$defs", "definitions"] as const;
 
-/** A JSON object (not null, not an array). */
-export type JsonObject = Record<string, unknown>;
-
-/** True for a JSON object. */
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A subschema found under a keyword, with the pointer tokens that lead to it. */
 export interface Subschema {
@@ -55,7 +49,7 @@ export function definitionSubschemas(schema: JsonObject): Subschema[] {
 }
 
 function collectMap(value: unknown, keyword: string, found: Subschema[]): void {
-  if (!isObject(value)) return;
+  if (!isRecord(value)) return;
   for (const name of Object.keys(value)) found.push({ schema: value[name], tokens: [keyword, name] });
 }
 

@@ -1,3 +1,5 @@
+import { escapePointerSegment } from "../json-pointer.js";
+
 /** Where a schema lives: a document index and a JSON pointer inside it ("" is the root). */
 export interface SchemaLocation {
   readonly doc: number;
@@ -9,44 +11,11 @@ export function locationKey(location: SchemaLocation): string {
   return `${location.doc}#${location.ptr}`;
 }
 
-/** Escapes one reference token (RFC 6901). */
-export function escapeToken(token: string): string {
-  if (token.indexOf("~") < 0 && token.indexOf("/") < 0) return token;
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** Unescapes one reference token (RFC 6901). */
-export function unescapeToken(token: string): string {
-  if (token.indexOf("~") < 0) return token;
-  return token.replace(/~1/g, "/").replace(/~0/g, "~");
-}
-
 /** The location of a child value. */
 export function childLocation(location: SchemaLocation, ...tokens: readonly (string | number)[]): SchemaLocation {
   let ptr = location.ptr;
-  for (const token of tokens) ptr += "/" + escapeToken(String(token));
+  for (const token of tokens) ptr += "/" + escapePointerSegment(token);
   return { doc: location.doc, ptr };
-}
-
-/** Splits a JSON pointer into unescaped tokens. */
-export function pointerTokens(ptr: string): string[] {
-  return ptr === "" ? [] : ptr.slice(1).split("/").map(unescapeToken);
-}
-
-/** Follows a JSON pointer; `undefined` when it leads nowhere. */
-export function followPointer(root: unknown, ptr: string): unknown {
-  let node = root;
-  for (const token of pointerTokens(ptr)) {
-    if (Array.isArray(node)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
-      node = node[Number(token)];
-    } else if (typeof node === "object" && node !== null && Object.hasOwn(node, token)) {
-      node = (node as Record<string, unknown>)[token];
-    } else {
-      return undefined;
-    }
-  }
-  return node;
 }
 
 /** A JSON pointer written as a URI fragment (`#/properties/a%20b`), as Ajv reports schema paths. */

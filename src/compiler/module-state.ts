@@ -3,7 +3,8 @@ import { code, ident, str, type Code } from "./code.js";
 import type { Direction } from "./context.js";
 import { SchemaCompileError } from "./errors.js";
 import type { RefGraph } from "./graph.js";
-import { locationKey, pointerTokens, type SchemaLocation } from "./location.js";
+import { locationKey, type SchemaLocation } from "./location.js";
+import { pointerSegments } from "../json-pointer.js";
 import type { SchemaRegistry } from "./registry.js";
 import type { HelperName } from "./runtime.js";
 
@@ -104,7 +105,7 @@ export class ModuleState {
   }
 
   #functionName(location: SchemaLocation, direction: Direction, tracking: boolean): Code {
-    const last = pointerTokens(location.ptr).pop() ?? "root";
+    const last = pointerSegments(location.ptr).pop() ?? "root";
     const hint = last.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 48) || "schema";
     const suffix = (direction === "neutral" ? "" : direction === "request" ? "_req" : "_res") + (tracking ? "_ev" : "");
     const base = `$v_${hint}${suffix}`;

@@ -3,7 +3,7 @@ import { objectNode, type NodeCtx } from "./context.js";
 import { compileForbidden } from "./direction.js";
 import { SchemaCompileError } from "./errors.js";
 import { failWith, params } from "./fail.js";
-import { isObject } from "./keywords.js";
+import { isRecord } from "../json-value.js";
 import { compileComposition } from "./kw-compose.js";
 import { compileRef } from "./kw-ref.js";
 import { compileValues } from "./kw-values.js";
@@ -23,7 +23,7 @@ export function compileNode(ctx: NodeCtx, out: Block): void {
     out.line(failWith(ctx, "false", params({}), str(messages.falseSchema), { at: ctx.at }));
     return;
   }
-  if (!isObject(schema)) {
+  if (!isRecord(schema)) {
     const pointer = ctx.fn.module.registry.pointer(ctx.at);
     throw new SchemaCompileError(pointer, `a schema must be an object or a boolean, got ${describe(schema)}`);
   }

@@ -1,5 +1,6 @@
+import { escapePointerSegment } from "../json-pointer.js";
 import { SchemaCompileError } from "./errors.js";
-import { isObject, type JsonObject } from "./keywords.js";
+import { type JsonObject, isRecord } from "../json-value.js";
 
 /** Reads keyword values of one schema object, raising `SchemaCompileError` on a malformed value. */
 export class KeywordReader {
@@ -17,7 +18,7 @@ export class KeywordReader {
   }
 
   fail(keyword: string, message: string): never {
-    throw new SchemaCompileError(`${this.#pointer()}/${keyword.replace(/~/g, "~0").replace(/\//g, "~1")}`, message);
+    throw new SchemaCompileError(`${this.#pointer()}/${escapePointerSegment(keyword)}`, message);
   }
 
   number(keyword: string): number | undefined {
@@ -73,14 +74,14 @@ export class KeywordReader {
   schemaMap(keyword: string): JsonObject | undefined {
     const value = this.schema[keyword];
     if (value === undefined) return undefined;
-    if (!isObject(value)) this.fail(keyword, `${keyword} must be an object mapping names to schemas, got ${describe(value)}`);
+    if (!isRecord(value)) this.fail(keyword, `${keyword} must be an object mapping names to schemas, got ${describe(value)}`);
     return value;
   }
 
   /** A single subschema (items, not, if, ...). */
   schemaValue(keyword: string): unknown {
     const value = this.schema[keyword];
-    if (value !== undefined && typeof value !== "boolean" && !isObject(value)) {
+    if (value !== undefined && typeof value !== "boolean" && !isRecord(value)) {
       this.fail(keyword, `${keyword} must be a schema (an object or a boolean), got ${describe(value)}`);
     }
     return value;

@@ -1,6 +1,7 @@
 import type { DialectRules } from "./dialect.js";
 import { SchemaCompileError } from "./errors.js";
-import { followPointer, locationKey, pointerFragment, type SchemaLocation } from "./location.js";
+import { locationKey, pointerFragment, type SchemaLocation } from "./location.js";
+import { resolvePointer } from "../json-pointer.js";
 import { fragmentPointer, resolveUri, splitFragment } from "./uri.js";
 
 /** A document the registry knows: the main document, an inline entry schema or an extra resource. */
@@ -65,7 +66,7 @@ export class SchemaRegistry {
 
   /** The schema value at a location (undefined when the pointer leads nowhere). */
   schemaAt(location: SchemaLocation): unknown {
-    return followPointer(this.document(location.doc).root, location.ptr);
+    return resolvePointer(this.document(location.doc).root, location.ptr);
   }
 
   /**

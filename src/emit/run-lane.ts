@@ -14,7 +14,8 @@ export interface LaneInput {
 
 /** Runs a lane's emitters one after the other and finalizes their files. */
 export async function runLane(emitters: readonly Emitter[], lane: LaneInput, onStage?: (stage: string, ms: number) => void): Promise<GeneratedFile[]> {
-  const input = { model: lane.model, document: lane.document, config: { templates: loadTemplates(lane.templatesDir), runtime: loadRuntimeFiles(), formats: lane.formats } };
+  const runtime = loadRuntimeFiles();
+  const input = { model: lane.model, document: lane.document, config: { templates: loadTemplates(lane.templatesDir), runtime, formats: lane.formats } };
   const emitted: GeneratedFile[] = [];
   for (const emit of emitters) {
     const started = performance.now();
@@ -22,7 +23,7 @@ export async function runLane(emitters: readonly Emitter[], lane: LaneInput, onS
     onStage?.(`emit ${emit.name}`, performance.now() - started);
   }
   const started = performance.now();
-  const files = finalizeFiles(emitted, lane.model.source.specPath);
+  const files = finalizeFiles(emitted, lane.model.source.specPath, runtime.paths);
   onStage?.(`finalize (${emitters.map((e) => e.name).join(", ")})`, performance.now() - started);
   return files;
 }

@@ -15,6 +15,8 @@ export const RUNTIME_DIR = fileURLToPath(new URL("../../src/runtime", import.met
 export interface RuntimeFiles {
   /** the files under a folder of the runtime ("server/runtime"), or one file ("route-types.ts") */
   take(prefix: string, except?: readonly string[]): GeneratedFile[];
+  /** the path of every runtime file */
+  readonly paths: ReadonlySet<string>;
 }
 
 /** Reads every `.ts` file under `dir` (tests excluded), by its path relative to it. */
@@ -25,6 +27,7 @@ export function loadRuntimeFiles(dir: string = RUNTIME_DIR): RuntimeFiles {
     .map((file) => ({ path: relative(dir, file).split(sep).join("/"), content: readFileSync(file, "utf8") }))
     .sort((a, b) => a.path.localeCompare(b.path));
   return {
+    paths: new Set(files.map((file) => file.path)),
     take(prefix, except = []) {
       const matching = files.filter((file) => (file.path === prefix || file.path.startsWith(`${prefix}/`)) && !except.includes(file.path));
       if (matching.length === 0) throw new Error(`the runtime has no file under "${prefix}" (in ${dir})`);

@@ -1,6 +1,4 @@
-import { closeSync, openSync, readSync } from "node:fs";
-import Module, { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
 import type * as TsMorph from "ts-morph";
 import type * as TypeScript from "typescript";
@@ -21,36 +19,7 @@ export function loadTypeScript(): typeof TypeScript {
   return require("typescript") as typeof TypeScript;
 }
 
-/**
- * ts-morph on the same TypeScript instance as openapi-typescript. ts-morph ships its own copy of
- * the compiler (9 MB of JavaScript); loading both costs about 0.35 s and 100 MB per run. When the
- * two copies have the same major.minor version, the copy ts-morph would load is answered from the
- * module cache with the compiler already in memory.
- */
+/** ts-morph, loaded through its public entry point (it brings its own copy of the compiler). */
 export function loadTsMorph(): typeof TsMorph {
-  const ts = loadTypeScript();
-  const bundled = join(dirname(require.resolve("@ts-morph/common")), "typescript.js");
-  if (require.cache[bundled] === undefined && bundledVersion(bundled) === ts.versionMajorMinor) {
-    const shared = new Module(bundled);
-    shared.filename = bundled;
-    shared.loaded = true;
-    shared.exports = ts;
-    require.cache[bundled] = shared;
-  }
   return require("ts-morph") as typeof TsMorph;
-}
-
-/** Reads `versionMajorMinor = "5.9"` from the bundled compiler without loading it. */
-function bundledVersion(file: string): string | undefined {
-  const head = Buffer.alloc(200_000);
-  let descriptor: number | undefined;
-  try {
-    descriptor = openSync(file, "r");
-    const read = readSync(descriptor, head, 0, head.length, 0);
-    return /versionMajorMinor = "(\d+\.\d+)"/.exec(head.toString("utf8", 0, read))?.[1];
-  } catch {
-    return undefined;
-  } finally {
-    if (descriptor !== undefined) closeSync(descriptor);
-  }
 }

@@ -14,14 +14,14 @@ const PRINTED = new Set(["types.ts", "validators/index.ts"]);
  * The one finalize pass: the header on every TypeScript file, one whitespace normalisation
  * (LF line ends, no trailing blanks, at most one blank line in a row, one final newline), and a
  * syntax gate that parses each templated or compiled file, so a template defect is reported by
- * name instead of written to disk.
+ * name instead of written to disk. `copied` files (the runtime, typechecked at its source) skip the gate.
  */
-export function finalizeFiles(files: readonly GeneratedFile[], specPath: string): GeneratedFile[] {
+export function finalizeFiles(files: readonly GeneratedFile[], specPath: string, copied: ReadonlySet<string> = new Set()): GeneratedFile[] {
   const header = headerLines(specPath).map((line) => `// ${line}`).join("\n");
   const finalized = files
     .map((file) => ({ path: file.path, content: normalize(file.path.endsWith(".ts") ? `${header}\n\n${file.content}` : file.content) }))
     .sort((a, b) => a.path.localeCompare(b.path));
-  const problems = finalized.filter((file) => file.path.endsWith(".ts") && !PRINTED.has(file.path)).flatMap(syntaxErrors);
+  const problems = syntaxErrors(finalized.filter((file) => file.path.endsWith(".ts") && !PRINTED.has(file.path) && !copied.has(file.path)));
   if (problems.length > 0) throw new GenerationFailed(problems);
   return finalized;
 }
@@ -44,13 +44,26 @@ function normalize(text: string): string {
   return `${kept.join("\n")}\n`;
 }
 
-function syntaxErrors(file: GeneratedFile): Diagnostic[] {
+/** The syntax errors of the files (parsed together, not typechecked), through the compiler's public API. */
+function syntaxErrors(files: readonly GeneratedFile[]): Diagnostic[] {
+  if (files.length === 0) return [];
   const ts = loadTypeScript();
-  const source = ts.createSourceFile(file.path, file.content, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const parsed = (source as unknown as { parseDiagnostics?: readonly import("typescript").DiagnosticWithLocation[] }).parseDiagnostics ?? [];
-  return parsed.slice(0, 5).map((diagnostic) => {
-    const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start);
+  const sources = new Map(files.map((file) => [file.path, ts.createSourceFile(file.path, file.content, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)]));
+  const host: import("typescript").CompilerHost = {
+    getSourceFile: (name) => sources.get(name),
+    getDefaultLibFileName: () => "lib.d.ts",
+    writeFile: () => undefined,
+    getCurrentDirectory: () => "",
+    getCanonicalFileName: (name) => name,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => "\n",
+    fileExists: (name) => sources.has(name),
+    readFile: () => undefined,
+  };
+  const program = ts.createProgram({ rootNames: [...sources.keys()], options: { noLib: true, noResolve: true, types: [] }, host });
+  return [...sources.values()].flatMap((source) => program.getSyntacticDiagnostics(source).slice(0, 5).map((diagnostic) => {
+    const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
     const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
-    return createDiagnostic("TEMPLATE_FAILED", `generated ${file.path}:${line + 1}:${character + 1} is not valid TypeScript: ${text}`);
-  });
+    return createDiagnostic("TEMPLATE_FAILED", `generated ${source.fileName}:${line + 1}:${character + 1} is not valid TypeScript: ${text}`);
+  }));
 }

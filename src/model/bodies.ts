@@ -1,6 +1,7 @@
 import { appendPointer } from "../json-pointer.js";
 import { bodyKindOf } from "../runtime/media-types.js";
-import { entriesAt, followRef, isRecord, stringAt, type Located } from "./document-nodes.js";
+import { isRecord } from "../json-value.js";
+import { entriesAt, followRef, stringAt, type Located } from "./document-nodes.js";
 import type { SchemaFacts } from "./schemas.js";
 import type { BodyContentModel, RequestBodyModel, ResponseModel } from "./types.js";
 

@@ -1,11 +1,12 @@
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { LoadedSpec } from "../load/load-spec.js";
 import type { Locate } from "../load/source-locator.js";
-import { isRecord, stringAt } from "./document-nodes.js";
+import { isRecord } from "../json-value.js";
+import { stringAt } from "./document-nodes.js";
 import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_TYPE_NAMES, toPascalCase, type NameAdjustment } from "./names.js";
 import { nameOperation, type OperationDraft } from "./operation-names.js";
 import { buildOperations } from "./operations.js";
-import { createSchemaFacts, listComponentSchemas, scanSchema, type SchemaEntry } from "./schemas.js";
+import { createSchemaFacts, listComponentSchemas, type SchemaEntry } from "./schemas.js";
 import { buildSecuritySchemes } from "./security.js";
 import { buildServers, serverBasePath } from "./servers.js";
 import type { ApiModel, OperationModel, SchemaModel } from "./types.js";
@@ -31,7 +32,7 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
     securitySchemes: buildSecuritySchemes(document),
     operations,
     schemas,
-    usesReadWrite: scanSchema(document.paths).readWrite || scanSchema(document.components).readWrite,
+    usesReadWrite: usesReadWrite(schemas, operations),
   };
   const diagnostics = [
     ...built.diagnostics,
@@ -42,6 +43,12 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
     ...notGenerated(document, locate),
   ];
   return { model, diagnostics };
+}
+
+/** Whether some schema the types describe has readOnly/writeOnly: from the facts of components and bodies. */
+function usesReadWrite(schemas: readonly SchemaModel[], operations: readonly OperationModel[]): boolean {
+  if (schemas.some((schema) => schema.hasReadWrite)) return true;
+  return operations.some((operation) => [...(operation.requestBody?.contents ?? []), ...operation.responses.flatMap((r) => r.contents)].some((c) => c.hasReadWrite));
 }
 
 function nameSchemas(entries: readonly SchemaEntry[], types: NameRegistry, validators: NameRegistry): SchemaModel[] {

@@ -1,13 +1,10 @@
 import { appendPointer, resolvePointer } from "../json-pointer.js";
+import { isRecord } from "../json-value.js";
 
 /** A node of the document and the pointer where it lives (after following $refs). */
 export interface Located<T = Record<string, unknown>> {
   readonly node: T;
   readonly pointer: string;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Follows local $refs (a chain of them) to the node they name. Loops end at the last new node. */

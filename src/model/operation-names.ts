@@ -1,7 +1,7 @@
 import { NameRegistry, toMethodName, toPascalCase } from "./names.js";
 import { componentSchemaName } from "./schemas.js";
 import { resolvePointer } from "../json-pointer.js";
-import { isRecord } from "./document-nodes.js";
+import { isRecord } from "../json-value.js";
 import type { BodyContentModel, OperationModel, OperationNames, SchemaModel } from "./types.js";
 
 /** An operation before naming. */
@@ -23,13 +23,19 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
   const validator = (suffix: string): string => context.validators.claim(`validate${stem}${suffix}`, owner, "Validator");
   const { path, query, header } = operation.parameters;
   const successContents = operation.responses.filter((r) => r.success).flatMap((r) => r.contents);
-  return {
+  const shared = new Set<string>();
+  const share = (content: BodyContentModel): string | undefined => {
+    const name = componentValidator(content, context);
+    if (name !== undefined) shared.add(name);
+    return name;
+  };
+  const names = {
     typeStem: stem,
     method: toMethodName(operation.id),
     ...(path.length > 0 ? { pathParamsType: type("PathParams"), pathParamsValidator: validator("PathParams") } : {}),
     ...(query.length > 0 ? { queryType: type("Query"), queryValidator: validator("Query") } : {}),
     ...(header.length > 0 ? { headersType: type("Headers"), headersValidator: validator("Headers") } : {}),
-    ...bodyNames(operation, context, stem, owner, validator),
+    ...bodyNames(operation, context, { stem, owner, validator, share }),
     responseType: sharedComponentName(successContents, `${stem}Response`, context) ?? type("Response"),
     responseTypes: Object.fromEntries(
       operation.responses.filter((r) => r.contents.some((c) => c.schemaPointer)).map((r) => [r.status, type(`Response${statusSuffix(r.status)}`)]),
@@ -37,10 +43,11 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
     responseValidators: Object.fromEntries(
       operation.responses.flatMap((r) => {
         const json = r.contents.find((c) => c.kind === "json" && c.schemaPointer !== undefined);
-        return json === undefined ? [] : [[r.status, componentValidator(json, context) ?? validator(`Response${statusSuffix(r.status)}`)]];
+        return json === undefined ? [] : [[r.status, share(json) ?? validator(`Response${statusSuffix(r.status)}`)]];
       }),
     ),
   };
+  return { ...names, sharedValidators: [...shared].sort() };
 }
 
 /**
@@ -53,19 +60,21 @@ function componentValidator(content: BodyContentModel, context: NamingContext): 
   return context.schemas.get(content.componentRef)?.validatorName;
 }
 
-function bodyNames(
-  operation: OperationDraft,
-  context: NamingContext,
-  stem: string,
-  owner: string,
-  validator: (suffix: string) => string,
-): Pick<OperationNames, "bodyType" | "bodyValidators"> {
+/** How an operation claims names: its stem and owner, a validator name, a component validator to share. */
+interface Claims {
+  readonly stem: string;
+  readonly owner: string;
+  readonly validator: (suffix: string) => string;
+  readonly share: (content: BodyContentModel) => string | undefined;
+}
+
+function bodyNames(operation: OperationDraft, context: NamingContext, { stem, owner, validator, share }: Claims): Pick<OperationNames, "bodyType" | "bodyValidators"> {
   const contents = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
   if (contents.length === 0) return { bodyValidators: {} };
   const bodyType = sharedComponentName(contents, `${stem}Body`, context) ?? context.types.claim(`${stem}Body`, owner, "Type");
   const validated = contents.filter((c) => c.kind !== "binary");
   const nameFor = (c: BodyContentModel): string =>
-    (c.kind === "json" ? componentValidator(c, context) : undefined) ?? validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
+    (c.kind === "json" ? share(c) : undefined) ?? validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
   return { bodyType, bodyValidators: Object.fromEntries(validated.map((c) => [c.mediaType, nameFor(c)])) };
 }
 

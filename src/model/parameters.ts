@@ -1,5 +1,6 @@
 import { appendPointer, resolvePointer } from "../json-pointer.js";
-import { followRef, isRecord, stringAt, type Located } from "./document-nodes.js";
+import { isRecord } from "../json-value.js";
+import { followRef, stringAt, type Located } from "./document-nodes.js";
 import type { ParameterLocation, ParameterModel, ParametersByLocation } from "./types.js";
 
 const LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "cookie"];

@@ -1,5 +1,6 @@
 import { appendPointer, pointerSegments, resolvePointer } from "../json-pointer.js";
-import { isRecord } from "./document-nodes.js";
+import { isRecord } from "../json-value.js";
+import { followRef } from "./document-nodes.js";
 
 /** A component schema before naming: its key and pointer, and read/write use. */
 export interface SchemaEntry {
@@ -55,11 +56,7 @@ function isBinary(schema: unknown): boolean {
 }
 
 function followRefs(document: unknown, schema: unknown): unknown {
-  let node = schema;
-  for (let hops = 0; hops < 32 && isRecord(node) && typeof node.$ref === "string" && node.$ref.startsWith("#"); hops++) {
-    node = resolvePointer(document, node.$ref);
-  }
-  return node;
+  return followRef(document, schema, "")?.node ?? schema;
 }
 
 interface Scan {

@@ -168,4 +168,9 @@ export interface OperationNames {
   readonly bodyValidators: Readonly<Record<string, string>>;
   /** per status, for statuses with a JSON body */
   readonly responseValidators: Readonly<Record<string, string>>;
+  /**
+   * The validators above that are a component schema's own, shared because the body is exactly
+   * that component and checked the same in every direction: the operation compiles no copy.
+   */
+  readonly sharedValidators: readonly string[];
 }

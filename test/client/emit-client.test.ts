@@ -20,7 +20,7 @@ function operation(overrides: Partial<OperationModel> = {}): OperationModel {
     parameters: { path: [], query: [], header: [], cookie: [] },
     responses: [response("200", [content("application/json", "json")])],
     security: [],
-    names: { typeStem: "GetThing", method: "getThing", responseType: "GetThingResponse", responseTypes: { "200": "GetThingResponse200" }, bodyValidators: {}, responseValidators: {} },
+    names: { typeStem: "GetThing", method: "getThing", responseType: "GetThingResponse", responseTypes: { "200": "GetThingResponse200" }, bodyValidators: {}, responseValidators: {}, sharedValidators: [] },
     ...overrides,
   };
 }

@@ -109,6 +109,7 @@ describe("operations", () => {
       responseTypes: { "200": "GetItemResponse200" },
       responseValidators: { "200": "validateGetItemResponse200" },
       bodyValidators: {},
+      sharedValidators: [],
     });
     expect(postItems?.names).toMatchObject({ method: "postItems", bodyType: "PostItemsBody", bodyValidators: { "multipart/form-data": "validatePostItemsBody" }, responseTypes: {} });
     expect(model.schemas).toEqual([{ name: "Item", pointer: "#/components/schemas/Item", typeName: "Item", validatorName: "validateItem", guardName: "isItem", hasReadWrite: true }]);
@@ -145,6 +146,12 @@ describe("the naming authority", () => {
 
   it("shares a component's name when the body is exactly that component", () => {
     expect(model.operations.find((o) => o.id === "list-items")?.names.responseType).toBe("ListItemsResponse");
+  });
+
+  it("shares a component's validator, and says so as data", () => {
+    const names = model.operations.find((o) => o.id === "list-items")?.names;
+    expect(names?.responseValidators).toEqual({ "200": "validateListItemsResponse" });
+    expect(names?.sharedValidators).toEqual(["validateListItemsResponse"]);
   });
 
   it("reports two operations that would get the same method name", () => {

@@ -9,9 +9,7 @@ import { componentEntries, operationEntries } from "./validator-entries.js";
  * compiled from the JSON Schema in the document by the project's own compiler.
  */
 export function emitValidators({ model, document, config }: EmitInput): GeneratedFile[] {
-  // A JSON body that is exactly a component shares the component's validator (same name): one entry.
-  const byName = new Map([...componentEntries(model), ...model.operations.flatMap(operationEntries)].reverse().map((e) => [e.name, e]));
-  const entries = [...byName.values()].reverse();
+  const entries = [...componentEntries(model), ...model.operations.flatMap(operationEntries)];
   try {
     const content = compileValidatorModule({
       document,

@@ -16,9 +16,11 @@ export function componentEntries(model: ApiModel): ValidatorEntry[] {
  * Per operation: its path parameters, query and headers (each an object whose values arrive as
  * strings and are converted as the parameter schemas say), each request body media type
  * (request direction; form fields converted too) and each JSON response (response direction).
+ * A body that shares its component's validator (the model's `sharedValidators`) adds none.
  */
 export function operationEntries(operation: OperationModel): ValidatorEntry[] {
   const { names, parameters } = operation;
+  const own = (name: string | undefined): name is string => name !== undefined && !names.sharedValidators.includes(name);
   const entries: ValidatorEntry[] = [];
   const parameterEntry = (name: string | undefined, type: string | undefined, list: readonly ParameterModel[]): void => {
     if (name === undefined) return;
@@ -29,14 +31,14 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
   parameterEntry(names.headersValidator, names.headersType, parameters.header);
   for (const content of operation.requestBody?.contents ?? []) {
     const name = names.bodyValidators[content.mediaType];
-    if (name === undefined || content.schemaPointer === undefined) continue;
+    if (!own(name) || content.schemaPointer === undefined) continue;
     const coerceStrings = content.kind === "multipart" || content.kind === "form";
     entries.push({ name, typeName: `T.${names.bodyType ?? "unknown"}`, schema: { pointer: content.schemaPointer }, direction: "request", coerceStrings });
   }
   for (const response of operation.responses) {
     const name = names.responseValidators[response.status];
     const content = response.contents.find((c) => c.kind === "json" && c.schemaPointer !== undefined);
-    if (name === undefined || content?.schemaPointer === undefined) continue;
+    if (!own(name) || content?.schemaPointer === undefined) continue;
     const typeName = names.responseTypes[response.status];
     entries.push({ name, typeName: `T.${typeName ?? "unknown"}`, schema: { pointer: content.schemaPointer }, direction: "response" });
   }

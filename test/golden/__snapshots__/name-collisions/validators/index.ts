@@ -60,6 +60,22 @@ function $v_0(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   return ok;
 }
 
+// #/components/schemas/CreateThingBody
+function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/CreateThingBody");
+  let ok = true;
+  if (!Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/CreateThingBody/type", "type", { type: "array" }, "must be array")) return false; }
+  else {
+    const arr1 = d as unknown[];
+    for (let i2 = 0; i2 < arr1.length; i2++) {
+      const v3 = arr1[i2];
+      const s4 = $mark(e);
+      if (!$v_0(v3, e, a, depth + 1)) { $prefix(e, s4, "/" + i2); { ok = false; if (!a) return false; } }
+    }
+  }
+  return ok;
+}
+
 // #/components/schemas/Record
 function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Record");
@@ -118,22 +134,6 @@ function $v_venue_item_2(d: unknown, e: $Errors, a: boolean, depth: number): boo
   return ok;
 }
 
-// #/components/schemas/CreateThingBody
-function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/CreateThingBody");
-  let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/CreateThingBody/type", "type", { type: "array" }, "must be array")) return false; }
-  else {
-    const arr1 = d as unknown[];
-    for (let i2 = 0; i2 < arr1.length; i2++) {
-      const v3 = arr1[i2];
-      const s4 = $mark(e);
-      if (!$v_0(v3, e, a, depth + 1)) { $prefix(e, s4, "/" + i2); { ok = false; if (!a) return false; } }
-    }
-  }
-  return ok;
-}
-
 export function validateSchema0(value: unknown, options?: ValidateOptions): ValidationResult<T.Schema0> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -142,6 +142,16 @@ export function validateSchema0(value: unknown, options?: ValidateOptions): Vali
 
 export function isSchema0(value: unknown): value is T.Schema0 {
   return $v_0(value, null, false, 0);
+}
+
+export function validateCreateThingBody(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateThingBody> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_CreateThingBody(r.value, r, all, 0) ? (r as ValidationResult<T.CreateThingBody>) : $invalid(r);
+}
+
+export function isCreateThingBody(value: unknown): value is T.CreateThingBody {
+  return $v_CreateThingBody(value, null, false, 0);
 }
 
 export function validateRecordSchema(value: unknown, options?: ValidateOptions): ValidationResult<T.RecordSchema> {
@@ -182,14 +192,4 @@ export function validateVenueItem3(value: unknown, options?: ValidateOptions): V
 
 export function isVenueItem3(value: unknown): value is T.VenueItem3 {
   return $v_venue_item_2(value, null, false, 0);
-}
-
-export function validateCreateThingBody(value: unknown, options?: ValidateOptions): ValidationResult<T.CreateThingBody> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_CreateThingBody(r.value, r, all, 0) ? (r as ValidationResult<T.CreateThingBody>) : $invalid(r);
-}
-
-export function isCreateThingBody(value: unknown): value is T.CreateThingBody {
-  return $v_CreateThingBody(value, null, false, 0);
 }

@@ -87,33 +87,6 @@ function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
   return ok;
 }
 
-// #
-function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
-    }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
-  }
-  return ok;
-}
-
 // #/components/schemas/Profile
 function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Profile");
@@ -194,6 +167,33 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
   return ok;
 }
 
+// #
+function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    let r3 = 0;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "id": {
+          r3++;
+          const v4 = o1[k2];
+          const s5 = $mark(e);
+          if (!$v_schema(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
+          break;
+        }
+      }
+    }
+    if (r3 !== 1) {
+      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
+    }
+  }
+  return ok;
+}
+
 // #/paths/~1profiles~1_7Bid_7D/put/parameters/0/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1profiles~1%7Bid%7D/put/parameters/0/schema");
@@ -212,12 +212,6 @@ export function isAddress(value: unknown): value is T.Address {
   return $v_Address(value, null, false, 0);
 }
 
-export function validatePutProfilePathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.PutProfilePathParams> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.PutProfilePathParams>) : $invalid(r);
-}
-
 export function validateProfile(value: unknown, options?: ValidateOptions): ValidationResult<T.Profile> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -226,4 +220,10 @@ export function validateProfile(value: unknown, options?: ValidateOptions): Vali
 
 export function isProfile(value: unknown): value is T.Profile {
   return $v_Profile(value, null, false, 0);
+}
+
+export function validatePutProfilePathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.PutProfilePathParams> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.PutProfilePathParams>) : $invalid(r);
 }

@@ -67,6 +67,33 @@ function $v_File(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   return ok;
 }
 
+// #/components/schemas/Folder
+function $v_Folder(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Folder");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Folder/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    if ($hop.call(o1, "name")) {
+      const v2 = o1["name"];
+      if (typeof v2 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Folder/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+    }
+    if ($hop.call(o1, "files")) {
+      const v3 = o1["files"];
+      if (!Array.isArray(v3)) { ok = false; if (e === null || !$fail(e, a, "/files", "#/components/schemas/Folder/properties/files/type", "type", { type: "array" }, "must be array")) return false; }
+      else {
+        const arr4 = v3 as unknown[];
+        for (let i5 = 0; i5 < arr4.length; i5++) {
+          const v6 = arr4[i5];
+          const s7 = $mark(e);
+          if (!$v_File(v6, e, a, depth + 1)) { $prefix(e, s7, "/files/" + i5); { ok = false; if (!a) return false; } }
+        }
+      }
+    }
+  }
+  return ok;
+}
+
 // #/components/schemas/TreeNode
 function $v_TreeNode(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/TreeNode");
@@ -106,33 +133,6 @@ function $v_TreeNode(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   return ok;
 }
 
-// #/components/schemas/Folder
-function $v_Folder(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Folder");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Folder/type", "type", { type: "object" }, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "name")) {
-      const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Folder/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-    }
-    if ($hop.call(o1, "files")) {
-      const v3 = o1["files"];
-      if (!Array.isArray(v3)) { ok = false; if (e === null || !$fail(e, a, "/files", "#/components/schemas/Folder/properties/files/type", "type", { type: "array" }, "must be array")) return false; }
-      else {
-        const arr4 = v3 as unknown[];
-        for (let i5 = 0; i5 < arr4.length; i5++) {
-          const v6 = arr4[i5];
-          const s7 = $mark(e);
-          if (!$v_File(v6, e, a, depth + 1)) { $prefix(e, s7, "/files/" + i5); { ok = false; if (!a) return false; } }
-        }
-      }
-    }
-  }
-  return ok;
-}
-
 export function validateFile(value: unknown, options?: ValidateOptions): ValidationResult<T.File> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -143,16 +143,6 @@ export function isFile(value: unknown): value is T.File {
   return $v_File(value, null, false, 0);
 }
 
-export function validateTreeNode(value: unknown, options?: ValidateOptions): ValidationResult<T.TreeNode> {
-  const r: $Sink = { valid: true, value: value, errors: undefined };
-  const all = options !== undefined && options.allErrors === true;
-  return $v_TreeNode(r.value, r, all, 0) ? (r as ValidationResult<T.TreeNode>) : $invalid(r);
-}
-
-export function isTreeNode(value: unknown): value is T.TreeNode {
-  return $v_TreeNode(value, null, false, 0);
-}
-
 export function validateFolder(value: unknown, options?: ValidateOptions): ValidationResult<T.Folder> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -161,4 +151,14 @@ export function validateFolder(value: unknown, options?: ValidateOptions): Valid
 
 export function isFolder(value: unknown): value is T.Folder {
   return $v_Folder(value, null, false, 0);
+}
+
+export function validateTreeNode(value: unknown, options?: ValidateOptions): ValidationResult<T.TreeNode> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_TreeNode(r.value, r, all, 0) ? (r as ValidationResult<T.TreeNode>) : $invalid(r);
+}
+
+export function isTreeNode(value: unknown): value is T.TreeNode {
+  return $v_TreeNode(value, null, false, 0);
 }
