@@ -1,4 +1,4 @@
-import { Block, code, ident, joinCode, NEWLINE, preambleLines, str, typeExpr, type Code } from "./code.js";
+import { Block, code, ident, joinCode, NEWLINE, preambleLines, str, tsOnly, tsSection, typeExpr, type Code } from "./code.js";
 import { emitCoercer } from "./coerce.js";
 import type { ValidatorEntry } from "./entries.js";
 import { compileFunction } from "./function.js";
@@ -26,10 +26,10 @@ export function assembleModule(module: ModuleState, entries: readonly LocatedEnt
     if (!out.empty) out.blank();
     out.line(content);
   };
-  if (preamble !== undefined && preamble !== "") section(preambleLines(preamble));
-  section(publicTypesCode(publicTypes));
+  if (preamble !== undefined && preamble !== "") section(tsOnly`${preambleLines(preamble)}`);
+  section(tsOnly`${publicTypesCode(publicTypes)}`);
   section(MODULE_TYPES);
-  for (const name of withDependencies(module.helpersUsed)) section(HELPERS[name].source);
+  for (const name of withDependencies(module.helpersUsed)) section(tsSection(HELPERS[name].source));
   if (module.constants.length > 0) section(joinCode(module.constants, NEWLINE));
   for (const part of [...functions, ...exports]) section(part);
   return out.toCode().toString() + "\n";
@@ -57,7 +57,7 @@ function emitEntry(module: ModuleState, { entry, location }: LocatedEntry, root:
   emitValidate(out, { name: ident(entry.name), type, input, root, invalid: module.helper(coercion === undefined ? "invalid" : "invalidText") });
   if (entry.guardName !== undefined) {
     out.blank();
-    out.open(code`export function ${ident(entry.guardName)}(value: unknown): value is ${type}`);
+    out.open(code`export function ${ident(entry.guardName)}(value${tsOnly`: unknown`})${tsOnly`: value is ${type}`}`);
     out.line(code`return ${root}(value, null, false, 0);`);
     out.close();
   }
@@ -77,9 +77,9 @@ interface ValidateParts {
 
 /** The result object doubles as the error sink, so a valid input allocates nothing else. */
 function emitValidate(out: Block, { name, type, input, root, invalid }: ValidateParts): void {
-  out.open(code`export function ${name}(value: unknown, options?: ValidateOptions): ValidationResult<${type}>`);
-  out.line(code`const r: $Sink = { valid: true, value: ${input}, errors: undefined };`);
+  out.open(code`export function ${name}(value${tsOnly`: unknown`}, options${tsOnly`?: ValidateOptions`})${tsOnly`: ValidationResult<${type}>`}`);
+  out.line(code`const r${tsOnly`: $Sink`} = { valid: true, value: ${input}, errors: undefined };`);
   out.line(code`const all = options !== undefined && options.allErrors === true;`);
-  out.line(code`return ${root}(r.value, r, all, 0) ? (r as ValidationResult<${type}>) : ${invalid}(r);`);
+  out.line(code`return ${root}(r.value, r, all, 0) ? (r${tsOnly` as ValidationResult<${type}>`}) : ${invalid}(r);`);
   out.close();
 }

@@ -1,4 +1,4 @@
-import { Block, code, type Code } from "./code.js";
+import { Block, code, tsOnly, type Code } from "./code.js";
 import { FailScope, type NodeCtx } from "./context.js";
 import { compileNode } from "./node.js";
 
@@ -18,7 +18,7 @@ export function compileBranch(sub: NodeCtx, out: Block, silent: boolean): Code {
   out.line(code`let ${ok} = true;`);
   if (checks.empty) return ok;
   out.open(scope.labelUsed && scope.label !== null ? code`${scope.label}:` : code``);
-  if (silent && after.sink > before.sink) out.line(code`const e: $Errors = null;`);
+  if (silent && after.sink > before.sink) out.line(code`const e${tsOnly`: $Errors`} = null;`);
   if (silent && after.all > before.all) out.line(code`const a = false;`);
   out.append(checks);
   out.close();

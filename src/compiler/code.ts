@@ -40,14 +40,37 @@ export function code(strings: TemplateStringsArray, ...values: readonly Code[]):
   return make(text);
 }
 
-/** A JSON-quoted string literal; line and paragraph separators are escaped too. */
+/** A JSON-quoted string literal; line and paragraph separators (and the builder's own markers) are escaped too. */
 export function str(value: string): Code {
   if (!NEEDS_ESCAPE.test(value)) return make(`"${value}"`);
-  return make(JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029"));
+  return make(JSON.stringify(value).replace(/[\u2028\u2029\ue000-\ue003]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`));
 }
 
-/** Characters that JSON escapes (quote, backslash, controls, lone surrogates) plus the line separators. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
+/** Characters that JSON escapes (quote, backslash, controls, lone surrogates), the line separators and the markers. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff\ue000-\ue003]/;
+
+/** Marks around TypeScript-only syntax, and around a TypeScript section to translate for JavaScript output. */
+const TS_ONLY = ["\ue000", "\ue001"] as const;
+const TS_SECTION = ["\ue002", "\ue003"] as const;
+
+/**
+ * TypeScript-only syntax (an annotation, a cast, a declaration of types), as a tagged template:
+ * kept in TypeScript output, left out of JavaScript output.
+ */
+export function tsOnly(strings: TemplateStringsArray, ...values: readonly Code[]): Code {
+  return make(`${TS_ONLY[0]}${code(strings, ...values).toString()}${TS_ONLY[1]}`);
+}
+
+/** Hand-written TypeScript (runtime helpers) that JavaScript output gets through `translate`. */
+export function tsSection(fragment: Code): Code {
+  return make(`${TS_SECTION[0]}${fragment.toString()}${TS_SECTION[1]}`);
+}
+
+/** A module built with the markers above, as TypeScript, or as JavaScript (`translate` turns a TS section into JS). */
+export function renderModule(text: string, language: "ts" | "js", translate: (typescript: string) => string): string {
+  if (language === "ts") return text.replace(/[\ue000-\ue003]/g, "");
+  return text.replace(/\ue000[^\ue001]*\ue001/g, "").replace(/\ue002([^\ue003]*)\ue003/g, (_match, section: string) => translate(section));
+}
 
 /** A finite number literal. */
 export function num(value: number): Code {

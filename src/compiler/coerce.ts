@@ -1,4 +1,4 @@
-import { code, json, type Code } from "./code.js";
+import { code, json, tsOnly, type Code } from "./code.js";
 import { type JsonObject, isRecord } from "../json-value.js";
 import { childLocation, type SchemaLocation } from "./location.js";
 import type { ModuleState } from "./module-state.js";
@@ -25,13 +25,13 @@ export function emitCoercer(module: ModuleState, location: SchemaLocation, name:
   if (plan === 0) return undefined;
   const constant = module.constant(`plan:${JSON.stringify(plan)}`, "plan", printPlan(plan));
   const helper = module.helper("coercePlan");
-  return code`function ${name}(value: unknown): unknown {
+  return code`function ${name}(value${tsOnly`: unknown`})${tsOnly`: unknown`} {
   return ${helper}(value, ${constant});
 }`;
 }
 
 function printPlan(plan: Plan): Code {
-  return code`${json(plan)} as $Plan`;
+  return code`${json(plan)}${tsOnly` as $Plan`}`;
 }
 
 function planFor(module: ModuleState, resolved: Resolved | undefined, depth: number): Plan {

@@ -1,4 +1,4 @@
-import { Block, code, comment, str, type Code } from "./code.js";
+import { Block, code, comment, str, tsOnly, type Code } from "./code.js";
 import { FailScope, FunctionBuilder, InstancePath, type NodeCtx } from "./context.js";
 import type { FunctionRequest, ModuleState } from "./module-state.js";
 import { compileNode } from "./node.js";
@@ -16,7 +16,7 @@ export function compileFunction(module: ModuleState, request: FunctionRequest): 
   if (request.tracking) module.helper("tracker");
   const out = new Block();
   out.line(comment(schemaPath));
-  out.open(code`function ${request.name}(${parameters(ctx, body, request.tracking)}): boolean`);
+  out.open(code`function ${request.name}(${parameters(ctx, body, request.tracking)})${tsOnly`: boolean`}`);
   out.line(code`if (depth > $MAX_DEPTH) return ${module.helper("deep")}(e, ${str(schemaPath)});`);
   if (body.empty) {
     out.line(code`return true;`);
@@ -34,8 +34,8 @@ export function compileFunction(module: ModuleState, request: FunctionRequest): 
 function parameters(ctx: NodeCtx, body: Block, tracking: boolean): Code {
   const data = body.mentions(/\bd\b/) ? code`d` : code`_d`;
   const all = ctx.fn.usage.all > 0 ? code`a` : code`_a`;
-  const tracker = !tracking ? code`` : body.mentions(/\bt\b/) ? code`, t: $Evaluated` : code`, _t: $Evaluated`;
-  return code`${data}: unknown, e: $Errors, ${all}: boolean, depth: number${tracker}`;
+  const tracker = !tracking ? code`` : code`, ${body.mentions(/\bt\b/) ? code`t` : code`_t`}${tsOnly`: $Evaluated`}`;
+  return code`${data}${tsOnly`: unknown`}, e${tsOnly`: $Errors`}, ${all}${tsOnly`: boolean`}, depth${tsOnly`: number`}${tracker}`;
 }
 
 function rootContext(module: ModuleState, request: FunctionRequest): NodeCtx {

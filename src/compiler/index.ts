@@ -1,4 +1,6 @@
 import { assembleModule } from "./assemble.js";
+import { renderModule } from "./code.js";
+import { translateSection } from "./javascript.js";
 import { dialectRules, type Dialect } from "./dialect.js";
 import { checkEntryNames, locateEntry, type ValidatorEntry } from "./entries.js";
 import { buildRefGraph } from "./graph.js";
@@ -35,6 +37,26 @@ export interface CompileModuleOptions {
 
 /** TypeScript source of a module exporting one validator (and optional type guard) per entry. */
 export function compileValidatorModule(options: CompileModuleOptions): string {
+  return compileValidators(options).typescript();
+}
+
+/** A compiled module, to be written as TypeScript or as JavaScript (the same code without its types). */
+export interface CompiledValidators {
+  typescript(): string;
+  /** ES module JavaScript: the same functions, without types and without the type-only imports */
+  javascript(): string;
+}
+
+/** Compiles the entries once, for TypeScript output, JavaScript output, or both. */
+export function compileValidators(options: CompileModuleOptions): CompiledValidators {
+  const marked = assembleValidators(options);
+  return {
+    typescript: () => renderModule(marked, "ts", (section) => section),
+    javascript: () => renderModule(marked, "js", translateSection),
+  };
+}
+
+function assembleValidators(options: CompileModuleOptions): string {
   checkEntryNames(options.entries);
   const registry = new SchemaRegistry(dialectRules(options.dialect ?? "openapi-3.1"));
   const openApi = isRecord(options.document) && (typeof options.document["openapi"] === "string" || typeof options.document["swagger"] === "string");

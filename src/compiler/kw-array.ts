@@ -1,6 +1,6 @@
 import { compileBranch } from "./branch.js";
 import { childChecks, readsData } from "./child.js";
-import { Block, code, num, str, type Code } from "./code.js";
+import { Block, code, num, str, tsOnly, type Code } from "./code.js";
 import { onChild, readerOf, type ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { messages, runtimeMessages } from "./messages.js";
@@ -20,7 +20,7 @@ export function compileArrayKeywords(ctx: ObjectNodeCtx, out: Block): void {
   compileContains(ctx, checks, arr, reader);
   if (reader.boolean("uniqueItems") === true) compileUnique(ctx, checks, arr);
   if (checks.empty) return;
-  out.line(code`const ${arr} = ${ctx.data} as unknown[];`);
+  out.line(code`const ${arr} = ${ctx.data}${tsOnly` as unknown[]`};`);
   out.append(checks);
 }
 

@@ -1,5 +1,5 @@
 import { compileBranch } from "./branch.js";
-import { Block, code, num, str, type Code } from "./code.js";
+import { Block, code, num, str, tsOnly, type Code } from "./code.js";
 import { inPlace, readerOf, type ObjectNodeCtx } from "./context.js";
 import { readDiscriminator } from "./discriminator-map.js";
 import { failWith, params } from "./fail.js";
@@ -63,7 +63,7 @@ function emitPasses(ctx: ObjectNodeCtx, out: Block, keepGoing: Code, branches: (
   ctx.fn.uses(true, allUsed);
   out.line(allUsed ? code`const ${sink} = e, ${all} = a;` : code`const ${sink} = e;`);
   out.open(code`for (let ${pass} = 0; ${pass} < (${sink} === null ? 1 : 2) && (${pass} === 0 || ${keepGoing}); ${pass}++)`);
-  if (sinkUsed) out.line(code`const e: $Errors = ${pass} === 0 ? null : ${sink};`);
+  if (sinkUsed) out.line(code`const e${tsOnly`: $Errors`} = ${pass} === 0 ? null : ${sink};`);
   if (allUsed) out.line(code`const a = ${pass} === 0 ? false : ${all};`);
   out.append(inner);
   out.close();
@@ -89,7 +89,7 @@ function compileOneOf(ctx: ObjectNodeCtx, out: Block, count: number): void {
   const [passed, first, second] = ["c", "f", "g"].map((prefix) => ctx.fn.fresh(prefix)) as [Code, Code, Code];
   const chosen = ctx.evaluated === null ? null : ctx.fn.fresh("t");
   out.line(code`let ${passed} = 0, ${first} = -1, ${second} = -1;`);
-  if (chosen !== null) out.line(code`let ${chosen}: $Evaluated | null = null;`);
+  if (chosen !== null) out.line(code`let ${chosen}${tsOnly`: $Evaluated | null`} = null;`);
   emitPasses(ctx, out, code`${passed} === 0`, (inner) => {
     for (let index = 0; index < count; index++) emitOneOfBranch(ctx, inner, index, { passed, first, second, chosen });
   });
@@ -142,7 +142,7 @@ function compileDependentSchemas(ctx: ObjectNodeCtx, out: Block): void {
   if (map === undefined) return;
   const o = ctx.fn.fresh("o");
   const d = ctx.data;
-  out.line(code`const ${o} = typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}) ? (${d} as Record<string, unknown>) : null;`);
+  out.line(code`const ${o} = typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}) ? (${d}${tsOnly` as Record<string, unknown>`}) : null;`);
   for (const name of Object.keys(map)) {
     out.open(code`if (${o} !== null && ${HOP}.call(${o}, ${str(name)}))`);
     compileNode(inPlace(ctx, ["dependentSchemas", name]), out);

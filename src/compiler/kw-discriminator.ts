@@ -1,4 +1,4 @@
-import { code, json, str, type Block, type Code } from "./code.js";
+import { code, json, str, tsOnly, type Block, type Code } from "./code.js";
 import { inPlace, type ObjectNodeCtx } from "./context.js";
 import type { DiscriminatorCase, Discrimination } from "./discriminator-map.js";
 import { failWith, params } from "./fail.js";
@@ -17,7 +17,7 @@ export function compileDiscriminated(ctx: ObjectNodeCtx, out: Block, discriminat
   const d = ctx.data;
   const o = ctx.fn.fresh("o");
   const usePlain = ctx.fn.fresh("p");
-  out.line(code`const ${o} = typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}) ? (${d} as Record<string, unknown>) : null;`);
+  out.line(code`const ${o} = typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}) ? (${d}${tsOnly` as Record<string, unknown>`}) : null;`);
   out.line(code`let ${usePlain} = ${o} === null;`);
   out.open(code`if (${o} !== null)`);
   emitSelection(ctx, out, discrimination, o, usePlain);

@@ -1,4 +1,4 @@
-import { code, num, str, type Block, type Code } from "./code.js";
+import { code, num, str, tsOnly, type Block, type Code } from "./code.js";
 import { readerOf, type ObjectNodeCtx } from "./context.js";
 import { requiredForDirection } from "./direction.js";
 import { failWith, params } from "./fail.js";
@@ -24,7 +24,7 @@ export function compileObjectKeywords(ctx: ObjectNodeCtx, out: Block): void {
   const tracksAll = ctx.evaluated !== null && plan.additional !== undefined;
   if (!keyed && plan.properties.length === 0 && plan.required.length === 0 && dependentRequired === undefined && !tracksAll) return;
   const o = ctx.fn.fresh("o");
-  out.line(code`const ${o} = ${ctx.data} as Record<string, unknown>;`);
+  out.line(code`const ${o} = ${ctx.data}${tsOnly` as Record<string, unknown>`};`);
   if (direct) compileDirectProperties(ctx, out, o, plan.properties);
   else if (keyed || plan.properties.length > 0) compilePropertyLoop(ctx, out, o, plan);
   else emitMissing(ctx, out, o, plan.required);

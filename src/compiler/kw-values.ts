@@ -1,4 +1,4 @@
-import { code, json, joinCode, str, type Block, type Code } from "./code.js";
+import { code, joinCode, json, str, tsOnly, type Block, type Code } from "./code.js";
 import { readerOf, type ObjectNodeCtx } from "./context.js";
 import { messages } from "./messages.js";
 import { failWith, params } from "./fail.js";
@@ -30,7 +30,7 @@ function matchesAny(ctx: ObjectNodeCtx, values: readonly unknown[]): Code {
   const primitives = values.filter(isPrimitive);
   const tests: Code[] = [];
   if (primitives.length > MAX_INLINE_VALUES) {
-    const set = ctx.fn.module.constant(`set:${JSON.stringify(primitives)}`, "set", code`new Set<unknown>([${joinCode(primitives.map(json), code`, `)}])`);
+    const set = ctx.fn.module.constant(`set:${JSON.stringify(primitives)}`, "set", code`new Set${tsOnly`<unknown>`}([${joinCode(primitives.map(json), code`, `)}])`);
     tests.push(code`${set}.has(${ctx.data})`);
   } else {
     tests.push(...primitives.map((value) => code`${ctx.data} === ${json(value)}`));

@@ -1,4 +1,4 @@
-import { Block, code, num, str, type Code } from "./code.js";
+import { Block, code, num, str, tsOnly, type Code } from "./code.js";
 import { compileBranch } from "./branch.js";
 import { childChecks } from "./child.js";
 import { onChild, type InstancePath, type ObjectNodeCtx } from "./context.js";
@@ -141,7 +141,7 @@ function emitValue(ctx: ObjectNodeCtx, out: Block, tokens: readonly string[], va
 
 function emitPropertyName(ctx: ObjectNodeCtx, out: Block, k: Code): void {
   const name = ctx.fn.fresh("p");
-  out.line(code`const ${name}: unknown = ${k};`);
+  out.line(code`const ${name}${tsOnly`: unknown`} = ${k};`);
   const ok = compileBranch(onChild(ctx, ["propertyNames"], name, ctx.path), out, true);
   out.line(code`if (!${ok}) ${failWith(ctx, "propertyNames", params({ propertyName: k }), runtimeMessages.propertyName(k))}`);
 }

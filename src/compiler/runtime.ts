@@ -1,4 +1,4 @@
-import { code, num, type Code } from "./code.js";
+import { code, num, tsOnly, type Code } from "./code.js";
 import { FORMAT_HELPERS, type FormatHelperName } from "./formats.js";
 import { COERCE_HELPERS, type CoerceHelperName } from "./runtime-coerce.js";
 import { ERROR_HELPERS, type ErrorHelperName } from "./runtime-errors.js";
@@ -45,7 +45,7 @@ export function withDependencies(used: ReadonlySet<HelperName>): HelperName[] {
 }
 
 /** Declarations every module has beside the public types: the shared aliases. */
-export const MODULE_TYPES = code`interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
+export const MODULE_TYPES = code`${tsOnly`interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $hop = Object.prototype.hasOwnProperty;
+`}const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = ${num(MAX_DEPTH)};`;

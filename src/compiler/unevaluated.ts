@@ -1,6 +1,6 @@
 import type { StaticEvaluation, StaticProps } from "./annotations.js";
 import { childChecks } from "./child.js";
-import { Block, code, joinCode, num, str, type Code } from "./code.js";
+import { Block, code, joinCode, num, str, tsOnly, type Code } from "./code.js";
 import type { ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { childLocation } from "./location.js";
@@ -49,7 +49,7 @@ function emitProperties(node: ObjectNodeCtx, tracking: Tracking, out: Block): vo
   if (stat === null || !stat.all) {
     const o = node.fn.fresh("o");
     const k = node.fn.fresh("k");
-    out.line(code`const ${o} = ${d} as Record<string, unknown>;`);
+    out.line(code`const ${o} = ${d}${tsOnly` as Record<string, unknown>`};`);
     out.open(code`for (const ${k} in ${o})`);
     out.line(code`if (!${HOP}.call(${o}, ${k})) continue;`);
     const skip = tracking.own !== null ? code`${tracking.own}.all || ${tracking.own}.k.has(${k})` : staticSkip(node, stat as StaticProps, k);
@@ -64,7 +64,7 @@ function emitProperties(node: ObjectNodeCtx, tracking: Tracking, out: Block): vo
 function staticSkip(node: ObjectNodeCtx, props: StaticProps, k: Code): Code | null {
   const tests: Code[] = [];
   if (props.names.length > 8) {
-    const init = code`new Set<string>([${joinCode(props.names.map(str), code`, `)}])`;
+    const init = code`new Set${tsOnly`<string>`}([${joinCode(props.names.map(str), code`, `)}])`;
     tests.push(code`${node.fn.module.constant(`names:${JSON.stringify(props.names)}`, "names", init)}.has(${k})`);
   } else {
     tests.push(...props.names.map((name) => code`${k} === ${str(name)}`));
@@ -82,7 +82,7 @@ function emitItems(node: ObjectNodeCtx, tracking: Tracking, out: Block): void {
   if (stat === null || !stat.all) {
     const arr = node.fn.fresh("arr");
     const i = node.fn.fresh("i");
-    out.line(code`const ${arr} = ${d} as unknown[];`);
+    out.line(code`const ${arr} = ${d}${tsOnly` as unknown[]`};`);
     out.open(code`for (let ${i} = ${num(stat?.prefix ?? 0)}; ${i} < ${arr}.length; ${i}++)`);
     if (tracking.own !== null) out.line(code`if (${tracking.own}.all || ${i} < ${tracking.own}.n || ${tracking.own}.k.has(${i})) continue;`);
     emitUnevaluatedValue(node, out, "unevaluatedItems", code`${arr}[${i}]`, i, "index");

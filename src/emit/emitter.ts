@@ -1,4 +1,5 @@
 import type { ApiModel } from "../model/types.js";
+import type { CompiledValidators } from "../compiler/index.js";
 import type { RuntimeFiles } from "./runtime-files.js";
 import type { TemplateSet } from "./templates.js";
 
@@ -16,6 +17,8 @@ export interface EmitConfig {
   readonly runtime: RuntimeFiles;
   /** whether generated validators assert `format` (default) or treat it as an annotation */
   readonly formats: "assert" | "annotate";
+  /** the model's validators, compiled on first use and then shared by the emitters of a lane */
+  readonly validators: () => CompiledValidators;
 }
 
 /** What every emitter receives: the model, the bundled document its pointers point into, and config. */

@@ -2,6 +2,7 @@ import { finalizeFiles } from "../finalize/finalize.js";
 import type { ApiModel } from "../model/types.js";
 import type { Emitter, GeneratedFile } from "./emitter.js";
 import { loadRuntimeFiles } from "./runtime-files.js";
+import { compileModelValidators } from "./validators/compile-model.js";
 import { loadTemplates } from "./templates.js";
 
 /** What a lane needs, as plain data (it may cross into a worker thread). */
@@ -15,7 +16,8 @@ export interface LaneInput {
 /** Runs a lane's emitters one after the other and finalizes their files. */
 export async function runLane(emitters: readonly Emitter[], lane: LaneInput, onStage?: (stage: string, ms: number) => void): Promise<GeneratedFile[]> {
   const runtime = loadRuntimeFiles();
-  const input = { model: lane.model, document: lane.document, config: { templates: loadTemplates(lane.templatesDir), runtime, formats: lane.formats } };
+  const validators = once(() => compileModelValidators(lane.model, lane.document, lane.formats));
+  const input = { model: lane.model, document: lane.document, config: { templates: loadTemplates(lane.templatesDir), runtime, formats: lane.formats, validators } };
   const emitted: GeneratedFile[] = [];
   for (const emit of emitters) {
     const started = performance.now();
@@ -28,3 +30,9 @@ export async function runLane(emitters: readonly Emitter[], lane: LaneInput, onS
   return files;
 }
 
+
+/** A function computing its value on the first call only. */
+function once<T>(compute: () => T): () => T {
+  let done: { value: T } | undefined;
+  return () => (done ??= { value: compute() }).value;
+}

@@ -1,14 +1,16 @@
 import { GenerationFailed, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { emitClient } from "./client/emit-client.js";
+import { emitMock } from "./server/emit-mock.js";
 import type { Emitter, GeneratedFile } from "./emitter.js";
 import { runLane, type LaneInput } from "./run-lane.js";
 import { emitValidators } from "./validators/emit-validators.js";
 
 /**
- * The side lane: the validators and the client. It runs in a worker thread beside the main lane
- * (main-lane.ts) and so imports nothing of the types emitter (openapi-typescript).
+ * The side lane: the validators, the mock handlers (whose data those validators check) and the
+ * client. It runs in a worker thread beside the main lane (main-lane.ts) and so imports nothing of
+ * the types emitter (openapi-typescript).
  */
-export const SIDE_LANE: readonly Emitter[] = [emitValidators, emitClient];
+export const SIDE_LANE: readonly Emitter[] = [emitValidators, emitMock, emitClient];
 
 /** The side lane's files, or the diagnostics that stopped it (they may cross threads, as data). */
 export type SideLaneOutcome = { ok: true; files: GeneratedFile[]; stages: [string, number][] } | { ok: false; diagnostics: Diagnostic[] };

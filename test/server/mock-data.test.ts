@@ -1,12 +1,15 @@
 /**
- * The mock data builder of the server emitter: every sample it builds, and every example its
- * checker vouches for, is valid by Ajv 2020 (the oracle); examples that are not valid are refused.
+ * The mock's data: every body is checked by the validators the compiler produces (no validator
+ * of its own). openapi-sampler is tried first; the project's builder, steered by the validator's
+ * failures, takes over where the sampler's data is not valid: patterns, recursion, oneOf/anyOf
+ * and discriminators. Ajv 2020 is the independent oracle for the data chosen.
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { SchemaChecker } from "../../src/emit/server/mock-check.js";
-import { SampleBuilder } from "../../src/emit/server/mock-sample.js";
+import { compileValidators, type ValidatorEntry } from "../../src/compiler/index.js";
+import { sampleData } from "../../src/emit/server/mock-answers.js";
+import { loadValidators } from "../../src/emit/server/mock-validators.js";
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
@@ -19,14 +22,18 @@ const schemas: Record<string, unknown> = {
   Cat: { type: "object", required: ["pet", "lives"], properties: { pet: { type: "string" }, lives: { type: "integer", minimum: 1 } } },
   Dog: { type: "object", required: ["pet", "bark"], properties: { pet: { type: "string" }, bark: { type: "boolean" } } },
   Pet: { oneOf: [{ $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Dog" }], discriminator: { propertyName: "pet" } },
-  Tree: { type: "object", required: ["name"], properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Tree" } } } },
+  Tree: { type: "object", required: ["name", "children"], properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Tree" } } } },
   Either: { anyOf: [{ type: "null" }, { type: "array", minItems: 2, uniqueItems: false, items: { enum: ["a", "b"] } }] },
   Tuple: { type: "array", prefixItems: [{ const: "x" }, { type: "integer" }], items: false, minItems: 2 },
   Map: { type: "object", minProperties: 2, additionalProperties: { type: "integer", maximum: -3 } },
   Exclusive: { oneOf: [{ type: "object", required: ["a"] }, { type: "object", required: ["b"] }] },
+  Coded: { type: "object", required: ["code"], additionalProperties: false, properties: { code: { type: "string", pattern: "^[A-Z]{3}-[0-9]{4}$" } } },
 };
-const document = { openapi: "3.1.0", components: { schemas } };
+const document = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas } };
 const ref = (name: string): unknown => ({ $ref: `#/components/schemas/${name}` });
+
+const entries: ValidatorEntry[] = Object.keys(schemas).map((name) => ({ name: `validate${name}`, schema: { pointer: `#/components/schemas/${name}` }, direction: "response" }));
+const validators = loadValidators(compileValidators({ document, entries }).javascript());
 
 function oracle(): (name: string, value: unknown) => boolean {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -35,47 +42,59 @@ function oracle(): (name: string, value: unknown) => boolean {
   ajv.addSchema({ ...document, $id: "doc.json" });
   return (name, value) => ajv.validate({ $ref: `doc.json#/components/schemas/${name}` }, value) as boolean;
 }
+const valid = oracle();
 
-describe("mock samples", () => {
-  const checker = new SchemaChecker(document, false);
-  const builder = new SampleBuilder(checker);
-  const valid = oracle();
+describe("mock data", () => {
+  const origins = new Map<string, string>();
 
-  for (const name of Object.keys(schemas)) {
-    it(`${name}: the sample is valid`, () => {
-      const sample = builder.build(ref(name));
-      expect(sample).toBeDefined();
-      expect(valid(name, sample?.value)).toBe(true);
+  it.each(Object.keys(schemas))("%s: there is a sample, valid by the generated validator and by Ajv", (name) => {
+    const validator = validators.get(`validate${name}`);
+    const sample = sampleData(ref(name), document, validator);
+    expect(sample).toBeDefined();
+    expect(validator?.(sample?.value).valid).toBe(true);
+    expect(valid(name, sample?.value)).toBe(true);
+    origins.set(name, sample?.origin ?? "");
+  });
+
+  it("takes openapi-sampler's data where it is valid, and the builder's where it is not", () => {
+    expect(Object.fromEntries(origins)).toMatchObject({
+      Bounded: "openapi-sampler", Dated: "openapi-sampler", Extended: "openapi-sampler", Tuple: "openapi-sampler", Map: "openapi-sampler",
+      Pattern: "builder", Pet: "builder", Tree: "builder", Either: "builder", Exclusive: "builder", Coded: "builder",
     });
-  }
+  });
 
   it("leaves writeOnly properties out and sets the discriminator tag", () => {
-    expect(builder.build(ref("Extended"))?.value).not.toHaveProperty("secret");
-    expect(["Cat", "Dog"]).toContain((builder.build(ref("Pet"))?.value as { pet?: unknown }).pet);
+    expect(sampleData(ref("Extended"), document, validators.get("validateExtended"))?.value).not.toHaveProperty("secret");
+    expect(["Cat", "Dog"]).toContain((sampleData(ref("Pet"), document, validators.get("validatePet"))?.value as { pet?: unknown }).pet);
+  });
+
+  it("gives up, rather than answer invalid data, when nothing valid can be built", () => {
+    const impossible = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas: { Never: { type: "string", minLength: 3, maxLength: 2 } } } };
+    const never = loadValidators(compileValidators({ document: impossible, entries: [{ name: "validateNever", schema: { pointer: "#/components/schemas/Never" } }] }).javascript()).get("validateNever");
+    expect(sampleData({ $ref: "#/components/schemas/Never" }, impossible, never)).toBeUndefined();
   });
 });
 
-describe("the example checker", () => {
-  const checker = new SchemaChecker(document, false);
-  const valid = oracle();
-  const cases: [string, unknown][] = [
-    ["Pattern", "/v1/items/1"], ["Pattern", "/v1/items/"], ["Bounded", { n: 9, s: "someone@example.com" }], ["Bounded", { n: 6, s: "someone@example.com" }],
-    ["Dated", { on: "2024-02-29", at: "2024-02-29T10:00:00Z", id: "3fa85f64-5717-4562-b3fc-2c963f66afa6" }], ["Dated", { on: "2023-02-29", at: "x", id: "y" }],
-    ["Pet", { pet: "Cat", lives: 3 }], ["Pet", { pet: "cat", lives: 3 }], ["Pet", { pet: "Dog", lives: 3 }],
-    ["Exclusive", { a: 1 }], ["Exclusive", { a: 1, b: 2 }], ["Tuple", ["x", 1]], ["Tuple", ["x", 1, 2]], ["Map", { a: -3, b: -4 }], ["Map", { a: -2, b: -4 }],
-    ["Extended", { kind: "k", size: 0.5, secret: "s" }], ["Tree", { name: "a", children: [{ name: "b" }, { name: 1 }] }],
-  ];
-  for (const [name, value] of cases) {
-    it(`${name} ${JSON.stringify(value)}: vouched for only if valid`, () => {
-      if (checker.conforms(ref(name), value)) expect(valid(name, value)).toBe(true);
-    });
-  }
-
-  it("refuses invalid examples and writeOnly values in answers", () => {
-    expect(checker.conforms(ref("Pet"), { pet: "Dog", lives: 3 })).toBe(false);
-    expect(checker.conforms(ref("Exclusive"), { a: 1, b: 2 })).toBe(false);
-    expect(checker.conforms(ref("Extended"), { kind: "k", size: 0.5, secret: "s" })).toBe(false);
-    expect(checker.conforms(ref("Pattern"), "/v1/items/")).toBe(false);
-    expect(checker.conforms({ type: "object" }, JSON.parse('{"__proto__":{}}'))).toBe(false);
+describe("mock answers from the spec's examples", () => {
+  it("answers the first example the response validator accepts, as the server would check it", async () => {
+    const { generate } = await import("../../src/index.js");
+    const { makeTempDir } = await import("../support/paths.js");
+    const { writeFile } = await import("node:fs/promises");
+    const { join } = await import("node:path");
+    const dir = await makeTempDir("mock-examples");
+    const spec = {
+      openapi: "3.1.0",
+      info: { title: "Examples", version: "1" },
+      paths: {
+        "/a": { get: { operationId: "getA", responses: { "200": { description: "ok", content: { "application/json": {
+          schema: { type: "object", required: ["n"], properties: { n: { type: "integer", maximum: 5 }, note: { type: "string", nullable: true } } },
+          examples: { tooBig: { value: { n: 6 } }, fine: { value: { n: 5, note: null } } },
+        } } } } } },
+      },
+    };
+    await writeFile(join(dir, "openapi.json"), JSON.stringify(spec));
+    const result = await generate({ spec: join(dir, "openapi.json"), out: join(dir, "out"), check: true });
+    const mock = result.files.find((file) => file.path === "server/mock.ts")?.content ?? "";
+    expect(mock).toMatch(/getA: \{ status: 200, body: \{ n: 5, note: null \} \}/);
   });
 });

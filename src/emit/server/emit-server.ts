@@ -2,7 +2,6 @@ import type { ApiModel } from "../../model/types.js";
 import { mediaTypeEssence } from "../../runtime/media-types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { buildHandlerView } from "./handler-view.js";
-import { buildMockAnswers } from "./mock-answers.js";
 
 /** Written only for specs with a multipart/form-data body, so only they need @fastify/multipart. */
 const MULTIPART_RUNTIME = "server/runtime/multipart.ts";
@@ -10,10 +9,10 @@ const MULTIPART_RUNTIME = "server/runtime/multipart.ts";
 /**
  * generated/server/: a Fastify 5 plugin serving every operation of the route table through the
  * request pipeline (security, content type, validation by the generated validators, response
- * checks), the typed `Handlers` interface, stub and mock handlers; with the runtime's server/
+ * checks), the typed `Handlers` interface and stub handlers (the mock handlers are emit-mock.ts's); with the runtime's server/
  * (the pipeline, `buildServer`, the mock server's entry point), the same for every spec.
  */
-export function emitServer({ model, document, config }: EmitInput): GeneratedFile[] {
+export function emitServer({ model, config }: EmitInput): GeneratedFile[] {
   const render = (name: string, view: object): GeneratedFile => ({ path: `server/${name}.ts`, content: config.templates.render(`server/${name}.ts`, view) });
   const title = `${model.source.title} (version ${model.source.version})`;
   const operations = model.operations.map(buildHandlerView);
@@ -22,7 +21,6 @@ export function emitServer({ model, document, config }: EmitInput): GeneratedFil
     render("handlers", { fileDoc: wrap(docs.handlers(title)), operations }),
     render("plugin", { fileDoc: wrap(docs.plugin(title)), ...plugin }),
     render("stubs", { fileDoc: wrap(docs.stubs(title)), operations }),
-    render("mock", { fileDoc: wrap(docs.mock(title)), answers: buildMockAnswers(model, document) }),
     ...config.runtime.take("server", plugin.multipart ? [] : [MULTIPART_RUNTIME]),
   ];
 }
@@ -32,7 +30,6 @@ const docs = {
   handlers: (title: string) => `The handlers of ${title}: one per operation, keyed by operationId. A handler receives the request already validated against the contract and converted to its types, and answers one of the operation's declared responses: a status with a body of that status's type.`,
   plugin: (title: string) => `The Fastify plugin of ${title}: every operation of the route table, served under the base path by the request pipeline of ./runtime/pipeline.ts, calling your handlers.`,
   stubs: (title: string) => `Stub handlers of ${title}: every operation answers 501 Not Implemented. Where a service starts from.`,
-  mock: (title: string) => `The mock handlers of ${title}: every operation answers its first 2xx response with example data.`,
 };
 
 /** What `plugin.ts` needs beyond the route table. */
@@ -53,7 +50,7 @@ function buildPluginView(model: ApiModel): PluginView {
 }
 
 /** Breaks each paragraph of a text into lines of at most `width` characters (at spaces). */
-function wrap(text: string, width = 96): string {
+export function wrap(text: string, width = 96): string {
   return text.split("\n").map((paragraph) => {
     const lines: string[] = [];
     let line = "";

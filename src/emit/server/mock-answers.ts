@@ -1,8 +1,11 @@
+import { sample as openapiSample } from "openapi-sampler";
 import { resolvePointer } from "../../json-pointer.js";
+import { isRecord } from "../../json-value.js";
 import type { ApiModel, BodyContentModel, OperationModel } from "../../model/types.js";
-import { SchemaChecker } from "./mock-check.js";
-import { isPlainObject } from "./mock-keywords.js";
+import { Choices } from "./mock-choices.js";
 import { SampleBuilder, type Sample } from "./mock-sample.js";
+import { SchemaSource } from "./mock-schema.js";
+import type { LoadedValidator } from "./mock-validators.js";
 
 /** The mock answer of one operation, as data for `mock.ts`. */
 export interface MockAnswerData {
@@ -16,50 +19,95 @@ export interface MockAnswerView {
   readonly answer?: MockAnswerData;
 }
 
+/** How many candidates the builder may try for one body before it gives up. */
+const ATTEMPTS = 48;
+
 /**
  * The mock answers, computed once at generation time: each operation's first 2xx response, with
- * the first example of its media type (`examples`, then `example`) that is valid against the
- * response schema, else the schema's own examples, `default`, `const` or `enum`, else data built
- * from the schema. A response without content answers without a body.
+ * the first of these that the operation's generated response validator accepts: the examples of
+ * its media type (`examples`, then `example`), data from openapi-sampler, data from the project's
+ * builder (which tries other alternatives where the validator says a candidate fails). A response
+ * without content answers without a body; a non-JSON one, its first string example or "".
  */
-export function buildMockAnswers(model: ApiModel, document: unknown): MockAnswerView[] {
-  const checker = new SchemaChecker(document, model.source.openapiVersion === "3.0");
-  const builder = new SampleBuilder(checker);
+export function buildMockAnswers(model: ApiModel, document: unknown, validators: ReadonlyMap<string, LoadedValidator>): MockAnswerView[] {
+  const source = new SchemaSource(document);
   return model.operations.map((operation) => {
-    const answer = answerFor(operation, document, checker, builder);
+    const answer = answerFor(operation, document, source, validators);
     return answer === undefined ? { method: operation.names.method } : { method: operation.names.method, answer };
   });
 }
 
-function answerFor(operation: OperationModel, document: unknown, checker: SchemaChecker, builder: SampleBuilder): MockAnswerData | undefined {
+function answerFor(operation: OperationModel, document: unknown, source: SchemaSource, validators: ReadonlyMap<string, LoadedValidator>): MockAnswerData | undefined {
   const response = operation.responses.find((candidate) => candidate.success);
   if (response === undefined) return undefined;
   const status = /^\d{3}$/.test(response.status) ? Number(response.status) : 200;
   if (response.contents.length === 0) return { status };
   const content = response.contents.find((candidate) => candidate.kind === "json") ?? response.contents[0];
-  const body = content === undefined ? undefined : bodyFor(content, document, checker, builder);
+  if (content === undefined) return { status };
+  const name = operation.names.responseValidators[response.status];
+  const validator = content.kind === "json" && name !== undefined ? validators.get(name) : undefined;
+  const body = content.kind === "json" ? jsonBody(content, document, source, validator) : textBody(content, document);
   return body === undefined ? undefined : { status, body: body.value };
 }
 
-function bodyFor(content: BodyContentModel, document: unknown, checker: SchemaChecker, builder: SampleBuilder): Sample | undefined {
-  const schema = content.schemaPointer === undefined ? true : resolvePointer(document, content.schemaPointer);
-  const wantsText = content.kind !== "json";
-  const usable = (value: unknown): boolean => (wantsText ? typeof value === "string" : true) && checker.conforms(schema, value);
-  const example = mediaExamples(content, document, checker).find(usable);
+function textBody(content: BodyContentModel, document: unknown): Sample {
+  const text = mediaExamples(content, document, new SchemaSource(document)).find((value) => typeof value === "string");
+  return { value: text ?? "" };
+}
+
+function jsonBody(content: BodyContentModel, document: unknown, source: SchemaSource, validator: LoadedValidator | undefined): Sample | undefined {
+  const example = mediaExamples(content, document, source).find((value) => validator === undefined || validator(value).valid);
   if (example !== undefined) return { value: example };
-  const built = builder.build(schema);
-  if (built !== undefined && (!wantsText || typeof built.value === "string")) return built;
-  return wantsText ? { value: "" } : undefined;
+  const schema = content.schemaPointer === undefined ? true : resolvePointer(document, content.schemaPointer);
+  return sampleData(schema, document, validator);
+}
+
+/** Where a sample came from: openapi-sampler, or the project's builder. */
+export type SampleOrigin = "openapi-sampler" | "builder";
+
+/**
+ * Data for a schema that the validator accepts: openapi-sampler's when it passes, else the
+ * builder's (steered by the validator's failures); undefined when neither finds any.
+ */
+export function sampleData(schema: unknown, document: unknown, validator: LoadedValidator | undefined): (Sample & { readonly origin: SampleOrigin }) | undefined {
+  const sampled = samplerData(schema, document);
+  if (sampled !== undefined && (validator === undefined || validator(sampled.value).valid)) return { ...sampled, origin: "openapi-sampler" };
+  const built = guidedSample(schema, new SchemaSource(document), validator);
+  return built === undefined ? undefined : { ...built, origin: "builder" };
+}
+
+/** openapi-sampler's data for the schema (writeOnly left out), if it builds any. */
+function samplerData(schema: unknown, document: unknown): Sample | undefined {
+  try {
+    const value: unknown = openapiSample(schema as never, { skipWriteOnly: true, quiet: true }, document as never);
+    return value === undefined ? undefined : { value };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The builder's candidates, each judged by the validator, whose failures steer the next one. */
+function guidedSample(schema: unknown, source: SchemaSource, validator: LoadedValidator | undefined): Sample | undefined {
+  const choices = new Choices();
+  const builder = new SampleBuilder(source, choices);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const built = builder.build(schema);
+    if (built === undefined) return undefined;
+    const result = validator?.(built.value, { allErrors: true });
+    if (result === undefined || result.valid) return built;
+    if (!choices.advance((result.errors ?? []).map((error) => error.instancePath))) return undefined;
+  }
+  return undefined;
 }
 
 /** The example values of a media type: each of `examples` (following $refs, skipping externalValue), then `example`. */
-function mediaExamples(content: BodyContentModel, document: unknown, checker: SchemaChecker): unknown[] {
+function mediaExamples(content: BodyContentModel, document: unknown, source: SchemaSource): unknown[] {
   const media = resolvePointer(document, content.pointer);
-  if (!isPlainObject(media)) return [];
-  const examples = isPlainObject(media["examples"]) ? Object.values(media["examples"]) : [];
+  if (!isRecord(media)) return [];
+  const examples = isRecord(media["examples"]) ? Object.values(media["examples"]) : [];
   const values = examples.flatMap((example) => {
-    const resolved = isPlainObject(example) && typeof example["$ref"] === "string" ? checker.deref(example["$ref"]) : example;
-    return isPlainObject(resolved) && Object.hasOwn(resolved, "value") ? [resolved["value"]] : [];
+    const resolved = isRecord(example) && typeof example["$ref"] === "string" ? source.deref(example["$ref"]) : example;
+    return isRecord(resolved) && Object.hasOwn(resolved, "value") ? [resolved["value"]] : [];
   });
   return media["example"] === undefined ? values : [...values, media["example"]];
 }

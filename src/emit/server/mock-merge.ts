@@ -1,51 +1,38 @@
-import type { SchemaChecker } from "./mock-check.js";
-import { isPlainObject } from "./mock-keywords.js";
+import { isRecord } from "../../json-value.js";
+import type { SchemaSource } from "./mock-schema.js";
 
 type Schema = Record<string, unknown>;
 
-/** Keywords that only describe: a `$ref` with nothing else beside it is just its target. */
-const ANNOTATIONS = new Set(["$ref", "description", "title", "summary", "$comment", "deprecated", "externalDocs", "xml", "x-unbounded"]);
 const LOWER_BOUNDS = new Set(["minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum"]);
 const UPPER_BOUNDS = new Set(["maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum"]);
 
 /**
- * The schema a `$ref` stands for: its target, or its target together with the keywords beside it
- * (an allOf); the schema itself when it has no `$ref`; undefined when the reference does not resolve.
- */
-export function resolveRefs(schema: unknown, checker: SchemaChecker): unknown {
-  if (!isPlainObject(schema) || typeof schema["$ref"] !== "string") return schema;
-  const target = checker.deref(schema["$ref"]);
-  if (target === undefined) return undefined;
-  const siblings = Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key)));
-  return Object.keys(siblings).length === 0 ? target : { allOf: [target, siblings] };
-}
-
-/**
  * allOf as one schema to build data from: properties and required names of every member together,
- * the strictest bounds, the types they share; the first member wins other conflicts (the result
- * is checked against the original schema, so a lost constraint only costs the sample).
+ * the strictest bounds, the types they share; the first member wins other conflicts (the data is
+ * checked against the original schema by the generated validator, so a lost constraint only costs
+ * that candidate).
  */
-export function mergeAllOf(schema: Schema, checker: SchemaChecker): Schema {
+export function mergeAllOf(schema: Schema, source: SchemaSource): Schema {
   const merged: Schema = {};
-  for (const part of flatten(schema, checker, new Set())) {
+  for (const part of flatten(schema, source, new Set())) {
     for (const [key, value] of Object.entries(part)) mergeKeyword(merged, key, value);
   }
   return merged;
 }
 
-function flatten(schema: unknown, checker: SchemaChecker, seen: Set<unknown>): Schema[] {
-  const resolved = resolveRefs(schema, checker);
-  if (!isPlainObject(resolved) || seen.has(resolved)) return [];
+function flatten(schema: unknown, source: SchemaSource, seen: Set<unknown>): Schema[] {
+  const resolved = source.resolveRefs(schema);
+  if (!isRecord(resolved) || seen.has(resolved)) return [];
   seen.add(resolved);
   const { allOf, ...own } = resolved;
-  const members = Array.isArray(allOf) ? allOf.flatMap((member) => flatten(member, checker, seen)) : [];
+  const members = Array.isArray(allOf) ? allOf.flatMap((member) => flatten(member, source, seen)) : [];
   return [own, ...members];
 }
 
 function mergeKeyword(merged: Schema, key: string, value: unknown): void {
   const previous = merged[key];
   if (previous === undefined) merged[key] = value;
-  else if (key === "properties" && isPlainObject(previous) && isPlainObject(value)) merged[key] = mergeProperties(previous, value);
+  else if (key === "properties" && isRecord(previous) && isRecord(value)) merged[key] = mergeProperties(previous, value);
   else if (key === "required" && Array.isArray(previous) && Array.isArray(value)) merged[key] = [...new Set([...previous, ...value])];
   else if (key === "type") merged[key] = intersectTypes(previous, value);
   else if (typeof previous === "number" && typeof value === "number") {

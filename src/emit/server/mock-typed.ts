@@ -1,8 +1,8 @@
-import type { SchemaChecker } from "./mock-check.js";
+import { isRecord } from "../../json-value.js";
+import type { Choices } from "./mock-choices.js";
 import { formatSample } from "./mock-formats.js";
-import { codePoints, isPlainObject } from "./mock-keywords.js";
 import { samplePattern } from "./mock-pattern.js";
-import type { Sample, SampleContext } from "./mock-sample.js";
+import { childPath, type Sample, type SampleContext } from "./mock-sample.js";
 
 type Schema = Record<string, unknown>;
 
@@ -26,28 +26,27 @@ export function sampleNumber(schema: Schema, integer: boolean): Sample | undefin
   return Number.isFinite(value) && value <= high ? { value: integer ? Math.ceil(value) : value } : undefined;
 }
 
-/** A format sample or a plain seed, fitted to the length bounds, that passes the schema's checks. */
-export function sampleString(schema: Schema, checker: SchemaChecker): Sample | undefined {
+/** One of: a pattern sample, a format sample, a plain seed; fitted to the length bounds. */
+export function sampleString(schema: Schema, path: string, choices: Choices): Sample | undefined {
   const min = numberAt(schema, "minLength") ?? 0;
   const max = numberAt(schema, "maxLength") ?? Infinity;
   const pattern = typeof schema["pattern"] === "string" ? samplePattern(schema["pattern"]) : undefined;
-  const seeds = [pattern, formatSample(schema["format"]), ...STRING_SEEDS].filter((seed): seed is string => seed !== undefined);
-  for (const seed of seeds) {
-    const fitted = fitLength(seed, min, max);
-    if (fitted !== undefined && checker.conforms(schema, fitted)) return { value: fitted };
-  }
-  return undefined;
+  const seeds = [pattern, formatSample(schema["format"]), ...STRING_SEEDS]
+    .filter((seed): seed is string => seed !== undefined)
+    .map((seed) => fitLength(seed, min, max))
+    .filter((seed): seed is string => seed !== undefined);
+  return seeds.length === 0 ? undefined : { value: seeds[choices.pick(path, seeds.length)] };
 }
 
+/** A seed cut or padded to the bounds (counted in UTF-16 units; the validator counts code points and judges). */
 function fitLength(seed: string, min: number, max: number): string | undefined {
   if (min > max || min > 10_000) return undefined;
-  const length = codePoints(seed);
-  if (length > max) return [...seed].slice(0, max).join("");
-  return length >= min ? seed : seed + "a".repeat(min - length);
+  if (seed.length > max) return seed.slice(0, max);
+  return seed.length >= min ? seed : seed + "a".repeat(min - seed.length);
 }
 
 /** Near the top one item (or minItems), deeper minItems; each item built from its schema. */
-export function sampleArray(schema: Schema, depth: number, context: SampleContext): Sample | undefined {
+export function sampleArray(schema: Schema, path: string, depth: number, context: SampleContext): Sample | undefined {
   const prefix = Array.isArray(schema["prefixItems"]) ? (schema["prefixItems"] as unknown[]) : [];
   const min = numberAt(schema, "minItems") ?? 0;
   const max = numberAt(schema, "maxItems") ?? Infinity;
@@ -55,36 +54,38 @@ export function sampleArray(schema: Schema, depth: number, context: SampleContex
   const items: unknown[] = [];
   for (let i = 0; i < wanted; i++) {
     const itemSchema = i < prefix.length ? prefix[i] : schema["contains"] !== undefined && i === 0 ? schema["contains"] : schema["items"] ?? true;
-    const built = context.sample(itemSchema, depth + 1);
+    const built = context.sample(itemSchema, childPath(path, i), depth + 1);
     if (built === undefined) return items.length >= min ? { value: items } : undefined;
     items.push(built.value);
   }
   return { value: items };
 }
 
-/** Every required property, and near the top the optional ones too; writeOnly ones never. */
-export function sampleObject(schema: Schema, depth: number, context: SampleContext): Sample | undefined {
-  const properties = isPlainObject(schema["properties"]) ? schema["properties"] : {};
+/** Every required property, and near the top (unless told otherwise) the optional ones too; writeOnly ones never. */
+export function sampleObject(schema: Schema, path: string, depth: number, context: SampleContext): Sample | undefined {
+  const properties = isRecord(schema["properties"]) ? schema["properties"] : {};
   const required = (Array.isArray(schema["required"]) ? schema["required"] : []).filter((name): name is string => typeof name === "string");
-  const names = context.full(depth) ? [...new Set([...required, ...Object.keys(properties)])] : required;
+  const withOptional = context.full(depth) && context.choices.pick(path, 2) === 0;
+  const names = withOptional ? [...new Set([...required, ...Object.keys(properties)])] : required;
   const out: Record<string, unknown> = {};
   for (const name of names) {
     const propertySchema = Object.hasOwn(properties, name) ? properties[name] : schema["additionalProperties"] ?? true;
-    if (context.checker.isWriteOnly(propertySchema)) continue;
-    const built = name === "__proto__" ? undefined : context.sample(propertySchema, depth + 1);
+    if (context.source.isWriteOnly(propertySchema)) continue;
+    const built = name === "__proto__" ? undefined : context.sample(propertySchema, childPath(path, name), depth + 1);
     if (built === undefined && required.includes(name)) return undefined;
     if (built !== undefined) out[name] = built.value;
   }
-  return addMinimumProperties(schema, out, depth, context);
+  return addMinimumProperties(schema, out, path, depth, context);
 }
 
-function addMinimumProperties(schema: Schema, out: Record<string, unknown>, depth: number, context: SampleContext): Sample | undefined {
+function addMinimumProperties(schema: Schema, out: Record<string, unknown>, path: string, depth: number, context: SampleContext): Sample | undefined {
   const min = numberAt(schema, "minProperties") ?? 0;
   const extra = schema["additionalProperties"] ?? true;
   for (let i = 1; Object.keys(out).length < min && i <= min; i++) {
-    const built = context.sample(extra, depth + 1);
+    const name = `property${i}`;
+    const built = context.sample(extra, childPath(path, name), depth + 1);
     if (built === undefined) return undefined;
-    out[`property${i}`] = built.value;
+    out[name] = built.value;
   }
   return { value: out };
 }

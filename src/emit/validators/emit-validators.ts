@@ -1,28 +1,11 @@
-import { compileValidatorModule, SchemaCompileError } from "../../compiler/index.js";
-import { createDiagnostic, GenerationFailed } from "../../diagnostics/diagnostic.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
-import { componentEntries, operationEntries } from "./validator-entries.js";
 
 /**
- * generated/validators/index.ts: standalone validators (no runtime dependency) for every
- * component schema and for each operation's parameters, request bodies and JSON responses,
- * compiled from the JSON Schema in the document by the project's own compiler.
+ * generated/validators/: standalone validators (no runtime dependency) for every component schema
+ * and for each operation's parameters, request bodies and JSON responses (index.ts, compiled from
+ * the JSON Schema in the document by the project's own compiler), and their public types (the
+ * runtime's types.ts).
  */
-export function emitValidators({ model, document, config }: EmitInput): GeneratedFile[] {
-  const entries = [...componentEntries(model), ...model.operations.flatMap(operationEntries)];
-  try {
-    const content = compileValidatorModule({
-      document,
-      entries,
-      formats: config.formats,
-      dialect: model.source.openapiVersion === "3.0" ? "openapi-3.0" : "openapi-3.1",
-      preamble: `import type * as T from "../types.js";`,
-      publicTypes: { from: "./types.js" },
-    });
-    return [{ path: "validators/index.ts", content }, ...config.runtime.take("validators")];
-  } catch (error) {
-    if (!(error instanceof SchemaCompileError)) throw error;
-    const message = error.message.startsWith(`${error.pointer}: `) ? error.message.slice(error.pointer.length + 2) : error.message;
-    throw new GenerationFailed([createDiagnostic("SCHEMA_INVALID", message, { file: model.source.specPath, pointer: error.pointer })]);
-  }
+export function emitValidators({ config }: EmitInput): GeneratedFile[] {
+  return [{ path: "validators/index.ts", content: config.validators().typescript() }, ...config.runtime.take("validators")];
 }

@@ -20,8 +20,8 @@ export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> 
     body: {
       nickname: "string",
       score: 0,
-      address: { city: "string" },
       tags: ["string"],
+      address: { city: "string" },
       status: "active",
     },
   },

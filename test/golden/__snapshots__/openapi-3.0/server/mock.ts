@@ -15,7 +15,7 @@ import { answerWith, type MockAnswer } from "./runtime/answers.js";
  * valid against the response schema. undefined: no answer could be built (the operation answers 501).
  */
 export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> = {
-  addReading: { status: 200, body: { value: 0.5, note: "string", unit: "celsius" } },
+  addReading: { status: 200, body: { value: 1, note: "string", unit: "celsius" } },
 };
 
 /** Handlers answering every operation with its entry of `mockAnswers`: the mock server's. */

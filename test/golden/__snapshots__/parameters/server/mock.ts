@@ -15,7 +15,7 @@ import { answerWith, type MockAnswer } from "./runtime/answers.js";
  * valid against the response schema. undefined: no answer could be built (the operation answers 501).
  */
 export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> = {
-  getOrder: { status: 200, body: { number: 0, total: 0.01 } },
+  getOrder: { status: 200, body: { number: 0, total: 0 } },
   search: { status: 200, body: ["string"] },
 };
 

@@ -18,13 +18,13 @@ export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> 
   createAccount: {
     status: 201,
     body: {
-      email: "user@example.com",
       id: "string",
-      createdAt: "2024-01-15T09:30:00Z",
-      owners: [{ name: "string" }],
+      createdAt: "2019-08-24T14:15:22Z",
+      email: "user@example.com",
+      owners: [{ id: "string", name: "string" }],
     },
   },
-  listOwners: { status: 200, body: [{ name: "string", id: "string" }] },
+  listOwners: { status: 200, body: [{ id: "string", name: "string" }] },
 };
 
 /** Handlers answering every operation with its entry of `mockAnswers`: the mock server's. */

@@ -15,7 +15,7 @@ import { answerWith, type MockAnswer } from "./runtime/answers.js";
  * valid against the response schema. undefined: no answer could be built (the operation answers 501).
  */
 export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> = {
-  plantTree: { status: 200, body: { name: "string", files: [{}] } },
+  plantTree: { status: 200, body: { name: "string", files: [{ name: "string", parent: {} }] } },
 };
 
 /** Handlers answering every operation with its entry of `mockAnswers`: the mock server's. */

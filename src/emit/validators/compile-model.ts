@@ -1,0 +1,26 @@
+import { compileValidators, SchemaCompileError, type CompiledValidators } from "../../compiler/index.js";
+import { createDiagnostic, GenerationFailed } from "../../diagnostics/diagnostic.js";
+import type { ApiModel } from "../../model/types.js";
+import { componentEntries, operationEntries } from "./validator-entries.js";
+
+/**
+ * The validators of a model, compiled once per run by the project's own compiler: for every
+ * component schema and for each operation's parameters, request bodies and JSON responses. A
+ * schema the compiler cannot take is reported as SCHEMA_INVALID at its pointer.
+ */
+export function compileModelValidators(model: ApiModel, document: Readonly<Record<string, unknown>>, formats: "assert" | "annotate"): CompiledValidators {
+  try {
+    return compileValidators({
+      document,
+      entries: [...componentEntries(model), ...model.operations.flatMap(operationEntries)],
+      formats,
+      dialect: model.source.openapiVersion === "3.0" ? "openapi-3.0" : "openapi-3.1",
+      preamble: `import type * as T from "../types.js";`,
+      publicTypes: { from: "./types.js" },
+    });
+  } catch (error) {
+    if (!(error instanceof SchemaCompileError)) throw error;
+    const message = error.message.startsWith(`${error.pointer}: `) ? error.message.slice(error.pointer.length + 2) : error.message;
+    throw new GenerationFailed([createDiagnostic("SCHEMA_INVALID", message, { file: model.source.specPath, pointer: error.pointer })]);
+  }
+}
