@@ -3,6 +3,7 @@ import { scanSchema } from "../../model/schemas.js";
 import type { Finding } from "../finding.js";
 import type { DiffSides } from "../operations/operation-context.js";
 import { compareSchemas } from "../schema/compare-schema.js";
+import { pairsReachedFrom } from "../schema/shared-comparisons.js";
 import type { SpecSide } from "../source/load-side.js";
 import { appendPointer, resolvePointer } from "../../json-pointer.js";
 
@@ -15,12 +16,15 @@ const KEPT = new Set(["documentation-changed", "example-changed", "deprecation-c
  */
 export function compareUnusedSchemas(sides: DiffSides, renames: ReadonlyMap<string, string>): Finding[] {
   const [usedBefore, usedAfter] = [usedSchemas(sides.base), usedSchemas(sides.head)];
+  const throughOperations = new Set([...sides.shared.edges.keys()].filter((origin) => origin.startsWith("operation ")).flatMap((origin) => pairsReachedFrom(sides.shared, origin)));
   return sides.base.model.schemas.flatMap((old) => {
     const now = sides.head.model.schemas.find((schema) => schema.name === (renames.get(old.name) ?? old.name));
     if (now === undefined || usedBefore.has(old.name) || usedAfter.has(now.name)) return [];
-    const ctx = { base: sides.base.schemas, head: sides.head.schemas, direction: "request" as const, place: "request" as const, label: `component ${now.name} (used by no operation)`, path: "", ownerPath: "", owner: now.typeName, typeNameOf: sides.typeNameOf, seen: new Set<string>() };
+    const within = `component ${now.name}`;
+    const ctx = { base: sides.base.schemas, head: sides.head.schemas, direction: "request" as const, place: "request" as const, label: `component ${now.name} (used by no operation)`, path: "", ownerPath: "", owner: now.typeName, typeNameOf: sides.typeNameOf, inComponent: false, seen: new Set<string>(), shared: sides.shared, within };
     const parts = (side: SpecSide, pointer: string): { value: unknown; pointer: string }[] => [{ value: resolvePointer(side.loaded.document, pointer), pointer }];
-    return compareSchemas(ctx, parts(sides.base, old.pointer), parts(sides.head, now.pointer)).map((finding) => asPackageFinding(finding, now.typeName, now.validatorName));
+    const findings = [...compareSchemas(ctx, parts(sides.base, old.pointer), parts(sides.head, now.pointer)), ...pairsReachedFrom(sides.shared, within).filter((pair) => !throughOperations.has(pair)).flatMap((pair) => sides.shared.own.get(pair) ?? [])];
+    return findings.map((finding) => asPackageFinding(finding, now.typeName, now.validatorName));
   });
 }
 

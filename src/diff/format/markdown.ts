@@ -77,8 +77,8 @@ function showLine({ change, operations }: Line): string {
 function groupByOperation(changes: readonly Change[]): [string, Change[]][] {
   const groups = new Map<string, Change[]>();
   for (const change of changes) {
-    const key = change.operation ?? "document and package";
+    const key = change.operation ?? "shared components and the document";
     groups.set(key, [...(groups.get(key) ?? []), change]);
   }
-  return [...groups].sort(([a], [b]) => (a === "document and package" ? -1 : b === "document and package" ? 1 : a.localeCompare(b)));
+  return [...groups].sort(([a], [b]) => (a === "shared components and the document" ? -1 : b === "shared components and the document" ? 1 : a.localeCompare(b)));
 }

@@ -7,18 +7,35 @@ import { compareRequestBody } from "./compare-request-body.js";
 import { compareResponses } from "./compare-responses.js";
 import { compareSecurity } from "./compare-security.js";
 import { describeOperation, type OperationPairs } from "./match-operations.js";
-import type { DiffSides, OperationContext } from "./operation-context.js";
+import { operationOrigin, type DiffSides, type OperationContext } from "./operation-context.js";
+import { originsByPair } from "../schema/shared-comparisons.js";
+import { withOperations } from "../dedupe.js";
 
 const OPERATION_HANDLED = new Set(["operationId", "parameters", "requestBody", "responses", "security"]);
 const PATH_ITEM_HANDLED = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace", "parameters", "$ref"]);
 
-/** Operations removed and added, and every matched pair compared; each finding names its operation. */
+/**
+ * Operations removed and added, and every matched pair compared; each finding names its
+ * operation. A change inside a component is one finding, with the operations that reach it.
+ */
 export function compareOperations(sides: DiffSides, pairs: OperationPairs, renamedSchemes: ReadonlyMap<string, string>): Finding[] {
+  const own = pairs.matched.flatMap(([before, after]) => compareOperation({ sides, before, after, seen: new Set() }, renamedSchemes));
   return [
     ...pairs.removed.map((old): Finding => ({ rule: "api-removed", operation: old.id, pointer: old.pointer, before: describeOperation(old), message: `${describeOperation(old)}: removed; its client method and handler go with it`, typeBreak: "callers" })),
     ...pairs.added.map((now): Finding => ({ rule: "endpoint-added", operation: now.id, pointer: now.pointer, after: describeOperation(now), message: `${describeOperation(now)}: added` })),
-    ...pairs.matched.flatMap(([before, after]) => compareOperation({ sides, before, after, seen: new Set() }, renamedSchemes)),
+    ...own,
+    ...sharedFindings(sides, pairs.matched.map(([, after]) => after.id)),
   ];
+}
+
+/** The findings of the component pairs the operations reach, each once, with the operations that reach it. */
+function sharedFindings(sides: DiffSides, operationIds: readonly string[]): Finding[] {
+  const byOrigin = new Map(operationIds.map((id) => [operationOrigin(id), id]));
+  const byPair = originsByPair(sides.shared, [...byOrigin.keys()]);
+  return [...byPair].flatMap(([pair, origins]) => {
+    const operations = origins.map((origin) => byOrigin.get(origin) ?? origin);
+    return (sides.shared.own.get(pair) ?? []).map((finding) => withOperations(finding, operations));
+  });
 }
 
 function compareOperation(ctx: OperationContext, renamedSchemes: ReadonlyMap<string, string>): Finding[] {

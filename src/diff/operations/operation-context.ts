@@ -1,5 +1,6 @@
 import { resolvePointer } from "../../json-pointer.js";
 import type { OperationModel } from "../../model/types.js";
+import { createSharedComparisons, type SharedComparisons } from "../schema/shared-comparisons.js";
 import type { SchemaPlace } from "../schema/kinds.js";
 import type { SchemaContext } from "../schema/schema-context.js";
 import type { SchemaParts } from "../schema/shape.js";
@@ -10,6 +11,8 @@ export interface DiffSides {
   readonly base: SpecSide;
   readonly head: SpecSide;
   readonly typeNameOf: (component: string) => string | undefined;
+  /** the comparisons of component pairs, shared by every operation */
+  readonly shared: SharedComparisons;
 }
 
 /** One matched pair of operations being compared. */
@@ -24,7 +27,7 @@ export interface OperationContext {
 /** The sides of a comparison, with the new side's component type names at hand. */
 export function createDiffSides(base: SpecSide, head: SpecSide): DiffSides {
   const names = new Map(head.model.schemas.map((schema) => [schema.name, schema.typeName]));
-  return { base, head, typeNameOf: (component) => names.get(component) };
+  return { base, head, typeNameOf: (component) => names.get(component), shared: createSharedComparisons() };
 }
 
 /** A schema comparison context for one place of the operation. */
@@ -39,7 +42,10 @@ export function schemaContextOf(ctx: OperationContext, place: SchemaPlace, label
     ownerPath: "",
     ...(owner !== undefined ? { owner } : {}),
     typeNameOf: ctx.sides.typeNameOf,
+    inComponent: false,
     seen: ctx.seen,
+    shared: ctx.sides.shared,
+    within: operationOrigin(ctx.after.id),
   };
 }
 
@@ -47,4 +53,9 @@ export function schemaContextOf(ctx: OperationContext, place: SchemaPlace, label
 export function schemaParts(side: SpecSide, schemaPointer: string | undefined, owner: string): SchemaParts {
   if (schemaPointer === undefined) return [{ value: true, pointer: owner }];
   return [{ value: resolvePointer(side.loaded.document, schemaPointer), pointer: schemaPointer }];
+}
+
+/** How the shared comparisons name an operation as the place that reaches component pairs. */
+export function operationOrigin(operationId: string): string {
+  return `operation ${operationId}`;
 }

@@ -1,7 +1,7 @@
 import type { BodyContentModel, OperationModel } from "../../model/types.js";
 import type { OperationPairs } from "../operations/match-operations.js";
 import type { DiffSides } from "../operations/operation-context.js";
-import { canonicalSchema } from "../schema/canonical.js";
+import { schemaDigest } from "../schema/canonical.js";
 import type { SpecSide } from "../source/load-side.js";
 import { resolvePointer } from "../../json-pointer.js";
 
@@ -33,7 +33,7 @@ function keysOf(side: SpecSide): Set<string> {
 
 /** A component's meaning as comparable text. */
 function meaning(side: SpecSide, pointer: string): string {
-  return canonicalSchema(side.schemas, [{ value: resolvePointer(side.loaded.document, pointer), pointer }]);
+  return schemaDigest(side.schemas, [{ value: resolvePointer(side.loaded.document, pointer), pointer }], "meaning");
 }
 
 function record(renames: Map<string, string>, taken: Set<string>, before: string, after: string): void {

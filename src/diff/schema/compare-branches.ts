@@ -1,5 +1,5 @@
 import type { Finding } from "../finding.js";
-import { canonicalSchema } from "./canonical.js";
+import { schemaDigest } from "./canonical.js";
 import type { CompareSchemas } from "./compare-object.js";
 import { shapeOf } from "./normalize.js";
 import { intoBranch, plainFinding, schemaFinding, type SchemaContext } from "./schema-context.js";
@@ -43,7 +43,7 @@ function compareBranches(ctx: SchemaContext, before: Branching, after: Branching
 }
 
 function branchesOf(doc: SchemaDoc, branching: Branching): Branch[] {
-  return branching.branches.map((parts, index) => ({ index, parts, shape: shapeOf(doc, parts), canonical: canonicalSchema(doc, parts) }));
+  return branching.branches.map((parts, index) => ({ index, parts, shape: shapeOf(doc, parts), canonical: schemaDigest(doc, parts, "meaning") }));
 }
 
 /** Takes matching pairs out of both lists (which it shortens), first match first. */

@@ -11,8 +11,18 @@ import { tidyTypes, type Branching, type JsonType, type SchemaDoc, type SchemaPa
  * the $refs already being expanded, so a branch that refers back to its own schema stays as it is.
  */
 export function shapeOf(doc: SchemaDoc, parts: SchemaParts, stack: readonly string[] = []): Shape {
+  const key = stack.length === 0 ? partsKey(parts) : undefined;
+  const known = key === undefined ? undefined : doc.memo.shapes.get(key);
+  if (known !== undefined) return known;
   const flat = flattenParts(doc, parts);
-  return settleBranchings(doc, finishShape(foldNodes(flat), flat, parts), flat, [...stack, ...flat.refs]);
+  const shape = settleBranchings(doc, finishShape(foldNodes(flat), flat, parts), flat, [...stack, ...flat.refs]);
+  if (key !== undefined) doc.memo.shapes.set(key, shape);
+  return shape;
+}
+
+/** Parts are known by their pointers (a `true` or `false` standing in for a missing schema by its value too). */
+function partsKey(parts: SchemaParts): string {
+  return parts.map((part) => (typeof part.value === "boolean" ? `${String(part.value)}@${part.pointer}` : part.pointer)).join(" ");
 }
 
 /** Settles each branching in turn; merging a lone branch in settles the rest on the merged level. */

@@ -1,4 +1,5 @@
 import type { Finding } from "../finding.js";
+import type { SharedComparisons } from "./shared-comparisons.js";
 import { classifyKind, type SchemaChangeKind, type SchemaPlace } from "./kinds.js";
 import type { SchemaDoc } from "./shape.js";
 
@@ -19,8 +20,14 @@ export interface SchemaContext {
   readonly ownerPath: string;
   /** the exported type name of a component of the new document */
   readonly typeNameOf: (component: string) => string | undefined;
-  /** pairs of schemas already compared in this direction: each is compared once */
+  /** whether the schema is inside a component, whose exported type `owner` names the place */
+  readonly inComponent: boolean;
+  /** pairs of inline schemas already compared for this operation */
   readonly seen: Set<string>;
+  /** the comparisons of component pairs, shared by every operation */
+  readonly shared: SharedComparisons;
+  /** the place whose comparison this is: an operation, or the component pair being compared */
+  readonly within: string;
 }
 
 /** What a comparison found at one place, before its rule is looked up. */
@@ -51,8 +58,12 @@ export function schemaFinding(ctx: SchemaContext, kind: SchemaChangeKind, change
   };
 }
 
-/** "request body (application/json), property `venue.name`". */
+/**
+ * "request body (application/json), property `venue.name`"; inside a component, the exported
+ * type: "type `Venue`, property `name`", the same from whichever operation it is reached.
+ */
 export function placeName(ctx: SchemaContext): string {
+  if (ctx.inComponent && ctx.owner !== undefined) return `type \`${ctx.owner}\`${ctx.ownerPath === "" ? "" : `, property \`${ctx.ownerPath}\``}`;
   return ctx.path === "" ? ctx.label : `${ctx.label}, property \`${ctx.path}\``;
 }
 

@@ -7,10 +7,24 @@
 /** The JSON types a schema can name, apart from "null" (which a Shape keeps as `nullable`). */
 export type JsonType = "string" | "number" | "integer" | "boolean" | "object" | "array";
 
-/** A bundled document and the OpenAPI version that decides how its schemas read. */
+/** A bundled document, the OpenAPI version that decides how its schemas read, and what was worked out about them. */
 export interface SchemaDoc {
   readonly document: unknown;
   readonly version: "3.0" | "3.1";
+  readonly memo: SchemaMemo;
+}
+
+/** Shapes and digests of one document's schemas, each worked out once. */
+export interface SchemaMemo {
+  /** by the pointers of the parts */
+  readonly shapes: Map<string, Shape>;
+  /** by kind of digest and $ref target */
+  readonly digests: Map<string, string>;
+}
+
+/** A schema document with nothing worked out yet. */
+export function createSchemaDoc(document: unknown, version: "3.0" | "3.1"): SchemaDoc {
+  return { document, version, memo: { shapes: new Map(), digests: new Map() } };
 }
 
 /** A schema as found in a document: its value and where it stands. */

@@ -2,7 +2,7 @@ import { GenerationFailed, hasErrors } from "../../diagnostics/diagnostic.js";
 import { loadSpec, type LoadedSpec } from "../../load/load-spec.js";
 import { buildModel } from "../../model/build-model.js";
 import type { ApiModel } from "../../model/types.js";
-import type { SchemaDoc } from "../schema/shape.js";
+import { createSchemaDoc, type SchemaDoc } from "../schema/shape.js";
 
 /** A spec's text and the name it goes by in the report ("spec/openapi.yaml", "git:HEAD:spec/openapi.yaml"). */
 export interface SpecSource {
@@ -27,5 +27,5 @@ export async function loadSide(source: SpecSource): Promise<SpecSide> {
   const loaded = await loadSpec(source.name, source.text);
   const { model, diagnostics } = buildModel(loaded, source.name);
   if (hasErrors(diagnostics)) throw new GenerationFailed(await loaded.resolvePositions(diagnostics));
-  return { name: source.name, text: source.text, loaded, model, schemas: { document: loaded.document, version: loaded.version } };
+  return { name: source.name, text: source.text, loaded, model, schemas: createSchemaDoc(loaded.document, loaded.version) };
 }
