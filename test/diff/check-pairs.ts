@@ -6,9 +6,11 @@ import type { DiffReport } from "../../src/diff/types.js";
 import { baseDocument, changesOf, rulesOf, type Json } from "./support.js";
 
 
-/** Checks every pair in both directions: base → head gives `forward`, head → base gives `reverse`. */
-export function checkPairs(title: string, pairs: readonly RulePair[]): void {
-  const sideOf = createSideCache();
+/**
+ * Checks every pair in both directions: base → head gives `forward`, head → base gives `reverse`.
+ * `sideOf` loads each document once, for every pair that uses it.
+ */
+export function checkPairs(title: string, pairs: readonly RulePair[], sideOf = createSideCache()): void {
   describe(title, () => {
     for (const pair of pairs) {
       const base = (pair.base ?? ((document) => document))(baseDocument());

@@ -73,6 +73,12 @@ describe("exit codes", () => {
     expect((await runCommand([file("base.yaml"), file("warning.yaml"), "--fail-on", "warning"])).code).toBe(1);
   });
 
+  it("without arguments, compares git:HEAD with the working spec", async () => {
+    const run = await runCommand([]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^### spec:diff: \*\*(major|minor|patch|none)\*\*: /);
+  });
+
   it("--help prints the usage", async () => {
     const run = await runCommand(["--help"]);
     expect(run.code).toBe(0);

@@ -1,12 +1,12 @@
 /** One pair per request-side rule (bodies): the rule, its severity and the bump, in both directions. */
-import { bothWays, checkPairs, type RulePair, tightenedRequest, want } from "./check-pairs.js";
-import { chain, objectBranches, set, without, withValue } from "./support.js";
+import { bothWays, type RulePair, tightenedRequest, want } from "../check-pairs.js";
+import { chain, objectBranches, set, without, withValue } from "../support.js";
 
 const VC = "#/components/schemas/VenueCreate";
 const BODY = "#/paths/~1venues/post/requestBody";
 const TYPE = "package-type-changed";
 
-const pairs: RulePair[] = [
+export const requestBodyPairs: readonly RulePair[] = [
   {
     name: "a required property added",
     head: chain(set(`${VC}/properties/zip`, { type: "string" }), set(`${VC}/required`, ["name", "zip"])),
@@ -127,5 +127,3 @@ const pairs: RulePair[] = [
     reverse: want("request-body-media-type-added", "info", "minor", "package-export-added"),
   },
 ];
-
-checkPairs("request bodies", pairs);

@@ -1,6 +1,6 @@
 /** One pair per response-side rule: the rule, its severity and the bump, in both directions. */
-import { bothWays, checkPairs, type RulePair, want } from "./check-pairs.js";
-import { objectBranches, set, without } from "./support.js";
+import { bothWays, type RulePair, want } from "../check-pairs.js";
+import { objectBranches, set, without } from "../support.js";
 
 const V = "#/components/schemas/Venue";
 const OK = "#/paths/~1venues~1{id}/get/responses/200";
@@ -8,7 +8,7 @@ const TYPE = "package-type-changed";
 
 const rate = (required: boolean): unknown => ({ "X-Rate": { required, schema: { type: "integer" } } });
 
-const pairs: RulePair[] = [
+export const responsePairs: readonly RulePair[] = [
   {
     name: "a required property removed",
     head: (document) => set(`${V}/required`, ["venue_id"])(without(document, `${V}/properties/name`)),
@@ -123,5 +123,3 @@ const pairs: RulePair[] = [
     reverse: want("response-header-became-required", "info", "minor"),
   },
 ];
-
-checkPairs("responses", pairs);

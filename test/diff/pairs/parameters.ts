@@ -1,6 +1,6 @@
 /** One pair per request-parameter rule: the rule, its severity and the bump, in both directions. */
-import { bothWays, checkPairs, type RulePair, tightenedRequest, want } from "./check-pairs.js";
-import { type Json, set, withValue } from "./support.js";
+import { bothWays, type RulePair, tightenedRequest, want } from "../check-pairs.js";
+import { type Json, set, withValue } from "../support.js";
 
 const GET = "#/paths/~1venues~1{id}/get";
 const Q = `${GET}/parameters/1`;
@@ -8,7 +8,7 @@ const TYPE = "package-type-changed";
 
 const filter = (style?: string): unknown => ({ name: "filter", in: "query", ...(style !== undefined ? { style } : {}), schema: { type: "object", properties: { city: { type: "string" } } } });
 
-const pairs: RulePair[] = [
+export const parameterPairs: readonly RulePair[] = [
   {
     name: "a required header added",
     head: set(`${GET}/parameters/2`, { name: "X-Tenant", in: "header", required: true, schema: { type: "string" } }),
@@ -68,5 +68,3 @@ const pairs: RulePair[] = [
     ...bothWays(want("request-path-parameter-renamed", "breaking", "major")),
   },
 ];
-
-checkPairs("request parameters", pairs);

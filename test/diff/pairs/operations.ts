@@ -1,13 +1,13 @@
 /** One pair per operation, security, server and document rule: the rule, its severity and the bump, both ways. */
-import { bothWays, checkPairs, type RulePair, want } from "./check-pairs.js";
-import { chain, set, without } from "./support.js";
+import { bothWays, type RulePair, want } from "../check-pairs.js";
+import { chain, set, without } from "../support.js";
 
 const GET = "#/paths/~1venues~1{id}/get";
 const SCHEMES = "#/components/securitySchemes";
 
 const oauth = { type: "oauth2", flows: { clientCredentials: { tokenUrl: "https://auth.example.com/token", scopes: { read: "Read", write: "Write" } } } };
 
-const pairs: RulePair[] = [
+export const operationPairs: readonly RulePair[] = [
   {
     name: "an operation removed",
     head: (document) => without(document, "#/paths/~1venues/post"),
@@ -80,5 +80,3 @@ const pairs: RulePair[] = [
     ...bothWays(want("unclassified", "warning", "minor")),
   },
 ];
-
-checkPairs("operations, security, servers and the document", pairs);
