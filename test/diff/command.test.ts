@@ -7,6 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
+import { loadSide } from "../../src/diff/source/load-side.js";
 import { makeTempDir, repoRoot } from "../support/paths.js";
 import { runCommand } from "./run-command.js";
 import { baseDocument, withValue, without } from "./support.js";
@@ -48,6 +49,13 @@ describe("inputs that cannot be compared: the generator's diagnostics and exit 2
   it("a file that is not at a git ref, and a git file that is not OpenAPI", async () => {
     expect((await runCommand(["git:HEAD:spec/nothing.yaml"])).stderr).toContain("error DIFF_SOURCE_NOT_FOUND spec/nothing.yaml does not exist at git ref \"HEAD\"");
     expect((await runCommand(["git:HEAD:package.json"])).stderr).toMatch(/^git:HEAD:package\.json error SPEC_NOT_OPENAPI /);
+  });
+
+  it("a spec from git whose external $refs cannot be followed there", async () => {
+    const text = stringify(withValue(baseDocument(), "#/components/schemas/Venue", { $ref: "./venue.yaml#/Venue" }));
+    await expect(loadSide({ name: "git:HEAD:spec/split.yaml", text })).rejects.toMatchObject({
+      diagnostics: [expect.objectContaining({ code: "REF_EXTERNAL_FAILED", message: expect.stringMatching(/^external \$refs cannot be followed in a spec read from git/) })],
+    });
   });
 
   it("a file that does not exist, on both sides at once", async () => {

@@ -24,8 +24,16 @@ export interface SpecSide {
  * diagnostic placed at `name:line:col`, when the document could not be generated from.
  */
 export async function loadSide(source: SpecSource): Promise<SpecSide> {
-  const loaded = await loadSpec(source.name, source.text);
+  const loaded = await loadSpec(source.name, source.text).catch((error: unknown) => {
+    throw source.name.startsWith("git:") && error instanceof GenerationFailed ? explainGitRefs(error) : error;
+  });
   const { model, diagnostics } = buildModel(loaded, source.name);
   if (hasErrors(diagnostics)) throw new GenerationFailed(await loaded.resolvePositions(diagnostics));
   return { name: source.name, text: source.text, loaded, model, schemas: createSchemaDoc(loaded.document, loaded.version) };
+}
+
+/** A spec read from git is one document: its external $refs would need the other files at that ref. */
+function explainGitRefs(error: GenerationFailed): GenerationFailed {
+  const message = "external $refs cannot be followed in a spec read from git: compare a checkout's files, or bundle the spec into one document";
+  return new GenerationFailed(error.diagnostics.map((d) => (d.code === "REF_EXTERNAL_FAILED" ? { ...d, message } : d)));
 }
