@@ -34,12 +34,12 @@ export function bumpBetween(before: Version, after: Version): SemverBump | "lowe
   return "none";
 }
 
-/** The verdict on one version: whether its bump is enough, and a line that says so. */
-export function judgeBump(what: string, before: Version, after: Version, advice: SemverBump): { ok: boolean; line: string } {
+/** The verdict on one version: whether its bump is enough, and a line that says so (with the versions as `shown`). */
+export function judgeBump(what: string, before: Version, after: Version, advice: SemverBump, shown?: readonly [string, string]): { ok: boolean; line: string } {
   const required = requiredBump(advice, before);
   const bump = bumpBetween(before, after);
   const ok = bump !== "lower" && isAtLeast(bump, required);
-  const [from, to] = [before.join("."), after.join(".")];
+  const [from, to] = shown ?? [before.join("."), after.join(".")];
   const verdict = ok ? "enough" : `not enough: the changes need ${required === "none" ? "no" : `a ${required}`} bump`;
   return { ok, line: `${ok ? "ok" : "error"}: ${what} ${from} → ${to} (${bump === "lower" ? "lowered" : `${bump} bump`}), ${verdict} (advice: ${advice})` };
 }

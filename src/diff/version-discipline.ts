@@ -32,7 +32,7 @@ function infoVerdict(comparison: Comparison, advice: ReturnType<typeof bumpOf>):
   const [was, is] = [comparison.base.model.source.version, comparison.head.model.source.version];
   const [before, after] = [parseVersion(was, true), parseVersion(is, true)];
   if (before === undefined || after === undefined) return [{ ok: true, line: `skipped: info.version "${was}" → "${is}" is not a version number` }];
-  return [judgeBump("info.version", before, after, advice)];
+  return [judgeBump("info.version", before, after, advice, [was, is])];
 }
 
 function packageVersion(text: string, file: string): Version {

@@ -61,11 +61,15 @@ describe("github", () => {
   it("annotates file, line and column, escapes what the workflow syntax reserves, and ends with the advice", () => {
     const report: DiffReport = {
       semver: "minor",
-      changes: [{ rule: "unclassified", severity: "warning", direction: "request", pointer: "#/x", location: { file: "git:main:spec/openapi.yaml", line: 3, column: 5 }, message: "100% odd,\nreally", before: "a", after: "b" }],
+      changes: [
+        { rule: "unclassified", severity: "warning", direction: "request", pointer: "#/x", location: { file: "git:main:spec/openapi.yaml", line: 3, column: 5 }, message: "100% odd,\nreally", before: "a", after: "b" },
+        { rule: "api-schema-added", severity: "info", direction: "package", pointer: "#/y", message: "new", after: ["Place", "validatePlace"] },
+      ],
     };
     expect(formatGithub(report)).toBe([
       "::warning file=spec/openapi.yaml,line=3,col=5,title=unclassified::100%25 odd,%0Areally [a → b]",
-      "::notice title=spec%3Adiff::semver advice: minor (1 change(s))",
+      "::notice title=api-schema-added::new [→ Place, validatePlace]",
+      "::notice title=spec%3Adiff::semver advice: minor (2 change(s))",
       "",
     ].join("\n"));
   });
