@@ -1,7 +1,7 @@
 import type { Finding } from "./finding.js";
 
 /** Rules about a place of the document rather than a use of it: one finding per place. */
-const PLACE_RULES = new Set(["documentation-changed", "example-changed", "deprecation-changed", "unclassified", "package-validator-changed"]);
+const PLACE_RULES: ReadonlySet<string> = new Set(["documentation-changed", "example-changed", "deprecation-changed", "unclassified", "package-validator-changed"]);
 
 /** How many operations a merged finding names before it only counts the rest. */
 const NAMED_OPERATIONS = 5;

@@ -5,7 +5,7 @@ import type { DiffSides } from "../operations/operation-context.js";
 import { compareResidual, rawPair } from "../residual.js";
 import { sameJson } from "../stable-json.js";
 
-const TOP_HANDLED = new Set(["openapi", "info", "servers", "paths", "components", "security"]);
+const TOP_HANDLED: ReadonlySet<string> = new Set(["openapi", "info", "servers", "paths", "components", "security"]);
 
 /**
  * The document around the operations: the OpenAPI version, `info` (documentation, its version

@@ -7,7 +7,7 @@ import { pairsReachedFrom } from "../schema/shared-comparisons.js";
 import type { SpecSide } from "../source/load-side.js";
 import { appendPointer, resolvePointer } from "../../json-pointer.js";
 
-const KEPT = new Set(["documentation-changed", "example-changed", "deprecation-changed", "unclassified"]);
+const KEPT: ReadonlySet<string> = new Set(["documentation-changed", "example-changed", "deprecation-changed", "unclassified"]);
 
 /**
  * Component schemas that no operation uses, on both sides: they matter only as exported types

@@ -21,7 +21,7 @@ export interface ContentsPair {
   readonly after: readonly BodyContentModel[];
 }
 
-const MEDIA_HANDLED = new Set(["schema"]);
+const MEDIA_HANDLED: ReadonlySet<string> = new Set(["schema"]);
 
 /** Media types removed and added, and the schema and other fields of each media type in both. */
 export function compareContents(ctx: OperationContext, where: ContentsPlace, pair: ContentsPair): Finding[] {

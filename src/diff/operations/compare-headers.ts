@@ -6,7 +6,7 @@ import { compareResidual, rawPair } from "../residual.js";
 import { compareSchemas } from "../schema/compare-schema.js";
 import { schemaContextOf, type OperationContext } from "./operation-context.js";
 
-const HANDLED = new Set(["required", "schema"]);
+const HANDLED: ReadonlySet<string> = new Set(["required", "schema"]);
 
 /** A response header as declared, after $refs. */
 interface Header {

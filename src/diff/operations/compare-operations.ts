@@ -11,8 +11,8 @@ import { operationOrigin, type DiffSides, type OperationContext } from "./operat
 import { originsByPair } from "../schema/shared-comparisons.js";
 import { withOperations } from "../dedupe.js";
 
-const OPERATION_HANDLED = new Set(["operationId", "parameters", "requestBody", "responses", "security"]);
-const PATH_ITEM_HANDLED = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace", "parameters", "$ref"]);
+const OPERATION_HANDLED: ReadonlySet<string> = new Set(["operationId", "parameters", "requestBody", "responses", "security"]);
+const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace", "parameters", "$ref"]);
 
 /**
  * Operations removed and added, and every matched pair compared; each finding names its

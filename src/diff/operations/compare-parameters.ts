@@ -6,7 +6,7 @@ import type { Finding } from "../finding.js";
 import { compareResidual, rawPair } from "../residual.js";
 import { schemaContextOf, schemaParts, type OperationContext } from "./operation-context.js";
 
-const HANDLED = new Set(["name", "in", "required", "schema", "content", "style", "explode"]);
+const HANDLED: ReadonlySet<string> = new Set(["name", "in", "required", "schema", "content", "style", "explode"]);
 
 /** Parameters matched by location and name (path parameters by position), then compared one by one. */
 export function compareParameters(ctx: OperationContext): Finding[] {

@@ -4,7 +4,7 @@ import { compareResidual, rawPair } from "../residual.js";
 import { compareContents } from "./compare-contents.js";
 import type { OperationContext } from "./operation-context.js";
 
-const BODY_HANDLED = new Set(["required", "content"]);
+const BODY_HANDLED: ReadonlySet<string> = new Set(["required", "content"]);
 
 /** A request body added, removed, made required or optional, and its contents. */
 export function compareRequestBody(ctx: OperationContext): Finding[] {

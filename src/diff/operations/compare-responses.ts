@@ -5,7 +5,7 @@ import { compareContents } from "./compare-contents.js";
 import { compareHeaders } from "./compare-headers.js";
 import type { OperationContext } from "./operation-context.js";
 
-const HANDLED = new Set(["content", "headers"]);
+const HANDLED: ReadonlySet<string> = new Set(["content", "headers"]);
 
 /** Responses matched by status: removed, added, and each matched one's contents and headers. */
 export function compareResponses(ctx: OperationContext): Finding[] {

@@ -11,7 +11,7 @@ const CONSTRAINTS: readonly (readonly [JsonType, readonly string[]])[] = [
   ["object", ["minProperties", "maxProperties"]],
 ];
 
-const LOWER = new Set(["minLength", "minItems", "minProperties"]);
+const LOWER: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties"]);
 
 /** A numeric bound in one form: `exclusiveMinimum: 5` is (5, exclusive). */
 interface Bound {

@@ -28,8 +28,8 @@ export interface Draft {
 
 type Folder = (draft: Draft, value: unknown, node: SchemaNode<Record<string, unknown>>) => void;
 
-const JSON_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
-const CONSUMED = new Set(["$ref", "allOf", "$defs", "definitions", "exclusiveMinimum", "exclusiveMaximum", "minimum", "maximum"]);
+const JSON_TYPES: ReadonlySet<string> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
+const CONSUMED: ReadonlySet<string> = new Set(["$ref", "allOf", "$defs", "definitions", "exclusiveMinimum", "exclusiveMaximum", "minimum", "maximum"]);
 
 const folders: Record<string, Folder> = {
   type: (draft, value) => intersectDraftTypes(draft, Array.isArray(value) ? value : [value]),
