@@ -29,6 +29,10 @@ export const catalog = {
   SCHEMA_INVALID: { severity: "error", hint: "Fix the schema so it is valid JSON Schema 2020-12 (OpenAPI 3.1) or an OpenAPI 3.0 schema object." },
   TEMPLATE_FAILED: { severity: "error", hint: "A template rendered invalid code: this is a defect in the generator or in a customised template." },
   OUTPUT_FAILED: { severity: "error", hint: "Check that the output folder is writable and its parent exists; the previous output was left as it was." },
+  DIFF_USAGE: { severity: "error", hint: "Run `npm run spec:diff -- --help` for the arguments and options." },
+  DIFF_SOURCE_NOT_FOUND: { severity: "error", hint: "Give a spec file, `git:<ref>` (spec/openapi.yaml at that commit, branch or tag) or `git:<ref>:<path>`; fetch a remote branch before naming it." },
+  ACCEPTED_CHANGES_INVALID: { severity: "error", hint: "Each entry of the accepted-changes file needs `rule` (a rule ID of the report), `operation` or `pointer`, and `reason`; the comment at the top of spec/accepted-changes.yaml shows the format." },
+  VERSION_INVALID: { severity: "error", hint: "Give package.json a semver `version` (1.2.3) on both sides of --check-version." },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type DiagnosticCode = keyof typeof catalog;

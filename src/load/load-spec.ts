@@ -24,11 +24,12 @@ export interface LoadedSpec {
 /**
  * Loads a spec: parse (swagger-parser's parsers), check the OpenAPI version and local $refs,
  * validate (swagger-parser), then bundle external references into the document. Throws
- * GenerationFailed with every diagnostic when the document cannot be generated from.
+ * GenerationFailed with every diagnostic when the document cannot be generated from. With
+ * `text`, the document is that text and `path` only names it in diagnostics (it need not exist).
  */
-export async function loadSpec(path: string): Promise<LoadedSpec> {
+export async function loadSpec(path: string, text?: string): Promise<LoadedSpec> {
   const file = resolve(path);
-  const parsed = await parseSource(file);
+  const parsed = await parseSource(file, text);
   if (!parsed.ok) throw new GenerationFailed(parsed.diagnostics);
   const { locate, resolvePositions } = createLocator(file, parsed.text);
   const fail = async (diagnostics: readonly Diagnostic[]): Promise<never> => {

@@ -7,21 +7,28 @@ export type ParsedSource = { ok: true; text: string; document: unknown } | { ok:
 
 /**
  * Reads and parses the document with swagger-parser's own (fast) parsers. When that fails, the
- * text is parsed again with `yaml` to report every syntax error with its line and column.
+ * text is parsed again with `yaml` to report every syntax error with its line and column. With
+ * `given`, the text is not read from `file`: `file` only names it (e.g. a spec taken from git).
  */
-export async function parseSource(file: string): Promise<ParsedSource> {
+export async function parseSource(file: string, given?: string): Promise<ParsedSource> {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = given ?? (await readFile(file, "utf8"));
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : `cannot be read (${(error as Error).message})`;
     return { ok: false, diagnostics: [createDiagnostic("SPEC_NOT_FOUND", `the spec file ${reason}`, { file, pointer: "" })] };
   }
   try {
-    return { ok: true, text, document: await SwaggerParser.parse(file) };
+    return { ok: true, text, document: await SwaggerParser.parse(file, given === undefined ? {} : readFromMemory(file, given)) };
   } catch (error) {
     return reparse(file, text, error as Error);
   }
+}
+
+/** swagger-parser options that read `file` from the given text, with the same parsers as from disk. */
+function readFromMemory(file: string, text: string): SwaggerParser.Options {
+  const memory = { order: 1, canRead: (source: { url: string }) => source.url === file, read: () => text };
+  return { resolve: { memory } } as SwaggerParser.Options;
 }
 
 /**

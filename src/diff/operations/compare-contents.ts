@@ -1,0 +1,50 @@
+import type { BodyContentModel } from "../../model/types.js";
+import type { Finding } from "../finding.js";
+import { compareResidual, rawPair } from "../residual.js";
+import { compareSchemas } from "../schema/compare-schema.js";
+import { schemaContextOf, schemaParts, type OperationContext } from "./operation-context.js";
+
+/** Where a set of contents stands: a request body, or one response. */
+export interface ContentsPlace {
+  readonly place: "request" | "response";
+  /** "request body", "response 200" */
+  readonly label: string;
+  /** the exported type of this body, for the package report */
+  readonly owner?: string;
+  /** where to show a media type that was removed */
+  readonly at: string;
+}
+
+/** The two sides' contents of one body, matched by media type. */
+export interface ContentsPair {
+  readonly before: readonly BodyContentModel[];
+  readonly after: readonly BodyContentModel[];
+}
+
+const MEDIA_HANDLED: ReadonlySet<string> = new Set(["schema"]);
+
+/** Media types removed and added, and the schema and other fields of each media type in both. */
+export function compareContents(ctx: OperationContext, where: ContentsPlace, pair: ContentsPair): Finding[] {
+  const rules = where.place === "request"
+    ? { removed: "request-body-media-type-removed", added: "request-body-media-type-added" } as const
+    : { removed: "response-media-type-removed", added: "response-media-type-added" } as const;
+  const find = (list: readonly BodyContentModel[], mediaType: string): BodyContentModel | undefined => list.find((c) => c.mediaType.toLowerCase() === mediaType.toLowerCase());
+  return [
+    ...pair.before.flatMap((old) => {
+      const now = find(pair.after, old.mediaType);
+      if (now === undefined) return [{ rule: rules.removed, pointer: old.pointer, at: where.at, before: old.mediaType, message: `${where.label}: media type ${old.mediaType} removed`, typeBreak: "callers" as const }];
+      return compareContent(ctx, where, old, now);
+    }),
+    ...pair.after.filter((now) => find(pair.before, now.mediaType) === undefined).map((now) => ({ rule: rules.added, pointer: now.pointer, after: now.mediaType, message: `${where.label}: media type ${now.mediaType} added` })),
+  ];
+}
+
+function compareContent(ctx: OperationContext, where: ContentsPlace, old: BodyContentModel, now: BodyContentModel): Finding[] {
+  const label = `${where.label} (${now.mediaType})`;
+  const schemaCtx = schemaContextOf(ctx, where.place, label, where.owner);
+  const documents = { base: ctx.sides.base.loaded.document, head: ctx.sides.head.loaded.document };
+  return [
+    ...compareSchemas(schemaCtx, schemaParts(ctx.sides.base, old.schemaPointer, old.pointer), schemaParts(ctx.sides.head, now.schemaPointer, now.pointer)),
+    ...compareResidual(rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, label, where.place), MEDIA_HANDLED),
+  ];
+}

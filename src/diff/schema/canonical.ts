@@ -1,0 +1,78 @@
+import { createHash } from "node:crypto";
+import { isRecord } from "../../model/document-nodes.js";
+import { stableStringify } from "../stable-json.js";
+import { shapeOf } from "./normalize.js";
+import type { Keyword, SchemaDoc, SchemaParts, Shape } from "./shape.js";
+
+/**
+ * What a digest covers: a schema's `meaning` (what it accepts and the type it generates), or
+ * its `fingerprint` (the meaning and its documentation: everything the comparison looks at).
+ */
+export type DigestKind = "meaning" | "fingerprint";
+
+/**
+ * A digest of a schema's normal form all the way down: $refs replaced by what they point at (so
+ * component names, key order and allOf structure do not count), each child by its own digest, so
+ * a schema shared by many others is worked out once per document. A $ref back into a schema
+ * being worked out becomes a marker of that schema's own level.
+ */
+export function schemaDigest(doc: SchemaDoc, parts: SchemaParts, kind: DigestKind): string {
+  return digestOf(doc, parts, kind, new Set());
+}
+
+/** `active` holds the $ref targets being worked out above (added and removed on the way down and up). */
+function digestOf(doc: SchemaDoc, parts: SchemaParts, kind: DigestKind, active: Set<string>): string {
+  const target = onlyRef(parts);
+  const key = target === undefined ? undefined : `${kind} ${target}`;
+  const known = key === undefined ? undefined : doc.memo.digests.get(key);
+  if (known !== undefined) return known;
+  const shape = shapeOf(doc, parts);
+  const loop = shape.refs.find((ref) => active.has(ref));
+  if (loop !== undefined) return hash(stableStringify({ loop: levelOf(shape, kind) }));
+  const entered = shape.refs.filter((ref) => !active.has(ref));
+  for (const ref of entered) active.add(ref);
+  const child = (schema: SchemaParts): string => digestOf(doc, schema, kind, active);
+  const digest = hash(stableStringify({
+    ...levelOf(shape, kind),
+    properties: Object.fromEntries([...shape.properties].map(([name, schema]) => [name, child(schema)])),
+    additional: typeof shape.additional === "string" ? shape.additional : child(shape.additional),
+    items: shape.items === undefined ? null : child(shape.items),
+    branchings: shape.branchings.map((b) => ({ keyword: b.keyword, branches: b.branches.map(child).sort() })),
+  }));
+  for (const ref of entered) active.delete(ref);
+  if (key !== undefined) doc.memo.digests.set(key, digest);
+  return digest;
+}
+
+/** The target of parts that are one $ref and nothing else. */
+function onlyRef(parts: SchemaParts): string | undefined {
+  const [first] = parts;
+  if (parts.length !== 1 || !isRecord(first?.value) || Object.keys(first.value).length !== 1) return undefined;
+  return typeof first.value.$ref === "string" ? first.value.$ref : undefined;
+}
+
+/** The parts of one level that need no recursion. */
+function levelOf(shape: Shape, kind: DigestKind): Record<string, unknown> {
+  return {
+    never: shape.never,
+    types: shape.types === undefined ? null : [...shape.types].sort(),
+    nullable: shape.nullable,
+    enum: shape.enumValues === undefined ? null : [...shape.enumValues].sort(),
+    required: [...shape.required].sort(),
+    indexSignature: shape.indexSignature,
+    keywords: valuesOf(shape.keywords),
+    other: valuesOf(shape.other),
+    readOnly: shape.readOnly,
+    writeOnly: shape.writeOnly,
+    deprecated: shape.deprecated,
+    ...(kind === "fingerprint" ? { docs: valuesOf(shape.docs) } : {}),
+  };
+}
+
+function valuesOf(keywords: ReadonlyMap<string, Keyword>): Record<string, unknown> {
+  return Object.fromEntries([...keywords].map(([key, keyword]) => [key, keyword.value]));
+}
+
+function hash(text: string): string {
+  return createHash("sha1").update(text).digest("base64");
+}

@@ -1,0 +1,89 @@
+import type { Finding } from "../finding.js";
+import { sameJson } from "../stable-json.js";
+import { schemaFinding, type SchemaChange, type SchemaContext } from "./schema-context.js";
+import { bothAccept, type JsonType, type Keyword, type Shape } from "./shape.js";
+
+/** The keywords each JSON type's constraints live in; a constraint counts where both sides accept its type. */
+const CONSTRAINTS: readonly (readonly [JsonType, readonly string[]])[] = [
+  ["string", ["minLength", "maxLength", "pattern"]],
+  ["number", ["multipleOf"]],
+  ["array", ["minItems", "maxItems", "uniqueItems"]],
+  ["object", ["minProperties", "maxProperties"]],
+];
+
+const LOWER: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties"]);
+
+/** A numeric bound in one form: `exclusiveMinimum: 5` is (5, exclusive). */
+interface Bound {
+  readonly value: number;
+  readonly exclusive: boolean;
+  readonly keyword: Keyword;
+}
+
+/** Bounds, patterns, multipleOf, uniqueItems and default, each change reported on its own. */
+export function compareConstraints(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
+  if (base.never || head.never) return [];
+  const keywords = CONSTRAINTS.filter(([type]) => bothAccept(base, head, type)).flatMap(([, names]) => names);
+  const numeric = bothAccept(base, head, "number") || bothAccept(base, head, "integer");
+  return [
+    ...keywords.flatMap((name) => keywordChange(ctx, name, base, head)),
+    ...(numeric ? [...boundChange(ctx, "minimum", base, head), ...boundChange(ctx, "maximum", base, head)] : []),
+    ...defaultChange(ctx, base, head),
+  ];
+}
+
+function keywordChange(ctx: SchemaContext, name: string, base: Shape, head: Shape): Finding[] {
+  const before = base.keywords.get(name);
+  const after = head.keywords.get(name);
+  if (sameJson(before?.value, after?.value)) return [];
+  const tightened = isTightened(name, before?.value, after?.value);
+  const change = describe(name, before, after, head);
+  return [schemaFinding(ctx, tightened ? "constraint-tightened" : "constraint-loosened", change)];
+}
+
+/** Whether the new value of a keyword accepts less than the old one did. */
+function isTightened(name: string, before: unknown, after: unknown): boolean {
+  if (after === undefined) return false;
+  if (before === undefined) return name !== "uniqueItems" || after === true;
+  if (typeof before === "number" && typeof after === "number") {
+    if (name === "multipleOf") return !Number.isInteger(before / after);
+    return LOWER.has(name) ? after > before : after < before;
+  }
+  if (name === "uniqueItems") return after === true;
+  return true;
+}
+
+function describe(name: string, before: Keyword | undefined, after: Keyword | undefined, head: Shape): SchemaChange {
+  const show = (keyword: Keyword | undefined): string => (keyword === undefined ? "none" : JSON.stringify(keyword.value));
+  const what = before === undefined ? `${name} ${show(after)} added` : after === undefined ? `${name} ${show(before)} removed` : `${name} changed from ${show(before)} to ${show(after)}`;
+  return { pointer: after?.pointer ?? before?.pointer ?? head.pointer, at: after?.pointer ?? head.pointer, before: before?.value, after: after?.value, what };
+}
+
+/** minimum and exclusiveMinimum (maximum and exclusiveMaximum) read as one bound. */
+function boundChange(ctx: SchemaContext, side: "minimum" | "maximum", base: Shape, head: Shape): Finding[] {
+  const before = boundOf(base, side);
+  const after = boundOf(head, side);
+  if (before?.value === after?.value && before?.exclusive === after?.exclusive) return [];
+  const upper = side === "maximum";
+  const tighter = after !== undefined && (before === undefined || (upper ? after.value < before.value : after.value > before.value) || (after.value === before.value && after.exclusive));
+  return [schemaFinding(ctx, tighter ? "constraint-tightened" : "constraint-loosened", describe(side, before?.keyword, after?.keyword, head))];
+}
+
+function boundOf(shape: Shape, side: "minimum" | "maximum"): Bound | undefined {
+  const exclusiveName = side === "minimum" ? "exclusiveMinimum" : "exclusiveMaximum";
+  const inclusive = shape.keywords.get(side);
+  const exclusive = shape.keywords.get(exclusiveName);
+  const bounds = [
+    ...(typeof inclusive?.value === "number" ? [{ value: inclusive.value, exclusive: false, keyword: inclusive }] : []),
+    ...(typeof exclusive?.value === "number" ? [{ value: exclusive.value, exclusive: true, keyword: { ...exclusive, value: `${side === "minimum" ? ">" : "<"} ${exclusive.value}` } }] : []),
+  ];
+  const stricter = (a: Bound, b: Bound): Bound => (a.value === b.value ? (a.exclusive ? a : b) : (side === "minimum") === a.value > b.value ? a : b);
+  return bounds.reduce<Bound | undefined>((best, bound) => (best === undefined ? bound : stricter(best, bound)), undefined);
+}
+
+function defaultChange(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
+  const before = base.keywords.get("default");
+  const after = head.keywords.get("default");
+  if (sameJson(before?.value, after?.value)) return [];
+  return [schemaFinding(ctx, "default-changed", { ...describe("default", before, after, head), typed: false })];
+}

@@ -1,0 +1,34 @@
+import { stableStringify } from "../stable-json.js";
+import type { Keyword } from "./shape.js";
+
+/** Keywords whose smaller value is the stricter one. */
+export const UPPER_BOUNDS: ReadonlySet<string> = new Set(["maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum"]);
+/** Keywords whose larger value is the stricter one. */
+export const LOWER_BOUNDS: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum"]);
+/** Other keywords the comparison classifies: a value added or changed restricts what is valid. */
+export const RESTRICTIONS: ReadonlySet<string> = new Set(["pattern", "multipleOf", "uniqueItems"]);
+
+/** Whether a keyword is classified by the constraint rules (or as format or default). */
+export function isClassifiedKeyword(key: string): boolean {
+  return UPPER_BOUNDS.has(key) || LOWER_BOUNDS.has(key) || RESTRICTIONS.has(key) || key === "format" || key === "default";
+}
+
+/**
+ * The value of a keyword written in several parts of one level (allOf members): the strictest
+ * bound, `uniqueItems` if any part asks for it, and otherwise every distinct value, all of which apply.
+ */
+export function mergeKeyword(existing: Keyword | undefined, key: string, incoming: Keyword): Keyword {
+  if (existing === undefined) return incoming;
+  const [a, b] = [existing.value, incoming.value];
+  if (typeof a === "number" && typeof b === "number" && UPPER_BOUNDS.has(key)) return a <= b ? existing : incoming;
+  if (typeof a === "number" && typeof b === "number" && LOWER_BOUNDS.has(key)) return a >= b ? existing : incoming;
+  if (key === "uniqueItems") return a === true ? existing : incoming;
+  if (stableStringify(a) === stableStringify(b)) return existing;
+  return { value: { allOf: [...mergedValues(a), b] }, pointer: existing.pointer };
+}
+
+/** The values of a keyword merged before: `{ allOf: [...] }`; a plain value is one. */
+function mergedValues(value: unknown): unknown[] {
+  const merged = value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1 ? (value as { allOf?: unknown }).allOf : undefined;
+  return Array.isArray(merged) ? merged : [value];
+}

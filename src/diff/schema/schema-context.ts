@@ -1,0 +1,98 @@
+import type { Finding } from "../finding.js";
+import type { SharedComparisons } from "./shared-comparisons.js";
+import { classifyKind, type SchemaChangeKind, type SchemaPlace } from "./kinds.js";
+import type { SchemaDoc } from "./shape.js";
+
+/** Where a schema comparison stands, and what it needs to name and classify what it finds. */
+export interface SchemaContext {
+  readonly base: SchemaDoc;
+  readonly head: SchemaDoc;
+  readonly direction: "request" | "response";
+  /** a parameter's own schema, or (below it, and for bodies and headers) a request or response schema */
+  readonly place: SchemaPlace;
+  /** how the report names the root: "request body (application/json)", "query parameter `q`" */
+  readonly label: string;
+  /** the property path below the root: "", "venue.name", "tags[]" */
+  readonly path: string;
+  /** the exported type the schema belongs to, for the package report */
+  readonly owner?: string;
+  /** the property path below the owner type */
+  readonly ownerPath: string;
+  /** the exported type name of a component of the new document */
+  readonly typeNameOf: (component: string) => string | undefined;
+  /** whether the schema is inside a component, whose exported type `owner` names the place */
+  readonly inComponent: boolean;
+  /** pairs of inline schemas already compared for this operation */
+  readonly seen: Set<string>;
+  /** the comparisons of component pairs, shared by every operation */
+  readonly shared: SharedComparisons;
+  /** the place whose comparison this is: an operation, or the component pair being compared */
+  readonly within: string;
+}
+
+/** What a comparison found at one place, before its rule is looked up. */
+export interface SchemaChange {
+  readonly pointer: string;
+  /** the place in the new document to show, when `pointer` is in the old one */
+  readonly at?: string;
+  readonly before?: unknown;
+  readonly after?: unknown;
+  /** what happened, e.g. "maxLength lowered from 100 to 50" */
+  readonly what: string;
+  /** false when the change leaves the generated types as they were */
+  readonly typed?: boolean;
+}
+
+/** A finding for a kind of change at the context's place. */
+export function schemaFinding(ctx: SchemaContext, kind: SchemaChangeKind, change: SchemaChange): Finding {
+  const { rule, typeBreak } = classifyKind(ctx.place, kind);
+  return {
+    rule,
+    pointer: change.pointer,
+    ...(change.at !== undefined && change.at !== change.pointer ? { at: change.at } : {}),
+    ...(change.before !== undefined ? { before: change.before } : {}),
+    ...(change.after !== undefined ? { after: change.after } : {}),
+    message: `${placeName(ctx)}: ${change.what}`,
+    ...(typeBreak !== undefined && change.typed !== false ? { typeBreak } : {}),
+    ...(ctx.owner !== undefined ? { owner: ctx.owner, ownerDetail: `${ctx.ownerPath === "" ? "" : `property \`${ctx.ownerPath}\`: `}${change.what}` } : {}),
+  };
+}
+
+/**
+ * "request body (application/json), property `venue.name`"; inside a component, the exported
+ * type: "type `Venue`, property `name`", the same from whichever operation it is reached.
+ */
+export function placeName(ctx: SchemaContext): string {
+  if (ctx.inComponent && ctx.owner !== undefined) return `type \`${ctx.owner}\`${ctx.ownerPath === "" ? "" : `, property \`${ctx.ownerPath}\``}`;
+  return ctx.path === "" ? ctx.label : `${ctx.label}, property \`${ctx.path}\``;
+}
+
+/** The context one step down: into a property, the items, additional properties or a branch. */
+export function descend(ctx: SchemaContext, step: string): SchemaContext {
+  const join = (path: string): string => (path === "" || step.startsWith("[") ? `${path}${step}` : `${path}.${step}`);
+  return { ...ctx, path: join(ctx.path), ownerPath: join(ctx.ownerPath), place: ctx.place === "parameter" ? "request" : ctx.place };
+}
+
+/** The context inside a branch of a oneOf/anyOf: same place, named after the branch. */
+export function intoBranch(ctx: SchemaContext, keyword: string, index: number): SchemaContext {
+  const suffix = ` (${keyword} #${index + 1})`;
+  return { ...ctx, path: `${ctx.path}${suffix}`.trim(), ownerPath: `${ctx.ownerPath}${suffix}`.trim() };
+}
+
+/** Shows a list of enum values (canonical JSON) as the report prints them: "a", "b". */
+export function listValues(values: readonly string[]): string {
+  return values.join(", ");
+}
+
+/** A change no rule classifies, or one that only documents: reported at the context's place and direction. */
+export function plainFinding(ctx: SchemaContext, rule: "unclassified" | "documentation-changed" | "example-changed" | "deprecation-changed", change: SchemaChange): Finding {
+  return {
+    rule,
+    direction: ctx.direction,
+    pointer: change.pointer,
+    ...(change.at !== undefined && change.at !== change.pointer ? { at: change.at } : {}),
+    ...(change.before !== undefined ? { before: change.before } : {}),
+    ...(change.after !== undefined ? { after: change.after } : {}),
+    message: `${placeName(ctx)}: ${change.what}`,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * The pairs where peer tools go wrong (the reference study's tricky pairs): each must give
+ * exactly the rules listed, nothing more.
+ */
+import { describe, expect, it } from "vitest";
+import { reportOn } from "../../src/diff/compare-specs.js";
+import { createSideCache } from "./check-pairs.js";
+import { baseDocument, changesOf, type Json, rulesOf, without, withValue } from "./support.js";
+
+const SCHEMAS = "#/components/schemas";
+const V = `${SCHEMAS}/Venue`;
+const VC = `${SCHEMAS}/VenueCreate`;
+const CREATED = "#/paths/~1venues/post/responses/201/content/application~1json/schema";
+const sideOf = createSideCache();
+
+async function compare(base: Json, head: Json): Promise<ReturnType<typeof reportOn>> {
+  const [before, after] = await Promise.all([sideOf(base), sideOf(head)]);
+  return reportOn(before, after);
+}
+
+const venueParts = {
+  base: { type: "object", properties: { venue_id: { type: "integer" }, name: { type: "string", maxLength: 100 } }, required: ["venue_id", "name"] },
+  rest: { type: "object", properties: { city: { type: "string" }, kind: { type: "string", enum: ["hall", "park"] } } },
+};
+
+describe("where $refs and allOf are written differently", () => {
+  it("an inline schema moved into a component is no HTTP change; the operation's validator becomes the component's", async () => {
+    const base = baseDocument();
+    const created = (base.paths as Json)["/venues"] as Json;
+    const schema = (((((created.post as Json).responses as Json)["201"] as Json).content as Json)["application/json"] as Json).schema;
+    const head = withValue(withValue(base, `${SCHEMAS}/Created`, schema), CREATED, { $ref: `${SCHEMAS}/Created` });
+    const report = await compare(base, head);
+    expect(report.changes.filter((c) => c.direction !== "package")).toEqual([]);
+    expect(rulesOf(report)).toEqual(["api-schema-added", "package-export-removed"]);
+    expect(changesOf(report, "package-export-removed")[0]?.message).toBe("operation createVenue: export(s) validateCreateVenueResponse201 no longer exist (now validateCreated)");
+  });
+
+  it("an equivalent allOf restructuring changes nothing but the new component", async () => {
+    const base = baseDocument();
+    const head = withValue(withValue(base, `${SCHEMAS}/VenueBase`, venueParts.base), V, { allOf: [{ $ref: `${SCHEMAS}/VenueBase` }, venueParts.rest] });
+    const report = await compare(base, head);
+    expect(rulesOf(report)).toEqual(["api-schema-added"]);
+  });
+
+  it("a property moved from one allOf member to another changes nothing", async () => {
+    const member = (names: readonly string[]): Json => ({ type: "object", properties: Object.fromEntries(names.map((n) => [n, { type: "string" }])) });
+    const base = withValue(baseDocument(), VC, { allOf: [member(["a"]), member(["b", "c"])], required: ["a"] });
+    const head = withValue(base, VC, { allOf: [member(["a", "b"]), member(["c"])], required: ["a"] });
+    expect((await compare(base, head)).changes).toEqual([]);
+  });
+});
+
+describe("readOnly, writeOnly and nullability", () => {
+  it("a required readOnly property is not asked of requests", async () => {
+    const base = baseDocument();
+    const head = withValue(withValue(base, `${VC}/properties/id`, { type: "integer", readOnly: true }), `${VC}/required`, ["name", "id"]);
+    const report = await compare(base, head);
+    expect(report.changes.filter((c) => c.direction === "request")).toEqual([]);
+    expect(rulesOf(report)).toEqual(["package-export-added"]);
+  });
+
+  it("null allowed in a response, written as a type list, a oneOf with null, an anyOf with null: breaking each time", async () => {
+    const base = withValue(withValue(baseDocument(), `${SCHEMAS}/Address`, { type: "object", properties: { street: { type: "string" } } }), `${V}/properties/address`, { $ref: `${SCHEMAS}/Address` });
+    const nullable = [
+      withValue(base, `${V}/properties/city/type`, ["string", "null"]),
+      withValue(base, `${V}/properties/address`, { oneOf: [{ type: "null" }, { $ref: `${SCHEMAS}/Address` }] }),
+      withValue(base, `${V}/properties/address`, { anyOf: [{ $ref: `${SCHEMAS}/Address` }, { const: null }] }),
+    ];
+    for (const head of nullable) {
+      const report = await compare(base, head);
+      expect(rulesOf(report)).toEqual(["response-property-became-nullable"]);
+      expect(changesOf(report, "response-property-became-nullable")[0]?.severity).toBe("breaking");
+    }
+  });
+
+  it("OpenAPI 3.0's nullable: true is the same as 3.1's type list", async () => {
+    const legacy = withValue(withValue(baseDocument(), "#/openapi", "3.0.3"), `${V}/properties/city`, { type: "string", nullable: true });
+    const modern = withValue(baseDocument(), `${V}/properties/city`, { type: ["string", "null"] });
+    expect(rulesOf(await compare(legacy, modern))).toEqual(["openapi-version-changed"]);
+    const plain = withValue(baseDocument(), "#/openapi", "3.0.3");
+    expect(rulesOf(await compare(plain, legacy))).toEqual(["response-property-became-nullable"]);
+  });
+});
+
+describe("a component used in both directions", () => {
+  it("gets both verdicts: a tightening breaks the request and only narrows the response", async () => {
+    const base = withValue(baseDocument(), CREATED, { $ref: VC });
+    const report = await compare(base, withValue(base, `${VC}/properties/name/maxLength`, 50));
+    expect(report.changes.map((c) => [c.rule, c.severity, c.direction])).toEqual([
+      ["request-property-constraint-tightened", "breaking", "request"],
+      ["response-property-constraint-tightened", "info", "response"],
+    ]);
+  });
+});
+
+describe("oneOf branches", () => {
+  const branch = (name: string): Json => ({ type: "object", properties: { [name]: { type: "string" } } });
+
+  it("a response oneOf [integer, string] narrowed to integer is not breaking over HTTP", async () => {
+    const base = withValue(baseDocument(), `${V}/properties/venue_id`, { oneOf: [{ type: "integer" }, { type: "string" }] });
+    const head = withValue(base, `${V}/properties/venue_id`, { type: "integer" });
+    const report = await compare(base, head);
+    expect(changesOf(report, "response-one-of-branch-removed").map((c) => c.severity)).toEqual(["info"]);
+    expect(rulesOf(report)).toEqual(["package-type-changed", "response-one-of-branch-removed"]);
+  });
+
+  it("a request oneOf branch added that overlaps the others is a warning", async () => {
+    const base = withValue(baseDocument(), `${VC}/properties/contact`, { oneOf: [branch("a")] });
+    const head = withValue(base, `${VC}/properties/contact`, { oneOf: [branch("a"), branch("b")] });
+    const report = await compare(base, head);
+    expect(changesOf(report, "request-one-of-branch-added").map((c) => c.severity)).toEqual(["warning"]);
+  });
+
+  it("branches are matched by meaning, not by position or $ref name", async () => {
+    const base = withValue(withValue(baseDocument(), `${SCHEMAS}/A`, branch("a")), `${V}/properties/place`, { oneOf: [{ $ref: `${SCHEMAS}/A` }, branch("b")] });
+    const head = withValue(base, `${V}/properties/place`, { oneOf: [branch("b"), branch("a")] });
+    expect(rulesOf(await compare(base, head))).toEqual([]);
+  });
+});
+
+describe("changes that HTTP does not see but the package does", () => {
+  it("a response property made required breaks server handlers, and says so", async () => {
+    const base = withValue(baseDocument(), `${V}/required`, []);
+    const report = await compare(base, baseDocument());
+    expect(changesOf(report, "response-property-became-required").map((c) => c.severity)).toEqual(["info", "info"]);
+    const messages = changesOf(report, "package-type-changed").map((c) => c.message);
+    expect(messages).toEqual(["name", "venue_id"].map((name) => `type Venue, property \`${name}\`: became required; server \`Handlers\` code written against the old type may no longer compile`));
+    expect(report.semver).toBe("major");
+  });
+
+  it("documentation and examples alone need a patch release", async () => {
+    const head = withValue(withValue(baseDocument(), `${V}/properties/name/description`, "The name."), `${V}/examples`, [{ venue_id: 1, name: "Hall" }]);
+    const report = await compare(baseDocument(), head);
+    expect(rulesOf(report)).toEqual(["documentation-changed", "example-changed"]);
+    expect(report.semver).toBe("patch");
+  });
+
+  it("a removed component schema used by no operation removes its exports", async () => {
+    const base = withValue(baseDocument(), `${SCHEMAS}/Unused`, { type: "string" });
+    const [removed] = changesOf(await compare(base, without(base, `${SCHEMAS}/Unused`)), "api-schema-removed");
+    expect(removed?.before).toEqual(["Unused", "validateUnused", "isUnused"]);
+  });
+});
