@@ -1,5 +1,5 @@
 import { appendPointer, resolvePointer } from "../json-pointer.js";
-import { isRecord } from "../model/document-nodes.js";
+import { isRecord } from "../json-value.js";
 import type { Finding } from "./finding.js";
 import { classifyKeyword } from "./keyword-change.js";
 import { sameJson } from "./stable-json.js";

@@ -1,5 +1,5 @@
 import { appendPointer } from "../../json-pointer.js";
-import { isRecord } from "../../model/document-nodes.js";
+import { isRecord } from "../../json-value.js";
 import type { Finding } from "../finding.js";
 import type { DiffSides } from "../operations/operation-context.js";
 import { compareResidual, rawPair } from "../residual.js";

@@ -1,5 +1,5 @@
 import { resolvePointer } from "../../json-pointer.js";
-import { isRecord } from "../../model/document-nodes.js";
+import { isRecord } from "../../json-value.js";
 import type { SecuritySchemeModel } from "../../model/types.js";
 import type { Finding } from "../finding.js";
 import { isDocumentationKey } from "../keyword-change.js";

@@ -1,4 +1,4 @@
-import { isRecord } from "../../model/document-nodes.js";
+import { isRecord } from "../../json-value.js";
 import { scanSchema } from "../../model/schemas.js";
 import type { Finding } from "../finding.js";
 import type { DiffSides } from "../operations/operation-context.js";

@@ -1,5 +1,5 @@
 import { appendPointer, resolvePointer } from "../../json-pointer.js";
-import { isRecord } from "../../model/document-nodes.js";
+import { isRecord } from "../../json-value.js";
 import type { SecurityRequirementModel } from "../../model/types.js";
 import type { Finding } from "../finding.js";
 import type { OperationContext } from "./operation-context.js";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isRecord } from "../../model/document-nodes.js";
+import { isRecord } from "../../json-value.js";
 import { stableStringify } from "../stable-json.js";
 import { shapeOf } from "./normalize.js";
 import type { Keyword, SchemaDoc, SchemaParts, Shape } from "./shape.js";

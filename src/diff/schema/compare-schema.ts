@@ -1,4 +1,4 @@
-import { isRecord } from "../../model/document-nodes.js";
+import { isRecord } from "../../json-value.js";
 import { appendPointer } from "../../json-pointer.js";
 import type { Finding } from "../finding.js";
 import { schemaDigest } from "./canonical.js";

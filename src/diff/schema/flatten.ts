@@ -1,5 +1,5 @@
 import { appendPointer, resolvePointer } from "../../json-pointer.js";
-import { isRecord } from "../../model/document-nodes.js";
+import { isRecord } from "../../json-value.js";
 import type { SchemaDoc, SchemaNode, SchemaParts } from "./shape.js";
 
 /** The object schemas that apply at one level, once $refs are followed and allOf spread. */

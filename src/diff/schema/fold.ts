@@ -1,5 +1,5 @@
 import { appendPointer } from "../../json-pointer.js";
-import { isRecord } from "../../model/document-nodes.js";
+import { isRecord } from "../../json-value.js";
 import { stableStringify } from "../stable-json.js";
 import { isDocumentationKey } from "../keyword-change.js";
 import type { Flattened } from "./flatten.js";

@@ -1,5 +1,5 @@
 import { componentSchemaName } from "../../model/schemas.js";
-import { isRecord } from "../../model/document-nodes.js";
+import { isRecord } from "../../json-value.js";
 import { flattenParts, type Flattened } from "./flatten.js";
 import { foldNodes, type Draft } from "./fold.js";
 import { tidyTypes, type Branching, type JsonType, type SchemaDoc, type SchemaParts, type Shape } from "./shape.js";
