@@ -10,11 +10,11 @@
  * Targets: at most 1.05x raw fetch with validation off, at most 1.15x with request validation on.
  * Usage: npm run bench:client [-- --rounds 20 --calls 500]
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { parseArgs } from "node:util";
-import { createClient } from "../generated/index.js";
 import type { FetchFunction } from "../generated/client/index.js";
+import { createClient } from "../generated/index.js";
 import { median, printTable } from "./support/stats.js";
 
 const SERVER = `

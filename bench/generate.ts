@@ -67,8 +67,15 @@ try {
     const peak = Math.max(...peaks.ours);
     const verdict = ratio <= target.limit && peak < 1024 ? "ok" : "OVER";
     rows.push([
-      target.label, String(target.rounds), median(times.ours).toFixed(2), median(times.baseline).toFixed(2), `${ratio.toFixed(2)}x`,
-      `${target.limit}x`, peak.toFixed(0), Math.max(...peaks.baseline).toFixed(0), verdict,
+      target.label,
+      String(target.rounds),
+      median(times.ours).toFixed(2),
+      median(times.baseline).toFixed(2),
+      `${ratio.toFixed(2)}x`,
+      `${target.limit}x`,
+      peak.toFixed(0),
+      Math.max(...peaks.baseline).toFixed(0),
+      verdict,
     ]);
     console.log(`measured ${target.label}`);
   }

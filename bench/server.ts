@@ -11,11 +11,11 @@
  * throughput on a machine shared with other work). Options: --rounds N (default 5), --duration S
  * (default 10). Every child is stopped when its run ends (and on Ctrl-C).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { fastify, type FastifyInstance } from "fastify";
+import { type FastifyInstance, fastify } from "fastify";
 import { buildServer, createKeyAuthenticator, createStubHandlers, mockAnswers } from "../generated/server/index.js";
 
 const API_KEY = "bench-key";
@@ -48,17 +48,21 @@ async function plain(): Promise<FastifyInstance> {
   const spec = JSON.parse(readFileSync(new URL("../generated/openapi.json", import.meta.url), "utf8")) as { components: { schemas: Record<string, object> } };
   const authenticate = createKeyAuthenticator([API_KEY]);
   const app = fastify({ logger: false });
-  app.post(PATH, {
-    schema: { body: spec.components.schemas["VenueCreate"] ?? {} },
-    onRequest: (request, reply, done) => {
-      const key = request.headers["x-api-key"];
-      if (typeof key !== "string" || key === "" || authenticate(key, request, { scheme: "ApiKeyAuth", type: "apiKey" }) !== true) {
-        reply.code(401).header("content-type", "application/problem+json").send('{"type":"urn:problem-type:invalid-api-key","title":"Invalid API key","status":401}');
-        return;
-      }
-      done();
+  app.post(
+    PATH,
+    {
+      schema: { body: spec.components.schemas["VenueCreate"] ?? {} },
+      onRequest: (request, reply, done) => {
+        const key = request.headers["x-api-key"];
+        if (typeof key !== "string" || key === "" || authenticate(key, request, { scheme: "ApiKeyAuth", type: "apiKey" }) !== true) {
+          reply.code(401).header("content-type", "application/problem+json").send('{"type":"urn:problem-type:invalid-api-key","title":"Invalid API key","status":401}');
+          return;
+        }
+        done();
+      },
     },
-  }, async () => VENUE);
+    async () => VENUE,
+  );
   return app;
 }
 
@@ -83,12 +87,16 @@ interface Server {
 }
 
 function start(target: Target): Promise<Server> {
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--serve", target], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, NODE_ENV: "production" } });
-  const waiting: ((micros: number) => void)[] = [];
-  const cpu = (): Promise<number> => new Promise((resolve) => {
-    waiting.push(resolve);
-    child.stdin?.write("cpu\n");
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--serve", target], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, NODE_ENV: "production" },
   });
+  const waiting: ((micros: number) => void)[] = [];
+  const cpu = (): Promise<number> =>
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      child.stdin?.write("cpu\n");
+    });
   return new Promise((resolve, reject) => {
     child.stdout?.on("data", (chunk: Buffer) => {
       const text = chunk.toString("utf8");
@@ -158,7 +166,9 @@ async function compare(): Promise<void> {
         stop(server);
         runs[target].push(run);
         const { requests, latency } = run.result;
-        console.log(`round ${round + 1} ${target.padEnd(5)} ${requests.average.toFixed(0).padStart(7)} req/s  p99 ${latency.p99.toFixed(1).padStart(5)} ms  ${run.cpuPerRequest.toFixed(1).padStart(6)} µs CPU/request`);
+        console.log(
+          `round ${round + 1} ${target.padEnd(5)} ${requests.average.toFixed(0).padStart(7)} req/s  p99 ${latency.p99.toFixed(1).padStart(5)} ms  ${run.cpuPerRequest.toFixed(1).padStart(6)} µs CPU/request`,
+        );
       }
     }
     report(runs);
@@ -173,7 +183,9 @@ function report(runs: Record<Target, Run[]>): void {
   const cpu = (target: Target): number => median(runs[target].map((run) => run.cpuPerRequest));
   console.log("\nmedian       req/s    p99 (ms)   CPU µs/request");
   for (const target of TARGETS) console.log(`${target.padEnd(8)} ${rps(target).toFixed(0).padStart(9)} ${p99(target).toFixed(1).padStart(11)} ${cpu(target).toFixed(1).padStart(16)}`);
-  console.log(`ours/plain  ${(rps("ours") / rps("plain")).toFixed(3)}× throughput, ${(p99("ours") / p99("plain")).toFixed(3)}× p99 latency, ${(cpu("ours") / cpu("plain")).toFixed(3)}× CPU per request`);
+  console.log(
+    `ours/plain  ${(rps("ours") / rps("plain")).toFixed(3)}× throughput, ${(p99("ours") / p99("plain")).toFixed(3)}× p99 latency, ${(cpu("ours") / cpu("plain")).toFixed(3)}× CPU per request`,
+  );
 }
 
 const serveAt = process.argv.indexOf("--serve");

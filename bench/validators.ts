@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { FormatRegistry, Type, type TSchema } from "@sinclair/typebox";
+import { FormatRegistry, type TSchema, Type } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -33,13 +33,46 @@ const SCHEMAS: Record<string, string[]> = {
 
 const customFields = Array.from({ length: 5 }, (_, i) => ({ key: `field_${i}`, value: `value number ${i}` }));
 const venue = { venue_id: "v_1042", name: "Riverside Hall", address: "12 Quay Street", city: "Bristol", zip: "BS1 4DJ", saved: "1" };
-const event = { name: "Spring Gala", date: "2024-05-17", venue, job_id: "JOB-77", client_id: "ACME42", admin_comments: "Load-in at 4pm.", comments: "Black tie.", custom_fields_text: customFields, custom_fields_id: customFields };
-const client = { client_name: "Acme Events Ltd", client_contact_name: "Ada Lovelace", client_contact_email: "ada@example.com", client_invoice_customer_id: "CUST-9", client_address: "1 Main Street\nSuite 200", client_city: "Springfield", client_state: "IL", client_postal_code: "62701" };
-const credential = { credentials_id: "cred_17", p_id: "p_3", date_completed: "2024-01-15T10:00:00Z", date_expired: "2026-01-15T10:00:00+01:00", clients_id: null, locations_id: "loc_8", file_name: "cert.pdf", file_type: "application/pdf", file: null, name: "First aid" };
+const event = {
+  name: "Spring Gala",
+  date: "2024-05-17",
+  venue,
+  job_id: "JOB-77",
+  client_id: "ACME42",
+  admin_comments: "Load-in at 4pm.",
+  comments: "Black tie.",
+  custom_fields_text: customFields,
+  custom_fields_id: customFields,
+};
+const client = {
+  client_name: "Acme Events Ltd",
+  client_contact_name: "Ada Lovelace",
+  client_contact_email: "ada@example.com",
+  client_invoice_customer_id: "CUST-9",
+  client_address: "1 Main Street\nSuite 200",
+  client_city: "Springfield",
+  client_state: "IL",
+  client_postal_code: "62701",
+};
+const credential = {
+  credentials_id: "cred_17",
+  p_id: "p_3",
+  date_completed: "2024-01-15T10:00:00Z",
+  date_expired: "2026-01-15T10:00:00+01:00",
+  clients_id: null,
+  locations_id: "loc_8",
+  file_name: "cert.pdf",
+  file_type: "application/pdf",
+  file: null,
+  name: "First aid",
+};
 
 /** Valid payloads and invalid ones (one error each), per schema. */
 const PAYLOADS: Record<string, { valid: unknown; invalid: unknown }> = {
-  "venue create": { valid: { name: "The Grand Hall", address: "1234 Main Street", city: "Springfield", zip: "62701", saved: 1 }, invalid: { name: "The Grand Hall", address: "1234 Main Street", city: "Springfield", zip: "62701-0001-XX", saved: 1 } },
+  "venue create": {
+    valid: { name: "The Grand Hall", address: "1234 Main Street", city: "Springfield", zip: "62701", saved: 1 },
+    invalid: { name: "The Grand Hall", address: "1234 Main Street", city: "Springfield", zip: "62701-0001-XX", saved: 1 },
+  },
   "event create": { valid: event, invalid: { ...event, client_id: "-ACME42" } },
   "client edit": { valid: client, invalid: { ...client, client_name: "" } },
   "credential create": { valid: credential, invalid: { ...credential, date_expired: "2026-01-15 10:00" } },
@@ -139,10 +172,12 @@ async function compileOurs(document: Json, pointers: Record<string, string>): Pr
   writeFileSync(file, compileValidatorModule({ document, entries }));
   const module = (await import(pathToFileURL(file).href)) as Record<string, (value: unknown) => { valid: boolean }>;
   rmSync(directory, { recursive: true, force: true });
-  return Object.fromEntries(labels.map((label, index) => {
-    const validate = module[`validate${index}`] as (value: unknown) => { valid: boolean };
-    return [label, (value: unknown) => validate(value).valid];
-  }));
+  return Object.fromEntries(
+    labels.map((label, index) => {
+      const validate = module[`validate${index}`] as (value: unknown) => { valid: boolean };
+      return [label, (value: unknown) => validate(value).valid];
+    }),
+  );
 }
 
 function compileAjv(document: Json, pointers: Record<string, string>): Record<string, Check> {
@@ -156,16 +191,21 @@ function compileAjv(document: Json, pointers: Record<string, string>): Record<st
 function compileTypeBox(document: Json, pointers: Record<string, string>): Record<string, Check> {
   FormatRegistry.Set("date", (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)));
   FormatRegistry.Set("date-time", (value) => /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(value));
-  return Object.fromEntries(Object.entries(pointers).map(([label, pointer]) => {
-    const compiled = TypeCompiler.Compile(toTypeBox(resolve(document, { $ref: pointer }), document));
-    return [label, (value: unknown) => compiled.Check(value)];
-  }));
+  return Object.fromEntries(
+    Object.entries(pointers).map(([label, pointer]) => {
+      const compiled = TypeCompiler.Compile(toTypeBox(resolve(document, { $ref: pointer }), document));
+      return [label, (value: unknown) => compiled.Check(value)];
+    }),
+  );
 }
 
 function resolve(document: Json, schema: unknown): Json {
   let current = schema as Json;
   while (typeof current["$ref"] === "string") {
-    current = (current["$ref"] as string).slice(2).split("/").reduce<unknown>((node, key) => (node as Json)[key], document) as Json;
+    current = (current["$ref"] as string)
+      .slice(2)
+      .split("/")
+      .reduce<unknown>((node, key) => (node as Json)[key], document) as Json;
   }
   return current;
 }
@@ -183,12 +223,18 @@ function toTypeBox(schema: Json | boolean, document: Json): TSchema {
 
 function scalarOrContainer(type: string | undefined, node: Json, options: Json, document: Json): TSchema {
   switch (type) {
-    case "string": return Type.String(options);
-    case "integer": return Type.Integer(options);
-    case "number": return Type.Number(options);
-    case "boolean": return Type.Boolean();
-    case "null": return Type.Null();
-    case "array": return Type.Array(toTypeBox(node["items"] as Json, document));
+    case "string":
+      return Type.String(options);
+    case "integer":
+      return Type.Integer(options);
+    case "number":
+      return Type.Number(options);
+    case "boolean":
+      return Type.Boolean();
+    case "null":
+      return Type.Null();
+    case "array":
+      return Type.Array(toTypeBox(node["items"] as Json, document));
     case "object": {
       const required = new Set((node["required"] as string[] | undefined) ?? []);
       const properties = Object.entries((node["properties"] as Json | undefined) ?? {}).map(([name, value]) => {
@@ -197,7 +243,8 @@ function scalarOrContainer(type: string | undefined, node: Json, options: Json, 
       });
       return Type.Object(Object.fromEntries(properties), node["additionalProperties"] === false ? { additionalProperties: false } : {});
     }
-    default: return Type.Unknown();
+    default:
+      return Type.Unknown();
   }
 }
 

@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
+import { type Diagnostic, GenerationFailed } from "./diagnostics/diagnostic.js";
 import { formatDiagnostic, sortDiagnostics } from "./diagnostics/format.js";
-import { GenerationFailed, type Diagnostic } from "./diagnostics/diagnostic.js";
-import { generate, type GenerateOptions } from "./pipeline.js";
-import { isInSync, type OutputDrift } from "./write/check-output.js";
+import { type GenerateOptions, generate } from "./pipeline.js";
 import { watchAndGenerate } from "./watch.js";
+import { isInSync, type OutputDrift } from "./write/check-output.js";
 
 const USAGE = `Usage: npm run generate -- [options]
 

@@ -1,9 +1,9 @@
 import { relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { GenerationFailed, hasErrors, type Diagnostic } from "./diagnostics/diagnostic.js";
+import { type Diagnostic, GenerationFailed, hasErrors } from "./diagnostics/diagnostic.js";
 import type { GeneratedFile } from "./emit/emitter.js";
 import { MAIN_LANE } from "./emit/main-lane.js";
-import { runLane, type LaneInput } from "./emit/run-lane.js";
+import { type LaneInput, runLane } from "./emit/run-lane.js";
 import { runSideLane, type SideLaneOutcome } from "./emit/side-lane.js";
 import { loadSpec } from "./load/load-spec.js";
 import { buildModel } from "./model/build-model.js";

@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from "node:fs";
+import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { DEFAULT_TEMPLATES_DIR, type GenerateOptions } from "./pipeline.js";
 
@@ -15,10 +15,12 @@ export function watchAndGenerate(options: GenerateOptions, run: (options: Genera
     const trigger = (): void => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        running = running.then(() => run({ ...options, check: false })).then((code) => {
-          process.stdout.write(`Watching ${options.spec} and the templates for changes (Ctrl+C to stop)\n`);
-          return code;
-        });
+        running = running
+          .then(() => run({ ...options, check: false }))
+          .then((code) => {
+            process.stdout.write(`Watching ${options.spec} and the templates for changes (Ctrl+C to stop)\n`);
+            return code;
+          });
       }, DEBOUNCE_MS);
     };
     const watchers = watchSources(options, trigger);

@@ -45,7 +45,7 @@ export function placeCredentials(route: Route, credentials: Credentials): Creden
   for (const alternative of route.security) {
     const values = alternative.map((scheme) => present(scheme, credentials));
     if (values.length === 0 || values.some((value) => value === undefined)) continue;
-    alternative.forEach((scheme, index) => place(scheme, values[index] as Presented, headers, query, cookies));
+    for (const [index, scheme] of alternative.entries()) place(scheme, values[index] as Presented, headers, query, cookies);
     break;
   }
   if (cookies.length > 0) headers["cookie"] = cookies.join("; ");

@@ -2,18 +2,19 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /** The typed client: `createClient`, its options and the errors it throws. */
-export { Client, createClient, type ClientOptions } from "./client.js";
+
 export type { BasicCredentials } from "./auth.js";
 export type { Bytes, FileInput, NamedFile, RawBody, WithFiles } from "./body.js";
+export { Client, type ClientOptions, createClient } from "./client.js";
 export {
   ApiError,
   ApiNetworkError,
   ApiTimeoutError,
-  RequestValidationError,
-  ResponseValidationError,
   type ProblemDetails,
   type RequestIssue,
   type RequestPart,
+  RequestValidationError,
+  ResponseValidationError,
 } from "./errors.js";
 export type { CallOptions, FetchFunction, NoArgs, TransportOptions } from "./runtime.js";
 export type { RetryOptions } from "./transport.js";

@@ -9,8 +9,8 @@
 import type { Route, RouteContent, Validator } from "../route-types.js";
 import { placeCredentials } from "./auth.js";
 import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "./body.js";
-import { ApiNetworkError, ApiTimeoutError, RequestValidationError, ResponseValidationError, type RequestIssue, type RequestPart } from "./errors.js";
-import { compilePath, encodeQuery, fillPath, headersAsSent, headerValue, pathAsSent, queryAsSent, type PathTemplate } from "./parameters.js";
+import { ApiNetworkError, ApiTimeoutError, type RequestIssue, type RequestPart, RequestValidationError, ResponseValidationError } from "./errors.js";
+import { compilePath, encodeQuery, fillPath, headersAsSent, headerValue, type PathTemplate, pathAsSent, queryAsSent } from "./parameters.js";
 import { readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
 import { CallScope, isIdempotent, pause, retryDelay } from "./transport.js";

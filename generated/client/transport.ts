@@ -29,7 +29,10 @@ export class CallScope {
   readonly #controller: AbortController | undefined;
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(readonly caller: AbortSignal | undefined, readonly timeoutMs: number | undefined) {
+  constructor(
+    readonly caller: AbortSignal | undefined,
+    readonly timeoutMs: number | undefined,
+  ) {
     if (timeoutMs === undefined || !Number.isFinite(timeoutMs)) {
       this.signal = caller ?? new AbortController().signal;
       return;

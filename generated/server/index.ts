@@ -6,7 +6,7 @@
  * mock handlers, and the problem and authentication helpers. fastify and @fastify/multipart are
  * peer dependencies of this entry point only.
  */
-export { buildServer, DEFAULT_REQUEST_TIMEOUT, type BuildServerOptions } from "./app.js";
+export { type BuildServerOptions, buildServer, DEFAULT_REQUEST_TIMEOUT } from "./app.js";
 export type { Handlers, HandlerTypes } from "./handlers.js";
 export { createMockHandlers, mockAnswers } from "./mock.js";
 export { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT, registerRoutes, type ServerOptions } from "./plugin.js";
@@ -16,12 +16,12 @@ export {
   notImplemented,
   PROBLEM_MEDIA_TYPE,
   PROBLEM_TYPES,
-  ProblemError,
   type ProblemDetails,
+  ProblemError,
   type ProblemKind,
   type ValidationIssue,
 } from "./runtime/problems.js";
 export { createRefusals, DEFAULT_MAX_PARAM_LENGTH, type Refusals } from "./runtime/refusals.js";
-export { createKeyAuthenticator, type Authenticate, type AuthResult } from "./runtime/security.js";
+export { type Authenticate, type AuthResult, createKeyAuthenticator } from "./runtime/security.js";
 export type { Handler, HandlerInput, HandlerResult, NoInput, ResponseHeaders, StatusRange, UploadedFile, WithFiles } from "./runtime/types.js";
 export { createStubHandlers } from "./stubs.js";

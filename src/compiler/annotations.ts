@@ -1,4 +1,4 @@
-import { type JsonObject, isRecord } from "../json-value.js";
+import { isRecord, type JsonObject } from "../json-value.js";
 import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 
@@ -49,9 +49,7 @@ export class AnnotationAnalyzer {
     if (!isRecord(schema)) return { props: NO_PROPS, items: NO_ITEMS };
     const base = this.#registry.baseWithin(schema, outerBase);
     const refOnly = !this.#registry.rules.refSiblings && typeof schema["$ref"] === "string";
-    const parts = refOnly
-      ? this.#referenced(schema, at, base)
-      : [own(schema), ...this.#referenced(schema, at, base), ...this.#allOf(schema, at, base), this.#conditional(schema, at, base)];
+    const parts = refOnly ? this.#referenced(schema, at, base) : [own(schema), ...this.#referenced(schema, at, base), ...this.#allOf(schema, at, base), this.#conditional(schema, at, base)];
     return { props: mergeProps(parts.map((part) => part.props)), items: mergeItems(parts.map((part) => part.items)) };
   }
 
@@ -86,7 +84,7 @@ export class AnnotationAnalyzer {
     const results: StaticEvaluation[] = [];
     for (const keyword of ["anyOf", "oneOf"]) {
       const branches = schema[keyword];
-      if (Array.isArray(branches)) branches.forEach((branch, index) => results.push(this.analyze(branch, childLocation(at, keyword, index), base)));
+      if (Array.isArray(branches)) for (const [index, branch] of branches.entries()) results.push(this.analyze(branch, childLocation(at, keyword, index), base));
     }
     for (const keyword of ["if", "then", "else"]) {
       if (schema[keyword] !== undefined) results.push(this.analyze(schema[keyword], childLocation(at, keyword), base));

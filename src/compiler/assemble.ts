@@ -1,10 +1,10 @@
-import { Block, code, ident, joinCode, NEWLINE, preambleLines, str, tsOnly, tsSection, typeExpr, type Code } from "./code.js";
+import { Block, type Code, code, ident, joinCode, NEWLINE, preambleLines, str, tsOnly, tsSection, typeExpr } from "./code.js";
 import { emitCoercer } from "./coerce.js";
 import type { ValidatorEntry } from "./entries.js";
 import { compileFunction } from "./function.js";
 import type { SchemaLocation } from "./location.js";
 import type { ModuleState } from "./module-state.js";
-import { PUBLIC_TYPE_NAMES, publicTypesSource, type PublicTypes } from "./public-types.js";
+import { PUBLIC_TYPE_NAMES, type PublicTypes, publicTypesSource } from "./public-types.js";
 import { HELPERS, MODULE_TYPES, withDependencies } from "./runtime.js";
 
 /** An entry with its schema located. */
@@ -32,7 +32,7 @@ export function assembleModule(module: ModuleState, entries: readonly LocatedEnt
   for (const name of withDependencies(module.helpersUsed)) section(tsSection(HELPERS[name].source));
   if (module.constants.length > 0) section(joinCode(module.constants, NEWLINE));
   for (const part of [...functions, ...exports]) section(part);
-  return out.toCode().toString() + "\n";
+  return `${out.toCode().toString()}\n`;
 }
 
 /** The public types: declared here, or imported from their module and exported again. */

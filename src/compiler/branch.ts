@@ -1,4 +1,4 @@
-import { Block, code, tsOnly, type Code } from "./code.js";
+import { Block, type Code, code, tsOnly } from "./code.js";
 import { FailScope, type NodeCtx } from "./context.js";
 import { compileNode } from "./node.js";
 

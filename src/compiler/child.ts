@@ -1,6 +1,6 @@
-import { Block, code, type Code } from "./code.js";
-import { onChild, type Direction, type InstancePath, type ObjectNodeCtx } from "./context.js";
 import { isRecord } from "../json-value.js";
+import { Block, type Code, code } from "./code.js";
+import { type Direction, type InstancePath, type ObjectNodeCtx, onChild } from "./context.js";
 import { compileNode } from "./node.js";
 
 /**

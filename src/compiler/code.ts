@@ -47,6 +47,7 @@ export function str(value: string): Code {
 }
 
 /** Characters that JSON escapes (quote, backslash, controls, lone surrogates), the line separators and the markers. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff\ue000-\ue003]/;
 
 /** Marks around TypeScript-only syntax, and around a TypeScript section to translate for JavaScript output. */
@@ -101,10 +102,12 @@ function primitiveJson(value: unknown): string {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const RESERVED = new Set(
-  ("break case catch class const continue debugger default delete do else enum export extends false " +
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false " +
     "finally for function if import in instanceof new null return super switch this throw true try typeof " +
     "var void while with yield let static implements interface package private protected public await " +
-    "arguments eval undefined NaN Infinity").split(" "),
+    "arguments eval undefined NaN Infinity"
+  ).split(" "),
 );
 
 /** True when `name` is usable as a JavaScript identifier binding. */

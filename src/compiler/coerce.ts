@@ -1,5 +1,5 @@
-import { code, json, tsOnly, type Code } from "./code.js";
-import { type JsonObject, isRecord } from "../json-value.js";
+import { isRecord, type JsonObject } from "../json-value.js";
+import { type Code, code, json, tsOnly } from "./code.js";
 import { childLocation, type SchemaLocation } from "./location.js";
 import type { ModuleState } from "./module-state.js";
 
@@ -54,9 +54,7 @@ function objectPlan(module: ModuleState, { schema, location }: Resolved, depth: 
     const plan = planFor(module, follow(module, childLocation(location, "properties", property)), depth + 1);
     if (plan !== 0) plans[property] = plan;
   }
-  const rest = isRecord(schema["additionalProperties"])
-    ? planFor(module, follow(module, childLocation(location, "additionalProperties")), depth + 1)
-    : 0;
+  const rest = isRecord(schema["additionalProperties"]) ? planFor(module, follow(module, childLocation(location, "additionalProperties")), depth + 1) : 0;
   return Object.keys(plans).length === 0 && rest === 0 ? 0 : [0, plans, rest];
 }
 
@@ -88,7 +86,7 @@ function typeFlags(module: ModuleState, schema: JsonObject): number {
   const raw = schema["type"];
   const types = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw : [];
   let flags = 0;
-  for (const type of types) flags |= typeof type === "string" ? FLAGS[type] ?? 0 : 0;
+  for (const type of types) flags |= typeof type === "string" ? (FLAGS[type] ?? 0) : 0;
   if (module.registry.rules.openApi && schema["nullable"] === true) flags |= FLAGS["null"] ?? 0;
   return flags;
 }

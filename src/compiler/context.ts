@@ -1,16 +1,14 @@
-import { code, ident, joinCode, str, type Code } from "./code.js";
-import type { JsonObject } from "../json-value.js";
-import { childLocation, type SchemaLocation } from "./location.js";
 import { escapePointerSegment } from "../json-pointer.js";
+import type { JsonObject } from "../json-value.js";
+import { type Code, code, ident, joinCode, str } from "./code.js";
+import { childLocation, type SchemaLocation } from "./location.js";
 import type { ModuleState } from "./module-state.js";
 import { KeywordReader } from "./read.js";
 
 /** Which properties count as forbidden: readOnly ones in requests, writeOnly ones in responses. */
 export type Direction = "request" | "response" | "neutral";
 
-type Segment =
-  | { readonly kind: "static"; readonly token: string }
-  | { readonly kind: "index" | "key"; readonly expr: Code };
+type Segment = { readonly kind: "static"; readonly token: string } | { readonly kind: "index" | "key"; readonly expr: Code };
 
 /** The instance path relative to the data a generated function received; rendered only on failure. */
 export class InstancePath {
@@ -34,18 +32,18 @@ export class InstancePath {
     return new InstancePath([...this.#segments, { kind, expr }]);
   }
 
-  /** The path as a string expression; `escape` names the key-escaping helper. */
-  render(escape: () => Code): Code {
+  /** The path as a string expression; `escapeKey` names the key-escaping helper. */
+  render(escapeKey: () => Code): Code {
     const parts: Code[] = [];
     let text = "";
     for (const segment of this.#segments) {
       if (segment.kind === "static") {
-        text += "/" + escapePointerSegment(segment.token);
+        text += `/${escapePointerSegment(segment.token)}`;
         continue;
       }
-      parts.push(str(text + "/"));
+      parts.push(str(`${text}/`));
       text = "";
-      parts.push(segment.kind === "index" ? segment.expr : code`${escape()}(${segment.expr})`);
+      parts.push(segment.kind === "index" ? segment.expr : code`${escapeKey()}(${segment.expr})`);
     }
     if (text !== "" || parts.length === 0) parts.push(str(text));
     return joinCode(parts, code` + `);

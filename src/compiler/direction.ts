@@ -1,9 +1,9 @@
-import { str, type Block } from "./code.js";
-import { messages } from "./messages.js";
+import { isRecord, type JsonObject } from "../json-value.js";
+import { type Block, str } from "./code.js";
 import type { ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
-import { type JsonObject, isRecord } from "../json-value.js";
 import { childLocation, type SchemaLocation } from "./location.js";
+import { messages } from "./messages.js";
 
 /**
  * readOnly in a request, writeOnly in a response: the value must not be there at all.

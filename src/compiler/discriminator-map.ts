@@ -1,7 +1,7 @@
-import { SchemaCompileError } from "./errors.js";
-import { type JsonObject, isRecord } from "../json-value.js";
-import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import { escapePointerSegment, unescapePointerSegment } from "../json-pointer.js";
+import { isRecord, type JsonObject } from "../json-value.js";
+import { SchemaCompileError } from "./errors.js";
+import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 
 /** What a tag value selects: a branch index, a schema outside the branches, or "ambiguous" (plain oneOf/anyOf). */
@@ -37,12 +37,17 @@ export function readDiscriminator(registry: SchemaRegistry, schema: JsonObject, 
   const where = childLocation(at, "discriminator");
   const propertyName = discriminator["propertyName"];
   if (typeof propertyName !== "string") {
-    throw new SchemaCompileError(registry.pointer(where) + "/propertyName", "discriminator.propertyName must be a string naming the tag property");
+    throw new SchemaCompileError(`${registry.pointer(where)}/propertyName`, "discriminator.propertyName must be a string naming the tag property");
   }
   const branches = readBranches(registry, schema[keyword] as unknown[], childLocation(at, keyword), base);
   const cases = new Map<string, DiscriminatorCase>();
   const mapped = readMapping(registry, discriminator["mapping"], childLocation(where, "mapping"), base, branches, cases);
-  addImplicit(registry, branches.filter((branch) => branch.target === undefined || !mapped.has(locationKey(branch.target))), propertyName, cases);
+  addImplicit(
+    registry,
+    branches.filter((branch) => branch.target === undefined || !mapped.has(locationKey(branch.target))),
+    propertyName,
+    cases,
+  );
   return { propertyName, keyword, cases };
 }
 
@@ -54,14 +59,7 @@ function readBranches(registry: SchemaRegistry, branches: readonly unknown[], at
   });
 }
 
-function readMapping(
-  registry: SchemaRegistry,
-  mapping: unknown,
-  at: SchemaLocation,
-  base: string,
-  branches: readonly Branch[],
-  cases: Map<string, DiscriminatorCase>,
-): Set<string> {
+function readMapping(registry: SchemaRegistry, mapping: unknown, at: SchemaLocation, base: string, branches: readonly Branch[], cases: Map<string, DiscriminatorCase>): Set<string> {
   const mapped = new Set<string>();
   if (mapping === undefined) return mapped;
   if (!isRecord(mapping)) throw new SchemaCompileError(registry.pointer(at), "discriminator.mapping must map tag values to schema references");
@@ -90,7 +88,7 @@ function addImplicit(registry: SchemaRegistry, branches: readonly Branch[], prop
     if (name !== undefined) claim(name, branch.index);
     for (const value of tagValues(registry, branch.schema, propertyName)) claim(value, branch.index);
   }
-  for (const [value, owners] of claims) cases.set(value, owners.size === 1 ? [...owners][0] ?? "ambiguous" : "ambiguous");
+  for (const [value, owners] of claims) cases.set(value, owners.size === 1 ? ([...owners][0] ?? "ambiguous") : "ambiguous");
 }
 
 function componentName(target: SchemaLocation | undefined): string | undefined {

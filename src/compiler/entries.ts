@@ -1,11 +1,11 @@
-import { SchemaCompileError } from "./errors.js";
-import { isIdentifier } from "./code.js";
-import { type SchemaLocation } from "./location.js";
 import { resolvePointer } from "../json-pointer.js";
+import { isIdentifier } from "./code.js";
+import type { Direction } from "./context.js";
+import { SchemaCompileError } from "./errors.js";
+import { indexDocument } from "./indexer.js";
+import type { SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 import { DEFAULT_BASE_URI } from "./uri.js";
-import { indexDocument } from "./indexer.js";
-import type { Direction } from "./context.js";
 
 /** One exported validator of a generated module. */
 export interface ValidatorEntry {

@@ -1,4 +1,4 @@
-import { code, ident, joinCode, str, type Code } from "./code.js";
+import { type Code, code, ident, joinCode, str } from "./code.js";
 import type { InstancePath, NodeCtx } from "./context.js";
 import { childLocation, type SchemaLocation } from "./location.js";
 

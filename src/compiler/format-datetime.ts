@@ -1,4 +1,4 @@
-import { code, type Code } from "./code.js";
+import { type Code, code } from "./code.js";
 
 /**
  * RFC 3339 date parts with leap years. The date and time parsers work on character codes:

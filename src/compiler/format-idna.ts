@@ -1,4 +1,4 @@
-import { code, type Code } from "./code.js";
+import { type Code, code } from "./code.js";
 
 /** Punycode decoding (RFC 3492) and the IDNA2008 rules for A-labels that can be checked with Unicode properties. */
 export const IDNA: Code = code`function $punyDigit(c: number): number {

@@ -1,4 +1,4 @@
-import { code, type Code } from "./code.js";
+import { type Code, code } from "./code.js";
 
 // Checkers for network formats: e-mail, uuid, uri, IP addresses, host names.
 

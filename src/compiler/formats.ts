@@ -4,9 +4,7 @@ import { EMAIL, HOSTNAME, IPV4, IPV6, URI, UUID } from "./format-network.js";
 import type { HelperDefinition, HelperName } from "./runtime.js";
 
 /** Names of the format checker helpers. */
-export type FormatHelperName =
-  | "fmtDate" | "fmtTime" | "fmtDateTime" | "fmtEmail" | "fmtUuid" | "fmtUri"
-  | "fmtIpv4" | "fmtIpv6" | "fmtHostname" | "idna" | "dateParts" | "timeParts";
+export type FormatHelperName = "fmtDate" | "fmtTime" | "fmtDateTime" | "fmtEmail" | "fmtUuid" | "fmtUri" | "fmtIpv4" | "fmtIpv6" | "fmtHostname" | "idna" | "dateParts" | "timeParts";
 
 /** String formats that are asserted, and the helper checking each. */
 export const STRING_FORMATS: Readonly<Record<string, FormatHelperName>> = {

@@ -1,4 +1,4 @@
-import { Block, code, comment, str, tsOnly, type Code } from "./code.js";
+import { Block, type Code, code, comment, str, tsOnly } from "./code.js";
 import { FailScope, FunctionBuilder, InstancePath, type NodeCtx } from "./context.js";
 import type { FunctionRequest, ModuleState } from "./module-state.js";
 import { compileNode } from "./node.js";

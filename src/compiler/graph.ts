@@ -1,6 +1,6 @@
+import { isRecord } from "../json-value.js";
 import { readDiscriminator } from "./discriminator-map.js";
 import { appliedSubschemas } from "./keywords.js";
-import { isRecord } from "../json-value.js";
 import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 

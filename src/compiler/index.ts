@@ -1,21 +1,21 @@
+import { isRecord } from "../json-value.js";
 import { assembleModule } from "./assemble.js";
 import { renderModule } from "./code.js";
-import { translateSection } from "./javascript.js";
-import { dialectRules, type Dialect } from "./dialect.js";
+import { type Dialect, dialectRules } from "./dialect.js";
 import { checkEntryNames, locateEntry, type ValidatorEntry } from "./entries.js";
 import { buildRefGraph } from "./graph.js";
 import { indexDocument } from "./indexer.js";
-import { isRecord } from "../json-value.js";
-import { ModuleState, type FormatMode } from "./module-state.js";
+import { translateSection } from "./javascript.js";
+import { type FormatMode, ModuleState } from "./module-state.js";
 import type { PublicTypes } from "./public-types.js";
 import { SchemaRegistry } from "./registry.js";
 import { DEFAULT_BASE_URI, resolveUri } from "./uri.js";
 
-export type { Dialect } from "./dialect.js";
 export type { Direction } from "./context.js";
-export type { FormatMode } from "./module-state.js";
+export type { Dialect } from "./dialect.js";
 export type { ValidatorEntry } from "./entries.js";
 export { SchemaCompileError } from "./errors.js";
+export type { FormatMode } from "./module-state.js";
 export type { PublicTypes } from "./public-types.js";
 
 /** Input of `compileValidatorModule`. */
@@ -67,7 +67,10 @@ function assembleValidators(options: CompileModuleOptions): string {
     indexDocument(registry, registry.addDocument({ root: schema, retrievalUri: absolute, label: absolute, openApi: false, addressable: true }));
   }
   const located = options.entries.map((entry) => ({ entry, location: locateEntry(registry, entry) }));
-  const graph = buildRefGraph(registry, located.map(({ location }) => location));
+  const graph = buildRefGraph(
+    registry,
+    located.map(({ location }) => location),
+  );
   const module = new ModuleState(registry, graph, options.formats ?? "assert");
   return assembleModule(module, located, options.preamble, options.publicTypes);
 }

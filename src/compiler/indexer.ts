@@ -1,6 +1,6 @@
+import { isRecord, type JsonObject } from "../json-value.js";
 import { SchemaCompileError } from "./errors.js";
 import { appliedSubschemas, definitionSubschemas } from "./keywords.js";
-import { type JsonObject, isRecord } from "../json-value.js";
 import { childLocation, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 import { resolveUri, splitFragment } from "./uri.js";
@@ -18,7 +18,7 @@ export function indexDocument(registry: SchemaRegistry, doc: number): void {
 
 function indexOpenApi(registry: SchemaRegistry, node: unknown, at: SchemaLocation, base: string, key: string): void {
   if (Array.isArray(node)) {
-    node.forEach((item, index) => indexOpenApi(registry, item, childLocation(at, index), base, ""));
+    for (const [index, item] of node.entries()) indexOpenApi(registry, item, childLocation(at, index), base, "");
     return;
   }
   if (!isRecord(node)) return;
@@ -51,7 +51,7 @@ function ownBase(registry: SchemaRegistry, schema: JsonObject, at: SchemaLocatio
   if (typeof id !== "string") return base;
   const absolute = resolveUri(id, base);
   if (absolute === undefined) {
-    throw new SchemaCompileError(registry.pointer(at) + "/$id", `$id ${JSON.stringify(id)} is not a valid URI reference; use an absolute URI such as "https://example.com/schemas/name.json"`);
+    throw new SchemaCompileError(`${registry.pointer(at)}/$id`, `$id ${JSON.stringify(id)} is not a valid URI reference; use an absolute URI such as "https://example.com/schemas/name.json"`);
   }
   const [uri] = splitFragment(absolute);
   registry.addResource(uri, at);

@@ -12,5 +12,8 @@ const require = createRequire(import.meta.url);
 export function translateSection(typescript: string): string {
   const ts = require("typescript") as typeof TypeScript;
   const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: false, isolatedModules: true };
-  return ts.transpileModule(typescript, { compilerOptions: options }).outputText.replace(/\nexport \{\};\s*$/, "\n").trimEnd();
+  return ts
+    .transpileModule(typescript, { compilerOptions: options })
+    .outputText.replace(/\nexport \{\};\s*$/, "\n")
+    .trimEnd();
 }

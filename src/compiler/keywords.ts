@@ -1,17 +1,6 @@
 import { isRecord, type JsonObject } from "../json-value.js";
 /** Keywords whose value is one subschema applied during validation. */
-export const SINGLE_SCHEMA_KEYWORDS = [
-  "additionalProperties",
-  "propertyNames",
-  "items",
-  "contains",
-  "not",
-  "if",
-  "then",
-  "else",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-] as const;
+export const SINGLE_SCHEMA_KEYWORDS = ["additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"] as const;
 
 /** Keywords whose value is a map of subschemas applied during validation. */
 export const MAP_SCHEMA_KEYWORDS = ["properties", "patternProperties", "dependentSchemas"] as const;
@@ -21,7 +10,6 @@ export const ARRAY_SCHEMA_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"] 
 
 /** Keywords holding subschemas that are only reachable by reference. */
 export const DEFINITION_KEYWORDS = ["$defs", "definitions"] as const;
-
 
 /** A subschema found under a keyword, with the pointer tokens that lead to it. */
 export interface Subschema {
@@ -55,5 +43,5 @@ function collectMap(value: unknown, keyword: string, found: Subschema[]): void {
 
 function collectArray(value: unknown, keyword: string, found: Subschema[]): void {
   if (!Array.isArray(value)) return;
-  value.forEach((schema, index) => found.push({ schema, tokens: [keyword, index] }));
+  for (const [index, schema] of value.entries()) found.push({ schema, tokens: [keyword, index] });
 }

@@ -1,7 +1,7 @@
 import { compileBranch } from "./branch.js";
 import { childChecks, readsData } from "./child.js";
-import { Block, code, num, str, tsOnly, type Code } from "./code.js";
-import { onChild, readerOf, type ObjectNodeCtx } from "./context.js";
+import { Block, type Code, code, num, str, tsOnly } from "./code.js";
+import { type ObjectNodeCtx, onChild, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { messages, runtimeMessages } from "./messages.js";
 import type { KeywordReader } from "./read.js";

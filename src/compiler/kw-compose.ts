@@ -1,17 +1,17 @@
 import { compileBranch } from "./branch.js";
-import { Block, code, num, str, tsOnly, type Code } from "./code.js";
-import { inPlace, readerOf, type ObjectNodeCtx } from "./context.js";
+import { Block, type Code, code, num, str, tsOnly } from "./code.js";
+import { inPlace, type ObjectNodeCtx, readerOf } from "./context.js";
 import { readDiscriminator } from "./discriminator-map.js";
 import { failWith, params } from "./fail.js";
 import { compileDiscriminated } from "./kw-discriminator.js";
-import { compileNode } from "./node.js";
 import { messages, runtimeMessages } from "./messages.js";
+import { compileNode } from "./node.js";
 import { HOP } from "./runtime.js";
 
 /** allOf, anyOf, oneOf (or a discriminator), not, if/then/else, dependentSchemas. */
 export function compileComposition(ctx: ObjectNodeCtx, out: Block): void {
   const reader = readerOf(ctx);
-  reader.schemaArray("allOf")?.forEach((_, index) => compileNode(inPlace(ctx, ["allOf", index]), out));
+  for (const index of reader.schemaArray("allOf")?.keys() ?? []) compileNode(inPlace(ctx, ["allOf", index]), out);
   const discrimination = readDiscriminator(ctx.fn.module.registry, ctx.schema, ctx.at, ctx.inner);
   for (const keyword of ["anyOf", "oneOf"] as const) {
     const branches = reader.schemaArray(keyword);

@@ -1,11 +1,11 @@
-import { code, json, str, tsOnly, type Block, type Code } from "./code.js";
+import { type Block, type Code, code, json, str, tsOnly } from "./code.js";
 import { inPlace, type ObjectNodeCtx } from "./context.js";
-import type { DiscriminatorCase, Discrimination } from "./discriminator-map.js";
+import type { Discrimination, DiscriminatorCase } from "./discriminator-map.js";
 import { failWith, params } from "./fail.js";
 import { emitCall } from "./kw-ref.js";
 import { childLocation } from "./location.js";
-import { compileNode } from "./node.js";
 import { messages } from "./messages.js";
+import { compileNode } from "./node.js";
 import { HOP } from "./runtime.js";
 
 /**

@@ -1,5 +1,5 @@
-import { code, num, str, type Block, type Code } from "./code.js";
-import { readerOf, type ObjectNodeCtx } from "./context.js";
+import { type Block, type Code, code, num, str } from "./code.js";
+import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { NUMBER_FORMATS } from "./formats.js";
 import { messages } from "./messages.js";
@@ -36,10 +36,14 @@ function emitBound(ctx: ObjectNodeCtx, out: Block, keyword: string, limit: numbe
 
 function operatorCode(operator: string): Code {
   switch (operator) {
-    case "<": return code`<`;
-    case "<=": return code`<=`;
-    case ">": return code`>`;
-    default: return code`>=`;
+    case "<":
+      return code`<`;
+    case "<=":
+      return code`<=`;
+    case ">":
+      return code`>`;
+    default:
+      return code`>=`;
   }
 }
 
@@ -49,9 +53,7 @@ function compileMultipleOf(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader
   if (divisor <= 0) reader.fail("multipleOf", `multipleOf must be greater than 0, got ${divisor}`);
   const fail = failWith(ctx, "multipleOf", params({ multipleOf: num(divisor) }), str(messages.multipleOf(divisor)));
   const { mantissa, decimals } = decimalParts(divisor);
-  const test = decimals === 0
-    ? code`${ctx.data} % ${num(divisor)} !== 0`
-    : code`!${ctx.fn.module.helper("multipleOf")}(${ctx.data}, ${num(mantissa)}, ${num(decimals)})`;
+  const test = decimals === 0 ? code`${ctx.data} % ${num(divisor)} !== 0` : code`!${ctx.fn.module.helper("multipleOf")}(${ctx.data}, ${num(mantissa)}, ${num(decimals)})`;
   out.line(code`if (${test}) ${fail}`);
 }
 

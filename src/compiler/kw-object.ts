@@ -1,11 +1,11 @@
-import { code, num, str, tsOnly, type Block, type Code } from "./code.js";
-import { readerOf, type ObjectNodeCtx } from "./context.js";
+import { type Block, type Code, code, num, str, tsOnly } from "./code.js";
+import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { requiredForDirection } from "./direction.js";
 import { failWith, params } from "./fail.js";
-import { compileDirectProperties, compilePropertyLoop, emitMissing, type PropertyPlan } from "./object-loop.js";
 import { childLocation } from "./location.js";
-import type { KeywordReader } from "./read.js";
 import { messages } from "./messages.js";
+import { compileDirectProperties, compilePropertyLoop, emitMissing, type PropertyPlan } from "./object-loop.js";
+import type { KeywordReader } from "./read.js";
 import { HOP } from "./runtime.js";
 
 /**
@@ -16,8 +16,7 @@ import { HOP } from "./runtime.js";
 export function compileObjectKeywords(ctx: ObjectNodeCtx, out: Block): void {
   const reader = readerOf(ctx);
   const plan = readPlan(ctx, reader);
-  const keyed = plan.patterns.length > 0 || plan.additional !== undefined || plan.propertyNames !== undefined ||
-    plan.minProperties !== undefined || plan.maxProperties !== undefined;
+  const keyed = plan.patterns.length > 0 || plan.additional !== undefined || plan.propertyNames !== undefined || plan.minProperties !== undefined || plan.maxProperties !== undefined;
   // a few optional properties and nothing else: look them up instead of walking every key
   const direct = !keyed && plan.required.length === 0 && plan.properties.length <= 3;
   const dependentRequired = reader.schemaMap("dependentRequired");

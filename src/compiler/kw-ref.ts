@@ -1,4 +1,4 @@
-import { code, type Block } from "./code.js";
+import { type Block, code } from "./code.js";
 import type { NodeCtx, ObjectNodeCtx } from "./context.js";
 import { failed } from "./fail.js";
 import { childLocation, type SchemaLocation } from "./location.js";
@@ -18,9 +18,7 @@ export function emitCall(ctx: NodeCtx, out: Block, target: SchemaLocation): void
   const module = ctx.fn.module;
   const name = module.request(target, ctx.direction, ctx.evaluated !== null);
   ctx.fn.uses(true, true);
-  const call = ctx.evaluated === null
-    ? code`${name}(${ctx.data}, e, a, depth + 1)`
-    : code`${name}(${ctx.data}, e, a, depth + 1, ${ctx.evaluated})`;
+  const call = ctx.evaluated === null ? code`${name}(${ctx.data}, e, a, depth + 1)` : code`${name}(${ctx.data}, e, a, depth + 1, ${ctx.evaluated})`;
   if (ctx.path.isRoot) {
     out.line(code`if (!${call}) ${failed(ctx)}`);
     return;

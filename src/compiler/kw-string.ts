@@ -1,5 +1,5 @@
-import { code, num, str, type Block } from "./code.js";
-import { readerOf, type ObjectNodeCtx } from "./context.js";
+import { type Block, code, num, str } from "./code.js";
+import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { stringFormatHelper } from "./formats.js";
 import { childLocation } from "./location.js";
@@ -25,9 +25,7 @@ function compileLengths(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader): 
   const min = reader.count("minLength");
   if (min === undefined || min === 0) return;
   const fail = failWith(ctx, "minLength", params({ limit: num(min) }), str(messages.minLength(min)));
-  const test = min === 1
-    ? code`${d}.length === 0`
-    : code`${d}.length < ${num(min * 2)} && (${d}.length < ${num(min)} || ${ctx.fn.module.helper("cpLen")}(${d}) < ${num(min)})`;
+  const test = min === 1 ? code`${d}.length === 0` : code`${d}.length < ${num(min * 2)} && (${d}.length < ${num(min)} || ${ctx.fn.module.helper("cpLen")}(${d}) < ${num(min)})`;
   out.line(code`if (${test}) ${fail}`);
 }
 

@@ -1,7 +1,7 @@
-import { code, joinCode, json, str, tsOnly, type Block, type Code } from "./code.js";
-import { readerOf, type ObjectNodeCtx } from "./context.js";
-import { messages } from "./messages.js";
+import { type Block, type Code, code, joinCode, json, str, tsOnly } from "./code.js";
+import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
+import { messages } from "./messages.js";
 
 const MAX_INLINE_VALUES = 8;
 

@@ -14,14 +14,14 @@ export function locationKey(location: SchemaLocation): string {
 /** The location of a child value. */
 export function childLocation(location: SchemaLocation, ...tokens: readonly (string | number)[]): SchemaLocation {
   let ptr = location.ptr;
-  for (const token of tokens) ptr += "/" + escapePointerSegment(token);
+  for (const token of tokens) ptr += `/${escapePointerSegment(token)}`;
   return { doc: location.doc, ptr };
 }
 
 /** A JSON pointer written as a URI fragment (`#/properties/a%20b`), as Ajv reports schema paths. */
 export function pointerFragment(ptr: string): string {
-  if (FRAGMENT_SAFE.test(ptr)) return "#" + ptr;
-  return "#" + ptr.split("/").map(encodeFragmentToken).join("/");
+  if (FRAGMENT_SAFE.test(ptr)) return `#${ptr}`;
+  return `#${ptr.split("/").map(encodeFragmentToken).join("/")}`;
 }
 
 const FRAGMENT_SAFE = /^[A-Za-z0-9_.!~*'()$@:/-]*$/;

@@ -1,4 +1,4 @@
-import { code, str, type Code } from "./code.js";
+import { type Code, code, str } from "./code.js";
 
 /**
  * Error messages, written at generation time so that reporting a failure costs no string
@@ -12,7 +12,10 @@ function count(n: number, one: string, many: string): string {
 }
 
 function listValues(values: readonly unknown[]): string {
-  const shown = values.slice(0, 10).map((value) => JSON.stringify(value)).join(", ");
+  const shown = values
+    .slice(0, 10)
+    .map((value) => JSON.stringify(value))
+    .join(", ");
   return values.length > 10 ? `${shown}, ... (${values.length} values)` : shown;
 }
 
@@ -52,6 +55,5 @@ export const runtimeMessages = {
   unevaluatedItem: (index: Code) => code`${str("must not have unevaluated item at index ")} + ${index}`,
   propertyName: (key: Code) => code`${str("must have valid property names; invalid: '")} + ${key} + "'"`,
   uniqueItems: (pair: Code) => code`"must not have duplicate items (items " + ${pair}[0] + " and " + ${pair}[1] + " are equal)"`,
-  oneOf: (passed: Code) =>
-    code`${passed} > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf"`,
+  oneOf: (passed: Code) => code`${passed} > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf"`,
 } as const;

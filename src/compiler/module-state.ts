@@ -1,10 +1,10 @@
+import { pointerSegments } from "../json-pointer.js";
 import { AnnotationAnalyzer } from "./annotations.js";
-import { code, ident, str, type Code } from "./code.js";
+import { type Code, code, ident, str } from "./code.js";
 import type { Direction } from "./context.js";
 import { SchemaCompileError } from "./errors.js";
 import type { RefGraph } from "./graph.js";
 import { locationKey, type SchemaLocation } from "./location.js";
-import { pointerSegments } from "../json-pointer.js";
 import type { SchemaRegistry } from "./registry.js";
 import type { HelperName } from "./runtime.js";
 
@@ -76,7 +76,10 @@ export class ModuleState {
       new RegExp(pattern, "u");
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new SchemaCompileError(this.registry.pointer(at), `invalid regular expression ${JSON.stringify(pattern)} (${reason}); patterns are ECMA-262 with the "u" flag, so escape only syntax characters`);
+      throw new SchemaCompileError(
+        this.registry.pointer(at),
+        `invalid regular expression ${JSON.stringify(pattern)} (${reason}); patterns are ECMA-262 with the "u" flag, so escape only syntax characters`,
+      );
     }
     return this.constant(`re:${pattern}`, "re", code`new RegExp(${str(pattern)}, "u")`);
   }

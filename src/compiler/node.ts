@@ -1,15 +1,15 @@
-import { code, str, type Block } from "./code.js";
-import { objectNode, type NodeCtx } from "./context.js";
+import { isRecord } from "../json-value.js";
+import { type Block, code, str } from "./code.js";
+import { type NodeCtx, objectNode } from "./context.js";
 import { compileForbidden } from "./direction.js";
 import { SchemaCompileError } from "./errors.js";
 import { failWith, params } from "./fail.js";
-import { isRecord } from "../json-value.js";
 import { compileComposition } from "./kw-compose.js";
 import { compileRef } from "./kw-ref.js";
 import { compileValues } from "./kw-values.js";
+import { messages } from "./messages.js";
 import { describe } from "./read.js";
 import { compileTyped } from "./typed.js";
-import { messages } from "./messages.js";
 import { closeTracking, openTracking } from "./unevaluated.js";
 
 /**

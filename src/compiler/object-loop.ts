@@ -1,7 +1,7 @@
-import { Block, code, num, str, tsOnly, type Code } from "./code.js";
 import { compileBranch } from "./branch.js";
 import { childChecks } from "./child.js";
-import { onChild, type InstancePath, type ObjectNodeCtx } from "./context.js";
+import { type Block, type Code, code, num, str, tsOnly } from "./code.js";
+import { type InstancePath, type ObjectNodeCtx, onChild } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { childLocation } from "./location.js";
 import { messages, runtimeMessages } from "./messages.js";
@@ -66,7 +66,7 @@ function emitLoopBody(ctx: ObjectNodeCtx, out: Block, plan: PropertyPlan, vars: 
   if (plan.propertyNames !== undefined) emitPropertyName(ctx, out, vars.k);
   if (vars.matched !== null) out.line(code`let ${vars.matched} = false;`);
   emitDeclared(ctx, out, plan, vars);
-  plan.patterns.forEach((pattern) => emitPattern(ctx, out, pattern, vars));
+  for (const pattern of plan.patterns) emitPattern(ctx, out, pattern, vars);
   if (vars.matched === null) return;
   out.open(code`if (!${vars.matched})`);
   emitAdditional(ctx, out, vars);
@@ -165,4 +165,3 @@ export function emitMissing(ctx: ObjectNodeCtx, out: Block, o: Code, required: r
     out.line(code`if (!${HOP}.call(${o}, ${str(name)})) ${fail}`);
   }
 }
-

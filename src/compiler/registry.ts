@@ -1,7 +1,7 @@
+import { resolvePointer } from "../json-pointer.js";
 import type { DialectRules } from "./dialect.js";
 import { SchemaCompileError } from "./errors.js";
 import { locationKey, pointerFragment, type SchemaLocation } from "./location.js";
-import { resolvePointer } from "../json-pointer.js";
 import { fragmentPointer, resolveUri, splitFragment } from "./uri.js";
 
 /** A document the registry knows: the main document, an inline entry schema or an extra resource. */
@@ -53,7 +53,7 @@ export class SchemaRegistry {
   addResource(uri: string, location: SchemaLocation): void {
     const existing = this.#resources.get(uri);
     if (existing !== undefined && locationKey(existing) !== locationKey(location)) {
-      throw new SchemaCompileError(this.pointer(location) + "/$id", `duplicate $id ${JSON.stringify(uri)}; every $id must be unique`);
+      throw new SchemaCompileError(`${this.pointer(location)}/$id`, `duplicate $id ${JSON.stringify(uri)}; every $id must be unique`);
     }
     this.#resources.set(uri, location);
     this.#resourceBases.set(locationKey(location), uri);
@@ -94,7 +94,7 @@ export class SchemaRegistry {
 
   /** Resolves a `$ref` value against a base URI; `at` is the `$ref` keyword, for error messages. */
   resolveRef(ref: string, base: string, at: SchemaLocation): SchemaLocation {
-    const cacheKey = base + "\n" + ref;
+    const cacheKey = `${base}\n${ref}`;
     const cached = this.#refCache.get(cacheKey);
     if (cached !== undefined) return cached;
     const location = this.#resolveUncached(ref, base, at);

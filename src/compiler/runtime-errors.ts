@@ -19,9 +19,12 @@ export const ERROR_HELPERS: Record<ErrorHelperName, HelperDefinition> = {
   return a;
 }`,
   },
-  mark: { deps: [], source: code`function $mark(e: $Errors): number {
+  mark: {
+    deps: [],
+    source: code`function $mark(e: $Errors): number {
   return e === null || e.errors === undefined ? 0 : e.errors.length;
-}` },
+}`,
+  },
   prefix: {
     deps: [],
     source: code`function $prefix(e: $Errors, n: number, path: string): void {

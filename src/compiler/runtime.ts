@@ -1,4 +1,4 @@
-import { code, num, tsOnly, type Code } from "./code.js";
+import { type Code, code, num, tsOnly } from "./code.js";
 import { FORMAT_HELPERS, type FormatHelperName } from "./formats.js";
 import { COERCE_HELPERS, type CoerceHelperName } from "./runtime-coerce.js";
 import { ERROR_HELPERS, type ErrorHelperName } from "./runtime-errors.js";

@@ -1,11 +1,11 @@
-import { Block, code, joinCode, str, type Code } from "./code.js";
-import { readerOf, type ObjectNodeCtx } from "./context.js";
+import { Block, type Code, code, joinCode, str } from "./code.js";
+import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { compileArrayKeywords } from "./kw-array.js";
 import { compileNumberKeywords } from "./kw-number.js";
 import { compileObjectKeywords } from "./kw-object.js";
-import { messages } from "./messages.js";
 import { compileStringKeywords } from "./kw-string.js";
+import { messages } from "./messages.js";
 
 const TYPE_NAMES = ["string", "number", "integer", "boolean", "null", "array", "object"];
 
@@ -80,7 +80,10 @@ function emitSingle(ctx: ObjectNodeCtx, type: string, blocks: ReadonlyMap<Family
 }
 
 function emitMultiple(ctx: ObjectNodeCtx, types: readonly string[], blocks: ReadonlyMap<Family, Block>, out: Block): void {
-  const allowed = joinCode(types.map((type) => isType(type, ctx.data)), code` || `);
+  const allowed = joinCode(
+    types.map((type) => isType(type, ctx.data)),
+    code` || `,
+  );
   out.line(code`if (!(${allowed})) ${typeFailure(ctx, types)}`);
   emitGuarded(ctx, blocks, out);
 }
@@ -91,34 +94,52 @@ function typeFailure(ctx: ObjectNodeCtx, types: readonly string[]): Code {
 
 function isType(type: string, d: Code): Code {
   switch (type) {
-    case "string": return code`typeof ${d} === "string"`;
-    case "number": return code`(typeof ${d} === "number" && Number.isFinite(${d}))`;
-    case "integer": return code`Number.isInteger(${d})`;
-    case "boolean": return code`typeof ${d} === "boolean"`;
-    case "null": return code`${d} === null`;
-    case "array": return code`Array.isArray(${d})`;
-    default: return code`(typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}))`;
+    case "string":
+      return code`typeof ${d} === "string"`;
+    case "number":
+      return code`(typeof ${d} === "number" && Number.isFinite(${d}))`;
+    case "integer":
+      return code`Number.isInteger(${d})`;
+    case "boolean":
+      return code`typeof ${d} === "boolean"`;
+    case "null":
+      return code`${d} === null`;
+    case "array":
+      return code`Array.isArray(${d})`;
+    default:
+      return code`(typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}))`;
   }
 }
 
 /** The negated test, written so that TypeScript narrows `d` in the else branch. */
 function notType(type: string, d: Code): Code {
   switch (type) {
-    case "string": return code`typeof ${d} !== "string"`;
-    case "number": return code`typeof ${d} !== "number" || !Number.isFinite(${d})`;
-    case "integer": return code`typeof ${d} !== "number" || !Number.isInteger(${d})`;
-    case "boolean": return code`typeof ${d} !== "boolean"`;
-    case "null": return code`${d} !== null`;
-    case "array": return code`!Array.isArray(${d})`;
-    default: return code`typeof ${d} !== "object" || ${d} === null || Array.isArray(${d})`;
+    case "string":
+      return code`typeof ${d} !== "string"`;
+    case "number":
+      return code`typeof ${d} !== "number" || !Number.isFinite(${d})`;
+    case "integer":
+      return code`typeof ${d} !== "number" || !Number.isInteger(${d})`;
+    case "boolean":
+      return code`typeof ${d} !== "boolean"`;
+    case "null":
+      return code`${d} !== null`;
+    case "array":
+      return code`!Array.isArray(${d})`;
+    default:
+      return code`typeof ${d} !== "object" || ${d} === null || Array.isArray(${d})`;
   }
 }
 
 function familyGuard(family: Family, d: Code): Code {
   switch (family) {
-    case "string": return code`typeof ${d} === "string"`;
-    case "number": return code`typeof ${d} === "number"`;
-    case "array": return code`Array.isArray(${d})`;
-    case "object": return code`typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d})`;
+    case "string":
+      return code`typeof ${d} === "string"`;
+    case "number":
+      return code`typeof ${d} === "number"`;
+    case "array":
+      return code`Array.isArray(${d})`;
+    case "object":
+      return code`typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d})`;
   }
 }

@@ -1,6 +1,6 @@
 import type { StaticEvaluation, StaticProps } from "./annotations.js";
 import { childChecks } from "./child.js";
-import { Block, code, joinCode, num, str, tsOnly, type Code } from "./code.js";
+import { type Block, type Code, code, joinCode, num, str, tsOnly } from "./code.js";
 import type { ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { childLocation } from "./location.js";
@@ -44,7 +44,7 @@ export function closeTracking(node: ObjectNodeCtx, tracking: Tracking, out: Bloc
 
 function emitProperties(node: ObjectNodeCtx, tracking: Tracking, out: Block): void {
   const d = node.data;
-  const stat = tracking.own === null ? tracking.analysis?.props ?? null : null;
+  const stat = tracking.own === null ? (tracking.analysis?.props ?? null) : null;
   out.open(code`if (typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}))`);
   if (stat === null || !stat.all) {
     const o = node.fn.fresh("o");
@@ -77,7 +77,7 @@ function staticSkip(node: ObjectNodeCtx, props: StaticProps, k: Code): Code | nu
 
 function emitItems(node: ObjectNodeCtx, tracking: Tracking, out: Block): void {
   const d = node.data;
-  const stat = tracking.own === null ? tracking.analysis?.items ?? null : null;
+  const stat = tracking.own === null ? (tracking.analysis?.items ?? null) : null;
   out.open(code`if (Array.isArray(${d}))`);
   if (stat === null || !stat.all) {
     const arr = node.fn.fresh("arr");

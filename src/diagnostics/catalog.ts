@@ -20,7 +20,10 @@ export const catalog = {
   OAS_VALIDATOR_DEFECT: { severity: "warning", hint: "Nothing to fix: the construct is valid OpenAPI 3.1, but the schema bundled with the validator rejects it, so the generator accepts it." },
   REF_UNRESOLVED: { severity: "error", hint: "Point the $ref at an existing location (for a component: #/components/schemas/<Name>), or add the missing target." },
   REF_EXTERNAL_FAILED: { severity: "error", hint: "Check that the referenced file exists relative to the document and parses." },
-  OPERATION_ID_MISSING: { severity: "warning", hint: "Add an operationId (camelCase, e.g. createVenue): it names the client method, the handler and the generated types. A name derived from the method and path is used meanwhile." },
+  OPERATION_ID_MISSING: {
+    severity: "warning",
+    hint: "Add an operationId (camelCase, e.g. createVenue): it names the client method, the handler and the generated types. A name derived from the method and path is used meanwhile.",
+  },
   OPERATION_ID_DUPLICATE: { severity: "error", hint: "operationIds must be unique in the document: rename one of them." },
   NAME_COLLISION: { severity: "error", hint: "Two things would get the same generated name: rename one (an operationId, or a key under components/schemas)." },
   NAME_ADJUSTED: { severity: "warning", hint: "To choose the generated name yourself, rename the schema key or operationId the message names to a distinct, identifier-friendly name." },
@@ -31,7 +34,10 @@ export const catalog = {
   OUTPUT_FAILED: { severity: "error", hint: "Check that the output folder is writable and its parent exists; the previous output was left as it was." },
   DIFF_USAGE: { severity: "error", hint: "Run `npm run spec:diff -- --help` for the arguments and options." },
   DIFF_SOURCE_NOT_FOUND: { severity: "error", hint: "Give a spec file, `git:<ref>` (spec/openapi.yaml at that commit, branch or tag) or `git:<ref>:<path>`; fetch a remote branch before naming it." },
-  ACCEPTED_CHANGES_INVALID: { severity: "error", hint: "Each entry of the accepted-changes file needs `rule` (a rule ID of the report), `operation` or `pointer`, and `reason`; the comment at the top of spec/accepted-changes.yaml shows the format." },
+  ACCEPTED_CHANGES_INVALID: {
+    severity: "error",
+    hint: "Each entry of the accepted-changes file needs `rule` (a rule ID of the report), `operation` or `pointer`, and `reason`; the comment at the top of spec/accepted-changes.yaml shows the format.",
+  },
   VERSION_INVALID: { severity: "error", hint: "Give package.json a semver `version` (1.2.3) on both sides of --check-version." },
 } as const satisfies Record<string, CatalogEntry>;
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { LineCounter, parseDocument, isMap, isSeq, type Node } from "yaml";
-import { createDiagnostic, GenerationFailed, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { isMap, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import { createDiagnostic, type Diagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
 import { rules } from "./rules.js";
 import type { Change } from "./types.js";
 
@@ -39,7 +39,8 @@ export function parseAcceptedChanges(text: string, path: string): AcceptedEntry[
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines });
   const at = (node: unknown): Place => placeOf(lines, node as Node);
-  if (document.errors.length > 0) throw new GenerationFailed(document.errors.map((e) => invalid(path, e.message.split("\n")[0] ?? e.message, { line: e.linePos?.[0].line, column: e.linePos?.[0].col })));
+  if (document.errors.length > 0)
+    throw new GenerationFailed(document.errors.map((e) => invalid(path, e.message.split("\n")[0] ?? e.message, { line: e.linePos?.[0].line, column: e.linePos?.[0].col })));
   const root = document.contents;
   if (root === null || (isSeq(root) && root.items.length === 0)) return [];
   if (!isSeq(root)) throw new GenerationFailed([invalid(path, "must be a list of entries", at(root))]);
@@ -74,7 +75,12 @@ function readEntry(item: Node, place: Place): AcceptedEntry | string {
 }
 
 function invalid(file: string, message: string, place: Place = {}): Diagnostic {
-  return createDiagnostic("ACCEPTED_CHANGES_INVALID", message, { file, pointer: "", ...(place.line !== undefined ? { line: place.line } : {}), ...(place.column !== undefined ? { column: place.column } : {}) });
+  return createDiagnostic("ACCEPTED_CHANGES_INVALID", message, {
+    file,
+    pointer: "",
+    ...(place.line !== undefined ? { line: place.line } : {}),
+    ...(place.column !== undefined ? { column: place.column } : {}),
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import { GenerationFailed } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, sortDiagnostics } from "../diagnostics/format.js";
 import { DEFAULT_ACCEPTED_FILE } from "./accepted.js";
 import { usageFailure } from "./failures.js";
-import { runDiff, type DiffOptions } from "./run-diff.js";
+import { type DiffOptions, runDiff } from "./run-diff.js";
 
 export const USAGE = `Usage: npm run spec:diff -- [<base>] [<head>] [options]
 

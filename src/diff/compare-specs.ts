@@ -1,4 +1,4 @@
-import { applyAccepted, type AcceptedEntry } from "./accepted.js";
+import { type AcceptedEntry, applyAccepted } from "./accepted.js";
 import { diffSpecs } from "./diff-specs.js";
 import { settleAll } from "./failures.js";
 import { buildReport } from "./report.js";

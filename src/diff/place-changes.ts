@@ -1,5 +1,5 @@
-import { findPositions, type Position } from "../load/positions.js";
 import { scanPositions } from "../load/position-scan.js";
+import { findPositions, type Position } from "../load/positions.js";
 import type { Finding } from "./finding.js";
 import { rules } from "./rules.js";
 import type { SpecSide } from "./source/load-side.js";

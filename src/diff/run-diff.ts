@@ -1,7 +1,7 @@
 import { relative, resolve, sep } from "node:path";
 import { readAcceptedChanges } from "./accepted.js";
-import { settleAll, usageFailure } from "./failures.js";
 import { compareSpecs } from "./compare-specs.js";
+import { settleAll, usageFailure } from "./failures.js";
 import { formatGithub } from "./format/github.js";
 import { formatMarkdown } from "./format/markdown.js";
 import { reachesThreshold } from "./report.js";

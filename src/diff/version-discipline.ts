@@ -23,7 +23,10 @@ export async function checkVersions(base: SourceArgument & { kind: "git" }, head
   const afterText = head.kind === "git" ? await readGitFile(head.ref, "package.json", cwd) : await readWorkingFile(resolve(cwd, "package.json"));
   const after = packageVersion(afterText, head.kind === "git" ? `git:${head.ref}:package.json` : "package.json");
   const changes = comparison.report.changes;
-  const httpAdvice = changes.filter((change) => change.direction !== "package").map(bumpOf).reduce(maxBump, "none");
+  const httpAdvice = changes
+    .filter((change) => change.direction !== "package")
+    .map(bumpOf)
+    .reduce(maxBump, "none");
   const verdicts = [judgeBump("package.json version", before, after, comparison.report.semver), ...infoVerdict(comparison, httpAdvice)];
   return { ok: verdicts.every((verdict) => verdict.ok), lines: verdicts.map((verdict) => verdict.line) };
 }
@@ -43,7 +46,8 @@ function packageVersion(text: string, file: string): Version {
     version = undefined;
   }
   const parsed = parseVersion(version);
-  if (parsed === undefined) throw new GenerationFailed([createDiagnostic("VERSION_INVALID", `the version ${JSON.stringify(version) ?? "(none)"} is not a semver version`, { file, pointer: "#/version" })]);
+  if (parsed === undefined)
+    throw new GenerationFailed([createDiagnostic("VERSION_INVALID", `the version ${JSON.stringify(version) ?? "(none)"} is not a semver version`, { file, pointer: "#/version" })]);
   return parsed;
 }
 

@@ -1,5 +1,5 @@
-import type { ApiModel } from "../model/types.js";
 import type { CompiledValidators } from "../compiler/index.js";
+import type { ApiModel } from "../model/types.js";
 import type { RuntimeFiles } from "./runtime-files.js";
 import type { TemplateSet } from "./templates.js";
 

@@ -2,8 +2,8 @@ import { finalizeFiles } from "../finalize/finalize.js";
 import type { ApiModel } from "../model/types.js";
 import type { Emitter, GeneratedFile } from "./emitter.js";
 import { loadRuntimeFiles } from "./runtime-files.js";
-import { compileModelValidators } from "./validators/compile-model.js";
 import { loadTemplates } from "./templates.js";
+import { compileModelValidators } from "./validators/compile-model.js";
 
 /** What a lane needs, as plain data (it may cross into a worker thread). */
 export interface LaneInput {
@@ -30,9 +30,11 @@ export async function runLane(emitters: readonly Emitter[], lane: LaneInput, onS
   return files;
 }
 
-
 /** A function computing its value on the first call only. */
 function once<T>(compute: () => T): () => T {
   let done: { value: T } | undefined;
-  return () => (done ??= { value: compute() }).value;
+  return () => {
+    done ??= { value: compute() };
+    return done.value;
+  };
 }

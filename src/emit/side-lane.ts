@@ -1,8 +1,8 @@
-import { GenerationFailed, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { type Diagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
 import { emitClient } from "./client/emit-client.js";
-import { emitMock } from "./server/emit-mock.js";
 import type { Emitter, GeneratedFile } from "./emitter.js";
-import { runLane, type LaneInput } from "./run-lane.js";
+import { type LaneInput, runLane } from "./run-lane.js";
+import { emitMock } from "./server/emit-mock.js";
 import { emitValidators } from "./validators/emit-validators.js";
 
 /**

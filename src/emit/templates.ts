@@ -32,7 +32,10 @@ export function loadTemplates(dir: string): TemplateSet {
   for (const [name, helper] of Object.entries(helpers)) handlebars.registerHelper(name, helper);
   const compiled = new Map<string, Handlebars.TemplateDelegate>();
   for (const file of listTemplates(dir)) {
-    const name = relative(dir, file).split(sep).join("/").replace(/\.hbs$/, "");
+    const name = relative(dir, file)
+      .split(sep)
+      .join("/")
+      .replace(/\.hbs$/, "");
     const options = { strict: true, noEscape: true, knownHelpers: { json: true, literal: true, ident: true, jsdoc: true }, knownHelpersOnly: true };
     compiled.set(name, handlebars.compile(readFileSync(file, "utf8"), options));
   }

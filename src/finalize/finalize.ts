@@ -1,4 +1,4 @@
-import { createDiagnostic, GenerationFailed, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
 import type { GeneratedFile } from "../emit/emitter.js";
 import { loadTypeScript } from "../emit/typescript-once.js";
 import { headerLines } from "./header.js";
@@ -17,7 +17,9 @@ const PRINTED = new Set(["types.ts", "validators/index.ts"]);
  * name instead of written to disk. `copied` files (the runtime, typechecked at its source) skip the gate.
  */
 export function finalizeFiles(files: readonly GeneratedFile[], specPath: string, copied: ReadonlySet<string> = new Set()): GeneratedFile[] {
-  const header = headerLines(specPath).map((line) => `// ${line}`).join("\n");
+  const header = headerLines(specPath)
+    .map((line) => `// ${line}`)
+    .join("\n");
   const finalized = files
     .map((file) => ({ path: file.path, content: normalize(file.path.endsWith(".ts") ? `${header}\n\n${file.content}` : file.content) }))
     .sort((a, b) => a.path.localeCompare(b.path));
@@ -61,9 +63,14 @@ function syntaxErrors(files: readonly GeneratedFile[]): Diagnostic[] {
     readFile: () => undefined,
   };
   const program = ts.createProgram({ rootNames: [...sources.keys()], options: { noLib: true, noResolve: true, types: [] }, host });
-  return [...sources.values()].flatMap((source) => program.getSyntacticDiagnostics(source).slice(0, 5).map((diagnostic) => {
-    const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
-    const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
-    return createDiagnostic("TEMPLATE_FAILED", `generated ${source.fileName}:${line + 1}:${character + 1} is not valid TypeScript: ${text}`);
-  }));
+  return [...sources.values()].flatMap((source) =>
+    program
+      .getSyntacticDiagnostics(source)
+      .slice(0, 5)
+      .map((diagnostic) => {
+        const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+        const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
+        return createDiagnostic("TEMPLATE_FAILED", `generated ${source.fileName}:${line + 1}:${character + 1} is not valid TypeScript: ${text}`);
+      }),
+  );
 }

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { createDiagnostic, GenerationFailed, hasErrors, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic, GenerationFailed, hasErrors } from "../diagnostics/diagnostic.js";
 import { findBrokenLocalRefs, hasExternalRefs } from "./check-refs.js";
 import { parseSource } from "./parse-source.js";
 import { createLocator, type Locate, type ResolvePositions } from "./source-locator.js";
@@ -38,9 +38,7 @@ export async function loadSpec(path: string, text?: string): Promise<LoadedSpec>
   const version = checkVersion(file, parsed.document, locate);
   if (typeof version !== "string") return fail([version]);
   const document = parsed.document as Record<string, unknown>;
-  const broken = findBrokenLocalRefs(document).map(({ ref, at }) =>
-    createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at)),
-  );
+  const broken = findBrokenLocalRefs(document).map(({ ref, at }) => createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at)));
   if (broken.length > 0) return fail(broken);
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);

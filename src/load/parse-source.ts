@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import SwaggerParser from "@apidevtools/swagger-parser";
 import { createRequire } from "node:module";
+import SwaggerParser from "@apidevtools/swagger-parser";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 
 export type ParsedSource = { ok: true; text: string; document: unknown } | { ok: false; diagnostics: Diagnostic[] };

@@ -117,7 +117,11 @@ function parseLine(line: string, at: number): Line | undefined {
   const match = QUOTED_KEY.exec(rest) ?? PLAIN_KEY.exec(rest);
   if (match === null) return undefined;
   const key = unquote(match[0].slice(0, match[0].lastIndexOf(":")).trimEnd());
-  const value = rest.slice(match[0].length).replace(/(^|\s)#.*$/, "").trim().replace(/^[&!][^\s]*\s*/, "");
+  const value = rest
+    .slice(match[0].length)
+    .replace(/(^|\s)#.*$/, "")
+    .trim()
+    .replace(/^[&!][^\s]*\s*/, "");
   if (/^[[{]/.test(value) && !balanced(value)) return undefined;
   return { kind: "entry", column: at, key, value };
 }

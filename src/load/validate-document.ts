@@ -56,8 +56,7 @@ const SUMMARY_KEYWORDS = new Set(["oneOf", "anyOf", "if", "then", "else"]);
 function reduceSchemaErrors(details: readonly SchemaError[]): SchemaError[] {
   const hasDeeper = (error: SchemaError): boolean =>
     details.some((other) => other !== error && !isNoise(other) && (other.instancePath === error.instancePath || other.instancePath.startsWith(`${error.instancePath}/`)));
-  const isNoise = (error: SchemaError): boolean =>
-    SUMMARY_KEYWORDS.has(error.keyword) || (error.keyword === "required" && error.params?.missingProperty === "$ref");
+  const isNoise = (error: SchemaError): boolean => SUMMARY_KEYWORDS.has(error.keyword) || (error.keyword === "required" && error.params?.missingProperty === "$ref");
   return details.filter((error) => !isNoise(error) || !hasDeeper(error));
 }
 
@@ -68,7 +67,9 @@ function fromSchemaErrors(details: SchemaError[], document: unknown, locate: Loc
     const misplacedRef = detail.instancePath.endsWith("/$ref");
     const pointer = `#${misplacedRef ? detail.instancePath.slice(0, -"/$ref".length) : detail.instancePath}`;
     const defect = explainDefect(detail, document);
-    const message = defect ?? (misplacedRef ? `${pointer} is a $ref, but OpenAPI allows no Reference Object here: inline the object` : `${pointer === "#" ? "the document" : pointer} ${describeSchemaError(detail)}`);
+    const message =
+      defect ??
+      (misplacedRef ? `${pointer} is a $ref, but OpenAPI allows no Reference Object here: inline the object` : `${pointer === "#" ? "the document" : pointer} ${describeSchemaError(detail)}`);
     if (seen.has(message)) continue;
     seen.add(message);
     diagnostics.push(createDiagnostic(defect ? "OAS_VALIDATOR_DEFECT" : "OAS_INVALID", message, locate(pointer)));

@@ -15,9 +15,7 @@ export interface SchemaError {
 const defects: ((error: SchemaError, document: unknown) => string | undefined)[] = [
   // The bundled schema spells the server variable's `description` as `descriptions`.
   (error) =>
-    error.keyword === "unevaluatedProperties" &&
-    error.params?.unevaluatedProperty === "description" &&
-    /\/servers\/\d+\/variables\/[^/]+$/.test(error.instancePath)
+    error.keyword === "unevaluatedProperties" && error.params?.unevaluatedProperty === "description" && /\/servers\/\d+\/variables\/[^/]+$/.test(error.instancePath)
       ? "server variable `description` is valid OpenAPI 3.1 (the bundled schema misspells it `descriptions`)"
       : undefined,
   // The bundled schema compares the http `scheme` to "bearer" case-sensitively; the

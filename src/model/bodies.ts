@@ -1,7 +1,7 @@
 import { appendPointer } from "../json-pointer.js";
-import { bodyKindOf } from "../runtime/media-types.js";
 import { isRecord } from "../json-value.js";
-import { entriesAt, followRef, stringAt, type Located } from "./document-nodes.js";
+import { bodyKindOf } from "../runtime/media-types.js";
+import { entriesAt, followRef, type Located, stringAt } from "./document-nodes.js";
 import type { SchemaFacts } from "./schemas.js";
 import type { BodyContentModel, RequestBodyModel, ResponseModel } from "./types.js";
 
@@ -46,13 +46,15 @@ export function buildResponses(document: unknown, operation: Located, facts: (sc
     .flatMap(([status, response, pointer]) => {
       const located = followRef(document, response, pointer);
       if (located === undefined) return [];
-      return [{
-        status: status.toUpperCase() === "DEFAULT" ? "default" : status.toUpperCase(),
-        success: /^2/.test(status),
-        description: stringAt(located.node, "description") ?? "",
-        pointer: located.pointer,
-        contents: buildContents(located, facts),
-      }];
+      return [
+        {
+          status: status.toUpperCase() === "DEFAULT" ? "default" : status.toUpperCase(),
+          success: /^2/.test(status),
+          description: stringAt(located.node, "description") ?? "",
+          pointer: located.pointer,
+          contents: buildContents(located, facts),
+        },
+      ];
     })
     .sort((a, b) => statusRank(a.status) - statusRank(b.status) || a.status.localeCompare(b.status));
 }

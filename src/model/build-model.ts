@@ -1,9 +1,9 @@
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { isRecord } from "../json-value.js";
 import type { LoadedSpec } from "../load/load-spec.js";
 import type { Locate } from "../load/source-locator.js";
-import { isRecord } from "../json-value.js";
 import { stringAt } from "./document-nodes.js";
-import { NameRegistry, RESERVED_METHOD_NAMES, RESERVED_TYPE_NAMES, toPascalCase, type NameAdjustment } from "./names.js";
+import { type NameAdjustment, NameRegistry, RESERVED_METHOD_NAMES, RESERVED_TYPE_NAMES, toPascalCase } from "./names.js";
 import { nameOperation, type OperationDraft } from "./operation-names.js";
 import { buildOperations } from "./operations.js";
 import { createSchemaFacts, listComponentSchemas, type SchemaEntry } from "./schemas.js";
@@ -75,11 +75,7 @@ function methodCollisions(operations: readonly OperationModel[], locate: Locate)
       continue;
     }
     if (first.id === operation.id) continue;
-    diagnostics.push(createDiagnostic(
-      "NAME_COLLISION",
-      `operationIds "${first.id}" and "${operation.id}" both become the method name "${operation.names.method}"`,
-      locate(operation.pointer),
-    ));
+    diagnostics.push(createDiagnostic("NAME_COLLISION", `operationIds "${first.id}" and "${operation.id}" both become the method name "${operation.names.method}"`, locate(operation.pointer)));
   }
   return diagnostics;
 }
@@ -87,11 +83,13 @@ function methodCollisions(operations: readonly OperationModel[], locate: Locate)
 function reservedMethods(operations: readonly OperationModel[], locate: Locate): Diagnostic[] {
   return operations
     .filter((operation) => RESERVED_METHOD_NAMES.has(operation.id))
-    .map((operation) => createDiagnostic(
-      "NAME_ADJUSTED",
-      `operation ${operation.id}: method name "${operation.names.method}" instead of "${operation.id}" (a client method cannot be named "${operation.id}")`,
-      locate(operation.pointer),
-    ));
+    .map((operation) =>
+      createDiagnostic(
+        "NAME_ADJUSTED",
+        `operation ${operation.id}: method name "${operation.names.method}" instead of "${operation.id}" (a client method cannot be named "${operation.id}")`,
+        locate(operation.pointer),
+      ),
+    );
 }
 
 /**
@@ -106,11 +104,13 @@ function queryInPaths(operations: readonly OperationModel[], locate: Locate): Di
     const first = routes.get(route);
     if (first === undefined) routes.set(route, operation);
     else if (operation.path.includes("?") || first.path.includes("?")) {
-      diagnostics.push(createDiagnostic(
-        "NOT_GENERATED",
-        `${operation.method.toUpperCase()} ${operation.path} routes as ${route.split(" ")[1]}, like operation ${first.id}: the generated server serves only ${first.id} there (the client calls both)`,
-        locate(operation.pointer),
-      ));
+      diagnostics.push(
+        createDiagnostic(
+          "NOT_GENERATED",
+          `${operation.method.toUpperCase()} ${operation.path} routes as ${route.split(" ")[1]}, like operation ${first.id}: the generated server serves only ${first.id} there (the client calls both)`,
+          locate(operation.pointer),
+        ),
+      );
     }
   }
   return diagnostics;

@@ -8,18 +8,57 @@
  * unqualified; a schema cannot take them. */
 export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
   // openapi-typescript's output and its helpers
-  "paths", "components", "operations", "webhooks", "$defs", "$Read", "$Write", "Readable", "Writable", "WithRequired", "Unmarked",
+  "paths",
+  "components",
+  "operations",
+  "webhooks",
+  "$defs",
+  "$Read",
+  "$Write",
+  "Readable",
+  "Writable",
+  "WithRequired",
+  "Unmarked",
   // TypeScript utility types the types module refers to unqualified (other modules import the
   // types under a namespace, so a schema named "Error" or "File" shadows nothing there)
-  "Record", "Omit", "Extract", "Exclude", "Pick", "Partial", "Required", "Readonly", "ReadonlyArray", "NonNullable",
+  "Record",
+  "Omit",
+  "Extract",
+  "Exclude",
+  "Pick",
+  "Partial",
+  "Required",
+  "Readonly",
+  "ReadonlyArray",
+  "NonNullable",
   // the client's exports, which share the package root with the types
-  "createClient", "Client", "ClientOptions", "CallOptions", "RetryOptions", "ApiError", "ApiTimeoutError",
-  "ApiNetworkError", "RequestValidationError", "ResponseValidationError",
+  "createClient",
+  "Client",
+  "ClientOptions",
+  "CallOptions",
+  "RetryOptions",
+  "ApiError",
+  "ApiTimeoutError",
+  "ApiNetworkError",
+  "RequestValidationError",
+  "ResponseValidationError",
   // the route table's exports, also at the package root
-  "routes", "Route", "RouteParameter", "RouteContent", "RouteSecurityScheme", "RouteValidators", "Validator",
-  "OperationId", "HttpMethod", "BodyKind", "basePath", "servers",
+  "routes",
+  "Route",
+  "RouteParameter",
+  "RouteContent",
+  "RouteSecurityScheme",
+  "RouteValidators",
+  "Validator",
+  "OperationId",
+  "HttpMethod",
+  "BodyKind",
+  "basePath",
+  "servers",
   // the validators module's own exports
-  "ValidationError", "ValidateOptions", "ValidationResult",
+  "ValidationError",
+  "ValidateOptions",
+  "ValidationResult",
 ]);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -35,7 +74,9 @@ function words(raw: string): string[] {
 
 /** "account_capability" → "AccountCapability", "createVenue" → "CreateVenue", "0" → "Schema0". */
 export function toPascalCase(raw: string): string {
-  const joined = words(raw).map((word) => word[0]?.toUpperCase() + word.slice(1)).join("");
+  const joined = words(raw)
+    .map((word) => word[0]?.toUpperCase() + word.slice(1))
+    .join("");
   if (joined === "") return "Schema";
   return /^[0-9]/.test(joined) ? `Schema${joined}` : joined;
 }
@@ -47,17 +88,22 @@ export function toMethodName(raw: string): string {
 }
 
 function camelCase(raw: string): string {
-  const pascal = words(raw).map((word) => word[0]?.toUpperCase() + word.slice(1)).join("");
+  const pascal = words(raw)
+    .map((word) => word[0]?.toUpperCase() + word.slice(1))
+    .join("");
   const camel = pascal.charAt(0).toLowerCase() + pascal.slice(1);
   return camel === "" || /^[0-9]/.test(camel) ? `operation${pascal}` : camel;
 }
 
 /** "get", "/pets/{petId}/photos" → "getPetsByPetIdPhotos", for operations without an operationId. */
 export function deriveOperationId(method: string, path: string): string {
-  const parts = path.split("/").filter((segment) => segment !== "").map((segment) => {
-    const parameter = /^\{(.+)\}$/.exec(segment);
-    return parameter?.[1] !== undefined ? `By${toPascalCase(parameter[1])}` : toPascalCase(segment);
-  });
+  const parts = path
+    .split("/")
+    .filter((segment) => segment !== "")
+    .map((segment) => {
+      const parameter = /^\{(.+)\}$/.exec(segment);
+      return parameter?.[1] !== undefined ? `By${toPascalCase(parameter[1])}` : toPascalCase(segment);
+    });
   return `${method}${parts.join("") || "Root"}`;
 }
 

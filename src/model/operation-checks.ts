@@ -28,20 +28,24 @@ export function checkOperation(operation: OperationDraft, locate: Locate): Diagn
   }
   const { path, query, header, cookie } = operation.parameters;
   for (const parameter of cookie) {
-    diagnostics.push(createDiagnostic(
-      "NOT_GENERATED",
-      `${label}: cookie parameter "${parameter.name}" is in the types, but the generated server does not read or validate it and the client does not send it`,
-      locate(parameter.pointer),
-    ));
+    diagnostics.push(
+      createDiagnostic(
+        "NOT_GENERATED",
+        `${label}: cookie parameter "${parameter.name}" is in the types, but the generated server does not read or validate it and the client does not send it`,
+        locate(parameter.pointer),
+      ),
+    );
   }
   for (const parameter of [...path, ...query, ...header]) {
     if (SUPPORTED_STYLES[parameter.in].includes(parameter.style)) continue;
     const supported = SUPPORTED_STYLES[parameter.in].filter((s) => s !== "content").join(", ");
-    diagnostics.push(createDiagnostic(
-      "UNSUPPORTED_CONSTRUCT",
-      `${label}: ${parameter.in} parameter "${parameter.name}" uses style "${parameter.style}"; the generated server and client support ${supported} for ${parameter.in} parameters`,
-      locate(parameter.pointer),
-    ));
+    diagnostics.push(
+      createDiagnostic(
+        "UNSUPPORTED_CONSTRUCT",
+        `${label}: ${parameter.in} parameter "${parameter.name}" uses style "${parameter.style}"; the generated server and client support ${supported} for ${parameter.in} parameters`,
+        locate(parameter.pointer),
+      ),
+    );
   }
   return diagnostics;
 }

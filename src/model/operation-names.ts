@@ -1,7 +1,7 @@
-import { NameRegistry, toMethodName, toPascalCase } from "./names.js";
-import { componentSchemaName } from "./schemas.js";
 import { resolvePointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
+import { type NameRegistry, toMethodName, toPascalCase } from "./names.js";
+import { componentSchemaName } from "./schemas.js";
 import type { BodyContentModel, OperationModel, OperationNames, SchemaModel } from "./types.js";
 
 /** An operation before naming. */
@@ -37,9 +37,7 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
     ...(header.length > 0 ? { headersType: type("Headers"), headersValidator: validator("Headers") } : {}),
     ...bodyNames(operation, context, { stem, owner, validator, share }),
     responseType: sharedComponentName(successContents, `${stem}Response`, context) ?? type("Response"),
-    responseTypes: Object.fromEntries(
-      operation.responses.filter((r) => r.contents.some((c) => c.schemaPointer)).map((r) => [r.status, type(`Response${statusSuffix(r.status)}`)]),
-    ),
+    responseTypes: Object.fromEntries(operation.responses.filter((r) => r.contents.some((c) => c.schemaPointer)).map((r) => [r.status, type(`Response${statusSuffix(r.status)}`)])),
     responseValidators: Object.fromEntries(
       operation.responses.flatMap((r) => {
         const json = r.contents.find((c) => c.kind === "json" && c.schemaPointer !== undefined);
@@ -73,8 +71,7 @@ function bodyNames(operation: OperationDraft, context: NamingContext, { stem, ow
   if (contents.length === 0) return { bodyValidators: {} };
   const bodyType = sharedComponentName(contents, `${stem}Body`, context) ?? context.types.claim(`${stem}Body`, owner, "Type");
   const validated = contents.filter((c) => c.kind !== "binary");
-  const nameFor = (c: BodyContentModel): string =>
-    (c.kind === "json" ? share(c) : undefined) ?? validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
+  const nameFor = (c: BodyContentModel): string => (c.kind === "json" ? share(c) : undefined) ?? validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
   return { bodyType, bodyValidators: Object.fromEntries(validated.map((c) => [c.mediaType, nameFor(c)])) };
 }
 
@@ -83,10 +80,12 @@ function bodyNames(operation: OperationDraft, context: NamingContext, { stem, ow
  * component's type already says it: the operation shares it instead of claiming a copy.
  */
 function sharedComponentName(contents: readonly BodyContentModel[], wanted: string, context: NamingContext): string | undefined {
-  const names = new Set(contents.map((c) => {
-    const schema = c.schemaPointer === undefined ? undefined : resolvePointer(context.document, c.schemaPointer);
-    return isRecord(schema) ? componentSchemaName(schema.$ref) : undefined;
-  }));
+  const names = new Set(
+    contents.map((c) => {
+      const schema = c.schemaPointer === undefined ? undefined : resolvePointer(context.document, c.schemaPointer);
+      return isRecord(schema) ? componentSchemaName(schema.$ref) : undefined;
+    }),
+  );
   if (names.size !== 1) return undefined;
   const [name] = [...names];
   const component = name === undefined ? undefined : context.schemas.get(name);

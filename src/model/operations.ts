@@ -1,9 +1,9 @@
-import { appendPointer } from "../json-pointer.js";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
+import { appendPointer } from "../json-pointer.js";
+import { isRecord } from "../json-value.js";
 import type { Locate } from "../load/source-locator.js";
 import { buildRequestBody, buildResponses } from "./bodies.js";
-import { isRecord } from "../json-value.js";
-import { entriesAt, followRef, stringAt, type Located } from "./document-nodes.js";
+import { entriesAt, followRef, type Located, stringAt } from "./document-nodes.js";
 import { deriveOperationId } from "./names.js";
 import { checkOperation } from "./operation-checks.js";
 import type { OperationDraft } from "./operation-names.js";
@@ -15,11 +15,7 @@ import type { HttpMethod } from "./types.js";
 export const HTTP_METHODS: readonly HttpMethod[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /** Every operation under `paths`, sorted by id, with diagnostics for missing and duplicate ids. */
-export function buildOperations(
-  document: Record<string, unknown>,
-  locate: Locate,
-  facts: (schemaPointer: string) => SchemaFacts,
-): { operations: OperationDraft[]; diagnostics: Diagnostic[] } {
+export function buildOperations(document: Record<string, unknown>, locate: Locate, facts: (schemaPointer: string) => SchemaFacts): { operations: OperationDraft[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const operations: OperationDraft[] = [];
   for (const [path, item, pointer] of entriesAt({ node: document, pointer: "#" }, "paths")) {
@@ -68,11 +64,7 @@ function buildOperation({ document, facts }: Sources, path: string, method: Http
 }
 
 function missingIdDiagnostic(operation: OperationDraft, locate: Locate): Diagnostic {
-  return createDiagnostic(
-    "OPERATION_ID_MISSING",
-    `${operation.method.toUpperCase()} ${operation.path} has no operationId; using "${operation.id}"`,
-    locate(operation.pointer),
-  );
+  return createDiagnostic("OPERATION_ID_MISSING", `${operation.method.toUpperCase()} ${operation.path} has no operationId; using "${operation.id}"`, locate(operation.pointer));
 }
 
 function duplicateIdDiagnostics(operations: readonly OperationDraft[], locate: Locate): Diagnostic[] {

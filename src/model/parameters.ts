@@ -1,6 +1,6 @@
 import { appendPointer, resolvePointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
-import { followRef, stringAt, type Located } from "./document-nodes.js";
+import { followRef, type Located, stringAt } from "./document-nodes.js";
 import type { ParameterLocation, ParameterModel, ParametersByLocation } from "./types.js";
 
 const LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "cookie"];
@@ -16,8 +16,7 @@ export function buildParameters(document: unknown, pathItem: Located, operation:
     for (const parameter of listParameters(document, owner)) merged.set(`${parameter.in} ${parameter.name}`, parameter);
   }
   const all = [...merged.values()];
-  const pick = (location: ParameterLocation): ParameterModel[] =>
-    all.filter((p) => p.in === location).sort((a, b) => a.name.localeCompare(b.name));
+  const pick = (location: ParameterLocation): ParameterModel[] => all.filter((p) => p.in === location).sort((a, b) => a.name.localeCompare(b.name));
   return { path: pick("path"), query: pick("query"), header: pick("header"), cookie: pick("cookie") };
 }
 
@@ -38,18 +37,20 @@ function toParameter(document: unknown, { node, pointer }: Located): ParameterMo
   const style = stringAt(node, "style") ?? (isRecord(node.content) ? "content" : DEFAULT_STYLE[location]);
   const description = stringAt(node, "description");
   const schemaPointer = parameterSchemaPointer(node, pointer);
-  return [{
-    name,
-    in: location,
-    required: location === "path" || node.required === true,
-    pointer,
-    ...(schemaPointer !== undefined ? { schemaPointer } : {}),
-    style,
-    explode: typeof node.explode === "boolean" ? node.explode : style === "form",
-    isArray: schemaPointer !== undefined && isArraySchema(document, schemaPointer),
-    ...(description !== undefined ? { description } : {}),
-    deprecated: node.deprecated === true,
-  }];
+  return [
+    {
+      name,
+      in: location,
+      required: location === "path" || node.required === true,
+      pointer,
+      ...(schemaPointer !== undefined ? { schemaPointer } : {}),
+      style,
+      explode: typeof node.explode === "boolean" ? node.explode : style === "form",
+      isArray: schemaPointer !== undefined && isArraySchema(document, schemaPointer),
+      ...(description !== undefined ? { description } : {}),
+      deprecated: node.deprecated === true,
+    },
+  ];
 }
 
 function parameterSchemaPointer(node: Record<string, unknown>, pointer: string): string | undefined {

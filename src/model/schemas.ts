@@ -43,7 +43,9 @@ function binaryFields(document: unknown, schema: unknown, seen = new Set<unknown
   if (!isRecord(node) || seen.has(node)) return [];
   seen.add(node);
   const own = isRecord(node.properties)
-    ? Object.entries(node.properties).filter(([, property]) => isBinary(followRefs(document, property))).map(([name]) => name)
+    ? Object.entries(node.properties)
+        .filter(([, property]) => isBinary(followRefs(document, property)))
+        .map(([name]) => name)
     : [];
   const inherited = Array.isArray(node.allOf) ? node.allOf.flatMap((member) => binaryFields(document, member, seen)) : [];
   return [...new Set([...own, ...inherited])].sort();

@@ -1,6 +1,6 @@
 import { appendPointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
-import { stringAt, followRef } from "./document-nodes.js";
+import { followRef, stringAt } from "./document-nodes.js";
 import type { SecurityRequirementModel, SecuritySchemeModel } from "./types.js";
 
 const SCHEME_TYPES = new Set(["apiKey", "http", "oauth2", "openIdConnect", "mutualTLS"]);

@@ -1,6 +1,6 @@
-import type { ServerModel, ServerVariableModel } from "./types.js";
 import { isRecord } from "../json-value.js";
 import { stringAt } from "./document-nodes.js";
+import type { ServerModel, ServerVariableModel } from "./types.js";
 
 export function buildServers(document: Record<string, unknown>): ServerModel[] {
   const servers = Array.isArray(document.servers) ? document.servers.filter(isRecord) : [];

@@ -21,14 +21,16 @@ export async function checkOutput(outDir: string, files: readonly GeneratedFile[
   const onDisk = new Set(await listFiles(outDir));
   const changed: string[] = [];
   const missing: string[] = [];
-  await Promise.all(files.map(async (file) => {
-    if (!onDisk.has(file.path)) {
-      missing.push(file.path);
-      return;
-    }
-    onDisk.delete(file.path);
-    if ((await readFile(join(outDir, file.path), "utf8")) !== file.content) changed.push(file.path);
-  }));
+  await Promise.all(
+    files.map(async (file) => {
+      if (!onDisk.has(file.path)) {
+        missing.push(file.path);
+        return;
+      }
+      onDisk.delete(file.path);
+      if ((await readFile(join(outDir, file.path), "utf8")) !== file.content) changed.push(file.path);
+    }),
+  );
   return { changed: changed.sort(), missing: missing.sort(), stale: [...onDisk].sort() };
 }
 

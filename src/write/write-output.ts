@@ -1,6 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { randomBytes } from "node:crypto";
 import { createDiagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
 import type { GeneratedFile } from "../emit/emitter.js";
 

@@ -1,8 +1,9 @@
 /** --watch regenerates when the spec changes, and keeps watching after a failed run. */
+
+import type { ChildProcess } from "node:child_process";
 import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ChildProcess } from "node:child_process";
 import { makeTempDir } from "../support/paths.js";
 import { spawnCli } from "./run-cli.js";
 

@@ -1,26 +1,46 @@
 /** The client emitter on hand-built models: the views it computes and the code it prints. */
 import { describe, expect, it } from "vitest";
-import type { EmitInput } from "../../src/emit/emitter.js";
 import { emitClient } from "../../src/emit/client/emit-client.js";
 import { buildMethodView } from "../../src/emit/client/method-view.js";
 import { buildOptionsView } from "../../src/emit/client/options-view.js";
-import { loadTemplates } from "../../src/emit/templates.js";
-import { DEFAULT_TEMPLATES_DIR } from "../../src/pipeline.js";
+import type { EmitInput } from "../../src/emit/emitter.js";
 import { loadRuntimeFiles } from "../../src/emit/runtime-files.js";
+import { loadTemplates } from "../../src/emit/templates.js";
 import type { ApiModel, BodyContentModel, OperationModel, ResponseModel, SecuritySchemeModel } from "../../src/model/types.js";
+import { DEFAULT_TEMPLATES_DIR } from "../../src/pipeline.js";
 
 const content = (mediaType: string, kind: BodyContentModel["kind"], extra: Partial<BodyContentModel> = {}): BodyContentModel => ({
-  mediaType, kind, schemaPointer: `#/s/${mediaType}`, hasReadWrite: false, binaryFields: [], pointer: "#/c", ...extra,
+  mediaType,
+  kind,
+  schemaPointer: `#/s/${mediaType}`,
+  hasReadWrite: false,
+  binaryFields: [],
+  pointer: "#/c",
+  ...extra,
 });
 const response = (status: string, contents: BodyContentModel[]): ResponseModel => ({ status, success: status.startsWith("2"), description: "", pointer: "#/r", contents });
 
 function operation(overrides: Partial<OperationModel> = {}): OperationModel {
   return {
-    id: "getThing", derivedId: false, method: "get", path: "/things/{id}", pointer: "#/p", deprecated: false, tags: [],
+    id: "getThing",
+    derivedId: false,
+    method: "get",
+    path: "/things/{id}",
+    pointer: "#/p",
+    deprecated: false,
+    tags: [],
     parameters: { path: [], query: [], header: [], cookie: [] },
     responses: [response("200", [content("application/json", "json")])],
     security: [],
-    names: { typeStem: "GetThing", method: "getThing", responseType: "GetThingResponse", responseTypes: { "200": "GetThingResponse200" }, bodyValidators: {}, responseValidators: {}, sharedValidators: [] },
+    names: {
+      typeStem: "GetThing",
+      method: "getThing",
+      responseType: "GetThingResponse",
+      responseTypes: { "200": "GetThingResponse200" },
+      bodyValidators: {},
+      responseValidators: {},
+      sharedValidators: [],
+    },
     ...overrides,
   };
 }
@@ -29,7 +49,11 @@ function model(operations: OperationModel[], securitySchemes: SecuritySchemeMode
   return {
     source: { specPath: "spec.yaml", openapiVersion: "3.1", title: "Things", version: "2" },
     servers: [{ url: "https://{region}.example.com", variables: [{ name: "region", default: "eu", enum: ["eu", "us"] }] }],
-    basePath: "", securitySchemes, operations, schemas: [], usesReadWrite: false,
+    basePath: "",
+    securitySchemes,
+    operations,
+    schemas: [],
+    usesReadWrite: false,
   };
 }
 
@@ -54,7 +78,13 @@ describe("method views", () => {
     const names = { ...operation().names, queryType: "GetThingQuery", bodyType: "GetThingBody" };
     const query = [{ name: "q", in: "query" as const, required: false, pointer: "#/q", style: "form", explode: true, isArray: false, deprecated: false }];
     const view = buildMethodView(operation({ requestBody: body, names, parameters: { path: [], query, header: [], cookie: [] } }));
-    expect(view.body).toEqual({ optional: true, parts: [{ prefix: "", name: "RawBody", files: [] }, { prefix: "T.", name: "GetThingBody", files: ["file"] }] });
+    expect(view.body).toEqual({
+      optional: true,
+      parts: [
+        { prefix: "", name: "RawBody", files: [] },
+        { prefix: "T.", name: "GetThingBody", files: ["file"] },
+      ],
+    });
     expect([view.argsOptional, view.noArgs, view.query, view.contentTypes]).toEqual([true, false, { type: "GetThingQuery", optional: true }, ["application/octet-stream", "multipart/form-data"]]);
   });
 
@@ -69,14 +99,14 @@ describe("options view", () => {
   it("requires a credential that every operation needs", () => {
     const secured = operation({ security: [{ schemes: [{ name: "key", scopes: [] }] }] });
     const view = buildOptionsView(model([secured, secured], [apiKey]));
-    expect([view.apiKey && view.apiKey.required, view.bearerToken, view.optional]).toEqual([true, false, false]);
+    expect([view.apiKey !== false && view.apiKey.required, view.bearerToken, view.optional]).toEqual([true, false, false]);
     expect(view.serverVariables).toEqual([{ name: "region", values: ["eu", "us"], doc: '`{region}` in the server URL (default "eu").' }]);
   });
 
   it("leaves credentials optional when an operation has another way in or none", () => {
     const either = operation({ security: [{ schemes: [{ name: "key", scopes: [] }] }, { schemes: [{ name: "token", scopes: [] }] }] });
     const view = buildOptionsView(model([either, operation()], [apiKey, bearer]));
-    expect([view.apiKey && view.apiKey.required, view.bearerToken && view.bearerToken.required, view.optional]).toEqual([false, false, true]);
+    expect([view.apiKey !== false && view.apiKey.required, view.bearerToken !== false && view.bearerToken.required, view.optional]).toEqual([false, false, true]);
     expect(view.schemes.map((s) => s.name)).toEqual(["key", "token"]);
   });
 });
@@ -84,12 +114,32 @@ describe("options view", () => {
 describe("emitClient", () => {
   const templates = loadTemplates(DEFAULT_TEMPLATES_DIR);
   const runtime = loadRuntimeFiles();
-  const emit = (m: ApiModel) => emitClient({ model: m, document: {}, config: { templates, runtime, formats: "assert", validators: () => { throw new Error("the client emitter compiles no validator"); } } } satisfies EmitInput);
+  const emit = (m: ApiModel) =>
+    emitClient({
+      model: m,
+      document: {},
+      config: {
+        templates,
+        runtime,
+        formats: "assert",
+        validators: () => {
+          throw new Error("the client emitter compiles no validator");
+        },
+      },
+    } satisfies EmitInput);
 
   it("writes the client folder", () => {
     expect(emit(model([operation()])).map((file) => file.path)).toEqual([
-      "client/client.ts", "client/auth.ts", "client/body.ts", "client/errors.ts", "client/index.ts",
-      "client/operation.ts", "client/parameters.ts", "client/response.ts", "client/runtime.ts", "client/transport.ts",
+      "client/client.ts",
+      "client/auth.ts",
+      "client/body.ts",
+      "client/errors.ts",
+      "client/index.ts",
+      "client/operation.ts",
+      "client/parameters.ts",
+      "client/response.ts",
+      "client/runtime.ts",
+      "client/transport.ts",
     ]);
   });
 

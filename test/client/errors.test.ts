@@ -11,7 +11,10 @@ async function clientFor(handler: TestHandler, options: { timeoutMs?: number } =
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => expect.fail("the call should have failed"), (error: unknown) => error);
+  return promise.then(
+    () => expect.fail("the call should have failed"),
+    (error: unknown) => error,
+  );
 }
 
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { rmSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../src/pipeline.js";
-import { sendJson, startTestServer, type ReceivedRequest, type TestServer } from "./http-harness.js";
+import { type ReceivedRequest, sendJson, startTestServer, type TestServer } from "./http-harness.js";
 
 type Method = (args?: object, options?: object) => Promise<unknown>;
 type FeatureClient = Record<"search" | "deleteItem" | "getItemsByItemId" | "putImage" | "submitForm" | "addNote", Method>;
@@ -50,7 +50,10 @@ const last = (): ReceivedRequest => server.requests.at(-1) as ReceivedRequest;
 describe("a client for another spec", () => {
   it("fills the server URL from its variables' defaults", async () => {
     let seen = "";
-    const capture = async (input: string): Promise<Response> => ((seen = input), new Response("[]", { headers: { "content-type": "application/json" } }));
+    const capture = async (input: string): Promise<Response> => {
+      seen = input;
+      return new Response("[]", { headers: { "content-type": "application/json" } });
+    };
     await features.createClient({ fetch: capture }).search({ query: { q: "x" }, headers: { "X-Request-Id": "r" } });
     expect(seen).toBe("https://api.example.com/v2/search?q=x");
   });
@@ -63,7 +66,9 @@ describe("a client for another spec", () => {
   });
 
   it("checks query and header parameters before sending", async () => {
-    const error = await clientWith().search({ query: {}, headers: {} }).catch((e: unknown) => e);
+    const error = await clientWith()
+      .search({ query: {}, headers: {} })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(features.RequestValidationError);
     expect((error as Error).message).toBe("search: invalid request: query must have required property 'q' (and 1 more)");
   });
@@ -80,7 +85,9 @@ describe("a client for another spec", () => {
   it("sends a cookie API key, reads a text answer, and reads a default JSON error", async () => {
     await expect(clientWith({ apiKey: "s 1" }).getItemsByItemId({ path: { itemId: "7" } })).resolves.toBe("item text");
     expect(last().headers.cookie).toBe("session=s%201");
-    const error = await clientWith().getItemsByItemId({ path: { itemId: "missing" } }).catch((e: unknown) => e);
+    const error = await clientWith()
+      .getItemsByItemId({ path: { itemId: "missing" } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(features.ApiError);
     expect((error as { body: unknown }).body).toEqual({ reason: "gone" });
   });

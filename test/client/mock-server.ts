@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from "node:net";
 import type { WorkerDocument } from "../../generated/index.js";
-import { buildServer, createKeyAuthenticator, createMockHandlers, mockAnswers, type Handlers } from "../../generated/server/index.js";
+import { buildServer, createKeyAuthenticator, createMockHandlers, type Handlers, mockAnswers } from "../../generated/server/index.js";
 
 /** A request as the server received it (before its body was read). */
 export interface SeenRequest {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createClient, type Client } from "../../generated/index.js";
 import type { FileInput } from "../../generated/client/index.js";
-import { API_KEY, startMockServer, type MockServer, type ReceivedFile } from "./mock-server.js";
+import { type Client, createClient } from "../../generated/index.js";
+import { API_KEY, type MockServer, type ReceivedFile, startMockServer } from "./mock-server.js";
 
 /** Every byte value once, so a transcoding anywhere on the way shows. */
 const ALL_BYTES = Uint8Array.from({ length: 256 }, (_, i) => i);

@@ -41,7 +41,9 @@ describe("retries", () => {
 
   it("give up after `retries` more attempts and throw the last answer", async () => {
     const s = await scripted([{ status: 502 }, { status: 502 }, { status: 502 }]);
-    const error = await clientOf(s, { ...fast, retries: 2 }).listWageRules().catch((e: unknown) => e);
+    const error = await clientOf(s, { ...fast, retries: 2 })
+      .listWageRules()
+      .catch((e: unknown) => e);
     expect((error as ApiError).status).toBe(502);
     expect(s.requests).toHaveLength(3);
   });
@@ -53,7 +55,10 @@ describe("retries", () => {
   });
 
   it("retry a POST on 429 and 503 that carry Retry-After, waiting as asked", async () => {
-    const s = await scripted([{ status: 429, headers: { "retry-after": "0" } }, { status: 503, headers: { "retry-after": "1" } }]);
+    const s = await scripted([
+      { status: 429, headers: { "retry-after": "0" } },
+      { status: 503, headers: { "retry-after": "1" } },
+    ]);
     const started = performance.now();
     await expect(clientOf(s, fast).createVenue({ body: venue })).resolves.toMatchObject({ venue_id: 1 });
     expect(s.requests).toHaveLength(3);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError, createClient, RequestValidationError, type Client } from "../../generated/index.js";
+import { ApiError, type Client, createClient, RequestValidationError } from "../../generated/index.js";
 import { mockAnswers } from "../../generated/server/index.js";
-import { API_KEY, startMockServer, type MockServer } from "./mock-server.js";
+import { API_KEY, type MockServer, startMockServer } from "./mock-server.js";
 
 const venue = { name: "Riverside Hall", address: "1 River Road", city: "Bristol", zip: "BS1 4DJ", saved: 1 };
 const eventBody = { name: "Spring gala", date: "2024-04-20", venue: { venue_id: "318" } };
@@ -100,7 +100,10 @@ describe("the client refuses exactly what the server refuses, with the same issu
   afterAll(() => server.close());
 
   type Call = (client: Client) => Promise<unknown>;
-  const credential = (id: unknown): Call => (client) => client.addWorkerCredential({ path: { id: id as number }, body: {} });
+  const credential =
+    (id: unknown): Call =>
+    (client) =>
+      client.addWorkerCredential({ path: { id: id as number }, body: {} });
 
   it.each<[string, Call]>([
     ["an integer ID of 2^53", credential(2 ** 53)],

@@ -3,10 +3,11 @@
  * `expectTypeOf` does not hold or a `@ts-expect-error` line compiles. The calls never run.
  */
 import { describe, expectTypeOf, it } from "vitest";
+import type { FileInput } from "../../generated/client/index.js";
 import {
-  createClient,
   type Client,
   type ClientOptions,
+  createClient,
   type Event,
   type EventList,
   type PayrollGroup,
@@ -15,7 +16,6 @@ import {
   type WorkerCredential,
   type WorkerDocument,
 } from "../../generated/index.js";
-import type { FileInput } from "../../generated/client/index.js";
 
 declare const client: Client;
 const venue = { name: "Hall", address: "1 Road", city: "Bristol", zip: "BS1" };
@@ -46,7 +46,9 @@ describe("generated client types", () => {
     expectTypeOf<Parameters<Client["addWorkerCredential"]>[0]["path"]>().toEqualTypeOf<{ id: number }>();
     expectTypeOf<NonNullable<Parameters<Client["addWorkerDocument"]>[0]["body"]["file"]>>().toEqualTypeOf<FileInput>();
     expectTypeOf<Parameters<Client["listEvents"]>[0]>().toEqualTypeOf<{ readonly [key: string]: never } | undefined>();
-    expectTypeOf<Parameters<Client["createVenue"]>[1]>().toEqualTypeOf<{ readonly signal?: AbortSignal; readonly timeoutMs?: number; readonly headers?: Readonly<Record<string, string>> } | undefined>();
+    expectTypeOf<Parameters<Client["createVenue"]>[1]>().toEqualTypeOf<
+      { readonly signal?: AbortSignal; readonly timeoutMs?: number; readonly headers?: Readonly<Record<string, string>> } | undefined
+    >();
   });
 
   it("rejects what the contract does not allow", () => {

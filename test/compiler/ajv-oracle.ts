@@ -1,5 +1,5 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchema, ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 
 type AddFormats = (ajv: Ajv2020, options?: { formats?: string[] }) => Ajv2020;

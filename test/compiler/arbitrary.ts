@@ -95,13 +95,20 @@ function inferTypes(node: Schema): string[] {
 
 function typeArbitrary(type: string, node: Schema, context: ArbitraryContext, depth: number): fc.Arbitrary<unknown> {
   switch (type) {
-    case "string": return stringArbitrary(node, context);
-    case "integer": return numberArbitrary(node, true);
-    case "number": return numberArbitrary(node, false);
-    case "boolean": return fc.boolean();
-    case "null": return fc.constant(null);
-    case "array": return arrayArbitrary(node, context, depth);
-    default: return objectArbitrary(node, context, depth);
+    case "string":
+      return stringArbitrary(node, context);
+    case "integer":
+      return numberArbitrary(node, true);
+    case "number":
+      return numberArbitrary(node, false);
+    case "boolean":
+      return fc.boolean();
+    case "null":
+      return fc.constant(null);
+    case "array":
+      return arrayArbitrary(node, context, depth);
+    default:
+      return objectArbitrary(node, context, depth);
   }
 }
 

@@ -1,6 +1,6 @@
 // Through the programmatic API of the package (src/index.ts), as users call it.
-import { compileSchema, compileValidatorModule, type CompileModuleOptions } from "../../src/index.js";
-import { loadModule, validatorOf, type Validate } from "./load.js";
+import { type CompileModuleOptions, compileSchema, compileValidatorModule } from "../../src/index.js";
+import { loadModule, type Validate, validatorOf } from "./load.js";
 
 /** Compiles one JSON Schema with `compileSchema` and returns its default export. */
 export async function validatorFor(schema: unknown, formats?: "assert" | "annotate"): Promise<Validate> {

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { schemaArbitrary } from "./arbitrary.js";
-import { buildSides, explainAll, type ExceptionKind, type Mismatch } from "./differential.js";
+import { buildSides, type ExceptionKind, explainAll, type Mismatch } from "./differential.js";
 import { loadFormatEvidence } from "./format-evidence.js";
 import { withMutations } from "./mutations.js";
-import { documentPaths, loadDocument, type LoadedDocument } from "./openapi-corpus.js";
+import { documentPaths, type LoadedDocument, loadDocument } from "./openapi-corpus.js";
 import { CORPUS_ABSENT, suiteAvailable } from "./suite-corpus.js";
 
 /** Instances per document, spread over its component schemas (at least MIN, at most MAX per schema). */

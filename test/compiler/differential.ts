@@ -1,7 +1,7 @@
 import type { ValidateFunction } from "ajv";
 import { compileValidatorModule, SchemaCompileError, type ValidatorEntry } from "../../src/compiler/index.js";
 import { createAjv } from "./ajv-oracle.js";
-import { loadModule, validatorOf, type Validate } from "./load.js";
+import { loadModule, type Validate, validatorOf } from "./load.js";
 import { componentPointer, documentForAjv, type LoadedDocument } from "./openapi-corpus.js";
 
 /** Why a verdict differs from Ajv's although neither side is broken. */

@@ -21,9 +21,7 @@ describe("validation errors", () => {
     const input = { name: "x".repeat(151), address: 5, zip: "12345678901", saved: 3, extra: true };
     expect(validate(input).errors).toHaveLength(1);
     const all = validate(input, { allErrors: true }).errors ?? [];
-    expect(all.map((error) => error.keyword).sort()).toEqual(
-      ["additionalProperties", "maxLength", "maxLength", "maximum", "required", "type"].sort(),
-    );
+    expect(all.map((error) => error.keyword).sort()).toEqual(["additionalProperties", "maxLength", "maxLength", "maximum", "required", "type"].sort());
   });
 
   it("uses the Ajv error shape with readable messages that carry the location", async () => {

@@ -5,14 +5,21 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileModelValidators } from "../../src/emit/validators/compile-model.js";
 import { loadValidators } from "../../src/emit/server/mock-validators.js";
+import { compileModelValidators } from "../../src/emit/validators/compile-model.js";
 import { buildModel, loadSpec } from "../../src/index.js";
 import { schemaArbitrary } from "./arbitrary.js";
 import { loadModule, validatorOf } from "./load.js";
 import { withMutations } from "./mutations.js";
 
-const SPECS = ["spec/openapi.yaml", "test/fixtures/discriminator/openapi.yaml", "test/fixtures/recursion/openapi.yaml", "test/fixtures/nullable/openapi.yaml", "test/fixtures/parameters/openapi.yaml", "test/fixtures/read-write/openapi.yaml"];
+const SPECS = [
+  "spec/openapi.yaml",
+  "test/fixtures/discriminator/openapi.yaml",
+  "test/fixtures/recursion/openapi.yaml",
+  "test/fixtures/nullable/openapi.yaml",
+  "test/fixtures/parameters/openapi.yaml",
+  "test/fixtures/read-write/openapi.yaml",
+];
 
 describe("JavaScript output", () => {
   it.each(SPECS)("%s: same verdicts and errors as the TypeScript output", async (spec) => {
@@ -21,7 +28,11 @@ describe("JavaScript output", () => {
     const compiled = compileModelValidators(model, loaded.document, "assert");
     const fromJs = loadValidators(compiled.javascript());
     const fromTs = await loadModule(compiled.typescript().replace(/^import type .*$|^export type .*$/gm, ""));
-    expect([...fromJs.keys()].sort()).toEqual(Object.keys(fromTs).filter((key) => typeof fromTs[key] === "function").sort());
+    expect([...fromJs.keys()].sort()).toEqual(
+      Object.keys(fromTs)
+        .filter((key) => typeof fromTs[key] === "function")
+        .sort(),
+    );
     for (const schema of model.schemas) {
       const js = fromJs.get(schema.validatorName);
       const ts = validatorOf(fromTs, schema.validatorName);

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { compileValidatorModule, type ValidatorEntry } from "../../src/compiler/index.js";
 import { addRemotes, ajvCompile, createAjv } from "./ajv-oracle.js";
-import { loadModule, validatorOf, type Validate } from "./load.js";
-import { ANNOTATION_FORMAT_FILES, CORPUS_ABSENT, groupUri, loadGroups, loadRemotes, selectedFiles, suiteAvailable, type SuiteGroup } from "./suite-corpus.js";
+import { loadModule, type Validate, validatorOf } from "./load.js";
+import { ANNOTATION_FORMAT_FILES, CORPUS_ABSENT, groupUri, loadGroups, loadRemotes, type SuiteGroup, selectedFiles, suiteAvailable } from "./suite-corpus.js";
 
 const counts = { passed: 0, failed: 0, skipped: 0 };
 const available = suiteAvailable();

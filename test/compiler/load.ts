@@ -1,12 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRequire } from "node:module";
 import { afterAll } from "vitest";
 import { stripTypes } from "./strip-types.js";
 
 /** The shape every generated validator function has. */
-export type Validate = (value: unknown, options?: { allErrors?: boolean }) => {
+export type Validate = (
+  value: unknown,
+  options?: { allErrors?: boolean },
+) => {
   valid: boolean;
   value?: unknown;
   errors?: { instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown>; message: string }[];

@@ -3,8 +3,33 @@ import { define } from "./arbitrary.js";
 
 /** Values that tend to sit on a boundary of some keyword. */
 const TRICKY_VALUES: unknown[] = [
-  1.0, 1.5, "1", "", "-1", 0, -1, 2 ** 31, 2 ** 53, 1e21, 0.07, 19.99, 0.071, null, true, [], {}, [1, 1], [{ a: 1 }, { a: 1 }],
-  "😀".repeat(151), "x".repeat(300), "abc-1", "-abc", "2023-02-29", "2024-02-29", "2024-01-15T10:00:00Z", "not-a-uuid",
+  1.0,
+  1.5,
+  "1",
+  "",
+  "-1",
+  0,
+  -1,
+  2 ** 31,
+  2 ** 53,
+  1e21,
+  0.07,
+  19.99,
+  0.071,
+  null,
+  true,
+  [],
+  {},
+  [1, 1],
+  [{ a: 1 }, { a: 1 }],
+  "😀".repeat(151),
+  "x".repeat(300),
+  "abc-1",
+  "-abc",
+  "2023-02-29",
+  "2024-02-29",
+  "2024-01-15T10:00:00Z",
+  "not-a-uuid",
 ];
 
 /** Keys that tend to confuse property handling. */

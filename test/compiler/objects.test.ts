@@ -15,9 +15,7 @@ describe("object keys are data, checked as own properties", () => {
   });
 
   it("validates properties named after Object.prototype members by their own value", async () => {
-    const validate = await validatorFor(
-      JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "number"}, "toString": {"type": "string"}}}'),
-    );
+    const validate = await validatorFor(JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "number"}, "toString": {"type": "string"}}}'));
     expect(validate({}).valid).toBe(true);
     expect(validate(JSON.parse('{"__proto__": "x"}')).valid).toBe(false);
     expect(validate(JSON.parse('{"__proto__": 5, "toString": "y"}')).valid).toBe(true);

@@ -19,7 +19,10 @@ export function documentPaths(): { name: string; path: string }[] {
   if (existsSync(own)) paths.push({ name: "spec/openapi.yaml", path: own });
   const dir = join(CORPUS_DIR, "openapi");
   if (existsSync(dir)) {
-    for (const file of readdirSync(dir).filter((name) => /\.(ya?ml|json)$/.test(name)).sort()) paths.push({ name: file, path: join(dir, file) });
+    for (const file of readdirSync(dir)
+      .filter((name) => /\.(ya?ml|json)$/.test(name))
+      .sort())
+      paths.push({ name: file, path: join(dir, file) });
   }
   return paths;
 }

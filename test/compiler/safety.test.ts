@@ -1,9 +1,9 @@
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { compileSchema, compileValidatorModule } from "../../src/compiler/index.js";
 import { nested, validatorFor } from "./compile-helpers.js";
 import { loadModule, validatorOf } from "./load.js";
 import { typecheck } from "./typecheck.js";
-import ts from "typescript";
 
 function scan(source: string): { comments: string[]; strings: Set<string> } {
   const scanner = ts.createScanner(ts.ScriptTarget.ES2022, false, ts.LanguageVariant.Standard, source);
@@ -17,7 +17,8 @@ function scan(source: string): { comments: string[]; strings: Set<string> } {
   return { comments, strings };
 }
 
-const HOSTILE = ["a\"b", "a'b", "a`b", "*/ x /*", "${x}", "line\nbreak", "sep\u2028arator", "par\u2029agraph", "back\\slash", "</script>"];
+// biome-ignore lint/suspicious/noTemplateCurlyInString: "${x}" is one of the hostile strings, on purpose
+const HOSTILE = ['a"b', "a'b", "a`b", "*/ x /*", "${x}", "line\nbreak", "sep\u2028arator", "par\u2029agraph", "back\\slash", "</script>"];
 
 describe("hostile schema text cannot break the generated code", () => {
   const properties = Object.fromEntries(HOSTILE.map((name) => [name, { type: "string", const: name }]));
@@ -30,7 +31,7 @@ describe("hostile schema text cannot break the generated code", () => {
     expect(validate(valid).valid).toBe(true);
     expect(validate({ ...valid, "${y}": 1, "`": true, "*/": null }).valid).toBe(true);
     expect(validate({ ...valid, "${y}": "no" }).valid).toBe(false);
-    const missing = validate({ ...valid, "a\"b": undefined });
+    const missing = validate({ ...valid, 'a"b': undefined });
     expect(missing.valid).toBe(false);
     expect(validate({ ...valid, "line\nbreak": "other" }).errors?.[0]?.instancePath).toBe("/line\nbreak");
   });
@@ -133,9 +134,7 @@ describe("module layout", () => {
 
   it("exports validators and type guards that work", async () => {
     const module = await loadModule(compileValidatorModule(options));
-    expect(validatorOf(module, "validateEvent")({ venue: { name: "x".repeat(11) } }).errors?.[0]?.message).toBe(
-      "/venue/name must be at most 10 characters",
-    );
+    expect(validatorOf(module, "validateEvent")({ venue: { name: "x".repeat(11) } }).errors?.[0]?.message).toBe("/venue/name must be at most 10 characters");
     const isVenue = module["isVenue"] as (value: unknown) => boolean;
     expect(isVenue({ name: "ok" })).toBe(true);
     expect(isVenue({ name: 1 })).toBe(false);

@@ -80,7 +80,7 @@ describe("date format knows leap years", () => {
 describe("integers", () => {
   const saved = { type: "object", properties: { saved: { type: "integer", minimum: 0, maximum: 1 } } };
 
-  it("accepts 1.0 as an integer and rejects the string \"1\"", async () => {
+  it('accepts 1.0 as an integer and rejects the string "1"', async () => {
     const validate = await validatorFor(saved);
     expect(validate(JSON.parse('{"saved": 1.0}')).valid).toBe(true);
     expect(validate({ saved: 1.0 }).valid).toBe(true);

@@ -81,7 +81,9 @@ export function suiteAvailable(): boolean {
 
 /** Selected files, in a stable order. */
 export function selectedFiles(): string[] {
-  const top = readdirSync(SUITE_DIR).filter((name) => name.endsWith(".json")).sort();
+  const top = readdirSync(SUITE_DIR)
+    .filter((name) => name.endsWith(".json"))
+    .sort();
   return [...top, ...OPTIONAL_FILES];
 }
 

@@ -20,6 +20,7 @@ const EVERYTHING = {
     f: { anyOf: [{ type: "string" }, { type: "number" }] },
     g: { oneOf: [{ type: "string" }, { type: "number" }] },
     h: { not: { type: "null" } },
+    // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword here
     i: { if: { type: "string" }, then: { minLength: 1 }, else: { type: "number" } },
     j: { $ref: "#/$defs/node" },
     k: {

@@ -7,14 +7,18 @@ import { readdirSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generate, GenerationFailed, type Diagnostic } from "../../src/index.js";
+import { type Diagnostic, GenerationFailed, generate } from "../../src/index.js";
 import { corpusAbsentMessage, corpusDir, corpusPresent, repoRoot } from "../support/paths.js";
 import { listTypeScript, typecheck } from "../support/typecheck.js";
 
 /** Documents with real defects, refused on purpose (see the corpus README). */
 const REFUSED = new Map([["lob.yaml", /components\/mediaTypes|allows no Reference Object here|more schema validation errors/]]);
 
-const documents = corpusPresent ? readdirSync(join(corpusDir, "openapi")).filter((f) => /\.(ya?ml|json)$/.test(f)).sort() : [];
+const documents = corpusPresent
+  ? readdirSync(join(corpusDir, "openapi"))
+      .filter((f) => /\.(ya?ml|json)$/.test(f))
+      .sort()
+  : [];
 // inside the repository, so generated server code resolves fastify from node_modules
 const root = join(repoRoot, ".tmp", `corpus-test-${process.pid}`);
 

@@ -3,7 +3,7 @@
  * in the file, so the user can go straight to the problem.
  */
 import { describe, expect, it } from "vitest";
-import { generate, GenerationFailed, type Diagnostic } from "../../src/index.js";
+import { type Diagnostic, GenerationFailed, generate } from "../../src/index.js";
 import { makeTempDir } from "../support/paths.js";
 
 async function failureOf(fixture: string): Promise<Diagnostic[]> {
@@ -18,9 +18,7 @@ async function failureOf(fixture: string): Promise<Diagnostic[]> {
 }
 
 function errorsOf(diagnostics: readonly Diagnostic[]): [string, string | undefined, number | undefined, number | undefined][] {
-  return diagnostics
-    .filter((d) => d.severity === "error")
-    .map((d) => [d.code, d.location?.pointer, d.location?.line, d.location?.column]);
+  return diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.location?.pointer, d.location?.line, d.location?.column]);
 }
 
 const cases: { fixture: string; code: string; pointer: string; line?: number; column?: number; message: RegExp }[] = [
@@ -29,9 +27,23 @@ const cases: { fixture: string; code: string; pointer: string; line?: number; co
   { fixture: "not-openapi.yaml", code: "SPEC_NOT_OPENAPI", pointer: "", message: /no `openapi` version field/ },
   { fixture: "swagger-2.yaml", code: "UNSUPPORTED_VERSION", pointer: "#/swagger", line: 1, column: 1, message: /Swagger 2.0 documents are not supported/ },
   { fixture: "schema-invalid.yaml", code: "OAS_INVALID", pointer: "#/info", line: 2, column: 1, message: /must have required property 'version'/ },
-  { fixture: "unresolved-ref.yaml", code: "REF_UNRESOLVED", pointer: "#/paths/~1venues/get/responses/200/content/application~1json/schema/$ref", line: 15, column: 17, message: /"#\/components\/schemas\/Venu" does not resolve/ },
+  {
+    fixture: "unresolved-ref.yaml",
+    code: "REF_UNRESOLVED",
+    pointer: "#/paths/~1venues/get/responses/200/content/application~1json/schema/$ref",
+    line: 15,
+    column: 17,
+    message: /"#\/components\/schemas\/Venu" does not resolve/,
+  },
   { fixture: "duplicate-operation-id.yaml", code: "OPERATION_ID_DUPLICATE", pointer: "#/paths/~1venues/get", line: 7, column: 5, message: /"venues" of GET \/venues is also used by GET \/events/ },
-  { fixture: "name-collision.yaml", code: "NAME_COLLISION", pointer: "#/paths/~1events~1all/get", line: 13, column: 5, message: /"list-events" and "listEvents" both become the method name "listEvents"/ },
+  {
+    fixture: "name-collision.yaml",
+    code: "NAME_COLLISION",
+    pointer: "#/paths/~1events~1all/get",
+    line: 13,
+    column: 5,
+    message: /"list-events" and "listEvents" both become the method name "listEvents"/,
+  },
   { fixture: "unsupported-style.yaml", code: "UNSUPPORTED_CONSTRUCT", pointer: "#/paths/~1colors~1{color}/get/parameters/0", line: 10, column: 11, message: /style "matrix"/ },
   { fixture: "path-parameter-missing.yaml", code: "OAS_INVALID", pointer: "#/paths/~1workers~1{id}/get", line: 7, column: 5, message: /no path parameter "id" is declared/ },
   { fixture: "schema-error.yaml", code: "SCHEMA_INVALID", pointer: "#/components/schemas/Thing/properties/name/type", line: 23, column: 11, message: /unknown type "strnig"/ },
@@ -51,9 +63,7 @@ describe("diagnostics for invalid specs", () => {
   it("a missing operationId is a warning with a derived name, and generation goes on", async () => {
     const out = await makeTempDir("diagnostics");
     const result = await generate({ spec: "test/fixtures/invalid/missing-operation-id.yaml", out, check: true });
-    expect(result.diagnostics.map((d) => [d.code, d.severity, d.location?.pointer, d.location?.line])).toEqual([
-      ["OPERATION_ID_MISSING", "warning", "#/paths/~1venues~1{venueId}/get", 7],
-    ]);
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.location?.pointer, d.location?.line])).toEqual([["OPERATION_ID_MISSING", "warning", "#/paths/~1venues~1{venueId}/get", 7]]);
     expect(result.model.operations.map((o) => o.id)).toEqual(["getVenuesByVenueId"]);
   });
 });

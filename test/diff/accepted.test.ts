@@ -1,10 +1,10 @@
 /** Accepting breaking changes on purpose: the file's format, what an entry covers, and stale entries. */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { stringify } from "yaml";
 import { describe, expect, it } from "vitest";
-import { parseAcceptedChanges, readAcceptedChanges } from "../../src/diff/accepted.js";
+import { stringify } from "yaml";
 import { GenerationFailed } from "../../src/diagnostics/diagnostic.js";
+import { parseAcceptedChanges, readAcceptedChanges } from "../../src/diff/accepted.js";
 import { makeTempDir, repoRoot } from "../support/paths.js";
 import { runCommand } from "./run-command.js";
 import { baseDocument, withValue } from "./support.js";
@@ -49,16 +49,19 @@ describe("accepting a breaking change", () => {
     const dir = await makeTempDir("accepted-run");
     await writeFile(join(dir, "base.yaml"), stringify(baseDocument()));
     await writeFile(join(dir, "head.yaml"), stringify(withValue(baseDocument(), MAX_LENGTH, 50)));
-    await writeFile(join(dir, "accepted.yaml"), [
-      `- rule: request-property-constraint-tightened`,
-      `  operation: POST /venues`,
-      `  pointer: "${MAX_LENGTH}"`,
-      `  reason: Longer names were never stored.`,
-      `- rule: api-removed`,
-      `  operation: deleteVenue`,
-      `  reason: Removed last year.`,
-      ``,
-    ].join("\n"));
+    await writeFile(
+      join(dir, "accepted.yaml"),
+      [
+        `- rule: request-property-constraint-tightened`,
+        `  operation: POST /venues`,
+        `  pointer: "${MAX_LENGTH}"`,
+        `  reason: Longer names were never stored.`,
+        `- rule: api-removed`,
+        `  operation: deleteVenue`,
+        `  reason: Removed last year.`,
+        ``,
+      ].join("\n"),
+    );
     const run = await runCommand(["base.yaml", "head.yaml", "--accepted", "accepted.yaml", "--format", "json", "--fail-on", "breaking"], dir);
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as { semver: string; changes: { rule: string; accepted?: unknown; location?: unknown; severity: string }[] };

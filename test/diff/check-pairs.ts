@@ -1,10 +1,9 @@
-import { stringify } from "yaml";
 import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { reportOn } from "../../src/diff/compare-specs.js";
 import { loadSide, type SpecSide } from "../../src/diff/source/load-side.js";
 import type { DiffReport } from "../../src/diff/types.js";
-import { baseDocument, changesOf, rulesOf, type Json } from "./support.js";
-
+import { baseDocument, changesOf, type Json, rulesOf } from "./support.js";
 
 /**
  * Checks every pair in both directions: base → head gives `forward`, head → base gives `reverse`.

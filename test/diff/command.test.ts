@@ -5,12 +5,12 @@
 import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { stringify } from "yaml";
 import { beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { loadSide } from "../../src/diff/source/load-side.js";
 import { makeTempDir, repoRoot } from "../support/paths.js";
 import { runCommand } from "./run-command.js";
-import { baseDocument, withValue, without } from "./support.js";
+import { baseDocument, without, withValue } from "./support.js";
 
 let dir: string;
 const file = (name: string): string => join(dir, name);
@@ -47,7 +47,7 @@ describe("inputs that cannot be compared: the generator's diagnostics and exit 2
   });
 
   it("a file that is not at a git ref, and a git file that is not OpenAPI", async () => {
-    expect((await runCommand(["git:HEAD:spec/nothing.yaml"])).stderr).toContain("error DIFF_SOURCE_NOT_FOUND spec/nothing.yaml does not exist at git ref \"HEAD\"");
+    expect((await runCommand(["git:HEAD:spec/nothing.yaml"])).stderr).toContain('error DIFF_SOURCE_NOT_FOUND spec/nothing.yaml does not exist at git ref "HEAD"');
     expect((await runCommand(["git:HEAD:package.json"])).stderr).toMatch(/^git:HEAD:package\.json error SPEC_NOT_OPENAPI /);
   });
 
@@ -68,7 +68,7 @@ describe("inputs that cannot be compared: the generator's diagnostics and exit 2
     for (const args of [["--nope"], ["--format", "html"], ["--fail-on", "info"], ["a.yaml", "b.yaml", "c.yaml"], ["--check-version", file("base.yaml")]]) {
       const run = await runCommand(args);
       expect(run.code, args.join(" ")).toBe(2);
-      expect(run.stderr).toMatch(/^error DIFF_USAGE .+\n  hint: Run `npm run spec:diff -- --help`/);
+      expect(run.stderr).toMatch(/^error DIFF_USAGE .+\n {2}hint: Run `npm run spec:diff -- --help`/);
     }
   });
 });

@@ -4,7 +4,7 @@ import { formatGithub } from "../../src/diff/format/github.js";
 import { formatMarkdown } from "../../src/diff/format/markdown.js";
 import { formatReport } from "../../src/diff/run-diff.js";
 import type { DiffReport } from "../../src/diff/types.js";
-import { baseDocument, diffDocuments, without, withValue, type Json } from "./support.js";
+import { baseDocument, diffDocuments, type Json, without, withValue } from "./support.js";
 
 const V = "#/components/schemas/Venue";
 const CREATED = "#/paths/~1venues/post/responses/201/content/application~1json/schema";
@@ -12,7 +12,11 @@ const CREATED = "#/paths/~1venues/post/responses/201/content/application~1json/s
 /** The base document with Venue answered by both operations, and a revision that changes it. */
 async function sharedVenueReport(): Promise<DiffReport> {
   const base = withValue(baseDocument(), CREATED, { $ref: V });
-  const steps: [string, unknown][] = [[`${V}/required`, ["venue_id"]], [`${V}/properties/name/maxLength`, 200], ["#/paths/~1venues~1{id}/get/summary", "Read a venue"]];
+  const steps: [string, unknown][] = [
+    [`${V}/required`, ["venue_id"]],
+    [`${V}/properties/name/maxLength`, 200],
+    ["#/paths/~1venues~1{id}/get/summary", "Read a venue"],
+  ];
   const head = steps.reduce<Json>((document, [pointer, value]) => withValue(document, pointer, value), base);
   return diffDocuments(base, head);
 }
@@ -45,10 +49,16 @@ describe("markdown", () => {
 
   it("folds a change found through several operations into one line that names them", async () => {
     const item = "#/paths/~1venues~1{id}";
-    const shared = withValue(withValue(without(baseDocument(), `${item}/get/parameters/0`), `${item}/parameters`, [{ name: "id", in: "path", required: true, schema: { type: "integer" } }]), `${item}/delete`, { operationId: "deleteVenue", responses: { "204": { description: "gone" } } });
+    const shared = withValue(
+      withValue(without(baseDocument(), `${item}/get/parameters/0`), `${item}/parameters`, [{ name: "id", in: "path", required: true, schema: { type: "integer" } }]),
+      `${item}/delete`,
+      { operationId: "deleteVenue", responses: { "204": { description: "gone" } } },
+    );
     const text = formatMarkdown(await diffDocuments(shared, withValue(shared, `${item}/parameters/0/schema/type`, "string")));
     expect(text.split("\n").filter((line) => line.includes("request-parameter-type-changed"))).toEqual([
-      expect.stringMatching(/^- `request-parameter-type-changed` \(spec\/openapi\.yaml:\d+:\d+ · `deleteVenue`, `getVenue`\) path parameter `id`: type changed from integer to string — `integer → string`$/),
+      expect.stringMatching(
+        /^- `request-parameter-type-changed` \(spec\/openapi\.yaml:\d+:\d+ · `deleteVenue`, `getVenue`\) path parameter `id`: type changed from integer to string — `integer → string`$/,
+      ),
     ]);
   });
 
@@ -62,15 +72,26 @@ describe("github", () => {
     const report: DiffReport = {
       semver: "minor",
       changes: [
-        { rule: "unclassified", severity: "warning", direction: "request", pointer: "#/x", location: { file: "git:main:spec/openapi.yaml", line: 3, column: 5 }, message: "100% odd,\nreally", before: "a", after: "b" },
+        {
+          rule: "unclassified",
+          severity: "warning",
+          direction: "request",
+          pointer: "#/x",
+          location: { file: "git:main:spec/openapi.yaml", line: 3, column: 5 },
+          message: "100% odd,\nreally",
+          before: "a",
+          after: "b",
+        },
         { rule: "api-schema-added", severity: "info", direction: "package", pointer: "#/y", message: "new", after: ["Place", "validatePlace"] },
       ],
     };
-    expect(formatGithub(report)).toBe([
-      "::warning file=spec/openapi.yaml,line=3,col=5,title=unclassified::100%25 odd,%0Areally [a → b]",
-      "::notice title=api-schema-added::new [→ Place, validatePlace]",
-      "::notice title=spec%3Adiff::semver advice: minor (2 change(s))",
-      "",
-    ].join("\n"));
+    expect(formatGithub(report)).toBe(
+      [
+        "::warning file=spec/openapi.yaml,line=3,col=5,title=unclassified::100%25 odd,%0Areally [a → b]",
+        "::notice title=api-schema-added::new [→ Place, validatePlace]",
+        "::notice title=spec%3Adiff::semver advice: minor (2 change(s))",
+        "",
+      ].join("\n"),
+    );
   });
 });

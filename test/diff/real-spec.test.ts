@@ -2,11 +2,11 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse, stringify } from "yaml";
 import { describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import { reportOn } from "../../src/diff/compare-specs.js";
-import { loadSide, type SpecSide } from "../../src/diff/source/load-side.js";
 import { RULE_IDS } from "../../src/diff/rules.js";
+import { loadSide, type SpecSide } from "../../src/diff/source/load-side.js";
 import type { DiffReport } from "../../src/diff/types.js";
 import { repoRoot } from "../support/paths.js";
 import { runCommand } from "./run-command.js";
@@ -24,7 +24,11 @@ async function compareWithSpec(text: string): Promise<[DiffReport, DiffReport]> 
 function reorder(value: unknown, key = ""): unknown {
   if (Array.isArray(value)) return (key === "required" || key === "enum" ? [...value].reverse() : value).map((item) => reorder(item));
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reorder(v, k)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reorder(v, k)]),
+  );
 }
 
 describe("the project's spec", () => {
@@ -41,7 +45,11 @@ describe("the project's spec", () => {
     const [widened, narrowed] = await compareWithSpec(text);
     expect(rulesOf(widened)).toEqual(["package-type-changed", "request-property-type-widened"]);
     expect(widened.changes.find((c) => c.rule === "request-property-type-widened")).toMatchObject({
-      severity: "info", operation: "createEvent", pointer: "#/components/schemas/EventCreate/allOf/1/properties/event_id", before: "nothing (false)", after: "string",
+      severity: "info",
+      operation: "createEvent",
+      pointer: "#/components/schemas/EventCreate/allOf/1/properties/event_id",
+      before: "nothing (false)",
+      after: "string",
     });
     expect(rulesOf(narrowed)).toEqual(["request-property-type-changed"]);
     expect(narrowed.semver).toBe("major");
@@ -65,11 +73,7 @@ describe("the command on the repository's history", () => {
     const report = JSON.parse(run.stdout) as DiffReport;
     expect(report.semver).toBe("patch");
     expect(rulesOf(report)).toEqual(["documentation-changed"]);
-    expect(report.changes.map((c) => c.pointer).sort()).toEqual([
-      "#/paths/~1clients~1{id}/patch/description",
-      "#/paths/~1workers~1{id}~1credentials/post/description",
-      "#/tags",
-    ]);
+    expect(report.changes.map((c) => c.pointer).sort()).toEqual(["#/paths/~1clients~1{id}/patch/description", "#/paths/~1workers~1{id}~1credentials/post/description", "#/tags"]);
     expect(report.changes.every((c) => c.location?.file === "git:0fe80d6:spec/openapi.yaml")).toBe(true);
   });
 });

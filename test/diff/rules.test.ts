@@ -1,10 +1,10 @@
 /** One pair of documents per rule of the catalogue, each checked in both directions for its rules, severity and bump. */
 import { checkPairs, createSideCache } from "./check-pairs.js";
-import { requestBodyPairs } from "./pairs/request.js";
-import { parameterPairs } from "./pairs/parameters.js";
-import { responsePairs } from "./pairs/response.js";
 import { operationPairs } from "./pairs/operations.js";
 import { packagePairs } from "./pairs/package.js";
+import { parameterPairs } from "./pairs/parameters.js";
+import { requestBodyPairs } from "./pairs/request.js";
+import { responsePairs } from "./pairs/response.js";
 
 const sideOf = createSideCache();
 

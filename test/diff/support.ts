@@ -3,10 +3,10 @@
  * reference frame (one read operation, one create operation, an API key), mutated per case.
  */
 import { stringify } from "yaml";
-import { appendPointer, pointerSegments } from "../../src/json-pointer.js";
 import { reportOn } from "../../src/diff/compare-specs.js";
 import { loadSide, type SpecSide } from "../../src/diff/source/load-side.js";
 import type { Change, DiffReport } from "../../src/diff/types.js";
+import { appendPointer, pointerSegments } from "../../src/json-pointer.js";
 
 /** A JSON document being built. */
 export type Json = Record<string, unknown>;

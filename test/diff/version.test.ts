@@ -2,18 +2,23 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { stringify } from "yaml";
 import { describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { bumpBetween, judgeBump, parseVersion, requiredBump } from "../../src/diff/check-version.js";
 import { makeTempDir } from "../support/paths.js";
 import { runCommand } from "./run-command.js";
-import { baseDocument, withValue, without } from "./support.js";
+import { baseDocument, without, withValue } from "./support.js";
 
 describe("the bump a version needs", () => {
   it("from 1.x on, the advice itself; below 1.0.0 one place lower, as ^0.1.0 accepts only 0.1.x", () => {
     const cases: [string, "major" | "minor" | "patch" | "none", string][] = [
-      ["1.4.2", "major", "major"], ["1.4.2", "minor", "minor"], ["1.4.2", "patch", "patch"], ["1.4.2", "none", "none"],
-      ["0.1.0", "major", "minor"], ["0.1.0", "minor", "patch"], ["0.0.3", "major", "patch"],
+      ["1.4.2", "major", "major"],
+      ["1.4.2", "minor", "minor"],
+      ["1.4.2", "patch", "patch"],
+      ["1.4.2", "none", "none"],
+      ["0.1.0", "major", "minor"],
+      ["0.1.0", "minor", "patch"],
+      ["0.0.3", "major", "patch"],
     ];
     for (const [version, advice, needed] of cases) expect(requiredBump(advice, parseVersion(version) ?? [0, 0, 0]), `${version} ${advice}`).toBe(needed);
   });
@@ -29,7 +34,10 @@ describe("the bump a version needs", () => {
     expect(bumpBetween([0, 1, 0], [0, 2, 0])).toBe("minor");
     expect(bumpBetween([1, 2, 3], [1, 2, 3])).toBe("none");
     expect(bumpBetween([1, 2, 3], [1, 1, 9])).toBe("lower");
-    expect(judgeBump("package.json version", [0, 1, 0], [0, 1, 1], "major")).toEqual({ ok: false, line: "error: package.json version 0.1.0 → 0.1.1 (patch bump), not enough: the changes need a minor bump (advice: major)" });
+    expect(judgeBump("package.json version", [0, 1, 0], [0, 1, 1], "major")).toEqual({
+      ok: false,
+      line: "error: package.json version 0.1.0 → 0.1.1 (patch bump), not enough: the changes need a minor bump (advice: major)",
+    });
     expect(judgeBump("package.json version", [0, 1, 0], [0, 2, 0], "major").ok).toBe(true);
   });
 });
@@ -48,11 +56,13 @@ describe("--check-version in a repository", () => {
     await writeFile(join(dir, "spec/openapi.yaml"), stringify(breaking));
     const unbumped = await runCommand(["--check-version", "git:HEAD", "--format", "json"], dir);
     expect(unbumped.code).toBe(1);
-    expect(unbumped.stderr).toBe([
-      "error: package.json version 0.1.0 → 0.1.0 (none bump), not enough: the changes need a minor bump (advice: major)",
-      "error: info.version 1.0.0 → 1.0.0 (none bump), not enough: the changes need a major bump (advice: major)",
-      "",
-    ].join("\n"));
+    expect(unbumped.stderr).toBe(
+      [
+        "error: package.json version 0.1.0 → 0.1.0 (none bump), not enough: the changes need a minor bump (advice: major)",
+        "error: info.version 1.0.0 → 1.0.0 (none bump), not enough: the changes need a major bump (advice: major)",
+        "",
+      ].join("\n"),
+    );
     await writeFile(join(dir, "package.json"), JSON.stringify({ name: "p", version: "0.2.0" }));
     await writeFile(join(dir, "spec/openapi.yaml"), stringify(withValue(breaking, "#/info/version", "2.0.0")));
     const bumped = await runCommand(["--check-version", "git:HEAD", "--format", "json"], dir);

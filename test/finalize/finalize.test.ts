@@ -26,7 +26,10 @@ describe("finalizeFiles", () => {
 
   it("leaves printed files and runtime copies out of the syntax gate", () => {
     const broken = "export const a = {;\n";
-    const files = [{ path: "types.ts", content: broken }, { path: "client/runtime.ts", content: broken }];
+    const files = [
+      { path: "types.ts", content: broken },
+      { path: "client/runtime.ts", content: broken },
+    ];
     expect(finalizeFiles(files, "spec.yaml", new Set(["client/runtime.ts"]))).toHaveLength(2);
   });
 });

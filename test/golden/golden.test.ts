@@ -5,11 +5,11 @@
  * files that come out the same for every spec are compared with generated/ instead of being
  * snapshotted once per fixture.
  */
-import { readdirSync, existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../src/index.js";
-import { rm } from "node:fs/promises";
 import { makeTempDir, repoRoot } from "../support/paths.js";
 import { listTypeScript, typecheck } from "../support/typecheck.js";
 
@@ -25,7 +25,9 @@ function committed(path: string): string | undefined {
   return existsSync(file) ? body(readFileSync(file, "utf8")) : undefined;
 }
 
-const scenarios = readdirSync(fixturesDir).filter((name) => existsSync(join(fixturesDir, name, "openapi.yaml"))).sort();
+const scenarios = readdirSync(fixturesDir)
+  .filter((name) => existsSync(join(fixturesDir, name, "openapi.yaml")))
+  .sort();
 
 describe("golden files of the fixture specs", () => {
   it("covers every concern", () => {

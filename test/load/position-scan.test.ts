@@ -30,7 +30,11 @@ function samplePointers(document: unknown, limit: number): string[] {
 const documents = [
   join(repoRoot, "spec/openapi.yaml"),
   ...readdirSync(join(repoRoot, "test/fixtures")).flatMap((name) => (name === "invalid" || name === "lint" ? [] : [join(repoRoot, "test/fixtures", name, "openapi.yaml")])),
-  ...(corpusPresent ? readdirSync(join(corpusDir, "openapi")).filter((f) => /\.(ya?ml|json)$/.test(f)).map((f) => join(corpusDir, "openapi", f)) : []),
+  ...(corpusPresent
+    ? readdirSync(join(corpusDir, "openapi"))
+        .filter((f) => /\.(ya?ml|json)$/.test(f))
+        .map((f) => join(corpusDir, "openapi", f))
+    : []),
 ];
 
 describe("position scan", () => {

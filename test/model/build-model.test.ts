@@ -64,27 +64,80 @@ describe("operations", () => {
   it("groups parameters by location, path-level ones included", () => {
     const [getItem] = model.operations;
     expect(getItem?.parameters).toEqual({
-      path: [{ name: "id", in: "path", required: true, pointer: "#/paths/~1items~1{id}/parameters/0", schemaPointer: "#/paths/~1items~1{id}/parameters/0/schema", style: "simple", explode: false, isArray: false, deprecated: false }],
-      query: [{ name: "fields", in: "query", required: false, pointer: "#/paths/~1items~1{id}/get/parameters/0", schemaPointer: "#/paths/~1items~1{id}/get/parameters/0/schema", style: "form", explode: true, isArray: true, deprecated: false }],
-      header: [{ name: "X-Trace", in: "header", required: false, pointer: "#/paths/~1items~1{id}/get/parameters/1", schemaPointer: "#/paths/~1items~1{id}/get/parameters/1/schema", style: "simple", explode: false, isArray: false, deprecated: false }],
+      path: [
+        {
+          name: "id",
+          in: "path",
+          required: true,
+          pointer: "#/paths/~1items~1{id}/parameters/0",
+          schemaPointer: "#/paths/~1items~1{id}/parameters/0/schema",
+          style: "simple",
+          explode: false,
+          isArray: false,
+          deprecated: false,
+        },
+      ],
+      query: [
+        {
+          name: "fields",
+          in: "query",
+          required: false,
+          pointer: "#/paths/~1items~1{id}/get/parameters/0",
+          schemaPointer: "#/paths/~1items~1{id}/get/parameters/0/schema",
+          style: "form",
+          explode: true,
+          isArray: true,
+          deprecated: false,
+        },
+      ],
+      header: [
+        {
+          name: "X-Trace",
+          in: "header",
+          required: false,
+          pointer: "#/paths/~1items~1{id}/get/parameters/1",
+          schemaPointer: "#/paths/~1items~1{id}/get/parameters/1/schema",
+          style: "simple",
+          explode: false,
+          isArray: false,
+          deprecated: false,
+        },
+      ],
       cookie: [],
     });
   });
 
   it("orders responses (codes, ranges, default) and records body facts", () => {
     const [getItem, postItems] = model.operations;
-    expect(getItem?.responses.map((r) => [r.status, r.success])).toEqual([["200", true], ["4XX", false], ["default", false]]);
-    expect(getItem?.responses[0]?.contents).toEqual([{
-      mediaType: "application/json", kind: "json", schemaPointer: "#/paths/~1items~1{id}/get/responses/200/content/application~1json/schema",
-      componentRef: "Item", hasReadWrite: true, binaryFields: [], pointer: "#/paths/~1items~1{id}/get/responses/200/content/application~1json",
-    }]);
+    expect(getItem?.responses.map((r) => [r.status, r.success])).toEqual([
+      ["200", true],
+      ["4XX", false],
+      ["default", false],
+    ]);
+    expect(getItem?.responses[0]?.contents).toEqual([
+      {
+        mediaType: "application/json",
+        kind: "json",
+        schemaPointer: "#/paths/~1items~1{id}/get/responses/200/content/application~1json/schema",
+        componentRef: "Item",
+        hasReadWrite: true,
+        binaryFields: [],
+        pointer: "#/paths/~1items~1{id}/get/responses/200/content/application~1json",
+      },
+    ]);
     expect(postItems?.requestBody).toEqual({
       required: true,
       pointer: "#/paths/~1items/post/requestBody",
-      contents: [{
-        mediaType: "multipart/form-data", kind: "multipart", schemaPointer: "#/paths/~1items/post/requestBody/content/multipart~1form-data/schema",
-        hasReadWrite: false, binaryFields: ["photo"], pointer: "#/paths/~1items/post/requestBody/content/multipart~1form-data",
-      }],
+      contents: [
+        {
+          mediaType: "multipart/form-data",
+          kind: "multipart",
+          schemaPointer: "#/paths/~1items/post/requestBody/content/multipart~1form-data/schema",
+          hasReadWrite: false,
+          binaryFields: ["photo"],
+          pointer: "#/paths/~1items/post/requestBody/content/multipart~1form-data",
+        },
+      ],
     });
   });
 
@@ -124,7 +177,7 @@ describe("the naming authority", () => {
       "/a": { get: { operationId: "list-items", responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/ListItemsResponse" } } } } } } },
       "/b": { get: { operationId: "listItems", responses: { "200": { description: "ok" } } } },
     },
-    components: { schemas: { "Record": { type: "object" }, "my-thing": { type: "string" }, "my_thing": { type: "string" }, "ListItemsResponse": { type: "object" } } },
+    components: { schemas: { Record: { type: "object" }, "my-thing": { type: "string" }, my_thing: { type: "string" }, ListItemsResponse: { type: "object" } } },
   };
   const { model, diagnostics } = buildModel(load(document), "fragment.yaml");
 
@@ -155,9 +208,7 @@ describe("the naming authority", () => {
   });
 
   it("reports two operations that would get the same method name", () => {
-    expect(diagnostics.filter((d) => d.code === "NAME_COLLISION").map((d) => d.message)).toEqual([
-      'operationIds "list-items" and "listItems" both become the method name "listItems"',
-    ]);
+    expect(diagnostics.filter((d) => d.code === "NAME_COLLISION").map((d) => d.message)).toEqual(['operationIds "list-items" and "listItems" both become the method name "listItems"']);
   });
 });
 
@@ -167,9 +218,7 @@ describe("method names a client cannot carry", () => {
 
   it("become <name>Operation, with a warning", () => {
     expect(model.operations[0]?.names.method).toBe("thenOperation");
-    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
-      ["NAME_ADJUSTED", 'operation then: method name "thenOperation" instead of "then" (a client method cannot be named "then")'],
-    ]);
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([["NAME_ADJUSTED", 'operation then: method name "thenOperation" instead of "then" (a client method cannot be named "then")']]);
   });
 });
 

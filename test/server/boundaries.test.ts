@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { event, expectProblem, startServer, venue, type CallInit, type TestServer } from "./helpers.js";
+import { type CallInit, event, expectProblem, startServer, type TestServer, venue } from "./helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -20,7 +20,12 @@ async function rejected(method: string, path: string, init: CallInit, where: str
 }
 
 describe("venue (VenueCreate)", () => {
-  for (const [field, limit] of [["name", 150], ["address", 150], ["city", 75], ["zip", 10]] as const) {
+  for (const [field, limit] of [
+    ["name", 150],
+    ["address", 150],
+    ["city", 75],
+    ["zip", 10],
+  ] as const) {
     it(`${field}: ${limit} characters accepted, ${limit + 1} rejected`, async () => {
       await accepted("POST", "/venues", { json: venue({ [field]: "x".repeat(limit) }) });
       await rejected("POST", "/venues", { json: venue({ [field]: "x".repeat(limit + 1) }) }, "body", `/${field}`, "maxLength");
@@ -32,7 +37,7 @@ describe("venue (VenueCreate)", () => {
     await rejected("POST", "/venues", { json: venue({ name: ASTRAL.repeat(151) }) }, "body", "/name", "maxLength");
   });
 
-  it("saved: 0, 1 and 1.0 accepted; -1, 2 and \"1\" rejected", async () => {
+  it('saved: 0, 1 and 1.0 accepted; -1, 2 and "1" rejected', async () => {
     await accepted("POST", "/venues", { json: venue({ saved: 0 }) });
     await accepted("POST", "/venues", { json: venue({ saved: 1 }) });
     const withOnePointZero = JSON.stringify(venue({ saved: 7 })).replace('"saved":7', '"saved":1.0');
@@ -135,7 +140,11 @@ describe("worker id (path parameter, integer >= 0)", () => {
     await accepted("POST", "/workers/7/credentials", { json: {} });
   });
 
-  for (const [id, keyword] of [["-1", "minimum"], ["abc", "type"], ["1.5", "type"]] as const) {
+  for (const [id, keyword] of [
+    ["-1", "minimum"],
+    ["abc", "type"],
+    ["1.5", "type"],
+  ] as const) {
     it(`${id} is rejected (${keyword})`, async () => {
       await rejected("POST", `/workers/${id}/credentials`, { json: {} }, "path", "/id", keyword);
     });

@@ -5,8 +5,8 @@
  * no request here fails, so an example cannot be added (or drift) unchecked.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { at, readRawSpec, type Json, type JsonObject } from "../spec/spec-document.js";
-import { event, FORBIDDEN_KEY, startServer, venue, type CallInit, type TestServer } from "./helpers.js";
+import { at, type Json, type JsonObject, readRawSpec } from "../spec/spec-document.js";
+import { type CallInit, event, FORBIDDEN_KEY, startServer, type TestServer, venue } from "./helpers.js";
 
 const raw = readRawSpec();
 const MiB = 1024 * 1024;

@@ -57,8 +57,19 @@ const item = (query: string, headers: Record<string, string> = {}): Promise<Resp
 
 describe("the generated code", () => {
   it("typechecks under strict and noUncheckedIndexedAccess", () => {
-    const files = readdirSync(join(out, "server"), { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts")).map((file) => join(out, "server", file));
-    const options: ts.CompilerOptions = { strict: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [] };
+    const files = readdirSync(join(out, "server"), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => join(out, "server", file));
+    const options: ts.CompilerOptions = {
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noEmit: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: [],
+    };
     const diagnostics = ts.getPreEmitDiagnostics(ts.createProgram(files, options)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
     expect(diagnostics).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * an answer that must not compile. At run time these tests only build values.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { Handlers, HandlerResult, HandlerTypes, NoInput, StatusRange, UploadedFile } from "../../generated/server/index.js";
+import type { HandlerResult, Handlers, HandlerTypes, NoInput, StatusRange, UploadedFile } from "../../generated/server/index.js";
 import type { AddWorkerDocumentPathParams, Problem, UpdateClientPathParams, Venue, VenueCreate } from "../../generated/types.js";
 
 type VenueResult = HandlerResult<HandlerTypes["createVenue"]["responses"]>;
@@ -34,7 +34,11 @@ describe("handler input", () => {
 describe("handler answers", () => {
   it("a declared status with its body type compiles", () => {
     const venue: Venue = { venue_id: 318 };
-    const answers: VenueResult[] = [{ status: 200, body: venue }, { status: 400, body: problem }, { status: 415, body: problem }];
+    const answers: VenueResult[] = [
+      { status: 200, body: venue },
+      { status: 400, body: problem },
+      { status: 415, body: problem },
+    ];
     const created: HandlerResult<HandlerTypes["createEvent"]["responses"]> = { status: 201, body: 9001 };
     const edited: HandlerResult<HandlerTypes["updateClient"]["responses"]> = { status: 200, body: true, headers: { "x-trace": "1" } };
     expect([...answers, created, edited]).toHaveLength(5);

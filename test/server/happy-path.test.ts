@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { routes, type OperationId, type Route } from "../../generated/routes.js";
+import { type OperationId, type Route, routes } from "../../generated/routes.js";
 import { mockAnswers } from "../../generated/server/index.js";
-import { event, startServer, validRequests, type TestServer } from "./helpers.js";
+import { event, startServer, type TestServer, validRequests } from "./helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 /** Starts the generated server on 127.0.0.1 (ephemeral port) and talks to it over real HTTP. */
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
-import { buildServer, createKeyAuthenticator, createMockHandlers, type BuildServerOptions } from "../../generated/server/index.js";
 import type { OperationId } from "../../generated/routes.js";
+import { type BuildServerOptions, buildServer, createKeyAuthenticator, createMockHandlers } from "../../generated/server/index.js";
 import { validateProblem } from "../../generated/validators/index.js";
 
 export const API_KEY = "test-key-1";

@@ -1,5 +1,5 @@
 /** `npm start`'s entry point, run as a process: it serves the mock API and honours API_KEYS. */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectProblem, venue } from "./helpers.js";

@@ -26,7 +26,12 @@ const schemas: Record<string, unknown> = {
   Either: { anyOf: [{ type: "null" }, { type: "array", minItems: 2, uniqueItems: false, items: { enum: ["a", "b"] } }] },
   Tuple: { type: "array", prefixItems: [{ const: "x" }, { type: "integer" }], items: false, minItems: 2 },
   Map: { type: "object", minProperties: 2, additionalProperties: { type: "integer", maximum: -3 } },
-  Exclusive: { oneOf: [{ type: "object", required: ["a"] }, { type: "object", required: ["b"] }] },
+  Exclusive: {
+    oneOf: [
+      { type: "object", required: ["a"] },
+      { type: "object", required: ["b"] },
+    ],
+  },
   Coded: { type: "object", required: ["code"], additionalProperties: false, properties: { code: { type: "string", pattern: "^[A-Z]{3}-[0-9]{4}$" } } },
 };
 const document = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas } };
@@ -58,19 +63,30 @@ describe("mock data", () => {
 
   it("takes openapi-sampler's data where it is valid, and the builder's where it is not", () => {
     expect(Object.fromEntries(origins)).toMatchObject({
-      Bounded: "openapi-sampler", Dated: "openapi-sampler", Extended: "openapi-sampler", Tuple: "openapi-sampler", Map: "openapi-sampler",
-      Pattern: "builder", Pet: "builder", Tree: "builder", Either: "builder", Exclusive: "builder", Coded: "builder",
+      Bounded: "openapi-sampler",
+      Dated: "openapi-sampler",
+      Extended: "openapi-sampler",
+      Tuple: "openapi-sampler",
+      Map: "openapi-sampler",
+      Pattern: "builder",
+      Pet: "builder",
+      Tree: "builder",
+      Either: "builder",
+      Exclusive: "builder",
+      Coded: "builder",
     });
   });
 
   it("leaves writeOnly properties out and sets the discriminator tag", () => {
     expect(sampleData(ref("Extended"), document, validators.get("validateExtended"))?.value).not.toHaveProperty("secret");
-    expect(["Cat", "Dog"]).toContain((sampleData(ref("Pet"), document, validators.get("validatePet"))?.value as { pet?: unknown }).pet);
+    expect(["Cat", "Dog"]).toContain((sampleData(ref("Pet"), document, validators.get("validatePet"))?.value as { pet?: unknown } | undefined)?.pet);
   });
 
   it("gives up, rather than answer invalid data, when nothing valid can be built", () => {
     const impossible = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas: { Never: { type: "string", minLength: 3, maxLength: 2 } } } };
-    const never = loadValidators(compileValidators({ document: impossible, entries: [{ name: "validateNever", schema: { pointer: "#/components/schemas/Never" } }] }).javascript()).get("validateNever");
+    const never = loadValidators(compileValidators({ document: impossible, entries: [{ name: "validateNever", schema: { pointer: "#/components/schemas/Never" } }] }).javascript()).get(
+      "validateNever",
+    );
     expect(sampleData({ $ref: "#/components/schemas/Never" }, impossible, never)).toBeUndefined();
   });
 });
@@ -86,10 +102,22 @@ describe("mock answers from the spec's examples", () => {
       openapi: "3.1.0",
       info: { title: "Examples", version: "1" },
       paths: {
-        "/a": { get: { operationId: "getA", responses: { "200": { description: "ok", content: { "application/json": {
-          schema: { type: "object", required: ["n"], properties: { n: { type: "integer", maximum: 5 }, note: { type: "string", nullable: true } } },
-          examples: { tooBig: { value: { n: 6 } }, fine: { value: { n: 5, note: null } } },
-        } } } } } },
+        "/a": {
+          get: {
+            operationId: "getA",
+            responses: {
+              "200": {
+                description: "ok",
+                content: {
+                  "application/json": {
+                    schema: { type: "object", required: ["n"], properties: { n: { type: "integer", maximum: 5 }, note: { type: "string", nullable: true } } },
+                    examples: { tooBig: { value: { n: 6 } }, fine: { value: { n: 5, note: null } } },
+                  },
+                },
+              },
+            },
+          },
+        },
       },
     };
     await writeFile(join(dir, "openapi.json"), JSON.stringify(spec));

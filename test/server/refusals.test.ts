@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockHandlers, type Handlers } from "../../generated/server/index.js";
 import { validateProblem } from "../../generated/validators/index.js";
-import { rawExchange, type RawAnswer } from "../support/raw-http.js";
+import { type RawAnswer, rawExchange } from "../support/raw-http.js";
 import { API_KEY, expectProblem, startServer, type TestServer } from "./helpers.js";
 
 const seen: unknown[] = [];
@@ -118,7 +118,7 @@ describe("bytes that are not HTTP", () => {
   });
 
   it("on a pipelined connection, the answers owed come first, in order, then the problem", async () => {
-    const exchange = await rawExchange(port, [get("/events") + get("/wage-rules") + "NOT HTTP AT ALL\r\n\r\n"]);
+    const exchange = await rawExchange(port, [`${get("/events") + get("/wage-rules")}NOT HTTP AT ALL\r\n\r\n`]);
     expect(exchange.answers.map((answer) => answer.status)).toEqual([200, 200, 400]);
     expect(JSON.parse(exchange.answers[0]?.body ?? "null")).toMatchObject({ total_count: 1 });
     expectRawProblem(exchange.answers[2], 400, "urn:problem-type:malformed-request");
@@ -127,7 +127,7 @@ describe("bytes that are not HTTP", () => {
 
   it("a request whose body was cut off by a broken chunk is answered once, by the problem", async () => {
     const head = `POST /api/1_12/venues HTTP/1.1\r\nhost: x\r\nx-api-key: ${API_KEY}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`;
-    const exchange = await rawExchange(port, [get("/events") + head + "2\r\n{}\r\nxyz\r\n"]);
+    const exchange = await rawExchange(port, [`${get("/events") + head}2\r\n{}\r\nxyz\r\n`]);
     expect(exchange.answers.map((answer) => answer.status)).toEqual([200, 400]);
     expect(exchange.closed).toBe(true);
   });

@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { routes, type OperationId } from "../../generated/routes.js";
-import { createMockHandlers, createProblem, createStubHandlers, ProblemError, type Handlers } from "../../generated/server/index.js";
-import { expectProblem, startServer, validRequests, venue, type TestServer } from "./helpers.js";
+import { type OperationId, routes } from "../../generated/routes.js";
+import { createMockHandlers, createProblem, createStubHandlers, type Handlers, ProblemError } from "../../generated/server/index.js";
+import { expectProblem, startServer, type TestServer, validRequests, venue } from "./helpers.js";
 
 const logLines: string[] = [];
 const logger = {

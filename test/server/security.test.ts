@@ -1,12 +1,17 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKeyAuthenticator, createMockHandlers, mockAnswers, type Handlers } from "../../generated/server/index.js";
-import { API_KEY, expectProblem, FORBIDDEN_KEY, startServer, venue, type TestServer } from "./helpers.js";
+import { createKeyAuthenticator, createMockHandlers, type Handlers, mockAnswers } from "../../generated/server/index.js";
+import { API_KEY, expectProblem, FORBIDDEN_KEY, startServer, type TestServer, venue } from "./helpers.js";
 
 const logLines: string[] = [];
 const logStream = new Writable({
   write(chunk: Buffer, _encoding, done) {
-    logLines.push(...chunk.toString("utf8").split("\n").filter((line) => line !== ""));
+    logLines.push(
+      ...chunk
+        .toString("utf8")
+        .split("\n")
+        .filter((line) => line !== ""),
+    );
     done();
   },
 });

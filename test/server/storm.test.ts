@@ -12,7 +12,7 @@
  * STORM_PORT=<port> runs it against a server already listening on 127.0.0.1 instead (such as
  * `API_KEYS=storm-key-7f3a npm start`), without the handler-side checks.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/paths.js";
@@ -59,7 +59,9 @@ function start(): Promise<number> {
       const line = /\{"port":(\d+)\}/.exec(output);
       if (line?.[1] !== undefined) resolve(Number(line[1]));
     });
-    server.stderr?.on("data", (chunk: Buffer) => void (output += chunk.toString("utf8")));
+    server.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
     server.once("exit", (code) => reject(new Error(`the storm server exited with ${code}:\n${output}`)));
   });
 }
@@ -72,7 +74,12 @@ beforeAll(async () => {
   for (const { case: c } of results) byCategory.set(c.category, (byCategory.get(c.category) ?? 0) + 1);
   const statuses = new Map<number, number>();
   for (const result of results) for (const status of result.statuses) statuses.set(status, (statuses.get(status) ?? 0) + 1);
-  process.stdout.write(`storm: ${results.length} cases; ${[...byCategory].map(([k, n]) => `${k} ${n}`).join(", ")}\nstorm answers: ${[...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(", ")}\n`);
+  process.stdout.write(
+    `storm: ${results.length} cases; ${[...byCategory].map(([k, n]) => `${k} ${n}`).join(", ")}\nstorm answers: ${[...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(", ")}\n`,
+  );
 }, 120_000);
 
 afterAll(() => {
@@ -86,7 +93,9 @@ describe("a storm of hostile requests", () => {
   });
 
   it("breaks no rule of the contract", () => {
-    const broken = results.filter((result) => result.violations.length > 0).map((result) => `${result.case.category} / ${result.case.label}: ${result.violations.join("; ")} [answers ${result.statuses.join(", ")}]`);
+    const broken = results
+      .filter((result) => result.violations.length > 0)
+      .map((result) => `${result.case.category} / ${result.case.label}: ${result.violations.join("; ")} [answers ${result.statuses.join(", ")}]`);
     expect(broken.slice(0, 20)).toEqual([]);
   });
 

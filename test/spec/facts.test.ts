@@ -4,8 +4,8 @@
  * (an instance at the boundary is accepted, one past it rejected).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { endpoints, notShown, schemas, type FieldFact } from "./description-facts.js";
-import { at, createOracle, readDereferencedSpec, readRawSpec, type Json, type JsonObject } from "./spec-document.js";
+import { endpoints, type FieldFact, notShown, schemas } from "./description-facts.js";
+import { at, createOracle, type Json, type JsonObject, readDereferencedSpec, readRawSpec } from "./spec-document.js";
 
 const raw = readRawSpec();
 const oracle = createOracle(raw);
@@ -64,9 +64,7 @@ function rawProperty(schemaName: string, field: string): JsonObject | undefined 
 
 const KEYWORDS = ["minLength", "maxLength", "minimum", "maximum", "pattern", "format"] as const;
 
-const fieldRows = Object.entries(schemas).flatMap(([schemaName, fields]) =>
-  Object.entries(fields).map(([field, fact]) => ({ schemaName, field, fact })),
-);
+const fieldRows = Object.entries(schemas).flatMap(([schemaName, fields]) => Object.entries(fields).map(([field, fact]) => ({ schemaName, field, fact })));
 
 describe("every field of the description is in the spec", () => {
   it.each(fieldRows)("$schemaName / $field", ({ schemaName, field, fact }) => {
@@ -106,7 +104,21 @@ function checkNested(schemaName: string, field: string, fact: FieldFact): void {
 }
 
 describe("schemas the description does not mark required leave every field optional", () => {
-  const unmarked = ["PayrollGroupCreate", "PayrollGroup", "WorkerCredentialCreate", "WorkerCredential", "WorkerDocumentUpload", "WorkerDocument", "Venue", "Event", "EventList", "Location", "EventPersonnel", "CustomField", "EventVenueInput"];
+  const unmarked = [
+    "PayrollGroupCreate",
+    "PayrollGroup",
+    "WorkerCredentialCreate",
+    "WorkerCredential",
+    "WorkerDocumentUpload",
+    "WorkerDocument",
+    "Venue",
+    "Event",
+    "EventList",
+    "Location",
+    "EventPersonnel",
+    "CustomField",
+    "EventVenueInput",
+  ];
   it.each(unmarked)("%s has no required fields", (schemaName) => {
     const schema = resolveRefs(asObject(at(raw, `/components/schemas/${schemaName}`)));
     expect(layers(schema).flatMap((layer) => layer.required ?? [])).toEqual([]);
@@ -116,7 +128,9 @@ describe("schemas the description does not mark required leave every field optio
 describe("every endpoint of section 4", () => {
   it("has exactly the nine operations", () => {
     const operations = Object.entries(asObject(raw.paths)).flatMap(([path, item]) =>
-      Object.keys(asObject(item)).filter((key) => ["get", "post", "put", "patch", "delete"].includes(key)).map((method) => `${method} ${path}`),
+      Object.keys(asObject(item))
+        .filter((key) => ["get", "post", "put", "patch", "delete"].includes(key))
+        .map((method) => `${method} ${path}`),
     );
     expect(operations.sort()).toEqual(endpoints.map((e) => `${e.method} ${e.path}`).sort());
   });

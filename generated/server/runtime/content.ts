@@ -18,7 +18,7 @@ import type { FastifyRequest } from "fastify";
 import { mediaTypeEssence } from "../../media-types.js";
 import type { BodyKind, RouteContent } from "../../route-types.js";
 import { parseForm } from "./form.js";
-import { createProblem, ProblemError, type ProblemDetails } from "./problems.js";
+import { createProblem, type ProblemDetails, ProblemError } from "./problems.js";
 
 /** Picks the declared content a Content-Type header selects, if any. */
 export type ContentMatcher = (header: string) => RouteContent | undefined;

@@ -14,15 +14,15 @@
  * security check and with the route's own limits.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Route, RouteContent } from "../../route-types.js";
 import { mediaTypeEssence } from "../../media-types.js";
-import { compileContentMatcher, decodeBody, hasBody, readBody, unsupportedMediaType, type ContentMatcher } from "./content.js";
+import type { Route, RouteContent } from "../../route-types.js";
+import { type ContentMatcher, compileContentMatcher, decodeBody, hasBody, readBody, unsupportedMediaType } from "./content.js";
 import { handleError } from "./errors.js";
 import { toRouterPath } from "./parameters.js";
-import { sendProblem, type ProblemDetails } from "./problems.js";
+import { type ProblemDetails, sendProblem } from "./problems.js";
 import { InputReader, validationProblem } from "./request.js";
 import { compileResponder, type Responder } from "./responses.js";
-import { compileSecurity, type Authenticate, type SecurityCheck } from "./security.js";
+import { type Authenticate, compileSecurity, type SecurityCheck } from "./security.js";
 
 /** Any operation's handler, as the pipeline calls it: validated input in, answer out. */
 export type RouteHandler = (input: never) => unknown;
@@ -80,18 +80,14 @@ export function mountRoutes<K extends string>(
   const keys = Object.keys(table).sort() as K[];
   const multipart = settings.multipart;
   const usesMultipart = (key: K): boolean => multipart !== undefined && takesMultipart(table[key]);
-  mount(scope, keys.filter((key) => !usesMultipart(key)));
+  mount(
+    scope,
+    keys.filter((key) => !usesMultipart(key)),
+  );
   if (multipart !== undefined && keys.some(usesMultipart)) multipart.scope(scope, (child) => mount(child, keys.filter(usesMultipart)));
 }
 
-function mountRoute(
-  scope: FastifyInstance,
-  key: string,
-  route: Route,
-  picked: { handler: RouteHandler; owner: object } | undefined,
-  settings: PipelineSettings,
-  mounted: Set<string>,
-): void {
+function mountRoute(scope: FastifyInstance, key: string, route: Route, picked: { handler: RouteHandler; owner: object } | undefined, settings: PipelineSettings, mounted: Set<string>): void {
   if (picked === undefined || typeof picked.handler !== "function") throw new Error(`no handler for operation ${key}`);
   const path = toRouterPath(route.path);
   const id = `${route.method} ${path.url}`;
@@ -179,7 +175,10 @@ class RoutePlan {
       if (Array.isArray(input)) return sendProblem(reply, validationProblem(input));
       const answer = this.handler.call(this.owner, (restore === undefined ? input : { ...input, body: restore(input.body) }) as never);
       if (answer instanceof Promise) {
-        answer.then((value: unknown) => this.respond(value, request, reply), (error: unknown) => handleError(error, request, reply));
+        answer.then(
+          (value: unknown) => this.respond(value, request, reply),
+          (error: unknown) => handleError(error, request, reply),
+        );
         return;
       }
       this.respond(answer, request, reply);

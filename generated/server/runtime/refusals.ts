@@ -15,11 +15,11 @@
  * ahead of the broken one) is written, so the answers arrive in the order of the requests.
  */
 /// <reference types="node" />
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorCode, handleError } from "./errors.js";
-import { createProblem, PROBLEM_MEDIA_TYPE, sendProblem, type ProblemDetails } from "./problems.js";
+import { createProblem, PROBLEM_MEDIA_TYPE, type ProblemDetails, sendProblem } from "./problems.js";
 
 /** The default limit of one path parameter, in characters (after percent-decoding). */
 export const DEFAULT_MAX_PARAM_LENGTH = 1024;
@@ -78,12 +78,9 @@ export function clientProblem(error: ClientError): ProblemDetails {
 function writeProblem(socket: Duplex, problem: ProblemDetails): void {
   if (!socket.writable) return void socket.destroy();
   const body = JSON.stringify(problem);
-  const head = [
-    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? "Error"}`,
-    `content-type: ${PROBLEM_MEDIA_TYPE}`,
-    `content-length: ${Buffer.byteLength(body)}`,
-    "connection: close",
-  ].join("\r\n");
+  const head = [`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? "Error"}`, `content-type: ${PROBLEM_MEDIA_TYPE}`, `content-length: ${Buffer.byteLength(body)}`, "connection: close"].join(
+    "\r\n",
+  );
   socket.end(`${head}\r\n\r\n${body}`, () => socket.destroy());
 }
 
@@ -101,7 +98,10 @@ class OwedAnswers {
   readonly track = (request: IncomingMessage, response: ServerResponse): void => {
     const socket = request.socket;
     let pending = this.#pending.get(socket);
-    if (pending === undefined) this.#pending.set(socket, (pending = new Map()));
+    if (pending === undefined) {
+      pending = new Map();
+      this.#pending.set(socket, pending);
+    }
     pending.set(request, response);
     response.once("close", () => {
       pending.delete(request);

@@ -10,8 +10,8 @@
  * problem and one log line naming the operation, the status and the first error.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Route, RouteContent, Validator } from "../../route-types.js";
 import { mediaTypeEssence } from "../../media-types.js";
+import type { Route, RouteContent, Validator } from "../../route-types.js";
 import { createProblem, sendProblem } from "./problems.js";
 import type { ResponseHeaders } from "./types.js";
 

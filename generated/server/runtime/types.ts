@@ -21,9 +21,7 @@ export interface UploadedFile {
 }
 
 /** A multipart body whose file fields `F` carry the uploaded bytes instead of strings. */
-export type WithFiles<B, F extends readonly string[]> = B extends object
-  ? { [K in keyof B]: K extends F[number] ? FileField<B[K]> : B[K] }
-  : B;
+export type WithFiles<B, F extends readonly string[]> = B extends object ? { [K in keyof B]: K extends F[number] ? FileField<B[K]> : B[K] } : B;
 
 type FileField<V> = NonNullable<V> extends readonly unknown[] ? UploadedFile[] : UploadedFile;
 
@@ -73,14 +71,10 @@ type StatusOf<K extends string, R> = K extends `${infer N extends number}`
       ? Exclude<StatusRange<StatusClass>, ExactStatus<Declared<R>> | StatusRange<RangeClass<Declared<R>>>>
       : never;
 
-type Answer<S, B> = undefined extends B
-  ? { readonly status: S; readonly body?: B; readonly headers?: ResponseHeaders }
-  : { readonly status: S; readonly body: B; readonly headers?: ResponseHeaders };
+type Answer<S, B> = undefined extends B ? { readonly status: S; readonly body?: B; readonly headers?: ResponseHeaders } : { readonly status: S; readonly body: B; readonly headers?: ResponseHeaders };
 
 /** What a handler answers: one of the declared responses, its status literal paired with its body. */
 export type HandlerResult<R> = { [K in Declared<R>]: Answer<StatusOf<K, R>, R[K]> }[Declared<R>];
 
 /** The function that serves one operation. It may also throw a `ProblemError`. */
-export type Handler<S extends OperationShape> = (
-  input: HandlerInput<S>,
-) => HandlerResult<S["responses"]> | Promise<HandlerResult<S["responses"]>>;
+export type Handler<S extends OperationShape> = (input: HandlerInput<S>) => HandlerResult<S["responses"]> | Promise<HandlerResult<S["responses"]>>;

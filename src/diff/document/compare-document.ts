@@ -16,7 +16,17 @@ const TOP_HANDLED: ReadonlySet<string> = new Set(["openapi", "info", "servers", 
 export function compareDocument(sides: DiffSides): Finding[] {
   const [base, head] = [sides.base.loaded.document, sides.head.loaded.document];
   return [
-    ...(sameJson(base.openapi, head.openapi) ? [] : [{ rule: "openapi-version-changed" as const, pointer: "#/openapi", before: base.openapi, after: head.openapi, message: `OpenAPI version changed from ${String(base.openapi)} to ${String(head.openapi)}` }]),
+    ...(sameJson(base.openapi, head.openapi)
+      ? []
+      : [
+          {
+            rule: "openapi-version-changed" as const,
+            pointer: "#/openapi",
+            before: base.openapi,
+            after: head.openapi,
+            message: `OpenAPI version changed from ${String(base.openapi)} to ${String(head.openapi)}`,
+          },
+        ]),
     ...compareInfo(base.info, head.info),
     ...compareServers(sides),
     ...compareResidual(rawPair(base, head, { base: "#", head: "#" }, "document"), TOP_HANDLED),
@@ -28,13 +38,17 @@ function compareInfo(base: unknown, head: unknown): Finding[] {
   const before = isRecord(base) ? base : {};
   const after = isRecord(head) ? head : {};
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-  return keys.filter((key) => !sameJson(before[key], after[key])).map((key): Finding => ({
-    rule: "documentation-changed",
-    pointer: appendPointer("#/info", key),
-    ...(before[key] !== undefined ? { before: before[key] } : {}),
-    ...(after[key] !== undefined ? { after: after[key] } : {}),
-    message: `info.${key} changed`,
-  }));
+  return keys
+    .filter((key) => !sameJson(before[key], after[key]))
+    .map(
+      (key): Finding => ({
+        rule: "documentation-changed",
+        pointer: appendPointer("#/info", key),
+        ...(before[key] !== undefined ? { before: before[key] } : {}),
+        ...(after[key] !== undefined ? { after: after[key] } : {}),
+        message: `info.${key} changed`,
+      }),
+    );
 }
 
 /** The base path moves every route; other server changes move the client's default URL. */
@@ -44,9 +58,21 @@ function compareServers(sides: DiffSides): Finding[] {
   const descriptions = (servers: typeof before.servers): unknown => servers.map((server) => server.description ?? null);
   const findings: Finding[] = [];
   if (before.basePath !== after.basePath) {
-    findings.push({ rule: "api-base-path-changed", pointer: "#/servers", before: before.basePath || "/", after: after.basePath || "/", message: `base path changed from "${before.basePath || "/"}" to "${after.basePath || "/"}": every route moves` });
+    findings.push({
+      rule: "api-base-path-changed",
+      pointer: "#/servers",
+      before: before.basePath || "/",
+      after: after.basePath || "/",
+      message: `base path changed from "${before.basePath || "/"}" to "${after.basePath || "/"}": every route moves`,
+    });
   } else if (!sameJson(urls(before.servers), urls(after.servers))) {
-    findings.push({ rule: "api-server-changed", pointer: "#/servers", before: urls(before.servers), after: urls(after.servers), message: "servers changed (URL or variables): clients relying on the default server or its variables are affected" });
+    findings.push({
+      rule: "api-server-changed",
+      pointer: "#/servers",
+      before: urls(before.servers),
+      after: urls(after.servers),
+      message: "servers changed (URL or variables): clients relying on the default server or its variables are affected",
+    });
   }
   if (!sameJson(descriptions(before.servers), descriptions(after.servers))) findings.push({ rule: "documentation-changed", pointer: "#/servers", message: "server descriptions changed" });
   return findings;

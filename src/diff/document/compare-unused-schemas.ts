@@ -1,3 +1,4 @@
+import { appendPointer, resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import { scanSchema } from "../../model/schemas.js";
 import type { Finding } from "../finding.js";
@@ -5,7 +6,6 @@ import type { DiffSides } from "../operations/operation-context.js";
 import { compareSchemas } from "../schema/compare-schema.js";
 import { pairsReachedFrom } from "../schema/shared-comparisons.js";
 import type { SpecSide } from "../source/load-side.js";
-import { appendPointer, resolvePointer } from "../../json-pointer.js";
 
 const KEPT: ReadonlySet<string> = new Set(["documentation-changed", "example-changed", "deprecation-changed", "unclassified"]);
 
@@ -21,9 +21,28 @@ export function compareUnusedSchemas(sides: DiffSides, renames: ReadonlyMap<stri
     const now = sides.head.model.schemas.find((schema) => schema.name === (renames.get(old.name) ?? old.name));
     if (now === undefined || usedBefore.has(old.name) || usedAfter.has(now.name)) return [];
     const within = `component ${now.name}`;
-    const ctx = { base: sides.base.schemas, head: sides.head.schemas, direction: "request" as const, place: "request" as const, label: `component ${now.name} (used by no operation)`, path: "", ownerPath: "", owner: now.typeName, typeNameOf: sides.typeNameOf, inComponent: false, seen: new Set<string>(), shared: sides.shared, within };
+    const ctx = {
+      base: sides.base.schemas,
+      head: sides.head.schemas,
+      direction: "request" as const,
+      place: "request" as const,
+      label: `component ${now.name} (used by no operation)`,
+      path: "",
+      ownerPath: "",
+      owner: now.typeName,
+      typeNameOf: sides.typeNameOf,
+      inComponent: false,
+      seen: new Set<string>(),
+      shared: sides.shared,
+      within,
+    };
     const parts = (side: SpecSide, pointer: string): { value: unknown; pointer: string }[] => [{ value: resolvePointer(side.loaded.document, pointer), pointer }];
-    const findings = [...compareSchemas(ctx, parts(sides.base, old.pointer), parts(sides.head, now.pointer)), ...pairsReachedFrom(sides.shared, within).filter((pair) => !throughOperations.has(pair)).flatMap((pair) => sides.shared.own.get(pair) ?? [])];
+    const findings = [
+      ...compareSchemas(ctx, parts(sides.base, old.pointer), parts(sides.head, now.pointer)),
+      ...pairsReachedFrom(sides.shared, within)
+        .filter((pair) => !throughOperations.has(pair))
+        .flatMap((pair) => sides.shared.own.get(pair) ?? []),
+    ];
     return findings.map((finding) => asPackageFinding(finding, now.typeName, now.validatorName));
   });
 }

@@ -22,8 +22,14 @@ const ADVICE: Readonly<Record<SemverBump, string>> = {
 export function formatMarkdown(report: DiffReport): string {
   const open = report.changes.filter((c) => c.accepted === undefined);
   const sections = [
-    section("Breaking changes", open.filter((c) => c.severity === "breaking")),
-    section("Accepted breaking changes", report.changes.filter((c) => c.accepted !== undefined)),
+    section(
+      "Breaking changes",
+      open.filter((c) => c.severity === "breaking"),
+    ),
+    section(
+      "Accepted breaking changes",
+      report.changes.filter((c) => c.accepted !== undefined),
+    ),
     ...groupByOperation(open.filter((c) => c.severity !== "breaking")).map(([operation, changes]) => section(`Other changes: ${operation}`, changes)),
   ];
   return `${[verdict(report), ...sections.filter((s) => s !== "")].join("\n\n")}\n`;

@@ -6,7 +6,7 @@ const LIMIT = 80;
 export function showValue(value: unknown): string {
   const plain = (item: unknown): boolean => item === null || typeof item !== "object";
   const list = Array.isArray(value) && value.every(plain) ? value.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join(", ") : undefined;
-  const text = list ?? (typeof value === "string" ? value : JSON.stringify(value) ?? String(value));
+  const text = list ?? (typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)));
   const line = text.replace(/\s+/g, " ");
   return line.length > LIMIT ? `${line.slice(0, LIMIT - 1)}…` : line;
 }

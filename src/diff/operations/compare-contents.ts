@@ -2,7 +2,7 @@ import type { BodyContentModel } from "../../model/types.js";
 import type { Finding } from "../finding.js";
 import { compareResidual, rawPair } from "../residual.js";
 import { compareSchemas } from "../schema/compare-schema.js";
-import { schemaContextOf, schemaParts, type OperationContext } from "./operation-context.js";
+import { type OperationContext, schemaContextOf, schemaParts } from "./operation-context.js";
 
 /** Where a set of contents stands: a request body, or one response. */
 export interface ContentsPlace {
@@ -25,17 +25,21 @@ const MEDIA_HANDLED: ReadonlySet<string> = new Set(["schema"]);
 
 /** Media types removed and added, and the schema and other fields of each media type in both. */
 export function compareContents(ctx: OperationContext, where: ContentsPlace, pair: ContentsPair): Finding[] {
-  const rules = where.place === "request"
-    ? { removed: "request-body-media-type-removed", added: "request-body-media-type-added" } as const
-    : { removed: "response-media-type-removed", added: "response-media-type-added" } as const;
+  const rules =
+    where.place === "request"
+      ? ({ removed: "request-body-media-type-removed", added: "request-body-media-type-added" } as const)
+      : ({ removed: "response-media-type-removed", added: "response-media-type-added" } as const);
   const find = (list: readonly BodyContentModel[], mediaType: string): BodyContentModel | undefined => list.find((c) => c.mediaType.toLowerCase() === mediaType.toLowerCase());
   return [
     ...pair.before.flatMap((old) => {
       const now = find(pair.after, old.mediaType);
-      if (now === undefined) return [{ rule: rules.removed, pointer: old.pointer, at: where.at, before: old.mediaType, message: `${where.label}: media type ${old.mediaType} removed`, typeBreak: "callers" as const }];
+      if (now === undefined)
+        return [{ rule: rules.removed, pointer: old.pointer, at: where.at, before: old.mediaType, message: `${where.label}: media type ${old.mediaType} removed`, typeBreak: "callers" as const }];
       return compareContent(ctx, where, old, now);
     }),
-    ...pair.after.filter((now) => find(pair.before, now.mediaType) === undefined).map((now) => ({ rule: rules.added, pointer: now.pointer, after: now.mediaType, message: `${where.label}: media type ${now.mediaType} added` })),
+    ...pair.after
+      .filter((now) => find(pair.before, now.mediaType) === undefined)
+      .map((now) => ({ rule: rules.added, pointer: now.pointer, after: now.mediaType, message: `${where.label}: media type ${now.mediaType} added` })),
   ];
 }
 

@@ -4,7 +4,7 @@ import type { ResponseModel } from "../../model/types.js";
 import type { Finding } from "../finding.js";
 import { compareResidual, rawPair } from "../residual.js";
 import { compareSchemas } from "../schema/compare-schema.js";
-import { schemaContextOf, type OperationContext } from "./operation-context.js";
+import { type OperationContext, schemaContextOf } from "./operation-context.js";
 
 const HANDLED: ReadonlySet<string> = new Set(["required", "schema"]);
 
@@ -26,17 +26,21 @@ export function compareHeaders(ctx: OperationContext, old: ResponseModel, now: R
       const rule = isRequired(header) ? "required-response-header-removed" : "response-header-removed";
       return [{ rule, pointer: header.located.pointer, at: now.pointer, before: header.name, message: `${label(header)}: removed` }];
     }),
-    ...[...after].filter(([key]) => !before.has(key)).map(([, header]) => ({ rule: "response-header-added" as const, pointer: header.located.pointer, after: header.name, message: `${label(header)}: added` })),
+    ...[...after]
+      .filter(([key]) => !before.has(key))
+      .map(([, header]) => ({ rule: "response-header-added" as const, pointer: header.located.pointer, after: header.name, message: `${label(header)}: added` })),
   ];
 }
 
 function headersOf(document: unknown, responsePointer: string): Map<string, Header> {
   const response = followRef(document, { $ref: responsePointer }, responsePointer);
   if (response === undefined) return new Map();
-  return new Map(entriesAt(response, "headers").flatMap(([name, node, pointer]) => {
-    const located = followRef(document, node, pointer);
-    return located === undefined || name.toLowerCase() === "content-type" ? [] : [[name.toLowerCase(), { name, located }] as const];
-  }));
+  return new Map(
+    entriesAt(response, "headers").flatMap(([name, node, pointer]) => {
+      const located = followRef(document, node, pointer);
+      return located === undefined || name.toLowerCase() === "content-type" ? [] : [[name.toLowerCase(), { name, located }] as const];
+    }),
+  );
 }
 
 function isRequired(header: Header): boolean {
@@ -53,7 +57,18 @@ interface HeaderPair {
 function compareHeader(ctx: OperationContext, { header, partner, label, owner }: HeaderPair): Finding[] {
   const [was, is] = [isRequired(header), isRequired(partner)];
   const show = (required: boolean): string => (required ? "required" : "optional");
-  const required: Finding[] = was === is ? [] : [{ rule: is ? "response-header-became-required" : "response-header-became-optional", pointer: partner.located.pointer, before: show(was), after: show(is), message: `${label}: became ${show(is)}` }];
+  const required: Finding[] =
+    was === is
+      ? []
+      : [
+          {
+            rule: is ? "response-header-became-required" : "response-header-became-optional",
+            pointer: partner.located.pointer,
+            before: show(was),
+            after: show(is),
+            message: `${label}: became ${show(is)}`,
+          },
+        ];
   const schema = (side: Header): { value: unknown; pointer: string }[] => [{ value: side.located.node.schema ?? true, pointer: appendPointer(side.located.pointer, "schema") }];
   const pointers = { base: header.located.pointer, head: partner.located.pointer };
   return [

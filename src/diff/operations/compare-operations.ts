@@ -1,15 +1,15 @@
 import { appendPointer, pointerSegments } from "../../json-pointer.js";
 import type { OperationModel } from "../../model/types.js";
+import { withOperations } from "../dedupe.js";
 import type { Finding } from "../finding.js";
 import { compareResidual, rawPair } from "../residual.js";
+import { originsByPair } from "../schema/shared-comparisons.js";
 import { compareParameters } from "./compare-parameters.js";
 import { compareRequestBody } from "./compare-request-body.js";
 import { compareResponses } from "./compare-responses.js";
 import { compareSecurity } from "./compare-security.js";
 import { describeOperation, type OperationPairs } from "./match-operations.js";
-import { operationOrigin, type DiffSides, type OperationContext } from "./operation-context.js";
-import { originsByPair } from "../schema/shared-comparisons.js";
-import { withOperations } from "../dedupe.js";
+import { type DiffSides, type OperationContext, operationOrigin } from "./operation-context.js";
 
 const OPERATION_HANDLED: ReadonlySet<string> = new Set(["operationId", "parameters", "requestBody", "responses", "security"]);
 const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace", "parameters", "$ref"]);
@@ -21,10 +21,22 @@ const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set(["get", "put", "post", "d
 export function compareOperations(sides: DiffSides, pairs: OperationPairs, renamedSchemes: ReadonlyMap<string, string>): Finding[] {
   const own = pairs.matched.flatMap(([before, after]) => compareOperation({ sides, before, after, seen: new Set() }, renamedSchemes));
   return [
-    ...pairs.removed.map((old): Finding => ({ rule: "api-removed", operation: old.id, pointer: old.pointer, before: describeOperation(old), message: `${describeOperation(old)}: removed; its client method and handler go with it`, typeBreak: "callers" })),
+    ...pairs.removed.map(
+      (old): Finding => ({
+        rule: "api-removed",
+        operation: old.id,
+        pointer: old.pointer,
+        before: describeOperation(old),
+        message: `${describeOperation(old)}: removed; its client method and handler go with it`,
+        typeBreak: "callers",
+      }),
+    ),
     ...pairs.added.map((now): Finding => ({ rule: "endpoint-added", operation: now.id, pointer: now.pointer, after: describeOperation(now), message: `${describeOperation(now)}: added` })),
     ...own,
-    ...sharedFindings(sides, pairs.matched.map(([, after]) => after.id)),
+    ...sharedFindings(
+      sides,
+      pairs.matched.map(([, after]) => after.id),
+    ),
   ];
 }
 

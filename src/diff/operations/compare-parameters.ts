@@ -1,10 +1,10 @@
 import type { OperationModel, ParameterModel } from "../../model/types.js";
+import type { Finding } from "../finding.js";
+import { compareResidual, rawPair } from "../residual.js";
 import { compareSchemas } from "../schema/compare-schema.js";
 import { shapeOf } from "../schema/normalize.js";
 import { acceptsType } from "../schema/shape.js";
-import type { Finding } from "../finding.js";
-import { compareResidual, rawPair } from "../residual.js";
-import { schemaContextOf, schemaParts, type OperationContext } from "./operation-context.js";
+import { type OperationContext, schemaContextOf, schemaParts } from "./operation-context.js";
 
 const HANDLED: ReadonlySet<string> = new Set(["name", "in", "required", "schema", "content", "style", "explode"]);
 
@@ -46,12 +46,25 @@ function label(parameter: ParameterModel): string {
 }
 
 function removedParameter(ctx: OperationContext, old: ParameterModel): Finding {
-  return { rule: "request-parameter-removed", pointer: old.pointer, at: ctx.after.pointer, before: old.name, message: `${label(old)}: removed (clients that still send it are not told)`, typeBreak: "callers" };
+  return {
+    rule: "request-parameter-removed",
+    pointer: old.pointer,
+    at: ctx.after.pointer,
+    before: old.name,
+    message: `${label(old)}: removed (clients that still send it are not told)`,
+    typeBreak: "callers",
+  };
 }
 
 function addedParameter(now: ParameterModel): Finding {
   const rule = now.required ? "new-required-request-parameter" : "new-optional-request-parameter";
-  return { rule, pointer: now.pointer, after: now.required ? "required" : "optional", message: `${label(now)}: added (${now.required ? "required" : "optional"})`, ...(now.required ? { typeBreak: "callers" as const } : {}) };
+  return {
+    rule,
+    pointer: now.pointer,
+    after: now.required ? "required" : "optional",
+    message: `${label(now)}: added (${now.required ? "required" : "optional"})`,
+    ...(now.required ? { typeBreak: "callers" as const } : {}),
+  };
 }
 
 function compareParameter(ctx: OperationContext, old: ParameterModel, now: ParameterModel): Finding[] {
@@ -79,7 +92,9 @@ function requiredChange(old: ParameterModel, now: ParameterModel): Finding[] {
   if (old.required === now.required) return [];
   const rule = now.required ? "request-parameter-became-required" : "request-parameter-became-optional";
   const show = (required: boolean): string => (required ? "required" : "optional");
-  return [{ rule, pointer: now.pointer, before: show(old.required), after: show(now.required), message: `${label(now)}: became ${show(now.required)}`, typeBreak: now.required ? "callers" : "handlers" }];
+  return [
+    { rule, pointer: now.pointer, before: show(old.required), after: show(now.required), message: `${label(now)}: became ${show(now.required)}`, typeBreak: now.required ? "callers" : "handlers" },
+  ];
 }
 
 /**
@@ -91,12 +106,17 @@ function serializationChange(ctx: OperationContext, old: ParameterModel, now: Pa
   const structured = now.isArray || old.isArray || (shape !== undefined && (acceptsType(shape.types, "object") || acceptsType(shape.types, "array")));
   if (old.style === now.style && (old.explode === now.explode || !structured)) return [];
   const show = (p: ParameterModel): string => `style ${p.style}, explode ${p.explode}`;
-  return [{ rule: "request-parameter-serialization-changed", pointer: now.pointer, before: show(old), after: show(now), message: `${label(now)}: serialization changed from ${show(old)} to ${show(now)}` }];
+  return [
+    { rule: "request-parameter-serialization-changed", pointer: now.pointer, before: show(old), after: show(now), message: `${label(now)}: serialization changed from ${show(old)} to ${show(now)}` },
+  ];
 }
 
 /** A parameter given as `content`: its media type decides the encoding. */
 function contentChange(base: unknown, head: unknown, now: ParameterModel, name: string): Finding[] {
-  const mediaTypes = (node: unknown): string => Object.keys((node as { content?: object } | undefined)?.content ?? {}).sort().join(", ");
+  const mediaTypes = (node: unknown): string =>
+    Object.keys((node as { content?: object } | undefined)?.content ?? {})
+      .sort()
+      .join(", ");
   if (mediaTypes(base) === mediaTypes(head)) return [];
   return [{ rule: "unclassified", direction: "request", pointer: now.pointer, before: mediaTypes(base), after: mediaTypes(head), message: `${name}: content media type changed; review by hand` }];
 }

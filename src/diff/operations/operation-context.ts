@@ -1,9 +1,9 @@
 import { resolvePointer } from "../../json-pointer.js";
 import type { OperationModel } from "../../model/types.js";
-import { createSharedComparisons, type SharedComparisons } from "../schema/shared-comparisons.js";
 import type { SchemaPlace } from "../schema/kinds.js";
 import type { SchemaContext } from "../schema/schema-context.js";
 import type { SchemaParts } from "../schema/shape.js";
+import { createSharedComparisons, type SharedComparisons } from "../schema/shared-comparisons.js";
 import type { SpecSide } from "../source/load-side.js";
 
 /** Both sides of a comparison, and the exported type name of each component of the new side. */

@@ -1,7 +1,7 @@
 import type { Finding } from "../finding.js";
-import { operationKey, type OperationPairs } from "../operations/match-operations.js";
+import { type OperationPairs, operationKey } from "../operations/match-operations.js";
 import type { DiffSides } from "../operations/operation-context.js";
-import { indexSurface, mainOwner, surfaceOf, type ExportedName } from "./surface.js";
+import { type ExportedName, indexSurface, mainOwner, surfaceOf } from "./surface.js";
 
 /** What the surface comparison needs besides the two sides. */
 export interface SurfaceInput {
@@ -72,7 +72,13 @@ function removedGroup(sides: DiffSides, group: readonly ExportedName[]): Finding
   const [first] = group;
   const names = group.map((e) => e.name);
   if (first?.owner.kind === "schema" && !sides.head.model.schemas.some((s) => s.name === first.owner.key)) {
-    return { rule: "api-schema-removed", pointer: schemaPointer(sides, "base", first.owner.key), at: "#/components", before: names, message: `component ${first.owner.key} removed: the exports ${names.join(", ")} go with it` };
+    return {
+      rule: "api-schema-removed",
+      pointer: schemaPointer(sides, "base", first.owner.key),
+      at: "#/components",
+      before: names,
+      message: `component ${first.owner.key} removed: the exports ${names.join(", ")} go with it`,
+    };
   }
   const renamedTo = group.map((e) => renamedName(sides, e)).filter((name) => name !== undefined);
   const message = `${ownerLabel(sides, group)}: export(s) ${names.join(", ")} no longer exist${renamedTo.length > 0 ? ` (now ${renamedTo.join(", ")})` : ""}`;
@@ -83,7 +89,8 @@ function addedGroup(sides: DiffSides, group: readonly ExportedName[]): Finding {
   const [first] = group;
   const names = group.map((e) => e.name);
   const isNewSchema = first?.owner.kind === "schema" && !sides.base.model.schemas.some((s) => s.name === first.owner.key);
-  if (isNewSchema) return { rule: "api-schema-added", pointer: schemaPointer(sides, "head", first.owner.key), after: names, message: `component ${first.owner.key} added: new exports ${names.join(", ")}` };
+  if (isNewSchema)
+    return { rule: "api-schema-added", pointer: schemaPointer(sides, "head", first.owner.key), after: names, message: `component ${first.owner.key} added: new exports ${names.join(", ")}` };
   return { rule: "package-export-added", pointer: ownerPointer(sides, group), after: names, message: `${ownerLabel(sides, group)}: new export(s) ${names.join(", ")}` };
 }
 

@@ -1,9 +1,9 @@
+import { resolvePointer } from "../../json-pointer.js";
 import type { BodyContentModel, OperationModel } from "../../model/types.js";
 import type { OperationPairs } from "../operations/match-operations.js";
 import type { DiffSides } from "../operations/operation-context.js";
 import { schemaDigest } from "../schema/canonical.js";
 import type { SpecSide } from "../source/load-side.js";
-import { resolvePointer } from "../../json-pointer.js";
 
 /**
  * Components that were renamed (old key → new key): a key that disappeared paired with a new key
@@ -44,10 +44,11 @@ function record(renames: Map<string, string>, taken: Set<string>, before: string
 /** Pairs of components used at the same place (body media type, response status and media type) of matched operations. */
 function usedInPlace(pairs: OperationPairs): [string, string][] {
   return pairs.matched.flatMap(([before, after]) => {
-    const places = (operation: OperationModel): Map<string, BodyContentModel> => new Map([
-      ...(operation.requestBody?.contents ?? []).map((c): [string, BodyContentModel] => [`request ${c.mediaType}`, c]),
-      ...operation.responses.flatMap((r) => r.contents.map((c): [string, BodyContentModel] => [`${r.status} ${c.mediaType}`, c])),
-    ]);
+    const places = (operation: OperationModel): Map<string, BodyContentModel> =>
+      new Map([
+        ...(operation.requestBody?.contents ?? []).map((c): [string, BodyContentModel] => [`request ${c.mediaType}`, c]),
+        ...operation.responses.flatMap((r) => r.contents.map((c): [string, BodyContentModel] => [`${r.status} ${c.mediaType}`, c])),
+      ]);
     const now = places(after);
     return [...places(before)].flatMap(([place, content]) => {
       const partner = now.get(place)?.componentRef;

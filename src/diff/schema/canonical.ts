@@ -32,13 +32,15 @@ function digestOf(doc: SchemaDoc, parts: SchemaParts, kind: DigestKind, active: 
   const entered = shape.refs.filter((ref) => !active.has(ref));
   for (const ref of entered) active.add(ref);
   const child = (schema: SchemaParts): string => digestOf(doc, schema, kind, active);
-  const digest = hash(stableStringify({
-    ...levelOf(shape, kind),
-    properties: Object.fromEntries([...shape.properties].map(([name, schema]) => [name, child(schema)])),
-    additional: typeof shape.additional === "string" ? shape.additional : child(shape.additional),
-    items: shape.items === undefined ? null : child(shape.items),
-    branchings: shape.branchings.map((b) => ({ keyword: b.keyword, branches: b.branches.map(child).sort() })),
-  }));
+  const digest = hash(
+    stableStringify({
+      ...levelOf(shape, kind),
+      properties: Object.fromEntries([...shape.properties].map(([name, schema]) => [name, child(schema)])),
+      additional: typeof shape.additional === "string" ? shape.additional : child(shape.additional),
+      items: shape.items === undefined ? null : child(shape.items),
+      branchings: shape.branchings.map((b) => ({ keyword: b.keyword, branches: b.branches.map(child).sort() })),
+    }),
+  );
   for (const ref of entered) active.delete(ref);
   if (key !== undefined) doc.memo.digests.set(key, digest);
   return digest;

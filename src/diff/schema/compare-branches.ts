@@ -2,8 +2,8 @@ import type { Finding } from "../finding.js";
 import { schemaDigest } from "./canonical.js";
 import type { CompareSchemas } from "./compare-object.js";
 import { shapeOf } from "./normalize.js";
-import { intoBranch, plainFinding, schemaFinding, type SchemaContext } from "./schema-context.js";
-import { describeTypes, type Branching, type SchemaDoc, type SchemaParts, type Shape } from "./shape.js";
+import { intoBranch, plainFinding, type SchemaContext, schemaFinding } from "./schema-context.js";
+import { type Branching, describeTypes, type SchemaDoc, type SchemaParts, type Shape } from "./shape.js";
 
 /** A branch of one side and what the matching needs to know about it. */
 interface Branch {
@@ -37,7 +37,9 @@ function compareBranches(ctx: SchemaContext, before: Branching, after: Branching
   const show = (branch: Branch): string => branch.shape.component ?? describeTypes(branch.shape);
   return [
     ...pairs.flatMap(([a, b]) => compare(intoBranch(ctx, keyword, b.index), a.parts, b.parts)),
-    ...old.map((branch) => schemaFinding(ctx, `${keyword}-removed`, { pointer: branch.shape.pointer, at: after.pointer, before: show(branch), what: `${keyword} branch #${branch.index + 1} (${show(branch)}) removed` })),
+    ...old.map((branch) =>
+      schemaFinding(ctx, `${keyword}-removed`, { pointer: branch.shape.pointer, at: after.pointer, before: show(branch), what: `${keyword} branch #${branch.index + 1} (${show(branch)}) removed` }),
+    ),
     ...now.map((branch) => schemaFinding(ctx, `${keyword}-added`, { pointer: branch.shape.pointer, after: show(branch), what: `${keyword} branch #${branch.index + 1} (${show(branch)}) added` })),
   ];
 }

@@ -1,6 +1,6 @@
 import type { Finding } from "../finding.js";
 import { sameJson } from "../stable-json.js";
-import { schemaFinding, type SchemaChange, type SchemaContext } from "./schema-context.js";
+import { type SchemaChange, type SchemaContext, schemaFinding } from "./schema-context.js";
 import { bothAccept, type JsonType, type Keyword, type Shape } from "./shape.js";
 
 /** The keywords each JSON type's constraints live in; a constraint counts where both sides accept its type. */

@@ -1,7 +1,7 @@
 import type { Finding } from "../finding.js";
 import type { SchemaChangeKind } from "./kinds.js";
 import { shapeOf } from "./normalize.js";
-import { descend, schemaFinding, type SchemaContext } from "./schema-context.js";
+import { descend, type SchemaContext, schemaFinding } from "./schema-context.js";
 import { bothAccept, describeTypes, type SchemaDoc, type SchemaParts, type Shape } from "./shape.js";
 
 /** Compares two schemas in a context (the recursion of the schema comparison). */
@@ -19,10 +19,7 @@ export function compareObjects(ctx: SchemaContext, base: Shape, head: Shape, com
   const before = visible(ctx.base, base, ctx.direction);
   const after = visible(ctx.head, head, ctx.direction);
   const names = [...new Set([...before.properties.keys(), ...after.properties.keys()])].sort();
-  return [
-    ...names.flatMap((name) => compareProperty(ctx, name, { base, head, before, after }, compare)),
-    ...compareAdditional(ctx, base, head, compare),
-  ];
+  return [...names.flatMap((name) => compareProperty(ctx, name, { base, head, before, after }, compare)), ...compareAdditional(ctx, base, head, compare)];
 }
 
 function visible(doc: SchemaDoc, shape: Shape, direction: "request" | "response"): Visible {
@@ -48,9 +45,17 @@ function compareProperty(ctx: SchemaContext, name: string, sides: Sides, compare
   if (now === undefined && old !== undefined) return [removedProperty(inner, name, old.shape, sides)];
   if (now === undefined || old === undefined) return now === undefined ? [] : [addedProperty(inner, name, now.shape, sides)];
   const [wasRequired, isRequired] = [sides.before.required.has(name), sides.after.required.has(name)];
-  const requiredChange = wasRequired === isRequired ? [] : [
-    schemaFinding(inner, isRequired ? "became-required" : "became-optional", { pointer: now.shape.pointer, before: wasRequired ? "required" : "optional", after: isRequired ? "required" : "optional", what: isRequired ? "became required" : "became optional" }),
-  ];
+  const requiredChange =
+    wasRequired === isRequired
+      ? []
+      : [
+          schemaFinding(inner, isRequired ? "became-required" : "became-optional", {
+            pointer: now.shape.pointer,
+            before: wasRequired ? "required" : "optional",
+            after: isRequired ? "required" : "optional",
+            what: isRequired ? "became required" : "became optional",
+          }),
+        ];
   return [...requiredChange, ...compare(inner, old.parts, now.parts)];
 }
 

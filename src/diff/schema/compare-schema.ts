@@ -1,5 +1,5 @@
-import { isRecord } from "../../json-value.js";
 import { appendPointer } from "../../json-pointer.js";
+import { isRecord } from "../../json-value.js";
 import type { Finding } from "../finding.js";
 import { schemaDigest } from "./canonical.js";
 import { compareBranchings } from "./compare-branches.js";
@@ -8,9 +8,9 @@ import { compareExtras } from "./compare-extras.js";
 import { compareObjects } from "./compare-object.js";
 import { compareTypes } from "./compare-types.js";
 import { shapeOf } from "./normalize.js";
-import { recordReach } from "./shared-comparisons.js";
 import { descend, type SchemaContext } from "./schema-context.js";
-import { bothAccept, type Branching, type SchemaParts, type Shape } from "./shape.js";
+import { type Branching, bothAccept, type SchemaParts, type Shape } from "./shape.js";
+import { recordReach } from "./shared-comparisons.js";
 
 /**
  * Compares two schemas by meaning, direction-aware: each difference becomes a finding whose
@@ -83,9 +83,16 @@ function alignBranchings(base: Shape, head: Shape): [Shape, Shape] {
 function onlyBranching(shape: Shape): Branching | undefined {
   const [branching] = shape.branchings;
   const bare =
-    shape.branchings.length === 1 && !shape.never && shape.types === undefined && shape.enumValues === undefined &&
-    shape.properties.size === 0 && shape.required.size === 0 && shape.additional === "open" && shape.items === undefined &&
-    shape.keywords.size === 0 && [...shape.other.keys()].every((key) => key === "discriminator");
+    shape.branchings.length === 1 &&
+    !shape.never &&
+    shape.types === undefined &&
+    shape.enumValues === undefined &&
+    shape.properties.size === 0 &&
+    shape.required.size === 0 &&
+    shape.additional === "open" &&
+    shape.items === undefined &&
+    shape.keywords.size === 0 &&
+    [...shape.other.keys()].every((key) => key === "discriminator");
   return bare ? branching : undefined;
 }
 
@@ -93,7 +100,17 @@ function onlyBranching(shape: Shape): Branching | undefined {
 function asBranch(shape: Shape, keyword: "oneOf" | "anyOf"): Shape {
   const branching: Branching = { keyword, pointer: shape.pointer, branches: [shape.parts] };
   return {
-    ...shape, types: undefined, enumValues: undefined, properties: new Map(), required: new Set(), additional: "open",
-    indexSignature: false, items: undefined, keywords: new Map(), branchings: [branching], docs: new Map(), other: new Map(),
+    ...shape,
+    types: undefined,
+    enumValues: undefined,
+    properties: new Map(),
+    required: new Set(),
+    additional: "open",
+    indexSignature: false,
+    items: undefined,
+    keywords: new Map(),
+    branchings: [branching],
+    docs: new Map(),
+    other: new Map(),
   };
 }

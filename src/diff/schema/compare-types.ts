@@ -1,6 +1,6 @@
 import type { Finding } from "../finding.js";
 import type { SchemaChangeKind } from "./kinds.js";
-import { listValues, schemaFinding, type SchemaContext } from "./schema-context.js";
+import { listValues, type SchemaContext, schemaFinding } from "./schema-context.js";
 import { coversTypes, type JsonType, type Shape } from "./shape.js";
 
 /** Types, nullability, format and enum values of one level. */

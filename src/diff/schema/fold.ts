@@ -1,7 +1,7 @@
 import { appendPointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
-import { stableStringify } from "../stable-json.js";
 import { isDocumentationKey } from "../keyword-change.js";
+import { stableStringify } from "../stable-json.js";
 import type { Flattened } from "./flatten.js";
 import { isClassifiedKeyword, mergeKeyword } from "./merge-keyword.js";
 import type { Branching, JsonType, Keyword, SchemaNode } from "./shape.js";
@@ -33,25 +33,47 @@ const CONSUMED: ReadonlySet<string> = new Set(["$ref", "allOf", "$defs", "defini
 
 const folders: Record<string, Folder> = {
   type: (draft, value) => intersectDraftTypes(draft, Array.isArray(value) ? value : [value]),
-  nullable: (draft, value) => void (draft.nullableKeyword ||= value === true),
+  nullable: (draft, value) => {
+    draft.nullableKeyword ||= value === true;
+  },
   enum: (draft, value) => intersectEnum(draft, Array.isArray(value) ? value : []),
   const: (draft, value) => intersectEnum(draft, [value]),
   properties: (draft, value, node) => addProperties(draft, value, node.pointer),
-  required: (draft, value) => (Array.isArray(value) ? value : []).forEach((name) => draft.required.add(String(name))),
+  required: (draft, value) => {
+    for (const name of Array.isArray(value) ? value : []) draft.required.add(String(name));
+  },
   additionalProperties: (draft, value, node) => addAdditional(draft, value, appendPointer(node.pointer, "additionalProperties")),
-  items: (draft, value, node) => void (draft.items = [...(draft.items ?? []), { value, pointer: appendPointer(node.pointer, "items") }]),
+  items: (draft, value, node) => {
+    draft.items = [...(draft.items ?? []), { value, pointer: appendPointer(node.pointer, "items") }];
+  },
   oneOf: (draft, value, node) => addBranching(draft, "oneOf", value, node.pointer),
   anyOf: (draft, value, node) => addBranching(draft, "anyOf", value, node.pointer),
-  readOnly: (draft, value) => void (draft.readOnly ||= value === true),
-  writeOnly: (draft, value) => void (draft.writeOnly ||= value === true),
-  deprecated: (draft, value) => void (draft.deprecated ||= value === true),
+  readOnly: (draft, value) => {
+    draft.readOnly ||= value === true;
+  },
+  writeOnly: (draft, value) => {
+    draft.writeOnly ||= value === true;
+  },
+  deprecated: (draft, value) => {
+    draft.deprecated ||= value === true;
+  },
 };
 
 /** Merges the parts of one level into a draft: every keyword of every part applies. */
 export function foldNodes(flat: Flattened): Draft {
   const draft: Draft = {
-    nullableKeyword: false, properties: new Map(), required: new Set(), additional: "open", indexSignature: false,
-    keywords: new Map(), branchings: [], readOnly: false, writeOnly: false, deprecated: false, docs: new Map(), other: new Map(),
+    nullableKeyword: false,
+    properties: new Map(),
+    required: new Set(),
+    additional: "open",
+    indexSignature: false,
+    keywords: new Map(),
+    branchings: [],
+    readOnly: false,
+    writeOnly: false,
+    deprecated: false,
+    docs: new Map(),
+    other: new Map(),
   };
   for (const node of flat.nodes) {
     foldBounds(draft, node);
@@ -76,7 +98,10 @@ function foldKey(draft: Draft, key: string, value: unknown, node: SchemaNode<Rec
  * `exclusiveMinimum: 5`, as in JSON Schema 2020-12.
  */
 function foldBounds(draft: Draft, node: SchemaNode<Record<string, unknown>>): void {
-  for (const [inclusive, exclusive] of [["minimum", "exclusiveMinimum"], ["maximum", "exclusiveMaximum"]] as const) {
+  for (const [inclusive, exclusive] of [
+    ["minimum", "exclusiveMinimum"],
+    ["maximum", "exclusiveMaximum"],
+  ] as const) {
     const bound = node.value[inclusive];
     const flag = node.value[exclusive];
     const pointer = (key: string): string => appendPointer(node.pointer, key);

@@ -3,48 +3,118 @@ import type { RuleId } from "../rules.js";
 
 /** What changed in a schema, before the direction decides how bad that is. */
 export type SchemaChangeKind =
-  | "type-narrowed" | "type-widened" | "type-changed"
-  | "format-narrowed" | "format-widened" | "format-changed"
-  | "nullable-added" | "nullable-removed"
-  | "enum-added" | "enum-removed"
-  | "constraint-tightened" | "constraint-loosened" | "default-changed"
-  | "property-added-required" | "property-added-optional"
-  | "property-removed-required" | "property-removed-optional" | "property-forbidden"
-  | "became-required" | "became-optional"
-  | "closed" | "opened"
-  | "oneOf-added" | "oneOf-removed" | "anyOf-added" | "anyOf-removed";
+  | "type-narrowed"
+  | "type-widened"
+  | "type-changed"
+  | "format-narrowed"
+  | "format-widened"
+  | "format-changed"
+  | "nullable-added"
+  | "nullable-removed"
+  | "enum-added"
+  | "enum-removed"
+  | "constraint-tightened"
+  | "constraint-loosened"
+  | "default-changed"
+  | "property-added-required"
+  | "property-added-optional"
+  | "property-removed-required"
+  | "property-removed-optional"
+  | "property-forbidden"
+  | "became-required"
+  | "became-optional"
+  | "closed"
+  | "opened"
+  | "oneOf-added"
+  | "oneOf-removed"
+  | "anyOf-added"
+  | "anyOf-removed";
 
 /** A rule, and whose code the type change can break (none when the generated types stay the same). */
 type Classified = readonly [RuleId, TypeBreak?];
 
 /** Per kind of change: what it means in a request body, and what it means in a response. */
 const BODIES: Readonly<Record<SchemaChangeKind, readonly [request: Classified, response: Classified]>> = {
-  "type-narrowed": [["request-property-type-changed", "callers"], ["response-property-type-narrowed", "handlers"]],
-  "type-widened": [["request-property-type-widened", "handlers"], ["response-property-type-changed", "callers"]],
-  "type-changed": [["request-property-type-changed", "callers"], ["response-property-type-changed", "callers"]],
+  "type-narrowed": [
+    ["request-property-type-changed", "callers"],
+    ["response-property-type-narrowed", "handlers"],
+  ],
+  "type-widened": [
+    ["request-property-type-widened", "handlers"],
+    ["response-property-type-changed", "callers"],
+  ],
+  "type-changed": [
+    ["request-property-type-changed", "callers"],
+    ["response-property-type-changed", "callers"],
+  ],
   "format-narrowed": [["request-property-type-changed"], ["response-property-type-narrowed"]],
   "format-widened": [["request-property-type-widened"], ["response-property-type-changed"]],
   "format-changed": [["request-property-type-changed"], ["response-property-type-changed"]],
-  "nullable-added": [["request-property-became-nullable", "handlers"], ["response-property-became-nullable", "callers"]],
-  "nullable-removed": [["request-property-became-not-nullable", "callers"], ["response-property-became-not-nullable", "handlers"]],
-  "enum-added": [["request-property-enum-value-added", "handlers"], ["response-property-enum-value-added", "callers"]],
-  "enum-removed": [["request-property-enum-value-removed", "callers"], ["response-property-enum-value-removed", "handlers"]],
+  "nullable-added": [
+    ["request-property-became-nullable", "handlers"],
+    ["response-property-became-nullable", "callers"],
+  ],
+  "nullable-removed": [
+    ["request-property-became-not-nullable", "callers"],
+    ["response-property-became-not-nullable", "handlers"],
+  ],
+  "enum-added": [
+    ["request-property-enum-value-added", "handlers"],
+    ["response-property-enum-value-added", "callers"],
+  ],
+  "enum-removed": [
+    ["request-property-enum-value-removed", "callers"],
+    ["response-property-enum-value-removed", "handlers"],
+  ],
   "constraint-tightened": [["request-property-constraint-tightened"], ["response-property-constraint-tightened"]],
   "constraint-loosened": [["request-property-constraint-loosened"], ["response-property-constraint-loosened"]],
   "default-changed": [["request-property-default-changed"], ["response-property-default-changed"]],
-  "property-added-required": [["new-required-request-property", "callers"], ["response-required-property-added", "handlers"]],
+  "property-added-required": [
+    ["new-required-request-property", "callers"],
+    ["response-required-property-added", "handlers"],
+  ],
   "property-added-optional": [["new-optional-request-property"], ["response-optional-property-added"]],
-  "property-removed-required": [["request-property-removed", "callers"], ["response-required-property-removed", "callers"]],
-  "property-removed-optional": [["request-property-removed", "callers"], ["response-optional-property-removed", "callers"]],
-  "property-forbidden": [["request-property-removed-closed", "callers"], ["response-optional-property-removed", "callers"]],
-  "became-required": [["request-property-became-required", "callers"], ["response-property-became-required", "handlers"]],
-  "became-optional": [["request-property-became-optional", "handlers"], ["response-property-became-optional", "callers"]],
-  closed: [["request-body-closed", "callers"], ["response-body-closed", "handlers"]],
+  "property-removed-required": [
+    ["request-property-removed", "callers"],
+    ["response-required-property-removed", "callers"],
+  ],
+  "property-removed-optional": [
+    ["request-property-removed", "callers"],
+    ["response-optional-property-removed", "callers"],
+  ],
+  "property-forbidden": [
+    ["request-property-removed-closed", "callers"],
+    ["response-optional-property-removed", "callers"],
+  ],
+  "became-required": [
+    ["request-property-became-required", "callers"],
+    ["response-property-became-required", "handlers"],
+  ],
+  "became-optional": [
+    ["request-property-became-optional", "handlers"],
+    ["response-property-became-optional", "callers"],
+  ],
+  closed: [
+    ["request-body-closed", "callers"],
+    ["response-body-closed", "handlers"],
+  ],
   opened: [["request-body-opened"], ["response-body-opened"]],
-  "oneOf-added": [["request-one-of-branch-added", "handlers"], ["response-one-of-branch-added", "callers"]],
-  "oneOf-removed": [["request-one-of-branch-removed", "callers"], ["response-one-of-branch-removed", "handlers"]],
-  "anyOf-added": [["request-any-of-branch-added", "handlers"], ["response-any-of-branch-added", "callers"]],
-  "anyOf-removed": [["request-any-of-branch-removed", "callers"], ["response-any-of-branch-removed", "handlers"]],
+  "oneOf-added": [
+    ["request-one-of-branch-added", "handlers"],
+    ["response-one-of-branch-added", "callers"],
+  ],
+  "oneOf-removed": [
+    ["request-one-of-branch-removed", "callers"],
+    ["response-one-of-branch-removed", "handlers"],
+  ],
+  "anyOf-added": [
+    ["request-any-of-branch-added", "handlers"],
+    ["response-any-of-branch-added", "callers"],
+  ],
+  "anyOf-removed": [
+    ["request-any-of-branch-removed", "callers"],
+    ["response-any-of-branch-removed", "handlers"],
+  ],
 };
 
 /** A parameter's own schema has parameter rules; properties inside it (deepObject) keep the body's. */
@@ -70,6 +140,6 @@ export type SchemaPlace = "parameter" | "request" | "response";
 /** The rule a kind of change falls under at a place, and whose code its type change can break. */
 export function classifyKind(place: SchemaPlace, kind: SchemaChangeKind): { rule: RuleId; typeBreak?: TypeBreak } {
   const [request, response] = BODIES[kind];
-  const [rule, typeBreak] = place === "response" ? response : (place === "parameter" ? PARAMETER[kind] : undefined) ?? request;
+  const [rule, typeBreak] = place === "response" ? response : ((place === "parameter" ? PARAMETER[kind] : undefined) ?? request);
   return typeBreak === undefined ? { rule } : { rule, typeBreak };
 }

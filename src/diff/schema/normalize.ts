@@ -1,8 +1,8 @@
-import { componentSchemaName } from "../../model/schemas.js";
 import { isRecord } from "../../json-value.js";
-import { flattenParts, type Flattened } from "./flatten.js";
-import { foldNodes, type Draft } from "./fold.js";
-import { tidyTypes, type Branching, type JsonType, type SchemaDoc, type SchemaParts, type Shape } from "./shape.js";
+import { componentSchemaName } from "../../model/schemas.js";
+import { type Flattened, flattenParts } from "./flatten.js";
+import { type Draft, foldNodes } from "./fold.js";
+import { type Branching, type JsonType, type SchemaDoc, type SchemaParts, type Shape, tidyTypes } from "./shape.js";
 
 /**
  * One level of a schema in its normal form. A oneOf/anyOf whose other branches are all `null`

@@ -1,7 +1,7 @@
 import type { Finding } from "../finding.js";
-import type { SharedComparisons } from "./shared-comparisons.js";
 import { classifyKind, type SchemaChangeKind, type SchemaPlace } from "./kinds.js";
 import type { SchemaDoc } from "./shape.js";
+import type { SharedComparisons } from "./shared-comparisons.js";
 
 /** Where a schema comparison stands, and what it needs to name and classify what it finds. */
 export interface SchemaContext {

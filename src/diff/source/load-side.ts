@@ -1,5 +1,5 @@
 import { GenerationFailed, hasErrors } from "../../diagnostics/diagnostic.js";
-import { loadSpec, type LoadedSpec } from "../../load/load-spec.js";
+import { type LoadedSpec, loadSpec } from "../../load/load-spec.js";
 import { buildModel } from "../../model/build-model.js";
 import type { ApiModel } from "../../model/types.js";
 import { createSchemaDoc, type SchemaDoc } from "../schema/shape.js";

@@ -61,8 +61,7 @@ export function buildMethodView(operation: OperationModel): MethodView {
 
 /** Path, query and headers, each when the operation has such parameters; optional when none is required. */
 function parameterGroups({ names, parameters }: OperationModel): Pick<MethodView, "path" | "query" | "headers"> {
-  const group = (type: string | undefined, list: readonly { required: boolean }[]): GroupView | false =>
-    type === undefined ? false : { type, optional: !list.some((p) => p.required) };
+  const group = (type: string | undefined, list: readonly { required: boolean }[]): GroupView | false => (type === undefined ? false : { type, optional: !list.some((p) => p.required) });
   return {
     path: group(names.pathParamsType, parameters.path),
     query: group(names.queryType, parameters.query),
@@ -116,6 +115,9 @@ function uniqueParts(parts: readonly TypePart[]): TypePart[] {
 /** Summary, description, then the method and path; `@deprecated` when the spec says so. */
 function methodDoc(operation: OperationModel): string {
   const lines = [operation.summary, operation.description, `\`${operation.method.toUpperCase()} ${operation.path}\``];
-  const text = lines.filter((line): line is string => line !== undefined && line.trim() !== "").map((line) => line.trim()).join("\n\n");
+  const text = lines
+    .filter((line): line is string => line !== undefined && line.trim() !== "")
+    .map((line) => line.trim())
+    .join("\n\n");
   return operation.deprecated ? `${text}\n\n@deprecated` : text;
 }

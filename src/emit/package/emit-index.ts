@@ -11,12 +11,6 @@ const CLIENT_TYPES = ["CallOptions", "ClientOptions", "RetryOptions"];
 /** generated/index.ts: the package root, the types, the route table and the client. */
 export function emitIndex(_input: EmitInput): GeneratedFile[] {
   const clientNames = [...CLIENT_VALUES, ...CLIENT_TYPES.map((name) => `type ${name}`)].map((name) => `  ${name},`);
-  const lines = [
-    `export type * from "./types.js";`,
-    `export * from "./routes.js";`,
-    `export {`,
-    ...clientNames,
-    `} from "./client/index.js";`,
-  ];
+  const lines = [`export type * from "./types.js";`, `export * from "./routes.js";`, `export {`, ...clientNames, `} from "./client/index.js";`];
   return [{ path: "index.ts", content: `${lines.join("\n")}\n` }];
 }

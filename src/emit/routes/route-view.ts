@@ -1,6 +1,6 @@
-import { CodeRef } from "../literal.js";
 import type { ApiModel, BodyContentModel, OperationModel, ParameterModel } from "../../model/types.js";
 import type { HttpMethod, Route, RouteContent, RouteParameter, RouteSecurityScheme } from "../../runtime/route-types.js";
+import { CodeRef } from "../literal.js";
 
 /**
  * The route-table entry of one operation as plain data: the runtime's `Route`, with each validator
@@ -37,8 +37,7 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
 
 function validatorsView({ names }: OperationModel): ValidatorsView {
   const ref = (name: string): CodeRef => new CodeRef(`V.${name}`);
-  const refs = (byKey: Readonly<Record<string, string>>): Record<string, CodeRef> =>
-    Object.fromEntries(Object.entries(byKey).map(([key, name]) => [key, ref(name)]));
+  const refs = (byKey: Readonly<Record<string, string>>): Record<string, CodeRef> => Object.fromEntries(Object.entries(byKey).map(([key, name]) => [key, ref(name)]));
   return {
     ...(names.pathParamsValidator !== undefined ? { pathParams: ref(names.pathParamsValidator) } : {}),
     ...(names.queryValidator !== undefined ? { query: ref(names.queryValidator) } : {}),
@@ -51,11 +50,13 @@ function validatorsView({ names }: OperationModel): ValidatorsView {
 function schemeView(name: string, model: ApiModel): RouteSecurityScheme[] {
   const scheme = model.securitySchemes.find((s) => s.name === name);
   if (scheme === undefined) return [];
-  return [{
-    scheme: name,
-    type: scheme.type,
-    ...(scheme.in !== undefined ? { in: scheme.in } : {}),
-    ...(scheme.parameterName !== undefined ? { name: scheme.parameterName } : {}),
-    ...(scheme.scheme !== undefined ? { httpScheme: scheme.scheme } : {}),
-  }];
+  return [
+    {
+      scheme: name,
+      type: scheme.type,
+      ...(scheme.in !== undefined ? { in: scheme.in } : {}),
+      ...(scheme.parameterName !== undefined ? { name: scheme.parameterName } : {}),
+      ...(scheme.scheme !== undefined ? { httpScheme: scheme.scheme } : {}),
+    },
+  ];
 }

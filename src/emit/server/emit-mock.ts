@@ -1,7 +1,7 @@
 import type { EmitInput, GeneratedFile } from "../emitter.js";
+import { wrap } from "./emit-server.js";
 import { buildMockAnswers } from "./mock-answers.js";
 import { loadValidators } from "./mock-validators.js";
-import { wrap } from "./emit-server.js";
 
 /**
  * generated/server/mock.ts: the mock handlers, each answering its operation's first 2xx response

@@ -27,7 +27,8 @@ export function emitServer({ model, config }: EmitInput): GeneratedFile[] {
 
 /** The opening comment of each spec-specific file. */
 const docs = {
-  handlers: (title: string) => `The handlers of ${title}: one per operation, keyed by operationId. A handler receives the request already validated against the contract and converted to its types, and answers one of the operation's declared responses: a status with a body of that status's type.`,
+  handlers: (title: string) =>
+    `The handlers of ${title}: one per operation, keyed by operationId. A handler receives the request already validated against the contract and converted to its types, and answers one of the operation's declared responses: a status with a body of that status's type.`,
   plugin: (title: string) => `The Fastify plugin of ${title}: every operation of the route table, served under the base path by the request pipeline of ./runtime/pipeline.ts, calling your handlers.`,
   stubs: (title: string) => `Stub handlers of ${title}: every operation answers 501 Not Implemented. Where a service starts from.`,
 };
@@ -51,15 +52,18 @@ function buildPluginView(model: ApiModel): PluginView {
 
 /** Breaks each paragraph of a text into lines of at most `width` characters (at spaces). */
 export function wrap(text: string, width = 96): string {
-  return text.split("\n").map((paragraph) => {
-    const lines: string[] = [];
-    let line = "";
-    for (const word of paragraph.split(" ")) {
-      if (line !== "" && line.length + word.length + 1 > width) {
-        lines.push(line);
-        line = word;
-      } else line = line === "" ? word : `${line} ${word}`;
-    }
-    return [...lines, line].join("\n");
-  }).join("\n");
+  return text
+    .split("\n")
+    .map((paragraph) => {
+      const lines: string[] = [];
+      let line = "";
+      for (const word of paragraph.split(" ")) {
+        if (line !== "" && line.length + word.length + 1 > width) {
+          lines.push(line);
+          line = word;
+        } else line = line === "" ? word : `${line} ${word}`;
+      }
+      return [...lines, line].join("\n");
+    })
+    .join("\n");
 }

@@ -3,7 +3,7 @@ import { resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import type { ApiModel, BodyContentModel, OperationModel } from "../../model/types.js";
 import { Choices } from "./mock-choices.js";
-import { SampleBuilder, type Sample } from "./mock-sample.js";
+import { type Sample, SampleBuilder } from "./mock-sample.js";
 import { SchemaSource } from "./mock-schema.js";
 import type { LoadedValidator } from "./mock-validators.js";
 

@@ -108,13 +108,21 @@ export class SampleBuilder implements SampleContext {
 
   #ofType(type: string, schema: Record<string, unknown>, path: string, depth: number): Sample | undefined {
     switch (type) {
-      case "null": return { value: null };
-      case "boolean": return { value: true };
-      case "integer": case "number": return sampleNumber(schema, type === "integer");
-      case "string": return sampleString(schema, path, this.choices);
-      case "array": return sampleArray(schema, path, depth, this);
-      case "object": return sampleObject(schema, path, depth, this);
-      default: return undefined;
+      case "null":
+        return { value: null };
+      case "boolean":
+        return { value: true };
+      case "integer":
+      case "number":
+        return sampleNumber(schema, type === "integer");
+      case "string":
+        return sampleString(schema, path, this.choices);
+      case "array":
+        return sampleArray(schema, path, depth, this);
+      case "object":
+        return sampleObject(schema, path, depth, this);
+      default:
+        return undefined;
     }
   }
 

@@ -53,7 +53,7 @@ export function sampleArray(schema: Schema, path: string, depth: number, context
   const wanted = Math.min(Math.max(min, context.full(depth) ? 1 : 0, schema["contains"] === undefined ? 0 : 1), max);
   const items: unknown[] = [];
   for (let i = 0; i < wanted; i++) {
-    const itemSchema = i < prefix.length ? prefix[i] : schema["contains"] !== undefined && i === 0 ? schema["contains"] : schema["items"] ?? true;
+    const itemSchema = i < prefix.length ? prefix[i] : schema["contains"] !== undefined && i === 0 ? schema["contains"] : (schema["items"] ?? true);
     const built = context.sample(itemSchema, childPath(path, i), depth + 1);
     if (built === undefined) return items.length >= min ? { value: items } : undefined;
     items.push(built.value);
@@ -69,7 +69,7 @@ export function sampleObject(schema: Schema, path: string, depth: number, contex
   const names = withOptional ? [...new Set([...required, ...Object.keys(properties)])] : required;
   const out: Record<string, unknown> = {};
   for (const name of names) {
-    const propertySchema = Object.hasOwn(properties, name) ? properties[name] : schema["additionalProperties"] ?? true;
+    const propertySchema = Object.hasOwn(properties, name) ? properties[name] : (schema["additionalProperties"] ?? true);
     if (context.source.isWriteOnly(propertySchema)) continue;
     const built = name === "__proto__" ? undefined : context.sample(propertySchema, childPath(path, name), depth + 1);
     if (built === undefined && required.includes(name)) return undefined;

@@ -1,5 +1,5 @@
-import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { headerLines } from "../../finalize/header.js";
+import type { EmitInput, GeneratedFile } from "../emitter.js";
 
 /**
  * generated/openapi.json: the bundled document as JSON, the package's `./spec` entry. JSON has no

@@ -1,7 +1,7 @@
+import type { TypeAliasDeclarationStructure } from "ts-morph";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { toJsdocText } from "../jsdoc.js";
 import { loadTsMorph } from "../typescript-once.js";
-import type { TypeAliasDeclarationStructure } from "ts-morph";
 import { componentAliases, operationAliases, type TypeAlias } from "./named-types.js";
 import { renderOpenapiTypes } from "./openapi-types.js";
 
@@ -18,10 +18,7 @@ export async function emitTypes({ model, document }: EmitInput): Promise<Generat
   const base = renderOpenapiTypes(document, model.usesReadWrite);
   const schemas = new Map(model.schemas.map((schema) => [schema.name, schema]));
   const componentNames = new Set(model.schemas.map((schema) => schema.typeName));
-  const aliases = [
-    ...componentAliases(model.schemas),
-    ...model.operations.flatMap((operation) => operationAliases(operation, schemas, componentNames)),
-  ];
+  const aliases = [...componentAliases(model.schemas), ...model.operations.flatMap((operation) => operationAliases(operation, schemas, componentNames))];
   const content = `${base}\n${model.usesReadWrite ? UNMARKED : ""}${printAliases(aliases)}`;
   return [{ path: "types.ts", content }];
 }
@@ -30,12 +27,14 @@ export async function emitTypes({ model, document }: EmitInput): Promise<Generat
 function printAliases(aliases: readonly TypeAlias[]): string {
   const { Project, StructureKind } = loadTsMorph();
   const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
-  const statements = aliases.map((alias): TypeAliasDeclarationStructure => ({
-    kind: StructureKind.TypeAlias,
-    name: alias.name,
-    type: alias.type,
-    isExported: true,
-    docs: [toJsdocText(alias.docs)],
-  }));
+  const statements = aliases.map(
+    (alias): TypeAliasDeclarationStructure => ({
+      kind: StructureKind.TypeAlias,
+      name: alias.name,
+      type: alias.type,
+      isExported: true,
+      docs: [toJsdocText(alias.docs)],
+    }),
+  );
   return project.createSourceFile("named-types.ts", { statements }).getFullText();
 }

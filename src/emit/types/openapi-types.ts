@@ -56,6 +56,6 @@ function transformContext(schema: OpenApiDocument, options: { silent: boolean; e
     makePathsEnum: false,
     generatePathParams: false,
     readWriteMarkers: options.readWriteMarkers,
-    resolve: <T,>($ref: string): T | undefined => resolveRef<T>(schema, $ref, { silent: options.silent }),
+    resolve: <T>($ref: string): T | undefined => resolveRef<T>(schema, $ref, { silent: options.silent }),
   };
 }

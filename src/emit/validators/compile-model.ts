@@ -1,4 +1,4 @@
-import { compileValidators, SchemaCompileError, type CompiledValidators } from "../../compiler/index.js";
+import { type CompiledValidators, compileValidators, SchemaCompileError } from "../../compiler/index.js";
 import { createDiagnostic, GenerationFailed } from "../../diagnostics/diagnostic.js";
 import type { ApiModel } from "../../model/types.js";
 import { componentEntries, operationEntries } from "./validator-entries.js";

@@ -88,7 +88,7 @@ function encodeDeep(name: string, value: unknown, pairs: string[]): void {
 
 /** The leaves of a nested value under bracketed keys (`a[b][0]`): deepObject, nested form fields. */
 export function deepEntries(prefix: string, value: unknown, encodeKey: (key: string) => string, out: [string, string][]): void {
-  if (Array.isArray(value)) value.forEach((item, index) => deepEntries(`${prefix}[${index}]`, item, encodeKey, out));
+  if (Array.isArray(value)) for (const [index, item] of value.entries()) deepEntries(`${prefix}[${index}]`, item, encodeKey, out);
   else if (isPlainObject(value)) for (const [key, item] of definedEntries(value)) deepEntries(`${prefix}[${encodeKey(key)}]`, item, encodeKey, out);
   else out.push([prefix, scalar(value)]);
 }
@@ -102,7 +102,9 @@ function simpleValue(value: unknown, explode: boolean, encode: (text: string) =>
   if (Array.isArray(value)) return value.map((item) => encode(scalar(item))).join(",");
   if (!isPlainObject(value)) return encode(scalar(value));
   const separator = explode ? "=" : ",";
-  return definedEntries(value).map(([key, item]) => `${encode(key)}${separator}${encode(scalar(item))}`).join(",");
+  return definedEntries(value)
+    .map(([key, item]) => `${encode(key)}${separator}${encode(scalar(item))}`)
+    .join(",");
 }
 
 /**

@@ -3,8 +3,9 @@
  * string, other media types as a Blob, no content as undefined), checked against the response
  * validators on request; an error answer becomes an ApiError with its parsed body.
  */
-import type { BodyKind, Route, RouteContent, Validator } from "../route-types.js";
+
 import { bodyKindOf, mediaTypeEssence } from "../media-types.js";
+import type { BodyKind, Route, RouteContent, Validator } from "../route-types.js";
 import { ApiError, ResponseValidationError } from "./errors.js";
 
 type ReadKind = BodyKind | "none";

@@ -2,11 +2,11 @@
  * buildServer: a Fastify instance serving the API of the route table, with problem answers
  * everywhere.
  */
-import { fastify, LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { type FastifyInstance, type FastifyServerOptions, fastify, LogController } from "fastify";
 import { basePath, routes } from "../routes.js";
 import { registerRoutes, type ServerOptions } from "./plugin.js";
 import { handleError } from "./runtime/errors.js";
-import { logRequestLine, secretHeaders, withRedaction, type LoggerOption } from "./runtime/logging.js";
+import { type LoggerOption, logRequestLine, secretHeaders, withRedaction } from "./runtime/logging.js";
 import { createNotFoundHandler } from "./runtime/not-found.js";
 import { createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "./runtime/refusals.js";
 

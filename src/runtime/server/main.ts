@@ -6,11 +6,14 @@
  * request; SIGINT and SIGTERM stop it gracefully.
  */
 /// <reference types="node" />
-import { buildServer, createKeyAuthenticator, createMockHandlers, type Authenticate } from "./index.js";
+import { type Authenticate, buildServer, createKeyAuthenticator, createMockHandlers } from "./index.js";
 
 const host = process.env.HOST || "127.0.0.1";
 const port = parsePort(process.env.PORT);
-const keys = (process.env.API_KEYS ?? "").split(",").map((key) => key.trim()).filter((key) => key !== "");
+const keys = (process.env.API_KEYS ?? "")
+  .split(",")
+  .map((key) => key.trim())
+  .filter((key) => key !== "");
 const anyKey: Authenticate = () => true;
 
 const app = await buildServer({

@@ -9,7 +9,7 @@ const extra = (properties: Json): unknown => ({ type: "object", properties });
 function renameComponent(document: Json, from: string, to: string): Json {
   const text = JSON.stringify(document).split(`"${SCHEMAS}/${from}"`).join(`"${SCHEMAS}/${to}"`);
   const renamed = JSON.parse(text) as Json;
-  const schemas = ((renamed.components as Json).schemas as Json);
+  const schemas = (renamed.components as Json).schemas as Json;
   const { [from]: schema, ...rest } = schemas;
   return withValue(renamed, SCHEMAS, { ...rest, [to]: schema });
 }

@@ -7,13 +7,18 @@ const route = (list: readonly StormRoute[]): fc.Arbitrary<StormRoute> => fc.cons
 const exampleOf = (r: StormRoute): Record<string, unknown> => ({ ...(r.example ?? {}) });
 
 /** Text that starts like JSON and is not JSON. */
-export const brokenJson = fc.tuple(route(jsonRoutes), fc.string({ maxLength: 64 }), fc.constantFrom("{", "[", '{"name":', "", "\u00ef\u00bb\u00bf{}")).filter(([, tail, head]) => !parses(head + tail)).map(([r, tail, head]): StormCase => ({
-  category: "broken JSON",
-  label: `${r.key}: ${JSON.stringify(head + tail)}`,
-  chunks: [toBytes(jsonRequest(r, head + tail))],
-  mustFail: true,
-  status: 400,
-}));
+export const brokenJson = fc
+  .tuple(route(jsonRoutes), fc.string({ maxLength: 64 }), fc.constantFrom("{", "[", '{"name":', "", "\u00ef\u00bb\u00bf{}"))
+  .filter(([, tail, head]) => !parses(head + tail))
+  .map(
+    ([r, tail, head]): StormCase => ({
+      category: "broken JSON",
+      label: `${r.key}: ${JSON.stringify(head + tail)}`,
+      chunks: [toBytes(jsonRequest(r, head + tail))],
+      mustFail: true,
+      status: 400,
+    }),
+  );
 
 function parses(text: string): boolean {
   try {
@@ -26,7 +31,9 @@ function parses(text: string): boolean {
 
 /** An example body with one property replaced by any JSON value (of the wrong type, mostly). */
 export const wrongTypes = route(jsonRoutes).chain((r) =>
-  fc.tuple(fc.constantFrom(...Object.keys(exampleOf(r))), fc.jsonValue({ maxDepth: 3 })).map(([key, value]) => jsonCase("wrong types", `${key} = ${JSON.stringify(value).slice(0, 60)}`, r, { ...exampleOf(r), [key]: value })),
+  fc
+    .tuple(fc.constantFrom(...Object.keys(exampleOf(r))), fc.jsonValue({ maxDepth: 3 }))
+    .map(([key, value]) => jsonCase("wrong types", `${key} = ${JSON.stringify(value).slice(0, 60)}`, r, { ...exampleOf(r), [key]: value })),
 );
 
 /**
@@ -35,7 +42,7 @@ export const wrongTypes = route(jsonRoutes).chain((r) =>
  */
 export const deepNesting = route(jsonRoutes).chain((r) =>
   fc.tuple(fc.constantFrom(...Object.keys(exampleOf(r)), "extra"), fc.constantFrom("array", "object"), fc.constantFrom(10_000, 1000, 999)).map(([key, shape, depth]): StormCase => {
-    const nested = shape === "array" ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+    const nested = shape === "array" ? "[".repeat(depth) + "]".repeat(depth) : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
     const text = JSON.stringify({ ...exampleOf(r), [key]: null }).replace(`"${key}":null`, `"${key}":${nested}`);
     const label = `${key}: ${shape} × ${depth}`;
     if (depth + 1 <= 1000) return jsonCase("deep nesting", label, r, JSON.parse(text) as unknown);
@@ -51,28 +58,48 @@ export const nearLimit = fc.tuple(route(jsonRoutes), fc.integer({ min: -48, max:
 });
 
 /** The upload's fields with one text field replaced, at the multipart field limit or past it. */
-export const formFields = fc.tuple(route(multipartRoutes), fc.constantFrom("name", "type", "file_name", "p_id"), fc.oneof(
-  fc.string({ maxLength: 40 }),
-  fc.constantFrom("", "9007199254740991", "9007199254740992", "1e3", "-0", "01", "é".repeat(100)),
-  fc.integer({ min: -3, max: 3 }).map((delta) => "f".repeat(BODY_LIMIT + delta)),
-)).map(([r, field, text]) => {
-  const fields = { ...exampleOf(r), [field]: text };
-  if (text.length <= BODY_LIMIT) return formCase("multipart fields", `${field}: ${text.length} characters`, r, fields);
-  const { contentType, body } = multipart(Object.entries(fields).map(([name, value]) => (Buffer.isBuffer(value) ? { name, filename: "contract.pdf", bytes: value } : { name, text: String(value) })));
-  return { category: "multipart fields", label: `${r.key}: ${field} over the limit`, chunks: [toBytes({ method: r.route.method, target: r.target(), headers: withKey(contentType), body })], mustFail: true, status: 413 };
-});
+export const formFields = fc
+  .tuple(
+    route(multipartRoutes),
+    fc.constantFrom("name", "type", "file_name", "p_id"),
+    fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom("", "9007199254740991", "9007199254740992", "1e3", "-0", "01", "é".repeat(100)),
+      fc.integer({ min: -3, max: 3 }).map((delta) => "f".repeat(BODY_LIMIT + delta)),
+    ),
+  )
+  .map(([r, field, text]) => {
+    const fields = { ...exampleOf(r), [field]: text };
+    if (text.length <= BODY_LIMIT) return formCase("multipart fields", `${field}: ${text.length} characters`, r, fields);
+    const { contentType, body } = multipart(Object.entries(fields).map(([name, value]) => (Buffer.isBuffer(value) ? { name, filename: "contract.pdf", bytes: value } : { name, text: String(value) })));
+    return {
+      category: "multipart fields",
+      label: `${r.key}: ${field} over the limit`,
+      chunks: [toBytes({ method: r.route.method, target: r.target(), headers: withKey(contentType), body })],
+      mustFail: true,
+      status: 413,
+    };
+  });
 
 /** Multipart bodies that are broken: no closing boundary, wrong boundary, garbage, no body. */
-export const brokenMultipart = fc.tuple(route(multipartRoutes), fc.constantFrom("unterminated", "wrong boundary", "garbage", "no parts", "no boundary", "bad part header"), fc.uint8Array({ maxLength: 256 })).map(([r, kind, noise]): StormCase => {
-  const good = multipart([{ name: "name", text: "Contract" }, { name: "file", filename: "c.pdf", bytes: Buffer.from(noise) }], "B");
-  const bodies: Readonly<Record<string, [string, Buffer]>> = {
-    unterminated: [good.contentType, good.body.subarray(0, good.body.length - 6)],
-    "wrong boundary": ["multipart/form-data; boundary=Z", good.body],
-    garbage: [good.contentType, Buffer.from(noise)],
-    "no parts": [good.contentType, Buffer.from("--B--\r\n")],
-    "no boundary": ["multipart/form-data", good.body],
-    "bad part header": [good.contentType, Buffer.from(`--B\r\n${"x".repeat(noise.length)}\r\n\r\nvalue\r\n--B--\r\n`)],
-  };
-  const [contentType, body] = bodies[kind] ?? [good.contentType, good.body];
-  return { category: "broken multipart", label: `${r.key}: ${kind}`, chunks: [toBytes({ method: r.route.method, target: r.target(), headers: withKey(contentType), body })], mustFail: true };
-});
+export const brokenMultipart = fc
+  .tuple(route(multipartRoutes), fc.constantFrom("unterminated", "wrong boundary", "garbage", "no parts", "no boundary", "bad part header"), fc.uint8Array({ maxLength: 256 }))
+  .map(([r, kind, noise]): StormCase => {
+    const good = multipart(
+      [
+        { name: "name", text: "Contract" },
+        { name: "file", filename: "c.pdf", bytes: Buffer.from(noise) },
+      ],
+      "B",
+    );
+    const bodies: Readonly<Record<string, [string, Buffer]>> = {
+      unterminated: [good.contentType, good.body.subarray(0, good.body.length - 6)],
+      "wrong boundary": ["multipart/form-data; boundary=Z", good.body],
+      garbage: [good.contentType, Buffer.from(noise)],
+      "no parts": [good.contentType, Buffer.from("--B--\r\n")],
+      "no boundary": ["multipart/form-data", good.body],
+      "bad part header": [good.contentType, Buffer.from(`--B\r\n${"x".repeat(noise.length)}\r\n\r\nvalue\r\n--B--\r\n`)],
+    };
+    const [contentType, body] = bodies[kind] ?? [good.contentType, good.body];
+    return { category: "broken multipart", label: `${r.key}: ${kind}`, chunks: [toBytes({ method: r.route.method, target: r.target(), headers: withKey(contentType), body })], mustFail: true };
+  });

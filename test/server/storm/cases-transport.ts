@@ -1,31 +1,41 @@
 /** Storm cases about the transport: raw bytes, framing, headers, keys, URLs and IDs. */
 import fc from "fast-check";
-import { bodyRoutes, headVerdict, idIsValid, idRoutes, jsonCase, jsonRequest, jsonRoutes, PARAM_LIMIT, stormRoutes, type StormCase, type StormRoute } from "./model.js";
-import { STORM_KEY, toBytes, withKey, type WireRequest } from "./wire.js";
+import { bodyRoutes, headVerdict, idIsValid, idRoutes, jsonCase, jsonRequest, jsonRoutes, PARAM_LIMIT, type StormCase, type StormRoute, stormRoutes } from "./model.js";
+import { STORM_KEY, toBytes, type WireRequest, withKey } from "./wire.js";
 
 const route = (list: readonly StormRoute[]): fc.Arbitrary<StormRoute> => fc.constantFrom(...list);
 const exampleText = (r: StormRoute): string => JSON.stringify(r.example ?? {});
 
 /** Bytes that may or may not start like HTTP. */
-export const randomBytes = fc.tuple(fc.constantFrom("", "GET / HTTP/1.1\r\n", "POST /api/1_12/venues HTTP/1.1\r\nhost: x\r\n"), fc.uint8Array({ minLength: 1, maxLength: 512 })).map(([prefix, bytes]): StormCase => ({
-  category: "random bytes",
-  label: `${JSON.stringify(prefix)} + ${bytes.length} random bytes`,
-  chunks: [Buffer.concat([Buffer.from(prefix), Buffer.from(bytes)])],
-  answerOptional: true,
-  mustFail: true,
-}));
+export const randomBytes = fc.tuple(fc.constantFrom("", "GET / HTTP/1.1\r\n", "POST /api/1_12/venues HTTP/1.1\r\nhost: x\r\n"), fc.uint8Array({ minLength: 1, maxLength: 512 })).map(
+  ([prefix, bytes]): StormCase => ({
+    category: "random bytes",
+    label: `${JSON.stringify(prefix)} + ${bytes.length} random bytes`,
+    chunks: [Buffer.concat([Buffer.from(prefix), Buffer.from(bytes)])],
+    answerOptional: true,
+    mustFail: true,
+  }),
+);
 
 /** A valid body declared with a Content-Length that is too small (the rest reads as a new request). */
 export const lengthMismatch = fc.tuple(route(jsonRoutes), fc.integer({ min: 1, max: 12 })).map(([r, short]): StormCase => {
   const text = exampleText(r);
-  return { category: "Content-Length mismatch", label: `${r.key}: ${short} bytes short`, chunks: [toBytes(jsonRequest(r, text, { framing: { kind: "declared", length: text.length - short } }))], mustFail: true, status: 400 };
+  return {
+    category: "Content-Length mismatch",
+    label: `${r.key}: ${short} bytes short`,
+    chunks: [toBytes(jsonRequest(r, text, { framing: { kind: "declared", length: text.length - short } }))],
+    mustFail: true,
+    status: 400,
+  };
 });
 
 /** A valid body, chunked: accepted; with a broken chunk size: refused. */
 export const chunkedBodies = fc.tuple(route(jsonRoutes), fc.integer({ min: 1, max: 64 }), fc.boolean()).map(([r, size, broken]): StormCase => {
   const bytes = toBytes(jsonRequest(r, exampleText(r), { framing: { kind: "chunked", size } }));
   const chunks = broken ? [Buffer.from(bytes.toString("latin1").replace(/\r\n\r\n[0-9a-f]+\r\n/, "\r\n\r\nzz\r\n"), "latin1")] : [bytes];
-  return broken ? { category: "chunked bodies", label: `${r.key}: broken chunk size`, chunks, mustFail: true, status: 400 } : { ...jsonCase("chunked bodies", `chunks of ${size}`, r, r.example), chunks };
+  return broken
+    ? { category: "chunked bodies", label: `${r.key}: broken chunk size`, chunks, mustFail: true, status: 400 }
+    : { ...jsonCase("chunked bodies", `chunks of ${size}`, r, r.example), chunks };
 });
 
 /** Content-Type values that are broken, unusual or repeated; only the first may be read. */
@@ -47,36 +57,54 @@ export const contentTypes = fc.tuple(route(jsonRoutes), fc.constantFrom(...CONTE
 });
 
 /** Keys that are missing, empty, wrong, odd bytes, repeated or huge. */
-export const badKeys = fc.tuple(route(stormRoutes), fc.oneof(fc.constant<string[]>([]), fc.constantFrom([""], [" "], ["storm-key-7f3"], [`${STORM_KEY} `.trim() + "x"], [STORM_KEY, STORM_KEY], ["\u00e9t\u00e9"]), fc.string({ minLength: 1, maxLength: 80 }).map((key) => [key.replace(/[\r\n\0]/g, "")]), fc.integer({ min: 4000, max: 40_000 }).map((size) => ["k".repeat(size)]))).map(([r, keys]): StormCase => {
-  const request: WireRequest = { method: r.route.method, target: r.target(), headers: keys.map((key) => ["x-api-key", key] as const) };
-  const bytes = toBytes(request);
-  const verdict = headVerdict(bytes.length, keys.some((key) => key.trim() !== "") ? { mustFail: true } : { mustFail: true, status: 401 });
-  return { category: "bad and huge keys", label: `${r.key}: ${keys.length} key(s) of ${keys.map((key) => key.length).join(", ")} characters`, chunks: [bytes], ...verdict };
-});
+export const badKeys = fc
+  .tuple(
+    route(stormRoutes),
+    fc.oneof(
+      fc.constant<string[]>([]),
+      fc.constantFrom([""], [" "], ["storm-key-7f3"], [`${`${STORM_KEY} `.trim()}x`], [STORM_KEY, STORM_KEY], ["\u00e9t\u00e9"]),
+      fc.string({ minLength: 1, maxLength: 80 }).map((key) => [key.replace(/[\r\n\0]/g, "")]),
+      fc.integer({ min: 4000, max: 40_000 }).map((size) => ["k".repeat(size)]),
+    ),
+  )
+  .map(([r, keys]): StormCase => {
+    const request: WireRequest = { method: r.route.method, target: r.target(), headers: keys.map((key) => ["x-api-key", key] as const) };
+    const bytes = toBytes(request);
+    const verdict = headVerdict(bytes.length, keys.some((key) => key.trim() !== "") ? { mustFail: true } : { mustFail: true, status: 401 });
+    return { category: "bad and huge keys", label: `${r.key}: ${keys.length} key(s) of ${keys.map((key) => key.length).join(", ")} characters`, chunks: [bytes], ...verdict };
+  });
 
 /** Percent-escapes that decode to nothing valid, anywhere in the path. */
-export const badEscapes = fc.tuple(route(stormRoutes), fc.constantFrom("%", "%z", "%zz", "%C0%AF", "%ED%A0%80", "%FF", "%E2%82"), fc.nat()).map(([r, escape, at]): StormCase => {
+export const badEscapes = fc.tuple(route(stormRoutes), fc.constantFrom("%", "%z", "%zz", "%C0%AF", "%ED%A0%80", "%FF", "%E2%82"), fc.nat()).map(([r, badEscape, at]): StormCase => {
   const target = r.target();
   const cut = target.indexOf("/", 1 + (at % (target.length - 1)));
-  const broken = cut === -1 ? `${target}${escape}` : `${target.slice(0, cut)}/${escape}${target.slice(cut)}`;
+  const broken = cut === -1 ? `${target}${badEscape}` : `${target.slice(0, cut)}/${badEscape}${target.slice(cut)}`;
   return { category: "bad percent-escapes", label: `${r.key}: ${broken}`, chunks: [toBytes({ method: r.route.method, target: broken, headers: withKey() })], mustFail: true, status: 400 };
 });
 
 /** IDs around the parameter limit, and texts an integer ID must not take. */
-export const ids = fc.tuple(route(idRoutes.filter((r) => r.content?.kind !== "multipart")), fc.oneof(
-  fc.integer({ min: PARAM_LIMIT - 4, max: PARAM_LIMIT + 4 }).map((length) => "7".repeat(length)),
-  fc.integer({ min: PARAM_LIMIT + 5, max: 6000 }).map((length) => "e".repeat(length)),
-  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
-  fc.constantFrom("9007199254740991", "9007199254740992", "1e3", "1.0", "-0", "01", "+1", "0x10", "%20", "1%2F2", "\u00e9"),
-)).map(([r, id]): StormCase => {
-  const text = decodeURIComponent(id);
-  const request = r.content === undefined ? { method: r.route.method, target: r.target(encodeURIComponent(text)), headers: withKey() } : jsonRequest(r, JSON.stringify(r.example ?? {}), { target: r.target(encodeURIComponent(text)) });
-  const base = { category: "long and odd IDs", label: `${r.key}: ${text.length > 40 ? `${text.length} characters` : JSON.stringify(text)}`, chunks: [toBytes(request)] };
-  if (text.length > PARAM_LIMIT) return { ...base, mustFail: true, status: 414 };
-  if (!idIsValid(r, text)) return { ...base, mustFail: true, status: 400 };
-  const body = r.content === undefined ? {} : jsonCase("", "", r, r.example).received;
-  return { ...base, mustFail: false, received: { ...body, id: text } };
-});
+export const ids = fc
+  .tuple(
+    route(idRoutes.filter((r) => r.content?.kind !== "multipart")),
+    fc.oneof(
+      fc.integer({ min: PARAM_LIMIT - 4, max: PARAM_LIMIT + 4 }).map((length) => "7".repeat(length)),
+      fc.integer({ min: PARAM_LIMIT + 5, max: 6000 }).map((length) => "e".repeat(length)),
+      fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+      fc.constantFrom("9007199254740991", "9007199254740992", "1e3", "1.0", "-0", "01", "+1", "0x10", "%20", "1%2F2", "\u00e9"),
+    ),
+  )
+  .map(([r, id]): StormCase => {
+    const text = decodeURIComponent(id);
+    const request =
+      r.content === undefined
+        ? { method: r.route.method, target: r.target(encodeURIComponent(text)), headers: withKey() }
+        : jsonRequest(r, JSON.stringify(r.example ?? {}), { target: r.target(encodeURIComponent(text)) });
+    const base = { category: "long and odd IDs", label: `${r.key}: ${text.length > 40 ? `${text.length} characters` : JSON.stringify(text)}`, chunks: [toBytes(request)] };
+    if (text.length > PARAM_LIMIT) return { ...base, mustFail: true, status: 414 };
+    if (!idIsValid(r, text)) return { ...base, mustFail: true, status: 400 };
+    const body = r.content === undefined ? {} : jsonCase("", "", r, r.example).received;
+    return { ...base, mustFail: false, received: { ...body, id: text } };
+  });
 
 /** Many query parameters: thousands fit in the head; ten thousand do not. */
 export const queryFlood = fc.tuple(route(stormRoutes.filter((r) => r.content === undefined)), fc.constantFrom(1000, 3000, 10_000)).map(([r, count]): StormCase => {

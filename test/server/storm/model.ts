@@ -1,7 +1,7 @@
 /** The storm's cases and what it knows of each route: its paths, a valid body, the verdicts. */
 import { readFileSync } from "node:fs";
-import { basePath, routes, type Route, type RouteContent } from "../../../generated/routes.js";
-import { digest, multipart, toBytes, withKey, type FormPart, type WireRequest } from "./wire.js";
+import { basePath, type Route, type RouteContent, routes } from "../../../generated/routes.js";
+import { digest, type FormPart, multipart, toBytes, type WireRequest, withKey } from "./wire.js";
 
 /** One request (or stream of bytes) of the storm, and what may come back. */
 export interface StormCase {
@@ -90,7 +90,13 @@ export function jsonCase(category: string, label: string, r: StormRoute, value: 
   const valid = bodyIsValid(r, value);
   const tooLarge = Buffer.byteLength(text) > BODY_LIMIT;
   const status = tooLarge ? 413 : valid ? undefined : 400;
-  return { category, label: `${r.key}: ${label}`, chunks: [toBytes(jsonRequest(r, text, extra))], mustFail: !valid || tooLarge, ...(status === undefined ? { received: { ...idOf(r), body: digest(value) } } : { status }) };
+  return {
+    category,
+    label: `${r.key}: ${label}`,
+    chunks: [toBytes(jsonRequest(r, text, extra))],
+    mustFail: !valid || tooLarge,
+    ...(status === undefined ? { received: { ...idOf(r), body: digest(value) } } : { status }),
+  };
 }
 
 /** The ID the handler receives when the route is reached by `target()`. */
@@ -99,7 +105,7 @@ function idOf(r: StormRoute): { id?: string } {
 }
 
 /** A multipart form of the route's fields, in order; files as file parts. */
-export function formParts(r: StormRoute, fields: Readonly<Record<string, unknown>>): FormPart[] {
+export function formParts(_r: StormRoute, fields: Readonly<Record<string, unknown>>): FormPart[] {
   return Object.entries(fields).map(([name, value]) => (Buffer.isBuffer(value) ? { name, filename: "contract.pdf", bytes: value } : { name, text: String(value) }));
 }
 

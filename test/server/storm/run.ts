@@ -1,6 +1,6 @@
 /** Runs storm cases against a server, a few connections at a time, and checks every answer. */
 import { validateProblem } from "../../../generated/validators/index.js";
-import { rawExchange, type RawAnswer, type RawExchange } from "../../support/raw-http.js";
+import { type RawAnswer, type RawExchange, rawExchange } from "../../support/raw-http.js";
 import type { StormCase } from "./model.js";
 
 /** The outcome of one case: the statuses answered, and what broke the contract, if anything. */
@@ -34,7 +34,7 @@ export function check(stormCase: StormCase, exchange: RawExchange): string[] {
   if (answers.length === 0 && stormCase.answerOptional !== true) violations.push(exchange.closed ? "closed without an answer" : "no answer in 5 s");
   if (exchange.rest !== "") violations.push(`an answer cut short: ${JSON.stringify(exchange.rest.slice(0, 80))}`);
   if (stormCase.status !== undefined && answers[0] !== undefined && answers[0].status !== stormCase.status) violations.push(`status ${answers[0].status}, expected ${stormCase.status}`);
-  answers.forEach((answer, index) => violations.push(...checkAnswer(stormCase, answer, index)));
+  for (const [index, answer] of answers.entries()) violations.push(...checkAnswer(stormCase, answer, index));
   return violations;
 }
 
@@ -63,7 +63,8 @@ function checkProblem(answer: RawAnswer, index: number): string[] {
 function checkReceived(received: NonNullable<StormCase["received"]>, answer: RawAnswer): string[] {
   const violations: string[] = [];
   const id = answer.headers["x-received-id"];
-  if (received.id !== undefined && (id === undefined || decodeURIComponent(id) !== received.id)) violations.push(`the handler received the ID ${JSON.stringify(id === undefined ? id : decodeURIComponent(id))}, not ${JSON.stringify(received.id)}`);
+  if (received.id !== undefined && (id === undefined || decodeURIComponent(id) !== received.id))
+    violations.push(`the handler received the ID ${JSON.stringify(id === undefined ? id : decodeURIComponent(id))}, not ${JSON.stringify(received.id)}`);
   if (received.body !== undefined && answer.headers["x-received-body"] !== received.body) violations.push("the handler received another body than was sent");
   return violations;
 }

@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { createProblem, ProblemError, sendProblem, type ProblemDetails } from "./problems.js";
+import { createProblem, type ProblemDetails, ProblemError, sendProblem } from "./problems.js";
 
 /** Fastify and @fastify/multipart error codes, by the problem they stand for. */
 const KNOWN_CODES: Readonly<Record<string, ProblemDetails>> = {

@@ -7,8 +7,9 @@
  * its limit is refused with 413, never truncated. A body with no part at all is no body.
  */
 /// <reference types="node" />
-import type { FastifyRequest } from "fastify";
+
 import type { Multipart } from "@fastify/multipart";
+import type { FastifyRequest } from "fastify";
 import { discardRest } from "./content.js";
 import { errorCode, problemOf } from "./errors.js";
 import type { MultipartReader } from "./pipeline.js";

@@ -71,12 +71,7 @@ function verdictOf(result: AuthResult): SecurityVerdict {
   return result === "forbidden" ? FORBIDDEN : INVALID;
 }
 
-async function checkAlternatives(
-  alternatives: readonly (readonly RouteSecurityScheme[])[],
-  authenticate: Authenticate,
-  request: FastifyRequest,
-  missing: ProblemDetails,
-): Promise<SecurityVerdict> {
+async function checkAlternatives(alternatives: readonly (readonly RouteSecurityScheme[])[], authenticate: Authenticate, request: FastifyRequest, missing: ProblemDetails): Promise<SecurityVerdict> {
   let verdict: SecurityVerdict = missing;
   for (const schemes of alternatives) {
     if (schemes.length === 0) continue;
@@ -100,7 +95,7 @@ function readCredential(scheme: RouteSecurityScheme, request: FastifyRequest): s
     else if (scheme.in === "query") value = (request.query as Record<string, unknown> | undefined)?.[name];
     else value = readCookie(request.headers.cookie, name);
   } else {
-    value = readAuthorization(request.headers.authorization, scheme.type === "http" ? scheme.httpScheme ?? "bearer" : "bearer");
+    value = readAuthorization(request.headers.authorization, scheme.type === "http" ? (scheme.httpScheme ?? "bearer") : "bearer");
   }
   return typeof value === "string" && value !== "" ? value : undefined;
 }
