@@ -1,7 +1,7 @@
 import type { ValidateFunction } from "ajv";
-import { compileValidatorModule, SchemaCompileError, type ValidatorEntry } from "../../src/compiler/index.js";
+import { compileValidatorModule, compileValidators, SchemaCompileError, type ValidatorEntry } from "../../src/compiler/index.js";
 import { createAjv } from "./ajv-oracle.js";
-import { loadModule, type Validate, validatorOf } from "./load.js";
+import { loadJavaScript, type Validate, validatorOf } from "./load.js";
 import { componentPointer, documentForAjv, type LoadedDocument } from "./openapi-corpus.js";
 
 /** Why a verdict differs from Ajv's although neither side is broken. */
@@ -26,14 +26,14 @@ export async function buildSides(loaded: LoadedDocument): Promise<DocumentSides>
   let source: string | undefined;
   while (source === undefined) {
     try {
-      source = compileValidatorModule({ document: loaded.document, dialect: loaded.dialect, entries: names.map(entryFor) });
+      source = compileValidators({ document: loaded.document, dialect: loaded.dialect, entries: names.map(entryFor) }).javascript();
     } catch (error) {
       if (!(error instanceof SchemaCompileError)) throw error;
       for (const name of culprits(loaded, names)) skipped.set(name, `our compiler: ${error.message}`);
       names.splice(0, names.length, ...names.filter((name) => !skipped.has(name)));
     }
   }
-  const module = await loadModule(source);
+  const module = loadJavaScript(source);
   const ours = new Map(names.map((name, index) => [name, validatorOf(module, `v${index}`)]));
   return { ours, ajv: ajvSide(loaded, names, skipped), skipped };
 }
@@ -99,8 +99,8 @@ function formatEvidence(instance: unknown): ExceptionKind | undefined {
 async function variant(loaded: LoadedDocument, mismatches: readonly Mismatch[], document: unknown, formats: "assert" | "annotate"): Promise<Map<string, Validate>> {
   const names = [...new Set(mismatches.map((mismatch) => mismatch.name))];
   if (names.length === 0) return new Map();
-  const source = compileValidatorModule({ document, dialect: loaded.dialect, formats, entries: names.map(entryFor) });
-  const module = await loadModule(source);
+  const source = compileValidators({ document, dialect: loaded.dialect, formats, entries: names.map(entryFor) }).javascript();
+  const module = loadJavaScript(source);
   return new Map(names.map((name, index) => [name, validatorOf(module, `v${index}`)]));
 }
 
