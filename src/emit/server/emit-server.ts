@@ -8,7 +8,7 @@ import { buildMockAnswers } from "./mock-answers.js";
  * templates take no view. `multipart` is only written for specs with a multipart/form-data body,
  * so only they need @fastify/multipart.
  */
-const RUNTIME_FILES = ["content", "errors", "form", "logging", "answers", "not-found", "parameters", "pipeline", "problems", "refusals", "request", "responses", "security", "types"] as const;
+const RUNTIME_FILES = ["content", "docs", "errors", "form", "logging", "answers", "not-found", "parameters", "pipeline", "problems", "refusals", "request", "responses", "security", "types"] as const;
 
 /**
  * generated/server/: a Fastify 5 plugin serving every operation of the route table through the
@@ -43,6 +43,7 @@ const docs = {
   app: (title: string) => `buildServer: a Fastify instance serving ${title}, with problem answers everywhere.`,
   main: (title: string) => [
     `The mock server of ${title} (npm start): every operation answers its example response.`,
+    "The API reference is at /docs, the spec at /openapi.json and /openapi.yaml (no key needed).",
     "HOST (default 127.0.0.1) and PORT (default 3000) come from the environment. With API_KEYS (comma-separated) only those keys are accepted, otherwise any non-empty key is. One log line per request; SIGINT and SIGTERM stop it gracefully.",
   ].join("\n\n"),
   index: (title: string) => `The server of ${title}: a Fastify 5 plugin (registerRoutes), buildServer, the Handlers interface, stub and mock handlers, and the problem and authentication helpers. fastify and @fastify/multipart are peer dependencies of this entry point only.`,
