@@ -1,7 +1,7 @@
 import { compileValidatorModule, SchemaCompileError } from "../../compiler/index.js";
 import { createDiagnostic, GenerationFailed } from "../../diagnostics/diagnostic.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
-import { componentEntries, operationEntries } from "./validator-entries.js";
+import { componentEntries, mergeEntries, operationEntries } from "./validator-entries.js";
 
 /**
  * generated/validators/index.ts: standalone validators (no runtime dependency) for every
@@ -10,8 +10,7 @@ import { componentEntries, operationEntries } from "./validator-entries.js";
  */
 export function emitValidators({ model, document, config }: EmitInput): GeneratedFile[] {
   // A JSON body that is exactly a component shares the component's validator (same name): one entry.
-  const byName = new Map([...componentEntries(model), ...model.operations.flatMap(operationEntries)].reverse().map((e) => [e.name, e]));
-  const entries = [...byName.values()].reverse();
+  const entries = mergeEntries([...componentEntries(model), ...model.operations.flatMap(operationEntries)]);
   try {
     const content = compileValidatorModule({
       document,

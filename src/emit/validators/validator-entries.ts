@@ -9,6 +9,7 @@ export function componentEntries(model: ApiModel): ValidatorEntry[] {
     typeName: `T.${schema.typeName}`,
     schema: { pointer: schema.pointer },
     direction: "neutral",
+    standardSchemaKeys: [schema.typeName],
   }));
 }
 
@@ -22,7 +23,8 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
   const entries: ValidatorEntry[] = [];
   const parameterEntry = (name: string | undefined, type: string | undefined, list: readonly ParameterModel[]): void => {
     if (name === undefined) return;
-    entries.push({ name, typeName: `T.${type ?? "unknown"}`, schema: { inline: parametersSchema(list) }, direction: "request", coerceStrings: true });
+    const standardSchemaKeys = type === undefined ? [] : [type];
+    entries.push({ name, typeName: `T.${type ?? "unknown"}`, schema: { inline: parametersSchema(list) }, direction: "request", coerceStrings: true, standardSchemaKeys });
   };
   parameterEntry(names.pathParamsValidator, names.pathParamsType, parameters.path);
   parameterEntry(names.queryValidator, names.queryType, parameters.query);
@@ -31,7 +33,8 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
     const name = names.bodyValidators[content.mediaType];
     if (name === undefined || content.schemaPointer === undefined) continue;
     const coerceStrings = content.kind === "multipart" || content.kind === "form";
-    entries.push({ name, typeName: `T.${names.bodyType ?? "unknown"}`, schema: { pointer: content.schemaPointer }, direction: "request", coerceStrings });
+    const standardSchemaKeys = bodySchemaKeys(operation, content.mediaType, name);
+    entries.push({ name, typeName: `T.${names.bodyType ?? "unknown"}`, schema: { pointer: content.schemaPointer }, direction: "request", coerceStrings, standardSchemaKeys });
   }
   for (const response of operation.responses) {
     const name = names.responseValidators[response.status];
@@ -41,6 +44,35 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
     entries.push({ name, typeName: `T.${typeName ?? "unknown"}`, schema: { pointer: content.schemaPointer }, direction: "response" });
   }
   return entries;
+}
+
+/**
+ * The Standard Schema keys of a body validator: the validator's own name without "validate",
+ * and the operation's body type ("CreateVenueBody") for its JSON body, or its only one.
+ */
+function bodySchemaKeys(operation: OperationModel, mediaType: string, validator: string): string[] {
+  const contents = operation.requestBody?.contents.filter((c) => operation.names.bodyValidators[c.mediaType] !== undefined) ?? [];
+  const main = contents.find((c) => c.kind === "json") ?? (contents.length === 1 ? contents[0] : undefined);
+  const own = validator.replace(/^validate/, "");
+  const bodyType = operation.names.bodyType;
+  return main?.mediaType === mediaType && bodyType !== undefined && bodyType !== own ? [own, bodyType] : [own];
+}
+
+/**
+ * One entry per validator name: a JSON body that is exactly a component shares the component's
+ * validator, so the component's entry stands (where the last of them stood) for all of them, with
+ * all their Standard Schema keys (a key another validator already has is left out).
+ */
+export function mergeEntries(entries: readonly ValidatorEntry[]): ValidatorEntry[] {
+  const keysByName = new Map<string, string[]>();
+  const taken = new Set<string>();
+  for (const entry of entries) {
+    const fresh = (entry.standardSchemaKeys ?? []).filter((key) => !taken.has(key));
+    for (const key of fresh) taken.add(key);
+    keysByName.set(entry.name, [...(keysByName.get(entry.name) ?? []), ...fresh]);
+  }
+  const byName = new Map([...entries].reverse().map((entry) => [entry.name, entry]));
+  return [...byName.values()].reverse().map((entry) => ({ ...entry, standardSchemaKeys: keysByName.get(entry.name) ?? [] }));
 }
 
 /** The parameters of one location as one object schema: `{ id: <schema of id> }`. */
