@@ -9,7 +9,7 @@ import { Hono } from "hono";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { AddWorkerCredentialPathParams, CreateVenueBody, EventCreate, PayrollGroupCreate, Venue } from "../../generated/types.js";
 import { schemas } from "../../generated/validators/index.js";
-import { at, readRawSpec, type Json, type JsonObject } from "../spec/spec-document.js";
+import { deref, readRawSpec, type Json, type JsonObject } from "../spec/spec-document.js";
 import { venue } from "../server/helpers.js";
 
 /** Runs a schema's validate, which these schemas answer synchronously. */
@@ -17,11 +17,6 @@ function check<S extends StandardSchemaV1>(schema: S, value: unknown): StandardS
   const result = schema["~standard"].validate(value);
   if (result instanceof Promise) throw new Error("validate answered asynchronously");
   return result;
-}
-
-function deref(raw: JsonObject, node: Json): Json | undefined {
-  const ref = (node as JsonObject)["$ref"];
-  return typeof ref === "string" ? at(raw, ref.slice(1)) : node;
 }
 
 /** The keys `schemas` must have: every component, and each operation's body and parameters. */
