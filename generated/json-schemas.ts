@@ -45,7 +45,7 @@ export const jsonSchemas = {
   Event: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "A scheduled event as the edit returns it. The source lists these fields but does not say\nwhich are always present, so none is marked required.\n",
+    description: "A scheduled event as the edit returns it. The source lists these fields but does not say\nwhich are always present, so none is marked required.",
     properties: {
       id: {
         type: "number",
@@ -109,7 +109,7 @@ export const jsonSchemas = {
       },
       EventVenueInput: {
         type: "object",
-        description: "The venue of an event in a write body. All fields are strings. The source does not say which\nare required or give length limits.\n",
+        description: "The venue of an event in a write body. All fields are strings. The source does not say which\nare required or give length limits.",
         properties: {
           venue_id: {
             type: "string",
@@ -163,7 +163,7 @@ export const jsonSchemas = {
   EventList: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "The answer of the event list. The source does not say whether both fields are always\npresent, so neither is marked required.\n",
+    description: "The answer of the event list. The source does not say whether both fields are always\npresent, so neither is marked required.",
     properties: {
       data: { type: "array", items: { $ref: "#/$defs/EventListItem" } },
       total_count: { type: "integer" },
@@ -176,7 +176,7 @@ export const jsonSchemas = {
       },
       Event: {
         type: "object",
-        description: "A scheduled event as the edit returns it. The source lists these fields but does not say\nwhich are always present, so none is marked required.\n",
+        description: "A scheduled event as the edit returns it. The source lists these fields but does not say\nwhich are always present, so none is marked required.",
         properties: {
           id: {
             type: "number",
@@ -229,7 +229,7 @@ export const jsonSchemas = {
       },
       Event: {
         type: "object",
-        description: "A scheduled event as the edit returns it. The source lists these fields but does not say\nwhich are always present, so none is marked required.\n",
+        description: "A scheduled event as the edit returns it. The source lists these fields but does not say\nwhich are always present, so none is marked required.",
         properties: {
           id: {
             type: "number",
@@ -307,7 +307,7 @@ export const jsonSchemas = {
       },
       EventVenueInput: {
         type: "object",
-        description: "The venue of an event in a write body. All fields are strings. The source does not say which\nare required or give length limits.\n",
+        description: "The venue of an event in a write body. All fields are strings. The source does not say which\nare required or give length limits.",
         properties: {
           venue_id: {
             type: "string",
@@ -361,7 +361,7 @@ export const jsonSchemas = {
   EventVenueInput: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "The venue of an event in a write body. All fields are strings. The source does not say which\nare required or give length limits.\n",
+    description: "The venue of an event in a write body. All fields are strings. The source does not say which\nare required or give length limits.",
     properties: {
       venue_id: {
         type: "string",
@@ -428,7 +428,7 @@ export const jsonSchemas = {
       },
       EventVenueInput: {
         type: "object",
-        description: "The venue of an event in a write body. All fields are strings. The source does not say which\nare required or give length limits.\n",
+        description: "The venue of an event in a write body. All fields are strings. The source does not say which\nare required or give length limits.",
         properties: {
           venue_id: {
             type: "string",
@@ -474,7 +474,7 @@ export const jsonSchemas = {
   PayrollGroup: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "A payroll group as the service returns it. The source lists these fields but does not say\nwhich are always present, so none is marked required. Named states and transitions are not\nspecified; the group carries the `deleted` flag and the `pending`, `updateError` and\n`deleteError` booleans.\n",
+    description: "A payroll group as the service returns it. The source lists these fields but does not say\nwhich are always present, so none is marked required. Named states and transitions are not\nspecified; the group carries the `deleted` flag and the `pending`, `updateError` and\n`deleteError` booleans.",
     properties: {
       id: { type: "string" },
       name: { type: "string" },
@@ -500,7 +500,7 @@ export const jsonSchemas = {
   PayrollGroupCreate: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "The body that creates a payroll group. Which fields are required is not specified by the\nsource, so none is marked required.\n",
+    description: "The body that creates a payroll group. Which fields are required is not specified by the\nsource, so none is marked required.",
     properties: {
       name: {
         type: "string",
@@ -528,7 +528,7 @@ export const jsonSchemas = {
   Problem: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "An error answer in the form of RFC 9457 (`application/problem+json`). The source does not\nspecify the service's error answers; this is the form the generated validation layer gives\nfor the errors it detects (400, 401, 403, 404, 405, 408, 413, 414, 415, 431, and 500/501\nfrom the server itself).\n",
+    description: "An error answer in the form of RFC 9457 (`application/problem+json`). The source does not\nspecify the service's error answers; this is the form the generated validation layer gives\nfor the errors it detects (400, 401, 403, 404, 405, 408, 413, 414, 415, 431, and 500/501\nfrom the server itself).",
     required: ["type", "title", "status"],
     properties: {
       type: {
@@ -603,7 +603,7 @@ export const jsonSchemas = {
   Venue: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "A venue as the service returns it. The source lists these fields but does not say which are\nalways present, so none is marked required.\n",
+    description: "A venue as the service returns it. The source lists these fields but does not say which are\nalways present, so none is marked required.",
     properties: {
       venue_id: { type: "integer" },
       name: { type: "string", maxLength: 150 },
@@ -628,12 +628,12 @@ export const jsonSchemas = {
   },
   WageRules: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
-    description: "The body of the wage rules answer. The source specifies neither its shape nor the fields of a\nwage rule record, so this schema accepts any JSON value.\n",
+    description: "The body of the wage rules answer. The source specifies neither its shape nor the fields of a\nwage rule record, so this schema accepts any JSON value.",
   },
   WorkerCredential: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "A worker credential as the service returns it. The source lists these fields but does not\nsay which are always present, so none is marked required.\n",
+    description: "A worker credential as the service returns it. The source lists these fields but does not\nsay which are always present, so none is marked required.",
     properties: {
       id: { type: "string" },
       personnel_id: { type: "integer" },
@@ -676,7 +676,7 @@ export const jsonSchemas = {
   WorkerCredentialCreate: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "The body that attaches a credential to a worker. Which fields are required is not specified\nby the source, so none is marked required.\n",
+    description: "The body that attaches a credential to a worker. Which fields are required is not specified\nby the source, so none is marked required.",
     properties: {
       credentials_id: {
         type: "string",
@@ -727,7 +727,7 @@ export const jsonSchemas = {
   WorkerDocument: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "A worker document as the service returns it (\"file added\"). The source lists these fields\nbut does not say which are always present, so none is marked required.\n",
+    description: "A worker document as the service returns it (\"file added\"). The source lists these fields\nbut does not say which are always present, so none is marked required.",
     properties: {
       id: { type: "string" },
       name: { type: "string" },
@@ -746,7 +746,7 @@ export const jsonSchemas = {
   WorkerDocumentUpload: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     type: "object",
-    description: "The form that uploads a document for a worker. Which fields are required is not specified\nby the source, so none is marked required.\n\nThe source gives two length bounds for fields of this request, 1 to 100 and 1 to 20\ncharacters, without saying which field each belongs to. This contract applies 1 to 100 to\n`name`, the free-text document label (the longer bound fits a label best), and 1 to 20 to\n`type`, the media type of the file (common media types such as `application/pdf` or\n`image/jpeg` fit in 20 characters). If the service stores longer media types (the Office\nOpen XML ones have 71 characters), this assignment should be revisited.\n",
+    description: "The form that uploads a document for a worker. Which fields are required is not specified\nby the source, so none is marked required.\n\nThe source gives two length bounds for fields of this request, 1 to 100 and 1 to 20\ncharacters, without saying which field each belongs to. This contract applies 1 to 100 to\n`name`, the free-text document label (the longer bound fits a label best), and 1 to 20 to\n`type`, the media type of the file (common media types such as `application/pdf` or\n`image/jpeg` fit in 20 characters). If the service stores longer media types (the Office\nOpen XML ones have 71 characters), this assignment should be revisited.",
     properties: {
       p_id: { type: "integer" },
       name: { type: "string", description: "The document label.", minLength: 1, maxLength: 100 },
