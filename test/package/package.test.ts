@@ -70,7 +70,7 @@ describe("the packed package", () => {
       `const handlers: Handlers = createMockHandlers();`,
       `const openapi: Spec["openapi"] = "3.1.0";`,
       `const standard: StandardSchemaV1<CreateVenueBody> = schemas.CreateVenueBody;`,
-      `const venueSchema: "object" = jsonSchemas.Venue.type;`,
+      `const venueSchema: "object" = jsonSchemas.Venue.$defs.Venue.type;`,
       `export const used = [createClient, routes, venue, errors, handlers, buildServer, openapi, standard, venueSchema];`,
     ].join("\n");
     const dir = join(consumer, label);
@@ -90,10 +90,10 @@ describe("the packed package", () => {
       `const spec = (await import("${NAME}/spec", { with: { type: "json" } })).default;`,
       `const { jsonSchemas } = await import("${NAME}/json-schemas");`,
       `const standard = validators.schemas.CreateVenueBody["~standard"].validate({}).issues.length > 0;`,
-      `console.log(JSON.stringify([typeof root.createClient, validators.validateVenueCreate({}).valid, typeof server.buildServer, spec.openapi, standard, jsonSchemas.Venue.type]));`,
+      `console.log(JSON.stringify([typeof root.createClient, validators.validateVenueCreate({}).valid, typeof server.buildServer, spec.openapi, standard, jsonSchemas.Venue.$ref]));`,
     ].join("\n");
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer });
-    expect(JSON.parse(stdout)).toEqual(["function", false, "function", "3.1.0", true, "object"]);
+    expect(JSON.parse(stdout)).toEqual(["function", false, "function", "3.1.0", true, "#/$defs/Venue"]);
   });
 
   it("loads every entry with require", async () => {
@@ -103,9 +103,9 @@ describe("the packed package", () => {
       `const server = require("${NAME}/server");`,
       `const spec = require("${NAME}/spec");`,
       `const { jsonSchemas } = require("${NAME}/json-schemas");`,
-      `console.log(JSON.stringify([typeof root.createClient, validators.isVenue({ venue_id: 1 }), typeof server.createMockHandlers, spec.openapi, validators.schemas.Venue["~standard"].version, jsonSchemas.Venue.type]));`,
+      `console.log(JSON.stringify([typeof root.createClient, validators.isVenue({ venue_id: 1 }), typeof server.createMockHandlers, spec.openapi, validators.schemas.Venue["~standard"].version, jsonSchemas.Venue.$ref]));`,
     ].join("\n");
     const { stdout } = await run(process.execPath, ["--no-warnings", "--input-type=commonjs", "-e", script], { cwd: consumer });
-    expect(JSON.parse(stdout)).toEqual(["function", true, "function", "3.1.0", 1, "object"]);
+    expect(JSON.parse(stdout)).toEqual(["function", true, "function", "3.1.0", 1, "#/$defs/Venue"]);
   });
 });

@@ -30,12 +30,19 @@ function componentExamples(): [JsonSchemaName, Json][] {
   return found;
 }
 
+const compiled = new Map<JsonSchemaName, (value: unknown) => boolean>();
+
+/** Ajv's validator for one document, compiled alone (nothing else added), once. */
 function compile(name: JsonSchemaName): (value: unknown) => boolean {
+  const known = compiled.get(name);
+  if (known !== undefined) return known;
   const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
   addFormats.default(ajv);
   ajv.addFormat("binary", true);
   const validate = ajv.compile(jsonSchemas[name] as object);
-  return (value) => validate(value);
+  const check = (value: unknown): boolean => validate(value);
+  compiled.set(name, check);
+  return check;
 }
 
 function ours(name: JsonSchemaName, value: unknown): boolean {
