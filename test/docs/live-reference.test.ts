@@ -39,12 +39,15 @@ describe("the reference routes of the mock server", () => {
     expect((await fetch(`${server.origin}/api/1_12/events`)).status).toBe(401);
   });
 
-  it("answer what they do not serve with a 404 problem", async () => {
-    for (const path of ["/docs/static/nothing.js", "/docs/nothing", "/openapi.txt"]) {
+  it("answer what they do not serve with a problem, like every other route", async () => {
+    const refused: [string, number][] = [["/docs/static/nothing.js", 404], ["/docs/nothing", 404], ["/openapi.txt", 404], ["/docs/static/%zz", 400], ["/docs/static/%00", 403]];
+    for (const [path, status] of refused) {
       const response = await fetch(`${server.origin}${path}`);
-      expect(response.status).toBe(404);
+      expect([path, response.status]).toEqual([path, status]);
       expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({ status });
     }
+    expect((await fetch(`${server.origin}/openapi.json`, { method: "DELETE" })).status).toBe(404);
   });
 });
 
