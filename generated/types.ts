@@ -579,6 +579,19 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description The server failed to answer: a fault in a handler, or an answer that breaks the contract.
+         *     Produced by the generated server, which never reveals the cause (it is logged); the source
+         *     does not specify the service's own error answers.
+         */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /**
@@ -590,12 +603,12 @@ export interface components {
          */
         WorkerId: number;
         /**
-         * @description The client ID.
+         * @description The ID of the client to edit (a string).
          * @example HARBOR42
          */
         ClientId: string;
         /**
-         * @description The event ID.
+         * @description The ID of the event to edit (a string).
          * @example 9001
          */
         EventId: string;
@@ -646,6 +659,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     addWorkerCredential: {
@@ -699,6 +713,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     addWorkerDocument: {
@@ -775,6 +790,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            500: components["responses"]["InternalError"];
         };
     };
     updateClient: {
@@ -783,7 +799,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The client ID.
+                 * @description The ID of the client to edit (a string).
                  * @example HARBOR42
                  */
                 id: components["parameters"]["ClientId"];
@@ -825,6 +841,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     createVenue: {
@@ -840,7 +857,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created venue. */
+            /** @description The created venue, with its new `venue_id`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -867,6 +884,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     listWageRules: {
@@ -889,6 +907,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
         };
     };
     listEvents: {
@@ -911,6 +930,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
         };
     };
     createEvent: {
@@ -953,6 +973,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     updateEvent: {
@@ -961,7 +982,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The event ID.
+                 * @description The ID of the event to edit (a string).
                  * @example 9001
                  */
                 id: components["parameters"]["EventId"];
@@ -974,7 +995,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The edited event. */
+            /** @description The edited event, as the service returns it. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1003,6 +1024,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
 }
@@ -1073,6 +1095,8 @@ export type AddWorkerCredentialResponse413 = Problem;
 export type AddWorkerCredentialResponse414 = Problem;
 /** Response 415 of `addWorkerCredential` (POST /workers/{id}/credentials). */
 export type AddWorkerCredentialResponse415 = Problem;
+/** Response 500 of `addWorkerCredential` (POST /workers/{id}/credentials). */
+export type AddWorkerCredentialResponse500 = Problem;
 /** Success response body of `addWorkerCredential` (POST /workers/{id}/credentials). */
 export type AddWorkerCredentialResponse = AddWorkerCredentialResponse200;
 /** Path parameters of `addWorkerDocument` (POST /workers/{id}/documents). */
@@ -1095,6 +1119,8 @@ export type AddWorkerDocumentResponse413 = Problem;
 export type AddWorkerDocumentResponse414 = Problem;
 /** Response 415 of `addWorkerDocument` (POST /workers/{id}/documents). */
 export type AddWorkerDocumentResponse415 = Problem;
+/** Response 500 of `addWorkerDocument` (POST /workers/{id}/documents). */
+export type AddWorkerDocumentResponse500 = Problem;
 /** Success response body of `addWorkerDocument` (POST /workers/{id}/documents). */
 export type AddWorkerDocumentResponse = AddWorkerDocumentResponse200;
 /** Request body of `createEvent` (POST /events). */
@@ -1111,6 +1137,8 @@ export type CreateEventResponse403 = Problem;
 export type CreateEventResponse413 = Problem;
 /** Response 415 of `createEvent` (POST /events). */
 export type CreateEventResponse415 = Problem;
+/** Response 500 of `createEvent` (POST /events). */
+export type CreateEventResponse500 = Problem;
 /** Success response body of `createEvent` (POST /events). */
 export type CreateEventResponse = CreateEventResponse201;
 /** Request body of `createPayrollGroup` (POST /payroll-groups). */
@@ -1127,6 +1155,8 @@ export type CreatePayrollGroupResponse403 = Problem;
 export type CreatePayrollGroupResponse413 = Problem;
 /** Response 415 of `createPayrollGroup` (POST /payroll-groups). */
 export type CreatePayrollGroupResponse415 = Problem;
+/** Response 500 of `createPayrollGroup` (POST /payroll-groups). */
+export type CreatePayrollGroupResponse500 = Problem;
 /** Success response body of `createPayrollGroup` (POST /payroll-groups). */
 export type CreatePayrollGroupResponse = CreatePayrollGroupResponse200;
 /** Request body of `createVenue` (POST /venues). */
@@ -1143,6 +1173,8 @@ export type CreateVenueResponse403 = Problem;
 export type CreateVenueResponse413 = Problem;
 /** Response 415 of `createVenue` (POST /venues). */
 export type CreateVenueResponse415 = Problem;
+/** Response 500 of `createVenue` (POST /venues). */
+export type CreateVenueResponse500 = Problem;
 /** Success response body of `createVenue` (POST /venues). */
 export type CreateVenueResponse = CreateVenueResponse200;
 /** Response 200 of `listEvents` (GET /events). */
@@ -1151,6 +1183,8 @@ export type ListEventsResponse200 = EventList;
 export type ListEventsResponse401 = Problem;
 /** Response 403 of `listEvents` (GET /events). */
 export type ListEventsResponse403 = Problem;
+/** Response 500 of `listEvents` (GET /events). */
+export type ListEventsResponse500 = Problem;
 /** Success response body of `listEvents` (GET /events). */
 export type ListEventsResponse = ListEventsResponse200;
 /** Response 200 of `listWageRules` (GET /wage-rules). */
@@ -1159,6 +1193,8 @@ export type ListWageRulesResponse200 = WageRules;
 export type ListWageRulesResponse401 = Problem;
 /** Response 403 of `listWageRules` (GET /wage-rules). */
 export type ListWageRulesResponse403 = Problem;
+/** Response 500 of `listWageRules` (GET /wage-rules). */
+export type ListWageRulesResponse500 = Problem;
 /** Success response body of `listWageRules` (GET /wage-rules). */
 export type ListWageRulesResponse = ListWageRulesResponse200;
 /** Path parameters of `updateClient` (PATCH /clients/{id}). */
@@ -1181,6 +1217,8 @@ export type UpdateClientResponse413 = Problem;
 export type UpdateClientResponse414 = Problem;
 /** Response 415 of `updateClient` (PATCH /clients/{id}). */
 export type UpdateClientResponse415 = Problem;
+/** Response 500 of `updateClient` (PATCH /clients/{id}). */
+export type UpdateClientResponse500 = Problem;
 /** Success response body of `updateClient` (PATCH /clients/{id}). */
 export type UpdateClientResponse = UpdateClientResponse200;
 /** Path parameters of `updateEvent` (PATCH /events/{id}). */
@@ -1203,5 +1241,7 @@ export type UpdateEventResponse413 = Problem;
 export type UpdateEventResponse414 = Problem;
 /** Response 415 of `updateEvent` (PATCH /events/{id}). */
 export type UpdateEventResponse415 = Problem;
+/** Response 500 of `updateEvent` (PATCH /events/{id}). */
+export type UpdateEventResponse500 = Problem;
 /** Success response body of `updateEvent` (PATCH /events/{id}). */
 export type UpdateEventResponse = UpdateEventResponse200;

@@ -29,6 +29,7 @@ export interface HandlerTypes {
       "413": T.AddWorkerCredentialResponse413;
       "414": T.AddWorkerCredentialResponse414;
       "415": T.AddWorkerCredentialResponse415;
+      "500": T.AddWorkerCredentialResponse500;
     };
   };
   addWorkerDocument: {
@@ -45,6 +46,7 @@ export interface HandlerTypes {
       "413": T.AddWorkerDocumentResponse413;
       "414": T.AddWorkerDocumentResponse414;
       "415": T.AddWorkerDocumentResponse415;
+      "500": T.AddWorkerDocumentResponse500;
     };
   };
   createEvent: {
@@ -59,6 +61,7 @@ export interface HandlerTypes {
       "403": T.CreateEventResponse403;
       "413": T.CreateEventResponse413;
       "415": T.CreateEventResponse415;
+      "500": T.CreateEventResponse500;
     };
   };
   createPayrollGroup: {
@@ -73,6 +76,7 @@ export interface HandlerTypes {
       "403": T.CreatePayrollGroupResponse403;
       "413": T.CreatePayrollGroupResponse413;
       "415": T.CreatePayrollGroupResponse415;
+      "500": T.CreatePayrollGroupResponse500;
     };
   };
   createVenue: {
@@ -87,6 +91,7 @@ export interface HandlerTypes {
       "403": T.CreateVenueResponse403;
       "413": T.CreateVenueResponse413;
       "415": T.CreateVenueResponse415;
+      "500": T.CreateVenueResponse500;
     };
   };
   listEvents: {
@@ -98,6 +103,7 @@ export interface HandlerTypes {
       "200": T.ListEventsResponse200;
       "401": T.ListEventsResponse401;
       "403": T.ListEventsResponse403;
+      "500": T.ListEventsResponse500;
     };
   };
   listWageRules: {
@@ -109,6 +115,7 @@ export interface HandlerTypes {
       "200": T.ListWageRulesResponse200;
       "401": T.ListWageRulesResponse401;
       "403": T.ListWageRulesResponse403;
+      "500": T.ListWageRulesResponse500;
     };
   };
   updateClient: {
@@ -125,6 +132,7 @@ export interface HandlerTypes {
       "413": T.UpdateClientResponse413;
       "414": T.UpdateClientResponse414;
       "415": T.UpdateClientResponse415;
+      "500": T.UpdateClientResponse500;
     };
   };
   updateEvent: {
@@ -141,6 +149,7 @@ export interface HandlerTypes {
       "413": T.UpdateEventResponse413;
       "414": T.UpdateEventResponse414;
       "415": T.UpdateEventResponse415;
+      "500": T.UpdateEventResponse500;
     };
   };
 }

@@ -6,6 +6,7 @@ import type { SchemaLocation } from "./location.js";
 import type { ModuleState } from "./module-state.js";
 import { PUBLIC_TYPE_NAMES, type PublicTypes, publicTypesSource } from "./public-types.js";
 import { HELPERS, MODULE_TYPES, withDependencies } from "./runtime.js";
+import { emitStandardSchemas } from "./standard-schema.js";
 
 /** An entry with its schema located. */
 export interface LocatedEntry {
@@ -32,6 +33,8 @@ export function assembleModule(module: ModuleState, entries: readonly LocatedEnt
   for (const name of withDependencies(module.helpersUsed)) section(tsSection(HELPERS[name].source));
   if (module.constants.length > 0) section(joinCode(module.constants, NEWLINE));
   for (const part of [...functions, ...exports]) section(part);
+  const standard = emitStandardSchemas(entries.map(({ entry }) => entry));
+  if (standard !== undefined) section(standard);
   return `${out.toCode().toString()}\n`;
 }
 

@@ -25,6 +25,8 @@ export interface ValidatorEntry {
   direction?: Direction;
   /** parameters: top-level string values are converted per the property schema's type before checking */
   coerceStrings?: boolean;
+  /** keys under which the module's `schemas` offers this validator as a Standard Schema v1 object */
+  standardSchemaKeys?: readonly string[];
 }
 
 /** Finds (or registers) the schema an entry validates. */

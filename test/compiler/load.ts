@@ -43,25 +43,26 @@ export async function loadModule(source: string): Promise<Record<string, unknown
  */
 export function loadJavaScript(js: string): Record<string, unknown> {
   const names: string[] = [];
-  const body = js.replace(/^export function ([A-Za-z_$][\w$]*)/gm, (_match, name: string) => {
-    names.push(name);
-    return `function ${name}`;
-  });
-  return new Function(`"use strict";\n${body}\nreturn { ${names.join(", ")} };`)() as Record<string, unknown>;
-}
-
-/** Generated modules export only `export function name` and `export default name;` at line starts. */
-function toCommonJs(js: string): string {
-  const names: string[] = [];
   const body = js
     .replace(/^export function ([A-Za-z_$][\w$]*)/gm, (_match, name: string) => {
       names.push(name);
       return `function ${name}`;
     })
+    .replace(/^export const /gm, "const ");
+  return new Function(`"use strict";\n${body}\nreturn { ${names.join(", ")} };`)() as Record<string, unknown>;
+}
+
+/** Generated modules export only `export function name`, `export const name` and `export default name;` at line starts. */
+function toCommonJs(js: string): string {
+  const names: string[] = [];
+  const body = js
+    .replace(/^export (function|const) ([A-Za-z_$][\w$]*)/gm, (_match, kind: string, name: string) => {
+      names.push(name);
+      return `${kind} ${name}`;
+    })
     .replace(/^export default ([A-Za-z_$][\w$]*);$/gm, (_match, name: string) => `exports.default = ${name};`);
   return `${body}\n${names.map((name) => `exports.${name} = ${name};`).join("\n")}\n`;
 }
-
 /** A named export of a loaded module, as a validator. */
 export function validatorOf(module: Record<string, unknown>, name: string): Validate {
   const value = module[name];

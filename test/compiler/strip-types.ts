@@ -26,6 +26,7 @@ export function stripTypes(source: string): string {
 
 function isTypeOnly(node: ts.Node): boolean {
   if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return true;
+  if (ts.isModuleDeclaration(node) && node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword) === true) return true;
   return ts.isImportDeclaration(node) && node.importClause?.isTypeOnly === true;
 }
 

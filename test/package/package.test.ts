@@ -46,12 +46,17 @@ describe("the packed package", () => {
     const { stdout } = await run("tar", ["-tzf", tarball]);
     const files = stdout.trim().split("\n");
     expect(files.every((file) => file === "package/package.json" || file.startsWith("package/dist/") || file === "package/README.md")).toBe(true);
-    for (const entry of ["index.js", "index.d.ts", "validators/index.js", "server/index.js", "client/index.js", "openapi.json"]) {
+    for (const entry of ["index.js", "index.d.ts", "validators/index.js", "server/index.js", "client/index.js", "openapi.json", "json-schemas.js"]) {
       expect(files).toContain(`package/dist/${entry}`);
     }
     const manifest = JSON.parse(await readFile(join(consumer, "node_modules", NAME, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.dependencies).toBeUndefined();
-    expect(manifest.peerDependenciesMeta).toEqual({ fastify: { optional: true }, "@fastify/multipart": { optional: true } });
+    expect(manifest.peerDependenciesMeta).toEqual({
+      fastify: { optional: true },
+      "@fastify/multipart": { optional: true },
+      "@fastify/swagger": { optional: true },
+      "@fastify/swagger-ui": { optional: true },
+    });
   });
 
   it.each([
@@ -60,7 +65,8 @@ describe("the packed package", () => {
   ])("typechecks an import of every entry with moduleResolution %s", async (label, options) => {
     const source = [
       `import { createClient, routes, type Venue, type CreateVenueBody } from "${NAME}";`,
-      `import { validateVenueCreate, isVenue, type ValidationError } from "${NAME}/validators";`,
+      `import { validateVenueCreate, isVenue, schemas, type StandardSchemaV1, type ValidationError } from "${NAME}/validators";`,
+      `import { jsonSchemas } from "${NAME}/json-schemas";`,
       `import { buildServer, createMockHandlers, type Handlers } from "${NAME}/server";`,
       `type Spec = typeof import("${NAME}/spec");`,
       `const body: CreateVenueBody = { name: "Hall", address: "1 Road", city: "Town", zip: "1" };`,
@@ -68,7 +74,9 @@ describe("the packed package", () => {
       `const errors: ValidationError[] | undefined = validateVenueCreate(body).errors;`,
       `const handlers: Handlers = createMockHandlers();`,
       `const openapi: Spec["openapi"] = "3.1.0";`,
-      `export const used = [createClient, routes, venue, errors, handlers, buildServer, openapi];`,
+      `const standard: StandardSchemaV1<CreateVenueBody> = schemas.CreateVenueBody;`,
+      `const venueSchema: "object" = jsonSchemas.Venue.$defs.Venue.type;`,
+      `export const used = [createClient, routes, venue, errors, handlers, buildServer, openapi, standard, venueSchema];`,
     ].join("\n");
     const dir = join(consumer, label);
     await mkdir(dir, { recursive: true });
@@ -85,10 +93,12 @@ describe("the packed package", () => {
       `const validators = await import("${NAME}/validators");`,
       `const server = await import("${NAME}/server");`,
       `const spec = (await import("${NAME}/spec", { with: { type: "json" } })).default;`,
-      `console.log(JSON.stringify([typeof root.createClient, validators.validateVenueCreate({}).valid, typeof server.buildServer, spec.openapi]));`,
+      `const { jsonSchemas } = await import("${NAME}/json-schemas");`,
+      `const standard = validators.schemas.CreateVenueBody["~standard"].validate({}).issues.length > 0;`,
+      `console.log(JSON.stringify([typeof root.createClient, validators.validateVenueCreate({}).valid, typeof server.buildServer, spec.openapi, standard, jsonSchemas.Venue.$ref]));`,
     ].join("\n");
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer });
-    expect(JSON.parse(stdout)).toEqual(["function", false, "function", "3.1.0"]);
+    expect(JSON.parse(stdout)).toEqual(["function", false, "function", "3.1.0", true, "#/$defs/Venue"]);
   });
 
   it("loads every entry with require", async () => {
@@ -97,9 +107,10 @@ describe("the packed package", () => {
       `const validators = require("${NAME}/validators");`,
       `const server = require("${NAME}/server");`,
       `const spec = require("${NAME}/spec");`,
-      `console.log(JSON.stringify([typeof root.createClient, validators.isVenue({ venue_id: 1 }), typeof server.createMockHandlers, spec.openapi]));`,
+      `const { jsonSchemas } = require("${NAME}/json-schemas");`,
+      `console.log(JSON.stringify([typeof root.createClient, validators.isVenue({ venue_id: 1 }), typeof server.createMockHandlers, spec.openapi, validators.schemas.Venue["~standard"].version, jsonSchemas.Venue.$ref]));`,
     ].join("\n");
     const { stdout } = await run(process.execPath, ["--no-warnings", "--input-type=commonjs", "-e", script], { cwd: consumer });
-    expect(JSON.parse(stdout)).toEqual(["function", true, "function", "3.1.0"]);
+    expect(JSON.parse(stdout)).toEqual(["function", true, "function", "3.1.0", 1, "#/$defs/Venue"]);
   });
 });

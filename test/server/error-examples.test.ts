@@ -5,14 +5,15 @@
  * no request here fails, so an example cannot be added (or drift) unchecked.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Handlers } from "../../generated/server/index.js";
 import { at, type Json, type JsonObject, readRawSpec } from "../spec/spec-document.js";
 import { type CallInit, event, FORBIDDEN_KEY, startServer, type TestServer, venue } from "./helpers.js";
 
 const raw = readRawSpec();
 const MiB = 1024 * 1024;
 
-/** A request: method, path under the base path, and what it carries. */
-type Probe = readonly [method: string, path: string, init?: CallInit];
+/** A request: method, path under the base path, what it carries, and whether a failing handler serves it. */
+type Probe = readonly [method: string, path: string, init?: CallInit, failing?: "failing"];
 
 interface ErrorExample {
   readonly operation: string;
@@ -83,6 +84,7 @@ function probeFor(example: ErrorExample): Probe | undefined {
     "414 tooLong": () => [method, path.replace(/\/(1042|HARBOR42|9001)(?=\/|$)/, `/${"7".repeat(1025)}`), body],
     "415 wrongType": () => withBody(example.operation === "addWorkerDocument" ? { json: {} } : { body: "hello", contentType: "text/plain" }),
     "400 validation": () => withBody(invalidBody(example.operation)),
+    "500 internal": () => [method, path, body, "failing"],
   };
   return byName[`${example.status} ${example.name}`]?.();
 }
@@ -102,10 +104,19 @@ function invalidBody(operation: string): CallInit {
 }
 
 let server: TestServer;
+/** A server whose every handler throws, as a bug would. */
+let failing: TestServer;
 beforeAll(async () => {
   server = await startServer();
+  const fail = (): never => {
+    throw new Error("a handler failed");
+  };
+  failing = await startServer({ handlers: Object.fromEntries(Object.keys(OPERATIONS).map((key) => [key, fail])) as unknown as Handlers });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await failing.close();
+});
 
 const examples = errorExamples();
 
@@ -118,8 +129,8 @@ describe("the spec's error examples", () => {
   it.each(examples.map((example) => [`${example.operation} ${example.status} ${example.name}`, example] as const))("%s is what the server answers", async (_label, example) => {
     const probe = probeFor(example);
     expect(probe, "add the request that provokes this example to probeFor").toBeDefined();
-    const [method, path, init] = probe as Probe;
-    const response = await server.call(method, path, init);
+    const [method, path, init, target] = probe as Probe;
+    const response = await (target === "failing" ? failing : server).call(method, path, init);
     expect(response.status).toBe(Number(example.status));
     expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     expect(await response.json()).toEqual(example.value);

@@ -30,6 +30,12 @@ export function at(document: Json, pointer: string): Json | undefined {
   return node;
 }
 
+/** A node, or what its local `$ref` ("#/components/...") points to in the document. */
+export function deref(document: Json, node: Json | undefined): Json | undefined {
+  const ref = node !== null && typeof node === "object" && !Array.isArray(node) ? node["$ref"] : undefined;
+  return typeof ref === "string" && ref.startsWith("#") ? at(document, ref.slice(1)) : node;
+}
+
 /** Ajv 2020 with formats and the spec's components, to check examples and boundaries. */
 export function createOracle(raw: JsonObject): (schemaName: string, value: unknown) => boolean {
   const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });

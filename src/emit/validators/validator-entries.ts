@@ -9,6 +9,7 @@ export function componentEntries(model: ApiModel): ValidatorEntry[] {
     typeName: `T.${schema.typeName}`,
     schema: { pointer: schema.pointer },
     direction: "neutral",
+    standardSchemaKeys: [schema.typeName],
   }));
 }
 
@@ -24,7 +25,8 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
   const entries: ValidatorEntry[] = [];
   const parameterEntry = (name: string | undefined, type: string | undefined, list: readonly ParameterModel[]): void => {
     if (name === undefined) return;
-    entries.push({ name, typeName: `T.${type ?? "unknown"}`, schema: { inline: parametersSchema(list) }, direction: "request", coerceStrings: true });
+    const standardSchemaKeys = type === undefined ? [] : [type];
+    entries.push({ name, typeName: `T.${type ?? "unknown"}`, schema: { inline: parametersSchema(list) }, direction: "request", coerceStrings: true, standardSchemaKeys });
   };
   parameterEntry(names.pathParamsValidator, names.pathParamsType, parameters.path);
   parameterEntry(names.queryValidator, names.queryType, parameters.query);
@@ -33,7 +35,8 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
     const name = names.bodyValidators[content.mediaType];
     if (!own(name) || content.schemaPointer === undefined) continue;
     const coerceStrings = content.kind === "multipart" || content.kind === "form";
-    entries.push({ name, typeName: `T.${names.bodyType ?? "unknown"}`, schema: { pointer: content.schemaPointer }, direction: "request", coerceStrings });
+    const standardSchemaKeys = bodySchemaKeys(operation, content.mediaType, name);
+    entries.push({ name, typeName: `T.${names.bodyType ?? "unknown"}`, schema: { pointer: content.schemaPointer }, direction: "request", coerceStrings, standardSchemaKeys });
   }
   for (const response of operation.responses) {
     const name = names.responseValidators[response.status];
@@ -43,6 +46,43 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
     entries.push({ name, typeName: `T.${typeName ?? "unknown"}`, schema: { pointer: content.schemaPointer }, direction: "response" });
   }
   return entries;
+}
+
+/**
+ * The Standard Schema keys of a body validator: the validator's own name without "validate",
+ * and the operation's body type ("CreateVenueBody") for its JSON body, or its only one.
+ */
+function bodySchemaKeys(operation: OperationModel, mediaType: string, validator: string): string[] {
+  const contents = operation.requestBody?.contents.filter((c) => operation.names.bodyValidators[c.mediaType] !== undefined) ?? [];
+  const main = contents.find((c) => c.kind === "json") ?? (contents.length === 1 ? contents[0] : undefined);
+  const own = validator.replace(/^validate/, "");
+  const bodyType = operation.names.bodyType;
+  return main?.mediaType === mediaType && bodyType !== undefined && bodyType !== own ? [own, bodyType] : [own];
+}
+
+/**
+ * The Standard Schema keys an operation gives validators it shares with a component (its body type,
+ * "CreateVenueBody", for a JSON body that is exactly a component), as [validator, key] pairs.
+ */
+export function sharedSchemaKeys(operation: OperationModel): [string, string][] {
+  const { names } = operation;
+  return (operation.requestBody?.contents ?? []).flatMap((content) => {
+    const name = names.bodyValidators[content.mediaType];
+    if (name === undefined || !names.sharedValidators.includes(name)) return [];
+    return bodySchemaKeys(operation, content.mediaType, name).map((key): [string, string] => [name, key]);
+  });
+}
+
+/** Component entries with the keys operations add to them; a key already given is not given again. */
+export function withSharedKeys(components: readonly ValidatorEntry[], shared: readonly (readonly [string, string])[]): ValidatorEntry[] {
+  const taken = new Set(components.flatMap((entry) => entry.standardSchemaKeys ?? []));
+  const extra = new Map<string, string[]>();
+  for (const [name, key] of shared) {
+    if (taken.has(key)) continue;
+    taken.add(key);
+    extra.set(name, [...(extra.get(name) ?? []), key]);
+  }
+  return components.map((entry) => (extra.has(entry.name) ? { ...entry, standardSchemaKeys: [...(entry.standardSchemaKeys ?? []), ...(extra.get(entry.name) ?? [])] } : entry));
 }
 
 /** The parameters of one location as one object schema: `{ id: <schema of id> }`. */

@@ -5,12 +5,16 @@
  * The mock server of Recursion fixture (version 1) (npm start): every operation answers its
  * example response.
  *
+ * The API reference is at /docs, the spec at /openapi.json and /openapi.yaml (no key needed).
+ *
  * HOST (default 127.0.0.1) and PORT (default 3000) come from the environment. With API_KEYS
  * (comma-separated) only those keys are accepted, otherwise any non-empty key is. One log line per
  * request; SIGINT and SIGTERM stop it gracefully.
  */
 /// <reference types="node" />
+import document from "../openapi.json" with { type: "json" };
 import { buildServer, createKeyAuthenticator, createMockHandlers, type Authenticate } from "./index.js";
+import { registerDocs } from "./runtime/docs.js";
 
 const host = process.env.HOST || "127.0.0.1";
 const port = parsePort(process.env.PORT);
@@ -22,6 +26,7 @@ const app = await buildServer({
   authenticate: keys.length > 0 ? createKeyAuthenticator(keys) : anyKey,
   logger: true,
 });
+await registerDocs(app, document);
 await app.listen({ host, port });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void shutdown(signal));

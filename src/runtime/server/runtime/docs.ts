@@ -1,0 +1,81 @@
+/**
+ * The API reference of a server: Swagger UI at `/docs` (from @fastify/swagger-ui, which serves
+ * every asset from its own npm package) and the spec at `/openapi.json` and `/openapi.yaml`.
+ *
+ * Nothing is loaded from anywhere else: the pages carry a Content-Security-Policy that lets the
+ * browser reach this server only (no CDN, font, validator badge or telemetry request). "Try it"
+ * calls this server: the reference lists it first among the spec's servers, as the base path
+ * on the same origin. These routes are outside the base path, so they need no API key; every
+ * operation still does. A path under `/docs` that serves nothing is a 404 problem, like any other.
+ */
+import swagger, { type StaticDocumentSpec } from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { basePath } from "../../routes.js";
+
+/** The OpenAPI document as the reference needs it: its title and servers; the rest is passed on. */
+export interface ReferenceDocument {
+  readonly info: { readonly title: string };
+  readonly servers?: readonly ReferenceServer[];
+  readonly [key: string]: unknown;
+}
+
+/** A server of the document. */
+export interface ReferenceServer {
+  readonly url: string;
+  readonly description?: string;
+  readonly [key: string]: unknown;
+}
+
+/** Where the reference is served. */
+export const DOCS_PATH = "/docs";
+
+/** Same origin only: scripts, styles and images come from this server, calls go to it. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "form-action 'self'",
+  "frame-ancestors 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+].join("; ");
+
+/**
+ * Registers the reference and the spec routes on `app` (before it listens). `document` is the
+ * OpenAPI document as generated (`openapi.json`); its `x-generated` mark is not served.
+ */
+export async function registerDocs(app: FastifyInstance, document: ReferenceDocument): Promise<void> {
+  const spec = withoutGeneratedMark(document);
+  // The generator validated the document as OpenAPI: it is handed on as one.
+  await app.register(swagger, { mode: "static", specification: { document: spec as unknown as StaticDocumentSpec["document"] } });
+  await app.register(swaggerUi, {
+    routePrefix: DOCS_PATH,
+    staticCSP: CONTENT_SECURITY_POLICY,
+    transformSpecification: () => withThisServer(spec),
+    uiConfig: { deepLinking: true, displayOperationId: true },
+    theme: { title: `${spec.info.title}: reference` },
+  });
+  app.get("/openapi.json", { schema: { hide: true } }, (_request, reply) => sendSpec(reply, "application/json", JSON.stringify(spec, null, 2)));
+  app.get("/openapi.yaml", { schema: { hide: true } }, (_request, reply) => sendSpec(reply, "application/yaml", app.swagger({ yaml: true })));
+}
+
+function withoutGeneratedMark(document: ReferenceDocument): ReferenceDocument {
+  const { "x-generated": _mark, ...spec } = document;
+  return spec as ReferenceDocument;
+}
+
+/** The document whose first server is this one (the base path on the page's own origin). */
+function withThisServer(spec: ReferenceDocument): ReferenceDocument {
+  const prefix: string = basePath;
+  const here: ReferenceServer = { url: prefix === "" ? "/" : prefix, description: "This server (the reference's own origin)" };
+  return { ...spec, servers: [here, ...(spec.servers ?? [])] };
+}
+
+function sendSpec(reply: FastifyReply, mediaType: string, text: string): void {
+  reply.header("content-type", `${mediaType}; charset=utf-8`).send(text);
+}

@@ -1,0 +1,89 @@
+/**
+ * Headless Chromium for the reference tests, driven by playwright-core (which downloads no
+ * browser of its own): Debian's `chromium`, or whatever CHROMIUM_PATH names. Each launch gets a
+ * fresh profile and the switches that keep Chromium from calling home (no background networking,
+ * component updates, sync or QUIC), and records every request its pages make.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { makeTempDir, repoRoot } from "./paths.js";
+
+/** Where the tests leave their screenshots (ignored by git). */
+export const SCREENSHOT_DIR = join(repoRoot, "build", "screenshots");
+
+/** The Chromium binary to drive, if there is one. */
+export const chromiumPath = findChromium();
+
+/** Why the browser tests are skipped, and how to run them. */
+export const noBrowserMessage = "no Chromium found: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary";
+
+const SWITCHES = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+function findChromium(): string | undefined {
+  const named = process.env.CHROMIUM_PATH;
+  if (named !== undefined && named !== "") return existsSync(named) ? named : undefined;
+  return ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((path) => existsSync(path));
+}
+
+/** One request a page made, and how it ended if it failed ("csp": refused by the page's policy). */
+export interface RecordedRequest {
+  readonly url: string;
+  readonly method: string;
+  failure?: string;
+}
+
+/** A running browser with one page, and every request made so far. */
+export interface BrowserSession {
+  readonly page: Page;
+  readonly requests: readonly RecordedRequest[];
+  /** saves a full-page screenshot as build/screenshots/<name>.png and returns its path */
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Launches headless Chromium with a fresh profile (removed again by `close`). */
+export async function launchBrowser(executablePath: string): Promise<BrowserSession> {
+  const profile = await makeTempDir("chromium-profile");
+  const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: SWITCHES, viewport: { width: 1280, height: 900 } });
+  const requests = record(context);
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(10_000);
+  return {
+    page,
+    requests,
+    screenshot: async (name) => {
+      await mkdir(SCREENSHOT_DIR, { recursive: true });
+      const path = join(SCREENSHOT_DIR, `${name}.png`);
+      await page.screenshot({ path, fullPage: false });
+      return path;
+    },
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+function record(context: BrowserContext): RecordedRequest[] {
+  const requests: RecordedRequest[] = [];
+  const byRequest = new WeakMap<object, RecordedRequest>();
+  context.on("request", (request) => {
+    const entry: RecordedRequest = { url: request.url(), method: request.method() };
+    byRequest.set(request, entry);
+    requests.push(entry);
+  });
+  context.on("requestfailed", (request) => {
+    const entry = byRequest.get(request);
+    if (entry !== undefined) entry.failure = request.failure()?.errorText ?? "failed";
+  });
+  return requests;
+}
+
+/** Fails in CI, where a browser is always installed; elsewhere says why the tests are skipped. */
+export function requireBrowserInCi(): void {
+  if (chromiumPath !== undefined) return;
+  if (process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false") throw new Error(`CI must run the browser tests: ${noBrowserMessage}`);
+  process.stderr.write(`browser tests skipped: ${noBrowserMessage}\n`);
+}

@@ -1,0 +1,39 @@
+/** `npm start`'s entry point (generated/server/main.ts) run as a process, as a user runs it. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { repoRoot } from "./paths.js";
+
+/** The running mock server: its origin (http://127.0.0.1:<port>) and everything it printed. */
+export interface MockProcess {
+  readonly child: ChildProcess;
+  readonly origin: string;
+  readonly output: readonly string[];
+}
+
+/** Starts the mock server on an ephemeral port of 127.0.0.1, with `env` added to this environment. */
+export async function startMockProcess(env: Readonly<Record<string, string>>): Promise<MockProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "generated/server/main.ts"], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  const origin = await listening(child, output);
+  return { child, origin, output };
+}
+
+/** Resolves with the URL the server prints once it listens. */
+function listening(child: ChildProcess, output: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening" line in:\n${output.join("")}`)), 30_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output.push(chunk.toString("utf8"));
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(""));
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk.toString("utf8")));
+    child.once("exit", (code) => reject(new Error(`exited with ${code}:\n${output.join("")}`)));
+  });
+}
