@@ -21,10 +21,6 @@ function read(request: Parameters<typeof readBody>[0], limit: number): { outcome
   return { outcome, calls: () => calls };
 }
 
-afterEach(() => {
-  vi.useRealTimers();
-});
-
 describe("readBody", () => {
   it("reads the raw stream when the parser handed no stream over", async () => {
     const { request, raw } = fakeRequest({ headers: { "content-length": "5" } });
@@ -113,6 +109,10 @@ describe("readBody", () => {
 });
 
 describe("discardRest", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   // autoDestroy off, so that `destroyed` shows only what discardRest did
   const rawStream = (): PassThrough => new PassThrough({ autoDestroy: false });
 
