@@ -10,3 +10,4 @@ import "./server/content.suite.js";
 import "./server/body-stream.suite.js";
 import "./server/problems.suite.js";
 import "./server/errors.suite.js";
+import "./server/request.suite.js";
