@@ -11,3 +11,4 @@ import "./server/body-stream.suite.js";
 import "./server/problems.suite.js";
 import "./server/errors.suite.js";
 import "./server/request.suite.js";
+import "./server/refusals.suite.js";
