@@ -12,3 +12,4 @@ import "./server/problems.suite.js";
 import "./server/errors.suite.js";
 import "./server/request.suite.js";
 import "./server/refusals.suite.js";
+import "./server/security.suite.js";
