@@ -13,3 +13,5 @@ import "./server/errors.suite.js";
 import "./server/request.suite.js";
 import "./server/refusals.suite.js";
 import "./server/security.suite.js";
+import "./server/logging.suite.js";
+import "./server/not-found.suite.js";
