@@ -15,3 +15,4 @@ import "./server/refusals.suite.js";
 import "./server/security.suite.js";
 import "./server/logging.suite.js";
 import "./server/not-found.suite.js";
+import "./server/responses.suite.js";
