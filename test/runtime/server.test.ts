@@ -16,3 +16,4 @@ import "./server/security.suite.js";
 import "./server/logging.suite.js";
 import "./server/not-found.suite.js";
 import "./server/responses.suite.js";
+import "./server/answers.suite.js";
