@@ -17,3 +17,4 @@ import "./server/logging.suite.js";
 import "./server/not-found.suite.js";
 import "./server/responses.suite.js";
 import "./server/answers.suite.js";
+import "./server/multipart.suite.js";
