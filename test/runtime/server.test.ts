@@ -18,3 +18,4 @@ import "./server/not-found.suite.js";
 import "./server/responses.suite.js";
 import "./server/answers.suite.js";
 import "./server/multipart.suite.js";
+import "./server/pipeline.suite.js";
