@@ -21,13 +21,13 @@ function fakeSocket(): { socket: PassThrough; written: () => string; destroy: Re
 
 describe("clientProblem", () => {
   it.each([
-    [clientError("ERR_HTTP_REQUEST_TIMEOUT"), 408, "urn:problem-type:request-timeout", "The request was not received in time."],
-    [clientError("HPE_HEADER_OVERFLOW", "Header overflow"), 431, "urn:problem-type:header-fields-too-large", "The request line and headers are larger than the server accepts."],
-    [clientError("HPE_INVALID_METHOD", "Invalid method encountered"), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1: Invalid method encountered."],
-    [clientError("HPE_INVALID_CHUNK_SIZE", "Invalid character in chunk size."), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1: Invalid character in chunk size."],
-    [clientError("HPE_X", ""), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1."],
-    [clientError(undefined), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1."],
-  ])("%s → %i", (error, status, type, detail) => {
+    ["ERR_HTTP_REQUEST_TIMEOUT", clientError("ERR_HTTP_REQUEST_TIMEOUT"), 408, "urn:problem-type:request-timeout", "The request was not received in time."],
+    ["HPE_HEADER_OVERFLOW", clientError("HPE_HEADER_OVERFLOW", "Header overflow"), 431, "urn:problem-type:header-fields-too-large", "The request line and headers are larger than the server accepts."],
+    ["HPE_INVALID_METHOD", clientError("HPE_INVALID_METHOD", "Invalid method encountered"), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1: Invalid method encountered."],
+    ["a reason ending in a full stop", clientError("HPE_INVALID_CHUNK_SIZE", "Invalid character in chunk size."), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1: Invalid character in chunk size."],
+    ["an empty reason", clientError("HPE_X", ""), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1."],
+    ["no code", clientError(undefined), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1."],
+  ])("%s → %i", (_label, error, status, type, detail) => {
     expect(clientProblem(error)).toMatchObject({ status, type, detail });
   });
 });
