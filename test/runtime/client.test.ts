@@ -3,3 +3,4 @@
  * share, one suite per source module, run in this one file (see server.test.ts).
  */
 import "./media-types.suite.js";
+import "./client/parameters.suite.js";
