@@ -4,3 +4,4 @@
  */
 import "./media-types.suite.js";
 import "./client/parameters.suite.js";
+import "./client/body.suite.js";
