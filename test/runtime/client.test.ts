@@ -5,3 +5,4 @@
 import "./media-types.suite.js";
 import "./client/parameters.suite.js";
 import "./client/body.suite.js";
+import "./client/transport.suite.js";
