@@ -6,3 +6,4 @@ import "./media-types.suite.js";
 import "./client/parameters.suite.js";
 import "./client/body.suite.js";
 import "./client/transport.suite.js";
+import "./client/auth.suite.js";
