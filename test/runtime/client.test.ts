@@ -7,3 +7,4 @@ import "./client/parameters.suite.js";
 import "./client/body.suite.js";
 import "./client/transport.suite.js";
 import "./client/auth.suite.js";
+import "./client/response.suite.js";
