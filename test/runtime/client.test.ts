@@ -8,3 +8,4 @@ import "./client/body.suite.js";
 import "./client/transport.suite.js";
 import "./client/auth.suite.js";
 import "./client/response.suite.js";
+import "./client/errors.suite.js";
