@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError, ResponseValidationError } from "../../../src/runtime/client/errors.js";
 import { declaredContents, readFailure, readSuccess } from "../../../src/runtime/client/response.js";
 import type { Route } from "../../../src/runtime/route-types.js";
+import { rejection } from "../support/promises.js";
 import { content, refusing, route, stringProperties } from "../support/routes.js";
 
 const json = content("application/json");
@@ -23,16 +24,6 @@ const ROUTE = route({
 function response(status: number, body: BodyInit | null, contentType?: string, statusText?: string): Response {
   const init: ResponseInit = { status, headers: contentType === undefined ? {} : { "content-type": contentType } };
   return new Response(body, statusText === undefined ? init : { ...init, statusText });
-}
-
-/** The error a promise rejected with. */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected a rejection");
-    },
-    (reason: unknown) => reason,
-  );
 }
 
 describe("declaredContents", () => {

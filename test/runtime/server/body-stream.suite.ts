@@ -150,7 +150,7 @@ describe("discardRest", () => {
     discardRest(request);
     expect(vi.getTimerCount()).toBe(1);
     raw.end("done");
-    await vi.waitFor(() => expect(raw.readableEnded).toBe(true));
+    await new Promise((resolve) => raw.once("end", resolve));
     expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(20_000);
     expect(raw.destroyed).toBe(false);

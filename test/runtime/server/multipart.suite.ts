@@ -5,6 +5,7 @@ import { createMultipartReader } from "../../../src/runtime/server/runtime/multi
 import { ProblemError } from "../../../src/runtime/server/runtime/problems.js";
 import type { UploadedFile } from "../../../src/runtime/server/runtime/types.js";
 import { fakeRequest } from "../support/fastify.js";
+import { rejection } from "../support/promises.js";
 import { content } from "../support/routes.js";
 
 const LIMITS = { fileSize: 8, fieldSize: 5 };
@@ -36,11 +37,8 @@ async function read(parts: readonly object[], error?: unknown): Promise<{ form: 
 }
 
 /** The problem a reader rejected with. */
-async function rejection(parts: readonly object[], error?: unknown): Promise<unknown> {
-  const thrown = await read(parts, error).then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
+async function refusal(parts: readonly object[], error?: unknown): Promise<unknown> {
+  const thrown = await rejection(read(parts, error));
   if (!(thrown instanceof ProblemError)) throw new Error(`expected a ProblemError, got ${String(thrown)}`);
   return thrown.problem;
 }
@@ -73,14 +71,14 @@ describe("createMultipartReader", () => {
 
   it("reads a text field sent as a file as its text, within the field limit", async () => {
     expect((await read([file("name", "n.txt", "12345")])).form).toEqual({ name: "12345" });
-    expect(await rejection([file("name", "n.txt", "123456")])).toMatchObject({ status: 413, detail: "A form field is larger than 5 bytes." });
+    expect(await refusal([file("name", "n.txt", "123456")])).toMatchObject({ status: 413, detail: "A form field is larger than 5 bytes." });
   });
 
   it.each([
     ["a value", { value: true }],
     ["a name", { name: true }],
   ])("refuses %s the parser cut short with 413, never truncating it", async (_label, truncated) => {
-    expect(await rejection([field("name", "12345", truncated)])).toEqual({
+    expect(await refusal([field("name", "12345", truncated)])).toEqual({
       type: "urn:problem-type:payload-too-large",
       title: "Payload Too Large",
       status: 413,
@@ -96,7 +94,7 @@ describe("createMultipartReader", () => {
     ["a thrown problem", new ProblemError({ type: "about:blank", title: "Teapot", status: 418, detail: "short and stout" }), 418, "short and stout"],
   ])("turns %s into a problem, and throws the rest of the body away", async (_label, error, status, detail) => {
     const { request, raw } = multipartRequest([field("name", "Ann")], error);
-    const thrown = await createMultipartReader(LIMITS)(request, UPLOAD).catch((reason: unknown) => reason);
+    const thrown = await rejection(createMultipartReader(LIMITS)(request, UPLOAD));
     expect(thrown).toBeInstanceOf(ProblemError);
     expect((thrown as ProblemError).problem).toMatchObject({ status, detail });
     expect(raw.readableFlowing).toBe(true);

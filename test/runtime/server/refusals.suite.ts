@@ -66,8 +66,10 @@ describe("createRefusals", () => {
 
   it("writes a connection error's problem straight to the socket, then closes it", async () => {
     const { socket, written, destroy } = fakeSocket();
+    const closed = new Promise((resolve) => socket.once("close", resolve));
     createRefusals().options.clientErrorHandler(clientError("HPE_INVALID_METHOD", "Invalid method encountered"), socket);
-    await vi.waitFor(() => expect(destroy).toHaveBeenCalled());
+    await closed;
+    expect(destroy).toHaveBeenCalled();
     const { answers, rest } = parseAnswers(Buffer.from(written()));
     expect(rest).toBe("");
     expect(answers).toHaveLength(1);
