@@ -9,3 +9,4 @@ import "./client/transport.suite.js";
 import "./client/auth.suite.js";
 import "./client/response.suite.js";
 import "./client/errors.suite.js";
+import "./client/operation.suite.js";
