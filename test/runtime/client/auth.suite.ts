@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { placeCredentials, type Credentials } from "../../../src/runtime/client/auth.js";
+import { type Credentials, placeCredentials } from "../../../src/runtime/client/auth.js";
 import type { RouteSecurityScheme } from "../../../src/runtime/route-types.js";
 import { apiKey, http, route } from "../support/routes.js";
 
@@ -12,7 +12,12 @@ describe("placeCredentials", () => {
     ["an apiKey query parameter, encoded", apiKey("query", "api key"), { apiKey: "k&1=ä" }, { headers: {}, query: "api%20key=k%261%3D%C3%A4" }],
     ["an apiKey cookie, its value encoded", apiKey("cookie", "session"), { apiKey: "a b;c" }, { headers: { cookie: "session=a%20b%3Bc" }, query: "" }],
     ["a bearer token", http("bearer"), { bearerToken: "t0k3n" }, { headers: { authorization: "Bearer t0k3n" }, query: "" }],
-    ["basic credentials, UTF-8 in base64", http("basic"), { basic: { username: "ünïcode", password: "p:ss" } }, { headers: { authorization: `Basic ${Buffer.from("ünïcode:p:ss").toString("base64")}` }, query: "" }],
+    [
+      "basic credentials, UTF-8 in base64",
+      http("basic"),
+      { basic: { username: "ünïcode", password: "p:ss" } },
+      { headers: { authorization: `Basic ${Buffer.from("ünïcode:p:ss").toString("base64")}` }, query: "" },
+    ],
     ["an oauth2 token", { scheme: "oauth", type: "oauth2" }, { bearerToken: "t" }, { headers: { authorization: "Bearer t" }, query: "" }],
     ["an openIdConnect token", { scheme: "oidc", type: "openIdConnect" }, { bearerToken: "t" }, { headers: { authorization: "Bearer t" }, query: "" }],
     ["an http scheme that is neither, by its scheme name", http("digest", "dig"), { credentials: { dig: "abc" } }, { headers: { authorization: "Digest abc" }, query: "" }],
@@ -28,11 +33,7 @@ describe("placeCredentials", () => {
   });
 
   it("places every scheme of the first alternative the credentials satisfy, cookies joined", () => {
-    const security = [
-      [apiKey("header", "X-A", "a"), http("bearer")],
-      [apiKey("cookie", "c1", "c1"), apiKey("cookie", "c2", "c2"), apiKey("query", "q", "q")],
-      [http("basic")],
-    ];
+    const security = [[apiKey("header", "X-A", "a"), http("bearer")], [apiKey("cookie", "c1", "c1"), apiKey("cookie", "c2", "c2"), apiKey("query", "q", "q")], [http("basic")]];
     expect(place(security, { apiKey: "k", basic: { username: "u", password: "p" } })).toEqual({ headers: { cookie: "c1=k; c2=k" }, query: "q=k" });
     expect(place(security, { apiKey: "k", bearerToken: "t" })).toEqual({ headers: { "x-a": "k", authorization: "Bearer t" }, query: "" });
     expect(place(security, { basic: { username: "u", password: "p" } })).toEqual({ headers: { authorization: "Basic dTpw" }, query: "" });

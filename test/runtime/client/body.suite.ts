@@ -9,7 +9,7 @@ const BYTES = new Uint8Array([0, 1, 255]);
 /** The parts of a multipart body: name, and the text or the file's name, type and bytes. */
 async function partsOf(form: FormData): Promise<[string, unknown][]> {
   const entries: [string, FormDataEntryValue][] = [];
-  form.forEach((value, name) => entries.push([name, value]));
+  for (const [name, value] of form.entries()) entries.push([name, value]);
   const parts: [string, unknown][] = [];
   for (const [name, value] of entries) {
     parts.push([name, typeof value === "string" ? value : { name: value.name, type: value.type, bytes: [...new Uint8Array(await value.arrayBuffer())] }]);
@@ -96,8 +96,13 @@ describe("encodeBody", () => {
 
     it.each<unknown>([
       { name: "Ann", tags: ["a", "b"], meta: { plan: "pro", nested: { deep: "x" } } },
-      { items: [{ id: "7", qty: "2" }, { id: "8", qty: "1" }] },
-      { "__proto__": "own", text: "a=b&c" },
+      {
+        items: [
+          { id: "7", qty: "2" },
+          { id: "8", qty: "1" },
+        ],
+      },
+      { __proto__: "own", text: "a=b&c" },
     ])("is read back by the server's form parser as sent: %j", (body) => {
       expect(parseForm(form(body))).toEqual(body);
     });

@@ -6,7 +6,12 @@ const answer = (status: number, statusText = ""): Response => new Response(null,
 
 describe("ApiError", () => {
   it.each<[string, Response, unknown, string]>([
-    ["the first validation error of a problem", answer(400, "Bad Request"), { detail: "d", errors: [{ message: "/name must be at most 150 characters" }, { message: "second" }] }, "createVenue: 400 Bad Request: /name must be at most 150 characters"],
+    [
+      "the first validation error of a problem",
+      answer(400, "Bad Request"),
+      { detail: "d", errors: [{ message: "/name must be at most 150 characters" }, { message: "second" }] },
+      "createVenue: 400 Bad Request: /name must be at most 150 characters",
+    ],
     ["a problem's detail", answer(404, "Not Found"), { title: "Not Found", detail: "No venue 7." }, "createVenue: 404 Not Found: No venue 7."],
     ["the problem's title when there is no status text", answer(404), { title: "Missing", detail: "No venue 7." }, "createVenue: 404 Missing: No venue 7."],
     ["the detail when the first error has no message", answer(400), { detail: "d", errors: [{ keyword: "x" }] }, "createVenue: 400: d"],

@@ -94,7 +94,9 @@ describe("Operation", () => {
         const error = await rejection(send(GET_WORKER, fetch, { path: { id: 7 } }, undefined, { validateRequests }));
         expect(error).toBeInstanceOf(RequestValidationError);
         expect((error as RequestValidationError).message).toBe("getWorker: invalid request: path must have required property 'day'");
-        expect((error as RequestValidationError).errors).toEqual([{ in: "path", instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: "day" }, message: "must have required property 'day'" }]);
+        expect((error as RequestValidationError).errors).toEqual([
+          { in: "path", instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: "day" }, message: "must have required property 'day'" },
+        ]);
         expect(fetch.calls).toEqual([]);
       }
     });
@@ -137,7 +139,7 @@ describe("Operation", () => {
       const fetch = fakeFetch(ok({}, 201));
       await send(CREATE, fetch, args);
       const init = fetch.calls[0]?.init;
-      expect((init?.headers as Record<string, string>)["content-type"]).toBe(contentType);
+      expect((init?.headers as Record<string, string> | undefined)?.["content-type"]).toBe(contentType);
       check(init?.body);
     });
 
@@ -149,10 +151,12 @@ describe("Operation", () => {
 
     it("checks every part with its validator, as it will be sent, and lists every issue", async () => {
       const seen: unknown[] = [];
-      const spy = (validator: Validator): Validator => (value, options) => {
-        seen.push(value);
-        return validator(value, options);
-      };
+      const spy =
+        (validator: Validator): Validator =>
+        (value, options) => {
+          seen.push(value);
+          return validator(value, options);
+        };
       const checked = route({
         ...GET_WORKER,
         method: "POST",
@@ -166,16 +170,24 @@ describe("Operation", () => {
         },
       });
       const fetch = fakeFetch(ok());
-      const error = await rejection(send(checked, fetch, { path: { id: 2 ** 53, day: "d" }, query: { tags: "one", limit: 3 }, headers: { "X-Trace": ["a", "b"] }, body: { file: new Blob(["x"]), name: "n" } }));
+      const error = await rejection(
+        send(checked, fetch, { path: { id: 2 ** 53, day: "d" }, query: { tags: "one", limit: 3 }, headers: { "X-Trace": ["a", "b"] }, body: { file: new Blob(["x"]), name: "n" } }),
+      );
       expect(seen).toEqual([{ id: "9007199254740992", day: "d" }, { tags: ["one"], limit: "3" }, { "X-Trace": "a,b" }, { file: "", name: "n" }]);
       expect(error).toBeInstanceOf(RequestValidationError);
-      expect((error as RequestValidationError).errors.map((issue) => `${issue.in} ${issue.message}`)).toEqual(["path /id must be integer", "header /X-Trace must be string", "body /file must be a name"]);
+      expect((error as RequestValidationError).errors.map((issue) => `${issue.in} ${issue.message}`)).toEqual([
+        "path /id must be integer",
+        "header /X-Trace must be string",
+        "body /file must be a name",
+      ]);
       expect(fetch.calls).toEqual([]);
     });
 
     it("reports a missing required body, as the server does", async () => {
       const error = await rejection(send(CREATE, fakeFetch(ok())));
-      expect((error as RequestValidationError).errors).toEqual([{ in: "body", instancePath: "", schemaPath: "#/paths/~1things/post/requestBody/required", keyword: "required", params: {}, message: "is required" }]);
+      expect((error as RequestValidationError).errors).toEqual([
+        { in: "body", instancePath: "", schemaPath: "#/paths/~1things/post/requestBody/required", keyword: "required", params: {}, message: "is required" },
+      ]);
     });
 
     it("sends anything without checks", async () => {
@@ -190,7 +202,9 @@ describe("Operation", () => {
   describe("the answer", () => {
     it("throws an ApiError for an answer that is not 2xx", async () => {
       const problem = { type: "urn:x", title: "Not Found", status: 404, detail: "No worker 7." };
-      const error = await rejection(send(GET_WORKER, fakeFetch(new Response(JSON.stringify(problem), { status: 404, headers: { "content-type": "application/problem+json" } })), { path: { id: 7, day: "d" } }));
+      const error = await rejection(
+        send(GET_WORKER, fakeFetch(new Response(JSON.stringify(problem), { status: 404, headers: { "content-type": "application/problem+json" } })), { path: { id: 7, day: "d" } }),
+      );
       expect(error).toBeInstanceOf(ApiError);
       expect(error).toMatchObject({ status: 404, problem, message: "getWorker: 404 Not Found: No worker 7." });
     });
@@ -203,7 +217,8 @@ describe("Operation", () => {
     });
 
     it("turns a body that breaks off into a network failure", async () => {
-      const broken = (): Response => new Response(new ReadableStream({ pull: (controller) => controller.error(new TypeError("terminated")) }), { status: 200, headers: { "content-type": "application/json" } });
+      const broken = (): Response =>
+        new Response(new ReadableStream({ pull: (controller) => controller.error(new TypeError("terminated")) }), { status: 200, headers: { "content-type": "application/json" } });
       const error = await rejection(send(route(), fakeFetch(broken)));
       expect(error).toBeInstanceOf(ApiNetworkError);
       expect((error as ApiNetworkError).message).toBe("getThings: network failure: terminated");

@@ -1,17 +1,6 @@
-import { fastify, type FastifyInstance } from "fastify";
+import { type FastifyInstance, fastify } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  compilePath,
-  deepEntries,
-  encodeQuery,
-  fillPath,
-  headersAsSent,
-  headerValue,
-  isPlainObject,
-  pathAsSent,
-  queryAsSent,
-  scalar,
-} from "../../../src/runtime/client/parameters.js";
+import { compilePath, deepEntries, encodeQuery, fillPath, headersAsSent, headerValue, isPlainObject, pathAsSent, queryAsSent, scalar } from "../../../src/runtime/client/parameters.js";
 import type { RouteParameter } from "../../../src/runtime/route-types.js";
 import { compileHeaderReader, compileQueryReader } from "../../../src/runtime/server/runtime/parameters.js";
 import { param } from "../support/routes.js";
@@ -127,22 +116,37 @@ describe("deepEntries", () => {
   it.each<[unknown, [string, string][]]>([
     ["x", [["f", "x"]]],
     [null, [["f", ""]]],
-    [{ a: 1, b: { c: true } }, [["f[a]", "1"], ["f[b][c]", "true"]]],
-    [[{ id: 7 }, { id: 8 }], [["f[0][id]", "7"], ["f[1][id]", "8"]]],
-    [{ a: undefined, b: [] , c: {} }, []],
+    [
+      { a: 1, b: { c: true } },
+      [
+        ["f[a]", "1"],
+        ["f[b][c]", "true"],
+      ],
+    ],
+    [
+      [{ id: 7 }, { id: 8 }],
+      [
+        ["f[0][id]", "7"],
+        ["f[1][id]", "8"],
+      ],
+    ],
+    [{ a: undefined, b: [], c: {} }, []],
     [{ d: DATE }, [["f[d]", "2024-04-20T09:30:00.000Z"]]],
   ])("%j → %j", (value, expected) => {
     expect(entries("f", value)).toEqual(expected);
   });
 
   it("encodes keys with the given function, not the prefix", () => {
-    expect(entries("a b", { "k[]": { "ä": 1 } }, encodeURIComponent)).toEqual([["a b[k%5B%5D][%C3%A4]", "1"]]);
+    expect(entries("a b", { "k[]": { ä: 1 } }, encodeURIComponent)).toEqual([["a b[k%5B%5D][%C3%A4]", "1"]]);
   });
 
   it("appends to what is already collected", () => {
     const out: [string, string][] = [["x", "1"]];
     deepEntries("y", 2, String, out);
-    expect(out).toEqual([["x", "1"], ["y", "2"]]);
+    expect(out).toEqual([
+      ["x", "1"],
+      ["y", "2"],
+    ]);
   });
 });
 
@@ -322,7 +326,11 @@ describe("what the client checks is what the server reads", () => {
   // as OpenAPI asks, but the server splits the value after Fastify has decoded it, so it reads
   // ["a", "b", "c"]; the same for spaceDelimited and pipeDelimited.
   it.fails("query: a delimited array with the delimiter inside an item", async () => {
-    for (const [style, item] of [["form", "a,b"], ["spaceDelimited", "a b"], ["pipeDelimited", "a|b"]] as const) {
+    for (const [style, item] of [
+      ["form", "a,b"],
+      ["spaceDelimited", "a b"],
+      ["pipeDelimited", "a|b"],
+    ] as const) {
       const { server, client } = await queryRoundTrip(param("ids", { array: true, explode: false, style }), [item, "c"]);
       expect(server).toEqual(client);
     }

@@ -112,7 +112,11 @@ describe("readSuccess", () => {
 
 describe("readFailure", () => {
   it.each<[string, Response, unknown]>([
-    ["a problem", response(404, '{"type":"urn:x","title":"Not Found","status":404,"detail":"No venue 7."}', "application/problem+json"), { type: "urn:x", title: "Not Found", status: 404, detail: "No venue 7." }],
+    [
+      "a problem",
+      response(404, '{"type":"urn:x","title":"Not Found","status":404,"detail":"No venue 7."}', "application/problem+json"),
+      { type: "urn:x", title: "Not Found", status: 404, detail: "No venue 7." },
+    ],
     ["malformed JSON as text", response(500, "{oops", "application/json"), "{oops"],
     ["text", response(502, "Bad gateway\nmore", "text/html"), "Bad gateway\nmore"],
     ["a body without a Content-Type as text", response(500, '{"a":1}'), '{"a":1}'],

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  compileContentMatcher,
-  decodeBody,
-  hasBody,
-  MAX_JSON_DEPTH,
-  nestedDeeperThan,
-  tooLarge,
-  unsupportedMediaType,
-} from "../../../src/runtime/server/runtime/content.js";
+import { compileContentMatcher, decodeBody, hasBody, MAX_JSON_DEPTH, nestedDeeperThan, tooLarge, unsupportedMediaType } from "../../../src/runtime/server/runtime/content.js";
 import { ProblemError } from "../../../src/runtime/server/runtime/problems.js";
 import { fakeRequest } from "../support/fastify.js";
 import { content } from "../support/routes.js";

@@ -1,4 +1,4 @@
-import { fastify, type FastifyRequest } from "fastify";
+import { type FastifyRequest, fastify } from "fastify";
 import { describe, expect, it, vi } from "vitest";
 import { logRequestLine, secretHeaders, withRedaction } from "../../../src/runtime/server/runtime/logging.js";
 import { fakeReply, fakeRequest, logLines } from "../support/fastify.js";
@@ -23,7 +23,12 @@ describe("secretHeaders", () => {
   it("adds every apiKey header of the table, lower-cased, once, sorted; not query or cookie keys", () => {
     const routes = [
       route({ security: [[apiKey("header", "X-API-KEY")], [http("bearer")]] }),
-      route({ security: [[apiKey("header", "x-api-key"), apiKey("header", "X-Tenant-Key")], [apiKey("query", "api_key"), apiKey("cookie", "session")]] }),
+      route({
+        security: [
+          [apiKey("header", "x-api-key"), apiKey("header", "X-Tenant-Key")],
+          [apiKey("query", "api_key"), apiKey("cookie", "session")],
+        ],
+      }),
       route({ security: [[{ scheme: "nameless", type: "apiKey", in: "header" }]] }),
     ];
     expect(secretHeaders(routes)).toEqual(["authorization", "cookie", "proxy-authorization", "x-api-key", "x-tenant-key"]);

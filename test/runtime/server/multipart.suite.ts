@@ -58,7 +58,10 @@ describe("createMultipartReader", () => {
     expect(restored).toBe(validated);
     expect(restored.name).toBe("converted");
     expect(restored.file).toEqual({ filename: "scan.png", mimetype: "image/png", encoding: "7bit", data: Buffer.from("PNG") });
-    expect(restored.scans.map((scan) => [scan.filename, scan.data.toString()])).toEqual([["a.pdf", "A"], ["b.pdf", "B"]]);
+    expect(restored.scans.map((scan) => [scan.filename, scan.data.toString()])).toEqual([
+      ["a.pdf", "A"],
+      ["b.pdf", "B"],
+    ]);
   });
 
   it("takes a file field sent as text as a file without a name", async () => {

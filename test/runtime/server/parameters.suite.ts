@@ -1,11 +1,6 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import {
-  compileHeaderReader,
-  compilePathReader,
-  compileQueryReader,
-  toRouterPath,
-} from "../../../src/runtime/server/runtime/parameters.js";
+import { compileHeaderReader, compilePathReader, compileQueryReader, toRouterPath } from "../../../src/runtime/server/runtime/parameters.js";
 import { param } from "../support/routes.js";
 
 describe("toRouterPath", () => {
@@ -25,8 +20,22 @@ describe("toRouterPath", () => {
 
   it.each([
     ["/users/{user-id}", "/users/:p0", [["p0", "user-id"]]],
-    ["/a/{ok}/{not ok}", "/a/:ok/:p1", [["ok", "ok"], ["p1", "not ok"]]],
-    ["/a/{id}/b/{id}", "/a/:id/b/:p1", [["id", "id"], ["p1", "id"]]],
+    [
+      "/a/{ok}/{not ok}",
+      "/a/:ok/:p1",
+      [
+        ["ok", "ok"],
+        ["p1", "not ok"],
+      ],
+    ],
+    [
+      "/a/{id}/b/{id}",
+      "/a/:id/b/:p1",
+      [
+        ["id", "id"],
+        ["p1", "id"],
+      ],
+    ],
     ["/a/{1st}", "/a/:p0", [["p0", "1st"]]],
     ["/a/{}", "/a/:p0", [["p0", ""]]],
     ["/a/{näme}", "/a/:p0", [["p0", "näme"]]],
@@ -167,5 +176,4 @@ describe("compileHeaderReader", () => {
     expect(read({ host: "x" })).toEqual({});
     expect(Object.keys(read({}))).toEqual([]);
   });
-
 });

@@ -1,7 +1,7 @@
-import { fastify, type FastifyInstance } from "fastify";
+import { type FastifyInstance, fastify } from "fastify";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Route } from "../../../src/runtime/route-types.js";
-import { mountRoutes, type MultipartReader, type PipelineSettings, type RouteHandler } from "../../../src/runtime/server/runtime/pipeline.js";
+import { type MultipartReader, mountRoutes, type PipelineSettings, type RouteHandler } from "../../../src/runtime/server/runtime/pipeline.js";
 import { createProblem, ProblemError } from "../../../src/runtime/server/runtime/problems.js";
 import type { RequestInput } from "../../../src/runtime/server/runtime/request.js";
 import type { Authenticate } from "../../../src/runtime/server/runtime/security.js";
@@ -71,13 +71,23 @@ function settings(overrides: Partial<PipelineSettings> = {}): PipelineSettings {
 let app: FastifyInstance | undefined;
 
 /** A bare Fastify instance with the table mounted. */
-async function serve(handlers: Partial<Record<Key, Handler>> = ECHO, pipeline: PipelineSettings = settings(), table: Readonly<Record<string, Route>> = TABLE, logger?: object): Promise<FastifyInstance> {
+async function serve(
+  handlers: Partial<Record<Key, Handler>> = ECHO,
+  pipeline: PipelineSettings = settings(),
+  table: Readonly<Record<string, Route>> = TABLE,
+  logger?: object,
+): Promise<FastifyInstance> {
   app = fastify(logger === undefined ? {} : { logger });
   const owner = { handlers };
-  mountRoutes(app, table, (key) => {
-    const handler = (handlers as Record<string, Handler | undefined>)[key];
-    return handler === undefined ? undefined : { handler: handler as RouteHandler, owner };
-  }, pipeline);
+  mountRoutes(
+    app,
+    table,
+    (key) => {
+      const handler = (handlers as Record<string, Handler | undefined>)[key];
+      return handler === undefined ? undefined : { handler: handler as RouteHandler, owner };
+    },
+    pipeline,
+  );
   await app.ready();
   return app;
 }
@@ -170,7 +180,10 @@ describe("mountRoutes", () => {
     it("decodes each kind: text as a string, bytes as a Buffer", async () => {
       const server = await serve();
       expect((await server.inject({ method: "PUT", url: "/file", headers: { "content-type": "text/plain; charset=utf-8" }, payload: "héllo" })).json()).toEqual({ kind: "string", text: "héllo" });
-      expect((await server.inject({ method: "PUT", url: "/file", headers: { "content-type": "application/octet-stream" }, payload: Buffer.from([0, 255]) })).json()).toEqual({ kind: "bytes", text: "00ff" });
+      expect((await server.inject({ method: "PUT", url: "/file", headers: { "content-type": "application/octet-stream" }, payload: Buffer.from([0, 255]) })).json()).toEqual({
+        kind: "bytes",
+        text: "00ff",
+      });
       expect((await server.inject({ method: "PUT", url: "/file" })).json()).toEqual({ kind: "undefined" });
     });
 

@@ -1,14 +1,6 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import {
-  createProblem,
-  notImplemented,
-  PROBLEM_MEDIA_TYPE,
-  PROBLEM_TYPES,
-  ProblemError,
-  sendProblem,
-  type ProblemKind,
-} from "../../../src/runtime/server/runtime/problems.js";
+import { createProblem, notImplemented, PROBLEM_MEDIA_TYPE, PROBLEM_TYPES, ProblemError, type ProblemKind, sendProblem } from "../../../src/runtime/server/runtime/problems.js";
 
 describe("createProblem", () => {
   it.each(Object.keys(PROBLEM_TYPES) as ProblemKind[])("%s: the type, title and status of its kind, with the detail", (kind) => {

@@ -1,5 +1,5 @@
 import { PassThrough } from "node:stream";
-import { fastify, type FastifyError } from "fastify";
+import { type FastifyError, fastify } from "fastify";
 import { describe, expect, it, vi } from "vitest";
 import { clientProblem, createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "../../../src/runtime/server/runtime/refusals.js";
 import { parseAnswers, rawExchange } from "../../support/raw-http.js";
@@ -23,8 +23,20 @@ describe("clientProblem", () => {
   it.each([
     ["ERR_HTTP_REQUEST_TIMEOUT", clientError("ERR_HTTP_REQUEST_TIMEOUT"), 408, "urn:problem-type:request-timeout", "The request was not received in time."],
     ["HPE_HEADER_OVERFLOW", clientError("HPE_HEADER_OVERFLOW", "Header overflow"), 431, "urn:problem-type:header-fields-too-large", "The request line and headers are larger than the server accepts."],
-    ["HPE_INVALID_METHOD", clientError("HPE_INVALID_METHOD", "Invalid method encountered"), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1: Invalid method encountered."],
-    ["a reason ending in a full stop", clientError("HPE_INVALID_CHUNK_SIZE", "Invalid character in chunk size."), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1: Invalid character in chunk size."],
+    [
+      "HPE_INVALID_METHOD",
+      clientError("HPE_INVALID_METHOD", "Invalid method encountered"),
+      400,
+      "urn:problem-type:malformed-request",
+      "The request is not valid HTTP/1.1: Invalid method encountered.",
+    ],
+    [
+      "a reason ending in a full stop",
+      clientError("HPE_INVALID_CHUNK_SIZE", "Invalid character in chunk size."),
+      400,
+      "urn:problem-type:malformed-request",
+      "The request is not valid HTTP/1.1: Invalid character in chunk size.",
+    ],
     ["an empty reason", clientError("HPE_X", ""), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1."],
     ["no code", clientError(undefined), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1."],
   ])("%s → %i", (_label, error, status, type, detail) => {
@@ -105,7 +117,7 @@ describe("createRefusals", () => {
       const address = app.server.address();
       const port = typeof address === "object" && address !== null ? address.port : 0;
       const get = (path: string): string => `GET ${path} HTTP/1.1\r\nhost: x\r\n\r\n`;
-      const exchange = await rawExchange(port, [get("/slow") + get("/fast") + "NOT HTTP\r\n\r\n"]);
+      const exchange = await rawExchange(port, [`${get("/slow") + get("/fast")}NOT HTTP\r\n\r\n`]);
       expect(exchange.answers.map((answer) => [answer.status, answer.body])).toEqual([
         [200, '{"slow":true}'],
         [200, '{"fast":true}'],

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Validator } from "../../../src/runtime/route-types.js";
+import { toRouterPath } from "../../../src/runtime/server/runtime/parameters.js";
 import type { ValidationIssue } from "../../../src/runtime/server/runtime/problems.js";
 import { InputReader, validationProblem } from "../../../src/runtime/server/runtime/request.js";
-import { toRouterPath } from "../../../src/runtime/server/runtime/parameters.js";
 import { fakeRequest } from "../support/fastify.js";
 import { accepting, content, failure, param, refusing, route, stringProperties } from "../support/routes.js";
 
@@ -20,10 +20,12 @@ describe("InputReader", () => {
 
   it("gives each validator its part, read as the spec names it, with every error collected, and hands over the converted values", () => {
     const seen: unknown[] = [];
-    const spy = (convert: (value: unknown) => unknown): Validator => (value, options) => {
-      seen.push([value, options]);
-      return { valid: true, value: convert(value) };
-    };
+    const spy =
+      (convert: (value: unknown) => unknown): Validator =>
+      (value, options) => {
+        seen.push([value, options]);
+        return { valid: true, value: convert(value) };
+      };
     const reader = new InputReader(
       route({
         path: "/workers/{worker-id}",
@@ -82,7 +84,10 @@ describe("InputReader", () => {
   it("reports a missing required body with the body's pointer, after the other issues, without running the body validator", () => {
     const body = vi.fn(accepting());
     const reader = new InputReader(
-      route({ body: { required: true, pointer: "#/paths/~1venues/post/requestBody", contents: [JSON_BODY] }, validators: { query: refusing("/q must be string"), body: { "application/json": body }, responses: {} } }),
+      route({
+        body: { required: true, pointer: "#/paths/~1venues/post/requestBody", contents: [JSON_BODY] },
+        validators: { query: refusing("/q must be string"), body: { "application/json": body }, responses: {} },
+      }),
       toRouterPath("/venues"),
     );
     expect(reader.read(fakeRequest().request, undefined, undefined)).toEqual([
@@ -93,7 +98,10 @@ describe("InputReader", () => {
   });
 
   it("lets an optional body be absent", () => {
-    const reader = new InputReader(route({ body: { required: false, pointer: "#/b", contents: [JSON_BODY] }, validators: { body: { "application/json": refusing("no") }, responses: {} } }), toRouterPath("/"));
+    const reader = new InputReader(
+      route({ body: { required: false, pointer: "#/b", contents: [JSON_BODY] }, validators: { body: { "application/json": refusing("no") }, responses: {} } }),
+      toRouterPath("/"),
+    );
     expect(reader.read(fakeRequest().request, JSON_BODY, undefined)).toMatchObject({ body: undefined });
   });
 
@@ -101,7 +109,10 @@ describe("InputReader", () => {
     const text = content("text/plain");
     const other = content("application/octet-stream");
     const reader = new InputReader(
-      route({ body: { required: true, pointer: "#/b", contents: [JSON_BODY, text, other] }, validators: { body: { "application/json": refusing("json refused"), "text/plain": accepting((v) => `${String(v)}!`) }, responses: {} } }),
+      route({
+        body: { required: true, pointer: "#/b", contents: [JSON_BODY, text, other] },
+        validators: { body: { "application/json": refusing("json refused"), "text/plain": accepting((v) => `${String(v)}!`) }, responses: {} },
+      }),
       toRouterPath("/"),
     );
     const { request } = fakeRequest();

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { placeCredentials } from "../../../src/runtime/client/auth.js";
 import type { RouteSecurityScheme } from "../../../src/runtime/route-types.js";
-import { compileSecurity, createKeyAuthenticator, type Authenticate, type AuthResult } from "../../../src/runtime/server/runtime/security.js";
+import { type Authenticate, type AuthResult, compileSecurity, createKeyAuthenticator } from "../../../src/runtime/server/runtime/security.js";
 import { fakeRequest } from "../support/fastify.js";
 import { apiKey, http, route } from "../support/routes.js";
 
@@ -136,7 +136,10 @@ describe("compileSecurity", () => {
     expect(await verdict(both, hook({ ka: true, kb: true }), { "x-a": "ka", "x-b": "kb" })).toBeUndefined();
     const authenticate = hook({ ka: true, kb: "forbidden" });
     expect(await verdict(both, authenticate, { "x-a": "ka", "x-b": "kb" })).toEqual(FORBIDDEN);
-    expect(authenticate.calls).toEqual([["ka", "a"], ["kb", "b"]]);
+    expect(authenticate.calls).toEqual([
+      ["ka", "a"],
+      ["kb", "b"],
+    ]);
   });
 
   it("lets any one alternative suffice, and prefers a 403 to a 401 among refusals", async () => {

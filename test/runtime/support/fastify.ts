@@ -1,7 +1,7 @@
 /** Minimal fakes of Fastify's request and reply, for functions that only read and write a few members. */
 import { PassThrough, Writable } from "node:stream";
-import { vi, type Mock } from "vitest";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { type Mock, vi } from "vitest";
 
 /** What a fake reply was asked to send. */
 export interface SentReply {
