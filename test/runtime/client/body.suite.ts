@@ -9,7 +9,9 @@ const BYTES = new Uint8Array([0, 1, 255]);
 /** The parts of a multipart body: name, and the text or the file's name, type and bytes. */
 async function partsOf(form: FormData): Promise<[string, unknown][]> {
   const entries: [string, FormDataEntryValue][] = [];
-  for (const [name, value] of form.entries()) entries.push([name, value]);
+  form.forEach((value, name) => {
+    entries.push([name, value]);
+  });
   const parts: [string, unknown][] = [];
   for (const [name, value] of entries) {
     parts.push([name, typeof value === "string" ? value : { name: value.name, type: value.type, bytes: [...new Uint8Array(await value.arrayBuffer())] }]);
