@@ -1,7 +1,7 @@
 import { type CompiledValidators, compileValidators, SchemaCompileError } from "../../compiler/index.js";
 import { createDiagnostic, GenerationFailed } from "../../diagnostics/diagnostic.js";
 import type { ApiModel } from "../../model/types.js";
-import { componentEntries, operationEntries, sharedSchemaKeys, withSharedKeys } from "./validator-entries.js";
+import { componentEntries, operationEntries, sharedSchemaKeys, withSharedKeys, withUniqueKeys } from "./validator-entries.js";
 
 /**
  * The validators of a model, compiled once per run by the project's own compiler: for every
@@ -12,7 +12,7 @@ export function compileModelValidators(model: ApiModel, document: Readonly<Recor
   try {
     return compileValidators({
       document,
-      entries: [...withSharedKeys(componentEntries(model), model.operations.flatMap(sharedSchemaKeys)), ...model.operations.flatMap(operationEntries)],
+      entries: withUniqueKeys([...withSharedKeys(componentEntries(model), model.operations.flatMap(sharedSchemaKeys)), ...model.operations.flatMap(operationEntries)]),
       formats,
       dialect: model.source.openapiVersion === "3.0" ? "openapi-3.0" : "openapi-3.1",
       preamble: `import type * as T from "../types.js";`,

@@ -73,16 +73,28 @@ export function sharedSchemaKeys(operation: OperationModel): [string, string][] 
   });
 }
 
-/** Component entries with the keys operations add to them; a key already given is not given again. */
+/** Component entries with the keys operations add to them. */
 export function withSharedKeys(components: readonly ValidatorEntry[], shared: readonly (readonly [string, string])[]): ValidatorEntry[] {
-  const taken = new Set(components.flatMap((entry) => entry.standardSchemaKeys ?? []));
   const extra = new Map<string, string[]>();
-  for (const [name, key] of shared) {
-    if (taken.has(key)) continue;
-    taken.add(key);
-    extra.set(name, [...(extra.get(name) ?? []), key]);
-  }
+  for (const [name, key] of shared) extra.set(name, [...(extra.get(name) ?? []), key]);
   return components.map((entry) => (extra.has(entry.name) ? { ...entry, standardSchemaKeys: [...(entry.standardSchemaKeys ?? []), ...(extra.get(entry.name) ?? [])] } : entry));
+}
+
+/**
+ * Each Standard Schema key on one validator only: the first entry to ask for a key keeps it (a
+ * component's type name, then an operation's part), later ones go without it.
+ */
+export function withUniqueKeys(entries: readonly ValidatorEntry[]): ValidatorEntry[] {
+  const taken = new Set<string>();
+  return entries.map((entry) => {
+    const keys: string[] = [];
+    for (const key of entry.standardSchemaKeys ?? []) {
+      if (taken.has(key)) continue;
+      taken.add(key);
+      keys.push(key);
+    }
+    return keys.length === (entry.standardSchemaKeys ?? []).length ? entry : { ...entry, standardSchemaKeys: keys };
+  });
 }
 
 /** The parameters of one location as one object schema: `{ id: <schema of id> }`. */
