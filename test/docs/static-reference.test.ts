@@ -86,7 +86,9 @@ describe.skipIf(chromiumPath === undefined)(`the static reference in a browser${
     expect(operations).toHaveLength(9);
     for (const { operationId, tagHref, summary, example } of operations) {
       // the address of the operation's page, as the sidebar links to it
-      await page.evaluate((hash) => void (location.hash = hash), `#${tagHref}/${operationId.toLowerCase()}`);
+      await page.evaluate((hash) => {
+        location.hash = hash;
+      }, `#${tagHref}/${operationId.toLowerCase()}`);
       await page.locator("h2", { hasText: summary }).first().waitFor();
       expect(example, `${operationId} has an example to look for`).not.toBe("");
       await expect.poll(() => page.locator("body").innerText(), { message: `${operationId} shows its example` }).toContain(example);
