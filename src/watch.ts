@@ -1,5 +1,6 @@
 import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
+import type { CommandIo } from "./generate-cli.js";
 import { DEFAULT_TEMPLATES_DIR, type GenerateOptions } from "./pipeline.js";
 
 const DEBOUNCE_MS = 150;
@@ -8,7 +9,7 @@ const DEBOUNCE_MS = 150;
  * Generates once, then again whenever the spec (or any file beside it, for $refs) or a template
  * changes. Runs until interrupted; a failed run is reported and the next change tries again.
  */
-export function watchAndGenerate(options: GenerateOptions, run: (options: GenerateOptions) => Promise<number>): Promise<number> {
+export function watchAndGenerate(options: GenerateOptions, run: (options: GenerateOptions) => Promise<number>, io: CommandIo): Promise<number> {
   return new Promise((done) => {
     let timer: NodeJS.Timeout | undefined;
     let running = Promise.resolve(0);
@@ -18,7 +19,7 @@ export function watchAndGenerate(options: GenerateOptions, run: (options: Genera
         running = running
           .then(() => run({ ...options, check: false }))
           .then((code) => {
-            process.stdout.write(`Watching ${options.spec} and the templates for changes (Ctrl+C to stop)\n`);
+            io.out(`Watching ${options.spec} and the templates for changes (Ctrl+C to stop)\n`);
             return code;
           });
       }, DEBOUNCE_MS);

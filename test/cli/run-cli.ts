@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { main } from "../../src/generate-cli.js";
 import { repoRoot } from "../support/paths.js";
 
 export interface CliResult {
@@ -7,7 +8,22 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the generator's CLI (from source) in the repository root. */
+/** Runs the generator's command in this process (as `npm run generate` would, minus the process). */
+export async function runCommand(args: readonly string[]): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(args, {
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs the generator's CLI (from source) as a process, in the repository root. */
 export function runCli(args: readonly string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawnCli(args);
