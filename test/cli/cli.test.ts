@@ -9,8 +9,8 @@ import { appendFile, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../src/index.js";
-import { makeTempDir } from "../support/paths.js";
 import { checkOutput } from "../../src/write/check-output.js";
+import { makeTempDir } from "../support/paths.js";
 import { runCli, runCommand } from "./run-cli.js";
 
 async function listFiles(root: string): Promise<string[]> {
