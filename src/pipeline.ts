@@ -3,12 +3,13 @@ import { fileURLToPath } from "node:url";
 import { type Diagnostic, GenerationFailed, hasErrors } from "./diagnostics/diagnostic.js";
 import type { GeneratedFile } from "./emit/emitter.js";
 import { MAIN_LANE } from "./emit/main-lane.js";
-import { type LaneInput, runLane } from "./emit/run-lane.js";
-import { runSideLane, type SideLaneOutcome } from "./emit/side-lane.js";
+import { type LaneInput, type LaneOutcome, runLane } from "./emit/run-lane.js";
+import { runSideLane, SIDE_LANE } from "./emit/side-lane.js";
+import { runTypesLane } from "./emit/types-lane.js";
 import { loadSpec } from "./load/load-spec.js";
 import { buildModel } from "./model/build-model.js";
 import type { ApiModel } from "./model/types.js";
-import { runWorkerTask } from "./worker-task.js";
+import { runWorkerTask, startWorkerTask, type WorkerTask } from "./worker-task.js";
 import { checkOutput, type OutputDrift } from "./write/check-output.js";
 import { writeOutput } from "./write/write-output.js";
 
@@ -43,6 +44,16 @@ export interface GenerateResult {
  * when the spec cannot be generated from; the output folder is then left as it was.
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  // the types lane's worker loads its libraries while this thread loads the spec
+  const types = startWorkerTask<LaneInput, LaneOutcome>(import.meta.url, "emit/types-lane-worker", runTypesLane);
+  try {
+    return await generateWith(types, options);
+  } finally {
+    types.stop();
+  }
+}
+
+async function generateWith(types: WorkerTask<LaneInput, LaneOutcome>, options: GenerateOptions): Promise<GenerateResult> {
   const time = stopwatch(options.onStage);
   const loaded = await time("load", () => loadSpec(options.spec));
   const { model, diagnostics: found } = time("model", () => buildModel(loaded, displayPath(loaded.file)));
@@ -52,7 +63,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const positioned = loaded.resolvePositions(warnings);
   positioned.catch(() => undefined);
   const lane: LaneInput = { model, document: loaded.document, templatesDir: options.templatesDir ?? DEFAULT_TEMPLATES_DIR, formats: options.formats ?? "assert" };
-  const emitted = await time("emit", () => emitLanes(lane, options.onStage)).catch(async (error: unknown) => {
+  const emitted = await time("emit", () => emitLanes(lane, types, options.onStage)).catch(async (error: unknown) => {
     if (!(error instanceof GenerationFailed)) throw error;
     throw new GenerationFailed(await loaded.resolvePositions(error.diagnostics));
   });
@@ -68,18 +79,24 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 const WORKER_THRESHOLD = 150;
 
 /**
- * The two lanes of emitters: for a large document the side lane runs in a worker thread beside
- * the main lane (in this thread when no worker can start); for a small one, both run here.
+ * The lanes of emitters (main-lane.ts): the types lane in its worker; for a large document the side
+ * lane in a worker thread of its own, for a small one here, before the main lane. A lane that
+ * cannot have a worker runs here.
  */
-async function emitLanes(lane: LaneInput, onStage: GenerateOptions["onStage"]): Promise<GeneratedFile[]> {
+async function emitLanes(lane: LaneInput, types: WorkerTask<LaneInput, LaneOutcome>, onStage: GenerateOptions["onStage"]): Promise<GeneratedFile[]> {
   const large = lane.model.operations.length + lane.model.schemas.length >= WORKER_THRESHOLD;
-  const side = large ? runWorkerTask<SideLaneOutcome>(import.meta.url, "emit/side-lane-worker", lane, () => runSideLane(lane)) : runSideLane(lane);
-  side.catch(() => undefined);
-  const main = await runLane(MAIN_LANE, lane, onStage);
-  const outcome = await side;
-  if (!outcome.ok) throw new GenerationFailed(outcome.diagnostics);
-  for (const [stage, ms] of outcome.stages) onStage?.(`${stage} [side lane]`, ms);
-  return [...main, ...outcome.files];
+  const others: [string, Promise<LaneOutcome>][] = [["types lane", types.run(lane)]];
+  if (large) others.push(["side lane", runWorkerTask(import.meta.url, "emit/side-lane-worker", lane, runSideLane)]);
+  for (const [, outcome] of others) outcome.catch(() => undefined);
+  const main = await runLane(large ? MAIN_LANE : [...SIDE_LANE, ...MAIN_LANE], lane, onStage);
+  const files = [...main];
+  for (const [name, pending] of others) {
+    const outcome = await pending;
+    if (!outcome.ok) throw new GenerationFailed(outcome.diagnostics);
+    for (const [stage, ms] of outcome.stages) onStage?.(`${stage} [${name}]`, ms);
+    files.push(...outcome.files);
+  }
+  return files;
 }
 
 /** The spec path as headers show it: relative to the working directory, with "/". */

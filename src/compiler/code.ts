@@ -67,10 +67,17 @@ export function tsSection(fragment: Code): Code {
   return make(`${TS_SECTION[0]}${fragment.toString()}${TS_SECTION[1]}`);
 }
 
-/** A module built with the markers above, as TypeScript, or as JavaScript (`translate` turns a TS section into JS). */
-export function renderModule(text: string, language: "ts" | "js", translate: (typescript: string) => string): string {
+/**
+ * A module built with the markers above, as TypeScript, or as JavaScript (`translate` turns the
+ * TS sections into JS, all in one call, in order).
+ */
+export function renderModule(text: string, language: "ts" | "js", translate: (sections: readonly string[]) => string[]): string {
   if (language === "ts") return text.replace(/[\ue000-\ue003]/g, "");
-  return text.replace(/\ue000[^\ue001]*\ue001/g, "").replace(/\ue002([^\ue003]*)\ue003/g, (_match, section: string) => translate(section));
+  const plain = text.replace(/\ue000[^\ue001]*\ue001/g, "");
+  const sections = [...plain.matchAll(/\ue002([^\ue003]*)\ue003/g)].map((match) => match[1] as string);
+  const translated = translate(sections);
+  let next = 0;
+  return plain.replace(/\ue002[^\ue003]*\ue003/g, () => translated[next++] as string);
 }
 
 /** A finite number literal. */

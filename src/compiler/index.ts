@@ -5,7 +5,7 @@ import { type Dialect, dialectRules } from "./dialect.js";
 import { checkEntryNames, locateEntry, type ValidatorEntry } from "./entries.js";
 import { buildRefGraph } from "./graph.js";
 import { indexDocument } from "./indexer.js";
-import { translateSection } from "./javascript.js";
+import { translateSections } from "./javascript.js";
 import { type FormatMode, ModuleState } from "./module-state.js";
 import type { PublicTypes } from "./public-types.js";
 import { SchemaRegistry } from "./registry.js";
@@ -51,8 +51,8 @@ export interface CompiledValidators {
 export function compileValidators(options: CompileModuleOptions): CompiledValidators {
   const marked = assembleValidators(options);
   return {
-    typescript: () => renderModule(marked, "ts", (section) => section),
-    javascript: () => renderModule(marked, "js", translateSection),
+    typescript: () => renderModule(marked, "ts", (sections) => [...sections]),
+    javascript: () => renderModule(marked, "js", translateSections),
   };
 }
 

@@ -1,3 +1,4 @@
+import { type Diagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
 import { finalizeFiles } from "../finalize/finalize.js";
 import type { ApiModel } from "../model/types.js";
 import type { Emitter, GeneratedFile } from "./emitter.js";
@@ -28,6 +29,20 @@ export async function runLane(emitters: readonly Emitter[], lane: LaneInput, onS
   const files = finalizeFiles(emitted, lane.model.source.specPath, runtime.paths);
   onStage?.(`finalize (${emitters.map((e) => e.name).join(", ")})`, performance.now() - started);
   return files;
+}
+
+/** A lane's files, or the diagnostics that stopped it (both may cross threads, as data). */
+export type LaneOutcome = { ok: true; files: GeneratedFile[]; stages: [string, number][] } | { ok: false; diagnostics: Diagnostic[] };
+
+/** Runs a lane as runLane does, keeping its stage times and turning GenerationFailed into data. */
+export async function runLaneOutcome(emitters: readonly Emitter[], lane: LaneInput): Promise<LaneOutcome> {
+  const stages: [string, number][] = [];
+  try {
+    return { ok: true, files: await runLane(emitters, lane, (stage, ms) => stages.push([stage, ms])), stages };
+  } catch (error) {
+    if (error instanceof GenerationFailed) return { ok: false, diagnostics: [...error.diagnostics] };
+    throw error;
+  }
 }
 
 /** A function computing its value on the first call only. */

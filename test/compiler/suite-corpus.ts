@@ -1,19 +1,19 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
+import { corpusAbsentMessage, corpusDir, corpusPresent, repoRoot } from "../support/paths.js";
 
-/** Repository root (two levels above this file). */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** Repository root. */
+export const REPO_ROOT = repoRoot;
 
 /** The shared third-party corpus; override with CORPUS_DIR (relative paths are taken from the repo root). */
-export const CORPUS_DIR = resolve(REPO_ROOT, process.env["CORPUS_DIR"] ?? "../shared/corpus");
+export const CORPUS_DIR = corpusDir;
 
 const SUITE_ROOT = join(CORPUS_DIR, "json-schema-test-suite");
 const SUITE_DIR = join(SUITE_ROOT, "draft2020-12");
 const REMOTES_DIR = join(SUITE_ROOT, "remotes");
 
 /** Message for skipped tests when the corpus is missing. */
-export const CORPUS_ABSENT = `corpus absent at ${CORPUS_DIR}; set CORPUS_DIR to the folder holding json-schema-test-suite/ and openapi/`;
+export const CORPUS_ABSENT = corpusAbsentMessage;
 
 /** The optional files that belong to the selection (format assertions and ECMA-262 regex semantics). */
 const OPTIONAL_FILES = [
@@ -76,7 +76,7 @@ export interface SuiteGroup {
 
 /** True when the suite folder exists. */
 export function suiteAvailable(): boolean {
-  return existsSync(SUITE_DIR);
+  return corpusPresent && existsSync(SUITE_DIR);
 }
 
 /** Selected files, in a stable order. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { MAIN_LANE } from "../../src/emit/main-lane.js";
 import { runLane } from "../../src/emit/run-lane.js";
 import { SIDE_LANE } from "../../src/emit/side-lane.js";
+import { TYPES_LANE } from "../../src/emit/types-lane.js";
 import { buildModel, DEFAULT_TEMPLATES_DIR, loadSpec } from "../../src/index.js";
 
 function deepFreeze<T>(value: T): T {
@@ -22,7 +23,7 @@ describe("every emitter", () => {
     const document = deepFreeze(structuredClone(loaded.document));
     const model = deepFreeze(buildModel(loaded, `test/fixtures/${fixture}/openapi.yaml`).model);
     const lane = { model, document, templatesDir: DEFAULT_TEMPLATES_DIR, formats: "assert" as const };
-    const files = [...(await runLane(MAIN_LANE, lane)), ...(await runLane(SIDE_LANE, lane))];
+    const files = [...(await runLane(MAIN_LANE, lane)), ...(await runLane(SIDE_LANE, lane)), ...(await runLane(TYPES_LANE, lane))];
     expect(files.length).toBeGreaterThan(10);
   });
 });

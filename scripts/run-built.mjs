@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+/**
+ * Runs one of the generator's commands from lib/ (`node scripts/run-built.mjs cli.js --check`),
+ * building lib/ first only when it is older than its sources. The check reads the times of src/
+ * (files and folders, so a deleted file counts) and of the TypeScript configuration: a few
+ * milliseconds, where a `tsc -b` that finds nothing to do costs over half a second.
+ * `--build` builds when needed and runs nothing (npm's `prepare`, after install).
+ *
+ * src/runtime/ is not compiled into lib/: the generator reads it as it is on every run.
+ */
+import { spawnSync } from "node:child_process";
+import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const lib = join(root, "lib");
+// written after each successful build: lib/ is current as of its time
+const stamp = join(lib, ".built");
+const configs = ["tsconfig.json", "tsconfig.generator.json"].map((name) => join(root, name));
+
+/** The latest modification time among the sources of lib/, in milliseconds. */
+function newestSource() {
+  let newest = Math.max(...configs.map((file) => statSync(file).mtimeMs));
+  const src = join(root, "src");
+  newest = Math.max(newest, statSync(src).mtimeMs);
+  for (const entry of readdirSync(src, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath, entry.name);
+    const inside = relative(src, path).split(sep);
+    if (inside[0] === "runtime") continue;
+    newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** The time of the last successful build, or -1 when there was none. */
+function builtAt() {
+  try {
+    return statSync(stamp).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/** Builds lib/ when a source is newer than the last build; exits with tsc's status when it fails. */
+function buildWhenStale() {
+  if (builtAt() >= newestSource()) return;
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [tsc, "-b", "tsconfig.generator.json"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) {
+    console.error("the generator does not compile (tsc -b tsconfig.generator.json failed above): fix src/ and run the command again");
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(stamp, `built from src/ in ${Date.now() - started} ms\n`);
+  // dated when the build began: a source saved during the build makes the next run build again
+  utimesSync(stamp, started / 1000, started / 1000);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === undefined) {
+  console.error("usage: node scripts/run-built.mjs <command in lib/, e.g. cli.js> [arguments] | --build");
+  process.exit(2);
+}
+buildWhenStale();
+if (command !== "--build") {
+  // the command reads its arguments from process.argv, as when started directly
+  process.argv = [process.argv[0] ?? process.execPath, join(lib, command), ...rest];
+  await import(pathToFileURL(join(lib, command)).href);
+}
