@@ -13,5 +13,7 @@ export default defineConfig({
     // test files share a worker's module cache: the generator, TypeScript and Fastify load once per
     // worker instead of once per file (tests keep no state in shared modules, and restore timers)
     isolate: false,
+    // a test that asserts nothing fails
+    expect: { requireAssertions: true },
   },
 });

@@ -1,6 +1,7 @@
 /**
- * Compile-time checks of the generated client's signatures: `tsc --noEmit -p .` fails when an
- * `expectTypeOf` does not hold or a `@ts-expect-error` line compiles. The calls never run.
+ * Compile-time checks of the generated client's signatures (a type test: `npm run typecheck`
+ * checks it, vitest does not run it): `tsc --noEmit -p .` fails when an `expectTypeOf` does not
+ * hold or a `@ts-expect-error` line compiles.
  */
 import { describe, expectTypeOf, it } from "vitest";
 import type { FileInput } from "../../generated/client/index.js";
