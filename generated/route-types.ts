@@ -19,6 +19,11 @@ export interface RouteParameter {
   readonly explode: boolean;
   /** the schema is an array: repeated or delimited values form a list */
   readonly array: boolean;
+  /**
+   * a query parameter of style form, spaceDelimited or pipeDelimited whose schema is an object:
+   * the names of its properties (an exploded form object sends each as a parameter of its own)
+   */
+  readonly properties?: readonly string[];
 }
 
 export interface RouteContent {

@@ -62,7 +62,8 @@ function toFormData(body: unknown, binaryFields: readonly string[]): FormData {
   if (!isPlainObject(body)) return form;
   for (const [name, value] of Object.entries(body)) {
     const isFile = binaryFields.includes(name);
-    for (const item of Array.isArray(value) && (isFile || value.some(isBytes)) ? value : [value]) appendField(form, name, item, isFile);
+    // a list is one part per item, files and texts alike: the server reads a repeated name as a list
+    for (const item of Array.isArray(value) ? value : [value]) appendField(form, name, item, isFile);
   }
   return form;
 }

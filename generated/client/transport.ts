@@ -116,11 +116,27 @@ function backoff(retry: RetryOptions, attempt: number): number {
   return Math.floor((retry.random ?? Math.random)() * ceiling);
 }
 
+const DAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+const MONTH = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)";
+const TIME = "\\d{2}:\\d{2}:\\d{2}";
+/** The HTTP-date forms of RFC 9110, 5.6.7: IMF-fixdate, and the obsolete RFC 850 and asctime dates. */
+const IMF_FIXDATE = new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(`^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`);
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} (?: \\d|\\d{2}) ${TIME} \\d{4}$`);
+
 /** Retry-After as milliseconds: delay-seconds or an HTTP date; undefined when absent or invalid. */
 export function retryAfter(value: string | null): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  const date = httpDate(text);
+  return date === undefined ? undefined : Math.max(0, date - Date.now());
+}
+
+/** An HTTP date as epoch milliseconds; undefined for any other text (Date.parse alone takes "1.5" or "-1"). */
+function httpDate(text: string): number | undefined {
+  // an asctime date names no zone, but is in GMT: Date.parse would read it as local time
+  const parsable = IMF_FIXDATE.test(text) || RFC850_DATE.test(text) ? text : ASCTIME_DATE.test(text) ? `${text} GMT` : undefined;
+  const date = parsable === undefined ? Number.NaN : Date.parse(parsable);
+  return Number.isNaN(date) ? undefined : date;
 }

@@ -37,6 +37,9 @@ function toParameter(document: unknown, { node, pointer }: Located): ParameterMo
   const style = stringAt(node, "style") ?? (isRecord(node.content) ? "content" : DEFAULT_STYLE[location]);
   const description = stringAt(node, "description");
   const schemaPointer = parameterSchemaPointer(node, pointer);
+  const schema = schemaPointer === undefined ? undefined : followRef(document, resolvePointer(document, schemaPointer), schemaPointer)?.node;
+  const isArray = schema !== undefined && isArraySchema(schema);
+  const objectProperties = schema !== undefined && !isArray ? objectSchemaProperties(schema) : undefined;
   return [
     {
       name,
@@ -46,7 +49,8 @@ function toParameter(document: unknown, { node, pointer }: Located): ParameterMo
       ...(schemaPointer !== undefined ? { schemaPointer } : {}),
       style,
       explode: typeof node.explode === "boolean" ? node.explode : style === "form",
-      isArray: schemaPointer !== undefined && isArraySchema(document, schemaPointer),
+      isArray,
+      ...(objectProperties !== undefined ? { objectProperties } : {}),
       ...(description !== undefined ? { description } : {}),
       deprecated: node.deprecated === true,
     },
@@ -62,8 +66,15 @@ function parameterSchemaPointer(node: Record<string, unknown>, pointer: string):
 }
 
 /** Whether a parameter schema (after $refs) is, or may be, an array. */
-function isArraySchema(document: unknown, schemaPointer: string): boolean {
-  const schema = followRef(document, resolvePointer(document, schemaPointer), schemaPointer)?.node;
-  const type = schema?.type;
-  return type === "array" || (Array.isArray(type) && type.includes("array")) || (schema !== undefined && type === undefined && schema.items !== undefined);
+function isArraySchema(schema: Record<string, unknown>): boolean {
+  const type = schema.type;
+  return type === "array" || (Array.isArray(type) && type.includes("array")) || (type === undefined && schema.items !== undefined);
+}
+
+/** The property names of a parameter schema (after $refs) that is, or may be, an object; else undefined. */
+function objectSchemaProperties(schema: Record<string, unknown>): string[] | undefined {
+  const type = schema.type;
+  const object = type === "object" || (Array.isArray(type) && type.includes("object")) || (type === undefined && (schema.properties !== undefined || schema.additionalProperties !== undefined));
+  if (!object) return undefined;
+  return isRecord(schema.properties) ? Object.keys(schema.properties) : [];
 }

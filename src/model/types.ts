@@ -100,6 +100,8 @@ export interface ParameterModel {
   readonly explode: boolean;
   /** the schema is an array: repeated or delimited values form a list */
   readonly isArray: boolean;
+  /** the schema is an object (and not an array): the names of its properties */
+  readonly objectProperties?: readonly string[];
   readonly description?: string;
   readonly deprecated: boolean;
 }

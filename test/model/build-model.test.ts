@@ -234,3 +234,24 @@ describe("cookie parameters", () => {
     expect(diagnostics.map((d) => [d.code, d.severity, d.location?.pointer])).toEqual([["NOT_GENERATED", "warning", "#/paths/~1p/get/parameters/0"]]);
   });
 });
+
+describe("object parameters", () => {
+  const parameters = [
+    { name: "near", in: "query", style: "form", explode: false, schema: { $ref: "#/components/schemas/Point" } },
+    { name: "range", in: "query", schema: { type: ["object", "null"], properties: { min: {}, max: {} } } },
+    { name: "meta", in: "query", schema: { additionalProperties: { type: "string" } } },
+    { name: "ids", in: "query", schema: { type: ["array", "object"], items: {} } },
+    { name: "q", in: "query", schema: { type: "string" } },
+  ];
+  const document = {
+    ...base,
+    paths: { "/p": { get: { operationId: "getP", parameters, responses: { "204": { description: "ok" } } } } },
+    components: { schemas: { Point: { type: "object", properties: { lat: { type: "number" }, lon: { type: "number" } } } } },
+  };
+  const { model } = buildModel(load(document), "fragment.yaml");
+
+  it("record the names of their properties (after $refs); arrays and scalars have none", () => {
+    const query = model.operations[0]?.parameters.query ?? [];
+    expect(Object.fromEntries(query.map((p) => [p.name, p.objectProperties]))).toEqual({ ids: undefined, meta: [], near: ["lat", "lon"], q: undefined, range: ["min", "max"] });
+  });
+});

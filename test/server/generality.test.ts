@@ -1,9 +1,10 @@
 /**
  * The server generated from another document (test/server/fixtures/generality.yaml): a derived
- * operation id, a parameter named "item-id", deepObject and array query parameters, a header
- * parameter spelled in capitals, http bearer and optional apiKey-in-query security, an operation
- * without security, 204, 4XX and default responses, form, text and binary bodies, a path with a
- * literal suffix. It must typecheck under strict settings and serve each of these.
+ * operation id, a parameter named "item-id", deepObject, array, form object and JSON (content)
+ * query parameters, a header parameter spelled in capitals, http bearer and optional
+ * apiKey-in-query security, an operation without security, 204, 4XX and default responses, form,
+ * text and binary bodies, a path with a literal suffix. It must typecheck under strict settings
+ * and serve each of these.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -82,6 +83,15 @@ describe("parameters", () => {
     expect(seen["getItemsByItemId"]).toMatchObject({ params: { "item-id": 5 }, query: { filter: { color: "red", size: 3 }, ids: [1, 2], csv: ["a", "b"] }, headers: { "X-Request-ID": "req-1" } });
     const problem = await expectProblem(await item("?filter[size]=big"), 400, "urn:problem-type:validation-error");
     expect(problem["errors"]).toEqual([expect.objectContaining({ in: "query", instancePath: "/filter/size", keyword: "type" })]);
+  });
+
+  it("reads a nested deepObject, an encoded comma inside a comma-separated item, form objects and a JSON parameter", async () => {
+    const where = encodeURIComponent(JSON.stringify({ min: 3 }));
+    const response = await item(`?filter[range][min]=2&csv=a%2Cb,c&near=lat,1.5,lon,-2&w=4&h=5&where=${where}`);
+    expect(response.status).toBe(200);
+    expect(seen["getItemsByItemId"]?.query).toEqual({ filter: { range: { min: 2 } }, csv: ["a,b", "c"], near: { lat: 1.5, lon: -2 }, box: { w: 4, h: 5 }, where: { min: 3 } });
+    const problem = await expectProblem(await item(`?where=${encodeURIComponent('{"min":"x"}')}`), 400, "urn:problem-type:validation-error");
+    expect(problem["errors"]).toEqual([expect.objectContaining({ in: "query", instancePath: "/where/min", keyword: "type" })]);
   });
 
   it("validates the header parameter", async () => {

@@ -5,16 +5,26 @@
  * Parameters from the route table. Path templates become router paths ("{id}" → ":id"); the path
  * parameters, the query and the headers are read into objects keyed as the spec names them, ready
  * for the generated validators (which convert "7" → 7). Only declared parameters reach a handler.
- * Query styles: form (exploded or comma-separated), spaceDelimited, pipeDelimited and deepObject
- * ("filter[size]=2", one level).
+ *
+ * The query is read from the request's own text, not from Fastify's parsed query: a delimited
+ * value is split at its literal delimiters before it is percent-decoded, so a delimiter the
+ * client encoded ("a%2Cb,c" → ["a,b", "c"]) stays inside its item. Query styles: form (exploded
+ * or comma-separated; arrays, and objects as `k1,v1,k2,v2` or one parameter per property),
+ * spaceDelimited ("%20"; a "+" is a space inside an item), pipeDelimited ("|"), deepObject
+ * (`filter[range][min]=3`, nested as URL-encoded forms are) and content (JSON text). Headers of
+ * style content are JSON text too.
  */
 import type { RouteParameter } from "../../route-types.js";
+import { fieldPath, formOf } from "./form.js";
 
 /** Parameter names to their raw values (strings, or lists of strings), before validation. */
 export type RawParameters = Record<string, unknown>;
 
-/** Reads one request part (path parameters, query or headers) into a parameter object. */
+/** Reads one request part (path parameters or headers) into a parameter object. */
 export type ParameterReader = (source: unknown) => RawParameters;
+
+/** Reads the query of a request target ("/things?limit=5") into a parameter object. */
+export type QueryReader = (url: string) => RawParameters;
 
 /** A path for Fastify's router, and the spec's names of parameters it had to rename. */
 export interface RouterPath {
@@ -24,7 +34,8 @@ export interface RouterPath {
 }
 
 const SIMPLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SEPARATORS: Readonly<Record<string, string>> = { form: ",", spaceDelimited: " ", pipeDelimited: "|" };
+/** The delimiter of each style, as it appears in the query text (an encoded one is data). */
+const DELIMITERS: Readonly<Record<string, string>> = { form: ",", spaceDelimited: "%20", pipeDelimited: "|" };
 
 /**
  * "/workers/{id}/documents" → "/workers/:id/documents". Names the router cannot take ("user-id",
@@ -59,51 +70,132 @@ export function compilePathReader(path: RouterPath): ParameterReader {
   };
 }
 
-/** The declared query parameters, decoded by style. */
-export function compileQueryReader(parameters: readonly RouteParameter[]): ParameterReader {
-  return (source) => {
-    const raw = (source ?? {}) as Record<string, unknown>;
+/** The declared query parameters, decoded by style, from the request target's query. */
+export function compileQueryReader(parameters: readonly RouteParameter[]): QueryReader {
+  return (url) => {
+    const pairs = queryPairs(url);
     const out: RawParameters = {};
+    if (pairs.length === 0) return out;
     for (const parameter of parameters) {
-      const value = readQueryValue(parameter, raw);
+      const value = readQueryValue(parameter, pairs);
       if (value !== undefined) defineOwn(out, parameter.name, value);
     }
     return out;
   };
 }
 
-function readQueryValue(parameter: RouteParameter, raw: Record<string, unknown>): unknown {
-  if (parameter.style === "deepObject") return readDeepObject(parameter.name, raw);
-  const value = Object.hasOwn(raw, parameter.name) ? raw[parameter.name] : undefined;
-  if (value === undefined || !parameter.array) return value;
-  const list = Array.isArray(value) ? value.map(String) : [String(value)];
-  if (parameter.explode) return list;
-  const separator = SEPARATORS[parameter.style] ?? ",";
-  return list.flatMap((item) => item.split(separator));
+/** One `name=value` of a query, as sent (still percent-encoded). */
+interface QueryPair {
+  readonly rawName: string;
+  /** the name decoded */
+  readonly name: string;
+  readonly rawValue: string;
 }
 
-function readDeepObject(name: string, raw: Record<string, unknown>): RawParameters | undefined {
-  const prefix = `${name}[`;
+/** The pairs of the query part of a request target, in order; empty ones left out. */
+function queryPairs(url: string): QueryPair[] {
+  const start = url.indexOf("?");
+  if (start === -1) return [];
+  const pairs: QueryPair[] = [];
+  for (const part of url.slice(start + 1).split("&")) {
+    if (part === "") continue;
+    const at = part.indexOf("=");
+    const rawName = at === -1 ? part : part.slice(0, at);
+    pairs.push({ rawName, name: decodeQueryText(rawName), rawValue: at === -1 ? "" : part.slice(at + 1) });
+  }
+  return pairs;
+}
+
+function readQueryValue(parameter: RouteParameter, pairs: readonly QueryPair[]): unknown {
+  const { name, style, explode, array } = parameter;
+  if (style === "deepObject") return readDeepObject(name, pairs);
+  const object = !array && parameter.properties !== undefined;
+  if (object && explode && style === "form") return readPropertyParameters(parameter.properties ?? [], pairs);
+  const values = pairs.filter((pair) => pair.name === name).map((pair) => pair.rawValue);
+  if (values.length === 0) return undefined;
+  if (style === "content") return oneOrList(values.map((value) => parseContent(decodeQueryText(value))));
+  const delimited = !explode && (array || object);
+  if (!delimited) return array ? values.map(decodeQueryText) : oneOrList(values.map(decodeQueryText));
+  const items = values.flatMap((value) => value.split(DELIMITERS[style] ?? ",").map(decodeQueryText));
+  return array ? items : objectOf(items, values);
+}
+
+/** A single value as it is; a repeated one as its list, for the validator to judge. */
+function oneOrList(values: readonly unknown[]): unknown {
+  return values.length === 1 ? values[0] : values;
+}
+
+/** `k1,v1,k2,v2` → { k1: v1, k2: v2 }; an odd count of items stays text, for the validator to refuse. */
+function objectOf(items: readonly string[], values: readonly string[]): unknown {
+  if (values.length !== 1 || items.length % 2 !== 0) return oneOrList(values.map(decodeQueryText));
+  const out: RawParameters = {};
+  for (let i = 0; i < items.length; i += 2) defineOwn(out, items[i] as string, items[i + 1]);
+  return out;
+}
+
+/** An object of style form, exploded: each of its properties is a parameter of its own. */
+function readPropertyParameters(properties: readonly string[], pairs: readonly QueryPair[]): RawParameters | undefined {
   let out: RawParameters | undefined;
-  for (const key of Object.keys(raw)) {
-    if (!key.startsWith(prefix) || !key.endsWith("]")) continue;
+  for (const property of properties) {
+    const values = pairs.filter((pair) => pair.name === property).map((pair) => decodeQueryText(pair.rawValue));
+    if (values.length === 0) continue;
     out ??= {};
-    defineOwn(out, key.slice(prefix.length, -1), raw[key]);
+    defineOwn(out, property, oneOrList(values));
   }
   return out;
+}
+
+/** `name[a]=1&name[b][c]=2&name[d][0]=3` → { a: "1", b: { c: "2" }, d: ["3"] }, as forms are read. */
+function readDeepObject(name: string, pairs: readonly QueryPair[]): unknown {
+  const fields: [string[], string][] = [];
+  for (const pair of pairs) {
+    const path = queryFieldPath(pair);
+    if (path.length > 1 && path[0] === name) fields.push([path, decodeQueryText(pair.rawValue)]);
+  }
+  if (fields.length === 0) return undefined;
+  const form = formOf(fields);
+  return Object.hasOwn(form, name) ? form[name] : undefined;
+}
+
+/** A name split at its literal brackets, then decoded; else, when its brackets were encoded too, at those. */
+function queryFieldPath(pair: QueryPair): string[] {
+  const path = fieldPath(pair.rawName, decodeQueryText);
+  return path.length > 1 ? path : fieldPath(pair.name);
+}
+
+/** The text of a query name or value: "+" is a space, percent escapes decoded; a malformed escape stays as it is. */
+function decodeQueryText(text: string): string {
+  const spaced = text.includes("+") ? text.replaceAll("+", " ") : text;
+  if (!spaced.includes("%")) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+/** A parameter of style content: its JSON text parsed; text that is not JSON as it is, for the validator to judge. */
+function parseContent(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** The declared header parameters, keyed as the spec spells them (`names`, in route order). */
 export function compileHeaderReader(parameters: readonly RouteParameter[]): ParameterReader {
   // Node gives header names lower-cased; the validators and types use the spec's spelling.
-  const plan = parameters.map((parameter) => ({ key: parameter.name.toLowerCase(), name: parameter.name, array: parameter.array }));
+  const plan = parameters.map((parameter) => ({ key: parameter.name.toLowerCase(), name: parameter.name, array: parameter.array, content: parameter.style === "content" }));
   return (source) => {
     const headers = source as Record<string, string | string[] | undefined>;
     const out: RawParameters = {};
-    for (const { key, name, array } of plan) {
-      const value = headers[key];
+    for (const { key, name, array, content } of plan) {
+      // own headers only: the header object inherits "constructor", "__proto__", ...
+      const value = Object.hasOwn(headers, key) ? headers[key] : undefined;
       if (value === undefined) continue;
-      defineOwn(out, name, array && !Array.isArray(value) ? value.split(",").map((item) => item.trim()) : value);
+      if (content) defineOwn(out, name, typeof value === "string" ? parseContent(value) : value);
+      else defineOwn(out, name, array && !Array.isArray(value) ? value.split(",").map((item) => item.trim()) : value);
     }
     return out;
   };

@@ -17,8 +17,15 @@ export interface ValidatorsView {
   readonly responses: Readonly<Record<string, CodeRef>>;
 }
 
+/** The query styles whose object values the server reads by property name or as `k1,v1,k2,v2`. */
+const OBJECT_STYLES = new Set(["form", "spaceDelimited", "pipeDelimited"]);
+
 export function buildRouteView(operation: OperationModel, model: ApiModel): RouteView {
   const parameter = (p: ParameterModel): RouteParameter => ({ name: p.name, required: p.required, style: p.style, explode: p.explode, array: p.isArray });
+  const queryParameter = (p: ParameterModel): RouteParameter => {
+    const properties = OBJECT_STYLES.has(p.style) ? p.objectProperties : undefined;
+    return properties === undefined ? parameter(p) : { ...parameter(p), properties };
+  };
   const content = (c: BodyContentModel): RouteContent => ({ mediaType: c.mediaType, kind: c.kind, ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}) });
   const body = operation.requestBody;
   return {
@@ -26,7 +33,7 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     method: operation.method.toUpperCase() as HttpMethod,
     path: operation.path,
     pathParams: operation.parameters.path.map((p) => p.name),
-    query: operation.parameters.query.map(parameter),
+    query: operation.parameters.query.map(queryParameter),
     headers: operation.parameters.header.map(parameter),
     ...(body !== undefined ? { body: { required: body.required, pointer: body.pointer, contents: body.contents.map(content) } } : {}),
     responses: Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)])),

@@ -7,7 +7,7 @@ import type { Route, RouteContent, Validator } from "../route-types.js";
 import { placeCredentials } from "./auth.js";
 import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "./body.js";
 import { ApiNetworkError, ApiTimeoutError, type RequestIssue, type RequestPart, RequestValidationError, ResponseValidationError } from "./errors.js";
-import { compilePath, encodeQuery, fillPath, headersAsSent, headerValue, type PathTemplate, pathAsSent, queryAsSent } from "./parameters.js";
+import { compilePath, encodeQuery, fillPath, headersAsSent, headerText, type PathRefusal, type PathTemplate, pathAsSent, queryAsSent } from "./parameters.js";
 import { readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
 import { CallScope, isIdempotent, pause, retryDelay } from "./transport.js";
@@ -131,7 +131,7 @@ export class Operation {
 
   #url(args: CallArgs): string {
     const path = fillPath(this.#template, args.path ?? EMPTY);
-    if (typeof path !== "string") throw missingPathParameter(this.#route.operationId, path.missing);
+    if (typeof path !== "string") throw pathRefusal(this.#route.operationId, path);
     const query = args.query === undefined ? "" : encodeQuery(this.#route.query, args.query);
     return withQuery(this.#base + path, query, this.#authQuery);
   }
@@ -141,8 +141,10 @@ export class Operation {
     if (args.headers === undefined && options?.headers === undefined) return base as Record<string, string>;
     const headers: Record<string, string> = { ...base };
     for (const [name, value] of Object.entries(args.headers ?? EMPTY)) {
+      if (value === undefined) continue;
       const lower = name.toLowerCase();
-      if (value !== undefined) headers[lower] = headerValue(value, this.#route.headers.find((h) => h.name.toLowerCase() === lower)?.explode ?? false);
+      const parameter = this.#route.headers.find((h) => h.name.toLowerCase() === lower);
+      headers[lower] = headerText(parameter, value);
     }
     for (const [name, value] of Object.entries(options?.headers ?? EMPTY)) if (typeof value === "string") headers[name.toLowerCase()] = value;
     return headers;
@@ -190,9 +192,17 @@ function acceptHeader(route: Route): Record<string, string> {
   return types.size === 0 ? {} : { accept: [...types].join(", ") };
 }
 
-function missingPathParameter(operationId: string, name: string): RequestValidationError {
-  const message = `must have required property '${name}'`;
-  return new RequestValidationError(operationId, [{ in: "path", instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: name }, message }]);
+/** The error of a path that cannot be filled: a parameter missing, or a dot segment ("." or ".."). */
+function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidationError {
+  if ("missing" in refusal) {
+    const name = refusal.missing;
+    const message = `must have required property '${name}'`;
+    return new RequestValidationError(operationId, [{ in: "path", instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: name }, message }]);
+  }
+  const name = refusal.dotSegment;
+  const pointer = `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  const message = `${pointer} must not be "." or "..", which would change the path the request is sent to`;
+  return new RequestValidationError(operationId, [{ in: "path", instancePath: pointer, schemaPath: "#/dotSegment", keyword: "dotSegment", params: {}, message }]);
 }
 
 /** The issue of a required body that is missing (the same the server reports). */

@@ -1,7 +1,11 @@
 /**
  * Parameters on the wire: path templates filled with encodeURIComponent (style simple), query
  * strings per style and explode (form, spaceDelimited, pipeDelimited, deepObject, content), and
- * header values (style simple).
+ * header values (style simple, or content: JSON text). Only own properties of the call's values
+ * are read, so a parameter named like an Object.prototype member ("constructor") that the call
+ * leaves out is missing. A delimiter inside a delimited item is percent-encoded (a space as "+",
+ * since spaceDelimited's delimiter is "%20"), so the server, splitting before it decodes, keeps it
+ * in its item; an empty array is not sent at all, as it cannot be told from [""] or from absence.
  */
 import type { RouteParameter } from "../route-types.js";
 
@@ -27,14 +31,23 @@ export function compilePath(path: string): PathTemplate {
   return { parts, names };
 }
 
-/** The path with each placeholder replaced by its encoded value; the first missing name, if any. */
-export function fillPath(template: PathTemplate, values: Readonly<Record<string, unknown>>): string | { missing: string } {
+/** Why a path cannot be filled: a parameter is missing, or its value is "." or "..". */
+export type PathRefusal = { readonly missing: string } | { readonly dotSegment: string };
+
+/**
+ * The path with each placeholder replaced by its encoded value; else the first parameter that is
+ * missing, or whose value is "." or ".." (a dot segment, which URL normalisation would resolve,
+ * sending the call to another path; its percent-encoded forms are resolved too).
+ */
+export function fillPath(template: PathTemplate, values: Readonly<Record<string, unknown>>): string | PathRefusal {
   let path = template.parts[0] ?? "";
   for (let i = 0; i < template.names.length; i++) {
     const name = template.names[i] as string;
-    const value = values[name];
+    const value = own(values, name);
     if (value === undefined || value === null) return { missing: name };
-    path += simpleValue(value, false, encodeURIComponent) + (template.parts[i + 1] ?? "");
+    const text = simpleValue(value, false, encodeURIComponent);
+    if (text === "." || text === "..") return { dotSegment: name };
+    path += text + (template.parts[i + 1] ?? "");
   }
   return path;
 }
@@ -43,7 +56,7 @@ export function fillPath(template: PathTemplate, values: Readonly<Record<string,
 export function encodeQuery(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string {
   const pairs: string[] = [];
   for (const parameter of parameters) {
-    const value = values[parameter.name];
+    const value = own(values, parameter.name);
     if (value !== undefined) encodeQueryParameter(parameter, value, pairs);
   }
   return pairs.join("&");
@@ -65,18 +78,29 @@ function encodeQueryParameter(parameter: RouteParameter, value: unknown, pairs: 
   }
 }
 
-/** form: exploded arrays repeat the name, exploded objects give one pair per property. */
+/**
+ * form: exploded arrays repeat the name, exploded objects give one pair per property; otherwise
+ * the items (or keys and values) are joined with the delimiter, each percent-encoded. An empty
+ * array sends nothing.
+ */
 function encodeForm(name: string, value: unknown, explode: boolean, delimiter: string, pairs: string[]): void {
   if (Array.isArray(value)) {
+    if (value.length === 0) return;
     if (explode) for (const item of value) pairs.push(`${name}=${encodeURIComponent(scalar(item))}`);
-    else pairs.push(`${name}=${value.map((item) => encodeURIComponent(scalar(item))).join(delimiter)}`);
+    else pairs.push(`${name}=${value.map((item) => encodeItem(scalar(item), delimiter)).join(delimiter)}`);
   } else if (isPlainObject(value)) {
     const entries = definedEntries(value);
     if (explode) for (const [key, item] of entries) pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(scalar(item))}`);
-    else pairs.push(`${name}=${entries.map(([key, item]) => `${encodeURIComponent(key)},${encodeURIComponent(scalar(item))}`).join(",")}`);
+    else pairs.push(`${name}=${entries.map(([key, item]) => `${encodeItem(key, delimiter)}${delimiter}${encodeItem(scalar(item), delimiter)}`).join(delimiter)}`);
   } else {
     pairs.push(`${name}=${encodeURIComponent(scalar(value))}`);
   }
+}
+
+/** An item of a delimited value, percent-encoded; with spaceDelimited's "%20" delimiter, a space in it as "+". */
+function encodeItem(text: string, delimiter: string): string {
+  const encoded = encodeURIComponent(text);
+  return delimiter === "%20" ? encoded.replaceAll("%20", "+") : encoded;
 }
 
 /** deepObject: `name[key]=value`, nested objects as `name[a][b]`, arrays as `name[key][0]`. */
@@ -96,6 +120,12 @@ export function deepEntries(prefix: string, value: unknown, encodeKey: (key: str
 /** A header value (style simple): arrays comma-joined, objects as `k,v` (or `k=v` exploded). */
 export function headerValue(value: unknown, explode: boolean): string {
   return simpleValue(value, explode, String);
+}
+
+/** The header a declared parameter sends: JSON text for style content, else `headerValue`. */
+export function headerText(parameter: RouteParameter | undefined, value: unknown): string {
+  if (parameter?.style === "content") return JSON.stringify(value) ?? "";
+  return headerValue(value, parameter?.explode ?? false);
 }
 
 function simpleValue(value: unknown, explode: boolean, encode: (text: string) => string): string {
@@ -120,15 +150,43 @@ export function pathAsSent(values: Readonly<Record<string, unknown>>): Record<st
   return out;
 }
 
-/** The declared query parameters as the server reads them (see `pathAsSent`). */
+/**
+ * The declared query parameters as the server reads them (see `pathAsSent`): a value that sends
+ * nothing (an empty array) is missing; an exploded form object is read by its declared properties.
+ */
 export function queryAsSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const sent: string[] = [];
   for (const parameter of parameters) {
-    const value = values[parameter.name];
+    const value = own(values, parameter.name);
     if (value === undefined) continue;
+    sent.length = 0;
+    encodeQueryParameter(parameter, value, sent);
+    if (sent.length === 0) continue;
     if (parameter.style === "content") defineOwn(out, parameter.name, value);
     else if (parameter.array) defineOwn(out, parameter.name, (Array.isArray(value) ? value : [value]).map(scalar));
-    else defineOwn(out, parameter.name, isPlainObject(value) ? textLeaves(value) : scalar(value));
+    else if (!isPlainObject(value)) defineOwn(out, parameter.name, scalar(value));
+    else {
+      const read = declaredOnly(parameter, value);
+      if (read !== undefined) defineOwn(out, parameter.name, textLeaves(read));
+    }
+  }
+  return out;
+}
+
+/**
+ * An exploded form object's declared properties (undefined when it has none): the others are
+ * sent, but the server does not read them.
+ */
+function declaredOnly(parameter: RouteParameter, value: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> | undefined {
+  const properties = parameter.properties;
+  if (properties === undefined || !parameter.explode || parameter.style !== "form") return value;
+  let out: Record<string, unknown> | undefined;
+  for (const name of properties) {
+    const item = own(value, name);
+    if (item === undefined) continue;
+    out ??= {};
+    defineOwn(out, name, item);
   }
   return out;
 }
@@ -137,11 +195,14 @@ export function queryAsSent(parameters: readonly RouteParameter[], values: Reado
 export function headersAsSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const parameter of parameters) {
-    const value = values[parameter.name];
+    const value = own(values, parameter.name);
     if (value === undefined) continue;
+    if (parameter.style === "content") {
+      defineOwn(out, parameter.name, value);
+      continue;
+    }
     const text = headerValue(value, parameter.explode);
-    if (parameter.style === "content") defineOwn(out, parameter.name, value);
-    else defineOwn(out, parameter.name, parameter.array ? text.split(",").map((item) => item.trim()) : text);
+    defineOwn(out, parameter.name, parameter.array ? text.split(",").map((item) => item.trim()) : text);
   }
   return out;
 }
@@ -152,6 +213,11 @@ function textLeaves(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, item] of definedEntries(value)) defineOwn(out, key, textLeaves(item));
   return out;
+}
+
+/** An own property's value; undefined for an inherited one ("constructor", "toString"). */
+function own(values: Readonly<Record<string, unknown>>, name: string): unknown {
+  return Object.hasOwn(values, name) ? values[name] : undefined;
 }
 
 function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -169,15 +169,14 @@ describe("encodeBody", () => {
       expect(await partsOf(multipart(null))).toEqual([]);
     });
 
-    // Bug: a field holding a list of texts (not files) is sent as one part with JSON text
-    // ('["a","b"]'), but the server reads a repeated name as a list and a single part as one
-    // text, so it reads ["[\"a\",\"b\"]"] where the client checked ["a", "b"]. Each item should be
-    // its own part, as files are.
-    it.fails("sends each item of a list of texts as its own part, as the server reads lists", async () => {
+    // The server reads a repeated name as a list (and a single part of a list field as a list of
+    // one), so a list of texts is sent one part per item, as files are, not as JSON text.
+    it("sends each item of a list of texts as its own part, as the server reads lists", async () => {
       expect(await partsOf(multipart({ tags: ["a", "b"] }))).toEqual([
         ["tags", "a"],
         ["tags", "b"],
       ]);
+      expect(await partsOf(multipart({ tags: [7], none: [] }))).toEqual([["tags", "7"]]);
     });
   });
 });

@@ -101,6 +101,22 @@ describe("Operation", () => {
       }
     });
 
+    it("refuses a path parameter that is a dot segment before sending, checks on or off", async () => {
+      for (const validateRequests of [true, false]) {
+        for (const day of [".", ".."]) {
+          const fetch = fakeFetch(ok());
+          const error = await rejection(send(GET_WORKER, fetch, { path: { id: 7, day } }, undefined, { validateRequests }));
+          expect(error).toBeInstanceOf(RequestValidationError);
+          expect((error as RequestValidationError).message).toBe('getWorker: invalid request: path /day must not be "." or "..", which would change the path the request is sent to');
+          expect((error as RequestValidationError).errors).toMatchObject([{ in: "path", instancePath: "/day", keyword: "dotSegment" }]);
+          expect(fetch.calls).toEqual([]);
+        }
+      }
+      const fetch = fakeFetch(ok());
+      await send(GET_WORKER, fetch, { path: { id: 7, day: "..." } });
+      expect(fetch.calls[0]?.url).toBe("https://api.test/v1/workers/7/shifts/...");
+    });
+
     it("sends the accept header of the declared media types, credentials, the client's headers, then the call's", async () => {
       const fetch = fakeFetch(ok());
       const args = { path: { id: 1, day: "d" }, headers: { "X-Trace": 42, "X-Point": { x: 1, y: 2 }, "X-Undefined": undefined } };
@@ -316,10 +332,9 @@ describe("Operation", () => {
     });
   });
 
-  // Bug: a header parameter of style content is sent with headerValue (as for style simple:
-  // { a: 1 } → "a,1") instead of as JSON text, while the client checks the value itself; the
-  // generator accepts the style for headers, as for query parameters, which are sent as JSON.
-  it.fails("sends a header of style content as JSON text", async () => {
+  // A header parameter of style content is sent as JSON text (not as style simple would send it:
+  // { a: 1 } → "a,1"), as query parameters of that style are, and the client checks the value itself.
+  it("sends a header of style content as JSON text", async () => {
     const fetch = fakeFetch(ok());
     await send(route({ headers: [param("X-Filter", { style: "content" })] }), fetch, { headers: { "X-Filter": { a: [1, "b"] } } });
     expect(fetch.calls[0]?.init.headers).toMatchObject({ "x-filter": '{"a":[1,"b"]}' });

@@ -1,6 +1,6 @@
 import { type FastifyInstance, fastify } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compilePath, deepEntries, encodeQuery, fillPath, headersAsSent, headerValue, isPlainObject, pathAsSent, queryAsSent, scalar } from "../../../src/runtime/client/parameters.js";
+import { compilePath, deepEntries, encodeQuery, fillPath, headersAsSent, headerText, headerValue, isPlainObject, pathAsSent, queryAsSent, scalar } from "../../../src/runtime/client/parameters.js";
 import type { RouteParameter } from "../../../src/runtime/route-types.js";
 import { compileHeaderReader, compileQueryReader } from "../../../src/runtime/server/runtime/parameters.js";
 import { param } from "../support/routes.js";
@@ -85,15 +85,26 @@ describe("fillPath", () => {
   it("fills a path without placeholders as it is", () => {
     expect(fillPath(compilePath("/things"), {})).toBe("/things");
   });
+
+  it.each<[Record<string, unknown>, string]>([
+    [{ id: ".", name: "x" }, "id"],
+    [{ id: 1, name: ".." }, "name"],
+    [{ id: ["."], name: "x" }, "id"],
+  ])("%j → the parameter that is a dot segment, %j", (values, dotSegment) => {
+    expect(fillPath(template, values)).toEqual({ dotSegment });
+  });
+
+  it("fills values that only contain dots", () => {
+    expect(fillPath(template, { id: "...", name: ".a" })).toBe("/workers/.../files/.a");
+    expect(fillPath(template, { id: "a.", name: "./" })).toBe("/workers/a./files/.%2F");
+  });
 });
 
-// Bug: fillPath, encodeQuery, queryAsSent and headersAsSent read `values[name]` without an
-// own-property check, so a parameter named like an Object.prototype member ("constructor", e.g.
-// a racing API's query filter) that the call leaves out is read as that member: the path is
-// filled and the query sent with "function Object() { [native code] }" (and checked as such)
-// instead of the parameter being missing.
+// fillPath, encodeQuery, queryAsSent and headersAsSent read own properties only: a parameter named
+// like an Object.prototype member ("constructor", e.g. a racing API's query filter) that the call
+// leaves out is missing, not read as that member ("function Object() { [native code] }").
 describe("parameters named like Object.prototype members", () => {
-  it.fails("are missing when the call leaves them out", () => {
+  it("are missing when the call leaves them out", () => {
     expect(fillPath(compilePath("/teams/{constructor}"), {})).toEqual({ missing: "constructor" });
     expect(encodeQuery([param("constructor")], {})).toBe("");
     expect(queryAsSent([param("constructor")], {})).toEqual({});
@@ -159,11 +170,15 @@ describe("encodeQuery", () => {
     ["form, exploded array", param("tags", { array: true }), ["x", "y,z"], "tags=x&tags=y%2Cz"],
     ["form, exploded empty array", param("tags", { array: true }), [], ""],
     ["form, comma-separated array", param("ids", { array: true, explode: false }), [1, "a,b"], "ids=1,a%2Cb"],
-    ["form, comma-separated empty array", param("ids", { array: true, explode: false }), [], "ids="],
-    ["spaceDelimited", param("s", { array: true, style: "spaceDelimited", explode: false }), ["a", "b c"], "s=a%20b%20c"],
+    ["form, comma-separated empty array", param("ids", { array: true, explode: false }), [], ""],
+    ["form, comma-separated array of one empty text", param("ids", { array: true, explode: false }), [""], "ids="],
+    ["form, comma-separated array, a space inside an item", param("ids", { array: true, explode: false }), ["a b", "c"], "ids=a%20b,c"],
+    ["spaceDelimited, a space inside an item as +", param("s", { array: true, style: "spaceDelimited", explode: false }), ["a", "b c+d"], "s=a%20b+c%2Bd"],
+    ["spaceDelimited, empty array", param("s", { array: true, style: "spaceDelimited", explode: false }), [], ""],
     ["pipeDelimited", param("p", { array: true, style: "pipeDelimited", explode: false }), ["a", "b|c"], "p=a|b%7Cc"],
     ["form, exploded object", param("point"), { x: 1, y: undefined, z: "a b" }, "x=1&z=a%20b"],
     ["form, object", param("point", { explode: false }), { x: 1, y: 2 }, "point=x,1,y,2"],
+    ["pipeDelimited, object", param("point", { style: "pipeDelimited", explode: false }), { x: 1, y: "a|b" }, "point=x|1|y|a%7Cb"],
     ["deepObject", param("filter", { style: "deepObject" }), { status: "open", range: { min: 3 }, ids: [1, 2] }, "filter[status]=open&filter[range][min]=3&filter[ids][0]=1&filter[ids][1]=2"],
     ["deepObject, keys encoded", param("f", { style: "deepObject" }), { "a b": "ä", "[x]": 1 }, "f[a%20b]=%C3%A4&f[%5Bx%5D]=1"],
     ["content, as JSON", param("where", { style: "content" }), { a: [1, "ä"] }, "where=%7B%22a%22%3A%5B1%2C%22%C3%A4%22%5D%7D"],
@@ -176,6 +191,15 @@ describe("encodeQuery", () => {
     expect(encodeQuery(parameters, { a: 1, b: 2, c: undefined, d: 4 })).toBe("b=2&a=1");
     expect(encodeQuery(parameters, {})).toBe("");
     expect(encodeQuery([], { a: 1 })).toBe("");
+  });
+});
+
+describe("headerText", () => {
+  it("sends a header of style content as JSON text, and one of style simple as headerValue does", () => {
+    expect(headerText(param("X-Filter", { style: "content" }), { a: [1, "b"] })).toBe('{"a":[1,"b"]}');
+    expect(headerText(param("X-Filter", { style: "content" }), "x")).toBe('"x"');
+    expect(headerText(param("X-Point", { style: "simple", explode: true }), { x: 1 })).toBe("x=1");
+    expect(headerText(undefined, ["a", "b"])).toBe("a,b");
   });
 });
 
@@ -228,6 +252,12 @@ describe("queryAsSent", () => {
     expect(out.where).toBe(where);
   });
 
+  it("leaves out a value that sends nothing: an empty array, an object without properties", () => {
+    const parameters = [param("a", { array: true }), param("b", { array: true, explode: false }), param("f", { style: "deepObject" }), param("p", { properties: ["x"] })];
+    expect(queryAsSent(parameters, { a: [], b: [], f: {}, p: { y: 1 } })).toEqual({});
+    expect(queryAsSent([param("w", { style: "content" })], { w: [] })).toEqual({ w: [] });
+  });
+
   it("keeps __proto__ as an own data key, as a name and inside an object", () => {
     const out = queryAsSent([param("__proto__"), param("f", { style: "deepObject" })], JSON.parse('{"__proto__":"1","f":{"__proto__":{"x":2}}}') as Record<string, unknown>);
     expect(Object.getOwnPropertyDescriptor(out, "__proto__")?.value).toBe("1");
@@ -257,7 +287,7 @@ describe("headersAsSent", () => {
 /**
  * The client checks `queryAsSent` and `headersAsSent` with the validators the server runs on
  * what it reads off the wire, so these must equal what the server's readers make of what
- * `encodeQuery` and `headerValue` send, through Fastify's own query parsing.
+ * `encodeQuery` and `headerText` send, through a real Fastify request.
  */
 describe("what the client checks is what the server reads", () => {
   let app: FastifyInstance;
@@ -265,7 +295,7 @@ describe("what the client checks is what the server reads", () => {
 
   beforeAll(async () => {
     app = fastify();
-    app.get("/q", (request) => ({ query: compileQueryReader(parameters)(request.query), headers: compileHeaderReader(parameters)(request.headers) }));
+    app.get("/q", (request) => ({ query: compileQueryReader(parameters)(request.url), headers: compileHeaderReader(parameters)(request.headers) }));
     await app.ready();
   });
   afterAll(() => app.close());
@@ -279,7 +309,7 @@ describe("what the client checks is what the server reads", () => {
 
   async function headerRoundTrip(parameter: RouteParameter, value: unknown): Promise<{ server: unknown; client: unknown }> {
     parameters = [parameter];
-    const answer = (await app.inject({ url: "/q", headers: { [parameter.name]: headerValue(value, parameter.explode) } })).json<{ headers: unknown }>();
+    const answer = (await app.inject({ url: "/q", headers: { [parameter.name]: headerText(parameter, value) } })).json<{ headers: unknown }>();
     return { server: answer.headers, client: headersAsSent(parameters, { [parameter.name]: value }) };
   }
 
@@ -307,57 +337,68 @@ describe("what the client checks is what the server reads", () => {
     ["an empty array", param("X-Tags", { array: true }), []],
     ["an array with a comma inside an item", param("X-Tags", { array: true }), ["a,b", "c"]],
     ["an object", param("X-Point"), { x: 1, y: 2 }],
+    ["a parameter of style content", param("X-Filter", { style: "content" }), { a: [1, "b"], n: null }],
   ])("header: %s", async (_label, parameter, value) => {
     const { server, client } = await headerRoundTrip(parameter, value);
     expect(server).toEqual(client);
   });
 
-  // Bug (client and server disagree): an empty array is checked as [] by the client, but an
-  // exploded one is not sent at all (the server sees no parameter: a required one is refused)
-  // and a comma-separated one is sent as "ids=" (the server reads [""]).
-  it.fails("query: an empty array", async () => {
+  // An empty array cannot be told apart on the wire (exploded, it sends nothing; comma-separated,
+  // "ids=" is [""]): it is not sent, and the client checks it as missing, as the server reads it.
+  it("query: an empty array", async () => {
     for (const explode of [true, false]) {
       const { server, client } = await queryRoundTrip(param("ids", { array: true, explode }), []);
       expect(server).toEqual(client);
     }
   });
 
-  // Bug: the client percent-encodes a delimiter inside an item (["a,b", "c"] → "ids=a%2Cb,c"),
-  // as OpenAPI asks, but the server splits the value after Fastify has decoded it, so it reads
-  // ["a", "b", "c"]; the same for spaceDelimited and pipeDelimited.
-  it.fails("query: a delimited array with the delimiter inside an item", async () => {
+  // The client percent-encodes a delimiter inside an item (["a,b", "c"] → "ids=a%2Cb,c"; a space
+  // as "+", spaceDelimited's delimiter being "%20"), and the server splits the query text at the
+  // literal delimiters before it decodes.
+  it("query: a delimited array with the delimiter inside an item", async () => {
     for (const [style, item] of [
       ["form", "a,b"],
       ["spaceDelimited", "a b"],
+      ["spaceDelimited", "a+b%20"],
       ["pipeDelimited", "a|b"],
+      ["pipeDelimited", "a%7Cb"],
     ] as const) {
       const { server, client } = await queryRoundTrip(param("ids", { array: true, explode: false, style }), [item, "c"]);
       expect(server).toEqual(client);
     }
   });
 
-  // Bug: the client writes nested deepObject values ("filter[range][min]=3", "filter[ids][0]=1")
-  // and checks them as nested objects, but the server reads deepObject one level deep, into keys
-  // such as "range][min".
-  it.fails("query: a deepObject with a nested object or array", async () => {
+  // The client writes nested deepObject values ("filter[range][min]=3", "filter[ids][0]=1") and
+  // checks them as nested objects; the server reads them as URL-encoded forms are read.
+  it("query: a deepObject with a nested object or array", async () => {
     const { server, client } = await queryRoundTrip(param("filter", { style: "deepObject" }), { range: { min: 3 }, ids: [1, 2] });
     expect(server).toEqual(client);
   });
 
-  // Bug: the client sends an object parameter of style form ("point=x,1,y,2", or "x=1&y=2"
-  // exploded) and checks it as an object, but the server has no reading of form objects: it
-  // passes the text "x,1,y,2" on (or nothing, exploded), which an object schema refuses.
-  it.fails("query: an object of style form", async () => {
+  // The client sends an object parameter of style form as "point=x,1,y,2", or "x=1&y=2" exploded;
+  // the server reads it by the property names the route table gives.
+  it("query: an object of style form", async () => {
     for (const explode of [false, true]) {
-      const { server, client } = await queryRoundTrip(param("point", { explode }), { x: 1, y: 2 });
+      const { server, client } = await queryRoundTrip(param("point", { explode, properties: ["x", "y"] }), { x: 1, y: 2 });
       expect(server).toEqual(client);
     }
   });
 
-  // Bug: a query parameter of style content (the generator accepts it) is sent as JSON text and
-  // checked by the client as the value itself, but the server hands the JSON text, unparsed, to
-  // the validator, which refuses it for any non-string schema.
-  it.fails("query: a parameter of style content", async () => {
+  it("query: an object of style form, with a delimiter inside a value, or pipe-delimited", async () => {
+    for (const parameter of [param("point", { explode: false, properties: ["x", "y"] }), param("point", { style: "pipeDelimited", explode: false, properties: ["x", "y"] })]) {
+      const { server, client } = await queryRoundTrip(parameter, { x: "a,b|c d", y: 2 });
+      expect(server).toEqual(client);
+    }
+  });
+
+  it("query: an exploded object of style form with a property the route table does not declare", async () => {
+    const { server, client } = await queryRoundTrip(param("point", { properties: ["x"] }), { x: 1, other: 2 });
+    expect(server).toEqual(client);
+  });
+
+  // A query parameter of style content is sent as JSON text and checked by the client as the value
+  // itself; the server parses the JSON text.
+  it("query: a parameter of style content", async () => {
     const { server, client } = await queryRoundTrip(param("where", { style: "content" }), { a: [1, "ä"] });
     expect(server).toEqual(client);
   });

@@ -43,7 +43,7 @@ describe("InputReader", () => {
       }),
       toRouterPath("/workers/{worker-id}"),
     );
-    const { request } = fakeRequest({ params: { p0: "7" }, query: { limit: "5", tags: "a,b", other: "x" }, headers: { "x-trace": "t1", host: "h" } });
+    const { request } = fakeRequest({ url: "/workers/7?limit=5&tags=a,b&other=x", params: { p0: "7" }, headers: { "x-trace": "t1", host: "h" } });
     const input = reader.read(request, JSON_BODY, { raw: true });
     const all = { allErrors: true };
     expect(seen).toEqual([

@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { placeCredentials } from "../../../src/runtime/client/auth.js";
 import type { RouteSecurityScheme } from "../../../src/runtime/route-types.js";
@@ -19,12 +20,25 @@ function hook(verdicts: Readonly<Record<string, AuthResult>>): Authenticate & { 
   return Object.assign(authenticate, { calls });
 }
 
-/** The verdict of a route's check on a request with these headers and query. */
-async function verdict(security: readonly (readonly RouteSecurityScheme[])[], authenticate: Authenticate, headers: Record<string, string> = {}, query: Record<string, unknown> = {}): Promise<unknown> {
+/** The verdict of a route's check on a request with these headers and query, over this connection. */
+async function verdict(
+  security: readonly (readonly RouteSecurityScheme[])[],
+  authenticate: Authenticate | undefined,
+  headers: Record<string, string> = {},
+  query: Record<string, unknown> = {},
+  raw?: PassThrough,
+): Promise<unknown> {
   const check = compileSecurity(route({ security }), authenticate);
   if (check === undefined) throw new Error("no check");
-  return check(fakeRequest({ headers, query }).request);
+  return check(fakeRequest({ headers, query, ...(raw === undefined ? {} : { raw }) }).request);
 }
+
+/** A request stream whose socket is a TLS socket, its client certificate verified or not. */
+function overTls(authorized: boolean): PassThrough {
+  return Object.assign(new PassThrough(), { socket: { encrypted: true, authorized } });
+}
+
+const MTLS: RouteSecurityScheme = { scheme: "mtls", type: "mutualTLS" };
 
 describe("createKeyAuthenticator", () => {
   const request = fakeRequest().request;
@@ -60,9 +74,30 @@ describe("compileSecurity", () => {
   it.each([
     ["no requirement", []],
     ["only the empty alternative", [[]]],
-    ["only mutualTLS", [[{ scheme: "mtls", type: "mutualTLS" }]]],
   ] as const)("needs no check for %s", (_label, security) => {
     expect(compileSecurity(route({ security }), undefined)).toBeUndefined();
+  });
+
+  it("checks only mutualTLS without an authenticate hook: a verified client certificate is needed", async () => {
+    const missing = { type: MISSING_TYPE, title: "Missing API key", status: 401, detail: "The verified client certificate is required." };
+    expect(await verdict([[MTLS]], undefined)).toEqual(missing);
+    expect(await verdict([[MTLS]], undefined, {}, {}, overTls(false))).toEqual(missing);
+    expect(await verdict([[MTLS]], undefined, {}, {}, overTls(true))).toBeUndefined();
+  });
+
+  it("needs both a verified client certificate and the key in an alternative of mutualTLS and a key", async () => {
+    const security = [[MTLS, apiKey("header", "X-A")]];
+    expect(await verdict(security, hook({ k1: true }), { "x-a": "k1" })).toMatchObject({ type: MISSING_TYPE, detail: "The X-A header is required." });
+    expect(await verdict(security, hook({ k1: true }), {}, {}, overTls(true))).toMatchObject({ type: MISSING_TYPE });
+    expect(await verdict(security, hook({ k1: true }), { "x-a": "k1" }, {}, overTls(true))).toBeUndefined();
+    expect(await verdict(security, hook({}), { "x-a": "k2" }, {}, overTls(true))).toEqual(INVALID);
+  });
+
+  it("lets a request with a verified client certificate, or the key, through alternatives of mutualTLS or a key", async () => {
+    const security = [[MTLS], [apiKey("query", "k")]];
+    expect(await verdict(security, hook({}), {}, {}, overTls(true))).toBeUndefined();
+    expect(await verdict(security, hook({ k1: true }), {}, { k: "k1" }, overTls(false))).toBeUndefined();
+    expect(await verdict(security, hook({}), {}, { k: "k2" }, overTls(false))).toEqual(INVALID);
   });
 
   it("refuses to serve a secured route without an authenticate hook", () => {
@@ -168,25 +203,29 @@ describe("compileSecurity", () => {
     expect(await verdict([[apiKey("query", "constructor")], [apiKey("query", "__proto__")]], hook({}))).toMatchObject({ type: MISSING_TYPE });
   });
 
-  // Bug: compileSecurity drops mutualTLS schemes ("left to the TLS layer") before it looks at the
-  // alternatives, so an alternative made only of mutualTLS becomes the empty alternative, which
-  // means "no authentication needed": with security [mutualTLS] or [apiKey], a request over a
-  // connection without any client certificate (here: no TLS at all) and without a key is let
-  // through. Either alternative should still be needed: the key, or a verified client certificate.
-  it.fails("does not let a request with neither a client certificate nor a key through an alternative of mutualTLS", async () => {
+  // An alternative made only of mutualTLS is not the empty alternative ("no authentication
+  // needed"): with security [mutualTLS] or [apiKey], a request over a connection without any client
+  // certificate (here: no TLS at all) and without a key is refused. Either alternative is needed:
+  // the key, or a verified client certificate.
+  it("does not let a request with neither a client certificate nor a key through an alternative of mutualTLS", async () => {
     const security = [[{ scheme: "mtls", type: "mutualTLS" }], [apiKey("query", "k")]] as const;
     expect(await verdict(security, hook({ k1: true }))).toEqual({ type: MISSING_TYPE, title: "Missing API key", status: 401, detail: "The k query parameter is required." });
   });
 
-  // Bug: the client's placeCredentials percent-encodes a cookie apiKey (encodeURIComponent), but
-  // the server's readCookie hands the cookie value to authenticate without decoding it, so a key
-  // with any character encodeURIComponent escapes ("+", "/", "=", space, non-ASCII) is refused
-  // (401 invalid-api-key) when the generated client sends it to the generated server.
-  it.fails("reads a cookie apiKey as the client sends it", async () => {
+  // The client's placeCredentials percent-encodes a cookie apiKey (encodeURIComponent), so the
+  // server decodes the cookie value before authenticate sees it: a key with any character
+  // encodeURIComponent escapes ("+", "/", "=", space, non-ASCII) is accepted.
+  it("reads a cookie apiKey as the client sends it", async () => {
     const security = [[apiKey("cookie", "session")]];
     const key = "k+y/=ä b";
     const placed = placeCredentials(route({ security }), { apiKey: key });
     const authenticate = hook({ [key]: true });
     expect(await verdict(security, authenticate, placed.headers)).toBeUndefined();
+  });
+
+  it("passes a cookie apiKey with a malformed escape on as it was sent, for authenticate to judge", async () => {
+    const authenticate = hook({});
+    expect(await verdict([[apiKey("cookie", "session")]], authenticate, { cookie: "session=k%E0%A4%A; other=%ZZ" })).toEqual(INVALID);
+    expect(authenticate.calls).toEqual([["k%E0%A4%A", "cookieKey"]]);
   });
 });

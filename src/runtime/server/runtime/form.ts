@@ -2,7 +2,8 @@
  * URL-encoded forms, with nested fields written in brackets, as the generated client (and Stripe,
  * and PHP, and qs) write them: `meta[plan]=pro` is `{ meta: { plan: "pro" } }`, `items[0][id]=7`
  * and `tags[]=a` are arrays, and a repeated name is an array. Every name becomes an own data key
- * ("__proto__" included), so no form can reach a prototype.
+ * ("__proto__" included), so no form can reach a prototype. Query parameters of style deepObject
+ * are read the same way (parameters.ts).
  */
 
 /** Deeper fields than this keep their bracketed name as it is. */
@@ -14,17 +15,32 @@ type Container = Record<string, unknown> | unknown[];
 
 /** The form as an object of strings, arrays and nested objects. */
 export function parseForm(text: string): Record<string, unknown> {
+  const fields: [string[], string][] = [];
+  for (const [name, value] of new URLSearchParams(text)) fields.push([fieldPath(name), value]);
+  return formOf(fields);
+}
+
+/** The object of fields given by path (`a[b][0]` as ["a", "b", "0"]) and value, in order. */
+export function formOf(fields: Iterable<readonly [readonly string[], string]>): Record<string, unknown> {
   const form: Record<string, unknown> = {};
-  for (const [name, value] of new URLSearchParams(text)) setField(form, fieldPath(name), value);
+  for (const [path, value] of fields) setField(form, path, value);
   return form;
 }
 
-/** "a[b][0]" → ["a", "b", "0"]; a name that is not bracketed stays one segment. */
-function fieldPath(name: string): string[] {
+/**
+ * "a[b][0]" → ["a", "b", "0"]; a name that is not bracketed stays one segment. `decode` is applied
+ * to each segment: a name still percent-encoded is split at its literal brackets first, so an
+ * encoded bracket ("%5B") stays inside its segment.
+ */
+export function fieldPath(name: string, decode: (segment: string) => string = same): string[] {
   const match = /^([^[\]]+)((?:\[[^[\]]*\])+)$/.exec(name);
-  if (match === null) return [name];
-  const segments = [...(match[2] as string).matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1] as string);
-  return segments.length > MAX_DEPTH ? [name] : [match[1] as string, ...segments];
+  if (match === null) return [decode(name)];
+  const segments = [...(match[2] as string).matchAll(/\[([^[\]]*)\]/g)].map((part) => decode(part[1] as string));
+  return segments.length > MAX_DEPTH ? [decode(name)] : [decode(match[1] as string), ...segments];
+}
+
+function same(text: string): string {
+  return text;
 }
 
 function setField(form: Record<string, unknown>, path: readonly string[], value: string): void {

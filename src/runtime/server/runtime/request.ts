@@ -6,7 +6,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Route, RouteContent, Validator } from "../../route-types.js";
 import type { ValidationError } from "../../validators/types.js";
-import { compileHeaderReader, compilePathReader, compileQueryReader, type ParameterReader, type RouterPath } from "./parameters.js";
+import { compileHeaderReader, compilePathReader, compileQueryReader, type ParameterReader, type QueryReader, type RouterPath } from "./parameters.js";
 import { createProblem, type ProblemDetails, type ValidationIssue } from "./problems.js";
 
 /** The input every handler receives. */
@@ -25,7 +25,7 @@ const NO_INPUT: Readonly<Record<string, never>> = Object.freeze({});
 export class InputReader {
   private readonly route: Route;
   private readonly readPath: ParameterReader;
-  private readonly readQuery: ParameterReader;
+  private readonly readQuery: QueryReader;
   private readonly readHeaders: ParameterReader;
   private readonly bodyRequired: ValidationIssue | undefined;
 
@@ -51,7 +51,7 @@ export class InputReader {
       else issues = collect(issues, "path", result.errors);
     }
     if (validators.query !== undefined) {
-      const result = validators.query(this.readQuery(request.query), ALL_ERRORS);
+      const result = validators.query(this.readQuery(request.url), ALL_ERRORS);
       if (result.valid) query = result.value;
       else issues = collect(issues, "query", result.errors);
     }

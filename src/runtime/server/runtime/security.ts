@@ -2,8 +2,9 @@
  * Security from the route table. An operation lists alternatives, any one of which suffices; an
  * alternative lists the schemes it needs together. Each scheme's credential is read from the
  * request (an apiKey header, query parameter or cookie; the Authorization header for http, oauth2
- * and openIdConnect) and the `authenticate` hook decides whether it is valid. mutualTLS is left
- * to the TLS layer. Credentials are never logged.
+ * and openIdConnect) and the `authenticate` hook decides whether it is valid. A mutualTLS scheme
+ * is met by a connection whose client certificate the TLS layer verified (`socket.authorized`);
+ * it needs no hook. Credentials are never logged.
  */
 import { hash, timingSafeEqual } from "node:crypto";
 import type { FastifyRequest } from "fastify";
@@ -45,14 +46,20 @@ function digest(value: string): Buffer {
 
 /** The security check of a route, or undefined when it needs none. */
 export function compileSecurity(route: Route, authenticate: Authenticate | undefined): SecurityCheck | undefined {
-  const alternatives = route.security.map((schemes) => schemes.filter((scheme) => scheme.type !== "mutualTLS"));
-  if (alternatives.length === 0 || alternatives.every((schemes) => schemes.length === 0)) return undefined;
-  if (authenticate === undefined) throw new Error(`operation ${route.operationId} is secured: pass an authenticate function`);
-  const first = alternatives.find((schemes) => schemes.length > 0) ?? [];
-  const missing = createProblem("missingKey", `The ${describe(first[0])} is required.`);
-  const only = alternatives.length === 1 && first.length === 1 ? first[0] : undefined;
-  if (only !== undefined && only.type === "apiKey" && only.in === "header") return headerKeyCheck(only, authenticate, missing);
-  return (request) => checkAlternatives(alternatives, authenticate, request, missing);
+  const alternatives = route.security;
+  if (alternatives.every((schemes) => schemes.length === 0)) return undefined;
+  const credentials = alternatives.flat().filter((scheme) => scheme.type !== "mutualTLS");
+  if (credentials.length > 0 && authenticate === undefined) throw new Error(`operation ${route.operationId} is secured: pass an authenticate function`);
+  const hook = authenticate ?? refuseAll;
+  const missing = createProblem("missingKey", `The ${describe(credentials[0] ?? alternatives.flat()[0])} is required.`);
+  const only = alternatives.length === 1 && alternatives[0]?.length === 1 ? alternatives[0][0] : undefined;
+  if (only !== undefined && only.type === "apiKey" && only.in === "header") return headerKeyCheck(only, hook, missing);
+  return (request) => checkAlternatives(alternatives, hook, request, missing);
+}
+
+/** The hook of a route whose alternatives are mutualTLS alone: never called, as they have no credential. */
+function refuseAll(): AuthResult {
+  return false;
 }
 
 /** The common case, kept synchronous: one apiKey header. */
@@ -73,8 +80,11 @@ function verdictOf(result: AuthResult): SecurityVerdict {
 
 async function checkAlternatives(alternatives: readonly (readonly RouteSecurityScheme[])[], authenticate: Authenticate, request: FastifyRequest, missing: ProblemDetails): Promise<SecurityVerdict> {
   let verdict: SecurityVerdict = missing;
-  for (const schemes of alternatives) {
-    if (schemes.length === 0) continue;
+  for (const alternative of alternatives) {
+    if (alternative.length === 0) continue;
+    // a mutualTLS scheme without a verified client certificate is a missing credential
+    if (alternative.some((scheme) => scheme.type === "mutualTLS") && !hasVerifiedCertificate(request)) continue;
+    const schemes = alternative.filter((scheme) => scheme.type !== "mutualTLS");
     const credentials = schemes.map((scheme) => readCredential(scheme, request));
     if (credentials.some((credential) => credential === undefined)) continue;
     const results = await Promise.all(schemes.map((scheme, i) => authenticate(credentials[i] ?? "", request, scheme)));
@@ -84,6 +94,12 @@ async function checkAlternatives(alternatives: readonly (readonly RouteSecurityS
   }
   const optional = alternatives.some((schemes) => schemes.length === 0);
   return verdict === missing && optional ? undefined : verdict;
+}
+
+/** Whether the request came over TLS with a client certificate the TLS layer verified. */
+function hasVerifiedCertificate(request: FastifyRequest): boolean {
+  const socket = request.raw.socket as { readonly authorized?: boolean } | undefined;
+  return socket?.authorized === true;
 }
 
 /** A scheme's credential in the request, or undefined when it is missing or empty. */
@@ -106,17 +122,28 @@ function readAuthorization(header: string | undefined, scheme: string): string |
   return header.slice(scheme.length + 1).trim();
 }
 
+/** A cookie's value as the client meant it: percent-decoded (a malformed escape keeps the text as sent). */
 function readCookie(header: string | undefined, name: string): string | undefined {
   for (const pair of header?.split(";") ?? []) {
     const at = pair.indexOf("=");
-    if (at !== -1 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
+    if (at !== -1 && pair.slice(0, at).trim() === name) return percentDecoded(pair.slice(at + 1).trim());
   }
   return undefined;
+}
+
+function percentDecoded(text: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function describe(scheme: RouteSecurityScheme | undefined): string {
   if (scheme === undefined) return "credential";
   const name = scheme.name ?? "";
+  if (scheme.type === "mutualTLS") return "verified client certificate";
   if (scheme.type !== "apiKey") return "Authorization header";
   if (scheme.in === "header") return `${name} header`;
   return scheme.in === "query" ? `${name} query parameter` : `${name} cookie`;

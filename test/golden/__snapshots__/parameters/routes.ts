@@ -45,6 +45,14 @@ export const routes = {
     query: [
       { name: "filter", required: false, style: "deepObject", explode: true, array: false },
       { name: "limit", required: false, style: "form", explode: true, array: false },
+      {
+        name: "near",
+        required: false,
+        style: "form",
+        explode: false,
+        array: false,
+        properties: ["lat", "lon"],
+      },
       { name: "q", required: true, style: "form", explode: true, array: false },
       { name: "tags", required: false, style: "pipeDelimited", explode: false, array: true },
     ],

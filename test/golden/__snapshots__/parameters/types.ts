@@ -97,6 +97,10 @@ export interface operations {
                     status?: string;
                 };
                 tags?: string[];
+                near?: {
+                    lat?: number;
+                    lon?: number;
+                };
             };
             header?: never;
             path?: never;

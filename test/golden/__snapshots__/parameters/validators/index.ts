@@ -167,7 +167,7 @@ function $fmtUuid(s: string): boolean {
 
 const $plan0 = JSON.parse("[0,{\"orderNumber\":1},0]") as $Plan;
 const $plan1 = JSON.parse("[0,{\"expand\":[1,0],\"verbose\":4},0]") as $Plan;
-const $plan2 = JSON.parse("[0,{\"limit\":1,\"tags\":[1,0]},0]") as $Plan;
+const $plan2 = JSON.parse("[0,{\"limit\":1,\"near\":[0,{\"lat\":2,\"lon\":2},0],\"tags\":[1,0]},0]") as $Plan;
 const $re3 = new RegExp("^[a-z]+$", "u");
 const $value4 = JSON.parse("[\"items\",\"customer\"]");
 
@@ -311,17 +311,23 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
           if (!$v_schema_9(v7, e, a, depth + 1)) { $prefix(e, s8, "/limit"); { ok = false; if (!a) return false; } }
           break;
         }
-        case "q": {
-          r3++;
+        case "near": {
           const v10 = o1[k2];
           const s11 = $mark(e);
-          if (!$v_schema_10(v10, e, a, depth + 1)) { $prefix(e, s11, "/q"); { ok = false; if (!a) return false; } }
+          if (!$v_schema_10(v10, e, a, depth + 1)) { $prefix(e, s11, "/near"); { ok = false; if (!a) return false; } }
+          break;
+        }
+        case "q": {
+          r3++;
+          const v13 = o1[k2];
+          const s14 = $mark(e);
+          if (!$v_schema_11(v13, e, a, depth + 1)) { $prefix(e, s14, "/q"); { ok = false; if (!a) return false; } }
           break;
         }
         case "tags": {
-          const v13 = o1[k2];
-          const s14 = $mark(e);
-          if (!$v_schema_11(v13, e, a, depth + 1)) { $prefix(e, s14, "/tags"); { ok = false; if (!a) return false; } }
+          const v16 = o1[k2];
+          const s17 = $mark(e);
+          if (!$v_schema_12(v16, e, a, depth + 1)) { $prefix(e, s17, "/tags"); { ok = false; if (!a) return false; } }
           break;
         }
       }
@@ -432,8 +438,27 @@ function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   return ok;
 }
 
-// #/paths/~1search/get/parameters/0/schema
+// #/paths/~1search/get/parameters/4/schema
 function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/4/schema");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/4/schema/type", "type", { type: "object" }, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    if ($hop.call(o1, "lat")) {
+      const v2 = o1["lat"];
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (e === null || !$fail(e, a, "/lat", "#/paths/~1search/get/parameters/4/schema/properties/lat/type", "type", { type: "number" }, "must be number")) return false; }
+    }
+    if ($hop.call(o1, "lon")) {
+      const v3 = o1["lon"];
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (e === null || !$fail(e, a, "/lon", "#/paths/~1search/get/parameters/4/schema/properties/lon/type", "type", { type: "number" }, "must be number")) return false; }
+    }
+  }
+  return ok;
+}
+
+// #/paths/~1search/get/parameters/0/schema
+function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/0/schema");
   let ok = true;
   if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/0/schema/type", "type", { type: "string" }, "must be string")) return false; }
@@ -445,7 +470,7 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 }
 
 // #/paths/~1search/get/parameters/3/schema
-function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_12(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/3/schema");
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/3/schema/type", "type", { type: "array" }, "must be array")) return false; }
