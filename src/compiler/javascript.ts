@@ -1,7 +1,4 @@
-import { createRequire } from "node:module";
-import type * as TypeScript from "typescript";
-
-const require = createRequire(import.meta.url);
+import { loadTypeScript } from "../emit/typescript-once.js";
 
 /** Between two sections in the one text given to the compiler: a statement it keeps as written. */
 const SEPARATOR = '"\ue004";';
@@ -27,7 +24,7 @@ export function translateSections(sections: readonly string[]): string[] {
 }
 
 function transpile(typescript: string): string {
-  const ts = require("typescript") as typeof TypeScript;
+  const ts = loadTypeScript();
   const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: false, isolatedModules: true };
   return ts.transpileModule(typescript, { compilerOptions: options }).outputText.replace(/\nexport \{\};\s*$/, "\n");
 }
