@@ -8,11 +8,27 @@ import type * as TypeScript from "typescript";
 
 const require = createRequire(import.meta.url);
 
+/** The parts of openapi-typescript the types emitter uses. */
+export type OpenapiTypescriptParts = Pick<typeof OpenapiTypescript, "astToString" | "transformSchema" | "resolveRef" | "scanDiscriminators">;
+
 /**
  * openapi-typescript, through its CommonJS build: imported as ESM, its `import ts from
- * "typescript"` makes Node scan the 9 MB compiler for named exports (about 0.2 s).
+ * "typescript"` makes Node scan the 9 MB compiler for named exports (about 0.2 s). Its entry
+ * point also loads the whole of Redocly's openapi-core for `openapiTS()`'s bundling and lint, which
+ * the types emitter does not use (about 0.25 s more), so the four functions it does use are taken
+ * from the modules that define them, which the package exports (`./*`); should a later version
+ * move them, the entry point is used instead.
  */
-export function loadOpenapiTypescript(): typeof OpenapiTypescript {
+export function loadOpenapiTypescript(): OpenapiTypescriptParts {
+  try {
+    const transformSchema = require("openapi-typescript/dist/transform/index.cjs") as unknown;
+    const { astToString } = require("openapi-typescript/dist/lib/ts.cjs") as Partial<OpenapiTypescriptParts>;
+    const { resolveRef, scanDiscriminators } = require("openapi-typescript/dist/lib/utils.cjs") as Partial<OpenapiTypescriptParts>;
+    const parts = { transformSchema, astToString, resolveRef, scanDiscriminators };
+    if (Object.values(parts).every((part) => typeof part === "function")) return parts as OpenapiTypescriptParts;
+  } catch {
+    // a layout this version does not have: the entry point below
+  }
   return require("openapi-typescript") as typeof OpenapiTypescript;
 }
 

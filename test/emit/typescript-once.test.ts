@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadTypeScript, loadWithCodeCache } from "../../src/emit/typescript-once.js";
+import { loadOpenapiTypescript, loadTypeScript, loadWithCodeCache } from "../../src/emit/typescript-once.js";
 import { repoRoot } from "../support/paths.js";
 
 const compilerFile = createRequire(import.meta.url).resolve("typescript");
@@ -49,5 +49,16 @@ describe("loadTypeScript", () => {
   it("loads one compiler per thread", () => {
     expect(loadTypeScript()).toBe(loadTypeScript());
     expect(translates(loadTypeScript())).toBe("const n = 1;");
+  });
+});
+
+describe("loadOpenapiTypescript", () => {
+  it("gives the same functions as openapi-typescript's entry point", () => {
+    const parts = loadOpenapiTypescript();
+    const entry = createRequire(import.meta.url)("openapi-typescript") as typeof parts;
+    expect(parts.transformSchema).toBe(entry.transformSchema);
+    expect(parts.astToString).toBe(entry.astToString);
+    expect(parts.resolveRef).toBe(entry.resolveRef);
+    expect(parts.scanDiscriminators).toBe(entry.scanDiscriminators);
   });
 });
