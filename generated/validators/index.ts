@@ -11,7 +11,8 @@ type $Errors = $Sink | null;
 const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
   const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
@@ -26,7 +27,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
   if (e === null || e.errors === undefined) return;
   for (let i = n; i < e.errors.length; i++) {
     const x = e.errors[i];
-    if (x !== undefined) x.instancePath = path + x.instancePath;
+    if (x === undefined) continue;
+    x.message = (x.instancePath === "" ? path + " " : path) + x.message;
+    x.instancePath = path + x.instancePath;
   }
 }
 
@@ -36,16 +39,13 @@ function $deep(e: $Errors, schemaPath: string): boolean {
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
-  }
   r.valid = false;
   r.value = undefined;
-  r.errors = errors;
+  if (r.errors === undefined) r.errors = [];
   return r as { valid: false; errors: ValidationError[] };
 }
+
+const $proto = Object.prototype;
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -200,91 +200,115 @@ function $fmtDateTime(s: string): boolean {
 
 const $plan0 = JSON.parse("[0,{\"id\":1},0]") as $Plan;
 const $plan1 = JSON.parse("[0,{\"p_id\":1},0]") as $Plan;
-const $re2 = new RegExp("^[A-Za-z0-9]+", "u");
-const $value3 = JSON.parse("[\"path\",\"query\",\"header\",\"body\"]");
+const $params2 = Object.freeze({ limit: 255 });
+const $params3 = Object.freeze({ limit: 1 });
+const $params4 = Object.freeze({ type: "string" });
+const $params5 = Object.freeze({ limit: 65535 });
+const $params6 = Object.freeze({ missingProperty: "client_name" });
+const $params7 = Object.freeze({ type: "object" });
+const $params8 = Object.freeze({ missingProperty: "key" });
+const $params9 = Object.freeze({ missingProperty: "value" });
+const $params10 = Object.freeze({ type: "number" });
+const $params11 = Object.freeze({ format: "date" });
+const $params12 = Object.freeze({ type: "array" });
+const $params13 = Object.freeze({});
+const $params14 = Object.freeze({ type: "integer" });
+const $re15 = new RegExp("^[A-Za-z0-9]+", "u");
+const $params16 = Object.freeze({ pattern: "^[A-Za-z0-9]+" });
+const $params17 = Object.freeze({ limit: 150 });
+const $params18 = Object.freeze({ missingProperty: "name" });
+const $params19 = Object.freeze({ missingProperty: "date" });
+const $params20 = Object.freeze({ missingProperty: "venue" });
+const $params21 = Object.freeze({ type: "boolean" });
+const $params22 = Object.freeze({ type: "number,null" });
+const $params23 = Object.freeze({ comparison: ">=", limit: 0 });
+const $params24 = Object.freeze({ comparison: "<=", limit: 1 });
+const $params25 = Object.freeze({ comparison: ">=", limit: 100 });
+const $params26 = Object.freeze({ comparison: "<=", limit: 599 });
+const $params27 = Object.freeze({ missingProperty: "type" });
+const $params28 = Object.freeze({ missingProperty: "title" });
+const $params29 = Object.freeze({ missingProperty: "status" });
+const $value30 = JSON.parse("[\"path\",\"query\",\"header\",\"body\"]");
+const $params31 = Object.freeze({ missingProperty: "in" });
+const $params32 = Object.freeze({ missingProperty: "instancePath" });
+const $params33 = Object.freeze({ missingProperty: "message" });
+const $params34 = Object.freeze({ limit: 75 });
+const $params35 = Object.freeze({ limit: 10 });
+const $params36 = Object.freeze({ missingProperty: "address" });
+const $params37 = Object.freeze({ missingProperty: "city" });
+const $params38 = Object.freeze({ missingProperty: "zip" });
+const $params39 = Object.freeze({ format: "date-time" });
+const $params40 = Object.freeze({ type: "string,null" });
+const $params41 = Object.freeze({ limit: 100 });
+const $params42 = Object.freeze({ limit: 20 });
+const $params43 = Object.freeze({ missingProperty: "id" });
 
 // #/components/schemas/ClientUpdate
 function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/ClientUpdate");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ClientUpdate/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ClientUpdate/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "client_name": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v4.length > 255 && $cpLen(v4) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-            if (v4.length === 0) { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
-          }
-          break;
-        }
-        case "client_contact_name": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v5.length > 255 && $cpLen(v5) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_contact_email": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v6.length > 255 && $cpLen(v6) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_invoice_customer_id": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length > 255 && $cpLen(v7) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_address": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v8.length > 65535 && $cpLen(v8) > 65535) { ok = false; if (e === null || !$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/maxLength", "maxLength", { limit: 65535 }, "must be at most 65535 characters")) return false; }
-          }
-          break;
-        }
-        case "client_city": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v9.length > 255 && $cpLen(v9) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_state": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v10.length > 255 && $cpLen(v10) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
-        case "client_postal_code": {
-          const v11 = o1[k2];
-          if (typeof v11 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v11.length > 255 && $cpLen(v11) > 255) { ok = false; if (e === null || !$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/maxLength", "maxLength", { limit: 255 }, "must be at most 255 characters")) return false; }
-          }
-          break;
-        }
+    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("client_name" in $proto) && !("client_contact_name" in $proto) && !("client_contact_email" in $proto) && !("client_invoice_customer_id" in $proto) && !("client_address" in $proto) && !("client_city" in $proto) && !("client_state" in $proto) && !("client_postal_code" in $proto);
+    if (f10 ? "client_name" in (o1 as object) : $hop.call(o1, "client_name")) {
+      const v2 = o1["client_name"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/type", "type", $params4, "/client_name must be string")) return false; }
+      else {
+        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/maxLength", "maxLength", $params2, "/client_name must be at most 255 characters")) return false; }
+        if (v2.length === 0) { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/minLength", "minLength", $params3, "/client_name must be at least 1 character")) return false; }
       }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "client_name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ClientUpdate/required", "required", { missingProperty: "client_name" }, "must have required property 'client_name'")) return false; }
+    if (f10 ? "client_contact_name" in (o1 as object) : $hop.call(o1, "client_contact_name")) {
+      const v3 = o1["client_contact_name"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/type", "type", $params4, "/client_contact_name must be string")) return false; }
+      else {
+        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/maxLength", "maxLength", $params2, "/client_contact_name must be at most 255 characters")) return false; }
+      }
     }
+    if (f10 ? "client_contact_email" in (o1 as object) : $hop.call(o1, "client_contact_email")) {
+      const v4 = o1["client_contact_email"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/type", "type", $params4, "/client_contact_email must be string")) return false; }
+      else {
+        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/maxLength", "maxLength", $params2, "/client_contact_email must be at most 255 characters")) return false; }
+      }
+    }
+    if (f10 ? "client_invoice_customer_id" in (o1 as object) : $hop.call(o1, "client_invoice_customer_id")) {
+      const v5 = o1["client_invoice_customer_id"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/type", "type", $params4, "/client_invoice_customer_id must be string")) return false; }
+      else {
+        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/maxLength", "maxLength", $params2, "/client_invoice_customer_id must be at most 255 characters")) return false; }
+      }
+    }
+    if (f10 ? "client_address" in (o1 as object) : $hop.call(o1, "client_address")) {
+      const v6 = o1["client_address"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/type", "type", $params4, "/client_address must be string")) return false; }
+      else {
+        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/maxLength", "maxLength", $params5, "/client_address must be at most 65535 characters")) return false; }
+      }
+    }
+    if (f10 ? "client_city" in (o1 as object) : $hop.call(o1, "client_city")) {
+      const v7 = o1["client_city"];
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/type", "type", $params4, "/client_city must be string")) return false; }
+      else {
+        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/maxLength", "maxLength", $params2, "/client_city must be at most 255 characters")) return false; }
+      }
+    }
+    if (f10 ? "client_state" in (o1 as object) : $hop.call(o1, "client_state")) {
+      const v8 = o1["client_state"];
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/type", "type", $params4, "/client_state must be string")) return false; }
+      else {
+        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/maxLength", "maxLength", $params2, "/client_state must be at most 255 characters")) return false; }
+      }
+    }
+    if (f10 ? "client_postal_code" in (o1 as object) : $hop.call(o1, "client_postal_code")) {
+      const v9 = o1["client_postal_code"];
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/type", "type", $params4, "/client_postal_code must be string")) return false; }
+      else {
+        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/maxLength", "maxLength", $params2, "/client_postal_code must be at most 255 characters")) return false; }
+      }
+    }
+    if (!(f10 ? "client_name" in (o1 as object) : $hop.call(o1, "client_name"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ClientUpdate/required", "required", $params6, "must have required property 'client_name'")) return false; }
   }
   return ok;
 }
@@ -293,20 +317,21 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boo
 function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/CustomField");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/CustomField/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomField/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "id")) {
+    const f5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("value" in $proto);
+    if (f5 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/CustomField/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/CustomField/properties/id/type", "type", $params4, "/id must be string")) return false; }
     }
-    if ($hop.call(o1, "name")) {
+    if (f5 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/CustomField/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/CustomField/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
-    if ($hop.call(o1, "value")) {
+    if (f5 ? "value" in (o1 as object) : $hop.call(o1, "value")) {
       const v4 = o1["value"];
-      if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/value", "#/components/schemas/CustomField/properties/value/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/CustomField/properties/value/type", "type", $params4, "/value must be string")) return false; }
     }
   }
   return ok;
@@ -316,31 +341,20 @@ function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): bool
 function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/CustomFieldInput");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/CustomFieldInput/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "key": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/key", "#/components/schemas/CustomFieldInput/properties/key/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "value": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/value", "#/components/schemas/CustomFieldInput/properties/value/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-      }
+    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("key" in $proto) && !("value" in $proto);
+    if (f4 ? "key" in (o1 as object) : $hop.call(o1, "key")) {
+      const v2 = o1["key"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/key", "#/components/schemas/CustomFieldInput/properties/key/type", "type", $params4, "/key must be string")) return false; }
     }
-    if (r3 !== 2) {
-      if (!$hop.call(o1, "key")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/CustomFieldInput/required", "required", { missingProperty: "key" }, "must have required property 'key'")) return false; }
-      if (!$hop.call(o1, "value")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/CustomFieldInput/required", "required", { missingProperty: "value" }, "must have required property 'value'")) return false; }
+    if (f4 ? "value" in (o1 as object) : $hop.call(o1, "value")) {
+      const v3 = o1["value"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/CustomFieldInput/properties/value/type", "type", $params4, "/value must be string")) return false; }
     }
+    if (!(f4 ? "key" in (o1 as object) : $hop.call(o1, "key"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/required", "required", $params8, "must have required property 'key'")) return false; }
+    if (!(f4 ? "value" in (o1 as object) : $hop.call(o1, "value"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/required", "required", $params9, "must have required property 'value'")) return false; }
   }
   return ok;
 }
@@ -349,84 +363,69 @@ function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number):
 function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Event");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Event/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Event/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Event/properties/id/type", "type", { type: "number" }, "must be number")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Event/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/Event/properties/date/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDate(v5)) { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/Event/properties/date/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
-          }
-          break;
-        }
-        case "event_id": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/Event/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "client_id": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_id", "#/components/schemas/Event/properties/client_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "created": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/created", "#/components/schemas/Event/properties/created/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDate(v8)) { ok = false; if (e === null || !$fail(e, a, "/created", "#/components/schemas/Event/properties/created/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
-          }
-          break;
-        }
-        case "location": {
-          const v9 = o1[k2];
-          const s10 = $mark(e);
-          if (!$v_Location(v9, e, a, depth + 1)) { $prefix(e, s10, "/location"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "admin_origin": {
-          const v12 = o1[k2];
-          const s13 = $mark(e);
-          if (!$v_EventPersonnel(v12, e, a, depth + 1)) { $prefix(e, s13, "/admin_origin"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "reviewer": {
-          const v15 = o1[k2];
-          const s16 = $mark(e);
-          if (!$v_EventPersonnel(v15, e, a, depth + 1)) { $prefix(e, s16, "/reviewer"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "time_tracking_manager": {
-          const v18 = o1[k2];
-          const s19 = $mark(e);
-          if (!$v_EventPersonnel(v18, e, a, depth + 1)) { $prefix(e, s19, "/time_tracking_manager"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "custom_fields": {
-          const v21 = o1[k2];
-          if (!Array.isArray(v21)) { ok = false; if (e === null || !$fail(e, a, "/custom_fields", "#/components/schemas/Event/properties/custom_fields/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr22 = v21 as unknown[];
-            for (let i23 = 0; i23 < arr22.length; i23++) {
-              const v24 = arr22[i23];
-              const s25 = $mark(e);
-              if (!$v_CustomField(v24, e, a, depth + 1)) { $prefix(e, s25, "/custom_fields/" + i23); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
+    const f31 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("date" in $proto) && !("event_id" in $proto) && !("client_id" in $proto) && !("created" in $proto) && !("location" in $proto) && !("admin_origin" in $proto) && !("reviewer" in $proto) && !("time_tracking_manager" in $proto) && !("custom_fields" in $proto);
+    if (f31 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Event/properties/id/type", "type", $params10, "/id must be number")) return false; }
+    }
+    if (f31 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v3 = o1["name"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Event/properties/name/type", "type", $params4, "/name must be string")) return false; }
+    }
+    if (f31 ? "date" in (o1 as object) : $hop.call(o1, "date")) {
+      const v4 = o1["date"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/Event/properties/date/type", "type", $params4, "/date must be string")) return false; }
+      else {
+        if (!$fmtDate(v4)) { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/Event/properties/date/format", "format", $params11, "/date must match format \"date\"")) return false; }
+      }
+    }
+    if (f31 ? "event_id" in (o1 as object) : $hop.call(o1, "event_id")) {
+      const v5 = o1["event_id"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/Event/properties/event_id/type", "type", $params4, "/event_id must be string")) return false; }
+    }
+    if (f31 ? "client_id" in (o1 as object) : $hop.call(o1, "client_id")) {
+      const v6 = o1["client_id"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/client_id", "#/components/schemas/Event/properties/client_id/type", "type", $params4, "/client_id must be string")) return false; }
+    }
+    if (f31 ? "created" in (o1 as object) : $hop.call(o1, "created")) {
+      const v7 = o1["created"];
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/created", "#/components/schemas/Event/properties/created/type", "type", $params4, "/created must be string")) return false; }
+      else {
+        if (!$fmtDate(v7)) { ok = false; if (!$fail(e, a, "/created", "#/components/schemas/Event/properties/created/format", "format", $params11, "/created must match format \"date\"")) return false; }
+      }
+    }
+    if (f31 ? "location" in (o1 as object) : $hop.call(o1, "location")) {
+      const v8 = o1["location"];
+      const s9 = $mark(e);
+      if (!$v_Location(v8, e, a, depth + 1)) { $prefix(e, s9, "/location"); { ok = false; if (!a) return false; } }
+    }
+    if (f31 ? "admin_origin" in (o1 as object) : $hop.call(o1, "admin_origin")) {
+      const v12 = o1["admin_origin"];
+      const s13 = $mark(e);
+      if (!$v_EventPersonnel(v12, e, a, depth + 1)) { $prefix(e, s13, "/admin_origin"); { ok = false; if (!a) return false; } }
+    }
+    if (f31 ? "reviewer" in (o1 as object) : $hop.call(o1, "reviewer")) {
+      const v16 = o1["reviewer"];
+      const s17 = $mark(e);
+      if (!$v_EventPersonnel(v16, e, a, depth + 1)) { $prefix(e, s17, "/reviewer"); { ok = false; if (!a) return false; } }
+    }
+    if (f31 ? "time_tracking_manager" in (o1 as object) : $hop.call(o1, "time_tracking_manager")) {
+      const v20 = o1["time_tracking_manager"];
+      const s21 = $mark(e);
+      if (!$v_EventPersonnel(v20, e, a, depth + 1)) { $prefix(e, s21, "/time_tracking_manager"); { ok = false; if (!a) return false; } }
+    }
+    if (f31 ? "custom_fields" in (o1 as object) : $hop.call(o1, "custom_fields")) {
+      const v24 = o1["custom_fields"];
+      if (!Array.isArray(v24)) { ok = false; if (!$fail(e, a, "/custom_fields", "#/components/schemas/Event/properties/custom_fields/type", "type", $params12, "/custom_fields must be array")) return false; }
+      else {
+        const arr25 = v24 as unknown[];
+        for (let i26 = 0; i26 < arr25.length; i26++) {
+          const v27 = arr25[i26];
+          const s28 = $mark(e);
+          if (!$v_CustomField(v27, e, a, depth + 1)) { $prefix(e, s28, "/custom_fields/" + i26); { ok = false; if (!a) return false; } }
         }
       }
     }
@@ -439,11 +438,12 @@ function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventCreate");
   let ok = true;
   if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventCreate/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventCreate/allOf/1/type", "type", $params7, "must be object")) return false; }
   else {
-    const o3 = d as Record<string, unknown>;
-    if ($hop.call(o3, "event_id")) {
-      { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventCreate/allOf/1/properties/event_id", "false", {}, "is not allowed here (the schema is false)")) return false; }
+    const o5 = d as Record<string, unknown>;
+    const f7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("event_id" in $proto);
+    if (f7 ? "event_id" in (o5 as object) : $hop.call(o5, "event_id")) {
+      { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/EventCreate/allOf/1/properties/event_id", "false", $params13, "/event_id is not allowed here (the schema is false)")) return false; }
     }
   }
   return ok;
@@ -453,12 +453,13 @@ function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventList");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventList/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventList/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "data")) {
+    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("data" in $proto) && !("total_count" in $proto);
+    if (f10 ? "data" in (o1 as object) : $hop.call(o1, "data")) {
       const v2 = o1["data"];
-      if (!Array.isArray(v2)) { ok = false; if (e === null || !$fail(e, a, "/data", "#/components/schemas/EventList/properties/data/type", "type", { type: "array" }, "must be array")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "/data", "#/components/schemas/EventList/properties/data/type", "type", $params12, "/data must be array")) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -468,9 +469,9 @@ function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolea
         }
       }
     }
-    if ($hop.call(o1, "total_count")) {
-      const v8 = o1["total_count"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/total_count", "#/components/schemas/EventList/properties/total_count/type", "type", { type: "integer" }, "must be integer")) return false; }
+    if (f10 ? "total_count" in (o1 as object) : $hop.call(o1, "total_count")) {
+      const v9 = o1["total_count"];
+      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "/total_count", "#/components/schemas/EventList/properties/total_count/type", "type", $params14, "/total_count must be integer")) return false; }
     }
   }
   return ok;
@@ -481,12 +482,13 @@ function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): bo
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventListItem");
   let ok = true;
   if (!$v_Event(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventListItem/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventListItem/allOf/1/type", "type", $params7, "must be object")) return false; }
   else {
-    const o3 = d as Record<string, unknown>;
-    if ($hop.call(o3, "id")) {
-      const v4 = o3["id"];
-      if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/EventListItem/allOf/1/properties/id/type", "type", { type: "integer" }, "must be integer")) return false; }
+    const o5 = d as Record<string, unknown>;
+    const f7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("id" in $proto);
+    if (f7 ? "id" in (o5 as object) : $hop.call(o5, "id")) {
+      const v6 = o5["id"];
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/EventListItem/allOf/1/properties/id/type", "type", $params14, "/id must be integer")) return false; }
     }
   }
   return ok;
@@ -496,16 +498,17 @@ function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): bo
 function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventPersonnel");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventPersonnel/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventPersonnel/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "personnel_id")) {
+    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("personnel_id" in $proto) && !("name" in $proto);
+    if (f4 ? "personnel_id" in (o1 as object) : $hop.call(o1, "personnel_id")) {
       const v2 = o1["personnel_id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (e === null || !$fail(e, a, "/personnel_id", "#/components/schemas/EventPersonnel/properties/personnel_id/type", "type", { type: "integer" }, "must be integer")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/personnel_id", "#/components/schemas/EventPersonnel/properties/personnel_id/type", "type", $params14, "/personnel_id must be integer")) return false; }
     }
-    if ($hop.call(o1, "name")) {
+    if (f4 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/EventPersonnel/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/EventPersonnel/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
   }
   return ok;
@@ -516,14 +519,15 @@ function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): bool
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventUpdate");
   let ok = true;
   if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventUpdate/allOf/1/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventUpdate/allOf/1/type", "type", $params7, "must be object")) return false; }
   else {
-    const o3 = d as Record<string, unknown>;
-    if ($hop.call(o3, "event_id")) {
-      const v4 = o3["event_id"];
-      if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/type", "type", { type: "string" }, "must be string")) return false; }
+    const o5 = d as Record<string, unknown>;
+    const f7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("event_id" in $proto);
+    if (f7 ? "event_id" in (o5 as object) : $hop.call(o5, "event_id")) {
+      const v6 = o5["event_id"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/type", "type", $params4, "/event_id must be string")) return false; }
       else {
-        if (!$re2.test(v4)) { ok = false; if (e === null || !$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/pattern", "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"")) return false; }
+        if (!$re15.test(v6)) { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/pattern", "pattern", $params16, "/event_id must match pattern \"^[A-Za-z0-9]+\"")) return false; }
       }
     }
   }
@@ -534,43 +538,33 @@ function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventVenueInput");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventVenueInput/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventVenueInput/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "venue_id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/venue_id", "#/components/schemas/EventVenueInput/properties/venue_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/EventVenueInput/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "address": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/EventVenueInput/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "city": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/EventVenueInput/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "zip": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/EventVenueInput/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "saved": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/EventVenueInput/properties/saved/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-      }
+    const f8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto);
+    if (f8 ? "venue_id" in (o1 as object) : $hop.call(o1, "venue_id")) {
+      const v2 = o1["venue_id"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/venue_id", "#/components/schemas/EventVenueInput/properties/venue_id/type", "type", $params4, "/venue_id must be string")) return false; }
+    }
+    if (f8 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v3 = o1["name"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/EventVenueInput/properties/name/type", "type", $params4, "/name must be string")) return false; }
+    }
+    if (f8 ? "address" in (o1 as object) : $hop.call(o1, "address")) {
+      const v4 = o1["address"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/EventVenueInput/properties/address/type", "type", $params4, "/address must be string")) return false; }
+    }
+    if (f8 ? "city" in (o1 as object) : $hop.call(o1, "city")) {
+      const v5 = o1["city"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/EventVenueInput/properties/city/type", "type", $params4, "/city must be string")) return false; }
+    }
+    if (f8 ? "zip" in (o1 as object) : $hop.call(o1, "zip")) {
+      const v6 = o1["zip"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/EventVenueInput/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
+    }
+    if (f8 ? "saved" in (o1 as object) : $hop.call(o1, "saved")) {
+      const v7 = o1["saved"];
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/EventVenueInput/properties/saved/type", "type", $params4, "/saved must be string")) return false; }
     }
   }
   return ok;
@@ -580,100 +574,81 @@ function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, depth: number): 
 function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventWriteFields");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventWriteFields/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "name": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/EventWriteFields/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/EventWriteFields/properties/date/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDate(v5)) { ok = false; if (e === null || !$fail(e, a, "/date", "#/components/schemas/EventWriteFields/properties/date/format", "format", { format: "date" }, "must match format \"date\"")) return false; }
-          }
-          break;
-        }
-        case "venue": {
-          r3++;
-          const v6 = o1[k2];
-          const s7 = $mark(e);
-          if (!$v_EventVenueInput(v6, e, a, depth + 1)) { $prefix(e, s7, "/venue"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "job_id": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/job_id", "#/components/schemas/EventWriteFields/properties/job_id/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v9.length > 150 && $cpLen(v9) > 150) { ok = false; if (e === null || !$fail(e, a, "/job_id", "#/components/schemas/EventWriteFields/properties/job_id/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "client_id": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$re2.test(v10)) { ok = false; if (e === null || !$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/pattern", "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"")) return false; }
-          }
-          break;
-        }
-        case "admin_comments": {
-          const v11 = o1[k2];
-          if (typeof v11 !== "string") { ok = false; if (e === null || !$fail(e, a, "/admin_comments", "#/components/schemas/EventWriteFields/properties/admin_comments/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v11.length > 65535 && $cpLen(v11) > 65535) { ok = false; if (e === null || !$fail(e, a, "/admin_comments", "#/components/schemas/EventWriteFields/properties/admin_comments/maxLength", "maxLength", { limit: 65535 }, "must be at most 65535 characters")) return false; }
-          }
-          break;
-        }
-        case "comments": {
-          const v12 = o1[k2];
-          if (typeof v12 !== "string") { ok = false; if (e === null || !$fail(e, a, "/comments", "#/components/schemas/EventWriteFields/properties/comments/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v12.length > 65535 && $cpLen(v12) > 65535) { ok = false; if (e === null || !$fail(e, a, "/comments", "#/components/schemas/EventWriteFields/properties/comments/maxLength", "maxLength", { limit: 65535 }, "must be at most 65535 characters")) return false; }
-          }
-          break;
-        }
-        case "custom_fields_text": {
-          const v13 = o1[k2];
-          if (!Array.isArray(v13)) { ok = false; if (e === null || !$fail(e, a, "/custom_fields_text", "#/components/schemas/EventWriteFields/properties/custom_fields_text/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr14 = v13 as unknown[];
-            for (let i15 = 0; i15 < arr14.length; i15++) {
-              const v16 = arr14[i15];
-              const s17 = $mark(e);
-              if (!$v_CustomFieldInput(v16, e, a, depth + 1)) { $prefix(e, s17, "/custom_fields_text/" + i15); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
-        }
-        case "custom_fields_id": {
-          const v19 = o1[k2];
-          if (!Array.isArray(v19)) { ok = false; if (e === null || !$fail(e, a, "/custom_fields_id", "#/components/schemas/EventWriteFields/properties/custom_fields_id/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr20 = v19 as unknown[];
-            for (let i21 = 0; i21 < arr20.length; i21++) {
-              const v22 = arr20[i21];
-              const s23 = $mark(e);
-              if (!$v_CustomFieldInput(v22, e, a, depth + 1)) { $prefix(e, s23, "/custom_fields_id/" + i21); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
+    const f26 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("date" in $proto) && !("venue" in $proto) && !("job_id" in $proto) && !("client_id" in $proto) && !("admin_comments" in $proto) && !("comments" in $proto) && !("custom_fields_text" in $proto) && !("custom_fields_id" in $proto);
+    if (f26 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v2 = o1["name"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/EventWriteFields/properties/name/type", "type", $params4, "/name must be string")) return false; }
+    }
+    if (f26 ? "date" in (o1 as object) : $hop.call(o1, "date")) {
+      const v3 = o1["date"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/EventWriteFields/properties/date/type", "type", $params4, "/date must be string")) return false; }
+      else {
+        if (!$fmtDate(v3)) { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/EventWriteFields/properties/date/format", "format", $params11, "/date must match format \"date\"")) return false; }
+      }
+    }
+    if (f26 ? "venue" in (o1 as object) : $hop.call(o1, "venue")) {
+      const v4 = o1["venue"];
+      const s5 = $mark(e);
+      if (!$v_EventVenueInput(v4, e, a, depth + 1)) { $prefix(e, s5, "/venue"); { ok = false; if (!a) return false; } }
+    }
+    if (f26 ? "job_id" in (o1 as object) : $hop.call(o1, "job_id")) {
+      const v8 = o1["job_id"];
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/job_id", "#/components/schemas/EventWriteFields/properties/job_id/type", "type", $params4, "/job_id must be string")) return false; }
+      else {
+        if (v8.length > 150 && (v8.length > 300 || $cpLen(v8) > 150)) { ok = false; if (!$fail(e, a, "/job_id", "#/components/schemas/EventWriteFields/properties/job_id/maxLength", "maxLength", $params17, "/job_id must be at most 150 characters")) return false; }
+      }
+    }
+    if (f26 ? "client_id" in (o1 as object) : $hop.call(o1, "client_id")) {
+      const v9 = o1["client_id"];
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/type", "type", $params4, "/client_id must be string")) return false; }
+      else {
+        if (!$re15.test(v9)) { ok = false; if (!$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/pattern", "pattern", $params16, "/client_id must match pattern \"^[A-Za-z0-9]+\"")) return false; }
+      }
+    }
+    if (f26 ? "admin_comments" in (o1 as object) : $hop.call(o1, "admin_comments")) {
+      const v10 = o1["admin_comments"];
+      if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "/admin_comments", "#/components/schemas/EventWriteFields/properties/admin_comments/type", "type", $params4, "/admin_comments must be string")) return false; }
+      else {
+        if (v10.length > 65535 && (v10.length > 131070 || $cpLen(v10) > 65535)) { ok = false; if (!$fail(e, a, "/admin_comments", "#/components/schemas/EventWriteFields/properties/admin_comments/maxLength", "maxLength", $params5, "/admin_comments must be at most 65535 characters")) return false; }
+      }
+    }
+    if (f26 ? "comments" in (o1 as object) : $hop.call(o1, "comments")) {
+      const v11 = o1["comments"];
+      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "/comments", "#/components/schemas/EventWriteFields/properties/comments/type", "type", $params4, "/comments must be string")) return false; }
+      else {
+        if (v11.length > 65535 && (v11.length > 131070 || $cpLen(v11) > 65535)) { ok = false; if (!$fail(e, a, "/comments", "#/components/schemas/EventWriteFields/properties/comments/maxLength", "maxLength", $params5, "/comments must be at most 65535 characters")) return false; }
+      }
+    }
+    if (f26 ? "custom_fields_text" in (o1 as object) : $hop.call(o1, "custom_fields_text")) {
+      const v12 = o1["custom_fields_text"];
+      if (!Array.isArray(v12)) { ok = false; if (!$fail(e, a, "/custom_fields_text", "#/components/schemas/EventWriteFields/properties/custom_fields_text/type", "type", $params12, "/custom_fields_text must be array")) return false; }
+      else {
+        const arr13 = v12 as unknown[];
+        for (let i14 = 0; i14 < arr13.length; i14++) {
+          const v15 = arr13[i14];
+          const s16 = $mark(e);
+          if (!$v_CustomFieldInput(v15, e, a, depth + 1)) { $prefix(e, s16, "/custom_fields_text/" + i14); { ok = false; if (!a) return false; } }
         }
       }
     }
-    if (r3 !== 3) {
-      if (!$hop.call(o1, "name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", { missingProperty: "name" }, "must have required property 'name'")) return false; }
-      if (!$hop.call(o1, "date")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", { missingProperty: "date" }, "must have required property 'date'")) return false; }
-      if (!$hop.call(o1, "venue")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", { missingProperty: "venue" }, "must have required property 'venue'")) return false; }
+    if (f26 ? "custom_fields_id" in (o1 as object) : $hop.call(o1, "custom_fields_id")) {
+      const v19 = o1["custom_fields_id"];
+      if (!Array.isArray(v19)) { ok = false; if (!$fail(e, a, "/custom_fields_id", "#/components/schemas/EventWriteFields/properties/custom_fields_id/type", "type", $params12, "/custom_fields_id must be array")) return false; }
+      else {
+        const arr20 = v19 as unknown[];
+        for (let i21 = 0; i21 < arr20.length; i21++) {
+          const v22 = arr20[i21];
+          const s23 = $mark(e);
+          if (!$v_CustomFieldInput(v22, e, a, depth + 1)) { $prefix(e, s23, "/custom_fields_id/" + i21); { ok = false; if (!a) return false; } }
+        }
+      }
     }
+    if (!(f26 ? "name" in (o1 as object) : $hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params18, "must have required property 'name'")) return false; }
+    if (!(f26 ? "date" in (o1 as object) : $hop.call(o1, "date"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params19, "must have required property 'date'")) return false; }
+    if (!(f26 ? "venue" in (o1 as object) : $hop.call(o1, "venue"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params20, "must have required property 'venue'")) return false; }
   }
   return ok;
 }
@@ -682,43 +657,33 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
 function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Location");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Location/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Location/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Location/properties/id/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Location/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "address": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Location/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "city": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Location/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "zip": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Location/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "saved": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Location/properties/saved/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-      }
+    const f8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto);
+    if (f8 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Location/properties/id/type", "type", $params14, "/id must be integer")) return false; }
+    }
+    if (f8 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v3 = o1["name"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Location/properties/name/type", "type", $params4, "/name must be string")) return false; }
+    }
+    if (f8 ? "address" in (o1 as object) : $hop.call(o1, "address")) {
+      const v4 = o1["address"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/Location/properties/address/type", "type", $params4, "/address must be string")) return false; }
+    }
+    if (f8 ? "city" in (o1 as object) : $hop.call(o1, "city")) {
+      const v5 = o1["city"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Location/properties/city/type", "type", $params4, "/city must be string")) return false; }
+    }
+    if (f8 ? "zip" in (o1 as object) : $hop.call(o1, "zip")) {
+      const v6 = o1["zip"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/Location/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
+    }
+    if (f8 ? "saved" in (o1 as object) : $hop.call(o1, "saved")) {
+      const v7 = o1["saved"];
+      if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/Location/properties/saved/type", "type", $params21, "/saved must be boolean")) return false; }
     }
   }
   return ok;
@@ -728,96 +693,79 @@ function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroup");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/PayrollGroup/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/PayrollGroup/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/PayrollGroup/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/PayrollGroup/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "payroll_item_id": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroup/properties/payroll_item_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "default_wage": {
-          const v6 = o1[k2];
-          if (!((typeof v6 === "number" && Number.isFinite(v6)) || v6 === null)) { ok = false; if (e === null || !$fail(e, a, "/default_wage", "#/components/schemas/PayrollGroup/properties/default_wage/type", "type", { type: "number,null" }, "must be number or null")) return false; }
-          break;
-        }
-        case "insert_date": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/insert_date", "#/components/schemas/PayrollGroup/properties/insert_date/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "invoice_cost": {
-          const v8 = o1[k2];
-          if (!((typeof v8 === "number" && Number.isFinite(v8)) || v8 === null)) { ok = false; if (e === null || !$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroup/properties/invoice_cost/type", "type", { type: "number,null" }, "must be number or null")) return false; }
-          break;
-        }
-        case "deleted": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v9 < 0) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v9 > 1) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
-          }
-          break;
-        }
-        case "wage_rules_id": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroup/properties/wage_rules_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "group_rows": {
-          const v11 = o1[k2];
-          if (!Array.isArray(v11)) { ok = false; if (e === null || !$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroup/properties/group_rows/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr12 = v11 as unknown[];
-            for (let i13 = 0; i13 < arr12.length; i13++) {
-              const v14 = arr12[i13];
-              if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i13, "#/components/schemas/PayrollGroup/properties/group_rows/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "locations": {
-          const v15 = o1[k2];
-          if (!Array.isArray(v15)) { ok = false; if (e === null || !$fail(e, a, "/locations", "#/components/schemas/PayrollGroup/properties/locations/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr16 = v15 as unknown[];
-            for (let i17 = 0; i17 < arr16.length; i17++) {
-              const v18 = arr16[i17];
-              if (typeof v18 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i17, "#/components/schemas/PayrollGroup/properties/locations/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "pending": {
-          const v19 = o1[k2];
-          if (typeof v19 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/pending", "#/components/schemas/PayrollGroup/properties/pending/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-        case "updateError": {
-          const v20 = o1[k2];
-          if (typeof v20 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/updateError", "#/components/schemas/PayrollGroup/properties/updateError/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-        case "deleteError": {
-          const v21 = o1[k2];
-          if (typeof v21 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/deleteError", "#/components/schemas/PayrollGroup/properties/deleteError/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
+    const f21 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("payroll_item_id" in $proto) && !("default_wage" in $proto) && !("insert_date" in $proto) && !("invoice_cost" in $proto) && !("deleted" in $proto) && !("wage_rules_id" in $proto) && !("group_rows" in $proto) && !("locations" in $proto) && !("pending" in $proto) && !("updateError" in $proto) && !("deleteError" in $proto);
+    if (f21 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/PayrollGroup/properties/id/type", "type", $params4, "/id must be string")) return false; }
+    }
+    if (f21 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v3 = o1["name"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/PayrollGroup/properties/name/type", "type", $params4, "/name must be string")) return false; }
+    }
+    if (f21 ? "payroll_item_id" in (o1 as object) : $hop.call(o1, "payroll_item_id")) {
+      const v4 = o1["payroll_item_id"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroup/properties/payroll_item_id/type", "type", $params4, "/payroll_item_id must be string")) return false; }
+    }
+    if (f21 ? "default_wage" in (o1 as object) : $hop.call(o1, "default_wage")) {
+      const v5 = o1["default_wage"];
+      if (!((typeof v5 === "number" && Number.isFinite(v5)) || v5 === null)) { ok = false; if (!$fail(e, a, "/default_wage", "#/components/schemas/PayrollGroup/properties/default_wage/type", "type", $params22, "/default_wage must be number or null")) return false; }
+    }
+    if (f21 ? "insert_date" in (o1 as object) : $hop.call(o1, "insert_date")) {
+      const v6 = o1["insert_date"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/insert_date", "#/components/schemas/PayrollGroup/properties/insert_date/type", "type", $params4, "/insert_date must be string")) return false; }
+    }
+    if (f21 ? "invoice_cost" in (o1 as object) : $hop.call(o1, "invoice_cost")) {
+      const v7 = o1["invoice_cost"];
+      if (!((typeof v7 === "number" && Number.isFinite(v7)) || v7 === null)) { ok = false; if (!$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroup/properties/invoice_cost/type", "type", $params22, "/invoice_cost must be number or null")) return false; }
+    }
+    if (f21 ? "deleted" in (o1 as object) : $hop.call(o1, "deleted")) {
+      const v8 = o1["deleted"];
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/type", "type", $params14, "/deleted must be integer")) return false; }
+      else {
+        if (v8 < 0) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/minimum", "minimum", $params23, "/deleted must be >= 0")) return false; }
+        if (v8 > 1) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/maximum", "maximum", $params24, "/deleted must be <= 1")) return false; }
+      }
+    }
+    if (f21 ? "wage_rules_id" in (o1 as object) : $hop.call(o1, "wage_rules_id")) {
+      const v9 = o1["wage_rules_id"];
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroup/properties/wage_rules_id/type", "type", $params4, "/wage_rules_id must be string")) return false; }
+    }
+    if (f21 ? "group_rows" in (o1 as object) : $hop.call(o1, "group_rows")) {
+      const v10 = o1["group_rows"];
+      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroup/properties/group_rows/type", "type", $params12, "/group_rows must be array")) return false; }
+      else {
+        const arr11 = v10 as unknown[];
+        for (let i12 = 0; i12 < arr11.length; i12++) {
+          const v13 = arr11[i12];
+          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i12, "#/components/schemas/PayrollGroup/properties/group_rows/items/type", "type", $params4, "/group_rows/" + i12 + " must be string")) return false; }
         }
       }
+    }
+    if (f21 ? "locations" in (o1 as object) : $hop.call(o1, "locations")) {
+      const v14 = o1["locations"];
+      if (!Array.isArray(v14)) { ok = false; if (!$fail(e, a, "/locations", "#/components/schemas/PayrollGroup/properties/locations/type", "type", $params12, "/locations must be array")) return false; }
+      else {
+        const arr15 = v14 as unknown[];
+        for (let i16 = 0; i16 < arr15.length; i16++) {
+          const v17 = arr15[i16];
+          if (typeof v17 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i16, "#/components/schemas/PayrollGroup/properties/locations/items/type", "type", $params4, "/locations/" + i16 + " must be string")) return false; }
+        }
+      }
+    }
+    if (f21 ? "pending" in (o1 as object) : $hop.call(o1, "pending")) {
+      const v18 = o1["pending"];
+      if (typeof v18 !== "boolean") { ok = false; if (!$fail(e, a, "/pending", "#/components/schemas/PayrollGroup/properties/pending/type", "type", $params21, "/pending must be boolean")) return false; }
+    }
+    if (f21 ? "updateError" in (o1 as object) : $hop.call(o1, "updateError")) {
+      const v19 = o1["updateError"];
+      if (typeof v19 !== "boolean") { ok = false; if (!$fail(e, a, "/updateError", "#/components/schemas/PayrollGroup/properties/updateError/type", "type", $params21, "/updateError must be boolean")) return false; }
+    }
+    if (f21 ? "deleteError" in (o1 as object) : $hop.call(o1, "deleteError")) {
+      const v20 = o1["deleteError"];
+      if (typeof v20 !== "boolean") { ok = false; if (!$fail(e, a, "/deleteError", "#/components/schemas/PayrollGroup/properties/deleteError/type", "type", $params21, "/deleteError must be boolean")) return false; }
     }
   }
   return ok;
@@ -827,62 +775,51 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boo
 function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroupCreate");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/PayrollGroupCreate/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/PayrollGroupCreate/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "name": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/PayrollGroupCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "payroll_item_id": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroupCreate/properties/payroll_item_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "invoice_cost": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroupCreate/properties/invoice_cost/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "locationAll": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/locationAll", "#/components/schemas/PayrollGroupCreate/properties/locationAll/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-        case "locations": {
-          const v7 = o1[k2];
-          if (!Array.isArray(v7)) { ok = false; if (e === null || !$fail(e, a, "/locations", "#/components/schemas/PayrollGroupCreate/properties/locations/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr8 = v7 as unknown[];
-            for (let i9 = 0; i9 < arr8.length; i9++) {
-              const v10 = arr8[i9];
-              if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i9, "#/components/schemas/PayrollGroupCreate/properties/locations/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "group_rows": {
-          const v11 = o1[k2];
-          if (!Array.isArray(v11)) { ok = false; if (e === null || !$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroupCreate/properties/group_rows/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr12 = v11 as unknown[];
-            for (let i13 = 0; i13 < arr12.length; i13++) {
-              const v14 = arr12[i13];
-              if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i13, "#/components/schemas/PayrollGroupCreate/properties/group_rows/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "wage_rules_id": {
-          const v15 = o1[k2];
-          if (typeof v15 !== "string") { ok = false; if (e === null || !$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroupCreate/properties/wage_rules_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
+    const f15 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("payroll_item_id" in $proto) && !("invoice_cost" in $proto) && !("locationAll" in $proto) && !("locations" in $proto) && !("group_rows" in $proto) && !("wage_rules_id" in $proto);
+    if (f15 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v2 = o1["name"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/PayrollGroupCreate/properties/name/type", "type", $params4, "/name must be string")) return false; }
+    }
+    if (f15 ? "payroll_item_id" in (o1 as object) : $hop.call(o1, "payroll_item_id")) {
+      const v3 = o1["payroll_item_id"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroupCreate/properties/payroll_item_id/type", "type", $params4, "/payroll_item_id must be string")) return false; }
+    }
+    if (f15 ? "invoice_cost" in (o1 as object) : $hop.call(o1, "invoice_cost")) {
+      const v4 = o1["invoice_cost"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroupCreate/properties/invoice_cost/type", "type", $params4, "/invoice_cost must be string")) return false; }
+    }
+    if (f15 ? "locationAll" in (o1 as object) : $hop.call(o1, "locationAll")) {
+      const v5 = o1["locationAll"];
+      if (typeof v5 !== "boolean") { ok = false; if (!$fail(e, a, "/locationAll", "#/components/schemas/PayrollGroupCreate/properties/locationAll/type", "type", $params21, "/locationAll must be boolean")) return false; }
+    }
+    if (f15 ? "locations" in (o1 as object) : $hop.call(o1, "locations")) {
+      const v6 = o1["locations"];
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/locations", "#/components/schemas/PayrollGroupCreate/properties/locations/type", "type", $params12, "/locations must be array")) return false; }
+      else {
+        const arr7 = v6 as unknown[];
+        for (let i8 = 0; i8 < arr7.length; i8++) {
+          const v9 = arr7[i8];
+          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i8, "#/components/schemas/PayrollGroupCreate/properties/locations/items/type", "type", $params4, "/locations/" + i8 + " must be string")) return false; }
         }
       }
+    }
+    if (f15 ? "group_rows" in (o1 as object) : $hop.call(o1, "group_rows")) {
+      const v10 = o1["group_rows"];
+      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroupCreate/properties/group_rows/type", "type", $params12, "/group_rows must be array")) return false; }
+      else {
+        const arr11 = v10 as unknown[];
+        for (let i12 = 0; i12 < arr11.length; i12++) {
+          const v13 = arr11[i12];
+          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i12, "#/components/schemas/PayrollGroupCreate/properties/group_rows/items/type", "type", $params4, "/group_rows/" + i12 + " must be string")) return false; }
+        }
+      }
+    }
+    if (f15 ? "wage_rules_id" in (o1 as object) : $hop.call(o1, "wage_rules_id")) {
+      const v14 = o1["wage_rules_id"];
+      if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroupCreate/properties/wage_rules_id/type", "type", $params4, "/wage_rules_id must be string")) return false; }
     }
   }
   return ok;
@@ -892,65 +829,49 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number
 function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Problem");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "type": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/Problem/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "title": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/title", "#/components/schemas/Problem/properties/title/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "status": {
-          r3++;
-          const v6 = o1[k2];
-          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v6 < 100) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/minimum", "minimum", { comparison: ">=", limit: 100 }, "must be >= 100")) return false; }
-            if (v6 > 599) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/maximum", "maximum", { comparison: "<=", limit: 599 }, "must be <= 599")) return false; }
-          }
-          break;
-        }
-        case "detail": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/detail", "#/components/schemas/Problem/properties/detail/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "instance": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/instance", "#/components/schemas/Problem/properties/instance/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "errors": {
-          const v9 = o1[k2];
-          if (!Array.isArray(v9)) { ok = false; if (e === null || !$fail(e, a, "/errors", "#/components/schemas/Problem/properties/errors/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr10 = v9 as unknown[];
-            for (let i11 = 0; i11 < arr10.length; i11++) {
-              const v12 = arr10[i11];
-              const s13 = $mark(e);
-              if (!$v_ValidationIssue(v12, e, a, depth + 1)) { $prefix(e, s13, "/errors/" + i11); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
+    const f14 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("type" in $proto) && !("title" in $proto) && !("status" in $proto) && !("detail" in $proto) && !("instance" in $proto) && !("errors" in $proto);
+    if (f14 ? "type" in (o1 as object) : $hop.call(o1, "type")) {
+      const v2 = o1["type"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/Problem/properties/type/type", "type", $params4, "/type must be string")) return false; }
+    }
+    if (f14 ? "title" in (o1 as object) : $hop.call(o1, "title")) {
+      const v3 = o1["title"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/title", "#/components/schemas/Problem/properties/title/type", "type", $params4, "/title must be string")) return false; }
+    }
+    if (f14 ? "status" in (o1 as object) : $hop.call(o1, "status")) {
+      const v4 = o1["status"];
+      if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/type", "type", $params14, "/status must be integer")) return false; }
+      else {
+        if (v4 < 100) { ok = false; if (!$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/minimum", "minimum", $params25, "/status must be >= 100")) return false; }
+        if (v4 > 599) { ok = false; if (!$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/maximum", "maximum", $params26, "/status must be <= 599")) return false; }
+      }
+    }
+    if (f14 ? "detail" in (o1 as object) : $hop.call(o1, "detail")) {
+      const v5 = o1["detail"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/detail", "#/components/schemas/Problem/properties/detail/type", "type", $params4, "/detail must be string")) return false; }
+    }
+    if (f14 ? "instance" in (o1 as object) : $hop.call(o1, "instance")) {
+      const v6 = o1["instance"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/instance", "#/components/schemas/Problem/properties/instance/type", "type", $params4, "/instance must be string")) return false; }
+    }
+    if (f14 ? "errors" in (o1 as object) : $hop.call(o1, "errors")) {
+      const v7 = o1["errors"];
+      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "/errors", "#/components/schemas/Problem/properties/errors/type", "type", $params12, "/errors must be array")) return false; }
+      else {
+        const arr8 = v7 as unknown[];
+        for (let i9 = 0; i9 < arr8.length; i9++) {
+          const v10 = arr8[i9];
+          const s11 = $mark(e);
+          if (!$v_ValidationIssue(v10, e, a, depth + 1)) { $prefix(e, s11, "/errors/" + i9); { ok = false; if (!a) return false; } }
         }
       }
     }
-    if (r3 !== 3) {
-      if (!$hop.call(o1, "type")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "type" }, "must have required property 'type'")) return false; }
-      if (!$hop.call(o1, "title")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "title" }, "must have required property 'title'")) return false; }
-      if (!$hop.call(o1, "status")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Problem/required", "required", { missingProperty: "status" }, "must have required property 'status'")) return false; }
-    }
+    if (!(f14 ? "type" in (o1 as object) : $hop.call(o1, "type"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params27, "must have required property 'type'")) return false; }
+    if (!(f14 ? "title" in (o1 as object) : $hop.call(o1, "title"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params28, "must have required property 'title'")) return false; }
+    if (!(f14 ? "status" in (o1 as object) : $hop.call(o1, "status"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params29, "must have required property 'status'")) return false; }
   }
   return ok;
 }
@@ -959,54 +880,38 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/ValidationIssue");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ValidationIssue/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "in": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/type", "type", { type: "string" }, "must be string")) return false; }
-          if (!(v4 === "path" || v4 === "query" || v4 === "header" || v4 === "body")) { ok = false; if (e === null || !$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/enum", "enum", { allowedValues: $value3 }, "must be equal to one of: \"path\", \"query\", \"header\", \"body\"")) return false; }
-          break;
-        }
-        case "instancePath": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/instancePath", "#/components/schemas/ValidationIssue/properties/instancePath/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "schemaPath": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/schemaPath", "#/components/schemas/ValidationIssue/properties/schemaPath/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "keyword": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/keyword", "#/components/schemas/ValidationIssue/properties/keyword/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "params": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "object" || v8 === null || Array.isArray(v8)) { ok = false; if (e === null || !$fail(e, a, "/params", "#/components/schemas/ValidationIssue/properties/params/type", "type", { type: "object" }, "must be object")) return false; }
-          break;
-        }
-        case "message": {
-          r3++;
-          const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/message", "#/components/schemas/ValidationIssue/properties/message/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-      }
+    const f9 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("in" in $proto) && !("instancePath" in $proto) && !("schemaPath" in $proto) && !("keyword" in $proto) && !("params" in $proto) && !("message" in $proto);
+    if (f9 ? "in" in (o1 as object) : $hop.call(o1, "in")) {
+      const v2 = o1["in"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/type", "type", $params4, "/in must be string")) return false; }
+      if (!(v2 === "path" || v2 === "query" || v2 === "header" || v2 === "body")) { ok = false; if (e === null || !$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/enum", "enum", { allowedValues: $value30 }, "/in must be equal to one of: \"path\", \"query\", \"header\", \"body\"")) return false; }
     }
-    if (r3 !== 3) {
-      if (!$hop.call(o1, "in")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", { missingProperty: "in" }, "must have required property 'in'")) return false; }
-      if (!$hop.call(o1, "instancePath")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", { missingProperty: "instancePath" }, "must have required property 'instancePath'")) return false; }
-      if (!$hop.call(o1, "message")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", { missingProperty: "message" }, "must have required property 'message'")) return false; }
+    if (f9 ? "instancePath" in (o1 as object) : $hop.call(o1, "instancePath")) {
+      const v3 = o1["instancePath"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/instancePath", "#/components/schemas/ValidationIssue/properties/instancePath/type", "type", $params4, "/instancePath must be string")) return false; }
     }
+    if (f9 ? "schemaPath" in (o1 as object) : $hop.call(o1, "schemaPath")) {
+      const v4 = o1["schemaPath"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/schemaPath", "#/components/schemas/ValidationIssue/properties/schemaPath/type", "type", $params4, "/schemaPath must be string")) return false; }
+    }
+    if (f9 ? "keyword" in (o1 as object) : $hop.call(o1, "keyword")) {
+      const v5 = o1["keyword"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/keyword", "#/components/schemas/ValidationIssue/properties/keyword/type", "type", $params4, "/keyword must be string")) return false; }
+    }
+    if (f9 ? "params" in (o1 as object) : $hop.call(o1, "params")) {
+      const v6 = o1["params"];
+      if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/params", "#/components/schemas/ValidationIssue/properties/params/type", "type", $params7, "/params must be object")) return false; }
+    }
+    if (f9 ? "message" in (o1 as object) : $hop.call(o1, "message")) {
+      const v8 = o1["message"];
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/message", "#/components/schemas/ValidationIssue/properties/message/type", "type", $params4, "/message must be string")) return false; }
+    }
+    if (!(f9 ? "in" in (o1 as object) : $hop.call(o1, "in"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params31, "must have required property 'in'")) return false; }
+    if (!(f9 ? "instancePath" in (o1 as object) : $hop.call(o1, "instancePath"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params32, "must have required property 'instancePath'")) return false; }
+    if (!(f9 ? "message" in (o1 as object) : $hop.call(o1, "message"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params33, "must have required property 'message'")) return false; }
   }
   return ok;
 }
@@ -1015,58 +920,48 @@ function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): 
 function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Venue");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Venue/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Venue/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "venue_id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/venue_id", "#/components/schemas/Venue/properties/venue_id/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v4.length > 150 && $cpLen(v4) > 150) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "address": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v5.length > 150 && $cpLen(v5) > 150) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "city": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v6.length > 75 && $cpLen(v6) > 75) { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/maxLength", "maxLength", { limit: 75 }, "must be at most 75 characters")) return false; }
-          }
-          break;
-        }
-        case "zip": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length > 10 && $cpLen(v7) > 10) { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/maxLength", "maxLength", { limit: 10 }, "must be at most 10 characters")) return false; }
-          }
-          break;
-        }
-        case "saved": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v8 < 0) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v8 > 1) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
-          }
-          break;
-        }
+    const f8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto);
+    if (f8 ? "venue_id" in (o1 as object) : $hop.call(o1, "venue_id")) {
+      const v2 = o1["venue_id"];
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/venue_id", "#/components/schemas/Venue/properties/venue_id/type", "type", $params14, "/venue_id must be integer")) return false; }
+    }
+    if (f8 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v3 = o1["name"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      else {
+        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/maxLength", "maxLength", $params17, "/name must be at most 150 characters")) return false; }
+      }
+    }
+    if (f8 ? "address" in (o1 as object) : $hop.call(o1, "address")) {
+      const v4 = o1["address"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/type", "type", $params4, "/address must be string")) return false; }
+      else {
+        if (v4.length > 150 && (v4.length > 300 || $cpLen(v4) > 150)) { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/maxLength", "maxLength", $params17, "/address must be at most 150 characters")) return false; }
+      }
+    }
+    if (f8 ? "city" in (o1 as object) : $hop.call(o1, "city")) {
+      const v5 = o1["city"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/type", "type", $params4, "/city must be string")) return false; }
+      else {
+        if (v5.length > 75 && (v5.length > 150 || $cpLen(v5) > 75)) { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/maxLength", "maxLength", $params34, "/city must be at most 75 characters")) return false; }
+      }
+    }
+    if (f8 ? "zip" in (o1 as object) : $hop.call(o1, "zip")) {
+      const v6 = o1["zip"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
+      else {
+        if (v6.length > 10 && (v6.length > 20 || $cpLen(v6) > 10)) { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/maxLength", "maxLength", $params35, "/zip must be at most 10 characters")) return false; }
+      }
+    }
+    if (f8 ? "saved" in (o1 as object) : $hop.call(o1, "saved")) {
+      const v7 = o1["saved"];
+      if (typeof v7 !== "number" || !Number.isInteger(v7)) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/type", "type", $params14, "/saved must be integer")) return false; }
+      else {
+        if (v7 < 0) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/minimum", "minimum", $params23, "/saved must be >= 0")) return false; }
+        if (v7 > 1) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/maximum", "maximum", $params24, "/saved must be <= 1")) return false; }
       }
     }
   }
@@ -1077,66 +972,50 @@ function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/VenueCreate");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "name": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v4.length > 150 && $cpLen(v4) > 150) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "address": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v5.length > 150 && $cpLen(v5) > 150) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/maxLength", "maxLength", { limit: 150 }, "must be at most 150 characters")) return false; }
-          }
-          break;
-        }
-        case "city": {
-          r3++;
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v6.length > 75 && $cpLen(v6) > 75) { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/maxLength", "maxLength", { limit: 75 }, "must be at most 75 characters")) return false; }
-          }
-          break;
-        }
-        case "zip": {
-          r3++;
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length > 10 && $cpLen(v7) > 10) { ok = false; if (e === null || !$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/maxLength", "maxLength", { limit: 10 }, "must be at most 10 characters")) return false; }
-          }
-          break;
-        }
-        case "saved": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v8 < 0) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v8 > 1) { ok = false; if (e === null || !$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
-          }
-          break;
-        }
+    const f7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto);
+    if (f7 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v2 = o1["name"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      else {
+        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/maxLength", "maxLength", $params17, "/name must be at most 150 characters")) return false; }
       }
     }
-    if (r3 !== 4) {
-      if (!$hop.call(o1, "name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "name" }, "must have required property 'name'")) return false; }
-      if (!$hop.call(o1, "address")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "address" }, "must have required property 'address'")) return false; }
-      if (!$hop.call(o1, "city")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "city" }, "must have required property 'city'")) return false; }
-      if (!$hop.call(o1, "zip")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", { missingProperty: "zip" }, "must have required property 'zip'")) return false; }
+    if (f7 ? "address" in (o1 as object) : $hop.call(o1, "address")) {
+      const v3 = o1["address"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/type", "type", $params4, "/address must be string")) return false; }
+      else {
+        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/maxLength", "maxLength", $params17, "/address must be at most 150 characters")) return false; }
+      }
     }
+    if (f7 ? "city" in (o1 as object) : $hop.call(o1, "city")) {
+      const v4 = o1["city"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/type", "type", $params4, "/city must be string")) return false; }
+      else {
+        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/maxLength", "maxLength", $params34, "/city must be at most 75 characters")) return false; }
+      }
+    }
+    if (f7 ? "zip" in (o1 as object) : $hop.call(o1, "zip")) {
+      const v5 = o1["zip"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
+      else {
+        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/maxLength", "maxLength", $params35, "/zip must be at most 10 characters")) return false; }
+      }
+    }
+    if (f7 ? "saved" in (o1 as object) : $hop.call(o1, "saved")) {
+      const v6 = o1["saved"];
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/type", "type", $params14, "/saved must be integer")) return false; }
+      else {
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/minimum", "minimum", $params23, "/saved must be >= 0")) return false; }
+        if (v6 > 1) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/maximum", "maximum", $params24, "/saved must be <= 1")) return false; }
+      }
+    }
+    if (!(f7 ? "name" in (o1 as object) : $hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params18, "must have required property 'name'")) return false; }
+    if (!(f7 ? "address" in (o1 as object) : $hop.call(o1, "address"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params36, "must have required property 'address'")) return false; }
+    if (!(f7 ? "city" in (o1 as object) : $hop.call(o1, "city"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params37, "must have required property 'city'")) return false; }
+    if (!(f7 ? "zip" in (o1 as object) : $hop.call(o1, "zip"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params38, "must have required property 'zip'")) return false; }
   }
   return ok;
 }
@@ -1151,193 +1030,153 @@ function $v_WageRules(_d: unknown, e: $Errors, _a: boolean, depth: number): bool
 function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerCredential");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerCredential/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerCredential/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/WorkerCredential/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "personnel_id": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (e === null || !$fail(e, a, "/personnel_id", "#/components/schemas/WorkerCredential/properties/personnel_id/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "credentials_id": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredential/properties/credentials_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "submitter_id": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (e === null || !$fail(e, a, "/submitter_id", "#/components/schemas/WorkerCredential/properties/submitter_id/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "submitter_name": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/submitter_name", "#/components/schemas/WorkerCredential/properties/submitter_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date_completed": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredential/properties/date_completed/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date_completed_nice": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_completed_nice", "#/components/schemas/WorkerCredential/properties/date_completed_nice/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date_expired": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredential/properties/date_expired/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date_expired_nice": {
-          const v11 = o1[k2];
-          if (typeof v11 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_expired_nice", "#/components/schemas/WorkerCredential/properties/date_expired_nice/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date_submitted": {
-          const v12 = o1[k2];
-          if (typeof v12 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_submitted", "#/components/schemas/WorkerCredential/properties/date_submitted/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date_submitted_nice": {
-          const v13 = o1[k2];
-          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_submitted_nice", "#/components/schemas/WorkerCredential/properties/date_submitted_nice/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "file_location_value": {
-          const v14 = o1[k2];
-          if (typeof v14 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_location_value", "#/components/schemas/WorkerCredential/properties/file_location_value/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "file_name": {
-          const v15 = o1[k2];
-          if (typeof v15 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerCredential/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "file_display_name": {
-          const v16 = o1[k2];
-          if (typeof v16 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_display_name", "#/components/schemas/WorkerCredential/properties/file_display_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "clients_id": {
-          const v17 = o1[k2];
-          if (typeof v17 !== "string") { ok = false; if (e === null || !$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredential/properties/clients_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "client_name": {
-          const v18 = o1[k2];
-          if (typeof v18 !== "string") { ok = false; if (e === null || !$fail(e, a, "/client_name", "#/components/schemas/WorkerCredential/properties/client_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "locations_id": {
-          const v19 = o1[k2];
-          if (typeof v19 !== "number" || !Number.isInteger(v19)) { ok = false; if (e === null || !$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredential/properties/locations_id/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "location_name": {
-          const v20 = o1[k2];
-          if (typeof v20 !== "string") { ok = false; if (e === null || !$fail(e, a, "/location_name", "#/components/schemas/WorkerCredential/properties/location_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "deleted": {
-          const v21 = o1[k2];
-          if (typeof v21 !== "number" || !Number.isInteger(v21)) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/WorkerCredential/properties/deleted/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "personnel_credentials_id": {
-          const v22 = o1[k2];
-          if (typeof v22 !== "string") { ok = false; if (e === null || !$fail(e, a, "/personnel_credentials_id", "#/components/schemas/WorkerCredential/properties/personnel_credentials_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "company_id": {
-          const v23 = o1[k2];
-          if (typeof v23 !== "number" || !Number.isInteger(v23)) { ok = false; if (e === null || !$fail(e, a, "/company_id", "#/components/schemas/WorkerCredential/properties/company_id/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "name": {
-          const v24 = o1[k2];
-          if (typeof v24 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerCredential/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "description": {
-          const v25 = o1[k2];
-          if (typeof v25 !== "string") { ok = false; if (e === null || !$fail(e, a, "/description", "#/components/schemas/WorkerCredential/properties/description/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "expiring_inform": {
-          const v26 = o1[k2];
-          if (typeof v26 !== "number" || !Number.isInteger(v26)) { ok = false; if (e === null || !$fail(e, a, "/expiring_inform", "#/components/schemas/WorkerCredential/properties/expiring_inform/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "expiring_inform_period": {
-          const v27 = o1[k2];
-          if (typeof v27 !== "number" || !Number.isInteger(v27)) { ok = false; if (e === null || !$fail(e, a, "/expiring_inform_period", "#/components/schemas/WorkerCredential/properties/expiring_inform_period/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "expiring_inform_hr": {
-          const v28 = o1[k2];
-          if (typeof v28 !== "number" || !Number.isInteger(v28)) { ok = false; if (e === null || !$fail(e, a, "/expiring_inform_hr", "#/components/schemas/WorkerCredential/properties/expiring_inform_hr/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "expiring_inform_hr_period": {
-          const v29 = o1[k2];
-          if (typeof v29 !== "number" || !Number.isInteger(v29)) { ok = false; if (e === null || !$fail(e, a, "/expiring_inform_hr_period", "#/components/schemas/WorkerCredential/properties/expiring_inform_hr_period/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "expired_inform": {
-          const v30 = o1[k2];
-          if (typeof v30 !== "number" || !Number.isInteger(v30)) { ok = false; if (e === null || !$fail(e, a, "/expired_inform", "#/components/schemas/WorkerCredential/properties/expired_inform/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "expired_inform_hr": {
-          const v31 = o1[k2];
-          if (typeof v31 !== "number" || !Number.isInteger(v31)) { ok = false; if (e === null || !$fail(e, a, "/expired_inform_hr", "#/components/schemas/WorkerCredential/properties/expired_inform_hr/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "rule_usable": {
-          const v32 = o1[k2];
-          if (typeof v32 !== "number" || !Number.isInteger(v32)) { ok = false; if (e === null || !$fail(e, a, "/rule_usable", "#/components/schemas/WorkerCredential/properties/rule_usable/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "worker_viewable": {
-          const v33 = o1[k2];
-          if (typeof v33 !== "number" || !Number.isInteger(v33)) { ok = false; if (e === null || !$fail(e, a, "/worker_viewable", "#/components/schemas/WorkerCredential/properties/worker_viewable/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "worker_editable": {
-          const v34 = o1[k2];
-          if (typeof v34 !== "number" || !Number.isInteger(v34)) { ok = false; if (e === null || !$fail(e, a, "/worker_editable", "#/components/schemas/WorkerCredential/properties/worker_editable/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "type": {
-          const v35 = o1[k2];
-          if (typeof v35 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerCredential/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "protected": {
-          const v36 = o1[k2];
-          if (typeof v36 !== "number" || !Number.isInteger(v36)) { ok = false; if (e === null || !$fail(e, a, "/protected", "#/components/schemas/WorkerCredential/properties/protected/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "course_id": {
-          const v37 = o1[k2];
-          if (typeof v37 !== "number" || !Number.isInteger(v37)) { ok = false; if (e === null || !$fail(e, a, "/course_id", "#/components/schemas/WorkerCredential/properties/course_id/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "expiration_months": {
-          const v38 = o1[k2];
-          if (typeof v38 !== "number" || !Number.isInteger(v38)) { ok = false; if (e === null || !$fail(e, a, "/expiration_months", "#/components/schemas/WorkerCredential/properties/expiration_months/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-      }
+    const f38 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("personnel_id" in $proto) && !("credentials_id" in $proto) && !("submitter_id" in $proto) && !("submitter_name" in $proto) && !("date_completed" in $proto) && !("date_completed_nice" in $proto) && !("date_expired" in $proto) && !("date_expired_nice" in $proto) && !("date_submitted" in $proto) && !("date_submitted_nice" in $proto) && !("file_location_value" in $proto) && !("file_name" in $proto) && !("file_display_name" in $proto) && !("clients_id" in $proto) && !("client_name" in $proto) && !("locations_id" in $proto) && !("location_name" in $proto) && !("deleted" in $proto) && !("personnel_credentials_id" in $proto) && !("company_id" in $proto) && !("name" in $proto) && !("description" in $proto) && !("expiring_inform" in $proto) && !("expiring_inform_period" in $proto) && !("expiring_inform_hr" in $proto) && !("expiring_inform_hr_period" in $proto) && !("expired_inform" in $proto) && !("expired_inform_hr" in $proto) && !("rule_usable" in $proto) && !("worker_viewable" in $proto) && !("worker_editable" in $proto) && !("type" in $proto) && !("protected" in $proto) && !("course_id" in $proto) && !("expiration_months" in $proto);
+    if (f38 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/WorkerCredential/properties/id/type", "type", $params4, "/id must be string")) return false; }
+    }
+    if (f38 ? "personnel_id" in (o1 as object) : $hop.call(o1, "personnel_id")) {
+      const v3 = o1["personnel_id"];
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "/personnel_id", "#/components/schemas/WorkerCredential/properties/personnel_id/type", "type", $params14, "/personnel_id must be integer")) return false; }
+    }
+    if (f38 ? "credentials_id" in (o1 as object) : $hop.call(o1, "credentials_id")) {
+      const v4 = o1["credentials_id"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredential/properties/credentials_id/type", "type", $params4, "/credentials_id must be string")) return false; }
+    }
+    if (f38 ? "submitter_id" in (o1 as object) : $hop.call(o1, "submitter_id")) {
+      const v5 = o1["submitter_id"];
+      if (typeof v5 !== "number" || !Number.isInteger(v5)) { ok = false; if (!$fail(e, a, "/submitter_id", "#/components/schemas/WorkerCredential/properties/submitter_id/type", "type", $params14, "/submitter_id must be integer")) return false; }
+    }
+    if (f38 ? "submitter_name" in (o1 as object) : $hop.call(o1, "submitter_name")) {
+      const v6 = o1["submitter_name"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/submitter_name", "#/components/schemas/WorkerCredential/properties/submitter_name/type", "type", $params4, "/submitter_name must be string")) return false; }
+    }
+    if (f38 ? "date_completed" in (o1 as object) : $hop.call(o1, "date_completed")) {
+      const v7 = o1["date_completed"];
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredential/properties/date_completed/type", "type", $params4, "/date_completed must be string")) return false; }
+    }
+    if (f38 ? "date_completed_nice" in (o1 as object) : $hop.call(o1, "date_completed_nice")) {
+      const v8 = o1["date_completed_nice"];
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/date_completed_nice", "#/components/schemas/WorkerCredential/properties/date_completed_nice/type", "type", $params4, "/date_completed_nice must be string")) return false; }
+    }
+    if (f38 ? "date_expired" in (o1 as object) : $hop.call(o1, "date_expired")) {
+      const v9 = o1["date_expired"];
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredential/properties/date_expired/type", "type", $params4, "/date_expired must be string")) return false; }
+    }
+    if (f38 ? "date_expired_nice" in (o1 as object) : $hop.call(o1, "date_expired_nice")) {
+      const v10 = o1["date_expired_nice"];
+      if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "/date_expired_nice", "#/components/schemas/WorkerCredential/properties/date_expired_nice/type", "type", $params4, "/date_expired_nice must be string")) return false; }
+    }
+    if (f38 ? "date_submitted" in (o1 as object) : $hop.call(o1, "date_submitted")) {
+      const v11 = o1["date_submitted"];
+      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "/date_submitted", "#/components/schemas/WorkerCredential/properties/date_submitted/type", "type", $params4, "/date_submitted must be string")) return false; }
+    }
+    if (f38 ? "date_submitted_nice" in (o1 as object) : $hop.call(o1, "date_submitted_nice")) {
+      const v12 = o1["date_submitted_nice"];
+      if (typeof v12 !== "string") { ok = false; if (!$fail(e, a, "/date_submitted_nice", "#/components/schemas/WorkerCredential/properties/date_submitted_nice/type", "type", $params4, "/date_submitted_nice must be string")) return false; }
+    }
+    if (f38 ? "file_location_value" in (o1 as object) : $hop.call(o1, "file_location_value")) {
+      const v13 = o1["file_location_value"];
+      if (typeof v13 !== "string") { ok = false; if (!$fail(e, a, "/file_location_value", "#/components/schemas/WorkerCredential/properties/file_location_value/type", "type", $params4, "/file_location_value must be string")) return false; }
+    }
+    if (f38 ? "file_name" in (o1 as object) : $hop.call(o1, "file_name")) {
+      const v14 = o1["file_name"];
+      if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerCredential/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
+    }
+    if (f38 ? "file_display_name" in (o1 as object) : $hop.call(o1, "file_display_name")) {
+      const v15 = o1["file_display_name"];
+      if (typeof v15 !== "string") { ok = false; if (!$fail(e, a, "/file_display_name", "#/components/schemas/WorkerCredential/properties/file_display_name/type", "type", $params4, "/file_display_name must be string")) return false; }
+    }
+    if (f38 ? "clients_id" in (o1 as object) : $hop.call(o1, "clients_id")) {
+      const v16 = o1["clients_id"];
+      if (typeof v16 !== "string") { ok = false; if (!$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredential/properties/clients_id/type", "type", $params4, "/clients_id must be string")) return false; }
+    }
+    if (f38 ? "client_name" in (o1 as object) : $hop.call(o1, "client_name")) {
+      const v17 = o1["client_name"];
+      if (typeof v17 !== "string") { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/WorkerCredential/properties/client_name/type", "type", $params4, "/client_name must be string")) return false; }
+    }
+    if (f38 ? "locations_id" in (o1 as object) : $hop.call(o1, "locations_id")) {
+      const v18 = o1["locations_id"];
+      if (typeof v18 !== "number" || !Number.isInteger(v18)) { ok = false; if (!$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredential/properties/locations_id/type", "type", $params14, "/locations_id must be integer")) return false; }
+    }
+    if (f38 ? "location_name" in (o1 as object) : $hop.call(o1, "location_name")) {
+      const v19 = o1["location_name"];
+      if (typeof v19 !== "string") { ok = false; if (!$fail(e, a, "/location_name", "#/components/schemas/WorkerCredential/properties/location_name/type", "type", $params4, "/location_name must be string")) return false; }
+    }
+    if (f38 ? "deleted" in (o1 as object) : $hop.call(o1, "deleted")) {
+      const v20 = o1["deleted"];
+      if (typeof v20 !== "number" || !Number.isInteger(v20)) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerCredential/properties/deleted/type", "type", $params14, "/deleted must be integer")) return false; }
+    }
+    if (f38 ? "personnel_credentials_id" in (o1 as object) : $hop.call(o1, "personnel_credentials_id")) {
+      const v21 = o1["personnel_credentials_id"];
+      if (typeof v21 !== "string") { ok = false; if (!$fail(e, a, "/personnel_credentials_id", "#/components/schemas/WorkerCredential/properties/personnel_credentials_id/type", "type", $params4, "/personnel_credentials_id must be string")) return false; }
+    }
+    if (f38 ? "company_id" in (o1 as object) : $hop.call(o1, "company_id")) {
+      const v22 = o1["company_id"];
+      if (typeof v22 !== "number" || !Number.isInteger(v22)) { ok = false; if (!$fail(e, a, "/company_id", "#/components/schemas/WorkerCredential/properties/company_id/type", "type", $params14, "/company_id must be integer")) return false; }
+    }
+    if (f38 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v23 = o1["name"];
+      if (typeof v23 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerCredential/properties/name/type", "type", $params4, "/name must be string")) return false; }
+    }
+    if (f38 ? "description" in (o1 as object) : $hop.call(o1, "description")) {
+      const v24 = o1["description"];
+      if (typeof v24 !== "string") { ok = false; if (!$fail(e, a, "/description", "#/components/schemas/WorkerCredential/properties/description/type", "type", $params4, "/description must be string")) return false; }
+    }
+    if (f38 ? "expiring_inform" in (o1 as object) : $hop.call(o1, "expiring_inform")) {
+      const v25 = o1["expiring_inform"];
+      if (typeof v25 !== "number" || !Number.isInteger(v25)) { ok = false; if (!$fail(e, a, "/expiring_inform", "#/components/schemas/WorkerCredential/properties/expiring_inform/type", "type", $params14, "/expiring_inform must be integer")) return false; }
+    }
+    if (f38 ? "expiring_inform_period" in (o1 as object) : $hop.call(o1, "expiring_inform_period")) {
+      const v26 = o1["expiring_inform_period"];
+      if (typeof v26 !== "number" || !Number.isInteger(v26)) { ok = false; if (!$fail(e, a, "/expiring_inform_period", "#/components/schemas/WorkerCredential/properties/expiring_inform_period/type", "type", $params14, "/expiring_inform_period must be integer")) return false; }
+    }
+    if (f38 ? "expiring_inform_hr" in (o1 as object) : $hop.call(o1, "expiring_inform_hr")) {
+      const v27 = o1["expiring_inform_hr"];
+      if (typeof v27 !== "number" || !Number.isInteger(v27)) { ok = false; if (!$fail(e, a, "/expiring_inform_hr", "#/components/schemas/WorkerCredential/properties/expiring_inform_hr/type", "type", $params14, "/expiring_inform_hr must be integer")) return false; }
+    }
+    if (f38 ? "expiring_inform_hr_period" in (o1 as object) : $hop.call(o1, "expiring_inform_hr_period")) {
+      const v28 = o1["expiring_inform_hr_period"];
+      if (typeof v28 !== "number" || !Number.isInteger(v28)) { ok = false; if (!$fail(e, a, "/expiring_inform_hr_period", "#/components/schemas/WorkerCredential/properties/expiring_inform_hr_period/type", "type", $params14, "/expiring_inform_hr_period must be integer")) return false; }
+    }
+    if (f38 ? "expired_inform" in (o1 as object) : $hop.call(o1, "expired_inform")) {
+      const v29 = o1["expired_inform"];
+      if (typeof v29 !== "number" || !Number.isInteger(v29)) { ok = false; if (!$fail(e, a, "/expired_inform", "#/components/schemas/WorkerCredential/properties/expired_inform/type", "type", $params14, "/expired_inform must be integer")) return false; }
+    }
+    if (f38 ? "expired_inform_hr" in (o1 as object) : $hop.call(o1, "expired_inform_hr")) {
+      const v30 = o1["expired_inform_hr"];
+      if (typeof v30 !== "number" || !Number.isInteger(v30)) { ok = false; if (!$fail(e, a, "/expired_inform_hr", "#/components/schemas/WorkerCredential/properties/expired_inform_hr/type", "type", $params14, "/expired_inform_hr must be integer")) return false; }
+    }
+    if (f38 ? "rule_usable" in (o1 as object) : $hop.call(o1, "rule_usable")) {
+      const v31 = o1["rule_usable"];
+      if (typeof v31 !== "number" || !Number.isInteger(v31)) { ok = false; if (!$fail(e, a, "/rule_usable", "#/components/schemas/WorkerCredential/properties/rule_usable/type", "type", $params14, "/rule_usable must be integer")) return false; }
+    }
+    if (f38 ? "worker_viewable" in (o1 as object) : $hop.call(o1, "worker_viewable")) {
+      const v32 = o1["worker_viewable"];
+      if (typeof v32 !== "number" || !Number.isInteger(v32)) { ok = false; if (!$fail(e, a, "/worker_viewable", "#/components/schemas/WorkerCredential/properties/worker_viewable/type", "type", $params14, "/worker_viewable must be integer")) return false; }
+    }
+    if (f38 ? "worker_editable" in (o1 as object) : $hop.call(o1, "worker_editable")) {
+      const v33 = o1["worker_editable"];
+      if (typeof v33 !== "number" || !Number.isInteger(v33)) { ok = false; if (!$fail(e, a, "/worker_editable", "#/components/schemas/WorkerCredential/properties/worker_editable/type", "type", $params14, "/worker_editable must be integer")) return false; }
+    }
+    if (f38 ? "type" in (o1 as object) : $hop.call(o1, "type")) {
+      const v34 = o1["type"];
+      if (typeof v34 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerCredential/properties/type/type", "type", $params4, "/type must be string")) return false; }
+    }
+    if (f38 ? "protected" in (o1 as object) : $hop.call(o1, "protected")) {
+      const v35 = o1["protected"];
+      if (typeof v35 !== "number" || !Number.isInteger(v35)) { ok = false; if (!$fail(e, a, "/protected", "#/components/schemas/WorkerCredential/properties/protected/type", "type", $params14, "/protected must be integer")) return false; }
+    }
+    if (f38 ? "course_id" in (o1 as object) : $hop.call(o1, "course_id")) {
+      const v36 = o1["course_id"];
+      if (typeof v36 !== "number" || !Number.isInteger(v36)) { ok = false; if (!$fail(e, a, "/course_id", "#/components/schemas/WorkerCredential/properties/course_id/type", "type", $params14, "/course_id must be integer")) return false; }
+    }
+    if (f38 ? "expiration_months" in (o1 as object) : $hop.call(o1, "expiration_months")) {
+      const v37 = o1["expiration_months"];
+      if (typeof v37 !== "number" || !Number.isInteger(v37)) { ok = false; if (!$fail(e, a, "/expiration_months", "#/components/schemas/WorkerCredential/properties/expiration_months/type", "type", $params14, "/expiration_months must be integer")) return false; }
     }
   }
   return ok;
@@ -1347,69 +1186,55 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number):
 function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerCredentialCreate");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerCredentialCreate/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerCredentialCreate/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "credentials_id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredentialCreate/properties/credentials_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "p_id": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/p_id", "#/components/schemas/WorkerCredentialCreate/properties/p_id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date_completed": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDateTime(v5)) { ok = false; if (e === null || !$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
-          }
-          break;
-        }
-        case "date_expired": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDateTime(v6)) { ok = false; if (e === null || !$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
-          }
-          break;
-        }
-        case "clients_id": {
-          const v7 = o1[k2];
-          if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (e === null || !$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredentialCreate/properties/clients_id/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          break;
-        }
-        case "locations_id": {
-          const v8 = o1[k2];
-          if (!(typeof v8 === "string" || v8 === null)) { ok = false; if (e === null || !$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredentialCreate/properties/locations_id/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          break;
-        }
-        case "file_name": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerCredentialCreate/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "file_type": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_type", "#/components/schemas/WorkerCredentialCreate/properties/file_type/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "file": {
-          const v11 = o1[k2];
-          if (!(typeof v11 === "string" || v11 === null)) { ok = false; if (e === null || !$fail(e, a, "/file", "#/components/schemas/WorkerCredentialCreate/properties/file/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          break;
-        }
-        case "name": {
-          const v12 = o1[k2];
-          if (typeof v12 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerCredentialCreate/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
+    const f12 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("credentials_id" in $proto) && !("p_id" in $proto) && !("date_completed" in $proto) && !("date_expired" in $proto) && !("clients_id" in $proto) && !("locations_id" in $proto) && !("file_name" in $proto) && !("file_type" in $proto) && !("file" in $proto) && !("name" in $proto);
+    if (f12 ? "credentials_id" in (o1 as object) : $hop.call(o1, "credentials_id")) {
+      const v2 = o1["credentials_id"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredentialCreate/properties/credentials_id/type", "type", $params4, "/credentials_id must be string")) return false; }
+    }
+    if (f12 ? "p_id" in (o1 as object) : $hop.call(o1, "p_id")) {
+      const v3 = o1["p_id"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/p_id", "#/components/schemas/WorkerCredentialCreate/properties/p_id/type", "type", $params4, "/p_id must be string")) return false; }
+    }
+    if (f12 ? "date_completed" in (o1 as object) : $hop.call(o1, "date_completed")) {
+      const v4 = o1["date_completed"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/type", "type", $params4, "/date_completed must be string")) return false; }
+      else {
+        if (!$fmtDateTime(v4)) { ok = false; if (!$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/format", "format", $params39, "/date_completed must match format \"date-time\"")) return false; }
       }
+    }
+    if (f12 ? "date_expired" in (o1 as object) : $hop.call(o1, "date_expired")) {
+      const v5 = o1["date_expired"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/type", "type", $params4, "/date_expired must be string")) return false; }
+      else {
+        if (!$fmtDateTime(v5)) { ok = false; if (!$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/format", "format", $params39, "/date_expired must match format \"date-time\"")) return false; }
+      }
+    }
+    if (f12 ? "clients_id" in (o1 as object) : $hop.call(o1, "clients_id")) {
+      const v6 = o1["clients_id"];
+      if (!(typeof v6 === "string" || v6 === null)) { ok = false; if (!$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredentialCreate/properties/clients_id/type", "type", $params40, "/clients_id must be string or null")) return false; }
+    }
+    if (f12 ? "locations_id" in (o1 as object) : $hop.call(o1, "locations_id")) {
+      const v7 = o1["locations_id"];
+      if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (!$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredentialCreate/properties/locations_id/type", "type", $params40, "/locations_id must be string or null")) return false; }
+    }
+    if (f12 ? "file_name" in (o1 as object) : $hop.call(o1, "file_name")) {
+      const v8 = o1["file_name"];
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerCredentialCreate/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
+    }
+    if (f12 ? "file_type" in (o1 as object) : $hop.call(o1, "file_type")) {
+      const v9 = o1["file_type"];
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/file_type", "#/components/schemas/WorkerCredentialCreate/properties/file_type/type", "type", $params4, "/file_type must be string")) return false; }
+    }
+    if (f12 ? "file" in (o1 as object) : $hop.call(o1, "file")) {
+      const v10 = o1["file"];
+      if (!(typeof v10 === "string" || v10 === null)) { ok = false; if (!$fail(e, a, "/file", "#/components/schemas/WorkerCredentialCreate/properties/file/type", "type", $params40, "/file must be string or null")) return false; }
+    }
+    if (f12 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v11 = o1["name"];
+      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerCredentialCreate/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
   }
   return ok;
@@ -1419,62 +1244,49 @@ function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: nu
 function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerDocument");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerDocument/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerDocument/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/WorkerDocument/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocument/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "file_name": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerDocument/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "location": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/location", "#/components/schemas/WorkerDocument/properties/location/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "date_added": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/date_added", "#/components/schemas/WorkerDocument/properties/date_added/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "type": {
-          const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocument/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "deleted": {
-          const v9 = o1[k2];
-          if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v9 < 0) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v9 > 1) { ok = false; if (e === null || !$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/maximum", "maximum", { comparison: "<=", limit: 1 }, "must be <= 1")) return false; }
-          }
-          break;
-        }
-        case "date_deleted": {
-          const v10 = o1[k2];
-          if (!(typeof v10 === "string" || v10 === null)) { ok = false; if (e === null || !$fail(e, a, "/date_deleted", "#/components/schemas/WorkerDocument/properties/date_deleted/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          break;
-        }
-        case "worker_viewable": {
-          const v11 = o1[k2];
-          if (typeof v11 !== "number" || !Number.isInteger(v11)) { ok = false; if (e === null || !$fail(e, a, "/worker_viewable", "#/components/schemas/WorkerDocument/properties/worker_viewable/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
+    const f11 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("file_name" in $proto) && !("location" in $proto) && !("date_added" in $proto) && !("type" in $proto) && !("deleted" in $proto) && !("date_deleted" in $proto) && !("worker_viewable" in $proto);
+    if (f11 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/WorkerDocument/properties/id/type", "type", $params4, "/id must be string")) return false; }
+    }
+    if (f11 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v3 = o1["name"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocument/properties/name/type", "type", $params4, "/name must be string")) return false; }
+    }
+    if (f11 ? "file_name" in (o1 as object) : $hop.call(o1, "file_name")) {
+      const v4 = o1["file_name"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerDocument/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
+    }
+    if (f11 ? "location" in (o1 as object) : $hop.call(o1, "location")) {
+      const v5 = o1["location"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/location", "#/components/schemas/WorkerDocument/properties/location/type", "type", $params4, "/location must be string")) return false; }
+    }
+    if (f11 ? "date_added" in (o1 as object) : $hop.call(o1, "date_added")) {
+      const v6 = o1["date_added"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/date_added", "#/components/schemas/WorkerDocument/properties/date_added/type", "type", $params4, "/date_added must be string")) return false; }
+    }
+    if (f11 ? "type" in (o1 as object) : $hop.call(o1, "type")) {
+      const v7 = o1["type"];
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocument/properties/type/type", "type", $params4, "/type must be string")) return false; }
+    }
+    if (f11 ? "deleted" in (o1 as object) : $hop.call(o1, "deleted")) {
+      const v8 = o1["deleted"];
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/type", "type", $params14, "/deleted must be integer")) return false; }
+      else {
+        if (v8 < 0) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/minimum", "minimum", $params23, "/deleted must be >= 0")) return false; }
+        if (v8 > 1) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/maximum", "maximum", $params24, "/deleted must be <= 1")) return false; }
       }
+    }
+    if (f11 ? "date_deleted" in (o1 as object) : $hop.call(o1, "date_deleted")) {
+      const v9 = o1["date_deleted"];
+      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "/date_deleted", "#/components/schemas/WorkerDocument/properties/date_deleted/type", "type", $params40, "/date_deleted must be string or null")) return false; }
+    }
+    if (f11 ? "worker_viewable" in (o1 as object) : $hop.call(o1, "worker_viewable")) {
+      const v10 = o1["worker_viewable"];
+      if (typeof v10 !== "number" || !Number.isInteger(v10)) { ok = false; if (!$fail(e, a, "/worker_viewable", "#/components/schemas/WorkerDocument/properties/worker_viewable/type", "type", $params14, "/worker_viewable must be integer")) return false; }
     }
   }
   return ok;
@@ -1484,46 +1296,37 @@ function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): b
 function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerDocumentUpload");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/WorkerDocumentUpload/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerDocumentUpload/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "p_id": {
-          const v3 = o1[k2];
-          if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/p_id", "#/components/schemas/WorkerDocumentUpload/properties/p_id/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "name": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v4.length > 100 && $cpLen(v4) > 100) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/maxLength", "maxLength", { limit: 100 }, "must be at most 100 characters")) return false; }
-            if (v4.length === 0) { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
-          }
-          break;
-        }
-        case "file": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file", "#/components/schemas/WorkerDocumentUpload/properties/file/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "type": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v6.length > 20 && $cpLen(v6) > 20) { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/maxLength", "maxLength", { limit: 20 }, "must be at most 20 characters")) return false; }
-            if (v6.length === 0) { ok = false; if (e === null || !$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
-          }
-          break;
-        }
-        case "file_name": {
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/file_name", "#/components/schemas/WorkerDocumentUpload/properties/file_name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
+    const f7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("p_id" in $proto) && !("name" in $proto) && !("file" in $proto) && !("type" in $proto) && !("file_name" in $proto);
+    if (f7 ? "p_id" in (o1 as object) : $hop.call(o1, "p_id")) {
+      const v2 = o1["p_id"];
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/p_id", "#/components/schemas/WorkerDocumentUpload/properties/p_id/type", "type", $params14, "/p_id must be integer")) return false; }
+    }
+    if (f7 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v3 = o1["name"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      else {
+        if (v3.length > 100 && (v3.length > 200 || $cpLen(v3) > 100)) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/maxLength", "maxLength", $params41, "/name must be at most 100 characters")) return false; }
+        if (v3.length === 0) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/minLength", "minLength", $params3, "/name must be at least 1 character")) return false; }
       }
+    }
+    if (f7 ? "file" in (o1 as object) : $hop.call(o1, "file")) {
+      const v4 = o1["file"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/file", "#/components/schemas/WorkerDocumentUpload/properties/file/type", "type", $params4, "/file must be string")) return false; }
+    }
+    if (f7 ? "type" in (o1 as object) : $hop.call(o1, "type")) {
+      const v5 = o1["type"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/type", "type", $params4, "/type must be string")) return false; }
+      else {
+        if (v5.length > 20 && (v5.length > 40 || $cpLen(v5) > 20)) { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/maxLength", "maxLength", $params42, "/type must be at most 20 characters")) return false; }
+        if (v5.length === 0) { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/minLength", "minLength", $params3, "/type must be at least 1 character")) return false; }
+      }
+    }
+    if (f7 ? "file_name" in (o1 as object) : $hop.call(o1, "file_name")) {
+      const v6 = o1["file_name"];
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerDocumentUpload/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
     }
   }
   return ok;
@@ -1533,25 +1336,16 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: numb
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_4(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
+    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      const s3 = $mark(e);
+      if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
+    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
   }
   return ok;
 }
@@ -1560,25 +1354,16 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_4(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
+    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      const s3 = $mark(e);
+      if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
+    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
   }
   return ok;
 }
@@ -1595,7 +1380,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1events/post/responses/201/content/application~1json/schema");
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1events/post/responses/201/content/application~1json/schema/type", "type", { type: "integer" }, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1events/post/responses/201/content/application~1json/schema/type", "type", $params14, "must be integer")) return false; }
   return ok;
 }
 
@@ -1603,25 +1388,16 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_5(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
+    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      const s3 = $mark(e);
+      if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
+    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
   }
   return ok;
 }
@@ -1630,7 +1406,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema");
   let ok = true;
-  if (typeof d !== "boolean") { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema/type", "type", { type: "boolean" }, "must be boolean")) return false; }
+  if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "", "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema/type", "type", $params21, "must be boolean")) return false; }
   return ok;
 }
 
@@ -1638,25 +1414,16 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_6(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
+    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      const s3 = $mark(e);
+      if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
+    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
   }
   return ok;
 }
@@ -1665,9 +1432,9 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/parameters/WorkerId/schema");
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/parameters/WorkerId/schema/type", "type", { type: "integer" }, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/components/parameters/WorkerId/schema/type", "type", $params14, "must be integer")) return false; }
   else {
-    if (d < 0) { ok = false; if (e === null || !$fail(e, a, "", "#/components/parameters/WorkerId/schema/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "", "#/components/parameters/WorkerId/schema/minimum", "minimum", $params23, "must be >= 0")) return false; }
   }
   return ok;
 }
@@ -1676,7 +1443,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/parameters/ClientId/schema");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/components/parameters/ClientId/schema/type", "type", { type: "string" }, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/components/parameters/ClientId/schema/type", "type", $params4, "must be string")) return false; }
   return ok;
 }
 
@@ -1684,7 +1451,7 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/parameters/EventId/schema");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/components/parameters/EventId/schema/type", "type", { type: "string" }, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/components/parameters/EventId/schema/type", "type", $params4, "must be string")) return false; }
   return ok;
 }
 

@@ -24,6 +24,20 @@ function make(text: string): Code {
   return new Code(SECRET, text);
 }
 
+/** Codes that are a single literal (from `str`, `num` or `bool`). */
+const LITERALS = new WeakSet<Code>();
+
+function literal(text: string): Code {
+  const result = make(text);
+  LITERALS.add(result);
+  return result;
+}
+
+/** Whether a fragment is one string, number or boolean literal. */
+export function isLiteral(fragment: Code): boolean {
+  return LITERALS.has(fragment);
+}
+
 function isTemplate(strings: TemplateStringsArray): boolean {
   return Array.isArray(strings.raw);
 }
@@ -42,8 +56,8 @@ export function code(strings: TemplateStringsArray, ...values: readonly Code[]):
 
 /** A JSON-quoted string literal; line and paragraph separators (and the builder's own markers) are escaped too. */
 export function str(value: string): Code {
-  if (!NEEDS_ESCAPE.test(value)) return make(`"${value}"`);
-  return make(JSON.stringify(value).replace(/[\u2028\u2029\ue000-\ue003]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`));
+  if (!NEEDS_ESCAPE.test(value)) return literal(`"${value}"`);
+  return literal(JSON.stringify(value).replace(/[\u2028\u2029\ue000-\ue003]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`));
 }
 
 /** Characters that JSON escapes (quote, backslash, controls, lone surrogates), the line separators and the markers. */
@@ -83,12 +97,12 @@ export function renderModule(text: string, language: "ts" | "js", translate: (se
 /** A finite number literal. */
 export function num(value: number): Code {
   if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
-  return make(Object.is(value, -0) ? "0" : String(value));
+  return literal(Object.is(value, -0) ? "0" : String(value));
 }
 
 /** A boolean literal. */
 export function bool(value: boolean): Code {
-  return make(value ? "true" : "false");
+  return literal(value ? "true" : "false");
 }
 
 /**

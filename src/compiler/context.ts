@@ -23,6 +23,11 @@ export class InstancePath {
     return this.#segments.length === 0;
   }
 
+  /** Whether the path is known when the code is generated (no index or key known only at run time). */
+  get isStatic(): boolean {
+    return this.#segments.every((segment) => segment.kind === "static");
+  }
+
   child(token: string | number): InstancePath {
     return new InstancePath([...this.#segments, { kind: "static", token: String(token) }]);
   }
@@ -32,8 +37,8 @@ export class InstancePath {
     return new InstancePath([...this.#segments, { kind, expr }]);
   }
 
-  /** The path as a string expression; `escapeKey` names the key-escaping helper. */
-  render(escapeKey: () => Code): Code {
+  /** The path as a string expression, followed by `suffix`; `escapeKey` names the key-escaping helper. */
+  render(escapeKey: () => Code, suffix = ""): Code {
     const parts: Code[] = [];
     let text = "";
     for (const segment of this.#segments) {
@@ -45,6 +50,7 @@ export class InstancePath {
       text = "";
       parts.push(segment.kind === "index" ? segment.expr : code`${escapeKey()}(${segment.expr})`);
     }
+    text += suffix;
     if (text !== "" || parts.length === 0) parts.push(str(text));
     return joinCode(parts, code` + `);
   }

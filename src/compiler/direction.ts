@@ -1,5 +1,5 @@
 import { isRecord, type JsonObject } from "../json-value.js";
-import { type Block, str } from "./code.js";
+import type { Block } from "./code.js";
 import type { ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { childLocation, type SchemaLocation } from "./location.js";
@@ -12,7 +12,7 @@ import { messages } from "./messages.js";
 export function compileForbidden(ctx: ObjectNodeCtx, out: Block): boolean {
   const keyword = forbiddenKeyword(ctx.direction);
   if (keyword === undefined || ctx.schema[keyword] !== true) return false;
-  out.line(failWith(ctx, keyword, params({}), str(messages[keyword])));
+  out.line(failWith(ctx, keyword, params({}), messages[keyword]));
   return true;
 }
 

@@ -1,6 +1,6 @@
 import { compileBranch } from "./branch.js";
 import { childChecks, readsData } from "./child.js";
-import { Block, type Code, code, num, str, tsOnly } from "./code.js";
+import { Block, type Code, code, num, tsOnly } from "./code.js";
 import { type ObjectNodeCtx, onChild, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { messages, runtimeMessages } from "./messages.js";
@@ -27,12 +27,12 @@ export function compileArrayKeywords(ctx: ObjectNodeCtx, out: Block): void {
 function compileLimits(ctx: ObjectNodeCtx, out: Block, arr: Code, reader: KeywordReader): void {
   const min = reader.count("minItems");
   if (min !== undefined && min > 0) {
-    const fail = failWith(ctx, "minItems", params({ limit: num(min) }), str(messages.minItems(min)));
+    const fail = failWith(ctx, "minItems", params({ limit: num(min) }), messages.minItems(min));
     out.line(code`if (${arr}.length < ${num(min)}) ${fail}`);
   }
   const max = reader.count("maxItems");
   if (max !== undefined) {
-    const fail = failWith(ctx, "maxItems", params({ limit: num(max) }), str(messages.maxItems(max)));
+    const fail = failWith(ctx, "maxItems", params({ limit: num(max) }), messages.maxItems(max));
     out.line(code`if (${arr}.length > ${num(max)}) ${fail}`);
   }
 }
@@ -58,7 +58,7 @@ function compileItems(ctx: ObjectNodeCtx, out: Block, arr: Code, prefix: number,
   if (items === undefined) return;
   if (ctx.evaluated !== null) out.line(code`${ctx.evaluated}.all = true;`);
   if (items === false) {
-    const fail = failWith(ctx, "items", params({ limit: num(prefix) }), str(messages.maxItems(prefix)));
+    const fail = failWith(ctx, "items", params({ limit: num(prefix) }), messages.maxItems(prefix));
     out.line(code`if (${arr}.length > ${num(prefix)}) ${fail}`);
     return;
   }
@@ -79,11 +79,11 @@ function compileContains(ctx: ObjectNodeCtx, out: Block, arr: Code, reader: Keyw
   out.line(code`let ${count} = 0;`);
   emitContainsLoop(ctx, out, arr, count, max === undefined ? min : undefined);
   if (min > 0) {
-    const fail = failWith(ctx, "contains", params({ minContains: num(min) }), str(messages.contains(min)));
+    const fail = failWith(ctx, "contains", params({ minContains: num(min) }), messages.contains(min));
     out.line(code`if (${count} < ${num(min)}) ${fail}`);
   }
   if (max !== undefined) {
-    const fail = failWith(ctx, "maxContains", params({ maxContains: num(max) }), str(messages.maxContains(max)));
+    const fail = failWith(ctx, "maxContains", params({ maxContains: num(max) }), messages.maxContains(max));
     out.line(code`if (${count} > ${num(max)}) ${fail}`);
   }
 }

@@ -82,7 +82,7 @@ function compileAnyOf(ctx: ObjectNodeCtx, out: Block, count: number): void {
       if (shortCircuit) inner.close();
     }
   });
-  out.line(code`if (!${matched}) ${failWith(ctx, "anyOf", params({}), str(messages.anyOf))}`);
+  out.line(code`if (!${matched}) ${failWith(ctx, "anyOf", params({}), messages.anyOf)}`);
 }
 
 function compileOneOf(ctx: ObjectNodeCtx, out: Block, count: number): void {
@@ -118,7 +118,7 @@ function emitOneOfBranch(ctx: ObjectNodeCtx, out: Block, index: number, vars: On
 
 function compileNot(ctx: ObjectNodeCtx, out: Block): void {
   const ok = compileBranch(inPlace(ctx, ["not"], { evaluated: null }), out, true);
-  out.line(code`if (${ok}) ${failWith(ctx, "not", params({}), str(messages.not))}`);
+  out.line(code`if (${ok}) ${failWith(ctx, "not", params({}), messages.not)}`);
 }
 
 function compileIf(ctx: ObjectNodeCtx, out: Block): void {

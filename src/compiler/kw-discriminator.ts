@@ -33,8 +33,8 @@ function emitSelection(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimin
   const name = str(propertyName);
   const at = childLocation(ctx.at, "discriminator");
   const tagPath = ctx.path.child(propertyName);
-  const missing = failWith(ctx, "discriminator", params({ propertyName: name, error: str("missing") }), str(messages.discriminatorMissing(propertyName)), { at });
-  const notString = failWith(ctx, "discriminator", params({ propertyName: name, error: str("type") }), str(messages.discriminatorType), { at, path: tagPath });
+  const missing = failWith(ctx, "discriminator", params({ propertyName: name, error: str("missing") }), messages.discriminatorMissing(propertyName), { at });
+  const notString = failWith(ctx, "discriminator", params({ propertyName: name, error: str("type") }), messages.discriminatorType, { at, path: tagPath });
   out.line(code`const ${tag} = ${HOP}.call(${o}, ${name}) ? ${o}[${name}] : undefined;`);
   out.line(code`if (${tag} === undefined) ${missing}`);
   out.line(code`else if (typeof ${tag} !== "string") ${notString}`);
@@ -43,7 +43,7 @@ function emitSelection(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimin
   const tags = [...cases.keys()];
   const allowed = ctx.fn.module.constant(`json:${JSON.stringify(tags)}`, "value", json(tags));
   const unknown = params({ propertyName: name, error: str("value"), allowedValues: allowed });
-  out.line(code`default: ${failWith(ctx, "discriminator", unknown, str(messages.discriminatorValue(tags)), { at, path: tagPath })}`);
+  out.line(code`default: ${failWith(ctx, "discriminator", unknown, messages.discriminatorValue(tags), { at, path: tagPath })}`);
   out.close();
 }
 

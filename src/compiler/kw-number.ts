@@ -30,7 +30,7 @@ function compileBound(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader, inc
 function emitBound(ctx: ObjectNodeCtx, out: Block, keyword: string, limit: number, comparison: string): void {
   const violated: Record<string, string> = { ">=": "<", ">": "<=", "<=": ">", "<": ">=" };
   const operator = violated[comparison] as string;
-  const fail = failWith(ctx, keyword, params({ comparison: str(comparison), limit: num(limit) }), str(messages.limit(comparison, limit)));
+  const fail = failWith(ctx, keyword, params({ comparison: str(comparison), limit: num(limit) }), messages.limit(comparison, limit));
   out.line(code`if (${ctx.data} ${operatorCode(operator)} ${num(limit)}) ${fail}`);
 }
 
@@ -51,7 +51,7 @@ function compileMultipleOf(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader
   const divisor = reader.number("multipleOf");
   if (divisor === undefined) return;
   if (divisor <= 0) reader.fail("multipleOf", `multipleOf must be greater than 0, got ${divisor}`);
-  const fail = failWith(ctx, "multipleOf", params({ multipleOf: num(divisor) }), str(messages.multipleOf(divisor)));
+  const fail = failWith(ctx, "multipleOf", params({ multipleOf: num(divisor) }), messages.multipleOf(divisor));
   const { mantissa, decimals } = decimalParts(divisor);
   const test = decimals === 0 ? code`${ctx.data} % ${num(divisor)} !== 0` : code`!${ctx.fn.module.helper("multipleOf")}(${ctx.data}, ${num(mantissa)}, ${num(decimals)})`;
   out.line(code`if (${test}) ${fail}`);
@@ -74,6 +74,6 @@ function compileNumberFormat(ctx: ObjectNodeCtx, out: Block, reader: KeywordRead
   if (format === undefined || ctx.fn.module.formats !== "assert" || !Object.hasOwn(NUMBER_FORMATS, format)) return;
   const bits = num((NUMBER_FORMATS[format] as { bits: number }).bits);
   const d = ctx.data;
-  const fail = failWith(ctx, "format", params({ format: str(format) }), str(messages.format(format)));
+  const fail = failWith(ctx, "format", params({ format: str(format) }), messages.format(format));
   out.line(code`if (!Number.isInteger(${d}) || ${d} > 2 ** ${bits} - 1 || ${d} < -(2 ** ${bits})) ${fail}`);
 }

@@ -1,10 +1,10 @@
-import { type Block, type Code, code, num, str, tsOnly } from "./code.js";
+import { Block, type Code, code, num, str, tsOnly } from "./code.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { requiredForDirection } from "./direction.js";
 import { failWith, params } from "./fail.js";
 import { childLocation } from "./location.js";
 import { messages } from "./messages.js";
-import { compileDirectProperties, compilePropertyLoop, emitMissing, type PropertyPlan } from "./object-loop.js";
+import { compileDirectProperties, compilePropertyLoop, type PropertyPlan } from "./object-loop.js";
 import type { KeywordReader } from "./read.js";
 import { HOP } from "./runtime.js";
 
@@ -16,18 +16,20 @@ import { HOP } from "./runtime.js";
 export function compileObjectKeywords(ctx: ObjectNodeCtx, out: Block): void {
   const reader = readerOf(ctx);
   const plan = readPlan(ctx, reader);
-  const keyed = plan.patterns.length > 0 || plan.additional !== undefined || plan.propertyNames !== undefined || plan.minProperties !== undefined || plan.maxProperties !== undefined;
-  // a few optional properties and nothing else: look them up instead of walking every key
-  const direct = !keyed && plan.required.length === 0 && plan.properties.length <= 3;
+  const keyed =
+    plan.patterns.length > 0 || (plan.additional !== undefined && plan.additional !== true) || plan.propertyNames !== undefined || plan.minProperties !== undefined || plan.maxProperties !== undefined;
   const dependentRequired = reader.schemaMap("dependentRequired");
   const tracksAll = ctx.evaluated !== null && plan.additional !== undefined;
-  if (!keyed && plan.properties.length === 0 && plan.required.length === 0 && dependentRequired === undefined && !tracksAll) return;
   const o = ctx.fn.fresh("o");
-  out.line(code`const ${o} = ${ctx.data}${tsOnly` as Record<string, unknown>`};`);
-  if (direct) compileDirectProperties(ctx, out, o, plan.properties);
-  else if (keyed || plan.properties.length > 0) compilePropertyLoop(ctx, out, o, plan);
-  else emitMissing(ctx, out, o, plan.required);
-  if (dependentRequired !== undefined) compileDependentRequired(ctx, out, o, reader, dependentRequired);
+  const body = new Block();
+  // without keywords that need the other keys, the declared names are looked up directly
+  if (keyed) compilePropertyLoop(ctx, body, o, plan);
+  else compileDirectProperties(ctx, body, o, plan);
+  if (dependentRequired !== undefined) compileDependentRequired(ctx, body, o, reader, dependentRequired);
+  if (!body.empty) {
+    out.line(code`const ${o} = ${ctx.data}${tsOnly` as Record<string, unknown>`};`);
+    out.append(body);
+  }
   if (tracksAll) out.line(code`${ctx.evaluated as Code}.all = true;`);
 }
 
@@ -55,7 +57,7 @@ function compileDependentRequired(ctx: ObjectNodeCtx, out: Block, o: Code, reade
     for (const name of names as string[]) {
       const at = childLocation(ctx.at, "dependentRequired");
       const errorParams = params({ property: str(trigger), missingProperty: str(name), depsCount: num(names.length) });
-      const fail = failWith(ctx, "dependentRequired", errorParams, str(messages.dependentRequired(name, trigger)), { at });
+      const fail = failWith(ctx, "dependentRequired", errorParams, messages.dependentRequired(name, trigger), { at });
       out.line(code`if (!${HOP}.call(${o}, ${str(name)})) ${fail}`);
     }
     out.close();

@@ -1,4 +1,4 @@
-import { type Block, type Code, code, joinCode, json, str, tsOnly } from "./code.js";
+import { type Block, type Code, code, joinCode, json, tsOnly } from "./code.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { messages } from "./messages.js";
@@ -11,12 +11,12 @@ export function compileValues(ctx: ObjectNodeCtx, out: Block): void {
   if (reader.has("enum")) {
     const values = ctx.schema["enum"];
     if (!Array.isArray(values)) return reader.fail("enum", "enum must be an array of allowed values");
-    const fail = failWith(ctx, "enum", params({ allowedValues: valueCode(ctx, values) }), str(messages.enum(values)));
+    const fail = failWith(ctx, "enum", params({ allowedValues: valueCode(ctx, values) }), messages.enum(values));
     out.line(code`if (!(${matchesAny(ctx, values)})) ${fail}`);
   }
   if (reader.has("const")) {
     const value = ctx.schema["const"];
-    const fail = failWith(ctx, "const", params({ allowedValue: valueCode(ctx, value) }), str(messages.const(value)));
+    const fail = failWith(ctx, "const", params({ allowedValue: valueCode(ctx, value) }), messages.const(value));
     out.line(code`if (!(${equals(ctx, value)})) ${fail}`);
   }
 }

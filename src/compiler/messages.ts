@@ -38,6 +38,7 @@ export const messages = {
   minItems: (limit: number) => `must have at least ${count(limit, "item", "items")}`,
   contains: (min: number) => `must contain at least ${count(min, "item", "items")} matching the "contains" schema`,
   maxContains: (max: number) => `must contain at most ${count(max, "item", "items")} matching the "contains" schema`,
+  maxDepth: (limit: number) => `must not be nested more than ${limit} levels deep`,
   falseSchema: "is not allowed here (the schema is false)",
   not: 'must not be valid against the "not" schema',
   anyOf: "must match at least one schema in anyOf",

@@ -1,5 +1,5 @@
 import { isRecord } from "../json-value.js";
-import { type Block, code, str } from "./code.js";
+import { type Block, code } from "./code.js";
 import { type NodeCtx, objectNode } from "./context.js";
 import { compileForbidden } from "./direction.js";
 import { SchemaCompileError } from "./errors.js";
@@ -20,7 +20,7 @@ export function compileNode(ctx: NodeCtx, out: Block): void {
   const { schema } = ctx;
   if (schema === true) return;
   if (schema === false) {
-    out.line(failWith(ctx, "false", params({}), str(messages.falseSchema), { at: ctx.at }));
+    out.line(failWith(ctx, "false", params({}), messages.falseSchema, { at: ctx.at }));
     return;
   }
   if (!isRecord(schema)) {

@@ -1,6 +1,6 @@
 import { compileBranch } from "./branch.js";
 import { childChecks } from "./child.js";
-import { type Block, type Code, code, num, str, tsOnly } from "./code.js";
+import { type Block, type Code, code, joinCode, num, str, tsOnly } from "./code.js";
 import { type InstancePath, type ObjectNodeCtx, onChild } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { childLocation } from "./location.js";
@@ -105,16 +105,72 @@ function emitCase(ctx: ObjectNodeCtx, out: Block, name: string, sets: NameSets, 
   out.close();
 }
 
-/** Each declared property looked up by name (for objects with only a few optional properties). */
-export function compileDirectProperties(ctx: ObjectNodeCtx, out: Block, o: Code, properties: readonly string[]): void {
-  for (const name of properties) {
+/**
+ * Names the standard `Object.prototype` has: an object inherits them, so they are always looked
+ * up with hasOwnProperty (they would turn the fast own-property test below off for every name).
+ */
+const PROTOTYPE_NAMES = new Set([
+  "__proto__",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+  "constructor",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
+  "toString",
+  "valueOf",
+]);
+
+/**
+ * Declared and required properties looked up by name, in declaration order, when no keyword
+ * needs the other keys. Whether a property is own is answered by `name in o` when the object's
+ * prototype is `Object.prototype` and that has none of the names: V8 folds those tests to map
+ * checks, where hasOwnProperty with a constant key is a call. Reading `o["__proto__"]` first
+ * checks the map in a way that lets `Object.getPrototypeOf` fold for several maps too (alone,
+ * it is a runtime call); an own `__proto__` property only sends the object to the slow path.
+ * Other objects (null or another prototype, another realm's object, a polluted prototype) get
+ * hasOwnProperty. Required properties are checked after the declared ones, as the key loop
+ * reports them. In TypeScript the object is cast for `in`, which keeps the checker from
+ * narrowing it at every test (that narrowing made large validators slow to typecheck).
+ */
+export function compileDirectProperties(ctx: ObjectNodeCtx, out: Block, o: Code, plan: PropertyPlan): void {
+  const declared: { name: string; checks: Block }[] = [];
+  for (const name of plan.properties) {
     const checks = childChecks(ctx, ["properties", name], ctx.path.child(name), code`${o}[${str(name)}]`);
-    if (checks.empty && ctx.evaluated === null) continue;
-    out.open(code`if (${HOP}.call(${o}, ${str(name)}))`);
+    if (!checks.empty || ctx.evaluated !== null) declared.push({ name, checks });
+  }
+  const tested = [...new Set([...declared.map(({ name }) => name), ...plan.required])];
+  const own = ownTest(
+    ctx,
+    out,
+    o,
+    tested.filter((name) => !PROTOTYPE_NAMES.has(name)),
+  );
+  for (const { name, checks } of declared) {
+    out.open(code`if (${own(name)})`);
     out.append(checks);
     if (ctx.evaluated !== null) out.line(code`${ctx.evaluated}.k.add(${str(name)});`);
     out.close();
   }
+  for (const name of plan.required) {
+    const fail = failWith(ctx, "required", params({ missingProperty: str(name) }), messages.required(name));
+    out.line(code`if (!(${own(name)})) ${fail}`);
+  }
+}
+
+/** Declares the fast-path flag (when some names can use it) and returns the own-property test of a name. */
+function ownTest(ctx: ObjectNodeCtx, out: Block, o: Code, fast: readonly string[]): (name: string) => Code {
+  const slow = (name: string): Code => code`${HOP}.call(${o}, ${str(name)})`;
+  if (fast.length === 0) return slow;
+  const proto = ctx.fn.module.helper("proto");
+  const flag = ctx.fn.fresh("f");
+  const absent = fast.map((name) => code` && !(${str(name)} in ${proto})`);
+  out.line(code`const ${flag} = ${o}["__proto__"] === ${proto} && Object.getPrototypeOf(${o}) === ${proto}${joinCode(absent, code``)};`);
+  const names = new Set(fast);
+  return (name) => (names.has(name) ? code`${flag} ? ${str(name)} in (${o}${tsOnly` as object`}) : ${slow(name)}` : slow(name));
 }
 
 function emitPattern(ctx: ObjectNodeCtx, out: Block, pattern: string, vars: LoopVars): void {
@@ -149,19 +205,19 @@ function emitPropertyName(ctx: ObjectNodeCtx, out: Block, k: Code): void {
 function emitCounts(ctx: ObjectNodeCtx, out: Block, count: Code, plan: PropertyPlan): void {
   const { minProperties: min, maxProperties: max } = plan;
   if (min !== undefined && min > 0) {
-    const fail = failWith(ctx, "minProperties", params({ limit: num(min) }), str(messages.minProperties(min)));
+    const fail = failWith(ctx, "minProperties", params({ limit: num(min) }), messages.minProperties(min));
     out.line(code`if (${count} < ${num(min)}) ${fail}`);
   }
   if (max !== undefined) {
-    const fail = failWith(ctx, "maxProperties", params({ limit: num(max) }), str(messages.maxProperties(max)));
+    const fail = failWith(ctx, "maxProperties", params({ limit: num(max) }), messages.maxProperties(max));
     out.line(code`if (${count} > ${num(max)}) ${fail}`);
   }
 }
 
 /** Emits one failure per missing required property (only reached when some are missing). */
-export function emitMissing(ctx: ObjectNodeCtx, out: Block, o: Code, required: readonly string[]): void {
+function emitMissing(ctx: ObjectNodeCtx, out: Block, o: Code, required: readonly string[]): void {
   for (const name of required) {
-    const fail = failWith(ctx, "required", params({ missingProperty: str(name) }), str(messages.required(name)));
+    const fail = failWith(ctx, "required", params({ missingProperty: str(name) }), messages.required(name));
     out.line(code`if (!${HOP}.call(${o}, ${str(name)})) ${fail}`);
   }
 }

@@ -6,13 +6,15 @@ export type ErrorHelperName = "fail" | "mark" | "prefix" | "escape" | "deep" | "
 
 /**
  * Collecting errors: a validator receives an error sink (the result object, or null when
- * only the verdict is wanted), pushes errors with paths relative to its own data, and the
- * caller prefixes the path of the child it validated when the call fails.
+ * only the verdict is wanted), pushes errors with paths relative to its own data (the message
+ * starts with that path), and the caller prefixes the path of the child it validated, in both,
+ * when the call fails.
  */
 export const ERROR_HELPERS: Record<ErrorHelperName, HelperDefinition> = {
   fail: {
     deps: [],
-    source: code`function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+    source: code`function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
   const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
@@ -31,7 +33,9 @@ export const ERROR_HELPERS: Record<ErrorHelperName, HelperDefinition> = {
   if (e === null || e.errors === undefined) return;
   for (let i = n; i < e.errors.length; i++) {
     const x = e.errors[i];
-    if (x !== undefined) x.instancePath = path + x.instancePath;
+    if (x === undefined) continue;
+    x.message = (x.instancePath === "" ? path + " " : path) + x.message;
+    x.instancePath = path + x.instancePath;
   }
 }`,
   },
@@ -52,14 +56,9 @@ export const ERROR_HELPERS: Record<ErrorHelperName, HelperDefinition> = {
   invalid: {
     deps: [],
     source: code`function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
-  }
   r.valid = false;
   r.value = undefined;
-  r.errors = errors;
+  if (r.errors === undefined) r.errors = [];
   return r as { valid: false; errors: ValidationError[] };
 }`,
   },

@@ -2,10 +2,14 @@ import { code } from "./code.js";
 import type { HelperDefinition } from "./runtime.js";
 
 /** Names of the value helpers. */
-export type ValueHelperName = "cpLen" | "equal" | "duplicate" | "multipleOf";
+export type ValueHelperName = "proto" | "cpLen" | "equal" | "duplicate" | "multipleOf";
 
-/** Value comparisons and measures: code-point length, deep equality, uniqueness, exact multipleOf. */
+/** The realm's Object.prototype (own-property fast path); value comparisons and measures: code-point length, deep equality, uniqueness, exact multipleOf. */
 export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
+  proto: {
+    deps: [],
+    source: code`const $proto = Object.prototype;`,
+  },
   cpLen: {
     deps: [],
     source: code`function $cpLen(s: string): number {

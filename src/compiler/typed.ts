@@ -89,7 +89,7 @@ function emitMultiple(ctx: ObjectNodeCtx, types: readonly string[], blocks: Read
 }
 
 function typeFailure(ctx: ObjectNodeCtx, types: readonly string[]): Code {
-  return failWith(ctx, "type", params({ type: str(types.join(",")) }), str(messages.type(types)));
+  return failWith(ctx, "type", params({ type: str(types.join(",")) }), messages.type(types));
 }
 
 function isType(type: string, d: Code): Code {

@@ -5,7 +5,8 @@ export interface ValidationError {
   /** pointer to the schema keyword that failed, e.g. "#/components/schemas/Venue/properties/name/maxLength" */
   schemaPath: string;
   keyword: string;
-  params: Record<string, unknown>;
+  /** the keyword's values (Ajv's names); frozen, and shared by the errors one check reports */
+  readonly params: Readonly<Record<string, unknown>>;
   /** readable text starting with the instance path, e.g. "/name must be at most 150 characters" */
   message: string;
 }

@@ -11,7 +11,8 @@ type $Errors = $Sink | null;
 const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
   const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
@@ -24,52 +25,49 @@ function $deep(e: $Errors, schemaPath: string): boolean {
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
-  }
   r.valid = false;
   r.value = undefined;
-  r.errors = errors;
+  if (r.errors === undefined) r.errors = [];
   return r as { valid: false; errors: ValidationError[] };
 }
 
-const $value0 = JSON.parse("[\"cat\",\"dog\"]");
+const $proto = Object.prototype;
+
+const $params0 = Object.freeze({ type: "string" });
+const $params1 = Object.freeze({ comparison: ">=", limit: 0 });
+const $params2 = Object.freeze({ comparison: "<=", limit: 9 });
+const $params3 = Object.freeze({ type: "integer" });
+const $params4 = Object.freeze({ missingProperty: "kind" });
+const $params5 = Object.freeze({ missingProperty: "lives" });
+const $params6 = Object.freeze({ type: "object" });
+const $params7 = Object.freeze({ type: "boolean" });
+const $params8 = Object.freeze({ missingProperty: "goodBoy" });
+const $params9 = Object.freeze({ propertyName: "kind", error: "missing" });
+const $params10 = Object.freeze({ propertyName: "kind", error: "type" });
+const $value11 = JSON.parse("[\"cat\",\"dog\"]");
 
 // #/components/schemas/Cat
 function $v_Cat(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Cat");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Cat/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/type", "type", $params6, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "kind": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/kind", "#/components/schemas/Cat/properties/kind/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "lives": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "number" || !Number.isInteger(v5)) { ok = false; if (e === null || !$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v5 < 0) { ok = false; if (e === null || !$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-            if (v5 > 9) { ok = false; if (e === null || !$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/maximum", "maximum", { comparison: "<=", limit: 9 }, "must be <= 9")) return false; }
-          }
-          break;
-        }
+    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("lives" in $proto);
+    if (f4 ? "kind" in (o1 as object) : $hop.call(o1, "kind")) {
+      const v2 = o1["kind"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/kind", "#/components/schemas/Cat/properties/kind/type", "type", $params0, "/kind must be string")) return false; }
+    }
+    if (f4 ? "lives" in (o1 as object) : $hop.call(o1, "lives")) {
+      const v3 = o1["lives"];
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/type", "type", $params3, "/lives must be integer")) return false; }
+      else {
+        if (v3 < 0) { ok = false; if (!$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/minimum", "minimum", $params1, "/lives must be >= 0")) return false; }
+        if (v3 > 9) { ok = false; if (!$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/maximum", "maximum", $params2, "/lives must be <= 9")) return false; }
       }
     }
-    if (r3 !== 2) {
-      if (!$hop.call(o1, "kind")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Cat/required", "required", { missingProperty: "kind" }, "must have required property 'kind'")) return false; }
-      if (!$hop.call(o1, "lives")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Cat/required", "required", { missingProperty: "lives" }, "must have required property 'lives'")) return false; }
-    }
+    if (!(f4 ? "kind" in (o1 as object) : $hop.call(o1, "kind"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/required", "required", $params4, "must have required property 'kind'")) return false; }
+    if (!(f4 ? "lives" in (o1 as object) : $hop.call(o1, "lives"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/required", "required", $params5, "must have required property 'lives'")) return false; }
   }
   return ok;
 }
@@ -78,31 +76,20 @@ function $v_Cat(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_Dog(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Dog");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Dog/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/type", "type", $params6, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "kind": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/kind", "#/components/schemas/Dog/properties/kind/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "goodBoy": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/goodBoy", "#/components/schemas/Dog/properties/goodBoy/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
-        }
-      }
+    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("goodBoy" in $proto);
+    if (f4 ? "kind" in (o1 as object) : $hop.call(o1, "kind")) {
+      const v2 = o1["kind"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/kind", "#/components/schemas/Dog/properties/kind/type", "type", $params0, "/kind must be string")) return false; }
     }
-    if (r3 !== 2) {
-      if (!$hop.call(o1, "kind")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Dog/required", "required", { missingProperty: "kind" }, "must have required property 'kind'")) return false; }
-      if (!$hop.call(o1, "goodBoy")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Dog/required", "required", { missingProperty: "goodBoy" }, "must have required property 'goodBoy'")) return false; }
+    if (f4 ? "goodBoy" in (o1 as object) : $hop.call(o1, "goodBoy")) {
+      const v3 = o1["goodBoy"];
+      if (typeof v3 !== "boolean") { ok = false; if (!$fail(e, a, "/goodBoy", "#/components/schemas/Dog/properties/goodBoy/type", "type", $params7, "/goodBoy must be boolean")) return false; }
     }
+    if (!(f4 ? "kind" in (o1 as object) : $hop.call(o1, "kind"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/required", "required", $params4, "must have required property 'kind'")) return false; }
+    if (!(f4 ? "goodBoy" in (o1 as object) : $hop.call(o1, "goodBoy"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/required", "required", $params8, "must have required property 'goodBoy'")) return false; }
   }
   return ok;
 }
@@ -111,13 +98,13 @@ function $v_Dog(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_Pet(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Pet");
   let ok = true;
-  const o2 = typeof d === "object" && d !== null && !Array.isArray(d) ? (d as Record<string, unknown>) : null;
-  let p3 = o2 === null;
-  if (o2 !== null) {
-    const g4 = $hop.call(o2, "kind") ? o2["kind"] : undefined;
-    if (g4 === undefined) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Pet/discriminator", "discriminator", { propertyName: "kind", error: "missing" }, "must have required property 'kind' (discriminator)")) return false; }
-    else if (typeof g4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/kind", "#/components/schemas/Pet/discriminator", "discriminator", { propertyName: "kind", error: "type" }, "must be a string (discriminator)")) return false; }
-    else switch (g4) {
+  const o3 = typeof d === "object" && d !== null && !Array.isArray(d) ? (d as Record<string, unknown>) : null;
+  let p4 = o3 === null;
+  if (o3 !== null) {
+    const g5 = $hop.call(o3, "kind") ? o3["kind"] : undefined;
+    if (g5 === undefined) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Pet/discriminator", "discriminator", $params9, "must have required property 'kind' (discriminator)")) return false; }
+    else if (typeof g5 !== "string") { ok = false; if (!$fail(e, a, "/kind", "#/components/schemas/Pet/discriminator", "discriminator", $params10, "/kind must be a string (discriminator)")) return false; }
+    else switch (g5) {
       case "cat": {
         if (!$v_Cat(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
         break;
@@ -126,27 +113,27 @@ function $v_Pet(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         if (!$v_Dog(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
         break;
       }
-      default: { ok = false; if (e === null || !$fail(e, a, "/kind", "#/components/schemas/Pet/discriminator", "discriminator", { propertyName: "kind", error: "value", allowedValues: $value0 }, "must be one of: \"cat\", \"dog\" (discriminator)")) return false; }
+      default: { ok = false; if (e === null || !$fail(e, a, "/kind", "#/components/schemas/Pet/discriminator", "discriminator", { propertyName: "kind", error: "value", allowedValues: $value11 }, "/kind must be one of: \"cat\", \"dog\" (discriminator)")) return false; }
     }
   }
-  if (p3) {
-    let c7 = 0, f8 = -1, g9 = -1;
-    const e16 = e, a17 = a;
-    for (let pass18 = 0; pass18 < (e16 === null ? 1 : 2) && (pass18 === 0 || c7 === 0); pass18++) {
-      const e: $Errors = pass18 === 0 ? null : e16;
-      const a = pass18 === 0 ? false : a17;
-      let k10 = true;
-      L11: {
-        if (!$v_Cat(d, e, a, depth + 1)) { k10 = false; if (!a) break L11; }
-      }
-      if (k10) { if (c7 === 0) f8 = 0; else g9 = 0; c7++; }
+  if (p4) {
+    let c10 = 0, f11 = -1, g12 = -1;
+    const e21 = e, a22 = a;
+    for (let pass23 = 0; pass23 < (e21 === null ? 1 : 2) && (pass23 === 0 || c10 === 0); pass23++) {
+      const e: $Errors = pass23 === 0 ? null : e21;
+      const a = pass23 === 0 ? false : a22;
       let k13 = true;
       L14: {
-        if (!$v_Dog(d, e, a, depth + 1)) { k13 = false; if (!a) break L14; }
+        if (!$v_Cat(d, e, a, depth + 1)) { k13 = false; if (!a) break L14; }
       }
-      if (k13) { if (c7 === 0) f8 = 1; else g9 = 1; c7++; }
+      if (k13) { if (c10 === 0) f11 = 0; else g12 = 0; c10++; }
+      let k17 = true;
+      L18: {
+        if (!$v_Dog(d, e, a, depth + 1)) { k17 = false; if (!a) break L18; }
+      }
+      if (k17) { if (c10 === 0) f11 = 1; else g12 = 1; c10++; }
     }
-    if (c7 !== 1) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Pet/oneOf", "oneOf", { passingSchemas: c7 > 1 ? [f8, g9] : null }, c7 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf")) return false; }
+    if (c10 !== 1) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Pet/oneOf", "oneOf", { passingSchemas: c10 > 1 ? [f11, g12] : null }, c10 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf")) return false; }
   }
   return ok;
 }

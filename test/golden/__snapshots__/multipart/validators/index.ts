@@ -11,7 +11,8 @@ type $Errors = $Sink | null;
 const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
   const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
@@ -26,7 +27,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
   if (e === null || e.errors === undefined) return;
   for (let i = n; i < e.errors.length; i++) {
     const x = e.errors[i];
-    if (x !== undefined) x.instancePath = path + x.instancePath;
+    if (x === undefined) continue;
+    x.message = (x.instancePath === "" ? path + " " : path) + x.message;
+    x.instancePath = path + x.instancePath;
   }
 }
 
@@ -36,16 +39,13 @@ function $deep(e: $Errors, schemaPath: string): boolean {
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
-  }
   r.valid = false;
   r.value = undefined;
-  r.errors = errors;
+  if (r.errors === undefined) r.errors = [];
   return r as { valid: false; errors: ValidationError[] };
 }
+
+const $proto = Object.prototype;
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -146,30 +146,33 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
 
 const $plan0 = JSON.parse("[0,{\"albumId\":1},0]") as $Plan;
 const $plan1 = JSON.parse("[0,{\"thumbnails\":[1,0],\"rating\":1,\"public\":4},0]") as $Plan;
+const $params2 = Object.freeze({ missingProperty: "albumId" });
+const $params3 = Object.freeze({ type: "object" });
+const $params4 = Object.freeze({ type: "string" });
+const $params5 = Object.freeze({ type: "array" });
+const $params6 = Object.freeze({ limit: 80 });
+const $params7 = Object.freeze({ limit: 1 });
+const $params8 = Object.freeze({ comparison: ">=", limit: 1 });
+const $params9 = Object.freeze({ comparison: "<=", limit: 5 });
+const $params10 = Object.freeze({ type: "integer" });
+const $params11 = Object.freeze({ type: "boolean" });
+const $params12 = Object.freeze({ missingProperty: "image" });
+const $params13 = Object.freeze({ missingProperty: "title" });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "albumId": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_3(v4, e, a, depth + 1)) { $prefix(e, s5, "/albumId"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("albumId" in $proto);
+    if (f6 ? "albumId" in (o1 as object) : $hop.call(o1, "albumId")) {
+      const v2 = o1["albumId"];
+      const s3 = $mark(e);
+      if (!$v_schema_3(v2, e, a, depth + 1)) { $prefix(e, s3, "/albumId"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "albumId")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "albumId" }, "must have required property 'albumId'")) return false; }
-    }
+    if (!(f6 ? "albumId" in (o1 as object) : $hop.call(o1, "albumId"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params2, "must have required property 'albumId'")) return false; }
   }
   return ok;
 }
@@ -178,25 +181,16 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "albumId": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_4(v4, e, a, depth + 1)) { $prefix(e, s5, "/albumId"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("albumId" in $proto);
+    if (f6 ? "albumId" in (o1 as object) : $hop.call(o1, "albumId")) {
+      const v2 = o1["albumId"];
+      const s3 = $mark(e);
+      if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/albumId"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "albumId")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "albumId" }, "must have required property 'albumId'")) return false; }
-    }
+    if (!(f6 ? "albumId" in (o1 as object) : $hop.call(o1, "albumId"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params2, "must have required property 'albumId'")) return false; }
   }
   return ok;
 }
@@ -205,61 +199,47 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "image": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/image", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/image/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "thumbnails": {
-          const v5 = o1[k2];
-          if (!Array.isArray(v5)) { ok = false; if (e === null || !$fail(e, a, "/thumbnails", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/thumbnails/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr6 = v5 as unknown[];
-            for (let i7 = 0; i7 < arr6.length; i7++) {
-              const v8 = arr6[i7];
-              if (typeof v8 !== "string") { ok = false; if (e === null || !$fail(e, a, "/thumbnails/" + i7, "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/thumbnails/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "title": {
-          r3++;
-          const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v9.length > 80 && $cpLen(v9) > 80) { ok = false; if (e === null || !$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/maxLength", "maxLength", { limit: 80 }, "must be at most 80 characters")) return false; }
-            if (v9.length === 0) { ok = false; if (e === null || !$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
-          }
-          break;
-        }
-        case "rating": {
-          const v10 = o1[k2];
-          if (typeof v10 !== "number" || !Number.isInteger(v10)) { ok = false; if (e === null || !$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/type", "type", { type: "integer" }, "must be integer")) return false; }
-          else {
-            if (v10 < 1) { ok = false; if (e === null || !$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/minimum", "minimum", { comparison: ">=", limit: 1 }, "must be >= 1")) return false; }
-            if (v10 > 5) { ok = false; if (e === null || !$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/maximum", "maximum", { comparison: "<=", limit: 5 }, "must be <= 5")) return false; }
-          }
-          break;
-        }
-        case "public": {
-          const v11 = o1[k2];
-          if (typeof v11 !== "boolean") { ok = false; if (e === null || !$fail(e, a, "/public", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/public/type", "type", { type: "boolean" }, "must be boolean")) return false; }
-          break;
+    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("image" in $proto) && !("thumbnails" in $proto) && !("title" in $proto) && !("rating" in $proto) && !("public" in $proto);
+    if (f10 ? "image" in (o1 as object) : $hop.call(o1, "image")) {
+      const v2 = o1["image"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/image", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/image/type", "type", $params4, "/image must be string")) return false; }
+    }
+    if (f10 ? "thumbnails" in (o1 as object) : $hop.call(o1, "thumbnails")) {
+      const v3 = o1["thumbnails"];
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/thumbnails", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/thumbnails/type", "type", $params5, "/thumbnails must be array")) return false; }
+      else {
+        const arr4 = v3 as unknown[];
+        for (let i5 = 0; i5 < arr4.length; i5++) {
+          const v6 = arr4[i5];
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/thumbnails/" + i5, "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/thumbnails/items/type", "type", $params4, "/thumbnails/" + i5 + " must be string")) return false; }
         }
       }
     }
-    if (r3 !== 2) {
-      if (!$hop.call(o1, "image")) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/required", "required", { missingProperty: "image" }, "must have required property 'image'")) return false; }
-      if (!$hop.call(o1, "title")) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/required", "required", { missingProperty: "title" }, "must have required property 'title'")) return false; }
+    if (f10 ? "title" in (o1 as object) : $hop.call(o1, "title")) {
+      const v7 = o1["title"];
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/type", "type", $params4, "/title must be string")) return false; }
+      else {
+        if (v7.length > 80 && (v7.length > 160 || $cpLen(v7) > 80)) { ok = false; if (!$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/maxLength", "maxLength", $params6, "/title must be at most 80 characters")) return false; }
+        if (v7.length === 0) { ok = false; if (!$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/minLength", "minLength", $params7, "/title must be at least 1 character")) return false; }
+      }
     }
+    if (f10 ? "rating" in (o1 as object) : $hop.call(o1, "rating")) {
+      const v8 = o1["rating"];
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/type", "type", $params10, "/rating must be integer")) return false; }
+      else {
+        if (v8 < 1) { ok = false; if (!$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/minimum", "minimum", $params8, "/rating must be >= 1")) return false; }
+        if (v8 > 5) { ok = false; if (!$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/maximum", "maximum", $params9, "/rating must be <= 5")) return false; }
+      }
+    }
+    if (f10 ? "public" in (o1 as object) : $hop.call(o1, "public")) {
+      const v9 = o1["public"];
+      if (typeof v9 !== "boolean") { ok = false; if (!$fail(e, a, "/public", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/public/type", "type", $params11, "/public must be boolean")) return false; }
+    }
+    if (!(f10 ? "image" in (o1 as object) : $hop.call(o1, "image"))) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/required", "required", $params12, "must have required property 'image'")) return false; }
+    if (!(f10 ? "title" in (o1 as object) : $hop.call(o1, "title"))) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/required", "required", $params13, "must have required property 'title'")) return false; }
   }
   return ok;
 }
@@ -268,16 +248,17 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "id")) {
+    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("bytes" in $proto);
+    if (f4 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/properties/id/type", "type", $params4, "/id must be string")) return false; }
     }
-    if ($hop.call(o1, "bytes")) {
+    if (f4 ? "bytes" in (o1 as object) : $hop.call(o1, "bytes")) {
       const v3 = o1["bytes"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (e === null || !$fail(e, a, "/bytes", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/properties/bytes/type", "type", { type: "integer" }, "must be integer")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "/bytes", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/properties/bytes/type", "type", $params10, "/bytes must be integer")) return false; }
     }
   }
   return ok;
@@ -287,7 +268,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1albums~1%7BalbumId%7D~1cover/put/parameters/0/schema");
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1cover/put/parameters/0/schema/type", "type", { type: "integer" }, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1cover/put/parameters/0/schema/type", "type", $params10, "must be integer")) return false; }
   return ok;
 }
 
@@ -295,7 +276,7 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1albums~1%7BalbumId%7D~1photos/post/parameters/0/schema");
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/parameters/0/schema/type", "type", { type: "integer" }, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/parameters/0/schema/type", "type", $params10, "must be integer")) return false; }
   return ok;
 }
 

@@ -11,7 +11,8 @@ type $Errors = $Sink | null;
 const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
   const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
@@ -26,7 +27,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
   if (e === null || e.errors === undefined) return;
   for (let i = n; i < e.errors.length; i++) {
     const x = e.errors[i];
-    if (x !== undefined) x.instancePath = path + x.instancePath;
+    if (x === undefined) continue;
+    x.message = (x.instancePath === "" ? path + " " : path) + x.message;
+    x.instancePath = path + x.instancePath;
   }
 }
 
@@ -41,22 +44,24 @@ function $deep(e: $Errors, schemaPath: string): boolean {
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
-  }
   r.valid = false;
   r.value = undefined;
-  r.errors = errors;
+  if (r.errors === undefined) r.errors = [];
   return r as { valid: false; errors: ValidationError[] };
 }
+
+const $proto = Object.prototype;
+
+const $params0 = Object.freeze({ type: "integer" });
+const $params1 = Object.freeze({ type: "array" });
+const $params2 = Object.freeze({ type: "string" });
+const $params3 = Object.freeze({ type: "object" });
 
 // #/components/schemas/0
 function $v_0(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/0");
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/0/type", "type", { type: "integer" }, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/0/type", "type", $params0, "must be integer")) return false; }
   return ok;
 }
 
@@ -64,7 +69,7 @@ function $v_0(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/CreateThingBody");
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/CreateThingBody/type", "type", { type: "array" }, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CreateThingBody/type", "type", $params1, "must be array")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -80,7 +85,7 @@ function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): 
 function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Record");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Record/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Record/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     for (const k2 in o1) {
@@ -88,7 +93,7 @@ function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       switch (k2) {
         default: {
           const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + $escape(k2), "#/components/schemas/Record/additionalProperties/type", "type", { type: "string" }, "must be string")) return false; }
+          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + $escape(k2), "#/components/schemas/Record/additionalProperties/type", "type", $params2, "/" + $escape(k2) + " must be string")) return false; }
         }
       }
     }
@@ -100,7 +105,7 @@ function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_VenueItem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/VenueItem");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/VenueItem/type", "type", { type: "string" }, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueItem/type", "type", $params2, "must be string")) return false; }
   return ok;
 }
 
@@ -108,12 +113,13 @@ function $v_VenueItem(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 function $v_venue_item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/venue-item");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/venue-item/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/venue-item/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "name")) {
+    const f3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto);
+    if (f3 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/venue-item/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/venue-item/properties/name/type", "type", $params2, "/name must be string")) return false; }
     }
   }
   return ok;
@@ -123,12 +129,13 @@ function $v_venue_item(d: unknown, e: $Errors, a: boolean, depth: number): boole
 function $v_venue_item_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/venue_item");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/venue_item/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/venue_item/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "id")) {
+    const f3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
+    if (f3 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/venue_item/properties/id/type", "type", { type: "integer" }, "must be integer")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/venue_item/properties/id/type", "type", $params0, "/id must be integer")) return false; }
     }
   }
   return ok;

@@ -11,7 +11,8 @@ type $Errors = $Sink | null;
 const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
   const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
@@ -26,7 +27,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
   if (e === null || e.errors === undefined) return;
   for (let i = n; i < e.errors.length; i++) {
     const x = e.errors[i];
-    if (x !== undefined) x.instancePath = path + x.instancePath;
+    if (x === undefined) continue;
+    x.message = (x.instancePath === "" ? path + " " : path) + x.message;
+    x.instancePath = path + x.instancePath;
   }
 }
 
@@ -36,16 +39,13 @@ function $deep(e: $Errors, schemaPath: string): boolean {
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
-  }
   r.valid = false;
   r.value = undefined;
-  r.errors = errors;
+  if (r.errors === undefined) r.errors = [];
   return r as { valid: false; errors: ValidationError[] };
 }
+
+const $proto = Object.prototype;
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -59,30 +59,34 @@ function $cpLen(s: string): number {
   return n;
 }
 
-const $value0 = JSON.parse("[\"active\",\"retired\",null]");
+const $params0 = Object.freeze({ type: "string" });
+const $params1 = Object.freeze({ missingProperty: "city" });
+const $params2 = Object.freeze({ type: "object" });
+const $params3 = Object.freeze({ limit: 20 });
+const $params4 = Object.freeze({ type: "string,null" });
+const $params5 = Object.freeze({ comparison: ">=", limit: 0 });
+const $params6 = Object.freeze({ type: "number,null" });
+const $params7 = Object.freeze({ type: "array,null" });
+const $params8 = Object.freeze({ type: "null" });
+const $value9 = JSON.parse("[\"active\",\"retired\",null]");
+const $params10 = Object.freeze({ missingProperty: "nickname" });
+const $params11 = Object.freeze({ missingProperty: "score" });
+const $params12 = Object.freeze({ missingProperty: "address" });
+const $params13 = Object.freeze({ missingProperty: "id" });
 
 // #/components/schemas/Address
 function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Address");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Address/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Address/type", "type", $params2, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "city": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/city", "#/components/schemas/Address/properties/city/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-      }
+    const f3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("city" in $proto);
+    if (f3 ? "city" in (o1 as object) : $hop.call(o1, "city")) {
+      const v2 = o1["city"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Address/properties/city/type", "type", $params0, "/city must be string")) return false; }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "city")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Address/required", "required", { missingProperty: "city" }, "must have required property 'city'")) return false; }
-    }
+    if (!(f3 ? "city" in (o1 as object) : $hop.call(o1, "city"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Address/required", "required", $params1, "must have required property 'city'")) return false; }
   }
   return ok;
 }
@@ -91,78 +95,63 @@ function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Profile");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Profile/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/type", "type", $params2, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "nickname": {
-          r3++;
-          const v4 = o1[k2];
-          if (!(typeof v4 === "string" || v4 === null)) { ok = false; if (e === null || !$fail(e, a, "/nickname", "#/components/schemas/Profile/properties/nickname/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-          if (typeof v4 === "string") {
-            if (v4.length > 20 && $cpLen(v4) > 20) { ok = false; if (e === null || !$fail(e, a, "/nickname", "#/components/schemas/Profile/properties/nickname/maxLength", "maxLength", { limit: 20 }, "must be at most 20 characters")) return false; }
-          }
-          break;
-        }
-        case "score": {
-          r3++;
-          const v5 = o1[k2];
-          if (!((typeof v5 === "number" && Number.isFinite(v5)) || v5 === null)) { ok = false; if (e === null || !$fail(e, a, "/score", "#/components/schemas/Profile/properties/score/type", "type", { type: "number,null" }, "must be number or null")) return false; }
-          if (typeof v5 === "number") {
-            if (v5 < 0) { ok = false; if (e === null || !$fail(e, a, "/score", "#/components/schemas/Profile/properties/score/minimum", "minimum", { comparison: ">=", limit: 0 }, "must be >= 0")) return false; }
-          }
-          break;
-        }
-        case "tags": {
-          const v6 = o1[k2];
-          if (!(Array.isArray(v6) || v6 === null)) { ok = false; if (e === null || !$fail(e, a, "/tags", "#/components/schemas/Profile/properties/tags/type", "type", { type: "array,null" }, "must be array or null")) return false; }
-          if (Array.isArray(v6)) {
-            const arr7 = v6 as unknown[];
-            for (let i8 = 0; i8 < arr7.length; i8++) {
-              const v9 = arr7[i8];
-              if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/tags/" + i8, "#/components/schemas/Profile/properties/tags/items/type", "type", { type: "string" }, "must be string")) return false; }
-            }
-          }
-          break;
-        }
-        case "address": {
-          r3++;
-          const v10 = o1[k2];
-          let c12 = 0, f13 = -1, g14 = -1;
-          const e21 = e, a22 = a;
-          for (let pass23 = 0; pass23 < (e21 === null ? 1 : 2) && (pass23 === 0 || c12 === 0); pass23++) {
-            const e: $Errors = pass23 === 0 ? null : e21;
-            const a = pass23 === 0 ? false : a22;
-            let k15 = true;
-            L16: {
-              const s17 = $mark(e);
-              if (!$v_Address(v10, e, a, depth + 1)) { $prefix(e, s17, "/address"); { k15 = false; if (!a) break L16; } }
-            }
-            if (k15) { if (c12 === 0) f13 = 0; else g14 = 0; c12++; }
-            let k19 = true;
-            L20: {
-              if (v10 !== null) { k19 = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Profile/properties/address/oneOf/1/type", "type", { type: "null" }, "must be null")) break L20; }
-            }
-            if (k19) { if (c12 === 0) f13 = 1; else g14 = 1; c12++; }
-          }
-          if (c12 !== 1) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Profile/properties/address/oneOf", "oneOf", { passingSchemas: c12 > 1 ? [f13, g14] : null }, c12 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf")) return false; }
-          break;
-        }
-        case "status": {
-          const v24 = o1[k2];
-          if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Profile/properties/status/enum", "enum", { allowedValues: $value0 }, "must be equal to one of: \"active\", \"retired\", null")) return false; }
-          break;
+    const f27 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("nickname" in $proto) && !("score" in $proto) && !("tags" in $proto) && !("address" in $proto) && !("status" in $proto);
+    if (f27 ? "nickname" in (o1 as object) : $hop.call(o1, "nickname")) {
+      const v2 = o1["nickname"];
+      if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "/nickname", "#/components/schemas/Profile/properties/nickname/type", "type", $params4, "/nickname must be string or null")) return false; }
+      if (typeof v2 === "string") {
+        if (v2.length > 20 && (v2.length > 40 || $cpLen(v2) > 20)) { ok = false; if (!$fail(e, a, "/nickname", "#/components/schemas/Profile/properties/nickname/maxLength", "maxLength", $params3, "/nickname must be at most 20 characters")) return false; }
+      }
+    }
+    if (f27 ? "score" in (o1 as object) : $hop.call(o1, "score")) {
+      const v3 = o1["score"];
+      if (!((typeof v3 === "number" && Number.isFinite(v3)) || v3 === null)) { ok = false; if (!$fail(e, a, "/score", "#/components/schemas/Profile/properties/score/type", "type", $params6, "/score must be number or null")) return false; }
+      if (typeof v3 === "number") {
+        if (v3 < 0) { ok = false; if (!$fail(e, a, "/score", "#/components/schemas/Profile/properties/score/minimum", "minimum", $params5, "/score must be >= 0")) return false; }
+      }
+    }
+    if (f27 ? "tags" in (o1 as object) : $hop.call(o1, "tags")) {
+      const v4 = o1["tags"];
+      if (!(Array.isArray(v4) || v4 === null)) { ok = false; if (!$fail(e, a, "/tags", "#/components/schemas/Profile/properties/tags/type", "type", $params7, "/tags must be array or null")) return false; }
+      if (Array.isArray(v4)) {
+        const arr5 = v4 as unknown[];
+        for (let i6 = 0; i6 < arr5.length; i6++) {
+          const v7 = arr5[i6];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/tags/" + i6, "#/components/schemas/Profile/properties/tags/items/type", "type", $params0, "/tags/" + i6 + " must be string")) return false; }
         }
       }
     }
-    if (r3 !== 3) {
-      if (!$hop.call(o1, "nickname")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Profile/required", "required", { missingProperty: "nickname" }, "must have required property 'nickname'")) return false; }
-      if (!$hop.call(o1, "score")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Profile/required", "required", { missingProperty: "score" }, "must have required property 'score'")) return false; }
-      if (!$hop.call(o1, "address")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Profile/required", "required", { missingProperty: "address" }, "must have required property 'address'")) return false; }
+    if (f27 ? "address" in (o1 as object) : $hop.call(o1, "address")) {
+      const v8 = o1["address"];
+      let c11 = 0, f12 = -1, g13 = -1;
+      const e21 = e, a22 = a;
+      for (let pass23 = 0; pass23 < (e21 === null ? 1 : 2) && (pass23 === 0 || c11 === 0); pass23++) {
+        const e: $Errors = pass23 === 0 ? null : e21;
+        const a = pass23 === 0 ? false : a22;
+        let k14 = true;
+        L15: {
+          const s16 = $mark(e);
+          if (!$v_Address(v8, e, a, depth + 1)) { $prefix(e, s16, "/address"); { k14 = false; if (!a) break L15; } }
+        }
+        if (k14) { if (c11 === 0) f12 = 0; else g13 = 0; c11++; }
+        let k19 = true;
+        L20: {
+          if (v8 !== null) { k19 = false; if (!$fail(e, a, "/address", "#/components/schemas/Profile/properties/address/oneOf/1/type", "type", $params8, "/address must be null")) break L20; }
+        }
+        if (k19) { if (c11 === 0) f12 = 1; else g13 = 1; c11++; }
+      }
+      if (c11 !== 1) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Profile/properties/address/oneOf", "oneOf", { passingSchemas: c11 > 1 ? [f12, g13] : null }, "/address " + (c11 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf"))) return false; }
     }
+    if (f27 ? "status" in (o1 as object) : $hop.call(o1, "status")) {
+      const v24 = o1["status"];
+      if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Profile/properties/status/enum", "enum", { allowedValues: $value9 }, "/status must be equal to one of: \"active\", \"retired\", null")) return false; }
+    }
+    if (!(f27 ? "nickname" in (o1 as object) : $hop.call(o1, "nickname"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params10, "must have required property 'nickname'")) return false; }
+    if (!(f27 ? "score" in (o1 as object) : $hop.call(o1, "score"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params11, "must have required property 'score'")) return false; }
+    if (!(f27 ? "address" in (o1 as object) : $hop.call(o1, "address"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params12, "must have required property 'address'")) return false; }
   }
   return ok;
 }
@@ -171,25 +160,16 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params2, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
+    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      const s3 = $mark(e);
+      if (!$v_schema(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
+    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params13, "must have required property 'id'")) return false; }
   }
   return ok;
 }
@@ -198,7 +178,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1profiles~1%7Bid%7D/put/parameters/0/schema");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1profiles~1%7Bid%7D/put/parameters/0/schema/type", "type", { type: "string" }, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1profiles~1%7Bid%7D/put/parameters/0/schema/type", "type", $params0, "must be string")) return false; }
   return ok;
 }
 

@@ -11,7 +11,8 @@ type $Errors = $Sink | null;
 const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
   const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
@@ -24,16 +25,13 @@ function $deep(e: $Errors, schemaPath: string): boolean {
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
-  }
   r.valid = false;
   r.value = undefined;
-  r.errors = errors;
+  if (r.errors === undefined) r.errors = [];
   return r as { valid: false; errors: ValidationError[] };
 }
+
+const $proto = Object.prototype;
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -47,49 +45,45 @@ function $cpLen(s: string): number {
   return n;
 }
 
-const $value0 = JSON.parse("[\"celsius\",\"fahrenheit\"]");
+const $params0 = Object.freeze({ comparison: ">", limit: 0 });
+const $params1 = Object.freeze({ type: "number" });
+const $params2 = Object.freeze({ limit: 140 });
+const $params3 = Object.freeze({ type: "string,null" });
+const $params4 = Object.freeze({ type: "string" });
+const $value5 = JSON.parse("[\"celsius\",\"fahrenheit\"]");
+const $params6 = Object.freeze({ missingProperty: "value" });
+const $params7 = Object.freeze({ type: "object" });
 
 // #/components/schemas/Reading
 function $v_Reading(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Reading");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Reading/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Reading/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "value": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "number" || !Number.isFinite(v4)) { ok = false; if (e === null || !$fail(e, a, "/value", "#/components/schemas/Reading/properties/value/type", "type", { type: "number" }, "must be number")) return false; }
-          else {
-            if (v4 <= 0) { ok = false; if (e === null || !$fail(e, a, "/value", "#/components/schemas/Reading/properties/value/minimum", "minimum", { comparison: ">", limit: 0 }, "must be > 0")) return false; }
-          }
-          break;
-        }
-        case "note": {
-          const v5 = o1[k2];
-          if (v5 !== null) {
-            if (!(typeof v5 === "string" || v5 === null)) { ok = false; if (e === null || !$fail(e, a, "/note", "#/components/schemas/Reading/properties/note/type", "type", { type: "string,null" }, "must be string or null")) return false; }
-            if (typeof v5 === "string") {
-              if (v5.length > 140 && $cpLen(v5) > 140) { ok = false; if (e === null || !$fail(e, a, "/note", "#/components/schemas/Reading/properties/note/maxLength", "maxLength", { limit: 140 }, "must be at most 140 characters")) return false; }
-            }
-          }
-          break;
-        }
-        case "unit": {
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/unit", "#/components/schemas/Reading/properties/unit/type", "type", { type: "string" }, "must be string")) return false; }
-          if (!(v6 === "celsius" || v6 === "fahrenheit")) { ok = false; if (e === null || !$fail(e, a, "/unit", "#/components/schemas/Reading/properties/unit/enum", "enum", { allowedValues: $value0 }, "must be equal to one of: \"celsius\", \"fahrenheit\"")) return false; }
-          break;
+    const f5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("value" in $proto) && !("note" in $proto) && !("unit" in $proto);
+    if (f5 ? "value" in (o1 as object) : $hop.call(o1, "value")) {
+      const v2 = o1["value"];
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/Reading/properties/value/type", "type", $params1, "/value must be number")) return false; }
+      else {
+        if (v2 <= 0) { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/Reading/properties/value/minimum", "minimum", $params0, "/value must be > 0")) return false; }
+      }
+    }
+    if (f5 ? "note" in (o1 as object) : $hop.call(o1, "note")) {
+      const v3 = o1["note"];
+      if (v3 !== null) {
+        if (!(typeof v3 === "string" || v3 === null)) { ok = false; if (!$fail(e, a, "/note", "#/components/schemas/Reading/properties/note/type", "type", $params3, "/note must be string or null")) return false; }
+        if (typeof v3 === "string") {
+          if (v3.length > 140 && (v3.length > 280 || $cpLen(v3) > 140)) { ok = false; if (!$fail(e, a, "/note", "#/components/schemas/Reading/properties/note/maxLength", "maxLength", $params2, "/note must be at most 140 characters")) return false; }
         }
       }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "value")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Reading/required", "required", { missingProperty: "value" }, "must have required property 'value'")) return false; }
+    if (f5 ? "unit" in (o1 as object) : $hop.call(o1, "unit")) {
+      const v4 = o1["unit"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/unit", "#/components/schemas/Reading/properties/unit/type", "type", $params4, "/unit must be string")) return false; }
+      if (!(v4 === "celsius" || v4 === "fahrenheit")) { ok = false; if (e === null || !$fail(e, a, "/unit", "#/components/schemas/Reading/properties/unit/enum", "enum", { allowedValues: $value5 }, "/unit must be equal to one of: \"celsius\", \"fahrenheit\"")) return false; }
     }
+    if (!(f5 ? "value" in (o1 as object) : $hop.call(o1, "value"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Reading/required", "required", $params6, "must have required property 'value'")) return false; }
   }
   return ok;
 }

@@ -11,7 +11,8 @@ type $Errors = $Sink | null;
 const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
   const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
@@ -26,7 +27,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
   if (e === null || e.errors === undefined) return;
   for (let i = n; i < e.errors.length; i++) {
     const x = e.errors[i];
-    if (x !== undefined) x.instancePath = path + x.instancePath;
+    if (x === undefined) continue;
+    x.message = (x.instancePath === "" ? path + " " : path) + x.message;
+    x.instancePath = path + x.instancePath;
   }
 }
 
@@ -36,16 +39,13 @@ function $deep(e: $Errors, schemaPath: string): boolean {
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
-  }
   r.valid = false;
   r.value = undefined;
-  r.errors = errors;
+  if (r.errors === undefined) r.errors = [];
   return r as { valid: false; errors: ValidationError[] };
 }
+
+const $proto = Object.prototype;
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -168,40 +168,47 @@ function $fmtUuid(s: string): boolean {
 const $plan0 = JSON.parse("[0,{\"orderNumber\":1},0]") as $Plan;
 const $plan1 = JSON.parse("[0,{\"expand\":[1,0],\"verbose\":4},0]") as $Plan;
 const $plan2 = JSON.parse("[0,{\"limit\":1,\"near\":[0,{\"lat\":2,\"lon\":2},0],\"tags\":[1,0]},0]") as $Plan;
-const $re3 = new RegExp("^[a-z]+$", "u");
-const $value4 = JSON.parse("[\"items\",\"customer\"]");
+const $params3 = Object.freeze({ missingProperty: "orderNumber" });
+const $params4 = Object.freeze({ missingProperty: "shopId" });
+const $params5 = Object.freeze({ type: "object" });
+const $params6 = Object.freeze({ missingProperty: "X-Request-Id" });
+const $params7 = Object.freeze({ type: "integer" });
+const $params8 = Object.freeze({ multipleOf: 0.01 });
+const $params9 = Object.freeze({ type: "number" });
+const $params10 = Object.freeze({ missingProperty: "number" });
+const $params11 = Object.freeze({ missingProperty: "q" });
+const $params12 = Object.freeze({ type: "string" });
+const $params13 = Object.freeze({ type: "array" });
+const $params14 = Object.freeze({ comparison: ">=", limit: 1 });
+const $re15 = new RegExp("^[a-z]+$", "u");
+const $params16 = Object.freeze({ pattern: "^[a-z]+$" });
+const $value17 = JSON.parse("[\"items\",\"customer\"]");
+const $params18 = Object.freeze({ type: "boolean" });
+const $params19 = Object.freeze({ format: "uuid" });
+const $params20 = Object.freeze({ comparison: "<=", limit: 100 });
+const $params21 = Object.freeze({ limit: 50 });
+const $params22 = Object.freeze({ limit: 1 });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "orderNumber": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_3(v4, e, a, depth + 1)) { $prefix(e, s5, "/orderNumber"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "shopId": {
-          r3++;
-          const v7 = o1[k2];
-          const s8 = $mark(e);
-          if (!$v_schema_4(v7, e, a, depth + 1)) { $prefix(e, s8, "/shopId"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("orderNumber" in $proto) && !("shopId" in $proto);
+    if (f10 ? "orderNumber" in (o1 as object) : $hop.call(o1, "orderNumber")) {
+      const v2 = o1["orderNumber"];
+      const s3 = $mark(e);
+      if (!$v_schema_3(v2, e, a, depth + 1)) { $prefix(e, s3, "/orderNumber"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 2) {
-      if (!$hop.call(o1, "orderNumber")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "orderNumber" }, "must have required property 'orderNumber'")) return false; }
-      if (!$hop.call(o1, "shopId")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "shopId" }, "must have required property 'shopId'")) return false; }
+    if (f10 ? "shopId" in (o1 as object) : $hop.call(o1, "shopId")) {
+      const v6 = o1["shopId"];
+      const s7 = $mark(e);
+      if (!$v_schema_4(v6, e, a, depth + 1)) { $prefix(e, s7, "/shopId"); { ok = false; if (!a) return false; } }
     }
+    if (!(f10 ? "orderNumber" in (o1 as object) : $hop.call(o1, "orderNumber"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params3, "must have required property 'orderNumber'")) return false; }
+    if (!(f10 ? "shopId" in (o1 as object) : $hop.call(o1, "shopId"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params4, "must have required property 'shopId'")) return false; }
   }
   return ok;
 }
@@ -210,18 +217,19 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "expand")) {
+    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("expand" in $proto) && !("verbose" in $proto);
+    if (f10 ? "expand" in (o1 as object) : $hop.call(o1, "expand")) {
       const v2 = o1["expand"];
       const s3 = $mark(e);
       if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/expand"); { ok = false; if (!a) return false; } }
     }
-    if ($hop.call(o1, "verbose")) {
-      const v5 = o1["verbose"];
-      const s6 = $mark(e);
-      if (!$v_schema_6(v5, e, a, depth + 1)) { $prefix(e, s6, "/verbose"); { ok = false; if (!a) return false; } }
+    if (f10 ? "verbose" in (o1 as object) : $hop.call(o1, "verbose")) {
+      const v6 = o1["verbose"];
+      const s7 = $mark(e);
+      if (!$v_schema_6(v6, e, a, depth + 1)) { $prefix(e, s7, "/verbose"); { ok = false; if (!a) return false; } }
     }
   }
   return ok;
@@ -231,25 +239,16 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "X-Request-Id": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_7(v4, e, a, depth + 1)) { $prefix(e, s5, "/X-Request-Id"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("X-Request-Id" in $proto);
+    if (f6 ? "X-Request-Id" in (o1 as object) : $hop.call(o1, "X-Request-Id")) {
+      const v2 = o1["X-Request-Id"];
+      const s3 = $mark(e);
+      if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/X-Request-Id"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "X-Request-Id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "X-Request-Id" }, "must have required property 'X-Request-Id'")) return false; }
-    }
+    if (!(f6 ? "X-Request-Id" in (o1 as object) : $hop.call(o1, "X-Request-Id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params6, "must have required property 'X-Request-Id'")) return false; }
   }
   return ok;
 }
@@ -258,32 +257,22 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "number": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (e === null || !$fail(e, a, "/number", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/number/type", "type", { type: "integer" }, "must be integer")) return false; }
-          break;
-        }
-        case "total": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "number" || !Number.isFinite(v5)) { ok = false; if (e === null || !$fail(e, a, "/total", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/total/type", "type", { type: "number" }, "must be number")) return false; }
-          else {
-            if (!$multipleOf(v5, 1, 2)) { ok = false; if (e === null || !$fail(e, a, "/total", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/total/multipleOf", "multipleOf", { multipleOf: 0.01 }, "must be a multiple of 0.01")) return false; }
-          }
-          break;
-        }
+    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) && !("total" in $proto);
+    if (f4 ? "number" in (o1 as object) : $hop.call(o1, "number")) {
+      const v2 = o1["number"];
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/number", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/number/type", "type", $params7, "/number must be integer")) return false; }
+    }
+    if (f4 ? "total" in (o1 as object) : $hop.call(o1, "total")) {
+      const v3 = o1["total"];
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "/total", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/total/type", "type", $params9, "/total must be number")) return false; }
+      else {
+        if (!$multipleOf(v3, 1, 2)) { ok = false; if (!$fail(e, a, "/total", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/total/multipleOf", "multipleOf", $params8, "/total must be a multiple of 0.01")) return false; }
       }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "number")) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/required", "required", { missingProperty: "number" }, "must have required property 'number'")) return false; }
-    }
+    if (!(f4 ? "number" in (o1 as object) : $hop.call(o1, "number"))) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/required", "required", $params10, "must have required property 'number'")) return false; }
   }
   return ok;
 }
@@ -292,49 +281,36 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "filter": {
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_8(v4, e, a, depth + 1)) { $prefix(e, s5, "/filter"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "limit": {
-          const v7 = o1[k2];
-          const s8 = $mark(e);
-          if (!$v_schema_9(v7, e, a, depth + 1)) { $prefix(e, s8, "/limit"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "near": {
-          const v10 = o1[k2];
-          const s11 = $mark(e);
-          if (!$v_schema_10(v10, e, a, depth + 1)) { $prefix(e, s11, "/near"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "q": {
-          r3++;
-          const v13 = o1[k2];
-          const s14 = $mark(e);
-          if (!$v_schema_11(v13, e, a, depth + 1)) { $prefix(e, s14, "/q"); { ok = false; if (!a) return false; } }
-          break;
-        }
-        case "tags": {
-          const v16 = o1[k2];
-          const s17 = $mark(e);
-          if (!$v_schema_12(v16, e, a, depth + 1)) { $prefix(e, s17, "/tags"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f22 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("filter" in $proto) && !("limit" in $proto) && !("near" in $proto) && !("q" in $proto) && !("tags" in $proto);
+    if (f22 ? "filter" in (o1 as object) : $hop.call(o1, "filter")) {
+      const v2 = o1["filter"];
+      const s3 = $mark(e);
+      if (!$v_schema_8(v2, e, a, depth + 1)) { $prefix(e, s3, "/filter"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "q")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "q" }, "must have required property 'q'")) return false; }
+    if (f22 ? "limit" in (o1 as object) : $hop.call(o1, "limit")) {
+      const v6 = o1["limit"];
+      const s7 = $mark(e);
+      if (!$v_schema_9(v6, e, a, depth + 1)) { $prefix(e, s7, "/limit"); { ok = false; if (!a) return false; } }
     }
+    if (f22 ? "near" in (o1 as object) : $hop.call(o1, "near")) {
+      const v10 = o1["near"];
+      const s11 = $mark(e);
+      if (!$v_schema_10(v10, e, a, depth + 1)) { $prefix(e, s11, "/near"); { ok = false; if (!a) return false; } }
+    }
+    if (f22 ? "q" in (o1 as object) : $hop.call(o1, "q")) {
+      const v14 = o1["q"];
+      const s15 = $mark(e);
+      if (!$v_schema_11(v14, e, a, depth + 1)) { $prefix(e, s15, "/q"); { ok = false; if (!a) return false; } }
+    }
+    if (f22 ? "tags" in (o1 as object) : $hop.call(o1, "tags")) {
+      const v18 = o1["tags"];
+      const s19 = $mark(e);
+      if (!$v_schema_12(v18, e, a, depth + 1)) { $prefix(e, s19, "/tags"); { ok = false; if (!a) return false; } }
+    }
+    if (!(f22 ? "q" in (o1 as object) : $hop.call(o1, "q"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params11, "must have required property 'q'")) return false; }
   }
   return ok;
 }
@@ -343,12 +319,12 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/responses/200/content/application~1json/schema");
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/responses/200/content/application~1json/schema/type", "type", { type: "array" }, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/responses/200/content/application~1json/schema/type", "type", $params13, "must be array")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1search/get/responses/200/content/application~1json/schema/items/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1search/get/responses/200/content/application~1json/schema/items/type", "type", $params12, "/" + i2 + " must be string")) return false; }
     }
   }
   return ok;
@@ -358,9 +334,9 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema");
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema/type", "type", { type: "integer" }, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema/type", "type", $params7, "must be integer")) return false; }
   else {
-    if (d < 1) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema/minimum", "minimum", { comparison: ">=", limit: 1 }, "must be >= 1")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema/minimum", "minimum", $params14, "must be >= 1")) return false; }
   }
   return ok;
 }
@@ -369,9 +345,9 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema/type", "type", { type: "string" }, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema/type", "type", $params12, "must be string")) return false; }
   else {
-    if (!$re3.test(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema/pattern", "pattern", { pattern: "^[a-z]+$" }, "must match pattern \"^[a-z]+$\"")) return false; }
+    if (!$re15.test(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema/pattern", "pattern", $params16, "must match pattern \"^[a-z]+$\"")) return false; }
   }
   return ok;
 }
@@ -380,13 +356,13 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema");
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/type", "type", { type: "array" }, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/type", "type", $params13, "must be array")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/items/type", "type", { type: "string" }, "must be string")) return false; }
-      if (!(v3 === "items" || v3 === "customer")) { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/items/enum", "enum", { allowedValues: $value4 }, "must be equal to one of: \"items\", \"customer\"")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/items/type", "type", $params12, "/" + i2 + " must be string")) return false; }
+      if (!(v3 === "items" || v3 === "customer")) { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/items/enum", "enum", { allowedValues: $value17 }, "/" + i2 + " must be equal to one of: \"items\", \"customer\"")) return false; }
     }
   }
   return ok;
@@ -396,7 +372,7 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/2/schema");
   let ok = true;
-  if (typeof d !== "boolean") { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/2/schema/type", "type", { type: "boolean" }, "must be boolean")) return false; }
+  if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/2/schema/type", "type", $params18, "must be boolean")) return false; }
   return ok;
 }
 
@@ -404,9 +380,9 @@ function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema/type", "type", { type: "string" }, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema/type", "type", $params12, "must be string")) return false; }
   else {
-    if (!$fmtUuid(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema/format", "format", { format: "uuid" }, "must match format \"uuid\"")) return false; }
+    if (!$fmtUuid(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema/format", "format", $params19, "must match format \"uuid\"")) return false; }
   }
   return ok;
 }
@@ -415,12 +391,13 @@ function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/2/schema");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/2/schema/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/2/schema/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "status")) {
+    const f3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("status" in $proto);
+    if (f3 ? "status" in (o1 as object) : $hop.call(o1, "status")) {
       const v2 = o1["status"];
-      if (typeof v2 !== "string") { ok = false; if (e === null || !$fail(e, a, "/status", "#/paths/~1search/get/parameters/2/schema/properties/status/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/status", "#/paths/~1search/get/parameters/2/schema/properties/status/type", "type", $params12, "/status must be string")) return false; }
     }
   }
   return ok;
@@ -430,10 +407,10 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/1/schema");
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/1/schema/type", "type", { type: "integer" }, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/1/schema/type", "type", $params7, "must be integer")) return false; }
   else {
-    if (d < 1) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/1/schema/minimum", "minimum", { comparison: ">=", limit: 1 }, "must be >= 1")) return false; }
-    if (d > 100) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/1/schema/maximum", "maximum", { comparison: "<=", limit: 100 }, "must be <= 100")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/1/schema/minimum", "minimum", $params14, "must be >= 1")) return false; }
+    if (d > 100) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/1/schema/maximum", "maximum", $params20, "must be <= 100")) return false; }
   }
   return ok;
 }
@@ -442,16 +419,17 @@ function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/4/schema");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/4/schema/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/4/schema/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "lat")) {
+    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto);
+    if (f4 ? "lat" in (o1 as object) : $hop.call(o1, "lat")) {
       const v2 = o1["lat"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (e === null || !$fail(e, a, "/lat", "#/paths/~1search/get/parameters/4/schema/properties/lat/type", "type", { type: "number" }, "must be number")) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "/lat", "#/paths/~1search/get/parameters/4/schema/properties/lat/type", "type", $params9, "/lat must be number")) return false; }
     }
-    if ($hop.call(o1, "lon")) {
+    if (f4 ? "lon" in (o1 as object) : $hop.call(o1, "lon")) {
       const v3 = o1["lon"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (e === null || !$fail(e, a, "/lon", "#/paths/~1search/get/parameters/4/schema/properties/lon/type", "type", { type: "number" }, "must be number")) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "/lon", "#/paths/~1search/get/parameters/4/schema/properties/lon/type", "type", $params9, "/lon must be number")) return false; }
     }
   }
   return ok;
@@ -461,10 +439,10 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/0/schema");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/0/schema/type", "type", { type: "string" }, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/0/schema/type", "type", $params12, "must be string")) return false; }
   else {
-    if (d.length > 50 && $cpLen(d) > 50) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/0/schema/maxLength", "maxLength", { limit: 50 }, "must be at most 50 characters")) return false; }
-    if (d.length === 0) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/0/schema/minLength", "minLength", { limit: 1 }, "must be at least 1 character")) return false; }
+    if (d.length > 50 && (d.length > 100 || $cpLen(d) > 50)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/0/schema/maxLength", "maxLength", $params21, "must be at most 50 characters")) return false; }
+    if (d.length === 0) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/0/schema/minLength", "minLength", $params22, "must be at least 1 character")) return false; }
   }
   return ok;
 }
@@ -473,12 +451,12 @@ function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 function $v_schema_12(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/3/schema");
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1search/get/parameters/3/schema/type", "type", { type: "array" }, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/3/schema/type", "type", $params13, "must be array")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1search/get/parameters/3/schema/items/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1search/get/parameters/3/schema/items/type", "type", $params12, "/" + i2 + " must be string")) return false; }
     }
   }
   return ok;

@@ -11,7 +11,8 @@ type $Errors = $Sink | null;
 const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
   const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
@@ -26,7 +27,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
   if (e === null || e.errors === undefined) return;
   for (let i = n; i < e.errors.length; i++) {
     const x = e.errors[i];
-    if (x !== undefined) x.instancePath = path + x.instancePath;
+    if (x === undefined) continue;
+    x.message = (x.instancePath === "" ? path + " " : path) + x.message;
+    x.instancePath = path + x.instancePath;
   }
 }
 
@@ -36,16 +39,13 @@ function $deep(e: $Errors, schemaPath: string): boolean {
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
-  }
   r.valid = false;
   r.value = undefined;
-  r.errors = errors;
+  if (r.errors === undefined) r.errors = [];
   return r as { valid: false; errors: ValidationError[] };
 }
+
+const $proto = Object.prototype;
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -227,67 +227,65 @@ function $idnaLabel(encoded: string): boolean {
   return true;
 }
 
+const $params0 = Object.freeze({ type: "string" });
+const $params1 = Object.freeze({ format: "date-time" });
+const $params2 = Object.freeze({ format: "email" });
+const $params3 = Object.freeze({ limit: 8 });
+const $params4 = Object.freeze({ type: "array" });
+const $params5 = Object.freeze({ missingProperty: "email" });
+const $params6 = Object.freeze({ missingProperty: "password" });
+const $params7 = Object.freeze({ type: "object" });
+const $params8 = Object.freeze({ missingProperty: "name" });
+const $params9 = Object.freeze({ missingProperty: "id" });
+const $params10 = Object.freeze({});
+
 // #/components/schemas/Account
 function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Account");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Account/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Account/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "createdAt": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDateTime(v5)) { ok = false; if (e === null || !$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
-          }
-          break;
-        }
-        case "email": {
-          r3++;
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtEmail(v6)) { ok = false; if (e === null || !$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", { format: "email" }, "must match format \"email\"")) return false; }
-          }
-          break;
-        }
-        case "password": {
-          r3++;
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/password", "#/components/schemas/Account/properties/password/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length < 16 && (v7.length < 8 || $cpLen(v7) < 8)) { ok = false; if (e === null || !$fail(e, a, "/password", "#/components/schemas/Account/properties/password/minLength", "minLength", { limit: 8 }, "must be at least 8 characters")) return false; }
-          }
-          break;
-        }
-        case "owners": {
-          const v8 = o1[k2];
-          if (!Array.isArray(v8)) { ok = false; if (e === null || !$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr9 = v8 as unknown[];
-            for (let i10 = 0; i10 < arr9.length; i10++) {
-              const v11 = arr9[i10];
-              const s12 = $mark(e);
-              if (!$v_Owner(v11, e, a, depth + 1)) { $prefix(e, s12, "/owners/" + i10); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
+    const f13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto);
+    if (f13 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Account/properties/id/type", "type", $params0, "/id must be string")) return false; }
+    }
+    if (f13 ? "createdAt" in (o1 as object) : $hop.call(o1, "createdAt")) {
+      const v3 = o1["createdAt"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/type", "type", $params0, "/createdAt must be string")) return false; }
+      else {
+        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/format", "format", $params1, "/createdAt must match format \"date-time\"")) return false; }
+      }
+    }
+    if (f13 ? "email" in (o1 as object) : $hop.call(o1, "email")) {
+      const v4 = o1["email"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", $params0, "/email must be string")) return false; }
+      else {
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", $params2, "/email must match format \"email\"")) return false; }
+      }
+    }
+    if (f13 ? "password" in (o1 as object) : $hop.call(o1, "password")) {
+      const v5 = o1["password"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/type", "type", $params0, "/password must be string")) return false; }
+      else {
+        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/minLength", "minLength", $params3, "/password must be at least 8 characters")) return false; }
+      }
+    }
+    if (f13 ? "owners" in (o1 as object) : $hop.call(o1, "owners")) {
+      const v6 = o1["owners"];
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", $params4, "/owners must be array")) return false; }
+      else {
+        const arr7 = v6 as unknown[];
+        for (let i8 = 0; i8 < arr7.length; i8++) {
+          const v9 = arr7[i8];
+          const s10 = $mark(e);
+          if (!$v_Owner(v9, e, a, depth + 1)) { $prefix(e, s10, "/owners/" + i8); { ok = false; if (!a) return false; } }
         }
       }
     }
-    if (r3 !== 2) {
-      if (!$hop.call(o1, "email")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Account/required", "required", { missingProperty: "email" }, "must have required property 'email'")) return false; }
-      if (!$hop.call(o1, "password")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Account/required", "required", { missingProperty: "password" }, "must have required property 'password'")) return false; }
-    }
+    if (!(f13 ? "email" in (o1 as object) : $hop.call(o1, "email"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
+    if (!(f13 ? "password" in (o1 as object) : $hop.call(o1, "password"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params6, "must have required property 'password'")) return false; }
   }
   return ok;
 }
@@ -296,29 +294,19 @@ function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 function $v_Owner(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Owner");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Owner/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Owner/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "name": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Owner/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-      }
+    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto);
+    if (f4 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Owner/properties/id/type", "type", $params0, "/id must be string")) return false; }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Owner/required", "required", { missingProperty: "name" }, "must have required property 'name'")) return false; }
+    if (f4 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v3 = o1["name"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Owner/properties/name/type", "type", $params0, "/name must be string")) return false; }
     }
+    if (!(f4 ? "name" in (o1 as object) : $hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/required", "required", $params8, "must have required property 'name'")) return false; }
   }
   return ok;
 }
@@ -343,25 +331,16 @@ function $v_schema_res(d: unknown, e: $Errors, a: boolean, depth: number): boole
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          r3++;
-          const v4 = o1[k2];
-          const s5 = $mark(e);
-          if (!$v_schema_2(v4, e, a, depth + 1)) { $prefix(e, s5, "/id"); { ok = false; if (!a) return false; } }
-          break;
-        }
-      }
+    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
+    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      const s3 = $mark(e);
+      if (!$v_schema_2(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "id")) { ok = false; if (e === null || !$fail(e, a, "", "#/required", "required", { missingProperty: "id" }, "must have required property 'id'")) return false; }
-    }
+    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params9, "must have required property 'id'")) return false; }
   }
   return ok;
 }
@@ -370,7 +349,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1accounts~1%7Bid%7D~1owners/get/responses/200/content/application~1json/schema");
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1accounts~1%7Bid%7D~1owners/get/responses/200/content/application~1json/schema/type", "type", { type: "array" }, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1accounts~1%7Bid%7D~1owners/get/responses/200/content/application~1json/schema/type", "type", $params4, "must be array")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -386,58 +365,44 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Account");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Account/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Account/properties/id/readOnly", "readOnly", {}, "is read-only and must not be sent in a request")) return false; }
-          break;
-        }
-        case "createdAt": {
-          { ok = false; if (e === null || !$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/readOnly", "readOnly", {}, "is read-only and must not be sent in a request")) return false; }
-          break;
-        }
-        case "email": {
-          r3++;
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtEmail(v6)) { ok = false; if (e === null || !$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", { format: "email" }, "must match format \"email\"")) return false; }
-          }
-          break;
-        }
-        case "password": {
-          r3++;
-          const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/password", "#/components/schemas/Account/properties/password/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (v7.length < 16 && (v7.length < 8 || $cpLen(v7) < 8)) { ok = false; if (e === null || !$fail(e, a, "/password", "#/components/schemas/Account/properties/password/minLength", "minLength", { limit: 8 }, "must be at least 8 characters")) return false; }
-          }
-          break;
-        }
-        case "owners": {
-          const v8 = o1[k2];
-          if (!Array.isArray(v8)) { ok = false; if (e === null || !$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr9 = v8 as unknown[];
-            for (let i10 = 0; i10 < arr9.length; i10++) {
-              const v11 = arr9[i10];
-              const s12 = $mark(e);
-              if (!$v_Owner_req(v11, e, a, depth + 1)) { $prefix(e, s12, "/owners/" + i10); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
+    const f13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto);
+    if (f13 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Account/properties/id/readOnly", "readOnly", $params10, "/id is read-only and must not be sent in a request")) return false; }
+    }
+    if (f13 ? "createdAt" in (o1 as object) : $hop.call(o1, "createdAt")) {
+      { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/readOnly", "readOnly", $params10, "/createdAt is read-only and must not be sent in a request")) return false; }
+    }
+    if (f13 ? "email" in (o1 as object) : $hop.call(o1, "email")) {
+      const v4 = o1["email"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", $params0, "/email must be string")) return false; }
+      else {
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", $params2, "/email must match format \"email\"")) return false; }
+      }
+    }
+    if (f13 ? "password" in (o1 as object) : $hop.call(o1, "password")) {
+      const v5 = o1["password"];
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/type", "type", $params0, "/password must be string")) return false; }
+      else {
+        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/minLength", "minLength", $params3, "/password must be at least 8 characters")) return false; }
+      }
+    }
+    if (f13 ? "owners" in (o1 as object) : $hop.call(o1, "owners")) {
+      const v6 = o1["owners"];
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", $params4, "/owners must be array")) return false; }
+      else {
+        const arr7 = v6 as unknown[];
+        for (let i8 = 0; i8 < arr7.length; i8++) {
+          const v9 = arr7[i8];
+          const s10 = $mark(e);
+          if (!$v_Owner_req(v9, e, a, depth + 1)) { $prefix(e, s10, "/owners/" + i8); { ok = false; if (!a) return false; } }
         }
       }
     }
-    if (r3 !== 2) {
-      if (!$hop.call(o1, "email")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Account/required", "required", { missingProperty: "email" }, "must have required property 'email'")) return false; }
-      if (!$hop.call(o1, "password")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Account/required", "required", { missingProperty: "password" }, "must have required property 'password'")) return false; }
-    }
+    if (!(f13 ? "email" in (o1 as object) : $hop.call(o1, "email"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
+    if (!(f13 ? "password" in (o1 as object) : $hop.call(o1, "password"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params6, "must have required property 'password'")) return false; }
   }
   return ok;
 }
@@ -446,57 +411,44 @@ function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): bool
 function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Account");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Account/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Account/properties/id/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "createdAt": {
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtDateTime(v5)) { ok = false; if (e === null || !$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/format", "format", { format: "date-time" }, "must match format \"date-time\"")) return false; }
-          }
-          break;
-        }
-        case "email": {
-          r3++;
-          const v6 = o1[k2];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", { type: "string" }, "must be string")) return false; }
-          else {
-            if (!$fmtEmail(v6)) { ok = false; if (e === null || !$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", { format: "email" }, "must match format \"email\"")) return false; }
-          }
-          break;
-        }
-        case "password": {
-          { ok = false; if (e === null || !$fail(e, a, "/password", "#/components/schemas/Account/properties/password/writeOnly", "writeOnly", {}, "is write-only and must not appear in a response")) return false; }
-          break;
-        }
-        case "owners": {
-          const v8 = o1[k2];
-          if (!Array.isArray(v8)) { ok = false; if (e === null || !$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr9 = v8 as unknown[];
-            for (let i10 = 0; i10 < arr9.length; i10++) {
-              const v11 = arr9[i10];
-              const s12 = $mark(e);
-              if (!$v_Owner(v11, e, a, depth + 1)) { $prefix(e, s12, "/owners/" + i10); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
+    const f13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto);
+    if (f13 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      const v2 = o1["id"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Account/properties/id/type", "type", $params0, "/id must be string")) return false; }
+    }
+    if (f13 ? "createdAt" in (o1 as object) : $hop.call(o1, "createdAt")) {
+      const v3 = o1["createdAt"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/type", "type", $params0, "/createdAt must be string")) return false; }
+      else {
+        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/format", "format", $params1, "/createdAt must match format \"date-time\"")) return false; }
+      }
+    }
+    if (f13 ? "email" in (o1 as object) : $hop.call(o1, "email")) {
+      const v4 = o1["email"];
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", $params0, "/email must be string")) return false; }
+      else {
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", $params2, "/email must match format \"email\"")) return false; }
+      }
+    }
+    if (f13 ? "password" in (o1 as object) : $hop.call(o1, "password")) {
+      { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/writeOnly", "writeOnly", $params10, "/password is write-only and must not appear in a response")) return false; }
+    }
+    if (f13 ? "owners" in (o1 as object) : $hop.call(o1, "owners")) {
+      const v6 = o1["owners"];
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", $params4, "/owners must be array")) return false; }
+      else {
+        const arr7 = v6 as unknown[];
+        for (let i8 = 0; i8 < arr7.length; i8++) {
+          const v9 = arr7[i8];
+          const s10 = $mark(e);
+          if (!$v_Owner(v9, e, a, depth + 1)) { $prefix(e, s10, "/owners/" + i8); { ok = false; if (!a) return false; } }
         }
       }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "email")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Account/required", "required", { missingProperty: "email" }, "must have required property 'email'")) return false; }
-    }
+    if (!(f13 ? "email" in (o1 as object) : $hop.call(o1, "email"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
   }
   return ok;
 }
@@ -505,7 +457,7 @@ function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): bool
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1accounts~1%7Bid%7D~1owners/get/parameters/0/schema");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (e === null || !$fail(e, a, "", "#/paths/~1accounts~1%7Bid%7D~1owners/get/parameters/0/schema/type", "type", { type: "string" }, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1accounts~1%7Bid%7D~1owners/get/parameters/0/schema/type", "type", $params0, "must be string")) return false; }
   return ok;
 }
 
@@ -513,28 +465,18 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_Owner_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Owner");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Owner/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "id": {
-          { ok = false; if (e === null || !$fail(e, a, "/id", "#/components/schemas/Owner/properties/id/readOnly", "readOnly", {}, "is read-only and must not be sent in a request")) return false; }
-          break;
-        }
-        case "name": {
-          r3++;
-          const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Owner/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-      }
+    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto);
+    if (f4 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+      { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Owner/properties/id/readOnly", "readOnly", $params10, "/id is read-only and must not be sent in a request")) return false; }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "name")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Owner/required", "required", { missingProperty: "name" }, "must have required property 'name'")) return false; }
+    if (f4 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+      const v3 = o1["name"];
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Owner/properties/name/type", "type", $params0, "/name must be string")) return false; }
     }
+    if (!(f4 ? "name" in (o1 as object) : $hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/required", "required", $params8, "must have required property 'name'")) return false; }
   }
   return ok;
 }

@@ -11,7 +11,8 @@ type $Errors = $Sink | null;
 const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Sink, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>, message: string): boolean {
+function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
   const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
@@ -26,7 +27,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
   if (e === null || e.errors === undefined) return;
   for (let i = n; i < e.errors.length; i++) {
     const x = e.errors[i];
-    if (x !== undefined) x.instancePath = path + x.instancePath;
+    if (x === undefined) continue;
+    x.message = (x.instancePath === "" ? path + " " : path) + x.message;
+    x.instancePath = path + x.instancePath;
   }
 }
 
@@ -36,29 +39,32 @@ function $deep(e: $Errors, schemaPath: string): boolean {
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x !== undefined && x.instancePath !== "") x.message = x.instancePath + " " + x.message;
-  }
   r.valid = false;
   r.value = undefined;
-  r.errors = errors;
+  if (r.errors === undefined) r.errors = [];
   return r as { valid: false; errors: ValidationError[] };
 }
+
+const $proto = Object.prototype;
+
+const $params0 = Object.freeze({ type: "string" });
+const $params1 = Object.freeze({ type: "object" });
+const $params2 = Object.freeze({ type: "array" });
+const $params3 = Object.freeze({ missingProperty: "label" });
 
 // #/components/schemas/File
 function $v_File(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/File");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/File/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/File/type", "type", $params1, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "name")) {
+    const f7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("parent" in $proto);
+    if (f7 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/File/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/File/properties/name/type", "type", $params0, "/name must be string")) return false; }
     }
-    if ($hop.call(o1, "parent")) {
+    if (f7 ? "parent" in (o1 as object) : $hop.call(o1, "parent")) {
       const v3 = o1["parent"];
       const s4 = $mark(e);
       if (!$v_Folder(v3, e, a, depth + 1)) { $prefix(e, s4, "/parent"); { ok = false; if (!a) return false; } }
@@ -71,16 +77,17 @@ function $v_File(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_Folder(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Folder");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Folder/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Folder/type", "type", $params1, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    if ($hop.call(o1, "name")) {
+    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("files" in $proto);
+    if (f10 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (e === null || !$fail(e, a, "/name", "#/components/schemas/Folder/properties/name/type", "type", { type: "string" }, "must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Folder/properties/name/type", "type", $params0, "/name must be string")) return false; }
     }
-    if ($hop.call(o1, "files")) {
+    if (f10 ? "files" in (o1 as object) : $hop.call(o1, "files")) {
       const v3 = o1["files"];
-      if (!Array.isArray(v3)) { ok = false; if (e === null || !$fail(e, a, "/files", "#/components/schemas/Folder/properties/files/type", "type", { type: "array" }, "must be array")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/files", "#/components/schemas/Folder/properties/files/type", "type", $params2, "/files must be array")) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -98,37 +105,27 @@ function $v_Folder(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_TreeNode(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/TreeNode");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/TreeNode/type", "type", { type: "object" }, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/TreeNode/type", "type", $params1, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    let r3 = 0;
-    for (const k2 in o1) {
-      if (!$hop.call(o1, k2)) continue;
-      switch (k2) {
-        case "label": {
-          r3++;
-          const v4 = o1[k2];
-          if (typeof v4 !== "string") { ok = false; if (e === null || !$fail(e, a, "/label", "#/components/schemas/TreeNode/properties/label/type", "type", { type: "string" }, "must be string")) return false; }
-          break;
-        }
-        case "children": {
-          const v5 = o1[k2];
-          if (!Array.isArray(v5)) { ok = false; if (e === null || !$fail(e, a, "/children", "#/components/schemas/TreeNode/properties/children/type", "type", { type: "array" }, "must be array")) return false; }
-          else {
-            const arr6 = v5 as unknown[];
-            for (let i7 = 0; i7 < arr6.length; i7++) {
-              const v8 = arr6[i7];
-              const s9 = $mark(e);
-              if (!$v_TreeNode(v8, e, a, depth + 1)) { $prefix(e, s9, "/children/" + i7); { ok = false; if (!a) return false; } }
-            }
-          }
-          break;
+    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("label" in $proto) && !("children" in $proto);
+    if (f10 ? "label" in (o1 as object) : $hop.call(o1, "label")) {
+      const v2 = o1["label"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/label", "#/components/schemas/TreeNode/properties/label/type", "type", $params0, "/label must be string")) return false; }
+    }
+    if (f10 ? "children" in (o1 as object) : $hop.call(o1, "children")) {
+      const v3 = o1["children"];
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/children", "#/components/schemas/TreeNode/properties/children/type", "type", $params2, "/children must be array")) return false; }
+      else {
+        const arr4 = v3 as unknown[];
+        for (let i5 = 0; i5 < arr4.length; i5++) {
+          const v6 = arr4[i5];
+          const s7 = $mark(e);
+          if (!$v_TreeNode(v6, e, a, depth + 1)) { $prefix(e, s7, "/children/" + i5); { ok = false; if (!a) return false; } }
         }
       }
     }
-    if (r3 !== 1) {
-      if (!$hop.call(o1, "label")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/TreeNode/required", "required", { missingProperty: "label" }, "must have required property 'label'")) return false; }
-    }
+    if (!(f10 ? "label" in (o1 as object) : $hop.call(o1, "label"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/TreeNode/required", "required", $params3, "must have required property 'label'")) return false; }
   }
   return ok;
 }
