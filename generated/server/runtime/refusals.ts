@@ -89,37 +89,52 @@ function writeProblem(socket: Duplex, problem: ProblemDetails): void {
  * answered) and not yet answered. A request whose body was still arriving when the connection
  * broke, and whose answer has not begun, is not waited for: it will never be complete, and the
  * problem written for the broken connection is its answer.
+ *
+ * Per request this costs one array entry and one listener, the same function for every response
+ * (no closure, no map entry); a response leaves its connection's list when it closes.
  */
 class OwedAnswers {
-  readonly #pending = new WeakMap<object, Map<IncomingMessage, ServerResponse>>();
-  readonly #waiting = new WeakMap<object, () => void>();
-
   /** The server's "request" listener. */
   readonly track = (request: IncomingMessage, response: ServerResponse): void => {
     const socket = request.socket;
-    let pending = this.#pending.get(socket);
-    if (pending === undefined) {
-      pending = new Map();
-      this.#pending.set(socket, pending);
-    }
-    pending.set(request, response);
-    response.once("close", () => {
-      pending.delete(request);
-      this.#settle(socket);
-    });
+    const connection = CONNECTIONS.get(socket);
+    if (connection === undefined) CONNECTIONS.set(socket, { open: [response], onceAnswered: undefined });
+    else connection.open.push(response);
+    response.on("close", onResponseClose);
   };
 
   /** Runs `then` once every answer the connection owes has been written. */
   whenAnswered(socket: object, then: () => void): void {
-    this.#waiting.set(socket, then);
-    this.#settle(socket);
+    const connection = CONNECTIONS.get(socket);
+    if (connection === undefined) return then();
+    connection.onceAnswered = then;
+    settle(connection);
   }
+}
 
-  #settle(socket: object): void {
-    const then = this.#waiting.get(socket);
-    if (then === undefined) return;
-    for (const [request, response] of this.#pending.get(socket) ?? []) if (request.complete || response.headersSent) return;
-    this.#waiting.delete(socket);
-    then();
-  }
+/** A connection's responses not yet closed (oldest first), and what to run once it owes none. */
+interface Connection {
+  readonly open: ServerResponse[];
+  onceAnswered: (() => void) | undefined;
+}
+
+/** Per connection (its socket), while it has served a request. */
+const CONNECTIONS = new WeakMap<object, Connection>();
+
+/** Every response's "close" listener: the response leaves its connection's list. */
+function onResponseClose(this: ServerResponse): void {
+  const connection = CONNECTIONS.get(this.req.socket);
+  if (connection === undefined) return;
+  const open = connection.open;
+  const at = open.indexOf(this);
+  if (at === 0) open.shift();
+  else if (at > 0) open.splice(at, 1);
+  if (connection.onceAnswered !== undefined) settle(connection);
+}
+
+function settle(connection: Connection): void {
+  for (const response of connection.open) if (response.req.complete || response.headersSent) return;
+  const then = connection.onceAnswered;
+  connection.onceAnswered = undefined;
+  then?.();
 }
