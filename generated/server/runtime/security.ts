@@ -9,7 +9,8 @@
  * is met by a connection whose client certificate the TLS layer verified (`socket.authorized`);
  * it needs no hook. Credentials are never logged.
  */
-import { hash, timingSafeEqual } from "node:crypto";
+/// <reference types="node" />
+import { hash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { Route, RouteSecurityScheme } from "../../route-types.js";
 import { createProblem, type ProblemDetails } from "./problems.js";
@@ -30,21 +31,29 @@ const INVALID = createProblem("invalidKey", "The API key is not valid.");
 const FORBIDDEN = createProblem("forbidden", "The API key is not allowed to perform this operation.");
 
 /**
- * An `authenticate` hook accepting exactly the given keys. Both sides are hashed with SHA-256 and
- * compared with `timingSafeEqual`, against every key, so timing reveals neither key nor length.
+ * An `authenticate` hook accepting exactly the given keys. The presented key and every accepted
+ * key are hashed with SHA-256 after a random 128-bit salt drawn for this authenticator, and the
+ * digests compared with `timingSafeEqual`, against every key: timing reveals neither a key nor its
+ * length, and the salt keeps even the digests being compared unknown to the caller. A digest is
+ * written as hex into one buffer kept for the comparison, so a check allocates no buffer.
  */
 export function createKeyAuthenticator(keys: readonly string[]): Authenticate {
-  const known = keys.map(digest);
+  const salt = randomBytes(16).toString("base64");
+  const known = keys.map((key) => Buffer.from(digest(salt, key), "latin1"));
+  const candidate = Buffer.alloc(DIGEST_LENGTH);
   return (credential) => {
-    const candidate = digest(credential);
+    candidate.write(digest(salt, credential), "latin1");
     let match = false;
     for (const key of known) match = timingSafeEqual(key, candidate) || match;
     return match;
   };
 }
 
-function digest(value: string): Buffer {
-  return hash("sha256", value, "buffer");
+/** The length of a SHA-256 digest in hex. */
+const DIGEST_LENGTH = 64;
+
+function digest(salt: string, value: string): string {
+  return hash("sha256", salt + value, "hex");
 }
 
 /** The security check of a route, or undefined when it needs none. */
