@@ -1033,150 +1033,190 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number):
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerCredential/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f38 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("personnel_id" in $proto) && !("credentials_id" in $proto) && !("submitter_id" in $proto) && !("submitter_name" in $proto) && !("date_completed" in $proto) && !("date_completed_nice" in $proto) && !("date_expired" in $proto) && !("date_expired_nice" in $proto) && !("date_submitted" in $proto) && !("date_submitted_nice" in $proto) && !("file_location_value" in $proto) && !("file_name" in $proto) && !("file_display_name" in $proto) && !("clients_id" in $proto) && !("client_name" in $proto) && !("locations_id" in $proto) && !("location_name" in $proto) && !("deleted" in $proto) && !("personnel_credentials_id" in $proto) && !("company_id" in $proto) && !("name" in $proto) && !("description" in $proto) && !("expiring_inform" in $proto) && !("expiring_inform_period" in $proto) && !("expiring_inform_hr" in $proto) && !("expiring_inform_hr_period" in $proto) && !("expired_inform" in $proto) && !("expired_inform_hr" in $proto) && !("rule_usable" in $proto) && !("worker_viewable" in $proto) && !("worker_editable" in $proto) && !("type" in $proto) && !("protected" in $proto) && !("course_id" in $proto) && !("expiration_months" in $proto);
-    if (f38 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
-      const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/WorkerCredential/properties/id/type", "type", $params4, "/id must be string")) return false; }
-    }
-    if (f38 ? "personnel_id" in (o1 as object) : $hop.call(o1, "personnel_id")) {
-      const v3 = o1["personnel_id"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "/personnel_id", "#/components/schemas/WorkerCredential/properties/personnel_id/type", "type", $params14, "/personnel_id must be integer")) return false; }
-    }
-    if (f38 ? "credentials_id" in (o1 as object) : $hop.call(o1, "credentials_id")) {
-      const v4 = o1["credentials_id"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredential/properties/credentials_id/type", "type", $params4, "/credentials_id must be string")) return false; }
-    }
-    if (f38 ? "submitter_id" in (o1 as object) : $hop.call(o1, "submitter_id")) {
-      const v5 = o1["submitter_id"];
-      if (typeof v5 !== "number" || !Number.isInteger(v5)) { ok = false; if (!$fail(e, a, "/submitter_id", "#/components/schemas/WorkerCredential/properties/submitter_id/type", "type", $params14, "/submitter_id must be integer")) return false; }
-    }
-    if (f38 ? "submitter_name" in (o1 as object) : $hop.call(o1, "submitter_name")) {
-      const v6 = o1["submitter_name"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/submitter_name", "#/components/schemas/WorkerCredential/properties/submitter_name/type", "type", $params4, "/submitter_name must be string")) return false; }
-    }
-    if (f38 ? "date_completed" in (o1 as object) : $hop.call(o1, "date_completed")) {
-      const v7 = o1["date_completed"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredential/properties/date_completed/type", "type", $params4, "/date_completed must be string")) return false; }
-    }
-    if (f38 ? "date_completed_nice" in (o1 as object) : $hop.call(o1, "date_completed_nice")) {
-      const v8 = o1["date_completed_nice"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/date_completed_nice", "#/components/schemas/WorkerCredential/properties/date_completed_nice/type", "type", $params4, "/date_completed_nice must be string")) return false; }
-    }
-    if (f38 ? "date_expired" in (o1 as object) : $hop.call(o1, "date_expired")) {
-      const v9 = o1["date_expired"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredential/properties/date_expired/type", "type", $params4, "/date_expired must be string")) return false; }
-    }
-    if (f38 ? "date_expired_nice" in (o1 as object) : $hop.call(o1, "date_expired_nice")) {
-      const v10 = o1["date_expired_nice"];
-      if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "/date_expired_nice", "#/components/schemas/WorkerCredential/properties/date_expired_nice/type", "type", $params4, "/date_expired_nice must be string")) return false; }
-    }
-    if (f38 ? "date_submitted" in (o1 as object) : $hop.call(o1, "date_submitted")) {
-      const v11 = o1["date_submitted"];
-      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "/date_submitted", "#/components/schemas/WorkerCredential/properties/date_submitted/type", "type", $params4, "/date_submitted must be string")) return false; }
-    }
-    if (f38 ? "date_submitted_nice" in (o1 as object) : $hop.call(o1, "date_submitted_nice")) {
-      const v12 = o1["date_submitted_nice"];
-      if (typeof v12 !== "string") { ok = false; if (!$fail(e, a, "/date_submitted_nice", "#/components/schemas/WorkerCredential/properties/date_submitted_nice/type", "type", $params4, "/date_submitted_nice must be string")) return false; }
-    }
-    if (f38 ? "file_location_value" in (o1 as object) : $hop.call(o1, "file_location_value")) {
-      const v13 = o1["file_location_value"];
-      if (typeof v13 !== "string") { ok = false; if (!$fail(e, a, "/file_location_value", "#/components/schemas/WorkerCredential/properties/file_location_value/type", "type", $params4, "/file_location_value must be string")) return false; }
-    }
-    if (f38 ? "file_name" in (o1 as object) : $hop.call(o1, "file_name")) {
-      const v14 = o1["file_name"];
-      if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerCredential/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
-    }
-    if (f38 ? "file_display_name" in (o1 as object) : $hop.call(o1, "file_display_name")) {
-      const v15 = o1["file_display_name"];
-      if (typeof v15 !== "string") { ok = false; if (!$fail(e, a, "/file_display_name", "#/components/schemas/WorkerCredential/properties/file_display_name/type", "type", $params4, "/file_display_name must be string")) return false; }
-    }
-    if (f38 ? "clients_id" in (o1 as object) : $hop.call(o1, "clients_id")) {
-      const v16 = o1["clients_id"];
-      if (typeof v16 !== "string") { ok = false; if (!$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredential/properties/clients_id/type", "type", $params4, "/clients_id must be string")) return false; }
-    }
-    if (f38 ? "client_name" in (o1 as object) : $hop.call(o1, "client_name")) {
-      const v17 = o1["client_name"];
-      if (typeof v17 !== "string") { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/WorkerCredential/properties/client_name/type", "type", $params4, "/client_name must be string")) return false; }
-    }
-    if (f38 ? "locations_id" in (o1 as object) : $hop.call(o1, "locations_id")) {
-      const v18 = o1["locations_id"];
-      if (typeof v18 !== "number" || !Number.isInteger(v18)) { ok = false; if (!$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredential/properties/locations_id/type", "type", $params14, "/locations_id must be integer")) return false; }
-    }
-    if (f38 ? "location_name" in (o1 as object) : $hop.call(o1, "location_name")) {
-      const v19 = o1["location_name"];
-      if (typeof v19 !== "string") { ok = false; if (!$fail(e, a, "/location_name", "#/components/schemas/WorkerCredential/properties/location_name/type", "type", $params4, "/location_name must be string")) return false; }
-    }
-    if (f38 ? "deleted" in (o1 as object) : $hop.call(o1, "deleted")) {
-      const v20 = o1["deleted"];
-      if (typeof v20 !== "number" || !Number.isInteger(v20)) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerCredential/properties/deleted/type", "type", $params14, "/deleted must be integer")) return false; }
-    }
-    if (f38 ? "personnel_credentials_id" in (o1 as object) : $hop.call(o1, "personnel_credentials_id")) {
-      const v21 = o1["personnel_credentials_id"];
-      if (typeof v21 !== "string") { ok = false; if (!$fail(e, a, "/personnel_credentials_id", "#/components/schemas/WorkerCredential/properties/personnel_credentials_id/type", "type", $params4, "/personnel_credentials_id must be string")) return false; }
-    }
-    if (f38 ? "company_id" in (o1 as object) : $hop.call(o1, "company_id")) {
-      const v22 = o1["company_id"];
-      if (typeof v22 !== "number" || !Number.isInteger(v22)) { ok = false; if (!$fail(e, a, "/company_id", "#/components/schemas/WorkerCredential/properties/company_id/type", "type", $params14, "/company_id must be integer")) return false; }
-    }
-    if (f38 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
-      const v23 = o1["name"];
-      if (typeof v23 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerCredential/properties/name/type", "type", $params4, "/name must be string")) return false; }
-    }
-    if (f38 ? "description" in (o1 as object) : $hop.call(o1, "description")) {
-      const v24 = o1["description"];
-      if (typeof v24 !== "string") { ok = false; if (!$fail(e, a, "/description", "#/components/schemas/WorkerCredential/properties/description/type", "type", $params4, "/description must be string")) return false; }
-    }
-    if (f38 ? "expiring_inform" in (o1 as object) : $hop.call(o1, "expiring_inform")) {
-      const v25 = o1["expiring_inform"];
-      if (typeof v25 !== "number" || !Number.isInteger(v25)) { ok = false; if (!$fail(e, a, "/expiring_inform", "#/components/schemas/WorkerCredential/properties/expiring_inform/type", "type", $params14, "/expiring_inform must be integer")) return false; }
-    }
-    if (f38 ? "expiring_inform_period" in (o1 as object) : $hop.call(o1, "expiring_inform_period")) {
-      const v26 = o1["expiring_inform_period"];
-      if (typeof v26 !== "number" || !Number.isInteger(v26)) { ok = false; if (!$fail(e, a, "/expiring_inform_period", "#/components/schemas/WorkerCredential/properties/expiring_inform_period/type", "type", $params14, "/expiring_inform_period must be integer")) return false; }
-    }
-    if (f38 ? "expiring_inform_hr" in (o1 as object) : $hop.call(o1, "expiring_inform_hr")) {
-      const v27 = o1["expiring_inform_hr"];
-      if (typeof v27 !== "number" || !Number.isInteger(v27)) { ok = false; if (!$fail(e, a, "/expiring_inform_hr", "#/components/schemas/WorkerCredential/properties/expiring_inform_hr/type", "type", $params14, "/expiring_inform_hr must be integer")) return false; }
-    }
-    if (f38 ? "expiring_inform_hr_period" in (o1 as object) : $hop.call(o1, "expiring_inform_hr_period")) {
-      const v28 = o1["expiring_inform_hr_period"];
-      if (typeof v28 !== "number" || !Number.isInteger(v28)) { ok = false; if (!$fail(e, a, "/expiring_inform_hr_period", "#/components/schemas/WorkerCredential/properties/expiring_inform_hr_period/type", "type", $params14, "/expiring_inform_hr_period must be integer")) return false; }
-    }
-    if (f38 ? "expired_inform" in (o1 as object) : $hop.call(o1, "expired_inform")) {
-      const v29 = o1["expired_inform"];
-      if (typeof v29 !== "number" || !Number.isInteger(v29)) { ok = false; if (!$fail(e, a, "/expired_inform", "#/components/schemas/WorkerCredential/properties/expired_inform/type", "type", $params14, "/expired_inform must be integer")) return false; }
-    }
-    if (f38 ? "expired_inform_hr" in (o1 as object) : $hop.call(o1, "expired_inform_hr")) {
-      const v30 = o1["expired_inform_hr"];
-      if (typeof v30 !== "number" || !Number.isInteger(v30)) { ok = false; if (!$fail(e, a, "/expired_inform_hr", "#/components/schemas/WorkerCredential/properties/expired_inform_hr/type", "type", $params14, "/expired_inform_hr must be integer")) return false; }
-    }
-    if (f38 ? "rule_usable" in (o1 as object) : $hop.call(o1, "rule_usable")) {
-      const v31 = o1["rule_usable"];
-      if (typeof v31 !== "number" || !Number.isInteger(v31)) { ok = false; if (!$fail(e, a, "/rule_usable", "#/components/schemas/WorkerCredential/properties/rule_usable/type", "type", $params14, "/rule_usable must be integer")) return false; }
-    }
-    if (f38 ? "worker_viewable" in (o1 as object) : $hop.call(o1, "worker_viewable")) {
-      const v32 = o1["worker_viewable"];
-      if (typeof v32 !== "number" || !Number.isInteger(v32)) { ok = false; if (!$fail(e, a, "/worker_viewable", "#/components/schemas/WorkerCredential/properties/worker_viewable/type", "type", $params14, "/worker_viewable must be integer")) return false; }
-    }
-    if (f38 ? "worker_editable" in (o1 as object) : $hop.call(o1, "worker_editable")) {
-      const v33 = o1["worker_editable"];
-      if (typeof v33 !== "number" || !Number.isInteger(v33)) { ok = false; if (!$fail(e, a, "/worker_editable", "#/components/schemas/WorkerCredential/properties/worker_editable/type", "type", $params14, "/worker_editable must be integer")) return false; }
-    }
-    if (f38 ? "type" in (o1 as object) : $hop.call(o1, "type")) {
-      const v34 = o1["type"];
-      if (typeof v34 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerCredential/properties/type/type", "type", $params4, "/type must be string")) return false; }
-    }
-    if (f38 ? "protected" in (o1 as object) : $hop.call(o1, "protected")) {
-      const v35 = o1["protected"];
-      if (typeof v35 !== "number" || !Number.isInteger(v35)) { ok = false; if (!$fail(e, a, "/protected", "#/components/schemas/WorkerCredential/properties/protected/type", "type", $params14, "/protected must be integer")) return false; }
-    }
-    if (f38 ? "course_id" in (o1 as object) : $hop.call(o1, "course_id")) {
-      const v36 = o1["course_id"];
-      if (typeof v36 !== "number" || !Number.isInteger(v36)) { ok = false; if (!$fail(e, a, "/course_id", "#/components/schemas/WorkerCredential/properties/course_id/type", "type", $params14, "/course_id must be integer")) return false; }
-    }
-    if (f38 ? "expiration_months" in (o1 as object) : $hop.call(o1, "expiration_months")) {
-      const v37 = o1["expiration_months"];
-      if (typeof v37 !== "number" || !Number.isInteger(v37)) { ok = false; if (!$fail(e, a, "/expiration_months", "#/components/schemas/WorkerCredential/properties/expiration_months/type", "type", $params14, "/expiration_months must be integer")) return false; }
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "id": {
+          const v3 = o1[k2];
+          if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/WorkerCredential/properties/id/type", "type", $params4, "/id must be string")) return false; }
+          break;
+        }
+        case "personnel_id": {
+          const v4 = o1[k2];
+          if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "/personnel_id", "#/components/schemas/WorkerCredential/properties/personnel_id/type", "type", $params14, "/personnel_id must be integer")) return false; }
+          break;
+        }
+        case "credentials_id": {
+          const v5 = o1[k2];
+          if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredential/properties/credentials_id/type", "type", $params4, "/credentials_id must be string")) return false; }
+          break;
+        }
+        case "submitter_id": {
+          const v6 = o1[k2];
+          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "/submitter_id", "#/components/schemas/WorkerCredential/properties/submitter_id/type", "type", $params14, "/submitter_id must be integer")) return false; }
+          break;
+        }
+        case "submitter_name": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/submitter_name", "#/components/schemas/WorkerCredential/properties/submitter_name/type", "type", $params4, "/submitter_name must be string")) return false; }
+          break;
+        }
+        case "date_completed": {
+          const v8 = o1[k2];
+          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredential/properties/date_completed/type", "type", $params4, "/date_completed must be string")) return false; }
+          break;
+        }
+        case "date_completed_nice": {
+          const v9 = o1[k2];
+          if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/date_completed_nice", "#/components/schemas/WorkerCredential/properties/date_completed_nice/type", "type", $params4, "/date_completed_nice must be string")) return false; }
+          break;
+        }
+        case "date_expired": {
+          const v10 = o1[k2];
+          if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredential/properties/date_expired/type", "type", $params4, "/date_expired must be string")) return false; }
+          break;
+        }
+        case "date_expired_nice": {
+          const v11 = o1[k2];
+          if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "/date_expired_nice", "#/components/schemas/WorkerCredential/properties/date_expired_nice/type", "type", $params4, "/date_expired_nice must be string")) return false; }
+          break;
+        }
+        case "date_submitted": {
+          const v12 = o1[k2];
+          if (typeof v12 !== "string") { ok = false; if (!$fail(e, a, "/date_submitted", "#/components/schemas/WorkerCredential/properties/date_submitted/type", "type", $params4, "/date_submitted must be string")) return false; }
+          break;
+        }
+        case "date_submitted_nice": {
+          const v13 = o1[k2];
+          if (typeof v13 !== "string") { ok = false; if (!$fail(e, a, "/date_submitted_nice", "#/components/schemas/WorkerCredential/properties/date_submitted_nice/type", "type", $params4, "/date_submitted_nice must be string")) return false; }
+          break;
+        }
+        case "file_location_value": {
+          const v14 = o1[k2];
+          if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "/file_location_value", "#/components/schemas/WorkerCredential/properties/file_location_value/type", "type", $params4, "/file_location_value must be string")) return false; }
+          break;
+        }
+        case "file_name": {
+          const v15 = o1[k2];
+          if (typeof v15 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerCredential/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
+          break;
+        }
+        case "file_display_name": {
+          const v16 = o1[k2];
+          if (typeof v16 !== "string") { ok = false; if (!$fail(e, a, "/file_display_name", "#/components/schemas/WorkerCredential/properties/file_display_name/type", "type", $params4, "/file_display_name must be string")) return false; }
+          break;
+        }
+        case "clients_id": {
+          const v17 = o1[k2];
+          if (typeof v17 !== "string") { ok = false; if (!$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredential/properties/clients_id/type", "type", $params4, "/clients_id must be string")) return false; }
+          break;
+        }
+        case "client_name": {
+          const v18 = o1[k2];
+          if (typeof v18 !== "string") { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/WorkerCredential/properties/client_name/type", "type", $params4, "/client_name must be string")) return false; }
+          break;
+        }
+        case "locations_id": {
+          const v19 = o1[k2];
+          if (typeof v19 !== "number" || !Number.isInteger(v19)) { ok = false; if (!$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredential/properties/locations_id/type", "type", $params14, "/locations_id must be integer")) return false; }
+          break;
+        }
+        case "location_name": {
+          const v20 = o1[k2];
+          if (typeof v20 !== "string") { ok = false; if (!$fail(e, a, "/location_name", "#/components/schemas/WorkerCredential/properties/location_name/type", "type", $params4, "/location_name must be string")) return false; }
+          break;
+        }
+        case "deleted": {
+          const v21 = o1[k2];
+          if (typeof v21 !== "number" || !Number.isInteger(v21)) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerCredential/properties/deleted/type", "type", $params14, "/deleted must be integer")) return false; }
+          break;
+        }
+        case "personnel_credentials_id": {
+          const v22 = o1[k2];
+          if (typeof v22 !== "string") { ok = false; if (!$fail(e, a, "/personnel_credentials_id", "#/components/schemas/WorkerCredential/properties/personnel_credentials_id/type", "type", $params4, "/personnel_credentials_id must be string")) return false; }
+          break;
+        }
+        case "company_id": {
+          const v23 = o1[k2];
+          if (typeof v23 !== "number" || !Number.isInteger(v23)) { ok = false; if (!$fail(e, a, "/company_id", "#/components/schemas/WorkerCredential/properties/company_id/type", "type", $params14, "/company_id must be integer")) return false; }
+          break;
+        }
+        case "name": {
+          const v24 = o1[k2];
+          if (typeof v24 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerCredential/properties/name/type", "type", $params4, "/name must be string")) return false; }
+          break;
+        }
+        case "description": {
+          const v25 = o1[k2];
+          if (typeof v25 !== "string") { ok = false; if (!$fail(e, a, "/description", "#/components/schemas/WorkerCredential/properties/description/type", "type", $params4, "/description must be string")) return false; }
+          break;
+        }
+        case "expiring_inform": {
+          const v26 = o1[k2];
+          if (typeof v26 !== "number" || !Number.isInteger(v26)) { ok = false; if (!$fail(e, a, "/expiring_inform", "#/components/schemas/WorkerCredential/properties/expiring_inform/type", "type", $params14, "/expiring_inform must be integer")) return false; }
+          break;
+        }
+        case "expiring_inform_period": {
+          const v27 = o1[k2];
+          if (typeof v27 !== "number" || !Number.isInteger(v27)) { ok = false; if (!$fail(e, a, "/expiring_inform_period", "#/components/schemas/WorkerCredential/properties/expiring_inform_period/type", "type", $params14, "/expiring_inform_period must be integer")) return false; }
+          break;
+        }
+        case "expiring_inform_hr": {
+          const v28 = o1[k2];
+          if (typeof v28 !== "number" || !Number.isInteger(v28)) { ok = false; if (!$fail(e, a, "/expiring_inform_hr", "#/components/schemas/WorkerCredential/properties/expiring_inform_hr/type", "type", $params14, "/expiring_inform_hr must be integer")) return false; }
+          break;
+        }
+        case "expiring_inform_hr_period": {
+          const v29 = o1[k2];
+          if (typeof v29 !== "number" || !Number.isInteger(v29)) { ok = false; if (!$fail(e, a, "/expiring_inform_hr_period", "#/components/schemas/WorkerCredential/properties/expiring_inform_hr_period/type", "type", $params14, "/expiring_inform_hr_period must be integer")) return false; }
+          break;
+        }
+        case "expired_inform": {
+          const v30 = o1[k2];
+          if (typeof v30 !== "number" || !Number.isInteger(v30)) { ok = false; if (!$fail(e, a, "/expired_inform", "#/components/schemas/WorkerCredential/properties/expired_inform/type", "type", $params14, "/expired_inform must be integer")) return false; }
+          break;
+        }
+        case "expired_inform_hr": {
+          const v31 = o1[k2];
+          if (typeof v31 !== "number" || !Number.isInteger(v31)) { ok = false; if (!$fail(e, a, "/expired_inform_hr", "#/components/schemas/WorkerCredential/properties/expired_inform_hr/type", "type", $params14, "/expired_inform_hr must be integer")) return false; }
+          break;
+        }
+        case "rule_usable": {
+          const v32 = o1[k2];
+          if (typeof v32 !== "number" || !Number.isInteger(v32)) { ok = false; if (!$fail(e, a, "/rule_usable", "#/components/schemas/WorkerCredential/properties/rule_usable/type", "type", $params14, "/rule_usable must be integer")) return false; }
+          break;
+        }
+        case "worker_viewable": {
+          const v33 = o1[k2];
+          if (typeof v33 !== "number" || !Number.isInteger(v33)) { ok = false; if (!$fail(e, a, "/worker_viewable", "#/components/schemas/WorkerCredential/properties/worker_viewable/type", "type", $params14, "/worker_viewable must be integer")) return false; }
+          break;
+        }
+        case "worker_editable": {
+          const v34 = o1[k2];
+          if (typeof v34 !== "number" || !Number.isInteger(v34)) { ok = false; if (!$fail(e, a, "/worker_editable", "#/components/schemas/WorkerCredential/properties/worker_editable/type", "type", $params14, "/worker_editable must be integer")) return false; }
+          break;
+        }
+        case "type": {
+          const v35 = o1[k2];
+          if (typeof v35 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerCredential/properties/type/type", "type", $params4, "/type must be string")) return false; }
+          break;
+        }
+        case "protected": {
+          const v36 = o1[k2];
+          if (typeof v36 !== "number" || !Number.isInteger(v36)) { ok = false; if (!$fail(e, a, "/protected", "#/components/schemas/WorkerCredential/properties/protected/type", "type", $params14, "/protected must be integer")) return false; }
+          break;
+        }
+        case "course_id": {
+          const v37 = o1[k2];
+          if (typeof v37 !== "number" || !Number.isInteger(v37)) { ok = false; if (!$fail(e, a, "/course_id", "#/components/schemas/WorkerCredential/properties/course_id/type", "type", $params14, "/course_id must be integer")) return false; }
+          break;
+        }
+        case "expiration_months": {
+          const v38 = o1[k2];
+          if (typeof v38 !== "number" || !Number.isInteger(v38)) { ok = false; if (!$fail(e, a, "/expiration_months", "#/components/schemas/WorkerCredential/properties/expiration_months/type", "type", $params14, "/expiration_months must be integer")) return false; }
+          break;
+        }
+      }
     }
   }
   return ok;

@@ -13,6 +13,9 @@ import { HOP } from "./runtime.js";
  * keys (hasOwnProperty on the loop key is cheap in V8): properties, required (counted),
  * patternProperties, additionalProperties, propertyNames, min/maxProperties.
  */
+/** The most declared properties looked up one by one; an object declaring more walks its keys. */
+const MAX_DIRECT_PROPERTIES = 32;
+
 export function compileObjectKeywords(ctx: ObjectNodeCtx, out: Block): void {
   const reader = readerOf(ctx);
   const plan = readPlan(ctx, reader);
@@ -22,8 +25,11 @@ export function compileObjectKeywords(ctx: ObjectNodeCtx, out: Block): void {
   const tracksAll = ctx.evaluated !== null && plan.additional !== undefined;
   const o = ctx.fn.fresh("o");
   const body = new Block();
-  // without keywords that need the other keys, the declared names are looked up directly
-  if (keyed) compilePropertyLoop(ctx, body, o, plan);
+  // without keywords that need the other keys, the declared names are looked up directly, up to
+  // a point: the checks of a long run of properties in a row cost TypeScript's checker time
+  // that grows with the square of their number (every reference walks back through the checks
+  // before it), where the cases of one key loop do not.
+  if (keyed || plan.properties.length > MAX_DIRECT_PROPERTIES) compilePropertyLoop(ctx, body, o, plan);
   else compileDirectProperties(ctx, body, o, plan);
   if (dependentRequired !== undefined) compileDependentRequired(ctx, body, o, reader, dependentRequired);
   if (!body.empty) {

@@ -1,4 +1,5 @@
 import ts from "typescript";
+import { sharingHost } from "../support/typecheck.js";
 
 const FILE = "/generated/validators.ts";
 
@@ -21,7 +22,7 @@ export function typecheck(source: string, extraOptions: ts.CompilerOptions = {})
     skipLibCheck: true,
     ...extraOptions,
   };
-  const host = ts.createCompilerHost(options);
+  const host = sharingHost(options);
   const readFile = host.readFile.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
   host.fileExists = (name) => name === FILE || ts.sys.fileExists(name);

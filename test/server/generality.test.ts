@@ -13,6 +13,7 @@ import type { FastifyInstance } from "fastify";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../src/index.js";
+import { sharingHost } from "../support/typecheck.js";
 import { expectProblem } from "./helpers.js";
 
 const out = fileURLToPath(new URL("./__tmp__/generality", import.meta.url));
@@ -71,7 +72,7 @@ describe("the generated code", () => {
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
       types: [],
     };
-    const diagnostics = ts.getPreEmitDiagnostics(ts.createProgram(files, options)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    const diagnostics = ts.getPreEmitDiagnostics(ts.createProgram(files, options, sharingHost(options))).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
     expect(diagnostics).toEqual([]);
   });
 });
