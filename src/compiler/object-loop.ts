@@ -41,7 +41,7 @@ export function compilePropertyLoop(ctx: ObjectNodeCtx, out: Block, o: Code, pla
   out.close();
   if (vars.found !== null) {
     out.open(code`if (${vars.found} !== ${num(plan.required.length)})`);
-    emitMissing(ctx, out, o, plan.required);
+    emitMissing(ctx, out, plan.required, hasOwn(o));
     out.close();
   }
   if (vars.count !== null) emitCounts(ctx, out, vars.count, plan);
@@ -155,15 +155,12 @@ export function compileDirectProperties(ctx: ObjectNodeCtx, out: Block, o: Code,
     if (ctx.evaluated !== null) out.line(code`${ctx.evaluated}.k.add(${str(name)});`);
     out.close();
   }
-  for (const name of plan.required) {
-    const fail = failWith(ctx, "required", params({ missingProperty: str(name) }), messages.required(name));
-    out.line(code`if (!(${own(name)})) ${fail}`);
-  }
+  emitMissing(ctx, out, plan.required, own);
 }
 
 /** Declares the fast-path flag (when some names can use it) and returns the own-property test of a name. */
 function ownTest(ctx: ObjectNodeCtx, out: Block, o: Code, fast: readonly string[]): (name: string) => Code {
-  const slow = (name: string): Code => code`${HOP}.call(${o}, ${str(name)})`;
+  const slow = hasOwn(o);
   if (fast.length === 0) return slow;
   const proto = ctx.fn.module.helper("proto");
   const flag = ctx.fn.fresh("f");
@@ -214,10 +211,15 @@ function emitCounts(ctx: ObjectNodeCtx, out: Block, count: Code, plan: PropertyP
   }
 }
 
-/** Emits one failure per missing required property (only reached when some are missing). */
-function emitMissing(ctx: ObjectNodeCtx, out: Block, o: Code, required: readonly string[]): void {
+/** The own-property test of a name by hasOwnProperty, which holds for any object. */
+function hasOwn(o: Code): (name: string) => Code {
+  return (name) => code`${HOP}.call(${o}, ${str(name)})`;
+}
+
+/** Emits one failure per required property that `own` does not find. */
+function emitMissing(ctx: ObjectNodeCtx, out: Block, required: readonly string[], own: (name: string) => Code): void {
   for (const name of required) {
     const fail = failWith(ctx, "required", params({ missingProperty: str(name) }), messages.required(name));
-    out.line(code`if (!${HOP}.call(${o}, ${str(name)})) ${fail}`);
+    out.line(code`if (!(${own(name)})) ${fail}`);
   }
 }
