@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
 function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
@@ -45,7 +44,27 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
+const $hop = Object.prototype.hasOwnProperty;
+
+function $json(text: string): unknown {
+  return JSON.parse(text);
+}
+
+function $freeze<T extends object>(value: T): Readonly<T> {
+  return Object.freeze(value);
+}
+
+function $regex(pattern: string): RegExp {
+  return new RegExp(pattern, "u");
+}
+
 const $proto = Object.prototype;
+
+function $ownKeys(o: object): object {
+  const keys: Record<string, true> = Object.create(null);
+  for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
+  return keys;
+}
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -198,50 +217,50 @@ function $fmtDateTime(s: string): boolean {
   return (t === 84 || t === 116) && $dateAt(s, 0) && $timeAt(s, 11);
 }
 
-const $plan0 = JSON.parse("[0,{\"id\":1},0]") as $Plan;
-const $plan1 = JSON.parse("[0,{\"p_id\":1},0]") as $Plan;
-const $params2 = Object.freeze({ limit: 255 });
-const $params3 = Object.freeze({ limit: 1 });
-const $params4 = Object.freeze({ type: "string" });
-const $params5 = Object.freeze({ limit: 65535 });
-const $params6 = Object.freeze({ missingProperty: "client_name" });
-const $params7 = Object.freeze({ type: "object" });
-const $params8 = Object.freeze({ missingProperty: "key" });
-const $params9 = Object.freeze({ missingProperty: "value" });
-const $params10 = Object.freeze({ type: "number" });
-const $params11 = Object.freeze({ format: "date" });
-const $params12 = Object.freeze({ type: "array" });
-const $params13 = Object.freeze({});
-const $params14 = Object.freeze({ type: "integer" });
-const $re15 = new RegExp("^[A-Za-z0-9]+", "u");
-const $params16 = Object.freeze({ pattern: "^[A-Za-z0-9]+" });
-const $params17 = Object.freeze({ limit: 150 });
-const $params18 = Object.freeze({ missingProperty: "name" });
-const $params19 = Object.freeze({ missingProperty: "date" });
-const $params20 = Object.freeze({ missingProperty: "venue" });
-const $params21 = Object.freeze({ type: "boolean" });
-const $params22 = Object.freeze({ type: "number,null" });
-const $params23 = Object.freeze({ comparison: ">=", limit: 0 });
-const $params24 = Object.freeze({ comparison: "<=", limit: 1 });
-const $params25 = Object.freeze({ comparison: ">=", limit: 100 });
-const $params26 = Object.freeze({ comparison: "<=", limit: 599 });
-const $params27 = Object.freeze({ missingProperty: "type" });
-const $params28 = Object.freeze({ missingProperty: "title" });
-const $params29 = Object.freeze({ missingProperty: "status" });
-const $value30 = JSON.parse("[\"path\",\"query\",\"header\",\"body\"]");
-const $params31 = Object.freeze({ missingProperty: "in" });
-const $params32 = Object.freeze({ missingProperty: "instancePath" });
-const $params33 = Object.freeze({ missingProperty: "message" });
-const $params34 = Object.freeze({ limit: 75 });
-const $params35 = Object.freeze({ limit: 10 });
-const $params36 = Object.freeze({ missingProperty: "address" });
-const $params37 = Object.freeze({ missingProperty: "city" });
-const $params38 = Object.freeze({ missingProperty: "zip" });
-const $params39 = Object.freeze({ format: "date-time" });
-const $params40 = Object.freeze({ type: "string,null" });
-const $params41 = Object.freeze({ limit: 100 });
-const $params42 = Object.freeze({ limit: 20 });
-const $params43 = Object.freeze({ missingProperty: "id" });
+const $plan0 = $json("[0,{\"id\":1},0]") as $Plan;
+const $plan1 = $json("[0,{\"p_id\":1},0]") as $Plan;
+const $params2 = $freeze({ limit: 255 });
+const $params3 = $freeze({ limit: 1 });
+const $params4 = $freeze({ type: "string" });
+const $params5 = $freeze({ limit: 65535 });
+const $params6 = $freeze({ missingProperty: "client_name" });
+const $params7 = $freeze({ type: "object" });
+const $params8 = $freeze({ missingProperty: "key" });
+const $params9 = $freeze({ missingProperty: "value" });
+const $params10 = $freeze({ type: "number" });
+const $params11 = $freeze({ format: "date" });
+const $params12 = $freeze({ type: "array" });
+const $params13 = $freeze({});
+const $params14 = $freeze({ type: "integer" });
+const $re15 = $regex("^[A-Za-z0-9]+");
+const $params16 = $freeze({ pattern: "^[A-Za-z0-9]+" });
+const $params17 = $freeze({ limit: 150 });
+const $params18 = $freeze({ missingProperty: "name" });
+const $params19 = $freeze({ missingProperty: "date" });
+const $params20 = $freeze({ missingProperty: "venue" });
+const $params21 = $freeze({ type: "boolean" });
+const $params22 = $freeze({ type: "number,null" });
+const $params23 = $freeze({ comparison: ">=", limit: 0 });
+const $params24 = $freeze({ comparison: "<=", limit: 1 });
+const $params25 = $freeze({ comparison: ">=", limit: 100 });
+const $params26 = $freeze({ comparison: "<=", limit: 599 });
+const $params27 = $freeze({ missingProperty: "type" });
+const $params28 = $freeze({ missingProperty: "title" });
+const $params29 = $freeze({ missingProperty: "status" });
+const $value30 = $json("[\"path\",\"query\",\"header\",\"body\"]");
+const $params31 = $freeze({ missingProperty: "in" });
+const $params32 = $freeze({ missingProperty: "instancePath" });
+const $params33 = $freeze({ missingProperty: "message" });
+const $params34 = $freeze({ limit: 75 });
+const $params35 = $freeze({ limit: 10 });
+const $params36 = $freeze({ missingProperty: "address" });
+const $params37 = $freeze({ missingProperty: "city" });
+const $params38 = $freeze({ missingProperty: "zip" });
+const $params39 = $freeze({ format: "date-time" });
+const $params40 = $freeze({ type: "string,null" });
+const $params41 = $freeze({ limit: 100 });
+const $params42 = $freeze({ limit: 20 });
+const $params43 = $freeze({ missingProperty: "id" });
 
 // #/components/schemas/ClientUpdate
 function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -250,8 +269,8 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boo
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ClientUpdate/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("client_name" in $proto) && !("client_contact_name" in $proto) && !("client_contact_email" in $proto) && !("client_invoice_customer_id" in $proto) && !("client_address" in $proto) && !("client_city" in $proto) && !("client_state" in $proto) && !("client_postal_code" in $proto);
-    if (f10 ? "client_name" in (o1 as object) : $hop.call(o1, "client_name")) {
+    const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("client_name" in $proto) && !("client_contact_name" in $proto) && !("client_contact_email" in $proto) && !("client_invoice_customer_id" in $proto) && !("client_address" in $proto) && !("client_city" in $proto) && !("client_state" in $proto) && !("client_postal_code" in $proto) ? o1 : $ownKeys(o1);
+    if ("client_name" in (h10 as object)) {
       const v2 = o1["client_name"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/type", "type", $params4, "/client_name must be string")) return false; }
       else {
@@ -259,56 +278,56 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boo
         if (v2.length === 0) { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/minLength", "minLength", $params3, "/client_name must be at least 1 character")) return false; }
       }
     }
-    if (f10 ? "client_contact_name" in (o1 as object) : $hop.call(o1, "client_contact_name")) {
+    if ("client_contact_name" in (h10 as object)) {
       const v3 = o1["client_contact_name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/type", "type", $params4, "/client_contact_name must be string")) return false; }
       else {
         if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/maxLength", "maxLength", $params2, "/client_contact_name must be at most 255 characters")) return false; }
       }
     }
-    if (f10 ? "client_contact_email" in (o1 as object) : $hop.call(o1, "client_contact_email")) {
+    if ("client_contact_email" in (h10 as object)) {
       const v4 = o1["client_contact_email"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/type", "type", $params4, "/client_contact_email must be string")) return false; }
       else {
         if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/maxLength", "maxLength", $params2, "/client_contact_email must be at most 255 characters")) return false; }
       }
     }
-    if (f10 ? "client_invoice_customer_id" in (o1 as object) : $hop.call(o1, "client_invoice_customer_id")) {
+    if ("client_invoice_customer_id" in (h10 as object)) {
       const v5 = o1["client_invoice_customer_id"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/type", "type", $params4, "/client_invoice_customer_id must be string")) return false; }
       else {
         if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/maxLength", "maxLength", $params2, "/client_invoice_customer_id must be at most 255 characters")) return false; }
       }
     }
-    if (f10 ? "client_address" in (o1 as object) : $hop.call(o1, "client_address")) {
+    if ("client_address" in (h10 as object)) {
       const v6 = o1["client_address"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/type", "type", $params4, "/client_address must be string")) return false; }
       else {
         if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/maxLength", "maxLength", $params5, "/client_address must be at most 65535 characters")) return false; }
       }
     }
-    if (f10 ? "client_city" in (o1 as object) : $hop.call(o1, "client_city")) {
+    if ("client_city" in (h10 as object)) {
       const v7 = o1["client_city"];
       if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/type", "type", $params4, "/client_city must be string")) return false; }
       else {
         if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/maxLength", "maxLength", $params2, "/client_city must be at most 255 characters")) return false; }
       }
     }
-    if (f10 ? "client_state" in (o1 as object) : $hop.call(o1, "client_state")) {
+    if ("client_state" in (h10 as object)) {
       const v8 = o1["client_state"];
       if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/type", "type", $params4, "/client_state must be string")) return false; }
       else {
         if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/maxLength", "maxLength", $params2, "/client_state must be at most 255 characters")) return false; }
       }
     }
-    if (f10 ? "client_postal_code" in (o1 as object) : $hop.call(o1, "client_postal_code")) {
+    if ("client_postal_code" in (h10 as object)) {
       const v9 = o1["client_postal_code"];
       if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/type", "type", $params4, "/client_postal_code must be string")) return false; }
       else {
         if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/maxLength", "maxLength", $params2, "/client_postal_code must be at most 255 characters")) return false; }
       }
     }
-    if (!(f10 ? "client_name" in (o1 as object) : $hop.call(o1, "client_name"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ClientUpdate/required", "required", $params6, "must have required property 'client_name'")) return false; }
+    if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ClientUpdate/required", "required", $params6, "must have required property 'client_name'")) return false; }
   }
   return ok;
 }
@@ -320,16 +339,16 @@ function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): bool
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomField/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("value" in $proto);
-    if (f5 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("value" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h5 as object)) {
       const v2 = o1["id"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/CustomField/properties/id/type", "type", $params4, "/id must be string")) return false; }
     }
-    if (f5 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h5 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/CustomField/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
-    if (f5 ? "value" in (o1 as object) : $hop.call(o1, "value")) {
+    if ("value" in (h5 as object)) {
       const v4 = o1["value"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/CustomField/properties/value/type", "type", $params4, "/value must be string")) return false; }
     }
@@ -344,17 +363,17 @@ function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number):
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("key" in $proto) && !("value" in $proto);
-    if (f4 ? "key" in (o1 as object) : $hop.call(o1, "key")) {
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("key" in $proto) && !("value" in $proto) ? o1 : $ownKeys(o1);
+    if ("key" in (h4 as object)) {
       const v2 = o1["key"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/key", "#/components/schemas/CustomFieldInput/properties/key/type", "type", $params4, "/key must be string")) return false; }
     }
-    if (f4 ? "value" in (o1 as object) : $hop.call(o1, "value")) {
+    if ("value" in (h4 as object)) {
       const v3 = o1["value"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/CustomFieldInput/properties/value/type", "type", $params4, "/value must be string")) return false; }
     }
-    if (!(f4 ? "key" in (o1 as object) : $hop.call(o1, "key"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/required", "required", $params8, "must have required property 'key'")) return false; }
-    if (!(f4 ? "value" in (o1 as object) : $hop.call(o1, "value"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/required", "required", $params9, "must have required property 'value'")) return false; }
+    if (!("key" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/required", "required", $params8, "must have required property 'key'")) return false; }
+    if (!("value" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/required", "required", $params9, "must have required property 'value'")) return false; }
   }
   return ok;
 }
@@ -366,58 +385,58 @@ function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Event/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f31 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("date" in $proto) && !("event_id" in $proto) && !("client_id" in $proto) && !("created" in $proto) && !("location" in $proto) && !("admin_origin" in $proto) && !("reviewer" in $proto) && !("time_tracking_manager" in $proto) && !("custom_fields" in $proto);
-    if (f31 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h31 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("date" in $proto) && !("event_id" in $proto) && !("client_id" in $proto) && !("created" in $proto) && !("location" in $proto) && !("admin_origin" in $proto) && !("reviewer" in $proto) && !("time_tracking_manager" in $proto) && !("custom_fields" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h31 as object)) {
       const v2 = o1["id"];
       if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Event/properties/id/type", "type", $params10, "/id must be number")) return false; }
     }
-    if (f31 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h31 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Event/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
-    if (f31 ? "date" in (o1 as object) : $hop.call(o1, "date")) {
+    if ("date" in (h31 as object)) {
       const v4 = o1["date"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/Event/properties/date/type", "type", $params4, "/date must be string")) return false; }
       else {
         if (!$fmtDate(v4)) { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/Event/properties/date/format", "format", $params11, "/date must match format \"date\"")) return false; }
       }
     }
-    if (f31 ? "event_id" in (o1 as object) : $hop.call(o1, "event_id")) {
+    if ("event_id" in (h31 as object)) {
       const v5 = o1["event_id"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/Event/properties/event_id/type", "type", $params4, "/event_id must be string")) return false; }
     }
-    if (f31 ? "client_id" in (o1 as object) : $hop.call(o1, "client_id")) {
+    if ("client_id" in (h31 as object)) {
       const v6 = o1["client_id"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/client_id", "#/components/schemas/Event/properties/client_id/type", "type", $params4, "/client_id must be string")) return false; }
     }
-    if (f31 ? "created" in (o1 as object) : $hop.call(o1, "created")) {
+    if ("created" in (h31 as object)) {
       const v7 = o1["created"];
       if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/created", "#/components/schemas/Event/properties/created/type", "type", $params4, "/created must be string")) return false; }
       else {
         if (!$fmtDate(v7)) { ok = false; if (!$fail(e, a, "/created", "#/components/schemas/Event/properties/created/format", "format", $params11, "/created must match format \"date\"")) return false; }
       }
     }
-    if (f31 ? "location" in (o1 as object) : $hop.call(o1, "location")) {
+    if ("location" in (h31 as object)) {
       const v8 = o1["location"];
       const s9 = $mark(e);
       if (!$v_Location(v8, e, a, depth + 1)) { $prefix(e, s9, "/location"); { ok = false; if (!a) return false; } }
     }
-    if (f31 ? "admin_origin" in (o1 as object) : $hop.call(o1, "admin_origin")) {
+    if ("admin_origin" in (h31 as object)) {
       const v12 = o1["admin_origin"];
       const s13 = $mark(e);
       if (!$v_EventPersonnel(v12, e, a, depth + 1)) { $prefix(e, s13, "/admin_origin"); { ok = false; if (!a) return false; } }
     }
-    if (f31 ? "reviewer" in (o1 as object) : $hop.call(o1, "reviewer")) {
+    if ("reviewer" in (h31 as object)) {
       const v16 = o1["reviewer"];
       const s17 = $mark(e);
       if (!$v_EventPersonnel(v16, e, a, depth + 1)) { $prefix(e, s17, "/reviewer"); { ok = false; if (!a) return false; } }
     }
-    if (f31 ? "time_tracking_manager" in (o1 as object) : $hop.call(o1, "time_tracking_manager")) {
+    if ("time_tracking_manager" in (h31 as object)) {
       const v20 = o1["time_tracking_manager"];
       const s21 = $mark(e);
       if (!$v_EventPersonnel(v20, e, a, depth + 1)) { $prefix(e, s21, "/time_tracking_manager"); { ok = false; if (!a) return false; } }
     }
-    if (f31 ? "custom_fields" in (o1 as object) : $hop.call(o1, "custom_fields")) {
+    if ("custom_fields" in (h31 as object)) {
       const v24 = o1["custom_fields"];
       if (!Array.isArray(v24)) { ok = false; if (!$fail(e, a, "/custom_fields", "#/components/schemas/Event/properties/custom_fields/type", "type", $params12, "/custom_fields must be array")) return false; }
       else {
@@ -441,8 +460,8 @@ function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventCreate/allOf/1/type", "type", $params7, "must be object")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
-    const f7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("event_id" in $proto);
-    if (f7 ? "event_id" in (o5 as object) : $hop.call(o5, "event_id")) {
+    const h7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("event_id" in $proto) ? o5 : $ownKeys(o5);
+    if ("event_id" in (h7 as object)) {
       { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/EventCreate/allOf/1/properties/event_id", "false", $params13, "/event_id is not allowed here (the schema is false)")) return false; }
     }
   }
@@ -456,8 +475,8 @@ function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolea
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventList/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("data" in $proto) && !("total_count" in $proto);
-    if (f10 ? "data" in (o1 as object) : $hop.call(o1, "data")) {
+    const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("data" in $proto) && !("total_count" in $proto) ? o1 : $ownKeys(o1);
+    if ("data" in (h10 as object)) {
       const v2 = o1["data"];
       if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "/data", "#/components/schemas/EventList/properties/data/type", "type", $params12, "/data must be array")) return false; }
       else {
@@ -469,7 +488,7 @@ function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolea
         }
       }
     }
-    if (f10 ? "total_count" in (o1 as object) : $hop.call(o1, "total_count")) {
+    if ("total_count" in (h10 as object)) {
       const v9 = o1["total_count"];
       if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "/total_count", "#/components/schemas/EventList/properties/total_count/type", "type", $params14, "/total_count must be integer")) return false; }
     }
@@ -485,8 +504,8 @@ function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): bo
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventListItem/allOf/1/type", "type", $params7, "must be object")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
-    const f7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("id" in $proto);
-    if (f7 ? "id" in (o5 as object) : $hop.call(o5, "id")) {
+    const h7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("id" in $proto) ? o5 : $ownKeys(o5);
+    if ("id" in (h7 as object)) {
       const v6 = o5["id"];
       if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/EventListItem/allOf/1/properties/id/type", "type", $params14, "/id must be integer")) return false; }
     }
@@ -501,12 +520,12 @@ function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): b
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventPersonnel/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("personnel_id" in $proto) && !("name" in $proto);
-    if (f4 ? "personnel_id" in (o1 as object) : $hop.call(o1, "personnel_id")) {
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("personnel_id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
+    if ("personnel_id" in (h4 as object)) {
       const v2 = o1["personnel_id"];
       if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/personnel_id", "#/components/schemas/EventPersonnel/properties/personnel_id/type", "type", $params14, "/personnel_id must be integer")) return false; }
     }
-    if (f4 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h4 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/EventPersonnel/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
@@ -522,8 +541,8 @@ function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): bool
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventUpdate/allOf/1/type", "type", $params7, "must be object")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
-    const f7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("event_id" in $proto);
-    if (f7 ? "event_id" in (o5 as object) : $hop.call(o5, "event_id")) {
+    const h7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("event_id" in $proto) ? o5 : $ownKeys(o5);
+    if ("event_id" in (h7 as object)) {
       const v6 = o5["event_id"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/type", "type", $params4, "/event_id must be string")) return false; }
       else {
@@ -541,28 +560,28 @@ function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, depth: number): 
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventVenueInput/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto);
-    if (f8 ? "venue_id" in (o1 as object) : $hop.call(o1, "venue_id")) {
+    const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
+    if ("venue_id" in (h8 as object)) {
       const v2 = o1["venue_id"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/venue_id", "#/components/schemas/EventVenueInput/properties/venue_id/type", "type", $params4, "/venue_id must be string")) return false; }
     }
-    if (f8 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h8 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/EventVenueInput/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
-    if (f8 ? "address" in (o1 as object) : $hop.call(o1, "address")) {
+    if ("address" in (h8 as object)) {
       const v4 = o1["address"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/EventVenueInput/properties/address/type", "type", $params4, "/address must be string")) return false; }
     }
-    if (f8 ? "city" in (o1 as object) : $hop.call(o1, "city")) {
+    if ("city" in (h8 as object)) {
       const v5 = o1["city"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/EventVenueInput/properties/city/type", "type", $params4, "/city must be string")) return false; }
     }
-    if (f8 ? "zip" in (o1 as object) : $hop.call(o1, "zip")) {
+    if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/EventVenueInput/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
     }
-    if (f8 ? "saved" in (o1 as object) : $hop.call(o1, "saved")) {
+    if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
       if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/EventVenueInput/properties/saved/type", "type", $params4, "/saved must be string")) return false; }
     }
@@ -577,52 +596,52 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f26 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("date" in $proto) && !("venue" in $proto) && !("job_id" in $proto) && !("client_id" in $proto) && !("admin_comments" in $proto) && !("comments" in $proto) && !("custom_fields_text" in $proto) && !("custom_fields_id" in $proto);
-    if (f26 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    const h26 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("date" in $proto) && !("venue" in $proto) && !("job_id" in $proto) && !("client_id" in $proto) && !("admin_comments" in $proto) && !("comments" in $proto) && !("custom_fields_text" in $proto) && !("custom_fields_id" in $proto) ? o1 : $ownKeys(o1);
+    if ("name" in (h26 as object)) {
       const v2 = o1["name"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/EventWriteFields/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
-    if (f26 ? "date" in (o1 as object) : $hop.call(o1, "date")) {
+    if ("date" in (h26 as object)) {
       const v3 = o1["date"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/EventWriteFields/properties/date/type", "type", $params4, "/date must be string")) return false; }
       else {
         if (!$fmtDate(v3)) { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/EventWriteFields/properties/date/format", "format", $params11, "/date must match format \"date\"")) return false; }
       }
     }
-    if (f26 ? "venue" in (o1 as object) : $hop.call(o1, "venue")) {
+    if ("venue" in (h26 as object)) {
       const v4 = o1["venue"];
       const s5 = $mark(e);
       if (!$v_EventVenueInput(v4, e, a, depth + 1)) { $prefix(e, s5, "/venue"); { ok = false; if (!a) return false; } }
     }
-    if (f26 ? "job_id" in (o1 as object) : $hop.call(o1, "job_id")) {
+    if ("job_id" in (h26 as object)) {
       const v8 = o1["job_id"];
       if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/job_id", "#/components/schemas/EventWriteFields/properties/job_id/type", "type", $params4, "/job_id must be string")) return false; }
       else {
         if (v8.length > 150 && (v8.length > 300 || $cpLen(v8) > 150)) { ok = false; if (!$fail(e, a, "/job_id", "#/components/schemas/EventWriteFields/properties/job_id/maxLength", "maxLength", $params17, "/job_id must be at most 150 characters")) return false; }
       }
     }
-    if (f26 ? "client_id" in (o1 as object) : $hop.call(o1, "client_id")) {
+    if ("client_id" in (h26 as object)) {
       const v9 = o1["client_id"];
       if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/type", "type", $params4, "/client_id must be string")) return false; }
       else {
         if (!$re15.test(v9)) { ok = false; if (!$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/pattern", "pattern", $params16, "/client_id must match pattern \"^[A-Za-z0-9]+\"")) return false; }
       }
     }
-    if (f26 ? "admin_comments" in (o1 as object) : $hop.call(o1, "admin_comments")) {
+    if ("admin_comments" in (h26 as object)) {
       const v10 = o1["admin_comments"];
       if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "/admin_comments", "#/components/schemas/EventWriteFields/properties/admin_comments/type", "type", $params4, "/admin_comments must be string")) return false; }
       else {
         if (v10.length > 65535 && (v10.length > 131070 || $cpLen(v10) > 65535)) { ok = false; if (!$fail(e, a, "/admin_comments", "#/components/schemas/EventWriteFields/properties/admin_comments/maxLength", "maxLength", $params5, "/admin_comments must be at most 65535 characters")) return false; }
       }
     }
-    if (f26 ? "comments" in (o1 as object) : $hop.call(o1, "comments")) {
+    if ("comments" in (h26 as object)) {
       const v11 = o1["comments"];
       if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "/comments", "#/components/schemas/EventWriteFields/properties/comments/type", "type", $params4, "/comments must be string")) return false; }
       else {
         if (v11.length > 65535 && (v11.length > 131070 || $cpLen(v11) > 65535)) { ok = false; if (!$fail(e, a, "/comments", "#/components/schemas/EventWriteFields/properties/comments/maxLength", "maxLength", $params5, "/comments must be at most 65535 characters")) return false; }
       }
     }
-    if (f26 ? "custom_fields_text" in (o1 as object) : $hop.call(o1, "custom_fields_text")) {
+    if ("custom_fields_text" in (h26 as object)) {
       const v12 = o1["custom_fields_text"];
       if (!Array.isArray(v12)) { ok = false; if (!$fail(e, a, "/custom_fields_text", "#/components/schemas/EventWriteFields/properties/custom_fields_text/type", "type", $params12, "/custom_fields_text must be array")) return false; }
       else {
@@ -634,7 +653,7 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
         }
       }
     }
-    if (f26 ? "custom_fields_id" in (o1 as object) : $hop.call(o1, "custom_fields_id")) {
+    if ("custom_fields_id" in (h26 as object)) {
       const v19 = o1["custom_fields_id"];
       if (!Array.isArray(v19)) { ok = false; if (!$fail(e, a, "/custom_fields_id", "#/components/schemas/EventWriteFields/properties/custom_fields_id/type", "type", $params12, "/custom_fields_id must be array")) return false; }
       else {
@@ -646,9 +665,9 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
         }
       }
     }
-    if (!(f26 ? "name" in (o1 as object) : $hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params18, "must have required property 'name'")) return false; }
-    if (!(f26 ? "date" in (o1 as object) : $hop.call(o1, "date"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params19, "must have required property 'date'")) return false; }
-    if (!(f26 ? "venue" in (o1 as object) : $hop.call(o1, "venue"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params20, "must have required property 'venue'")) return false; }
+    if (!("name" in (h26 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params18, "must have required property 'name'")) return false; }
+    if (!("date" in (h26 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params19, "must have required property 'date'")) return false; }
+    if (!("venue" in (h26 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params20, "must have required property 'venue'")) return false; }
   }
   return ok;
 }
@@ -660,28 +679,28 @@ function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Location/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto);
-    if (f8 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h8 as object)) {
       const v2 = o1["id"];
       if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Location/properties/id/type", "type", $params14, "/id must be integer")) return false; }
     }
-    if (f8 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h8 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Location/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
-    if (f8 ? "address" in (o1 as object) : $hop.call(o1, "address")) {
+    if ("address" in (h8 as object)) {
       const v4 = o1["address"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/Location/properties/address/type", "type", $params4, "/address must be string")) return false; }
     }
-    if (f8 ? "city" in (o1 as object) : $hop.call(o1, "city")) {
+    if ("city" in (h8 as object)) {
       const v5 = o1["city"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Location/properties/city/type", "type", $params4, "/city must be string")) return false; }
     }
-    if (f8 ? "zip" in (o1 as object) : $hop.call(o1, "zip")) {
+    if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/Location/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
     }
-    if (f8 ? "saved" in (o1 as object) : $hop.call(o1, "saved")) {
+    if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
       if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/Location/properties/saved/type", "type", $params21, "/saved must be boolean")) return false; }
     }
@@ -696,32 +715,32 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boo
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/PayrollGroup/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f21 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("payroll_item_id" in $proto) && !("default_wage" in $proto) && !("insert_date" in $proto) && !("invoice_cost" in $proto) && !("deleted" in $proto) && !("wage_rules_id" in $proto) && !("group_rows" in $proto) && !("locations" in $proto) && !("pending" in $proto) && !("updateError" in $proto) && !("deleteError" in $proto);
-    if (f21 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h21 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("payroll_item_id" in $proto) && !("default_wage" in $proto) && !("insert_date" in $proto) && !("invoice_cost" in $proto) && !("deleted" in $proto) && !("wage_rules_id" in $proto) && !("group_rows" in $proto) && !("locations" in $proto) && !("pending" in $proto) && !("updateError" in $proto) && !("deleteError" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h21 as object)) {
       const v2 = o1["id"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/PayrollGroup/properties/id/type", "type", $params4, "/id must be string")) return false; }
     }
-    if (f21 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h21 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/PayrollGroup/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
-    if (f21 ? "payroll_item_id" in (o1 as object) : $hop.call(o1, "payroll_item_id")) {
+    if ("payroll_item_id" in (h21 as object)) {
       const v4 = o1["payroll_item_id"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroup/properties/payroll_item_id/type", "type", $params4, "/payroll_item_id must be string")) return false; }
     }
-    if (f21 ? "default_wage" in (o1 as object) : $hop.call(o1, "default_wage")) {
+    if ("default_wage" in (h21 as object)) {
       const v5 = o1["default_wage"];
       if (!((typeof v5 === "number" && Number.isFinite(v5)) || v5 === null)) { ok = false; if (!$fail(e, a, "/default_wage", "#/components/schemas/PayrollGroup/properties/default_wage/type", "type", $params22, "/default_wage must be number or null")) return false; }
     }
-    if (f21 ? "insert_date" in (o1 as object) : $hop.call(o1, "insert_date")) {
+    if ("insert_date" in (h21 as object)) {
       const v6 = o1["insert_date"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/insert_date", "#/components/schemas/PayrollGroup/properties/insert_date/type", "type", $params4, "/insert_date must be string")) return false; }
     }
-    if (f21 ? "invoice_cost" in (o1 as object) : $hop.call(o1, "invoice_cost")) {
+    if ("invoice_cost" in (h21 as object)) {
       const v7 = o1["invoice_cost"];
       if (!((typeof v7 === "number" && Number.isFinite(v7)) || v7 === null)) { ok = false; if (!$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroup/properties/invoice_cost/type", "type", $params22, "/invoice_cost must be number or null")) return false; }
     }
-    if (f21 ? "deleted" in (o1 as object) : $hop.call(o1, "deleted")) {
+    if ("deleted" in (h21 as object)) {
       const v8 = o1["deleted"];
       if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/type", "type", $params14, "/deleted must be integer")) return false; }
       else {
@@ -729,11 +748,11 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boo
         if (v8 > 1) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/maximum", "maximum", $params24, "/deleted must be <= 1")) return false; }
       }
     }
-    if (f21 ? "wage_rules_id" in (o1 as object) : $hop.call(o1, "wage_rules_id")) {
+    if ("wage_rules_id" in (h21 as object)) {
       const v9 = o1["wage_rules_id"];
       if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroup/properties/wage_rules_id/type", "type", $params4, "/wage_rules_id must be string")) return false; }
     }
-    if (f21 ? "group_rows" in (o1 as object) : $hop.call(o1, "group_rows")) {
+    if ("group_rows" in (h21 as object)) {
       const v10 = o1["group_rows"];
       if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroup/properties/group_rows/type", "type", $params12, "/group_rows must be array")) return false; }
       else {
@@ -744,7 +763,7 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boo
         }
       }
     }
-    if (f21 ? "locations" in (o1 as object) : $hop.call(o1, "locations")) {
+    if ("locations" in (h21 as object)) {
       const v14 = o1["locations"];
       if (!Array.isArray(v14)) { ok = false; if (!$fail(e, a, "/locations", "#/components/schemas/PayrollGroup/properties/locations/type", "type", $params12, "/locations must be array")) return false; }
       else {
@@ -755,15 +774,15 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boo
         }
       }
     }
-    if (f21 ? "pending" in (o1 as object) : $hop.call(o1, "pending")) {
+    if ("pending" in (h21 as object)) {
       const v18 = o1["pending"];
       if (typeof v18 !== "boolean") { ok = false; if (!$fail(e, a, "/pending", "#/components/schemas/PayrollGroup/properties/pending/type", "type", $params21, "/pending must be boolean")) return false; }
     }
-    if (f21 ? "updateError" in (o1 as object) : $hop.call(o1, "updateError")) {
+    if ("updateError" in (h21 as object)) {
       const v19 = o1["updateError"];
       if (typeof v19 !== "boolean") { ok = false; if (!$fail(e, a, "/updateError", "#/components/schemas/PayrollGroup/properties/updateError/type", "type", $params21, "/updateError must be boolean")) return false; }
     }
-    if (f21 ? "deleteError" in (o1 as object) : $hop.call(o1, "deleteError")) {
+    if ("deleteError" in (h21 as object)) {
       const v20 = o1["deleteError"];
       if (typeof v20 !== "boolean") { ok = false; if (!$fail(e, a, "/deleteError", "#/components/schemas/PayrollGroup/properties/deleteError/type", "type", $params21, "/deleteError must be boolean")) return false; }
     }
@@ -778,24 +797,24 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/PayrollGroupCreate/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f15 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("payroll_item_id" in $proto) && !("invoice_cost" in $proto) && !("locationAll" in $proto) && !("locations" in $proto) && !("group_rows" in $proto) && !("wage_rules_id" in $proto);
-    if (f15 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    const h15 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("payroll_item_id" in $proto) && !("invoice_cost" in $proto) && !("locationAll" in $proto) && !("locations" in $proto) && !("group_rows" in $proto) && !("wage_rules_id" in $proto) ? o1 : $ownKeys(o1);
+    if ("name" in (h15 as object)) {
       const v2 = o1["name"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/PayrollGroupCreate/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
-    if (f15 ? "payroll_item_id" in (o1 as object) : $hop.call(o1, "payroll_item_id")) {
+    if ("payroll_item_id" in (h15 as object)) {
       const v3 = o1["payroll_item_id"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroupCreate/properties/payroll_item_id/type", "type", $params4, "/payroll_item_id must be string")) return false; }
     }
-    if (f15 ? "invoice_cost" in (o1 as object) : $hop.call(o1, "invoice_cost")) {
+    if ("invoice_cost" in (h15 as object)) {
       const v4 = o1["invoice_cost"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroupCreate/properties/invoice_cost/type", "type", $params4, "/invoice_cost must be string")) return false; }
     }
-    if (f15 ? "locationAll" in (o1 as object) : $hop.call(o1, "locationAll")) {
+    if ("locationAll" in (h15 as object)) {
       const v5 = o1["locationAll"];
       if (typeof v5 !== "boolean") { ok = false; if (!$fail(e, a, "/locationAll", "#/components/schemas/PayrollGroupCreate/properties/locationAll/type", "type", $params21, "/locationAll must be boolean")) return false; }
     }
-    if (f15 ? "locations" in (o1 as object) : $hop.call(o1, "locations")) {
+    if ("locations" in (h15 as object)) {
       const v6 = o1["locations"];
       if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/locations", "#/components/schemas/PayrollGroupCreate/properties/locations/type", "type", $params12, "/locations must be array")) return false; }
       else {
@@ -806,7 +825,7 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number
         }
       }
     }
-    if (f15 ? "group_rows" in (o1 as object) : $hop.call(o1, "group_rows")) {
+    if ("group_rows" in (h15 as object)) {
       const v10 = o1["group_rows"];
       if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroupCreate/properties/group_rows/type", "type", $params12, "/group_rows must be array")) return false; }
       else {
@@ -817,7 +836,7 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number
         }
       }
     }
-    if (f15 ? "wage_rules_id" in (o1 as object) : $hop.call(o1, "wage_rules_id")) {
+    if ("wage_rules_id" in (h15 as object)) {
       const v14 = o1["wage_rules_id"];
       if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroupCreate/properties/wage_rules_id/type", "type", $params4, "/wage_rules_id must be string")) return false; }
     }
@@ -832,16 +851,16 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f14 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("type" in $proto) && !("title" in $proto) && !("status" in $proto) && !("detail" in $proto) && !("instance" in $proto) && !("errors" in $proto);
-    if (f14 ? "type" in (o1 as object) : $hop.call(o1, "type")) {
+    const h14 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("type" in $proto) && !("title" in $proto) && !("status" in $proto) && !("detail" in $proto) && !("instance" in $proto) && !("errors" in $proto) ? o1 : $ownKeys(o1);
+    if ("type" in (h14 as object)) {
       const v2 = o1["type"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/Problem/properties/type/type", "type", $params4, "/type must be string")) return false; }
     }
-    if (f14 ? "title" in (o1 as object) : $hop.call(o1, "title")) {
+    if ("title" in (h14 as object)) {
       const v3 = o1["title"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/title", "#/components/schemas/Problem/properties/title/type", "type", $params4, "/title must be string")) return false; }
     }
-    if (f14 ? "status" in (o1 as object) : $hop.call(o1, "status")) {
+    if ("status" in (h14 as object)) {
       const v4 = o1["status"];
       if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/type", "type", $params14, "/status must be integer")) return false; }
       else {
@@ -849,15 +868,15 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         if (v4 > 599) { ok = false; if (!$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/maximum", "maximum", $params26, "/status must be <= 599")) return false; }
       }
     }
-    if (f14 ? "detail" in (o1 as object) : $hop.call(o1, "detail")) {
+    if ("detail" in (h14 as object)) {
       const v5 = o1["detail"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/detail", "#/components/schemas/Problem/properties/detail/type", "type", $params4, "/detail must be string")) return false; }
     }
-    if (f14 ? "instance" in (o1 as object) : $hop.call(o1, "instance")) {
+    if ("instance" in (h14 as object)) {
       const v6 = o1["instance"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/instance", "#/components/schemas/Problem/properties/instance/type", "type", $params4, "/instance must be string")) return false; }
     }
-    if (f14 ? "errors" in (o1 as object) : $hop.call(o1, "errors")) {
+    if ("errors" in (h14 as object)) {
       const v7 = o1["errors"];
       if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "/errors", "#/components/schemas/Problem/properties/errors/type", "type", $params12, "/errors must be array")) return false; }
       else {
@@ -869,9 +888,9 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
       }
     }
-    if (!(f14 ? "type" in (o1 as object) : $hop.call(o1, "type"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params27, "must have required property 'type'")) return false; }
-    if (!(f14 ? "title" in (o1 as object) : $hop.call(o1, "title"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params28, "must have required property 'title'")) return false; }
-    if (!(f14 ? "status" in (o1 as object) : $hop.call(o1, "status"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params29, "must have required property 'status'")) return false; }
+    if (!("type" in (h14 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params27, "must have required property 'type'")) return false; }
+    if (!("title" in (h14 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params28, "must have required property 'title'")) return false; }
+    if (!("status" in (h14 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params29, "must have required property 'status'")) return false; }
   }
   return ok;
 }
@@ -883,35 +902,35 @@ function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): 
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f9 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("in" in $proto) && !("instancePath" in $proto) && !("schemaPath" in $proto) && !("keyword" in $proto) && !("params" in $proto) && !("message" in $proto);
-    if (f9 ? "in" in (o1 as object) : $hop.call(o1, "in")) {
+    const h9 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("in" in $proto) && !("instancePath" in $proto) && !("schemaPath" in $proto) && !("keyword" in $proto) && !("params" in $proto) && !("message" in $proto) ? o1 : $ownKeys(o1);
+    if ("in" in (h9 as object)) {
       const v2 = o1["in"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/type", "type", $params4, "/in must be string")) return false; }
       if (!(v2 === "path" || v2 === "query" || v2 === "header" || v2 === "body")) { ok = false; if (e === null || !$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/enum", "enum", { allowedValues: $value30 }, "/in must be equal to one of: \"path\", \"query\", \"header\", \"body\"")) return false; }
     }
-    if (f9 ? "instancePath" in (o1 as object) : $hop.call(o1, "instancePath")) {
+    if ("instancePath" in (h9 as object)) {
       const v3 = o1["instancePath"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/instancePath", "#/components/schemas/ValidationIssue/properties/instancePath/type", "type", $params4, "/instancePath must be string")) return false; }
     }
-    if (f9 ? "schemaPath" in (o1 as object) : $hop.call(o1, "schemaPath")) {
+    if ("schemaPath" in (h9 as object)) {
       const v4 = o1["schemaPath"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/schemaPath", "#/components/schemas/ValidationIssue/properties/schemaPath/type", "type", $params4, "/schemaPath must be string")) return false; }
     }
-    if (f9 ? "keyword" in (o1 as object) : $hop.call(o1, "keyword")) {
+    if ("keyword" in (h9 as object)) {
       const v5 = o1["keyword"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/keyword", "#/components/schemas/ValidationIssue/properties/keyword/type", "type", $params4, "/keyword must be string")) return false; }
     }
-    if (f9 ? "params" in (o1 as object) : $hop.call(o1, "params")) {
+    if ("params" in (h9 as object)) {
       const v6 = o1["params"];
       if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/params", "#/components/schemas/ValidationIssue/properties/params/type", "type", $params7, "/params must be object")) return false; }
     }
-    if (f9 ? "message" in (o1 as object) : $hop.call(o1, "message")) {
+    if ("message" in (h9 as object)) {
       const v8 = o1["message"];
       if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/message", "#/components/schemas/ValidationIssue/properties/message/type", "type", $params4, "/message must be string")) return false; }
     }
-    if (!(f9 ? "in" in (o1 as object) : $hop.call(o1, "in"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params31, "must have required property 'in'")) return false; }
-    if (!(f9 ? "instancePath" in (o1 as object) : $hop.call(o1, "instancePath"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params32, "must have required property 'instancePath'")) return false; }
-    if (!(f9 ? "message" in (o1 as object) : $hop.call(o1, "message"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params33, "must have required property 'message'")) return false; }
+    if (!("in" in (h9 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params31, "must have required property 'in'")) return false; }
+    if (!("instancePath" in (h9 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params32, "must have required property 'instancePath'")) return false; }
+    if (!("message" in (h9 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params33, "must have required property 'message'")) return false; }
   }
   return ok;
 }
@@ -923,40 +942,40 @@ function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Venue/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto);
-    if (f8 ? "venue_id" in (o1 as object) : $hop.call(o1, "venue_id")) {
+    const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
+    if ("venue_id" in (h8 as object)) {
       const v2 = o1["venue_id"];
       if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/venue_id", "#/components/schemas/Venue/properties/venue_id/type", "type", $params14, "/venue_id must be integer")) return false; }
     }
-    if (f8 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h8 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/type", "type", $params4, "/name must be string")) return false; }
       else {
         if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/maxLength", "maxLength", $params17, "/name must be at most 150 characters")) return false; }
       }
     }
-    if (f8 ? "address" in (o1 as object) : $hop.call(o1, "address")) {
+    if ("address" in (h8 as object)) {
       const v4 = o1["address"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/type", "type", $params4, "/address must be string")) return false; }
       else {
         if (v4.length > 150 && (v4.length > 300 || $cpLen(v4) > 150)) { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/maxLength", "maxLength", $params17, "/address must be at most 150 characters")) return false; }
       }
     }
-    if (f8 ? "city" in (o1 as object) : $hop.call(o1, "city")) {
+    if ("city" in (h8 as object)) {
       const v5 = o1["city"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/type", "type", $params4, "/city must be string")) return false; }
       else {
         if (v5.length > 75 && (v5.length > 150 || $cpLen(v5) > 75)) { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/maxLength", "maxLength", $params34, "/city must be at most 75 characters")) return false; }
       }
     }
-    if (f8 ? "zip" in (o1 as object) : $hop.call(o1, "zip")) {
+    if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
       else {
         if (v6.length > 10 && (v6.length > 20 || $cpLen(v6) > 10)) { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/maxLength", "maxLength", $params35, "/zip must be at most 10 characters")) return false; }
       }
     }
-    if (f8 ? "saved" in (o1 as object) : $hop.call(o1, "saved")) {
+    if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
       if (typeof v7 !== "number" || !Number.isInteger(v7)) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/type", "type", $params14, "/saved must be integer")) return false; }
       else {
@@ -975,36 +994,36 @@ function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto);
-    if (f7 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
+    if ("name" in (h7 as object)) {
       const v2 = o1["name"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/type", "type", $params4, "/name must be string")) return false; }
       else {
         if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/maxLength", "maxLength", $params17, "/name must be at most 150 characters")) return false; }
       }
     }
-    if (f7 ? "address" in (o1 as object) : $hop.call(o1, "address")) {
+    if ("address" in (h7 as object)) {
       const v3 = o1["address"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/type", "type", $params4, "/address must be string")) return false; }
       else {
         if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/maxLength", "maxLength", $params17, "/address must be at most 150 characters")) return false; }
       }
     }
-    if (f7 ? "city" in (o1 as object) : $hop.call(o1, "city")) {
+    if ("city" in (h7 as object)) {
       const v4 = o1["city"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/type", "type", $params4, "/city must be string")) return false; }
       else {
         if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/maxLength", "maxLength", $params34, "/city must be at most 75 characters")) return false; }
       }
     }
-    if (f7 ? "zip" in (o1 as object) : $hop.call(o1, "zip")) {
+    if ("zip" in (h7 as object)) {
       const v5 = o1["zip"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
       else {
         if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/maxLength", "maxLength", $params35, "/zip must be at most 10 characters")) return false; }
       }
     }
-    if (f7 ? "saved" in (o1 as object) : $hop.call(o1, "saved")) {
+    if ("saved" in (h7 as object)) {
       const v6 = o1["saved"];
       if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/type", "type", $params14, "/saved must be integer")) return false; }
       else {
@@ -1012,10 +1031,10 @@ function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
         if (v6 > 1) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/maximum", "maximum", $params24, "/saved must be <= 1")) return false; }
       }
     }
-    if (!(f7 ? "name" in (o1 as object) : $hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params18, "must have required property 'name'")) return false; }
-    if (!(f7 ? "address" in (o1 as object) : $hop.call(o1, "address"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params36, "must have required property 'address'")) return false; }
-    if (!(f7 ? "city" in (o1 as object) : $hop.call(o1, "city"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params37, "must have required property 'city'")) return false; }
-    if (!(f7 ? "zip" in (o1 as object) : $hop.call(o1, "zip"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params38, "must have required property 'zip'")) return false; }
+    if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params18, "must have required property 'name'")) return false; }
+    if (!("address" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params36, "must have required property 'address'")) return false; }
+    if (!("city" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params37, "must have required property 'city'")) return false; }
+    if (!("zip" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params38, "must have required property 'zip'")) return false; }
   }
   return ok;
 }
@@ -1229,50 +1248,50 @@ function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: nu
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerCredentialCreate/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f12 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("credentials_id" in $proto) && !("p_id" in $proto) && !("date_completed" in $proto) && !("date_expired" in $proto) && !("clients_id" in $proto) && !("locations_id" in $proto) && !("file_name" in $proto) && !("file_type" in $proto) && !("file" in $proto) && !("name" in $proto);
-    if (f12 ? "credentials_id" in (o1 as object) : $hop.call(o1, "credentials_id")) {
+    const h12 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("credentials_id" in $proto) && !("p_id" in $proto) && !("date_completed" in $proto) && !("date_expired" in $proto) && !("clients_id" in $proto) && !("locations_id" in $proto) && !("file_name" in $proto) && !("file_type" in $proto) && !("file" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
+    if ("credentials_id" in (h12 as object)) {
       const v2 = o1["credentials_id"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredentialCreate/properties/credentials_id/type", "type", $params4, "/credentials_id must be string")) return false; }
     }
-    if (f12 ? "p_id" in (o1 as object) : $hop.call(o1, "p_id")) {
+    if ("p_id" in (h12 as object)) {
       const v3 = o1["p_id"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/p_id", "#/components/schemas/WorkerCredentialCreate/properties/p_id/type", "type", $params4, "/p_id must be string")) return false; }
     }
-    if (f12 ? "date_completed" in (o1 as object) : $hop.call(o1, "date_completed")) {
+    if ("date_completed" in (h12 as object)) {
       const v4 = o1["date_completed"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/type", "type", $params4, "/date_completed must be string")) return false; }
       else {
         if (!$fmtDateTime(v4)) { ok = false; if (!$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/format", "format", $params39, "/date_completed must match format \"date-time\"")) return false; }
       }
     }
-    if (f12 ? "date_expired" in (o1 as object) : $hop.call(o1, "date_expired")) {
+    if ("date_expired" in (h12 as object)) {
       const v5 = o1["date_expired"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/type", "type", $params4, "/date_expired must be string")) return false; }
       else {
         if (!$fmtDateTime(v5)) { ok = false; if (!$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/format", "format", $params39, "/date_expired must match format \"date-time\"")) return false; }
       }
     }
-    if (f12 ? "clients_id" in (o1 as object) : $hop.call(o1, "clients_id")) {
+    if ("clients_id" in (h12 as object)) {
       const v6 = o1["clients_id"];
       if (!(typeof v6 === "string" || v6 === null)) { ok = false; if (!$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredentialCreate/properties/clients_id/type", "type", $params40, "/clients_id must be string or null")) return false; }
     }
-    if (f12 ? "locations_id" in (o1 as object) : $hop.call(o1, "locations_id")) {
+    if ("locations_id" in (h12 as object)) {
       const v7 = o1["locations_id"];
       if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (!$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredentialCreate/properties/locations_id/type", "type", $params40, "/locations_id must be string or null")) return false; }
     }
-    if (f12 ? "file_name" in (o1 as object) : $hop.call(o1, "file_name")) {
+    if ("file_name" in (h12 as object)) {
       const v8 = o1["file_name"];
       if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerCredentialCreate/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
     }
-    if (f12 ? "file_type" in (o1 as object) : $hop.call(o1, "file_type")) {
+    if ("file_type" in (h12 as object)) {
       const v9 = o1["file_type"];
       if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/file_type", "#/components/schemas/WorkerCredentialCreate/properties/file_type/type", "type", $params4, "/file_type must be string")) return false; }
     }
-    if (f12 ? "file" in (o1 as object) : $hop.call(o1, "file")) {
+    if ("file" in (h12 as object)) {
       const v10 = o1["file"];
       if (!(typeof v10 === "string" || v10 === null)) { ok = false; if (!$fail(e, a, "/file", "#/components/schemas/WorkerCredentialCreate/properties/file/type", "type", $params40, "/file must be string or null")) return false; }
     }
-    if (f12 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h12 as object)) {
       const v11 = o1["name"];
       if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerCredentialCreate/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
@@ -1287,32 +1306,32 @@ function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): b
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerDocument/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f11 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("file_name" in $proto) && !("location" in $proto) && !("date_added" in $proto) && !("type" in $proto) && !("deleted" in $proto) && !("date_deleted" in $proto) && !("worker_viewable" in $proto);
-    if (f11 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h11 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("file_name" in $proto) && !("location" in $proto) && !("date_added" in $proto) && !("type" in $proto) && !("deleted" in $proto) && !("date_deleted" in $proto) && !("worker_viewable" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h11 as object)) {
       const v2 = o1["id"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/WorkerDocument/properties/id/type", "type", $params4, "/id must be string")) return false; }
     }
-    if (f11 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h11 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocument/properties/name/type", "type", $params4, "/name must be string")) return false; }
     }
-    if (f11 ? "file_name" in (o1 as object) : $hop.call(o1, "file_name")) {
+    if ("file_name" in (h11 as object)) {
       const v4 = o1["file_name"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerDocument/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
     }
-    if (f11 ? "location" in (o1 as object) : $hop.call(o1, "location")) {
+    if ("location" in (h11 as object)) {
       const v5 = o1["location"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/location", "#/components/schemas/WorkerDocument/properties/location/type", "type", $params4, "/location must be string")) return false; }
     }
-    if (f11 ? "date_added" in (o1 as object) : $hop.call(o1, "date_added")) {
+    if ("date_added" in (h11 as object)) {
       const v6 = o1["date_added"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/date_added", "#/components/schemas/WorkerDocument/properties/date_added/type", "type", $params4, "/date_added must be string")) return false; }
     }
-    if (f11 ? "type" in (o1 as object) : $hop.call(o1, "type")) {
+    if ("type" in (h11 as object)) {
       const v7 = o1["type"];
       if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocument/properties/type/type", "type", $params4, "/type must be string")) return false; }
     }
-    if (f11 ? "deleted" in (o1 as object) : $hop.call(o1, "deleted")) {
+    if ("deleted" in (h11 as object)) {
       const v8 = o1["deleted"];
       if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/type", "type", $params14, "/deleted must be integer")) return false; }
       else {
@@ -1320,11 +1339,11 @@ function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): b
         if (v8 > 1) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/maximum", "maximum", $params24, "/deleted must be <= 1")) return false; }
       }
     }
-    if (f11 ? "date_deleted" in (o1 as object) : $hop.call(o1, "date_deleted")) {
+    if ("date_deleted" in (h11 as object)) {
       const v9 = o1["date_deleted"];
       if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "/date_deleted", "#/components/schemas/WorkerDocument/properties/date_deleted/type", "type", $params40, "/date_deleted must be string or null")) return false; }
     }
-    if (f11 ? "worker_viewable" in (o1 as object) : $hop.call(o1, "worker_viewable")) {
+    if ("worker_viewable" in (h11 as object)) {
       const v10 = o1["worker_viewable"];
       if (typeof v10 !== "number" || !Number.isInteger(v10)) { ok = false; if (!$fail(e, a, "/worker_viewable", "#/components/schemas/WorkerDocument/properties/worker_viewable/type", "type", $params14, "/worker_viewable must be integer")) return false; }
     }
@@ -1339,12 +1358,12 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: numb
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerDocumentUpload/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("p_id" in $proto) && !("name" in $proto) && !("file" in $proto) && !("type" in $proto) && !("file_name" in $proto);
-    if (f7 ? "p_id" in (o1 as object) : $hop.call(o1, "p_id")) {
+    const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("p_id" in $proto) && !("name" in $proto) && !("file" in $proto) && !("type" in $proto) && !("file_name" in $proto) ? o1 : $ownKeys(o1);
+    if ("p_id" in (h7 as object)) {
       const v2 = o1["p_id"];
       if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/p_id", "#/components/schemas/WorkerDocumentUpload/properties/p_id/type", "type", $params14, "/p_id must be integer")) return false; }
     }
-    if (f7 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h7 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/type", "type", $params4, "/name must be string")) return false; }
       else {
@@ -1352,11 +1371,11 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: numb
         if (v3.length === 0) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/minLength", "minLength", $params3, "/name must be at least 1 character")) return false; }
       }
     }
-    if (f7 ? "file" in (o1 as object) : $hop.call(o1, "file")) {
+    if ("file" in (h7 as object)) {
       const v4 = o1["file"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/file", "#/components/schemas/WorkerDocumentUpload/properties/file/type", "type", $params4, "/file must be string")) return false; }
     }
-    if (f7 ? "type" in (o1 as object) : $hop.call(o1, "type")) {
+    if ("type" in (h7 as object)) {
       const v5 = o1["type"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/type", "type", $params4, "/type must be string")) return false; }
       else {
@@ -1364,7 +1383,7 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: numb
         if (v5.length === 0) { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/minLength", "minLength", $params3, "/type must be at least 1 character")) return false; }
       }
     }
-    if (f7 ? "file_name" in (o1 as object) : $hop.call(o1, "file_name")) {
+    if ("file_name" in (h7 as object)) {
       const v6 = o1["file_name"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerDocumentUpload/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
     }
@@ -1379,13 +1398,13 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
-    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h6 as object)) {
       const v2 = o1["id"];
       const s3 = $mark(e);
       if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
   }
   return ok;
 }
@@ -1397,13 +1416,13 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
-    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h6 as object)) {
       const v2 = o1["id"];
       const s3 = $mark(e);
       if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
   }
   return ok;
 }
@@ -1431,13 +1450,13 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
-    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h6 as object)) {
       const v2 = o1["id"];
       const s3 = $mark(e);
       if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
   }
   return ok;
 }
@@ -1457,13 +1476,13 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
-    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h6 as object)) {
       const v2 = o1["id"];
       const s3 = $mark(e);
       if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
   }
   return ok;
 }

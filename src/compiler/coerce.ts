@@ -1,5 +1,5 @@
 import { isRecord, type JsonObject } from "../json-value.js";
-import { type Code, code, json, tsOnly } from "./code.js";
+import { type Code, code, tsOnly } from "./code.js";
 import { childLocation, type SchemaLocation } from "./location.js";
 import type { ModuleState } from "./module-state.js";
 
@@ -23,15 +23,11 @@ type Plan = number | [1, Plan] | [0, Record<string, Plan>, Plan];
 export function emitCoercer(module: ModuleState, location: SchemaLocation, name: Code): Code | undefined {
   const plan = planFor(module, follow(module, location), 0);
   if (plan === 0) return undefined;
-  const constant = module.constant(`plan:${JSON.stringify(plan)}`, "plan", printPlan(plan));
+  const constant = module.jsonConstant("plan", plan, tsOnly` as $Plan`);
   const helper = module.helper("coercePlan");
   return code`function ${name}(value${tsOnly`: unknown`})${tsOnly`: unknown`} {
   return ${helper}(value, ${constant});
 }`;
-}
-
-function printPlan(plan: Plan): Code {
-  return code`${json(plan)}${tsOnly` as $Plan`}`;
 }
 
 function planFor(module: ModuleState, resolved: Resolved | undefined, depth: number): Plan {

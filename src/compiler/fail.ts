@@ -28,7 +28,7 @@ export function params(entries: Readonly<Record<string, Code>>): Code {
  */
 function paramsExpression(ctx: NodeCtx, errorParams: Code): Code {
   if (!CONSTANT_PARAMS.has(errorParams)) return errorParams;
-  return ctx.fn.module.constant(`params:${errorParams.toString()}`, "params", code`Object.freeze(${errorParams})`);
+  return ctx.fn.module.constant(`params:${errorParams.toString()}`, "params", code`${ctx.fn.module.helper("freeze")}(${errorParams})`);
 }
 
 /**

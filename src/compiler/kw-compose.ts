@@ -6,7 +6,6 @@ import { failWith, params } from "./fail.js";
 import { compileDiscriminated } from "./kw-discriminator.js";
 import { messages, runtimeMessages } from "./messages.js";
 import { compileNode } from "./node.js";
-import { HOP } from "./runtime.js";
 
 /** allOf, anyOf, oneOf (or a discriminator), not, if/then/else, dependentSchemas. */
 export function compileComposition(ctx: ObjectNodeCtx, out: Block): void {
@@ -144,7 +143,7 @@ function compileDependentSchemas(ctx: ObjectNodeCtx, out: Block): void {
   const d = ctx.data;
   out.line(code`const ${o} = typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}) ? (${d}${tsOnly` as Record<string, unknown>`}) : null;`);
   for (const name of Object.keys(map)) {
-    out.open(code`if (${o} !== null && ${HOP}.call(${o}, ${str(name)}))`);
+    out.open(code`if (${o} !== null && ${ctx.fn.module.helper("hop")}.call(${o}, ${str(name)}))`);
     compileNode(inPlace(ctx, ["dependentSchemas", name]), out);
     out.close();
   }

@@ -1,4 +1,4 @@
-import { type Block, type Code, code, json, str, tsOnly } from "./code.js";
+import { type Block, type Code, code, str, tsOnly } from "./code.js";
 import { inPlace, type ObjectNodeCtx } from "./context.js";
 import type { Discrimination, DiscriminatorCase } from "./discriminator-map.js";
 import { failWith, params } from "./fail.js";
@@ -6,7 +6,6 @@ import { emitCall } from "./kw-ref.js";
 import { childLocation } from "./location.js";
 import { messages } from "./messages.js";
 import { compileNode } from "./node.js";
-import { HOP } from "./runtime.js";
 
 /**
  * OpenAPI discriminator on oneOf/anyOf: for an object, the tag property selects the one
@@ -35,13 +34,13 @@ function emitSelection(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimin
   const tagPath = ctx.path.child(propertyName);
   const missing = failWith(ctx, "discriminator", params({ propertyName: name, error: str("missing") }), messages.discriminatorMissing(propertyName), { at });
   const notString = failWith(ctx, "discriminator", params({ propertyName: name, error: str("type") }), messages.discriminatorType, { at, path: tagPath });
-  out.line(code`const ${tag} = ${HOP}.call(${o}, ${name}) ? ${o}[${name}] : undefined;`);
+  out.line(code`const ${tag} = ${ctx.fn.module.helper("hop")}.call(${o}, ${name}) ? ${o}[${name}] : undefined;`);
   out.line(code`if (${tag} === undefined) ${missing}`);
   out.line(code`else if (typeof ${tag} !== "string") ${notString}`);
   out.open(code`else switch (${tag})`);
   for (const [value, target] of cases) emitCase(ctx, out, discrimination, value, target, usePlain);
   const tags = [...cases.keys()];
-  const allowed = ctx.fn.module.constant(`json:${JSON.stringify(tags)}`, "value", json(tags));
+  const allowed = ctx.fn.module.jsonConstant("value", tags);
   const unknown = params({ propertyName: name, error: str("value"), allowedValues: allowed });
   out.line(code`default: ${failWith(ctx, "discriminator", unknown, messages.discriminatorValue(tags), { at, path: tagPath })}`);
   out.close();

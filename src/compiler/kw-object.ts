@@ -6,7 +6,6 @@ import { childLocation } from "./location.js";
 import { messages } from "./messages.js";
 import { compileDirectProperties, compilePropertyLoop, type PropertyPlan } from "./object-loop.js";
 import type { KeywordReader } from "./read.js";
-import { HOP } from "./runtime.js";
 
 /**
  * Object keywords. Everything that needs the keys is done in one `for...in` pass over own
@@ -59,12 +58,12 @@ function compileDependentRequired(ctx: ObjectNodeCtx, out: Block, o: Code, reade
     if (!Array.isArray(names) || !names.every((name) => typeof name === "string")) {
       reader.fail("dependentRequired", `dependentRequired/${trigger} must be an array of property names`);
     }
-    out.open(code`if (${HOP}.call(${o}, ${str(trigger)}))`);
+    out.open(code`if (${ctx.fn.module.helper("hop")}.call(${o}, ${str(trigger)}))`);
     for (const name of names as string[]) {
       const at = childLocation(ctx.at, "dependentRequired");
       const errorParams = params({ property: str(trigger), missingProperty: str(name), depsCount: num(names.length) });
       const fail = failWith(ctx, "dependentRequired", errorParams, messages.dependentRequired(name, trigger), { at });
-      out.line(code`if (!${HOP}.call(${o}, ${str(name)})) ${fail}`);
+      out.line(code`if (!${ctx.fn.module.helper("hop")}.call(${o}, ${str(name)})) ${fail}`);
     }
     out.close();
   }

@@ -1,4 +1,4 @@
-import { type Block, type Code, code, joinCode, json, tsOnly } from "./code.js";
+import { type Block, type Code, code, joinCode, json } from "./code.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { messages } from "./messages.js";
@@ -30,7 +30,7 @@ function matchesAny(ctx: ObjectNodeCtx, values: readonly unknown[]): Code {
   const primitives = values.filter(isPrimitive);
   const tests: Code[] = [];
   if (primitives.length > MAX_INLINE_VALUES) {
-    const set = ctx.fn.module.constant(`set:${JSON.stringify(primitives)}`, "set", code`new Set${tsOnly`<unknown>`}([${joinCode(primitives.map(json), code`, `)}])`);
+    const set = ctx.fn.module.constant(`set:${JSON.stringify(primitives)}`, "set", code`${ctx.fn.module.helper("setOf")}([${joinCode(primitives.map(json), code`, `)}])`);
     tests.push(code`${set}.has(${ctx.data})`);
   } else {
     tests.push(...primitives.map((value) => code`${ctx.data} === ${json(value)}`));
@@ -47,6 +47,5 @@ function equals(ctx: ObjectNodeCtx, value: unknown): Code {
 /** A schema value as an expression; objects and arrays are hoisted constants. */
 function valueCode(ctx: ObjectNodeCtx, value: unknown): Code {
   if (isPrimitive(value)) return json(value);
-  const text = JSON.stringify(value);
-  return ctx.fn.module.constant(`json:${text}`, "value", json(value));
+  return ctx.fn.module.jsonConstant("value", value);
 }

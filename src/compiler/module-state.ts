@@ -66,6 +66,12 @@ export class ModuleState {
     return name;
   }
 
+  /** A module-level constant holding a JSON value, parsed once when the module loads. */
+  jsonConstant(prefix: string, value: unknown, cast: Code = code``): Code {
+    const text = JSON.stringify(value);
+    return this.constant(`${prefix}:${text}`, prefix, code`${this.helper("json")}(${str(text)})${cast}`);
+  }
+
   get constants(): readonly Code[] {
     return this.#constants;
   }
@@ -81,7 +87,7 @@ export class ModuleState {
         `invalid regular expression ${JSON.stringify(pattern)} (${reason}); patterns are ECMA-262 with the "u" flag, so escape only syntax characters`,
       );
     }
-    return this.constant(`re:${pattern}`, "re", code`new RegExp(${str(pattern)}, "u")`);
+    return this.constant(`re:${pattern}`, "re", code`${this.helper("regex")}(${str(pattern)})`);
   }
 
   /** The function validating `location`; compiled later, once per variant. */

@@ -5,7 +5,6 @@ import { type InstancePath, type ObjectNodeCtx, onChild } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { childLocation } from "./location.js";
 import { messages, runtimeMessages } from "./messages.js";
-import { HOP } from "./runtime.js";
 
 /** The object keywords of one node, read and checked. */
 export interface PropertyPlan {
@@ -41,7 +40,7 @@ export function compilePropertyLoop(ctx: ObjectNodeCtx, out: Block, o: Code, pla
   out.close();
   if (vars.found !== null) {
     out.open(code`if (${vars.found} !== ${num(plan.required.length)})`);
-    emitMissing(ctx, out, plan.required, hasOwn(o));
+    emitMissing(ctx, out, plan.required, hasOwn(ctx, o));
     out.close();
   }
   if (vars.count !== null) emitCounts(ctx, out, vars.count, plan);
@@ -61,7 +60,7 @@ function loopVars(ctx: ObjectNodeCtx, o: Code, plan: PropertyPlan): LoopVars {
 }
 
 function emitLoopBody(ctx: ObjectNodeCtx, out: Block, plan: PropertyPlan, vars: LoopVars): void {
-  out.line(code`if (!${HOP}.call(${vars.o}, ${vars.k})) continue;`);
+  out.line(code`if (!${ctx.fn.module.helper("hop")}.call(${vars.o}, ${vars.k})) continue;`);
   if (vars.count !== null) out.line(code`${vars.count}++;`);
   if (plan.propertyNames !== undefined) emitPropertyName(ctx, out, vars.k);
   if (vars.matched !== null) out.line(code`let ${vars.matched} = false;`);
@@ -126,15 +125,17 @@ const PROTOTYPE_NAMES = new Set([
 
 /**
  * Declared and required properties looked up by name, in declaration order, when no keyword
- * needs the other keys. Whether a property is own is answered by `name in o` when the object's
- * prototype is `Object.prototype` and that has none of the names: V8 folds those tests to map
- * checks, where hasOwnProperty with a constant key is a call. Reading `o["__proto__"]` first
- * checks the map in a way that lets `Object.getPrototypeOf` fold for several maps too (alone,
- * it is a runtime call); an own `__proto__` property only sends the object to the slow path.
- * Other objects (null or another prototype, another realm's object, a polluted prototype) get
- * hasOwnProperty. Required properties are checked after the declared ones, as the key loop
- * reports them. In TypeScript the object is cast for `in`, which keeps the checker from
- * narrowing it at every test (that narrowing made large validators slow to typecheck).
+ * needs the other keys. Each test is `name in h`, where `h` is the object itself when its
+ * prototype is `Object.prototype` and that has none of the names (V8 folds those tests to map
+ * checks, where hasOwnProperty with a constant key is a call), and otherwise a null-prototype
+ * set of its own keys (`$ownKeys`: null or another prototype, another realm's object, a
+ * polluted prototype, an own `__proto__`). Reading `o["__proto__"]` first checks the map in a
+ * way that lets `Object.getPrototypeOf` fold for several maps too (alone, it is a runtime call).
+ * Required properties are checked after the declared ones, as the key loop reports them.
+ *
+ * The form is also cheap for TypeScript's checker, which walks back over every earlier
+ * statement of the function for each reference to an outer variable: one reference per test
+ * (`h`, cast so that `in` does not narrow it) instead of the object, a flag and hasOwnProperty.
  */
 export function compileDirectProperties(ctx: ObjectNodeCtx, out: Block, o: Code, plan: PropertyPlan): void {
   const declared: { name: string; checks: Block }[] = [];
@@ -158,16 +159,17 @@ export function compileDirectProperties(ctx: ObjectNodeCtx, out: Block, o: Code,
   emitMissing(ctx, out, plan.required, own);
 }
 
-/** Declares the fast-path flag (when some names can use it) and returns the own-property test of a name. */
+/** Declares `h`, the object the own-property tests look names up in, and returns the test of a name. */
 function ownTest(ctx: ObjectNodeCtx, out: Block, o: Code, fast: readonly string[]): (name: string) => Code {
-  const slow = hasOwn(o);
+  const slow = hasOwn(ctx, o);
   if (fast.length === 0) return slow;
   const proto = ctx.fn.module.helper("proto");
-  const flag = ctx.fn.fresh("f");
+  const ownKeys = ctx.fn.module.helper("ownKeys");
+  const keys = ctx.fn.fresh("h");
   const absent = fast.map((name) => code` && !(${str(name)} in ${proto})`);
-  out.line(code`const ${flag} = ${o}["__proto__"] === ${proto} && Object.getPrototypeOf(${o}) === ${proto}${joinCode(absent, code``)};`);
+  out.line(code`const ${keys} = ${o}["__proto__"] === ${proto} && Object.getPrototypeOf(${o}) === ${proto}${joinCode(absent, code``)} ? ${o} : ${ownKeys}(${o});`);
   const names = new Set(fast);
-  return (name) => (names.has(name) ? code`${flag} ? ${str(name)} in (${o}${tsOnly` as object`}) : ${slow(name)}` : slow(name));
+  return (name) => (names.has(name) ? code`${str(name)} in (${keys}${tsOnly` as object`})` : slow(name));
 }
 
 function emitPattern(ctx: ObjectNodeCtx, out: Block, pattern: string, vars: LoopVars): void {
@@ -212,8 +214,8 @@ function emitCounts(ctx: ObjectNodeCtx, out: Block, count: Code, plan: PropertyP
 }
 
 /** The own-property test of a name by hasOwnProperty, which holds for any object. */
-function hasOwn(o: Code): (name: string) => Code {
-  return (name) => code`${HOP}.call(${o}, ${str(name)})`;
+function hasOwn(ctx: ObjectNodeCtx, o: Code): (name: string) => Code {
+  return (name) => code`${ctx.fn.module.helper("hop")}.call(${o}, ${str(name)})`;
 }
 
 /** Emits one failure per required property that `own` does not find. */

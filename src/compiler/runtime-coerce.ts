@@ -35,7 +35,7 @@ function $coerce(v: unknown, flags: number): unknown {
 }`,
   },
   invalidText: {
-    deps: ["invalid"],
+    deps: ["invalid", "hop"],
     source: code`const $TEXT_FORMS: Readonly<Record<string, string>> = {
   integer: 'an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991',
   number: "a number is written as a JSON number",
@@ -71,7 +71,7 @@ function $valueAt(value: unknown, pointer: string): unknown {
 }`,
   },
   coercePlan: {
-    deps: ["coerce", "withOwn"],
+    deps: ["coerce", "withOwn", "hop"],
     source: code`/** A conversion plan: type flags for a value, [1, items] for an array, [0, properties, rest] for an object. */
 type $Plan = number | readonly [1, $Plan] | readonly [0, Readonly<Record<string, $Plan>>, $Plan];
 function $coercePlan(v: unknown, plan: $Plan): unknown {

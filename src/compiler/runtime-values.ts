@@ -2,13 +2,53 @@ import { code } from "./code.js";
 import type { HelperDefinition } from "./runtime.js";
 
 /** Names of the value helpers. */
-export type ValueHelperName = "proto" | "cpLen" | "equal" | "duplicate" | "multipleOf";
+export type ValueHelperName = "hop" | "json" | "freeze" | "regex" | "setOf" | "proto" | "ownKeys" | "cpLen" | "equal" | "duplicate" | "multipleOf";
 
-/** The realm's Object.prototype (own-property fast path); value comparisons and measures: code-point length, deep equality, uniqueness, exact multipleOf. */
+/** hasOwnProperty; module constants; the realm's Object.prototype and own-key sets (own-property tests); value comparisons and measures: code-point length, deep equality, uniqueness, exact multipleOf. */
 export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
+  // Module-level constants are built by calling function declarations ($json, $freeze, $regex,
+  // $setOf): TypeScript's checker resolves each reference to a global such as `JSON` or `Object`
+  // by walking back over every earlier declaration of the module, and a large module has
+  // thousands of constants; a reference to a function declaration costs it nothing.
+  hop: {
+    deps: [],
+    source: code`const $hop = Object.prototype.hasOwnProperty;`,
+  },
+  json: {
+    deps: [],
+    source: code`function $json(text: string): unknown {
+  return JSON.parse(text);
+}`,
+  },
+  freeze: {
+    deps: [],
+    source: code`function $freeze<T extends object>(value: T): Readonly<T> {
+  return Object.freeze(value);
+}`,
+  },
+  regex: {
+    deps: [],
+    source: code`function $regex(pattern: string): RegExp {
+  return new RegExp(pattern, "u");
+}`,
+  },
+  setOf: {
+    deps: [],
+    source: code`function $setOf(values: readonly unknown[]): ReadonlySet<unknown> {
+  return new Set(values);
+}`,
+  },
   proto: {
     deps: [],
     source: code`const $proto = Object.prototype;`,
+  },
+  ownKeys: {
+    deps: [],
+    source: code`function $ownKeys(o: object): object {
+  const keys: Record<string, true> = Object.create(null);
+  for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
+  return keys;
+}`,
   },
   cpLen: {
     deps: [],
@@ -25,7 +65,7 @@ export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
 }`,
   },
   equal: {
-    deps: [],
+    deps: ["hop"],
     source: code`function $equal(x: unknown, y: unknown): boolean {
   if (x === y) return true;
   if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;

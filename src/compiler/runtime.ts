@@ -5,9 +5,6 @@ import { ERROR_HELPERS, type ErrorHelperName } from "./runtime-errors.js";
 import { TRACKING_HELPERS, type TrackingHelperName } from "./runtime-tracking.js";
 import { VALUE_HELPERS, type ValueHelperName } from "./runtime-values.js";
 
-/** The module's `Object.prototype.hasOwnProperty`, used as `$hop.call(o, key)`. */
-export const HOP = code`$hop`;
-
 /** How deep validator functions may call each other before the instance is rejected. */
 export const MAX_DEPTH = 1000;
 
@@ -47,5 +44,4 @@ export function withDependencies(used: ReadonlySet<HelperName>): HelperName[] {
 /** Declarations every module has beside the public types: the shared aliases. */
 export const MODULE_TYPES = code`${tsOnly`interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-`}const $hop = Object.prototype.hasOwnProperty;
-const $MAX_DEPTH = ${num(MAX_DEPTH)};`;
+`}const $MAX_DEPTH = ${num(MAX_DEPTH)};`;

@@ -5,7 +5,6 @@ import type { ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { childLocation } from "./location.js";
 import { runtimeMessages } from "./messages.js";
-import { HOP } from "./runtime.js";
 
 /** How a node with unevaluated* keywords learns what was evaluated. */
 export interface Tracking {
@@ -51,7 +50,7 @@ function emitProperties(node: ObjectNodeCtx, tracking: Tracking, out: Block): vo
     const k = node.fn.fresh("k");
     out.line(code`const ${o} = ${d}${tsOnly` as Record<string, unknown>`};`);
     out.open(code`for (const ${k} in ${o})`);
-    out.line(code`if (!${HOP}.call(${o}, ${k})) continue;`);
+    out.line(code`if (!${node.fn.module.helper("hop")}.call(${o}, ${k})) continue;`);
     const skip = tracking.own !== null ? code`${tracking.own}.all || ${tracking.own}.k.has(${k})` : staticSkip(node, stat as StaticProps, k);
     if (skip !== null) out.line(code`if (${skip}) continue;`);
     emitUnevaluatedValue(node, out, "unevaluatedProperties", code`${o}[${k}]`, k, "key");

@@ -1,3 +1,4 @@
+import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { validatorFor } from "./compile-helpers.js";
 
@@ -33,6 +34,32 @@ describe("object keys are data, checked as own properties", () => {
     const validate = await validatorFor({ type: "object", required: ["name"], properties: { name: { type: "string" } } });
     const inherited = Object.create({ name: "from prototype" }) as object;
     expect(validate(inherited).valid).toBe(false);
+  });
+
+  it("looks declared properties up as own properties on objects of any prototype", async () => {
+    const validate = await validatorFor({ type: "object", required: ["name"], properties: { name: { type: "string" }, size: { type: "integer" } } });
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { name: "x", size: 1 });
+    expect(validate(bare).valid).toBe(true);
+    expect(validate(Object.assign(Object.create(null) as object, { size: 1 })).errors?.[0]?.keyword).toBe("required");
+    expect(validate(Object.assign(Object.create(null) as object, { name: "x", size: "1" })).errors?.[0]?.instancePath).toBe("/size");
+    const hidden = Object.defineProperty({ size: 1 }, "name", { value: 5, enumerable: false });
+    expect(validate(hidden).errors?.[0]?.instancePath).toBe("/name");
+    const foreign = runInNewContext('({ name: "x", size: 1.5 })') as object;
+    expect(validate(foreign).errors?.[0]?.instancePath).toBe("/size");
+  });
+
+  it("does not read names a polluted Object.prototype holds as present", async () => {
+    const validate = await validatorFor({ type: "object", required: ["name"], properties: { name: { type: "string" }, size: { type: "integer" } } });
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype["size"] = "polluted";
+    try {
+      expect(validate({ name: "x" }).valid).toBe(true);
+      expect(validate({ name: "x", size: 2 }).valid).toBe(true);
+      expect(validate({ size: 2 }).errors?.[0]?.keyword).toBe("required");
+    } finally {
+      delete prototype["size"];
+    }
+    expect(validate({ name: "x", size: "1" }).valid).toBe(false);
   });
 
   it("does not pollute Object.prototype while validating hostile input", async () => {

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
 function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
@@ -31,20 +30,36 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
+const $hop = Object.prototype.hasOwnProperty;
+
+function $json(text: string): unknown {
+  return JSON.parse(text);
+}
+
+function $freeze<T extends object>(value: T): Readonly<T> {
+  return Object.freeze(value);
+}
+
 const $proto = Object.prototype;
 
-const $params0 = Object.freeze({ type: "string" });
-const $params1 = Object.freeze({ comparison: ">=", limit: 0 });
-const $params2 = Object.freeze({ comparison: "<=", limit: 9 });
-const $params3 = Object.freeze({ type: "integer" });
-const $params4 = Object.freeze({ missingProperty: "kind" });
-const $params5 = Object.freeze({ missingProperty: "lives" });
-const $params6 = Object.freeze({ type: "object" });
-const $params7 = Object.freeze({ type: "boolean" });
-const $params8 = Object.freeze({ missingProperty: "goodBoy" });
-const $params9 = Object.freeze({ propertyName: "kind", error: "missing" });
-const $params10 = Object.freeze({ propertyName: "kind", error: "type" });
-const $value11 = JSON.parse("[\"cat\",\"dog\"]");
+function $ownKeys(o: object): object {
+  const keys: Record<string, true> = Object.create(null);
+  for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
+  return keys;
+}
+
+const $params0 = $freeze({ type: "string" });
+const $params1 = $freeze({ comparison: ">=", limit: 0 });
+const $params2 = $freeze({ comparison: "<=", limit: 9 });
+const $params3 = $freeze({ type: "integer" });
+const $params4 = $freeze({ missingProperty: "kind" });
+const $params5 = $freeze({ missingProperty: "lives" });
+const $params6 = $freeze({ type: "object" });
+const $params7 = $freeze({ type: "boolean" });
+const $params8 = $freeze({ missingProperty: "goodBoy" });
+const $params9 = $freeze({ propertyName: "kind", error: "missing" });
+const $params10 = $freeze({ propertyName: "kind", error: "type" });
+const $value11 = $json("[\"cat\",\"dog\"]");
 
 // #/components/schemas/Cat
 function $v_Cat(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -53,12 +68,12 @@ function $v_Cat(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/type", "type", $params6, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("lives" in $proto);
-    if (f4 ? "kind" in (o1 as object) : $hop.call(o1, "kind")) {
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("lives" in $proto) ? o1 : $ownKeys(o1);
+    if ("kind" in (h4 as object)) {
       const v2 = o1["kind"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/kind", "#/components/schemas/Cat/properties/kind/type", "type", $params0, "/kind must be string")) return false; }
     }
-    if (f4 ? "lives" in (o1 as object) : $hop.call(o1, "lives")) {
+    if ("lives" in (h4 as object)) {
       const v3 = o1["lives"];
       if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/type", "type", $params3, "/lives must be integer")) return false; }
       else {
@@ -66,8 +81,8 @@ function $v_Cat(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         if (v3 > 9) { ok = false; if (!$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/maximum", "maximum", $params2, "/lives must be <= 9")) return false; }
       }
     }
-    if (!(f4 ? "kind" in (o1 as object) : $hop.call(o1, "kind"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/required", "required", $params4, "must have required property 'kind'")) return false; }
-    if (!(f4 ? "lives" in (o1 as object) : $hop.call(o1, "lives"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/required", "required", $params5, "must have required property 'lives'")) return false; }
+    if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/required", "required", $params4, "must have required property 'kind'")) return false; }
+    if (!("lives" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/required", "required", $params5, "must have required property 'lives'")) return false; }
   }
   return ok;
 }
@@ -79,17 +94,17 @@ function $v_Dog(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/type", "type", $params6, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("goodBoy" in $proto);
-    if (f4 ? "kind" in (o1 as object) : $hop.call(o1, "kind")) {
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("goodBoy" in $proto) ? o1 : $ownKeys(o1);
+    if ("kind" in (h4 as object)) {
       const v2 = o1["kind"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/kind", "#/components/schemas/Dog/properties/kind/type", "type", $params0, "/kind must be string")) return false; }
     }
-    if (f4 ? "goodBoy" in (o1 as object) : $hop.call(o1, "goodBoy")) {
+    if ("goodBoy" in (h4 as object)) {
       const v3 = o1["goodBoy"];
       if (typeof v3 !== "boolean") { ok = false; if (!$fail(e, a, "/goodBoy", "#/components/schemas/Dog/properties/goodBoy/type", "type", $params7, "/goodBoy must be boolean")) return false; }
     }
-    if (!(f4 ? "kind" in (o1 as object) : $hop.call(o1, "kind"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/required", "required", $params4, "must have required property 'kind'")) return false; }
-    if (!(f4 ? "goodBoy" in (o1 as object) : $hop.call(o1, "goodBoy"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/required", "required", $params8, "must have required property 'goodBoy'")) return false; }
+    if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/required", "required", $params4, "must have required property 'kind'")) return false; }
+    if (!("goodBoy" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/required", "required", $params8, "must have required property 'goodBoy'")) return false; }
   }
   return ok;
 }

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
 function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
@@ -45,7 +44,23 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
+const $hop = Object.prototype.hasOwnProperty;
+
+function $json(text: string): unknown {
+  return JSON.parse(text);
+}
+
+function $freeze<T extends object>(value: T): Readonly<T> {
+  return Object.freeze(value);
+}
+
 const $proto = Object.prototype;
+
+function $ownKeys(o: object): object {
+  const keys: Record<string, true> = Object.create(null);
+  for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
+  return keys;
+}
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -144,20 +159,20 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
   return target;
 }
 
-const $plan0 = JSON.parse("[0,{\"albumId\":1},0]") as $Plan;
-const $plan1 = JSON.parse("[0,{\"thumbnails\":[1,0],\"rating\":1,\"public\":4},0]") as $Plan;
-const $params2 = Object.freeze({ missingProperty: "albumId" });
-const $params3 = Object.freeze({ type: "object" });
-const $params4 = Object.freeze({ type: "string" });
-const $params5 = Object.freeze({ type: "array" });
-const $params6 = Object.freeze({ limit: 80 });
-const $params7 = Object.freeze({ limit: 1 });
-const $params8 = Object.freeze({ comparison: ">=", limit: 1 });
-const $params9 = Object.freeze({ comparison: "<=", limit: 5 });
-const $params10 = Object.freeze({ type: "integer" });
-const $params11 = Object.freeze({ type: "boolean" });
-const $params12 = Object.freeze({ missingProperty: "image" });
-const $params13 = Object.freeze({ missingProperty: "title" });
+const $plan0 = $json("[0,{\"albumId\":1},0]") as $Plan;
+const $plan1 = $json("[0,{\"thumbnails\":[1,0],\"rating\":1,\"public\":4},0]") as $Plan;
+const $params2 = $freeze({ missingProperty: "albumId" });
+const $params3 = $freeze({ type: "object" });
+const $params4 = $freeze({ type: "string" });
+const $params5 = $freeze({ type: "array" });
+const $params6 = $freeze({ limit: 80 });
+const $params7 = $freeze({ limit: 1 });
+const $params8 = $freeze({ comparison: ">=", limit: 1 });
+const $params9 = $freeze({ comparison: "<=", limit: 5 });
+const $params10 = $freeze({ type: "integer" });
+const $params11 = $freeze({ type: "boolean" });
+const $params12 = $freeze({ missingProperty: "image" });
+const $params13 = $freeze({ missingProperty: "title" });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -166,13 +181,13 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("albumId" in $proto);
-    if (f6 ? "albumId" in (o1 as object) : $hop.call(o1, "albumId")) {
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("albumId" in $proto) ? o1 : $ownKeys(o1);
+    if ("albumId" in (h6 as object)) {
       const v2 = o1["albumId"];
       const s3 = $mark(e);
       if (!$v_schema_3(v2, e, a, depth + 1)) { $prefix(e, s3, "/albumId"); { ok = false; if (!a) return false; } }
     }
-    if (!(f6 ? "albumId" in (o1 as object) : $hop.call(o1, "albumId"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params2, "must have required property 'albumId'")) return false; }
+    if (!("albumId" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params2, "must have required property 'albumId'")) return false; }
   }
   return ok;
 }
@@ -184,13 +199,13 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("albumId" in $proto);
-    if (f6 ? "albumId" in (o1 as object) : $hop.call(o1, "albumId")) {
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("albumId" in $proto) ? o1 : $ownKeys(o1);
+    if ("albumId" in (h6 as object)) {
       const v2 = o1["albumId"];
       const s3 = $mark(e);
       if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/albumId"); { ok = false; if (!a) return false; } }
     }
-    if (!(f6 ? "albumId" in (o1 as object) : $hop.call(o1, "albumId"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params2, "must have required property 'albumId'")) return false; }
+    if (!("albumId" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params2, "must have required property 'albumId'")) return false; }
   }
   return ok;
 }
@@ -202,12 +217,12 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("image" in $proto) && !("thumbnails" in $proto) && !("title" in $proto) && !("rating" in $proto) && !("public" in $proto);
-    if (f10 ? "image" in (o1 as object) : $hop.call(o1, "image")) {
+    const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("image" in $proto) && !("thumbnails" in $proto) && !("title" in $proto) && !("rating" in $proto) && !("public" in $proto) ? o1 : $ownKeys(o1);
+    if ("image" in (h10 as object)) {
       const v2 = o1["image"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/image", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/image/type", "type", $params4, "/image must be string")) return false; }
     }
-    if (f10 ? "thumbnails" in (o1 as object) : $hop.call(o1, "thumbnails")) {
+    if ("thumbnails" in (h10 as object)) {
       const v3 = o1["thumbnails"];
       if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/thumbnails", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/thumbnails/type", "type", $params5, "/thumbnails must be array")) return false; }
       else {
@@ -218,7 +233,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         }
       }
     }
-    if (f10 ? "title" in (o1 as object) : $hop.call(o1, "title")) {
+    if ("title" in (h10 as object)) {
       const v7 = o1["title"];
       if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/type", "type", $params4, "/title must be string")) return false; }
       else {
@@ -226,7 +241,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         if (v7.length === 0) { ok = false; if (!$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/minLength", "minLength", $params7, "/title must be at least 1 character")) return false; }
       }
     }
-    if (f10 ? "rating" in (o1 as object) : $hop.call(o1, "rating")) {
+    if ("rating" in (h10 as object)) {
       const v8 = o1["rating"];
       if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/type", "type", $params10, "/rating must be integer")) return false; }
       else {
@@ -234,12 +249,12 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         if (v8 > 5) { ok = false; if (!$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/maximum", "maximum", $params9, "/rating must be <= 5")) return false; }
       }
     }
-    if (f10 ? "public" in (o1 as object) : $hop.call(o1, "public")) {
+    if ("public" in (h10 as object)) {
       const v9 = o1["public"];
       if (typeof v9 !== "boolean") { ok = false; if (!$fail(e, a, "/public", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/public/type", "type", $params11, "/public must be boolean")) return false; }
     }
-    if (!(f10 ? "image" in (o1 as object) : $hop.call(o1, "image"))) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/required", "required", $params12, "must have required property 'image'")) return false; }
-    if (!(f10 ? "title" in (o1 as object) : $hop.call(o1, "title"))) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/required", "required", $params13, "must have required property 'title'")) return false; }
+    if (!("image" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/required", "required", $params12, "must have required property 'image'")) return false; }
+    if (!("title" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/required", "required", $params13, "must have required property 'title'")) return false; }
   }
   return ok;
 }
@@ -251,12 +266,12 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("bytes" in $proto);
-    if (f4 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("bytes" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h4 as object)) {
       const v2 = o1["id"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/properties/id/type", "type", $params4, "/id must be string")) return false; }
     }
-    if (f4 ? "bytes" in (o1 as object) : $hop.call(o1, "bytes")) {
+    if ("bytes" in (h4 as object)) {
       const v3 = o1["bytes"];
       if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "/bytes", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/properties/bytes/type", "type", $params10, "/bytes must be integer")) return false; }
     }

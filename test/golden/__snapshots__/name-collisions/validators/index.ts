@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
 function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
@@ -50,12 +49,24 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
+const $hop = Object.prototype.hasOwnProperty;
+
+function $freeze<T extends object>(value: T): Readonly<T> {
+  return Object.freeze(value);
+}
+
 const $proto = Object.prototype;
 
-const $params0 = Object.freeze({ type: "integer" });
-const $params1 = Object.freeze({ type: "array" });
-const $params2 = Object.freeze({ type: "string" });
-const $params3 = Object.freeze({ type: "object" });
+function $ownKeys(o: object): object {
+  const keys: Record<string, true> = Object.create(null);
+  for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
+  return keys;
+}
+
+const $params0 = $freeze({ type: "integer" });
+const $params1 = $freeze({ type: "array" });
+const $params2 = $freeze({ type: "string" });
+const $params3 = $freeze({ type: "object" });
 
 // #/components/schemas/0
 function $v_0(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -116,8 +127,8 @@ function $v_venue_item(d: unknown, e: $Errors, a: boolean, depth: number): boole
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/venue-item/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto);
-    if (f3 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) ? o1 : $ownKeys(o1);
+    if ("name" in (h3 as object)) {
       const v2 = o1["name"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/venue-item/properties/name/type", "type", $params2, "/name must be string")) return false; }
     }
@@ -132,8 +143,8 @@ function $v_venue_item_2(d: unknown, e: $Errors, a: boolean, depth: number): boo
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/venue_item/type", "type", $params3, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
-    if (f3 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h3 as object)) {
       const v2 = o1["id"];
       if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/venue_item/properties/id/type", "type", $params0, "/id must be integer")) return false; }
     }

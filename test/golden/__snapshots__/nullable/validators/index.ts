@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
 function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
@@ -45,7 +44,21 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
+function $json(text: string): unknown {
+  return JSON.parse(text);
+}
+
+function $freeze<T extends object>(value: T): Readonly<T> {
+  return Object.freeze(value);
+}
+
 const $proto = Object.prototype;
+
+function $ownKeys(o: object): object {
+  const keys: Record<string, true> = Object.create(null);
+  for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
+  return keys;
+}
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -59,20 +72,20 @@ function $cpLen(s: string): number {
   return n;
 }
 
-const $params0 = Object.freeze({ type: "string" });
-const $params1 = Object.freeze({ missingProperty: "city" });
-const $params2 = Object.freeze({ type: "object" });
-const $params3 = Object.freeze({ limit: 20 });
-const $params4 = Object.freeze({ type: "string,null" });
-const $params5 = Object.freeze({ comparison: ">=", limit: 0 });
-const $params6 = Object.freeze({ type: "number,null" });
-const $params7 = Object.freeze({ type: "array,null" });
-const $params8 = Object.freeze({ type: "null" });
-const $value9 = JSON.parse("[\"active\",\"retired\",null]");
-const $params10 = Object.freeze({ missingProperty: "nickname" });
-const $params11 = Object.freeze({ missingProperty: "score" });
-const $params12 = Object.freeze({ missingProperty: "address" });
-const $params13 = Object.freeze({ missingProperty: "id" });
+const $params0 = $freeze({ type: "string" });
+const $params1 = $freeze({ missingProperty: "city" });
+const $params2 = $freeze({ type: "object" });
+const $params3 = $freeze({ limit: 20 });
+const $params4 = $freeze({ type: "string,null" });
+const $params5 = $freeze({ comparison: ">=", limit: 0 });
+const $params6 = $freeze({ type: "number,null" });
+const $params7 = $freeze({ type: "array,null" });
+const $params8 = $freeze({ type: "null" });
+const $value9 = $json("[\"active\",\"retired\",null]");
+const $params10 = $freeze({ missingProperty: "nickname" });
+const $params11 = $freeze({ missingProperty: "score" });
+const $params12 = $freeze({ missingProperty: "address" });
+const $params13 = $freeze({ missingProperty: "id" });
 
 // #/components/schemas/Address
 function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -81,12 +94,12 @@ function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Address/type", "type", $params2, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("city" in $proto);
-    if (f3 ? "city" in (o1 as object) : $hop.call(o1, "city")) {
+    const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("city" in $proto) ? o1 : $ownKeys(o1);
+    if ("city" in (h3 as object)) {
       const v2 = o1["city"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Address/properties/city/type", "type", $params0, "/city must be string")) return false; }
     }
-    if (!(f3 ? "city" in (o1 as object) : $hop.call(o1, "city"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Address/required", "required", $params1, "must have required property 'city'")) return false; }
+    if (!("city" in (h3 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Address/required", "required", $params1, "must have required property 'city'")) return false; }
   }
   return ok;
 }
@@ -98,22 +111,22 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/type", "type", $params2, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f27 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("nickname" in $proto) && !("score" in $proto) && !("tags" in $proto) && !("address" in $proto) && !("status" in $proto);
-    if (f27 ? "nickname" in (o1 as object) : $hop.call(o1, "nickname")) {
+    const h27 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("nickname" in $proto) && !("score" in $proto) && !("tags" in $proto) && !("address" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
+    if ("nickname" in (h27 as object)) {
       const v2 = o1["nickname"];
       if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "/nickname", "#/components/schemas/Profile/properties/nickname/type", "type", $params4, "/nickname must be string or null")) return false; }
       if (typeof v2 === "string") {
         if (v2.length > 20 && (v2.length > 40 || $cpLen(v2) > 20)) { ok = false; if (!$fail(e, a, "/nickname", "#/components/schemas/Profile/properties/nickname/maxLength", "maxLength", $params3, "/nickname must be at most 20 characters")) return false; }
       }
     }
-    if (f27 ? "score" in (o1 as object) : $hop.call(o1, "score")) {
+    if ("score" in (h27 as object)) {
       const v3 = o1["score"];
       if (!((typeof v3 === "number" && Number.isFinite(v3)) || v3 === null)) { ok = false; if (!$fail(e, a, "/score", "#/components/schemas/Profile/properties/score/type", "type", $params6, "/score must be number or null")) return false; }
       if (typeof v3 === "number") {
         if (v3 < 0) { ok = false; if (!$fail(e, a, "/score", "#/components/schemas/Profile/properties/score/minimum", "minimum", $params5, "/score must be >= 0")) return false; }
       }
     }
-    if (f27 ? "tags" in (o1 as object) : $hop.call(o1, "tags")) {
+    if ("tags" in (h27 as object)) {
       const v4 = o1["tags"];
       if (!(Array.isArray(v4) || v4 === null)) { ok = false; if (!$fail(e, a, "/tags", "#/components/schemas/Profile/properties/tags/type", "type", $params7, "/tags must be array or null")) return false; }
       if (Array.isArray(v4)) {
@@ -124,7 +137,7 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
       }
     }
-    if (f27 ? "address" in (o1 as object) : $hop.call(o1, "address")) {
+    if ("address" in (h27 as object)) {
       const v8 = o1["address"];
       let c11 = 0, f12 = -1, g13 = -1;
       const e21 = e, a22 = a;
@@ -145,13 +158,13 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
       }
       if (c11 !== 1) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Profile/properties/address/oneOf", "oneOf", { passingSchemas: c11 > 1 ? [f12, g13] : null }, "/address " + (c11 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf"))) return false; }
     }
-    if (f27 ? "status" in (o1 as object) : $hop.call(o1, "status")) {
+    if ("status" in (h27 as object)) {
       const v24 = o1["status"];
       if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Profile/properties/status/enum", "enum", { allowedValues: $value9 }, "/status must be equal to one of: \"active\", \"retired\", null")) return false; }
     }
-    if (!(f27 ? "nickname" in (o1 as object) : $hop.call(o1, "nickname"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params10, "must have required property 'nickname'")) return false; }
-    if (!(f27 ? "score" in (o1 as object) : $hop.call(o1, "score"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params11, "must have required property 'score'")) return false; }
-    if (!(f27 ? "address" in (o1 as object) : $hop.call(o1, "address"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params12, "must have required property 'address'")) return false; }
+    if (!("nickname" in (h27 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params10, "must have required property 'nickname'")) return false; }
+    if (!("score" in (h27 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params11, "must have required property 'score'")) return false; }
+    if (!("address" in (h27 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params12, "must have required property 'address'")) return false; }
   }
   return ok;
 }
@@ -163,13 +176,13 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params2, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
-    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h6 as object)) {
       const v2 = o1["id"];
       const s3 = $mark(e);
       if (!$v_schema(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params13, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params13, "must have required property 'id'")) return false; }
   }
   return ok;
 }

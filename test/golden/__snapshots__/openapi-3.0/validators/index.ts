@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
 function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
@@ -31,7 +30,21 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
+function $json(text: string): unknown {
+  return JSON.parse(text);
+}
+
+function $freeze<T extends object>(value: T): Readonly<T> {
+  return Object.freeze(value);
+}
+
 const $proto = Object.prototype;
+
+function $ownKeys(o: object): object {
+  const keys: Record<string, true> = Object.create(null);
+  for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
+  return keys;
+}
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -45,14 +58,14 @@ function $cpLen(s: string): number {
   return n;
 }
 
-const $params0 = Object.freeze({ comparison: ">", limit: 0 });
-const $params1 = Object.freeze({ type: "number" });
-const $params2 = Object.freeze({ limit: 140 });
-const $params3 = Object.freeze({ type: "string,null" });
-const $params4 = Object.freeze({ type: "string" });
-const $value5 = JSON.parse("[\"celsius\",\"fahrenheit\"]");
-const $params6 = Object.freeze({ missingProperty: "value" });
-const $params7 = Object.freeze({ type: "object" });
+const $params0 = $freeze({ comparison: ">", limit: 0 });
+const $params1 = $freeze({ type: "number" });
+const $params2 = $freeze({ limit: 140 });
+const $params3 = $freeze({ type: "string,null" });
+const $params4 = $freeze({ type: "string" });
+const $value5 = $json("[\"celsius\",\"fahrenheit\"]");
+const $params6 = $freeze({ missingProperty: "value" });
+const $params7 = $freeze({ type: "object" });
 
 // #/components/schemas/Reading
 function $v_Reading(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -61,15 +74,15 @@ function $v_Reading(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Reading/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("value" in $proto) && !("note" in $proto) && !("unit" in $proto);
-    if (f5 ? "value" in (o1 as object) : $hop.call(o1, "value")) {
+    const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("value" in $proto) && !("note" in $proto) && !("unit" in $proto) ? o1 : $ownKeys(o1);
+    if ("value" in (h5 as object)) {
       const v2 = o1["value"];
       if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/Reading/properties/value/type", "type", $params1, "/value must be number")) return false; }
       else {
         if (v2 <= 0) { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/Reading/properties/value/minimum", "minimum", $params0, "/value must be > 0")) return false; }
       }
     }
-    if (f5 ? "note" in (o1 as object) : $hop.call(o1, "note")) {
+    if ("note" in (h5 as object)) {
       const v3 = o1["note"];
       if (v3 !== null) {
         if (!(typeof v3 === "string" || v3 === null)) { ok = false; if (!$fail(e, a, "/note", "#/components/schemas/Reading/properties/note/type", "type", $params3, "/note must be string or null")) return false; }
@@ -78,12 +91,12 @@ function $v_Reading(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
       }
     }
-    if (f5 ? "unit" in (o1 as object) : $hop.call(o1, "unit")) {
+    if ("unit" in (h5 as object)) {
       const v4 = o1["unit"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/unit", "#/components/schemas/Reading/properties/unit/type", "type", $params4, "/unit must be string")) return false; }
       if (!(v4 === "celsius" || v4 === "fahrenheit")) { ok = false; if (e === null || !$fail(e, a, "/unit", "#/components/schemas/Reading/properties/unit/enum", "enum", { allowedValues: $value5 }, "/unit must be equal to one of: \"celsius\", \"fahrenheit\"")) return false; }
     }
-    if (!(f5 ? "value" in (o1 as object) : $hop.call(o1, "value"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Reading/required", "required", $params6, "must have required property 'value'")) return false; }
+    if (!("value" in (h5 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Reading/required", "required", $params6, "must have required property 'value'")) return false; }
   }
   return ok;
 }

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
 function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
@@ -45,7 +44,27 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
+const $hop = Object.prototype.hasOwnProperty;
+
+function $json(text: string): unknown {
+  return JSON.parse(text);
+}
+
+function $freeze<T extends object>(value: T): Readonly<T> {
+  return Object.freeze(value);
+}
+
+function $regex(pattern: string): RegExp {
+  return new RegExp(pattern, "u");
+}
+
 const $proto = Object.prototype;
+
+function $ownKeys(o: object): object {
+  const keys: Record<string, true> = Object.create(null);
+  for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
+  return keys;
+}
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -165,29 +184,29 @@ function $fmtUuid(s: string): boolean {
   return $UUID.test(s);
 }
 
-const $plan0 = JSON.parse("[0,{\"orderNumber\":1},0]") as $Plan;
-const $plan1 = JSON.parse("[0,{\"expand\":[1,0],\"verbose\":4},0]") as $Plan;
-const $plan2 = JSON.parse("[0,{\"limit\":1,\"near\":[0,{\"lat\":2,\"lon\":2},0],\"tags\":[1,0]},0]") as $Plan;
-const $params3 = Object.freeze({ missingProperty: "orderNumber" });
-const $params4 = Object.freeze({ missingProperty: "shopId" });
-const $params5 = Object.freeze({ type: "object" });
-const $params6 = Object.freeze({ missingProperty: "X-Request-Id" });
-const $params7 = Object.freeze({ type: "integer" });
-const $params8 = Object.freeze({ multipleOf: 0.01 });
-const $params9 = Object.freeze({ type: "number" });
-const $params10 = Object.freeze({ missingProperty: "number" });
-const $params11 = Object.freeze({ missingProperty: "q" });
-const $params12 = Object.freeze({ type: "string" });
-const $params13 = Object.freeze({ type: "array" });
-const $params14 = Object.freeze({ comparison: ">=", limit: 1 });
-const $re15 = new RegExp("^[a-z]+$", "u");
-const $params16 = Object.freeze({ pattern: "^[a-z]+$" });
-const $value17 = JSON.parse("[\"items\",\"customer\"]");
-const $params18 = Object.freeze({ type: "boolean" });
-const $params19 = Object.freeze({ format: "uuid" });
-const $params20 = Object.freeze({ comparison: "<=", limit: 100 });
-const $params21 = Object.freeze({ limit: 50 });
-const $params22 = Object.freeze({ limit: 1 });
+const $plan0 = $json("[0,{\"orderNumber\":1},0]") as $Plan;
+const $plan1 = $json("[0,{\"expand\":[1,0],\"verbose\":4},0]") as $Plan;
+const $plan2 = $json("[0,{\"limit\":1,\"near\":[0,{\"lat\":2,\"lon\":2},0],\"tags\":[1,0]},0]") as $Plan;
+const $params3 = $freeze({ missingProperty: "orderNumber" });
+const $params4 = $freeze({ missingProperty: "shopId" });
+const $params5 = $freeze({ type: "object" });
+const $params6 = $freeze({ missingProperty: "X-Request-Id" });
+const $params7 = $freeze({ type: "integer" });
+const $params8 = $freeze({ multipleOf: 0.01 });
+const $params9 = $freeze({ type: "number" });
+const $params10 = $freeze({ missingProperty: "number" });
+const $params11 = $freeze({ missingProperty: "q" });
+const $params12 = $freeze({ type: "string" });
+const $params13 = $freeze({ type: "array" });
+const $params14 = $freeze({ comparison: ">=", limit: 1 });
+const $re15 = $regex("^[a-z]+$");
+const $params16 = $freeze({ pattern: "^[a-z]+$" });
+const $value17 = $json("[\"items\",\"customer\"]");
+const $params18 = $freeze({ type: "boolean" });
+const $params19 = $freeze({ format: "uuid" });
+const $params20 = $freeze({ comparison: "<=", limit: 100 });
+const $params21 = $freeze({ limit: 50 });
+const $params22 = $freeze({ limit: 1 });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -196,19 +215,19 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("orderNumber" in $proto) && !("shopId" in $proto);
-    if (f10 ? "orderNumber" in (o1 as object) : $hop.call(o1, "orderNumber")) {
+    const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("orderNumber" in $proto) && !("shopId" in $proto) ? o1 : $ownKeys(o1);
+    if ("orderNumber" in (h10 as object)) {
       const v2 = o1["orderNumber"];
       const s3 = $mark(e);
       if (!$v_schema_3(v2, e, a, depth + 1)) { $prefix(e, s3, "/orderNumber"); { ok = false; if (!a) return false; } }
     }
-    if (f10 ? "shopId" in (o1 as object) : $hop.call(o1, "shopId")) {
+    if ("shopId" in (h10 as object)) {
       const v6 = o1["shopId"];
       const s7 = $mark(e);
       if (!$v_schema_4(v6, e, a, depth + 1)) { $prefix(e, s7, "/shopId"); { ok = false; if (!a) return false; } }
     }
-    if (!(f10 ? "orderNumber" in (o1 as object) : $hop.call(o1, "orderNumber"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params3, "must have required property 'orderNumber'")) return false; }
-    if (!(f10 ? "shopId" in (o1 as object) : $hop.call(o1, "shopId"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params4, "must have required property 'shopId'")) return false; }
+    if (!("orderNumber" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params3, "must have required property 'orderNumber'")) return false; }
+    if (!("shopId" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params4, "must have required property 'shopId'")) return false; }
   }
   return ok;
 }
@@ -220,13 +239,13 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("expand" in $proto) && !("verbose" in $proto);
-    if (f10 ? "expand" in (o1 as object) : $hop.call(o1, "expand")) {
+    const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("expand" in $proto) && !("verbose" in $proto) ? o1 : $ownKeys(o1);
+    if ("expand" in (h10 as object)) {
       const v2 = o1["expand"];
       const s3 = $mark(e);
       if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/expand"); { ok = false; if (!a) return false; } }
     }
-    if (f10 ? "verbose" in (o1 as object) : $hop.call(o1, "verbose")) {
+    if ("verbose" in (h10 as object)) {
       const v6 = o1["verbose"];
       const s7 = $mark(e);
       if (!$v_schema_6(v6, e, a, depth + 1)) { $prefix(e, s7, "/verbose"); { ok = false; if (!a) return false; } }
@@ -242,13 +261,13 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("X-Request-Id" in $proto);
-    if (f6 ? "X-Request-Id" in (o1 as object) : $hop.call(o1, "X-Request-Id")) {
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("X-Request-Id" in $proto) ? o1 : $ownKeys(o1);
+    if ("X-Request-Id" in (h6 as object)) {
       const v2 = o1["X-Request-Id"];
       const s3 = $mark(e);
       if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/X-Request-Id"); { ok = false; if (!a) return false; } }
     }
-    if (!(f6 ? "X-Request-Id" in (o1 as object) : $hop.call(o1, "X-Request-Id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params6, "must have required property 'X-Request-Id'")) return false; }
+    if (!("X-Request-Id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params6, "must have required property 'X-Request-Id'")) return false; }
   }
   return ok;
 }
@@ -260,19 +279,19 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) && !("total" in $proto);
-    if (f4 ? "number" in (o1 as object) : $hop.call(o1, "number")) {
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
+    if ("number" in (h4 as object)) {
       const v2 = o1["number"];
       if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/number", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/number/type", "type", $params7, "/number must be integer")) return false; }
     }
-    if (f4 ? "total" in (o1 as object) : $hop.call(o1, "total")) {
+    if ("total" in (h4 as object)) {
       const v3 = o1["total"];
       if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "/total", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/total/type", "type", $params9, "/total must be number")) return false; }
       else {
         if (!$multipleOf(v3, 1, 2)) { ok = false; if (!$fail(e, a, "/total", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/total/multipleOf", "multipleOf", $params8, "/total must be a multiple of 0.01")) return false; }
       }
     }
-    if (!(f4 ? "number" in (o1 as object) : $hop.call(o1, "number"))) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/required", "required", $params10, "must have required property 'number'")) return false; }
+    if (!("number" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/required", "required", $params10, "must have required property 'number'")) return false; }
   }
   return ok;
 }
@@ -284,33 +303,33 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f22 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("filter" in $proto) && !("limit" in $proto) && !("near" in $proto) && !("q" in $proto) && !("tags" in $proto);
-    if (f22 ? "filter" in (o1 as object) : $hop.call(o1, "filter")) {
+    const h22 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("filter" in $proto) && !("limit" in $proto) && !("near" in $proto) && !("q" in $proto) && !("tags" in $proto) ? o1 : $ownKeys(o1);
+    if ("filter" in (h22 as object)) {
       const v2 = o1["filter"];
       const s3 = $mark(e);
       if (!$v_schema_8(v2, e, a, depth + 1)) { $prefix(e, s3, "/filter"); { ok = false; if (!a) return false; } }
     }
-    if (f22 ? "limit" in (o1 as object) : $hop.call(o1, "limit")) {
+    if ("limit" in (h22 as object)) {
       const v6 = o1["limit"];
       const s7 = $mark(e);
       if (!$v_schema_9(v6, e, a, depth + 1)) { $prefix(e, s7, "/limit"); { ok = false; if (!a) return false; } }
     }
-    if (f22 ? "near" in (o1 as object) : $hop.call(o1, "near")) {
+    if ("near" in (h22 as object)) {
       const v10 = o1["near"];
       const s11 = $mark(e);
       if (!$v_schema_10(v10, e, a, depth + 1)) { $prefix(e, s11, "/near"); { ok = false; if (!a) return false; } }
     }
-    if (f22 ? "q" in (o1 as object) : $hop.call(o1, "q")) {
+    if ("q" in (h22 as object)) {
       const v14 = o1["q"];
       const s15 = $mark(e);
       if (!$v_schema_11(v14, e, a, depth + 1)) { $prefix(e, s15, "/q"); { ok = false; if (!a) return false; } }
     }
-    if (f22 ? "tags" in (o1 as object) : $hop.call(o1, "tags")) {
+    if ("tags" in (h22 as object)) {
       const v18 = o1["tags"];
       const s19 = $mark(e);
       if (!$v_schema_12(v18, e, a, depth + 1)) { $prefix(e, s19, "/tags"); { ok = false; if (!a) return false; } }
     }
-    if (!(f22 ? "q" in (o1 as object) : $hop.call(o1, "q"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params11, "must have required property 'q'")) return false; }
+    if (!("q" in (h22 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params11, "must have required property 'q'")) return false; }
   }
   return ok;
 }
@@ -394,8 +413,8 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/2/schema/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("status" in $proto);
-    if (f3 ? "status" in (o1 as object) : $hop.call(o1, "status")) {
+    const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("status" in $proto) ? o1 : $ownKeys(o1);
+    if ("status" in (h3 as object)) {
       const v2 = o1["status"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/status", "#/paths/~1search/get/parameters/2/schema/properties/status/type", "type", $params12, "/status must be string")) return false; }
     }
@@ -422,12 +441,12 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolea
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/4/schema/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto);
-    if (f4 ? "lat" in (o1 as object) : $hop.call(o1, "lat")) {
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto) ? o1 : $ownKeys(o1);
+    if ("lat" in (h4 as object)) {
       const v2 = o1["lat"];
       if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "/lat", "#/paths/~1search/get/parameters/4/schema/properties/lat/type", "type", $params9, "/lat must be number")) return false; }
     }
-    if (f4 ? "lon" in (o1 as object) : $hop.call(o1, "lon")) {
+    if ("lon" in (h4 as object)) {
       const v3 = o1["lon"];
       if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "/lon", "#/paths/~1search/get/parameters/4/schema/properties/lon/type", "type", $params9, "/lon must be number")) return false; }
     }

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
 function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
@@ -45,7 +44,17 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
+function $freeze<T extends object>(value: T): Readonly<T> {
+  return Object.freeze(value);
+}
+
 const $proto = Object.prototype;
+
+function $ownKeys(o: object): object {
+  const keys: Record<string, true> = Object.create(null);
+  for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
+  return keys;
+}
 
 function $cpLen(s: string): number {
   let n = s.length;
@@ -227,17 +236,17 @@ function $idnaLabel(encoded: string): boolean {
   return true;
 }
 
-const $params0 = Object.freeze({ type: "string" });
-const $params1 = Object.freeze({ format: "date-time" });
-const $params2 = Object.freeze({ format: "email" });
-const $params3 = Object.freeze({ limit: 8 });
-const $params4 = Object.freeze({ type: "array" });
-const $params5 = Object.freeze({ missingProperty: "email" });
-const $params6 = Object.freeze({ missingProperty: "password" });
-const $params7 = Object.freeze({ type: "object" });
-const $params8 = Object.freeze({ missingProperty: "name" });
-const $params9 = Object.freeze({ missingProperty: "id" });
-const $params10 = Object.freeze({});
+const $params0 = $freeze({ type: "string" });
+const $params1 = $freeze({ format: "date-time" });
+const $params2 = $freeze({ format: "email" });
+const $params3 = $freeze({ limit: 8 });
+const $params4 = $freeze({ type: "array" });
+const $params5 = $freeze({ missingProperty: "email" });
+const $params6 = $freeze({ missingProperty: "password" });
+const $params7 = $freeze({ type: "object" });
+const $params8 = $freeze({ missingProperty: "name" });
+const $params9 = $freeze({ missingProperty: "id" });
+const $params10 = $freeze({});
 
 // #/components/schemas/Account
 function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -246,33 +255,33 @@ function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto);
-    if (f13 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h13 as object)) {
       const v2 = o1["id"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Account/properties/id/type", "type", $params0, "/id must be string")) return false; }
     }
-    if (f13 ? "createdAt" in (o1 as object) : $hop.call(o1, "createdAt")) {
+    if ("createdAt" in (h13 as object)) {
       const v3 = o1["createdAt"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/type", "type", $params0, "/createdAt must be string")) return false; }
       else {
         if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/format", "format", $params1, "/createdAt must match format \"date-time\"")) return false; }
       }
     }
-    if (f13 ? "email" in (o1 as object) : $hop.call(o1, "email")) {
+    if ("email" in (h13 as object)) {
       const v4 = o1["email"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", $params0, "/email must be string")) return false; }
       else {
         if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", $params2, "/email must match format \"email\"")) return false; }
       }
     }
-    if (f13 ? "password" in (o1 as object) : $hop.call(o1, "password")) {
+    if ("password" in (h13 as object)) {
       const v5 = o1["password"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/type", "type", $params0, "/password must be string")) return false; }
       else {
         if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/minLength", "minLength", $params3, "/password must be at least 8 characters")) return false; }
       }
     }
-    if (f13 ? "owners" in (o1 as object) : $hop.call(o1, "owners")) {
+    if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
       if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", $params4, "/owners must be array")) return false; }
       else {
@@ -284,8 +293,8 @@ function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
       }
     }
-    if (!(f13 ? "email" in (o1 as object) : $hop.call(o1, "email"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
-    if (!(f13 ? "password" in (o1 as object) : $hop.call(o1, "password"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params6, "must have required property 'password'")) return false; }
+    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
+    if (!("password" in (h13 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params6, "must have required property 'password'")) return false; }
   }
   return ok;
 }
@@ -297,16 +306,16 @@ function $v_Owner(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto);
-    if (f4 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h4 as object)) {
       const v2 = o1["id"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Owner/properties/id/type", "type", $params0, "/id must be string")) return false; }
     }
-    if (f4 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h4 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Owner/properties/name/type", "type", $params0, "/name must be string")) return false; }
     }
-    if (!(f4 ? "name" in (o1 as object) : $hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/required", "required", $params8, "must have required property 'name'")) return false; }
+    if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/required", "required", $params8, "must have required property 'name'")) return false; }
   }
   return ok;
 }
@@ -334,13 +343,13 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto);
-    if (f6 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h6 as object)) {
       const v2 = o1["id"];
       const s3 = $mark(e);
       if (!$v_schema_2(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!(f6 ? "id" in (o1 as object) : $hop.call(o1, "id"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params9, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params9, "must have required property 'id'")) return false; }
   }
   return ok;
 }
@@ -368,28 +377,28 @@ function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): bool
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto);
-    if (f13 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h13 as object)) {
       { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Account/properties/id/readOnly", "readOnly", $params10, "/id is read-only and must not be sent in a request")) return false; }
     }
-    if (f13 ? "createdAt" in (o1 as object) : $hop.call(o1, "createdAt")) {
+    if ("createdAt" in (h13 as object)) {
       { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/readOnly", "readOnly", $params10, "/createdAt is read-only and must not be sent in a request")) return false; }
     }
-    if (f13 ? "email" in (o1 as object) : $hop.call(o1, "email")) {
+    if ("email" in (h13 as object)) {
       const v4 = o1["email"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", $params0, "/email must be string")) return false; }
       else {
         if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", $params2, "/email must match format \"email\"")) return false; }
       }
     }
-    if (f13 ? "password" in (o1 as object) : $hop.call(o1, "password")) {
+    if ("password" in (h13 as object)) {
       const v5 = o1["password"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/type", "type", $params0, "/password must be string")) return false; }
       else {
         if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/minLength", "minLength", $params3, "/password must be at least 8 characters")) return false; }
       }
     }
-    if (f13 ? "owners" in (o1 as object) : $hop.call(o1, "owners")) {
+    if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
       if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", $params4, "/owners must be array")) return false; }
       else {
@@ -401,8 +410,8 @@ function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): bool
         }
       }
     }
-    if (!(f13 ? "email" in (o1 as object) : $hop.call(o1, "email"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
-    if (!(f13 ? "password" in (o1 as object) : $hop.call(o1, "password"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params6, "must have required property 'password'")) return false; }
+    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
+    if (!("password" in (h13 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params6, "must have required property 'password'")) return false; }
   }
   return ok;
 }
@@ -414,29 +423,29 @@ function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): bool
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto);
-    if (f13 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h13 as object)) {
       const v2 = o1["id"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Account/properties/id/type", "type", $params0, "/id must be string")) return false; }
     }
-    if (f13 ? "createdAt" in (o1 as object) : $hop.call(o1, "createdAt")) {
+    if ("createdAt" in (h13 as object)) {
       const v3 = o1["createdAt"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/type", "type", $params0, "/createdAt must be string")) return false; }
       else {
         if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/format", "format", $params1, "/createdAt must match format \"date-time\"")) return false; }
       }
     }
-    if (f13 ? "email" in (o1 as object) : $hop.call(o1, "email")) {
+    if ("email" in (h13 as object)) {
       const v4 = o1["email"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", $params0, "/email must be string")) return false; }
       else {
         if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", $params2, "/email must match format \"email\"")) return false; }
       }
     }
-    if (f13 ? "password" in (o1 as object) : $hop.call(o1, "password")) {
+    if ("password" in (h13 as object)) {
       { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/writeOnly", "writeOnly", $params10, "/password is write-only and must not appear in a response")) return false; }
     }
-    if (f13 ? "owners" in (o1 as object) : $hop.call(o1, "owners")) {
+    if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
       if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", $params4, "/owners must be array")) return false; }
       else {
@@ -448,7 +457,7 @@ function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): bool
         }
       }
     }
-    if (!(f13 ? "email" in (o1 as object) : $hop.call(o1, "email"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
+    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
   }
   return ok;
 }
@@ -468,15 +477,15 @@ function $v_Owner_req(d: unknown, e: $Errors, a: boolean, depth: number): boolea
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/type", "type", $params7, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto);
-    if (f4 ? "id" in (o1 as object) : $hop.call(o1, "id")) {
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
+    if ("id" in (h4 as object)) {
       { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Owner/properties/id/readOnly", "readOnly", $params10, "/id is read-only and must not be sent in a request")) return false; }
     }
-    if (f4 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    if ("name" in (h4 as object)) {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Owner/properties/name/type", "type", $params0, "/name must be string")) return false; }
     }
-    if (!(f4 ? "name" in (o1 as object) : $hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/required", "required", $params8, "must have required property 'name'")) return false; }
+    if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/required", "required", $params8, "must have required property 'name'")) return false; }
   }
   return ok;
 }

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $hop = Object.prototype.hasOwnProperty;
 const $MAX_DEPTH = 1000;
 
 function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
@@ -45,12 +44,22 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
+function $freeze<T extends object>(value: T): Readonly<T> {
+  return Object.freeze(value);
+}
+
 const $proto = Object.prototype;
 
-const $params0 = Object.freeze({ type: "string" });
-const $params1 = Object.freeze({ type: "object" });
-const $params2 = Object.freeze({ type: "array" });
-const $params3 = Object.freeze({ missingProperty: "label" });
+function $ownKeys(o: object): object {
+  const keys: Record<string, true> = Object.create(null);
+  for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
+  return keys;
+}
+
+const $params0 = $freeze({ type: "string" });
+const $params1 = $freeze({ type: "object" });
+const $params2 = $freeze({ type: "array" });
+const $params3 = $freeze({ missingProperty: "label" });
 
 // #/components/schemas/File
 function $v_File(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -59,12 +68,12 @@ function $v_File(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/File/type", "type", $params1, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("parent" in $proto);
-    if (f7 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("parent" in $proto) ? o1 : $ownKeys(o1);
+    if ("name" in (h7 as object)) {
       const v2 = o1["name"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/File/properties/name/type", "type", $params0, "/name must be string")) return false; }
     }
-    if (f7 ? "parent" in (o1 as object) : $hop.call(o1, "parent")) {
+    if ("parent" in (h7 as object)) {
       const v3 = o1["parent"];
       const s4 = $mark(e);
       if (!$v_Folder(v3, e, a, depth + 1)) { $prefix(e, s4, "/parent"); { ok = false; if (!a) return false; } }
@@ -80,12 +89,12 @@ function $v_Folder(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Folder/type", "type", $params1, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("files" in $proto);
-    if (f10 ? "name" in (o1 as object) : $hop.call(o1, "name")) {
+    const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("files" in $proto) ? o1 : $ownKeys(o1);
+    if ("name" in (h10 as object)) {
       const v2 = o1["name"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Folder/properties/name/type", "type", $params0, "/name must be string")) return false; }
     }
-    if (f10 ? "files" in (o1 as object) : $hop.call(o1, "files")) {
+    if ("files" in (h10 as object)) {
       const v3 = o1["files"];
       if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/files", "#/components/schemas/Folder/properties/files/type", "type", $params2, "/files must be array")) return false; }
       else {
@@ -108,12 +117,12 @@ function $v_TreeNode(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/TreeNode/type", "type", $params1, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const f10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("label" in $proto) && !("children" in $proto);
-    if (f10 ? "label" in (o1 as object) : $hop.call(o1, "label")) {
+    const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("label" in $proto) && !("children" in $proto) ? o1 : $ownKeys(o1);
+    if ("label" in (h10 as object)) {
       const v2 = o1["label"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/label", "#/components/schemas/TreeNode/properties/label/type", "type", $params0, "/label must be string")) return false; }
     }
-    if (f10 ? "children" in (o1 as object) : $hop.call(o1, "children")) {
+    if ("children" in (h10 as object)) {
       const v3 = o1["children"];
       if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/children", "#/components/schemas/TreeNode/properties/children/type", "type", $params2, "/children must be array")) return false; }
       else {
@@ -125,7 +134,7 @@ function $v_TreeNode(d: unknown, e: $Errors, a: boolean, depth: number): boolean
         }
       }
     }
-    if (!(f10 ? "label" in (o1 as object) : $hop.call(o1, "label"))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/TreeNode/required", "required", $params3, "must have required property 'label'")) return false; }
+    if (!("label" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/TreeNode/required", "required", $params3, "must have required property 'label'")) return false; }
   }
   return ok;
 }
