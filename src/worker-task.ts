@@ -61,11 +61,15 @@ export function runWorkerTask<I, T>(from: string, name: string, input: I, fallba
   return startWorkerTask(from, name, fallback).run(input);
 }
 
-/** A `.ts` module runs in a worker only when this process was started with a loader, which workers inherit. */
+/**
+ * A `.ts` module runs in a worker only when this process was started with a module loader (such
+ * as `--import tsx`), which workers inherit. A `--require` preload is no loader for an ES module:
+ * a worker started on one fails, and the work is done here after all, later.
+ */
 function canRunInWorker(entry: URL): boolean {
   if (!entry.pathname.endsWith(".ts")) return true;
   const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ");
-  return /--(import|loader|experimental-loader|require)\b|(^|\s)-r\b/.test(flags);
+  return /--(import|loader|experimental-loader)\b/.test(flags);
 }
 
 function startWorker(entry: URL): Worker | undefined {
