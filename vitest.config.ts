@@ -18,7 +18,10 @@ class CorpusFirst extends BaseSequencer {
       const known = CORPUS_ORDER.indexOf(match[1] ?? "");
       return known === -1 ? CORPUS_ORDER.length : known;
     };
-    return sorted.map((file, index) => ({ file, index, rank: rank(file) })).sort((a, b) => a.rank - b.rank || a.index - b.index).map(({ file }) => file);
+    return sorted
+      .map((file, index) => ({ file, index, rank: rank(file) }))
+      .sort((a, b) => a.rank - b.rank || a.index - b.index)
+      .map(({ file }) => file);
   }
 }
 
