@@ -44,7 +44,7 @@ function builtAt() {
 }
 
 /** Builds lib/ when a source is newer than the last build; exits with tsc's status when it fails. */
-function buildWhenStale() {
+async function buildWhenStale() {
   if (builtAt() >= newestSource()) return;
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   const started = Date.now();
@@ -53,6 +53,9 @@ function buildWhenStale() {
     console.error("the generator does not compile (tsc -b tsconfig.generator.json failed above): fix src/ and run the command again");
     process.exit(result.status ?? 1);
   }
+  // the schema compiler's helpers in JavaScript, so that a run need not load TypeScript for them
+  const { writeTranslatedHelpers } = await import(pathToFileURL(join(lib, "compiler", "javascript.js")).href);
+  writeTranslatedHelpers();
   writeFileSync(stamp, `built from src/ in ${Date.now() - started} ms\n`);
   // dated when the build began: a source saved during the build makes the next run build again
   utimesSync(stamp, started / 1000, started / 1000);
@@ -63,7 +66,7 @@ if (command === undefined) {
   console.error("usage: node scripts/run-built.mjs <command in lib/, e.g. cli.js> [arguments] | --build");
   process.exit(2);
 }
-buildWhenStale();
+await buildWhenStale();
 if (command !== "--build") {
   // the command reads its arguments from process.argv, as when started directly
   process.argv = [process.argv[0] ?? process.execPath, join(lib, command), ...rest];

@@ -98,7 +98,7 @@ export declare namespace StandardSchemaV1 {
   type InferOutput<Schema extends StandardSchemaV1> = NonNullable<Schema["~standard"]["types"]>["output"];
 }`;
 
-const STANDARD_SCHEMA_HELPERS = code`const $ALL_ERRORS: ValidateOptions = { allErrors: true };
+export const STANDARD_SCHEMA_HELPERS = code`const $ALL_ERRORS: ValidateOptions = { allErrors: true };
 
 /** A validate function as a Standard Schema (its output type is the validator's). */
 function $standard<T>(validate: (value: unknown, options?: ValidateOptions) => ValidationResult<T>): StandardSchemaV1<T, T> {

@@ -3,11 +3,17 @@
  * output without the types: on the spec's validators and the fixtures', both verdicts and both
  * error lists agree on examples and thousands of random, mutated instances.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { translateSections, writeTranslatedHelpers } from "../../src/compiler/javascript.js";
+import { HELPERS } from "../../src/compiler/runtime.js";
 import { loadValidators } from "../../src/emit/server/mock-validators.js";
 import { compileModelValidators } from "../../src/emit/validators/compile-model.js";
 import { buildModel, loadSpec } from "../../src/index.js";
+import { makeTempDir } from "../support/paths.js";
 import { schemaArbitrary } from "./arbitrary.js";
 import { loadModule, validatorOf } from "./load.js";
 import { withMutations } from "./mutations.js";
@@ -39,6 +45,21 @@ describe("JavaScript output", () => {
       const context = { document: loaded.document, formatSamples: {}, maxDepth: 4, cache: new Map() };
       const values = fc.sample(withMutations(schemaArbitrary({ $ref: schema.pointer }, context)), { seed: 7, numRuns: 60 });
       for (const value of values) expect(js?.(value, { allErrors: true })).toEqual(ts(value, { allErrors: true }));
+    }
+  });
+});
+
+describe("the helpers' JavaScript written when the generator is built", () => {
+  it("holds every helper section with its translation, free of types", async () => {
+    const file = pathToFileURL(join(await makeTempDir("helpers"), "translated-helpers.json"));
+    const count = writeTranslatedHelpers(file);
+    const entries = JSON.parse(readFileSync(file, "utf8")) as [string, string][];
+    expect(entries).toHaveLength(count);
+    expect(count).toBeGreaterThan(20);
+    expect(entries.map(([typescript]) => typescript)).toContain(HELPERS.fail.source.toString());
+    for (const [typescript, javascript] of entries) {
+      expect(translateSections([typescript])).toEqual([javascript]);
+      expect(javascript).not.toMatch(/\): (boolean|string|number|void)\b/);
     }
   });
 });
