@@ -5,10 +5,11 @@ import { headerLines } from "./header.js";
 
 /**
  * Files whose code is built through a typed printer (openapi-typescript and ts-morph for the
- * types, the code builder of the schema compiler for the validators), and so is syntactically
- * valid by construction; the syntax gate is for what templates render.
+ * types, the code builder of the schema compiler for the validators, the literal printer for the
+ * JSON Schemas), and so is syntactically valid by construction; the syntax gate is for what
+ * templates render.
  */
-const PRINTED = new Set(["types.ts", "validators/index.ts"]);
+const PRINTED = new Set(["types.ts", "validators/index.ts", "json-schemas.ts"]);
 
 /**
  * The one finalize pass: the header on every TypeScript file, one whitespace normalisation
