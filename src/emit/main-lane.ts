@@ -7,7 +7,7 @@ import { emitSpecJson } from "./spec/emit-spec-json.js";
 
 /**
  * Targets in three lanes that can run at the same time. The types lane (types-lane.ts) renders the
- * types with openapi-typescript and ts-morph in a worker started with the run; the side lane
+ * types with openapi-typescript in a worker started with the run; the side lane
  * (side-lane.ts) compiles the validators and renders the mock and the client, in a worker of its
  * own for a large document; the main lane renders the route table, the server, the spec JSON,
  * the JSON Schemas and the package index.

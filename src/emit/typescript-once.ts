@@ -3,7 +3,6 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 import type * as OpenapiTypescript from "openapi-typescript";
-import type * as TsMorph from "ts-morph";
 import type * as TypeScript from "typescript";
 
 const require = createRequire(import.meta.url);
@@ -32,11 +31,6 @@ export function loadOpenapiTypescript(): OpenapiTypescriptParts {
   return require("openapi-typescript") as typeof OpenapiTypescript;
 }
 
-/** ts-morph, loaded through its public entry point (it brings its own copy of the compiler). */
-export function loadTsMorph(): typeof TsMorph {
-  return require("ts-morph") as typeof TsMorph;
-}
-
 let compiler: typeof TypeScript | undefined;
 
 /**
@@ -45,8 +39,8 @@ let compiler: typeof TypeScript | undefined;
  * about 0.25 s, reading it from the cache about a fifth of that. The cache lives in
  * node_modules/.cache/, per TypeScript and Node version; V8 refuses a cache that does not fit
  * (the compiler is then compiled as usual and the cache written again), and a cache that cannot
- * be written is only a slower start. This is a private instance: openapi-typescript and ts-morph
- * load theirs through `require`, as usual.
+ * be written is only a slower start. This is a private instance: openapi-typescript loads its own
+ * through `require`, as usual.
  */
 export function loadTypeScript(): typeof TypeScript {
   if (compiler === undefined) {

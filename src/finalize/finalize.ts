@@ -4,7 +4,7 @@ import { loadTypeScript } from "../emit/typescript-once.js";
 import { headerLines } from "./header.js";
 
 /**
- * Files whose code is built through a typed printer (openapi-typescript and ts-morph for the
+ * Files whose code is built through a printer (openapi-typescript and the alias printer for the
  * types, the code builder of the schema compiler for the validators, the literal printer for the
  * JSON Schemas), and so is syntactically valid by construction; the syntax gate is for what
  * templates render.
