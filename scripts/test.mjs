@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm test`: every check, the vitest suites beside the others. Run one after another, the
- * typecheck, the code lint, the spec lint and the `generated/` check added their whole time to
- * the suite's; they each use one core for a few seconds, and the suite waits on sockets, child
- * processes and the browser often enough to leave room for them. vitest prints as it goes; each
+ * typecheck, the code lint and the `generated/` check would add their whole time to the suite's;
+ * they each use one core for a few seconds, and the suite waits on sockets, child processes and
+ * the browser often enough to leave room for them. vitest prints as it goes; each
  * other check prints its output when it ends, under its name. Exits non-zero when any check fails,
  * after all of them have run. Each check is also an npm script of its own.
  */
@@ -17,8 +17,12 @@ const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scr
 // as npm runs scripts: the packages' commands on the PATH
 const env = { ...process.env, PATH: [join(root, "node_modules", ".bin"), process.env.PATH].join(delimiter) };
 
-/** The checks, each the npm script of that name (run without npm's own start-up). */
-const CHECKS = ["typecheck", "lint", "lint:spec"].map((name) => ({ name, command: scripts[name] }));
+/**
+ * The checks, each the npm script of that name (run without npm's own start-up). The spec lint
+ * (`npm run lint:spec`) is one of the suites' tests (test/spec/lint.test.ts), which asserts on
+ * spectral's findings; it is not run a second time here.
+ */
+const CHECKS = ["typecheck", "lint"].map((name) => ({ name, command: scripts[name] }));
 CHECKS.push({ name: "generate -- --check", command: `${scripts.generate} --check` });
 
 /** Runs a check with its output kept; resolves with its exit status and that output. */
