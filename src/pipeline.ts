@@ -2,6 +2,7 @@ import { relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Diagnostic, GenerationFailed, hasErrors } from "./diagnostics/diagnostic.js";
 import type { GeneratedFile } from "./emit/emitter.js";
+import { gateSyntax } from "./finalize/finalize.js";
 import { MAIN_LANE } from "./emit/main-lane.js";
 import { type LaneInput, type LaneOutcome, runLane } from "./emit/run-lane.js";
 import { runSideLane, SIDE_LANE } from "./emit/side-lane.js";
@@ -94,7 +95,9 @@ async function emitLanes(lane: LaneInput, types: WorkerTask<LaneInput, LaneOutco
     const outcome = await pending;
     if (!outcome.ok) throw new GenerationFailed(outcome.diagnostics);
     for (const [stage, ms] of outcome.stages) onStage?.(`${stage} [${name}]`, ms);
-    files.push(...outcome.files);
+    const started = performance.now();
+    files.push(...gateSyntax(outcome.files));
+    onStage?.(`syntax gate [${name}]`, performance.now() - started);
   }
   return files;
 }

@@ -9,10 +9,17 @@ const SECRET = Symbol("code");
 /** A fragment of generated TypeScript source that is safe by construction. */
 export class Code {
   readonly #text: string;
+  /** a single string, number or boolean literal (from `str`, `num` or `bool`) */
+  readonly #literal: boolean;
 
-  constructor(secret: symbol, text: string) {
+  constructor(secret: symbol, text: string, literal = false) {
     if (secret !== SECRET) throw new Error("Code can only be created by the code builder");
     this.#text = text;
+    this.#literal = literal;
+  }
+
+  static isLiteral(fragment: Code): boolean {
+    return fragment.#literal;
   }
 
   toString(): string {
@@ -24,18 +31,13 @@ function make(text: string): Code {
   return new Code(SECRET, text);
 }
 
-/** Codes that are a single literal (from `str`, `num` or `bool`). */
-const LITERALS = new WeakSet<Code>();
-
 function literal(text: string): Code {
-  const result = make(text);
-  LITERALS.add(result);
-  return result;
+  return new Code(SECRET, text, true);
 }
 
 /** Whether a fragment is one string, number or boolean literal. */
 export function isLiteral(fragment: Code): boolean {
-  return LITERALS.has(fragment);
+  return Code.isLiteral(fragment);
 }
 
 function isTemplate(strings: TemplateStringsArray): boolean {

@@ -7,6 +7,13 @@ import type { TemplateSet } from "./templates.js";
 export interface GeneratedFile {
   readonly path: string;
   readonly content: string;
+  /**
+   * What the syntax gate (finalize.ts) is still to parse in place of `content`: from the
+   * templates, a rendered file's code with its printed data literals left empty; after a
+   * finalize that leaves the gate to another thread, the text to check of every file that needs
+   * it. Absent once checked.
+   */
+  readonly gate?: string;
 }
 
 /** Options that change what the emitters write. */

@@ -1,3 +1,4 @@
+import { emitClient } from "./client/emit-client.js";
 import type { Emitter } from "./emitter.js";
 import { emitJsonSchemas } from "./json-schemas/emit-json-schemas.js";
 import { emitIndex } from "./package/emit-index.js";
@@ -8,8 +9,8 @@ import { emitSpecJson } from "./spec/emit-spec-json.js";
 /**
  * Targets in three lanes that can run at the same time. The types lane (types-lane.ts) renders the
  * types with openapi-typescript in a worker started with the run; the side lane
- * (side-lane.ts) compiles the validators and renders the mock and the client, in a worker of its
- * own for a large document; the main lane renders the route table, the server, the spec JSON,
- * the JSON Schemas and the package index.
+ * (side-lane.ts) compiles the validators and renders the mock, in a worker of its own for a large
+ * document; the main lane renders the route table, the server, the client, the spec JSON, the
+ * JSON Schemas and the package index, and runs the syntax gate over the other lanes' files.
  */
-export const MAIN_LANE: readonly Emitter[] = [emitRoutes, emitServer, emitSpecJson, emitJsonSchemas, emitIndex];
+export const MAIN_LANE: readonly Emitter[] = [emitRoutes, emitServer, emitClient, emitSpecJson, emitJsonSchemas, emitIndex];

@@ -16,17 +16,36 @@ const PRINTED = new Set(["types.ts", "validators/index.ts", "json-schemas.ts"]);
  * (LF line ends, no trailing blanks, at most one blank line in a row, one final newline), and a
  * syntax gate that parses each templated or compiled file, so a template defect is reported by
  * name instead of written to disk. `copied` files (the runtime, typechecked at its source) skip the gate.
+ * With `gate: false` (a lane in a worker thread) the files that need the gate keep, as `gate`,
+ * the text it is to parse, for `gateSyntax` on the thread that has the compiler loaded.
  */
-export function finalizeFiles(files: readonly GeneratedFile[], specPath: string, copied: ReadonlySet<string> = new Set()): GeneratedFile[] {
+export function finalizeFiles(files: readonly GeneratedFile[], specPath: string, copied: ReadonlySet<string> = new Set(), options: { gate?: boolean } = {}): GeneratedFile[] {
   const header = headerLines(specPath)
     .map((line) => `// ${line}`)
     .join("\n");
   const finalized = files
-    .map((file) => ({ path: file.path, content: normalize(file.path.endsWith(".ts") ? `${header}\n\n${file.content}` : file.content) }))
+    .map((file): GeneratedFile => {
+      const content = normalize(file.path.endsWith(".ts") ? `${header}\n\n${file.content}` : file.content);
+      const gated = file.path.endsWith(".ts") && !PRINTED.has(file.path) && !copied.has(file.path);
+      return gated ? { path: file.path, content, gate: file.gate ?? content } : { path: file.path, content };
+    })
     .sort((a, b) => a.path.localeCompare(b.path));
-  const problems = syntaxErrors(finalized.filter((file) => file.path.endsWith(".ts") && !PRINTED.has(file.path) && !copied.has(file.path)));
-  if (problems.length > 0) throw new GenerationFailed(problems);
-  return finalized;
+  return options.gate === false ? finalized : gateSyntax(finalized);
+}
+
+/**
+ * The syntax gate over the files that carry a `gate` text; returns them without it. A file whose
+ * gate text (its template's code, data literals left empty) fails to parse is parsed again as
+ * written, which gives the positions reported, and which passes it if the full text parses.
+ */
+export function gateSyntax(files: readonly GeneratedFile[]): GeneratedFile[] {
+  const pending = files.filter((file) => file.gate !== undefined);
+  const suspects = new Set(syntaxErrors(pending.map((file) => ({ path: file.path, content: file.gate as string }))).map((found) => found.path));
+  if (suspects.size > 0) {
+    const problems = syntaxErrors(pending.filter((file) => suspects.has(file.path))).flatMap((found) => found.diagnostics);
+    if (problems.length > 0) throw new GenerationFailed(problems);
+  }
+  return files.map((file) => (file.gate === undefined ? file : { path: file.path, content: file.content }));
 }
 
 /** Already normalised text (the usual case for printer and compiler output) is checked, not rebuilt. */
@@ -47,8 +66,8 @@ function normalize(text: string): string {
   return `${kept.join("\n")}\n`;
 }
 
-/** The syntax errors of the files (parsed together, not typechecked), through the compiler's public API. */
-function syntaxErrors(files: readonly GeneratedFile[]): Diagnostic[] {
+/** The files that do not parse (parsed together, not typechecked), through the compiler's public API, with their errors. */
+function syntaxErrors(files: readonly GeneratedFile[]): { path: string; diagnostics: Diagnostic[] }[] {
   if (files.length === 0) return [];
   const ts = loadTypeScript();
   const sources = new Map(files.map((file) => [file.path, ts.createSourceFile(file.path, file.content, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)]));
@@ -64,14 +83,14 @@ function syntaxErrors(files: readonly GeneratedFile[]): Diagnostic[] {
     readFile: () => undefined,
   };
   const program = ts.createProgram({ rootNames: [...sources.keys()], options: { noLib: true, noResolve: true, types: [] }, host });
-  return [...sources.values()].flatMap((source) =>
-    program
-      .getSyntacticDiagnostics(source)
-      .slice(0, 5)
-      .map((diagnostic) => {
-        const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
-        const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
-        return createDiagnostic("TEMPLATE_FAILED", `generated ${source.fileName}:${line + 1}:${character + 1} is not valid TypeScript: ${text}`);
-      }),
-  );
+  return [...sources.values()].flatMap((source) => {
+    const found = program.getSyntacticDiagnostics(source);
+    if (found.length === 0) return [];
+    const diagnostics = found.slice(0, 5).map((diagnostic) => {
+      const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
+      const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
+      return createDiagnostic("TEMPLATE_FAILED", `generated ${source.fileName}:${line + 1}:${character + 1} is not valid TypeScript: ${text}`);
+    });
+    return [{ path: source.fileName, diagnostics }];
+  });
 }

@@ -8,7 +8,7 @@ import { buildOptionsView, type OptionsView } from "./options-view.js";
  * the runtime's client/ (driven by the route table).
  */
 export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
-  const render = (name: string, view: object): GeneratedFile => ({ path: `client/${name}.ts`, content: config.templates.render(`client/${name}.ts`, view) });
+  const render = (name: string, view: object): GeneratedFile => config.templates.file(`client/${name}.ts`, `client/${name}.ts`, view);
   const title = `${model.source.title} (version ${model.source.version})`;
   const options = buildOptionsView(model);
   const methods = model.operations.map(buildMethodView);

@@ -12,5 +12,5 @@ export function emitMock({ model, document, config }: EmitInput): GeneratedFile[
   const title = `${model.source.title} (version ${model.source.version})`;
   const validators = loadValidators(config.validators().javascript());
   const fileDoc = wrap(`The mock handlers of ${title}: every operation answers its first 2xx response with example data.`);
-  return [{ path: "server/mock.ts", content: config.templates.render("server/mock.ts", { fileDoc, answers: buildMockAnswers(model, document, validators) }) }];
+  return [config.templates.file("server/mock.ts", "server/mock.ts", { fileDoc, answers: buildMockAnswers(model, document, validators) })];
 }

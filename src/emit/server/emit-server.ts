@@ -13,7 +13,7 @@ const MULTIPART_RUNTIME = "server/runtime/multipart.ts";
  * (the pipeline, `buildServer`, the mock server's entry point), the same for every spec.
  */
 export function emitServer({ model, config }: EmitInput): GeneratedFile[] {
-  const render = (name: string, view: object): GeneratedFile => ({ path: `server/${name}.ts`, content: config.templates.render(`server/${name}.ts`, view) });
+  const render = (name: string, view: object): GeneratedFile => config.templates.file(`server/${name}.ts`, `server/${name}.ts`, view);
   const title = `${model.source.title} (version ${model.source.version})`;
   const operations = model.operations.map(buildHandlerView);
   const plugin = buildPluginView(model);
