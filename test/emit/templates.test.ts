@@ -8,7 +8,10 @@ import { loadTemplates } from "../../src/emit/templates.js";
 const dir = mkdtempSync(join(tmpdir(), "templates-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 mkdirSync(join(dir, "t"));
-writeFileSync(join(dir, "t", "data.ts.hbs"), "export const table = {{literal table}} as const;\nexport const list = {{literal list}};\nexport const small = {{literal small}};\nexport const name = {{json name}};\n");
+writeFileSync(
+  join(dir, "t", "data.ts.hbs"),
+  "export const table = {{literal table}} as const;\nexport const list = {{literal list}};\nexport const small = {{literal small}};\nexport const name = {{json name}};\n",
+);
 writeFileSync(join(dir, "t", "plain.ts.hbs"), "export const name = {{json name}};\n");
 
 const table = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`operation${i}`, { method: "GET", path: `/items/${i}/with/a/long/enough/path` }]));
