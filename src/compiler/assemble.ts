@@ -14,28 +14,65 @@ export interface LocatedEntry {
   readonly location: SchemaLocation;
 }
 
+/** A laid-out module: all of it, or a part. */
+export interface AssembledModule {
+  /** the whole module, with the markers of code.ts */
+  readonly text: string;
+  /**
+   * A module with only the named entries' exports and what they use (helpers, constants,
+   * functions), without the Standard Schema objects; the same markers.
+   */
+  part(entryNames: readonly string[]): string;
+}
+
 /** Compiles all requested functions and lays out the module text. */
-export function assembleModule(module: ModuleState, entries: readonly LocatedEntry[], preamble: string | undefined, publicTypes: PublicTypes = "inline"): string {
-  const roots = entries.map(({ entry, location }) => module.request(location, entry.direction ?? "neutral", false));
-  const exports = entries.map((located, index) => emitEntry(module, located, roots[index] as Code));
-  const functions: Code[] = [];
+export function assembleModule(module: ModuleState, entries: readonly LocatedEntry[], preamble: string | undefined, publicTypes: PublicTypes = "inline"): AssembledModule {
+  const exports = entries.map((located) => ({
+    name: located.entry.name,
+    code: module.unit(located.entry.name, () => emitEntry(module, located, module.request(located.location, located.entry.direction ?? "neutral", false))),
+  }));
+  const functions: { name: string; code: Code }[] = [];
   for (let request = module.takeQueued(); request !== undefined; request = module.takeQueued()) {
-    functions.push(compileFunction(module, request));
+    const name = request.name.toString();
+    functions.push({ name, code: module.unit(name, () => compileFunction(module, request)) });
   }
-  const out = new Block();
-  const section = (content: Code): void => {
-    if (!out.empty) out.blank();
-    out.line(content);
+  const layout = (keep: (name: string) => boolean, standard: Code | undefined): string => {
+    const out = new Block();
+    const section = (content: Code): void => {
+      if (!out.empty) out.blank();
+      out.line(content);
+    };
+    if (preamble !== undefined && preamble !== "") section(tsOnly`${preambleLines(preamble)}`);
+    section(tsOnly`${publicTypesCode(publicTypes)}`);
+    section(MODULE_TYPES);
+    for (const name of withDependencies(module.helpersUsed)) section(tsSection(HELPERS[name].source));
+    const constants = module.constants.filter((constant) => keep(constant.name));
+    if (constants.length > 0)
+      section(
+        joinCode(
+          constants.map((constant) => constant.declaration),
+          NEWLINE,
+        ),
+      );
+    for (const part of [...functions, ...exports]) if (keep(part.name)) section(part.code);
+    if (standard !== undefined) section(standard);
+    return `${out.toCode().toString()}\n`;
   };
-  if (preamble !== undefined && preamble !== "") section(tsOnly`${preambleLines(preamble)}`);
-  section(tsOnly`${publicTypesCode(publicTypes)}`);
-  section(MODULE_TYPES);
-  for (const name of withDependencies(module.helpersUsed)) section(tsSection(HELPERS[name].source));
-  if (module.constants.length > 0) section(joinCode(module.constants, NEWLINE));
-  for (const part of [...functions, ...exports]) section(part);
-  const standard = emitStandardSchemas(entries.map(({ entry }) => entry));
-  if (standard !== undefined) section(standard);
-  return `${out.toCode().toString()}\n`;
+  return {
+    text: layout(() => true, emitStandardSchemas(entries.map(({ entry }) => entry))),
+    part(entryNames) {
+      const unknown = entryNames.filter((name) => !exports.some((entry) => entry.name === name));
+      if (unknown.length > 0) throw new Error(`no entry named ${unknown.join(", ")}`);
+      const needed = new Set<string>();
+      const pending = [...entryNames];
+      for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+        if (needed.has(name)) continue;
+        needed.add(name);
+        pending.push(...module.uses(name));
+      }
+      return layout((name) => needed.has(name), undefined);
+    },
+  };
 }
 
 /** The public types: declared here, or imported from their module and exported again. */

@@ -1,5 +1,5 @@
 import { isRecord } from "../json-value.js";
-import { assembleModule } from "./assemble.js";
+import { type AssembledModule, assembleModule } from "./assemble.js";
 import { renderModule } from "./code.js";
 import { type Dialect, dialectRules } from "./dialect.js";
 import { checkEntryNames, locateEntry, type ValidatorEntry } from "./entries.js";
@@ -43,20 +43,23 @@ export function compileValidatorModule(options: CompileModuleOptions): string {
 /** A compiled module, to be written as TypeScript or as JavaScript (the same code without its types). */
 export interface CompiledValidators {
   typescript(): string;
-  /** ES module JavaScript: the same functions, without types and without the type-only imports */
-  javascript(): string;
+  /**
+   * ES module JavaScript: the same functions, without types and without the type-only imports.
+   * With `only`, a smaller module: just those entries' validators (and guards) and what they use.
+   */
+  javascript(only?: readonly string[]): string;
 }
 
 /** Compiles the entries once, for TypeScript output, JavaScript output, or both. */
 export function compileValidators(options: CompileModuleOptions): CompiledValidators {
-  const marked = assembleValidators(options);
+  const assembled = assembleValidators(options);
   return {
-    typescript: () => renderModule(marked, "ts", (sections) => [...sections]),
-    javascript: () => renderModule(marked, "js", translateSections),
+    typescript: () => renderModule(assembled.text, "ts", (sections) => [...sections]),
+    javascript: (only) => renderModule(only === undefined ? assembled.text : assembled.part(only), "js", translateSections),
   };
 }
 
-function assembleValidators(options: CompileModuleOptions): string {
+function assembleValidators(options: CompileModuleOptions): AssembledModule {
   checkEntryNames(options.entries);
   const registry = new SchemaRegistry(dialectRules(options.dialect ?? "openapi-3.1"));
   const openApi = isRecord(options.document) && (typeof options.document["openapi"] === "string" || typeof options.document["swagger"] === "string");

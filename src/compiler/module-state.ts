@@ -27,8 +27,11 @@ export class ModuleState {
   readonly analyzer: AnnotationAnalyzer;
   readonly formats: FormatMode;
   readonly #helpers = new Map<HelperName, Code>();
-  readonly #constants: Code[] = [];
+  readonly #constants: { readonly name: string; readonly declaration: Code }[] = [];
   readonly #constantNames = new Map<string, Code>();
+  /** per unit (function or exported entry), the functions and constants its code names */
+  readonly #uses = new Map<string, Set<string>>();
+  #unit: Set<string> | undefined;
   readonly #functions = new Map<string, FunctionRequest>();
   readonly #queue: FunctionRequest[] = [];
   #next = 0;
@@ -56,13 +59,43 @@ export class ModuleState {
     return new Set(this.#helpers.keys());
   }
 
-  /** A module-level constant, declared once per distinct `key`. */
+  /**
+   * Runs `build` as the code of one unit of the module (a function, or an exported entry) and
+   * records which functions and constants it names, so a part of the module can be laid out
+   * with exactly what it needs (`uses`).
+   */
+  unit<T>(name: string, build: () => T): T {
+    const outer = this.#unit;
+    const uses = new Set<string>();
+    this.#uses.set(name, uses);
+    this.#unit = uses;
+    try {
+      return build();
+    } finally {
+      this.#unit = outer;
+    }
+  }
+
+  /** The functions and constants a unit's code names (empty for a constant: constants name only helpers). */
+  uses(name: string): ReadonlySet<string> {
+    return this.#uses.get(name) ?? new Set();
+  }
+
+  /**
+   * A module-level constant, declared once per distinct `key`. Its `init` is data: literals and
+   * runtime helpers, never a function or another constant of the module.
+   */
   constant(key: string, prefix: string, init: Code): Code {
     const known = this.#constantNames.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined) return this.#used(known);
     const name = ident(`$${prefix}${this.#constantNames.size}`);
     this.#constantNames.set(key, name);
-    this.#constants.push(code`const ${name} = ${init};`);
+    this.#constants.push({ name: name.toString(), declaration: code`const ${name} = ${init};` });
+    return this.#used(name);
+  }
+
+  #used(name: Code): Code {
+    this.#unit?.add(name.toString());
     return name;
   }
 
@@ -72,7 +105,8 @@ export class ModuleState {
     return this.constant(`${prefix}:${text}`, prefix, code`${this.helper("json")}(${str(text)})${cast}`);
   }
 
-  get constants(): readonly Code[] {
+  /** The constants, in the order they were declared. */
+  get constants(): readonly { readonly name: string; readonly declaration: Code }[] {
     return this.#constants;
   }
 
@@ -95,11 +129,11 @@ export class ModuleState {
     const effective = this.#effectiveDirection(location, direction);
     const key = `${locationKey(location)}|${effective}|${tracking ? "t" : ""}`;
     const known = this.#functions.get(key);
-    if (known !== undefined) return known.name;
+    if (known !== undefined) return this.#used(known.name);
     const request: FunctionRequest = { name: this.#functionName(location, effective, tracking), location, direction: effective, tracking };
     this.#functions.set(key, request);
     this.#queue.push(request);
-    return request.name;
+    return this.#used(request.name);
   }
 
   /** Next function waiting to be compiled. */

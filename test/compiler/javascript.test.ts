@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { translateSections, writeTranslatedHelpers } from "../../src/compiler/javascript.js";
 import { HELPERS } from "../../src/compiler/runtime.js";
@@ -48,6 +49,59 @@ describe("JavaScript output", () => {
     }
   });
 });
+
+describe("a part of the JavaScript output (what the mock loads)", () => {
+  it.each(SPECS)("%s: each entry alone, with what it uses, validates as the whole module does", async (spec) => {
+    const loaded = await loadSpec(spec);
+    const { model } = buildModel(loaded, spec);
+    const compiled = compileModelValidators(model, loaded.document, "assert");
+    const whole = loadValidators(compiled.javascript());
+    const entries = [...whole.keys()].filter((name) => name.startsWith("validate"));
+    expect(entries.length).toBeGreaterThan(0);
+    const parts = new Map(entries.map((name) => [name, compiled.javascript([name])]));
+    for (const [name, text] of parts) {
+      const part = loadValidators(text);
+      expect([...part.keys()].filter((key) => key.startsWith("validate"))).toEqual([name]);
+      const schema = model.schemas.find((candidate) => candidate.validatorName === name);
+      if (schema === undefined) continue;
+      const context = { document: loaded.document, formatSamples: {}, maxDepth: 4, cache: new Map() };
+      for (const value of fc.sample(withMutations(schemaArbitrary({ $ref: schema.pointer }, context)), { seed: 11, numRuns: 25 })) {
+        expect(part.get(name)?.(value, { allErrors: true })).toEqual(whole.get(name)?.(value, { allErrors: true }));
+      }
+    }
+    // every name a part's code uses is declared in it: TypeScript finds none missing
+    const unresolved = missingNames(parts);
+    expect(unresolved).toEqual([]);
+    expect(Math.max(...[...parts.values()].map((text) => text.length))).toBeLessThan(compiled.javascript().length);
+  });
+
+  it("names the entries it does not have", async () => {
+    const loaded = await loadSpec("spec/openapi.yaml");
+    const compiled = compileModelValidators(buildModel(loaded, "spec/openapi.yaml").model, loaded.document, "assert");
+    expect(() => compiled.javascript(["validateNothing"])).toThrow(/no entry named validateNothing/);
+  });
+});
+
+/**
+ * The module-level names (the compiler's start with "$") that the modules use without declaring
+ * them, found by TypeScript checking them as JavaScript (without the standard library, whose
+ * names are not the question).
+ */
+function missingNames(modules: ReadonlyMap<string, string>): string[] {
+  const files = new Map([...modules].map(([name, text]) => [`/${name}.js`, text]));
+  const options = { allowJs: true, checkJs: true, noEmit: true, noLib: true, types: [] };
+  const host = ts.createCompilerHost(options);
+  const readFile = host.readFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.readFile = (file) => files.get(file) ?? readFile(file);
+  host.fileExists = (file) => files.has(file) || fileExists(file);
+  const program = ts.createProgram({ rootNames: [...files.keys()], options, host });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((diagnostic) => diagnostic.code === 2304 || diagnostic.code === 2552)
+    .map((diagnostic) => `${diagnostic.file?.fileName}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`)
+    .filter((message) => message.includes("Cannot find name '$"));
+}
 
 describe("the helpers' JavaScript written when the generator is built", () => {
   it("holds every helper section with its translation, free of types", async () => {

@@ -37,15 +37,31 @@ export function buildMockAnswers(model: ApiModel, document: unknown, validators:
   });
 }
 
+/** The validators the mock answers are checked with: those of each operation's first 2xx JSON response. */
+export function mockValidatorNames(model: ApiModel): string[] {
+  return model.operations.flatMap((operation) => {
+    const response = operation.responses.find((candidate) => candidate.success);
+    const validator = response === undefined ? undefined : answeredContent(operation, response)?.validator;
+    return validator === undefined ? [] : [validator];
+  });
+}
+
+/** The content a response answers with (its JSON one, else its first), and the validator of a JSON one. */
+function answeredContent(operation: OperationModel, response: OperationModel["responses"][number]): { content: BodyContentModel; validator?: string } | undefined {
+  const content = response.contents.find((candidate) => candidate.kind === "json") ?? response.contents[0];
+  if (content === undefined) return undefined;
+  const validator = content.kind === "json" ? operation.names.responseValidators[response.status] : undefined;
+  return validator === undefined ? { content } : { content, validator };
+}
+
 function answerFor(operation: OperationModel, document: unknown, source: SchemaSource, validators: ReadonlyMap<string, LoadedValidator>): MockAnswerData | undefined {
   const response = operation.responses.find((candidate) => candidate.success);
   if (response === undefined) return undefined;
   const status = /^\d{3}$/.test(response.status) ? Number(response.status) : 200;
-  if (response.contents.length === 0) return { status };
-  const content = response.contents.find((candidate) => candidate.kind === "json") ?? response.contents[0];
-  if (content === undefined) return { status };
-  const name = operation.names.responseValidators[response.status];
-  const validator = content.kind === "json" && name !== undefined ? validators.get(name) : undefined;
+  const answered = answeredContent(operation, response);
+  if (answered === undefined) return { status };
+  const { content } = answered;
+  const validator = answered.validator === undefined ? undefined : validators.get(answered.validator);
   const body = content.kind === "json" ? jsonBody(content, document, source, validator) : textBody(content, document);
   return body === undefined ? undefined : { status, body: body.value };
 }
