@@ -126,3 +126,54 @@ describe("mock answers from the spec's examples", () => {
     expect(mock).toMatch(/getA: \{ status: 200, body: \{ n: 5, note: null \} \}/);
   });
 });
+
+describe("mock answers of operations that answer with the same schema", () => {
+  it("build the data once, and each operation takes it only once its own validator accepts it", async () => {
+    const { buildMockAnswers } = await import("../../src/emit/server/mock-answers.js");
+    const { buildModel, loadSpec } = await import("../../src/index.js");
+    const { makeTempDir } = await import("../support/paths.js");
+    const { writeFile } = await import("node:fs/promises");
+    const { join } = await import("node:path");
+    const answer = (status: string) => ({ [status]: { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Tree" } } } } });
+    const spec = {
+      openapi: "3.1.0",
+      info: { title: "Shared", version: "1" },
+      paths: {
+        "/a": { get: { operationId: "getA", responses: answer("200") } },
+        "/b": { get: { operationId: "getB", responses: answer("200") } },
+        "/c": { post: { operationId: "postC", responses: answer("201") } },
+      },
+      components: { schemas: { Tree: schemas["Tree"] } },
+    };
+    const file = join(await makeTempDir("mock-shared"), "openapi.json");
+    await writeFile(file, JSON.stringify(spec));
+    const loaded = await loadSpec(file);
+    const { model } = buildModel(loaded, file);
+    const names = model.operations.map((operation) => Object.values(operation.names.responseValidators)[0] as string);
+    // the operations share one validator, as the model names them
+    expect(new Set(names).size).toBe(1);
+    const name = names[0] as string;
+    const compiled = loadValidators(compileValidators({ document: loaded.document, entries: [{ name, schema: { pointer: "#/components/schemas/Tree" }, direction: "response" }] }).javascript());
+    const validate = compiled.get(name);
+    if (validate === undefined) throw new Error(`no ${name}`);
+    const checked: unknown[] = [];
+    const recording = (value: unknown, options?: { allErrors?: boolean }) => {
+      checked.push(value);
+      return validate(value, options);
+    };
+    const [a, b, c] = buildMockAnswers(model, loaded.document, new Map([[name, recording]])).map((view) => view.answer?.body);
+    expect(a).toBeDefined();
+    expect(b).toBe(a);
+    expect(c).toBe(a);
+    // the first operation searched (the builder's candidates, Tree being recursive); each other checked the data once
+    const searched = checked.length - 2;
+    expect(searched).toBeGreaterThan(1);
+    expect(checked.slice(searched)).toEqual([a, a]);
+    // data the validator refuses is not taken from the cache: refused after the first, the others answer nothing
+    let seen = 0;
+    const refusingLater = (value: unknown, options?: { allErrors?: boolean }) => (seen++ < searched ? validate(value, options) : { valid: false, errors: [] });
+    const later = buildMockAnswers(model, loaded.document, new Map([[name, refusingLater]])).map((view) => view.answer);
+    expect(later[0]?.body).toEqual(a);
+    expect(later.slice(1)).toEqual([undefined, undefined]);
+  });
+});

@@ -31,8 +31,9 @@ const ATTEMPTS = 48;
  */
 export function buildMockAnswers(model: ApiModel, document: unknown, validators: ReadonlyMap<string, LoadedValidator>): MockAnswerView[] {
   const source = new SchemaSource(document);
+  const samples = new SampleCache();
   return model.operations.map((operation) => {
-    const answer = answerFor(operation, document, source, validators);
+    const answer = answerFor(operation, document, source, validators, samples);
     return answer === undefined ? { method: operation.names.method } : { method: operation.names.method, answer };
   });
 }
@@ -54,7 +55,7 @@ function answeredContent(operation: OperationModel, response: OperationModel["re
   return validator === undefined ? { content } : { content, validator };
 }
 
-function answerFor(operation: OperationModel, document: unknown, source: SchemaSource, validators: ReadonlyMap<string, LoadedValidator>): MockAnswerData | undefined {
+function answerFor(operation: OperationModel, document: unknown, source: SchemaSource, validators: ReadonlyMap<string, LoadedValidator>, samples: SampleCache): MockAnswerData | undefined {
   const response = operation.responses.find((candidate) => candidate.success);
   if (response === undefined) return undefined;
   const status = /^\d{3}$/.test(response.status) ? Number(response.status) : 200;
@@ -62,7 +63,7 @@ function answerFor(operation: OperationModel, document: unknown, source: SchemaS
   if (answered === undefined) return { status };
   const { content } = answered;
   const validator = answered.validator === undefined ? undefined : validators.get(answered.validator);
-  const body = content.kind === "json" ? jsonBody(content, document, source, validator) : textBody(content, document);
+  const body = content.kind === "json" ? jsonBody(content, document, source, validator, samples) : textBody(content, document);
   return body === undefined ? undefined : { status, body: body.value };
 }
 
@@ -71,11 +72,43 @@ function textBody(content: BodyContentModel, document: unknown): Sample {
   return { value: text ?? "" };
 }
 
-function jsonBody(content: BodyContentModel, document: unknown, source: SchemaSource, validator: LoadedValidator | undefined): Sample | undefined {
+function jsonBody(content: BodyContentModel, document: unknown, source: SchemaSource, validator: LoadedValidator | undefined, samples: SampleCache): Sample | undefined {
   const example = mediaExamples(content, document, source).find((value) => validator === undefined || validator(value).valid);
   if (example !== undefined) return { value: example };
   const schema = content.schemaPointer === undefined ? true : resolvePointer(document, content.schemaPointer);
-  return sampleData(schema, document, validator);
+  const known = samples.get(schema);
+  if (known !== undefined && (validator === undefined || validator(known.value).valid)) return known;
+  const sampled = sampleData(schema, document, validator);
+  if (sampled !== undefined) samples.set(schema, { value: sampled.value });
+  return sampled;
+}
+
+/**
+ * The data already built for a response schema: many operations answer with the same schema (a
+ * `$ref` to the same component), and each takes it once its own validator accepts it, without
+ * sampling and searching again.
+ */
+class SampleCache {
+  readonly #byRef = new Map<string, Sample>();
+  readonly #bySchema = new WeakMap<object, Sample>();
+
+  get(schema: unknown): Sample | undefined {
+    const ref = onlyRef(schema);
+    if (ref !== undefined) return this.#byRef.get(ref);
+    return isRecord(schema) ? this.#bySchema.get(schema) : undefined;
+  }
+
+  set(schema: unknown, sample: Sample): void {
+    const ref = onlyRef(schema);
+    if (ref !== undefined) this.#byRef.set(ref, sample);
+    else if (isRecord(schema)) this.#bySchema.set(schema, sample);
+  }
+}
+
+/** The target of a schema that is a `$ref` and nothing else. */
+function onlyRef(schema: unknown): string | undefined {
+  if (!isRecord(schema) || typeof schema["$ref"] !== "string") return undefined;
+  return Object.keys(schema).length === 1 ? schema["$ref"] : undefined;
 }
 
 /** Where a sample came from: openapi-sampler, or the project's builder. */
