@@ -82,7 +82,8 @@ const WORKER_THRESHOLD = 150;
 /**
  * The lanes of emitters (main-lane.ts): the types lane in its worker; for a large document the side
  * lane in a worker thread of its own, for a small one here, before the main lane. A lane that
- * cannot have a worker runs here.
+ * cannot have a worker runs here. The workers' files pass the syntax gate here, where the main
+ * lane has loaded the compiler for its own.
  */
 async function emitLanes(lane: LaneInput, types: WorkerTask<LaneInput, LaneOutcome>, onStage: GenerateOptions["onStage"]): Promise<GeneratedFile[]> {
   const large = lane.model.operations.length + lane.model.schemas.length >= WORKER_THRESHOLD;
