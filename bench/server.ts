@@ -15,8 +15,10 @@
  * Each run starts a fresh child process for its server, warms it for 5 s, and loads it with
  * autocannon (50 connections, ~10 s); the two servers alternate run by run, and the medians of
  * requests/s and of p50 and p99 latency are compared, with the server's CPU time per request
- * (steadier than throughput on a machine shared with other work). Options: --rounds N (default 5,
- * at least 5), --duration S (default 10), --single-route. Every child is stopped when its run ends
+ * (steadier than throughput on a machine shared with other work). The two runs of a round run back
+ * to back, so each round's ratios are also taken and their medians shown: on a shared machine,
+ * whose slow spells move both sides' own medians, they are the steadier comparison.
+ * Options: --rounds N (default 7, at least 5), --duration S (default 10), --single-route. Every child is stopped when its run ends
  * (and on Ctrl-C).
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -213,7 +215,7 @@ function option(name: string, fallback: number): number {
 }
 
 async function compare(): Promise<void> {
-  const rounds = option("rounds", 5);
+  const rounds = option("rounds", 7);
   if (rounds < 5) throw new Error("--rounds must be at least 5: each median needs five runs");
   const singleRoute = process.argv.includes("--single-route");
   if (singleRoute) console.log("plain serves the loaded route only (--single-route)");
@@ -263,7 +265,16 @@ function report(runs: Record<Target, Run[]>): void {
     console.log(`${target.padEnd(17)} ${rps(target).toFixed(0).padStart(9)} ${p50(target).toFixed(1).padStart(11)} ${p99(target).toFixed(1).padStart(11)} ${cpu(target).toFixed(1).padStart(16)}`);
   }
   console.log(
-    `ours/plain  ${(rps("ours") / rps("plain")).toFixed(3)}× throughput, ${(p50("ours") / p50("plain")).toFixed(3)}× p50 and ${(p99("ours") / p99("plain")).toFixed(3)}× p99 latency, ${(cpu("ours") / cpu("plain")).toFixed(3)}× CPU per request`,
+    `medians of the sides, ours/plain: ${(rps("ours") / rps("plain")).toFixed(3)}× throughput, ${(p50("ours") / p50("plain")).toFixed(3)}× p50 and ${(p99("ours") / p99("plain")).toFixed(3)}× p99 latency, ${(cpu("ours") / cpu("plain")).toFixed(3)}× CPU per request`,
+  );
+  // The two runs of a round ran back to back: their ratio is much less moved by the machine's
+  // slower and faster spells (runs of the same server range over 2× on a shared machine) than
+  // the medians of the sides are.
+  const ratios = (value: (run: Run) => number): number[] => runs.ours.map((run, round) => value(run) / value(runs.plain[round] as Run));
+  const throughput = ratios((run) => run.result.requests.average);
+  const cpuRatios = ratios((run) => run.cpuPerRequest);
+  console.log(
+    `round by round, median of the ${rounds} ratios: ${median(throughput).toFixed(3)}× throughput, ${median(ratios((run) => run.result.latency.p50)).toFixed(3)}× p50 and ${median(ratios((run) => run.result.latency.p99)).toFixed(3)}× p99 latency, ${median(cpuRatios).toFixed(3)}× CPU per request (ours ahead in ${throughput.filter((ratio) => ratio > 1).length} of ${rounds} rounds on throughput, ${cpuRatios.filter((ratio) => ratio < 1).length} on CPU)`,
   );
 }
 
