@@ -21,7 +21,7 @@ type Plan = number | [1, Plan] | [0, Record<string, Plan>, Plan];
  * copying only what changed. Returns undefined when nothing can need a conversion.
  */
 export function emitCoercer(module: ModuleState, location: SchemaLocation, name: Code): Code | undefined {
-  const plan = planFor(module, follow(module, location), 0);
+  const plan = planFor(module, follow(module, module.registry.schemaAt(location), location), 0);
   if (plan === 0) return undefined;
   const constant = module.jsonConstant("plan", plan, tsOnly` as $Plan`);
   const helper = module.helper("coercePlan");
@@ -35,7 +35,7 @@ function planFor(module: ModuleState, resolved: Resolved | undefined, depth: num
   const { schema, location } = resolved;
   const flags = typeFlags(module, schema);
   if (hasType(schema, "array")) {
-    const items = planFor(module, follow(module, childLocation(location, "items")), depth + 1);
+    const items = planFor(module, follow(module, schema["items"], childLocation(location, "items")), depth + 1);
     return [1, items];
   }
   if (hasType(schema, "object") || (schema["type"] === undefined && isRecord(schema["properties"]))) return objectPlan(module, resolved, depth);
@@ -47,10 +47,10 @@ function objectPlan(module: ModuleState, { schema, location }: Resolved, depth: 
   const properties = isRecord(schema["properties"]) ? schema["properties"] : {};
   const plans: Record<string, Plan> = {};
   for (const property of Object.keys(properties)) {
-    const plan = planFor(module, follow(module, childLocation(location, "properties", property)), depth + 1);
+    const plan = planFor(module, follow(module, properties[property], childLocation(location, "properties", property)), depth + 1);
     if (plan !== 0) plans[property] = plan;
   }
-  const rest = isRecord(schema["additionalProperties"]) ? planFor(module, follow(module, childLocation(location, "additionalProperties")), depth + 1) : 0;
+  const rest = isRecord(schema["additionalProperties"]) ? planFor(module, follow(module, schema["additionalProperties"], childLocation(location, "additionalProperties")), depth + 1) : 0;
   return Object.keys(plans).length === 0 && rest === 0 ? 0 : [0, plans, rest];
 }
 
@@ -64,16 +64,17 @@ interface Resolved {
   readonly location: SchemaLocation;
 }
 
-/** The schema at a location, following a chain of `$ref`s. */
-function follow(module: ModuleState, start: SchemaLocation): Resolved | undefined {
+/** A schema (found at `start`), following a chain of `$ref`s from it. */
+function follow(module: ModuleState, found: unknown, start: SchemaLocation): Resolved | undefined {
   let location = start;
+  let schema = found;
   for (let hops = 0; hops < 32; hops++) {
-    const schema = module.registry.schemaAt(location);
     if (!isRecord(schema)) return undefined;
     const ref = schema["$ref"];
     if (typeof ref !== "string") return { schema, location };
     const base = module.registry.baseWithin(schema, module.registry.baseOf(location));
     location = module.registry.resolveRef(ref, base, childLocation(location, "$ref"));
+    schema = module.registry.schemaAt(location);
   }
   return undefined;
 }

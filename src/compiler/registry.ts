@@ -30,6 +30,8 @@ export class SchemaRegistry {
   readonly #anchors = new Map<string, SchemaLocation>();
   readonly #resourceBases = new Map<string, string>();
   readonly #refCache = new Map<string, SchemaLocation>();
+  /** per document, the values found at pointers (documents are not changed while compiling) */
+  readonly #found: Map<string, unknown>[] = [];
 
   constructor(rules: DialectRules) {
     this.rules = rules;
@@ -66,7 +68,15 @@ export class SchemaRegistry {
 
   /** The schema value at a location (undefined when the pointer leads nowhere). */
   schemaAt(location: SchemaLocation): unknown {
-    return resolvePointer(this.document(location.doc).root, location.ptr);
+    let found = this.#found[location.doc];
+    if (found === undefined) {
+      found = new Map();
+      this.#found[location.doc] = found;
+    }
+    if (found.has(location.ptr)) return found.get(location.ptr);
+    const value = resolvePointer(this.document(location.doc).root, location.ptr);
+    found.set(location.ptr, value);
+    return value;
   }
 
   /**
