@@ -28,11 +28,19 @@ const SPECS = [
   "test/fixtures/read-write/openapi.yaml",
 ];
 
+/** A spec's model and its validators, compiled as the generator compiles them; samples of a schema. */
+async function compiledFor(spec: string) {
+  const loaded = await loadSpec(spec);
+  const { model } = buildModel(loaded, spec);
+  const compiled = compileModelValidators(model, loaded.document, "assert");
+  const context = { document: loaded.document, formatSamples: {}, maxDepth: 4, cache: new Map() };
+  const samples = (pointer: string, seed: number, numRuns: number): unknown[] => fc.sample(withMutations(schemaArbitrary({ $ref: pointer }, context)), { seed, numRuns });
+  return { model, compiled, samples };
+}
+
 describe("JavaScript output", () => {
   it.each(SPECS)("%s: same verdicts and errors as the TypeScript output", async (spec) => {
-    const loaded = await loadSpec(spec);
-    const { model } = buildModel(loaded, spec);
-    const compiled = compileModelValidators(model, loaded.document, "assert");
+    const { model, compiled, samples } = await compiledFor(spec);
     const fromJs = loadValidators(compiled.javascript());
     const fromTs = await loadModule(compiled.typescript().replace(/^import type .*$|^export type .*$/gm, ""));
     expect([...fromJs.keys()].sort()).toEqual(
@@ -43,18 +51,14 @@ describe("JavaScript output", () => {
     for (const schema of model.schemas) {
       const js = fromJs.get(schema.validatorName);
       const ts = validatorOf(fromTs, schema.validatorName);
-      const context = { document: loaded.document, formatSamples: {}, maxDepth: 4, cache: new Map() };
-      const values = fc.sample(withMutations(schemaArbitrary({ $ref: schema.pointer }, context)), { seed: 7, numRuns: 60 });
-      for (const value of values) expect(js?.(value, { allErrors: true })).toEqual(ts(value, { allErrors: true }));
+      for (const value of samples(schema.pointer, 7, 60)) expect(js?.(value, { allErrors: true })).toEqual(ts(value, { allErrors: true }));
     }
   });
 });
 
 describe("a part of the JavaScript output (what the mock loads)", () => {
   it.each(SPECS)("%s: each entry alone, with what it uses, validates as the whole module does", async (spec) => {
-    const loaded = await loadSpec(spec);
-    const { model } = buildModel(loaded, spec);
-    const compiled = compileModelValidators(model, loaded.document, "assert");
+    const { model, compiled, samples } = await compiledFor(spec);
     const whole = loadValidators(compiled.javascript());
     const entries = [...whole.keys()].filter((name) => name.startsWith("validate"));
     expect(entries.length).toBeGreaterThan(0);
@@ -64,8 +68,7 @@ describe("a part of the JavaScript output (what the mock loads)", () => {
       expect([...part.keys()].filter((key) => key.startsWith("validate"))).toEqual([name]);
       const schema = model.schemas.find((candidate) => candidate.validatorName === name);
       if (schema === undefined) continue;
-      const context = { document: loaded.document, formatSamples: {}, maxDepth: 4, cache: new Map() };
-      for (const value of fc.sample(withMutations(schemaArbitrary({ $ref: schema.pointer }, context)), { seed: 11, numRuns: 25 })) {
+      for (const value of samples(schema.pointer, 11, 25)) {
         expect(part.get(name)?.(value, { allErrors: true })).toEqual(whole.get(name)?.(value, { allErrors: true }));
       }
     }
@@ -76,8 +79,7 @@ describe("a part of the JavaScript output (what the mock loads)", () => {
   });
 
   it("names the entries it does not have", async () => {
-    const loaded = await loadSpec("spec/openapi.yaml");
-    const compiled = compileModelValidators(buildModel(loaded, "spec/openapi.yaml").model, loaded.document, "assert");
+    const { compiled } = await compiledFor("spec/openapi.yaml");
     expect(() => compiled.javascript(["validateNothing"])).toThrow(/no entry named validateNothing/);
   });
 });
