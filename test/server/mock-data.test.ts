@@ -177,3 +177,44 @@ describe("mock answers of operations that answer with the same schema", () => {
     expect(later.slice(1)).toEqual([undefined, undefined]);
   });
 });
+
+describe("mock answers of operations whose inline response schemas are written the same", () => {
+  it("share the data too, each operation checking it with its own validator", async () => {
+    const { buildMockAnswers, mockValidatorNames } = await import("../../src/emit/server/mock-answers.js");
+    const { compileModelValidators } = await import("../../src/emit/validators/compile-model.js");
+    const { buildModel, loadSpec } = await import("../../src/index.js");
+    const { makeTempDir } = await import("../support/paths.js");
+    const { writeFile } = await import("node:fs/promises");
+    const { join } = await import("node:path");
+    const inline = () => ({ oneOf: [{ $ref: "#/components/schemas/Tree" }, { $ref: "#/components/schemas/Pattern" }] });
+    const answer = { "200": { description: "ok", content: { "application/json": { schema: inline() } } } };
+    const spec = {
+      openapi: "3.1.0",
+      info: { title: "Inline", version: "1" },
+      paths: { "/a": { get: { operationId: "getA", responses: answer } }, "/b": { delete: { operationId: "deleteB", responses: structuredClone(answer) } } },
+      components: { schemas: { Tree: schemas["Tree"], Pattern: schemas["Pattern"] } },
+    };
+    const file = join(await makeTempDir("mock-inline"), "openapi.json");
+    await writeFile(file, JSON.stringify(spec));
+    const loaded = await loadSpec(file);
+    const { model } = buildModel(loaded, file);
+    const names = mockValidatorNames(model);
+    expect(new Set(names).size).toBe(2);
+    const compiled = loadValidators(compileModelValidators(model, loaded.document, "assert").javascript(names));
+    const checked = new Map<string, number>();
+    const counting = new Map(
+      [...compiled].map(([name, validate]) => [
+        name,
+        (value: unknown, options?: { allErrors?: boolean }) => {
+          checked.set(name, (checked.get(name) ?? 0) + 1);
+          return validate(value, options);
+        },
+      ]),
+    );
+    const [a, b] = buildMockAnswers(model, loaded.document, counting).map((view) => view.answer?.body);
+    expect(a).toBeDefined();
+    expect(b).toBe(a);
+    expect(checked.get(names[1] as string)).toBe(1);
+    expect(checked.get(names[0] as string)).toBeGreaterThan(1);
+  });
+});

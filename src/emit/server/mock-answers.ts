@@ -85,30 +85,20 @@ function jsonBody(content: BodyContentModel, document: unknown, source: SchemaSo
 
 /**
  * The data already built for a response schema: many operations answer with the same schema (a
- * `$ref` to the same component), and each takes it once its own validator accepts it, without
- * sampling and searching again.
+ * `$ref` to the same component, or the same inline schema written out again), and each takes
+ * the data once its own validator accepts it, without sampling and searching again. Schemas are
+ * told apart by their JSON text.
  */
 class SampleCache {
-  readonly #byRef = new Map<string, Sample>();
-  readonly #bySchema = new WeakMap<object, Sample>();
+  readonly #samples = new Map<string, Sample>();
 
   get(schema: unknown): Sample | undefined {
-    const ref = onlyRef(schema);
-    if (ref !== undefined) return this.#byRef.get(ref);
-    return isRecord(schema) ? this.#bySchema.get(schema) : undefined;
+    return this.#samples.get(JSON.stringify(schema));
   }
 
   set(schema: unknown, sample: Sample): void {
-    const ref = onlyRef(schema);
-    if (ref !== undefined) this.#byRef.set(ref, sample);
-    else if (isRecord(schema)) this.#bySchema.set(schema, sample);
+    this.#samples.set(JSON.stringify(schema), sample);
   }
-}
-
-/** The target of a schema that is a `$ref` and nothing else. */
-function onlyRef(schema: unknown): string | undefined {
-  if (!isRecord(schema) || typeof schema["$ref"] !== "string") return undefined;
-  return Object.keys(schema).length === 1 ? schema["$ref"] : undefined;
 }
 
 /** Where a sample came from: openapi-sampler, or the project's builder. */
