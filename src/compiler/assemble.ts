@@ -61,7 +61,8 @@ export function assembleModule(module: ModuleState, entries: readonly LocatedEnt
   return {
     text: layout(() => true, emitStandardSchemas(entries.map(({ entry }) => entry))),
     part(entryNames) {
-      const unknown = entryNames.filter((name) => !exports.some((entry) => entry.name === name));
+      const exported = new Set(exports.map((entry) => entry.name));
+      const unknown = entryNames.filter((name) => !exported.has(name));
       if (unknown.length > 0) throw new Error(`no entry named ${unknown.join(", ")}`);
       const needed = new Set<string>();
       const pending = [...entryNames];
