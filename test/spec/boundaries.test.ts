@@ -8,10 +8,12 @@ import { type FieldFact, schemas } from "./description-facts.js";
 import { at, createOracle, type Json, type JsonObject, readRawSpec } from "./spec-document.js";
 
 const raw = readRawSpec();
-const valid = createOracle(raw);
+const { valid, validAt } = createOracle(raw);
 
 interface MediaExample {
   where: string;
+  /** the JSON pointer of the media type's schema in the spec */
+  schemaPointer: string;
   schemaName: string | undefined;
   schema: Json;
   value: Json;
@@ -19,19 +21,19 @@ interface MediaExample {
 
 function collectExamples(): MediaExample[] {
   const found: MediaExample[] = [];
-  const visit = (node: Json, where: string): void => {
+  const visit = (node: Json, where: string, pointer: string): void => {
     if (node === null || typeof node !== "object") return;
     if (!Array.isArray(node) && node.schema !== undefined && node.examples !== undefined) {
       const ref = typeof node.schema === "object" && node.schema !== null && !Array.isArray(node.schema) ? node.schema.$ref : undefined;
       const schemaName = typeof ref === "string" ? ref.replace("#/components/schemas/", "") : undefined;
       for (const [name, example] of Object.entries(node.examples as JsonObject)) {
-        found.push({ where: `${where}/examples/${name}`, schemaName, schema: node.schema, value: exampleValue(example as JsonObject) });
+        found.push({ where: `${where}/examples/${name}`, schemaPointer: `${pointer}/schema`, schemaName, schema: node.schema, value: exampleValue(example as JsonObject) });
       }
     }
-    for (const [key, child] of Object.entries(node)) visit(child, `${where}/${key}`);
+    for (const [key, child] of Object.entries(node)) visit(child, `${where}/${key}`, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
   };
-  visit(raw.paths ?? null, "#/paths");
-  visit(raw.components ?? null, "#/components");
+  visit(raw.paths ?? null, "#/paths", "/paths");
+  visit(raw.components ?? null, "#/components", "/components");
   return found;
 }
 
@@ -51,9 +53,18 @@ describe("every example in the spec is valid against its schema", () => {
     // body, the upload's own 413 and 415, and 7 shared error responses
     expect(owners.size).toBe(7 + 9 + 7 + 2 + 7);
   });
-  it.each(examples)("$where", ({ schemaName, schema, value }) => {
+  it.each(examples)("$where", ({ schemaName, schemaPointer, schema, value }) => {
     if (schemaName !== undefined) expect(valid(schemaName, value)).toBe(true);
-    else expect(typeof schema === "object" && schema !== null && !Array.isArray(schema) && "type" in schema).toBe(true);
+    else {
+      // an inline schema: checked where it stands in the spec
+      expect(at(raw, schemaPointer)).toEqual(schema);
+      expect(validAt(schemaPointer, value)).toBe(true);
+    }
+  });
+  it("checks inline schemas for real: a value of another type is refused", () => {
+    const inline = examples.filter((e) => e.schemaName === undefined);
+    expect(inline.length).toBeGreaterThanOrEqual(2);
+    for (const { schemaPointer } of inline) expect(validAt(schemaPointer, "not a boolean or integer")).toBe(false);
   });
 });
 

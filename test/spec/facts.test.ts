@@ -197,6 +197,6 @@ describe("what the description does not show is left open and said so", () => {
 
   it("GET /events declares no query parameters and the wage rules schema accepts any value", () => {
     expect(at(raw, "/paths/~1events/get/parameters")).toBeUndefined();
-    for (const value of [null, 1, "x", [], { any: true }]) expect(oracle("WageRules", value)).toBe(true);
+    for (const value of [null, 1, "x", [], { any: true }]) expect(oracle.valid("WageRules", value)).toBe(true);
   });
 });

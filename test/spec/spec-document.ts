@@ -36,15 +36,22 @@ export function deref(document: Json, node: Json | undefined): Json | undefined 
   return typeof ref === "string" && ref.startsWith("#") ? at(document, ref.slice(1)) : node;
 }
 
+/** Checks a value against a component schema (by name) or any schema of the spec (by JSON pointer). */
+export interface Oracle {
+  valid(schemaName: string, value: unknown): boolean;
+  validAt(pointer: string, value: unknown): boolean;
+}
+
 /** Ajv 2020 with formats and the spec's components, to check examples and boundaries. */
-export function createOracle(raw: JsonObject): (schemaName: string, value: unknown) => boolean {
+export function createOracle(raw: JsonObject): Oracle {
   const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
   addFormats.default(ajv);
   ajv.addFormat("binary", true);
   ajv.addSchema({ ...raw, $id: "spec.json" });
-  return (schemaName, value) => {
-    const validate = ajv.getSchema(`spec.json#/components/schemas/${schemaName}`);
-    if (validate === undefined) throw new Error(`no schema ${schemaName}`);
+  const validAt = (pointer: string, value: unknown): boolean => {
+    const validate = ajv.getSchema(`spec.json#${pointer}`);
+    if (validate === undefined) throw new Error(`no schema at ${pointer}`);
     return validate(value) as boolean;
   };
+  return { valid: (schemaName, value) => validAt(`/components/schemas/${schemaName}`, value), validAt };
 }
