@@ -4,42 +4,49 @@ import { addRemotes, ajvCompile, createAjv } from "./ajv-oracle.js";
 import { loadModule, type Validate, validatorOf } from "./load.js";
 import { ANNOTATION_FORMAT_FILES, CORPUS_ABSENT, groupUri, loadGroups, loadRemotes, type SuiteGroup, selectedFiles, suiteAvailable } from "./suite-corpus.js";
 
-const counts = { passed: 0, failed: 0, skipped: 0 };
-const available = suiteAvailable();
+const counts = { passed: 0, failed: 0, unsupported: new Map<string, number>() };
+const available = suiteAvailable("JSON Schema Test Suite");
 
-describe.skipIf(!available)("JSON Schema Test Suite draft 2020-12", async () => {
-  // a skipped describe still runs its body to collect the tests
-  if (!available) return;
-  const remotes = loadRemotes();
-  const ajvCounts = { passed: 0, failed: 0 };
-  const ajvAll = { passed: 0, failed: 0 };
-  for (const file of selectedFiles()) {
-    const groups = loadGroups(file);
-    const validators = await compileFile(groups, remotes);
-    describe(file, () => {
-      for (const group of groups) describeGroup(group, validators.get(group.index));
-    });
-    countAjv(groups, remotes, ajvCounts, ajvAll);
-  }
-  afterAll(() => {
-    console.log(`JSON Schema Test Suite: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
-    console.log(`Ajv 2020 on the same cases: ${ajvCounts.passed} passed, ${ajvCounts.failed} failed`);
-    console.log(`Ajv 2020 on the whole selection (skipped groups included): ${ajvAll.passed} passed, ${ajvAll.failed} failed`);
+if (available) describeSuite();
+else {
+  describe("JSON Schema Test Suite draft 2020-12", () => {
+    it.skip(`is absent: ${CORPUS_ABSENT}`, () => {});
   });
-});
+}
 
-describe.skipIf(available)("JSON Schema Test Suite draft 2020-12", () => {
-  it.skip(`skipped: ${CORPUS_ABSENT}`, () => {});
-});
+function describeSuite(): void {
+  describe("JSON Schema Test Suite draft 2020-12", async () => {
+    const remotes = loadRemotes();
+    const ajvCounts = { passed: 0, failed: 0 };
+    const ajvAll = { passed: 0, failed: 0 };
+    for (const file of selectedFiles()) {
+      const groups = loadGroups(file);
+      const validators = await compileFile(groups, remotes);
+      describe(file, () => {
+        for (const group of groups) describeGroup(group, validators.get(group.index));
+      });
+      countAjv(groups, remotes, ajvCounts, ajvAll);
+    }
+    afterAll(() => {
+      const unsupported = [...counts.unsupported.values()].reduce((sum, n) => sum + n, 0);
+      const features = [...counts.unsupported].map(([feature, n]) => `${feature} ×${n}`).join(", ");
+      console.log(`JSON Schema Test Suite: ${counts.passed} passed, ${counts.failed} failed, ${unsupported} not supported (${features})`);
+      console.log(`Ajv 2020 on the same cases: ${ajvCounts.passed} passed, ${ajvCounts.failed} failed`);
+      console.log(`Ajv 2020 on the whole selection (unsupported groups included): ${ajvAll.passed} passed, ${ajvAll.failed} failed`);
+    });
+  });
+}
 
 type Compiled = Validate | Error;
 
 function describeGroup(group: SuiteGroup, validate: Compiled | undefined): void {
   describe(`${group.index}: ${group.description}`, () => {
     for (const test of group.tests) {
-      if (group.skip !== undefined) {
-        counts.skipped++;
-        it.skip(`${test.description} (skipped: ${group.skip})`, () => {});
+      if (group.unsupported !== undefined) {
+        const { feature, reason } = group.unsupported;
+        counts.unsupported.set(feature, (counts.unsupported.get(feature) ?? 0) + 1);
+        // reported as "todo": a feature the compiler lacks, not an input this machine lacks
+        it.todo(`${test.description} (not supported: ${reason})`);
         continue;
       }
       it(test.description, () => {
@@ -62,7 +69,7 @@ function entryOf(group: SuiteGroup): ValidatorEntry {
 
 /** One module per file; groups that cannot share a module are compiled alone. */
 async function compileFile(groups: readonly SuiteGroup[], remotes: Record<string, unknown>): Promise<Map<number, Compiled>> {
-  const active = groups.filter((group) => group.skip === undefined);
+  const active = groups.filter((group) => group.unsupported === undefined);
   const result = new Map<number, Compiled>();
   try {
     const module = await loadModule(compileGroups(active, remotes));
@@ -89,7 +96,7 @@ async function compileAlone(group: SuiteGroup, remotes: Record<string, unknown>)
   }
 }
 
-/** Ajv's verdicts on the same groups: `same` counts the cases we run, `all` also the skipped groups. */
+/** Ajv's verdicts on the same groups: `same` counts the cases we run, `all` also the unsupported groups. */
 function countAjv(groups: readonly SuiteGroup[], remotes: Record<string, unknown>, same: Tally, all: Tally): void {
   let ajv = newAjv(groups[0], remotes);
   for (const group of groups) {
@@ -101,7 +108,7 @@ function countAjv(groups: readonly SuiteGroup[], remotes: Record<string, unknown
     for (const test of group.tests) {
       const correct = ajvVerdict(validate, test.data) === test.valid;
       tally(all, correct);
-      if (group.skip === undefined) tally(same, correct);
+      if (group.unsupported === undefined) tally(same, correct);
     }
     if (typeof group.schema === "object" && group.schema !== null) ajv.removeSchema(group.schema);
   }

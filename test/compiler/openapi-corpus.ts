@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { corpusPresent } from "../support/paths.js";
+import { corpusAvailable } from "../support/paths.js";
 import { CORPUS_DIR, REPO_ROOT } from "./suite-corpus.js";
 
 /** A bundled OpenAPI document ready for comparison. */
@@ -19,7 +19,7 @@ export function documentPaths(): { name: string; path: string }[] {
   const own = join(REPO_ROOT, "spec", "openapi.yaml");
   if (existsSync(own)) paths.push({ name: "spec/openapi.yaml", path: own });
   const dir = join(CORPUS_DIR, "openapi");
-  if (corpusPresent && existsSync(dir)) {
+  if (corpusAvailable("corpus documents of the differential test") && existsSync(dir)) {
     for (const file of readdirSync(dir)
       .filter((name) => /\.(ya?ml|json)$/.test(name))
       .sort())

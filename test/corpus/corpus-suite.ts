@@ -9,7 +9,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Diagnostic, GenerationFailed, generate } from "../../src/index.js";
-import { corpusAbsentMessage, corpusDir, corpusPresent, repoRoot } from "../support/paths.js";
+import { corpusAbsentMessage, corpusAvailable, corpusDir, repoRoot } from "../support/paths.js";
 import { listTypeScript, typecheck } from "../support/typecheck.js";
 
 /** Documents with real defects, refused on purpose (see the corpus README). */
@@ -27,8 +27,7 @@ function corpusDocuments(): string[] {
 
 /** Generates each selected document into one folder, then typechecks all their output in one program. */
 export function describeCorpus(label: string, select: (document: string) => boolean): void {
-  if (!corpusPresent) {
-    console.warn(`${label}: skipped, ${corpusAbsentMessage}`);
+  if (!corpusAvailable(`OpenAPI corpus tests (${label})`)) {
     describe(`the OpenAPI corpus (${label})`, () => {
       it.skip(`is absent: ${corpusAbsentMessage}`, () => undefined);
     });

@@ -4,11 +4,12 @@
  * fresh profile and the switches that keep Chromium from calling home (no background networking,
  * component updates, sync or QUIC), and records every request its pages make.
  */
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { makeTempDir, repoRoot } from "./paths.js";
+import { requireInCi } from "./required.js";
 
 /** Where the tests leave their screenshots (ignored by git). */
 export const SCREENSHOT_DIR = join(repoRoot, "build", "screenshots");
@@ -17,14 +18,27 @@ export const SCREENSHOT_DIR = join(repoRoot, "build", "screenshots");
 export const chromiumPath = findChromium();
 
 /** Why the browser tests are skipped, and how to run them. */
-export const noBrowserMessage = "no Chromium found: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary";
+export const noBrowserMessage = process.env.CHROMIUM_PATH
+  ? `CHROMIUM_PATH names ${process.env.CHROMIUM_PATH}, which is not an executable file`
+  : "no chromium on the PATH: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary";
 
 const SWITCHES = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
+/** CHROMIUM_PATH when set, else `chromium` on the PATH: the lookup `.ci/run` makes before installing one. */
 function findChromium(): string | undefined {
   const named = process.env.CHROMIUM_PATH;
-  if (named !== undefined && named !== "") return existsSync(named) ? named : undefined;
-  return ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((path) => existsSync(path));
+  if (named !== undefined && named !== "") return executable(named) ? named : undefined;
+  const dirs = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== "");
+  return dirs.map((dir) => join(dir, "chromium")).find(executable);
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return existsSync(path);
+  } catch {
+    return false;
+  }
 }
 
 /** One request a page made, and how it ended if it failed ("csp": refused by the page's policy). */
@@ -83,7 +97,5 @@ function record(context: BrowserContext): RecordedRequest[] {
 
 /** Fails in CI, where a browser is always installed; elsewhere says why the tests are skipped. */
 export function requireBrowserInCi(): void {
-  if (chromiumPath !== undefined) return;
-  if (process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false") throw new Error(`CI must run the browser tests: ${noBrowserMessage}`);
-  process.stderr.write(`browser tests skipped: ${noBrowserMessage}\n`);
+  requireInCi("browser tests", chromiumPath === undefined ? noBrowserMessage : undefined);
 }
