@@ -12,10 +12,12 @@ import type { Handler, NoInput, WithFiles } from "./runtime/types.js";
 
 /**
  * What each operation's handler receives (path parameters, query, headers, body) and may answer
- * (the declared responses, by status).
+ * (the declared responses, by status); `secured` when every way to call it presents a credential,
+ * so that its handler always knows the caller's principal.
  */
 export interface HandlerTypes {
   addWorkerCredential: {
+    secured: true;
     params: T.AddWorkerCredentialPathParams;
     query: NoInput;
     headers: NoInput;
@@ -33,6 +35,7 @@ export interface HandlerTypes {
     };
   };
   addWorkerDocument: {
+    secured: true;
     params: T.AddWorkerDocumentPathParams;
     query: NoInput;
     headers: NoInput;
@@ -50,6 +53,7 @@ export interface HandlerTypes {
     };
   };
   createEvent: {
+    secured: true;
     params: NoInput;
     query: NoInput;
     headers: NoInput;
@@ -65,6 +69,7 @@ export interface HandlerTypes {
     };
   };
   createPayrollGroup: {
+    secured: true;
     params: NoInput;
     query: NoInput;
     headers: NoInput;
@@ -80,6 +85,7 @@ export interface HandlerTypes {
     };
   };
   createVenue: {
+    secured: true;
     params: NoInput;
     query: NoInput;
     headers: NoInput;
@@ -95,6 +101,7 @@ export interface HandlerTypes {
     };
   };
   listEvents: {
+    secured: true;
     params: NoInput;
     query: NoInput;
     headers: NoInput;
@@ -107,6 +114,7 @@ export interface HandlerTypes {
     };
   };
   listWageRules: {
+    secured: true;
     params: NoInput;
     query: NoInput;
     headers: NoInput;
@@ -119,6 +127,7 @@ export interface HandlerTypes {
     };
   };
   updateClient: {
+    secured: true;
     params: T.UpdateClientPathParams;
     query: NoInput;
     headers: NoInput;
@@ -136,6 +145,7 @@ export interface HandlerTypes {
     };
   };
   updateEvent: {
+    secured: true;
     params: T.UpdateEventPathParams;
     query: NoInput;
     headers: NoInput;
@@ -154,8 +164,12 @@ export interface HandlerTypes {
   };
 }
 
-/** The service: one handler per operation. Start from `createStubHandlers()`. */
-export interface Handlers {
+/**
+ * The service: one handler per operation. Start from `createStubHandlers()`. `P` is the principal
+ * the server's authenticate hook answers for a caller, which every handler receives (undefined,
+ * the default, for a hook that answers only yes or no).
+ */
+export interface Handlers<P = undefined> {
   /**
    * Attach a credential to a worker
    *
@@ -163,7 +177,7 @@ export interface Handlers {
    *
    * `POST /workers/{id}/credentials`
    */
-  addWorkerCredential: Handler<HandlerTypes["addWorkerCredential"]>;
+  addWorkerCredential: Handler<HandlerTypes["addWorkerCredential"], P>;
   /**
    * Attach a document to a worker
    *
@@ -175,7 +189,7 @@ export interface Handlers {
    *
    * `POST /workers/{id}/documents`
    */
-  addWorkerDocument: Handler<HandlerTypes["addWorkerDocument"]>;
+  addWorkerDocument: Handler<HandlerTypes["addWorkerDocument"], P>;
   /**
    * Create a scheduled event
    *
@@ -183,7 +197,7 @@ export interface Handlers {
    *
    * `POST /events`
    */
-  createEvent: Handler<HandlerTypes["createEvent"]>;
+  createEvent: Handler<HandlerTypes["createEvent"], P>;
   /**
    * Create a payroll group
    *
@@ -191,7 +205,7 @@ export interface Handlers {
    *
    * `POST /payroll-groups`
    */
-  createPayrollGroup: Handler<HandlerTypes["createPayrollGroup"]>;
+  createPayrollGroup: Handler<HandlerTypes["createPayrollGroup"], P>;
   /**
    * Create a venue
    *
@@ -199,7 +213,7 @@ export interface Handlers {
    *
    * `POST /venues`
    */
-  createVenue: Handler<HandlerTypes["createVenue"]>;
+  createVenue: Handler<HandlerTypes["createVenue"], P>;
   /**
    * List scheduled events
    *
@@ -208,7 +222,7 @@ export interface Handlers {
    *
    * `GET /events`
    */
-  listEvents: Handler<HandlerTypes["listEvents"]>;
+  listEvents: Handler<HandlerTypes["listEvents"], P>;
   /**
    * Read wage rules
    *
@@ -217,7 +231,7 @@ export interface Handlers {
    *
    * `GET /wage-rules`
    */
-  listWageRules: Handler<HandlerTypes["listWageRules"]>;
+  listWageRules: Handler<HandlerTypes["listWageRules"], P>;
   /**
    * Edit a client
    *
@@ -225,7 +239,7 @@ export interface Handlers {
    *
    * `PATCH /clients/{id}`
    */
-  updateClient: Handler<HandlerTypes["updateClient"]>;
+  updateClient: Handler<HandlerTypes["updateClient"], P>;
   /**
    * Edit a scheduled event
    *
@@ -233,5 +247,5 @@ export interface Handlers {
    *
    * `PATCH /events/{id}`
    */
-  updateEvent: Handler<HandlerTypes["updateEvent"]>;
+  updateEvent: Handler<HandlerTypes["updateEvent"], P>;
 }

@@ -11,6 +11,7 @@ export type { Handlers, HandlerTypes } from "./handlers.js";
 export { createMockHandlers, mockAnswers } from "./mock.js";
 export { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT, registerRoutes, type ServerOptions } from "./plugin.js";
 export type { MockAnswer } from "./runtime/answers.js";
+export { DOCS_PATH, type ReferenceDocument, registerDocs } from "./runtime/docs.js";
 export {
   createProblem,
   notImplemented,
@@ -22,6 +23,6 @@ export {
   type ValidationIssue,
 } from "./runtime/problems.js";
 export { createRefusals, DEFAULT_MAX_PARAM_LENGTH, type Refusals } from "./runtime/refusals.js";
-export { type Authenticate, type AuthResult, createKeyAuthenticator } from "./runtime/security.js";
-export type { Handler, HandlerInput, HandlerResult, NoInput, ResponseHeaders, StatusRange, UploadedFile, WithFiles } from "./runtime/types.js";
+export { type Authenticate, type AuthDenial, type AuthResult, createKeyAuthenticator } from "./runtime/security.js";
+export type { Handler, HandlerInput, HandlerResult, NoInput, PrincipalOf, ResponseHeaders, StatusRange, UploadedFile, WithFiles } from "./runtime/types.js";
 export { createStubHandlers } from "./stubs.js";

@@ -12,8 +12,7 @@
  */
 /// <reference types="node" />
 import document from "../openapi.json" with { type: "json" };
-import { type Authenticate, buildServer, createKeyAuthenticator, createMockHandlers } from "./index.js";
-import { registerDocs } from "./runtime/docs.js";
+import { type Authenticate, buildServer, createKeyAuthenticator, createMockHandlers, registerDocs } from "./index.js";
 
 const host = process.env.HOST || "127.0.0.1";
 const port = parsePort(process.env.PORT);

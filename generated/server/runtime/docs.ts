@@ -11,8 +11,7 @@
  * on the same origin. These routes are outside the base path, so they need no API key; every
  * operation still does. A path under `/docs` that serves nothing is a 404 problem, like any other.
  */
-import swagger, { type StaticDocumentSpec } from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
+import type { StaticDocumentSpec } from "@fastify/swagger";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { basePath } from "../../routes.js";
 
@@ -50,9 +49,12 @@ const CONTENT_SECURITY_POLICY = [
 
 /**
  * Registers the reference and the spec routes on `app` (before it listens). `document` is the
- * OpenAPI document as generated (`openapi.json`); its `x-generated` mark is not served.
+ * OpenAPI document as generated (`openapi.json`, the package's `./spec` entry); its `x-generated`
+ * mark is not served. @fastify/swagger and @fastify/swagger-ui, optional peers, are loaded only here.
  */
 export async function registerDocs(app: FastifyInstance, document: ReferenceDocument): Promise<void> {
+  const { default: swagger } = await import("@fastify/swagger");
+  const { default: swaggerUi } = await import("@fastify/swagger-ui");
   const spec = withoutGeneratedMark(document);
   // The generator validated the document as OpenAPI: it is handed on as one.
   await app.register(swagger, { mode: "static", specification: { document: spec as unknown as StaticDocumentSpec["document"] } });

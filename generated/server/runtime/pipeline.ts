@@ -22,7 +22,7 @@ import { toRouterPath } from "./parameters.js";
 import { type ProblemDetails, sendProblem } from "./problems.js";
 import { InputReader, validationProblem } from "./request.js";
 import { compileResponder, type Responder } from "./responses.js";
-import { type Authenticate, compileSecurity, type SecurityCheck } from "./security.js";
+import { Admission, type Authenticate, compileSecurity, type SecurityCheck, type SecurityVerdict } from "./security.js";
 
 /** Any operation's handler, as the pipeline calls it: validated input in, answer out. */
 export type RouteHandler = (input: never) => unknown;
@@ -39,7 +39,7 @@ export interface MultipartSupport {
 
 /** What the pipeline needs besides the route table and the handlers. */
 export interface PipelineSettings {
-  readonly authenticate: Authenticate | undefined;
+  readonly authenticate: Authenticate<unknown> | undefined;
   /** the largest JSON, form or text body, in bytes */
   readonly bodyLimit: number;
   /** the largest file (a binary body or a multipart file), in bytes */
@@ -134,24 +134,31 @@ class RoutePlan {
 
   handle(request: FastifyRequest, reply: FastifyReply): void {
     const verdict = this.security === undefined ? undefined : this.security(request);
-    if (verdict === undefined) return this.receive(request, reply);
-    if (!(verdict instanceof Promise)) return sendProblem(reply, verdict);
+    if (verdict === undefined) return this.receive(request, reply, undefined);
+    if (!(verdict instanceof Promise)) return this.admit(request, reply, verdict);
     verdict.then(
-      (late: ProblemDetails | undefined) => (late === undefined ? this.receive(request, reply) : sendProblem(reply, late)),
+      (late: SecurityVerdict) => this.admit(request, reply, late),
       (error: unknown) => handleError(error, request, reply),
     );
   }
 
-  private receive(request: FastifyRequest, reply: FastifyReply): void {
+  /** Goes on with the caller's principal, or answers the refusal. */
+  private admit(request: FastifyRequest, reply: FastifyReply, verdict: SecurityVerdict): void {
+    if (verdict === undefined) return this.receive(request, reply, undefined);
+    if (verdict instanceof Admission) return this.receive(request, reply, verdict.principal);
+    sendProblem(reply, verdict);
+  }
+
+  private receive(request: FastifyRequest, reply: FastifyReply, principal: unknown): void {
     const body = this.route.body;
-    if (body === undefined || !hasBody(request)) return this.run(request, reply, undefined, undefined);
+    if (body === undefined || !hasBody(request)) return this.run(request, reply, principal, undefined, undefined);
     const header = request.headers["content-type"];
     const content = this.match(header ?? "");
     if (content === undefined) return sendProblem(reply, unsupportedMediaType(header, body.contents));
     const reader = this.settings.multipart?.read;
     if (reader !== undefined && content.kind === "multipart" && mediaTypeEssence(header ?? "") === "multipart/form-data") {
       reader(request, content).then(
-        ({ form, restore }) => this.run(request, reply, content, form, restore),
+        ({ form, restore }) => this.run(request, reply, principal, content, form, restore),
         (error: unknown) => handleError(error, request, reply),
       );
       return;
@@ -159,7 +166,7 @@ class RoutePlan {
     const limit = content.kind === "binary" ? this.settings.fileSizeLimit : this.settings.bodyLimit;
     readBody(request, limit, (problem, raw) => {
       if (problem !== undefined) return this.refuse(reply, problem);
-      this.run(request, reply, content, raw, undefined);
+      this.run(request, reply, principal, content, raw, undefined);
     });
   }
 
@@ -168,10 +175,10 @@ class RoutePlan {
     sendProblem(reply, problem);
   }
 
-  private run(request: FastifyRequest, reply: FastifyReply, content: RouteContent | undefined, body: unknown, restore?: (validated: unknown) => unknown): void {
+  private run(request: FastifyRequest, reply: FastifyReply, principal: unknown, content: RouteContent | undefined, body: unknown, restore?: (validated: unknown) => unknown): void {
     try {
       const decoded = content === undefined || restore !== undefined ? body : decodeBody(content.kind, body as Buffer);
-      const input = this.inputs.read(request, content, decoded);
+      const input = this.inputs.read(request, content, decoded, principal);
       if (Array.isArray(input)) return sendProblem(reply, validationProblem(input));
       const answer = this.handler.call(this.owner, (restore === undefined ? input : { ...input, body: restore(input.body) }) as never);
       if (answer instanceof Promise) {

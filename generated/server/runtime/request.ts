@@ -18,6 +18,8 @@ export interface RequestInput {
   readonly query: unknown;
   readonly headers: unknown;
   readonly body: unknown;
+  /** who calls, as the authenticate hook named the caller (undefined when it did not) */
+  readonly principal: unknown;
   readonly request: FastifyRequest;
 }
 
@@ -42,7 +44,7 @@ export class InputReader {
   }
 
   /** The validated input, or every issue found. `content` is the media type the body came as. */
-  read(request: FastifyRequest, content: RouteContent | undefined, body: unknown): RequestInput | ValidationIssue[] {
+  read(request: FastifyRequest, content: RouteContent | undefined, body: unknown, principal?: unknown): RequestInput | ValidationIssue[] {
     const validators = this.route.validators;
     let issues: ValidationIssue[] | undefined;
     let params: unknown = NO_INPUT;
@@ -71,7 +73,7 @@ export class InputReader {
       if (result.valid) checked = result.value;
       else issues = collect(issues, "body", result.errors);
     }
-    return issues !== undefined ? issues : { params, query, headers, body: checked, request };
+    return issues !== undefined ? issues : { params, query, headers, body: checked, principal, request };
   }
 
   private bodyValidator(content: RouteContent | undefined, body: unknown): Validator | undefined {

@@ -15,8 +15,9 @@ const MULTIPART_RUNTIME = "server/runtime/multipart.ts";
 export function emitServer({ model, config }: EmitInput): GeneratedFile[] {
   const render = (name: string, view: object): GeneratedFile => config.templates.file(`server/${name}.ts`, `server/${name}.ts`, view);
   const title = `${model.source.title} (version ${model.source.version})`;
-  const operations = model.operations.map(buildHandlerView);
-  const plugin = buildPluginView(model);
+  const credentialSchemes = new Set(model.securitySchemes.filter((scheme) => scheme.type !== "mutualTLS").map((scheme) => scheme.name));
+  const operations = model.operations.map((operation) => buildHandlerView(operation, credentialSchemes));
+  const plugin = buildPluginView(model, credentialSchemes);
   return [
     render("handlers", { fileDoc: wrap(docs.handlers(title)), operations }),
     render("plugin", { fileDoc: wrap(docs.plugin(title)), ...plugin }),
@@ -41,9 +42,8 @@ interface PluginView {
   readonly secured: boolean;
 }
 
-function buildPluginView(model: ApiModel): PluginView {
+function buildPluginView(model: ApiModel, usable: ReadonlySet<string>): PluginView {
   const contents = model.operations.flatMap((operation) => operation.requestBody?.contents ?? []);
-  const usable = new Set(model.securitySchemes.filter((scheme) => scheme.type !== "mutualTLS").map((scheme) => scheme.name));
   return {
     multipart: contents.some((content) => content.kind === "multipart" && mediaTypeEssence(content.mediaType) === "multipart/form-data"),
     secured: model.operations.some((operation) => operation.security.some((requirement) => requirement.schemes.some((scheme) => usable.has(scheme.name)))),

@@ -35,10 +35,13 @@ export interface HandlerView {
   readonly bodyParts: readonly BodyPartView[];
   /** the body type has one alternative (printed on one line) */
   readonly singleBody: boolean;
+  /** every way to call the operation presents a credential to the authenticate hook, so a principal is known */
+  readonly secured: boolean;
   readonly responses: readonly ResponseView[];
 }
 
-export function buildHandlerView(operation: OperationModel): HandlerView {
+/** `credentialSchemes`: the security schemes whose credential goes to the authenticate hook (all but mutualTLS). */
+export function buildHandlerView(operation: OperationModel, credentialSchemes: ReadonlySet<string>): HandlerView {
   const { names } = operation;
   const line = `${operation.method.toUpperCase()} ${operation.path}`;
   const summary = operation.summary ?? operation.id;
@@ -53,6 +56,7 @@ export function buildHandlerView(operation: OperationModel): HandlerView {
     ...(names.headersType !== undefined ? { headers: names.headersType } : {}),
     bodyParts: parts,
     singleBody: parts.length === 1,
+    secured: operation.security.length > 0 && operation.security.every((requirement) => requirement.schemes.some((scheme) => credentialSchemes.has(scheme.name))),
     responses: operation.responses.map((response) => responseView(response, names.responseTypes[response.status])),
   };
 }

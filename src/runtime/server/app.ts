@@ -14,7 +14,7 @@ import { createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "./runtime/refusals.js"
 export const DEFAULT_REQUEST_TIMEOUT = 120_000;
 
 /** Options of `buildServer`: those of `registerRoutes`, and how the Fastify instance logs. */
-export interface BuildServerOptions extends ServerOptions {
+export interface BuildServerOptions<P = undefined> extends ServerOptions<P> {
   /** Fastify's logger: off (default), on, or pino options; credentials are redacted either way */
   readonly logger?: LoggerOption;
   /** log one line per request: method, path, status, time (default: when the logger is on) */
@@ -31,7 +31,7 @@ export interface BuildServerOptions extends ServerOptions {
  * (malformed URLs and HTTP, over-long parameters and headers, timeouts). Not yet listening: call
  * `listen` (or `inject` in tests).
  */
-export async function buildServer(options: BuildServerOptions): Promise<FastifyInstance> {
+export async function buildServer<P = undefined>(options: BuildServerOptions<P>): Promise<FastifyInstance> {
   const logger = withRedaction(options.logger, secretHeaders(Object.values(routes)));
   // With a logger, Fastify's own two lines per request give way to ours (one line, no query).
   const logging = logger === false ? {} : { logController: new LogController({ disableRequestLogging: true }) };

@@ -122,6 +122,29 @@ describe("mountRoutes", () => {
     expect(seen[0]).toEqual({ handlers: { ...ECHO, ...handlers } });
   });
 
+  it("hands each handler the principal the authenticate hook answered, synchronously or not", async () => {
+    const principals = new Map<string, object>([["dana", { company: 1, person: 7 }]]);
+    const seen: unknown[] = [];
+    const getSecret: Handler = ({ principal }) => {
+      seen.push(principal);
+      return { status: 200, body: { secret: true } };
+    };
+    for (const authenticate of [(key: string) => principals.get(key) ?? false, async (key: string) => principals.get(key) ?? false]) {
+      const server = await serve({ ...ECHO, getSecret }, settings({ authenticate }));
+      expect((await server.inject({ url: "/secret", headers: { "x-api-key": "dana" } })).statusCode).toBe(200);
+      expect((await server.inject({ url: "/secret", headers: { "x-api-key": "sam" } })).statusCode).toBe(401);
+      await server.close();
+    }
+    expect(seen).toEqual([
+      { company: 1, person: 7 },
+      { company: 1, person: 7 },
+    ]);
+    const server = await serve({ ...ECHO, getSecret });
+    await server.inject({ url: "/secret", headers: { "x-api-key": "good" } });
+    await server.inject({ url: "/things/1" });
+    expect(seen.slice(2)).toEqual([undefined]);
+  });
+
   it("refuses to mount an operation without a handler", async () => {
     const { getSecret: _omitted, ...rest } = ECHO;
     await expect(serve(rest)).rejects.toThrow("no handler for operation getSecret");

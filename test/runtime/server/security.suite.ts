@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { placeCredentials } from "../../../src/runtime/client/auth.js";
 import type { RouteSecurityScheme } from "../../../src/runtime/route-types.js";
-import { type Authenticate, type AuthResult, compileSecurity, createKeyAuthenticator } from "../../../src/runtime/server/runtime/security.js";
+import { Admission, type Authenticate, type AuthResult, compileSecurity, createKeyAuthenticator } from "../../../src/runtime/server/runtime/security.js";
 import { fakeRequest } from "../support/fastify.js";
 import { apiKey, http, route } from "../support/routes.js";
 
@@ -23,7 +23,7 @@ function hook(verdicts: Readonly<Record<string, AuthResult>>): Authenticate & { 
 /** The verdict of a route's check on a request with these headers and query, over this connection. */
 async function verdict(
   security: readonly (readonly RouteSecurityScheme[])[],
-  authenticate: Authenticate | undefined,
+  authenticate: Authenticate<unknown> | undefined,
   headers: Record<string, string> = {},
   query: Record<string, unknown> = {},
   raw?: PassThrough,
@@ -62,6 +62,21 @@ describe("createKeyAuthenticator", () => {
     expect(createKeyAuthenticator([""])("", request, scheme)).toBe(true);
   });
 
+  it("answers the principal of the key presented when given a map of keys", () => {
+    const dana = { company: 1, person: 7 };
+    const sam = { company: 2, person: 1042 };
+    const check = createKeyAuthenticator(
+      new Map([
+        ["key-dana", dana],
+        ["key-sam", sam],
+      ]),
+    );
+    expect(check("key-dana", request, scheme)).toBe(dana);
+    expect(check("key-sam", request, scheme)).toBe(sam);
+    expect(check("key-sa", request, scheme)).toBe(false);
+    expect(check("", request, scheme)).toBe(false);
+  });
+
   it("accepts keys of any length, compared in full", () => {
     const long = "k".repeat(10_000);
     const check = createKeyAuthenticator([long]);
@@ -71,6 +86,25 @@ describe("createKeyAuthenticator", () => {
 });
 
 describe("compileSecurity", () => {
+  it("admits with the principal a hook answers, and fails closed on anything but true or an object", async () => {
+    const security = [[apiKey("header", "X-A")]];
+    const principal = { company: 5 };
+    const answers = { obj: principal, yes: true, text: "yes", one: 1, none: undefined, nil: null } as unknown as Record<string, AuthResult>;
+    const admitted = await verdict(security, hook(answers), { "x-a": "obj" });
+    expect(admitted).toBeInstanceOf(Admission);
+    expect((admitted as Admission).principal).toBe(principal);
+    expect(await verdict(security, hook(answers), { "x-a": "yes" })).toBeUndefined();
+    for (const key of ["text", "one", "none", "nil"]) expect(await verdict(security, hook(answers), { "x-a": key }), key).toEqual(INVALID);
+    const later = await verdict(security, async () => principal, { "x-a": "obj" });
+    expect((later as Admission).principal).toBe(principal);
+  });
+
+  it("admits an alternative of several schemes with the first principal its schemes name", async () => {
+    const both = [[apiKey("header", "X-A"), apiKey("header", "X-B")]];
+    const authenticate = hook({ ka: true, kb: { who: "b" } as unknown as AuthResult });
+    expect(((await verdict(both, authenticate, { "x-a": "ka", "x-b": "kb" })) as Admission).principal).toEqual({ who: "b" });
+  });
+
   it.each([
     ["no requirement", []],
     ["only the empty alternative", [[]]],

@@ -5,6 +5,10 @@
  * and openIdConnect) and the `authenticate` hook decides whether it is valid. A mutualTLS scheme
  * is met by a connection whose client certificate the TLS layer verified (`socket.authorized`);
  * it needs no hook. Credentials are never logged.
+ *
+ * The hook also says who calls. A yes/no hook answers `true`; a hook that knows the caller answers
+ * its principal (any object: a user, a tenant, the key's owner), which every handler then receives
+ * as `principal`. Anything that is neither `true` nor an object refuses: the check fails closed.
  */
 /// <reference types="node" />
 import { hash, randomBytes, timingSafeEqual } from "node:crypto";
@@ -12,14 +16,29 @@ import type { FastifyRequest } from "fastify";
 import type { Route, RouteSecurityScheme } from "../../route-types.js";
 import { createProblem, type ProblemDetails } from "./problems.js";
 
-/** The hook's verdict: true, false or "unauthorized" (→ 401), "forbidden" (→ 403). */
-export type AuthResult = boolean | "unauthorized" | "forbidden";
+/** A refusal: false or "unauthorized" (→ 401), "forbidden" (→ 403). */
+export type AuthDenial = false | "unauthorized" | "forbidden";
 
-/** Decides whether a credential (an API key, a bearer token, ...) may call the operation. */
-export type Authenticate = (credential: string, request: FastifyRequest, scheme: RouteSecurityScheme) => AuthResult | PromiseLike<AuthResult>;
+/**
+ * The hook's verdict: a refusal, or the admission of the caller. With the default `P` (undefined)
+ * the hook answers yes or no (`true` admits); with a principal type `P` it answers the caller's
+ * principal, which the handlers receive.
+ */
+export type AuthResult<P = undefined> = AuthDenial | ([P] extends [undefined] ? true : P);
 
-/** undefined to let the request through, else the problem to answer. */
-export type SecurityVerdict = ProblemDetails | undefined;
+/** Decides whether a credential (an API key, a bearer token, ...) may call the operation, and who calls. */
+export type Authenticate<P = undefined> = (credential: string, request: FastifyRequest, scheme: RouteSecurityScheme) => AuthResult<P> | PromiseLike<AuthResult<P>>;
+
+/** The admission of a caller the hook named: its principal, handed to the handler. */
+export class Admission {
+  readonly principal: unknown;
+  constructor(principal: unknown) {
+    this.principal = principal;
+  }
+}
+
+/** undefined to let the request through (no principal), an Admission to let it through with one, else the problem to answer. */
+export type SecurityVerdict = ProblemDetails | Admission | undefined;
 
 /** The security check of one route. */
 export type SecurityCheck = (request: FastifyRequest) => SecurityVerdict | Promise<SecurityVerdict>;
@@ -28,22 +47,27 @@ const INVALID = createProblem("invalidKey", "The API key is not valid.");
 const FORBIDDEN = createProblem("forbidden", "The API key is not allowed to perform this operation.");
 
 /**
- * An `authenticate` hook accepting exactly the given keys. The presented key and every accepted
- * key are hashed with SHA-256 after a random 128-bit salt drawn for this authenticator, and the
- * digests compared with `timingSafeEqual`, against every key: timing reveals neither a key nor its
- * length, and the salt keeps even the digests being compared unknown to the caller. A digest is
- * written as hex into one buffer kept for the comparison, so a check allocates no buffer.
+ * An `authenticate` hook accepting exactly the given keys: a list (a yes/no hook), or a map from
+ * each key to its principal (the hook answers the principal of the key presented). The presented
+ * key and every accepted key are hashed with SHA-256 after a random 128-bit salt drawn for this
+ * authenticator, and the digests compared with `timingSafeEqual`, against every key: timing
+ * reveals neither a key nor its length, and the salt keeps even the digests being compared
+ * unknown to the caller. A digest is written as hex into one buffer kept for the comparison, so a
+ * check allocates no buffer.
  */
-export function createKeyAuthenticator(keys: readonly string[]): Authenticate {
+export function createKeyAuthenticator(keys: readonly string[]): Authenticate;
+export function createKeyAuthenticator<P extends object>(keys: ReadonlyMap<string, P>): Authenticate<P>;
+export function createKeyAuthenticator<P extends object>(keys: readonly string[] | ReadonlyMap<string, P>): Authenticate | Authenticate<P> {
+  const entries: [string, P | true][] = Array.isArray(keys) ? keys.map((key) => [key, true]) : [...(keys as ReadonlyMap<string, P>)];
   const salt = randomBytes(16).toString("base64");
-  const known = keys.map((key) => Buffer.from(digest(salt, key), "latin1"));
+  const known = entries.map(([key]) => Buffer.from(digest(salt, key), "latin1"));
   const candidate = Buffer.alloc(DIGEST_LENGTH);
-  return (credential) => {
+  return ((credential: string) => {
     candidate.write(digest(salt, credential), "latin1");
-    let match = false;
-    for (const key of known) match = timingSafeEqual(key, candidate) || match;
-    return match;
-  };
+    let found = -1;
+    for (let i = 0; i < known.length; i++) if (timingSafeEqual(known[i] as Buffer, candidate) && found === -1) found = i;
+    return found === -1 ? false : (entries[found] as [string, P | true])[1];
+  }) as Authenticate | Authenticate<P>;
 }
 
 /** The length of a SHA-256 digest in hex. */
@@ -54,7 +78,7 @@ function digest(salt: string, value: string): string {
 }
 
 /** The security check of a route, or undefined when it needs none. */
-export function compileSecurity(route: Route, authenticate: Authenticate | undefined): SecurityCheck | undefined {
+export function compileSecurity(route: Route, authenticate: Authenticate<unknown> | undefined): SecurityCheck | undefined {
   const alternatives = route.security;
   if (alternatives.every((schemes) => schemes.length === 0)) return undefined;
   const credentials = alternatives.flat().filter((scheme) => scheme.type !== "mutualTLS");
@@ -67,27 +91,47 @@ export function compileSecurity(route: Route, authenticate: Authenticate | undef
 }
 
 /** The hook of a route whose alternatives are mutualTLS alone: never called, as they have no credential. */
-function refuseAll(): AuthResult {
+function refuseAll(): AuthDenial {
   return false;
 }
 
 /** The common case, kept synchronous: one apiKey header. */
-function headerKeyCheck(scheme: RouteSecurityScheme, authenticate: Authenticate, missing: ProblemDetails): SecurityCheck {
+function headerKeyCheck(scheme: RouteSecurityScheme, authenticate: Authenticate<unknown>, missing: ProblemDetails): SecurityCheck {
   const name = (scheme.name ?? "").toLowerCase();
   return (request) => {
     const value = request.headers[name];
     if (typeof value !== "string" || value === "") return missing;
     const result = authenticate(value, request, scheme);
-    return typeof result === "object" ? Promise.resolve(result).then(verdictOf) : verdictOf(result);
+    return isThenable(result) ? Promise.resolve(result).then(verdictOf) : verdictOf(result);
   };
 }
 
-function verdictOf(result: AuthResult): SecurityVerdict {
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+/** true admits; an object admits that principal; "forbidden" is 403; anything else refuses (401). */
+function verdictOf(result: unknown): SecurityVerdict {
   if (result === true) return undefined;
+  if (typeof result === "object" && result !== null) return new Admission(result);
   return result === "forbidden" ? FORBIDDEN : INVALID;
 }
 
-async function checkAlternatives(alternatives: readonly (readonly RouteSecurityScheme[])[], authenticate: Authenticate, request: FastifyRequest, missing: ProblemDetails): Promise<SecurityVerdict> {
+/** Whether a verdict lets the request through. */
+function admits(verdict: SecurityVerdict): verdict is Admission | undefined {
+  return verdict === undefined || verdict instanceof Admission;
+}
+
+/**
+ * The first alternative met admits the request. An alternative of several schemes is met when
+ * each is; its principal is the first one its schemes' answers name, in the order declared.
+ */
+async function checkAlternatives(
+  alternatives: readonly (readonly RouteSecurityScheme[])[],
+  authenticate: Authenticate<unknown>,
+  request: FastifyRequest,
+  missing: ProblemDetails,
+): Promise<SecurityVerdict> {
   let verdict: SecurityVerdict = missing;
   for (const alternative of alternatives) {
     if (alternative.length === 0) continue;
@@ -97,9 +141,10 @@ async function checkAlternatives(alternatives: readonly (readonly RouteSecurityS
     const credentials = schemes.map((scheme) => readCredential(scheme, request));
     if (credentials.some((credential) => credential === undefined)) continue;
     const results = await Promise.all(schemes.map((scheme, i) => authenticate(credentials[i] ?? "", request, scheme)));
-    const outcome = results.map(verdictOf).find((v) => v !== undefined);
-    if (outcome === undefined) return undefined;
-    if (verdict === missing || outcome === FORBIDDEN) verdict = outcome;
+    const verdicts = results.map(verdictOf);
+    const refusal = verdicts.find((v) => !admits(v));
+    if (refusal === undefined) return verdicts.find((v) => v instanceof Admission);
+    if (verdict === missing || refusal === FORBIDDEN) verdict = refusal;
   }
   const optional = alternatives.some((schemes) => schemes.length === 0);
   return verdict === missing && optional ? undefined : verdict;

@@ -22,8 +22,12 @@ export type WithFiles<B, F extends readonly string[]> = B extends object ? { [K 
 
 type FileField<V> = NonNullable<V> extends readonly unknown[] ? UploadedFile[] : UploadedFile;
 
-/** One operation as its handler sees it: the request parts and the declared responses by status. */
+/**
+ * One operation as its handler sees it: the request parts, the declared responses by status, and
+ * whether every way to call it presents a credential (`secured`), so that a principal is always known.
+ */
 export interface OperationShape {
+  readonly secured: boolean;
   readonly params: unknown;
   readonly query: unknown;
   readonly headers: unknown;
@@ -31,8 +35,17 @@ export interface OperationShape {
   readonly responses: object;
 }
 
-/** What a handler receives: every part validated against the contract and converted ("7" → 7). */
-export interface HandlerInput<S extends OperationShape> {
+/**
+ * Who calls an operation, as the handler sees it: the principal the authenticate hook answered,
+ * or undefined on an operation that may be called without a credential.
+ */
+export type PrincipalOf<S extends OperationShape, P> = S["secured"] extends true ? P : P | undefined;
+
+/**
+ * What a handler receives: every part validated against the contract and converted ("7" → 7), and
+ * who calls (`P`, the principal type of the server's authenticate hook; undefined for a yes/no hook).
+ */
+export interface HandlerInput<S extends OperationShape, P = undefined> {
   /** the path parameters */
   readonly params: S["params"];
   /** the query parameters the operation declares */
@@ -41,6 +54,8 @@ export interface HandlerInput<S extends OperationShape> {
   readonly headers: S["headers"];
   /** the body: parsed JSON, a form, text, bytes, or a multipart form with its files */
   readonly body: S["body"];
+  /** who calls: what the authenticate hook answered for the credential presented */
+  readonly principal: PrincipalOf<S, P>;
   /** the Fastify request, for what the contract does not describe (logger, client address) */
   readonly request: FastifyRequest;
 }
@@ -74,4 +89,4 @@ type Answer<S, B> = undefined extends B ? { readonly status: S; readonly body?: 
 export type HandlerResult<R> = { [K in Declared<R>]: Answer<StatusOf<K, R>, R[K]> }[Declared<R>];
 
 /** The function that serves one operation. It may also throw a `ProblemError`. */
-export type Handler<S extends OperationShape> = (input: HandlerInput<S>) => HandlerResult<S["responses"]> | Promise<HandlerResult<S["responses"]>>;
+export type Handler<S extends OperationShape, P = undefined> = (input: HandlerInput<S, P>) => HandlerResult<S["responses"]> | Promise<HandlerResult<S["responses"]>>;

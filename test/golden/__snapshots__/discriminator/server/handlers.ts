@@ -12,10 +12,12 @@ import type { Handler, NoInput, WithFiles } from "./runtime/types.js";
 
 /**
  * What each operation's handler receives (path parameters, query, headers, body) and may answer
- * (the declared responses, by status).
+ * (the declared responses, by status); `secured` when every way to call it presents a credential,
+ * so that its handler always knows the caller's principal.
  */
 export interface HandlerTypes {
   addPet: {
+    secured: false;
     params: NoInput;
     query: NoInput;
     headers: NoInput;
@@ -26,12 +28,16 @@ export interface HandlerTypes {
   };
 }
 
-/** The service: one handler per operation. Start from `createStubHandlers()`. */
-export interface Handlers {
+/**
+ * The service: one handler per operation. Start from `createStubHandlers()`. `P` is the principal
+ * the server's authenticate hook answers for a caller, which every handler receives (undefined,
+ * the default, for a hook that answers only yes or no).
+ */
+export interface Handlers<P = undefined> {
   /**
    * Add a pet
    *
    * `POST /pets`
    */
-  addPet: Handler<HandlerTypes["addPet"]>;
+  addPet: Handler<HandlerTypes["addPet"], P>;
 }

@@ -19,6 +19,6 @@ export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> 
 };
 
 /** Handlers answering every operation with its entry of `mockAnswers`: the mock server's. */
-export function createMockHandlers(): Handlers {
-  return answerWith<Handlers>(mockAnswers);
+export function createMockHandlers<P = undefined>(): Handlers<P> {
+  return answerWith<Handlers<P>>(mockAnswers);
 }

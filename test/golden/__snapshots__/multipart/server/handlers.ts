@@ -12,10 +12,12 @@ import type { Handler, NoInput, WithFiles } from "./runtime/types.js";
 
 /**
  * What each operation's handler receives (path parameters, query, headers, body) and may answer
- * (the declared responses, by status).
+ * (the declared responses, by status); `secured` when every way to call it presents a credential,
+ * so that its handler always knows the caller's principal.
  */
 export interface HandlerTypes {
   replaceCover: {
+    secured: false;
     params: T.ReplaceCoverPathParams;
     query: NoInput;
     headers: NoInput;
@@ -25,6 +27,7 @@ export interface HandlerTypes {
     };
   };
   uploadPhoto: {
+    secured: false;
     params: T.UploadPhotoPathParams;
     query: NoInput;
     headers: NoInput;
@@ -35,18 +38,22 @@ export interface HandlerTypes {
   };
 }
 
-/** The service: one handler per operation. Start from `createStubHandlers()`. */
-export interface Handlers {
+/**
+ * The service: one handler per operation. Start from `createStubHandlers()`. `P` is the principal
+ * the server's authenticate hook answers for a caller, which every handler receives (undefined,
+ * the default, for a hook that answers only yes or no).
+ */
+export interface Handlers<P = undefined> {
   /**
    * Replace the cover with raw bytes
    *
    * `PUT /albums/{albumId}/cover`
    */
-  replaceCover: Handler<HandlerTypes["replaceCover"]>;
+  replaceCover: Handler<HandlerTypes["replaceCover"], P>;
   /**
    * Upload a photo
    *
    * `POST /albums/{albumId}/photos`
    */
-  uploadPhoto: Handler<HandlerTypes["uploadPhoto"]>;
+  uploadPhoto: Handler<HandlerTypes["uploadPhoto"], P>;
 }

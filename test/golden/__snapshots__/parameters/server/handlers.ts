@@ -12,10 +12,12 @@ import type { Handler, NoInput, WithFiles } from "./runtime/types.js";
 
 /**
  * What each operation's handler receives (path parameters, query, headers, body) and may answer
- * (the declared responses, by status).
+ * (the declared responses, by status); `secured` when every way to call it presents a credential,
+ * so that its handler always knows the caller's principal.
  */
 export interface HandlerTypes {
   getOrder: {
+    secured: false;
     params: T.GetOrderPathParams;
     query: T.GetOrderQuery;
     headers: T.GetOrderHeaders;
@@ -26,6 +28,7 @@ export interface HandlerTypes {
     };
   };
   search: {
+    secured: false;
     params: NoInput;
     query: T.SearchQuery;
     headers: NoInput;
@@ -36,18 +39,22 @@ export interface HandlerTypes {
   };
 }
 
-/** The service: one handler per operation. Start from `createStubHandlers()`. */
-export interface Handlers {
+/**
+ * The service: one handler per operation. Start from `createStubHandlers()`. `P` is the principal
+ * the server's authenticate hook answers for a caller, which every handler receives (undefined,
+ * the default, for a hook that answers only yes or no).
+ */
+export interface Handlers<P = undefined> {
   /**
    * One order of a shop
    *
    * `GET /shops/{shopId}/orders/{orderNumber}`
    */
-  getOrder: Handler<HandlerTypes["getOrder"]>;
+  getOrder: Handler<HandlerTypes["getOrder"], P>;
   /**
    * Search with paging
    *
    * `GET /search`
    */
-  search: Handler<HandlerTypes["search"]>;
+  search: Handler<HandlerTypes["search"], P>;
 }

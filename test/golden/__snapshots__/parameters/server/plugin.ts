@@ -19,12 +19,15 @@ export const DEFAULT_BODY_LIMIT = 1_048_576;
 /** The default limit of an uploaded file (a multipart file or a binary body): 10 MiB. */
 export const DEFAULT_FILE_SIZE_LIMIT = 10_485_760;
 
-/** Options of `registerRoutes`. */
-export interface ServerOptions {
+/**
+ * Options of `registerRoutes`. `P` is the principal the authenticate hook answers for a caller and
+ * every handler receives (undefined, the default, for a hook answering only yes or no).
+ */
+export interface ServerOptions<P = undefined> {
   /** one handler per operation (start from `createStubHandlers()`) */
-  readonly handlers: Handlers;
-  /** decides whether a presented credential is valid (no operation of this API needs one) */
-  readonly authenticate?: Authenticate;
+  readonly handlers: Handlers<P>;
+  /** decides whether a presented credential is valid, and who presents it (no operation of this API needs one) */
+  readonly authenticate?: Authenticate<P>;
   /** the largest JSON, form or text body in bytes (default 1 MiB); larger ones get 413 */
   readonly bodyLimit?: number;
   /** the largest uploaded file in bytes (default 10 MiB); larger ones get 413 */
@@ -42,7 +45,7 @@ export interface ServerOptions {
  * pipeline and its handler, in an encapsulated context (its own content-type parsing and error
  * handler). Use it as `await registerRoutes(app, options)` or `app.register(registerRoutes, options)`.
  */
-export async function registerRoutes(app: FastifyInstance, options: ServerOptions): Promise<void> {
+export async function registerRoutes<P = undefined>(app: FastifyInstance, options: ServerOptions<P>): Promise<void> {
   const prefix = options.basePath ?? basePath;
   const settings = pipelineSettings(options);
   const table: Readonly<Record<OperationId, Route>> = routes;
@@ -52,7 +55,7 @@ export async function registerRoutes(app: FastifyInstance, options: ServerOption
   }, { prefix });
 }
 
-function pipelineSettings(options: ServerOptions): PipelineSettings {
+function pipelineSettings<P>(options: ServerOptions<P>): PipelineSettings {
   const fileSizeLimit = options.fileSizeLimit ?? DEFAULT_FILE_SIZE_LIMIT;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   return {
@@ -63,7 +66,7 @@ function pipelineSettings(options: ServerOptions): PipelineSettings {
   };
 }
 
-function pickHandler(handlers: Handlers, key: OperationId): { handler: RouteHandler; owner: object } | undefined {
+function pickHandler<P>(handlers: Handlers<P>, key: OperationId): { handler: RouteHandler; owner: object } | undefined {
   const handler: RouteHandler | undefined = handlers[key];
   return handler === undefined ? undefined : { handler, owner: handlers };
 }

@@ -13,7 +13,7 @@ import { notImplemented } from "./runtime/problems.js";
  * operation: what a service starts from. Replace each with the real work, for example
  * `{ ...createStubHandlers(), createVenue: async ({ body }) => ({ status: 200, body: saved }) }`.
  */
-export function createStubHandlers(): Handlers {
+export function createStubHandlers<P = undefined>(): Handlers<P> {
   return {
     /** One order of a shop (GET /shops/{shopId}/orders/{orderNumber}) */
     getOrder: () => notImplemented("getOrder"),

@@ -12,10 +12,12 @@ import type { Handler, NoInput, WithFiles } from "./runtime/types.js";
 
 /**
  * What each operation's handler receives (path parameters, query, headers, body) and may answer
- * (the declared responses, by status).
+ * (the declared responses, by status); `secured` when every way to call it presents a credential,
+ * so that its handler always knows the caller's principal.
  */
 export interface HandlerTypes {
   createAccount: {
+    secured: false;
     params: NoInput;
     query: NoInput;
     headers: NoInput;
@@ -25,6 +27,7 @@ export interface HandlerTypes {
     };
   };
   listOwners: {
+    secured: false;
     params: T.ListOwnersPathParams;
     query: NoInput;
     headers: NoInput;
@@ -35,18 +38,22 @@ export interface HandlerTypes {
   };
 }
 
-/** The service: one handler per operation. Start from `createStubHandlers()`. */
-export interface Handlers {
+/**
+ * The service: one handler per operation. Start from `createStubHandlers()`. `P` is the principal
+ * the server's authenticate hook answers for a caller, which every handler receives (undefined,
+ * the default, for a hook that answers only yes or no).
+ */
+export interface Handlers<P = undefined> {
   /**
    * Open an account
    *
    * `POST /accounts`
    */
-  createAccount: Handler<HandlerTypes["createAccount"]>;
+  createAccount: Handler<HandlerTypes["createAccount"], P>;
   /**
    * The owners of an account
    *
    * `GET /accounts/{id}/owners`
    */
-  listOwners: Handler<HandlerTypes["listOwners"]>;
+  listOwners: Handler<HandlerTypes["listOwners"], P>;
 }
