@@ -169,7 +169,7 @@ export interface HandlerTypes {
  * the server's authenticate hook answers for a caller, which every handler receives (undefined,
  * the default, for a hook that answers only yes or no).
  */
-export interface Handlers<P = undefined> {
+export interface Handlers<in P = undefined> {
   /**
    * Attach a credential to a worker
    *

@@ -23,6 +23,6 @@ export {
   type ValidationIssue,
 } from "./runtime/problems.js";
 export { createRefusals, DEFAULT_MAX_PARAM_LENGTH, type Refusals } from "./runtime/refusals.js";
-export { type Authenticate, type AuthDenial, type AuthResult, createKeyAuthenticator } from "./runtime/security.js";
+export { type AuthDenial, type Authenticate, type AuthResult, createKeyAuthenticator } from "./runtime/security.js";
 export type { Handler, HandlerInput, HandlerResult, NoInput, PrincipalOf, ResponseHeaders, StatusRange, UploadedFile, WithFiles } from "./runtime/types.js";
 export { createStubHandlers } from "./stubs.js";

@@ -30,7 +30,7 @@ export type AuthDenial = false | "unauthorized" | "forbidden";
 export type AuthResult<P = undefined> = AuthDenial | ([P] extends [undefined] ? true : P);
 
 /** Decides whether a credential (an API key, a bearer token, ...) may call the operation, and who calls. */
-export type Authenticate<P = undefined> = (credential: string, request: FastifyRequest, scheme: RouteSecurityScheme) => AuthResult<P> | PromiseLike<AuthResult<P>>;
+export type Authenticate<out P = undefined> = (credential: string, request: FastifyRequest, scheme: RouteSecurityScheme) => AuthResult<P> | PromiseLike<AuthResult<P>>;
 
 /** The admission of a caller the hook named: its principal, handed to the handler. */
 export class Admission {
@@ -129,7 +129,12 @@ function admits(verdict: SecurityVerdict): verdict is Admission | undefined {
  * The first alternative met admits the request. An alternative of several schemes is met when
  * each is; its principal is the first one its schemes' answers name, in the order declared.
  */
-async function checkAlternatives(alternatives: readonly (readonly RouteSecurityScheme[])[], authenticate: Authenticate<unknown>, request: FastifyRequest, missing: ProblemDetails): Promise<SecurityVerdict> {
+async function checkAlternatives(
+  alternatives: readonly (readonly RouteSecurityScheme[])[],
+  authenticate: Authenticate<unknown>,
+  request: FastifyRequest,
+  missing: ProblemDetails,
+): Promise<SecurityVerdict> {
   let verdict: SecurityVerdict = missing;
   for (const alternative of alternatives) {
     if (alternative.length === 0) continue;

@@ -48,7 +48,7 @@ export type PrincipalOf<S extends OperationShape, P> = S["secured"] extends true
  * What a handler receives: every part validated against the contract and converted ("7" → 7), and
  * who calls (`P`, the principal type of the server's authenticate hook; undefined for a yes/no hook).
  */
-export interface HandlerInput<S extends OperationShape, P = undefined> {
+export interface HandlerInput<in out S extends OperationShape, out P = undefined> {
   /** the path parameters */
   readonly params: S["params"];
   /** the query parameters the operation declares */
@@ -91,5 +91,9 @@ type Answer<S, B> = undefined extends B ? { readonly status: S; readonly body?: 
 /** What a handler answers: one of the declared responses, its status literal paired with its body. */
 export type HandlerResult<R> = { [K in Declared<R>]: Answer<StatusOf<K, R>, R[K]> }[Declared<R>];
 
-/** The function that serves one operation. It may also throw a `ProblemError`. */
-export type Handler<S extends OperationShape, P = undefined> = (input: HandlerInput<S, P>) => HandlerResult<S["responses"]> | Promise<HandlerResult<S["responses"]>>;
+/**
+ * The function that serves one operation. It may also throw a `ProblemError`. (The variance of its
+ * type parameters, here and on `HandlerInput`, `Handlers` and the server's options, is declared:
+ * measured, it costs the compiler a walk of every operation's types in each program relating them.)
+ */
+export type Handler<in out S extends OperationShape, in P = undefined> = (input: HandlerInput<S, P>) => HandlerResult<S["responses"]> | Promise<HandlerResult<S["responses"]>>;

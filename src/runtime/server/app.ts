@@ -14,7 +14,7 @@ import { createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "./runtime/refusals.js"
 export const DEFAULT_REQUEST_TIMEOUT = 120_000;
 
 /** Options of `buildServer`: those of `registerRoutes`, and how the Fastify instance logs. */
-export interface BuildServerOptions<P = undefined> extends ServerOptions<P> {
+export interface BuildServerOptions<in out P = undefined> extends ServerOptions<P> {
   /** Fastify's logger: off (default), on, or pino options; credentials are redacted either way */
   readonly logger?: LoggerOption;
   /** log one line per request: method, path, status, time (default: when the logger is on) */
@@ -42,6 +42,6 @@ export async function buildServer<P = undefined>(options: BuildServerOptions<P>)
   app.setErrorHandler(handleError);
   if ((options.basePath ?? basePath) !== "") app.setNotFoundHandler(createNotFoundHandler([], ""));
   if (options.logRequests ?? logger !== false) app.addHook("onResponse", logRequestLine);
-  await registerRoutes(app, options);
+  await registerRoutes<P>(app, options);
   return app;
 }

@@ -27,7 +27,7 @@ export type AuthDenial = false | "unauthorized" | "forbidden";
 export type AuthResult<P = undefined> = AuthDenial | ([P] extends [undefined] ? true : P);
 
 /** Decides whether a credential (an API key, a bearer token, ...) may call the operation, and who calls. */
-export type Authenticate<P = undefined> = (credential: string, request: FastifyRequest, scheme: RouteSecurityScheme) => AuthResult<P> | PromiseLike<AuthResult<P>>;
+export type Authenticate<out P = undefined> = (credential: string, request: FastifyRequest, scheme: RouteSecurityScheme) => AuthResult<P> | PromiseLike<AuthResult<P>>;
 
 /** The admission of a caller the hook named: its principal, handed to the handler. */
 export class Admission {

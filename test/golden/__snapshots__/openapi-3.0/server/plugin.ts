@@ -24,7 +24,7 @@ export const DEFAULT_FILE_SIZE_LIMIT = 10_485_760;
  * Options of `registerRoutes`. `P` is the principal the authenticate hook answers for a caller and
  * every handler receives (undefined, the default, for a hook answering only yes or no).
  */
-export interface ServerOptions<P = undefined> {
+export interface ServerOptions<in out P = undefined> {
   /** one handler per operation (start from `createStubHandlers()`) */
   readonly handlers: Handlers<P>;
   /** decides whether a presented credential is valid, and who presents it (no operation of this API needs one) */
@@ -67,7 +67,12 @@ function pipelineSettings<P>(options: ServerOptions<P>): PipelineSettings {
   };
 }
 
-function pickHandler<P>(handlers: Handlers<P>, key: OperationId): { handler: RouteHandler; owner: object } | undefined {
-  const handler: RouteHandler | undefined = handlers[key];
+/**
+ * The handler of an operation. `handlers` is the `Handlers<P>` given, taken as a plain object: each
+ * of its functions takes its operation's input, which the pipeline gives it (and the compiler need
+ * not relate the handler types of every operation to one another on each call).
+ */
+function pickHandler(handlers: object, key: OperationId): { handler: RouteHandler; owner: object } | undefined {
+  const handler = (handlers as Readonly<Record<OperationId, RouteHandler | undefined>>)[key];
   return handler === undefined ? undefined : { handler, owner: handlers };
 }
