@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
@@ -25,7 +26,24 @@ class CorpusFirst extends BaseSequencer {
   }
 }
 
+/**
+ * The sandbox imports the package by its name, as its users do. In the tests the names resolve to
+ * generated/, as tsconfig.json's `paths` make them for the compiler and tsx (without this, the
+ * package's own exports would send them to dist/, which only `npm run build` writes).
+ */
+const generated = (file: string): string => fileURLToPath(new URL(`generated/${file}`, import.meta.url));
+const PACKAGE_ENTRIES: Readonly<Record<string, string>> = {
+  "workforce-scheduling-api": generated("index.ts"),
+  "workforce-scheduling-api/server": generated("server/index.ts"),
+  "workforce-scheduling-api/validators": generated("validators/index.ts"),
+  "workforce-scheduling-api/json-schemas": generated("json-schemas.ts"),
+  "workforce-scheduling-api/spec": generated("openapi.json"),
+};
+
 export default defineConfig({
+  resolve: {
+    alias: Object.entries(PACKAGE_ENTRIES).map(([name, file]) => ({ find: new RegExp(`^${name.replace(/[/-]/g, "\\$&")}$`), replacement: file })),
+  },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,

@@ -14,6 +14,13 @@ export interface paths {
         /**
          * Create a payroll group
          * @description Creates a payroll group and returns it.
+         *
+         *     In the sandbox (this package's stateful implementation of the contract) the group is
+         *     stored for the caller's company and answered with a new `id`, `invoice_cost` as a number
+         *     (null when not sent), `default_wage` null, `deleted` 0, `pending`, `updateError` and
+         *     `deleteError` false, and `insert_date` the time of creation (UTC, `YYYY-MM-DD HH:MM:SS`).
+         *     `wage_rules_id` must name a wage rule of the company, each of `locations` a venue of it, and
+         *     `invoice_cost` must be a decimal number; otherwise the answer is 422, naming each field.
          */
         post: operations["createPayrollGroup"];
         delete?: never;
@@ -34,6 +41,16 @@ export interface paths {
         /**
          * Attach a credential to a worker
          * @description Attaches a credential to the worker and returns the stored credential.
+         *
+         *     In the sandbox (this package's stateful implementation of the contract) the
+         *     worker (`id`) must be a person of the caller's company (404 otherwise); `credentials_id`
+         *     must name a credential type of the company, and `clients_id` and `locations_id`, when given,
+         *     a client and a venue of it (422 otherwise, naming each field). The answer is filled from the
+         *     stored records: the credential type's fields, `submitter_*` from the caller, `client_name`
+         *     and `location_name` from the client and the venue, and `company_id`. Dates are written
+         *     `YYYY-MM-DD HH:MM:SS` in UTC and the `*_nice` dates as `Mar 1, 2024`. `name` is the name
+         *     sent, or the credential type's when none is sent. A `file` is stored (the string's UTF-8
+         *     bytes) and `file_location_value` is its URL, served as a worker document's is.
          */
         post: operations["addWorkerCredential"];
         delete?: never;
@@ -58,6 +75,13 @@ export interface paths {
          *     The source shows this request with a JSON content type while its `file` field is binary,
          *     and does not show the upload encoding. This contract offers `multipart/form-data`, the
          *     standard encoding for a file with form fields.
+         *
+         *     In the sandbox (this package's stateful implementation of the contract) the
+         *     worker (`id`) must be a person of the caller's company (404 otherwise). The file's bytes are
+         *     stored, and `location` is `{file_url}/<file_name>`, where `file_url` is the sandbox's own
+         *     `/files/<n>` (or `FILE_URL/<n>`), `n` numbering the stored file: a GET of it with a key of
+         *     the same company returns the bytes, with `type` (else the part's media type) as media type,
+         *     and any other key gets 404. `date_added` is written as `May 2, 2024`.
          */
         post: operations["addWorkerDocument"];
         delete?: never;
@@ -82,6 +106,10 @@ export interface paths {
         /**
          * Edit a client
          * @description Edits the client with the client object sent. The answer is a single boolean.
+         *
+         *     In the sandbox (this package's stateful implementation of the contract) the client
+         *     must be one of the caller's company (404 otherwise); the fields sent replace the stored
+         *     ones, those left out are kept, and the answer is `true`.
          */
         patch: operations["updateClient"];
         trace?: never;
@@ -98,6 +126,9 @@ export interface paths {
         /**
          * Create a venue
          * @description Creates a venue and returns it with its new `venue_id`.
+         *
+         *     In the sandbox (this package's stateful implementation of the contract) the venue is
+         *     stored for the caller's company; `saved` defaults to 0.
          */
         post: operations["createVenue"];
         delete?: never;
@@ -117,6 +148,9 @@ export interface paths {
          * Read wage rules
          * @description Returns the wage rules. The source shows a 200 answer but neither the shape of the response
          *     body nor the fields of a wage rule record; the response schema is left open.
+         *
+         *     In the sandbox (this package's stateful implementation of the contract) the answer is
+         *     `{"data": [...]}`: the caller's company's wage rules, each as its seed gives it.
          */
         get: operations["listWageRules"];
         put?: never;
@@ -138,12 +172,25 @@ export interface paths {
          * List scheduled events
          * @description Returns scheduled events with the total count. The source does not show any query
          *     parameters (filters, paging or ordering), so none are declared.
+         *
+         *     In the sandbox (this package's stateful implementation of the contract) the answer
+         *     holds every event of the caller's company, in ID order, and `total_count` their number.
          */
         get: operations["listEvents"];
         put?: never;
         /**
          * Create a scheduled event
-         * @description Creates a scheduled event. The answer is the new event's ID as a bare integer. `event_id` is not accepted on create.
+         * @description Creates a scheduled event. The answer is the new event's ID as a bare integer. `event_id` is
+         *     not accepted on create.
+         *
+         *     In the sandbox (this package's stateful implementation of the contract) the event is
+         *     stored for the caller's company. A `venue.venue_id` must name a venue of the company and a
+         *     `client_id` a client of it (422 otherwise, naming the field); without a `venue_id` the
+         *     event's location is made of the venue fields sent. `admin_origin` is the caller and
+         *     `created` the date of creation (UTC). `custom_fields_id` entries become `{ id: key, value }`
+         *     and `custom_fields_text` entries `{ name: key, value }`, and an entry of each list at the
+         *     same position with the same value becomes one field `{ id, name, value }`. `reviewer` and
+         *     `time_tracking_manager` are set by no operation, and left out.
          */
         post: operations["createEvent"];
         delete?: never;
@@ -168,6 +215,13 @@ export interface paths {
         /**
          * Edit a scheduled event
          * @description Edits a scheduled event and returns the event record.
+         *
+         *     In the sandbox (this package's stateful implementation of the contract) an event of
+         *     another company is answered 404, as an unknown one is. The fields sent replace the stored
+         *     ones and those left out are kept. A `venue` with a `venue_id` moves the event to that venue,
+         *     one with other fields gives it a location made of them, and an empty `venue` keeps its
+         *     location; references are checked as on create (422). The custom fields are rebuilt when
+         *     either list is sent. Edits of one event are applied one after the other, the last winning.
          */
         patch: operations["updateEvent"];
         trace?: never;
@@ -464,7 +518,7 @@ export interface components {
          * @description An error answer in the form of RFC 9457 (`application/problem+json`). The source does not
          *     specify the service's error answers; this is the form the generated validation layer gives
          *     for the errors it detects (400, 401, 403, 404, 405, 408, 413, 414, 415, 431, and 500/501
-         *     from the server itself).
+         *     from the server itself), and the form of the sandbox's own (404, 422).
          */
         Problem: {
             /**
@@ -659,6 +713,20 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description A reference in the body names no record of the caller's company (`wage_rules_id`, an item of
+             *     `locations`), `invoice_cost` is not a decimal number, or a string holds text the sandbox cannot
+             *     store exactly (U+0000, or a lone surrogate); `errors` names each such field. Produced by the sandbox (this package's stateful
+             *     implementation); the source does not specify the service's own error answers.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -713,6 +781,21 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The body names no credential type of the caller's company (`credentials_id`, missing or
+             *     unknown), or a client or venue it does not have (`clients_id`, `locations_id`), or a string
+             *     holds text the sandbox cannot store exactly (U+0000, or a lone surrogate); `errors` names
+             *     each such field. Produced by the sandbox (this package's stateful
+             *     implementation); the source does not specify the service's own error answers.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -790,6 +873,20 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /**
+             * @description The body holds text the sandbox cannot store exactly (U+0000, or a lone surrogate,
+             *     which UTF-8 cannot write); `errors` names each such field. Produced by the sandbox
+             *     (this package's stateful implementation); the source does not specify the service's
+             *     own error answers.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -841,6 +938,20 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The body holds text the sandbox cannot store exactly (U+0000, or a lone surrogate,
+             *     which UTF-8 cannot write); `errors` names each such field. Produced by the sandbox
+             *     (this package's stateful implementation); the source does not specify the service's
+             *     own error answers.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -884,6 +995,20 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The body holds text the sandbox cannot store exactly (U+0000, or a lone surrogate,
+             *     which UTF-8 cannot write); `errors` names each such field. Produced by the sandbox
+             *     (this package's stateful implementation); the source does not specify the service's
+             *     own error answers.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -973,6 +1098,20 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description A reference in the body names no record of the caller's company (the venue,
+             *     `venue.venue_id`, or the client, `client_id`), or a string holds text the sandbox cannot
+             *     store exactly (U+0000, or a lone surrogate); `errors` names each such field. Produced by the sandbox (this package's stateful
+             *     implementation); the source does not specify the service's own error answers.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -1024,6 +1163,20 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description A reference in the body names no record of the caller's company (the venue,
+             *     `venue.venue_id`, or the client, `client_id`), or a string holds text the sandbox cannot
+             *     store exactly (U+0000, or a lone surrogate); `errors` names each such field. Produced by the sandbox (this package's stateful
+             *     implementation); the source does not specify the service's own error answers.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };
@@ -1095,6 +1248,8 @@ export type AddWorkerCredentialResponse413 = Problem;
 export type AddWorkerCredentialResponse414 = Problem;
 /** Response 415 of `addWorkerCredential` (POST /workers/{id}/credentials). */
 export type AddWorkerCredentialResponse415 = Problem;
+/** Response 422 of `addWorkerCredential` (POST /workers/{id}/credentials). */
+export type AddWorkerCredentialResponse422 = Problem;
 /** Response 500 of `addWorkerCredential` (POST /workers/{id}/credentials). */
 export type AddWorkerCredentialResponse500 = Problem;
 /** Success response body of `addWorkerCredential` (POST /workers/{id}/credentials). */
@@ -1119,6 +1274,8 @@ export type AddWorkerDocumentResponse413 = Problem;
 export type AddWorkerDocumentResponse414 = Problem;
 /** Response 415 of `addWorkerDocument` (POST /workers/{id}/documents). */
 export type AddWorkerDocumentResponse415 = Problem;
+/** Response 422 of `addWorkerDocument` (POST /workers/{id}/documents). */
+export type AddWorkerDocumentResponse422 = Problem;
 /** Response 500 of `addWorkerDocument` (POST /workers/{id}/documents). */
 export type AddWorkerDocumentResponse500 = Problem;
 /** Success response body of `addWorkerDocument` (POST /workers/{id}/documents). */
@@ -1137,6 +1294,8 @@ export type CreateEventResponse403 = Problem;
 export type CreateEventResponse413 = Problem;
 /** Response 415 of `createEvent` (POST /events). */
 export type CreateEventResponse415 = Problem;
+/** Response 422 of `createEvent` (POST /events). */
+export type CreateEventResponse422 = Problem;
 /** Response 500 of `createEvent` (POST /events). */
 export type CreateEventResponse500 = Problem;
 /** Success response body of `createEvent` (POST /events). */
@@ -1155,6 +1314,8 @@ export type CreatePayrollGroupResponse403 = Problem;
 export type CreatePayrollGroupResponse413 = Problem;
 /** Response 415 of `createPayrollGroup` (POST /payroll-groups). */
 export type CreatePayrollGroupResponse415 = Problem;
+/** Response 422 of `createPayrollGroup` (POST /payroll-groups). */
+export type CreatePayrollGroupResponse422 = Problem;
 /** Response 500 of `createPayrollGroup` (POST /payroll-groups). */
 export type CreatePayrollGroupResponse500 = Problem;
 /** Success response body of `createPayrollGroup` (POST /payroll-groups). */
@@ -1173,6 +1334,8 @@ export type CreateVenueResponse403 = Problem;
 export type CreateVenueResponse413 = Problem;
 /** Response 415 of `createVenue` (POST /venues). */
 export type CreateVenueResponse415 = Problem;
+/** Response 422 of `createVenue` (POST /venues). */
+export type CreateVenueResponse422 = Problem;
 /** Response 500 of `createVenue` (POST /venues). */
 export type CreateVenueResponse500 = Problem;
 /** Success response body of `createVenue` (POST /venues). */
@@ -1217,6 +1380,8 @@ export type UpdateClientResponse413 = Problem;
 export type UpdateClientResponse414 = Problem;
 /** Response 415 of `updateClient` (PATCH /clients/{id}). */
 export type UpdateClientResponse415 = Problem;
+/** Response 422 of `updateClient` (PATCH /clients/{id}). */
+export type UpdateClientResponse422 = Problem;
 /** Response 500 of `updateClient` (PATCH /clients/{id}). */
 export type UpdateClientResponse500 = Problem;
 /** Success response body of `updateClient` (PATCH /clients/{id}). */
@@ -1241,6 +1406,8 @@ export type UpdateEventResponse413 = Problem;
 export type UpdateEventResponse414 = Problem;
 /** Response 415 of `updateEvent` (PATCH /events/{id}). */
 export type UpdateEventResponse415 = Problem;
+/** Response 422 of `updateEvent` (PATCH /events/{id}). */
+export type UpdateEventResponse422 = Problem;
 /** Response 500 of `updateEvent` (PATCH /events/{id}). */
 export type UpdateEventResponse500 = Problem;
 /** Success response body of `updateEvent` (PATCH /events/{id}). */

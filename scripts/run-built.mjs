@@ -9,10 +9,11 @@
  * src/runtime/ is not compiled into lib/: the generator reads it as it is on every run.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { builtAt, newestSource } from "./build-stamp.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const lib = join(root, "lib");
@@ -20,32 +21,15 @@ const lib = join(root, "lib");
 const stamp = join(lib, ".built");
 const configs = ["tsconfig.json", "tsconfig.generator.json"].map((name) => join(root, name));
 
-/** The latest modification time among the sources of lib/, in milliseconds. */
-function newestSource() {
-  let newest = Math.max(...configs.map((file) => statSync(file).mtimeMs));
+/** The latest modification time among the sources of lib/ (src/ without src/runtime/), in milliseconds. */
+function newestLibSource() {
   const src = join(root, "src");
-  newest = Math.max(newest, statSync(src).mtimeMs);
-  for (const entry of readdirSync(src, { withFileTypes: true, recursive: true })) {
-    const path = join(entry.parentPath, entry.name);
-    const inside = relative(src, path).split(sep);
-    if (inside[0] === "runtime") continue;
-    newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** The time of the last successful build, or -1 when there was none. */
-function builtAt() {
-  try {
-    return statSync(stamp).mtimeMs;
-  } catch {
-    return -1;
-  }
+  return newestSource(configs, [src], (path) => relative(src, path).split(sep)[0] === "runtime");
 }
 
 /** Builds lib/ when a source is newer than the last build; exits with tsc's status when it fails. */
 async function buildWhenStale() {
-  if (builtAt() >= newestSource()) return;
+  if (builtAt(stamp) >= newestLibSource()) return;
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   const started = Date.now();
   const result = spawnSync(process.execPath, [tsc, "-b", "tsconfig.generator.json"], { cwd: root, stdio: "inherit" });

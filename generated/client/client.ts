@@ -36,6 +36,16 @@ export class Client {
    *
    * Attaches a credential to the worker and returns the stored credential.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the
+   * worker (`id`) must be a person of the caller's company (404 otherwise); `credentials_id`
+   * must name a credential type of the company, and `clients_id` and `locations_id`, when given,
+   * a client and a venue of it (422 otherwise, naming each field). The answer is filled from the
+   * stored records: the credential type's fields, `submitter_*` from the caller, `client_name`
+   * and `location_name` from the client and the venue, and `company_id`. Dates are written
+   * `YYYY-MM-DD HH:MM:SS` in UTC and the `*_nice` dates as `Mar 1, 2024`. `name` is the name
+   * sent, or the credential type's when none is sent. A `file` is stored (the string's UTF-8
+   * bytes) and `file_location_value` is its URL, served as a worker document's is.
+   *
    * `POST /workers/{id}/credentials`
    */
   addWorkerCredential(
@@ -57,6 +67,13 @@ export class Client {
    * and does not show the upload encoding. This contract offers `multipart/form-data`, the
    * standard encoding for a file with form fields.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the
+   * worker (`id`) must be a person of the caller's company (404 otherwise). The file's bytes are
+   * stored, and `location` is `{file_url}/<file_name>`, where `file_url` is the sandbox's own
+   * `/files/<n>` (or `FILE_URL/<n>`), `n` numbering the stored file: a GET of it with a key of
+   * the same company returns the bytes, with `type` (else the part's media type) as media type,
+   * and any other key gets 404. `date_added` is written as `May 2, 2024`.
+   *
    * `POST /workers/{id}/documents`
    */
   addWorkerDocument(
@@ -72,7 +89,17 @@ export class Client {
   /**
    * Create a scheduled event
    *
-   * Creates a scheduled event. The answer is the new event's ID as a bare integer. `event_id` is not accepted on create.
+   * Creates a scheduled event. The answer is the new event's ID as a bare integer. `event_id` is
+   * not accepted on create.
+   *
+   * In the sandbox (this package's stateful implementation of the contract) the event is
+   * stored for the caller's company. A `venue.venue_id` must name a venue of the company and a
+   * `client_id` a client of it (422 otherwise, naming the field); without a `venue_id` the
+   * event's location is made of the venue fields sent. `admin_origin` is the caller and
+   * `created` the date of creation (UTC). `custom_fields_id` entries become `{ id: key, value }`
+   * and `custom_fields_text` entries `{ name: key, value }`, and an entry of each list at the
+   * same position with the same value becomes one field `{ id, name, value }`. `reviewer` and
+   * `time_tracking_manager` are set by no operation, and left out.
    *
    * `POST /events`
    */
@@ -90,6 +117,13 @@ export class Client {
    *
    * Creates a payroll group and returns it.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the group is
+   * stored for the caller's company and answered with a new `id`, `invoice_cost` as a number
+   * (null when not sent), `default_wage` null, `deleted` 0, `pending`, `updateError` and
+   * `deleteError` false, and `insert_date` the time of creation (UTC, `YYYY-MM-DD HH:MM:SS`).
+   * `wage_rules_id` must name a wage rule of the company, each of `locations` a venue of it, and
+   * `invoice_cost` must be a decimal number; otherwise the answer is 422, naming each field.
+   *
    * `POST /payroll-groups`
    */
   createPayrollGroup(
@@ -105,6 +139,9 @@ export class Client {
    * Create a venue
    *
    * Creates a venue and returns it with its new `venue_id`.
+   *
+   * In the sandbox (this package's stateful implementation of the contract) the venue is
+   * stored for the caller's company; `saved` defaults to 0.
    *
    * `POST /venues`
    */
@@ -123,6 +160,9 @@ export class Client {
    * Returns scheduled events with the total count. The source does not show any query
    * parameters (filters, paging or ordering), so none are declared.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the answer
+   * holds every event of the caller's company, in ID order, and `total_count` their number.
+   *
    * `GET /events`
    */
   listEvents(
@@ -138,6 +178,9 @@ export class Client {
    * Returns the wage rules. The source shows a 200 answer but neither the shape of the response
    * body nor the fields of a wage rule record; the response schema is left open.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the answer is
+   * `{"data": [...]}`: the caller's company's wage rules, each as its seed gives it.
+   *
    * `GET /wage-rules`
    */
   listWageRules(
@@ -151,6 +194,10 @@ export class Client {
    * Edit a client
    *
    * Edits the client with the client object sent. The answer is a single boolean.
+   *
+   * In the sandbox (this package's stateful implementation of the contract) the client
+   * must be one of the caller's company (404 otherwise); the fields sent replace the stored
+   * ones, those left out are kept, and the answer is `true`.
    *
    * `PATCH /clients/{id}`
    */
@@ -168,6 +215,13 @@ export class Client {
    * Edit a scheduled event
    *
    * Edits a scheduled event and returns the event record.
+   *
+   * In the sandbox (this package's stateful implementation of the contract) an event of
+   * another company is answered 404, as an unknown one is. The fields sent replace the stored
+   * ones and those left out are kept. A `venue` with a `venue_id` moves the event to that venue,
+   * one with other fields gives it a location made of them, and an empty `venue` keeps its
+   * location; references are checked as on create (422). The custom fields are rebuilt when
+   * either list is sent. Edits of one event are applied one after the other, the last winning.
    *
    * `PATCH /events/{id}`
    */

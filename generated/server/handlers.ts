@@ -31,6 +31,7 @@ export interface HandlerTypes {
       "413": T.AddWorkerCredentialResponse413;
       "414": T.AddWorkerCredentialResponse414;
       "415": T.AddWorkerCredentialResponse415;
+      "422": T.AddWorkerCredentialResponse422;
       "500": T.AddWorkerCredentialResponse500;
     };
   };
@@ -49,6 +50,7 @@ export interface HandlerTypes {
       "413": T.AddWorkerDocumentResponse413;
       "414": T.AddWorkerDocumentResponse414;
       "415": T.AddWorkerDocumentResponse415;
+      "422": T.AddWorkerDocumentResponse422;
       "500": T.AddWorkerDocumentResponse500;
     };
   };
@@ -65,6 +67,7 @@ export interface HandlerTypes {
       "403": T.CreateEventResponse403;
       "413": T.CreateEventResponse413;
       "415": T.CreateEventResponse415;
+      "422": T.CreateEventResponse422;
       "500": T.CreateEventResponse500;
     };
   };
@@ -81,6 +84,7 @@ export interface HandlerTypes {
       "403": T.CreatePayrollGroupResponse403;
       "413": T.CreatePayrollGroupResponse413;
       "415": T.CreatePayrollGroupResponse415;
+      "422": T.CreatePayrollGroupResponse422;
       "500": T.CreatePayrollGroupResponse500;
     };
   };
@@ -97,6 +101,7 @@ export interface HandlerTypes {
       "403": T.CreateVenueResponse403;
       "413": T.CreateVenueResponse413;
       "415": T.CreateVenueResponse415;
+      "422": T.CreateVenueResponse422;
       "500": T.CreateVenueResponse500;
     };
   };
@@ -141,6 +146,7 @@ export interface HandlerTypes {
       "413": T.UpdateClientResponse413;
       "414": T.UpdateClientResponse414;
       "415": T.UpdateClientResponse415;
+      "422": T.UpdateClientResponse422;
       "500": T.UpdateClientResponse500;
     };
   };
@@ -159,6 +165,7 @@ export interface HandlerTypes {
       "413": T.UpdateEventResponse413;
       "414": T.UpdateEventResponse414;
       "415": T.UpdateEventResponse415;
+      "422": T.UpdateEventResponse422;
       "500": T.UpdateEventResponse500;
     };
   };
@@ -175,6 +182,16 @@ export interface Handlers<in P = undefined> {
    *
    * Attaches a credential to the worker and returns the stored credential.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the
+   * worker (`id`) must be a person of the caller's company (404 otherwise); `credentials_id`
+   * must name a credential type of the company, and `clients_id` and `locations_id`, when given,
+   * a client and a venue of it (422 otherwise, naming each field). The answer is filled from the
+   * stored records: the credential type's fields, `submitter_*` from the caller, `client_name`
+   * and `location_name` from the client and the venue, and `company_id`. Dates are written
+   * `YYYY-MM-DD HH:MM:SS` in UTC and the `*_nice` dates as `Mar 1, 2024`. `name` is the name
+   * sent, or the credential type's when none is sent. A `file` is stored (the string's UTF-8
+   * bytes) and `file_location_value` is its URL, served as a worker document's is.
+   *
    * `POST /workers/{id}/credentials`
    */
   addWorkerCredential: Handler<HandlerTypes["addWorkerCredential"], P>;
@@ -187,13 +204,30 @@ export interface Handlers<in P = undefined> {
    * and does not show the upload encoding. This contract offers `multipart/form-data`, the
    * standard encoding for a file with form fields.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the
+   * worker (`id`) must be a person of the caller's company (404 otherwise). The file's bytes are
+   * stored, and `location` is `{file_url}/<file_name>`, where `file_url` is the sandbox's own
+   * `/files/<n>` (or `FILE_URL/<n>`), `n` numbering the stored file: a GET of it with a key of
+   * the same company returns the bytes, with `type` (else the part's media type) as media type,
+   * and any other key gets 404. `date_added` is written as `May 2, 2024`.
+   *
    * `POST /workers/{id}/documents`
    */
   addWorkerDocument: Handler<HandlerTypes["addWorkerDocument"], P>;
   /**
    * Create a scheduled event
    *
-   * Creates a scheduled event. The answer is the new event's ID as a bare integer. `event_id` is not accepted on create.
+   * Creates a scheduled event. The answer is the new event's ID as a bare integer. `event_id` is
+   * not accepted on create.
+   *
+   * In the sandbox (this package's stateful implementation of the contract) the event is
+   * stored for the caller's company. A `venue.venue_id` must name a venue of the company and a
+   * `client_id` a client of it (422 otherwise, naming the field); without a `venue_id` the
+   * event's location is made of the venue fields sent. `admin_origin` is the caller and
+   * `created` the date of creation (UTC). `custom_fields_id` entries become `{ id: key, value }`
+   * and `custom_fields_text` entries `{ name: key, value }`, and an entry of each list at the
+   * same position with the same value becomes one field `{ id, name, value }`. `reviewer` and
+   * `time_tracking_manager` are set by no operation, and left out.
    *
    * `POST /events`
    */
@@ -203,6 +237,13 @@ export interface Handlers<in P = undefined> {
    *
    * Creates a payroll group and returns it.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the group is
+   * stored for the caller's company and answered with a new `id`, `invoice_cost` as a number
+   * (null when not sent), `default_wage` null, `deleted` 0, `pending`, `updateError` and
+   * `deleteError` false, and `insert_date` the time of creation (UTC, `YYYY-MM-DD HH:MM:SS`).
+   * `wage_rules_id` must name a wage rule of the company, each of `locations` a venue of it, and
+   * `invoice_cost` must be a decimal number; otherwise the answer is 422, naming each field.
+   *
    * `POST /payroll-groups`
    */
   createPayrollGroup: Handler<HandlerTypes["createPayrollGroup"], P>;
@@ -210,6 +251,9 @@ export interface Handlers<in P = undefined> {
    * Create a venue
    *
    * Creates a venue and returns it with its new `venue_id`.
+   *
+   * In the sandbox (this package's stateful implementation of the contract) the venue is
+   * stored for the caller's company; `saved` defaults to 0.
    *
    * `POST /venues`
    */
@@ -220,6 +264,9 @@ export interface Handlers<in P = undefined> {
    * Returns scheduled events with the total count. The source does not show any query
    * parameters (filters, paging or ordering), so none are declared.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the answer
+   * holds every event of the caller's company, in ID order, and `total_count` their number.
+   *
    * `GET /events`
    */
   listEvents: Handler<HandlerTypes["listEvents"], P>;
@@ -229,6 +276,9 @@ export interface Handlers<in P = undefined> {
    * Returns the wage rules. The source shows a 200 answer but neither the shape of the response
    * body nor the fields of a wage rule record; the response schema is left open.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the answer is
+   * `{"data": [...]}`: the caller's company's wage rules, each as its seed gives it.
+   *
    * `GET /wage-rules`
    */
   listWageRules: Handler<HandlerTypes["listWageRules"], P>;
@@ -237,6 +287,10 @@ export interface Handlers<in P = undefined> {
    *
    * Edits the client with the client object sent. The answer is a single boolean.
    *
+   * In the sandbox (this package's stateful implementation of the contract) the client
+   * must be one of the caller's company (404 otherwise); the fields sent replace the stored
+   * ones, those left out are kept, and the answer is `true`.
+   *
    * `PATCH /clients/{id}`
    */
   updateClient: Handler<HandlerTypes["updateClient"], P>;
@@ -244,6 +298,13 @@ export interface Handlers<in P = undefined> {
    * Edit a scheduled event
    *
    * Edits a scheduled event and returns the event record.
+   *
+   * In the sandbox (this package's stateful implementation of the contract) an event of
+   * another company is answered 404, as an unknown one is. The fields sent replace the stored
+   * ones and those left out are kept. A `venue` with a `venue_id` moves the event to that venue,
+   * one with other fields gives it a location made of them, and an empty `venue` keeps its
+   * location; references are checked as on create (422). The custom fields are rebuilt when
+   * either list is sent. Edits of one event are applied one after the other, the last winning.
    *
    * `PATCH /events/{id}`
    */

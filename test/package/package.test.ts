@@ -22,11 +22,10 @@ async function npm(args: string[], cwd: string): Promise<string> {
   return stdout;
 }
 
-/** Peer dependencies a server user installs; taken from this repository's node_modules. */
+/** Peer dependencies a server and sandbox user installs; taken from this repository's node_modules. */
 async function linkPeers(): Promise<void> {
-  await mkdir(join(consumer, "node_modules", "@fastify"), { recursive: true });
-  await mkdir(join(consumer, "node_modules", "@types"), { recursive: true });
-  for (const peer of ["fastify", "@fastify/multipart", "@types/node"]) {
+  for (const scope of ["@fastify", "@types", "@electric-sql"]) await mkdir(join(consumer, "node_modules", scope), { recursive: true });
+  for (const peer of ["fastify", "@fastify/multipart", "@fastify/swagger", "@fastify/swagger-ui", "@types/node", "@electric-sql/pglite", "kysely", "pg", "@types/pg", "yaml"]) {
     await symlink(join(repoRoot, "node_modules", peer), join(consumer, "node_modules", peer), "dir");
   }
 }
@@ -76,7 +75,7 @@ describe("the packed package", () => {
     const { stdout } = await run("tar", ["-tzf", tarball]);
     const files = stdout.trim().split("\n");
     expect(files.every((file) => file === "package/package.json" || file.startsWith("package/dist/") || file === "package/README.md")).toBe(true);
-    for (const entry of ["index.js", "index.d.ts", "validators/index.js", "server/index.js", "client/index.js", "openapi.json", "json-schemas.js"]) {
+    for (const entry of ["index.js", "index.d.ts", "validators/index.js", "server/index.js", "client/index.js", "openapi.json", "json-schemas.js", "sandbox/index.js", "sandbox/index.d.ts"]) {
       expect(files).toContain(`package/dist/${entry}`);
     }
     const manifest = JSON.parse(await readFile(join(consumer, "node_modules", NAME, "package.json"), "utf8")) as Record<string, unknown>;
@@ -86,6 +85,10 @@ describe("the packed package", () => {
       "@fastify/multipart": { optional: true },
       "@fastify/swagger": { optional: true },
       "@fastify/swagger-ui": { optional: true },
+      "@electric-sql/pglite": { optional: true },
+      kysely: { optional: true },
+      pg: { optional: true },
+      yaml: { optional: true },
     });
   });
 
@@ -98,6 +101,7 @@ describe("the packed package", () => {
       `import { validateVenueCreate, isVenue, schemas, type StandardSchemaV1, type ValidationError } from "${NAME}/validators";`,
       `import { jsonSchemas } from "${NAME}/json-schemas";`,
       `import { buildServer, createMockHandlers, type Handlers } from "${NAME}/server";`,
+      `import { createSandbox, type Caller, type Sandbox, type Seed } from "${NAME}/sandbox";`,
       `type Spec = typeof import("${NAME}/spec");`,
       `const body: CreateVenueBody = { name: "Hall", address: "1 Road", city: "Town", zip: "1" };`,
       `const venue: Venue | undefined = isVenue(body) ? body : undefined;`,
@@ -106,7 +110,10 @@ describe("the packed package", () => {
       `const openapi: Spec["openapi"] = "3.1.0";`,
       `const standard: StandardSchemaV1<CreateVenueBody> = schemas.CreateVenueBody;`,
       `const venueSchema: "object" = jsonSchemas.Venue.$defs.Venue.type;`,
-      `export const used = [createClient, routes, venue, errors, handlers, buildServer, openapi, standard, venueSchema];`,
+      `const seed: Seed = { companies: [{ company_id: 1, name: "Co", api_keys: [{ key: "k", personnel_id: 1 }], personnel: [{ personnel_id: 1, name: "Ann" }] }] };`,
+      `const sandbox: Promise<Sandbox> = createSandbox({ database: "memory", seed });`,
+      `const sandboxHandlers = async (s: Sandbox): Promise<Handlers<Caller>> => s.handlers;`,
+      `export const used = [createClient, routes, venue, errors, handlers, buildServer, openapi, standard, venueSchema, sandbox, sandboxHandlers];`,
     ].join("\n");
     const dir = join(consumer, label);
     await mkdir(dir, { recursive: true });
@@ -116,6 +123,27 @@ describe("the packed package", () => {
     const { checked, errors } = consumerCheck(join(dir, "tsconfig.json"));
     expect(checked.filter((file) => file.endsWith(".d.ts")).length).toBeGreaterThan(10);
     expect(errors).toEqual([]);
+  });
+
+  it("runs a sandbox: createSandbox, then a flow through the client (create a venue, an event there, list it)", async () => {
+    const script = [
+      `import { createSandbox } from "${NAME}/sandbox";`,
+      `import { createClient } from "${NAME}";`,
+      `const sandbox = await createSandbox();`,
+      `try {`,
+      `  const client = createClient({ baseUrl: sandbox.url, apiKey: "demo-key-harbor" });`,
+      `  const venue = await client.createVenue({ body: { name: "Hall", address: "1 Road", city: "Town", zip: "T1" } });`,
+      `  const id = await client.createEvent({ body: { name: "Gala", date: "2024-04-20", venue: { venue_id: String(venue.venue_id) } } });`,
+      `  const list = await client.listEvents();`,
+      `  console.log(JSON.stringify([venue.venue_id, id, list.total_count, list.data?.[0]?.location?.name]));`,
+      `} finally {`,
+      `  await sandbox.close();`,
+      `}`,
+    ].join("\n");
+    // the embedded database's prepared image is shared with this repository's runs
+    const env = { ...process.env, SANDBOX_CACHE_DIR: join(repoRoot, "node_modules", ".cache", "workforce-scheduling-api") };
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer, env });
+    expect(JSON.parse(stdout)).toEqual([320, 1, 1, "Hall"]);
   });
 
   it("loads every entry with import", async () => {

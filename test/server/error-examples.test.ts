@@ -1,19 +1,20 @@
 /**
  * Every error example in the spec is something the generated server really answers: for each
  * example of each error response of each operation, the request that provokes it is sent over
- * HTTP and the problem answered is compared with the example, field by field. An example with
- * no request here fails, so an example cannot be added (or drift) unchecked.
+ * HTTP and the problem answered is compared with the example, field by field. The examples of the
+ * sandbox's own answers (422) are provoked from a sandbox. An example with no request here fails,
+ * so an example cannot be added (or drift) unchecked.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Handlers } from "../../generated/server/index.js";
 import { at, type Json, type JsonObject, readRawSpec } from "../spec/spec-document.js";
-import { type CallInit, event, FORBIDDEN_KEY, startServer, type TestServer, venue } from "./helpers.js";
+import { type CallInit, event, FORBIDDEN_KEY, startSandboxServer, startServer, type TestServer, venue } from "./helpers.js";
 
 const raw = readRawSpec();
 const MiB = 1024 * 1024;
 
-/** A request: method, path under the base path, what it carries, and whether a failing handler serves it. */
-type Probe = readonly [method: string, path: string, init?: CallInit, failing?: "failing"];
+/** A request: method, path under the base path, what it carries, and whether a failing handler or the sandbox serves it. */
+type Probe = readonly [method: string, path: string, init?: CallInit, target?: "failing" | "sandbox"];
 
 interface ErrorExample {
   readonly operation: string;
@@ -85,8 +86,23 @@ function probeFor(example: ErrorExample): Probe | undefined {
     "415 wrongType": () => withBody(example.operation === "addWorkerDocument" ? { json: {} } : { body: "hello", contentType: "text/plain" }),
     "400 validation": () => withBody(invalidBody(example.operation)),
     "500 internal": () => [method, path, body, "failing"],
+    "422 unknownWageRule": () => [method, path, { json: { name: "Weekend crew", wage_rules_id: "99" } }, "sandbox"],
+    "422 unknownCredentialType": () => [method, path, { json: { credentials_id: "99" } }, "sandbox"],
+    "422 unknownVenue": () => [method, path, { json: event({ venue: { venue_id: "999999" } }) }, "sandbox"],
+    "422 unknownClient": () => [method, "/events/1", { json: event({ client_id: "NOBODY" }) }, "sandbox"],
+    "422 nulCharacter": () => [method, path, nulBody(example.operation), "sandbox"],
   };
   return byName[`${example.status} ${example.name}`]?.();
+}
+
+/** The body each operation's example of text the sandbox cannot store describes: U+0000 in a name. */
+function nulBody(operation: string): CallInit {
+  const bodies: Readonly<Record<string, CallInit>> = {
+    addWorkerDocument: { body: upload({ name: "Contract\u0000", type: "application/pdf" }) },
+    updateClient: { json: { client_name: "Harbor\u0000" } },
+    createVenue: { json: venue({ name: "Riverside\u0000Hall" }) },
+  };
+  return bodies[operation] ?? {};
 }
 
 /** The body each operation's validation example describes. */
@@ -106,8 +122,12 @@ function invalidBody(operation: string): CallInit {
 let server: TestServer;
 /** A server whose every handler throws, as a bug would. */
 let failing: TestServer;
+/** The sandbox, on the demo seed, with event 1 created. */
+let sandbox: TestServer;
 beforeAll(async () => {
   server = await startServer();
+  sandbox = await startSandboxServer();
+  expect((await sandbox.call("POST", "/events", { json: event() })).status).toBe(201);
   const fail = (): never => {
     throw new Error("a handler failed");
   };
@@ -116,6 +136,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
   await failing.close();
+  await sandbox.close();
 });
 
 const examples = errorExamples();
@@ -130,7 +151,7 @@ describe("the spec's error examples", () => {
     const probe = probeFor(example);
     expect(probe, "add the request that provokes this example to probeFor").toBeDefined();
     const [method, path, init, target] = probe as Probe;
-    const response = await (target === "failing" ? failing : server).call(method, path, init);
+    const response = await (target === "failing" ? failing : target === "sandbox" ? sandbox : server).call(method, path, init);
     expect(response.status).toBe(Number(example.status));
     expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     expect(await response.json()).toEqual(example.value);

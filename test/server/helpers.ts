@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import type { OperationId } from "../../generated/routes.js";
 import { type BuildServerOptions, buildServer, createKeyAuthenticator, createMockHandlers } from "../../generated/server/index.js";
 import { validateProblem } from "../../generated/validators/index.js";
+import { createSandbox } from "../../sandbox/index.js";
 
 export const API_KEY = "test-key-1";
 export const FORBIDDEN_KEY = "read-only-key";
@@ -40,6 +41,15 @@ export async function startServer(options: Partial<BuildServerOptions> = {}): Pr
   if (address === null || typeof address === "string") throw new Error("no TCP address");
   const base = `http://127.0.0.1:${address.port}/api/1_12`;
   return { app, base, call: (method, path, init = {}) => send(base, method, path, init), close: () => app.close() };
+}
+
+/** The key of the demo seed's first company, which a sandbox accepts. */
+export const SANDBOX_KEY = "demo-key-harbor";
+
+/** A sandbox (in memory, on the demo seed), called like a test server; its key is SANDBOX_KEY. */
+export async function startSandboxServer(): Promise<TestServer> {
+  const sandbox = await createSandbox();
+  return { app: sandbox.server, base: sandbox.url, call: (method, path, init = {}) => send(sandbox.url, method, path, { key: SANDBOX_KEY, ...init }), close: () => sandbox.close() };
 }
 
 function send(base: string, method: string, path: string, init: CallInit): Promise<Response> {

@@ -13,36 +13,11 @@
  * `API_KEYS=storm-key-7f3a npm start`), without the handler-side checks.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/paths.js";
-import { brokenJson, brokenMultipart, deepNesting, formFields, nearLimit, wrongTypes } from "./storm/cases-body.js";
-import { badEscapes, badKeys, chunkedBodies, contentTypes, ids, lengthMismatch, manyHeaders, queryFlood, randomBytes, slowSenders } from "./storm/cases-transport.js";
-import type { StormCase } from "./storm/model.js";
+import { PLAN, stormCases } from "./storm/plan.js";
 import { runStorm, type StormResult } from "./storm/run.js";
 import { STORM_KEY } from "./storm/wire.js";
-
-const SEED = 20_261_122;
-
-/** Each kind of abuse and how many cases of it. */
-const PLAN: readonly (readonly [fc.Arbitrary<StormCase>, number])[] = [
-  [randomBytes, 600],
-  [brokenJson, 600],
-  [wrongTypes, 1200],
-  [deepNesting, 32],
-  [nearLimit, 48],
-  [lengthMismatch, 300],
-  [chunkedBodies, 400],
-  [contentTypes, 400],
-  [badKeys, 600],
-  [badEscapes, 400],
-  [ids, 800],
-  [queryFlood, 24],
-  [formFields, 160],
-  [brokenMultipart, 240],
-  [manyHeaders, 120],
-  [slowSenders, 120],
-];
 
 const external = process.env.STORM_PORT;
 let child: ChildProcess | undefined;
@@ -68,7 +43,7 @@ function start(): Promise<number> {
 
 beforeAll(async () => {
   port = external === undefined ? await start() : Number(external);
-  const cases = PLAN.flatMap(([arbitrary, count], index) => fc.sample(arbitrary, { seed: SEED + index, numRuns: count }));
+  const cases = stormCases();
   results = await runStorm(port, cases, { handlersTell: external === undefined });
   const byCategory = new Map<string, number>();
   for (const { case: c } of results) byCategory.set(c.category, (byCategory.get(c.category) ?? 0) + 1);

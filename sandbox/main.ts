@@ -1,0 +1,45 @@
+/**
+ * `npm start`: the sandbox as a service, on PGlite in `.data/sandbox` by default (see ./settings.ts
+ * for the environment it reads). It prints where it listens, where the data is, and the demo keys
+ * when it runs on the demo seed. SIGINT and SIGTERM close it cleanly: the requests in flight are
+ * answered, the database is closed (PGlite writes its checkpoint) and the directory is let go.
+ */
+import { createSandbox, type Sandbox } from "./sandbox.js";
+import { DEMO_SEED } from "./seed/seed.js";
+import { settingsFrom } from "./settings.js";
+
+let sandbox: Sandbox;
+try {
+  const settings = settingsFrom(process.env);
+  sandbox = await createSandbox({ ...settings, logger: true });
+} catch (error) {
+  process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+const lines = [`Sandbox listening at ${sandbox.url} (reference: ${sandbox.origin}/docs)`, `Data: ${sandbox.description}`];
+if (sandbox.seed === DEMO_SEED) {
+  lines.push("Demo seed. Keys:");
+  for (const company of DEMO_SEED.companies) {
+    for (const { key, personnel_id } of company.api_keys) {
+      const holder = company.personnel.find((person) => person.personnel_id === personnel_id)?.name ?? "";
+      lines.push(`  X-API-KEY: ${key}   (${company.name}, company ${company.company_id}; caller ${holder}, person ${personnel_id})`);
+    }
+  }
+}
+process.stdout.write(`${lines.join("\n")}\n`);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void shutdown(signal));
+
+/** Stops taking requests, answers those in flight, closes the database, then exits (forced after 10 s). */
+async function shutdown(signal: string): Promise<void> {
+  sandbox.server.log.info(`${signal} received: closing`);
+  setTimeout(() => process.exit(1), 10_000).unref();
+  try {
+    await sandbox.close();
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`closing failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * `createSandbox`: a stateful implementation of the API on a real database, served over HTTP in
+ * this process, for integration tests and local development. Each sandbox is isolated: in memory
+ * (the default) and on a PostgreSQL server it works in a schema of its own, dropped when it
+ * closes; in a data directory it keeps its data for the next start.
+ */
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
+import { basePath } from "workforce-scheduling-api";
+import type { Authenticate, Handlers } from "workforce-scheduling-api/server";
+import { checkSeed, readSeedFile } from "./seed/load-seed.js";
+import { DEMO_SEED, type Seed } from "./seed/seed.js";
+import type { ServiceContext } from "./service/context.js";
+import { createSandboxHandlers } from "./service/handlers.js";
+import { type Caller, createKeyBook } from "./service/keys.js";
+import { type DatabaseLocation, parseLocation } from "./store/engine.js";
+import { acquireEngine } from "./store/engines.js";
+import { migrate, SCHEMA_NAME } from "./store/migrations.js";
+import { isEmpty, resetTo } from "./store/seeding.js";
+
+/** Options of `createSandbox`. */
+export interface SandboxOptions {
+  /**
+   * Where the data lives: "memory" (the default: PGlite in this process, nothing written to disk),
+   * a PGlite data directory (kept between starts; one process at a time), or a `postgres://` URL.
+   */
+  readonly database?: string;
+  /** The records to start from: a seed object, or the path of a YAML or JSON seed file (default: the demo seed). */
+  readonly seed?: Seed | string;
+  /**
+   * The schema the data lives in. By default each sandbox in memory or on PostgreSQL gets a new
+   * one, dropped when it closes; in a data directory it is "sandbox". A schema given is kept.
+   */
+  readonly schema?: string;
+  /** Where the server listens (default 127.0.0.1, a free port). */
+  readonly host?: string;
+  readonly port?: number;
+  /** The URL prefix of stored files in answers (`location`); by default this server's own `/files`. */
+  readonly fileUrl?: string;
+  /** Log every request (default false). */
+  readonly logger?: boolean;
+  /** Check every answer against the contract (default: when NODE_ENV is not "production"). */
+  readonly validateResponses?: boolean;
+  /** The clock (default: the system's); tests fix it to get the same dates every run. */
+  readonly now?: () => Date;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** the API's base URL: `http://127.0.0.1:<port>/api/1_12`, for `createClient({ baseUrl })` */
+  readonly url: string;
+  /** the server's origin (`http://127.0.0.1:<port>`): the reference is at `/docs` */
+  readonly origin: string;
+  /** the sandbox's implementation of the API, for other transports */
+  readonly handlers: Handlers<Caller>;
+  /** its `authenticate` hook: the caller of a key, or false */
+  readonly authenticate: Authenticate<Caller>;
+  /** the Fastify server, listening */
+  readonly server: FastifyInstance;
+  /** the seed the sandbox started from, and goes back to on `reset` */
+  readonly seed: Seed;
+  /** for messages: "PGlite in memory, schema sandbox_3" */
+  readonly description: string;
+  /** empties the data and loads the seed again, in one transaction */
+  reset(): Promise<void>;
+  /** stops the server and lets the database go (dropping the sandbox's schema unless it is kept) */
+  close(): Promise<void>;
+}
+
+/** Starts a sandbox: opens (or shares) the database, migrates its schema, seeds an empty one, and listens. */
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const location = parseLocation(options.database ?? "memory");
+  const seed = await resolveSeed(options.seed);
+  const { schema, kept } = schemaFor(location, options.schema);
+  // the server's modules load while the database opens
+  const serverModule = import("./server.js");
+  serverModule.catch(() => undefined);
+  const { engine, release } = await acquireEngine(location);
+  let server: FastifyInstance | undefined;
+  try {
+    const { buildSandboxServer } = await serverModule;
+    await migrate(engine.db, schema);
+    const db = engine.db.withSchema(schema);
+    if (await isEmpty(db)) await resetTo(db, schema, seed);
+    let fileUrl = options.fileUrl ?? "";
+    const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
+    const keys = createKeyBook(db);
+    const handlers = createSandboxHandlers(context);
+    const filePath = options.fileUrl === undefined ? "/files" : new URL(options.fileUrl).pathname;
+    server = await buildSandboxServer({
+      handlers,
+      keys,
+      context,
+      filePath,
+      logger: options.logger ?? false,
+      ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
+    });
+    const origin = reachable(await server.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 }));
+    if (options.fileUrl === undefined) fileUrl = `${origin}/files`;
+    const listening = server;
+    return {
+      url: `${origin}${basePath}`,
+      origin,
+      handlers,
+      authenticate: keys.authenticate,
+      server: listening,
+      seed,
+      description: `${engine.description}, schema ${schema}`,
+      reset: async () => {
+        await resetTo(db, schema, seed);
+        keys.forget();
+      },
+      close: once(async () => {
+        await listening.close();
+        if (!kept) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(engine.db);
+        await release();
+      }),
+    };
+  } catch (error) {
+    await server?.close();
+    if (!kept) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(engine.db).catch(() => undefined);
+    await release();
+    throw error;
+  }
+}
+
+/**
+ * Empties a sandbox's database and loads the seed again (`npm run sandbox:reset`), without
+ * serving it. Answers what it did, for the command to print.
+ */
+export async function resetSandbox(options: Pick<SandboxOptions, "database" | "seed" | "schema">): Promise<string> {
+  const location = parseLocation(options.database ?? "memory");
+  const seed = await resolveSeed(options.seed);
+  const { schema } = schemaFor(location, options.schema);
+  const { engine, release } = await acquireEngine(location);
+  try {
+    await migrate(engine.db, schema);
+    await resetTo(engine.db.withSchema(schema), schema, seed);
+    const companies = seed.companies.length;
+    return `reset ${engine.description}, schema ${schema}: loaded ${seed === DEMO_SEED ? "the demo seed" : "the seed"} (${companies} ${companies === 1 ? "company" : "companies"})`;
+  } finally {
+    await release();
+  }
+}
+
+/** The seed of the options: checked, read from its file, or the demo seed. */
+export async function resolveSeed(seed: Seed | string | undefined): Promise<Seed> {
+  if (seed === undefined) return DEMO_SEED;
+  return typeof seed === "string" ? readSeedFile(seed) : checkSeed(seed);
+}
+
+/** The schema a sandbox works in, and whether it is kept when the sandbox closes. */
+function schemaFor(location: DatabaseLocation, named: string | undefined): { schema: string; kept: boolean } {
+  if (named !== undefined) {
+    if (!SCHEMA_NAME.test(named)) throw new Error(`the schema name ${JSON.stringify(named)} is not one the sandbox uses: lower-case letters, digits and _, not starting with a digit`);
+    return { schema: named, kept: true };
+  }
+  if (location.kind === "directory") return { schema: "sandbox", kept: true };
+  return { schema: `sandbox_${randomBytes(6).toString("hex")}`, kept: false };
+}
+
+/**
+ * The address a client on this machine reaches: a server listening on every interface (0.0.0.0,
+ * ::) is reached at the loopback address. (Behind a proxy or in a container, set `fileUrl`.)
+ */
+function reachable(address: string): string {
+  const url = new URL(address);
+  if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
+  if (url.hostname === "[::]" || url.hostname === "[::1]") url.hostname = "localhost";
+  return url.origin;
+}
+
+function once(run: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => {
+    running ??= run();
+    return running;
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The sandbox as an HTTP server: the generated server (`buildServer`) with the sandbox's handlers
+ * and key book, the API reference at /docs, and the stored files at the `file_url` a document's
+ * `location` names. This is the only transport code of the sandbox.
+ */
+
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { routes } from "workforce-scheduling-api";
+import { buildServer, createProblem, type Handlers, PROBLEM_MEDIA_TYPE, type ProblemDetails, registerDocs } from "workforce-scheduling-api/server";
+import document from "workforce-scheduling-api/spec" with { type: "json" };
+import type { ServiceContext } from "./service/context.js";
+import { readStoredFile } from "./service/files.js";
+import type { Caller, KeyBook } from "./service/keys.js";
+
+/** What the server serves. */
+export interface SandboxServerOptions {
+  readonly handlers: Handlers<Caller>;
+  readonly keys: KeyBook;
+  readonly context: ServiceContext;
+  /** the path the stored files are served under ("/files") */
+  readonly filePath: string;
+  readonly logger: boolean;
+  /** check every answer against the contract (default: when NODE_ENV is not "production") */
+  readonly validateResponses?: boolean;
+}
+
+/** Builds the server (not yet listening). */
+export async function buildSandboxServer(options: SandboxServerOptions): Promise<FastifyInstance> {
+  const app = await buildServer<Caller>({
+    handlers: options.handlers,
+    authenticate: options.keys.authenticate,
+    logger: options.logger,
+    ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
+  });
+  await registerDocs(app, document);
+  registerFiles(app, options);
+  return app;
+}
+
+const MISSING_KEY = createProblem("missingKey", "The X-API-KEY header is required.");
+const INVALID_KEY = createProblem("invalidKey", "The API key is not valid.");
+const NOT_FOUND = createProblem("notFound", "No resource matches this path.");
+/** The scheme of the API's key, which the files' URLs take too. */
+const KEY_SCHEME = routes.listEvents.security[0]?.[0] ?? { scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" };
+
+/**
+ * `GET <filePath>/<n>/<file name>`: a stored file's bytes, with its media type, to a key of the
+ * file's company; any other key gets 404, as an unknown file does. The bytes are sent as they
+ * were uploaded; the headers keep a browser from running them as a page of this origin.
+ */
+function registerFiles(app: FastifyInstance, options: SandboxServerOptions): void {
+  const prefix = options.filePath.replace(/\/+$/, "");
+  app.get<{ Params: { fileId: string; fileName: string } }>(`${prefix}/:fileId/:fileName`, async (request, reply) => {
+    const key = request.headers["x-api-key"];
+    if (typeof key !== "string" || key === "") return problem(reply, MISSING_KEY);
+    const caller = await options.keys.authenticate(key, request, KEY_SCHEME);
+    if (typeof caller !== "object") return problem(reply, INVALID_KEY);
+    const file = await readStoredFile(options.context, caller, request.params.fileId, request.params.fileName);
+    if (file === undefined) return problem(reply, NOT_FOUND);
+    return reply
+      .header("content-type", /^[\x20-\x7e]+$/.test(file.mediaType) ? file.mediaType : "application/octet-stream")
+      .header("x-content-type-options", "nosniff")
+      .header("content-security-policy", "default-src 'none'; sandbox")
+      .header("cache-control", "private, no-store")
+      .send(file.bytes);
+  });
+}
+
+function problem(reply: FastifyReply, details: ProblemDetails): FastifyReply {
+  return reply.code(details.status).header("content-type", PROBLEM_MEDIA_TYPE).send(JSON.stringify(details));
+}

@@ -1,0 +1,232 @@
+/**
+ * Scheduled events: list, create, edit. An event is held at a venue of its company (`venue_id`)
+ * or at a location made of the venue fields sent; its `admin_origin` is the person whose key
+ * created it. Custom fields are sent as two lists of key/value pairs and answered as one list of
+ * fields (see `customFields`).
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { CustomField, CustomFieldInput, Event, EventCreate, EventListItem, EventUpdate, EventVenueInput, Location } from "workforce-scheduling-api";
+import type { Database } from "../store/database.js";
+import type { ServiceContext } from "./context.js";
+import { dateText } from "./dates.js";
+import type { Caller } from "./keys.js";
+import { notFound, type Refusal, recordNumber, unprocessable } from "./refusals.js";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The company's events, in ID order, and their number. */
+export async function listEvents(context: ServiceContext, caller: Caller): Promise<{ status: 200; body: { data: EventListItem[]; total_count: number } }> {
+  const rows = await eventQuery(context.db, caller.companyId).orderBy("events.id").execute();
+  const data = rows.map(eventRecord);
+  return { status: 200, body: { data, total_count: data.length } };
+}
+
+/** Stores a new event and answers its ID (201), or 422 for references that name nothing. */
+export async function createEvent(context: ServiceContext, caller: Caller, body: EventCreate): Promise<{ status: 201; body: number } | ReturnType<typeof unprocessable>> {
+  return context.db.transaction().execute(async (tx) => {
+    const refusals: Refusal[] = [];
+    const location = await resolveVenue(tx, caller.companyId, body.venue, refusals);
+    await checkClient(tx, caller.companyId, body.client_id, refusals);
+    if (refusals.length > 0) return unprocessable(refusals);
+    const row = await tx
+      .insertInto("events")
+      .values({
+        company_id: caller.companyId,
+        name: body.name,
+        date: body.date,
+        client_id: body.client_id ?? null,
+        job_id: body.job_id ?? null,
+        admin_comments: body.admin_comments ?? null,
+        comments: body.comments ?? null,
+        created: dateText(context.now()),
+        admin_origin: caller.personnelId,
+        custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)),
+        ...locationColumns(location ?? { kind: "fields", fields: {} }),
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return { status: 201 as const, body: row.id };
+  });
+}
+
+/**
+ * Edits an event of the company: the fields sent replace the stored ones, those left out are
+ * kept. The row is locked for the edit, so edits of one event apply one after the other.
+ */
+export async function updateEvent(
+  context: ServiceContext,
+  caller: Caller,
+  id: string,
+  body: EventUpdate,
+): Promise<{ status: 200; body: Event } | ReturnType<typeof notFound> | ReturnType<typeof unprocessable>> {
+  const eventId = recordNumber(id);
+  if (eventId === undefined) return notFound();
+  return context.db.transaction().execute(async (tx) => {
+    const current = await tx.selectFrom("events").select("id").where("company_id", "=", caller.companyId).where("id", "=", eventId).forUpdate().executeTakeFirst();
+    if (current === undefined) return notFound();
+    const refusals: Refusal[] = [];
+    const location = await resolveVenue(tx, caller.companyId, body.venue, refusals);
+    await checkClient(tx, caller.companyId, body.client_id, refusals);
+    if (refusals.length > 0) return unprocessable(refusals);
+    const sentLists = body.custom_fields_text !== undefined || body.custom_fields_id !== undefined;
+    await tx
+      .updateTable("events")
+      .set({
+        name: body.name,
+        date: body.date,
+        ...(body.event_id !== undefined ? { event_id: body.event_id } : {}),
+        ...(body.client_id !== undefined ? { client_id: body.client_id } : {}),
+        ...(body.job_id !== undefined ? { job_id: body.job_id } : {}),
+        ...(body.admin_comments !== undefined ? { admin_comments: body.admin_comments } : {}),
+        ...(body.comments !== undefined ? { comments: body.comments } : {}),
+        ...(sentLists ? { custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)) } : {}),
+        ...(location === undefined ? {} : locationColumns(location)),
+      })
+      .where("company_id", "=", caller.companyId)
+      .where("id", "=", eventId)
+      .execute();
+    const row = await eventQuery(tx, caller.companyId).where("events.id", "=", eventId).executeTakeFirstOrThrow();
+    return { status: 200 as const, body: eventRecord(row) };
+  });
+}
+
+/** Where an event is held: a venue of the company, or a location made of the fields sent. */
+type Place = { readonly kind: "venue"; readonly venueId: number } | { readonly kind: "fields"; readonly fields: EventVenueInput };
+
+const LOCATION_FIELDS = ["name", "address", "city", "zip", "saved"] as const;
+
+/**
+ * The place the `venue` object names: its venue (which must be one of the company's), or a
+ * location of the other fields sent; undefined when nothing is sent (an edit keeps the location).
+ */
+async function resolveVenue(db: Db, companyId: number, venue: EventVenueInput, refusals: Refusal[]): Promise<Place | undefined> {
+  if (venue.venue_id !== undefined) {
+    const venueId = recordNumber(venue.venue_id);
+    const found = venueId === undefined ? undefined : await db.selectFrom("venues").select("venue_id").where("company_id", "=", companyId).where("venue_id", "=", venueId).executeTakeFirst();
+    if (found !== undefined) return { kind: "venue", venueId: found.venue_id };
+    refusals.push({
+      instancePath: "/venue/venue_id",
+      schemaPath: "#/components/schemas/EventVenueInput/properties/venue_id",
+      keyword: "reference",
+      resource: "venue",
+      value: venue.venue_id,
+      says: "names no venue of this company",
+    });
+    return undefined;
+  }
+  return LOCATION_FIELDS.some((field) => venue[field] !== undefined) ? { kind: "fields", fields: venue } : undefined;
+}
+
+async function checkClient(db: Db, companyId: number, clientId: string | undefined, refusals: Refusal[]): Promise<void> {
+  if (clientId === undefined) return;
+  const found = await db.selectFrom("clients").select("client_id").where("company_id", "=", companyId).where("client_id", "=", clientId).executeTakeFirst();
+  if (found !== undefined) return;
+  refusals.push({
+    instancePath: "/client_id",
+    schemaPath: "#/components/schemas/EventWriteFields/properties/client_id",
+    keyword: "reference",
+    resource: "client",
+    value: clientId,
+    says: "names no client of this company",
+  });
+}
+
+function locationColumns(place: Place) {
+  if (place.kind === "venue") return { venue_id: place.venueId, location_name: null, location_address: null, location_city: null, location_zip: null, location_saved: null };
+  const { name, address, city, zip, saved } = place.fields;
+  return {
+    venue_id: null,
+    location_name: name ?? null,
+    location_address: address ?? null,
+    location_city: city ?? null,
+    location_zip: zip ?? null,
+    location_saved: saved === undefined ? null : savedFlag(saved),
+  };
+}
+
+/** The venue body's `saved` is a string: "1" and "true" are saved, anything else is not. */
+function savedFlag(saved: string): boolean {
+  return saved === "1" || saved.toLowerCase() === "true";
+}
+
+/**
+ * The custom fields of the two lists sent: an entry of `custom_fields_id` is the field of that id
+ * (`{ id: key, value }`), one of `custom_fields_text` the field of that name (`{ name: key, value }`).
+ * The entries at the same position of both lists, with the same value, are one field `{ id, name, value }`
+ * (the spec's example sends a field so).
+ */
+export function customFields(byName: readonly CustomFieldInput[] = [], byId: readonly CustomFieldInput[] = []): CustomField[] {
+  const fields: CustomField[] = [];
+  for (let i = 0; i < Math.max(byName.length, byId.length); i++) {
+    const named = byName[i];
+    const identified = byId[i];
+    if (named !== undefined && identified !== undefined && named.value === identified.value) {
+      fields.push({ id: identified.key, name: named.key, value: identified.value });
+      continue;
+    }
+    if (identified !== undefined) fields.push({ id: identified.key, value: identified.value });
+    if (named !== undefined) fields.push({ name: named.key, value: named.value });
+  }
+  return fields;
+}
+
+/** The events of a company with their venue and origin, as the event record needs them. */
+function eventQuery(db: Db, companyId: number) {
+  return db
+    .selectFrom("events")
+    .innerJoin("personnel", (join) => join.onRef("personnel.company_id", "=", "events.company_id").onRef("personnel.personnel_id", "=", "events.admin_origin"))
+    .leftJoin("venues", (join) => join.onRef("venues.company_id", "=", "events.company_id").onRef("venues.venue_id", "=", "events.venue_id"))
+    .where("events.company_id", "=", companyId)
+    .select([
+      "events.id",
+      "events.name",
+      "events.date",
+      "events.event_id",
+      "events.client_id",
+      "events.created",
+      "events.venue_id",
+      "events.location_name",
+      "events.location_address",
+      "events.location_city",
+      "events.location_zip",
+      "events.location_saved",
+      "events.admin_origin",
+      "events.custom_fields",
+      "personnel.name as admin_name",
+      "venues.name as venue_name",
+      "venues.address as venue_address",
+      "venues.city as venue_city",
+      "venues.zip as venue_zip",
+      "venues.saved as venue_saved",
+    ]);
+}
+
+type EventRow = Awaited<ReturnType<ReturnType<typeof eventQuery>["executeTakeFirstOrThrow"]>>;
+
+/** The event record of a row: fields never set are left out. */
+export function eventRecord(row: EventRow): EventListItem {
+  return {
+    id: row.id,
+    name: row.name,
+    date: row.date,
+    ...(row.event_id === null ? {} : { event_id: row.event_id }),
+    ...(row.client_id === null ? {} : { client_id: row.client_id }),
+    created: row.created,
+    location: location(row),
+    admin_origin: { personnel_id: row.admin_origin, name: row.admin_name },
+    custom_fields: row.custom_fields as CustomField[],
+  };
+}
+
+function location(row: EventRow): Location {
+  if (row.venue_id !== null) {
+    return { id: row.venue_id, name: row.venue_name ?? "", address: row.venue_address ?? "", city: row.venue_city ?? "", zip: row.venue_zip ?? "", saved: row.venue_saved === 1 };
+  }
+  const place: { -readonly [K in keyof Location]?: Location[K] } = {};
+  if (row.location_name !== null) place.name = row.location_name;
+  if (row.location_address !== null) place.address = row.location_address;
+  if (row.location_city !== null) place.city = row.location_city;
+  if (row.location_zip !== null) place.zip = row.location_zip;
+  if (row.location_saved !== null) place.saved = row.location_saved;
+  return place;
+}

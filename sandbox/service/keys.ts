@@ -1,0 +1,86 @@
+/**
+ * Callers, from their API keys. A key is stored only as its HMAC-SHA-256 digest under a secret of
+ * the database, and never logged. To authenticate, the presented key's digest is compared with every
+ * stored digest in constant time (`timingSafeEqual`, all of them, whatever matched), so timing
+ * tells nothing of any key. The digests are read from the database when first needed, and again
+ * when a key is not found (at most once a second): a reset, or another process, may have changed them.
+ */
+import { timingSafeEqual } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Authenticate } from "workforce-scheduling-api/server";
+import type { Database } from "../store/database.js";
+import { keyDigest, keySecret } from "../store/key-digests.js";
+
+/** Who calls: the company the key belongs to, and the person holding it. */
+export interface Caller {
+  readonly companyId: number;
+  readonly personnelId: number;
+  /** the holder's name */
+  readonly name: string;
+}
+
+/** How long a refused key waits before the digests are read again, at least. */
+const REFRESH_INTERVAL_MS = 1000;
+
+/** The sandbox's `authenticate` hook, with a way to drop what it read (after a reset). */
+export interface KeyBook {
+  readonly authenticate: Authenticate<Caller>;
+  /** reads the keys again on the next request */
+  forget(): void;
+}
+
+interface Known {
+  readonly secret: string;
+  readonly digests: readonly Buffer[];
+  readonly callers: readonly Caller[];
+}
+
+export function createKeyBook(db: Kysely<Database>): KeyBook {
+  let known: Promise<Known> | undefined;
+  let readAt = 0;
+  const read = (): Promise<Known> => {
+    readAt = Date.now();
+    known = readKeys(db);
+    known.catch(() => {
+      known = undefined;
+    });
+    return known;
+  };
+  const authenticate: Authenticate<Caller> = async (key) => {
+    let caller = find(await (known ?? read()), key);
+    if (caller === undefined && Date.now() - readAt >= REFRESH_INTERVAL_MS) caller = find(await read(), key);
+    return caller ?? false;
+  };
+  return {
+    authenticate,
+    forget: () => {
+      known = undefined;
+    },
+  };
+}
+
+async function readKeys(db: Kysely<Database>): Promise<Known> {
+  const secret = await keySecret(db);
+  const rows = await db
+    .selectFrom("api_keys")
+    .innerJoin("personnel", (join) => join.onRef("personnel.company_id", "=", "api_keys.company_id").onRef("personnel.personnel_id", "=", "api_keys.personnel_id"))
+    .select(["api_keys.company_id", "api_keys.key_digest", "api_keys.personnel_id", "personnel.name"])
+    .orderBy("api_keys.company_id")
+    .orderBy("api_keys.key_digest")
+    .execute();
+  return {
+    secret,
+    digests: rows.map((row) => Buffer.from(row.key_digest, "hex")),
+    callers: rows.map((row) => ({ companyId: row.company_id, personnelId: row.personnel_id, name: row.name })),
+  };
+}
+
+/** The caller whose key this is, comparing with every stored digest in constant time. */
+function find(known: Known, key: string): Caller | undefined {
+  const digest = Buffer.from(keyDigest(known.secret, key), "hex");
+  let found = -1;
+  for (let i = 0; i < known.digests.length; i++) {
+    if (timingSafeEqual(known.digests[i] as Buffer, digest) && found === -1) found = i;
+  }
+  return found === -1 ? undefined : known.callers[found];
+}

@@ -1,0 +1,115 @@
+/**
+ * Where the sandbox's data lives, behind one SQL code path: Kysely's PostgreSQL dialect over a
+ * `pg` pool. On a PostgreSQL server the pool connects to it; embedded, PGlite (PostgreSQL compiled
+ * to WebAssembly, in this process) serves the same pool through its `node-postgres` adapter, as one
+ * connection. So every query, migration and transaction is the same on both.
+ *
+ * Embedded engines open fast from a prepared image (./image.ts) instead of running `initdb`; a
+ * data directory is held by one process at a time (./directory-lock.ts).
+ */
+import { Kysely, PostgresDialect } from "kysely";
+import type { Database } from "./database.js";
+import { type DirectoryLock, lockDirectory } from "./directory-lock.js";
+import { loadImage, saveImage } from "./image.js";
+
+/** Where the data lives: in memory, in a PGlite data directory, or on a PostgreSQL server. */
+export type DatabaseLocation = { readonly kind: "memory" } | { readonly kind: "directory"; readonly path: string } | { readonly kind: "postgres"; readonly url: string };
+
+/** An open database: the query layer over it, and how to close it. */
+export interface Engine {
+  readonly location: DatabaseLocation;
+  /** the query layer; each sandbox works in a schema of its own (`db.withSchema`) */
+  readonly db: Kysely<Database>;
+  /** for messages: "PGlite in memory", "PGlite in .data/sandbox", "PostgreSQL at 127.0.0.1:5432/app" */
+  readonly description: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Reads a DATABASE_URL-style setting: "memory" (or "memory://"), a postgres:// or postgresql://
+ * URL, or otherwise a data directory.
+ */
+export function parseLocation(setting: string): DatabaseLocation {
+  const value = setting.trim();
+  if (value === "memory" || value === "memory://") return { kind: "memory" };
+  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: "postgres", url: value };
+  if (value === "") throw new Error("the database setting is empty: give memory, a postgres:// URL or a data directory");
+  return { kind: "directory", path: value };
+}
+
+/** The type of `bigint`, read as a number: the sandbox's ids stay far below 2^53. */
+const INT8 = 20;
+
+/** The pool's type parsers: pg's own, but numbers for int8 (this pool's only, not the process's). */
+async function typeParsers(): Promise<{ getTypeParser: (oid: number, format?: string) => unknown }> {
+  const { default: pg } = await import("pg");
+  return {
+    getTypeParser: (oid: number, format?: string) => {
+      if (format !== "binary" && oid === INT8) return (text: string) => Number(text);
+      return pg.types.getTypeParser(oid, format as "text");
+    },
+  };
+}
+
+/** Opens the database at `location`. */
+export async function openEngine(location: DatabaseLocation): Promise<Engine> {
+  if (location.kind === "postgres") return openPostgres(location);
+  return openEmbedded(location);
+}
+
+async function openPostgres(location: DatabaseLocation & { kind: "postgres" }): Promise<Engine> {
+  const { default: pg } = await requirePeer("pg", () => import("pg"));
+  const pool = new pg.Pool({ connectionString: location.url, types: await typeParsers(), max: 10, allowExitOnIdle: true });
+  // An idle connection the server drops (a restart, an administrator) is an error of the pool, not
+  // of a request: the pool opens a new one when it is next needed. Unheard, it would end the process.
+  pool.on("error", () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const url = new URL(location.url);
+  return { location, db, description: `PostgreSQL at ${url.host}${url.pathname}`, close: () => db.destroy() };
+}
+
+async function openEmbedded(location: DatabaseLocation & { kind: "memory" | "directory" }): Promise<Engine> {
+  const { PGlite } = await requirePeer("@electric-sql/pglite", () => import("@electric-sql/pglite"));
+  const { createPgConfig } = await requirePeer("@electric-sql/pglite", () => import("@electric-sql/pglite/node-postgres"));
+  const { default: pg } = await requirePeer("pg", () => import("pg"));
+  const lock: DirectoryLock | undefined = location.kind === "directory" ? await lockDirectory(location.path) : undefined;
+  try {
+    const dataDir = location.kind === "directory" ? location.path : "memory://";
+    const image = lock?.fresh === false ? undefined : await loadImage();
+    const pglite = new PGlite(dataDir, image === undefined ? {} : { loadDataDir: image });
+    await pglite.waitReady;
+    if (image === undefined && lock?.fresh !== false) await saveImage(pglite);
+    const pool = new pg.Pool({ ...createPgConfig(pglite), types: await typeParsers(), allowExitOnIdle: true });
+    pool.on("error", () => undefined);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const description = location.kind === "memory" ? "PGlite in memory" : `PGlite in ${location.path}`;
+    return {
+      location,
+      db,
+      description,
+      close: async () => {
+        await db.destroy();
+        await pglite.close();
+        await lock?.release();
+      },
+    };
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+}
+
+/** Loads an optional peer dependency, or says which package to install. */
+export async function requirePeer<T>(name: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (isMissingModule(error)) throw new Error(`the sandbox needs the package ${name}: install it (npm install --save-dev ${name})`, { cause: error });
+    throw error;
+  }
+}
+
+function isMissingModule(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+}

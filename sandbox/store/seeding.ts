@@ -1,0 +1,81 @@
+/**
+ * Loading a seed into a sandbox's schema, and emptying it again. Both run in one transaction: a
+ * reset that fails leaves the data as it was. Identity columns restart, so a reset sandbox numbers
+ * its records as a new one does.
+ */
+import { type Kysely, sql, type Transaction } from "kysely";
+import { CREDENTIAL_TYPE_FIELDS, type Seed, type SeedCompany } from "../seed/seed.js";
+import { COMPANY_TABLES, type Database } from "./database.js";
+import { keyDigest, keySecret } from "./key-digests.js";
+
+/** Whether the schema holds no company yet (a new database, to be seeded). */
+export async function isEmpty(db: Kysely<Database>): Promise<boolean> {
+  return (await db.selectFrom("companies").select("company_id").limit(1).executeTakeFirst()) === undefined;
+}
+
+/** Empties every company table of `schema` and loads the seed, in one transaction. */
+export async function resetTo(db: Kysely<Database>, schema: string, seed: Seed): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    const tables = sql.join(COMPANY_TABLES.map((table) => sql.table(`${schema}.${table}`)));
+    await sql`truncate table ${tables} restart identity`.execute(tx);
+    await loadSeed(tx, schema, seed);
+  });
+}
+
+/**
+ * Loads a seed into an empty schema, in the transaction given. Venues seeded without an id, and
+ * those created later, are numbered after the highest id the seed gives.
+ */
+export async function loadSeed(tx: Transaction<Database>, schema: string, seed: Seed): Promise<void> {
+  const secret = await keySecret(tx);
+  const highest = Math.max(0, ...seed.companies.flatMap((company) => (company.venues ?? []).map((venue) => venue.venue_id ?? 0)));
+  await sql`select setval(pg_get_serial_sequence(${`"${schema}".venues`}, 'venue_id'), ${highest + 1}, false)`.execute(tx);
+  for (const company of seed.companies) await loadCompany(tx, company, secret);
+}
+
+async function loadCompany(tx: Transaction<Database>, company: SeedCompany, secret: string): Promise<void> {
+  const company_id = company.company_id;
+  await tx.insertInto("companies").values({ company_id, name: company.name }).execute();
+  await tx
+    .insertInto("personnel")
+    .values(company.personnel.map((person) => ({ company_id, ...person })))
+    .execute();
+  await tx
+    .insertInto("api_keys")
+    .values(company.api_keys.map(({ key, personnel_id }) => ({ company_id, key_digest: keyDigest(secret, key), personnel_id })))
+    .execute();
+  await insertAll(
+    tx,
+    "clients",
+    (company.clients ?? []).map(({ id, ...fields }) => ({ company_id, client_id: id, ...fields })),
+  );
+  await insertAll(
+    tx,
+    "credential_types",
+    (company.credential_types ?? []).map((type) => credentialTypeRow(company_id, type)),
+  );
+  await insertAll(
+    tx,
+    "wage_rules",
+    (company.wage_rules ?? []).map((rule, position) => ({ company_id, position, rule_id: String(rule.id), body: JSON.stringify(rule) })),
+  );
+  await insertAll(
+    tx,
+    "venues",
+    (company.venues ?? []).map((venue) => ({ company_id, saved: 0, ...venue })),
+  );
+}
+
+function credentialTypeRow(company_id: number, type: NonNullable<SeedCompany["credential_types"]>[number]): Database["credential_types"] {
+  const row: Record<string, unknown> = { company_id, credentials_id: type.credentials_id, name: type.name, description: "", type: "" };
+  for (const field of CREDENTIAL_TYPE_FIELDS) row[field] = type[field] ?? row[field] ?? 0;
+  return row as unknown as Database["credential_types"];
+}
+
+async function insertAll<T extends "clients" | "credential_types" | "wage_rules" | "venues">(tx: Transaction<Database>, table: T, rows: readonly object[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx
+    .insertInto(table)
+    .values(rows as never)
+    .execute();
+}

@@ -1,0 +1,98 @@
+/**
+ * The sandbox as `npm start` runs it (sandbox/main.ts), in a process of its own on 127.0.0.1,
+ * with the environment given, for the tests that restart, kill or lock it.
+ *
+ * The processes run the sandbox's entry points bundled once per test worker with esbuild (the
+ * transform tsx applies, with tsconfig.json's paths), the packages left to Node: a process then
+ * starts without a TypeScript loader, over a second sooner, which the tests that start many save.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { repoRoot } from "../support/paths.js";
+
+/** The bundle of sandbox/main.ts and sandbox/reset.ts, built on first use in this process. */
+let bundled: Promise<string> | undefined;
+
+function bundle(): Promise<string> {
+  bundled ??= (async () => {
+    const outdir = join(repoRoot, ".tmp", `sandbox-bundle-${process.pid}`);
+    await build({
+      entryPoints: [join(repoRoot, "sandbox", "main.ts"), join(repoRoot, "sandbox", "reset.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      tsconfig: join(repoRoot, "tsconfig.json"),
+      outdir,
+      outExtension: { ".js": ".mjs" },
+      logLevel: "error",
+    });
+    return outdir;
+  })();
+  return bundled;
+}
+
+/** A running sandbox process. */
+export interface SandboxProcess {
+  readonly child: ChildProcess;
+  /** the API's base URL it printed */
+  readonly url: string;
+  readonly output: () => string;
+  /** sends the signal and resolves with the exit code once it has exited */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Runs sandbox/main.ts (or reset.ts) with `env` added; resolves with its exit and output when it ends. */
+export async function runSandboxScript(file: "main" | "reset", env: Readonly<Record<string, string>>): Promise<{ code: number | null; output: string }> {
+  const child = spawnScript(await bundle(), file, env);
+  return new Promise((resolve) => {
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => resolve({ code, output }));
+  });
+}
+
+/** Starts sandbox/main.ts on a free port and resolves once it listens. */
+export async function startSandboxProcess(env: Readonly<Record<string, string>>): Promise<SandboxProcess> {
+  const child = spawnScript(await bundle(), "main", { PORT: "0", HOST: "127.0.0.1", ...env });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the sandbox did not start in 30 s:\n${output}`));
+    }, 30_000);
+    const listen = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /Sandbox listening at (http:\/\/\S+\/api\/1_12)/.exec(output);
+      if (match?.[1] === undefined) return;
+      clearTimeout(timer);
+      resolve({
+        child,
+        url: match[1],
+        output: () => output,
+        stop: async (signal = "SIGTERM") => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return exited;
+        },
+      });
+    };
+    child.stdout?.on("data", listen);
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`the sandbox exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
+
+function spawnScript(outdir: string, file: "main" | "reset", env: Readonly<Record<string, string>>): ChildProcess {
+  return spawn(process.execPath, [join(outdir, `${file}.mjs`)], {
+    cwd: repoRoot,
+    env: { ...process.env, NODE_ENV: "development", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * A PostgreSQL server for the suites that need one: DATABASE_URL when it is set (each sandbox then
+ * works in a schema of its own), otherwise a throwaway cluster started from Debian's binaries
+ * (/usr/lib/postgresql/<version>/bin) in a temporary folder, on a free port of 127.0.0.1, and
+ * removed again. `initdb` refuses to run as root, so as root the cluster belongs to the `postgres`
+ * user and its programs run as that user. Without binaries (or a `postgres` user, as root) the
+ * suites are skipped with a message; in CI they fail instead (`.ci/run` installs PostgreSQL).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { chmod, chown, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { makeTempDir } from "./paths.js";
+import { requireInCi } from "./required.js";
+
+/** A running server: its URL, and how to stop it (a no-op for DATABASE_URL's). */
+export interface PostgresServer {
+  readonly url: string;
+  /** "DATABASE_URL" or "a throwaway PostgreSQL 15 cluster" */
+  readonly description: string;
+  /** the server process, when the harness started it (for the tests that stop and start it) */
+  readonly process?: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Debian's PostgreSQL binaries, the newest version installed. */
+export function postgresBinaries(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((version) => existsSync(join(root, version, "bin", "initdb")))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : join(root, versions[0], "bin");
+}
+
+/** Why there is no server here, or undefined when there can be one. */
+export function postgresMissing(): string | undefined {
+  if (process.env.DATABASE_URL !== undefined && process.env.DATABASE_URL !== "") return undefined;
+  if (postgresBinaries() === undefined)
+    return "no DATABASE_URL and no PostgreSQL binaries in /usr/lib/postgresql/*/bin: install Debian's postgresql package (apt-get install -y postgresql) or set DATABASE_URL";
+  if (process.getuid?.() === 0 && runAs() === undefined) return "running as root, and there is no postgres user to run initdb as (Debian's postgresql package creates it)";
+  return undefined;
+}
+
+/** Reports a missing server (fails in CI) and answers whether the `tests` can run. */
+export function postgresAvailable(tests: string): boolean {
+  const missing = postgresMissing();
+  requireInCi(tests, missing);
+  return missing === undefined;
+}
+
+/** Starts (or names) the server. Call `postgresAvailable` first. */
+export async function startPostgres(): Promise<PostgresServer> {
+  const url = process.env.DATABASE_URL;
+  if (url !== undefined && url !== "") return { url, description: "DATABASE_URL", stop: async () => undefined };
+  const bin = postgresBinaries();
+  if (bin === undefined) throw new Error(postgresMissing());
+  const user = process.getuid?.() === 0 ? runAs() : undefined;
+  const dir = await makeTempDir("postgres");
+  if (user !== undefined) {
+    await chown(dir, user.uid, user.gid);
+    await chmod(dir, 0o700);
+  }
+  const data = join(dir, "data");
+  await run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"], user);
+  const port = await freePort();
+  const server = spawn(join(bin, "postgres"), ["-D", data, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=200"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
+  });
+  const log: string[] = [];
+  server.stdout?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+  server.stderr?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+  await ready(server, log);
+  const version = bin.split("/").at(-2);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    description: `a throwaway PostgreSQL ${version} cluster`,
+    process: server,
+    stop: async () => {
+      if (server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise((resolve) => server.once("exit", resolve));
+        server.kill("SIGINT");
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The postgres user's ids, from /etc/passwd. */
+function runAs(): { uid: number; gid: number } | undefined {
+  try {
+    const line = readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .find((entry) => entry.startsWith("postgres:"));
+    const [, , uid, gid] = line?.split(":") ?? [];
+    return uid === undefined || gid === undefined ? undefined : { uid: Number(uid), gid: Number(gid) };
+  } catch {
+    return undefined;
+  }
+}
+
+function run(command: string, args: readonly string[], user: { uid: number; gid: number } | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }) });
+    let output = "";
+    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}:\n${output}`))));
+  });
+}
+
+/** A port of 127.0.0.1 nobody listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** Resolves once the server accepts connections (it says so in its log), or fails with the log. */
+function ready(server: ChildProcess, log: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`PostgreSQL did not start in 30 s:\n${log.join("")}`)), 30_000);
+    const check = (): void => {
+      if (!log.join("").includes("database system is ready to accept connections")) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    server.stdout?.on("data", check);
+    server.stderr?.on("data", check);
+    server.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`PostgreSQL exited with ${code}:\n${log.join("")}`));
+    });
+  });
+}
