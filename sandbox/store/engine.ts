@@ -10,7 +10,7 @@
 import { Kysely, PostgresDialect } from "kysely";
 import type { Database } from "./database.js";
 import { type DirectoryLock, lockDirectory } from "./directory-lock.js";
-import { loadImage, saveImage } from "./image.js";
+import { loadImage } from "./image.js";
 
 /** Where the data lives: in memory, in a PGlite data directory, or on a PostgreSQL server. */
 export type DatabaseLocation = { readonly kind: "memory" } | { readonly kind: "directory"; readonly path: string } | { readonly kind: "postgres"; readonly url: string };
@@ -68,6 +68,8 @@ async function openPostgres(location: DatabaseLocation & { kind: "postgres" }): 
   return { location, db, description: `PostgreSQL at ${url.host}${url.pathname}`, close: () => db.destroy() };
 }
 
+type PGliteInstance = InstanceType<typeof import("@electric-sql/pglite").PGlite>;
+
 async function openEmbedded(location: DatabaseLocation & { kind: "memory" | "directory" }): Promise<Engine> {
   const { PGlite } = await requirePeer("@electric-sql/pglite", () => import("@electric-sql/pglite"));
   const { createPgConfig } = await requirePeer("@electric-sql/pglite", () => import("@electric-sql/pglite/node-postgres"));
@@ -75,10 +77,17 @@ async function openEmbedded(location: DatabaseLocation & { kind: "memory" | "dir
   const lock: DirectoryLock | undefined = location.kind === "directory" ? await lockDirectory(location.path) : undefined;
   try {
     const dataDir = location.kind === "directory" ? location.path : "memory://";
+    // a new database starts from the prepared image, or runs initdb and makes the image
     const image = lock?.fresh === false ? undefined : await loadImage();
-    const pglite = new PGlite(dataDir, image === undefined ? {} : { loadDataDir: image });
-    await pglite.waitReady;
-    if (image === undefined && lock?.fresh !== false) await saveImage(pglite);
+    const claim = image instanceof Blob ? undefined : image;
+    let pglite: PGliteInstance;
+    try {
+      pglite = new PGlite(dataDir, image instanceof Blob ? { loadDataDir: image } : {});
+      await pglite.waitReady;
+      await claim?.save(pglite);
+    } finally {
+      await claim?.release();
+    }
     const pool = new pg.Pool({ ...createPgConfig(pglite), types: await typeParsers(), allowExitOnIdle: true });
     pool.on("error", () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

@@ -8,9 +8,12 @@
  * The cache is SANDBOX_CACHE_DIR, else node_modules/.cache/workforce-scheduling-api in the working
  * directory when there is a node_modules there, else a folder of this user in the system's temporary
  * directory. A cache that cannot be read or written only costs time: the database runs initdb.
+ *
+ * Processes that start together on a machine without the image (the workers of a test run) do not
+ * all run initdb: the first claims the image (a claim file beside it), the others wait for it.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
@@ -51,9 +54,7 @@ function pgliteVersion(): string | undefined {
 }
 
 /** The cached image, when there is one. */
-export async function loadImage(): Promise<Blob | undefined> {
-  const file = imageFile();
-  if (file === undefined) return undefined;
+async function readImage(file: string): Promise<Blob | undefined> {
   try {
     return new Blob([await readFile(file)]);
   } catch {
@@ -61,18 +62,72 @@ export async function loadImage(): Promise<Blob | undefined> {
   }
 }
 
-/** Saves the image of a database that has just been created (before anything is written to it). */
-export async function saveImage(pglite: Dumpable): Promise<void> {
+/** The duty of the process that makes the image: save it (or give up), which ends the claim. */
+export interface ImageClaim {
+  save(pglite: Dumpable): Promise<void>;
+  release(): Promise<void>;
+}
+
+/** How long a process waits for another to make the image, and when a claim counts as abandoned. */
+const WAIT_MS = 60_000;
+const POLL_MS = 200;
+
+/**
+ * The cached image, or the claim to make it: when there is no image and no other process is making
+ * it, this one claims it (and must `save` or `release`); when one is, this waits for its image. A
+ * claim older than a minute is taken as abandoned (its process died).
+ */
+export async function loadImage(): Promise<Blob | ImageClaim> {
   const file = imageFile();
-  if (file === undefined) return;
-  try {
-    // uncompressed (about 40 MB): loading it skips the unzip, a sixth of the time a start takes
-    const image = Buffer.from(await (await pglite.dumpDataDir("none")).arrayBuffer());
-    await mkdir(dirname(file), { recursive: true });
-    const partial = `${file}.${process.pid}.partial`;
-    await writeFile(partial, image);
-    await rename(partial, file);
-  } catch {
-    // a cache that cannot be written costs only time
+  if (file === undefined) return UNCLAIMED;
+  const claim = `${file}.claim`;
+  for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await delay(POLL_MS)) {
+    const image = await readImage(file);
+    if (image !== undefined) return image;
+    if (await claimFile(claim)) return claimed(file, claim);
+    const since = await stat(claim).then(
+      (found) => found.mtimeMs,
+      () => Date.now(),
+    );
+    if (Date.now() - since > WAIT_MS) await rm(claim, { force: true });
   }
+  return UNCLAIMED;
+}
+
+async function claimFile(claim: string): Promise<boolean> {
+  try {
+    await mkdir(dirname(claim), { recursive: true });
+    await (await open(claim, "wx")).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A claim on nothing: the image is made but not saved (no cache, or the wait ran out). */
+const UNCLAIMED: ImageClaim = { save: async () => undefined, release: async () => undefined };
+
+function claimed(file: string, claim: string): ImageClaim {
+  const release = (): Promise<void> => rm(claim, { force: true });
+  return {
+    release,
+    /** Saves the image of a database that has just been created (before anything is written to it). */
+    save: async (pglite) => {
+      try {
+        // uncompressed (about 40 MB): loading it skips the unzip, a sixth of the time a start takes
+        const image = Buffer.from(await (await pglite.dumpDataDir("none")).arrayBuffer());
+        const partial = `${file}.${process.pid}.partial`;
+        await writeFile(partial, image);
+        await rename(partial, file);
+      } catch {
+        // a cache that cannot be written costs only time
+      } finally {
+        await release();
+      }
+    },
+  };
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
