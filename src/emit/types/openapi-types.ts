@@ -1,5 +1,6 @@
 import type { transformSchema } from "openapi-typescript";
 import { loadOpenapiTypescript } from "../typescript-once.js";
+import { typesDocument } from "./types-document.js";
 
 type OpenApiDocument = Parameters<typeof transformSchema>[0];
 type TransformContext = Parameters<typeof transformSchema>[1];
@@ -15,13 +16,31 @@ type TransformContext = Parameters<typeof transformSchema>[1];
  * only when the document uses readOnly/writeOnly.
  */
 export function renderOpenapiTypes(document: Readonly<Record<string, unknown>>, readWriteMarkers: boolean): string {
-  // The transform writes into the document it is given (discriminator enums): give it a copy.
-  // Bundling always leaves a `components` object, which gives `components` its usual members.
-  const copy = structuredClone(document) as Record<string, unknown>;
+  // The transform writes into the document it is given (discriminator enums): it is given a copy,
+  // with every $ref against the root and to a whole component (types-document.ts). Bundling always
+  // leaves a `components` object, which gives `components` its usual members.
+  const copy = typesDocument(document);
   const schema = (copy.components === undefined ? { ...copy, components: {} } : copy) as unknown as OpenApiDocument;
   const options = { silent: true, emptyObjectsUnknown: true, readWriteMarkers };
   const { astToString, transformSchema } = loadOpenapiTypescript();
-  return astToString(transformSchema(schema, transformContext(schema, options)));
+  return withNullableRequired(astToString(transformSchema(schema, transformContext(schema, options))));
+}
+
+/** openapi-typescript's helper for `allOf` with `required`, as it prints it. */
+const WITH_REQUIRED = /^type WithRequired<T, K extends keyof T> = T & \{\n {4}\[P in K\]-\?: T\[P\];\n\};$/m;
+
+/**
+ * The helper, for a base that may be null as well: `allOf: [nullable Base], required: [a]` lets
+ * null through (`required` constrains objects only), but `WithRequired<Base | null, "a">` does not
+ * compile (`keyof (Base | null)` is `never`). This one distributes over the base's members, requires
+ * the keys of each object member and leaves `null` (and other non-objects) as they are.
+ */
+const WITH_REQUIRED_NULLABLE = `type WithRequired<T, K extends PropertyKey> = T extends object ? T & {
+    [P in K & keyof T]-?: T[P];
+} : T;`;
+
+function withNullableRequired(types: string): string {
+  return types.replace(WITH_REQUIRED, WITH_REQUIRED_NULLABLE);
 }
 
 function transformContext(schema: OpenApiDocument, options: { silent: boolean; emptyObjectsUnknown: boolean; readWriteMarkers: boolean }): TransformContext {

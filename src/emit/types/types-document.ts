@@ -1,0 +1,146 @@
+import { appendPointer, escapePointerSegment, pointerSegments, resolvePointer } from "../../json-pointer.js";
+import { isRecord } from "../../json-value.js";
+
+/**
+ * The document as openapi-typescript is given it. openapi-typescript prints a `$ref` as an
+ * indexed-access type along the pointer (`components["schemas"]["List"]["items"]`), which exists
+ * only for a whole component schema, and reads every `$ref` against the document's root. So in a
+ * copy made for it:
+ *
+ * - every `$ref` is written against the root: a reference inside a schema with `$id` (3.1), which
+ *   resolves against that `$id`, and one to an `$anchor`, become the pointer of their target;
+ * - every schema a `$ref` targets that is not a whole component (an array's `items`, a schema under
+ *   `#/paths`, a parameter's schema, a sub-schema of a component) becomes a component schema of its
+ *   own, keyed by its pointer (`List/items`, `paths/~1a/get/parameters/0/schema`: keys a component
+ *   name cannot have, so they never meet one), and both its place and the references point to it.
+ *
+ * The validators, the JSON Schemas and the served spec keep the document as it is.
+ */
+export function typesDocument(document: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const copy = structuredClone(document) as Record<string, unknown>;
+  const refs = collectRefs(copy, copy["openapi"]?.toString().startsWith("3.1") === true);
+  for (const ref of refs) if (ref.target !== undefined) ref.node.$ref = `#${ref.target}`;
+  hoistTargets(copy, refs);
+  return copy;
+}
+
+/** A `$ref` of the document: the object holding it, and the root pointer of its target when known. */
+interface FoundRef {
+  readonly node: Record<string, unknown>;
+  readonly target: string | undefined;
+}
+
+/** Schema resources by their `$id` (absolute URI without fragment), with their anchors. */
+interface Resource {
+  readonly pointer: string;
+  readonly anchors: Map<string, string>;
+}
+
+const ROOT = "urn:openapi-document";
+
+/** Every `$ref` of the document, each with its target's root pointer (scope-aware in 3.1). */
+function collectRefs(document: Record<string, unknown>, scoped: boolean): FoundRef[] {
+  const resources = new Map<string, Resource>([[ROOT, { pointer: "", anchors: new Map() }]]);
+  const pending: { node: Record<string, unknown>; ref: string; base: string }[] = [];
+  const visit = (value: unknown, pointer: string, base: string): void => {
+    if (Array.isArray(value)) {
+      for (const [index, item] of value.entries()) visit(item, `${pointer}/${index}`, base);
+      return;
+    }
+    if (!isRecord(value)) return;
+    let scope = base;
+    if (scoped && typeof value.$id === "string") {
+      scope = resolveUri(value.$id, base) ?? base;
+      if (!resources.has(scope)) resources.set(scope, { pointer, anchors: new Map() });
+    }
+    if (scoped && typeof value.$anchor === "string") resources.get(scope)?.anchors.set(value.$anchor, pointer);
+    if (typeof value.$ref === "string") pending.push({ node: value, ref: value.$ref, base: scope });
+    for (const [key, child] of Object.entries(value)) if (key !== "enum" && key !== "const") visit(child, `${pointer}/${escapePointerSegment(key)}`, scope);
+  };
+  visit(document, "", ROOT);
+  return pending.map(({ node, ref, base }) => ({ node, target: targetOf(ref, base, resources) }));
+}
+
+/** The root pointer a reference names, or undefined for one to outside the document. */
+function targetOf(ref: string, base: string, resources: ReadonlyMap<string, Resource>): string | undefined {
+  const absolute = resolveUri(ref, base);
+  if (absolute === undefined) return undefined;
+  const hash = absolute.indexOf("#");
+  const resource = resources.get(hash === -1 ? absolute : absolute.slice(0, hash));
+  if (resource === undefined) return undefined;
+  const fragment = hash === -1 ? "" : decodeFragment(absolute.slice(hash + 1));
+  if (fragment === "" || fragment.startsWith("/")) return `${resource.pointer}${fragment}`;
+  return resource.anchors.get(fragment);
+}
+
+function resolveUri(ref: string, base: string): string | undefined {
+  try {
+    return new URL(ref, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+/**
+ * Makes each schema target that is not a whole component a component of its own, the deepest
+ * first, so that every pointer still to be moved stays where it was.
+ */
+function hoistTargets(document: Record<string, unknown>, refs: readonly FoundRef[]): void {
+  const targets = [...new Set(refs.map((ref) => ref.target).filter((target): target is string => target !== undefined && needsHoisting(target)))];
+  targets.sort((a, b) => pointerSegments(b).length - pointerSegments(a).length || a.localeCompare(b));
+  const components = componentSchemas(document);
+  const moved = new Map<string, string>();
+  for (const target of targets) {
+    const value = resolvePointer(document, `#${target}`);
+    if (value === undefined || !place(document, target)) continue;
+    const key = keyOf(target);
+    components[key] = value;
+    const ref = appendPointer("#/components/schemas", key);
+    setAt(document, target, { $ref: ref });
+    moved.set(target, ref);
+  }
+  for (const ref of refs) if (ref.target !== undefined && moved.has(ref.target)) ref.node.$ref = moved.get(ref.target);
+}
+
+/** A schema target that openapi-typescript cannot name: inside a component, or in a schema of an operation, parameter or header. */
+function needsHoisting(target: string): boolean {
+  const segments = pointerSegments(target);
+  if (segments[0] === "components" && segments[1] === "schemas") return segments.length > 3;
+  return segments.includes("schema");
+}
+
+/** The component key of a moved schema: its pointer, without the `components/schemas/` of one inside a component. */
+function keyOf(target: string): string {
+  const body = target.slice(1);
+  return body.startsWith("components/schemas/") ? body.slice("components/schemas/".length) : body;
+}
+
+function componentSchemas(document: Record<string, unknown>): Record<string, unknown> {
+  if (!isRecord(document.components)) document.components = {};
+  const components = document.components as Record<string, unknown>;
+  if (!isRecord(components.schemas)) components.schemas = {};
+  return components.schemas as Record<string, unknown>;
+}
+
+/** Whether the pointer names a place a value can be set at (its parent exists). */
+function place(document: unknown, pointer: string): boolean {
+  const segments = pointerSegments(`#${pointer}`);
+  const parent = resolvePointer(document, appendPointer("#", ...segments.slice(0, -1)));
+  return typeof parent === "object" && parent !== null;
+}
+
+function setAt(document: unknown, pointer: string, value: unknown): void {
+  const segments = pointerSegments(`#${pointer}`);
+  const parent = resolvePointer(document, appendPointer("#", ...segments.slice(0, -1))) as Record<string, unknown> | unknown[];
+  const last = segments.at(-1) ?? "";
+  if (Array.isArray(parent)) parent[Number(last)] = value;
+  else parent[last] = value;
+}
