@@ -110,18 +110,22 @@ export class ModuleState {
     return this.#constants;
   }
 
-  /** A hoisted `u`-flag RegExp; an invalid pattern is a compile error at `at`. */
+  /**
+   * A hoisted RegExp: with the `u` flag, as JSON Schema 2020-12 (OpenAPI 3.1) reads patterns. An
+   * OpenAPI 3.0 pattern is ECMA-262 5.1, which has no `u` flag and allows identity escapes such as
+   * `\:`: one that does not compile with `u` but does without is compiled without (the loader warns
+   * of it). Any other invalid pattern is a compile error at `at`.
+   */
   regex(pattern: string, at: SchemaLocation): Code {
-    try {
-      new RegExp(pattern, "u");
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new SchemaCompileError(
-        this.registry.pointer(at),
-        `invalid regular expression ${JSON.stringify(pattern)} (${reason}); patterns are ECMA-262 with the "u" flag, so escape only syntax characters`,
-      );
+    const reason = regexError(pattern, "u");
+    if (reason === undefined) return this.constant(`re:${pattern}`, "re", code`${this.helper("regex")}(${str(pattern)})`);
+    if (this.registry.rules.name === "openapi-3.0" && regexError(pattern, "") === undefined) {
+      return this.constant(`re5:${pattern}`, "re", code`${this.helper("regexWithoutUnicode")}(${str(pattern)})`);
     }
-    return this.constant(`re:${pattern}`, "re", code`${this.helper("regex")}(${str(pattern)})`);
+    throw new SchemaCompileError(
+      this.registry.pointer(at),
+      `invalid regular expression ${JSON.stringify(pattern)} (${reason}); patterns are ECMA-262 with the "u" flag, so escape only syntax characters`,
+    );
   }
 
   /** The function validating `location`; compiled later, once per variant. */
@@ -158,5 +162,15 @@ export class ModuleState {
     this.#nextSuffix.set(base, n);
     this.#names.add(name);
     return ident(name);
+  }
+}
+
+/** Why a pattern does not compile with these flags, or undefined when it does. */
+export function regexError(pattern: string, flags: string): string | undefined {
+  try {
+    new RegExp(pattern, flags);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
 }

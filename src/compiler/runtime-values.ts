@@ -2,7 +2,7 @@ import { code } from "./code.js";
 import type { HelperDefinition } from "./runtime.js";
 
 /** Names of the value helpers. */
-export type ValueHelperName = "hop" | "json" | "freeze" | "regex" | "setOf" | "proto" | "ownKeys" | "cpLen" | "equal" | "duplicate" | "multipleOf";
+export type ValueHelperName = "hop" | "json" | "freeze" | "regex" | "regexWithoutUnicode" | "setOf" | "proto" | "ownKeys" | "cpLen" | "equal" | "duplicate" | "multipleOf";
 
 /** hasOwnProperty; module constants; the realm's Object.prototype and own-key sets (own-property tests); value comparisons and measures: code-point length, deep equality, uniqueness, exact multipleOf. */
 export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
@@ -30,6 +30,12 @@ export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
     deps: [],
     source: code`function $regex(pattern: string): RegExp {
   return new RegExp(pattern, "u");
+}`,
+  },
+  regexWithoutUnicode: {
+    deps: [],
+    source: code`function $regexWithoutUnicode(pattern: string): RegExp {
+  return new RegExp(pattern);
 }`,
   },
   setOf: {

@@ -27,8 +27,11 @@ export const catalog = {
   OPERATION_ID_DUPLICATE: { severity: "error", hint: "operationIds must be unique in the document: rename one of them." },
   NAME_COLLISION: { severity: "error", hint: "Two things would get the same generated name: rename one (an operationId, or a key under components/schemas)." },
   NAME_ADJUSTED: { severity: "warning", hint: "To choose the generated name yourself, rename the schema key or operationId the message names to a distinct, identifier-friendly name." },
-  UNSUPPORTED_CONSTRUCT: { severity: "error", hint: "Rewrite the construct in a supported form; see the message for what is supported." },
   NOT_GENERATED: { severity: "warning", hint: "The generator leaves this out; the rest of the document is generated." },
+  PATTERN_WITHOUT_UNICODE: {
+    severity: "warning",
+    hint: "OpenAPI 3.0 patterns are ECMA-262 5.1, without the u flag; the validators compile this one so. To have it read with the u flag (as in OpenAPI 3.1), escape only syntax characters (`:` needs no backslash).",
+  },
   SCHEMA_INVALID: { severity: "error", hint: "Fix the schema so it is valid JSON Schema 2020-12 (OpenAPI 3.1) or an OpenAPI 3.0 schema object." },
   TEMPLATE_FAILED: { severity: "error", hint: "A template rendered invalid code: this is a defect in the generator or in a customised template." },
   OUTPUT_FAILED: { severity: "error", hint: "Check that the output folder is writable and its parent exists; the previous output was left as it was." },

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { createDiagnostic, type Diagnostic, GenerationFailed, hasErrors } from "../diagnostics/diagnostic.js";
 import { findBrokenLocalRefs, hasExternalRefs } from "./check-refs.js";
+import { findLegacyPatterns } from "./legacy-patterns.js";
 import { parseSource } from "./parse-source.js";
 import { createLocator, type Locate, type ResolvePositions } from "./source-locator.js";
 import { validateDocument } from "./validate-document.js";
@@ -38,13 +39,22 @@ export async function loadSpec(path: string, text?: string): Promise<LoadedSpec>
   const version = checkVersion(file, parsed.document, locate);
   if (typeof version !== "string") return fail([version]);
   const document = parsed.document as Record<string, unknown>;
-  const broken = findBrokenLocalRefs(document).map(({ ref, at }) => createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at)));
+  const broken = findBrokenLocalRefs(document, version === "3.1").map(({ ref, at }) => createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at)));
   if (broken.length > 0) return fail(broken);
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);
-  const bundled = hasExternalRefs(document) ? await bundleDocument(file, document) : document;
+  const bundled = hasExternalRefs(document, version === "3.1") ? await bundleDocument(file, document) : document;
   if (typeof bundled === "string") return fail([createDiagnostic("REF_EXTERNAL_FAILED", bundled, locate("#"))]);
-  return { file, document: bundled, version, locate, resolvePositions, diagnostics };
+  const patterns = version === "3.0" ? findLegacyPatterns(bundled).map(({ pattern, at }) => legacyPatternDiagnostic(pattern, locate(at))) : [];
+  return { file, document: bundled, version, locate, resolvePositions, diagnostics: [...diagnostics, ...patterns] };
+}
+
+function legacyPatternDiagnostic(pattern: string, location: ReturnType<Locate>): Diagnostic {
+  return createDiagnostic(
+    "PATTERN_WITHOUT_UNICODE",
+    `the pattern ${JSON.stringify(pattern)} does not compile with the u flag (an identity escape of ECMA-262 5.1, such as \\:, is not allowed with it): it is compiled without, which reads it as OpenAPI 3.0 says but counts a character outside the BMP as two`,
+    location,
+  );
 }
 
 /** The OpenAPI version, or the diagnostic that says why the document cannot be read as one. */

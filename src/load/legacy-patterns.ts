@@ -1,0 +1,42 @@
+import { appendPointer } from "../json-pointer.js";
+import { isRecord } from "../json-value.js";
+
+/** Keywords whose values are data, not schemas: a `pattern` key inside them is not a keyword. */
+const DATA_KEYWORDS = new Set(["example", "examples", "enum", "const", "default"]);
+
+/**
+ * The patterns of an OpenAPI 3.0 document that compile only without the `u` flag (ECMA-262 5.1
+ * identity escapes such as `\:`), by the pointer of each `pattern` (or `patternProperties` key):
+ * the validators compile them without it, and the loader warns of each.
+ */
+export function findLegacyPatterns(document: unknown): { readonly pattern: string; readonly at: string }[] {
+  const found: { pattern: string; at: string }[] = [];
+  const visit = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) {
+      for (const [index, item] of node.entries()) visit(item, appendPointer(at, index));
+      return;
+    }
+    if (!isRecord(node)) return;
+    if (typeof node.pattern === "string" && legacyOnly(node.pattern)) found.push({ pattern: node.pattern, at: appendPointer(at, "pattern") });
+    if (isRecord(node.patternProperties)) {
+      for (const key of Object.keys(node.patternProperties)) if (legacyOnly(key)) found.push({ pattern: key, at: appendPointer(at, "patternProperties", key) });
+    }
+    for (const [key, child] of Object.entries(node)) if (!DATA_KEYWORDS.has(key)) visit(child, appendPointer(at, key));
+  };
+  visit(document, "#");
+  return found;
+}
+
+/** Whether a pattern compiles without the `u` flag but not with it. */
+function legacyOnly(pattern: string): boolean {
+  return !compiles(pattern, "u") && compiles(pattern, "");
+}
+
+function compiles(pattern: string, flags: string): boolean {
+  try {
+    new RegExp(pattern, flags);
+    return true;
+  } catch {
+    return false;
+  }
+}
