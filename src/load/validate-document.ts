@@ -70,9 +70,13 @@ function reduceSchemaErrors(details: readonly SchemaError[]): SchemaError[] {
 function fromSchemaErrors(details: SchemaError[], document: unknown, locate: Locate): Diagnostic[] {
   const seen = new Set<string>();
   const diagnostics: Diagnostic[] = [];
+  // An object holding a `$ref` where no Reference Object is allowed (an Operation Object given as
+  // one, say) fails every rule of the object it stands for: one message says what is wrong.
+  const refHolders = new Set(details.filter((detail) => (detail.params?.additionalProperty ?? detail.params?.unevaluatedProperty) === "$ref").map((detail) => detail.instancePath));
   for (const detail of reduceSchemaErrors(details)) {
-    const misplacedRef = detail.instancePath.endsWith("/$ref");
-    const pointer = `#${misplacedRef ? detail.instancePath.slice(0, -"/$ref".length) : detail.instancePath}`;
+    const misplacedRef = detail.instancePath.endsWith("/$ref") || refHolders.has(detail.instancePath);
+    const holder = detail.instancePath.endsWith("/$ref") ? detail.instancePath.slice(0, -"/$ref".length) : detail.instancePath;
+    const pointer = `#${holder}`;
     const defect = explainDefect(detail, document);
     const message =
       defect ??

@@ -13,7 +13,7 @@ const SUPPORTED_STYLES: Record<ParameterLocation, readonly string[]> = {
 
 /**
  * Checks the OpenAPI schema cannot express: every `{name}` in the path has a path parameter and
- * every path parameter a `{name}`; and every parameter uses a style the generated code handles.
+ * every path parameter a `{name}`. (A parameter's style: see `unsupportedStyles`.)
  */
 export function checkOperation(operation: OperationDraft, locate: Locate): Diagnostic[] {
   const label = `${operation.method.toUpperCase()} ${operation.path}`;
@@ -26,7 +26,7 @@ export function checkOperation(operation: OperationDraft, locate: Locate): Diagn
   for (const parameter of operation.parameters.path.filter((p) => !placeholders.includes(p.name))) {
     diagnostics.push(createDiagnostic("OAS_INVALID", `${label}: path parameter "${parameter.name}" has no {${parameter.name}} in the path`, locate(parameter.pointer)));
   }
-  const { path, query, header, cookie } = operation.parameters;
+  const { cookie } = operation.parameters;
   for (const parameter of cookie) {
     diagnostics.push(
       createDiagnostic(
@@ -36,16 +36,25 @@ export function checkOperation(operation: OperationDraft, locate: Locate): Diagn
       ),
     );
   }
-  for (const parameter of [...path, ...query, ...header]) {
-    if (SUPPORTED_STYLES[parameter.in].includes(parameter.style)) continue;
-    const supported = SUPPORTED_STYLES[parameter.in].filter((s) => s !== "content").join(", ");
-    diagnostics.push(
-      createDiagnostic(
-        "UNSUPPORTED_CONSTRUCT",
-        `${label}: ${parameter.in} parameter "${parameter.name}" uses style "${parameter.style}"; the generated server and client support ${supported} for ${parameter.in} parameters`,
-        locate(parameter.pointer),
-      ),
-    );
-  }
   return diagnostics;
+}
+
+/**
+ * An operation with a parameter whose style the generated server and client do not implement
+ * (matrix or label path parameters, say) cannot be called or served: it is left out of both, as
+ * webhooks and cookie parameters are, with a warning naming the parameter. Its types stay.
+ */
+export function unsupportedStyles(operation: OperationDraft, locate: Locate): Diagnostic[] {
+  const label = `${operation.method.toUpperCase()} ${operation.path}`;
+  const { path, query, header } = operation.parameters;
+  return [...path, ...query, ...header]
+    .filter((parameter) => !SUPPORTED_STYLES[parameter.in].includes(parameter.style))
+    .map((parameter) => {
+      const supported = SUPPORTED_STYLES[parameter.in].filter((s) => s !== "content").join(", ");
+      return createDiagnostic(
+        "NOT_GENERATED",
+        `${label}: ${parameter.in} parameter "${parameter.name}" uses style "${parameter.style}", which the generated server and client do not implement (for ${parameter.in} parameters: ${supported}); the operation is left out of the client and the server (the types describe it)`,
+        locate(parameter.pointer),
+      );
+    });
 }

@@ -5,7 +5,7 @@ import type { Locate } from "../load/source-locator.js";
 import { buildRequestBody, buildResponses } from "./bodies.js";
 import { entriesAt, followRef, type Located, stringAt } from "./document-nodes.js";
 import { deriveOperationId } from "./names.js";
-import { checkOperation } from "./operation-checks.js";
+import { checkOperation, unsupportedStyles } from "./operation-checks.js";
 import type { OperationDraft } from "./operation-names.js";
 import { buildParameters } from "./parameters.js";
 import type { SchemaFacts } from "./schemas.js";
@@ -27,12 +27,31 @@ export function buildOperations(document: Record<string, unknown>, locate: Locat
       const operation = { node, pointer: appendPointer(pathItem.pointer, method) };
       const draft = buildOperation({ document, facts }, path, method, pathItem, operation);
       if (draft.derivedId) diagnostics.push(missingIdDiagnostic(draft, locate));
+      diagnostics.push(...callbacksNotGenerated(draft, node, locate));
       diagnostics.push(...checkOperation(draft, locate));
-      operations.push(draft);
+      const unsupported = unsupportedStyles(draft, locate);
+      diagnostics.push(...unsupported);
+      if (unsupported.length === 0) operations.push(draft);
     }
   }
   operations.sort((a, b) => a.id.localeCompare(b.id) || a.pointer.localeCompare(b.pointer));
   return { operations, diagnostics: [...diagnostics, ...duplicateIdDiagnostics(operations, locate)] };
+}
+
+/**
+ * Callbacks (requests the API sends to the caller) are left out of the types, validators and
+ * handlers: said once per operation that declares them, naming them.
+ */
+function callbacksNotGenerated(draft: OperationDraft, node: Record<string, unknown>, locate: Locate): Diagnostic[] {
+  if (!isRecord(node.callbacks) || Object.keys(node.callbacks).length === 0) return [];
+  const names = Object.keys(node.callbacks).map((name) => JSON.stringify(name));
+  return [
+    createDiagnostic(
+      "NOT_GENERATED",
+      `${draft.method.toUpperCase()} ${draft.path}: callback${names.length === 1 ? "" : "s"} ${names.join(", ")} (requests the API sends back) ${names.length === 1 ? "is" : "are"} not generated: no types, validators or handlers for ${names.length === 1 ? "it" : "them"}`,
+      locate(appendPointer(draft.pointer, "callbacks")),
+    ),
+  ];
 }
 
 interface Sources {

@@ -44,7 +44,6 @@ const cases: { fixture: string; code: string; pointer: string; line?: number; co
     column: 5,
     message: /"list-events" and "listEvents" both become the method name "listEvents"/,
   },
-  { fixture: "unsupported-style.yaml", code: "UNSUPPORTED_CONSTRUCT", pointer: "#/paths/~1colors~1{color}/get/parameters/0", line: 10, column: 11, message: /style "matrix"/ },
   { fixture: "path-parameter-missing.yaml", code: "OAS_INVALID", pointer: "#/paths/~1workers~1{id}/get", line: 7, column: 5, message: /no path parameter "id" is declared/ },
   { fixture: "schema-error.yaml", code: "SCHEMA_INVALID", pointer: "#/components/schemas/Thing/properties/name/type", line: 23, column: 11, message: /unknown type "strnig"/ },
   { fixture: "missing-file.yaml", code: "SPEC_NOT_FOUND", pointer: "", message: /does not exist/ },
@@ -58,6 +57,16 @@ describe("diagnostics for invalid specs", () => {
     expect(error?.message).toMatch(message);
     expect(error?.hint.length).toBeGreaterThan(10);
     expect(error?.location?.file).toMatch(new RegExp(`${fixture.replace(".", "\\.")}$`));
+  });
+
+  it("an operation with a parameter style the generated code does not implement is left out, with a warning", async () => {
+    const out = await makeTempDir("diagnostics");
+    const result = await generate({ spec: "test/fixtures/invalid/unsupported-style.yaml", out, check: true });
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.location?.pointer, d.location?.line, d.location?.column])).toEqual([
+      ["NOT_GENERATED", "warning", "#/paths/~1colors~1{color}/get/parameters/0", 10, 11],
+    ]);
+    expect(result.diagnostics[0]?.message).toMatch(/style "matrix".*left out of the client and the server/);
+    expect(result.model.operations).toEqual([]);
   });
 
   it("a missing operationId is a warning with a derived name, and generation goes on", async () => {
