@@ -1,0 +1,110 @@
+/**
+ * Documents of shapes the generator met in the wild (test/fixtures/generality/, one defect each,
+ * reduced from public API descriptions): each generates, its output typechecks under strict
+ * settings, and its validators (and JSON Schemas) say what JSON Schema says; or, where the document
+ * really is invalid, it is refused with one clear diagnostic per fault.
+ */
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Diagnostic, GenerationFailed, generate } from "../../src/index.js";
+import { repoRoot } from "../support/paths.js";
+import { listTypeScript, typecheck } from "../support/typecheck.js";
+
+/** The fixtures that generate, and the warnings each must give (code and the start of the message). */
+const GENERATING: Readonly<Record<string, readonly (readonly [string, RegExp])[]>> = {
+  "1.yaml": [
+    ["OPERATION_ID_MISSING", /GET \/a/],
+    ["OPERATION_ID_MISSING", /GET \/b/],
+  ],
+  "1-multifile/main.yaml": [
+    ["OPERATION_ID_MISSING", /GET \/a/],
+    ["OPERATION_ID_MISSING", /GET \/b/],
+  ],
+  "2.yaml": [],
+  "2-3.1.yaml": [],
+  "3.yaml": [],
+  "3b.yaml": [["OPERATION_ID_MISSING", /GET \/tree/]],
+  "4.yaml": [],
+  "5.yaml": [["PATTERN_WITHOUT_UNICODE", /the pattern "\^\[a-z0-9_\\\\-\\\\:\]\+\$" does not compile with the u flag/]],
+  "6.yaml": [["NOT_GENERATED", /^POST \/subscribe: callback "onEvent" \(requests the API sends back\) is not generated/]],
+  "8.yaml": [
+    ["OPERATION_ID_MISSING", /GET \/items\/\{id\}/],
+    ["NOT_GENERATED", /path parameter "id" uses style "matrix".*left out of the client and the server/],
+  ],
+};
+
+const out = join(repoRoot, ".tmp", `generality-${process.pid}`);
+const warnings = new Map<string, readonly Diagnostic[]>();
+
+beforeAll(async () => {
+  for (const fixture of Object.keys(GENERATING)) {
+    const result = await generate({ spec: join(repoRoot, "test/fixtures/generality", fixture), out: join(out, fixture.replace(/\W/g, "_")) });
+    warnings.set(fixture, result.diagnostics);
+  }
+}, 120_000);
+afterAll(() => rm(out, { recursive: true, force: true }));
+
+/** The validators generated from a fixture. */
+async function validators(fixture: string): Promise<Record<string, (value: unknown) => { valid: boolean }>> {
+  return (await import(join(out, fixture.replace(/\W/g, "_"), "validators", "index.ts"))) as Record<string, (value: unknown) => { valid: boolean }>;
+}
+
+describe("documents met in the wild", () => {
+  it.each(Object.entries(GENERATING))("%s generates, with the warnings it deserves", (fixture, expected) => {
+    const found = (warnings.get(fixture) ?? []).map((d) => [d.code, d.message] as const);
+    expect(found.map(([code]) => code)).toEqual(expected.map(([code]) => code));
+    for (const [index, [, message]] of found.entries()) expect(message).toMatch(expected[index]?.[1] ?? /^$/);
+  });
+
+  it("all of their output typechecks under strict settings", { timeout: 120_000 }, () => {
+    expect(typecheck(listTypeScript(out))).toEqual([]);
+  });
+
+  it.each([
+    ["1.yaml", "validateItem", [{ id: "x" }, {}], [{ id: 1 }, []]],
+    ["1-multifile/main.yaml", "validateGetBResponse200", [{ data: { id: "x" } }], [{ data: { id: 2 } }]],
+    ["2.yaml", "validateDerived", [null, { a: "x" }], [{}, { a: 1 }, 3]],
+    ["2-3.1.yaml", "validateDerived", [null, { a: "x" }], [{}, { a: 1 }, 3]],
+    ["3.yaml", "validateEvent", [{ kind: "created" }, {}], [{ kind: "updated" }]],
+    ["3b.yaml", "validateForest", [[], [{ children: [{ children: [] }] }]], [[{ children: [1] }], [{ children: {} }]]],
+    ["4.yaml", "validateEvent", [{ kind: "deleted" }], [{ kind: "nope" }]],
+    ["5.yaml", "validateTagName", ["a:b", "x-y_z"], ["A", "a b", ""]],
+  ] as const)("%s: %s accepts and refuses as JSON Schema says", async (fixture, name, valid, invalid) => {
+    const validate = (await validators(fixture))[name];
+    expect(validate, `${fixture} exports ${name}`).toBeTypeOf("function");
+    for (const value of valid) expect(validate?.(value).valid, JSON.stringify(value)).toBe(true);
+    for (const value of invalid) expect(validate?.(value).valid, JSON.stringify(value)).toBe(false);
+  });
+
+  it("writes JSON Schemas that a JSON Schema validator resolves: anchors, recursion outside the components", async () => {
+    const { jsonSchemas } = (await import(join(out, "3_yaml", "json-schemas.ts"))) as { jsonSchemas: Record<string, object> };
+    const validate = new Ajv2020({ strict: false }).compile(jsonSchemas.Event as object);
+    expect([validate({ kind: "created" }), validate({ kind: "updated" })]).toEqual([true, false]);
+    const forest = ((await import(join(out, "3b_yaml", "json-schemas.ts"))) as { jsonSchemas: Record<string, { $defs: Record<string, unknown> }> }).jsonSchemas.Forest;
+    expect(Object.keys(forest?.$defs ?? {})).toEqual(["Forest", "components/responses/Tree/content/application~1json/schema"]);
+  });
+
+  it("leaves an operation with a style the generated code does not implement out of the client and server", async () => {
+    const { routes } = (await import(join(out, "8_yaml", "routes.ts"))) as { routes: Record<string, unknown> };
+    expect(routes).toEqual({});
+  });
+});
+
+describe("invalid documents met in the wild", () => {
+  it("7.yaml, operations given as a $ref: refused with one message per misplaced $ref", async () => {
+    const error = await generate({ spec: join(repoRoot, "test/fixtures/generality/7.yaml"), out: join(out, "7"), check: true }).then(
+      () => expect.fail("7.yaml generated"),
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(GenerationFailed);
+    const diagnostics = (error as GenerationFailed).diagnostics.map((d) => [d.code, d.location?.pointer, d.location?.line, d.message]);
+    expect(diagnostics).toEqual(
+      ["/a/get", "/a/delete", "/b/get"].map((operation, index) => {
+        const pointer = `#/paths/~1${operation.slice(1).replace("/", "/")}`;
+        return ["OAS_INVALID", pointer, [6, 8, 11][index], `${pointer} is a $ref, but OpenAPI allows no Reference Object here: inline the object`];
+      }),
+    );
+  });
+});
