@@ -29,10 +29,14 @@ export interface GenerateOptions {
   readonly formats?: "assert" | "annotate";
   /** receives one line per stage with its duration */
   readonly onStage?: (stage: string, milliseconds: number) => void;
+  /** receives every file the document was read from (the spec, and the files its $refs reach), once loaded */
+  readonly onSources?: (files: readonly string[]) => void;
 }
 
 export interface GenerateResult {
   readonly model: ApiModel;
+  /** every file the document was read from, absolute, the spec first */
+  readonly sources: readonly string[];
   readonly files: readonly GeneratedFile[];
   /** warnings (errors throw GenerationFailed) */
   readonly diagnostics: readonly Diagnostic[];
@@ -57,6 +61,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
 async function generateWith(types: WorkerTask<LaneInput, LaneOutcome>, options: GenerateOptions): Promise<GenerateResult> {
   const time = stopwatch(options.onStage);
   const loaded = await time("load", () => loadSpec(options.spec));
+  options.onSources?.(loaded.files);
   const { model, diagnostics: found } = time("model", () => buildModel(loaded, displayPath(loaded.file)));
   const warnings = [...loaded.diagnostics, ...found];
   if (hasErrors(warnings)) throw new GenerationFailed(await loaded.resolvePositions(warnings));
@@ -71,9 +76,10 @@ async function generateWith(types: WorkerTask<LaneInput, LaneOutcome>, options: 
   const diagnostics = await positioned;
   const files = emitted.sort((a, b) => a.path.localeCompare(b.path));
   const out = resolve(options.out);
-  if (options.check) return { model, files, diagnostics, drift: await time("check", () => checkOutput(out, files)) };
+  const sources = loaded.files;
+  if (options.check) return { model, sources, files, diagnostics, drift: await time("check", () => checkOutput(out, files)) };
   await time("write", () => writeOutput(out, files));
-  return { model, files, diagnostics };
+  return { model, sources, files, diagnostics };
 }
 
 /** Below this many operations and schemas, starting a worker costs more than it saves. */

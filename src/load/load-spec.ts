@@ -1,7 +1,9 @@
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { createDiagnostic, type Diagnostic, GenerationFailed, hasErrors } from "../diagnostics/diagnostic.js";
 import { findBrokenLocalRefs, hasExternalRefs } from "./check-refs.js";
+import { type ExternalSchemas, prepareExternalSchemas, type ReadFile } from "./external-schemas.js";
 import { findLegacyPatterns } from "./legacy-patterns.js";
 import { parseSource } from "./parse-source.js";
 import { createLocator, type Locate, type ResolvePositions } from "./source-locator.js";
@@ -13,6 +15,8 @@ export interface LoadedSpec {
   readonly file: string;
   /** the bundled document: every $ref is local ("#/..."); component names are kept */
   readonly document: Readonly<Record<string, unknown>>;
+  /** every file the document was read from, absolute, the spec first */
+  readonly files: readonly string[];
   readonly version: "3.0" | "3.1";
   /** the location of a pointer (file and pointer; line and column come from resolvePositions) */
   readonly locate: Locate;
@@ -26,9 +30,10 @@ export interface LoadedSpec {
  * Loads a spec: parse (swagger-parser's parsers), check the OpenAPI version and local $refs,
  * validate (swagger-parser), then bundle external references into the document. Throws
  * GenerationFailed with every diagnostic when the document cannot be generated from. With
- * `text`, the document is that text and `path` only names it in diagnostics (it need not exist).
+ * `text`, the document is that text and `path` only names it in diagnostics (it need not exist);
+ * `read` reads the other files a multi-file document references (by default, from disk).
  */
-export async function loadSpec(path: string, text?: string): Promise<LoadedSpec> {
+export async function loadSpec(path: string, text?: string, read: ReadFile = (other) => readFile(other, "utf8")): Promise<LoadedSpec> {
   const file = resolve(path);
   const parsed = await parseSource(file, text);
   if (!parsed.ok) throw new GenerationFailed(parsed.diagnostics);
@@ -43,10 +48,11 @@ export async function loadSpec(path: string, text?: string): Promise<LoadedSpec>
   if (broken.length > 0) return fail(broken);
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);
-  const bundled = hasExternalRefs(document, version === "3.1") ? await bundleDocument(file, document) : document;
-  if (typeof bundled === "string") return fail([createDiagnostic("REF_EXTERNAL_FAILED", bundled, locate("#"))]);
+  const external = hasExternalRefs(document, version === "3.1") ? await bundleDocument(file, document, read) : { document, files: [file] };
+  if (typeof external === "string") return fail([createDiagnostic("REF_EXTERNAL_FAILED", external, locate("#"))]);
+  const bundled = external.document;
   const patterns = version === "3.0" ? findLegacyPatterns(bundled).map(({ pattern, at }) => legacyPatternDiagnostic(pattern, locate(at))) : [];
-  return { file, document: bundled, version, locate, resolvePositions, diagnostics: [...diagnostics, ...patterns] };
+  return { file, document: bundled, files: external.files, version, locate, resolvePositions, diagnostics: [...diagnostics, ...patterns] };
 }
 
 function legacyPatternDiagnostic(pattern: string, location: ReturnType<Locate>): Diagnostic {
@@ -69,10 +75,22 @@ function checkVersion(file: string, document: unknown, locate: Locate): "3.0" | 
   return createDiagnostic("UNSUPPORTED_VERSION", `OpenAPI ${JSON.stringify(openapi)} is not supported (3.0.x and 3.1.x are)`, locate("#/openapi"));
 }
 
-/** The document with external references bundled in, or why that failed. */
-async function bundleDocument(file: string, document: Record<string, unknown>): Promise<Record<string, unknown> | string> {
+/**
+ * The document with the other files it references bundled in (each schema of another file a
+ * component of its own: external-schemas.ts), and every file read; or why that failed.
+ */
+async function bundleDocument(file: string, document: Record<string, unknown>, read: ReadFile): Promise<{ document: Record<string, unknown>; files: readonly string[] } | string> {
+  let prepared: ExternalSchemas;
   try {
-    return (await SwaggerParser.bundle(file, structuredClone(document) as never)) as unknown as Record<string, unknown>;
+    prepared = await prepareExternalSchemas(file, structuredClone(document), read);
+  } catch (error) {
+    return (error as Error).message.split("\n")[0] ?? "reading a referenced file failed";
+  }
+  const texts = prepared.texts;
+  const memory = { order: 1, canRead: (source: { url: string }) => texts.has(source.url), read: (source: { url: string }) => texts.get(source.url) ?? "" };
+  try {
+    const bundled = await SwaggerParser.bundle(file, prepared.document as never, { resolve: { memory } } as SwaggerParser.Options);
+    return { document: bundled as unknown as Record<string, unknown>, files: prepared.files };
   } catch (error) {
     return (error as Error).message.split("\n")[0] ?? "bundling failed";
   }

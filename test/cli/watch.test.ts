@@ -48,4 +48,24 @@ describe("--watch", () => {
     await waitForOutput(child, /Generated \d+ files/, 1);
     expect(await readFile(join(out, "types.ts"), "utf8")).not.toContain("changed");
   });
+
+  it("follows every file the spec's $refs reach, outside the spec's folder too", async () => {
+    const dir = await makeTempDir("watch-multi");
+    const fs = await import("node:fs/promises");
+    await fs.mkdir(join(dir, "spec"));
+    await fs.mkdir(join(dir, "shared"));
+    const spec = join(dir, "spec", "openapi.yaml");
+    const thing = join(dir, "shared", "Thing.yaml");
+    await writeFile(thing, "type: object\ndescription: A thing, first.\nproperties:\n  id: {type: string}\n");
+    const paths =
+      "paths:\n  /things:\n    get:\n      operationId: listThings\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '../shared/Thing.yaml'}\n";
+    await writeFile(spec, `openapi: 3.1.0\ninfo: {title: t, version: '1'}\n${paths}`);
+    const out = join(dir, "out");
+    child = spawnCli(["--watch", "--spec", spec, "--out", out]);
+    await waitForOutput(child, /Generated \d+ files/, 1);
+    expect(await readFile(join(out, "types.ts"), "utf8")).toContain("A thing, first.");
+    await writeFile(thing, (await readFile(thing, "utf8")).replace("first", "changed"));
+    await waitForOutput(child, /Generated \d+ files/, 1);
+    expect(await readFile(join(out, "types.ts"), "utf8")).toContain("A thing, changed.");
+  });
 });

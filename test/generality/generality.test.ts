@@ -4,7 +4,7 @@
  * settings, and its validators (and JSON Schemas) say what JSON Schema says; or, where the document
  * really is invalid, it is refused with one clear diagnostic per fault.
  */
-import { rm } from "node:fs/promises";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -89,6 +89,41 @@ describe("documents met in the wild", () => {
   it("leaves an operation with a style the generated code does not implement out of the client and server", async () => {
     const { routes } = (await import(join(out, "8_yaml", "routes.ts"))) as { routes: Record<string, unknown> };
     expect(routes).toEqual({});
+  });
+});
+
+describe("a multi-file document (test/fixtures/multi-file)", () => {
+  it("names each schema of another file after what names it, and --check follows every file", async () => {
+    const copy = join(out, "multi-file-copy");
+    await cp(join(repoRoot, "test/fixtures/multi-file"), copy, { recursive: true });
+    const spec = join(copy, "openapi.yaml");
+    const generated = await generate({ spec, out: join(out, "multi-file-out") });
+    expect(generated.model.schemas.map((schema) => [schema.name, schema.typeName])).toEqual([
+      ["Category", "Category"],
+      ["Currency", "Currency"],
+      ["Customer", "Customer"],
+      ["Order", "Order"],
+      ["OrderCreate", "OrderCreate"],
+      ["OrderLine", "OrderLine"],
+      ["Price", "Price"],
+      ["customer-id", "CustomerId"],
+    ]);
+    expect(generated.sources.map((file) => file.slice(copy.length + 1)).sort()).toEqual([
+      "openapi.yaml",
+      "parameters/customer-id.yaml",
+      "schemas/Category.yaml",
+      "schemas/common/customer-id.yaml",
+      "schemas/common/money.yaml",
+      "schemas/customers/Customer.yaml",
+      "schemas/orders/Order.yaml",
+      "schemas/orders/OrderCreate.yaml",
+      "schemas/orders/OrderLine.yaml",
+    ]);
+    expect((await generate({ spec, out: join(out, "multi-file-out"), check: true })).drift).toEqual({ changed: [], missing: [], stale: [] });
+    const line = join(copy, "schemas/orders/OrderLine.yaml");
+    await writeFile(line, (await readFile(line, "utf8")).replace("minimum: 1", "minimum: 2"));
+    const drift = (await generate({ spec, out: join(out, "multi-file-out"), check: true })).drift;
+    expect(drift?.changed).toEqual(expect.arrayContaining(["validators/index.ts"]));
   });
 });
 

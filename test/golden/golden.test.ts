@@ -35,7 +35,7 @@ afterAll(() => rm(outputs, { recursive: true, force: true }));
 
 describe("golden files of the fixture specs", () => {
   it("covers every concern", () => {
-    expect(scenarios).toEqual(["discriminator", "multipart", "name-collisions", "nullable", "openapi-3.0", "parameters", "read-write", "recursion"]);
+    expect(scenarios).toEqual(["discriminator", "multi-file", "multipart", "name-collisions", "nullable", "openapi-3.0", "parameters", "read-write", "recursion"]);
   });
 
   it.each(scenarios)("%s", async (scenario) => {

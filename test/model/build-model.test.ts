@@ -4,7 +4,7 @@ import { buildModel, type LoadedSpec } from "../../src/index.js";
 
 function load(document: Record<string, unknown>, version: "3.0" | "3.1" = "3.1"): LoadedSpec {
   const file = "/specs/fragment.yaml";
-  return { file, document, version, locate: (pointer) => ({ file, pointer }), resolvePositions: async (diagnostics) => [...diagnostics], diagnostics: [] };
+  return { file, document, files: [file], version, locate: (pointer) => ({ file, pointer }), resolvePositions: async (diagnostics) => [...diagnostics], diagnostics: [] };
 }
 
 const base = { openapi: "3.1.0", info: { title: "Fragment", version: "2" } };

@@ -1,4 +1,5 @@
 import { GenerationFailed, hasErrors } from "../../diagnostics/diagnostic.js";
+import type { ReadFile } from "../../load/external-schemas.js";
 import { type LoadedSpec, loadSpec } from "../../load/load-spec.js";
 import { buildModel } from "../../model/build-model.js";
 import type { ApiModel } from "../../model/types.js";
@@ -8,6 +9,10 @@ import { createSchemaDoc, type SchemaDoc } from "../schema/shape.js";
 export interface SpecSource {
   readonly name: string;
   readonly text: string;
+  /** where a spec file is (absolute): its $refs to other files resolve from there */
+  readonly path?: string;
+  /** reads the other files its $refs reach, from the same place (a checkout, or the same git ref) */
+  readonly read?: ReadFile;
 }
 
 /** One side of a comparison: the document loaded and modelled exactly as generation does it. */
@@ -24,16 +29,8 @@ export interface SpecSide {
  * diagnostic placed at `name:line:col`, when the document could not be generated from.
  */
 export async function loadSide(source: SpecSource): Promise<SpecSide> {
-  const loaded = await loadSpec(source.name, source.text).catch((error: unknown) => {
-    throw source.name.startsWith("git:") && error instanceof GenerationFailed ? explainGitRefs(error) : error;
-  });
+  const loaded = await loadSpec(source.path ?? source.name, source.text, ...(source.read === undefined ? [] : [source.read]));
   const { model, diagnostics } = buildModel(loaded, source.name);
   if (hasErrors(diagnostics)) throw new GenerationFailed(await loaded.resolvePositions(diagnostics));
   return { name: source.name, text: source.text, loaded, model, schemas: createSchemaDoc(loaded.document, loaded.version) };
-}
-
-/** A spec read from git is one document: its external $refs would need the other files at that ref. */
-function explainGitRefs(error: GenerationFailed): GenerationFailed {
-  const message = "external $refs cannot be followed in a spec read from git: compare a checkout's files, or bundle the spec into one document";
-  return new GenerationFailed(error.diagnostics.map((d) => (d.code === "REF_EXTERNAL_FAILED" ? { ...d, message } : d)));
 }

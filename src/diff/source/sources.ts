@@ -24,12 +24,16 @@ export function sourceName(source: SourceArgument, cwd: string): string {
   return relative(cwd, resolve(cwd, source.path)).split(sep).join("/") || source.path;
 }
 
-/** Reads a side's text. Throws GenerationFailed (DIFF_SOURCE_NOT_FOUND) when it cannot be read. */
+/**
+ * Reads a side's text. Throws GenerationFailed (DIFF_SOURCE_NOT_FOUND) when it cannot be read. A
+ * side from git reads the other files its $refs reach at the same ref.
+ */
 export async function readSource(source: SourceArgument, cwd: string): Promise<SpecSource> {
   const name = sourceName(source, cwd);
-  if (source.kind === "git") return { name, text: await readGitFile(source.ref, source.path, cwd) };
+  if (source.kind === "git") return { name, text: await readGitFile(source.ref, source.path, cwd), read: gitReader(source.ref, name, cwd) };
   try {
-    return { name, text: await readFile(resolve(cwd, source.path), "utf8") };
+    const path = resolve(cwd, source.path);
+    return { name, path, text: await readFile(path, "utf8") };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === "ENOENT" ? "does not exist" : `cannot be read (${(error as Error).message})`;
@@ -46,6 +50,20 @@ export async function readGitFile(ref: string, path: string, cwd: string): Promi
   const blob = await runGit(["show", `${commit.stdout.trim()}:./${path}`], cwd);
   if (!blob.ok) throw notFound(`${path} does not exist at git ref "${ref}"`, name);
   return blob.stdout;
+}
+
+/**
+ * Reads, at `ref`, the files a spec read from git references. The loader names the spec
+ * `<cwd>/git:<ref>:<path>`, so a file it reaches is `<cwd>/git:<ref>:<its path in the repository>`.
+ */
+function gitReader(ref: string, name: string, cwd: string): (file: string) => Promise<string> {
+  const prefix = resolve(`git:${ref}:`);
+  return async (file) => {
+    if (!file.startsWith(prefix)) throw new Error(`${file} is outside the repository at git ref "${ref}" (referenced from ${name})`);
+    return readGitFile(ref, file.slice(prefix.length), cwd).catch((error: unknown) => {
+      throw new Error(error instanceof GenerationFailed ? (error.diagnostics[0]?.message ?? String(error)) : String(error));
+    });
+  };
 }
 
 function notFound(message: string, file: string): GenerationFailed {
