@@ -1,3 +1,3 @@
 import { describeCorpus } from "./corpus-suite.js";
 
-describeCorpus("discord", (document) => document === "discord.json");
+describeCorpus("discord", (document) => document === "discord.json", "types");

@@ -1,3 +1,3 @@
 import { describeCorpus } from "./corpus-suite.js";
 
-describeCorpus("openai", (document) => document === "openai.yaml");
+describeCorpus("openai", (document) => document === "openai.yaml", "types");

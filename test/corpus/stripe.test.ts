@@ -1,3 +1,3 @@
 import { describeCorpus } from "./corpus-suite.js";
 
-describeCorpus("stripe", (document) => document === "stripe.yaml");
+describeCorpus("stripe", (document) => document === "stripe.yaml", "types");
