@@ -1,6 +1,7 @@
 /**
  * The kill test: rounds of `kill -9` of a sandbox process on a PGlite data directory while it takes
  * concurrent writes (creates and edits of events), each round restarting it on the same directory.
+ * A round kills the process once 15 creates were acknowledged, at a random moment in the next 300 ms.
  * After every restart the directory must open, and every write answered 2xx must be there: each
  * acknowledged event, with its last acknowledged name (or a later one whose edit was in flight
  * when the process died, which may or may not have been applied).
@@ -31,6 +32,9 @@ interface Written {
 
 const WRITERS = 4;
 
+/** A round kills the process once this many creates were acknowledged in it, and up to 300 ms later. */
+const CREATES_PER_ROUND = 15;
+
 /** Runs `rounds` rounds of writes and kills on `dataDir`, then checks after a last start. */
 export async function runKillRounds(rounds: number, dataDir: string, report: (line: string) => void = () => undefined): Promise<KillFigures> {
   const events = new Map<number, Written>();
@@ -54,7 +58,10 @@ export async function runKillRounds(rounds: number, dataDir: string, report: (li
         edited: () => edits++,
       }),
     );
-    await delay(300 + Math.floor(Math.random() * 500));
+    // a count, not a time, so that a slow machine writes as much before the kill as a fast one
+    const deadline = Date.now() + 20_000;
+    while (creates - (before[0] ?? 0) < CREATES_PER_ROUND && Date.now() < deadline) await delay(10);
+    await delay(Math.floor(Math.random() * 300));
     await kill(sandbox);
     stop.now = true;
     await Promise.all(writers);

@@ -17,7 +17,7 @@ it("loses no acknowledged write over 2 rounds of kill -9 during concurrent write
   process.stdout.write(`kill test: ${JSON.stringify(figures)}\n`);
   expect(figures.lost).toEqual([]);
   expect(figures.opens).toBe(3);
-  expect(figures.acknowledgedCreates).toBeGreaterThan(20);
-  expect(figures.acknowledgedEdits).toBeGreaterThan(5);
+  expect(figures.acknowledgedCreates).toBeGreaterThanOrEqual(30);
+  expect(figures.acknowledgedEdits).toBeGreaterThanOrEqual(4);
   expect(figures.found).toBe(figures.acknowledgedCreates);
 }, 120_000);
