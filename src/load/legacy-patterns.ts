@@ -1,3 +1,4 @@
+import { regexError } from "../compiler/module-state.js";
 import { appendPointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
 
@@ -27,16 +28,7 @@ export function findLegacyPatterns(document: unknown): { readonly pattern: strin
   return found;
 }
 
-/** Whether a pattern compiles without the `u` flag but not with it. */
+/** Whether a pattern compiles without the `u` flag but not with it (as the compiler then compiles it). */
 function legacyOnly(pattern: string): boolean {
-  return !compiles(pattern, "u") && compiles(pattern, "");
-}
-
-function compiles(pattern: string, flags: string): boolean {
-  try {
-    new RegExp(pattern, flags);
-    return true;
-  } catch {
-    return false;
-  }
+  return regexError(pattern, "u") !== undefined && regexError(pattern, "") === undefined;
 }

@@ -44,11 +44,11 @@ export async function loadSpec(path: string, text?: string, read: ReadFile = (ot
   const version = checkVersion(file, parsed.document, locate);
   if (typeof version !== "string") return fail([version]);
   const document = parsed.document as Record<string, unknown>;
-  const broken = findBrokenLocalRefs(document, version === "3.1").map(({ ref, at }) => createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at)));
+  const broken = findBrokenLocalRefs(document, version).map(({ ref, at }) => createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at)));
   if (broken.length > 0) return fail(broken);
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);
-  const external = hasExternalRefs(document, version === "3.1") ? await bundleDocument(file, document, read) : { document, files: [file] };
+  const external = hasExternalRefs(document, version) ? await bundleDocument(file, document, read) : { document, files: [file] };
   if (typeof external === "string") return fail([createDiagnostic("REF_EXTERNAL_FAILED", external, locate("#"))]);
   const bundled = external.document;
   const patterns = version === "3.0" ? findLegacyPatterns(bundled).map(({ pattern, at }) => legacyPatternDiagnostic(pattern, locate(at))) : [];

@@ -1,3 +1,4 @@
+import { documentRefs } from "../../compiler/document-refs.js";
 import { appendPointer, escapePointerSegment, pointerSegments, resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 
@@ -18,7 +19,7 @@ import { isRecord } from "../../json-value.js";
  */
 export function typesDocument(document: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const copy = structuredClone(document) as Record<string, unknown>;
-  const refs = collectRefs(copy, copy["openapi"]?.toString().startsWith("3.1") === true);
+  const refs = collectRefs(copy, copy["openapi"]?.toString().startsWith("3.1") === true ? "3.1" : "3.0");
   for (const ref of refs) if (ref.target !== undefined) ref.node.$ref = `#${ref.target}`;
   hoistTargets(copy, refs);
   return copy;
@@ -30,63 +31,21 @@ interface FoundRef {
   readonly target: string | undefined;
 }
 
-/** Schema resources by their `$id` (absolute URI without fragment), with their anchors. */
-interface Resource {
-  readonly pointer: string;
-  readonly anchors: Map<string, string>;
-}
-
-const ROOT = "urn:openapi-document";
-
-/** Every `$ref` of the document, each with its target's root pointer (scope-aware in 3.1). */
-function collectRefs(document: Record<string, unknown>, scoped: boolean): FoundRef[] {
-  const resources = new Map<string, Resource>([[ROOT, { pointer: "", anchors: new Map() }]]);
-  const pending: { node: Record<string, unknown>; ref: string; base: string }[] = [];
-  const visit = (value: unknown, pointer: string, base: string): void => {
+/** Every `$ref` of the document (not inside `enum` or `const` values), each with its target's root pointer. */
+function collectRefs(document: Record<string, unknown>, version: "3.0" | "3.1"): FoundRef[] {
+  const refs = documentRefs(document, version);
+  const found: FoundRef[] = [];
+  const visit = (value: unknown, pointer: string): void => {
     if (Array.isArray(value)) {
-      for (const [index, item] of value.entries()) visit(item, `${pointer}/${index}`, base);
+      for (const [index, item] of value.entries()) visit(item, `${pointer}/${index}`);
       return;
     }
     if (!isRecord(value)) return;
-    let scope = base;
-    if (scoped && typeof value.$id === "string") {
-      scope = resolveUri(value.$id, base) ?? base;
-      if (!resources.has(scope)) resources.set(scope, { pointer, anchors: new Map() });
-    }
-    if (scoped && typeof value.$anchor === "string") resources.get(scope)?.anchors.set(value.$anchor, pointer);
-    if (typeof value.$ref === "string") pending.push({ node: value, ref: value.$ref, base: scope });
-    for (const [key, child] of Object.entries(value)) if (key !== "enum" && key !== "const") visit(child, `${pointer}/${escapePointerSegment(key)}`, scope);
+    if (typeof value.$ref === "string") found.push({ node: value, target: refs.target(value.$ref, pointer, value) });
+    for (const [key, child] of Object.entries(value)) if (key !== "enum" && key !== "const") visit(child, `${pointer}/${escapePointerSegment(key)}`);
   };
-  visit(document, "", ROOT);
-  return pending.map(({ node, ref, base }) => ({ node, target: targetOf(ref, base, resources) }));
-}
-
-/** The root pointer a reference names, or undefined for one to outside the document. */
-function targetOf(ref: string, base: string, resources: ReadonlyMap<string, Resource>): string | undefined {
-  const absolute = resolveUri(ref, base);
-  if (absolute === undefined) return undefined;
-  const hash = absolute.indexOf("#");
-  const resource = resources.get(hash === -1 ? absolute : absolute.slice(0, hash));
-  if (resource === undefined) return undefined;
-  const fragment = hash === -1 ? "" : decodeFragment(absolute.slice(hash + 1));
-  if (fragment === "" || fragment.startsWith("/")) return `${resource.pointer}${fragment}`;
-  return resource.anchors.get(fragment);
-}
-
-function resolveUri(ref: string, base: string): string | undefined {
-  try {
-    return new URL(ref, base).href;
-  } catch {
-    return undefined;
-  }
-}
-
-function decodeFragment(fragment: string): string {
-  try {
-    return decodeURIComponent(fragment);
-  } catch {
-    return fragment;
-  }
+  visit(document, "");
+  return found;
 }
 
 /**
