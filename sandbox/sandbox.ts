@@ -60,6 +60,10 @@ export interface Sandbox {
   readonly server: FastifyInstance;
   /** the seed the sandbox started from, and goes back to on `reset` */
   readonly seed: Seed;
+  /** where the data lives, as the `database` option gives it ("memory", a directory, a postgres:// URL) */
+  readonly database: string;
+  /** the schema the sandbox's tables are in */
+  readonly schema: string;
   /** for messages: "PGlite in memory, schema sandbox_3" */
   readonly description: string;
   /** empties the data and loads the seed again, in one transaction */
@@ -106,6 +110,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       authenticate: keys.authenticate,
       server: listening,
       seed,
+      database: options.database ?? "memory",
+      schema,
       description: `${engine.description}, schema ${schema}`,
       reset: async () => {
         await resetTo(db, schema, seed);

@@ -5,7 +5,8 @@
  * fields (see `customFields`).
  */
 import type { Kysely, Transaction } from "kysely";
-import type { CustomField, CustomFieldInput, Event, EventCreate, EventListItem, EventUpdate, EventVenueInput, Location } from "workforce-scheduling-api";
+import type { CustomField, CustomFieldInput, Event, EventCreate, EventList, EventListItem, EventUpdate, EventVenueInput, Location } from "workforce-scheduling-api";
+import { type JsonStream, streamJson } from "workforce-scheduling-api/server";
 import type { Database } from "../store/database.js";
 import type { ServiceContext } from "./context.js";
 import { dateText } from "./dates.js";
@@ -14,11 +15,37 @@ import { notFound, type Refusal, recordNumber, unprocessable } from "./refusals.
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The company's events, in ID order, and their number. */
-export async function listEvents(context: ServiceContext, caller: Caller): Promise<{ status: 200; body: { data: EventListItem[]; total_count: number } }> {
-  const rows = await eventQuery(context.db, caller.companyId).orderBy("events.id").execute();
-  const data = rows.map(eventRecord);
-  return { status: 200, body: { data, total_count: data.length } };
+/** How many events one read of the list takes. */
+export const EVENT_BATCH = 1000;
+
+/**
+ * The company's events, in ID order, and their number. The list is read by key, a batch at a
+ * time (`id > last id read`, on the primary key): a company with more events than one batch gets
+ * them as a `JsonStream`, written as they are read, so the server holds one batch, not the list.
+ * `total_count` is written last, as the number of events written. A list read while events are
+ * created has each of them or not, and its count always matches its data.
+ */
+export async function listEvents(context: ServiceContext, caller: Caller, batchSize = EVENT_BATCH): Promise<{ status: 200; body: EventList | JsonStream<EventList> }> {
+  const first = await eventBatch(context.db, caller.companyId, 0, batchSize);
+  if (first.length < batchSize) return { status: 200, body: { data: first, total_count: first.length } };
+  const body = streamJson<EventList, "data">({ list: "data", batches: eventBatches(context.db, caller.companyId, first, batchSize), after: (count) => ({ total_count: count }) });
+  return { status: 200, body };
+}
+
+/** The batches of a company's events, from the first one read, until a batch comes back short. */
+async function* eventBatches(db: Db, companyId: number, first: EventListItem[], batchSize: number): AsyncGenerator<EventListItem[]> {
+  let batch = first;
+  yield batch;
+  while (batch.length === batchSize) {
+    batch = await eventBatch(db, companyId, batch.at(-1)?.id ?? 0, batchSize);
+    if (batch.length > 0) yield batch;
+  }
+}
+
+/** Up to `limit` events of a company with IDs above `after`, in ID order. */
+async function eventBatch(db: Db, companyId: number, after: number, limit: number): Promise<EventListItem[]> {
+  const rows = await eventQuery(db, companyId).where("events.id", ">", after).orderBy("events.id").limit(limit).execute();
+  return rows.map(eventRecord);
 }
 
 /** Stores a new event and answers its ID (201), or 422 for references that name nothing. */

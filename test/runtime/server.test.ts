@@ -16,6 +16,7 @@ import "./server/security.suite.js";
 import "./server/logging.suite.js";
 import "./server/not-found.suite.js";
 import "./server/responses.suite.js";
+import "./server/json-stream.suite.js";
 import "./server/answers.suite.js";
 import "./server/multipart.suite.js";
 import "./server/pipeline.suite.js";

@@ -5,8 +5,14 @@
  * database the sandbox runs on (./pglite.test.ts, ./postgres.test.ts). Every answer is checked
  * against the contract by `call`. Each test starts from the demo seed (`reset`).
  */
+
+import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { validateEventList } from "workforce-scheduling-api/validators";
 import type { Sandbox } from "../../sandbox/index.js";
+import { EVENT_BATCH, listEvents } from "../../sandbox/service/events.js";
+import { parseLocation } from "../../sandbox/store/engine.js";
+import { acquireEngine } from "../../sandbox/store/engines.js";
 import { type Answer, type CallOptions, call, download, HARBOR, NOT_FOUND, NOW, SUMMIT } from "./support.js";
 
 type Body = Record<string, unknown>;
@@ -384,6 +390,29 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
         const list = (await api("listEvents")).body as { data: Body[]; total_count: number };
         expect(list.total_count).toBe(100);
         expect(list.data.map((e) => e.id)).toEqual([...ids].sort((a, b) => a - b));
+      });
+    });
+
+    describe("a long list", () => {
+      it("answers more events than one read holds as a stream: the bytes of the whole list, valid", async () => {
+        const count = EVENT_BATCH * 2 + 17;
+        const { engine, release } = await acquireEngine(parseLocation(sandbox.database));
+        try {
+          await sql`insert into ${sql.table(`${sandbox.schema}.events`)} (company_id, name, date, created, admin_origin, location_name, custom_fields)
+            select 5, 'Event ' || n, '2024-05-01', '2026-11-25', 7, 'Hall ' || n, jsonb_build_array(jsonb_build_object('name', 'n', 'value', n::text))
+            from generate_series(1, ${count}) as n`.execute(engine.db);
+          await api("createEvent", { key: SUMMIT, json: event({ venue: { name: "Elsewhere" } }) });
+          const response = await fetch(`${sandbox.url}/events`, { headers: { "x-api-key": HARBOR } });
+          expect(response.headers.get("transfer-encoding")).toBe("chunked");
+          const text = await response.text();
+          const whole = await listEvents({ db: engine.db.withSchema(sandbox.schema), fileUrl: () => "", now: () => NOW }, { companyId: 5, personnelId: 7, name: "Dana Ortiz" }, count + 1);
+          expect(text).toBe(JSON.stringify(whole.body));
+          const list = JSON.parse(text) as { data: Body[]; total_count: number };
+          expect([list.total_count, list.data.length, list.data.at(-1)?.name]).toEqual([count, count, `Event ${count}`]);
+          expect(validateEventList(list).valid).toBe(true);
+        } finally {
+          await release();
+        }
       });
     });
 

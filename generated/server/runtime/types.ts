@@ -8,6 +8,7 @@
  */
 /// <reference types="node" />
 import type { FastifyRequest } from "fastify";
+import type { JsonStream } from "./json-stream.js";
 
 /** A request part the operation does not have (no path parameters, no query, no headers). */
 export type NoInput = Readonly<Record<string, never>>;
@@ -86,7 +87,12 @@ type StatusOf<K extends string, R> = K extends `${infer N extends number}`
       ? Exclude<StatusRange<StatusClass>, ExactStatus<Declared<R>> | StatusRange<RangeClass<Declared<R>>>>
       : never;
 
-type Answer<S, B> = undefined extends B ? { readonly status: S; readonly body?: B; readonly headers?: ResponseHeaders } : { readonly status: S; readonly body: B; readonly headers?: ResponseHeaders };
+/** A body as a handler may answer it: a JSON object or list may also come as a `JsonStream` of it. */
+type AnswerBody<B> = B extends Uint8Array ? B : B extends object ? B | JsonStream<B> : B;
+
+type Answer<S, B> = undefined extends B
+  ? { readonly status: S; readonly body?: AnswerBody<B>; readonly headers?: ResponseHeaders }
+  : { readonly status: S; readonly body: AnswerBody<B>; readonly headers?: ResponseHeaders };
 
 /** What a handler answers: one of the declared responses, its status literal paired with its body. */
 export type HandlerResult<R> = { [K in Declared<R>]: Answer<StatusOf<K, R>, R[K]> }[Declared<R>];

@@ -6,9 +6,12 @@
  * declared media type, and a body valid against the response validator. A mismatch is a 500
  * problem and one log line naming the operation, the status and the first error.
  */
+import { Readable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { mediaTypeEssence } from "../../media-types.js";
 import type { Route, RouteContent, Validator } from "../../route-types.js";
+import { handleError } from "./errors.js";
+import { type BatchCheck, isJsonStream, type JsonStream, JsonStreamError, openJsonStream } from "./json-stream.js";
 import { createProblem, sendProblem } from "./problems.js";
 import type { ResponseHeaders } from "./types.js";
 
@@ -44,12 +47,67 @@ export function compileResponder(route: Route, check: boolean, operation: string
     }
     const declared = lookup(answer.status);
     const content = answer.headers === undefined ? declared?.preferred : pickContent(declared, answer.headers);
+    if (isJsonStream(answer.body)) return sendStream(answer as AnswerLike & { body: JsonStream }, declared, content, check, operation, request, reply);
     const mismatch = check ? findMismatch(declared, content, answer) : undefined;
     if (mismatch === undefined) return send(reply, answer, content);
-    request.log.error(`response validation failed: ${operation} answered ${answer.status}: ${mismatch}`);
-    const detail = `The answer of ${operation} (status ${answer.status}) does not match the contract: ${mismatch}`;
-    sendProblem(reply, createProblem("responseValidation", detail));
+    refuseAnswer(operation, answer.status, mismatch, request, reply);
   };
+}
+
+/** Answers 500 for an answer that does not match the contract, and logs why. */
+function refuseAnswer(operation: string, status: number, mismatch: string, request: FastifyRequest, reply: FastifyReply): void {
+  request.log.error(`response validation failed: ${operation} answered ${status}: ${mismatch}`);
+  const detail = `The answer of ${operation} (status ${status}) does not match the contract: ${mismatch}`;
+  sendProblem(reply, createProblem("responseValidation", detail));
+}
+
+/**
+ * Sends a `JsonStream` body (./json-stream.ts): its first batch is read and checked before the
+ * status is sent; the rest is written as it is read. A later batch that fails its check, or a
+ * source that fails, ends the response early (logged), so the body a client receives is cut
+ * short, never invalid.
+ */
+function sendStream(
+  answer: AnswerLike & { body: JsonStream },
+  declared: DeclaredResponse | undefined,
+  content: RouteContent | undefined,
+  check: boolean,
+  operation: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const mismatch = !check ? undefined : declared === undefined ? "the status is not declared" : content?.kind !== "json" ? "the content-type of a streamed body is not a declared JSON one" : undefined;
+  if (mismatch !== undefined) return refuseAnswer(operation, answer.status, mismatch, request, reply);
+  openJsonStream(answer.body, check ? batchCheck(declared?.validator) : undefined).then(
+    (chunks) => {
+      if (answer.headers !== undefined) reply.headers(answer.headers);
+      if (answer.headers === undefined || headerValue(answer.headers, "content-type") === undefined) reply.header("content-type", contentTypeOf(content));
+      reply.code(answer.status).send(Readable.from(logFailure(chunks, operation, answer.status, request)));
+    },
+    (error: unknown) => {
+      if (error instanceof JsonStreamError) return refuseAnswer(operation, answer.status, error.message, request, reply);
+      handleError(error, request, reply);
+    },
+  );
+}
+
+function batchCheck(validator: Validator | undefined): BatchCheck | undefined {
+  if (validator === undefined) return undefined;
+  return (envelope) => {
+    const result = validator(envelope);
+    return result.valid ? undefined : (result.errors[0]?.message ?? "the body is not valid");
+  };
+}
+
+/** The chunks of a stream, with a failure logged (naming the operation) before the response is cut. */
+async function* logFailure(chunks: AsyncIterable<string>, operation: string, status: number, request: FastifyRequest): AsyncGenerator<string> {
+  try {
+    yield* chunks;
+  } catch (error) {
+    const written = error instanceof JsonStreamError ? error.written : 0;
+    request.log.error({ err: error }, `streamed answer of ${operation} (status ${status}) cut short after ${written} items: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  }
 }
 
 /** The declared response of a status (exact, then its class "4XX", then "default"), cached by status. */
