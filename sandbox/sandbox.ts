@@ -17,7 +17,7 @@ import { type Caller, createKeyBook } from "./service/keys.js";
 import { type DatabaseLocation, parseLocation } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { migrate, SCHEMA_NAME } from "./store/migrations.js";
-import { isEmpty, resetTo } from "./store/seeding.js";
+import { resetTo, seedIfEmpty } from "./store/seeding.js";
 
 /** Options of `createSandbox`. */
 export interface SandboxOptions {
@@ -86,7 +86,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const { buildSandboxServer } = await serverModule;
     await migrate(engine.db, schema);
     const db = engine.db.withSchema(schema);
-    if (await isEmpty(db)) await resetTo(db, schema, seed);
+    await seedIfEmpty(db, schema, seed);
     let fileUrl = options.fileUrl ?? "";
     const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
     const keys = createKeyBook(db);
@@ -118,7 +118,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         keys.forget();
       },
       close: once(async () => {
-        await listening.close();
+        await closeServer(listening);
         if (!kept) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(engine.db);
         await release();
       }),
@@ -175,6 +175,23 @@ function reachable(address: string): string {
   if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
   if (url.hostname === "[::]" || url.hostname === "[::1]") url.hostname = "localhost";
   return url.origin;
+}
+
+/** How long the requests in flight have to finish when the sandbox closes. */
+const CLOSE_GRACE_MS = 3000;
+
+/**
+ * Stops the server: no new request is taken, those in flight are answered, idle connections are
+ * closed. A connection still open after the grace (a client that connected and never sent its
+ * request, which Node would otherwise wait on for its headers timeout) is closed then.
+ */
+async function closeServer(server: FastifyInstance): Promise<void> {
+  const timer = setTimeout(() => server.server.closeAllConnections(), CLOSE_GRACE_MS);
+  try {
+    await server.close();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function once(run: () => Promise<void>): () => Promise<void> {

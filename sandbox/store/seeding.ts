@@ -9,9 +9,28 @@ import { COMPANY_TABLES, type Database } from "./database.js";
 import { keyDigest, keySecret } from "./key-digests.js";
 
 /** Whether the schema holds no company yet (a new database, to be seeded). */
-export async function isEmpty(db: Kysely<Database>): Promise<boolean> {
+export async function isEmpty(db: Kysely<Database> | Transaction<Database>): Promise<boolean> {
   return (await db.selectFrom("companies").select("company_id").limit(1).executeTakeFirst()) === undefined;
 }
+
+/**
+ * Loads the seed into the schema when it holds no company yet, and answers whether it did. The
+ * check and the load run in one transaction under a lock of the schema's own (an advisory lock,
+ * held until it ends), so of several processes starting together on a new database exactly one
+ * seeds it, and the others find it seeded; none empties what another has written since.
+ */
+export async function seedIfEmpty(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
+  if (!(await isEmpty(db))) return false;
+  return db.transaction().execute(async (tx) => {
+    await sql`select pg_advisory_xact_lock(${SEED_LOCK}, hashtext(${schema}))`.execute(tx);
+    if (!(await isEmpty(tx))) return false;
+    await loadSeed(tx, schema, seed);
+    return true;
+  });
+}
+
+/** The first key of the seeding lock (the second is the schema's hash): "seed" in ASCII. */
+const SEED_LOCK = 0x73656564;
 
 /** Empties every company table of `schema` and loads the seed, in one transaction. */
 export async function resetTo(db: Kysely<Database>, schema: string, seed: Seed): Promise<void> {

@@ -21,6 +21,11 @@ export interface PostgresServer {
   readonly description: string;
   /** the server process, when the harness started it (for the tests that stop and start it) */
   readonly process?: ChildProcess;
+  /**
+   * For a cluster the harness started: stops the server (fast shutdown: clients are disconnected)
+   * and starts it again on the same port and data, for the tests of a database that goes away.
+   */
+  readonly outage?: { halt(): Promise<void>; resume(): Promise<void> };
   stop(): Promise<void>;
 }
 
@@ -50,10 +55,14 @@ export function postgresAvailable(tests: string): boolean {
   return missing === undefined;
 }
 
-/** Starts (or names) the server. Call `postgresAvailable` first. */
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * Starts (or names) the server. Call `postgresAvailable` first. With `throwaway`, a cluster is
+ * started even when DATABASE_URL is set (the tests that stop the server need one of their own);
+ * call `throwawayAvailable` first then.
+ */
+export async function startPostgres(options: { throwaway?: boolean } = {}): Promise<PostgresServer> {
   const url = process.env.DATABASE_URL;
-  if (url !== undefined && url !== "") return { url, description: "DATABASE_URL", stop: async () => undefined };
+  if (options.throwaway !== true && url !== undefined && url !== "") return { url, description: "DATABASE_URL", stop: async () => undefined };
   const bin = postgresBinaries();
   if (bin === undefined) throw new Error(postgresMissing());
   const user = process.getuid?.() === 0 ? runAs() : undefined;
@@ -65,28 +74,55 @@ export async function startPostgres(): Promise<PostgresServer> {
   const data = join(dir, "data");
   await run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"], user);
   const port = await freePort();
-  const server = spawn(join(bin, "postgres"), ["-D", data, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=200"], {
-    stdio: ["ignore", "pipe", "pipe"],
-    ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
-  });
-  const log: string[] = [];
-  server.stdout?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
-  server.stderr?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
-  await ready(server, log);
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(join(bin, "postgres"), ["-D", data, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=200"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
+    });
+    const log: string[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
+    await ready(child, log);
+    return child;
+  };
+  let server = await launch();
+  const halt = async (): Promise<void> => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    server.kill("SIGINT");
+    await exited;
+  };
   const version = bin.split("/").at(-2);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     description: `a throwaway PostgreSQL ${version} cluster`,
-    process: server,
+    get process() {
+      return server;
+    },
+    outage: {
+      halt,
+      resume: async () => {
+        await halt();
+        server = await launch();
+      },
+    },
     stop: async () => {
-      if (server.exitCode === null && server.signalCode === null) {
-        const exited = new Promise((resolve) => server.once("exit", resolve));
-        server.kill("SIGINT");
-        await exited;
-      }
+      await halt();
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Reports whether a cluster of the tests' own can be started (fails in CI when not), for `tests`. */
+export function throwawayAvailable(tests: string): boolean {
+  const missing =
+    postgresBinaries() === undefined
+      ? "no PostgreSQL binaries in /usr/lib/postgresql/*/bin (these tests stop and start the server, so DATABASE_URL's will not do): apt-get install -y postgresql"
+      : process.getuid?.() === 0 && runAs() === undefined
+        ? "running as root, and there is no postgres user to run initdb as (Debian's postgresql package creates it)"
+        : undefined;
+  requireInCi(tests, missing);
+  return missing === undefined;
 }
 
 /** The postgres user's ids, from /etc/passwd. */
