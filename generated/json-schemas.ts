@@ -211,7 +211,7 @@ const $defs = {
   },
   Problem: {
     type: "object",
-    description: "An error answer in the form of RFC 9457 (`application/problem+json`). The source does not\nspecify the service's error answers; this is the form the generated validation layer gives\nfor the errors it detects (400, 401, 403, 404, 405, 408, 413, 414, 415, 431, and 500/501\nfrom the server itself), and the form of the sandbox's own (404, 422).",
+    description: "An error answer in the form of RFC 9457 (`application/problem+json`). The source does not\nspecify the service's error answers; this is the form the generated validation layer gives\nfor the errors it detects (400, 401, 403, 404, 405, 408, 413, 414, 415, 431, and 500/501\nfrom the server itself), and the form of the sandbox's own (404, 422, and 503 with\n`Retry-After` while its database cannot be reached).",
     required: ["type", "title", "status"],
     properties: {
       type: {

@@ -518,7 +518,8 @@ export interface components {
          * @description An error answer in the form of RFC 9457 (`application/problem+json`). The source does not
          *     specify the service's error answers; this is the form the generated validation layer gives
          *     for the errors it detects (400, 401, 403, 404, 405, 408, 413, 414, 415, 431, and 500/501
-         *     from the server itself), and the form of the sandbox's own (404, 422).
+         *     from the server itself), and the form of the sandbox's own (404, 422, and 503 with
+         *     `Retry-After` while its database cannot be reached).
          */
         Problem: {
             /**

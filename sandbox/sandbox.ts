@@ -17,6 +17,7 @@ import { type Caller, createKeyBook } from "./service/keys.js";
 import { type DatabaseLocation, parseLocation } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { migrate, SCHEMA_NAME } from "./store/migrations.js";
+import { answerOutages } from "./store/outage.js";
 import { resetTo, seedIfEmpty } from "./store/seeding.js";
 
 /** Options of `createSandbox`. */
@@ -90,7 +91,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     let fileUrl = options.fileUrl ?? "";
     const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
     const keys = createKeyBook(db);
-    const handlers = createSandboxHandlers(context);
+    const handlers = answerOutages(createSandboxHandlers(context));
     const filePath = options.fileUrl === undefined ? "/files" : new URL(options.fileUrl).pathname;
     server = await buildSandboxServer({
       handlers,

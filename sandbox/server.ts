@@ -4,13 +4,14 @@
  * `location` names. This is the only transport code of the sandbox.
  */
 
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { routes } from "workforce-scheduling-api";
-import { buildServer, createProblem, type Handlers, PROBLEM_MEDIA_TYPE, type ProblemDetails, registerDocs } from "workforce-scheduling-api/server";
+import { buildServer, createProblem, type Handlers, PROBLEM_MEDIA_TYPE, type ProblemDetails, ProblemError, registerDocs } from "workforce-scheduling-api/server";
 import document from "workforce-scheduling-api/spec" with { type: "json" };
 import type { ServiceContext } from "./service/context.js";
 import { readStoredFile } from "./service/files.js";
 import type { Caller, KeyBook } from "./service/keys.js";
+import { outageProblem } from "./store/outage.js";
 
 /** What the server serves. */
 export interface SandboxServerOptions {
@@ -50,20 +51,35 @@ const KEY_SCHEME = routes.listEvents.security[0]?.[0] ?? { scheme: "ApiKeyAuth",
  */
 function registerFiles(app: FastifyInstance, options: SandboxServerOptions): void {
   const prefix = options.filePath.replace(/\/+$/, "");
-  app.get<{ Params: { fileId: string; fileName: string } }>(`${prefix}/:fileId/:fileName`, async (request, reply) => {
-    const key = request.headers["x-api-key"];
-    if (typeof key !== "string" || key === "") return problem(reply, MISSING_KEY);
-    const caller = await options.keys.authenticate(key, request, KEY_SCHEME);
-    if (typeof caller !== "object") return problem(reply, INVALID_KEY);
-    const file = await readStoredFile(options.context, caller, request.params.fileId, request.params.fileName);
-    if (file === undefined) return problem(reply, NOT_FOUND);
-    return reply
-      .header("content-type", /^[\x20-\x7e]+$/.test(file.mediaType) ? file.mediaType : "application/octet-stream")
-      .header("x-content-type-options", "nosniff")
-      .header("content-security-policy", "default-src 'none'; sandbox")
-      .header("cache-control", "private, no-store")
-      .send(file.bytes);
+  app.get<{ Params: FileParams }>(`${prefix}/:fileId/:fileName`, async (request, reply) => {
+    try {
+      return await serveFile(options, request, reply);
+    } catch (error) {
+      const answer = outageProblem(error);
+      if (!(answer instanceof ProblemError)) throw error;
+      return problem(reply.headers(answer.headers), answer.problem);
+    }
   });
+}
+
+interface FileParams {
+  readonly fileId: string;
+  readonly fileName: string;
+}
+
+async function serveFile(options: SandboxServerOptions, request: FastifyRequest<{ Params: FileParams }>, reply: FastifyReply): Promise<FastifyReply> {
+  const key = request.headers["x-api-key"];
+  if (typeof key !== "string" || key === "") return problem(reply, MISSING_KEY);
+  const caller = await options.keys.authenticate(key, request, KEY_SCHEME);
+  if (typeof caller !== "object") return problem(reply, INVALID_KEY);
+  const file = await readStoredFile(options.context, caller, request.params.fileId, request.params.fileName);
+  if (file === undefined) return problem(reply, NOT_FOUND);
+  return reply
+    .header("content-type", /^[\x20-\x7e]+$/.test(file.mediaType) ? file.mediaType : "application/octet-stream")
+    .header("x-content-type-options", "nosniff")
+    .header("content-security-policy", "default-src 'none'; sandbox")
+    .header("cache-control", "private, no-store")
+    .send(file.bytes);
 }
 
 function problem(reply: FastifyReply, details: ProblemDetails): FastifyReply {

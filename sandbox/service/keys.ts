@@ -10,6 +10,7 @@ import type { Kysely } from "kysely";
 import type { Authenticate } from "workforce-scheduling-api/server";
 import type { Database } from "../store/database.js";
 import { keyDigest, keySecret } from "../store/key-digests.js";
+import { guardOutage } from "../store/outage.js";
 
 /** Who calls: the company the key belongs to, and the person holding it. */
 export interface Caller {
@@ -46,11 +47,12 @@ export function createKeyBook(db: Kysely<Database>): KeyBook {
     });
     return known;
   };
-  const authenticate: Authenticate<Caller> = async (key) => {
+  // reading the keys is the first query of most requests: a database away answers 503 here
+  const authenticate: Authenticate<Caller> = guardOutage(async (key) => {
     let caller = find(await (known ?? read()), key);
     if (caller === undefined && Date.now() - readAt >= REFRESH_INTERVAL_MS) caller = find(await read(), key);
     return caller ?? false;
-  };
+  });
   return {
     authenticate,
     forget: () => {

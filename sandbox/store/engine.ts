@@ -57,12 +57,14 @@ export async function openEngine(location: DatabaseLocation): Promise<Engine> {
   return openEmbedded(location);
 }
 
+/** How long a request waits for a connection to PostgreSQL before it is answered 503. */
+const CONNECT_TIMEOUT_MS = 5000;
+
 async function openPostgres(location: DatabaseLocation & { kind: "postgres" }): Promise<Engine> {
   const { default: pg } = await requirePeer("pg", () => import("pg"));
-  const pool = new pg.Pool({ connectionString: location.url, types: await typeParsers(), max: 10, allowExitOnIdle: true });
-  // An idle connection the server drops (a restart, an administrator) is an error of the pool, not
-  // of a request: the pool opens a new one when it is next needed. Unheard, it would end the process.
-  pool.on("error", () => undefined);
+  // A server that does not answer fails a request after CONNECT_TIMEOUT_MS (a 503), never hangs it.
+  const pool = new pg.Pool({ connectionString: location.url, types: await typeParsers(), max: 10, allowExitOnIdle: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  hearConnectionErrors(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const url = new URL(location.url);
   return { location, db, description: `PostgreSQL at ${url.host}${url.pathname}`, close: () => db.destroy() };
@@ -89,7 +91,7 @@ async function openEmbedded(location: DatabaseLocation & { kind: "memory" | "dir
       await claim?.release();
     }
     const pool = new pg.Pool({ ...createPgConfig(pglite), types: await typeParsers(), allowExitOnIdle: true });
-    pool.on("error", () => undefined);
+    hearConnectionErrors(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const description = location.kind === "memory" ? "PGlite in memory" : `PGlite in ${location.path}`;
     return {
@@ -106,6 +108,18 @@ async function openEmbedded(location: DatabaseLocation & { kind: "memory" | "dir
     await lock?.release();
     throw error;
   }
+}
+
+/**
+ * A connection the server drops (a restart, an administrator, a network) is an error of the
+ * connection, not of the process: the query it was running fails (and its request is answered
+ * 503, ./outage.ts), and the pool opens a new connection when one is next needed. `pg` also emits
+ * the error on the connection, idle in the pool or lent to a query; unheard, that would end the
+ * process, so both are heard here.
+ */
+function hearConnectionErrors(pool: import("pg").Pool): void {
+  pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
 }
 
 /** Loads an optional peer dependency, or says which package to install. */

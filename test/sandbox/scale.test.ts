@@ -7,13 +7,17 @@
  *   schema: it is migrated and seeded once. A write through one is read through the other,
  *   concurrent creates through both get distinct ids and exact counts, concurrent edits of one
  *   event apply one after the other, and `kill -9` of one loses nothing it acknowledged.
+ * - A connection killed under a request, and the server stopped, get 503 problems with
+ *   `Retry-After` at once; the sandbox serves again when the server is back, without a restart.
+ *   A request cancelled by its client mid-write leaves the whole write or none of it.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSandbox, type Sandbox } from "../../sandbox/index.js";
 import { type PostgresServer, startPostgres, throwawayAvailable } from "../support/postgres.js";
 import { type SandboxProcess, startSandboxProcess } from "./process.js";
-import { call, HARBOR } from "./support.js";
+import { type Answer, call, HARBOR, NOW } from "./support.js";
 
 type Body = Record<string, unknown>;
 
@@ -32,6 +36,24 @@ async function admin<T extends pg.QueryResultRow>(sql: string, values: unknown[]
   } finally {
     await client.end();
   }
+}
+
+/** A raw answer (not checked against the contract: a 503 is the server's, not the operation's). */
+async function raw(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: Body; ms: number }> {
+  const started = performance.now();
+  const response = await fetch(url, { ...init, headers: { "x-api-key": HARBOR, "content-type": "application/json", ...init.headers } });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === "" ? {} : (JSON.parse(text) as Body), ms: performance.now() - started };
+}
+
+function expectUnavailable(answer: { status: number; headers: Headers; body: Body; ms: number }): void {
+  expect(answer.status).toBe(503);
+  expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json\b/);
+  expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  expect(answer.body).toMatchObject({ type: "urn:problem-type:service-unavailable", status: 503, title: "Service Unavailable" });
+  expect(JSON.stringify(answer.body)).not.toMatch(/\bat .*\.(ts|js):\d+/);
+  // answered at once, not after a wait (the pool's connect timeout is 5 s)
+  expect(answer.ms).toBeLessThan(4000);
 }
 
 if (!available) {
@@ -134,6 +156,102 @@ if (!available) {
       const again = await startSandboxProcess(env());
       processes.push(again);
       expect((await listOf(again.url)).total_count).toBe(stored.size);
+    });
+  });
+
+  describe("PostgreSQL going away under an in-process sandbox", () => {
+    let sandbox: Sandbox;
+
+    beforeAll(async () => {
+      sandbox = await createSandbox({ database: server.url, now: () => NOW });
+    }, 30_000);
+    afterAll(() => sandbox?.close());
+
+    it("answers 503 with Retry-After to a request whose connection is killed under it, keeps nothing of it, and serves the next", async () => {
+      const id = (await call(sandbox.url, "createEvent", { json: event({ name: "Locked" }) })).body as number;
+      const holder = new pg.Client({ connectionString: server.url });
+      await holder.connect();
+      try {
+        // another transaction holds the event's row, so the edit waits on it, mid-transaction
+        await holder.query("begin");
+        await holder.query(`select id from "${sandbox.schema}".events where id = $1 for update`, [id]);
+        const edit = raw(`${sandbox.url}/events/${id}`, { method: "PATCH", body: JSON.stringify(event({ name: "Never kept", venue: {} })) });
+        let waiting: { pid: number }[] = [];
+        for (let i = 0; i < 200 && waiting.length === 0; i++) {
+          await delay(20);
+          waiting = await admin<{ pid: number }>("select pid from pg_stat_activity where wait_event_type = 'Lock' and pid <> $1", [(holder as unknown as { processID: number }).processID]);
+        }
+        expect(waiting).toHaveLength(1);
+        await admin("select pg_terminate_backend($1)", [waiting[0]?.pid]);
+        expectUnavailable(await edit);
+        await holder.query("rollback");
+      } finally {
+        await holder.end();
+      }
+      const stored = (await listOf(sandbox.url)).data.find((item) => item.id === id);
+      expect(stored?.name).toBe("Locked");
+      expect((await call(sandbox.url, "updateEvent", { path: { id }, json: event({ name: "Kept", venue: {} }) })).status).toBe(200);
+    });
+
+    it("answers 503 with Retry-After while PostgreSQL is stopped, and serves again when it is back, without a restart", async () => {
+      const before = await listOf(sandbox.url);
+      await server.outage?.halt();
+      try {
+        for (const attempt of [
+          raw(`${sandbox.url}/events`),
+          raw(`${sandbox.url}/events`, { method: "POST", body: JSON.stringify(event({ name: "While away" })) }),
+          raw(`${sandbox.url}/events/1`, { method: "PATCH", body: JSON.stringify(event({ name: "While away", venue: {} })) }),
+          raw(`${sandbox.url}/wage-rules`),
+        ]) {
+          expectUnavailable(await attempt);
+        }
+        // bad input is still refused for what it is, with no database needed
+        expect((await raw(`${sandbox.url}/events`, { method: "POST", body: "{" })).status).toBe(400);
+      } finally {
+        await server.outage?.resume();
+      }
+      let answer: Answer | undefined;
+      for (let i = 0; i < 50 && answer?.status !== 200; i++) {
+        const attempt = await raw(`${sandbox.url}/events`);
+        if (attempt.status === 200) answer = await call(sandbox.url, "listEvents");
+        else await delay(100);
+      }
+      expect(answer?.body).toEqual(before);
+      expect((await call(sandbox.url, "createEvent", { json: event({ name: "After" }) })).status).toBe(201);
+    }, 30_000);
+
+    it("leaves the whole write or none of it when the client cancels mid-request", async () => {
+      const before = (await listOf(sandbox.url)).total_count;
+      const sent = Array.from({ length: 40 }, (_, i) =>
+        event({ name: `Cancelled ${i}`, client_id: "HARBOR42", custom_fields_text: [{ key: "Round", value: String(i) }], venue: { name: `Tent ${i}`, city: "Leeds", saved: "1" } }),
+      );
+      const outcomes = await Promise.all(
+        sent.map(async (body, i) => {
+          const controller = new AbortController();
+          setTimeout(() => controller.abort(), i % 8);
+          try {
+            const response = await fetch(`${sandbox.url}/events`, {
+              method: "POST",
+              signal: controller.signal,
+              headers: { "x-api-key": HARBOR, "content-type": "application/json" },
+              body: JSON.stringify(body),
+            });
+            return response.status === 201 ? "acknowledged" : "refused";
+          } catch {
+            return "cancelled";
+          }
+        }),
+      );
+      await delay(300);
+      const created = (await listOf(sandbox.url)).data.filter((item) => String(item.name).startsWith("Cancelled "));
+      const acknowledged = outcomes.filter((outcome) => outcome === "acknowledged").length;
+      expect(outcomes).not.toContain("refused");
+      expect(created.length).toBeGreaterThanOrEqual(acknowledged);
+      expect((await listOf(sandbox.url)).total_count).toBe(before + created.length);
+      for (const item of created) {
+        const i = Number(String(item.name).slice("Cancelled ".length));
+        expect(item).toMatchObject({ client_id: "HARBOR42", location: { name: `Tent ${i}`, city: "Leeds", saved: true }, custom_fields: [{ name: "Round", value: String(i) }] });
+      }
     });
   });
 }

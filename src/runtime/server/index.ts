@@ -18,6 +18,7 @@ export {
   type ProblemDetails,
   ProblemError,
   type ProblemKind,
+  serviceUnavailable,
   type ValidationIssue,
 } from "./runtime/problems.js";
 export { createRefusals, DEFAULT_MAX_PARAM_LENGTH, type Refusals } from "./runtime/refusals.js";

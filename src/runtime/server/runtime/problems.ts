@@ -47,6 +47,7 @@ export const PROBLEM_TYPES = {
   responseValidation: { type: "urn:problem-type:response-validation-failed", title: "Response validation failed", status: 500 },
   internal: { type: "urn:problem-type:internal-error", title: "Internal Server Error", status: 500 },
   notImplemented: { type: "urn:problem-type:not-implemented", title: "Not Implemented", status: 501 },
+  unavailable: { type: "urn:problem-type:service-unavailable", title: "Service Unavailable", status: 503 },
 } as const;
 
 /** A kind of problem, by its key in `PROBLEM_TYPES`. */
@@ -76,6 +77,14 @@ export class ProblemError extends Error {
 /** Throws the 501 problem of an operation nobody has implemented yet. */
 export function notImplemented(operationId: string): never {
   throw new ProblemError(createProblem("notImplemented", `The operation ${operationId} is not implemented.`));
+}
+
+/**
+ * The 503 problem of a server that cannot answer for now (its database is away, say), with
+ * `Retry-After`: thrown by a handler or a hook, it is answered at once rather than after a wait.
+ */
+export function serviceUnavailable(detail: string, retryAfterSeconds: number): ProblemError {
+  return new ProblemError(createProblem("unavailable", detail), { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 }
 
 /** Sends a problem: its status, the problem media type and the JSON body. */

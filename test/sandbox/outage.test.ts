@@ -1,0 +1,52 @@
+/** Which errors mean the database is away (answered 503), and which are the sandbox's own (500). */
+import { describe, expect, it } from "vitest";
+import { ProblemError } from "workforce-scheduling-api/server";
+import { guardOutage, isDatabaseOutage, RETRY_AFTER_SECONDS } from "../../sandbox/store/outage.js";
+
+const withCode = (code: string, message = "failed"): Error => Object.assign(new Error(message), { code });
+
+describe("isDatabaseOutage", () => {
+  it.each([
+    ["a refused connection", withCode("ECONNREFUSED")],
+    ["a reset connection", withCode("ECONNRESET")],
+    ["a server shut down by its administrator (57P01)", withCode("57P01", "terminating connection due to administrator command")],
+    ["a server starting up (57P03)", withCode("57P03", "the database system is starting up")],
+    ["a connection exception (08006)", withCode("08006")],
+    ["too many connections (53300)", withCode("53300")],
+    ["pg's ended connection", new Error("Connection terminated unexpectedly")],
+    ["pg's broken client", new Error("Client has encountered a connection error and is not queryable")],
+    ["pg's connect timeout", new Error("timeout exceeded when trying to connect")],
+    ["a cause that is one", new Error("query failed", { cause: withCode("ECONNREFUSED") })],
+    ["every address refusing", new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")], "")],
+  ])("is true for %s", (_label, error) => {
+    expect(isDatabaseOutage(error)).toBe(true);
+  });
+
+  it.each([
+    ["a unique violation (23505)", withCode("23505", "duplicate key value")],
+    ["a syntax error (42601)", withCode("42601")],
+    ["a bug", new TypeError("cannot read properties of undefined")],
+    ["a string", "ECONNREFUSED"],
+    ["undefined", undefined],
+    ["some addresses refusing, one failing otherwise", new AggregateError([withCode("ECONNREFUSED"), new Error("bug")], "")],
+  ])("is false for %s", (_label, error) => {
+    expect(isDatabaseOutage(error)).toBe(false);
+  });
+});
+
+describe("guardOutage", () => {
+  it("turns an outage, thrown or rejected, into a 503 problem with Retry-After, and passes anything else on", async () => {
+    const refused = guardOutage(async () => Promise.reject(withCode("ECONNREFUSED")));
+    const error = await refused().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProblemError);
+    expect(error).toMatchObject({ problem: { status: 503, type: "urn:problem-type:service-unavailable" }, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } });
+    expect(() =>
+      guardOutage(() => {
+        throw withCode("57P01");
+      })(),
+    ).toThrow(ProblemError);
+    const bug = new TypeError("bug");
+    await expect(guardOutage(async () => Promise.reject(bug))()).rejects.toBe(bug);
+    expect(guardOutage((a: number, b: number) => a + b)(2, 3)).toBe(5);
+  });
+});
