@@ -14,7 +14,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { mediaTypeEssence } from "../../media-types.js";
 import type { Route, RouteContent, Validator } from "../../route-types.js";
 import { handleError } from "./errors.js";
-import { type BatchCheck, isJsonStream, type JsonStream, JsonStreamError, openJsonStream } from "./json-stream.js";
+import { type BatchCheck, isJsonStream, type JsonStream, JsonStreamError, openJsonStream, PreparedJson } from "./json-stream.js";
 import { createProblem, sendProblem } from "./problems.js";
 import type { ResponseHeaders } from "./types.js";
 
@@ -149,8 +149,12 @@ function findMismatch(declared: DeclaredResponse | undefined, content: RouteCont
   if (declared.contents.length === 0) return answer.body === undefined ? undefined : "the response declares no body";
   if (content === undefined) return "the content-type is not declared for this status";
   if (content.kind !== "json" || declared.validator === undefined) return undefined;
-  const result = declared.validator(answer.body);
-  return result.valid ? undefined : (result.errors[0]?.message ?? "the body is not valid");
+  const validator = declared.validator;
+  const run = (value: unknown): string | undefined => {
+    const result = validator(value);
+    return result.valid ? undefined : (result.errors[0]?.message ?? "the body is not valid");
+  };
+  return answer.body instanceof PreparedJson ? answer.body.verdict(validator, run) : run(answer.body);
 }
 
 function send(reply: FastifyReply, answer: AnswerLike, content: RouteContent | undefined): void {
@@ -182,6 +186,7 @@ function contentTypeOf(content: RouteContent | undefined): string {
 
 function serialize(kind: RouteContent["kind"], body: unknown): string | Uint8Array {
   if (body instanceof Uint8Array) return body;
+  if (body instanceof PreparedJson) return body.text;
   if (kind === "json") return JSON.stringify(body);
   if (typeof body === "string") return body;
   if (kind === "form" && typeof body === "object" && body !== null) return new URLSearchParams(body as Record<string, string>).toString();

@@ -9,7 +9,7 @@ export { createMockHandlers, mockAnswers } from "./mock.js";
 export { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT, registerRoutes, type ServerOptions } from "./plugin.js";
 export type { MockAnswer } from "./runtime/answers.js";
 export { DOCS_PATH, type ReferenceDocument, registerDocs } from "./runtime/docs.js";
-export { type Batches, JsonStream, type JsonStreamParts, streamJson, streamJsonArray } from "./runtime/json-stream.js";
+export { type Batches, JsonStream, type JsonStreamParts, PreparedJson, prepareJson, streamJson, streamJsonArray } from "./runtime/json-stream.js";
 export {
   createProblem,
   notImplemented,

@@ -1,8 +1,9 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
 import type { Route } from "../../../src/runtime/route-types.js";
-import { type BatchCheck, JsonStream, JsonStreamError, openJsonStream, streamJson, streamJsonArray } from "../../../src/runtime/server/runtime/json-stream.js";
+import { type BatchCheck, JsonStream, JsonStreamError, openJsonStream, prepareJson, streamJson, streamJsonArray } from "../../../src/runtime/server/runtime/json-stream.js";
 import { compileResponder } from "../../../src/runtime/server/runtime/responses.js";
+import { fakeReply, fakeRequest } from "../support/fastify.js";
 import { content, route } from "../support/routes.js";
 
 interface Page {
@@ -150,5 +151,46 @@ describe("a JsonStream answered by the responder, over HTTP", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("PreparedJson", () => {
+  const checks: unknown[] = [];
+  const ROUTE: Route = route({
+    validators: {
+      body: {},
+      responses: {
+        "200": (value: unknown) => {
+          checks.push(value);
+          return (value as { ok?: unknown }).ok === true
+            ? { valid: true }
+            : { valid: false, errors: [{ instancePath: "/ok", schemaPath: "#", keyword: "const", params: {}, message: "/ok must be true" }] };
+        },
+      },
+    } as never,
+  });
+  const answer = (body: unknown, check = true) => {
+    const { request } = fakeRequest();
+    const { reply, sent } = fakeReply();
+    compileResponder(ROUTE, check, "getThings")({ status: 200, body }, request, reply);
+    return sent;
+  };
+
+  it("is answered as its text, checked once however often it is answered", () => {
+    checks.length = 0;
+    const prepared = prepareJson({ ok: true, items: [1, "é"], skipped: undefined });
+    expect(prepared.text).toBe('{"ok":true,"items":[1,"é"]}');
+    for (let i = 0; i < 3; i++) expect(answer(prepared)).toMatchObject({ statusCode: 200, payload: '{"ok":true,"items":[1,"é"]}', headers: { "content-type": "application/json; charset=utf-8" } });
+    expect(checks).toHaveLength(1);
+  });
+
+  it("is refused every time when it breaks the contract, and not checked with checks off", () => {
+    checks.length = 0;
+    const prepared = prepareJson({ ok: false });
+    expect(answer(prepared).statusCode).toBe(500);
+    expect(answer(prepared).statusCode).toBe(500);
+    expect(checks).toHaveLength(1);
+    expect(answer(prepared, false)).toMatchObject({ statusCode: 200, payload: '{"ok":false}' });
+    expect(() => prepareJson(undefined)).toThrow(/has no JSON text/);
   });
 });

@@ -175,3 +175,36 @@ function toAsyncIterator<T>(batches: Batches<T>): AsyncIterator<readonly T[]> {
     return: async () => iterator.return?.() ?? { done: true, value: undefined },
   };
 }
+
+/**
+ * A JSON body serialised once and answered many times (a list cached by its handler until the
+ * data changes, say): the value, and its text as `JSON.stringify` writes it. With response checks
+ * on, the value is checked against a response's validator once, the first time it is answered
+ * under it, not on every answer.
+ */
+export class PreparedJson<out B = unknown> {
+  /** @internal the body type, for the compiler only */
+  declare readonly [STREAM]: B;
+  readonly value: unknown;
+  readonly text: string;
+  /** the check's verdict per validator: undefined when valid, else the first error */
+  private readonly verdicts = new WeakMap<object, string | undefined>();
+
+  constructor(value: unknown) {
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new TypeError("prepareJson: the value has no JSON text (undefined or a function)");
+    this.value = value;
+    this.text = text;
+  }
+
+  /** The verdict of `check` on the value, worked out once per check. */
+  verdict(check: object, run: (value: unknown) => string | undefined): string | undefined {
+    if (!this.verdicts.has(check)) this.verdicts.set(check, run(this.value));
+    return this.verdicts.get(check);
+  }
+}
+
+/** A JSON body serialised now, to be answered as often as wanted (see `PreparedJson`). */
+export function prepareJson<B>(value: B): PreparedJson<B> {
+  return new PreparedJson<B>(value);
+}

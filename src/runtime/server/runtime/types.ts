@@ -5,7 +5,7 @@
  */
 /// <reference types="node" />
 import type { FastifyRequest } from "fastify";
-import type { JsonStream } from "./json-stream.js";
+import type { JsonStream, PreparedJson } from "./json-stream.js";
 
 /** A request part the operation does not have (no path parameters, no query, no headers). */
 export type NoInput = Readonly<Record<string, never>>;
@@ -84,8 +84,8 @@ type StatusOf<K extends string, R> = K extends `${infer N extends number}`
       ? Exclude<StatusRange<StatusClass>, ExactStatus<Declared<R>> | StatusRange<RangeClass<Declared<R>>>>
       : never;
 
-/** A body as a handler may answer it: a JSON object or list may also come as a `JsonStream` of it. */
-type AnswerBody<B> = B extends Uint8Array ? B : B extends object ? B | JsonStream<B> : B;
+/** A body as a handler may answer it: a JSON object or list may also come as a `JsonStream` or a `PreparedJson` of it. */
+type AnswerBody<B> = B extends Uint8Array ? B : B extends object ? B | JsonStream<B> | PreparedJson<B> : B;
 
 type Answer<S, B> = undefined extends B
   ? { readonly status: S; readonly body?: AnswerBody<B>; readonly headers?: ResponseHeaders }
