@@ -4,9 +4,9 @@
  * created it. Custom fields are sent as two lists of key/value pairs and answered as one list of
  * fields (see `customFields`).
  */
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { CustomField, CustomFieldInput, Event, EventCreate, EventList, EventListItem, EventUpdate, EventVenueInput, Location } from "workforce-scheduling-api";
-import { type JsonStream, streamJson } from "workforce-scheduling-api/server";
+import { type JsonStream, type PreparedJson, prepareJson, streamJson } from "workforce-scheduling-api/server";
 import type { Database } from "../store/database.js";
 import type { ServiceContext } from "./context.js";
 import { dateText } from "./dates.js";
@@ -18,18 +18,56 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** How many events one read of the list takes. */
 export const EVENT_BATCH = 1000;
 
+/** A company's list as last answered, and the revision of its events it was read at. */
+interface CachedList {
+  readonly revision: number;
+  readonly body: PreparedJson<EventList>;
+}
+
+/** The lists of the companies most recently listed, per sandbox (its context), at most LIST_CACHE_SIZE each. */
+const LISTS = new WeakMap<ServiceContext, Map<number, CachedList>>();
+const LIST_CACHE_SIZE = 64;
+
 /**
- * The company's events, in ID order, and their number. The list is read by key, a batch at a
- * time (`id > last id read`, on the primary key): a company with more events than one batch gets
- * them as a `JsonStream`, written as they are read, so the server holds one batch, not the list.
+ * The company's events, in ID order, and their number.
+ *
+ * A list of up to one batch is kept, serialised, with the revision of the company's events read
+ * before it (every write of an event takes a new revision in its own statement or transaction),
+ * and answered again while that revision is current: one small read instead of the list. The
+ * revision is read before the list, so a list kept is never older than its revision; any write
+ * since, from any process on the database, changes the revision.
+ *
+ * A longer list is read by key, a batch at a time (`id > last id read`, on the primary key), and
+ * answered as a `JsonStream`, written as it is read, so the server holds one batch, not the list;
  * `total_count` is written last, as the number of events written. A list read while events are
  * created has each of them or not, and its count always matches its data.
  */
-export async function listEvents(context: ServiceContext, caller: Caller, batchSize = EVENT_BATCH): Promise<{ status: 200; body: EventList | JsonStream<EventList> }> {
+export async function listEvents(context: ServiceContext, caller: Caller, batchSize = EVENT_BATCH): Promise<{ status: 200; body: EventList | JsonStream<EventList> | PreparedJson<EventList> }> {
+  const lists = LISTS.get(context) ?? new Map<number, CachedList>();
+  LISTS.set(context, lists);
+  const revision = await eventsRevision(context.db, caller.companyId);
+  const cached = lists.get(caller.companyId);
+  if (cached !== undefined && cached.revision === revision) return { status: 200, body: cached.body };
   const first = await eventBatch(context.db, caller.companyId, 0, batchSize);
-  if (first.length < batchSize) return { status: 200, body: { data: first, total_count: first.length } };
+  if (first.length < batchSize) {
+    const body = prepareJson<EventList>({ data: first, total_count: first.length });
+    lists.delete(caller.companyId);
+    lists.set(caller.companyId, { revision, body });
+    if (lists.size > LIST_CACHE_SIZE) lists.delete(lists.keys().next().value as number);
+    return { status: 200, body };
+  }
   const body = streamJson<EventList, "data">({ list: "data", batches: eventBatches(context.db, caller.companyId, first, batchSize), after: (count) => ({ total_count: count }) });
   return { status: 200, body };
+}
+
+async function eventsRevision(db: Db, companyId: number): Promise<number> {
+  const row = await db.selectFrom("companies").select("events_revision").where("company_id", "=", companyId).executeTakeFirst();
+  return row?.events_revision ?? 0;
+}
+
+/** Gives the company's events a new revision (in the write's transaction): lists kept of them are stale. */
+async function touchEvents(db: Db, companyId: number): Promise<void> {
+  await db.updateTable("companies").set({ events_revision: sql`default` }).where("company_id", "=", companyId).execute();
 }
 
 /** The batches of a company's events, from the first one read, until a batch comes back short. */
@@ -48,32 +86,83 @@ async function eventBatch(db: Db, companyId: number, after: number, limit: numbe
   return rows.map(eventRecord);
 }
 
-/** Stores a new event and answers its ID (201), or 422 for references that name nothing. */
+/**
+ * Stores a new event and answers its ID (201), or 422 for references that name nothing. The
+ * common case is one statement: the insert, guarded by the references it makes (the venue, the
+ * client), and the new revision of the company's events. Only when the guard holds it back are
+ * the references read again, to say which names nothing.
+ */
 export async function createEvent(context: ServiceContext, caller: Caller, body: EventCreate): Promise<{ status: 201; body: number } | ReturnType<typeof unprocessable>> {
-  return context.db.transaction().execute(async (tx) => {
+  const venueId = body.venue.venue_id === undefined ? undefined : recordNumber(body.venue.venue_id);
+  const place: Place | undefined = body.venue.venue_id === undefined ? { kind: "fields", fields: body.venue } : venueId === undefined ? undefined : { kind: "venue", venueId };
+  // twice at most: a reference found missing may have been made in between (none is ever removed)
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const id = place === undefined ? undefined : await insertEvent(context, caller, body, place);
+    if (id !== undefined) return { status: 201, body: id };
     const refusals: Refusal[] = [];
-    const location = await resolveVenue(tx, caller.companyId, body.venue, refusals);
-    await checkClient(tx, caller.companyId, body.client_id, refusals);
+    await resolveVenue(context.db, caller.companyId, body.venue, refusals);
+    await checkClient(context.db, caller.companyId, body.client_id, refusals);
     if (refusals.length > 0) return unprocessable(refusals);
-    const row = await tx
-      .insertInto("events")
-      .values({
-        company_id: caller.companyId,
-        name: body.name,
-        date: body.date,
-        client_id: body.client_id ?? null,
-        job_id: body.job_id ?? null,
-        admin_comments: body.admin_comments ?? null,
-        comments: body.comments ?? null,
-        created: dateText(context.now()),
-        admin_origin: caller.personnelId,
-        custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)),
-        ...locationColumns(location ?? { kind: "fields", fields: {} }),
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    return { status: 201 as const, body: row.id };
-  });
+  }
+  throw new Error("createEvent: the insert was held back twice, yet the venue and the client it names are the company's");
+}
+
+/** The event's columns, each with the SQL type its value is sent as. */
+const EVENT_COLUMN_TYPES = {
+  company_id: "bigint",
+  name: "text",
+  date: "text",
+  client_id: "text",
+  job_id: "text",
+  admin_comments: "text",
+  comments: "text",
+  created: "text",
+  admin_origin: "bigint",
+  custom_fields: "jsonb",
+  venue_id: "bigint",
+  location_name: "text",
+  location_address: "text",
+  location_city: "text",
+  location_zip: "text",
+  location_saved: "boolean",
+} as const;
+
+type EventColumn = keyof typeof EVENT_COLUMN_TYPES;
+
+/** Inserts the event when its venue and client are the company's; its ID, or undefined when one is not. */
+async function insertEvent(context: ServiceContext, caller: Caller, body: EventCreate, place: Place): Promise<number | undefined> {
+  const values: Record<EventColumn, unknown> = {
+    company_id: caller.companyId,
+    name: body.name,
+    date: body.date,
+    client_id: body.client_id ?? null,
+    job_id: body.job_id ?? null,
+    admin_comments: body.admin_comments ?? null,
+    comments: body.comments ?? null,
+    created: dateText(context.now()),
+    admin_origin: caller.personnelId,
+    custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)),
+    ...locationColumns(place),
+  };
+  const columns = Object.keys(EVENT_COLUMN_TYPES) as EventColumn[];
+  const row = await context.db
+    .with("touched", (db) => db.updateTable("companies").set({ events_revision: sql`default` }).where("company_id", "=", caller.companyId).returning("company_id"))
+    .insertInto("events")
+    .columns(columns)
+    .expression((eb) =>
+      eb
+        .selectFrom("touched")
+        .select(columns.map((column) => sql`cast(${values[column]} as ${sql.raw(EVENT_COLUMN_TYPES[column])})`.as(column)))
+        .where((where) =>
+          where.and([
+            ...(place.kind === "venue" ? [where.exists(where.selectFrom("venues").select("venue_id").where("company_id", "=", caller.companyId).where("venue_id", "=", place.venueId))] : []),
+            ...(body.client_id === undefined ? [] : [where.exists(where.selectFrom("clients").select("client_id").where("company_id", "=", caller.companyId).where("client_id", "=", body.client_id))]),
+          ]),
+        ),
+    )
+    .returning("id")
+    .executeTakeFirst();
+  return row?.id;
 }
 
 /**
@@ -113,6 +202,7 @@ export async function updateEvent(
       .where("id", "=", eventId)
       .execute();
     const row = await eventQuery(tx, caller.companyId).where("events.id", "=", eventId).executeTakeFirstOrThrow();
+    await touchEvents(tx, caller.companyId);
     return { status: 200 as const, body: eventRecord(row) };
   });
 }

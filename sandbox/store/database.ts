@@ -19,7 +19,13 @@ export type TextArray = ColumnType<string[], string[], string[]>;
 export interface Database {
   /** The sandbox's own settings: the secret its key digests are made with. */
   sandbox_settings: { name: string; value: string };
-  companies: { company_id: number; name: string };
+  /**
+   * A company, and the revision of its events: a value of the schema's `events_revisions`
+   * sequence, taken anew by every write of one of its events (in the write's own statement or
+   * transaction), so a list read with its revision can be kept until the revision changes. Values
+   * never repeat, a reset included.
+   */
+  companies: { company_id: number; name: string; events_revision: Generated<number> };
   personnel: { company_id: number; personnel_id: number; name: string };
   /** An API key, as the HMAC-SHA-256 digest of the key (the key itself is never stored), and its holder. */
   api_keys: { company_id: number; key_digest: string; personnel_id: number };

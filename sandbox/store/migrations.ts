@@ -163,6 +163,7 @@ const MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
     `create index worker_documents_by_worker on $schema.worker_documents (company_id, personnel_id)`,
     `create index worker_credentials_by_worker on $schema.worker_credentials (company_id, personnel_id)`,
   ],
+  "0002_events_revision": [`create sequence $schema.events_revisions`, `alter table $schema.companies add column events_revision bigint not null default nextval('$schema.events_revisions')`],
 };
 
 /** A schema name the sandbox may use: lower-case letters, digits and `_`, not starting with a digit. */

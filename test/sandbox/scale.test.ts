@@ -81,7 +81,7 @@ if (!available) {
     });
 
     it("starting together on a new schema, migrate it and seed it once", async () => {
-      expect(await admin("select name from shared.kysely_migration")).toEqual([{ name: "0001_companies_and_records" }]);
+      expect(await admin("select name from shared.kysely_migration order by name")).toEqual([{ name: "0001_companies_and_records" }, { name: "0002_events_revision" }]);
       expect(await admin("select company_id from shared.companies order by company_id")).toEqual([{ company_id: "5" }, { company_id: "6" }]);
     });
 
