@@ -1,0 +1,385 @@
+/**
+ * `npm run bench:sandbox` (its load part; `npm run bench:sandbox:load` alone): the sandbox under
+ * load, against json-server 0.17.4 (its stable release: the whole data in one JSON file, rewritten
+ * on every write) on a `db.json` holding the same events, and against the same inserts sent
+ * straight through the database driver, without HTTP (the physical limit).
+ *
+ * Each round starts every server afresh, in its own process, on a fresh copy of its data, in an
+ * order that turns from round to round; the figures are medians over the rounds, each a rate over
+ * a fixed time with 8 requests in flight on keep-alive connections. The sandbox runs as `npm
+ * start` runs it (the built package, response checks on), embedded (PGlite in a data directory)
+ * and, where PostgreSQL is at hand (DATABASE_URL or Debian's binaries), on PostgreSQL.
+ *
+ * - `POST /events` and `PATCH /events/{id}` at 1,000, 10,000 and 100,000 stored events, `GET
+ *   /events` (the whole list) at 1,000. Targets: at 10,000, each of ours at least 5× json-server's
+ *   rate (GET at 1,000); our POST rate at 100,000 within 20% of the rate at 1,000.
+ * - The server's peak RSS while it answers `GET /events` over 100,000 events, above its RSS at
+ *   idle (the peak is reset through /proc before the request). Target: under 64 MiB.
+ *
+ * `--rounds N` (default 3), `--seconds S` (per measurement, default 2), `--sizes 1000,10000`.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../sandbox/store/database.js";
+import { openEngine, parseLocation } from "../sandbox/store/engine.js";
+import { freePort, type PostgresServer, postgresMissing, startPostgres } from "../test/support/postgres.js";
+import { median, printTable } from "./support/stats.js";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const args = process.argv.slice(2);
+const option = (name: string, fallback: string): string => {
+  const at = args.indexOf(`--${name}`);
+  return at === -1 ? fallback : (args[at + 1] ?? fallback);
+};
+const ROUNDS = Number(option("rounds", "3"));
+const SECONDS = Number(option("seconds", "2"));
+const SIZES = option("sizes", "1000,10000,100000").split(",").map(Number);
+const CONCURRENCY = 8;
+const KEY = "demo-key-harbor";
+const HARBOR = 5;
+const DANA = 7;
+
+type Operation = "POST /events" | "PATCH /events/{id}" | "GET /events";
+type Target = "embedded" | "postgres" | "json-server";
+
+/** A server under test, listening. */
+interface Running {
+  readonly base: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+const eventBody = (i: number): string => JSON.stringify({ name: `Load ${i}`, date: "2024-04-20", venue: { venue_id: "318" }, custom_fields_text: [{ key: "Round", value: String(i) }] });
+
+// ---------------------------------------------------------------------------------------------
+// the load
+
+/** Sends requests from `CONCURRENCY` workers for `seconds`; answers the completed requests per second. */
+async function rate(base: string, operation: Operation, size: number, seconds: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const deadline = performance.now() + seconds * 1000;
+  let done = 0;
+  let sequence = 0;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    while (performance.now() < deadline) {
+      const i = sequence++;
+      const id = 1 + ((Math.imul(i, 2654435761) >>> 0) % size);
+      if (operation === "POST /events") await send(agent, "POST", `${base}/events`, eventBody(i), 201);
+      else if (operation === "PATCH /events/{id}") await send(agent, "PATCH", `${base}/events/${id}`, eventBody(i), 200);
+      else await send(agent, "GET", `${base}/events`, undefined, 200);
+      done += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  return done / elapsed;
+}
+
+function send(agent: Agent, method: string, url: string, body: string | undefined, expected: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { "x-api-key": KEY };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const req = request(url, { method, agent, headers }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        if (response.statusCode !== expected) text += chunk;
+      });
+      response.on("end", () => (response.statusCode === expected ? resolve() : reject(new Error(`${method} ${url}: ${response.statusCode} ${text.slice(0, 300)}`))));
+      response.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// the data
+
+/** Adds `count` events to Harbor's (the demo seed's first company), the way the sandbox stores them. */
+async function addEvents(db: Kysely<Database>, schema: string, count: number): Promise<void> {
+  await sql`insert into ${sql.table(`${schema}.events`)} (company_id, name, date, created, admin_origin, venue_id, custom_fields)
+    select ${HARBOR}, 'Event ' || n, '2024-05-01', '2026-11-25', ${DANA}, 318, jsonb_build_array(jsonb_build_object('name', 'Round', 'value', n::text))
+    from generate_series(1, ${count}) as n`.execute(db);
+  await sql`update ${sql.table(`${schema}.companies`)} set events_revision = default where company_id = ${HARBOR}`.execute(db);
+}
+
+/** A sandbox data directory holding the demo seed and `size` events, and json-server's db.json of the same events. */
+async function prepare(dir: string, size: number): Promise<{ dataDir: string; dbJson: string }> {
+  const dataDir = join(dir, `embedded-${size}`);
+  const { createSandbox } = await import("../sandbox/index.js");
+  const sandbox = await createSandbox({ database: dataDir });
+  const { acquireEngine } = await import("../sandbox/store/engines.js");
+  const shared = await acquireEngine(parseLocation(dataDir));
+  try {
+    await addEvents(shared.engine.db, "sandbox", size);
+    const response = await fetch(`${sandbox.url}/events`, { headers: { "x-api-key": KEY } });
+    const list = (await response.json()) as { data: unknown[] };
+    const dbJson = join(dir, `db-${size}.json`);
+    await writeFile(dbJson, JSON.stringify({ events: list.data }));
+    return { dataDir, dbJson };
+  } finally {
+    await sandbox.close();
+    await shared.release();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the servers
+
+/** Runs the built sandbox (`npm start`'s dist/sandbox/main.js) with `env`, until it says where it listens. */
+async function startSandbox(env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, [join(root, "dist", "sandbox", "main.js")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "development", PORT: "0", HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`the sandbox did not start in 60 s:\n${output}`)), 60_000);
+    const listen = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /Sandbox listening at (http:\/\/\S+\/api\/1_12)/.exec(output);
+      if (match?.[1] === undefined) return;
+      clearTimeout(timer);
+      // the request log is read and dropped from here on
+      child.stdout?.off("data", listen);
+      child.stdout?.resume();
+      resolve(match[1]);
+    };
+    child.stdout?.on("data", listen);
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => reject(new Error(`the sandbox exited with ${code}:\n${output}`)));
+  });
+  return running(child, base);
+}
+
+async function startJsonServer(dbJson: string): Promise<Running> {
+  const port = await freePort();
+  const bin = join(root, "node_modules", "json-server", "lib", "cli", "bin.js");
+  const child = spawn(process.execPath, [bin, "--port", String(port), "--host", "127.0.0.1", "--quiet", dbJson], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/events?id=1`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (child.exitCode !== null || i > 1200) throw new Error(`json-server did not start (exit ${child.exitCode})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return running(child, base);
+}
+
+function running(child: ChildProcess, base: string): Running {
+  return {
+    base,
+    pid: child.pid ?? 0,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the driver alone
+
+/** Inserts through the driver alone, from `CONCURRENCY` workers for `seconds`: inserts per second. */
+async function driverRate(db: Kysely<Database>, seconds: number): Promise<number> {
+  const deadline = performance.now() + seconds * 1000;
+  let done = 0;
+  const started = performance.now();
+  const worker = async (): Promise<void> => {
+    while (performance.now() < deadline) {
+      await db
+        .insertInto("events")
+        .values({
+          company_id: HARBOR,
+          name: `Driver ${done}`,
+          date: "2024-04-20",
+          created: "2026-11-25",
+          admin_origin: DANA,
+          venue_id: 318,
+          custom_fields: JSON.stringify([{ name: "Round", value: String(done) }]),
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      done += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return done / ((performance.now() - started) / 1000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// memory
+
+/** A process's resident set and its peak, in MiB, from /proc. */
+async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  const field = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024;
+  return { rss: field("VmRSS"), peak: field("VmHWM") };
+}
+
+/** The peak RSS above idle while the server answers the whole list (read to its end); checks its count. */
+async function listPeak(server: Running, expected: number): Promise<number> {
+  const idle = await memoryOf(server.pid);
+  await writeFile(`/proc/${server.pid}/clear_refs`, "5"); // resets VmHWM to the current RSS
+  const response = await fetch(`${server.base}/events`, { headers: { "x-api-key": KEY } });
+  const list = (await response.json()) as { data: unknown[]; total_count: number };
+  if (list.total_count !== expected || list.data.length !== expected) throw new Error(`GET /events answered ${list.data.length} events (total_count ${list.total_count}), not ${expected}`);
+  const after = await memoryOf(server.pid);
+  return after.peak - idle.rss;
+}
+
+// ---------------------------------------------------------------------------------------------
+// the run
+
+const results = new Map<string, number[]>();
+const record = (target: Target | "driver", operation: string, size: number, value: number): void => {
+  const key = `${target}|${operation}|${size}`;
+  results.set(key, [...(results.get(key) ?? []), value]);
+};
+const figure = (target: Target | "driver", operation: string, size: number): number => median(results.get(`${target}|${operation}|${size}`) ?? []);
+const peaks: Record<string, number[]> = {};
+
+spawnSync(process.execPath, ["scripts/dist.mjs", "build"], { cwd: root, stdio: "inherit" });
+const dir = await mkdtemp(join(tmpdir(), "bench-sandbox-load-"));
+const missing = postgresMissing();
+let postgres: PostgresServer | undefined;
+try {
+  if (missing === undefined) postgres = await startPostgres();
+  else console.log(`PostgreSQL left out: ${missing}`);
+  const prepared = new Map<number, { dataDir: string; dbJson: string }>();
+  for (const size of SIZES) prepared.set(size, await prepare(dir, size));
+  const targets: Target[] = postgres === undefined ? ["embedded", "json-server"] : ["embedded", "postgres", "json-server"];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const size of SIZES) {
+      const data = prepared.get(size);
+      if (data === undefined) continue;
+      const order = targets.map((_, i) => targets[(i + round) % targets.length] as Target);
+      for (const target of order) {
+        const server = await startTarget(target, data, size, round);
+        try {
+          const base = server.base;
+          // warm up: the first requests load code paths and caches
+          await rate(base, "PATCH /events/{id}", size, 0.3);
+          record(target, "POST /events", size, await rate(base, "POST /events", size, SECONDS));
+          record(target, "PATCH /events/{id}", size, await rate(base, "PATCH /events/{id}", size, SECONDS));
+          if (size === 1000) record(target, "GET /events", size, await rate(base, "GET /events", size, SECONDS));
+          if (size === 100_000 && target !== "json-server") {
+            const count = (await (await fetch(`${base}/events`, { headers: { "x-api-key": KEY } })).json()) as { total_count: number };
+            (peaks[target] ??= []).push(await listPeak(server, count.total_count));
+          }
+        } finally {
+          await server.stop();
+        }
+        process.stdout.write(".");
+      }
+      await driverRound(data, size, round);
+    }
+  }
+  report(targets);
+} finally {
+  await postgres?.stop();
+  await rm(dir, { recursive: true, force: true });
+}
+
+async function startTarget(target: Target, data: { dataDir: string; dbJson: string }, size: number, round: number): Promise<Running> {
+  if (target === "json-server") {
+    const copy = join(dir, `round-${round}-${size}.json`);
+    await cp(data.dbJson, copy);
+    return startJsonServer(copy);
+  }
+  if (target === "embedded") {
+    const copy = join(dir, `round-${round}-${size}`);
+    await rm(copy, { recursive: true, force: true });
+    await cp(data.dataDir, copy, { recursive: true });
+    return startSandbox({ DATA_DIR: copy });
+  }
+  const schema = `bench_${round}_${size}`;
+  const { createSandbox } = await import("../sandbox/index.js");
+  const seeded = await createSandbox({ database: postgres?.url ?? "", schema });
+  await seeded.close();
+  const engine = await openEngine(parseLocation(postgres?.url ?? ""));
+  try {
+    await addEvents(engine.db, schema, size);
+  } finally {
+    await engine.close();
+  }
+  return startSandbox({ DATABASE_URL: postgres?.url ?? "", SANDBOX_SCHEMA: schema });
+}
+
+/** The driver-only insert rate on a fresh copy of the embedded data, and on PostgreSQL. */
+async function driverRound(data: { dataDir: string }, size: number, round: number): Promise<void> {
+  const copy = join(dir, `driver-${round}-${size}`);
+  await cp(data.dataDir, copy, { recursive: true });
+  const embedded = await openEngine(parseLocation(copy));
+  try {
+    record("driver", "embedded", size, await driverRate(embedded.db.withSchema("sandbox"), SECONDS));
+  } finally {
+    await embedded.close();
+    await rm(copy, { recursive: true, force: true });
+  }
+  if (postgres === undefined) return;
+  const engine = await openEngine(parseLocation(postgres.url));
+  try {
+    record("driver", "postgres", size, await driverRate(engine.db.withSchema(`bench_${round}_${size}`), SECONDS));
+  } finally {
+    await engine.close();
+  }
+}
+
+function report(targets: readonly Target[]): void {
+  const rps = (value: number): string => (Number.isNaN(value) ? "" : value >= 100 ? value.toFixed(0) : value.toFixed(1));
+  const times = (value: number, base: number): string => (Number.isNaN(value) || Number.isNaN(base) ? "" : `${(value / base).toFixed(1)}×`);
+  const ours = targets.filter((target) => target !== "json-server");
+  console.log(`\n\nRequests per second (medians of ${ROUNDS} rounds of ${SECONDS} s, ${CONCURRENCY} in flight; the sandbox with response checks on)\n`);
+  const header = ["operation", "stored events", "json-server 0.17.4 (baseline)", ...ours.flatMap((target) => [`sandbox, ${target}`, "ratio"])];
+  const rows: string[][] = [];
+  for (const operation of ["POST /events", "PATCH /events/{id}", "GET /events"] as const) {
+    for (const size of operation === "GET /events" ? [1000] : SIZES) {
+      const base = figure("json-server", operation, size);
+      rows.push([operation, size.toLocaleString("en"), rps(base), ...ours.flatMap((target) => [rps(figure(target, operation, size)), times(figure(target, operation, size), base)])]);
+    }
+  }
+  printTable(header, rows);
+  console.log("\nTargets\n");
+  const targetRows: string[][] = [];
+  for (const target of ours) {
+    for (const [operation, size] of [
+      ["POST /events", 10_000],
+      ["PATCH /events/{id}", 10_000],
+      ["GET /events", 1000],
+    ] as const) {
+      const value = figure(target, operation, size) / figure("json-server", operation, size);
+      targetRows.push([`${target}: ${operation} at ${size.toLocaleString("en")}, against json-server`, `${value.toFixed(1)}×`, ">= 5×", value >= 5 ? "met" : "NOT MET"]);
+    }
+    const small = figure(target, "POST /events", 1000);
+    const large = figure(target, "POST /events", 100_000);
+    if (!Number.isNaN(large)) {
+      const change = large / small - 1;
+      targetRows.push([
+        `${target}: POST at 100,000 against 1,000 (json-server: ${times(figure("json-server", "POST /events", 100_000), figure("json-server", "POST /events", 1000))})`,
+        `${(change * 100).toFixed(1)}%`,
+        "within ±20%",
+        Math.abs(change) <= 0.2 ? "met" : "NOT MET",
+      ]);
+    }
+    const driver = figure("driver", target, 10_000);
+    targetRows.push([`${target}: POST at 10,000 as a fraction of the driver's inserts (${rps(driver)}/s)`, `${((figure(target, "POST /events", 10_000) / driver) * 100).toFixed(0)}%`, "", ""]);
+    const peak = median(peaks[target] ?? []);
+    if (!Number.isNaN(peak)) targetRows.push([`${target}: peak RSS above idle answering GET /events over 100,000 events`, `${peak.toFixed(1)} MiB`, "< 64 MiB", peak < 64 ? "met" : "NOT MET"]);
+  }
+  printTable(["measure", "value", "target", ""], targetRows);
+}
