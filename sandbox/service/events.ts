@@ -31,16 +31,16 @@ const LIST_CACHE_SIZE = 64;
 /**
  * The company's events, in ID order, and their number.
  *
- * A list of up to one batch is kept, serialised, with the revision of the company's events read
- * before it (every write of an event takes a new revision in its own statement or transaction),
- * and answered again while that revision is current: one small read instead of the list. The
- * revision is read before the list, so a list kept is never older than its revision; any write
- * since, from any process on the database, changes the revision.
+ * A list of up to KEPT_BATCHES batches is kept, serialised, with the revision of the company's
+ * events read before it (every write of an event takes a new revision in its own statement or
+ * transaction), and answered again while that revision is current: one small read instead of the
+ * list. The revision is read before the list, so a list kept is never older than its revision;
+ * any write since, from any process on the database, changes the revision.
  *
- * A longer list is read by key, a batch at a time (`id > last id read`, on the primary key), and
- * answered as a `JsonStream`, written as it is read, so the server holds one batch, not the list;
- * `total_count` is written last, as the number of events written. A list read while events are
- * created has each of them or not, and its count always matches its data.
+ * Lists are read by key, a batch at a time (`id > last id read`, on the primary key), and a
+ * longer one is answered as a `JsonStream`, written as it is read, so the server holds a few
+ * batches, not the list; `total_count` is written last, as the number of events written. A list
+ * read while events are created has each of them or not, and its count always matches its data.
  */
 export async function listEvents(context: ServiceContext, caller: Caller, batchSize = EVENT_BATCH): Promise<{ status: 200; body: EventList | JsonStream<EventList> | PreparedJson<EventList> }> {
   const lists = LISTS.get(context) ?? new Map<number, CachedList>();
@@ -48,17 +48,26 @@ export async function listEvents(context: ServiceContext, caller: Caller, batchS
   const revision = await eventsRevision(context.db, caller.companyId);
   const cached = lists.get(caller.companyId);
   if (cached !== undefined && cached.revision === revision) return { status: 200, body: cached.body };
-  const first = await eventBatch(context.db, caller.companyId, 0, batchSize);
-  if (first.length < batchSize) {
-    const body = prepareJson<EventList>({ data: first, total_count: first.length });
+  const read: EventListItem[][] = [];
+  let batch: EventListItem[] = [];
+  do {
+    batch = await eventBatch(context.db, caller.companyId, batch.at(-1)?.id ?? 0, batchSize);
+    read.push(batch);
+  } while (batch.length === batchSize && read.length < KEPT_BATCHES);
+  if (batch.length < batchSize) {
+    const data = read.flat();
+    const body = prepareJson<EventList>({ data, total_count: data.length });
     lists.delete(caller.companyId);
     lists.set(caller.companyId, { revision, body });
     if (lists.size > LIST_CACHE_SIZE) lists.delete(lists.keys().next().value as number);
     return { status: 200, body };
   }
-  const body = streamJson<EventList, "data">({ list: "data", batches: eventBatches(context.db, caller.companyId, first, batchSize), after: (count) => ({ total_count: count }) });
+  const body = streamJson<EventList, "data">({ list: "data", batches: eventBatches(context.db, caller.companyId, read, batchSize), after: (count) => ({ total_count: count }) });
   return { status: 200, body };
 }
+
+/** The most batches a list kept may have: a longer one is streamed, and not kept. */
+export const KEPT_BATCHES = 5;
 
 async function eventsRevision(db: Db, companyId: number): Promise<number> {
   const row = await db.selectFrom("companies").select("events_revision").where("company_id", "=", companyId).executeTakeFirst();
@@ -70,10 +79,10 @@ async function touchEvents(db: Db, companyId: number): Promise<void> {
   await db.updateTable("companies").set({ events_revision: sql`default` }).where("company_id", "=", companyId).execute();
 }
 
-/** The batches of a company's events, from the first one read, until a batch comes back short. */
-async function* eventBatches(db: Db, companyId: number, first: EventListItem[], batchSize: number): AsyncGenerator<EventListItem[]> {
-  let batch = first;
-  yield batch;
+/** The batches of a company's events, from those read already, until a batch comes back short. */
+async function* eventBatches(db: Db, companyId: number, read: EventListItem[][], batchSize: number): AsyncGenerator<EventListItem[]> {
+  let batch: EventListItem[] = [];
+  for (batch of read) yield batch;
   while (batch.length === batchSize) {
     batch = await eventBatch(db, companyId, batch.at(-1)?.id ?? 0, batchSize);
     if (batch.length > 0) yield batch;

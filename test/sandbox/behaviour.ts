@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PreparedJson } from "workforce-scheduling-api/server";
 import { validateEventList } from "workforce-scheduling-api/validators";
 import type { Sandbox } from "../../sandbox/index.js";
-import { EVENT_BATCH, listEvents } from "../../sandbox/service/events.js";
+import { EVENT_BATCH, KEPT_BATCHES, listEvents } from "../../sandbox/service/events.js";
 import { parseLocation } from "../../sandbox/store/engine.js";
 import { acquireEngine } from "../../sandbox/store/engines.js";
 import { type Answer, type CallOptions, call, download, HARBOR, NOT_FOUND, NOW, SUMMIT } from "./support.js";
@@ -396,7 +396,7 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
 
     describe("a long list", () => {
       it("answers more events than one read holds as a stream: the bytes of the whole list, valid", async () => {
-        const count = EVENT_BATCH * 2 + 17;
+        const count = EVENT_BATCH * KEPT_BATCHES + 17;
         const { engine, release } = await acquireEngine(parseLocation(sandbox.database));
         try {
           await sql`insert into ${sql.table(`${sandbox.schema}.events`)} (company_id, name, date, created, admin_origin, location_name, custom_fields)
