@@ -280,7 +280,7 @@ try {
           record(target, "PATCH /events/{id}", size, await rate(base, "PATCH /events/{id}", size, SECONDS));
           if (size === 100_000 && target !== "json-server") {
             const count = (await (await fetch(`${base}/events`, { headers: { "x-api-key": KEY } })).json()) as { total_count: number };
-            (peaks[target] ??= []).push(await listPeak(server, count.total_count));
+            peaks[target] = [...(peaks[target] ?? []), await listPeak(server, count.total_count)];
           }
         } finally {
           await server.stop();
