@@ -15,6 +15,7 @@ async function sharedVenueReport(): Promise<DiffReport> {
   const steps: [string, unknown][] = [
     [`${V}/required`, ["venue_id"]],
     [`${V}/properties/name/maxLength`, 200],
+    ["#/servers/0/url", "https://api.example.org/v1"],
     ["#/paths/~1venues~1{id}/get/summary", "Read a venue"],
   ];
   const head = steps.reduce<Json>((document, [pointer, value]) => withValue(document, pointer, value), base);
@@ -38,7 +39,7 @@ describe("markdown", () => {
     const text = formatMarkdown(await sharedVenueReport());
     const lines = text.split("\n");
     expect(lines[0]).toBe("### spec:diff: **major**: release a new major version of the package (below 1.0.0: a new minor version)");
-    expect(lines[2]).toBe("1 breaking · 1 warning(s) · 1 info. Breaks HTTP clients.");
+    expect(lines[2]).toBe("2 breaking · 1 warning(s) · 1 info. Breaks HTTP clients.");
     const headings = lines.filter((line) => line.startsWith("#### "));
     expect(headings).toEqual(["#### Breaking changes", "#### Other changes: shared components and the document", "#### Other changes: getVenue"]);
     expect(lines.find((line) => line.includes("`response-property-became-optional`"))).toMatch(

@@ -82,6 +82,16 @@ describe("readOnly, writeOnly and nullability", () => {
   });
 });
 
+describe("defaults", () => {
+  it("a default changed on a required value never applies: documentation only", async () => {
+    const base = withValue(baseDocument(), `${VC}/properties/name/default`, "Hall");
+    const report = await compare(base, withValue(base, `${VC}/properties/name/default`, "Park"));
+    expect(report.changes.map((c) => [c.rule, c.message])).toEqual([
+      ["documentation-changed", 'type `VenueCreate`, property `name`: default changed from "Hall" to "Park" (the value is required, so the default never applies)'],
+    ]);
+  });
+});
+
 describe("a component used in both directions", () => {
   it("gets both verdicts: a tightening breaks the request and only narrows the response", async () => {
     const base = withValue(baseDocument(), CREATED, { $ref: VC });

@@ -69,7 +69,7 @@ function addedParameter(now: ParameterModel): Finding {
 
 function compareParameter(ctx: OperationContext, old: ParameterModel, now: ParameterModel): Finding[] {
   const owner = { path: ctx.after.names.pathParamsType, query: ctx.after.names.queryType, header: ctx.after.names.headersType, cookie: undefined }[now.in];
-  const schemaCtx = schemaContextOf(ctx, "parameter", label(now), owner);
+  const schemaCtx = { ...schemaContextOf(ctx, "parameter", label(now), owner), present: now.required };
   const pair = rawPair(ctx.sides.base.loaded.document, ctx.sides.head.loaded.document, { base: old.pointer, head: now.pointer }, label(now), "request");
   return [
     ...renamed(ctx, old, now),

@@ -1,6 +1,6 @@
 import type { Finding } from "../finding.js";
 import { sameJson } from "../stable-json.js";
-import { type SchemaChange, type SchemaContext, schemaFinding } from "./schema-context.js";
+import { plainFinding, type SchemaChange, type SchemaContext, schemaFinding } from "./schema-context.js";
 import { bothAccept, type JsonType, type Keyword, type Shape } from "./shape.js";
 
 /** The keywords each JSON type's constraints live in; a constraint counts where both sides accept its type. */
@@ -81,9 +81,16 @@ function boundOf(shape: Shape, side: "minimum" | "maximum"): Bound | undefined {
   return bounds.reduce<Bound | undefined>((best, bound) => (best === undefined ? bound : stricter(best, bound)), undefined);
 }
 
+/**
+ * A default is what the receiver takes for a value that is left out: changed or dropped, it changes
+ * what existing messages mean; added, it states what was not said before. A value that is always
+ * there never takes its default, so there the default only documents.
+ */
 function defaultChange(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
   const before = base.keywords.get("default");
   const after = head.keywords.get("default");
   if (sameJson(before?.value, after?.value)) return [];
-  return [schemaFinding(ctx, "default-changed", { ...describe("default", before, after, head), typed: false })];
+  const change = { ...describe("default", before, after, head), typed: false };
+  if (ctx.present === true) return [plainFinding(ctx, "documentation-changed", { ...change, what: `${change.what} (the value is required, so the default never applies)` })];
+  return [schemaFinding(ctx, before === undefined ? "default-added" : "default-changed", change)];
 }

@@ -41,7 +41,7 @@ interface Sides {
 function compareProperty(ctx: SchemaContext, name: string, sides: Sides, compare: CompareSchemas): Finding[] {
   const old = sides.before.properties.get(name);
   const now = sides.after.properties.get(name);
-  const inner = descend(ctx, name);
+  const inner = descend(ctx, name, sides.after.required.has(name));
   if (now === undefined && old !== undefined) return [removedProperty(inner, name, old.shape, sides)];
   if (now === undefined || old === undefined) return now === undefined ? [] : [addedProperty(inner, name, now.shape, sides)];
   const [wasRequired, isRequired] = [sides.before.required.has(name), sides.after.required.has(name)];

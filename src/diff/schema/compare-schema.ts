@@ -8,7 +8,7 @@ import { compareExtras } from "./compare-extras.js";
 import { compareObjects } from "./compare-object.js";
 import { compareTypes } from "./compare-types.js";
 import { shapeOf } from "./normalize.js";
-import { descend, type SchemaContext } from "./schema-context.js";
+import { descend, readingKey, type SchemaContext } from "./schema-context.js";
 import { type Branching, bothAccept, type SchemaParts, type Shape } from "./shape.js";
 import { recordReach } from "./shared-comparisons.js";
 
@@ -22,7 +22,7 @@ import { recordReach } from "./shared-comparisons.js";
  */
 export function compareSchemas(ctx: SchemaContext, base: SchemaParts, head: SchemaParts): Finding[] {
   const [before, after] = [identity(base), identity(head)];
-  const key = `${ctx.direction} ${ctx.place} ${before.id} ${after.id}`;
+  const key = `${readingKey(ctx)} ${before.id} ${after.id}`;
   if (before.ref && after.ref) return compareShared(ctx, key, base, head);
   if (ctx.seen.has(key)) return [];
   ctx.seen.add(key);

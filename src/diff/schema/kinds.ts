@@ -16,6 +16,7 @@ export type SchemaChangeKind =
   | "constraint-tightened"
   | "constraint-loosened"
   | "default-changed"
+  | "default-added"
   | "property-added-required"
   | "property-added-optional"
   | "property-removed-required"
@@ -69,6 +70,7 @@ const BODIES: Readonly<Record<SchemaChangeKind, readonly [request: Classified, r
   "constraint-tightened": [["request-property-constraint-tightened"], ["response-property-constraint-tightened"]],
   "constraint-loosened": [["request-property-constraint-loosened"], ["response-property-constraint-loosened"]],
   "default-changed": [["request-property-default-changed"], ["response-property-default-changed"]],
+  "default-added": [["request-property-default-added"], ["response-property-default-changed"]],
   "property-added-required": [
     ["new-required-request-property", "callers"],
     ["response-required-property-added", "handlers"],
@@ -132,6 +134,7 @@ const PARAMETER: Readonly<Partial<Record<SchemaChangeKind, Classified>>> = {
   "constraint-tightened": ["request-parameter-constraint-tightened"],
   "constraint-loosened": ["request-parameter-constraint-loosened"],
   "default-changed": ["request-parameter-default-changed"],
+  "default-added": ["request-parameter-default-added"],
 };
 
 /** Where in the exchange a schema stands: a parameter's own schema, or a body (or header) below it. */

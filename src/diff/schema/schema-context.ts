@@ -28,6 +28,8 @@ export interface SchemaContext {
   readonly shared: SharedComparisons;
   /** the place whose comparison this is: an operation, or the component pair being compared */
   readonly within: string;
+  /** the value is always there (a required parameter or property), so its default never applies */
+  readonly present?: boolean;
 }
 
 /** What a comparison found at one place, before its rule is looked up. */
@@ -67,16 +69,21 @@ export function placeName(ctx: SchemaContext): string {
   return ctx.path === "" ? ctx.label : `${ctx.label}, property \`${ctx.path}\``;
 }
 
-/** The context one step down: into a property, the items, additional properties or a branch. */
-export function descend(ctx: SchemaContext, step: string): SchemaContext {
+/** The context one step down: into a property (`present` when it is required), the items, additional properties or a branch. */
+export function descend(ctx: SchemaContext, step: string, present = false): SchemaContext {
   const join = (path: string): string => (path === "" || step.startsWith("[") ? `${path}${step}` : `${path}.${step}`);
-  return { ...ctx, path: join(ctx.path), ownerPath: join(ctx.ownerPath), place: ctx.place === "parameter" ? "request" : ctx.place };
+  return { ...ctx, path: join(ctx.path), ownerPath: join(ctx.ownerPath), place: ctx.place === "parameter" ? "request" : ctx.place, present };
 }
 
 /** The context inside a branch of a oneOf/anyOf: same place, named after the branch. */
 export function intoBranch(ctx: SchemaContext, keyword: string, index: number): SchemaContext {
   const suffix = ` (${keyword} #${index + 1})`;
   return { ...ctx, path: `${ctx.path}${suffix}`.trim(), ownerPath: `${ctx.ownerPath}${suffix}`.trim() };
+}
+
+/** How a context reads what it compares, as a key: the same schemas read differently are compared again. */
+export function readingKey(ctx: SchemaContext): string {
+  return `${ctx.direction} ${ctx.place}${ctx.present === true ? " present" : ""}`;
 }
 
 /** Shows a list of enum values (canonical JSON) as the report prints them: "a", "b". */

@@ -55,7 +55,8 @@ export const parameterPairs: readonly RulePair[] = [
   {
     name: "a parameter's default added",
     head: set(`${Q}/schema/default`, "x"),
-    ...bothWays(want("request-parameter-default-changed", "warning", "minor")),
+    forward: want("request-parameter-default-added", "warning", "minor"),
+    reverse: want("request-parameter-default-changed", "breaking", "major"),
   },
   {
     name: "a path parameter renamed",

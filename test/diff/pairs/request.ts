@@ -70,7 +70,8 @@ export const requestBodyPairs: readonly RulePair[] = [
   {
     name: "a default added",
     head: set(`${VC}/properties/capacity/default`, 10),
-    ...bothWays(want("request-property-default-changed", "warning", "minor")),
+    forward: want("request-property-default-added", "warning", "minor"),
+    reverse: want("request-property-default-changed", "breaking", "major"),
   },
   {
     name: "the body closed with additionalProperties: false",
@@ -110,14 +111,14 @@ export const requestBodyPairs: readonly RulePair[] = [
     base: (document) => without(document, BODY),
     head: (document) => withValue(document, BODY, { required: true, content: { "application/json": { schema: { $ref: VC } } } }),
     forward: want("request-body-added-required", "breaking", "major", "package-export-added"),
-    reverse: want("request-body-removed", "warning", "major", TYPE, "package-export-removed"),
+    reverse: want("request-body-removed", "breaking", "major", "package-export-removed"),
   },
   {
     name: "an optional body added",
     base: (document) => without(document, BODY),
     head: (document) => withValue(document, BODY, { content: { "application/json": { schema: { $ref: VC } } } }),
     forward: want("request-body-added-optional", "info", "minor", "package-export-added"),
-    reverse: want("request-body-removed", "warning", "major", TYPE, "package-export-removed"),
+    reverse: want("request-body-removed", "breaking", "major", "package-export-removed"),
   },
   {
     name: "a request media type removed",

@@ -53,12 +53,12 @@ export const responsePairs: readonly RulePair[] = [
   {
     name: "maxLength raised",
     head: set(`${V}/properties/name/maxLength`, 200),
-    forward: want("response-property-constraint-loosened", "warning", "minor"),
+    forward: want("response-property-constraint-loosened", "breaking", "major"),
     reverse: want("response-property-constraint-tightened", "info", "minor"),
   },
   {
     name: "a default added",
-    head: set(`${V}/properties/venue_id/default`, 0),
+    head: set(`${V}/properties/city/default`, "Bristol"),
     ...bothWays(want("response-property-default-changed", "info", "minor")),
   },
   {
