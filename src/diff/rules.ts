@@ -53,6 +53,7 @@ export const rules = {
   "request-parameter-enum-value-added": addition("request"),
   "request-parameter-constraint-tightened": breaking("request"),
   "request-parameter-constraint-loosened": addition("request"),
+  "request-parameter-constraint-changed": breaking("request"),
   "request-parameter-default-changed": breaking("request"),
   "request-parameter-default-added": warning("request"),
   // request bodies
@@ -79,6 +80,7 @@ export const rules = {
   "request-property-enum-value-added": addition("request"),
   "request-property-constraint-tightened": breaking("request"),
   "request-property-constraint-loosened": addition("request"),
+  "request-property-constraint-changed": breaking("request"),
   "request-property-default-changed": breaking("request"),
   "request-property-default-added": warning("request"),
   "request-one-of-branch-removed": breaking("request"),
@@ -113,6 +115,7 @@ export const rules = {
   "response-property-enum-value-removed": addition("response"),
   "response-property-constraint-loosened": breaking("response"),
   "response-property-constraint-tightened": addition("response"),
+  "response-property-constraint-changed": breaking("response"),
   "response-property-default-changed": addition("response"),
   "response-one-of-branch-added": breaking("response"),
   "response-one-of-branch-removed": addition("response"),

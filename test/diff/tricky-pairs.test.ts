@@ -82,6 +82,23 @@ describe("readOnly, writeOnly and nullability", () => {
   });
 });
 
+describe("changes that look like tightenings but are not", () => {
+  it("a pattern every string matches restricts nothing: replacing a pattern by one loosens it", async () => {
+    const base = withValue(baseDocument(), `${VC}/properties/city/pattern`, "^\\w+$");
+    for (const everything of ["", ".*", "[\\s\\S]*"]) {
+      const report = await compare(base, withValue(base, `${VC}/properties/city/pattern`, everything));
+      expect(report.changes.map((c) => [c.rule, c.severity])).toEqual([["request-property-constraint-loosened", "info"]]);
+    }
+    expect(rulesOf(await compare(baseDocument(), withValue(baseDocument(), `${VC}/properties/city/pattern`, "")))).toEqual([]);
+  });
+
+  it("a pattern replaced by another is a change whose effect is not worked out: breaking both ways", async () => {
+    const base = withValue(baseDocument(), `${VC}/properties/city/pattern`, "[0-9a-f]+");
+    const report = await compare(base, withValue(base, `${VC}/properties/city/pattern`, "[0-9]+"));
+    expect(report.changes.map((c) => [c.rule, c.severity])).toEqual([["request-property-constraint-changed", "breaking"]]);
+  });
+});
+
 describe("defaults", () => {
   it("a default changed on a required value never applies: documentation only", async () => {
     const base = withValue(baseDocument(), `${VC}/properties/name/default`, "Hall");

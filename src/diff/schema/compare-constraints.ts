@@ -13,6 +13,9 @@ const CONSTRAINTS: readonly (readonly [JsonType, readonly string[]])[] = [
 
 const LOWER: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties"]);
 
+/** How a constraint's change moves the values it accepts: fewer, more, or some of each (or it cannot be told). */
+type Effect = "constraint-tightened" | "constraint-loosened" | "constraint-changed";
+
 /** A numeric bound in one form: `exclusiveMinimum: 5` is (5, exclusive). */
 interface Bound {
   readonly value: number;
@@ -33,24 +36,49 @@ export function compareConstraints(ctx: SchemaContext, base: Shape, head: Shape)
 }
 
 function keywordChange(ctx: SchemaContext, name: string, base: Shape, head: Shape): Finding[] {
-  const before = base.keywords.get(name);
-  const after = head.keywords.get(name);
-  if (sameJson(before?.value, after?.value)) return [];
-  const tightened = isTightened(name, before?.value, after?.value);
+  const [before, after] = [base.keywords.get(name), head.keywords.get(name)];
+  const [was, is] = [restriction(name, before?.value), restriction(name, after?.value)];
+  if (sameJson(was, is)) return [];
+  const effect = effectOf(name, was, is);
   const change = describe(name, before, after, head);
-  return [schemaFinding(ctx, tightened ? "constraint-tightened" : "constraint-loosened", change)];
+  const undecided = effect === "constraint-changed" ? `; whether the new ${name} accepts every value the old one did is not worked out` : "";
+  return [schemaFinding(ctx, effect, { ...change, what: `${change.what}${undecided}` })];
 }
 
-/** Whether the new value of a keyword accepts less than the old one did. */
-function isTightened(name: string, before: unknown, after: unknown): boolean {
-  if (after === undefined) return false;
-  if (before === undefined) return name !== "uniqueItems" || after === true;
-  if (typeof before === "number" && typeof after === "number") {
-    if (name === "multipleOf") return !Number.isInteger(before / after);
-    return LOWER.has(name) ? after > before : after < before;
+/** What a keyword's value restricts: nothing (undefined) for `uniqueItems: false` or a pattern every string matches. */
+function restriction(name: string, value: unknown): unknown {
+  if (name === "uniqueItems" && value === false) return undefined;
+  if (name === "pattern" && matchesEverything(value)) return undefined;
+  return value;
+}
+
+/**
+ * Whether every string matches a pattern (which is searched for, not anchored): one that matches
+ * the empty string without an anchor, a word boundary or a lookaround matches at the start of any
+ * string. Another pattern may match everything too; it is then read as restricting.
+ */
+function matchesEverything(pattern: unknown): boolean {
+  if (typeof pattern !== "string" || /[\^$]|\\[bB]|\(\?[=!<]/.test(pattern)) return false;
+  try {
+    return new RegExp(pattern, "u").test("");
+  } catch {
+    return false;
   }
-  if (name === "uniqueItems") return after === true;
-  return true;
+}
+
+/** Whether the new restriction accepts less than the old one, more, or neither (two patterns, whose overlap is not worked out). */
+function effectOf(name: string, before: unknown, after: unknown): Effect {
+  if (after === undefined) return "constraint-loosened";
+  if (before === undefined) return "constraint-tightened";
+  if (typeof before !== "number" || typeof after !== "number") return "constraint-changed";
+  if (name === "multipleOf") return isMultiple(after, before) ? "constraint-tightened" : isMultiple(before, after) ? "constraint-loosened" : "constraint-changed";
+  return (LOWER.has(name) ? after > before : after < before) ? "constraint-tightened" : "constraint-loosened";
+}
+
+/** Whether `value` is a whole multiple of `step` (so every multiple of `value` is one of `step`). */
+function isMultiple(value: number, step: number): boolean {
+  const ratio = value / step;
+  return Math.abs(ratio - Math.round(ratio)) < 1e-9;
 }
 
 function describe(name: string, before: Keyword | undefined, after: Keyword | undefined, head: Shape): SchemaChange {

@@ -15,6 +15,7 @@ export type SchemaChangeKind =
   | "enum-removed"
   | "constraint-tightened"
   | "constraint-loosened"
+  | "constraint-changed"
   | "default-changed"
   | "default-added"
   | "property-added-required"
@@ -69,6 +70,7 @@ const BODIES: Readonly<Record<SchemaChangeKind, readonly [request: Classified, r
   ],
   "constraint-tightened": [["request-property-constraint-tightened"], ["response-property-constraint-tightened"]],
   "constraint-loosened": [["request-property-constraint-loosened"], ["response-property-constraint-loosened"]],
+  "constraint-changed": [["request-property-constraint-changed"], ["response-property-constraint-changed"]],
   "default-changed": [["request-property-default-changed"], ["response-property-default-changed"]],
   "default-added": [["request-property-default-added"], ["response-property-default-changed"]],
   "property-added-required": [
@@ -133,6 +135,7 @@ const PARAMETER: Readonly<Partial<Record<SchemaChangeKind, Classified>>> = {
   "enum-removed": ["request-parameter-enum-value-removed", "callers"],
   "constraint-tightened": ["request-parameter-constraint-tightened"],
   "constraint-loosened": ["request-parameter-constraint-loosened"],
+  "constraint-changed": ["request-parameter-constraint-changed"],
   "default-changed": ["request-parameter-default-changed"],
   "default-added": ["request-parameter-default-added"],
 };

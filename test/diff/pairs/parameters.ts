@@ -45,6 +45,12 @@ export const parameterPairs: readonly RulePair[] = [
     ...bothWays(want("request-parameter-serialization-changed", "breaking", "major")),
   },
   {
+    name: "a parameter's pattern replaced by another",
+    base: set(`${Q}/schema/pattern`, "^[a-f]+$"),
+    head: set(`${Q}/schema/pattern`, "^[a-z]+$"),
+    ...bothWays(want("request-parameter-constraint-changed", "breaking", "major")),
+  },
+  {
     name: "a parameter's enum value removed",
     base: set(`${Q}/schema/enum`, ["a", "b"]),
     head: set(`${Q}/schema/enum`, ["a"]),

@@ -62,6 +62,11 @@ export const requestBodyPairs: readonly RulePair[] = [
     forward: want("request-property-enum-value-removed", "breaking", "major"),
     reverse: want("request-property-enum-value-added", "info", "major", TYPE),
   },
+  {
+    name: "a pattern replaced by another",
+    head: set(`${VC}/properties/name/pattern`, "^[A-Z][a-z]"),
+    ...bothWays(want("request-property-constraint-changed", "breaking", "major")),
+  },
   tightenedRequest("maxLength lowered", set(`${VC}/properties/name/maxLength`, 50)),
   tightenedRequest("minimum raised", set(`${VC}/properties/capacity/minimum`, 1)),
   tightenedRequest("minimum made exclusive", (document) => set(`${VC}/properties/capacity/exclusiveMinimum`, 0)(without(document, `${VC}/properties/capacity/minimum`))),

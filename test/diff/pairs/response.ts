@@ -45,6 +45,12 @@ export const responsePairs: readonly RulePair[] = [
     reverse: want("response-property-became-not-nullable", "info", "major", TYPE),
   },
   {
+    name: "a pattern replaced by another",
+    base: set(`${V}/properties/city/pattern`, "^[A-Z]"),
+    head: set(`${V}/properties/city/pattern`, "^[A-Z][a-z]"),
+    ...bothWays(want("response-property-constraint-changed", "breaking", "major")),
+  },
+  {
     name: "an enum value added",
     head: set(`${V}/properties/kind/enum`, ["hall", "park", "roof"]),
     forward: want("response-property-enum-value-added", "warning", "major", TYPE),
