@@ -11,7 +11,7 @@ const CONSTRAINTS: readonly (readonly [JsonType, readonly string[]])[] = [
   ["object", ["minProperties", "maxProperties"]],
 ];
 
-const LOWER: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties"]);
+const LOWER: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties", "minContains"]);
 
 /** How a constraint's change moves the values it accepts: fewer, more, or some of each (or it cannot be told). */
 type Effect = "constraint-tightened" | "constraint-loosened" | "constraint-changed";
@@ -23,7 +23,7 @@ interface Bound {
   readonly keyword: Keyword;
 }
 
-/** Bounds, patterns, multipleOf, uniqueItems and default, each change reported on its own. */
+/** Bounds, patterns, multipleOf, uniqueItems, dependentRequired and default, each change reported on its own. */
 export function compareConstraints(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
   if (base.never || head.never) return [];
   const keywords = CONSTRAINTS.filter(([type]) => bothAccept(base, head, type)).flatMap(([, names]) => names);
@@ -31,11 +31,13 @@ export function compareConstraints(ctx: SchemaContext, base: Shape, head: Shape)
   return [
     ...keywords.flatMap((name) => keywordChange(ctx, name, base, head)),
     ...(numeric ? [...boundChange(ctx, "minimum", base, head), ...boundChange(ctx, "maximum", base, head)] : []),
+    ...(bothAccept(base, head, "object") ? dependentRequiredChanges(ctx, base, head) : []),
     ...defaultChange(ctx, base, head),
   ];
 }
 
-function keywordChange(ctx: SchemaContext, name: string, base: Shape, head: Shape): Finding[] {
+/** A change of one keyword: `minContains` and `maxContains` are compared this way too, where both sides have a `contains`. */
+export function keywordChange(ctx: SchemaContext, name: string, base: Shape, head: Shape): Finding[] {
   const [before, after] = [base.keywords.get(name), head.keywords.get(name)];
   const [was, is] = [restriction(name, before?.value), restriction(name, after?.value)];
   if (sameJson(was, is)) return [];
@@ -45,9 +47,13 @@ function keywordChange(ctx: SchemaContext, name: string, base: Shape, head: Shap
   return [schemaFinding(ctx, effect, { ...change, what: `${change.what}${undecided}` })];
 }
 
-/** What a keyword's value restricts: nothing (undefined) for `uniqueItems: false` or a pattern every string matches. */
+/**
+ * What a keyword's value restricts: nothing (undefined) for `uniqueItems: false`, `minContains: 1`
+ * (the default), or a pattern every string matches.
+ */
 function restriction(name: string, value: unknown): unknown {
   if (name === "uniqueItems" && value === false) return undefined;
+  if (name === "minContains" && value === 1) return undefined;
   if (name === "pattern" && matchesEverything(value)) return undefined;
   return value;
 }
@@ -107,6 +113,22 @@ function boundOf(shape: Shape, side: "minimum" | "maximum"): Bound | undefined {
   ];
   const stricter = (a: Bound, b: Bound): Bound => (a.value === b.value ? (a.exclusive ? a : b) : (side === "minimum") === a.value > b.value ? a : b);
   return bounds.reduce<Bound | undefined>((best, bound) => (best === undefined ? bound : stricter(best, bound)), undefined);
+}
+
+/** dependentRequired: each property now required beside another one tightens, each no longer required loosens. */
+function dependentRequiredChanges(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
+  const names = [...new Set([...base.dependentRequired.keys(), ...head.dependentRequired.keys()])].sort();
+  return names.flatMap((name) => {
+    const [was, is] = [base.dependentRequired.get(name) ?? new Set<string>(), head.dependentRequired.get(name) ?? new Set<string>()];
+    const added = [...is].filter((dependent) => !was.has(dependent)).map((dependent) => dependentChange(ctx, head, [name, dependent], true));
+    return [...added, ...[...was].filter((dependent) => !is.has(dependent)).map((dependent) => dependentChange(ctx, head, [name, dependent], false))];
+  });
+}
+
+function dependentChange(ctx: SchemaContext, head: Shape, [name, dependent]: readonly [string, string], added: boolean): Finding {
+  const what = `dependentRequired: \`${dependent}\` ${added ? "now" : "no longer"} required when \`${name}\` is present`;
+  const pair = `${name} → ${dependent}`;
+  return schemaFinding(ctx, added ? "constraint-tightened" : "constraint-loosened", { pointer: head.pointer, ...(added ? { after: pair } : { before: pair }), what, typed: false });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { appendPointer } from "../../json-pointer.js";
 import type { Finding } from "../finding.js";
 import type { SchemaChangeKind } from "./kinds.js";
 import { shapeOf } from "./normalize.js";
@@ -22,11 +23,19 @@ export function compareObjects(ctx: SchemaContext, base: Shape, head: Shape, com
   return [...names.flatMap((name) => compareProperty(ctx, name, { base, head, before, after }, compare)), ...compareAdditional(ctx, base, head, compare)];
 }
 
+/**
+ * The properties a level lists, and those it requires without listing them (`then: {required: [x]}`),
+ * whose values the schema for other properties holds.
+ */
 function visible(doc: SchemaDoc, shape: Shape, direction: "request" | "response"): Visible {
   const properties = new Map<string, { parts: SchemaParts; shape: Shape }>();
   for (const [name, parts] of shape.properties) {
     const property = shapeOf(doc, parts);
     if (direction === "request" ? !property.readOnly : !property.writeOnly) properties.set(name, { parts, shape: property });
+  }
+  for (const name of [...shape.required].filter((required) => !shape.properties.has(required))) {
+    const parts = typeof shape.additional === "string" ? [{ value: shape.additional === "open", pointer: appendPointer(shape.pointer, "required") }] : shape.additional;
+    properties.set(name, { parts, shape: shapeOf(doc, parts) });
   }
   return { properties, required: new Set([...shape.required].filter((name) => properties.has(name))) };
 }

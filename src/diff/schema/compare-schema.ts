@@ -1,15 +1,17 @@
-import { appendPointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import type { Finding } from "../finding.js";
 import { schemaDigest } from "./canonical.js";
 import { compareBranchings } from "./compare-branches.js";
+import { compareConditionals } from "./compare-conditionals.js";
 import { compareConstraints } from "./compare-constraints.js";
 import { compareExtras } from "./compare-extras.js";
+import { compareItems } from "./compare-items.js";
 import { compareObjects } from "./compare-object.js";
+import { compareSubschemas } from "./compare-subschemas.js";
 import { compareTypes } from "./compare-types.js";
 import { shapeOf } from "./normalize.js";
-import { descend, readingKey, type SchemaContext } from "./schema-context.js";
-import { type Branching, bothAccept, type SchemaParts, type Shape } from "./shape.js";
+import { readingKey, type SchemaContext } from "./schema-context.js";
+import type { Branching, SchemaParts, Shape } from "./shape.js";
 import { recordReach } from "./shared-comparisons.js";
 
 /**
@@ -47,7 +49,9 @@ function compareNow(ctx: SchemaContext, base: SchemaParts, head: SchemaParts): F
     ...compareTypes(here, before, after),
     ...compareConstraints(here, before, after),
     ...compareObjects(here, before, after, compareSchemas),
-    ...compareItems(here, before, after),
+    ...compareItems(here, before, after, compareSchemas),
+    ...compareSubschemas(here, before, after, compareSchemas),
+    ...compareConditionals(here, before, after, compareSchemas),
     ...compareBranchings(here, before, after, compareSchemas),
     ...compareExtras(here, before, after),
   ];
@@ -58,13 +62,6 @@ function identity(parts: SchemaParts): { id: string; ref: boolean } {
   const [first] = parts;
   const ref = parts.length === 1 && isRecord(first?.value) && Object.keys(first.value).length === 1 && typeof first.value.$ref === "string" ? first.value.$ref : undefined;
   return ref !== undefined ? { id: ref, ref: true } : { id: parts.map((part) => part.pointer).join("+"), ref: false };
-}
-
-function compareItems(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
-  if (base.never || head.never || !bothAccept(base, head, "array")) return [];
-  if (base.items === undefined && head.items === undefined) return [];
-  const anything = (shape: Shape): SchemaParts => [{ value: true, pointer: appendPointer(shape.pointer, "items") }];
-  return compareSchemas(descend(ctx, "[]"), base.items ?? anything(base), head.items ?? anything(head));
 }
 
 /**
@@ -91,6 +88,10 @@ function onlyBranching(shape: Shape): Branching | undefined {
     shape.required.size === 0 &&
     shape.additional === "open" &&
     shape.items === undefined &&
+    shape.prefixItems.length === 0 &&
+    shape.subschemas.size === 0 &&
+    shape.conditionals.length === 0 &&
+    shape.dependentRequired.size === 0 &&
     shape.keywords.size === 0 &&
     [...shape.other.keys()].every((key) => key === "discriminator");
   return bare ? branching : undefined;
@@ -108,6 +109,10 @@ function asBranch(shape: Shape, keyword: "oneOf" | "anyOf"): Shape {
     additional: "open",
     indexSignature: false,
     items: undefined,
+    prefixItems: [],
+    subschemas: new Map(),
+    conditionals: [],
+    dependentRequired: new Map(),
     keywords: new Map(),
     branchings: [branching],
     docs: new Map(),

@@ -1,11 +1,12 @@
 import type { Finding } from "../finding.js";
 import type { SchemaChangeKind } from "./kinds.js";
+import { ENCODINGS } from "./merge-keyword.js";
 import { listValues, type SchemaContext, schemaFinding } from "./schema-context.js";
 import { coversTypes, type JsonType, type Shape } from "./shape.js";
 
-/** Types, nullability, format and enum values of one level. */
+/** Types, nullability, format (and content encoding) and enum values of one level. */
 export function compareTypes(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
-  return [...typeChange(ctx, base, head), ...nullableChange(ctx, base, head), ...formatChange(ctx, base, head), ...enumChanges(ctx, base, head)];
+  return [...typeChange(ctx, base, head), ...nullableChange(ctx, base, head), ...ENCODINGS.flatMap((name) => encodingChange(ctx, name, base, head)), ...enumChanges(ctx, base, head)];
 }
 
 function typeChange(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
@@ -42,13 +43,17 @@ function nullableChange(ctx: SchemaContext, base: Shape, head: Shape): Finding[]
   return [schemaFinding(ctx, kind, { pointer: head.pointer, before: base.nullable ? "nullable" : "not nullable", after: head.nullable ? "nullable" : "not nullable", what })];
 }
 
-function formatChange(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
-  const before = base.keywords.get("format");
-  const after = head.keywords.get("format");
+/**
+ * `format`, `contentMediaType` and `contentEncoding` say how a string is read: one added narrows
+ * what is valid, one removed widens it, and one changed changes how every value is read.
+ */
+function encodingChange(ctx: SchemaContext, name: string, base: Shape, head: Shape): Finding[] {
+  const before = base.keywords.get(name);
+  const after = head.keywords.get(name);
   if (JSON.stringify(before?.value) === JSON.stringify(after?.value)) return [];
   const kind = before === undefined ? "format-narrowed" : after === undefined ? "format-widened" : "format-changed";
   const show = (value: unknown): string => (value === undefined ? "none" : JSON.stringify(value));
-  const change = { before: before?.value, after: after?.value, what: `format changed from ${show(before?.value)} to ${show(after?.value)}`, typed: false };
+  const change = { before: before?.value, after: after?.value, what: `${name} changed from ${show(before?.value)} to ${show(after?.value)}`, typed: false };
   return [schemaFinding(ctx, kind, { pointer: after?.pointer ?? before?.pointer ?? head.pointer, at: after?.pointer ?? head.pointer, ...change })];
 }
 

@@ -4,7 +4,7 @@ import { isDocumentationKey } from "../keyword-change.js";
 import { stableStringify } from "../stable-json.js";
 import type { Flattened } from "./flatten.js";
 import { isClassifiedKeyword, mergeKeyword } from "./merge-keyword.js";
-import type { Branching, JsonType, Keyword, SchemaNode } from "./shape.js";
+import type { Branching, Conditional, JsonType, Keyword, SchemaNode, Subschema, SubschemaKeyword } from "./shape.js";
 
 /** One level being merged from its parts; "null" is still one of the types here. */
 export interface Draft {
@@ -17,6 +17,10 @@ export interface Draft {
   additional: "open" | "closed" | SchemaNode[];
   indexSignature: boolean;
   items?: SchemaNode[];
+  readonly prefixItems: SchemaNode[][];
+  readonly subschemas: Map<string, Subschema>;
+  readonly conditionals: Conditional[];
+  readonly dependentRequired: Map<string, Set<string>>;
   readonly keywords: Map<string, Keyword>;
   readonly branchings: Branching[];
   readOnly: boolean;
@@ -29,7 +33,11 @@ export interface Draft {
 type Folder = (draft: Draft, value: unknown, node: SchemaNode<Record<string, unknown>>) => void;
 
 const JSON_TYPES: ReadonlySet<string> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
-const CONSUMED: ReadonlySet<string> = new Set(["$ref", "allOf", "$defs", "definitions", "exclusiveMinimum", "exclusiveMaximum", "minimum", "maximum"]);
+/** Keywords read with another one (`then` and `else` with `if`, which they do nothing without), or that apply nothing here. */
+const CONSUMED: ReadonlySet<string> = new Set(["$ref", "allOf", "$defs", "definitions", "exclusiveMinimum", "exclusiveMaximum", "minimum", "maximum", "then", "else"]);
+
+/** The subschema keywords whose schemas, written in several parts, all apply to the same values; `contains` and `not` do not combine so. */
+const CONJUNCTIVE: ReadonlySet<SubschemaKeyword> = new Set(["propertyNames", "patternProperties", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "contentSchema"]);
 
 const folders: Record<string, Folder> = {
   type: (draft, value) => intersectDraftTypes(draft, Array.isArray(value) ? value : [value]),
@@ -46,6 +54,22 @@ const folders: Record<string, Folder> = {
   items: (draft, value, node) => {
     draft.items = [...(draft.items ?? []), { value, pointer: appendPointer(node.pointer, "items") }];
   },
+  prefixItems: (draft, value, node) => addPrefixItems(draft, value, appendPointer(node.pointer, "prefixItems")),
+  contains: subschemaFolder("contains"),
+  propertyNames: subschemaFolder("propertyNames"),
+  contentSchema: subschemaFolder("contentSchema"),
+  not: subschemaFolder("not"),
+  unevaluatedItems: (draft, value, node) => {
+    if (value !== true) addSubschema(draft, "unevaluatedItems", "", { value, pointer: appendPointer(node.pointer, "unevaluatedItems") });
+  },
+  unevaluatedProperties: (draft, value, node) => {
+    if (value === false) draft.additional = "closed";
+    else if (value !== true) addSubschema(draft, "unevaluatedProperties", "", { value, pointer: appendPointer(node.pointer, "unevaluatedProperties") });
+  },
+  patternProperties: keyedFolder("patternProperties"),
+  dependentSchemas: keyedFolder("dependentSchemas"),
+  dependentRequired: (draft, value) => addDependentRequired(draft, value),
+  if: (draft, value, node) => addConditional(draft, value, node),
   oneOf: (draft, value, node) => addBranching(draft, "oneOf", value, node.pointer),
   anyOf: (draft, value, node) => addBranching(draft, "anyOf", value, node.pointer),
   readOnly: (draft, value) => {
@@ -67,6 +91,10 @@ export function foldNodes(flat: Flattened): Draft {
     required: new Set(),
     additional: "open",
     indexSignature: false,
+    prefixItems: [],
+    subschemas: new Map(),
+    conditionals: [],
+    dependentRequired: new Map(),
     keywords: new Map(),
     branchings: [],
     readOnly: false,
@@ -87,7 +115,6 @@ function foldKey(draft: Draft, key: string, value: unknown, node: SchemaNode<Rec
   const keyword = { value, pointer: appendPointer(node.pointer, key) };
   if (folder !== undefined) folder(draft, value, node);
   else if (CONSUMED.has(key)) return;
-  else if (key === "unevaluatedProperties" && value === false) draft.additional = "closed";
   else if (isDocumentationKey(key)) draft.docs.set(key, mergeKeyword(draft.docs.get(key), key, keyword));
   else if (isClassifiedKeyword(key)) draft.keywords.set(key, mergeKeyword(draft.keywords.get(key), key, keyword));
   else draft.other.set(key, mergeKeyword(draft.other.get(key), key, keyword));
@@ -146,4 +173,59 @@ function addBranching(draft: Draft, keyword: "oneOf" | "anyOf", value: unknown, 
   if (!Array.isArray(value)) return;
   const at = appendPointer(pointer, keyword);
   draft.branchings.push({ keyword, pointer: at, branches: value.map((branch: unknown, index) => [{ value: branch, pointer: appendPointer(at, index) }]) });
+}
+
+/** A folder for a keyword whose value is one subschema. */
+function subschemaFolder(keyword: SubschemaKeyword): Folder {
+  return (draft, value, node) => addSubschema(draft, keyword, "", { value, pointer: appendPointer(node.pointer, keyword) });
+}
+
+/** A folder for a keyword whose value maps keys (patterns, property names) to subschemas. */
+function keyedFolder(keyword: "patternProperties" | "dependentSchemas"): Folder {
+  return (draft, value, node) => {
+    if (!isRecord(value)) return;
+    for (const [key, schema] of Object.entries(value)) addSubschema(draft, keyword, key, { value: schema, pointer: appendPointer(node.pointer, keyword, key) });
+  };
+}
+
+/** A subschema added to the level: joined to the same keyword and key of another part where both apply to the same values, else beside it. */
+function addSubschema(draft: Draft, keyword: SubschemaKeyword, key: string, node: SchemaNode): void {
+  const name = key === "" ? keyword : `${keyword} ${key}`;
+  const existing = draft.subschemas.get(name);
+  if (existing === undefined || CONJUNCTIVE.has(keyword)) {
+    draft.subschemas.set(name, { keyword, key, pointer: existing?.pointer ?? node.pointer, parts: [...(existing?.parts ?? []), node] });
+    return;
+  }
+  let count = 2;
+  while (draft.subschemas.has(`${name} ${count}`)) count++;
+  draft.subschemas.set(`${name} ${count}`, { keyword, key, pointer: node.pointer, parts: [node] });
+}
+
+function addPrefixItems(draft: Draft, value: unknown, pointer: string): void {
+  if (!Array.isArray(value)) return;
+  value.forEach((schema: unknown, index) => {
+    draft.prefixItems[index] = [...(draft.prefixItems[index] ?? []), { value: schema, pointer: appendPointer(pointer, index) }];
+  });
+}
+
+function addDependentRequired(draft: Draft, value: unknown): void {
+  if (!isRecord(value)) return;
+  for (const [name, required] of Object.entries(value)) {
+    const names = draft.dependentRequired.get(name) ?? new Set<string>();
+    for (const dependent of Array.isArray(required) ? required : []) names.add(String(dependent));
+    draft.dependentRequired.set(name, names);
+  }
+}
+
+/** `if` with the `then` and `else` beside it; without either, `if` restricts nothing. */
+function addConditional(draft: Draft, value: unknown, node: SchemaNode<Record<string, unknown>>): void {
+  const { then, else: otherwise } = node.value;
+  if (then === undefined && otherwise === undefined) return;
+  const at = (key: string, schema: unknown): SchemaNode[] => [{ value: schema, pointer: appendPointer(node.pointer, key) }];
+  draft.conditionals.push({
+    pointer: appendPointer(node.pointer, "if"),
+    condition: at("if", value),
+    ...(then !== undefined ? { thenBranch: at("then", then) } : {}),
+    ...(otherwise !== undefined ? { elseBranch: at("else", otherwise) } : {}),
+  });
 }

@@ -149,3 +149,48 @@ export function classifyKind(place: SchemaPlace, kind: SchemaChangeKind): { rule
   const [rule, typeBreak] = place === "response" ? response : ((place === "parameter" ? PARAMETER[kind] : undefined) ?? request);
   return typeBreak === undefined ? { rule } : { rule, typeBreak };
 }
+
+/** What a kind of change does to the values a schema accepts: fewer, more, some of each, or none. */
+type Polarity = "narrows" | "widens" | "changes" | "neutral";
+
+const POLARITY: Readonly<Record<SchemaChangeKind, Polarity>> = {
+  "type-narrowed": "narrows",
+  "type-widened": "widens",
+  "type-changed": "changes",
+  "format-narrowed": "narrows",
+  "format-widened": "widens",
+  "format-changed": "changes",
+  "nullable-added": "widens",
+  "nullable-removed": "narrows",
+  "enum-added": "widens",
+  "enum-removed": "narrows",
+  "constraint-tightened": "narrows",
+  "constraint-loosened": "widens",
+  "constraint-changed": "changes",
+  "default-changed": "neutral",
+  "default-added": "neutral",
+  // a property added to an open object constrains values that were free under its name
+  "property-added-required": "narrows",
+  "property-added-optional": "narrows",
+  "property-removed-required": "widens",
+  "property-removed-optional": "widens",
+  "property-forbidden": "narrows",
+  "became-required": "narrows",
+  "became-optional": "widens",
+  closed: "narrows",
+  opened: "widens",
+  "oneOf-added": "widens",
+  "oneOf-removed": "narrows",
+  "anyOf-added": "widens",
+  "anyOf-removed": "narrows",
+};
+
+const NEGATED: Readonly<Record<Polarity, SchemaChangeKind | undefined>> = { narrows: "constraint-loosened", widens: "constraint-tightened", changes: "constraint-changed", neutral: undefined };
+
+/**
+ * A kind of change read under `not`: what the inner schema accepts, the level refuses, so a
+ * narrowing inside loosens the level and a widening tightens it.
+ */
+export function negateKind(kind: SchemaChangeKind): SchemaChangeKind {
+  return NEGATED[POLARITY[kind]] ?? kind;
+}

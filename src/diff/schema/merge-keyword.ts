@@ -2,15 +2,18 @@ import { stableStringify } from "../stable-json.js";
 import type { Keyword } from "./shape.js";
 
 /** Keywords whose smaller value is the stricter one. */
-export const UPPER_BOUNDS: ReadonlySet<string> = new Set(["maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum"]);
+export const UPPER_BOUNDS: ReadonlySet<string> = new Set(["maxLength", "maxItems", "maxProperties", "maxContains", "maximum", "exclusiveMaximum"]);
 /** Keywords whose larger value is the stricter one. */
-export const LOWER_BOUNDS: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum"]);
+export const LOWER_BOUNDS: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties", "minContains", "minimum", "exclusiveMinimum"]);
 /** Other keywords the comparison classifies: a value added or changed restricts what is valid. */
 export const RESTRICTIONS: ReadonlySet<string> = new Set(["pattern", "multipleOf", "uniqueItems"]);
 
-/** Whether a keyword is classified by the constraint rules (or as format or default). */
+/** Keywords that say how a string is to be read, compared as `format` is. */
+export const ENCODINGS: readonly string[] = ["format", "contentMediaType", "contentEncoding"];
+
+/** Whether a keyword is classified by the constraint rules (or as an encoding or default). */
 export function isClassifiedKeyword(key: string): boolean {
-  return UPPER_BOUNDS.has(key) || LOWER_BOUNDS.has(key) || RESTRICTIONS.has(key) || key === "format" || key === "default";
+  return UPPER_BOUNDS.has(key) || LOWER_BOUNDS.has(key) || RESTRICTIONS.has(key) || ENCODINGS.includes(key) || key === "default";
 }
 
 /**

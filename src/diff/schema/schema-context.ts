@@ -1,5 +1,5 @@
 import type { Finding } from "../finding.js";
-import { classifyKind, type SchemaChangeKind, type SchemaPlace } from "./kinds.js";
+import { classifyKind, negateKind, type SchemaChangeKind, type SchemaPlace } from "./kinds.js";
 import type { SchemaDoc } from "./shape.js";
 import type { SharedComparisons } from "./shared-comparisons.js";
 
@@ -28,6 +28,10 @@ export interface SchemaContext {
   readonly shared: SharedComparisons;
   /** the place whose comparison this is: an operation, or the component pair being compared */
   readonly within: string;
+  /** inside `not` (inside an odd number of them): the value must not match the schema here */
+  readonly negated?: boolean;
+  /** inside a subschema the generated types leave out (not, if/then/else, contains, ...): no type changes */
+  readonly untyped?: boolean;
   /** the value is always there (a required parameter or property), so its default never applies */
   readonly present?: boolean;
 }
@@ -47,18 +51,27 @@ export interface SchemaChange {
 
 /** A finding for a kind of change at the context's place. */
 export function schemaFinding(ctx: SchemaContext, kind: SchemaChangeKind, change: SchemaChange): Finding {
-  const { rule, typeBreak } = classifyKind(ctx.place, kind);
+  const read = ctx.negated === true ? negateKind(kind) : kind;
+  const { rule, typeBreak } = classifyKind(ctx.place, read);
+  const what = read === kind ? change.what : `${change.what} inside \`not\`, so ${NEGATED_EFFECT[read] ?? "the values it refuses changed"}`;
   return {
     rule,
     pointer: change.pointer,
     ...(change.at !== undefined && change.at !== change.pointer ? { at: change.at } : {}),
     ...(change.before !== undefined ? { before: change.before } : {}),
     ...(change.after !== undefined ? { after: change.after } : {}),
-    message: `${placeName(ctx)}: ${change.what}`,
-    ...(typeBreak !== undefined && change.typed !== false ? { typeBreak } : {}),
-    ...(ctx.owner !== undefined ? { owner: ctx.owner, ownerDetail: `${ctx.ownerPath === "" ? "" : `property \`${ctx.ownerPath}\`: `}${change.what}` } : {}),
+    message: `${placeName(ctx)}: ${what}`,
+    ...(typeBreak !== undefined && change.typed !== false && ctx.untyped !== true ? { typeBreak } : {}),
+    ...(ctx.owner !== undefined ? { owner: ctx.owner, ownerDetail: `${ctx.ownerPath === "" ? "" : `property \`${ctx.ownerPath}\`: `}${what}` } : {}),
   };
 }
+
+/** What a change inside `not` does to the level, by the kind it is read as. */
+const NEGATED_EFFECT: Readonly<Partial<Record<SchemaChangeKind, string>>> = {
+  "constraint-loosened": "more values are valid",
+  "constraint-tightened": "fewer values are valid",
+  "constraint-changed": "other values are valid",
+};
 
 /**
  * "request body (application/json), property `venue.name`"; inside a component, the exported
@@ -81,9 +94,21 @@ export function intoBranch(ctx: SchemaContext, keyword: string, index: number): 
   return { ...ctx, path: `${ctx.path}${suffix}`.trim(), ownerPath: `${ctx.ownerPath}${suffix}`.trim() };
 }
 
+/**
+ * The context inside a subschema that applies to the same value ("not", "then", "contains"):
+ * named after it, read the other way round inside `not`, and without type changes where the
+ * generated types leave the subschema out.
+ */
+export function intoSubschema(ctx: SchemaContext, label: string, reading: { readonly negate?: boolean; readonly typed?: boolean } = {}): SchemaContext {
+  const suffix = ` (${label})`;
+  const negated = reading.negate === true ? ctx.negated !== true : ctx.negated === true;
+  const untyped = ctx.untyped === true || reading.typed !== true;
+  return { ...ctx, path: `${ctx.path}${suffix}`.trim(), ownerPath: `${ctx.ownerPath}${suffix}`.trim(), negated, untyped, present: false };
+}
+
 /** How a context reads what it compares, as a key: the same schemas read differently are compared again. */
 export function readingKey(ctx: SchemaContext): string {
-  return `${ctx.direction} ${ctx.place}${ctx.present === true ? " present" : ""}`;
+  return `${ctx.direction} ${ctx.place}${ctx.negated === true ? " negated" : ""}${ctx.untyped === true ? " untyped" : ""}${ctx.present === true ? " present" : ""}`;
 }
 
 /** Shows a list of enum values (canonical JSON) as the report prints them: "a", "b". */

@@ -49,6 +49,30 @@ export interface Branching {
   readonly branches: readonly SchemaParts[];
 }
 
+/**
+ * The applicators that take a subschema and apply it in place: each restricts the instance while
+ * it is there (absent, it accepts anything), except `not`, which refuses what its schema accepts.
+ */
+export type SubschemaKeyword = "contains" | "propertyNames" | "patternProperties" | "dependentSchemas" | "unevaluatedItems" | "unevaluatedProperties" | "contentSchema" | "not";
+
+/** A subschema of one level: its keyword, its key within the keyword, and its schema. */
+export interface Subschema {
+  readonly keyword: SubschemaKeyword;
+  /** the pattern of patternProperties, the property of dependentSchemas; "" for the others */
+  readonly key: string;
+  readonly pointer: string;
+  /** every part applies (the same keyword and key written in several allOf members) */
+  readonly parts: SchemaParts;
+}
+
+/** if/then/else: `then` applies where `if` holds, `else` where it does not (a missing one accepts anything). */
+export interface Conditional {
+  readonly pointer: string;
+  readonly condition: SchemaParts;
+  readonly thenBranch?: SchemaParts;
+  readonly elseBranch?: SchemaParts;
+}
+
 /** One level of a normalised schema. */
 export interface Shape {
   /** where the schema stands (the $ref site, not its target) */
@@ -73,7 +97,14 @@ export interface Shape {
   /** whether the generated type has an index signature (additionalProperties true or a schema) */
   readonly indexSignature: boolean;
   readonly items?: SchemaParts;
-  /** constraints, format and default, as merged from every part */
+  /** the schemas of the first items, by position (prefixItems); `items` applies to those after them */
+  readonly prefixItems: readonly SchemaParts[];
+  /** subschemas by keyword and key: "contains", "patternProperties ^x-", "not" (a second `not` of the level: "not 2") */
+  readonly subschemas: ReadonlyMap<string, Subschema>;
+  readonly conditionals: readonly Conditional[];
+  /** dependentRequired: per property, the properties its presence requires */
+  readonly dependentRequired: ReadonlyMap<string, ReadonlySet<string>>;
+  /** constraints, format, content encoding and default, as merged from every part */
   readonly keywords: ReadonlyMap<string, Keyword>;
   readonly branchings: readonly Branching[];
   readonly readOnly: boolean;
@@ -81,7 +112,7 @@ export interface Shape {
   readonly deprecated: boolean;
   /** descriptions, titles, examples, extensions: documentation only */
   readonly docs: ReadonlyMap<string, Keyword>;
-  /** keywords this comparison does not classify (if/then/else, not, patternProperties, ...) */
+  /** keywords this comparison does not classify (discriminator, $dynamicRef, ...) */
   readonly other: ReadonlyMap<string, Keyword>;
 }
 
