@@ -54,6 +54,7 @@ export const rules = {
   "request-parameter-constraint-tightened": breaking("request"),
   "request-parameter-constraint-loosened": addition("request"),
   "request-parameter-constraint-changed": breaking("request"),
+  "request-parameter-const-changed": breaking("request"),
   "request-parameter-default-changed": breaking("request"),
   "request-parameter-default-added": warning("request"),
   // request bodies
@@ -81,6 +82,7 @@ export const rules = {
   "request-property-constraint-tightened": breaking("request"),
   "request-property-constraint-loosened": addition("request"),
   "request-property-constraint-changed": breaking("request"),
+  "request-property-const-changed": breaking("request"),
   "request-property-default-changed": breaking("request"),
   "request-property-default-added": warning("request"),
   "request-one-of-branch-removed": breaking("request"),
@@ -116,6 +118,7 @@ export const rules = {
   "response-property-constraint-loosened": breaking("response"),
   "response-property-constraint-tightened": addition("response"),
   "response-property-constraint-changed": breaking("response"),
+  "response-property-const-changed": breaking("response"),
   "response-property-default-changed": addition("response"),
   "response-one-of-branch-added": breaking("response"),
   "response-one-of-branch-removed": addition("response"),

@@ -64,6 +64,8 @@ function enumChanges(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
   const change = { pointer: head.pointer, before: values(before), after: values(after) };
   if (before === undefined) return [schemaFinding(ctx, "enum-removed", { ...change, what: `values now restricted to ${listValues(after ?? [])}` })];
   if (after === undefined) return [schemaFinding(ctx, "enum-added", { ...change, what: `values no longer restricted to ${listValues(before)}` })];
+  if (before.length === 1 && after.length === 1 && before[0] !== after[0])
+    return [schemaFinding(ctx, "const-changed", { ...change, what: `value changed from ${listValues(before)} to ${listValues(after)}` })];
   const removed = before.filter((value) => !after.includes(value));
   const added = after.filter((value) => !before.includes(value));
   return [

@@ -16,6 +16,7 @@ export type SchemaChangeKind =
   | "constraint-tightened"
   | "constraint-loosened"
   | "constraint-changed"
+  | "const-changed"
   | "default-changed"
   | "default-added"
   | "property-added-required"
@@ -71,6 +72,10 @@ const BODIES: Readonly<Record<SchemaChangeKind, readonly [request: Classified, r
   "constraint-tightened": [["request-property-constraint-tightened"], ["response-property-constraint-tightened"]],
   "constraint-loosened": [["request-property-constraint-loosened"], ["response-property-constraint-loosened"]],
   "constraint-changed": [["request-property-constraint-changed"], ["response-property-constraint-changed"]],
+  "const-changed": [
+    ["request-property-const-changed", "callers"],
+    ["response-property-const-changed", "callers"],
+  ],
   "default-changed": [["request-property-default-changed"], ["response-property-default-changed"]],
   "default-added": [["request-property-default-added"], ["response-property-default-changed"]],
   "property-added-required": [
@@ -136,6 +141,7 @@ const PARAMETER: Readonly<Partial<Record<SchemaChangeKind, Classified>>> = {
   "constraint-tightened": ["request-parameter-constraint-tightened"],
   "constraint-loosened": ["request-parameter-constraint-loosened"],
   "constraint-changed": ["request-parameter-constraint-changed"],
+  "const-changed": ["request-parameter-const-changed", "callers"],
   "default-changed": ["request-parameter-default-changed"],
   "default-added": ["request-parameter-default-added"],
 };
@@ -167,6 +173,7 @@ const POLARITY: Readonly<Record<SchemaChangeKind, Polarity>> = {
   "constraint-tightened": "narrows",
   "constraint-loosened": "widens",
   "constraint-changed": "changes",
+  "const-changed": "changes",
   "default-changed": "neutral",
   "default-added": "neutral",
   // a property added to an open object constrains values that were free under its name

@@ -51,6 +51,12 @@ export const parameterPairs: readonly RulePair[] = [
     ...bothWays(want("request-parameter-constraint-changed", "breaking", "major")),
   },
   {
+    name: "a parameter's one value changed",
+    base: set(`${Q}/schema/const`, "a"),
+    head: set(`${Q}/schema/const`, "b"),
+    ...bothWays(want("request-parameter-const-changed", "breaking", "major")),
+  },
+  {
     name: "a parameter's enum value removed",
     base: set(`${Q}/schema/enum`, ["a", "b"]),
     head: set(`${Q}/schema/enum`, ["a"]),

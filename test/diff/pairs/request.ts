@@ -63,6 +63,12 @@ export const requestBodyPairs: readonly RulePair[] = [
     reverse: want("request-property-enum-value-added", "info", "major", TYPE),
   },
   {
+    name: "a const value changed",
+    base: set(`${VC}/properties/kind`, { const: "hall" }),
+    head: set(`${VC}/properties/kind`, { const: "park" }),
+    ...bothWays(want("request-property-const-changed", "breaking", "major")),
+  },
+  {
     name: "a pattern replaced by another",
     head: set(`${VC}/properties/name/pattern`, "^[A-Z][a-z]"),
     ...bothWays(want("request-property-constraint-changed", "breaking", "major")),

@@ -45,6 +45,12 @@ export const responsePairs: readonly RulePair[] = [
     reverse: want("response-property-became-not-nullable", "info", "major", TYPE),
   },
   {
+    name: "a const value changed",
+    base: set(`${V}/properties/kind`, { const: "hall" }),
+    head: set(`${V}/properties/kind`, { const: "park" }),
+    ...bothWays(want("response-property-const-changed", "breaking", "major")),
+  },
+  {
     name: "a pattern replaced by another",
     base: set(`${V}/properties/city/pattern`, "^[A-Z]"),
     head: set(`${V}/properties/city/pattern`, "^[A-Z][a-z]"),
