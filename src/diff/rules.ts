@@ -86,7 +86,8 @@ export const rules = {
   "request-property-default-changed": breaking("request"),
   "request-property-default-added": warning("request"),
   "request-one-of-branch-removed": breaking("request"),
-  "request-one-of-branch-added": warning("request"),
+  "request-one-of-branch-added": addition("request"),
+  "request-one-of-branches-overlap": breaking("request"),
   "request-any-of-branch-removed": breaking("request"),
   "request-any-of-branch-added": addition("request"),
   // responses

@@ -131,11 +131,44 @@ describe("oneOf branches", () => {
     expect(rulesOf(report)).toEqual(["package-type-changed", "response-one-of-branch-removed"]);
   });
 
-  it("a request oneOf branch added that overlaps the others is a warning", async () => {
+  it("a request oneOf branch added that a valid value may match beside an old one is breaking: that value now matches two", async () => {
     const base = withValue(baseDocument(), `${VC}/properties/contact`, { oneOf: [branch("a")] });
     const head = withValue(base, `${VC}/properties/contact`, { oneOf: [branch("a"), branch("b")] });
     const report = await compare(base, head);
-    expect(changesOf(report, "request-one-of-branch-added").map((c) => c.severity)).toEqual(["warning"]);
+    expect(changesOf(report, "request-one-of-branches-overlap").map((c) => [c.severity, c.message])).toEqual([
+      ["breaking", "type `VenueCreate`, property `contact`: oneOf branch #2 (object) added: a value valid against it and an old branch now matches two branches and is refused"],
+    ]);
+  });
+
+  it("a request body wrapped into a oneOf of overlapping branches is breaking; branches told apart by type, tag or a forbidden property are not", async () => {
+    const tagged = (tag: string): Json => ({ type: "object", properties: { kind: { const: tag }, a: { type: "string" } }, required: ["kind"] });
+    const closed = (name: string): Json => ({ type: "object", properties: { [name]: { type: "string" } }, required: [name], additionalProperties: false });
+    const base = withValue(baseDocument(), `${VC}/properties/contact`, tagged("email"));
+    const wrapped = withValue(base, `${VC}/properties/contact`, { oneOf: [branch("kind"), tagged("email")] });
+    expect(rulesOf(await compare(base, wrapped))).toContain("request-one-of-branches-overlap");
+    const apart = [{ oneOf: [tagged("email"), { type: "string" }] }, { oneOf: [tagged("email"), tagged("phone")] }, { oneOf: [tagged("email"), closed("phone")] }];
+    for (const contact of apart) {
+      const report = await compare(base, withValue(base, `${VC}/properties/contact`, contact));
+      expect(changesOf(report, "request-one-of-branch-added").map((c) => c.severity)).toEqual(["info"]);
+      expect(rulesOf(report)).not.toContain("request-one-of-branches-overlap");
+    }
+  });
+
+  it("a response oneOf of overlapping branches widened into an anyOf with more types is breaking", async () => {
+    const base = withValue(baseDocument(), `${V}/properties/code`, { oneOf: [{ type: "string" }, { type: "string", maxLength: 3 }] });
+    const head = withValue(base, `${V}/properties/code`, { anyOf: [{ type: "string" }, { type: "string", maxLength: 3 }, { type: "boolean" }] });
+    const report = await compare(base, head);
+    expect(changesOf(report, "response-property-constraint-loosened").map((c) => c.message)).toEqual([
+      "type `Venue`, property `code`: oneOf became anyOf: a value valid against several branches is now accepted",
+    ]);
+    expect(changesOf(report, "response-any-of-branch-added").map((c) => c.severity)).toEqual(["breaking"]);
+  });
+
+  it("an anyOf branch the same as another adds nothing, and removing it takes nothing away", async () => {
+    const base = withValue(baseDocument(), `${V}/properties/place`, { anyOf: [branch("a"), branch("b")] });
+    const head = withValue(base, `${V}/properties/place`, { anyOf: [branch("a"), branch("b"), { ...branch("b"), title: "B again" }] });
+    expect(rulesOf(await compare(base, head))).toEqual(["documentation-changed"]);
+    expect(rulesOf(await compare(head, base))).toEqual(["documentation-changed"]);
   });
 
   it("branches are matched by meaning, not by position or $ref name", async () => {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { isRecord } from "../../json-value.js";
 import { stableStringify } from "../stable-json.js";
 import { shapeOf } from "./normalize.js";
-import type { Keyword, SchemaDoc, SchemaParts, Shape } from "./shape.js";
+import type { Branching, Keyword, SchemaDoc, SchemaParts, Shape } from "./shape.js";
 
 /**
  * What a digest covers: a schema's `meaning` (what it accepts and the type it generates), or
@@ -41,12 +41,18 @@ function digestOf(doc: SchemaDoc, parts: SchemaParts, kind: DigestKind, active: 
       prefixItems: shape.prefixItems.map(child),
       subschemas: Object.fromEntries([...shape.subschemas].map(([name, subschema]) => [name, child(subschema.parts)])),
       conditionals: shape.conditionals.map((c) => [c.condition, c.thenBranch, c.elseBranch].map((parts) => (parts === undefined ? null : child(parts)))),
-      branchings: shape.branchings.map((b) => ({ keyword: b.keyword, branches: b.branches.map(child).sort() })),
+      branchings: shape.branchings.map((b) => ({ keyword: b.keyword, branches: branchDigests(b, child) })),
     }),
   );
   for (const ref of entered) active.delete(ref);
   if (key !== undefined) doc.memo.digests.set(key, digest);
   return digest;
+}
+
+/** The digests of a branching's branches, in order of digest; an anyOf branch the same as another adds nothing, so is counted once. */
+function branchDigests(branching: Branching, child: (schema: SchemaParts) => string): string[] {
+  const digests = branching.branches.map(child).sort();
+  return branching.keyword === "anyOf" ? [...new Set(digests)] : digests;
 }
 
 /** The target of parts that are one $ref and nothing else. */

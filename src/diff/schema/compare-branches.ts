@@ -1,7 +1,9 @@
 import type { Finding } from "../finding.js";
 import { schemaDigest } from "./canonical.js";
 import type { CompareSchemas } from "./compare-object.js";
+import type { SchemaChangeKind } from "./kinds.js";
 import { shapeOf } from "./normalize.js";
+import { anyPairOverlaps, mayOverlap, type SchemaIn } from "./overlap.js";
 import { intoBranch, plainFinding, type SchemaContext, schemaFinding } from "./schema-context.js";
 import { type Branching, describeTypes, type SchemaDoc, type SchemaParts, type Shape } from "./shape.js";
 
@@ -16,32 +18,100 @@ interface Branch {
 /**
  * oneOf/anyOf branches, matched by meaning (not by position or $ref name): equal branches first,
  * then branches of the same types that share a property; a matched pair is compared, the rest
- * are reported as branches removed and added.
+ * are reported as branches removed and added. A oneOf branch added where a value may match it
+ * and an old branch too is an overlap: such a value, valid before, now matches two branches and
+ * is refused (unless a discriminator picks the branch). oneOf and anyOf differ only for values
+ * that match several branches, so a switch between them counts where branches may overlap.
  */
 export function compareBranchings(ctx: SchemaContext, base: Shape, head: Shape, compare: CompareSchemas): Finding[] {
   const count = Math.max(base.branchings.length, head.branchings.length);
   const findings: Finding[] = [];
   for (let index = 0; index < count; index++) {
     const [before, after] = [base.branchings[index], head.branchings[index]];
-    if (before !== undefined && after !== undefined && before.keyword === after.keyword) findings.push(...compareBranches(ctx, before, after, compare));
-    else findings.push(reshaped(ctx, before, after, head));
+    if (before !== undefined && after !== undefined) findings.push(...compareBranches(ctx, { before, after, discriminated: head.other.has("discriminator") }, compare));
+    else findings.push(...compositionAddedOrRemoved(ctx, before, after, head));
   }
   return findings;
 }
 
-function compareBranches(ctx: SchemaContext, before: Branching, after: Branching, compare: CompareSchemas): Finding[] {
-  const old = branchesOf(ctx.base, before);
-  const now = branchesOf(ctx.head, after);
-  const pairs = [...pairBranches(old, now, (a, b) => a.canonical === b.canonical), ...pairBranches(old, now, areSimilar)];
-  const keyword = after.keyword;
-  const show = (branch: Branch): string => branch.shape.component ?? describeTypes(branch.shape);
+/** The two sides' branchings at one place, and whether the new level picks its branch by a discriminator. */
+interface BranchingPair {
+  readonly before: Branching;
+  readonly after: Branching;
+  readonly discriminated: boolean;
+}
+
+/** Both sides' branches: all of them, the pairs matched, and those left over as removed and added. */
+interface Matching {
+  readonly old: readonly Branch[];
+  readonly now: readonly Branch[];
+  readonly pairs: readonly (readonly [Branch, Branch])[];
+  readonly removed: readonly Branch[];
+  readonly added: readonly Branch[];
+}
+
+function compareBranches(ctx: SchemaContext, pair: BranchingPair, compare: CompareSchemas): Finding[] {
+  const matching = matchBranches(ctx, pair);
   return [
-    ...pairs.flatMap(([a, b]) => compare(intoBranch(ctx, keyword, b.index), a.parts, b.parts)),
-    ...old.map((branch) =>
-      schemaFinding(ctx, `${keyword}-removed`, { pointer: branch.shape.pointer, at: after.pointer, before: show(branch), what: `${keyword} branch #${branch.index + 1} (${show(branch)}) removed` }),
-    ),
-    ...now.map((branch) => schemaFinding(ctx, `${keyword}-added`, { pointer: branch.shape.pointer, after: show(branch), what: `${keyword} branch #${branch.index + 1} (${show(branch)}) added` })),
+    ...keywordSwitch(ctx, pair, matching),
+    ...matching.pairs.flatMap(([a, b]) => compare(intoBranch(ctx, pair.after.keyword, b.index), a.parts, b.parts)),
+    ...matching.removed.map((branch) => removedBranch(ctx, pair, branch, matching)),
+    ...matching.added.map((branch) => addedBranch(ctx, pair, branch, matching)),
   ];
+}
+
+/** Equal branches paired first, then branches of the same types that share a property. */
+function matchBranches(ctx: SchemaContext, { before, after }: BranchingPair): Matching {
+  const [old, now] = [branchesOf(ctx.base, before), branchesOf(ctx.head, after)];
+  const [removed, added] = [[...old], [...now]];
+  const pairs = [...pairBranches(removed, added, (a, b) => a.canonical === b.canonical), ...pairBranches(removed, added, areSimilar)];
+  return { old, now, pairs, removed, added };
+}
+
+function show(branch: Branch): string {
+  return branch.shape.component ?? describeTypes(branch.shape);
+}
+
+function removedBranch(ctx: SchemaContext, { before, after }: BranchingPair, branch: Branch, { now }: Matching): Finding {
+  if (before.keyword === "anyOf" && now.some((other) => other.canonical === branch.canonical)) return duplicateFinding(ctx, branch, "removed");
+  const what = `${before.keyword} branch #${branch.index + 1} (${show(branch)}) removed`;
+  return schemaFinding(ctx, `${before.keyword}-removed`, { pointer: branch.shape.pointer, at: after.pointer, before: show(branch), what });
+}
+
+/**
+ * A branch added: to an anyOf, it adds its values (none when another branch is the same); to a
+ * oneOf, a value valid against it and an old branch now matches two and is refused, unless a
+ * discriminator picks the branch or no such value can exist.
+ */
+function addedBranch(ctx: SchemaContext, { after, discriminated }: BranchingPair, branch: Branch, { old, now }: Matching): Finding {
+  const earlier = [...old, ...now.filter((other) => other.index < branch.index)];
+  if (after.keyword === "anyOf" && earlier.some((other) => other.canonical === branch.canonical)) return duplicateFinding(ctx, branch, "added");
+  const overlaps = after.keyword === "oneOf" && !discriminated && old.some((other) => mayOverlap(located(ctx.base, other), located(ctx.head, branch)));
+  const kind: SchemaChangeKind = after.keyword === "anyOf" ? "anyOf-added" : overlaps ? "oneOf-overlap" : "oneOf-added";
+  const note = overlaps ? ": a value valid against it and an old branch now matches two branches and is refused" : "";
+  return schemaFinding(ctx, kind, { pointer: branch.shape.pointer, after: show(branch), what: `${after.keyword} branch #${branch.index + 1} (${show(branch)}) added${note}` });
+}
+
+/** An anyOf branch added or removed beside another with the same meaning: the anyOf accepts what it did. */
+function duplicateFinding(ctx: SchemaContext, branch: Branch, change: "added" | "removed"): Finding {
+  return plainFinding(ctx, "documentation-changed", {
+    pointer: branch.shape.pointer,
+    what: `anyOf branch #${branch.index + 1} ${change}, the same as another branch: the values accepted are unchanged`,
+  });
+}
+
+/** oneOf → anyOf accepts the values that match several branches; anyOf → oneOf refuses them. Nothing changes where no two branches can overlap. */
+function keywordSwitch(ctx: SchemaContext, { before, after, discriminated }: BranchingPair, { old, now }: Matching): Finding[] {
+  if (before.keyword === after.keyword || discriminated) return [];
+  const loosened = after.keyword === "anyOf";
+  const [doc, list] = loosened ? [ctx.base, old] : [ctx.head, now];
+  if (!anyPairOverlaps(list.map((branch) => located(doc, branch)))) return [];
+  const what = `${before.keyword} became ${after.keyword}: a value valid against several branches is now ${loosened ? "accepted" : "refused"}`;
+  return [schemaFinding(ctx, loosened ? "constraint-loosened" : "constraint-tightened", { pointer: after.pointer, before: before.keyword, after: after.keyword, what })];
+}
+
+function located(doc: SchemaDoc, branch: Branch): SchemaIn {
+  return { doc, parts: branch.parts };
 }
 
 function branchesOf(doc: SchemaDoc, branching: Branching): Branch[] {
@@ -69,10 +139,12 @@ function areSimilar(a: Branch, b: Branch): boolean {
   return names.some((name) => b.shape.properties.has(name));
 }
 
-/** A oneOf/anyOf that appeared, disappeared or changed keyword where the level is not only that: review by hand. */
-function reshaped(ctx: SchemaContext, before: Branching | undefined, after: Branching | undefined, head: Shape): Finding {
-  const show = (b: Branching | undefined): string => (b === undefined ? "none" : `${b.keyword} of ${b.branches.length}`);
-  const pointer = after?.pointer ?? before?.pointer ?? head.pointer;
-  const what = `composition changed from ${show(before)} to ${show(after)}; review by hand`;
-  return plainFinding(ctx, "unclassified", { pointer, at: after?.pointer ?? head.pointer, before: show(before), after: show(after), what });
+/** A oneOf/anyOf beside the rest of a level that appeared (a value must now match it too) or disappeared. */
+function compositionAddedOrRemoved(ctx: SchemaContext, before: Branching | undefined, after: Branching | undefined, head: Shape): Finding[] {
+  if (after !== undefined) {
+    const what = `${after.keyword} of ${after.branches.length} branches added: a value must now also match it`;
+    return [schemaFinding(ctx, "constraint-tightened", { pointer: after.pointer, after: after.keyword, what })];
+  }
+  if (before === undefined) return [];
+  return [schemaFinding(ctx, "constraint-loosened", { pointer: before.pointer, at: head.pointer, before: before.keyword, what: `${before.keyword} of ${before.branches.length} branches removed` })];
 }

@@ -29,6 +29,7 @@ export type SchemaChangeKind =
   | "closed"
   | "opened"
   | "oneOf-added"
+  | "oneOf-overlap"
   | "oneOf-removed"
   | "anyOf-added"
   | "anyOf-removed";
@@ -112,6 +113,10 @@ const BODIES: Readonly<Record<SchemaChangeKind, readonly [request: Classified, r
     ["request-one-of-branch-added", "handlers"],
     ["response-one-of-branch-added", "callers"],
   ],
+  "oneOf-overlap": [
+    ["request-one-of-branches-overlap", "callers"],
+    ["response-one-of-branch-added", "callers"],
+  ],
   "oneOf-removed": [
     ["request-one-of-branch-removed", "callers"],
     ["response-one-of-branch-removed", "handlers"],
@@ -187,6 +192,7 @@ const POLARITY: Readonly<Record<SchemaChangeKind, Polarity>> = {
   closed: "narrows",
   opened: "widens",
   "oneOf-added": "widens",
+  "oneOf-overlap": "changes",
   "oneOf-removed": "narrows",
   "anyOf-added": "widens",
   "anyOf-removed": "narrows",

@@ -101,7 +101,14 @@ export const requestBodyPairs: readonly RulePair[] = [
     base: set(`${VC}/properties/contact`, objectBranches("oneOf", ["email", "phone"])),
     head: set(`${VC}/properties/contact`, objectBranches("oneOf", ["email"])),
     forward: want("request-one-of-branch-removed", "breaking", "major"),
-    reverse: want("request-one-of-branch-added", "warning", "major", TYPE),
+    reverse: want("request-one-of-branches-overlap", "breaking", "major"),
+  },
+  {
+    name: "a oneOf branch of another type added",
+    base: set(`${VC}/properties/contact`, { oneOf: [{ type: "string" }] }),
+    head: set(`${VC}/properties/contact`, { oneOf: [{ type: "string" }, { type: "integer" }] }),
+    forward: want("request-one-of-branch-added", "info", "major", TYPE),
+    reverse: want("request-one-of-branch-removed", "breaking", "major"),
   },
   {
     name: "an anyOf branch removed",
