@@ -4,6 +4,7 @@ import { compareDocument } from "./document/compare-document.js";
 import { compareSecuritySchemes } from "./document/compare-schemes.js";
 import { compareUnusedSchemas } from "./document/compare-unused-schemas.js";
 import { compareOperations } from "./operations/compare-operations.js";
+import { compareWebhooks } from "./operations/compare-webhooks.js";
 import { matchOperations } from "./operations/match-operations.js";
 import { createDiffSides } from "./operations/operation-context.js";
 import { compareSurface } from "./package/compare-surface.js";
@@ -15,7 +16,7 @@ import type { Change } from "./types.js";
 
 /**
  * Every change from `base` to `head`, classified and placed: the document and its servers, the
- * security schemes, each operation (matched by method and path template), the package's
+ * security schemes, each operation (matched by method and path template), the webhooks, the package's
  * exported names, the components no operation uses, and the type changes that break the
  * generated code on one side. Both sides must have gone through `loadSide`.
  */
@@ -28,6 +29,7 @@ export function diffSpecs(base: SpecSide, head: SpecSide): Change[] {
     ...compareDocument(sides),
     ...schemes.findings,
     ...compareOperations(sides, pairs, schemes.renamed),
+    ...compareWebhooks(sides),
     ...compareSurface(sides, { pairs, renames }),
     ...compareUnusedComponents(sides),
     ...compareUnusedSchemas(sides, renames),

@@ -125,6 +125,15 @@ export const rules = {
   "response-one-of-branch-removed": addition("response"),
   "response-any-of-branch-added": breaking("response"),
   "response-any-of-branch-removed": addition("response"),
+  // webhooks: requests the API sends (their bodies read as responses), and the answers it takes in
+  "webhook-removed": breaking("operation"),
+  "webhook-added": addition("operation"),
+  "webhook-body-removed": breaking("response"),
+  "webhook-body-added": addition("response"),
+  "webhook-media-type-added": breaking("response"),
+  "webhook-media-type-removed": addition("response"),
+  "webhook-response-status-removed": breaking("request"),
+  "webhook-response-status-added": addition("request"),
   // the generated package's TypeScript surface
   "api-operation-id-changed": breaking("package"),
   "request-path-parameter-renamed": breaking("package"),

@@ -5,6 +5,7 @@ import { packagePairs } from "./pairs/package.js";
 import { parameterPairs } from "./pairs/parameters.js";
 import { requestBodyPairs } from "./pairs/request.js";
 import { responsePairs } from "./pairs/response.js";
+import { webhookPairs } from "./pairs/webhooks.js";
 
 const sideOf = createSideCache();
 
@@ -12,4 +13,5 @@ checkPairs("request bodies", requestBodyPairs, sideOf);
 checkPairs("request parameters", parameterPairs, sideOf);
 checkPairs("responses", responsePairs, sideOf);
 checkPairs("operations, security, servers and the document", operationPairs, sideOf);
+checkPairs("webhooks", webhookPairs, sideOf);
 checkPairs("the package surface", packagePairs, sideOf);

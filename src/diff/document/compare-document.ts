@@ -5,13 +5,13 @@ import type { DiffSides } from "../operations/operation-context.js";
 import { compareResidual, rawPair } from "../residual.js";
 import { sameJson } from "../stable-json.js";
 
-const TOP_HANDLED: ReadonlySet<string> = new Set(["openapi", "info", "servers", "paths", "components", "security"]);
+const TOP_HANDLED: ReadonlySet<string> = new Set(["openapi", "info", "servers", "paths", "webhooks", "components", "security"]);
 
 /**
  * The document around the operations: the OpenAPI version, `info` (documentation, its version
  * included), the servers and base path, and the other top-level keys (tags and external docs
- * document; webhooks and anything else is left to a human as unclassified). The document's
- * `security` is compared where it applies, in each operation.
+ * document; anything else is left to a human as unclassified). The document's `security` is
+ * compared where it applies, in each operation; the webhooks are compared on their own.
  */
 export function compareDocument(sides: DiffSides): Finding[] {
   const [base, head] = [sides.base.loaded.document, sides.head.loaded.document];

@@ -54,12 +54,12 @@ function asPackageFinding(finding: Finding, typeName: string, validatorName: str
   return { ...rest, rule: "package-validator-changed", message: `${finding.message}: ${validatorName} accepts different values` };
 }
 
-/** Components reachable from the paths (and the other component sections), following $refs between schemas. */
+/** Components reachable from the paths and webhooks (and the other component sections), following $refs between schemas. */
 function usedSchemas(side: SpecSide): Set<string> {
   const document = side.loaded.document;
   const components = isRecord(document.components) ? document.components : {};
   const { schemas: _schemas, ...others } = components;
-  const used = new Set([...scanSchema(document.paths).refs, ...scanSchema(others).refs]);
+  const used = new Set([...scanSchema(document.paths).refs, ...scanSchema(document.webhooks).refs, ...scanSchema(others).refs]);
   for (const name of [...used]) walk(document, name, used);
   return used;
 }

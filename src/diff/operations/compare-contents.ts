@@ -1,8 +1,9 @@
 import type { BodyContentModel } from "../../model/types.js";
 import type { Finding } from "../finding.js";
 import { compareResidual, rawPair } from "../residual.js";
+import type { RuleId } from "../rules.js";
 import { compareSchemas } from "../schema/compare-schema.js";
-import { type OperationContext, schemaContextOf, schemaParts } from "./operation-context.js";
+import { type ExchangeContext, schemaContextOf, schemaParts } from "./operation-context.js";
 
 /** Where a set of contents stands: a request body, or one response. */
 export interface ContentsPlace {
@@ -13,7 +14,18 @@ export interface ContentsPlace {
   readonly owner?: string;
   /** where to show a media type that was removed */
   readonly at: string;
+  /** the rules for a media type removed and added, when not the place's (a webhook's body); the generated code has no part in them */
+  readonly mediaTypeRules?: MediaTypeRules;
 }
+
+/** The rules a media type removed and one added fall under. */
+export interface MediaTypeRules {
+  readonly removed: RuleId;
+  readonly added: RuleId;
+}
+
+const REQUEST_MEDIA_TYPES: MediaTypeRules = { removed: "request-body-media-type-removed", added: "request-body-media-type-added" };
+const RESPONSE_MEDIA_TYPES: MediaTypeRules = { removed: "response-media-type-removed", added: "response-media-type-added" };
 
 /** The two sides' contents of one body, matched by media type. */
 export interface ContentsPair {
@@ -24,17 +36,14 @@ export interface ContentsPair {
 const MEDIA_HANDLED: ReadonlySet<string> = new Set(["schema"]);
 
 /** Media types removed and added, and the schema and other fields of each media type in both. */
-export function compareContents(ctx: OperationContext, where: ContentsPlace, pair: ContentsPair): Finding[] {
-  const rules =
-    where.place === "request"
-      ? ({ removed: "request-body-media-type-removed", added: "request-body-media-type-added" } as const)
-      : ({ removed: "response-media-type-removed", added: "response-media-type-added" } as const);
+export function compareContents(ctx: ExchangeContext, where: ContentsPlace, pair: ContentsPair): Finding[] {
+  const rules = where.mediaTypeRules ?? (where.place === "request" ? REQUEST_MEDIA_TYPES : RESPONSE_MEDIA_TYPES);
+  const typeBreak = where.mediaTypeRules === undefined ? { typeBreak: "callers" as const } : {};
   const find = (list: readonly BodyContentModel[], mediaType: string): BodyContentModel | undefined => list.find((c) => c.mediaType.toLowerCase() === mediaType.toLowerCase());
   return [
     ...pair.before.flatMap((old) => {
       const now = find(pair.after, old.mediaType);
-      if (now === undefined)
-        return [{ rule: rules.removed, pointer: old.pointer, at: where.at, before: old.mediaType, message: `${where.label}: media type ${old.mediaType} removed`, typeBreak: "callers" as const }];
+      if (now === undefined) return [{ rule: rules.removed, pointer: old.pointer, at: where.at, before: old.mediaType, message: `${where.label}: media type ${old.mediaType} removed`, ...typeBreak }];
       return compareContent(ctx, where, old, now);
     }),
     ...pair.after
@@ -43,7 +52,7 @@ export function compareContents(ctx: OperationContext, where: ContentsPlace, pai
   ];
 }
 
-function compareContent(ctx: OperationContext, where: ContentsPlace, old: BodyContentModel, now: BodyContentModel): Finding[] {
+function compareContent(ctx: ExchangeContext, where: ContentsPlace, old: BodyContentModel, now: BodyContentModel): Finding[] {
   const label = `${where.label} (${now.mediaType})`;
   const schemaCtx = schemaContextOf(ctx, where.place, label, where.owner);
   const documents = { base: ctx.sides.base.loaded.document, head: ctx.sides.head.loaded.document };

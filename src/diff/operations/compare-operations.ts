@@ -40,8 +40,8 @@ export function compareOperations(sides: DiffSides, pairs: OperationPairs, renam
   ];
 }
 
-/** The findings of the component pairs the operations reach, each once, with the operations that reach it. */
-function sharedFindings(sides: DiffSides, operationIds: readonly string[]): Finding[] {
+/** The findings of the component pairs the operations (or webhooks) reach, each once, with the operations that reach it. */
+export function sharedFindings(sides: DiffSides, operationIds: readonly string[]): Finding[] {
   const byOrigin = new Map(operationIds.map((id) => [operationOrigin(id), id]));
   const byPair = originsByPair(sides.shared, [...byOrigin.keys()]);
   return [...byPair].flatMap(([pair, origins]) => {

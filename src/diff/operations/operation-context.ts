@@ -24,6 +24,9 @@ export interface OperationContext {
   readonly seen: Set<string>;
 }
 
+/** What the comparison of an exchange's schemas needs: both sides, the pairs already compared, and the id its findings name. */
+export type ExchangeContext = Pick<OperationContext, "sides" | "seen"> & { readonly after: Pick<OperationModel, "id"> };
+
 /** The sides of a comparison, with the new side's component type names at hand. */
 export function createDiffSides(base: SpecSide, head: SpecSide): DiffSides {
   const names = new Map(head.model.schemas.map((schema) => [schema.name, schema.typeName]));
@@ -31,7 +34,7 @@ export function createDiffSides(base: SpecSide, head: SpecSide): DiffSides {
 }
 
 /** A schema comparison context for one place of the operation. */
-export function schemaContextOf(ctx: OperationContext, place: SchemaPlace, label: string, owner: string | undefined): SchemaContext {
+export function schemaContextOf(ctx: ExchangeContext, place: SchemaPlace, label: string, owner: string | undefined): SchemaContext {
   return {
     base: ctx.sides.base.schemas,
     head: ctx.sides.head.schemas,
