@@ -32,6 +32,7 @@ export const rules = {
   "api-security-scheme-renamed": warning("operation"),
   "api-security-scheme-added": addition("operation"),
   "api-security-scheme-removed": warning("operation"),
+  "api-security-scheme-scopes-changed": addition("operation"),
   "api-base-path-changed": breaking("operation"),
   "api-server-changed": warning("operation"),
   "deprecation-changed": addition("operation"),

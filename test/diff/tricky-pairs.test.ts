@@ -97,6 +97,22 @@ describe("changes that look like tightenings but are not", () => {
     const report = await compare(base, withValue(base, `${VC}/properties/city/pattern`, "[0-9]+"));
     expect(report.changes.map((c) => [c.rule, c.severity])).toEqual([["request-property-constraint-changed", "breaking"]]);
   });
+
+  it("an OAuth scope declared in the scheme but required by no operation changes no call", async () => {
+    const scheme = { type: "oauth2", flows: { implicit: { authorizationUrl: "https://auth.example.com/authorize", scopes: { read: "Read" } } } };
+    const base = withValue(baseDocument(), "#/components/securitySchemes/OAuth", scheme);
+    const report = await compare(base, withValue(base, "#/components/securitySchemes/OAuth/flows/implicit/scopes/admin", "Administer"));
+    expect(report.changes.map((c) => [c.rule, c.severity, c.message])).toEqual([["api-security-scheme-scopes-changed", "info", "security scheme OAuth, implicit flow: scope(s) admin now declared"]]);
+  });
+
+  it("an OAuth URL changed names the field, not the scheme's type twice", async () => {
+    const scheme = { type: "oauth2", flows: { implicit: { authorizationUrl: "https://auth.example.com/authorize", scopes: { read: "Read" } } } };
+    const base = withValue(baseDocument(), "#/components/securitySchemes/OAuth", scheme);
+    const report = await compare(base, withValue(base, "#/components/securitySchemes/OAuth/flows/implicit/authorizationUrl", "https://login.example.com/authorize"));
+    expect(changesOf(report, "api-security-scheme-changed").map((c) => c.message)).toEqual([
+      "security scheme OAuth: flows.implicit.authorizationUrl changed; clients must obtain or send their credentials differently",
+    ]);
+  });
 });
 
 describe("defaults", () => {

@@ -35,6 +35,12 @@ export const operationPairs: readonly RulePair[] = [
     reverse: want("api-security-scope-removed", "info", "minor"),
   },
   {
+    name: "a scope declared in an OAuth flow",
+    base: set(`${SCHEMES}/OAuth`, oauth),
+    head: set(`${SCHEMES}/OAuth/flows/clientCredentials/scopes/admin`, "Administer"),
+    ...bothWays(want("api-security-scheme-scopes-changed", "info", "minor")),
+  },
+  {
     name: "the API key header renamed",
     head: set(`${SCHEMES}/Key/name`, "Authorization"),
     ...bothWays(want("api-security-scheme-changed", "breaking", "major")),
