@@ -21,12 +21,21 @@ export const corpusAbsentMessage = corpusOff
   : `corpus not found at ${corpusDir} (looked for openapi/ and json-schema-test-suite/ there): set CORPUS_DIR to the folder holding them`;
 
 /**
- * Whether the corpus is there for the `tests` named. Missing, it fails the calling test file in CI
- * and prints why the tests are skipped elsewhere. Every suite that reads the corpus asks here.
+ * Whether the corpus (and its `folder`, when one is named) is there for the `tests` named. Missing,
+ * it fails the calling test file in CI and prints why the tests are skipped elsewhere. Every suite
+ * that reads the corpus asks here.
  */
-export function corpusAvailable(tests: string): boolean {
-  requireInCi(tests, corpusPresent ? undefined : corpusAbsentMessage);
-  return corpusPresent;
+export function corpusAvailable(tests: string, folder?: string): boolean {
+  const missing = corpusMissing(folder);
+  requireInCi(tests, missing);
+  return missing === undefined;
+}
+
+/** Why the corpus (and its `folder`, when one is named) is not there to be read; undefined when it is. */
+export function corpusMissing(folder?: string): string | undefined {
+  if (!corpusPresent) return corpusAbsentMessage;
+  if (folder === undefined || existsSync(join(corpusDir, folder))) return undefined;
+  return `${folder}/ not found in the corpus at ${corpusDir}: set CORPUS_DIR to a corpus that holds it`;
 }
 
 /** A fresh temporary folder. */
