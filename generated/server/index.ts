@@ -12,7 +12,9 @@ export { createMockHandlers, mockAnswers } from "./mock.js";
 export { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT, registerRoutes, type ServerOptions } from "./plugin.js";
 export type { MockAnswer } from "./runtime/answers.js";
 export { DOCS_PATH, type ReferenceDocument, registerDocs } from "./runtime/docs.js";
+export type { ServerRequest } from "./runtime/exchange.js";
 export { type Batches, JsonStream, type JsonStreamParts, PreparedJson, prepareJson, streamJson, streamJsonArray } from "./runtime/json-stream.js";
+export { createKeyAuthenticator } from "./runtime/key-authenticator.js";
 export {
   createProblem,
   notImplemented,
@@ -25,6 +27,6 @@ export {
   type ValidationIssue,
 } from "./runtime/problems.js";
 export { createRefusals, DEFAULT_MAX_PARAM_LENGTH, type Refusals } from "./runtime/refusals.js";
-export { type AuthDenial, type Authenticate, type AuthResult, createKeyAuthenticator } from "./runtime/security.js";
+export type { AuthDenial, Authenticate, AuthResult } from "./runtime/security.js";
 export type { Handler, HandlerInput, HandlerResult, NoInput, PrincipalOf, ResponseHeaders, StatusRange, UploadedFile, WithFiles } from "./runtime/types.js";
 export { createStubHandlers } from "./stubs.js";

@@ -12,26 +12,21 @@
  * `Object.prototype`. A JSON body nested more than 1000 levels deep is refused (400), wherever the
  * nesting is: the validators stop there too, and deeper values break `JSON.stringify` in a handler.
  */
-/// <reference types="node" />
-import type { Readable } from "node:stream";
-import type { FastifyRequest } from "fastify";
 import { mediaTypeEssence } from "../../media-types.js";
 import type { BodyKind, RouteContent } from "../../route-types.js";
+import type { IncomingRequest } from "./exchange.js";
 import { parseForm } from "./form.js";
 import { createProblem, type ProblemDetails, ProblemError } from "./problems.js";
 
 /** Picks the declared content a Content-Type header selects, if any. */
 export type ContentMatcher = (header: string) => RouteContent | undefined;
 
-/** Called once the body is read: a problem (413, unreadable), or the bytes. */
-export type BodyCallback = (problem: ProblemDetails | undefined, body: Buffer) => void;
-
-const NO_BYTES = Buffer.alloc(0);
 const MALFORMED_JSON = createProblem("malformedBody", "The request body is not well-formed JSON.");
 /** The deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 1000;
 const TOO_DEEP = createProblem("malformedBody", `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
-const UNREADABLE = createProblem("malformedBody", "The request body could not be read.");
+/** The problem of a body that could not be read (the connection broke, the stream failed). */
+export const UNREADABLE = createProblem("malformedBody", "The request body could not be read.");
 
 /** Matches exact media types first, then ranges the spec declares ("image/*", "*\/*"). */
 export function compileContentMatcher(contents: readonly RouteContent[]): ContentMatcher {
@@ -47,7 +42,7 @@ export function compileContentMatcher(contents: readonly RouteContent[]): Conten
 }
 
 /** Whether the request carries a body: a Content-Type, a non-zero Content-Length, or chunks. */
-export function hasBody(request: FastifyRequest): boolean {
+export function hasBody(request: Pick<IncomingRequest, "headers">): boolean {
   const headers = request.headers;
   if (headers["content-type"] !== undefined || headers["transfer-encoding"] !== undefined) return true;
   const length = headers["content-length"];
@@ -66,71 +61,28 @@ export function tooLarge(limit: number): ProblemDetails {
   return createProblem("payloadTooLarge", `The request body is larger than ${limit} bytes.`);
 }
 
-/**
- * Reads the body (which the pass-through content-type parser left unread) up to `limit` bytes.
- * A declared Content-Length over the limit is refused before anything is read (Node then drains
- * the unread body); a body that grows past the limit while read has its rest thrown away.
- */
-export function readBody(request: FastifyRequest, limit: number, done: BodyCallback): void {
-  if (Number(request.headers["content-length"]) > limit) return done(tooLarge(limit), NO_BYTES);
-  const stream: Readable = isReadable(request.body) ? request.body : request.raw;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let finished = false;
-  stream.on("data", (chunk: Buffer | string) => {
-    if (finished) return;
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    size += bytes.length;
-    if (size <= limit) return void chunks.push(bytes);
-    finished = true;
-    discardRest(request);
-    done(tooLarge(limit), NO_BYTES);
-  });
-  stream.on("end", () => {
-    if (finished) return;
-    finished = true;
-    done(undefined, chunks.length === 1 ? (chunks[0] ?? NO_BYTES) : Buffer.concat(chunks, size));
-  });
-  stream.on("error", () => {
-    if (finished) return;
-    finished = true;
-    done(UNREADABLE, NO_BYTES);
-  });
-  stream.resume();
-}
-
-/** How long the rest of a refused body may take to arrive (and be thrown away) before the connection is cut. */
-const DISCARD_WITHIN_MS = 10_000;
-
-/**
- * Throws away the rest of a body that will not be read (it was refused part-way): the request is
- * detached from any parser and drained, so the client can finish sending and read the answer; a
- * client still sending after DISCARD_WITHIN_MS has its connection cut, so no request lingers.
- */
-export function discardRest(request: FastifyRequest): void {
-  const raw = request.raw;
-  if (raw.readableEnded || raw.destroyed) return;
-  raw.unpipe();
-  raw.removeAllListeners("data");
-  const timer = setTimeout(() => raw.destroy(), DISCARD_WITHIN_MS);
-  timer.unref();
-  raw.once("end", () => clearTimeout(timer));
-  raw.once("close", () => clearTimeout(timer));
-  raw.resume();
-}
-
 /** Decodes a read body by its kind; an empty JSON or form body counts as no body. */
-export function decodeBody(kind: BodyKind, raw: Buffer): unknown {
+export function decodeBody(kind: BodyKind, raw: Uint8Array): unknown {
   if (kind === "json") return raw.length === 0 ? undefined : parseJson(raw);
-  if (kind === "form") return raw.length === 0 ? undefined : parseForm(raw.toString("utf8"));
-  if (kind === "text") return raw.toString("utf8");
+  if (kind === "form") return raw.length === 0 ? undefined : parseForm(utf8Text(raw));
+  if (kind === "text") return utf8Text(raw);
   return raw;
 }
 
-function parseJson(raw: Buffer): unknown {
+/** Node's Buffer, where there is one (not in a browser). */
+const NodeBuffer = (globalThis as { Buffer?: { isBuffer(value: unknown): boolean } }).Buffer;
+/** Decodes as Buffer does: malformed sequences become U+FFFD and a byte order mark is kept. */
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Bytes as UTF-8 text: with Buffer's own decoder for a Buffer, else with TextDecoder (the same text). */
+export function utf8Text(bytes: Uint8Array): string {
+  return NodeBuffer?.isBuffer(bytes) ? (bytes as unknown as { toString(encoding: "utf8"): string }).toString("utf8") : UTF8.decode(bytes);
+}
+
+function parseJson(raw: Uint8Array): unknown {
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString("utf8"));
+    value = JSON.parse(utf8Text(raw));
   } catch {
     throw new ProblemError(MALFORMED_JSON);
   }
@@ -152,8 +104,4 @@ export function nestedDeeperThan(text: Uint8Array, limit: number): boolean {
     } else if (byte === 0x5d || byte === 0x7d) depth--;
   }
   return false;
-}
-
-function isReadable(value: unknown): value is Readable {
-  return typeof value === "object" && value !== null && typeof (value as { resume?: unknown }).resume === "function";
 }

@@ -6,9 +6,9 @@
  * generated validator (never Fastify's Ajv) and converted by it ("7" → 7). Every failure of every
  * part is collected (`allErrors`), so a 400 lists them all.
  */
-import type { FastifyRequest } from "fastify";
 import type { Route, RouteContent, Validator } from "../../route-types.js";
 import type { ValidationError } from "../../validators/types.js";
+import type { IncomingRequest, ServerRequest } from "./exchange.js";
 import { compileHeaderReader, compilePathReader, compileQueryReader, type ParameterReader, type QueryReader, type RouterPath } from "./parameters.js";
 import { createProblem, type ProblemDetails, type ValidationIssue } from "./problems.js";
 
@@ -20,7 +20,7 @@ export interface RequestInput {
   readonly body: unknown;
   /** who calls, as the authenticate hook named the caller (undefined when it did not) */
   readonly principal: unknown;
-  readonly request: FastifyRequest;
+  readonly request: ServerRequest;
 }
 
 const ALL_ERRORS = { allErrors: true } as const;
@@ -44,7 +44,7 @@ export class InputReader {
   }
 
   /** The validated input, or every issue found. `content` is the media type the body came as. */
-  read(request: FastifyRequest, content: RouteContent | undefined, body: unknown, principal?: unknown): RequestInput | ValidationIssue[] {
+  read(request: IncomingRequest, content: RouteContent | undefined, body: unknown, principal?: unknown): RequestInput | ValidationIssue[] {
     const validators = this.route.validators;
     let issues: ValidationIssue[] | undefined;
     let params: unknown = NO_INPUT;

@@ -9,17 +9,21 @@
  * declared media type, and a body valid against the response validator. A mismatch is a 500
  * problem and one log line naming the operation, the status and the first error.
  */
-import { Readable } from "node:stream";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import { mediaTypeEssence } from "../../media-types.js";
 import type { Route, RouteContent, Validator } from "../../route-types.js";
-import { handleError } from "./errors.js";
+import { failureOutcome } from "./errors.js";
+import type { Outcome, ServerRequest } from "./exchange.js";
 import { type BatchCheck, isJsonStream, type JsonStream, JsonStreamError, openJsonStream, PreparedJson } from "./json-stream.js";
-import { createProblem, sendProblem } from "./problems.js";
+import { createProblem, problemOutcome } from "./problems.js";
 import type { ResponseHeaders } from "./types.js";
 
-/** Sends a handler's answer (after checking it, when checks are on). */
-export type Responder = (answer: unknown, request: FastifyRequest, reply: FastifyReply) => void;
+/**
+ * Decides what answers a handler's answer (after checking it, when checks are on): the transport
+ * writes the outcome. A streamed body is decided once its first batch is read and checked, so its
+ * outcome comes as a promise; its body is then the text still to come, which the transport writes
+ * as it is read.
+ */
+export type Responder = (answer: unknown, request: ServerRequest) => Outcome | Promise<Outcome>;
 
 interface AnswerLike {
   readonly status: number;
@@ -42,56 +46,53 @@ const CONTENT_TYPES = new WeakMap<RouteContent, string>();
 /** The responder of a route. */
 export function compileResponder(route: Route, check: boolean, operation: string): Responder {
   const lookup = compileLookup(route);
-  return (answer, request, reply) => {
+  return (answer, request) => {
     if (!isAnswer(answer)) {
       request.log.error(`handler of ${operation} returned no { status, body } answer`);
-      sendProblem(reply, createProblem("internal", "The server failed to answer this request."));
-      return;
+      return problemOutcome(createProblem("internal", "The server failed to answer this request."));
     }
     const declared = lookup(answer.status);
     const content = answer.headers === undefined ? declared?.preferred : pickContent(declared, answer.headers);
-    if (isJsonStream(answer.body)) return sendStream(answer as AnswerLike & { body: JsonStream }, declared, content, check, operation, request, reply);
+    if (isJsonStream(answer.body)) return streamOutcome(answer as AnswerLike & { body: JsonStream }, declared, content, check, operation, request);
     const mismatch = check ? findMismatch(declared, content, answer) : undefined;
-    if (mismatch === undefined) return send(reply, answer, content);
-    refuseAnswer(operation, answer.status, mismatch, request, reply);
+    if (mismatch === undefined) return outcomeOf(answer, content);
+    return refuseAnswer(operation, answer.status, mismatch, request);
   };
 }
 
-/** Answers 500 for an answer that does not match the contract, and logs why. */
-function refuseAnswer(operation: string, status: number, mismatch: string, request: FastifyRequest, reply: FastifyReply): void {
+/** The 500 answer to an answer that does not match the contract, logged with why. */
+function refuseAnswer(operation: string, status: number, mismatch: string, request: ServerRequest): Outcome {
   request.log.error(`response validation failed: ${operation} answered ${status}: ${mismatch}`);
   const detail = `The answer of ${operation} (status ${status}) does not match the contract: ${mismatch}`;
-  sendProblem(reply, createProblem("responseValidation", detail));
+  return problemOutcome(createProblem("responseValidation", detail));
 }
 
 /**
- * Sends a `JsonStream` body (./json-stream.ts): its first batch is read and checked before the
- * status is sent; the rest is written as it is read. A later batch that fails its check, or a
- * source that fails, ends the response early (logged), so the body a client receives is cut
+ * The answer of a `JsonStream` body (./json-stream.ts): its first batch is read and checked before
+ * the status is decided; the rest is written as it is read. A later batch that fails its check, or
+ * a source that fails, ends the response early (logged), so the body a client receives is cut
  * short, never invalid.
  */
-function sendStream(
+async function streamOutcome(
   answer: AnswerLike & { body: JsonStream },
   declared: DeclaredResponse | undefined,
   content: RouteContent | undefined,
   check: boolean,
   operation: string,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): void {
+  request: ServerRequest,
+): Promise<Outcome> {
   const mismatch = !check ? undefined : declared === undefined ? "the status is not declared" : content?.kind !== "json" ? "the content-type of a streamed body is not a declared JSON one" : undefined;
-  if (mismatch !== undefined) return refuseAnswer(operation, answer.status, mismatch, request, reply);
-  openJsonStream(answer.body, check ? batchCheck(declared?.validator) : undefined).then(
-    (chunks) => {
-      if (answer.headers !== undefined) reply.headers(answer.headers);
-      if (answer.headers === undefined || headerValue(answer.headers, "content-type") === undefined) reply.header("content-type", contentTypeOf(content));
-      reply.code(answer.status).send(Readable.from(logFailure(chunks, operation, answer.status, request)));
-    },
-    (error: unknown) => {
-      if (error instanceof JsonStreamError) return refuseAnswer(operation, answer.status, error.message, request, reply);
-      handleError(error, request, reply);
-    },
-  );
+  if (mismatch !== undefined) return refuseAnswer(operation, answer.status, mismatch, request);
+  let chunks: AsyncIterable<string>;
+  try {
+    chunks = await openJsonStream(answer.body, check ? batchCheck(declared?.validator) : undefined);
+  } catch (error) {
+    if (error instanceof JsonStreamError) return refuseAnswer(operation, answer.status, error.message, request);
+    return failureOutcome(error, request);
+  }
+  const headers = answer.headers;
+  const contentType = headers === undefined || headerValue(headers, "content-type") === undefined ? contentTypeOf(content) : undefined;
+  return { status: answer.status, headers, contentType, body: logFailure(chunks, operation, answer.status, request) };
 }
 
 function batchCheck(validator: Validator | undefined): BatchCheck | undefined {
@@ -103,7 +104,7 @@ function batchCheck(validator: Validator | undefined): BatchCheck | undefined {
 }
 
 /** The chunks of a stream, with a failure logged (naming the operation) before the response is cut. */
-async function* logFailure(chunks: AsyncIterable<string>, operation: string, status: number, request: FastifyRequest): AsyncGenerator<string> {
+async function* logFailure(chunks: AsyncIterable<string>, operation: string, status: number, request: ServerRequest): AsyncGenerator<string> {
   try {
     yield* chunks;
   } catch (error) {
@@ -157,16 +158,12 @@ function findMismatch(declared: DeclaredResponse | undefined, content: RouteCont
   return answer.body instanceof PreparedJson ? answer.body.verdict(validator, run) : run(answer.body);
 }
 
-function send(reply: FastifyReply, answer: AnswerLike, content: RouteContent | undefined): void {
-  if (answer.headers !== undefined) reply.headers(answer.headers);
-  reply.code(answer.status);
-  if (answer.body === undefined) {
-    reply.send();
-    return;
-  }
-  const kind = content?.kind ?? "json";
-  if (answer.headers === undefined || headerValue(answer.headers, "content-type") === undefined) reply.header("content-type", contentTypeOf(content));
-  reply.send(serialize(kind, answer.body));
+/** The answer as sent: the handler's headers, the Content-Type (unless they name one) and the body serialised. */
+function outcomeOf(answer: AnswerLike, content: RouteContent | undefined): Outcome {
+  const headers = answer.headers;
+  if (answer.body === undefined) return { status: answer.status, headers, contentType: undefined, body: undefined };
+  const contentType = headers === undefined || headerValue(headers, "content-type") === undefined ? contentTypeOf(content) : undefined;
+  return { status: answer.status, headers, contentType, body: serialize(content?.kind ?? "json", answer.body) };
 }
 
 /**

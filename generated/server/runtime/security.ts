@@ -12,11 +12,11 @@
  * The hook also says who calls. A yes/no hook answers `true`; a hook that knows the caller answers
  * its principal (any object: a user, a tenant, the key's owner), which every handler then receives
  * as `principal`. Anything that is neither `true` nor an object refuses: the check fails closed.
+ * (`createKeyAuthenticator`, which needs Node's crypto, is in key-authenticator.ts: this module
+ * runs in browsers too.)
  */
-/// <reference types="node" />
-import { hash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { FastifyRequest } from "fastify";
 import type { Route, RouteSecurityScheme } from "../../route-types.js";
+import type { IncomingRequest, ServerRequest } from "./exchange.js";
 import { createProblem, type ProblemDetails } from "./problems.js";
 
 /** A refusal: false or "unauthorized" (→ 401), "forbidden" (→ 403). */
@@ -29,8 +29,11 @@ export type AuthDenial = false | "unauthorized" | "forbidden";
  */
 export type AuthResult<P = undefined> = AuthDenial | ([P] extends [undefined] ? true : P);
 
-/** Decides whether a credential (an API key, a bearer token, ...) may call the operation, and who calls. */
-export type Authenticate<out P = undefined> = (credential: string, request: FastifyRequest, scheme: RouteSecurityScheme) => AuthResult<P> | PromiseLike<AuthResult<P>>;
+/**
+ * Decides whether a credential (an API key, a bearer token, ...) may call the operation, and who
+ * calls. `request` is the request as the transport carries it (over Fastify, the IncomingRequest).
+ */
+export type Authenticate<out P = undefined> = (credential: string, request: ServerRequest, scheme: RouteSecurityScheme) => AuthResult<P> | PromiseLike<AuthResult<P>>;
 
 /** The admission of a caller the hook named: its principal, handed to the handler. */
 export class Admission {
@@ -44,41 +47,10 @@ export class Admission {
 export type SecurityVerdict = ProblemDetails | Admission | undefined;
 
 /** The security check of one route. */
-export type SecurityCheck = (request: FastifyRequest) => SecurityVerdict | Promise<SecurityVerdict>;
+export type SecurityCheck = (request: IncomingRequest) => SecurityVerdict | Promise<SecurityVerdict>;
 
 const INVALID = createProblem("invalidKey", "The API key is not valid.");
 const FORBIDDEN = createProblem("forbidden", "The API key is not allowed to perform this operation.");
-
-/**
- * An `authenticate` hook accepting exactly the given keys: a list (a yes/no hook), or a map from
- * each key to its principal (the hook answers the principal of the key presented). The presented
- * key and every accepted key are hashed with SHA-256 after a random 128-bit salt drawn for this
- * authenticator, and the digests compared with `timingSafeEqual`, against every key: timing
- * reveals neither a key nor its length, and the salt keeps even the digests being compared
- * unknown to the caller. A digest is written as hex into one buffer kept for the comparison, so a
- * check allocates no buffer.
- */
-export function createKeyAuthenticator(keys: readonly string[]): Authenticate;
-export function createKeyAuthenticator<P extends object>(keys: ReadonlyMap<string, P>): Authenticate<P>;
-export function createKeyAuthenticator<P extends object>(keys: readonly string[] | ReadonlyMap<string, P>): Authenticate | Authenticate<P> {
-  const entries: [string, P | true][] = Array.isArray(keys) ? keys.map((key) => [key, true]) : [...(keys as ReadonlyMap<string, P>)];
-  const salt = randomBytes(16).toString("base64");
-  const known = entries.map(([key]) => Buffer.from(digest(salt, key), "latin1"));
-  const candidate = Buffer.alloc(DIGEST_LENGTH);
-  return ((credential: string) => {
-    candidate.write(digest(salt, credential), "latin1");
-    let found = -1;
-    for (let i = 0; i < known.length; i++) if (timingSafeEqual(known[i] as Buffer, candidate) && found === -1) found = i;
-    return found === -1 ? false : (entries[found] as [string, P | true])[1];
-  }) as Authenticate | Authenticate<P>;
-}
-
-/** The length of a SHA-256 digest in hex. */
-const DIGEST_LENGTH = 64;
-
-function digest(salt: string, value: string): string {
-  return hash("sha256", salt + value, "hex");
-}
 
 /** The security check of a route, or undefined when it needs none. */
 export function compileSecurity(route: Route, authenticate: Authenticate<unknown> | undefined): SecurityCheck | undefined {
@@ -132,7 +104,7 @@ function admits(verdict: SecurityVerdict): verdict is Admission | undefined {
 async function checkAlternatives(
   alternatives: readonly (readonly RouteSecurityScheme[])[],
   authenticate: Authenticate<unknown>,
-  request: FastifyRequest,
+  request: IncomingRequest,
   missing: ProblemDetails,
 ): Promise<SecurityVerdict> {
   let verdict: SecurityVerdict = missing;
@@ -154,23 +126,28 @@ async function checkAlternatives(
 }
 
 /** Whether the request came over TLS with a client certificate the TLS layer verified. */
-function hasVerifiedCertificate(request: FastifyRequest): boolean {
-  const socket = request.raw.socket as { readonly authorized?: boolean } | undefined;
+function hasVerifiedCertificate(request: IncomingRequest): boolean {
+  const socket = request.raw?.socket as { readonly authorized?: boolean } | undefined;
   return socket?.authorized === true;
 }
 
 /** A scheme's credential in the request, or undefined when it is missing or empty. */
-function readCredential(scheme: RouteSecurityScheme, request: FastifyRequest): string | undefined {
+function readCredential(scheme: RouteSecurityScheme, request: IncomingRequest): string | undefined {
   const name = scheme.name ?? "";
   let value: unknown;
   if (scheme.type === "apiKey") {
     if (scheme.in === "header") value = request.headers[name.toLowerCase()];
     else if (scheme.in === "query") value = (request.query as Record<string, unknown> | undefined)?.[name];
-    else value = readCookie(request.headers.cookie, name);
+    else value = readCookie(single(request.headers.cookie), name);
   } else {
-    value = readAuthorization(request.headers.authorization, scheme.type === "http" ? (scheme.httpScheme ?? "bearer") : "bearer");
+    value = readAuthorization(single(request.headers.authorization), scheme.type === "http" ? (scheme.httpScheme ?? "bearer") : "bearer");
   }
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** A header sent once (Node joins a repeated Cookie or Authorization header into one string). */
+function single(value: string | string[] | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
 }
 
 function readAuthorization(header: string | undefined, scheme: string): string | undefined {

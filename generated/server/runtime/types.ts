@@ -7,7 +7,7 @@
  * undeclared status or a body of the wrong shape does not compile).
  */
 /// <reference types="node" />
-import type { FastifyRequest } from "fastify";
+import type { ServerRequest } from "./exchange.js";
 import type { JsonStream, PreparedJson } from "./json-stream.js";
 
 /** A request part the operation does not have (no path parameters, no query, no headers). */
@@ -60,8 +60,11 @@ export interface HandlerInput<in out S extends OperationShape, out P = undefined
   readonly body: S["body"];
   /** who calls: what the authenticate hook answered for the credential presented */
   readonly principal: PrincipalOf<S, P>;
-  /** the Fastify request, for what the contract does not describe (logger, client address) */
-  readonly request: FastifyRequest;
+  /**
+   * the request as the transport carries it, for what the contract does not describe: its logger
+   * and headers everywhere; over Fastify it is the FastifyRequest (client address, raw request)
+   */
+  readonly request: ServerRequest;
 }
 
 /** Headers a handler adds to its answer ("content-type" picks one of the declared media types). */

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { discardRest, readBody } from "../../../src/runtime/server/runtime/content.js";
+import { discardRest, readBody } from "../../../src/runtime/server/runtime/body-stream.js";
 import type { ProblemDetails } from "../../../src/runtime/server/runtime/problems.js";
 import { fakeRequest } from "../support/fastify.js";
 
@@ -15,7 +15,7 @@ function read(request: Parameters<typeof readBody>[0], limit: number): { outcome
   const outcome = new Promise<Outcome>((resolve) => {
     readBody(request, limit, (problem, body) => {
       calls++;
-      resolve({ problem, body });
+      resolve({ problem, body: body as Buffer });
     });
   });
   return { outcome, calls: () => calls };

@@ -1,7 +1,10 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
 import type { Route } from "../../../src/runtime/route-types.js";
+import type { Outcome } from "../../../src/runtime/server/runtime/exchange.js";
 import { type BatchCheck, JsonStream, JsonStreamError, openJsonStream, prepareJson, streamJson, streamJsonArray } from "../../../src/runtime/server/runtime/json-stream.js";
+import { sendOutcome } from "../../../src/runtime/server/runtime/pipeline.js";
+import { writeOutcome } from "../../../src/runtime/server/runtime/reply.js";
 import { compileResponder } from "../../../src/runtime/server/runtime/responses.js";
 import { fakeReply, fakeRequest } from "../support/fastify.js";
 import { content, route } from "../support/routes.js";
@@ -117,7 +120,10 @@ describe("a JsonStream answered by the responder, over HTTP", () => {
     const errors: string[] = [];
     const app = fastify({ logger: { level: "error", stream: { write: (line: string) => void errors.push(String(JSON.parse(line).msg)) } } });
     const respond = compileResponder(LIST, true, "listThings");
-    app.get("/things", (request, reply) => respond({ status: 200, body: new JsonStream("data", batches(), {}, (count) => ({ total_count: count })) }, request, reply));
+    app.get("/things", async (request, reply) => {
+      sendOutcome(reply, await respond({ status: 200, body: new JsonStream("data", batches(), {}, (count) => ({ total_count: count })) }, request));
+      return reply;
+    });
     const address = await app.listen({ host: "127.0.0.1", port: 0 });
     return { url: `${address}/things`, errors, close: () => app.close() };
   }
@@ -172,7 +178,7 @@ describe("PreparedJson", () => {
   const answer = (body: unknown, check = true) => {
     const { request } = fakeRequest();
     const { reply, sent } = fakeReply();
-    compileResponder(ROUTE, check, "getThings")({ status: 200, body }, request, reply);
+    writeOutcome(reply, compileResponder(ROUTE, check, "getThings")({ status: 200, body }, request) as Outcome);
     return sent;
   };
 

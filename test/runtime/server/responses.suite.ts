@@ -1,6 +1,8 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
 import type { Route } from "../../../src/runtime/route-types.js";
+import type { Outcome } from "../../../src/runtime/server/runtime/exchange.js";
+import { writeOutcome } from "../../../src/runtime/server/runtime/reply.js";
 import { compileResponder } from "../../../src/runtime/server/runtime/responses.js";
 import { fakeReply, fakeRequest, type SentReply } from "../support/fastify.js";
 import { content, refusing, route, stringProperties } from "../support/routes.js";
@@ -25,7 +27,7 @@ const TABLE_ROUTE = route({
 function respond(answer: unknown, check = true, table: Route = TABLE_ROUTE): SentReply & { errors: unknown[][] } {
   const { request, log } = fakeRequest();
   const { reply, sent } = fakeReply();
-  compileResponder(table, check, "getVenue")(answer, request, reply);
+  writeOutcome(reply, compileResponder(table, check, "getVenue")(answer, request) as Outcome);
   return { ...sent, errors: log.error.mock.calls };
 }
 
@@ -125,7 +127,7 @@ describe("compileResponder", () => {
     const responder = compileResponder(TABLE_ROUTE, true, "getVenue");
     const payloads = [1, 2, 3].map(() => {
       const { reply, sent } = fakeReply();
-      responder({ status: 404, body: { name: "x" } }, request, reply);
+      writeOutcome(reply, responder({ status: 404, body: { name: "x" } }, request) as Outcome);
       return [sent.statusCode, sent.headers["content-type"], sent.payload];
     });
     expect(new Set(payloads.map((p) => JSON.stringify(p))).size).toBe(1);
@@ -136,7 +138,7 @@ describe("compileResponder", () => {
     const responder = compileResponder(TABLE_ROUTE, true, "getVenue");
     app.get("/:status", (request, reply) => {
       const status = Number((request.params as { status: string }).status);
-      responder(status === 200 ? { status, body: { name: "ä" } } : { status, body: "plain" }, request, reply);
+      writeOutcome(reply, responder(status === 200 ? { status, body: { name: "ä" } } : { status, body: "plain" }, request) as Outcome);
     });
     const json = await app.inject("/200");
     expect([json.statusCode, json.headers["content-type"], json.json()]).toEqual([200, "application/json; charset=utf-8", { name: "ä" }]);

@@ -3,9 +3,43 @@
  * multipart reader, or a bug) into a problem answer. Unexpected errors are logged with their stack
  * and answered with a generic 500 that reveals nothing of it.
  */
-import { STATUS_CODES } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { createProblem, type ProblemDetails, ProblemError, sendProblem } from "./problems.js";
+import type { Outcome, ServerRequest } from "./exchange.js";
+import { createProblem, type ProblemDetails, ProblemError, problemOutcome } from "./problems.js";
+import { writeOutcome } from "./reply.js";
+
+/** The reason phrases of the 4xx statuses, as Node's `STATUS_CODES` has them (this module runs in browsers too). */
+const CLIENT_ERRORS: Readonly<Record<number, string>> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  406: "Not Acceptable",
+  407: "Proxy Authentication Required",
+  408: "Request Timeout",
+  409: "Conflict",
+  410: "Gone",
+  411: "Length Required",
+  412: "Precondition Failed",
+  413: "Payload Too Large",
+  414: "URI Too Long",
+  415: "Unsupported Media Type",
+  416: "Range Not Satisfiable",
+  417: "Expectation Failed",
+  418: "I'm a Teapot",
+  421: "Misdirected Request",
+  422: "Unprocessable Entity",
+  423: "Locked",
+  424: "Failed Dependency",
+  425: "Too Early",
+  426: "Upgrade Required",
+  428: "Precondition Required",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  451: "Unavailable For Legal Reasons",
+};
 
 /** Fastify and @fastify/multipart error codes, by the problem they stand for. */
 const KNOWN_CODES: Readonly<Record<string, ProblemDetails>> = {
@@ -24,15 +58,18 @@ const KNOWN_CODES: Readonly<Record<string, ProblemDetails>> = {
 
 /** Fastify's error handler: every error becomes a problem answer. */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-  if (error instanceof ProblemError) {
-    sendProblem(reply, error.problem, error.headers);
-    return;
-  }
+  writeOutcome(reply, failureOutcome(error, request));
+}
+
+/** The answer to an error, whatever the transport: its problem (unexpected errors logged with their stack). */
+export function failureOutcome(error: unknown, request: ServerRequest): Outcome {
+  if (error instanceof ProblemError) return problemOutcome(error.problem, error.headers);
   const problem = problemOf(error);
   if (problem.status >= 500) request.log.error({ err: error }, `request failed: ${request.method} ${pathOf(request.url)}`);
-  if (problem.status === 413) reply.header("connection", "close");
-  sendProblem(reply, problem);
+  return problemOutcome(problem, problem.status === 413 ? CLOSE : undefined);
 }
+
+const CLOSE: Readonly<Record<string, string>> = { connection: "close" };
 
 /** The problem an error stands for: by its code, else by its 4xx status, else a 500. */
 export function problemOf(error: unknown): ProblemDetails {
@@ -44,7 +81,7 @@ export function problemOf(error: unknown): ProblemDetails {
   if (status === 404) return createProblem("notFound", "No resource matches this path.");
   if (status === 413) return createProblem("payloadTooLarge", "The request body is larger than the server accepts.");
   if (status === 415) return createProblem("unsupportedMediaType", "The Content-Type of the request is not accepted.");
-  const title = STATUS_CODES[status] ?? "Client Error";
+  const title = CLIENT_ERRORS[status] ?? "Client Error";
   return { type: "about:blank", title, status, detail: title };
 }
 

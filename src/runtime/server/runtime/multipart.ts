@@ -10,9 +10,9 @@
 
 import type { Multipart } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
-import { discardRest } from "./content.js";
+import { discardRest } from "./body-stream.js";
+import type { MultipartReader } from "./core.js";
 import { errorCode, problemOf } from "./errors.js";
-import type { MultipartReader } from "./pipeline.js";
 import { createProblem, ProblemError } from "./problems.js";
 import type { UploadedFile } from "./types.js";
 
@@ -31,7 +31,7 @@ export interface MultipartLimits {
 }
 
 /** The pipeline's multipart reader. */
-export function createMultipartReader(limits: MultipartLimits): MultipartReader {
+export function createMultipartReader(limits: MultipartLimits): MultipartReader<FastifyRequest> {
   return async (request, content) => {
     if (request.headers["content-length"] === "0") return { form: undefined, restore: keep };
     const body = await readMultipart(request, content.binaryFields ?? [], limits);

@@ -1,31 +1,28 @@
 /**
- * The request pipeline, the same for every route and driven by its route-table entry:
+ * The Fastify transport of the request pipeline (core.ts): routes mounted on a Fastify scope, each
+ * served by its `RoutePlan`, with Fastify's request handed to it as it is and the answer written
+ * with the reply.
  *
- *   security (401, 403) → content type (415) → body read within its limit (413) and decoded
- *   (400) → path, query, headers and body checked by the generated validators (400, every error)
- *   → the handler → its answer, checked against the contract when response checks are on (500).
- *
- * Everything a route needs is prepared once, when it is mounted; a request allocates only its
- * input. Fastify only routes: no JSON schema is attached to any route, so its Ajv never runs, and
- * the content-type parser hands the unread body stream over, so the body is read after the
- * security check and with the route's own limits.
+ * Fastify only routes: no JSON schema is attached to any route, so its Ajv never runs, and the
+ * content-type parser hands the unread body stream over, so the body is read after the security
+ * check and with the route's own limits.
  */
+import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { mediaTypeEssence } from "../../media-types.js";
-import type { Route, RouteContent } from "../../route-types.js";
-import { type ContentMatcher, compileContentMatcher, decodeBody, hasBody, readBody, unsupportedMediaType } from "./content.js";
+import type { Route } from "../../route-types.js";
+import { readBody } from "./body-stream.js";
+import { hasBody } from "./content.js";
+import { type MultipartReader as CoreMultipartReader, type CoreSettings, type RouteHandler, RoutePlan } from "./core.js";
 import { handleError } from "./errors.js";
+import type { Outcome, Transport } from "./exchange.js";
 import { toRouterPath } from "./parameters.js";
-import { type ProblemDetails, sendProblem } from "./problems.js";
-import { InputReader, validationProblem } from "./request.js";
-import { compileResponder, type Responder } from "./responses.js";
-import { Admission, type Authenticate, compileSecurity, type SecurityCheck, type SecurityVerdict } from "./security.js";
+import { writeOutcome } from "./reply.js";
 
-/** Any operation's handler, as the pipeline calls it: validated input in, answer out. */
-export type RouteHandler = (input: never) => unknown;
+export type { RouteHandler };
 
-/** Reads a multipart/form-data body into the form to validate (undefined: no part at all) and a function restoring its files. */
-export type MultipartReader = (request: FastifyRequest, content: RouteContent) => Promise<{ form: unknown; restore: (validated: unknown) => unknown }>;
+/** A multipart/form-data reader of Fastify requests. */
+export type MultipartReader = CoreMultipartReader<FastifyRequest>;
 
 /** multipart/form-data support: the body reader, and a child scope with the multipart plugin. */
 export interface MultipartSupport {
@@ -35,16 +32,24 @@ export interface MultipartSupport {
 }
 
 /** What the pipeline needs besides the route table and the handlers. */
-export interface PipelineSettings {
-  readonly authenticate: Authenticate<unknown> | undefined;
-  /** the largest JSON, form or text body, in bytes */
-  readonly bodyLimit: number;
-  /** the largest file (a binary body or a multipart file), in bytes */
-  readonly fileSizeLimit: number;
-  /** check every answer against the contract */
-  readonly validateResponses: boolean;
+export interface PipelineSettings extends CoreSettings<FastifyRequest> {
   /** present when some operation takes multipart/form-data */
   readonly multipart?: MultipartSupport;
+}
+
+/** The Fastify transport: the request as it is, the body from its stream, the answer through the reply. */
+const FASTIFY: Transport<FastifyRequest, FastifyReply> = {
+  hasBody,
+  readBody,
+  send: (_request, reply, outcome) => sendOutcome(reply, outcome),
+  fail: (request, reply, error) => handleError(error, request, reply),
+};
+
+/** Writes a decided answer with Fastify's reply; a streamed body as it is read, with the network's backpressure. */
+export function sendOutcome(reply: FastifyReply, outcome: Outcome): void {
+  const body = outcome.body;
+  if (typeof body === "object" && !(body instanceof Uint8Array)) writeOutcome(reply, outcome, Readable.from(body));
+  else writeOutcome(reply, outcome);
 }
 
 /**
@@ -93,7 +98,7 @@ function mountRoute(scope: FastifyInstance, key: string, route: Route, picked: {
     return;
   }
   mounted.add(id);
-  const plan = new RoutePlan(route, key, picked.handler, picked.owner, settings);
+  const plan = new RoutePlan(route, key, picked, FASTIFY, settings);
   scope.route({ method: route.method, url: path.url, handler: (request, reply) => plan.handle(request, reply) });
 }
 
@@ -105,89 +110,4 @@ function declaredMediaTypes(routes: readonly Route[]): string[] {
 
 function takesMultipart(route: Route): boolean {
   return route.body?.contents.some((content) => mediaTypeEssence(content.mediaType) === "multipart/form-data") === true;
-}
-
-/** One route, prepared: every step of the pipeline with its route-specific data. */
-class RoutePlan {
-  private readonly route: Route;
-  private readonly handler: RouteHandler;
-  private readonly owner: object;
-  private readonly settings: PipelineSettings;
-  private readonly security: SecurityCheck | undefined;
-  private readonly match: ContentMatcher;
-  private readonly inputs: InputReader;
-  private readonly respond: Responder;
-
-  constructor(route: Route, key: string, handler: RouteHandler, owner: object, settings: PipelineSettings) {
-    this.route = route;
-    this.handler = handler;
-    this.owner = owner;
-    this.settings = settings;
-    this.security = compileSecurity(route, settings.authenticate);
-    this.match = compileContentMatcher(route.body?.contents ?? []);
-    this.inputs = new InputReader(route, toRouterPath(route.path));
-    this.respond = compileResponder(route, settings.validateResponses, key);
-  }
-
-  handle(request: FastifyRequest, reply: FastifyReply): void {
-    const verdict = this.security === undefined ? undefined : this.security(request);
-    if (verdict === undefined) return this.receive(request, reply, undefined);
-    if (!(verdict instanceof Promise)) return this.admit(request, reply, verdict);
-    verdict.then(
-      (late: SecurityVerdict) => this.admit(request, reply, late),
-      (error: unknown) => handleError(error, request, reply),
-    );
-  }
-
-  /** Goes on with the caller's principal, or answers the refusal. */
-  private admit(request: FastifyRequest, reply: FastifyReply, verdict: SecurityVerdict): void {
-    if (verdict === undefined) return this.receive(request, reply, undefined);
-    if (verdict instanceof Admission) return this.receive(request, reply, verdict.principal);
-    sendProblem(reply, verdict);
-  }
-
-  private receive(request: FastifyRequest, reply: FastifyReply, principal: unknown): void {
-    const body = this.route.body;
-    if (body === undefined || !hasBody(request)) return this.run(request, reply, principal, undefined, undefined);
-    const header = request.headers["content-type"];
-    const content = this.match(header ?? "");
-    if (content === undefined) return sendProblem(reply, unsupportedMediaType(header, body.contents));
-    const reader = this.settings.multipart?.read;
-    if (reader !== undefined && content.kind === "multipart" && mediaTypeEssence(header ?? "") === "multipart/form-data") {
-      reader(request, content).then(
-        ({ form, restore }) => this.run(request, reply, principal, content, form, restore),
-        (error: unknown) => handleError(error, request, reply),
-      );
-      return;
-    }
-    const limit = content.kind === "binary" ? this.settings.fileSizeLimit : this.settings.bodyLimit;
-    readBody(request, limit, (problem, raw) => {
-      if (problem !== undefined) return this.refuse(reply, problem);
-      this.run(request, reply, principal, content, raw, undefined);
-    });
-  }
-
-  private refuse(reply: FastifyReply, problem: ProblemDetails): void {
-    if (problem.status === 413) reply.header("connection", "close");
-    sendProblem(reply, problem);
-  }
-
-  private run(request: FastifyRequest, reply: FastifyReply, principal: unknown, content: RouteContent | undefined, body: unknown, restore?: (validated: unknown) => unknown): void {
-    try {
-      const decoded = content === undefined || restore !== undefined ? body : decodeBody(content.kind, body as Buffer);
-      const input = this.inputs.read(request, content, decoded, principal);
-      if (Array.isArray(input)) return sendProblem(reply, validationProblem(input));
-      const answer = this.handler.call(this.owner, (restore === undefined ? input : { ...input, body: restore(input.body) }) as never);
-      if (answer instanceof Promise) {
-        answer.then(
-          (value: unknown) => this.respond(value, request, reply),
-          (error: unknown) => handleError(error, request, reply),
-        );
-        return;
-      }
-      this.respond(answer, request, reply);
-    } catch (error) {
-      handleError(error, request, reply);
-    }
-  }
 }

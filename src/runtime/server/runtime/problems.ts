@@ -4,6 +4,7 @@
  * failures, every failed check in `errors`. No stack trace or internal message ever reaches it.
  */
 import type { FastifyReply } from "fastify";
+import type { Outcome } from "./exchange.js";
 
 /** The media type of every error answer. */
 export const PROBLEM_MEDIA_TYPE = "application/problem+json";
@@ -87,7 +88,12 @@ export function serviceUnavailable(detail: string, retryAfterSeconds: number): P
   return new ProblemError(createProblem("unavailable", detail), { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 }
 
-/** Sends a problem: its status, the problem media type and the JSON body. */
+/** The answer of a problem, whatever the transport: its status, the problem media type and the JSON body. */
+export function problemOutcome(problem: ProblemDetails, headers?: Readonly<Record<string, string>>): Outcome {
+  return { status: problem.status, headers, contentType: PROBLEM_MEDIA_TYPE, body: JSON.stringify(problem) };
+}
+
+/** Sends a problem over Fastify: its status, the problem media type and the JSON body. */
 export function sendProblem(reply: FastifyReply, problem: ProblemDetails, headers?: Readonly<Record<string, string>>): void {
   if (headers !== undefined) reply.headers(headers);
   reply.code(problem.status).header("content-type", PROBLEM_MEDIA_TYPE).send(JSON.stringify(problem));

@@ -1,0 +1,14 @@
+/**
+ * Writing a decided answer (an `Outcome`) with Fastify's reply: the handler's headers, the
+ * status, the Content-Type, then the body as it is (Fastify sets Content-Length).
+ */
+import type { FastifyReply } from "fastify";
+import type { Outcome } from "./exchange.js";
+
+/** Writes the answer on the reply; `body` in place of the outcome's (a Node stream of a streamed one). */
+export function writeOutcome(reply: FastifyReply, outcome: Outcome, body: unknown = outcome.body): void {
+  if (outcome.headers !== undefined) reply.headers(outcome.headers);
+  reply.code(outcome.status);
+  if (outcome.contentType !== undefined) reply.header("content-type", outcome.contentType);
+  reply.send(body);
+}
