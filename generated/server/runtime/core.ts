@@ -24,6 +24,12 @@ import { InputReader, validationProblem } from "./request.js";
 import { compileResponder, type Responder } from "./responses.js";
 import { Admission, type Authenticate, compileSecurity, type SecurityCheck, type SecurityVerdict } from "./security.js";
 
+/** The default limit of a JSON, form or text body: 1 MiB. */
+export const DEFAULT_BODY_LIMIT = 1_048_576;
+
+/** The default limit of an uploaded file (a multipart file or a binary body): 10 MiB. */
+export const DEFAULT_FILE_SIZE_LIMIT = 10_485_760;
+
 /** Any operation's handler, as the pipeline calls it: validated input in, answer out. */
 export type RouteHandler = (input: never) => unknown;
 

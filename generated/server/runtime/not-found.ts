@@ -9,10 +9,15 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Route } from "../../route-types.js";
 import { pathOf } from "./errors.js";
-import { createProblem, sendProblem } from "./problems.js";
+import type { Outcome } from "./exchange.js";
+import { createProblem, problemOutcome } from "./problems.js";
+import { writeOutcome } from "./reply.js";
 
 /** Fastify's not-found handler. */
 export type NotFoundHandler = (request: FastifyRequest, reply: FastifyReply) => void;
+
+/** The answer to a request no route takes, by its method and target: 405 with `Allow`, or 404. */
+export type NotFoundAnswer = (method: string, url: string) => Outcome;
 
 interface PathPattern {
   readonly pattern: RegExp;
@@ -23,15 +28,21 @@ const NOT_FOUND = createProblem("notFound", "No resource matches this path.");
 
 /** A not-found handler for routes served under `prefix` (no routes: a plain 404). */
 export function createNotFoundHandler(routes: readonly Route[], prefix: string): NotFoundHandler {
+  const answer = compileNotFound(routes, prefix);
+  return (request, reply) => writeOutcome(reply, answer(request.method, request.url));
+}
+
+/** The not-found answer of routes served under `prefix`, whatever the transport. */
+export function compileNotFound(routes: readonly Route[], prefix: string): NotFoundAnswer {
   const patterns = compilePatterns(routes);
-  return (request, reply) => {
-    const path = pathOf(request.url);
+  return (method, url) => {
+    const path = pathOf(url);
     const local = prefix !== "" && path.startsWith(prefix) ? path.slice(prefix.length) : path;
     const allowed = prefix === "" || local !== path ? allowedMethods(patterns, local) : [];
-    if (allowed.length === 0) return sendProblem(reply, NOT_FOUND);
+    if (allowed.length === 0) return problemOutcome(NOT_FOUND);
     const allow = allowed.join(", ");
-    const detail = `The method ${request.method} is not allowed on this path; use ${allow}.`;
-    sendProblem(reply, createProblem("methodNotAllowed", detail), { allow });
+    const detail = `The method ${method} is not allowed on this path; use ${allow}.`;
+    return problemOutcome(createProblem("methodNotAllowed", detail), { allow });
   };
 }
 

@@ -33,6 +33,9 @@ export interface RouterPath {
   readonly renamed?: readonly (readonly [string, string])[];
 }
 
+/** The default limit of one path parameter, in characters (after percent-decoding). */
+export const DEFAULT_MAX_PARAM_LENGTH = 1024;
+
 const SIMPLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** The delimiter of each style, as it appears in the query text (an encoded one is data). */
 const DELIMITERS: Readonly<Record<string, string>> = { form: ",", spaceDelimited: "%20", pipeDelimited: "|" };

@@ -78,6 +78,14 @@ export class ProblemError extends Error {
   }
 }
 
+/** The 400 problem of a path that is not valid percent-encoded UTF-8. */
+export const MALFORMED_URL = createProblem("malformedUrl", "The request path is not valid percent-encoded UTF-8.");
+
+/** The 414 problem of a path parameter over the router's limit. */
+export function parameterTooLong(maxParamLength: number): ProblemDetails {
+  return createProblem("uriTooLong", `A path parameter is longer than ${maxParamLength} characters.`);
+}
+
 /** Throws the 501 problem of an operation nobody has implemented yet. */
 export function notImplemented(operationId: string): never {
   throw new ProblemError(createProblem("notImplemented", `The operation ${operationId} is not implemented.`));

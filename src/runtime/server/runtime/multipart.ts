@@ -13,6 +13,7 @@ import type { FastifyRequest } from "fastify";
 import { discardRest } from "./body-stream.js";
 import type { MultipartReader } from "./core.js";
 import { errorCode, problemOf } from "./errors.js";
+import { append, appendFile, withFiles } from "./form-files.js";
 import { createProblem, ProblemError } from "./problems.js";
 import type { UploadedFile } from "./types.js";
 
@@ -85,28 +86,10 @@ function fieldTooLarge(fieldSize: number): ProblemError {
   return new ProblemError(createProblem("payloadTooLarge", `A form field is larger than ${fieldSize} bytes.`));
 }
 
-/** Puts the files back in place of their names, in the validated form. */
-function withFiles(validated: unknown, files: ReadonlyMap<string, UploadedFile | UploadedFile[]>): unknown {
-  if (typeof validated !== "object" || validated === null) return validated;
-  for (const [name, file] of files) Object.defineProperty(validated, name, { value: file, writable: true, enumerable: true, configurable: true });
-  return validated;
-}
-
 async function toFile(part: Multipart): Promise<UploadedFile> {
   if (part.type === "file") return { filename: part.filename, mimetype: part.mimetype, encoding: part.encoding, data: await part.toBuffer() };
   const text = typeof part.value === "string" ? part.value : JSON.stringify(part.value);
   return { filename: "", mimetype: part.mimetype, encoding: part.encoding, data: Buffer.from(text, "utf8") };
-}
-
-function append(form: Record<string, unknown>, name: string, value: unknown): void {
-  const previous = Object.hasOwn(form, name) ? form[name] : undefined;
-  const next = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
-  Object.defineProperty(form, name, { value: next, writable: true, enumerable: true, configurable: true });
-}
-
-function appendFile(previous: UploadedFile | UploadedFile[] | undefined, file: UploadedFile): UploadedFile | UploadedFile[] {
-  if (previous === undefined) return file;
-  return Array.isArray(previous) ? [...previous, file] : [previous, file];
 }
 
 function asProblem(error: unknown, limits: MultipartLimits): ProblemError {

@@ -16,10 +16,10 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:ht
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorCode, handleError } from "./errors.js";
-import { createProblem, PROBLEM_MEDIA_TYPE, type ProblemDetails, sendProblem } from "./problems.js";
+import { DEFAULT_MAX_PARAM_LENGTH } from "./parameters.js";
+import { createProblem, MALFORMED_URL, PROBLEM_MEDIA_TYPE, type ProblemDetails, parameterTooLong, sendProblem } from "./problems.js";
 
-/** The default limit of one path parameter, in characters (after percent-decoding). */
-export const DEFAULT_MAX_PARAM_LENGTH = 1024;
+export { DEFAULT_MAX_PARAM_LENGTH };
 
 /** A connection error as Node reports it: an llhttp code ("HPE_INVALID_METHOD") and reason. */
 interface ClientError extends Error {
@@ -39,17 +39,16 @@ export interface Refusals {
   attach(app: FastifyInstance): void;
 }
 
-const BAD_URL = createProblem("malformedUrl", "The request path is not valid percent-encoded UTF-8.");
 const TIMEOUT = createProblem("requestTimeout", "The request was not received in time.");
 const HEADERS_TOO_LARGE = createProblem("headersTooLarge", "The request line and headers are larger than the server accepts.");
 
 /** Problem answers for the refusals Fastify and Node make before routing. */
 export function createRefusals(maxParamLength: number = DEFAULT_MAX_PARAM_LENGTH): Refusals {
   const owed = new OwedAnswers();
-  const tooLong = createProblem("uriTooLong", `A path parameter is longer than ${maxParamLength} characters.`);
+  const tooLong = parameterTooLong(maxParamLength);
   const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
     const code = errorCode(error);
-    if (code === "FST_ERR_BAD_URL") return sendProblem(reply, BAD_URL);
+    if (code === "FST_ERR_BAD_URL") return sendProblem(reply, MALFORMED_URL);
     if (code === "FST_ERR_MAX_PARAM_LENGTH") return sendProblem(reply, tooLong);
     handleError(error, request, reply);
   };

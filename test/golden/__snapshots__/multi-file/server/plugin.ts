@@ -10,15 +10,12 @@
 import type { FastifyInstance } from "fastify";
 import { basePath, routes, type OperationId, type Route } from "../routes.js";
 import type { Handlers } from "./handlers.js";
+import { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT } from "./runtime/core.js";
 import { createNotFoundHandler } from "./runtime/not-found.js";
 import { mountRoutes, type PipelineSettings, type RouteHandler } from "./runtime/pipeline.js";
 import type { Authenticate } from "./runtime/security.js";
 
-/** The default limit of a JSON, form or text body: 1 MiB. */
-export const DEFAULT_BODY_LIMIT = 1_048_576;
-
-/** The default limit of an uploaded file (a multipart file or a binary body): 10 MiB. */
-export const DEFAULT_FILE_SIZE_LIMIT = 10_485_760;
+export { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT };
 
 /**
  * Options of `registerRoutes`. `P` is the principal the authenticate hook answers for a caller and
