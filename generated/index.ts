@@ -9,9 +9,12 @@ export {
   ApiTimeoutError,
   Client,
   createClient,
+  isApiError,
   RequestValidationError,
   ResponseValidationError,
+  type ApiErrorOf,
   type CallOptions,
   type ClientOptions,
+  type ErrorAnswers,
   type RetryOptions,
 } from "./client/index.js";

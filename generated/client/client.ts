@@ -240,3 +240,91 @@ export class Client {
 export function createClient(options: ClientOptions): Client {
   return new Client(options);
 }
+
+/**
+ * The declared answers of each operation that are not 2xx, by status: what an `ApiError` of that
+ * operation carries as `body` (see `isApiError`).
+ */
+export interface ErrorAnswers {
+  addWorkerCredential: {
+    "400": T.AddWorkerCredentialResponse400;
+    "401": T.AddWorkerCredentialResponse401;
+    "403": T.AddWorkerCredentialResponse403;
+    "404": T.AddWorkerCredentialResponse404;
+    "413": T.AddWorkerCredentialResponse413;
+    "414": T.AddWorkerCredentialResponse414;
+    "415": T.AddWorkerCredentialResponse415;
+    "422": T.AddWorkerCredentialResponse422;
+    "500": T.AddWorkerCredentialResponse500;
+  };
+  addWorkerDocument: {
+    "400": T.AddWorkerDocumentResponse400;
+    "401": T.AddWorkerDocumentResponse401;
+    "403": T.AddWorkerDocumentResponse403;
+    "404": T.AddWorkerDocumentResponse404;
+    "413": T.AddWorkerDocumentResponse413;
+    "414": T.AddWorkerDocumentResponse414;
+    "415": T.AddWorkerDocumentResponse415;
+    "422": T.AddWorkerDocumentResponse422;
+    "500": T.AddWorkerDocumentResponse500;
+  };
+  createEvent: {
+    "400": T.CreateEventResponse400;
+    "401": T.CreateEventResponse401;
+    "403": T.CreateEventResponse403;
+    "413": T.CreateEventResponse413;
+    "415": T.CreateEventResponse415;
+    "422": T.CreateEventResponse422;
+    "500": T.CreateEventResponse500;
+  };
+  createPayrollGroup: {
+    "400": T.CreatePayrollGroupResponse400;
+    "401": T.CreatePayrollGroupResponse401;
+    "403": T.CreatePayrollGroupResponse403;
+    "413": T.CreatePayrollGroupResponse413;
+    "415": T.CreatePayrollGroupResponse415;
+    "422": T.CreatePayrollGroupResponse422;
+    "500": T.CreatePayrollGroupResponse500;
+  };
+  createVenue: {
+    "400": T.CreateVenueResponse400;
+    "401": T.CreateVenueResponse401;
+    "403": T.CreateVenueResponse403;
+    "413": T.CreateVenueResponse413;
+    "415": T.CreateVenueResponse415;
+    "422": T.CreateVenueResponse422;
+    "500": T.CreateVenueResponse500;
+  };
+  listEvents: {
+    "401": T.ListEventsResponse401;
+    "403": T.ListEventsResponse403;
+    "500": T.ListEventsResponse500;
+  };
+  listWageRules: {
+    "401": T.ListWageRulesResponse401;
+    "403": T.ListWageRulesResponse403;
+    "500": T.ListWageRulesResponse500;
+  };
+  updateClient: {
+    "400": T.UpdateClientResponse400;
+    "401": T.UpdateClientResponse401;
+    "403": T.UpdateClientResponse403;
+    "404": T.UpdateClientResponse404;
+    "413": T.UpdateClientResponse413;
+    "414": T.UpdateClientResponse414;
+    "415": T.UpdateClientResponse415;
+    "422": T.UpdateClientResponse422;
+    "500": T.UpdateClientResponse500;
+  };
+  updateEvent: {
+    "400": T.UpdateEventResponse400;
+    "401": T.UpdateEventResponse401;
+    "403": T.UpdateEventResponse403;
+    "404": T.UpdateEventResponse404;
+    "413": T.UpdateEventResponse413;
+    "414": T.UpdateEventResponse414;
+    "415": T.UpdateEventResponse415;
+    "422": T.UpdateEventResponse422;
+    "500": T.UpdateEventResponse500;
+  };
+}

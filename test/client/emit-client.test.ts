@@ -140,6 +140,7 @@ describe("emitClient", () => {
       "client/response.ts",
       "client/runtime.ts",
       "client/transport.ts",
+      "client/typed-errors.ts",
     ]);
   });
 

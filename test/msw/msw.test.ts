@@ -6,7 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError, createClient, type Problem } from "../../generated/index.js";
+import { ApiError, createClient, isApiError, type Problem } from "../../generated/index.js";
 import { createMswHandlers } from "../../generated/msw/index.js";
 import { buildServer, createMockHandlers, createStubHandlers, mockAnswers } from "../../generated/server/index.js";
 import { createSandbox, type Sandbox } from "../../sandbox/index.js";
@@ -112,9 +112,27 @@ describe("createMswHandlers", () => {
     );
     const client = createClient({ apiKey: "k" });
     const error = await client.updateEvent({ path: { id: "9" }, body: { name: "Gala", date: "2026-12-02", venue: { name: "Hall" } } }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ApiError);
-    expect([(error as ApiError).status, (error as ApiError).body]).toEqual([404, { ...notFound, detail: "No event 9." }]);
+    if (!isApiError(error, "updateEvent")) return expect.fail(`not a declared error of updateEvent: ${String(error)}`);
+    expect(error.status === 404 ? error.body.detail : undefined).toBe("No event 9.");
+    expect(isApiError(error, "createVenue")).toBe(false);
     await expect(client.listEvents()).rejects.toMatchObject({ status: 500, problem: { type: "urn:problem-type:response-validation-failed" } });
     await expect(client.createVenue({ body: { name: "Hall", address: "1 Road", city: "Town", zip: "1" } })).rejects.toMatchObject({ status: 501 });
+  });
+});
+
+describe("isApiError", () => {
+  const problem: Problem = { type: "urn:problem-type:not-found", title: "Not Found", status: 404 };
+  const error = (operation: string, status: number, body: unknown): ApiError => new ApiError(operation, new Response(null, { status }), body);
+
+  it("is true for an error of the operation with a declared status and a body of its schema", () => {
+    expect(isApiError(error("updateEvent", 404, problem), "updateEvent")).toBe(true);
+    expect(isApiError(error("updateEvent", 500, undefined), "updateEvent")).toBe(true);
+  });
+
+  it("is false for another operation, an undeclared status, a body breaking the schema, or another error", () => {
+    expect(isApiError(error("updateEvent", 404, problem), "updateClient")).toBe(false);
+    expect(isApiError(error("listEvents", 404, problem), "listEvents")).toBe(false);
+    expect(isApiError(error("updateEvent", 404, { title: 7 }), "updateEvent")).toBe(false);
+    expect(isApiError(new Error("updateEvent"), "updateEvent")).toBe(false);
   });
 });

@@ -26,10 +26,11 @@ function importsView(options: OptionsView, methods: readonly MethodView[]): { ty
   const bodyParts = methods.flatMap((m) => (m.body === false ? [] : m.body.parts));
   const typeParts: TypePart[] = [...bodyParts, ...methods.flatMap((m) => m.returns)];
   const groups = methods.flatMap((m) => [m.path, m.query, m.headers]).filter((group) => group !== false);
+  const errorTypes = methods.some((m) => m.errors.some((e) => e.type !== undefined));
   const body = [...(bodyParts.some((p) => p.prefix === "" && p.name === "RawBody") ? ["RawBody"] : []), ...(bodyParts.some((p) => p.files.length > 0) ? ["WithFiles"] : [])];
   const runtime = [...(methods.length > 0 ? ["CallOptions"] : []), ...(methods.some((m) => m.noArgs) ? ["NoArgs"] : [])];
   return {
-    types: groups.length > 0 || typeParts.some((p) => p.prefix === "T."),
+    types: groups.length > 0 || errorTypes || typeParts.some((p) => p.prefix === "T."),
     basic: options.basic !== false || options.schemes.some((s) => s.basic),
     body,
     runtime,

@@ -36,6 +36,15 @@ export interface MethodView {
   /** the request media types a caller may choose between (only when there are several) */
   readonly contentTypes: readonly string[];
   readonly returns: readonly TypePart[];
+  /** the declared answers that are not 2xx, with the type of the body an `ApiError` carries */
+  readonly errors: readonly ErrorView[];
+}
+
+/** A declared error answer: its status key, and its body's generated type or a built-in one. */
+export interface ErrorView {
+  readonly status: string;
+  readonly type?: string;
+  readonly builtin?: "undefined" | "string" | "unknown";
 }
 
 const generated = (name: string, files: readonly string[] = []): TypePart => ({ prefix: "T.", name, files });
@@ -56,6 +65,7 @@ export function buildMethodView(operation: OperationModel): MethodView {
     ...parts,
     contentTypes: contents.length > 1 ? contents.map((c) => c.mediaType) : [],
     returns: returnParts(operation),
+    errors: operation.responses.filter((r) => !r.success).map((r) => errorView(r, operation.names.responseTypes[r.status])),
   };
 }
 
@@ -103,6 +113,14 @@ function responseParts(response: ResponseModel, typeName: string | undefined): T
     if (content.kind !== "json") return builtin("string");
     return content.schemaPointer !== undefined && typeName !== undefined ? generated(typeName) : builtin("unknown");
   });
+}
+
+/** The body of an error answer as the client reads it: JSON parsed (typed when it has a schema), other media types as text, none as undefined. */
+function errorView(response: ResponseModel, typeName: string | undefined): ErrorView {
+  const status = response.status;
+  if (response.contents.length === 0) return { status, builtin: "undefined" };
+  if (response.contents.every((c) => c.kind === "json" && c.schemaPointer !== undefined) && typeName !== undefined) return { status, type: typeName };
+  return { status, builtin: response.contents.every((c) => c.kind !== "json") ? "string" : "unknown" };
 }
 
 function uniqueParts(parts: readonly TypePart[]): TypePart[] {

@@ -5,8 +5,8 @@ import type { EmitInput, GeneratedFile } from "../emitter.js";
  * carries every schema's type, so only names the naming authority reserves (RESERVED_TYPE_NAMES)
  * may appear here. The rest of the client stays under `./client/index.js`.
  */
-const CLIENT_VALUES = ["ApiError", "ApiNetworkError", "ApiTimeoutError", "Client", "createClient", "RequestValidationError", "ResponseValidationError"];
-const CLIENT_TYPES = ["CallOptions", "ClientOptions", "RetryOptions"];
+const CLIENT_VALUES = ["ApiError", "ApiNetworkError", "ApiTimeoutError", "Client", "createClient", "isApiError", "RequestValidationError", "ResponseValidationError"];
+const CLIENT_TYPES = ["ApiErrorOf", "CallOptions", "ClientOptions", "ErrorAnswers", "RetryOptions"];
 
 /** generated/index.ts: the package root, the types, the route table and the client. */
 export function emitIndex(_input: EmitInput): GeneratedFile[] {

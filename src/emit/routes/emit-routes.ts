@@ -8,5 +8,10 @@ export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
     url: server.url,
     variables: Object.fromEntries(server.variables.map((v) => [v.name, { default: v.default, ...(v.enum ? { enum: v.enum } : {}) }])),
   }));
-  return [config.templates.file("routes.ts", "routes/routes.ts", { basePath: model.basePath, servers, routes }), ...config.runtime.take("route-types.ts"), ...config.runtime.take("media-types.ts")];
+  return [
+    config.templates.file("routes.ts", "routes/routes.ts", { basePath: model.basePath, servers, routes }),
+    ...config.runtime.take("route-types.ts"),
+    ...config.runtime.take("media-types.ts"),
+    ...config.runtime.take("statuses.ts"),
+  ];
 }

@@ -4,8 +4,11 @@
  * undeclared status or a body of the wrong shape does not compile).
  */
 /// <reference types="node" />
+import type { Declared, StatusOf } from "../../statuses.js";
 import type { ServerRequest } from "./exchange.js";
 import type { JsonStream, PreparedJson } from "./json-stream.js";
+
+export type { StatusRange } from "../../statuses.js";
 
 /** A request part the operation does not have (no path parameters, no query, no headers). */
 export type NoInput = Readonly<Record<string, never>>;
@@ -66,26 +69,6 @@ export interface HandlerInput<in out S extends OperationShape, out P = undefined
 
 /** Headers a handler adds to its answer ("content-type" picks one of the declared media types). */
 export type ResponseHeaders = Readonly<Record<string, string | number | string[]>>;
-
-type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
-type StatusClass = 1 | 2 | 3 | 4 | 5;
-type ToNumber<S> = S extends `${infer N extends number}` ? N : never;
-
-/** Every status of a class: `StatusRange<4>` is 400 | 401 | ... | 499. */
-export type StatusRange<C extends StatusClass> = ToNumber<`${C}${Digit}${Digit}`>;
-
-type Declared<R> = keyof R & string;
-type ExactStatus<K> = K extends `${infer N extends number}` ? N : never;
-type RangeClass<K> = K extends `${infer C extends StatusClass}XX` ? C : never;
-
-/** The statuses a declared response key stands for: "200" → 200, "4XX" and "default" → the rest. */
-type StatusOf<K extends string, R> = K extends `${infer N extends number}`
-  ? N
-  : K extends `${infer C extends StatusClass}XX`
-    ? Exclude<StatusRange<C>, ExactStatus<Declared<R>>>
-    : K extends "default"
-      ? Exclude<StatusRange<StatusClass>, ExactStatus<Declared<R>> | StatusRange<RangeClass<Declared<R>>>>
-      : never;
 
 /** A body as a handler may answer it: a JSON object or list may also come as a `JsonStream` or a `PreparedJson` of it. */
 type AnswerBody<B> = B extends Uint8Array ? B : B extends object ? B | JsonStream<B> | PreparedJson<B> : B;

@@ -37,3 +37,12 @@ export class Client {
 export function createClient(options: ClientOptions = {}): Client {
   return new Client(options);
 }
+
+/**
+ * The declared answers of each operation that are not 2xx, by status: what an `ApiError` of that
+ * operation carries as `body` (see `isApiError`).
+ */
+export interface ErrorAnswers {
+  addReading: {
+  };
+}
