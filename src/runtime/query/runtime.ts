@@ -1,0 +1,160 @@
+/**
+ * TanStack Query options from the route table, the same for every spec. A query key is the API's
+ * name, then one element per path segment (a parameter's value as text), then the rest of the
+ * input when there is any: `["api", "events"]`, `["api", "events", "7"]`,
+ * `["api", "events", { query: { limit: 5 } }]`. A prefix of a key names everything below it, so
+ * `invalidateQueries({ queryKey: ["api", "events"] })` reaches every event query. A mutation's key
+ * is the name, its path's segments as the spec writes them, and its operation.
+ *
+ * Nothing here imports TanStack Query: the options are plain objects its functions take.
+ */
+import type { CallArgs } from "../client/runtime.js";
+import { type OperationId, type Route, routes } from "../routes.js";
+
+/** A query key: the API's name, the path's segments, then the input's query and headers when given. */
+export type QueryKey = readonly unknown[];
+
+/** The input of an operation, as the client's method takes it. */
+export type CallInput = CallArgs;
+
+/** What invalidation needs of a QueryClient (TanStack's `QueryClient` has it). */
+export interface InvalidatingClient {
+  invalidateQueries(filters: { queryKey: QueryKey; predicate: (query: { readonly queryKey: QueryKey }) => boolean }): Promise<void>;
+}
+
+/** The second argument of every `<operation>MutationOptions`. */
+export interface MutationSettings {
+  /**
+   * The QueryClient whose queries a success invalidates. Default: the one the mutation runs in
+   * (TanStack Query 5.80 and later hand it to `onSuccess`).
+   */
+  readonly queryClient?: InvalidatingClient;
+}
+
+const ROUTES: Readonly<Record<string, Route>> = routes;
+
+/** A segment of a path template: literal text, or one made of parameters ("{id}", "{name}.{ext}"). */
+function segmentsOf(template: string): string[] {
+  return (template.split("?")[0] ?? "").split("/").filter((segment) => segment !== "");
+}
+
+function routeOf(operation: OperationId): Route {
+  const route = ROUTES[operation];
+  if (route === undefined) throw new TypeError(`no operation "${operation}" in the route table`);
+  return route;
+}
+
+/** A template segment with its parameters filled in from `path` (undefined when one is not given). */
+function fill(segment: string, path: Readonly<Record<string, unknown>> | undefined): string | undefined {
+  let missing = false;
+  const filled = segment.replace(/\{([^}]*)\}/g, (_match, name: string) => {
+    const value = path !== undefined && Object.hasOwn(path, name) ? path[name] : undefined;
+    if (value === undefined || value === null) missing = true;
+    return String(value);
+  });
+  return missing ? undefined : filled;
+}
+
+/** The query key of a call of `operation` with `input`. */
+export function queryKeyOf(root: string, operation: OperationId, input: CallInput | undefined): QueryKey {
+  const segments = segmentsOf(routeOf(operation).path).map((segment) => fill(segment, input?.path) ?? segment);
+  const rest: Record<string, unknown> = {};
+  if (input?.query !== undefined) rest.query = input.query;
+  if (input?.headers !== undefined) rest.headers = input.headers;
+  return Object.keys(rest).length === 0 ? [root, ...segments] : [root, ...segments, rest];
+}
+
+/** The mutation key of `operation`: the API's name, its path's segments as written, the operation. */
+export function mutationKeyOf(root: string, operation: OperationId): QueryKey {
+  return [root, ...segmentsOf(routeOf(operation).path), operation];
+}
+
+/** `{ queryKey, queryFn }` of a call; the query's AbortSignal reaches fetch. */
+export function queryOptionsOf<D>(
+  root: string,
+  operation: OperationId,
+  input: CallInput | undefined,
+  call: (options: { readonly signal: AbortSignal }) => Promise<D>,
+): { queryKey: QueryKey; queryFn: (context: { readonly signal: AbortSignal }) => Promise<D> } {
+  return { queryKey: queryKeyOf(root, operation, input), queryFn: ({ signal }) => call({ signal }) };
+}
+
+/** The filters that invalidate, after `mutation` succeeded with `variables`, each query in `targets`. */
+export function invalidationsOf(
+  root: string,
+  mutation: OperationId,
+  targets: readonly OperationId[],
+  variables: CallInput | undefined,
+): { queryKey: QueryKey; predicate: (query: { readonly queryKey: QueryKey }) => boolean }[] {
+  const own = segmentsOf(routeOf(mutation).path);
+  return targets.map((target) => {
+    const pattern = alignedPattern(segmentsOf(routeOf(target).path), own, variables?.path);
+    const fixed = pattern.indexOf(undefined);
+    const prefix = (fixed === -1 ? pattern : pattern.slice(0, fixed)) as string[];
+    return { queryKey: [root, ...prefix], predicate: (query) => matchesPattern(query.queryKey, root, pattern) };
+  });
+}
+
+/**
+ * The segments of a query's key that a mutation's variables decide: literal segments as they are;
+ * a parameter segment filled in where the mutation's path has one of the same shape at the same
+ * place, the paths agreeing up to there (`/events/{eventId}` fills `/events/{id}`); else undefined
+ * (any value).
+ */
+function alignedPattern(target: readonly string[], own: readonly string[], path: Readonly<Record<string, unknown>> | undefined): (string | undefined)[] {
+  let aligned = true;
+  return target.map((segment, i) => {
+    const theirs = own[i];
+    aligned &&= theirs !== undefined && shapeOf(segment) === shapeOf(theirs);
+    if (!segment.includes("{")) return segment;
+    return aligned && theirs !== undefined ? fill(segment, renamed(segment, theirs, path)) : undefined;
+  });
+}
+
+/** A segment with its parameters' names left out: "{id}.{ext}" → "{}.{}". */
+function shapeOf(segment: string): string {
+  return segment.replace(/\{[^}]*\}/g, "{}");
+}
+
+/** The mutation's parameter values under the names the query's segment gives the same places. */
+function renamed(segment: string, theirs: string, path: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> | undefined {
+  if (path === undefined) return undefined;
+  const names = (text: string): string[] => [...text.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? "");
+  const their = names(theirs);
+  return Object.fromEntries(names(segment).map((name, i) => [name, Object.hasOwn(path, their[i] ?? "") ? path[their[i] ?? ""] : undefined]));
+}
+
+/** Whether a key is the query of a template: the same segments (any value where undefined), then at most the input. */
+function matchesPattern(key: QueryKey, root: string, pattern: readonly (string | undefined)[]): boolean {
+  if (key[0] !== root || key.length < pattern.length + 1 || key.length > pattern.length + 2) return false;
+  for (let i = 0; i < pattern.length; i++) {
+    const element = key[i + 1];
+    if (typeof element !== "string" || (pattern[i] !== undefined && element !== pattern[i])) return false;
+  }
+  const rest = key[pattern.length + 1];
+  return rest === undefined || (typeof rest === "object" && rest !== null && !Array.isArray(rest));
+}
+
+/** `{ mutationKey, mutationFn, onSuccess }`: on success, the queries in `targets` are invalidated (and refetched when active). */
+export function mutationOptionsOf<V extends CallInput | undefined, D>(
+  root: string,
+  operation: OperationId,
+  targets: readonly OperationId[],
+  mutate: (variables: V) => Promise<D>,
+  settings: MutationSettings = {},
+): {
+  mutationKey: QueryKey;
+  mutationFn: (variables: V) => Promise<D>;
+  onSuccess: (data: D, variables: V, onMutateResult?: unknown, context?: { readonly client?: InvalidatingClient }) => Promise<void>;
+} {
+  return {
+    mutationKey: mutationKeyOf(root, operation),
+    mutationFn: (variables) => mutate(variables),
+    onSuccess: async (_data, variables, _onMutateResult, context) => {
+      if (targets.length === 0) return;
+      const client = settings.queryClient ?? context?.client;
+      if (client === undefined) throw new TypeError(`${operation}: no QueryClient to invalidate queries with: pass { queryClient } to ${operation}MutationOptions`);
+      await Promise.all(invalidationsOf(root, operation, targets, variables).map((filters) => client.invalidateQueries(filters)));
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The query runtime with TanStack's own QueryClient: keys from path segments, prefix invalidation,
+ * which cached queries a mutation's success invalidates, the query's AbortSignal reaching fetch,
+ * and a clear error when there is no QueryClient to invalidate with.
+ */
+import { MutationObserver, QueryClient } from "@tanstack/query-core";
+import { describe, expect, it } from "vitest";
+import { createClient } from "../../generated/index.js";
+import { createEventMutationOptions, listEventsQueryKey, listEventsQueryOptions, queryKeyRoot, updateEventMutationOptions } from "../../generated/query/index.js";
+import { invalidationsOf, mutationKeyOf, queryKeyOf } from "../../generated/query/runtime.js";
+
+const ROOT = queryKeyRoot;
+
+/** A client whose fetch answers `body` with 200 (or 201 for a POST), recording what it was given. */
+function recordingClient(body: unknown): { client: ReturnType<typeof createClient>; calls: { url: string; init: RequestInit }[] } {
+  const calls: { url: string; init: RequestInit }[] = [];
+  const fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    calls.push({ url, init });
+    // a network round trip, which an aborted signal cuts short as fetch does
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    init.signal?.throwIfAborted();
+    return new Response(JSON.stringify(body), { status: init.method === "POST" ? 201 : 200, headers: { "content-type": "application/json" } });
+  };
+  return { client: createClient({ apiKey: "k", baseUrl: "http://api.test", fetch }), calls };
+}
+
+describe("query keys", () => {
+  it("are the API's name, one element per path segment, then the query and headers when given", () => {
+    expect(listEventsQueryKey()).toEqual([ROOT, "events"]);
+    expect(queryKeyOf(ROOT, "updateEvent", { path: { id: 7 }, body: {} })).toEqual([ROOT, "events", "7"]);
+    expect(queryKeyOf(ROOT, "updateEvent", { path: { id: "7" }, query: { expand: true } })).toEqual([ROOT, "events", "7", { query: { expand: true } }]);
+    expect(mutationKeyOf(ROOT, "updateEvent")).toEqual([ROOT, "events", "{id}", "updateEvent"]);
+    expect(createEventMutationOptions(recordingClient(1).client).mutationKey).toEqual([ROOT, "events", "createEvent"]);
+  });
+});
+
+describe("invalidation", () => {
+  it("fills the query's parameters from the mutation's where the paths agree, and matches only that template's keys", () => {
+    const [item] = invalidationsOf(ROOT, "updateEvent", ["updateEvent"], { path: { id: 7 } });
+    const [list] = invalidationsOf(ROOT, "updateEvent", ["listEvents"], { path: { id: 7 } });
+    const [other] = invalidationsOf(ROOT, "addWorkerCredential", ["updateEvent"], { path: { id: 3 } });
+    const matches = (filter: typeof item, key: readonly unknown[]): boolean => filter?.predicate({ queryKey: key }) === true;
+    expect([item?.queryKey, list?.queryKey, other?.queryKey]).toEqual([
+      [ROOT, "events", "7"],
+      [ROOT, "events"],
+      [ROOT, "events"],
+    ]);
+    expect([matches(item, [ROOT, "events", "7"]), matches(item, [ROOT, "events", "8"]), matches(item, [ROOT, "events", "7", { query: {} }])]).toEqual([true, false, true]);
+    expect([matches(list, [ROOT, "events"]), matches(list, [ROOT, "events", { query: { page: 2 } }]), matches(list, [ROOT, "events", "7"])]).toEqual([true, true, false]);
+    // the worker's id is not an event's: any event
+    expect([matches(other, [ROOT, "events", "3"]), matches(other, [ROOT, "events", "9"])]).toEqual([true, true]);
+    expect(matches(list, ["another-api", "events"])).toBe(false);
+  });
+
+  it("invalidates, after a success, the queries of `invalidates` and no other; a prefix still reaches all below it", async () => {
+    const queryClient = new QueryClient();
+    const { client } = recordingClient({ id: 7 });
+    const keys = [listEventsQueryKey(), [ROOT, "events", "7"], [ROOT, "venues"]] as const;
+    for (const key of keys) queryClient.setQueryData(key, { cached: true });
+    const observer = new MutationObserver(queryClient, updateEventMutationOptions(client));
+    await observer.mutate({ path: { id: "7" }, body: { name: "Gala", date: "2026-12-02", venue: {} } });
+    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, false, false]);
+    await queryClient.invalidateQueries({ queryKey: [ROOT, "events"] });
+    expect(queryClient.getQueryState([ROOT, "events", "7"])?.isInvalidated).toBe(true);
+  });
+
+  it("says so when no QueryClient is at hand to invalidate with", async () => {
+    const options = createEventMutationOptions(recordingClient(1).client);
+    await expect(options.onSuccess(1, { body: { name: "Gala", date: "2026-12-02", venue: {} } })).rejects.toThrow(
+      "createEvent: no QueryClient to invalidate queries with: pass { queryClient } to createEventMutationOptions",
+    );
+  });
+});
+
+describe("query options", () => {
+  it("call the client with the query's AbortSignal", async () => {
+    const { client, calls } = recordingClient({ data: [], total_count: 0 });
+    const queryClient = new QueryClient();
+    expect(await queryClient.fetchQuery(listEventsQueryOptions(client))).toEqual({ data: [], total_count: 0 });
+    expect(calls[0]?.url).toBe("http://api.test/events");
+    expect(calls[0]?.init.signal).toBeInstanceOf(AbortSignal);
+    const aborted = new AbortController();
+    const pending = listEventsQueryOptions(client).queryFn({ signal: aborted.signal });
+    aborted.abort(new Error("left the page"));
+    await expect(pending).rejects.toThrow("left the page");
+  });
+});
