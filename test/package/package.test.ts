@@ -24,8 +24,9 @@ async function npm(args: string[], cwd: string): Promise<string> {
 
 /** Peer dependencies a server and sandbox user installs; taken from this repository's node_modules. */
 async function linkPeers(): Promise<void> {
-  for (const scope of ["@fastify", "@types", "@electric-sql"]) await mkdir(join(consumer, "node_modules", scope), { recursive: true });
-  for (const peer of ["fastify", "@fastify/multipart", "@fastify/swagger", "@fastify/swagger-ui", "@types/node", "@electric-sql/pglite", "kysely", "pg", "@types/pg", "yaml"]) {
+  for (const scope of ["@fastify", "@types", "@electric-sql", "@tanstack"]) await mkdir(join(consumer, "node_modules", scope), { recursive: true });
+  const frontEnd = ["msw", "@tanstack/query-core", "@tanstack/react-query", "react", "react-dom", "@types/react", "@types/react-dom"];
+  for (const peer of ["fastify", "@fastify/multipart", "@fastify/swagger", "@fastify/swagger-ui", "@types/node", "@electric-sql/pglite", "kysely", "pg", "@types/pg", "yaml", ...frontEnd]) {
     await symlink(join(repoRoot, "node_modules", peer), join(consumer, "node_modules", peer), "dir");
   }
 }
@@ -58,6 +59,16 @@ function render(diagnostic: ts.Diagnostic): string {
   return `${diagnostic.file.fileName}:${line + 1}:${character + 1} ${text}`;
 }
 
+/** The TypeScript samples of the README's sections on the front-end entries (TanStack Query, MSW, typed errors). */
+async function readmeSamples(): Promise<string[]> {
+  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+  const sections = readme
+    .split(/^### /m)
+    .filter((section) => /^(TanStack Query|MSW handlers|Errors typed by status)/.test(section))
+    .map((section) => section.split(/^## /m)[0] ?? "");
+  return sections.flatMap((section) => [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? ""));
+}
+
 beforeAll(async () => {
   const packDir = await makeTempDir("pack");
   // prepack builds dist/; its output comes before the JSON report on stdout
@@ -75,7 +86,19 @@ describe("the packed package", () => {
     const { stdout } = await run("tar", ["-tzf", tarball]);
     const files = stdout.trim().split("\n");
     expect(files.every((file) => file === "package/package.json" || file.startsWith("package/dist/") || file === "package/README.md")).toBe(true);
-    for (const entry of ["index.js", "index.d.ts", "validators/index.js", "server/index.js", "client/index.js", "openapi.json", "json-schemas.js", "sandbox/index.js", "sandbox/index.d.ts"]) {
+    for (const entry of [
+      "index.js",
+      "index.d.ts",
+      "validators/index.js",
+      "server/index.js",
+      "client/index.js",
+      "openapi.json",
+      "json-schemas.js",
+      "sandbox/index.js",
+      "sandbox/index.d.ts",
+      "msw/index.js",
+      "query/index.js",
+    ]) {
       expect(files).toContain(`package/dist/${entry}`);
     }
     const manifest = JSON.parse(await readFile(join(consumer, "node_modules", NAME, "package.json"), "utf8")) as Record<string, unknown>;
@@ -89,6 +112,8 @@ describe("the packed package", () => {
       kysely: { optional: true },
       pg: { optional: true },
       yaml: { optional: true },
+      msw: { optional: true },
+      "@tanstack/query-core": { optional: true },
     });
   });
 
@@ -118,9 +143,14 @@ describe("the packed package", () => {
     const dir = join(consumer, label);
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, "check.ts"), source);
-    const compilerOptions = { ...options, strict: true, noEmit: true, target: "es2022", types: ["node"], resolveJsonModule: true, skipLibCheck: false };
-    await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["check.ts"] }));
+    // the README's samples of the front-end entries, each a module of its own
+    const samples = await readmeSamples();
+    for (const [i, sample] of samples.entries()) await writeFile(join(dir, `readme-${i}.ts`), `${sample}\nexport {};\n`);
+    const files = ["check.ts", ...samples.map((_sample, i) => `readme-${i}.ts`)];
+    const compilerOptions = { ...options, strict: true, noEmit: true, target: "es2022", types: ["node"], lib: ["es2023", "dom"], resolveJsonModule: true, skipLibCheck: false };
+    await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files }));
     const { checked, errors } = consumerCheck(join(dir, "tsconfig.json"));
+    expect(samples).toHaveLength(3);
     expect(checked.filter((file) => file.endsWith(".d.ts")).length).toBeGreaterThan(10);
     expect(errors).toEqual([]);
   });
@@ -171,5 +201,59 @@ describe("the packed package", () => {
     ].join("\n");
     const { stdout } = await run(process.execPath, ["--no-warnings", "--input-type=commonjs", "-e", script], { cwd: consumer });
     expect(JSON.parse(stdout)).toEqual(["function", true, "function", "3.1.0", 1, "#/$defs/Venue"]);
+  });
+});
+
+describe("the front-end entries in a consumer project", () => {
+  it("keeps a QueryClient's list fresh: a created event shows in listEvents, refetched by the generated invalidation; an override's 404 narrows with isApiError", async () => {
+    const script = [
+      `import { MutationObserver, QueryClient, QueryObserver } from "@tanstack/query-core";`,
+      `import { setupServer } from "msw/node";`,
+      `import { createClient, isApiError } from "${NAME}";`,
+      `import { createMswHandlers } from "${NAME}/msw";`,
+      `import { createEventMutationOptions, invalidates, listEventsQueryKey, listEventsQueryOptions, updateEventMutationOptions } from "${NAME}/query";`,
+      `import { createSandbox } from "${NAME}/sandbox";`,
+      `const sandbox = await createSandbox();`,
+      `const baseUrl = "http://sandbox.test/api/1_12";`,
+      `const missing = { type: "urn:problem-type:not-found", title: "Not Found", status: 404 };`,
+      `const overrides = { updateEvent: async ({ params }) => ({ status: 404, body: { ...missing, detail: "No event " + params.id + "." } }) };`,
+      `const server = setupServer(...createMswHandlers(sandbox.handlers, { baseUrl, authenticate: sandbox.authenticate, overrides }));`,
+      `server.listen({ onUnhandledRequest: "error" });`,
+      `const out = {};`,
+      `try {`,
+      `  const queryClient = new QueryClient();`,
+      `  const client = createClient({ baseUrl, apiKey: "demo-key-harbor" });`,
+      `  const lists = [];`,
+      `  const observer = new QueryObserver(queryClient, listEventsQueryOptions(client));`,
+      `  let last;`,
+      `  const unsubscribe = observer.subscribe((result) => { if (result.isSuccess && result.data !== last) lists.push((last = result.data).data.map((event) => event.name)); });`,
+      `  while (lists.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));`,
+      `  const create = new MutationObserver(queryClient, createEventMutationOptions(client));`,
+      `  out.id = await create.mutate({ body: { name: "Launch", date: "2027-05-01", venue: { name: "Pier 4" } } });`,
+      `  out.lists = lists;`,
+      `  out.cached = queryClient.getQueryData(listEventsQueryKey()).data.map((event) => event.name);`,
+      `  out.invalidates = invalidates.createEvent;`,
+      `  unsubscribe();`,
+      `  try {`,
+      `    await new MutationObserver(queryClient, updateEventMutationOptions(client)).mutate({ path: { id: String(out.id) }, body: { name: "Gala", date: "2027-05-02", venue: { name: "Hall" } } });`,
+      `  } catch (error) {`,
+      `    out.notFound = isApiError(error, "updateEvent") && error.status === 404 ? error.body.detail : String(error);`,
+      `    out.otherOperation = isApiError(error, "createEvent");`,
+      `  }`,
+      `} finally {`,
+      `  server.close();`,
+      `  await sandbox.close();`,
+      `}`,
+      `console.log(JSON.stringify(out));`,
+    ].join("\n");
+    const env = { ...process.env, SANDBOX_CACHE_DIR: join(repoRoot, "node_modules", ".cache", "workforce-scheduling-api") };
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer, env });
+    const out = JSON.parse(stdout) as { id: number; lists: string[][]; cached: string[]; invalidates: string[]; notFound: string; otherOperation: boolean };
+    // the list was read once before the create and once again by the invalidation, which the mutation awaited
+    expect(out.lists).toHaveLength(2);
+    expect(out.lists[0]).not.toContain("Launch");
+    expect(out.lists[1]).toContain("Launch");
+    expect(out.cached).toEqual(out.lists[1]);
+    expect(out).toMatchObject({ invalidates: ["listEvents"], notFound: `No event ${out.id}.`, otherOperation: false });
   });
 });
