@@ -1,11 +1,10 @@
 /**
  * Callers, from their API keys. A key is stored only as its HMAC-SHA-256 digest under a secret of
  * the database, and never logged. To authenticate, the presented key's digest is compared with every
- * stored digest in constant time (`timingSafeEqual`, all of them, whatever matched), so timing
+ * stored digest in constant time (every byte of all of them, whatever matched), so timing
  * tells nothing of any key. The digests are read from the database when first needed, and again
  * when a key is not found (at most once a second): a reset, or another process, may have changed them.
  */
-import { timingSafeEqual } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Authenticate } from "workforce-scheduling-api/server";
 import type { Database } from "../store/database.js";
@@ -32,7 +31,7 @@ export interface KeyBook {
 
 interface Known {
   readonly secret: string;
-  readonly digests: readonly Buffer[];
+  readonly digests: readonly string[];
   readonly callers: readonly Caller[];
 }
 
@@ -49,8 +48,8 @@ export function createKeyBook(db: Kysely<Database>): KeyBook {
   };
   // reading the keys is the first query of most requests: a database away answers 503 here
   const authenticate: Authenticate<Caller> = guardOutage(async (key) => {
-    let caller = find(await (known ?? read()), key);
-    if (caller === undefined && Date.now() - readAt >= REFRESH_INTERVAL_MS) caller = find(await read(), key);
+    let caller = await find(await (known ?? read()), key);
+    if (caller === undefined && Date.now() - readAt >= REFRESH_INTERVAL_MS) caller = await find(await read(), key);
     return caller ?? false;
   });
   return {
@@ -72,17 +71,24 @@ async function readKeys(db: Kysely<Database>): Promise<Known> {
     .execute();
   return {
     secret,
-    digests: rows.map((row) => Buffer.from(row.key_digest, "hex")),
+    digests: rows.map((row) => row.key_digest),
     callers: rows.map((row) => ({ companyId: row.company_id, personnelId: row.personnel_id, name: row.name })),
   };
 }
 
 /** The caller whose key this is, comparing with every stored digest in constant time. */
-function find(known: Known, key: string): Caller | undefined {
-  const digest = Buffer.from(keyDigest(known.secret, key), "hex");
+async function find(known: Known, key: string): Promise<Caller | undefined> {
+  const digest = await keyDigest(known.secret, key);
   let found = -1;
   for (let i = 0; i < known.digests.length; i++) {
-    if (timingSafeEqual(known.digests[i] as Buffer, digest) && found === -1) found = i;
+    if (sameDigest(known.digests[i] ?? "", digest) && found === -1) found = i;
   }
   return found === -1 ? undefined : known.callers[found];
+}
+
+/** Whether two hex digests are equal, looking at every character of both whatever differs. */
+function sameDigest(a: string, b: string): boolean {
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) difference |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
+  return difference === 0;
 }

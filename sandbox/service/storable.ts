@@ -22,7 +22,7 @@ export function unstorableStrings(body: unknown): Refusal[] {
       if (!storable(value)) refusals.push({ instancePath: pointer, schemaPath: "", keyword: "storable", resource: "text", says: "holds U+0000 or a lone surrogate, which the sandbox cannot store" });
       return;
     }
-    if (typeof value !== "object" || value === null || Buffer.isBuffer(value)) return;
+    if (typeof value !== "object" || value === null || value instanceof Uint8Array) return;
     for (const [key, child] of Object.entries(value)) visit(child, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
   };
   visit(body, "");

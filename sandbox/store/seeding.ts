@@ -61,7 +61,7 @@ async function loadCompany(tx: Transaction<Database>, company: SeedCompany, secr
     .execute();
   await tx
     .insertInto("api_keys")
-    .values(company.api_keys.map(({ key, personnel_id }) => ({ company_id, key_digest: keyDigest(secret, key), personnel_id })))
+    .values(await Promise.all(company.api_keys.map(async ({ key, personnel_id }) => ({ company_id, key_digest: await keyDigest(secret, key), personnel_id }))))
     .execute();
   await insertAll(
     tx,
