@@ -3,14 +3,12 @@
  * (one pipeline), the examples with the mock handlers, POST then GET over the sandbox's handlers
  * on an in-memory PGlite (each sandbox its own state), and typed overrides.
  */
-import { PGlite } from "@electric-sql/pglite";
 import type { FastifyInstance } from "fastify";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, createClient, isApiError, type Problem } from "../../generated/index.js";
 import { createMswHandlers } from "../../generated/msw/index.js";
 import { buildServer, createMockHandlers, createStubHandlers, mockAnswers } from "../../generated/server/index.js";
-import { openInPageSandbox } from "../../sandbox/in-page.js";
 import { createSandbox, type Sandbox } from "../../sandbox/index.js";
 
 const API = "http://api.test/api/1_12";
@@ -98,23 +96,6 @@ describe("createMswHandlers", () => {
     // the other company's key does not see it either (tenancy is the handlers' own rule)
     const summit = createClient({ baseUrl: "http://first.test/api/1_12", apiKey: SUMMIT });
     expect((await summit.listEvents()).data?.some((event) => event.id === id)).toBe(false);
-  });
-
-  it("keeps the state of the in-page sandbox: its handlers over PGlite without pg, creates made at once all listed", async () => {
-    const pglite = await PGlite.create();
-    try {
-      const { handlers, authenticate } = await openInPageSandbox(pglite);
-      server.use(...createMswHandlers(handlers, { baseUrl: "http://page.test/api/1_12", authenticate }));
-      const client = createClient({ baseUrl: "http://page.test/api/1_12", apiKey: HARBOR });
-      const names = ["One", "Two", "Three"];
-      const ids = await Promise.all(names.map((name) => client.createEvent({ body: { name, date: "2026-12-01", venue: { name: "Hall" } } })));
-      const listed = await client.listEvents();
-      expect(new Set(ids).size).toBe(3);
-      expect(names.every((name) => listed.data?.some((event) => event.name === name))).toBe(true);
-      await expect(createClient({ baseUrl: "http://page.test/api/1_12", apiKey: "nope" }).listEvents()).rejects.toMatchObject({ status: 401 });
-    } finally {
-      await pglite.close();
-    }
   });
 
   it("serves overrides through the same checks: a declared 404, and an answer breaking the contract refused", async () => {
