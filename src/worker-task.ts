@@ -13,14 +13,15 @@ type Answer<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /**
  * Starts a module beside `from` (same folder, same extension: `.js` when the generator runs from
- * lib/, `.ts` under a TypeScript loader) in a worker thread, which may prepare while the input is
- * computed here. When no worker can run that module (a `.ts` file without a loader that reaches
- * workers, or a worker that fails), `fallback` does the work in this thread instead: the result is
- * the same, only slower. The worker never keeps the process alive unless a run awaits it.
+ * lib/, `.ts` under a TypeScript loader) in a worker thread, with `data` as its `workerData`; it may
+ * prepare while the input is computed here. When no worker can run that module (a `.ts` file
+ * without a loader that reaches workers, or a worker that fails), `fallback` does the work in this
+ * thread instead: the result is the same, only slower. The worker never keeps the process alive
+ * unless a run awaits it.
  */
-export function startWorkerTask<I, T>(from: string, name: string, fallback: (input: I) => Promise<T>): WorkerTask<I, T> {
+export function startWorkerTask<I, T>(from: string, name: string, fallback: (input: I) => Promise<T>, data?: unknown): WorkerTask<I, T> {
   const entry = new URL(`./${name}${extname(new URL(from).pathname)}`, from);
-  const worker = canRunInWorker(entry) ? startWorker(entry) : undefined;
+  const worker = canRunInWorker(entry) ? startWorker(entry, data) : undefined;
   let failed = worker === undefined;
   let pending: { input: I; resolve: (value: T) => void; reject: (error: unknown) => void } | undefined;
   const settle = (answer: Answer<T> | "failed"): void => {
@@ -57,8 +58,8 @@ export function startWorkerTask<I, T>(from: string, name: string, fallback: (inp
 }
 
 /** Runs a module beside `from` in a worker thread with `input`, as startWorkerTask does. */
-export function runWorkerTask<I, T>(from: string, name: string, input: I, fallback: (input: I) => Promise<T>): Promise<T> {
-  return startWorkerTask(from, name, fallback).run(input);
+export function runWorkerTask<I, T>(from: string, name: string, input: I, fallback: (input: I) => Promise<T>, data?: unknown): Promise<T> {
+  return startWorkerTask(from, name, fallback, data).run(input);
 }
 
 /**
@@ -72,9 +73,9 @@ function canRunInWorker(entry: URL): boolean {
   return /--(import|loader|experimental-loader)\b/.test(flags);
 }
 
-function startWorker(entry: URL): Worker | undefined {
+function startWorker(entry: URL, data: unknown): Worker | undefined {
   try {
-    const worker = new Worker(entry);
+    const worker = new Worker(entry, { workerData: data });
     worker.unref();
     return worker;
   } catch {

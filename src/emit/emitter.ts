@@ -7,24 +7,17 @@ import type { TemplateSet } from "./templates.js";
 export interface GeneratedFile {
   readonly path: string;
   readonly content: string;
-  /**
-   * What the syntax gate (finalize.ts) is still to parse in place of `content`: from the
-   * templates, a rendered file's code with its printed data literals left empty; after a
-   * finalize that leaves the gate to another thread, the text to check of every file that needs
-   * it. Absent once checked.
-   */
-  readonly gate?: string;
 }
 
 /** Options that change what the emitters write. */
 export interface EmitConfig {
-  /** the handlebars templates, loaded once per run */
+  /** the handlebars templates, loaded once per thread */
   readonly templates: TemplateSet;
-  /** the runtime modules copied into the output, loaded once per run */
+  /** the runtime modules copied into the output, loaded once per thread */
   readonly runtime: RuntimeFiles;
   /** whether generated validators assert `format` (default) or treat it as an annotation */
   readonly formats: "assert" | "annotate";
-  /** the model's validators, compiled on first use and then shared by the emitters of a lane */
+  /** the model's validators, compiled on first use and then shared by the emitters of a thread */
   readonly validators: () => CompiledValidators;
 }
 
@@ -37,3 +30,16 @@ export interface EmitInput {
 
 /** An emitter is a pure function of its input: it never touches the disk or another emitter. */
 export type Emitter = (input: EmitInput) => readonly GeneratedFile[] | Promise<readonly GeneratedFile[]>;
+
+/**
+ * What an emitter needs beyond its input, which decides the thread it runs in (schedule.ts):
+ * the compiled validators (`config.validators()`), or openapi-typescript, a library that takes
+ * long to load.
+ */
+export type EmitterNeed = "validators" | "openapi-typescript";
+
+/** An emitter as the pipeline knows it: the function, and what it needs. */
+export interface EmitterEntry {
+  readonly emit: Emitter;
+  readonly needs?: EmitterNeed;
+}

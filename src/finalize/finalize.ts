@@ -4,48 +4,36 @@ import { loadTypeScript } from "../emit/typescript-once.js";
 import { headerLines } from "./header.js";
 
 /**
+ * The one finalize pass: the header on every TypeScript file, and one whitespace normalisation
+ * (LF line ends, no trailing blanks, at most one blank line in a row, one final newline).
+ */
+export function finalizeFiles(files: readonly GeneratedFile[], specPath: string): GeneratedFile[] {
+  const header = headerLines(specPath)
+    .map((line) => `// ${line}`)
+    .join("\n");
+  return files
+    .map((file): GeneratedFile => ({ path: file.path, content: normalize(file.path.endsWith(".ts") ? `${header}\n\n${file.content}` : file.content) }))
+    .sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
  * Files whose code is built through a printer (openapi-typescript and the alias printer for the
  * types, the code builder of the schema compiler for the validators, the literal printer for the
- * JSON Schemas), and so is syntactically valid by construction; the syntax gate is for what
- * templates render.
+ * JSON Schemas), and so is syntactically valid by construction.
  */
 const PRINTED = new Set(["types.ts", "validators/index.ts", "json-schemas.ts"]);
 
 /**
- * The one finalize pass: the header on every TypeScript file, one whitespace normalisation
- * (LF line ends, no trailing blanks, at most one blank line in a row, one final newline), and a
- * syntax gate that parses each templated or compiled file, so a template defect is reported by
- * name instead of written to disk. `copied` files (the runtime, typechecked at its source) skip the gate.
- * With `gate: false` (a lane in a worker thread) the files that need the gate keep, as `gate`,
- * the text it is to parse, for `gateSyntax` on the thread that has the compiler loaded.
+ * The syntax gate: parses every TypeScript file that templates rendered (neither printed nor
+ * `copied` from the runtime, which is typechecked where it lives), so that a defect of a template
+ * is reported by file, line and column instead of written to disk. The pipeline runs it on the
+ * output of templates given with `--templates DIR`; the built-in templates' output is typechecked
+ * by the golden tests, which run it too.
  */
-export function finalizeFiles(files: readonly GeneratedFile[], specPath: string, copied: ReadonlySet<string> = new Set(), options: { gate?: boolean } = {}): GeneratedFile[] {
-  const header = headerLines(specPath)
-    .map((line) => `// ${line}`)
-    .join("\n");
-  const finalized = files
-    .map((file): GeneratedFile => {
-      const content = normalize(file.path.endsWith(".ts") ? `${header}\n\n${file.content}` : file.content);
-      const gated = file.path.endsWith(".ts") && !PRINTED.has(file.path) && !copied.has(file.path);
-      return gated ? { path: file.path, content, gate: file.gate ?? content } : { path: file.path, content };
-    })
-    .sort((a, b) => a.path.localeCompare(b.path));
-  return options.gate === false ? finalized : gateSyntax(finalized);
-}
-
-/**
- * The syntax gate over the files that carry a `gate` text; returns them without it. A file whose
- * gate text (its template's code, data literals left empty) fails to parse is parsed again as
- * written, which gives the positions reported, and which passes it if the full text parses.
- */
-export function gateSyntax(files: readonly GeneratedFile[]): GeneratedFile[] {
-  const pending = files.filter((file) => file.gate !== undefined);
-  const suspects = new Set(syntaxErrors(pending.map((file) => ({ path: file.path, content: file.gate as string }))).map((found) => found.path));
-  if (suspects.size > 0) {
-    const problems = syntaxErrors(pending.filter((file) => suspects.has(file.path))).flatMap((found) => found.diagnostics);
-    if (problems.length > 0) throw new GenerationFailed(problems);
-  }
-  return files.map((file) => (file.gate === undefined ? file : { path: file.path, content: file.content }));
+export function checkTemplateSyntax(files: readonly GeneratedFile[], copied: ReadonlySet<string>): void {
+  const rendered = files.filter((file) => file.path.endsWith(".ts") && !PRINTED.has(file.path) && !copied.has(file.path));
+  const problems = syntaxErrors(rendered);
+  if (problems.length > 0) throw new GenerationFailed(problems);
 }
 
 /** Already normalised text (the usual case for printer and compiler output) is checked, not rebuilt. */
@@ -66,8 +54,8 @@ function normalize(text: string): string {
   return `${kept.join("\n")}\n`;
 }
 
-/** The files that do not parse (parsed together, not typechecked), through the compiler's public API, with their errors. */
-function syntaxErrors(files: readonly GeneratedFile[]): { path: string; diagnostics: Diagnostic[] }[] {
+/** The errors of the files that do not parse (parsed together, not typechecked), through the compiler's public API. */
+function syntaxErrors(files: readonly GeneratedFile[]): Diagnostic[] {
   if (files.length === 0) return [];
   const ts = loadTypeScript();
   const sources = new Map(files.map((file) => [file.path, ts.createSourceFile(file.path, file.content, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)]));
@@ -85,12 +73,10 @@ function syntaxErrors(files: readonly GeneratedFile[]): { path: string; diagnost
   const program = ts.createProgram({ rootNames: [...sources.keys()], options: { noLib: true, noResolve: true, types: [] }, host });
   return [...sources.values()].flatMap((source) => {
     const found = program.getSyntacticDiagnostics(source);
-    if (found.length === 0) return [];
-    const diagnostics = found.slice(0, 5).map((diagnostic) => {
+    return found.slice(0, 5).map((diagnostic) => {
       const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
       const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
       return createDiagnostic("TEMPLATE_FAILED", `generated ${source.fileName}:${line + 1}:${character + 1} is not valid TypeScript: ${text}`);
     });
-    return [{ path: source.fileName, diagnostics }];
   });
 }

@@ -5,10 +5,10 @@
  * process (`runCommand`); the process itself (its exit code, its streams) is run once per outcome.
  */
 import { createHash } from "node:crypto";
-import { appendFile, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../../src/index.js";
+import { DEFAULT_TEMPLATES_DIR, generate } from "../../src/index.js";
 import { checkOutput } from "../../src/write/check-output.js";
 import { makeTempDir } from "../support/paths.js";
 import { runCli, runCommand } from "./run-cli.js";
@@ -72,6 +72,17 @@ describe("a failed run", () => {
     expect(await hashTree(out)).toBe(before);
     const siblings = await readdir(dirname(out));
     expect(siblings).toEqual(["generated"]);
+  });
+
+  it("reports a --templates folder whose template renders code that does not parse, by file and line", async () => {
+    const templates = join(await makeTempDir("templates"), "templates");
+    await cp(DEFAULT_TEMPLATES_DIR, templates, { recursive: true });
+    await appendFile(join(templates, "server", "stubs.ts.hbs"), "\nexport const broken = {;\n");
+    const before = await hashTree(out);
+    const result = await runCommand(["--out", out, "--templates", templates]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/error TEMPLATE_FAILED generated server\/stubs\.ts:\d+:\d+ is not valid TypeScript: /);
+    expect(await hashTree(out)).toBe(before);
   });
 
   it("rejects an unknown option with the usage and exit code 2 (the process itself)", async () => {

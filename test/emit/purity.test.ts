@@ -3,10 +3,8 @@
  * every emitter). Run on deep-frozen inputs, any write throws.
  */
 import { describe, expect, it } from "vitest";
-import { MAIN_LANE } from "../../src/emit/main-lane.js";
-import { runLane } from "../../src/emit/run-lane.js";
-import { SIDE_LANE } from "../../src/emit/side-lane.js";
-import { TYPES_LANE } from "../../src/emit/types-lane.js";
+import { EMITTERS } from "../../src/emit/emitters.js";
+import { runEmitters } from "../../src/emit/run-emitters.js";
 import { buildModel, DEFAULT_TEMPLATES_DIR, loadSpec } from "../../src/index.js";
 
 function deepFreeze<T>(value: T): T {
@@ -22,8 +20,7 @@ describe("every emitter", () => {
     const loaded = await loadSpec(`test/fixtures/${fixture}/openapi.yaml`);
     const document = deepFreeze(structuredClone(loaded.document));
     const model = deepFreeze(buildModel(loaded, `test/fixtures/${fixture}/openapi.yaml`).model);
-    const lane = { model, document, templatesDir: DEFAULT_TEMPLATES_DIR, formats: "assert" as const };
-    const files = [...(await runLane(MAIN_LANE, lane)), ...(await runLane(SIDE_LANE, lane)), ...(await runLane(TYPES_LANE, lane))];
+    const files = await runEmitters(EMITTERS, { model, document, templatesDir: DEFAULT_TEMPLATES_DIR, formats: "assert" });
     expect(files.length).toBeGreaterThan(10);
   });
 });
