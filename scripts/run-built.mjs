@@ -6,7 +6,8 @@
  * milliseconds, where a `tsc -b` that finds nothing to do costs over half a second.
  * `--build` builds when needed and runs nothing (npm's `prepare`, after install).
  *
- * src/runtime/ is not compiled into lib/: the generator reads it as it is on every run.
+ * src/runtime/ is read as it is on every run, and so is not a source of lib/, except the
+ * validators' helpers (src/runtime/validators/helpers/), whose functions the generator calls.
  */
 import { spawnSync } from "node:child_process";
 import { utimesSync, writeFileSync } from "node:fs";
@@ -21,10 +22,11 @@ const lib = join(root, "lib");
 const stamp = join(lib, ".built");
 const configs = ["tsconfig.json", "tsconfig.generator.json"].map((name) => join(root, name));
 
-/** The latest modification time among the sources of lib/ (src/ without src/runtime/), in milliseconds. */
+/** The latest modification time among the sources of lib/ (src/ without src/runtime/ but for the helpers), in milliseconds. */
 function newestLibSource() {
   const src = join(root, "src");
-  return newestSource(configs, [src], (path) => relative(src, path).split(sep)[0] === "runtime");
+  const helpers = join(src, "runtime", "validators", "helpers");
+  return newestSource(configs, [src, helpers], (path) => relative(src, path).split(sep)[0] === "runtime" && !path.startsWith(helpers));
 }
 
 /** Builds lib/ when a source is newer than the last build; exits with tsc's status when it fails. */
@@ -37,9 +39,6 @@ async function buildWhenStale() {
     console.error("the generator does not compile (tsc -b tsconfig.generator.json failed above): fix src/ and run the command again");
     process.exit(result.status ?? 1);
   }
-  // the schema compiler's helpers in JavaScript, so that a run need not load TypeScript for them
-  const { writeTranslatedHelpers } = await import(pathToFileURL(join(lib, "compiler", "javascript.js")).href);
-  writeTranslatedHelpers();
   writeFileSync(stamp, `built from src/ in ${Date.now() - started} ms\n`);
   // dated when the build began: a source saved during the build makes the next run build again
   utimesSync(stamp, started / 1000, started / 1000);

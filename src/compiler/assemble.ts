@@ -1,11 +1,11 @@
-import { Block, type Code, code, ident, joinCode, NEWLINE, preambleLines, str, tsOnly, tsSection, typeExpr } from "./code.js";
+import { Block, type Code, code, ident, joinCode, NEWLINE, preambleLines, sourceText, str, tsOnly, typeExpr } from "./code.js";
 import { emitCoercer } from "./coerce.js";
 import type { ValidatorEntry } from "./entries.js";
 import { compileFunction } from "./function.js";
+import { helperTexts } from "./helpers.js";
 import type { SchemaLocation } from "./location.js";
 import type { ModuleState } from "./module-state.js";
 import { PUBLIC_TYPE_NAMES, type PublicTypes, publicTypesSource } from "./public-types.js";
-import { HELPERS, MODULE_TYPES, withDependencies } from "./runtime.js";
 import { emitStandardSchemas } from "./standard-schema.js";
 
 /** An entry with its schema located. */
@@ -14,15 +14,15 @@ export interface LocatedEntry {
   readonly location: SchemaLocation;
 }
 
-/** A laid-out module: all of it, or a part. */
+/** A laid-out module: all of it, or a part, as TypeScript or JavaScript. */
 export interface AssembledModule {
-  /** the whole module, with the markers of code.ts */
-  readonly text: string;
+  /** the whole module */
+  text(language: "ts" | "js"): string;
   /**
    * A module with only the named entries' exports and what they use (helpers, constants,
-   * functions), without the Standard Schema objects; the same markers.
+   * functions), without the Standard Schema objects.
    */
-  part(entryNames: readonly string[]): string;
+  part(entryNames: readonly string[], language: "ts" | "js"): string;
 }
 
 /** Compiles all requested functions and lays out the module text. */
@@ -36,7 +36,8 @@ export function assembleModule(module: ModuleState, entries: readonly LocatedEnt
     const name = request.name.toString();
     functions.push({ name, code: module.unit(name, () => compileFunction(module, request)) });
   }
-  const layout = (keep: (name: string) => boolean, standard: Code | undefined): string => {
+  const helpers = helperTexts();
+  const layout = (keep: (name: string) => boolean, standard: Code | undefined): Block => {
     const out = new Block();
     const section = (content: Code): void => {
       if (!out.empty) out.blank();
@@ -44,8 +45,9 @@ export function assembleModule(module: ModuleState, entries: readonly LocatedEnt
     };
     if (preamble !== undefined && preamble !== "") section(tsOnly`${preambleLines(preamble)}`);
     section(tsOnly`${publicTypesCode(publicTypes)}`);
-    section(MODULE_TYPES);
-    for (const name of withDependencies(module.helpersUsed)) section(tsSection(HELPERS[name].source));
+    // the helpers' declarations; JavaScript is run with the helpers themselves in their place
+    section(tsOnly`${sourceText(helpers.module)}`);
+    for (const text of helpers.sections(module.helpersUsed)) section(tsOnly`${sourceText(text)}`);
     const constants = module.constants.filter((constant) => keep(constant.name));
     if (constants.length > 0)
       section(
@@ -56,11 +58,18 @@ export function assembleModule(module: ModuleState, entries: readonly LocatedEnt
       );
     for (const part of [...functions, ...exports]) if (keep(part.name)) section(part.code);
     if (standard !== undefined) section(standard);
-    return `${out.toCode().toString()}\n`;
+    return out;
   };
+  const whole = layout(
+    () => true,
+    emitStandardSchemas(
+      entries.map(({ entry }) => entry),
+      helpers.standardSchema,
+    ),
+  );
   return {
-    text: layout(() => true, emitStandardSchemas(entries.map(({ entry }) => entry))),
-    part(entryNames) {
+    text: (language) => `${whole.toText(language)}\n`,
+    part(entryNames, language) {
       const exported = new Set(exports.map((entry) => entry.name));
       const unknown = entryNames.filter((name) => !exported.has(name));
       if (unknown.length > 0) throw new Error(`no entry named ${unknown.join(", ")}`);
@@ -71,7 +80,7 @@ export function assembleModule(module: ModuleState, entries: readonly LocatedEnt
         needed.add(name);
         pending.push(...module.uses(name));
       }
-      return layout((name) => needed.has(name), undefined);
+      return `${layout((name) => needed.has(name), undefined).toText(language)}\n`;
     },
   };
 }

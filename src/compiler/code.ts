@@ -6,29 +6,47 @@
  */
 const SECRET = Symbol("code");
 
-/** A fragment of generated TypeScript source that is safe by construction. */
+/**
+ * A fragment of generated code that is safe by construction, as TypeScript and as JavaScript: the
+ * two differ only by what `tsOnly` adds (types, casts, declarations of types), which JavaScript
+ * leaves out.
+ */
 export class Code {
   readonly #text: string;
+  /** the JavaScript, where it differs from the TypeScript */
+  readonly #js: string | undefined;
   /** a single string, number or boolean literal (from `str`, `num` or `bool`) */
   readonly #literal: boolean;
 
-  constructor(secret: symbol, text: string, literal = false) {
+  constructor(secret: symbol, text: string, literal = false, js?: string) {
     if (secret !== SECRET) throw new Error("Code can only be created by the code builder");
     this.#text = text;
     this.#literal = literal;
+    this.#js = js === text ? undefined : js;
   }
 
   static isLiteral(fragment: Code): boolean {
     return fragment.#literal;
   }
 
+  /** Whether the fragment's JavaScript differs from its TypeScript. */
+  static hasTypes(fragment: Code): boolean {
+    return fragment.#js !== undefined;
+  }
+
+  /** The TypeScript. */
   toString(): string {
     return this.#text;
   }
+
+  /** The JavaScript: the TypeScript without what `tsOnly` added. */
+  toJavaScript(): string {
+    return this.#js ?? this.#text;
+  }
 }
 
-function make(text: string): Code {
-  return new Code(SECRET, text);
+function make(text: string, js?: string): Code {
+  return new Code(SECRET, text, false, js);
 }
 
 function literal(text: string): Code {
@@ -48,52 +66,39 @@ function isTemplate(strings: TemplateStringsArray): boolean {
 export function code(strings: TemplateStringsArray, ...values: readonly Code[]): Code {
   if (!isTemplate(strings)) throw new Error("code`` must be used as a tagged template");
   let text = strings.raw[0] ?? "";
+  let typed = false;
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (!(value instanceof Code)) throw new Error("only Code may be interpolated into code``");
     text += value.toString() + (strings.raw[i + 1] ?? "");
+    typed ||= Code.hasTypes(value);
   }
-  return make(text);
+  return typed ? make(text, javaScriptOf(strings, values)) : make(text);
 }
 
-/** A JSON-quoted string literal; line and paragraph separators (and the builder's own markers) are escaped too. */
+/** The JavaScript of a template whose interpolations differ in it. */
+function javaScriptOf(strings: TemplateStringsArray, values: readonly Code[]): string {
+  let js = strings.raw[0] ?? "";
+  for (let i = 0; i < values.length; i++) js += (values[i] as Code).toJavaScript() + (strings.raw[i + 1] ?? "");
+  return js;
+}
+
+/** A JSON-quoted string literal; line and paragraph separators are escaped too. */
 export function str(value: string): Code {
   if (!NEEDS_ESCAPE.test(value)) return literal(`"${value}"`);
-  return literal(JSON.stringify(value).replace(/[\u2028\u2029\ue000-\ue003]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`));
+  return literal(JSON.stringify(value).replace(/[\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16)}`));
 }
 
-/** Characters that JSON escapes (quote, backslash, controls, lone surrogates), the line separators and the markers. */
+/** Characters that JSON escapes (quote, backslash, controls, lone surrogates) and the line separators. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff\ue000-\ue003]/;
-
-/** Marks around TypeScript-only syntax, and around a TypeScript section to translate for JavaScript output. */
-const TS_ONLY = ["\ue000", "\ue001"] as const;
-const TS_SECTION = ["\ue002", "\ue003"] as const;
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 
 /**
  * TypeScript-only syntax (an annotation, a cast, a declaration of types), as a tagged template:
  * kept in TypeScript output, left out of JavaScript output.
  */
 export function tsOnly(strings: TemplateStringsArray, ...values: readonly Code[]): Code {
-  return make(`${TS_ONLY[0]}${code(strings, ...values).toString()}${TS_ONLY[1]}`);
-}
-
-/** Hand-written TypeScript (runtime helpers) that JavaScript output gets through `translate`. */
-export function tsSection(fragment: Code): Code {
-  return make(`${TS_SECTION[0]}${fragment.toString()}${TS_SECTION[1]}`);
-}
-
-/**
- * A module built with the markers above, as TypeScript, or as JavaScript (`translate` turns the
- * TS sections into JS, all in one call, in order).
- */
-export function renderModule(text: string, language: "ts" | "js", translate: (sections: readonly string[]) => string[]): string {
-  if (language === "ts") return text.replace(/[\ue000-\ue003]/g, "");
-  const plain = text.replace(/\ue000[^\ue001]*\ue001/g, "");
-  const sections = [...plain.matchAll(/\ue002([^\ue003]*)\ue003/g)].map((match) => match[1] as string);
-  const translated = translate(sections);
-  let next = 0;
-  return plain.replace(/\ue002[^\ue003]*\ue003/g, () => translated[next++] as string);
+  return make(code(strings, ...values).toString(), "");
 }
 
 /** A finite number literal. */
@@ -162,6 +167,11 @@ export function preambleLines(text: string): Code {
   return make(text);
 }
 
+/** Text of a source file of this repository (a helper module, helpers.ts), taken as written. */
+export function sourceText(text: string): Code {
+  return make(text);
+}
+
 /** A line break, for joining sections. */
 export const NEWLINE: Code = make("\n");
 
@@ -170,10 +180,15 @@ export function joinCode(parts: readonly Code[], separator: Code): Code {
   const glue = separator.toString();
   let text = "";
   for (let i = 0; i < parts.length; i++) text += (i === 0 ? "" : glue) + (parts[i] as Code).toString();
-  return make(text);
+  if (!Code.hasTypes(separator) && !parts.some((part) => Code.hasTypes(part))) return make(text);
+  const jsGlue = separator.toJavaScript();
+  let js = "";
+  for (let i = 0; i < parts.length; i++) js += (i === 0 ? "" : jsGlue) + (parts[i] as Code).toJavaScript();
+  return make(text, js);
 }
 
-type BlockItem = string | { readonly block: Block; readonly pad: string };
+/** A line: its text, or a fragment whose JavaScript differs. */
+type BlockItem = string | Code | { readonly block: Block; readonly pad: string };
 
 /**
  * Lines of code with indentation, built top to bottom. Appended blocks are kept as nodes and
@@ -182,14 +197,20 @@ type BlockItem = string | { readonly block: Block; readonly pad: string };
 export class Block {
   readonly #items: BlockItem[] = [];
   #depth = 0;
+  /** whether some line's JavaScript differs from its TypeScript */
+  #typed = false;
 
   line(fragment: Code): void {
-    this.#items.push(indent(this.#depth) + fragment.toString());
+    const pad = indent(this.#depth);
+    if (!Code.hasTypes(fragment)) this.#items.push(pad + fragment.toString());
+    else {
+      this.#items.push(pad === "" ? fragment : code`${make(pad)}${fragment}`);
+      this.#typed = true;
+    }
   }
 
   open(head: Code): void {
-    const text = head.toString();
-    this.line(make(text === "" ? "{" : `${text} {`));
+    this.line(head.toString() === "" ? code`{` : code`${head} {`);
     this.#depth++;
   }
 
@@ -212,7 +233,9 @@ export class Block {
 
   /** Appends another block's lines at the current indentation. */
   append(other: Block): void {
-    if (!other.empty) this.#items.push({ block: other, pad: indent(this.#depth) });
+    if (other.empty) return;
+    this.#items.push({ block: other, pad: indent(this.#depth) });
+    this.#typed ||= other.#typed;
   }
 
   get empty(): boolean {
@@ -221,19 +244,26 @@ export class Block {
 
   /** Whether some line matches `pattern` (used to tell whether a parameter is read). */
   mentions(pattern: RegExp): boolean {
-    return this.#items.some((item) => (typeof item === "string" ? pattern.test(item) : item.block.mentions(pattern)));
+    return this.#items.some((item) => (item instanceof Code ? pattern.test(item.toString()) : typeof item === "string" ? pattern.test(item) : item.block.mentions(pattern)));
   }
 
   toCode(): Code {
-    const lines: string[] = [];
-    this.#flatten(lines, "");
-    return make(lines.join("\n"));
+    const text = this.toText("ts");
+    return this.#typed ? make(text, this.toText("js")) : make(text);
   }
 
-  #flatten(lines: string[], pad: string): void {
+  /** The lines as TypeScript, or as JavaScript, only. */
+  toText(language: "ts" | "js"): string {
+    const lines: string[] = [];
+    this.#flatten(lines, "", language === "js");
+    return lines.join("\n");
+  }
+
+  #flatten(lines: string[], pad: string, javaScript: boolean): void {
     for (const item of this.#items) {
       if (typeof item === "string") lines.push(item === "" ? "" : pad + item);
-      else item.block.#flatten(lines, pad + item.pad);
+      else if (item instanceof Code) lines.push(pad + (javaScript ? item.toJavaScript() : item.toString()));
+      else item.block.#flatten(lines, pad + item.pad, javaScript);
     }
   }
 }

@@ -1,11 +1,9 @@
 import { isRecord } from "../json-value.js";
 import { type AssembledModule, assembleModule } from "./assemble.js";
-import { renderModule } from "./code.js";
 import { type Dialect, dialectRules } from "./dialect.js";
 import { checkEntryNames, locateEntry, type ValidatorEntry } from "./entries.js";
 import { buildRefGraph } from "./graph.js";
 import { indexDocument } from "./indexer.js";
-import { translateSections } from "./javascript.js";
 import { type FormatMode, ModuleState } from "./module-state.js";
 import type { PublicTypes } from "./public-types.js";
 import { SchemaRegistry } from "./registry.js";
@@ -40,12 +38,14 @@ export function compileValidatorModule(options: CompileModuleOptions): string {
   return compileValidators(options).typescript();
 }
 
-/** A compiled module, to be written as TypeScript or as JavaScript (the same code without its types). */
+/** A compiled module, to be written as TypeScript or run as JavaScript (the same code without its types). */
 export interface CompiledValidators {
   typescript(): string;
   /**
-   * ES module JavaScript: the same functions, without types and without the type-only imports.
-   * With `only`, a smaller module: just those entries' validators (and guards) and what they use.
+   * The module's own code as JavaScript, without types and without the helpers' declarations:
+   * the runtime's helpers (runtime/validators/helpers/) are free names in it, for the caller to
+   * bind (loadValidators does). With `only`, a smaller module: just those entries' validators
+   * (and guards) and what they use.
    */
   javascript(only?: readonly string[]): string;
 }
@@ -54,8 +54,8 @@ export interface CompiledValidators {
 export function compileValidators(options: CompileModuleOptions): CompiledValidators {
   const assembled = assembleValidators(options);
   return {
-    typescript: () => renderModule(assembled.text, "ts", (sections) => [...sections]),
-    javascript: (only) => renderModule(only === undefined ? assembled.text : assembled.part(only), "js", translateSections),
+    typescript: () => assembled.text("ts"),
+    javascript: (only) => (only === undefined ? assembled.text("js") : assembled.part(only, "js")),
   };
 }
 

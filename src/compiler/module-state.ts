@@ -4,9 +4,9 @@ import { type Code, code, ident, str } from "./code.js";
 import type { Direction } from "./context.js";
 import { SchemaCompileError } from "./errors.js";
 import type { RefGraph } from "./graph.js";
+import type { HelperName } from "./helpers.js";
 import { locationKey, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
-import type { HelperName } from "./runtime.js";
 
 /** Whether `format` is checked ("assert") or only informative ("annotate"). */
 export type FormatMode = "assert" | "annotate";

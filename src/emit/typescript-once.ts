@@ -34,8 +34,8 @@ export function loadOpenapiTypescript(): OpenapiTypescriptParts {
 let compiler: typeof TypeScript | undefined;
 
 /**
- * The TypeScript compiler for the generator's own use (the syntax gate, the helpers' translation
- * to JavaScript), loaded once per thread with V8's code cache: compiling the 9 MB compiler takes
+ * The TypeScript compiler for the generator's own use (the syntax gate of `--templates` output),
+ * loaded once per thread with V8's code cache: compiling the 9 MB compiler takes
  * about 0.25 s, reading it from the cache about a fifth of that. The cache lives in
  * node_modules/.cache/, per TypeScript and Node version; V8 refuses a cache that does not fit
  * (the compiler is then compiled as usual and the cache written again), and a cache that cannot

@@ -1,20 +1,16 @@
 /**
- * The compiler's JavaScript output (what the generator checks mock data with) is its TypeScript
- * output without the types: on the spec's validators and the fixtures', both verdicts and both
- * error lists agree on examples and thousands of random, mutated instances.
+ * The compiler's JavaScript output (what the generator checks mock data with, the runtime's helper
+ * functions bound to the names it calls) is its TypeScript output without the types: on the
+ * spec's validators and the fixtures', both verdicts and both error lists agree on examples and
+ * thousands of random, mutated instances.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { translateSections, writeTranslatedHelpers } from "../../src/compiler/javascript.js";
-import { HELPERS } from "../../src/compiler/runtime.js";
 import { loadValidators } from "../../src/emit/server/mock-validators.js";
 import { compileModelValidators } from "../../src/emit/validators/compile-model.js";
 import { buildModel, loadSpec } from "../../src/index.js";
-import { makeTempDir } from "../support/paths.js";
+import * as helpers from "../../src/runtime/validators/helpers/index.js";
 import { schemaArbitrary } from "./arbitrary.js";
 import { loadModule, validatorOf } from "./load.js";
 import { withMutations } from "./mutations.js";
@@ -72,7 +68,7 @@ describe("a part of the JavaScript output (what the mock loads)", () => {
         expect(part.get(name)?.(value, { allErrors: true })).toEqual(whole.get(name)?.(value, { allErrors: true }));
       }
     }
-    // every name a part's code uses is declared in it: TypeScript finds none missing
+    // every name a part's code uses is declared in it or is a helper: TypeScript finds none missing
     const unresolved = missingNames(parts);
     expect(unresolved).toEqual([]);
     expect(Math.max(...[...parts.values()].map((text) => text.length))).toBeLessThan(compiled.javascript().length);
@@ -86,11 +82,13 @@ describe("a part of the JavaScript output (what the mock loads)", () => {
 
 /**
  * The module-level names (the compiler's start with "$") that the modules use without declaring
- * them, found by TypeScript checking them as JavaScript (without the standard library, whose
- * names are not the question).
+ * them and that are not the runtime's helpers, found by TypeScript checking them as JavaScript
+ * (without the standard library, whose names are not the question).
  */
 function missingNames(modules: ReadonlyMap<string, string>): string[] {
+  const bound = Object.keys(helpers).filter((name) => name.startsWith("$"));
   const files = new Map([...modules].map(([name, text]) => [`/${name}.js`, text]));
+  files.set("/helpers.d.ts", bound.map((name) => `declare const ${name}: any;`).join("\n"));
   const options = { allowJs: true, checkJs: true, noEmit: true, noLib: true, types: [] };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
@@ -104,18 +102,3 @@ function missingNames(modules: ReadonlyMap<string, string>): string[] {
     .map((diagnostic) => `${diagnostic.file?.fileName}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`)
     .filter((message) => message.includes("Cannot find name '$"));
 }
-
-describe("the helpers' JavaScript written when the generator is built", () => {
-  it("holds every helper section with its translation, free of types", async () => {
-    const file = pathToFileURL(join(await makeTempDir("helpers"), "translated-helpers.json"));
-    const count = writeTranslatedHelpers(file);
-    const entries = JSON.parse(readFileSync(file, "utf8")) as [string, string][];
-    expect(entries).toHaveLength(count);
-    expect(count).toBeGreaterThan(20);
-    expect(entries.map(([typescript]) => typescript)).toContain(HELPERS.fail.source.toString());
-    for (const [typescript, javascript] of entries) {
-      expect(translateSections([typescript])).toEqual([javascript]);
-      expect(javascript).not.toMatch(/\): (boolean|string|number|void)\b/);
-    }
-  });
-});

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
+import { loadValidators } from "../../src/emit/server/mock-validators.js";
 import { stripTypes } from "./strip-types.js";
 
 /** The shape every generated validator function has. */
@@ -38,18 +39,12 @@ export async function loadModule(source: string): Promise<Record<string, unknown
 }
 
 /**
- * Loads the compiler's JavaScript output (no types to strip, so large modules load quickly); the
- * JavaScript output agrees with the TypeScript one (test/compiler/javascript.test.ts).
+ * Loads the compiler's JavaScript output (no types to strip, so large modules load quickly) as the
+ * generator does, with the runtime's helpers bound; the JavaScript output agrees with the
+ * TypeScript one (test/compiler/javascript.test.ts).
  */
 export function loadJavaScript(js: string): Record<string, unknown> {
-  const names: string[] = [];
-  const body = js
-    .replace(/^export function ([A-Za-z_$][\w$]*)/gm, (_match, name: string) => {
-      names.push(name);
-      return `function ${name}`;
-    })
-    .replace(/^export const /gm, "const ");
-  return new Function(`"use strict";\n${body}\nreturn { ${names.join(", ")} };`)() as Record<string, unknown>;
+  return Object.fromEntries(loadValidators(js));
 }
 
 /** Generated modules export only `export function name`, `export const name` and `export default name;` at line starts. */

@@ -1,7 +1,6 @@
-import { type Code, code } from "./code.js";
-
 /** Punycode decoding (RFC 3492) and the IDNA2008 rules for A-labels that can be checked with Unicode properties. */
-export const IDNA: Code = code`function $punyDigit(c: number): number {
+
+function $punyDigit(c: number): number {
   if (c >= 48 && c <= 57) return c - 22;
   if (c >= 65 && c <= 90) return c - 65;
   if (c >= 97 && c <= 122) return c - 97;
@@ -14,7 +13,7 @@ function $punyAdapt(delta: number, points: number, first: boolean): number {
   for (; d > 455; k += 36) d = Math.floor(d / 35);
   return k + Math.floor((36 * d) / (d + 38));
 }
-function $punyDecode(input: string): number[] | null {
+export function $punyDecode(input: string): number[] | null {
   const out: number[] = [];
   const b = input.lastIndexOf("-");
   for (let j = 0; j < b; j++) out.push(input.charCodeAt(j));
@@ -58,7 +57,7 @@ function $idnaContext(cps: readonly number[], at: number): boolean {
     default: return true;
   }
 }
-function $idnaLabel(encoded: string): boolean {
+export function $idnaLabel(encoded: string): boolean {
   const cps = $punyDecode(encoded);
   if (cps === null || cps.every((x) => x < 128)) return false;
   const label = String.fromCodePoint(...cps);
@@ -67,4 +66,4 @@ function $idnaLabel(encoded: string): boolean {
   if (/[\u0660-\u0669]/u.test(label) && /[\u06F0-\u06F9]/u.test(label)) return false;
   for (let i = 0; i < cps.length; i++) if (!$idnaContext(cps, i)) return false;
   return true;
-}`;
+}

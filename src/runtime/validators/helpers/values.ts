@@ -1,64 +1,45 @@
-import { code } from "./code.js";
-import type { HelperDefinition } from "./runtime.js";
+/**
+ * hasOwnProperty; module constants; the realm's Object.prototype and own-key sets (own-property
+ * tests); value comparisons and measures: code-point length, deep equality, uniqueness, exact
+ * multipleOf.
+ */
 
-/** Names of the value helpers. */
-export type ValueHelperName = "hop" | "json" | "freeze" | "regex" | "regexWithoutUnicode" | "setOf" | "proto" | "ownKeys" | "cpLen" | "equal" | "duplicate" | "multipleOf";
+// Module-level constants are built by calling function declarations ($json, $freeze, $regex,
+// $setOf): TypeScript's checker resolves each reference to a global such as `JSON` or `Object`
+// by walking back over every earlier declaration of the module, and a large module has
+// thousands of constants; a reference to a function declaration costs it nothing.
 
-/** hasOwnProperty; module constants; the realm's Object.prototype and own-key sets (own-property tests); value comparisons and measures: code-point length, deep equality, uniqueness, exact multipleOf. */
-export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
-  // Module-level constants are built by calling function declarations ($json, $freeze, $regex,
-  // $setOf): TypeScript's checker resolves each reference to a global such as `JSON` or `Object`
-  // by walking back over every earlier declaration of the module, and a large module has
-  // thousands of constants; a reference to a function declaration costs it nothing.
-  hop: {
-    deps: [],
-    source: code`const $hop = Object.prototype.hasOwnProperty;`,
-  },
-  json: {
-    deps: [],
-    source: code`function $json(text: string): unknown {
+export const $hop = Object.prototype.hasOwnProperty;
+
+export function $json(text: string): unknown {
   return JSON.parse(text);
-}`,
-  },
-  freeze: {
-    deps: [],
-    source: code`function $freeze<T extends object>(value: T): Readonly<T> {
+}
+
+export function $freeze<T extends object>(value: T): Readonly<T> {
   return Object.freeze(value);
-}`,
-  },
-  regex: {
-    deps: [],
-    source: code`function $regex(pattern: string): RegExp {
+}
+
+export function $regex(pattern: string): RegExp {
   return new RegExp(pattern, "u");
-}`,
-  },
-  regexWithoutUnicode: {
-    deps: [],
-    source: code`function $regexWithoutUnicode(pattern: string): RegExp {
+}
+
+export function $regexWithoutUnicode(pattern: string): RegExp {
   return new RegExp(pattern);
-}`,
-  },
-  setOf: {
-    deps: [],
-    source: code`function $setOf(values: readonly unknown[]): ReadonlySet<unknown> {
+}
+
+export function $setOf(values: readonly unknown[]): ReadonlySet<unknown> {
   return new Set(values);
-}`,
-  },
-  proto: {
-    deps: [],
-    source: code`const $proto = Object.prototype;`,
-  },
-  ownKeys: {
-    deps: [],
-    source: code`function $ownKeys(o: object): object {
+}
+
+export const $proto = Object.prototype;
+
+export function $ownKeys(o: object): object {
   const keys: Record<string, true> = Object.create(null);
   for (const k of Object.getOwnPropertyNames(o)) keys[k] = true;
   return keys;
-}`,
-  },
-  cpLen: {
-    deps: [],
-    source: code`function $cpLen(s: string): number {
+}
+
+export function $cpLen(s: string): number {
   let n = s.length;
   for (let i = 0; i < s.length - 1; i++) {
     const c = s.charCodeAt(i);
@@ -68,11 +49,9 @@ export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
     }
   }
   return n;
-}`,
-  },
-  equal: {
-    deps: ["hop"],
-    source: code`function $equal(x: unknown, y: unknown): boolean {
+}
+
+export function $equal(x: unknown, y: unknown): boolean {
   if (x === y) return true;
   if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
   const stack: unknown[] = [x, y];
@@ -94,11 +73,9 @@ export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
     }
   }
   return true;
-}`,
-  },
-  duplicate: {
-    deps: ["equal"],
-    source: code`function $duplicate(items: readonly unknown[]): [number, number] | null {
+}
+
+export function $duplicate(items: readonly unknown[]): [number, number] | null {
   const n = items.length;
   if (n < 2) return null;
   let primitive = true;
@@ -114,11 +91,9 @@ export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
   }
   for (let j = 1; j < n; j++) for (let i = 0; i < j; i++) if ($equal(items[i], items[j])) return [i, j];
   return null;
-}`,
-  },
-  multipleOf: {
-    deps: [],
-    source: code`function $multipleOf(x: number, m: number, k: number): boolean {
+}
+
+export function $multipleOf(x: number, m: number, k: number): boolean {
   const scale = 10 ** k;
   const r = Math.round(x * scale);
   if (Number.isSafeInteger(r) && r / scale === x) return r % m === 0;
@@ -132,6 +107,4 @@ export const VALUE_HELPERS: Record<ValueHelperName, HelperDefinition> = {
   const fraction = (dot < 0 ? 0 : mantissa.length - dot - 1) - exponent;
   if (fraction > k) return false;
   return (BigInt(digits) * BigInt(10) ** BigInt(k - fraction)) % BigInt(m) === BigInt(0);
-}`,
-  },
-};
+}

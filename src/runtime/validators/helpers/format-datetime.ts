@@ -1,10 +1,9 @@
-import { type Code, code } from "./code.js";
+/** Checkers for the date and time formats of RFC 3339. */
 
-/**
- * RFC 3339 date parts with leap years. The date and time parsers work on character codes:
- * no regex match arrays, no substrings.
- */
-export const DATE: Code = code`const $DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+// RFC 3339 date parts with leap years. The date and time parsers work on character codes:
+// no regex match arrays, no substrings.
+
+const $DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 function $digits(s: string, at: number, n: number): number {
   let v = 0;
   for (let i = at; i < at + n; i++) {
@@ -23,10 +22,10 @@ function $dateAt(s: string, at: number): boolean {
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   return d <= (m === 2 && leap ? 29 : ($DAYS[m] ?? 0));
 }
-`;
 
-/** RFC 3339 time with a required offset; a leap second only at 23:59 UTC. */
-export const TIME: Code = code`function $offsetAt(s: string, at: number): number {
+// RFC 3339 time with a required offset; a leap second only at 23:59 UTC.
+
+function $offsetAt(s: string, at: number): number {
   const z = s.charCodeAt(at);
   if (z === 90 || z === 122) return at + 1 === s.length ? 0 : NaN;
   if ((z !== 43 && z !== 45) || at + 6 !== s.length || s.charCodeAt(at + 3) !== 58) return NaN;
@@ -50,20 +49,22 @@ function $timeAt(s: string, at: number): boolean {
   if (Number.isNaN(offset) || h > 23 || mi > 59 || sec > 60) return false;
   return sec < 60 || ((((h * 60 + mi - offset) % 1440) + 1440) % 1440) === 1439;
 }
-`;
 
-/** RFC 3339 full-date. */
-export const FMT_DATE: Code = code`function $fmtDate(s: string): boolean {
+// RFC 3339 full-date.
+
+export function $fmtDate(s: string): boolean {
   return s.length === 10 && $dateAt(s, 0);
-}`;
+}
 
-/** RFC 3339 full-time. */
-export const FMT_TIME: Code = code`function $fmtTime(s: string): boolean {
+// RFC 3339 full-time.
+
+export function $fmtTime(s: string): boolean {
   return $timeAt(s, 0);
-}`;
+}
 
-/** RFC 3339 date-time (T or t between date and time). */
-export const DATE_TIME: Code = code`function $fmtDateTime(s: string): boolean {
+// RFC 3339 date-time (T or t between date and time).
+
+export function $fmtDateTime(s: string): boolean {
   const t = s.charCodeAt(10);
   return (t === 84 || t === 116) && $dateAt(s, 0) && $timeAt(s, 11);
-}`;
+}

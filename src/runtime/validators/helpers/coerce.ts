@@ -1,9 +1,3 @@
-import { code } from "./code.js";
-import type { HelperDefinition } from "./runtime.js";
-
-/** Names of the coercion helpers. */
-export type CoerceHelperName = "coerce" | "coercePlan" | "withOwn" | "invalidText";
-
 /**
  * Parameter coercion: flags 1 integer, 2 number, 4 boolean, 8 null, 16 string (string allowed:
  * keep as is). Values that do not convert stay strings and fail the type check.
@@ -13,12 +7,14 @@ export type CoerceHelperName = "coerce" | "coercePlan" | "withOwn" | "invalidTex
  * integer (at most 2^53 - 1 in magnitude), so that no two texts convert to the same number and
  * no value is rounded. The text of a number is a JSON number whose value is finite.
  */
-export const COERCE_HELPERS: Record<CoerceHelperName, HelperDefinition> = {
-  coerce: {
-    deps: [],
-    source: code`const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
+import type { ValidationError } from "../types.js";
+import { $invalid } from "./errors.js";
+import type { $Sink } from "./module.js";
+import { $hop } from "./values.js";
+
+const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
 const $NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
-function $coerce(v: unknown, flags: number): unknown {
+export function $coerce(v: unknown, flags: number): unknown {
   if (typeof v !== "string" || (flags & 16) !== 0) return v;
   if ((flags & 2) !== 0) {
     if ($NUMBER_TEXT.test(v)) {
@@ -32,11 +28,9 @@ function $coerce(v: unknown, flags: number): unknown {
   if ((flags & 4) !== 0 && (v === "true" || v === "false")) return v === "true";
   if ((flags & 8) !== 0 && v === "null") return null;
   return v;
-}`,
-  },
-  invalidText: {
-    deps: ["invalid", "hop"],
-    source: code`const $TEXT_FORMS: Readonly<Record<string, string>> = {
+}
+
+const $TEXT_FORMS: Readonly<Record<string, string>> = {
   integer: 'an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991',
   number: "a number is written as a JSON number",
   boolean: 'a boolean is written "true" or "false"',
@@ -46,7 +40,7 @@ function $coerce(v: unknown, flags: number): unknown {
  * $invalid for values that arrived as text (parameters, form fields): a type failure of a text
  * says which texts convert, and one of a list at the top level says the name was repeated.
  */
-function $invalidText(r: $Sink): { valid: false; errors: ValidationError[] } {
+export function $invalidText(r: $Sink): { valid: false; errors: ValidationError[] } {
   const errors = r.errors ?? [];
   for (let i = 0; i < errors.length; i++) {
     const x = errors[i];
@@ -68,13 +62,11 @@ function $valueAt(value: unknown, pointer: string): unknown {
     v = $hop.call(v, key) ? (v as Record<string, unknown>)[key] : undefined;
   }
   return v;
-}`,
-  },
-  coercePlan: {
-    deps: ["coerce", "withOwn", "hop"],
-    source: code`/** A conversion plan: type flags for a value, [1, items] for an array, [0, properties, rest] for an object. */
-type $Plan = number | readonly [1, $Plan] | readonly [0, Readonly<Record<string, $Plan>>, $Plan];
-function $coercePlan(v: unknown, plan: $Plan): unknown {
+}
+
+/** A conversion plan: type flags for a value, [1, items] for an array, [0, properties, rest] for an object. */
+export type $Plan = number | readonly [1, $Plan] | readonly [0, Readonly<Record<string, $Plan>>, $Plan];
+export function $coercePlan(v: unknown, plan: $Plan): unknown {
   if (typeof plan === "number") return $coerce(v, plan);
   if (plan[0] === 1) {
     const list = typeof v === "string" ? [v] : v;
@@ -97,14 +89,10 @@ function $coercePlan(v: unknown, plan: $Plan): unknown {
     if (c !== src[k]) out = $withOwn(src, out, k, c);
   }
   return out === null ? v : out;
-}`,
-  },
-  withOwn: {
-    deps: [],
-    source: code`function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
+}
+
+export function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
   const target = out === null ? { ...src } : out;
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   return target;
-}`,
-  },
-};
+}

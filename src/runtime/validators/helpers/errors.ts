@@ -1,0 +1,47 @@
+/**
+ * Collecting errors: a validator receives an error sink (the result object, or null when only the
+ * verdict is wanted), pushes errors with paths relative to its own data (the message starts with
+ * that path), and the caller prefixes the path of the child it validated, in both, when the call
+ * fails.
+ */
+import type { ValidationError } from "../types.js";
+import { type $Errors, $MAX_DEPTH, type $Sink } from "./module.js";
+
+export function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+  if (e === null) return false;
+  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  if (e.errors === undefined) e.errors = [error];
+  else e.errors.push(error);
+  return a;
+}
+
+export function $mark(e: $Errors): number {
+  return e === null || e.errors === undefined ? 0 : e.errors.length;
+}
+
+export function $prefix(e: $Errors, n: number, path: string): void {
+  if (e === null || e.errors === undefined) return;
+  for (let i = n; i < e.errors.length; i++) {
+    const x = e.errors[i];
+    if (x === undefined) continue;
+    x.message = (x.instancePath === "" ? path + " " : path) + x.message;
+    x.instancePath = path + x.instancePath;
+  }
+}
+
+export function $escape(key: string | number): string {
+  const s = String(key);
+  return s.indexOf("~") < 0 && s.indexOf("/") < 0 ? s : s.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function $deep(e: $Errors, schemaPath: string): boolean {
+  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  return false;
+}
+
+export function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
+  r.valid = false;
+  r.value = undefined;
+  if (r.errors === undefined) r.errors = [];
+  return r as { valid: false; errors: ValidationError[] };
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { $deep, $escape, $fail, $invalid, $mark, $prefix } from "../../../src/runtime/validators/helpers/errors.js";
+import { $MAX_DEPTH, type $Sink } from "../../../src/runtime/validators/helpers/module.js";
+
+const sink = (): $Sink => ({ valid: true, value: 1, errors: undefined });
+
+describe("error helpers", () => {
+  it("$fail records an error in a sink and answers `a` (go on collecting), and answers false without one", () => {
+    const r = sink();
+    expect($fail(r, true, "/a", "#/type", "type", { type: "string" }, "/a must be string")).toBe(true);
+    expect($fail(r, false, "", "#/required", "required", {}, "must have b")).toBe(false);
+    expect(r.errors?.map((error) => error.keyword)).toEqual(["type", "required"]);
+    expect($fail(null, true, "", "#", "type", {}, "m")).toBe(false);
+  });
+
+  it("$mark and $prefix put a child's path in front of the errors it added, message included", () => {
+    const r = sink();
+    $fail(r, true, "", "#/x", "type", {}, "before");
+    const start = $mark(r);
+    $fail(r, true, "", "#/y", "type", {}, "must be string");
+    $fail(r, true, "/b", "#/z", "type", {}, "/b must be string");
+    $prefix(r, start, "/a");
+    expect(r.errors?.map((error) => [error.instancePath, error.message])).toEqual([
+      ["", "before"],
+      ["/a", "/a must be string"],
+      ["/a/b", "/a/b must be string"],
+    ]);
+    expect($mark(null)).toBe(0);
+  });
+
+  it("$escape writes a key as a JSON Pointer segment", () => {
+    expect($escape("a/b~c")).toBe("a~1b~0c");
+    expect($escape(3)).toBe("3");
+    expect($escape("plain")).toBe("plain");
+  });
+
+  it("$deep reports the depth limit, and $invalid turns a sink into an invalid result", () => {
+    const r = sink();
+    expect($deep(r, "#/components/schemas/Tree")).toBe(false);
+    expect(r.errors?.[0]).toMatchObject({ keyword: "maxDepth", params: { limit: $MAX_DEPTH } });
+    expect($invalid(sink())).toEqual({ valid: false, value: undefined, errors: [] });
+  });
+});
