@@ -1,20 +1,31 @@
+/**
+ * The JSON Schema 2020-12 compiler (with OpenAPI 3.0/3.1's schema rules) behind the validators,
+ * read in this order:
+ * - registry/: the documents and their schemas indexed (`$id`, `$anchor`), `$ref`s resolved, the
+ *   entries located, and the graph of references (recursion, readOnly/writeOnly reach);
+ * - codegen/: the module laid out (assemble.ts), one function per schema location and direction
+ *   (function.ts), through the safe code builder (code.ts), with the text of the runtime helpers
+ *   it calls (helpers.ts);
+ * - keywords/: a schema node compiled keyword by keyword (node.ts, then typed.ts and one file per
+ *   family: string, number, object, array, compose, values, ref, discriminator).
+ */
 import { isRecord } from "../json-value.js";
-import { type AssembledModule, assembleModule } from "./assemble.js";
-import { type Dialect, dialectRules } from "./dialect.js";
-import { checkEntryNames, locateEntry, type ValidatorEntry } from "./entries.js";
-import { buildRefGraph } from "./graph.js";
-import { indexDocument } from "./indexer.js";
-import { type FormatMode, ModuleState } from "./module-state.js";
-import type { PublicTypes } from "./public-types.js";
-import { SchemaRegistry } from "./registry.js";
-import { DEFAULT_BASE_URI, resolveUri } from "./uri.js";
+import { type AssembledModule, assembleModule } from "./codegen/assemble.js";
+import { type FormatMode, ModuleState } from "./codegen/module-state.js";
+import type { PublicTypes } from "./codegen/public-types.js";
+import { type Dialect, dialectRules } from "./registry/dialect.js";
+import { checkEntryNames, locateEntry, type ValidatorEntry } from "./registry/entries.js";
+import { buildRefGraph } from "./registry/graph.js";
+import { indexDocument } from "./registry/indexer.js";
+import { SchemaRegistry } from "./registry/registry.js";
+import { DEFAULT_BASE_URI, resolveUri } from "./registry/uri.js";
 
-export type { Direction } from "./context.js";
-export type { Dialect } from "./dialect.js";
-export type { ValidatorEntry } from "./entries.js";
+export type { FormatMode } from "./codegen/module-state.js";
+export type { PublicTypes } from "./codegen/public-types.js";
 export { SchemaCompileError } from "./errors.js";
-export type { FormatMode } from "./module-state.js";
-export type { PublicTypes } from "./public-types.js";
+export type { Direction } from "./keywords/context.js";
+export type { Dialect } from "./registry/dialect.js";
+export type { ValidatorEntry } from "./registry/entries.js";
 
 /** Input of `compileValidatorModule`. */
 export interface CompileModuleOptions {

@@ -4,7 +4,7 @@
  * of their "$" names, with the helpers they use, in the files' order.
  */
 import { describe, expect, it } from "vitest";
-import { helperTexts, readSections } from "../../src/compiler/helpers.js";
+import { helperTexts, readSections } from "../../src/compiler/codegen/helpers.js";
 import * as helpers from "../../src/runtime/validators/helpers/index.js";
 
 describe("readSections", () => {

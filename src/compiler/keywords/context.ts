@@ -1,0 +1,170 @@
+import { escapePointerSegment } from "../../json-pointer.js";
+import type { JsonObject } from "../../json-value.js";
+import { type Code, code, ident, joinCode, str } from "../codegen/code.js";
+import type { ModuleState } from "../codegen/module-state.js";
+import { childLocation, type SchemaLocation } from "../registry/location.js";
+import { KeywordReader } from "./read.js";
+
+/** Which properties count as forbidden: readOnly ones in requests, writeOnly ones in responses. */
+export type Direction = "request" | "response" | "neutral";
+
+type Segment = { readonly kind: "static"; readonly token: string } | { readonly kind: "index" | "key"; readonly expr: Code };
+
+/** The instance path relative to the data a generated function received; rendered only on failure. */
+export class InstancePath {
+  static readonly root = new InstancePath([]);
+  readonly #segments: readonly Segment[];
+
+  private constructor(segments: readonly Segment[]) {
+    this.#segments = segments;
+  }
+
+  get isRoot(): boolean {
+    return this.#segments.length === 0;
+  }
+
+  /** Whether the path is known when the code is generated (no index or key known only at run time). */
+  get isStatic(): boolean {
+    return this.#segments.every((segment) => segment.kind === "static");
+  }
+
+  child(token: string | number): InstancePath {
+    return new InstancePath([...this.#segments, { kind: "static", token: String(token) }]);
+  }
+
+  /** A segment known only at run time: an array index or an object key. */
+  dynamic(kind: "index" | "key", expr: Code): InstancePath {
+    return new InstancePath([...this.#segments, { kind, expr }]);
+  }
+
+  /** The path as a string expression, followed by `suffix`; `escapeKey` names the key-escaping helper. */
+  render(escapeKey: () => Code, suffix = ""): Code {
+    const parts: Code[] = [];
+    let text = "";
+    for (const segment of this.#segments) {
+      if (segment.kind === "static") {
+        text += `/${escapePointerSegment(segment.token)}`;
+        continue;
+      }
+      parts.push(str(`${text}/`));
+      text = "";
+      parts.push(segment.kind === "index" ? segment.expr : code`${escapeKey()}(${segment.expr})`);
+    }
+    text += suffix;
+    if (text !== "" || parts.length === 0) parts.push(str(text));
+    return joinCode(parts, code` + `);
+  }
+}
+
+/** Where control goes when a check fails: out of the function, or out of a labelled branch block. */
+export class FailScope {
+  readonly okVar: Code;
+  readonly label: Code | null;
+  #labelUsed = false;
+
+  constructor(okVar: Code, label: Code | null) {
+    this.okVar = okVar;
+    this.label = label;
+  }
+
+  /** The statement that stops checking in this scope. */
+  exit(): Code {
+    if (this.label === null) return code`return false`;
+    this.#labelUsed = true;
+    return code`break ${this.label}`;
+  }
+
+  get labelUsed(): boolean {
+    return this.#labelUsed;
+  }
+}
+
+/** Per generated function: fresh variable names, and how often code refers to `e` and `a`. */
+export class FunctionBuilder {
+  readonly module: ModuleState;
+  #counter = 0;
+  #sinkUses = 0;
+  #allUses = 0;
+
+  constructor(module: ModuleState) {
+    this.module = module;
+  }
+
+  fresh(prefix: string): Code {
+    this.#counter++;
+    return ident(`${prefix}${this.#counter}`);
+  }
+
+  /** Records that emitted code reads the error sink `e` and/or the allErrors flag `a`. */
+  uses(sink: boolean, all: boolean): void {
+    if (sink) this.#sinkUses++;
+    if (all) this.#allUses++;
+  }
+
+  /** Counters to compare before and after compiling a block. */
+  get usage(): { readonly sink: number; readonly all: number } {
+    return { sink: this.#sinkUses, all: this.#allUses };
+  }
+}
+
+/** Everything needed to compile one schema node against one data expression. */
+export interface NodeCtx {
+  readonly fn: FunctionBuilder;
+  readonly schema: unknown;
+  readonly at: SchemaLocation;
+  /** base URI around this node (its own `$id` not yet applied) */
+  readonly base: string;
+  /** identifier holding the instance */
+  readonly data: Code;
+  readonly path: InstancePath;
+  readonly scope: FailScope;
+  /** identifier of the run-time evaluated-annotations tracker for this instance, if any */
+  readonly evaluated: Code | null;
+  readonly direction: Direction;
+}
+
+/** A schema object node after its own `$id` was applied. */
+export interface ObjectNodeCtx extends NodeCtx {
+  readonly schema: JsonObject;
+  /** base URI inside this node */
+  readonly inner: string;
+  readonly reader: KeywordReader;
+}
+
+/** Context for a subschema applied to the same instance (allOf, $ref siblings, then/else, ...). */
+export function inPlace(ctx: ObjectNodeCtx, tokens: readonly (string | number)[], changes: Partial<NodeCtx> = {}): NodeCtx {
+  return {
+    fn: ctx.fn,
+    schema: follow(ctx.schema, tokens),
+    at: childLocation(ctx.at, ...tokens),
+    base: ctx.inner,
+    data: changes.data ?? ctx.data,
+    path: changes.path ?? ctx.path,
+    scope: changes.scope ?? ctx.scope,
+    evaluated: changes.evaluated === undefined ? ctx.evaluated : changes.evaluated,
+    direction: ctx.direction,
+  };
+}
+
+/** Context for a subschema applied to a child instance (property value, array item). */
+export function onChild(ctx: ObjectNodeCtx, tokens: readonly (string | number)[], data: Code, path: InstancePath): NodeCtx {
+  return inPlace(ctx, tokens, { data, path, evaluated: null });
+}
+
+function follow(schema: JsonObject, tokens: readonly (string | number)[]): unknown {
+  let node: unknown = schema;
+  for (const token of tokens) node = (node as Record<string, unknown>)[String(token)];
+  return node;
+}
+
+/** Reads and checks keyword values of the node's schema. */
+export function readerOf(ctx: ObjectNodeCtx): KeywordReader {
+  return ctx.reader;
+}
+
+/** The object-node context of a schema object, with its own `$id` applied. */
+export function objectNode(ctx: NodeCtx, schema: JsonObject): ObjectNodeCtx {
+  const registry = ctx.fn.module.registry;
+  const reader = new KeywordReader(schema, () => registry.pointer(ctx.at));
+  return { ...ctx, schema, inner: registry.baseWithin(schema, ctx.base), reader };
+}

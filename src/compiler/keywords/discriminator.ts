@@ -1,0 +1,59 @@
+import { type Block, type Code, code, str, tsOnly } from "../codegen/code.js";
+import { childLocation } from "../registry/location.js";
+import { inPlace, type ObjectNodeCtx } from "./context.js";
+import type { Discrimination, DiscriminatorCase } from "./discriminator-map.js";
+import { failWith, params } from "./fail.js";
+import { messages } from "./messages.js";
+import { compileNode } from "./node.js";
+import { emitCall } from "./ref.js";
+
+/**
+ * OpenAPI discriminator on oneOf/anyOf: for an object, the tag property selects the one
+ * branch to validate (a missing or unknown tag is an error). Non-objects, and tags several
+ * branches claim, get the plain oneOf/anyOf semantics via `plain`.
+ */
+export function compileDiscriminated(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination, plain: () => void): void {
+  const d = ctx.data;
+  const o = ctx.fn.fresh("o");
+  const usePlain = ctx.fn.fresh("p");
+  out.line(code`const ${o} = typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}) ? (${d}${tsOnly` as Record<string, unknown>`}) : null;`);
+  out.line(code`let ${usePlain} = ${o} === null;`);
+  out.open(code`if (${o} !== null)`);
+  emitSelection(ctx, out, discrimination, o, usePlain);
+  out.close();
+  out.open(code`if (${usePlain})`);
+  plain();
+  out.close();
+}
+
+function emitSelection(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination, o: Code, usePlain: Code): void {
+  const { propertyName, cases } = discrimination;
+  const tag = ctx.fn.fresh("g");
+  const name = str(propertyName);
+  const at = childLocation(ctx.at, "discriminator");
+  const tagPath = ctx.path.child(propertyName);
+  const missing = failWith(ctx, "discriminator", params({ propertyName: name, error: str("missing") }), messages.discriminatorMissing(propertyName), { at });
+  const notString = failWith(ctx, "discriminator", params({ propertyName: name, error: str("type") }), messages.discriminatorType, { at, path: tagPath });
+  out.line(code`const ${tag} = ${ctx.fn.module.helper("hop")}.call(${o}, ${name}) ? ${o}[${name}] : undefined;`);
+  out.line(code`if (${tag} === undefined) ${missing}`);
+  out.line(code`else if (typeof ${tag} !== "string") ${notString}`);
+  out.open(code`else switch (${tag})`);
+  for (const [value, target] of cases) emitCase(ctx, out, discrimination, value, target, usePlain);
+  const tags = [...cases.keys()];
+  const allowed = ctx.fn.module.jsonConstant("value", tags);
+  const unknown = params({ propertyName: name, error: str("value"), allowedValues: allowed });
+  out.line(code`default: ${failWith(ctx, "discriminator", unknown, messages.discriminatorValue(tags), { at, path: tagPath })}`);
+  out.close();
+}
+
+function emitCase(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination, value: string, target: DiscriminatorCase, usePlain: Code): void {
+  if (target === "ambiguous") {
+    out.line(code`case ${str(value)}: ${usePlain} = true; break;`);
+    return;
+  }
+  out.open(code`case ${str(value)}:`);
+  if (typeof target === "number") compileNode(inPlace(ctx, [discrimination.keyword, target]), out);
+  else emitCall(ctx, out, target);
+  out.line(code`break;`);
+  out.close();
+}

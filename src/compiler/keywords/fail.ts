@@ -1,0 +1,67 @@
+import { type Code, code, ident, isLiteral, joinCode, str } from "../codegen/code.js";
+import { childLocation, type SchemaLocation } from "../registry/location.js";
+import type { InstancePath, NodeCtx } from "./context.js";
+
+/** Where an error points, when not at the current node's keyword. */
+export interface FailTarget {
+  /** instance path of the error (default: the node's instance) */
+  readonly path?: InstancePath;
+  /** schema location of the keyword (default: `<node>/<keyword>`) */
+  readonly at?: SchemaLocation;
+}
+
+/** Params objects whose every value is a literal: the same object each time, so built once. */
+const CONSTANT_PARAMS = new WeakSet<Code>();
+
+/** `{ name: value, ... }` for error params; names are fixed by the compiler. */
+export function params(entries: Readonly<Record<string, Code>>): Code {
+  const values = Object.values(entries);
+  const fields = Object.keys(entries).map((name) => code`${ident(name)}: ${entries[name] as Code}`);
+  const result = fields.length === 0 ? code`{}` : code`{ ${joinCode(fields, code`, `)} }`;
+  if (values.every(isLiteral)) CONSTANT_PARAMS.add(result);
+  return result;
+}
+
+/**
+ * The params expression of an error: a constant one is a frozen module-level object, shared by
+ * every error that site reports (reporting an error then builds one object less).
+ */
+function paramsExpression(ctx: NodeCtx, errorParams: Code): Code {
+  if (!CONSTANT_PARAMS.has(errorParams)) return errorParams;
+  return ctx.fn.module.constant(`params:${errorParams.toString()}`, "params", code`${ctx.fn.module.helper("freeze")}(${errorParams})`);
+}
+
+/**
+ * A statement that records an error and stops (first-error mode) or continues (allErrors).
+ * Without an error sink (`e === null`) nothing is built: where the path, the params or the
+ * message would be built at run time, the sink is tested before they are; where all of them
+ * are constants, `$fail` tests it. The message is stored with the instance path in front
+ * ("/name must be ..."), written out here when the path is static, so reporting an error at a
+ * fixed place builds no string; `$prefix` puts a caller's path in front of both.
+ */
+export function failWith(ctx: NodeCtx, keyword: string, errorParams: Code, message: string | Code, target: FailTarget = {}): Code {
+  const module = ctx.fn.module;
+  const fail = module.helper("fail");
+  const instancePath = target.path ?? ctx.path;
+  const path = instancePath.render(() => module.helper("escape"));
+  const schemaPath = str(module.registry.schemaPath(target.at ?? childLocation(ctx.at, keyword)));
+  const { okVar } = ctx.scope;
+  ctx.fn.uses(true, true);
+  const text = withPath(instancePath, () => module.helper("escape"), message);
+  const constant = instancePath.isStatic && typeof message === "string" && CONSTANT_PARAMS.has(errorParams);
+  const call = code`${fail}(e, a, ${path}, ${schemaPath}, ${str(keyword)}, ${paramsExpression(ctx, errorParams)}, ${text})`;
+  return constant ? code`{ ${okVar} = false; if (!${call}) ${ctx.scope.exit()}; }` : code`{ ${okVar} = false; if (e === null || !${call}) ${ctx.scope.exit()}; }`;
+}
+
+/** The message with the instance path and a space in front (nothing in front at the root). */
+function withPath(instancePath: InstancePath, escapeKey: () => Code, message: string | Code): Code {
+  if (instancePath.isRoot) return typeof message === "string" ? str(message) : message;
+  if (typeof message === "string") return instancePath.render(escapeKey, ` ${message}`);
+  return code`${instancePath.render(escapeKey, " ")} + (${message})`;
+}
+
+/** A statement for a failure whose errors a called function already recorded. */
+export function failed(ctx: NodeCtx): Code {
+  ctx.fn.uses(false, true);
+  return code`{ ${ctx.scope.okVar} = false; if (!a) ${ctx.scope.exit()}; }`;
+}

@@ -1,0 +1,30 @@
+import { type Block, code } from "../codegen/code.js";
+import { childLocation, type SchemaLocation } from "../registry/location.js";
+import type { NodeCtx, ObjectNodeCtx } from "./context.js";
+import { failed } from "./fail.js";
+
+/** `$ref` (and `$dynamicRef`, resolved statically): a call to the target's function. */
+export function compileRef(ctx: ObjectNodeCtx, out: Block): void {
+  for (const keyword of ["$ref", "$dynamicRef"]) {
+    const ref = ctx.schema[keyword];
+    if (typeof ref !== "string") continue;
+    const target = ctx.fn.module.registry.resolveRef(ref, ctx.inner, childLocation(ctx.at, keyword));
+    emitCall(ctx, out, target);
+  }
+}
+
+/** Calls the function for `target` on the node's data; errors get the node's path prepended. */
+export function emitCall(ctx: NodeCtx, out: Block, target: SchemaLocation): void {
+  const module = ctx.fn.module;
+  const name = module.request(target, ctx.direction, ctx.evaluated !== null);
+  ctx.fn.uses(true, true);
+  const call = ctx.evaluated === null ? code`${name}(${ctx.data}, e, a, depth + 1)` : code`${name}(${ctx.data}, e, a, depth + 1, ${ctx.evaluated})`;
+  if (ctx.path.isRoot) {
+    out.line(code`if (!${call}) ${failed(ctx)}`);
+    return;
+  }
+  const start = ctx.fn.fresh("s");
+  const path = ctx.path.render(() => module.helper("escape"));
+  out.line(code`const ${start} = ${module.helper("mark")}(e);`);
+  out.line(code`if (!${call}) { ${module.helper("prefix")}(e, ${start}, ${path}); ${failed(ctx)} }`);
+}

@@ -1,0 +1,75 @@
+import { isRecord } from "../../json-value.js";
+import { readDiscriminator } from "../keywords/discriminator-map.js";
+import { childLocation, locationKey, type SchemaLocation } from "./location.js";
+import type { SchemaRegistry } from "./registry.js";
+import { appliedSubschemas } from "./subschemas.js";
+
+/** Facts about the reference graph that decide which function variants are needed. */
+export interface RefGraph {
+  /** the schema at `location`, or anything it references, declares `readOnly: true` */
+  hasReadOnly(location: SchemaLocation): boolean;
+  /** the schema at `location`, or anything it references, declares `writeOnly: true` */
+  hasWriteOnly(location: SchemaLocation): boolean;
+}
+
+interface GraphNode {
+  readOnly: boolean;
+  writeOnly: boolean;
+  readonly refs: SchemaLocation[];
+}
+
+/** Scans every schema reachable from `roots` once (linear in the reachable schemas). */
+export function buildRefGraph(registry: SchemaRegistry, roots: readonly SchemaLocation[]): RefGraph {
+  const nodes = new Map<string, GraphNode>();
+  const queue = [...roots];
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    const key = locationKey(next);
+    if (nodes.has(key)) continue;
+    const node: GraphNode = { readOnly: false, writeOnly: false, refs: [] };
+    scan(registry, registry.schemaAt(next), next, registry.baseOf(next), node);
+    nodes.set(key, node);
+    for (const target of node.refs) if (!nodes.has(locationKey(target))) queue.push(target);
+  }
+  const readOnly = propagate(nodes, (node) => node.readOnly);
+  const writeOnly = propagate(nodes, (node) => node.writeOnly);
+  return {
+    hasReadOnly: (location) => readOnly.has(locationKey(location)),
+    hasWriteOnly: (location) => writeOnly.has(locationKey(location)),
+  };
+}
+
+function scan(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, outerBase: string, node: GraphNode): void {
+  if (!isRecord(schema)) return;
+  const base = registry.baseWithin(schema, outerBase);
+  if (schema["readOnly"] === true) node.readOnly = true;
+  if (schema["writeOnly"] === true) node.writeOnly = true;
+  for (const keyword of ["$ref", "$dynamicRef"]) {
+    const ref = schema[keyword];
+    if (typeof ref === "string") node.refs.push(registry.resolveRef(ref, base, childLocation(at, keyword)));
+  }
+  const discrimination = readDiscriminator(registry, schema, at, base);
+  for (const target of discrimination?.cases.values() ?? []) if (typeof target === "object") node.refs.push(target);
+  for (const sub of appliedSubschemas(schema, !registry.rules.refSiblings)) {
+    scan(registry, sub.schema, childLocation(at, ...sub.tokens), base, node);
+  }
+}
+
+/** Keys of nodes that have the flag or reach a node that has it. */
+function propagate(nodes: ReadonlyMap<string, GraphNode>, flag: (node: GraphNode) => boolean): Set<string> {
+  const referrers = new Map<string, string[]>();
+  for (const [key, node] of nodes) {
+    for (const target of node.refs) {
+      const list = referrers.get(locationKey(target)) ?? [];
+      list.push(key);
+      referrers.set(locationKey(target), list);
+    }
+  }
+  const marked = new Set<string>();
+  const queue = [...nodes].filter(([, node]) => flag(node)).map(([key]) => key);
+  for (let key = queue.pop(); key !== undefined; key = queue.pop()) {
+    if (marked.has(key)) continue;
+    marked.add(key);
+    for (const referrer of referrers.get(key) ?? []) if (!marked.has(referrer)) queue.push(referrer);
+  }
+  return marked;
+}
