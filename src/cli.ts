@@ -1,12 +1,5 @@
-/** `npm run generate`: the generator's command (see generate-cli.ts), run as a process. */
-import { main } from "./generate-cli.js";
+/** `npm run generate`: the generator's command (commands/generate.ts), run as a process. */
+import { runAsProcess } from "./commands/command.js";
+import { runGenerateCommand } from "./commands/generate.js";
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`internal error: the generator failed unexpectedly. Please report this with the spec that caused it.\n${(error as Error).stack ?? String(error)}\n`);
-    process.exitCode = 70;
-  },
-);
+runAsProcess(runGenerateCommand, "the generator", "the spec that caused it");

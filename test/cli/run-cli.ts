@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { main } from "../../src/generate-cli.js";
+import { runGenerateCommand } from "../../src/commands/generate.js";
 import { repoRoot } from "../support/paths.js";
 
 export interface CliResult {
@@ -12,7 +12,8 @@ export interface CliResult {
 export async function runCommand(args: readonly string[]): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
-  const code = await main(args, {
+  const code = await runGenerateCommand(args, {
+    cwd: process.cwd(),
     out: (text) => {
       stdout += text;
     },

@@ -1,9 +1,10 @@
 import { parseArgs } from "node:util";
-import { type Diagnostic, GenerationFailed } from "./diagnostics/diagnostic.js";
-import { formatDiagnostic, sortDiagnostics } from "./diagnostics/format.js";
-import { type GenerateOptions, generate } from "./pipeline.js";
+import { type Diagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
+import { formatDiagnostic, sortDiagnostics } from "../diagnostics/format.js";
+import { type GenerateOptions, generate } from "../pipeline.js";
+import { isInSync, type OutputDrift } from "../write/check-output.js";
+import type { CommandIo } from "./command.js";
 import { watchAndGenerate } from "./watch.js";
-import { isInSync, type OutputDrift } from "./write/check-output.js";
 
 const USAGE = `Usage: npm run generate -- [options]
 
@@ -16,17 +17,8 @@ const USAGE = `Usage: npm run generate -- [options]
   --debug          print the duration of every stage
   --help           show this text`;
 
-/** Where the command writes: its standard output and standard error. */
-export interface CommandIo {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-/** The process's own streams. */
-export const PROCESS_IO: CommandIo = { out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
-
-/** Parses arguments, runs the pipeline, prints diagnostics and a summary; returns the exit code. */
-export async function main(argv: readonly string[], io: CommandIo = PROCESS_IO): Promise<number> {
+/** `npm run generate`: parses arguments, runs the pipeline, prints diagnostics and a summary; returns the exit code. */
+export async function runGenerateCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   let parsed: ReturnType<typeof parseOptions>;
   try {
     parsed = parseOptions(argv, io);
@@ -71,7 +63,7 @@ function parseOptions(argv: readonly string[], io: CommandIo): { options: Genera
 }
 
 /** One generation: prints what happened and returns 0 (success), or 1 (errors, or drift with --check). */
-export async function runOnce(options: GenerateOptions, io: CommandIo = PROCESS_IO): Promise<number> {
+export async function runOnce(options: GenerateOptions, io: CommandIo): Promise<number> {
   const started = performance.now();
   try {
     const result = await generate(options);

@@ -1,7 +1,7 @@
 import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve } from "node:path";
-import type { CommandIo } from "./generate-cli.js";
-import { DEFAULT_TEMPLATES_DIR, type GenerateOptions } from "./pipeline.js";
+import { DEFAULT_TEMPLATES_DIR, type GenerateOptions } from "../pipeline.js";
+import type { CommandIo } from "./command.js";
 
 const DEBOUNCE_MS = 150;
 
