@@ -10,21 +10,21 @@
  *   family: string, number, object, array, compose, values, ref, discriminator).
  */
 import { isRecord } from "../json-value.js";
+import { type Dialect, dialectRules } from "../schema/dialect.js";
 import { type AssembledModule, assembleModule } from "./codegen/assemble.js";
 import { type FormatMode, ModuleState } from "./codegen/module-state.js";
 import type { PublicTypes } from "./codegen/public-types.js";
-import { type Dialect, dialectRules } from "./registry/dialect.js";
 import { checkEntryNames, locateEntry, type ValidatorEntry } from "./registry/entries.js";
 import { buildRefGraph } from "./registry/graph.js";
 import { indexDocument } from "./registry/indexer.js";
 import { SchemaRegistry } from "./registry/registry.js";
 import { DEFAULT_BASE_URI, resolveUri } from "./registry/uri.js";
 
+export type { Dialect } from "../schema/dialect.js";
 export type { FormatMode } from "./codegen/module-state.js";
 export type { PublicTypes } from "./codegen/public-types.js";
 export { SchemaCompileError } from "./errors.js";
 export type { Direction } from "./keywords/context.js";
-export type { Dialect } from "./registry/dialect.js";
 export type { ValidatorEntry } from "./registry/entries.js";
 
 /** Input of `compileValidatorModule`. */

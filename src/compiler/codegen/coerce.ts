@@ -1,4 +1,6 @@
 import { isRecord, type JsonObject } from "../../json-value.js";
+import { isNullable } from "../../schema/dialect.js";
+import { followRefs } from "../../schema/refs.js";
 import { childLocation, type SchemaLocation } from "../registry/location.js";
 import { type Code, code, tsOnly } from "./code.js";
 import type { ModuleState } from "./module-state.js";
@@ -66,17 +68,8 @@ interface Resolved {
 
 /** A schema (found at `start`), following a chain of `$ref`s from it. */
 function follow(module: ModuleState, found: unknown, start: SchemaLocation): Resolved | undefined {
-  let location = start;
-  let schema = found;
-  for (let hops = 0; hops < 32; hops++) {
-    if (!isRecord(schema)) return undefined;
-    const ref = schema["$ref"];
-    if (typeof ref !== "string") return { schema, location };
-    const base = module.registry.baseWithin(schema, module.registry.baseOf(location));
-    location = module.registry.resolveRef(ref, base, childLocation(location, "$ref"));
-    schema = module.registry.schemaAt(location);
-  }
-  return undefined;
+  const located = followRefs(module.registry.tree, found, start);
+  return located === undefined || typeof located.node["$ref"] === "string" ? undefined : { schema: located.node, location: located.location };
 }
 
 function typeFlags(module: ModuleState, schema: JsonObject): number {
@@ -84,6 +77,6 @@ function typeFlags(module: ModuleState, schema: JsonObject): number {
   const types = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw : [];
   let flags = 0;
   for (const type of types) flags |= typeof type === "string" ? (FLAGS[type] ?? 0) : 0;
-  if (module.registry.rules.openApi && schema["nullable"] === true) flags |= FLAGS["null"] ?? 0;
+  if (isNullable(module.registry.rules, schema)) flags |= FLAGS["null"] ?? 0;
   return flags;
 }

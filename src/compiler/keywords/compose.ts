@@ -1,8 +1,8 @@
+import { readDiscriminator } from "../../schema/discriminator.js";
 import { Block, type Code, code, num, str, tsOnly } from "../codegen/code.js";
 import { compileBranch } from "./branch.js";
 import { inPlace, type ObjectNodeCtx, readerOf } from "./context.js";
 import { compileDiscriminated } from "./discriminator.js";
-import { readDiscriminator } from "./discriminator-map.js";
 import { failWith, params } from "./fail.js";
 import { messages, runtimeMessages } from "./messages.js";
 import { compileNode } from "./node.js";
@@ -11,7 +11,7 @@ import { compileNode } from "./node.js";
 export function compileComposition(ctx: ObjectNodeCtx, out: Block): void {
   const reader = readerOf(ctx);
   for (const index of reader.schemaArray("allOf")?.keys() ?? []) compileNode(inPlace(ctx, ["allOf", index]), out);
-  const discrimination = readDiscriminator(ctx.fn.module.registry, ctx.schema, ctx.at, ctx.inner);
+  const discrimination = readDiscriminator(ctx.fn.module.registry.tree, ctx.fn.module.registry.rules, ctx.schema, ctx.at);
   for (const keyword of ["anyOf", "oneOf"] as const) {
     const branches = reader.schemaArray(keyword);
     if (branches === undefined) continue;

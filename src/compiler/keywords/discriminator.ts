@@ -1,7 +1,8 @@
+import type { Discrimination, DiscriminatorCase } from "../../schema/discriminator.js";
 import { type Block, type Code, code, str, tsOnly } from "../codegen/code.js";
+import type { SchemaLocation } from "../registry/location.js";
 import { childLocation } from "../registry/location.js";
 import { inPlace, type ObjectNodeCtx } from "./context.js";
-import type { Discrimination, DiscriminatorCase } from "./discriminator-map.js";
 import { failWith, params } from "./fail.js";
 import { messages } from "./messages.js";
 import { compileNode } from "./node.js";
@@ -12,7 +13,7 @@ import { emitCall } from "./ref.js";
  * branch to validate (a missing or unknown tag is an error). Non-objects, and tags several
  * branches claim, get the plain oneOf/anyOf semantics via `plain`.
  */
-export function compileDiscriminated(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination, plain: () => void): void {
+export function compileDiscriminated(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination<SchemaLocation>, plain: () => void): void {
   const d = ctx.data;
   const o = ctx.fn.fresh("o");
   const usePlain = ctx.fn.fresh("p");
@@ -26,7 +27,7 @@ export function compileDiscriminated(ctx: ObjectNodeCtx, out: Block, discriminat
   out.close();
 }
 
-function emitSelection(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination, o: Code, usePlain: Code): void {
+function emitSelection(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination<SchemaLocation>, o: Code, usePlain: Code): void {
   const { propertyName, cases } = discrimination;
   const tag = ctx.fn.fresh("g");
   const name = str(propertyName);
@@ -46,14 +47,14 @@ function emitSelection(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimin
   out.close();
 }
 
-function emitCase(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination, value: string, target: DiscriminatorCase, usePlain: Code): void {
+function emitCase(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination<SchemaLocation>, value: string, target: DiscriminatorCase<SchemaLocation>, usePlain: Code): void {
   if (target === "ambiguous") {
     out.line(code`case ${str(value)}: ${usePlain} = true; break;`);
     return;
   }
   out.open(code`case ${str(value)}:`);
   if (typeof target === "number") compileNode(inPlace(ctx, [discrimination.keyword, target]), out);
-  else emitCall(ctx, out, target);
+  else emitCall(ctx, out, target.location);
   out.line(code`break;`);
   out.close();
 }

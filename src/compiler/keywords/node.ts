@@ -1,4 +1,5 @@
 import { isRecord } from "../../json-value.js";
+import { isNullable, ownKeywordsApply } from "../../schema/dialect.js";
 import { type Block, code } from "../codegen/code.js";
 import { SchemaCompileError } from "../errors.js";
 import { compileComposition } from "./compose.js";
@@ -29,13 +30,12 @@ export function compileNode(ctx: NodeCtx, out: Block): void {
   }
   const node = objectNode(ctx, schema);
   if (compileForbidden(node, out)) return;
-  // OpenAPI `nullable: true`: null is a valid instance, whatever else the schema says (with or
-  // without `type`), as the generated types (`T | null`) say too.
-  const nullable = ctx.fn.module.registry.rules.openApi && schema["nullable"] === true;
+  const { rules } = ctx.fn.module.registry;
+  const nullable = isNullable(rules, schema);
   if (nullable) out.open(code`if (${ctx.data} !== null)`);
   const tracking = openTracking(node, out);
   compileRef(tracking.ctx, out);
-  if (ctx.fn.module.registry.rules.refSiblings || typeof schema["$ref"] !== "string") {
+  if (ownKeywordsApply(rules, schema)) {
     compileTyped(tracking.ctx, out);
     compileValues(tracking.ctx, out);
     compileComposition(tracking.ctx, out);

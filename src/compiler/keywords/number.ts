@@ -1,3 +1,4 @@
+import { exclusiveFlag } from "../../schema/dialect.js";
 import { type Block, type Code, code, num, str } from "../codegen/code.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
@@ -14,15 +15,11 @@ export function compileNumberKeywords(ctx: ObjectNodeCtx, out: Block): void {
   compileNumberFormat(ctx, out, reader);
 }
 
-function compileBound(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader, inclusive: string, exclusive: string, side: ">" | "<"): void {
-  const openApiFlag = ctx.schema[exclusive];
-  const booleanForm = typeof openApiFlag === "boolean" && ctx.fn.module.registry.rules.openApi;
+function compileBound(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader, inclusive: string, exclusive: "exclusiveMinimum" | "exclusiveMaximum", side: ">" | "<"): void {
+  const flag = exclusiveFlag(ctx.fn.module.registry.rules, ctx.schema, exclusive);
   const limit = reader.number(inclusive);
-  if (limit !== undefined) {
-    const strict = booleanForm && openApiFlag === true;
-    emitBound(ctx, out, inclusive, limit, strict ? side : `${side}=`);
-  }
-  if (booleanForm) return;
+  if (limit !== undefined) emitBound(ctx, out, inclusive, limit, flag === true ? side : `${side}=`);
+  if (flag !== undefined) return;
   const exclusiveLimit = reader.number(exclusive);
   if (exclusiveLimit !== undefined) emitBound(ctx, out, exclusive, exclusiveLimit, side);
 }

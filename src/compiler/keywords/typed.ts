@@ -1,3 +1,4 @@
+import { isNullable } from "../../schema/dialect.js";
 import { Block, type Code, code, joinCode, str } from "../codegen/code.js";
 import { compileArrayKeywords } from "./array.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
@@ -38,8 +39,7 @@ export function readTypes(ctx: ObjectNodeCtx): string[] | undefined {
     }
   }
   const types = [...new Set(list as string[])];
-  const nullable = ctx.fn.module.registry.rules.openApi && ctx.schema["nullable"] === true;
-  if (nullable && !types.includes("null")) types.push("null");
+  if (isNullable(ctx.fn.module.registry.rules, ctx.schema) && !types.includes("null")) types.push("null");
   return types.includes("number") ? types.filter((type) => type !== "integer") : types;
 }
 

@@ -1,4 +1,5 @@
 import { isRecord, type JsonObject } from "../../json-value.js";
+import { ownKeywordsApply } from "../../schema/dialect.js";
 import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 
@@ -48,8 +49,9 @@ export class AnnotationAnalyzer {
   analyze(schema: unknown, at: SchemaLocation, outerBase: string): StaticEvaluation {
     if (!isRecord(schema)) return { props: NO_PROPS, items: NO_ITEMS };
     const base = this.#registry.baseWithin(schema, outerBase);
-    const refOnly = !this.#registry.rules.refSiblings && typeof schema["$ref"] === "string";
-    const parts = refOnly ? this.#referenced(schema, at, base) : [own(schema), ...this.#referenced(schema, at, base), ...this.#allOf(schema, at, base), this.#conditional(schema, at, base)];
+    const parts = ownKeywordsApply(this.#registry.rules, schema)
+      ? [own(schema), ...this.#referenced(schema, at, base), ...this.#allOf(schema, at, base), this.#conditional(schema, at, base)]
+      : this.#referenced(schema, at, base);
     return { props: mergeProps(parts.map((part) => part.props)), items: mergeItems(parts.map((part) => part.items)) };
   }
 

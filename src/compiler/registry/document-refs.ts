@@ -1,4 +1,4 @@
-import { dialectRules } from "./dialect.js";
+import { dialectRules } from "../../schema/dialect.js";
 import { indexDocument } from "./indexer.js";
 import { SchemaRegistry } from "./registry.js";
 import { DEFAULT_BASE_URI } from "./uri.js";

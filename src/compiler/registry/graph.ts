@@ -1,5 +1,5 @@
 import { isRecord } from "../../json-value.js";
-import { readDiscriminator } from "../keywords/discriminator-map.js";
+import { readDiscriminator } from "../../schema/discriminator.js";
 import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 import { appliedSubschemas } from "./subschemas.js";
@@ -47,9 +47,9 @@ function scan(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, out
     const ref = schema[keyword];
     if (typeof ref === "string") node.refs.push(registry.resolveRef(ref, base, childLocation(at, keyword)));
   }
-  const discrimination = readDiscriminator(registry, schema, at, base);
-  for (const target of discrimination?.cases.values() ?? []) if (typeof target === "object") node.refs.push(target);
-  for (const sub of appliedSubschemas(schema, !registry.rules.refSiblings)) {
+  const discrimination = readDiscriminator(registry.tree, registry.rules, schema, at);
+  for (const target of discrimination?.cases.values() ?? []) if (typeof target === "object") node.refs.push(target.location);
+  for (const sub of appliedSubschemas(schema, registry.rules)) {
     scan(registry, sub.schema, childLocation(at, ...sub.tokens), base, node);
   }
 }

@@ -41,7 +41,7 @@ function indexSchema(registry: SchemaRegistry, schema: unknown, at: SchemaLocati
   const own = registry.rules.ids ? ownBase(registry, schema, at, base) : base;
   registerAnchor(registry, schema, "$anchor", own, at);
   registerAnchor(registry, schema, "$dynamicAnchor", own, at);
-  for (const sub of [...appliedSubschemas(schema, false), ...definitionSubschemas(schema)]) {
+  for (const sub of [...appliedSubschemas(schema), ...definitionSubschemas(schema)]) {
     indexSchema(registry, sub.schema, childLocation(at, ...sub.tokens), own);
   }
 }

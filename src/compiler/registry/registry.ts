@@ -1,7 +1,9 @@
 import { resolvePointer } from "../../json-pointer.js";
+import type { DialectRules } from "../../schema/dialect.js";
+import type { SchemaTree } from "../../schema/tree.js";
 import { SchemaCompileError } from "../errors.js";
-import type { DialectRules } from "./dialect.js";
 import { locationKey, pointerFragment, type SchemaLocation } from "./location.js";
+import { registryTree } from "./tree.js";
 import { fragmentPointer, resolveUri, splitFragment } from "./uri.js";
 
 /** A document the registry knows: the main document, an inline entry schema or an extra resource. */
@@ -33,8 +35,12 @@ export class SchemaRegistry {
   /** per document, the values found at pointers (documents are not changed while compiling) */
   readonly #found: Map<string, unknown>[] = [];
 
+  /** the schemas as the OpenAPI schema rules (src/schema/) read them */
+  readonly tree: SchemaTree<SchemaLocation>;
+
   constructor(rules: DialectRules) {
     this.rules = rules;
+    this.tree = registryTree(this);
   }
 
   /** Adds a document and returns its index; the caller indexes it. */

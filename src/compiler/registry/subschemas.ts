@@ -1,4 +1,5 @@
 import { isRecord, type JsonObject } from "../../json-value.js";
+import { type DialectRules, ownKeywordsApply } from "../../schema/dialect.js";
 /** Keywords whose value is one subschema applied during validation. */
 export const SINGLE_SCHEMA_KEYWORDS = ["additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"] as const;
 
@@ -17,9 +18,9 @@ export interface Subschema {
   readonly tokens: readonly (string | number)[];
 }
 
-/** Every applied subschema of `schema` (not definitions), in keyword order. */
-export function appliedSubschemas(schema: JsonObject, skipRefSiblings: boolean): Subschema[] {
-  if (skipRefSiblings && typeof schema["$ref"] === "string") return [];
+/** Every applied subschema of `schema` (not definitions), in keyword order; with `rules`, none where its keywords do not apply. */
+export function appliedSubschemas(schema: JsonObject, rules?: DialectRules): Subschema[] {
+  if (rules !== undefined && !ownKeywordsApply(rules, schema)) return [];
   const found: Subschema[] = [];
   for (const keyword of SINGLE_SCHEMA_KEYWORDS) {
     if (Object.hasOwn(schema, keyword)) found.push({ schema: schema[keyword], tokens: [keyword] });
