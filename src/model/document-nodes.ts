@@ -1,5 +1,7 @@
-import { appendPointer, resolvePointer } from "../json-pointer.js";
+import { appendPointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
+import { followRefs } from "../schema/refs.js";
+import { documentTree } from "../schema/tree.js";
 
 /** A node of the document and the pointer where it lives (after following $refs). */
 export interface Located<T = Record<string, unknown>> {
@@ -7,17 +9,10 @@ export interface Located<T = Record<string, unknown>> {
   readonly pointer: string;
 }
 
-/** Follows local $refs (a chain of them) to the node they name. Loops end at the last new node. */
+/** Follows local $refs (a chain of them, src/schema/refs.ts) to the node they name. */
 export function followRef(document: unknown, node: unknown, pointer: string): Located | undefined {
-  let current: unknown = node;
-  let at = pointer;
-  const seen = new Set<string>();
-  while (isRecord(current) && typeof current.$ref === "string" && current.$ref.startsWith("#") && !seen.has(current.$ref)) {
-    seen.add(current.$ref);
-    at = current.$ref;
-    current = resolvePointer(document, current.$ref);
-  }
-  return isRecord(current) ? { node: current, pointer: at } : undefined;
+  const found = followRefs(documentTree(document), node, { value: node, pointer });
+  return found === undefined ? undefined : { node: found.node, pointer: found.location.pointer ?? pointer };
 }
 
 /** The entries of an object member, each with its pointer; [] when the member is absent. */
