@@ -9,7 +9,9 @@ import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { compileValidators, type ValidatorEntry } from "../../src/compiler/index.js";
 import { sampleData } from "../../src/emit/server/mock-answers.js";
+import { SchemaSource } from "../../src/emit/server/mock-schema.js";
 import { loadValidators } from "../../src/emit/server/mock-validators.js";
+import { dialectRules } from "../../src/schema/dialect.js";
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
@@ -36,6 +38,7 @@ const schemas: Record<string, unknown> = {
 };
 const document = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas } };
 const ref = (name: string): unknown => ({ $ref: `#/components/schemas/${name}` });
+const source = new SchemaSource(document, dialectRules("openapi-3.1"));
 
 const entries: ValidatorEntry[] = Object.keys(schemas).map((name) => ({ name: `validate${name}`, schema: { pointer: `#/components/schemas/${name}` }, direction: "response" }));
 const validators = loadValidators(compileValidators({ document, entries }).javascript());
@@ -54,7 +57,7 @@ describe("mock data", () => {
 
   it.each(Object.keys(schemas))("%s: there is a sample, valid by the generated validator and by Ajv", (name) => {
     const validator = validators.get(`validate${name}`);
-    const sample = sampleData(ref(name), document, validator);
+    const sample = sampleData(ref(name), source, validator);
     expect(sample).toBeDefined();
     expect(validator?.(sample?.value).valid).toBe(true);
     expect(valid(name, sample?.value)).toBe(true);
@@ -78,8 +81,8 @@ describe("mock data", () => {
   });
 
   it("leaves writeOnly properties out and sets the discriminator tag", () => {
-    expect(sampleData(ref("Extended"), document, validators.get("validateExtended"))?.value).not.toHaveProperty("secret");
-    expect(["Cat", "Dog"]).toContain((sampleData(ref("Pet"), document, validators.get("validatePet"))?.value as { pet?: unknown } | undefined)?.pet);
+    expect(sampleData(ref("Extended"), source, validators.get("validateExtended"))?.value).not.toHaveProperty("secret");
+    expect(["Cat", "Dog"]).toContain((sampleData(ref("Pet"), source, validators.get("validatePet"))?.value as { pet?: unknown } | undefined)?.pet);
   });
 
   it("gives up, rather than answer invalid data, when nothing valid can be built", () => {
@@ -87,7 +90,7 @@ describe("mock data", () => {
     const never = loadValidators(compileValidators({ document: impossible, entries: [{ name: "validateNever", schema: { pointer: "#/components/schemas/Never" } }] }).javascript()).get(
       "validateNever",
     );
-    expect(sampleData({ $ref: "#/components/schemas/Never" }, impossible, never)).toBeUndefined();
+    expect(sampleData({ $ref: "#/components/schemas/Never" }, new SchemaSource(impossible, dialectRules("openapi-3.1")), never)).toBeUndefined();
   });
 });
 

@@ -2,6 +2,7 @@ import { sample as openapiSample } from "openapi-sampler";
 import { resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import type { ApiModel, BodyContentModel, OperationModel } from "../../model/types.js";
+import { dialectRules, openApiDialect } from "../../schema/dialect.js";
 import { Choices } from "./mock-choices.js";
 import { type Sample, SampleBuilder } from "./mock-sample.js";
 import { SchemaSource } from "./mock-schema.js";
@@ -30,7 +31,7 @@ const ATTEMPTS = 48;
  * without content answers without a body; a non-JSON one, its first string example or "".
  */
 export function buildMockAnswers(model: ApiModel, document: unknown, validators: ReadonlyMap<string, LoadedValidator>): MockAnswerView[] {
-  const source = new SchemaSource(document);
+  const source = new SchemaSource(document, dialectRules(openApiDialect(model.source.openapiVersion)));
   const samples = new SampleCache();
   return model.operations.map((operation) => {
     const answer = answerFor(operation, document, source, validators, samples);
@@ -63,12 +64,12 @@ function answerFor(operation: OperationModel, document: unknown, source: SchemaS
   if (answered === undefined) return { status };
   const { content } = answered;
   const validator = answered.validator === undefined ? undefined : validators.get(answered.validator);
-  const body = content.kind === "json" ? jsonBody(content, document, source, validator, samples) : textBody(content, document);
+  const body = content.kind === "json" ? jsonBody(content, document, source, validator, samples) : textBody(content, document, source);
   return body === undefined ? undefined : { status, body: body.value };
 }
 
-function textBody(content: BodyContentModel, document: unknown): Sample {
-  const text = mediaExamples(content, document, new SchemaSource(document)).find((value) => typeof value === "string");
+function textBody(content: BodyContentModel, document: unknown, source: SchemaSource): Sample {
+  const text = mediaExamples(content, document, source).find((value) => typeof value === "string");
   return { value: text ?? "" };
 }
 
@@ -78,7 +79,7 @@ function jsonBody(content: BodyContentModel, document: unknown, source: SchemaSo
   const schema = content.schemaPointer === undefined ? true : resolvePointer(document, content.schemaPointer);
   const known = samples.get(schema);
   if (known !== undefined && (validator === undefined || validator(known.value).valid)) return known;
-  const sampled = sampleData(schema, document, validator);
+  const sampled = sampleData(schema, source, validator);
   if (sampled !== undefined) samples.set(schema, { value: sampled.value });
   return sampled;
 }
@@ -108,10 +109,10 @@ export type SampleOrigin = "openapi-sampler" | "builder";
  * Data for a schema that the validator accepts: openapi-sampler's when it passes, else the
  * builder's (steered by the validator's failures); undefined when neither finds any.
  */
-export function sampleData(schema: unknown, document: unknown, validator: LoadedValidator | undefined): (Sample & { readonly origin: SampleOrigin }) | undefined {
-  const sampled = samplerData(schema, document);
+export function sampleData(schema: unknown, source: SchemaSource, validator: LoadedValidator | undefined): (Sample & { readonly origin: SampleOrigin }) | undefined {
+  const sampled = samplerData(schema, source.document);
   if (sampled !== undefined && (validator === undefined || validator(sampled.value).valid)) return { ...sampled, origin: "openapi-sampler" };
-  const built = guidedSample(schema, new SchemaSource(document), validator);
+  const built = guidedSample(schema, source, validator);
   return built === undefined ? undefined : { ...built, origin: "builder" };
 }
 

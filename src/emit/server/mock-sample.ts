@@ -1,5 +1,6 @@
 import { escapePointerSegment } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
+import { isNullable } from "../../schema/dialect.js";
 import type { Choices } from "./mock-choices.js";
 import { mergeAllOf } from "./mock-merge.js";
 import type { SchemaSource } from "./mock-schema.js";
@@ -101,7 +102,7 @@ export class SampleBuilder implements SampleContext {
   #types(schema: Record<string, unknown>, depth: number): string[] {
     const raw = schema["type"];
     const declared = (Array.isArray(raw) ? raw : raw === undefined ? inferTypes(schema) : [raw]).filter((t): t is string => typeof t === "string");
-    if (schema["nullable"] === true) declared.push("null");
+    if (isNullable(this.source.rules, schema)) declared.push("null");
     const ordered = TYPE_ORDER.filter((type) => declared.includes(type));
     return this.full(depth) ? ordered : ordered.reverse();
   }
@@ -114,7 +115,7 @@ export class SampleBuilder implements SampleContext {
         return { value: true };
       case "integer":
       case "number":
-        return sampleNumber(schema, type === "integer");
+        return sampleNumber(schema, type === "integer", this.source.rules);
       case "string":
         return sampleString(schema, path, this.choices);
       case "array":

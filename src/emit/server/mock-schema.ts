@@ -1,75 +1,69 @@
-import { resolvePointer, unescapePointerSegment } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
+import { type DialectRules, ownKeywordsApply } from "../../schema/dialect.js";
+import { readDiscriminator } from "../../schema/discriminator.js";
+import { isMarked } from "../../schema/read-write.js";
+import { type DocumentPlace, documentTree, type SchemaTree } from "../../schema/tree.js";
 
 type Schema = Record<string, unknown>;
 
 /** Keywords that only describe: a `$ref` with nothing else beside it is just its target. */
 const ANNOTATIONS = new Set(["$ref", "description", "title", "summary", "$comment", "deprecated", "externalDocs", "xml", "x-unbounded"]);
-const COMPONENTS = "#/components/schemas/";
 
-/** What building sample data needs to know of the document's schemas (it checks nothing). */
+/**
+ * What building sample data needs to know of the document's schemas (it checks nothing), read by
+ * the OpenAPI schema rules (src/schema/) the validators are compiled by.
+ */
 export class SchemaSource {
-  readonly #document: unknown;
+  /** the bundled document */
+  readonly document: unknown;
+  readonly rules: DialectRules;
+  readonly #tree: SchemaTree<DocumentPlace>;
   readonly #discriminators = new WeakMap<object, ReadonlyMap<string, unknown>>();
 
-  constructor(document: unknown) {
-    this.#document = document;
+  constructor(document: unknown, rules: DialectRules) {
+    this.document = document;
+    this.rules = rules;
+    this.#tree = documentTree(document);
   }
 
-  /** The schema a local `$ref` points at. */
+  /** The value a local `$ref` points at. */
   deref(ref: string): unknown {
-    return ref.startsWith("#") ? resolvePointer(this.#document, ref) : undefined;
+    const place = this.#tree.follow(ref, { value: undefined }, { value: undefined });
+    return place === undefined ? undefined : place.value;
   }
 
   /**
    * The schema a `$ref` stands for: its target, or its target together with the keywords beside
-   * it (an allOf); the schema itself when it has no `$ref`; undefined when the reference does not resolve.
+   * it (an allOf) where they apply (not in OpenAPI 3.0); the schema itself when it has no `$ref`;
+   * undefined when the reference does not resolve.
    */
   resolveRefs(schema: unknown): unknown {
     if (!isRecord(schema) || typeof schema["$ref"] !== "string") return schema;
     const target = this.deref(schema["$ref"]);
     if (target === undefined) return undefined;
-    const siblings = Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key)));
+    const siblings = ownKeywordsApply(this.rules, schema) ? Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key))) : {};
     return Object.keys(siblings).length === 0 ? target : { allOf: [target, siblings] };
   }
 
-  /** Whether a property schema (following $refs) is writeOnly, so absent from responses. */
+  /** Whether a property schema is writeOnly (itself, through `$ref`s or in an allOf part), so absent from responses. */
   isWriteOnly(schema: unknown): boolean {
-    let current = schema;
-    for (let hops = 0; hops < 32 && isRecord(current); hops++) {
-      if (current["writeOnly"] === true) return true;
-      const ref = current["$ref"];
-      if (typeof ref !== "string") return false;
-      current = this.deref(ref);
-    }
-    return false;
+    return isMarked(this.#tree, { value: schema }, "writeOnly");
   }
 
-  /** Tag values of an OpenAPI discriminator and the schema each selects: the mapping, then component names of $ref branches. */
+  /**
+   * Tag values of an OpenAPI discriminator and the schema each selects, as the validators read
+   * them (src/schema/discriminator.ts); a value several branches claim selects none of them.
+   */
   discriminatorCases(schema: Schema): ReadonlyMap<string, unknown> {
     const known = this.#discriminators.get(schema);
     if (known !== undefined) return known;
-    const cases = explicitCases(schema["discriminator"]);
-    const mapped = new Set([...cases.values()].map((target) => (target as { $ref: string }).$ref));
     const branches = (Array.isArray(schema["oneOf"]) ? schema["oneOf"] : Array.isArray(schema["anyOf"]) ? schema["anyOf"] : []) as unknown[];
-    for (const branch of branches) {
-      const ref = isRecord(branch) ? branch["$ref"] : undefined;
-      if (typeof ref !== "string" || mapped.has(ref) || !ref.startsWith(COMPONENTS)) continue;
-      const token = ref.slice(COMPONENTS.length);
-      const tag = unescapePointerSegment(token);
-      if (!token.includes("/") && !cases.has(tag)) cases.set(tag, branch);
+    const cases = new Map<string, unknown>();
+    for (const [tag, selected] of readDiscriminator(this.#tree, this.rules, schema, { value: schema })?.cases ?? []) {
+      if (typeof selected === "number") cases.set(tag, branches[selected]);
+      else if (selected !== "ambiguous" && selected.location.pointer !== undefined) cases.set(tag, { $ref: selected.location.pointer });
     }
     this.#discriminators.set(schema, cases);
     return cases;
   }
-}
-
-/** The discriminator's mapping: tag → { $ref } (a bare name means a component schema). */
-function explicitCases(discriminator: unknown): Map<string, unknown> {
-  const mapping = isRecord(discriminator) && isRecord(discriminator["mapping"]) ? discriminator["mapping"] : {};
-  const cases = new Map<string, unknown>();
-  for (const [tag, target] of Object.entries(mapping)) {
-    if (typeof target === "string") cases.set(tag, { $ref: target.includes("/") || target.includes("#") ? target : `${COMPONENTS}${target}` });
-  }
-  return cases;
 }

@@ -1,4 +1,5 @@
 import { isRecord } from "../../json-value.js";
+import { type DialectRules, exclusiveFlag } from "../../schema/dialect.js";
 import type { Choices } from "./mock-choices.js";
 import { formatSample } from "./mock-formats.js";
 import { samplePattern } from "./mock-pattern.js";
@@ -11,12 +12,12 @@ const STRING_SEEDS = ["string", "example", "a", "A", "0", "abc123", "x-1", "Exam
 const numberAt = (schema: Schema, key: string): number | undefined => (typeof schema[key] === "number" ? (schema[key] as number) : undefined);
 
 /** The number nearest 0 (or 1 for a multipleOf) within the bounds. */
-export function sampleNumber(schema: Schema, integer: boolean): Sample | undefined {
+export function sampleNumber(schema: Schema, integer: boolean, rules: DialectRules): Sample | undefined {
   const step = numberAt(schema, "multipleOf") ?? (integer ? 1 : 0.5);
   let low = numberAt(schema, "minimum") ?? -Infinity;
   let high = numberAt(schema, "maximum") ?? Infinity;
-  if (schema["exclusiveMinimum"] === true) low += step;
-  if (schema["exclusiveMaximum"] === true) high -= step;
+  if (exclusiveFlag(rules, schema, "exclusiveMinimum") === true) low += step;
+  if (exclusiveFlag(rules, schema, "exclusiveMaximum") === true) high -= step;
   const exclusiveLow = numberAt(schema, "exclusiveMinimum");
   const exclusiveHigh = numberAt(schema, "exclusiveMaximum");
   if (exclusiveLow !== undefined) low = Math.max(low, exclusiveLow + step);
