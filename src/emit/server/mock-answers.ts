@@ -18,7 +18,12 @@ export interface MockAnswerData {
 export interface MockAnswerView {
   readonly method: string;
   readonly answer?: MockAnswerData;
+  /** where a JSON body came from (not written out: scripts/mock-origins.ts counts them) */
+  readonly origin?: BodyOrigin;
 }
+
+/** Where a JSON body came from: an example of its media type, openapi-sampler, or the project's builder. */
+export type BodyOrigin = "example" | SampleOrigin;
 
 /** How many candidates the builder may try for one body before it gives up. */
 const ATTEMPTS = 48;
@@ -33,10 +38,7 @@ const ATTEMPTS = 48;
 export function buildMockAnswers(model: ApiModel, document: unknown, validators: ReadonlyMap<string, LoadedValidator>): MockAnswerView[] {
   const source = new SchemaSource(document, dialectRules(openApiDialect(model.source.openapiVersion)));
   const samples = new SampleCache();
-  return model.operations.map((operation) => {
-    const answer = answerFor(operation, document, source, validators, samples);
-    return answer === undefined ? { method: operation.names.method } : { method: operation.names.method, answer };
-  });
+  return model.operations.map((operation) => ({ method: operation.names.method, ...answerFor(operation, document, source, validators, samples) }));
 }
 
 /** The validators the mock answers are checked with: those of each operation's first 2xx JSON response. */
@@ -56,16 +58,23 @@ function answeredContent(operation: OperationModel, response: OperationModel["re
   return validator === undefined ? { content } : { content, validator };
 }
 
-function answerFor(operation: OperationModel, document: unknown, source: SchemaSource, validators: ReadonlyMap<string, LoadedValidator>, samples: SampleCache): MockAnswerData | undefined {
+function answerFor(
+  operation: OperationModel,
+  document: unknown,
+  source: SchemaSource,
+  validators: ReadonlyMap<string, LoadedValidator>,
+  samples: SampleCache,
+): { answer?: MockAnswerData; origin?: BodyOrigin } {
   const response = operation.responses.find((candidate) => candidate.success);
-  if (response === undefined) return undefined;
+  if (response === undefined) return {};
   const status = /^\d{3}$/.test(response.status) ? Number(response.status) : 200;
   const answered = answeredContent(operation, response);
-  if (answered === undefined) return { status };
+  if (answered === undefined) return { answer: { status } };
   const { content } = answered;
+  if (content.kind !== "json") return { answer: { status, body: textBody(content, document, source).value } };
   const validator = answered.validator === undefined ? undefined : validators.get(answered.validator);
-  const body = content.kind === "json" ? jsonBody(content, document, source, validator, samples) : textBody(content, document, source);
-  return body === undefined ? undefined : { status, body: body.value };
+  const body = jsonBody(content, document, source, validator, samples);
+  return body === undefined ? {} : { answer: { status, body: body.value }, origin: body.origin };
 }
 
 function textBody(content: BodyContentModel, document: unknown, source: SchemaSource): Sample {
@@ -73,16 +82,19 @@ function textBody(content: BodyContentModel, document: unknown, source: SchemaSo
   return { value: text ?? "" };
 }
 
-function jsonBody(content: BodyContentModel, document: unknown, source: SchemaSource, validator: LoadedValidator | undefined, samples: SampleCache): Sample | undefined {
+function jsonBody(content: BodyContentModel, document: unknown, source: SchemaSource, validator: LoadedValidator | undefined, samples: SampleCache): OriginSample | undefined {
   const example = mediaExamples(content, document, source).find((value) => validator === undefined || validator(value).valid);
-  if (example !== undefined) return { value: example };
+  if (example !== undefined) return { value: example, origin: "example" };
   const schema = content.schemaPointer === undefined ? true : resolvePointer(document, content.schemaPointer);
   const known = samples.get(schema);
   if (known !== undefined && (validator === undefined || validator(known.value).valid)) return known;
   const sampled = sampleData(schema, source, validator);
-  if (sampled !== undefined) samples.set(schema, { value: sampled.value });
+  if (sampled !== undefined) samples.set(schema, sampled);
   return sampled;
 }
+
+/** A body and where it came from. */
+type OriginSample = Sample & { readonly origin: BodyOrigin };
 
 /**
  * The data already built for a response schema: many operations answer with the same schema (a
@@ -91,13 +103,13 @@ function jsonBody(content: BodyContentModel, document: unknown, source: SchemaSo
  * told apart by their JSON text.
  */
 class SampleCache {
-  readonly #samples = new Map<string, Sample>();
+  readonly #samples = new Map<string, OriginSample>();
 
-  get(schema: unknown): Sample | undefined {
+  get(schema: unknown): OriginSample | undefined {
     return this.#samples.get(JSON.stringify(schema));
   }
 
-  set(schema: unknown, sample: Sample): void {
+  set(schema: unknown, sample: OriginSample): void {
     this.#samples.set(JSON.stringify(schema), sample);
   }
 }
@@ -126,8 +138,8 @@ function samplerData(schema: unknown, document: unknown): Sample | undefined {
   }
 }
 
-/** The builder's candidates, each judged by the validator, whose failures steer the next one. */
-function guidedSample(schema: unknown, source: SchemaSource, validator: LoadedValidator | undefined): Sample | undefined {
+/** The builder's data: candidates, each judged by the validator, whose failures steer the next one. */
+export function guidedSample(schema: unknown, source: SchemaSource, validator: LoadedValidator | undefined): Sample | undefined {
   const choices = new Choices();
   const builder = new SampleBuilder(source, choices);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
