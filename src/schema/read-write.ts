@@ -8,6 +8,8 @@ export type ReadWriteMarker = "readOnly" | "writeOnly";
  * The marker that keeps a property out of data going this way: readOnly out of requests,
  * writeOnly out of responses; none for data going neither way.
  */
+export function markerLeftOut(direction: "request" | "response"): ReadWriteMarker;
+export function markerLeftOut(direction: string): ReadWriteMarker | undefined;
 export function markerLeftOut(direction: string): ReadWriteMarker | undefined {
   if (direction === "request") return "readOnly";
   if (direction === "response") return "writeOnly";

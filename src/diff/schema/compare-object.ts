@@ -1,4 +1,5 @@
 import { appendPointer } from "../../json-pointer.js";
+import { markerLeftOut } from "../../schema/read-write.js";
 import type { Finding } from "../finding.js";
 import type { SchemaChangeKind } from "./kinds.js";
 import { shapeOf } from "./normalize.js";
@@ -31,7 +32,7 @@ function visible(doc: SchemaDoc, shape: Shape, direction: "request" | "response"
   const properties = new Map<string, { parts: SchemaParts; shape: Shape }>();
   for (const [name, parts] of shape.properties) {
     const property = shapeOf(doc, parts);
-    if (direction === "request" ? !property.readOnly : !property.writeOnly) properties.set(name, { parts, shape: property });
+    if (!property[markerLeftOut(direction)]) properties.set(name, { parts, shape: property });
   }
   for (const name of [...shape.required].filter((required) => !shape.properties.has(required))) {
     const parts = typeof shape.additional === "string" ? [{ value: shape.additional === "open", pointer: appendPointer(shape.pointer, "required") }] : shape.additional;

@@ -1,5 +1,6 @@
 import { appendPointer, resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
+import { ownKeywordsApply } from "../../schema/dialect.js";
 import type { SchemaDoc, SchemaNode, SchemaParts } from "./shape.js";
 
 /** The object schemas that apply at one level, once $refs are followed and allOf spread. */
@@ -14,7 +15,8 @@ export interface Flattened {
 
 /**
  * Follows $refs and spreads allOf members until only plain object schemas remain. `true` adds
- * nothing, `false` makes the whole level accept nothing. OpenAPI 3.0 ignores a $ref's siblings.
+ * nothing, `false` makes the whole level accept nothing. OpenAPI 3.0 ignores a $ref's siblings
+ * (`ownKeywordsApply`).
  */
 export function flattenParts(doc: SchemaDoc, parts: SchemaParts): Flattened {
   const nodes: SchemaNode<Record<string, unknown>>[] = [];
@@ -30,7 +32,7 @@ export function flattenParts(doc: SchemaDoc, parts: SchemaParts): Flattened {
       refs.push(ref);
       pending.push({ value: resolvePointer(doc.document, ref), pointer: ref });
     }
-    if (ref !== undefined && doc.version === "3.0") continue;
+    if (ref !== undefined && !ownKeywordsApply(doc.rules, value)) continue;
     pending.push(...allOfMembers(value, pointer).reverse());
     nodes.push({ value, pointer });
   }

@@ -1,5 +1,6 @@
 import { appendPointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
+import { type DialectRules, exclusiveFlag, isNullable } from "../../schema/dialect.js";
 import { isDocumentationKey } from "../keyword-change.js";
 import { stableStringify } from "../stable-json.js";
 import type { Flattened } from "./flatten.js";
@@ -9,7 +10,7 @@ import type { Branching, Conditional, JsonType, Keyword, SchemaNode, Subschema, 
 /** One level being merged from its parts; "null" is still one of the types here. */
 export interface Draft {
   types?: Set<JsonType | "null">;
-  /** OpenAPI `nullable: true`: null is valid whatever the rest says */
+  /** OpenAPI `nullable: true` (`isNullable`): null is valid whatever the rest says */
   nullableKeyword: boolean;
   enumValues?: string[];
   readonly properties: Map<string, SchemaNode[]>;
@@ -34,16 +35,13 @@ type Folder = (draft: Draft, value: unknown, node: SchemaNode<Record<string, unk
 
 const JSON_TYPES: ReadonlySet<string> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 /** Keywords read with another one (`then` and `else` with `if`, which they do nothing without), or that apply nothing here. */
-const CONSUMED: ReadonlySet<string> = new Set(["$ref", "allOf", "$defs", "definitions", "exclusiveMinimum", "exclusiveMaximum", "minimum", "maximum", "then", "else"]);
+const CONSUMED: ReadonlySet<string> = new Set(["$ref", "allOf", "$defs", "definitions", "nullable", "exclusiveMinimum", "exclusiveMaximum", "minimum", "maximum", "then", "else"]);
 
 /** The subschema keywords whose schemas, written in several parts, all apply to the same values; `contains` and `not` do not combine so. */
 const CONJUNCTIVE: ReadonlySet<SubschemaKeyword> = new Set(["propertyNames", "patternProperties", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "contentSchema"]);
 
 const folders: Record<string, Folder> = {
   type: (draft, value) => intersectDraftTypes(draft, Array.isArray(value) ? value : [value]),
-  nullable: (draft, value) => {
-    draft.nullableKeyword ||= value === true;
-  },
   enum: (draft, value) => intersectEnum(draft, Array.isArray(value) ? value : []),
   const: (draft, value) => intersectEnum(draft, [value]),
   properties: (draft, value, node) => addProperties(draft, value, node.pointer),
@@ -83,8 +81,8 @@ const folders: Record<string, Folder> = {
   },
 };
 
-/** Merges the parts of one level into a draft: every keyword of every part applies. */
-export function foldNodes(flat: Flattened): Draft {
+/** Merges the parts of one level into a draft: every keyword of every part applies, OpenAPI's read by its `rules`. */
+export function foldNodes(flat: Flattened, rules: DialectRules): Draft {
   const draft: Draft = {
     nullableKeyword: false,
     properties: new Map(),
@@ -104,7 +102,8 @@ export function foldNodes(flat: Flattened): Draft {
     other: new Map(),
   };
   for (const node of flat.nodes) {
-    foldBounds(draft, node);
+    draft.nullableKeyword ||= isNullable(rules, node.value);
+    foldBounds(draft, node, rules);
     for (const [key, value] of Object.entries(node.value)) foldKey(draft, key, value, node);
   }
   return draft;
@@ -124,7 +123,7 @@ function foldKey(draft: Draft, key: string, value: unknown, node: SchemaNode<Rec
  * Bounds in one form: OpenAPI 3.0's `exclusiveMinimum: true` beside `minimum: 5` becomes
  * `exclusiveMinimum: 5`, as in JSON Schema 2020-12.
  */
-function foldBounds(draft: Draft, node: SchemaNode<Record<string, unknown>>): void {
+function foldBounds(draft: Draft, node: SchemaNode<Record<string, unknown>>, rules: DialectRules): void {
   for (const [inclusive, exclusive] of [
     ["minimum", "exclusiveMinimum"],
     ["maximum", "exclusiveMaximum"],
@@ -134,7 +133,7 @@ function foldBounds(draft: Draft, node: SchemaNode<Record<string, unknown>>): vo
     const pointer = (key: string): string => appendPointer(node.pointer, key);
     if (typeof flag === "number") draft.keywords.set(exclusive, mergeKeyword(draft.keywords.get(exclusive), exclusive, { value: flag, pointer: pointer(exclusive) }));
     if (typeof bound !== "number") continue;
-    const key = flag === true ? exclusive : inclusive;
+    const key = exclusiveFlag(rules, node.value, exclusive) === true ? exclusive : inclusive;
     draft.keywords.set(key, mergeKeyword(draft.keywords.get(key), key, { value: bound, pointer: pointer(inclusive) }));
   }
 }

@@ -15,7 +15,7 @@ export function shapeOf(doc: SchemaDoc, parts: SchemaParts, stack: readonly stri
   const known = key === undefined ? undefined : doc.memo.shapes.get(key);
   if (known !== undefined) return known;
   const flat = flattenParts(doc, parts);
-  const shape = settleBranchings(doc, finishShape(foldNodes(flat), flat, parts), flat, [...stack, ...flat.refs]);
+  const shape = settleBranchings(doc, finishShape(foldNodes(flat, doc.rules), flat, parts), flat, [...stack, ...flat.refs]);
   if (key !== undefined) doc.memo.shapes.set(key, shape);
   return shape;
 }
@@ -97,7 +97,7 @@ function inlineBranch(doc: SchemaDoc, shape: Shape, flat: Flattened, branching: 
   const branch = branching.branches.find((parts) => !isNullOnly(shapeOf(doc, parts, stack))) ?? [];
   const inner = flattenParts(doc, branch);
   const merged: Flattened = { nodes: [...flat.nodes, ...inner.nodes], never: flat.never || inner.never, refs: [...flat.refs, ...inner.refs] };
-  const draft = foldNodes(merged);
+  const draft = foldNodes(merged, doc.rules);
   const at = draft.branchings.findIndex((b) => b.pointer === branching.pointer);
   if (at >= 0) draft.branchings.splice(at, 1);
   const component = componentOfParts(branch);

@@ -3,6 +3,7 @@
  * one form, boolean schemas read as "anything" and "nothing". Child schemas stay as they are in
  * the document and are normalised when the comparison reaches them, so recursion costs nothing.
  */
+import { type DialectRules, dialectRules, openApiDialect } from "../../schema/dialect.js";
 
 /** The JSON types a schema can name, apart from "null" (which a Shape keeps as `nullable`). */
 export type JsonType = "string" | "number" | "integer" | "boolean" | "object" | "array";
@@ -11,6 +12,8 @@ export type JsonType = "string" | "number" | "integer" | "boolean" | "object" | 
 export interface SchemaDoc {
   readonly document: unknown;
   readonly version: "3.0" | "3.1";
+  /** the rules its schemas are read by (src/schema/dialect.ts) */
+  readonly rules: DialectRules;
   readonly memo: SchemaMemo;
 }
 
@@ -24,7 +27,7 @@ export interface SchemaMemo {
 
 /** A schema document with nothing worked out yet. */
 export function createSchemaDoc(document: unknown, version: "3.0" | "3.1"): SchemaDoc {
-  return { document, version, memo: { shapes: new Map(), digests: new Map() } };
+  return { document, version, rules: dialectRules(openApiDialect(version)), memo: { shapes: new Map(), digests: new Map() } };
 }
 
 /** A schema as found in a document: its value and where it stands. */
