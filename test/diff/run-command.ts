@@ -1,4 +1,4 @@
-import { runDiffCommand } from "../../src/diff/command.js";
+import { runDiffCommand } from "../../src/commands/diff.js";
 import { repoRoot } from "../support/paths.js";
 
 /** What a run of the command printed and returned. */

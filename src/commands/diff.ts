@@ -1,9 +1,10 @@
 import { parseArgs } from "node:util";
 import { GenerationFailed } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, sortDiagnostics } from "../diagnostics/format.js";
-import { DEFAULT_ACCEPTED_FILE } from "./accepted.js";
-import { usageFailure } from "./failures.js";
-import { type DiffOptions, runDiff } from "./run-diff.js";
+import { DEFAULT_ACCEPTED_FILE } from "../diff/accepted.js";
+import { usageFailure } from "../diff/failures.js";
+import { type DiffOptions, runDiff } from "../diff/run-diff.js";
+import type { CommandIo } from "./command.js";
 
 export const USAGE = `Usage: npm run spec:diff -- [<base>] [<head>] [options]
 
@@ -19,14 +20,7 @@ export const USAGE = `Usage: npm run spec:diff -- [<base>] [<head>] [options]
 Exit codes: 0 no threshold reached, 1 a --fail-on threshold reached or a version bump too small,
 2 an input that cannot be read or compared (reported as file:line:col, code, hint).`;
 
-/** Where the command writes, and the folder it runs in. */
-export interface CommandIo {
-  readonly cwd: string;
-  readonly out: (text: string) => void;
-  readonly err: (text: string) => void;
-}
-
-/** Runs `spec:diff` with command-line arguments; returns the exit code. */
+/** `npm run spec:diff`: runs the comparison with command-line arguments; returns the exit code. */
 export async function runDiffCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   try {
     const options = parseDiffArguments(argv);
