@@ -3,7 +3,7 @@ import type { SchemaLocation } from "../registry/location.js";
 import { Block, type Code, code, ident, joinCode, NEWLINE, preambleLines, sourceText, str, tsOnly, typeExpr } from "./code.js";
 import { emitCoercer } from "./coerce.js";
 import { compileFunction } from "./function.js";
-import { helperTexts } from "./helpers.js";
+import { type HelperTexts, helperTexts } from "./helpers.js";
 import type { ModuleState } from "./module-state.js";
 import { PUBLIC_TYPE_NAMES, type PublicTypes, publicTypesSource } from "./public-types.js";
 import { emitStandardSchemas } from "./standard-schema.js";
@@ -25,64 +25,89 @@ export interface AssembledModule {
   part(entryNames: readonly string[], language: "ts" | "js"): string;
 }
 
+/** A unit of the module's code: an exported entry or a function, by its name. */
+interface Unit {
+  readonly name: string;
+  readonly code: Code;
+}
+
 /** Compiles all requested functions and lays out the module text. */
 export function assembleModule(module: ModuleState, entries: readonly LocatedEntry[], preamble: string | undefined, publicTypes: PublicTypes = "inline"): AssembledModule {
+  const { exports, functions } = compileUnits(module, entries);
+  const helpers = helperTexts();
+  const head = moduleHead(module, helpers, preamble, publicTypes);
+  const units = [...functions, ...exports];
+  const standard = emitStandardSchemas(
+    entries.map(({ entry }) => entry),
+    helpers.standardSchema,
+  );
+  const whole = layoutModule(head, module, units, () => true, standard);
+  return {
+    text: (language) => `${whole.toText(language)}\n`,
+    part(entryNames, language) {
+      const unknown = entryNames.filter((name) => !exports.some((entry) => entry.name === name));
+      if (unknown.length > 0) throw new Error(`no entry named ${unknown.join(", ")}`);
+      const needed = usedBy(module, entryNames);
+      const keep = (name: string): boolean => needed.has(name);
+      return `${layoutModule(
+        head,
+        module,
+        units.filter((unit) => keep(unit.name)),
+        keep,
+        undefined,
+      ).toText(language)}\n`;
+    },
+  };
+}
+
+/** The entries' exports, then every function they call (compiled as they are requested). */
+function compileUnits(module: ModuleState, entries: readonly LocatedEntry[]): { exports: Unit[]; functions: Unit[] } {
   const exports = entries.map((located) => ({
     name: located.entry.name,
     code: module.unit(located.entry.name, () => emitEntry(module, located, module.request(located.location, located.entry.direction ?? "neutral", false))),
   }));
-  const functions: { name: string; code: Code }[] = [];
+  const functions: Unit[] = [];
   for (let request = module.takeQueued(); request !== undefined; request = module.takeQueued()) {
     const name = request.name.toString();
     functions.push({ name, code: module.unit(name, () => compileFunction(module, request)) });
   }
-  const helpers = helperTexts();
-  const layout = (keep: (name: string) => boolean, standard: Code | undefined): Block => {
-    const out = new Block();
-    const section = (content: Code): void => {
-      if (!out.empty) out.blank();
-      out.line(content);
-    };
-    if (preamble !== undefined && preamble !== "") section(tsOnly`${preambleLines(preamble)}`);
-    section(tsOnly`${publicTypesCode(publicTypes)}`);
-    // the helpers' declarations; JavaScript is run with the helpers themselves in their place
-    section(tsOnly`${sourceText(helpers.module)}`);
-    for (const text of helpers.sections(module.helpersUsed)) section(tsOnly`${sourceText(text)}`);
-    const constants = module.constants.filter((constant) => keep(constant.name));
-    if (constants.length > 0)
-      section(
-        joinCode(
-          constants.map((constant) => constant.declaration),
-          NEWLINE,
-        ),
-      );
-    for (const part of [...functions, ...exports]) if (keep(part.name)) section(part.code);
-    if (standard !== undefined) section(standard);
-    return out;
-  };
-  const whole = layout(
-    () => true,
-    emitStandardSchemas(
-      entries.map(({ entry }) => entry),
-      helpers.standardSchema,
-    ),
-  );
-  return {
-    text: (language) => `${whole.toText(language)}\n`,
-    part(entryNames, language) {
-      const exported = new Set(exports.map((entry) => entry.name));
-      const unknown = entryNames.filter((name) => !exported.has(name));
-      if (unknown.length > 0) throw new Error(`no entry named ${unknown.join(", ")}`);
-      const needed = new Set<string>();
-      const pending = [...entryNames];
-      for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
-        if (needed.has(name)) continue;
-        needed.add(name);
-        pending.push(...module.uses(name));
-      }
-      return `${layout((name) => needed.has(name), undefined).toText(language)}\n`;
-    },
-  };
+  return { exports, functions };
+}
+
+/**
+ * The sections before the module's own code, all TypeScript only: the preamble, the public types,
+ * the helpers' declarations (JavaScript is run with the helpers themselves in their place).
+ */
+function moduleHead(module: ModuleState, helpers: HelperTexts, preamble: string | undefined, publicTypes: PublicTypes): Code[] {
+  return [
+    ...(preamble !== undefined && preamble !== "" ? [tsOnly`${preambleLines(preamble)}`] : []),
+    tsOnly`${publicTypesCode(publicTypes)}`,
+    ...[helpers.module, ...helpers.sections(module.helpersUsed)].map((text) => tsOnly`${sourceText(text)}`),
+  ];
+}
+
+/** The module's sections, a blank line between each: its head, the constants kept, the units, the Standard Schema objects. */
+function layoutModule(head: readonly Code[], module: ModuleState, units: readonly Unit[], keep: (name: string) => boolean, standard: Code | undefined): Block {
+  const constants = module.constants.filter((constant) => keep(constant.name)).map((constant) => constant.declaration);
+  const sections = [...head, ...(constants.length > 0 ? [joinCode(constants, NEWLINE)] : []), ...units.map((unit) => unit.code), ...(standard === undefined ? [] : [standard])];
+  const out = new Block();
+  for (const section of sections) {
+    if (!out.empty) out.blank();
+    out.line(section);
+  }
+  return out;
+}
+
+/** The names of the units these entries use, themselves included, directly or through others. */
+function usedBy(module: ModuleState, entryNames: readonly string[]): Set<string> {
+  const needed = new Set<string>();
+  const pending = [...entryNames];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (needed.has(name)) continue;
+    needed.add(name);
+    pending.push(...module.uses(name));
+  }
+  return needed;
 }
 
 /** The public types: declared here, or imported from their module and exported again. */
