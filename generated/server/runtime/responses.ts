@@ -183,7 +183,7 @@ function contentTypeOf(content: RouteContent | undefined): string {
 
 function serialize(kind: RouteContent["kind"], body: unknown): string | Uint8Array {
   if (body instanceof Uint8Array) return body;
-  if (body instanceof PreparedJson) return body.text;
+  if (body instanceof PreparedJson) return body.bytes;
   if (kind === "json") return JSON.stringify(body);
   if (typeof body === "string") return body;
   if (kind === "form" && typeof body === "object" && body !== null) return new URLSearchParams(body as Record<string, string>).toString();

@@ -182,11 +182,16 @@ describe("PreparedJson", () => {
     return sent;
   };
 
-  it("is answered as its text, checked once however often it is answered", () => {
+  it("is answered as its text in UTF-8, encoded and checked once however often it is answered", () => {
     checks.length = 0;
     const prepared = prepareJson({ ok: true, items: [1, "é"], skipped: undefined });
     expect(prepared.text).toBe('{"ok":true,"items":[1,"é"]}');
-    for (let i = 0; i < 3; i++) expect(answer(prepared)).toMatchObject({ statusCode: 200, payload: '{"ok":true,"items":[1,"é"]}', headers: { "content-type": "application/json; charset=utf-8" } });
+    const payloads = [answer(prepared), answer(prepared), answer(prepared)].map((sent) => {
+      expect(sent).toMatchObject({ statusCode: 200, headers: { "content-type": "application/json; charset=utf-8" } });
+      return sent.payload;
+    });
+    expect(new TextDecoder().decode(payloads[0] as Uint8Array)).toBe('{"ok":true,"items":[1,"é"]}');
+    expect(payloads.every((payload) => payload === prepared.bytes)).toBe(true);
     expect(checks).toHaveLength(1);
   });
 
@@ -196,7 +201,8 @@ describe("PreparedJson", () => {
     expect(answer(prepared).statusCode).toBe(500);
     expect(answer(prepared).statusCode).toBe(500);
     expect(checks).toHaveLength(1);
-    expect(answer(prepared, false)).toMatchObject({ statusCode: 200, payload: '{"ok":false}' });
+    expect(answer(prepared, false)).toMatchObject({ statusCode: 200, payload: prepared.bytes });
+    expect(prepared.text).toBe('{"ok":false}');
     expect(() => prepareJson(undefined)).toThrow(/has no JSON text/);
   });
 });

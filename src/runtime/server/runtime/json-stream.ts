@@ -178,9 +178,11 @@ function toAsyncIterator<T>(batches: Batches<T>): AsyncIterator<readonly T[]> {
 
 /**
  * A JSON body serialised once and answered many times (a list cached by its handler until the
- * data changes, say): the value, and its text as `JSON.stringify` writes it. With response checks
- * on, the value is checked against a response's validator once, the first time it is answered
- * under it, not on every answer.
+ * data changes, say): the value, its text as `JSON.stringify` writes it, and that text in UTF-8,
+ * encoded once: the bytes are what is written, so an answer costs no serialising and no encoding
+ * (a long string written to a socket is encoded on every write). With response checks on, the
+ * value is checked against a response's validator once, the first time it is answered under it,
+ * not on every answer.
  */
 export class PreparedJson<out B = unknown> {
   /** @internal the body type, for the compiler only */
@@ -189,12 +191,19 @@ export class PreparedJson<out B = unknown> {
   readonly text: string;
   /** the check's verdict per validator: undefined when valid, else the first error */
   private readonly verdicts = new WeakMap<object, string | undefined>();
+  private encoded: Uint8Array | undefined;
 
   constructor(value: unknown) {
     const text = JSON.stringify(value);
     if (text === undefined) throw new TypeError("prepareJson: the value has no JSON text (undefined or a function)");
     this.value = value;
     this.text = text;
+  }
+
+  /** The text in UTF-8, encoded the first time it is asked for. */
+  get bytes(): Uint8Array {
+    this.encoded ??= new TextEncoder().encode(this.text);
+    return this.encoded;
   }
 
   /** The verdict of `check` on the value, worked out once per check. */
