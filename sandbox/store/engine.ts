@@ -11,6 +11,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import type { Database } from "./database.js";
 import { type DirectoryLock, lockDirectory } from "./directory-lock.js";
 import { loadImage } from "./image.js";
+import { preparingPool } from "./prepared-statements.js";
 
 /** Where the data lives: in memory, in a PGlite data directory, or on a PostgreSQL server. */
 export type DatabaseLocation = { readonly kind: "memory" } | { readonly kind: "directory"; readonly path: string } | { readonly kind: "postgres"; readonly url: string };
@@ -65,7 +66,7 @@ async function openPostgres(location: DatabaseLocation & { kind: "postgres" }): 
   // A server that does not answer fails a request after CONNECT_TIMEOUT_MS (a 503), never hangs it.
   const pool = new pg.Pool({ connectionString: location.url, types: await typeParsers(), max: 10, allowExitOnIdle: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
   hearConnectionErrors(pool);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   const url = new URL(location.url);
   return { location, db, description: `PostgreSQL at ${url.host}${url.pathname}`, close: () => db.destroy() };
 }
@@ -92,7 +93,7 @@ async function openEmbedded(location: DatabaseLocation & { kind: "memory" | "dir
     }
     const pool = new pg.Pool({ ...createPgConfig(pglite), types: await typeParsers(), allowExitOnIdle: true });
     hearConnectionErrors(pool);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
     const description = location.kind === "memory" ? "PGlite in memory" : `PGlite in ${location.path}`;
     return {
       location,

@@ -1,0 +1,65 @@
+/**
+ * Statements prepared once per connection: the pool handed to Kysely names each SQL text it has
+ * seen before, so `pg` sends it with a name, and the server parses it once per connection and
+ * then only binds and executes it. The sandbox's queries are few texts run many times (an event's
+ * insert, the revision of a company's events), and parsing them again on every call is most of
+ * their cost on the embedded engine.
+ *
+ * A text is named the second time it is run, so a statement run once (a migration, a seed's bulk
+ * insert) is never kept on the server; at most MOST_NAMED texts are named, and any after them run
+ * unnamed, as before, so what each connection keeps is bounded. A name is the text's SHA-1, so any
+ * pool over one connection (PGlite's, shared) gives one text the one name.
+ */
+import { createHash } from "node:crypto";
+import type { PostgresPool, PostgresPoolClient } from "kysely";
+import type { Pool, PoolClient } from "pg";
+
+/** The most texts named per pool; later ones run unnamed. */
+export const MOST_NAMED = 500;
+
+/** The most texts whose first run is remembered, waiting for a second; the memory is then emptied. */
+const MOST_WAITING = 5000;
+
+/** The texts of one pool: those named, and those run once so far. */
+export class StatementNames {
+  readonly #named = new Map<string, string>();
+  #waiting = new Set<string>();
+
+  /** The name `text` runs under, or undefined when it runs unnamed (the first time, or past the bound). */
+  nameOf(text: string): string | undefined {
+    const name = this.#named.get(text);
+    if (name !== undefined || this.#named.size >= MOST_NAMED) return name;
+    if (!this.#waiting.has(text)) {
+      if (this.#waiting.size >= MOST_WAITING) this.#waiting = new Set();
+      this.#waiting.add(text);
+      return undefined;
+    }
+    this.#waiting.delete(text);
+    const named = `s_${createHash("sha1").update(text).digest("base64url")}`;
+    this.#named.set(text, named);
+    return named;
+  }
+
+  /** How many texts are named. */
+  get size(): number {
+    return this.#named.size;
+  }
+}
+
+/** `pool` as Kysely's PostgreSQL dialect takes it, each query named by `names` (see above). */
+export function preparingPool(pool: Pool, names = new StatementNames()): PostgresPool {
+  return {
+    connect: async () => preparingClient(await pool.connect(), names),
+    end: () => pool.end(),
+  };
+}
+
+function preparingClient(client: PoolClient, names: StatementNames): PostgresPoolClient {
+  const query = (text: unknown, values?: readonly unknown[]): unknown => {
+    // a cursor (an object) is passed on as it is
+    if (typeof text !== "string") return client.query(text as never);
+    const name = names.nameOf(text);
+    return client.query({ ...(name === undefined ? {} : { name }), text, values: values as unknown[] });
+  };
+  return { query: query as PostgresPoolClient["query"], release: () => client.release() };
+}

@@ -1,0 +1,94 @@
+/**
+ * Statements prepared once per connection (sandbox/store/prepared-statements.ts): which texts are
+ * named, and that named statements run right on PGlite's one session and on a PostgreSQL pool of
+ * several connections, through a table dropped and made again.
+ */
+import { createHash } from "node:crypto";
+import { type Kysely, sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../sandbox/store/database.js";
+import { type Engine, openEngine, parseLocation } from "../../sandbox/store/engine.js";
+import { MOST_NAMED, StatementNames } from "../../sandbox/store/prepared-statements.js";
+import { type PostgresServer, postgresAvailable, startPostgres } from "../support/postgres.js";
+
+describe("StatementNames", () => {
+  it("names a text the second time it runs, by its SHA-1, and the same way in every pool", () => {
+    const names = new StatementNames();
+    expect(names.nameOf("select 1")).toBeUndefined();
+    const name = names.nameOf("select 1");
+    expect(name).toBe(`s_${createHash("sha1").update("select 1").digest("base64url")}`);
+    expect(names.nameOf("select 1")).toBe(name);
+    const other = new StatementNames();
+    other.nameOf("select 1");
+    expect(other.nameOf("select 1")).toBe(name);
+    expect(name?.length).toBeLessThan(64); // PostgreSQL's longest identifier is 63 bytes
+  });
+
+  it("names at most MOST_NAMED texts; later ones run unnamed, those named keep their names", () => {
+    const names = new StatementNames();
+    const named = (text: string) => {
+      names.nameOf(text);
+      return names.nameOf(text);
+    };
+    for (let i = 0; i < MOST_NAMED; i++) expect(named(`select ${i}`)).toBeDefined();
+    expect(names.size).toBe(MOST_NAMED);
+    expect(named("select 'one too many'")).toBeUndefined();
+    expect(names.nameOf("select 0")).toBeDefined();
+    expect(names.size).toBe(MOST_NAMED);
+  });
+});
+
+/** Runs the same statements on an engine: repeated ones, one run once, and a table made anew. */
+function runsNamedStatements(open: () => Promise<Engine>, sessions: "one" | "several") {
+  let engine: Engine;
+  let db: Kysely<Database>;
+  beforeAll(async () => {
+    engine = await open();
+    db = engine.db;
+  }, 60_000);
+  afterAll(() => engine?.close());
+
+  it("answers each run of a statement right, from concurrent callers", async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => sql<{ n: number }>`select ${i}::int + 1 as n`.execute(db)));
+    expect(answers.map((answer) => answer.rows[0]?.n)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+  });
+
+  it("keeps working when the table a statement reads is dropped and made again", async () => {
+    const read = () => sql<{ label: string }>`select label from prepared_probe where id = ${1}`.execute(db);
+    for (const label of ["first", "second"]) {
+      await sql`drop table if exists prepared_probe`.execute(db);
+      await sql`create table prepared_probe (id int primary key, label text not null)`.execute(db);
+      await sql`insert into prepared_probe values (1, ${label})`.execute(db);
+      for (let i = 0; i < 3; i++) expect((await read()).rows).toEqual([{ label }]);
+    }
+  });
+
+  if (sessions === "one") {
+    it("prepares a statement run again, and not one run once", async () => {
+      for (let i = 0; i < 3; i++) await sql`select ${i}::int as again`.execute(db);
+      await sql`select ${1}::int as once`.execute(db);
+      const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db);
+      const statements = prepared.rows.map((row) => row.statement);
+      expect(statements).toContain("select $1::int as again");
+      expect(statements).not.toContain("select $1::int as once");
+    });
+  }
+}
+
+describe("named statements on PGlite (one session)", () => {
+  runsNamedStatements(() => openEngine(parseLocation("memory")), "one");
+});
+
+const available = postgresAvailable("named statements on PostgreSQL");
+describe("named statements on PostgreSQL (a pool of connections)", () => {
+  if (!available) {
+    it.skip("needs PostgreSQL: see the message above", () => undefined);
+    return;
+  }
+  let server: PostgresServer | undefined;
+  runsNamedStatements(async () => {
+    server = await startPostgres();
+    return openEngine(parseLocation(server.url));
+  }, "several");
+  afterAll(() => server?.stop());
+});
