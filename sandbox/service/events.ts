@@ -4,7 +4,7 @@
  * created it. Custom fields are sent as two lists of key/value pairs and answered as one list of
  * fields (see `customFields`).
  */
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type Expression, expressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from "kysely";
 import type { CustomField, CustomFieldInput, Event, EventCreate, EventList, EventListItem, EventUpdate, EventVenueInput, Location } from "workforce-scheduling-api";
 import { type JsonStream, type PreparedJson, prepareJson, streamJson } from "workforce-scheduling-api/server";
 import type { Database } from "../store/database.js";
@@ -74,11 +74,6 @@ async function eventsRevision(db: Db, companyId: number): Promise<number> {
   return row?.events_revision ?? 0;
 }
 
-/** Gives the company's events a new revision (in the write's transaction): lists kept of them are stale. */
-async function touchEvents(db: Db, companyId: number): Promise<void> {
-  await db.updateTable("companies").set({ events_revision: sql`default` }).where("company_id", "=", companyId).execute();
-}
-
 /** The batches of a company's events, from those read already, until a batch comes back short. */
 async function* eventBatches(db: Db, companyId: number, read: EventListItem[][], batchSize: number): AsyncGenerator<EventListItem[]> {
   let batch: EventListItem[] = [];
@@ -102,14 +97,15 @@ async function eventBatch(db: Db, companyId: number, after: number, limit: numbe
  * the references read again, to say which names nothing.
  */
 export async function createEvent(context: ServiceContext, caller: Caller, body: EventCreate): Promise<{ status: 201; body: number } | ReturnType<typeof unprocessable>> {
-  const venueId = body.venue.venue_id === undefined ? undefined : recordNumber(body.venue.venue_id);
-  const place: Place | undefined = body.venue.venue_id === undefined ? { kind: "fields", fields: body.venue } : venueId === undefined ? undefined : { kind: "venue", venueId };
+  // a new event always has a place: the fields sent, even none
+  const sent = placeSent(body.venue);
+  const place = sent === undefined ? { kind: "fields" as const, fields: body.venue } : sent;
   // twice at most: a reference found missing may have been made in between (none is ever removed)
   for (let attempt = 0; attempt < 2; attempt++) {
-    const id = place === undefined ? undefined : await insertEvent(context, caller, body, place);
+    const id = place === null ? undefined : await insertEvent(context, caller, body, place);
     if (id !== undefined) return { status: 201, body: id };
     const refusals: Refusal[] = [];
-    await resolveVenue(context.db, caller.companyId, body.venue, refusals);
+    await checkVenue(context.db, caller.companyId, body.venue, refusals);
     await checkClient(context.db, caller.companyId, body.client_id, refusals);
     if (refusals.length > 0) return unprocessable(refusals);
   }
@@ -162,12 +158,7 @@ async function insertEvent(context: ServiceContext, caller: Caller, body: EventC
       eb
         .selectFrom("touched")
         .select(columns.map((column) => sql`cast(${values[column]} as ${sql.raw(EVENT_COLUMN_TYPES[column])})`.as(column)))
-        .where((where) =>
-          where.and([
-            ...(place.kind === "venue" ? [where.exists(where.selectFrom("venues").select("venue_id").where("company_id", "=", caller.companyId).where("venue_id", "=", place.venueId))] : []),
-            ...(body.client_id === undefined ? [] : [where.exists(where.selectFrom("clients").select("client_id").where("company_id", "=", caller.companyId).where("client_id", "=", body.client_id))]),
-          ]),
-        ),
+        .where((where) => where.and(referenceGuards(caller.companyId, place, body.client_id))),
     )
     .returning("id")
     .executeTakeFirst();
@@ -176,7 +167,12 @@ async function insertEvent(context: ServiceContext, caller: Caller, body: EventC
 
 /**
  * Edits an event of the company: the fields sent replace the stored ones, those left out are
- * kept. The row is locked for the edit, so edits of one event apply one after the other.
+ * kept. The common case is one statement: the update, guarded by the references it makes (the
+ * venue, the client), the new revision of the company's events, and the record as edited. The
+ * update locks the row, so edits of one event apply one after the other, each to the row as the
+ * one before left it: the later edit wins each field both send, and keeps what only the earlier
+ * one sent. Only when nothing is updated is the event, and each reference, read again, to say
+ * which is missing.
  */
 export async function updateEvent(
   context: ServiceContext,
@@ -186,34 +182,55 @@ export async function updateEvent(
 ): Promise<{ status: 200; body: Event } | ReturnType<typeof notFound> | ReturnType<typeof unprocessable>> {
   const eventId = recordNumber(id);
   if (eventId === undefined) return notFound();
-  return context.db.transaction().execute(async (tx) => {
-    const current = await tx.selectFrom("events").select("id").where("company_id", "=", caller.companyId).where("id", "=", eventId).forUpdate().executeTakeFirst();
+  const place = placeSent(body.venue);
+  // twice at most: a reference found missing may have been made in between (none is ever removed)
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const row = place === null ? undefined : await editEvent(context, caller, eventId, body, place);
+    if (row !== undefined) return { status: 200, body: eventRecord(row) };
+    const current = await context.db.selectFrom("events").select("id").where("company_id", "=", caller.companyId).where("id", "=", eventId).executeTakeFirst();
     if (current === undefined) return notFound();
     const refusals: Refusal[] = [];
-    const location = await resolveVenue(tx, caller.companyId, body.venue, refusals);
-    await checkClient(tx, caller.companyId, body.client_id, refusals);
+    await checkVenue(context.db, caller.companyId, body.venue, refusals);
+    await checkClient(context.db, caller.companyId, body.client_id, refusals);
     if (refusals.length > 0) return unprocessable(refusals);
-    const sentLists = body.custom_fields_text !== undefined || body.custom_fields_id !== undefined;
-    await tx
-      .updateTable("events")
-      .set({
-        name: body.name,
-        date: body.date,
-        ...(body.event_id !== undefined ? { event_id: body.event_id } : {}),
-        ...(body.client_id !== undefined ? { client_id: body.client_id } : {}),
-        ...(body.job_id !== undefined ? { job_id: body.job_id } : {}),
-        ...(body.admin_comments !== undefined ? { admin_comments: body.admin_comments } : {}),
-        ...(body.comments !== undefined ? { comments: body.comments } : {}),
-        ...(sentLists ? { custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)) } : {}),
-        ...(location === undefined ? {} : locationColumns(location)),
-      })
-      .where("company_id", "=", caller.companyId)
-      .where("id", "=", eventId)
-      .execute();
-    const row = await eventQuery(tx, caller.companyId).where("events.id", "=", eventId).executeTakeFirstOrThrow();
-    await touchEvents(tx, caller.companyId);
-    return { status: 200 as const, body: eventRecord(row) };
-  });
+  }
+  throw new Error("updateEvent: the edit was held back twice, yet the event, its venue and its client are the company's");
+}
+
+/** The edit of an event, when it is the company's and the venue and client it names are: the record as edited. */
+async function editEvent(context: ServiceContext, caller: Caller, eventId: number, body: EventUpdate, place: Place | undefined): Promise<EventRow | undefined> {
+  const sentLists = body.custom_fields_text !== undefined || body.custom_fields_id !== undefined;
+  const query = context.db
+    .with("edited", (db) =>
+      db
+        .updateTable("events")
+        .set({
+          name: body.name,
+          date: body.date,
+          ...(body.event_id !== undefined ? { event_id: body.event_id } : {}),
+          ...(body.client_id !== undefined ? { client_id: body.client_id } : {}),
+          ...(body.job_id !== undefined ? { job_id: body.job_id } : {}),
+          ...(body.admin_comments !== undefined ? { admin_comments: body.admin_comments } : {}),
+          ...(body.comments !== undefined ? { comments: body.comments } : {}),
+          ...(sentLists ? { custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)) } : {}),
+          ...(place === undefined ? {} : locationColumns(place)),
+        })
+        .where("company_id", "=", caller.companyId)
+        .where("id", "=", eventId)
+        .where((where) => where.and(referenceGuards(caller.companyId, place, body.client_id)))
+        .returningAll(),
+    )
+    .with("touched", (db) =>
+      db
+        .updateTable("companies")
+        .set({ events_revision: sql`default` })
+        .where("company_id", "=", caller.companyId)
+        .where((where) => where.exists(where.selectFrom("edited").select("edited.id")))
+        .returning("company_id"),
+    );
+  // the rows the update returns, read as the events table is (the same columns)
+  const edited = query.selectFrom("edited as events") as unknown as SelectQueryBuilder<Database, "events", object>;
+  return recordColumns(edited, caller.companyId).executeTakeFirst();
 }
 
 /** Where an event is held: a venue of the company, or a location made of the fields sent. */
@@ -222,25 +239,41 @@ type Place = { readonly kind: "venue"; readonly venueId: number } | { readonly k
 const LOCATION_FIELDS = ["name", "address", "city", "zip", "saved"] as const;
 
 /**
- * The place the `venue` object names: its venue (which must be one of the company's), or a
- * location of the other fields sent; undefined when nothing is sent (an edit keeps the location).
+ * The place a `venue` object names, before any read: a venue by its ID, a location of the other
+ * fields sent, undefined when nothing is sent (an edit keeps the location), or null for a venue ID
+ * that can name no venue.
  */
-async function resolveVenue(db: Db, companyId: number, venue: EventVenueInput, refusals: Refusal[]): Promise<Place | undefined> {
+function placeSent(venue: EventVenueInput): Place | undefined | null {
   if (venue.venue_id !== undefined) {
     const venueId = recordNumber(venue.venue_id);
-    const found = venueId === undefined ? undefined : await db.selectFrom("venues").select("venue_id").where("company_id", "=", companyId).where("venue_id", "=", venueId).executeTakeFirst();
-    if (found !== undefined) return { kind: "venue", venueId: found.venue_id };
-    refusals.push({
-      instancePath: "/venue/venue_id",
-      schemaPath: "#/components/schemas/EventVenueInput/properties/venue_id",
-      keyword: "reference",
-      resource: "venue",
-      value: venue.venue_id,
-      says: "names no venue of this company",
-    });
-    return undefined;
+    return venueId === undefined ? null : { kind: "venue", venueId };
   }
   return LOCATION_FIELDS.some((field) => venue[field] !== undefined) ? { kind: "fields", fields: venue } : undefined;
+}
+
+/** The conditions a write of an event holds to: the venue and the client it names are the company's. */
+function referenceGuards(companyId: number, place: Place | undefined, clientId: string | undefined): Expression<SqlBool>[] {
+  const eb = expressionBuilder<Database>();
+  return [
+    ...(place?.kind === "venue" ? [eb.exists(eb.selectFrom("venues").select("venue_id").where("company_id", "=", companyId).where("venue_id", "=", place.venueId))] : []),
+    ...(clientId === undefined ? [] : [eb.exists(eb.selectFrom("clients").select("client_id").where("company_id", "=", companyId).where("client_id", "=", clientId))]),
+  ];
+}
+
+/** Refuses a venue ID sent that names no venue of the company. */
+async function checkVenue(db: Db, companyId: number, venue: EventVenueInput, refusals: Refusal[]): Promise<void> {
+  if (venue.venue_id === undefined) return;
+  const venueId = recordNumber(venue.venue_id);
+  const found = venueId === undefined ? undefined : await db.selectFrom("venues").select("venue_id").where("company_id", "=", companyId).where("venue_id", "=", venueId).executeTakeFirst();
+  if (found !== undefined) return;
+  refusals.push({
+    instancePath: "/venue/venue_id",
+    schemaPath: "#/components/schemas/EventVenueInput/properties/venue_id",
+    keyword: "reference",
+    resource: "venue",
+    value: venue.venue_id,
+    says: "names no venue of this company",
+  });
 }
 
 async function checkClient(db: Db, companyId: number, clientId: string | undefined, refusals: Refusal[]): Promise<void> {
@@ -298,8 +331,12 @@ export function customFields(byName: readonly CustomFieldInput[] = [], byId: rea
 
 /** The events of a company with their venue and origin, as the event record needs them. */
 function eventQuery(db: Db, companyId: number) {
-  return db
-    .selectFrom("events")
+  return recordColumns(db.selectFrom("events"), companyId);
+}
+
+/** The columns of the event record, of the company's rows `events` selects, with their venue and origin. */
+function recordColumns(events: SelectQueryBuilder<Database, "events", object>, companyId: number) {
+  return events
     .innerJoin("personnel", (join) => join.onRef("personnel.company_id", "=", "events.company_id").onRef("personnel.personnel_id", "=", "events.admin_origin"))
     .leftJoin("venues", (join) => join.onRef("venues.company_id", "=", "events.company_id").onRef("venues.venue_id", "=", "events.venue_id"))
     .where("events.company_id", "=", companyId)
