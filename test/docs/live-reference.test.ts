@@ -1,6 +1,7 @@
 /**
  * The reference `npm start` serves: the mock server run as a process, /docs opened in headless
- * Chromium. Every operation and the X-API-KEY scheme are shown, a "Try it" call reaches the mock
+ * Chromium. The top bar shows the API's title (no Swagger logo, no box to explore another URL),
+ * every operation and the X-API-KEY scheme are shown, a "Try it" call reaches the mock
  * and is answered, the reference needs no key while the API still does, and no request the page
  * makes leaves the mock's own origin.
  */
@@ -77,6 +78,17 @@ describe.skipIf(chromiumPath === undefined)(`the reference in a browser${chromiu
     await page.getByRole("button", { name: "Authorize" }).first().click();
     await expect.poll(() => page.locator(".auth-container").innerText()).toMatch(/ApiKeyAuth[\s\S]*X-API-KEY/);
     await browser.screenshot("live-reference");
+  });
+
+  it("shows the API's title in the top bar, with no Swagger logo and no box to explore another URL", async () => {
+    const { page } = browser;
+    const { title } = (JSON.parse(readFileSync(`${repoRoot}/generated/openapi.json`, "utf8")) as { info: { title: string } }).info;
+    const topBar = page.locator(".swagger-ui .topbar");
+    await expect.poll(() => topBar.innerText()).toBe(title);
+    expect(await topBar.locator("input, form, img, svg, a").count()).toBe(0);
+    expect(await page.locator("#download-url-input, .download-url-wrapper").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Explore" }).count()).toBe(0);
+    expect(browser.requests.filter((request) => /logo/i.test(request.url))).toEqual([]);
   });
 
   it("tries createVenue against the mock, with the key entered in the page", async () => {

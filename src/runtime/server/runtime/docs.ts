@@ -43,6 +43,37 @@ const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
 ].join("; ");
 
+/** The Swagger UI layout the reference uses: a top bar with the API's title, then the operations. */
+const REFERENCE_LAYOUT = "ReferenceLayout";
+
+/** A Swagger UI plugin: called with Swagger UI's system, it answers what it adds. */
+type SwaggerUiPlugin = (system: unknown) => { readonly components?: Readonly<Record<string, unknown>> };
+
+/**
+ * A Swagger UI plugin, as the page's own script runs it, that adds REFERENCE_LAYOUT: the top bar
+ * shows `title` as text, with neither Swagger's logo nor the box that explores another URL
+ * (Swagger UI's standalone layout has both), and under it the operations (Swagger UI's base
+ * layout; @fastify/swagger-ui puts its logo into the standalone layout only). It also brings back
+ * the plugin that loads the spec, the page's only plugin unless `uiConfig` names others.
+ * @fastify/swagger-ui writes a function of `uiConfig` into that script as its source text, so the
+ * plugin is built from source here, in browser JavaScript, with the title as a JSON literal.
+ */
+function referenceLayoutPlugin(title: string): SwaggerUiPlugin {
+  const source = `
+  const h = system.React.createElement;
+  const topBar = h("div", { className: "topbar" },
+    h("div", { className: "wrapper" },
+      h("div", { className: "topbar-wrapper" },
+        h("span", { className: "reference-title", style: { color: "#fff", fontFamily: "sans-serif", fontSize: "1.5em", fontWeight: 700 } }, ${JSON.stringify(title)}))));
+  function ReferenceLayout(props) {
+    const BaseLayout = props.getComponent("BaseLayout", true);
+    return h("div", { className: "swagger-ui" }, topBar, h(BaseLayout));
+  }
+  return [SwaggerUIBundle.plugins.DownloadUrl, { components: { ${REFERENCE_LAYOUT}: ReferenceLayout } }];
+`;
+  return new Function("system", source) as SwaggerUiPlugin;
+}
+
 /**
  * Registers the reference and the spec routes on `app` (before it listens). `document` is the
  * OpenAPI document as generated (`openapi.json`, the package's `./spec` entry); its `x-generated`
@@ -60,7 +91,7 @@ export async function registerDocs(app: FastifyInstance, document: ReferenceDocu
     routePrefix: DOCS_PATH,
     staticCSP: CONTENT_SECURITY_POLICY,
     transformSpecification: () => withThisServer(spec),
-    uiConfig: { deepLinking: true, displayOperationId: true },
+    uiConfig: { deepLinking: true, displayOperationId: true, layout: REFERENCE_LAYOUT, plugins: [referenceLayoutPlugin(spec.info.title)] },
     theme: { title: `${spec.info.title}: reference` },
   });
   app.get("/openapi.json", { schema: { hide: true } }, (_request, reply) => sendSpec(reply, "application/json", JSON.stringify(spec, null, 2)));
