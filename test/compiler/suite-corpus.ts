@@ -32,7 +32,7 @@ const OPTIONAL_FILES = [
 
 /** A JSON Schema feature the compiler does not implement, and why a group needs it. */
 export interface Unsupported {
-  /** the feature, as the README lists it */
+  /** the feature, as docs/generator.md lists it */
   readonly feature: string;
   readonly reason: string;
 }
@@ -44,7 +44,7 @@ const VOCABULARY: Unsupported = { feature: "$vocabulary", reason: "needs a custo
 /**
  * Groups whose cases need features this compiler does not implement, by "file: group
  * description": `$dynamicRef` resolution through the dynamic scope, the 2020-12 meta-schemas, or
- * custom vocabularies. Their cases are reported as not supported, with the reason; the README
+ * custom vocabularies. Their cases are reported as not supported, with the reason; docs/generator.md
  * lists the features beside the suite's figures.
  */
 export const UNSUPPORTED_GROUPS: Readonly<Record<string, Unsupported>> = {

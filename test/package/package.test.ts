@@ -62,13 +62,10 @@ function render(diagnostic: ts.Diagnostic): string {
   return `${diagnostic.file.fileName}:${line + 1}:${character + 1} ${text}`;
 }
 
-/** The TypeScript samples of the README's sections on the front-end entries (TanStack Query, MSW, typed errors). */
-async function readmeSamples(): Promise<string[]> {
-  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
-  const sections = readme
-    .split(/^### /m)
-    .filter((section) => /^(TanStack Query|MSW handlers|Errors typed by status)/.test(section))
-    .map((section) => section.split(/^## /m)[0] ?? "");
+/** The TypeScript samples of docs/package.md's sections on the front-end entries (TanStack Query, MSW, typed errors). */
+async function guideSamples(): Promise<string[]> {
+  const guide = await readFile(join(repoRoot, "docs", "package.md"), "utf8");
+  const sections = guide.split(/^## /m).filter((section) => /^(TanStack Query|MSW handlers|Errors typed by status)/.test(section));
   return sections.flatMap((section) => [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? ""));
 }
 
@@ -146,10 +143,10 @@ describe("the packed package", () => {
     const dir = join(consumer, label);
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, "check.ts"), source);
-    // the README's samples of the front-end entries, each a module of its own
-    const samples = await readmeSamples();
-    for (const [i, sample] of samples.entries()) await writeFile(join(dir, `readme-${i}.ts`), `${sample}\nexport {};\n`);
-    const files = ["check.ts", ...samples.map((_sample, i) => `readme-${i}.ts`)];
+    // the package guide's samples of the front-end entries, each a module of its own
+    const samples = await guideSamples();
+    for (const [i, sample] of samples.entries()) await writeFile(join(dir, `guide-${i}.ts`), `${sample}\nexport {};\n`);
+    const files = ["check.ts", ...samples.map((_sample, i) => `guide-${i}.ts`)];
     const compilerOptions = { ...options, strict: true, noEmit: true, target: "es2022", types: ["node"], lib: ["es2023", "dom"], resolveJsonModule: true, skipLibCheck: false };
     await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files }));
     const { checked, errors } = consumerCheck(join(dir, "tsconfig.json"));
