@@ -62,10 +62,20 @@ function render(diagnostic: ts.Diagnostic): string {
   return `${diagnostic.file.fileName}:${line + 1}:${character + 1} ${text}`;
 }
 
-/** The TypeScript samples of docs/package.md's sections on the front-end entries (TanStack Query, MSW, typed errors). */
-async function guideSamples(): Promise<string[]> {
-  const guide = await readFile(join(repoRoot, "docs", "package.md"), "utf8");
-  const sections = guide.split(/^## /m).filter((section) => /^(TanStack Query|MSW handlers|Errors typed by status)/.test(section));
+/**
+ * The TypeScript samples of the package's consumers: the README's section on using the package,
+ * and docs/package.md's sections on the front-end entries (TanStack Query, MSW, typed errors).
+ */
+async function consumerSamples(): Promise<string[]> {
+  const readme = await sectionSamples("README.md", /^Using the package\n/);
+  const guide = await sectionSamples(join("docs", "package.md"), /^(TanStack Query|MSW handlers|Errors typed by status)/);
+  return [...readme, ...guide];
+}
+
+/** The TypeScript samples of the `## ` sections of a Markdown file whose heading matches `heading`. */
+async function sectionSamples(file: string, heading: RegExp): Promise<string[]> {
+  const text = await readFile(join(repoRoot, file), "utf8");
+  const sections = text.split(/^## /m).filter((section) => heading.test(section));
   return sections.flatMap((section) => [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? ""));
 }
 
@@ -143,14 +153,14 @@ describe("the packed package", () => {
     const dir = join(consumer, label);
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, "check.ts"), source);
-    // the package guide's samples of the front-end entries, each a module of its own
-    const samples = await guideSamples();
-    for (const [i, sample] of samples.entries()) await writeFile(join(dir, `guide-${i}.ts`), `${sample}\nexport {};\n`);
-    const files = ["check.ts", ...samples.map((_sample, i) => `guide-${i}.ts`)];
+    // the consumers' samples of the README and the package guide, each a module of its own
+    const samples = await consumerSamples();
+    for (const [i, sample] of samples.entries()) await writeFile(join(dir, `sample-${i}.ts`), `${sample}\nexport {};\n`);
+    const files = ["check.ts", ...samples.map((_sample, i) => `sample-${i}.ts`)];
     const compilerOptions = { ...options, strict: true, noEmit: true, target: "es2022", types: ["node"], lib: ["es2023", "dom"], resolveJsonModule: true, skipLibCheck: false };
     await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files }));
     const { checked, errors } = consumerCheck(join(dir, "tsconfig.json"));
-    expect(samples).toHaveLength(3);
+    expect(samples).toHaveLength(4);
     expect(checked.filter((file) => file.endsWith(".d.ts")).length).toBeGreaterThan(10);
     expect(errors).toEqual([]);
   });
