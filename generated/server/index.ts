@@ -6,12 +6,20 @@
  * mock handlers, and the problem and authentication helpers. fastify and @fastify/multipart are
  * peer dependencies of this entry point only.
  */
-export { type BuildServerOptions, buildServer, DEFAULT_REQUEST_TIMEOUT } from "./app.js";
+export { DEFAULT_REQUEST_TIMEOUT } from "./app.js";
 export type { Handlers, HandlerTypes } from "./handlers.js";
 export { createMockHandlers, mockAnswers } from "./mock.js";
-export { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT, registerRoutes, type ServerOptions } from "./plugin.js";
+export {
+  type BuildServerOptions,
+  buildServer,
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_FILE_SIZE_LIMIT,
+  registerDocs,
+  registerRoutes,
+  type ServerOptions,
+} from "./plugin.js";
 export type { MockAnswer } from "./runtime/answers.js";
-export { DOCS_PATH, type ReferenceDocument, registerDocs } from "./runtime/docs.js";
+export { DOCS_PATH, type ReferenceDocument } from "./runtime/docs.js";
 export type { ServerRequest } from "./runtime/exchange.js";
 export { type Batches, JsonStream, type JsonStreamParts, PreparedJson, prepareJson, streamJson, streamJsonArray } from "./runtime/json-stream.js";
 export { createKeyAuthenticator } from "./runtime/key-authenticator.js";

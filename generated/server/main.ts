@@ -12,37 +12,11 @@
  */
 /// <reference types="node" />
 import document from "../openapi.json" with { type: "json" };
-import { type Authenticate, buildServer, createKeyAuthenticator, createMockHandlers, registerDocs } from "./index.js";
+import { buildServer, createMockHandlers, registerDocs } from "./index.js";
+import { closeOnSignals, listenSettingsOf } from "./runtime/listen.js";
 
-const host = process.env.HOST || "127.0.0.1";
-const port = parsePort(process.env.PORT);
-const keys = (process.env.API_KEYS ?? "")
-  .split(",")
-  .map((key) => key.trim())
-  .filter((key) => key !== "");
-const anyKey: Authenticate = () => true;
-
-const app = await buildServer({
-  handlers: createMockHandlers(),
-  authenticate: keys.length > 0 ? createKeyAuthenticator(keys) : anyKey,
-  logger: true,
-});
+const { host, port, authenticate } = listenSettingsOf(process.env);
+const app = await buildServer({ handlers: createMockHandlers(), authenticate, logger: true });
 await registerDocs(app, document);
 await app.listen({ host, port });
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void shutdown(signal));
-
-/** Stops taking connections, finishes the requests in flight, then exits (forced after 10 s). */
-async function shutdown(signal: string): Promise<void> {
-  app.log.info(`${signal} received: closing`);
-  setTimeout(() => process.exit(1), 10_000).unref();
-  await app.close();
-  process.exit(0);
-}
-
-/** PORT as a port number (default 3000; 0 picks a free port). */
-function parsePort(raw: string | undefined): number {
-  const value = Number(raw === undefined || raw === "" ? "3000" : raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`PORT must be a port number, not ${JSON.stringify(raw)}`);
-  return value;
-}
+closeOnSignals(app);

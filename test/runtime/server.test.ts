@@ -20,3 +20,4 @@ import "./server/json-stream.suite.js";
 import "./server/answers.suite.js";
 import "./server/multipart.suite.js";
 import "./server/pipeline.suite.js";
+import "./server/app.suite.js";

@@ -12,7 +12,6 @@
  * operation still does. A path under `/docs` that serves nothing is a 404 problem, like any other.
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { basePath } from "../../routes.js";
 
 /** The OpenAPI document as the reference needs it: its title and servers; the rest is passed on. */
 export interface ReferenceDocument {
@@ -80,9 +79,10 @@ function referenceLayoutPlugin(title: string): SwaggerUiPlugin {
 /**
  * Registers the reference and the spec routes on `app` (before it listens). `document` is the
  * OpenAPI document as generated (`openapi.json`, the package's `./spec` entry); its `x-generated`
- * mark is not served. @fastify/swagger and @fastify/swagger-ui, optional peers, are loaded only here.
+ * mark is not served. "Try it" calls `basePath` on the page's own origin. @fastify/swagger and
+ * @fastify/swagger-ui, optional peers, are loaded only here.
  */
-export async function registerDocs(app: FastifyInstance, document: ReferenceDocument): Promise<void> {
+export async function registerDocs(app: FastifyInstance, document: ReferenceDocument, basePath: string): Promise<void> {
   const { default: swagger } = await import("@fastify/swagger");
   const { default: swaggerUi } = await import("@fastify/swagger-ui");
   const spec = withoutGeneratedMark(document);
@@ -93,7 +93,7 @@ export async function registerDocs(app: FastifyInstance, document: ReferenceDocu
   await app.register(swaggerUi, {
     routePrefix: DOCS_PATH,
     staticCSP: CONTENT_SECURITY_POLICY,
-    transformSpecification: () => withThisServer(spec),
+    transformSpecification: () => withThisServer(spec, basePath),
     uiConfig: { deepLinking: true, displayOperationId: true, layout: REFERENCE_LAYOUT, plugins: [referenceLayoutPlugin(spec.info.title)] },
     theme: { title: `${spec.info.title}: reference` },
   });
@@ -107,9 +107,8 @@ function withoutGeneratedMark(document: ReferenceDocument): ReferenceDocument {
 }
 
 /** The document whose first server is this one (the base path on the page's own origin). */
-function withThisServer(spec: ReferenceDocument): ReferenceDocument {
-  const prefix: string = basePath;
-  const here: ReferenceServer = { url: prefix === "" ? "/" : prefix, description: "This server (the reference's own origin)" };
+function withThisServer(spec: ReferenceDocument, basePath: string): ReferenceDocument {
+  const here: ReferenceServer = { url: basePath === "" ? "/" : basePath, description: "This server (the reference's own origin)" };
   return { ...spec, servers: [here, ...(spec.servers ?? [])] };
 }
 

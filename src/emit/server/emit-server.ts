@@ -9,8 +9,10 @@ const MULTIPART_RUNTIME = "server/runtime/multipart.ts";
 /**
  * generated/server/: a Fastify 5 plugin serving every operation of the route table through the
  * request pipeline (security, content type, validation by the generated validators, response
- * checks), the typed `Handlers` interface and stub handlers (the mock handlers are emit-mock.ts's); with the runtime's server/
- * (the pipeline, `buildServer`, the mock server's entry point), the same for every spec.
+ * checks), `buildServer` and `registerDocs` bound to this spec's route table and base path, the
+ * typed `Handlers` interface, stub handlers (the mock handlers are emit-mock.ts's), the entry
+ * point and the mock server's `main.ts`; with the runtime's server/ (the pipeline, the Fastify
+ * instance, the reference), the same for every spec.
  */
 export function emitServer({ model, config }: EmitInput): GeneratedFile[] {
   const render = (name: string, view: object): GeneratedFile => config.templates.file(`server/${name}.ts`, `server/${name}.ts`, view);
@@ -22,6 +24,8 @@ export function emitServer({ model, config }: EmitInput): GeneratedFile[] {
     render("handlers", { fileDoc: wrap(docs.handlers(title)), operations }),
     render("plugin", { fileDoc: wrap(docs.plugin(title)), ...plugin }),
     render("stubs", { fileDoc: wrap(docs.stubs(title)), operations }),
+    render("index", {}),
+    render("main", {}),
     ...config.runtime.take("server", plugin.multipart ? [] : [MULTIPART_RUNTIME]),
   ];
 }
@@ -30,7 +34,8 @@ export function emitServer({ model, config }: EmitInput): GeneratedFile[] {
 const docs = {
   handlers: (title: string) =>
     `The handlers of ${title}: one per operation, keyed by operationId. A handler receives the request already validated against the contract and converted to its types, and answers one of the operation's declared responses: a status with a body of that status's type.`,
-  plugin: (title: string) => `The Fastify plugin of ${title}: every operation of the route table, served under the base path by the request pipeline of ./runtime/pipeline.ts, calling your handlers.`,
+  plugin: (title: string) =>
+    `The Fastify plugin of ${title}: every operation of the route table, served under the base path by the request pipeline of ./runtime/pipeline.ts, calling your handlers; \`buildServer\` and \`registerDocs\` over this route table and base path.`,
   stubs: (title: string) => `Stub handlers of ${title}: every operation answers 501 Not Implemented. Where a service starts from.`,
 };
 

@@ -1,10 +1,9 @@
 /**
- * buildServer: a Fastify instance serving the API of the route table, with problem answers
- * everywhere.
+ * buildApiServer: a Fastify instance serving the API of a route table, with problem answers
+ * everywhere. The server's `buildServer` binds it to the spec's route table, base path and plugin.
  */
 import { type FastifyInstance, type FastifyServerOptions, fastify, LogController } from "fastify";
-import { basePath, routes } from "../routes.js";
-import { registerRoutes, type ServerOptions } from "./plugin.js";
+import type { Route } from "../route-types.js";
 import { handleError } from "./runtime/errors.js";
 import { type LoggerOption, logRequestLine, secretHeaders, withRedaction } from "./runtime/logging.js";
 import { createNotFoundHandler } from "./runtime/not-found.js";
@@ -13,8 +12,8 @@ import { createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "./runtime/refusals.js"
 /** How long a request may take to arrive in full (ms) before it is refused with 408. */
 export const DEFAULT_REQUEST_TIMEOUT = 120_000;
 
-/** Options of `buildServer`: those of `registerRoutes`, and how the Fastify instance logs. */
-export interface BuildServerOptions<in out P = undefined> extends ServerOptions<P> {
+/** What `buildServer` takes beyond the options of `registerRoutes`: how the Fastify instance logs and refuses. */
+export interface AppOptions {
   /** Fastify's logger: off (default), on, or pino options; credentials are redacted either way */
   readonly logger?: LoggerOption;
   /** log one line per request: method, path, status, time (default: when the logger is on) */
@@ -25,14 +24,22 @@ export interface BuildServerOptions<in out P = undefined> extends ServerOptions<
   readonly fastify?: Omit<FastifyServerOptions, "logger" | "frameworkErrors" | "clientErrorHandler">;
 }
 
+/** The API a server serves: its route table, its base path, and the plugin registering its routes. */
+export interface ServedApi<O> {
+  readonly routes: Readonly<Record<string, Route>>;
+  /** the spec's base path, where `options.basePath` does not say another */
+  readonly basePath: string;
+  readonly registerRoutes: (app: FastifyInstance, options: O) => Promise<void>;
+}
+
 /**
- * A Fastify instance serving the API: `registerRoutes` under the base path, and problem answers
+ * A Fastify instance serving the API: `api.registerRoutes` under the base path, and problem answers
  * everywhere else too: unknown paths, errors, and what Fastify and Node refuse before routing
  * (malformed URLs and HTTP, over-long parameters and headers, timeouts). Not yet listening: call
  * `listen` (or `inject` in tests).
  */
-export async function buildServer<P = undefined>(options: BuildServerOptions<P>): Promise<FastifyInstance> {
-  const logger = withRedaction(options.logger, secretHeaders(Object.values(routes)));
+export async function buildApiServer<O extends { readonly basePath?: string }>(api: ServedApi<O>, options: O & AppOptions): Promise<FastifyInstance> {
+  const logger = withRedaction(options.logger, secretHeaders(Object.values(api.routes)));
   // With a logger, Fastify's own two lines per request give way to ours (one line, no query).
   const logging = logger === false ? {} : { logController: new LogController({ disableRequestLogging: true }) };
   const refusals = createRefusals(options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH);
@@ -40,8 +47,8 @@ export async function buildServer<P = undefined>(options: BuildServerOptions<P>)
   const app = fastify({ requestTimeout: DEFAULT_REQUEST_TIMEOUT, ...options.fastify, logger, ...logging, ...refusals.options, routerOptions });
   refusals.attach(app);
   app.setErrorHandler(handleError);
-  if ((options.basePath ?? basePath) !== "") app.setNotFoundHandler(createNotFoundHandler([], ""));
+  if ((options.basePath ?? api.basePath) !== "") app.setNotFoundHandler(createNotFoundHandler([], ""));
   if (options.logRequests ?? logger !== false) app.addHook("onResponse", logRequestLine);
-  await registerRoutes<P>(app, options);
+  await api.registerRoutes(app, options);
   return app;
 }

@@ -3,13 +3,16 @@
 
 /**
  * The Fastify plugin of Read/write fixture (version 1): every operation of the route table, served
- * under the base path by the request pipeline of ./runtime/pipeline.ts, calling your handlers.
+ * under the base path by the request pipeline of ./runtime/pipeline.ts, calling your handlers;
+ * `buildServer` and `registerDocs` over this route table and base path.
  */
 /// <reference types="node" />
 import type { FastifyInstance } from "fastify";
 import { basePath, routes, type OperationId, type Route } from "../routes.js";
+import { type AppOptions, buildApiServer } from "./app.js";
 import type { Handlers } from "./handlers.js";
 import { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT } from "./runtime/core.js";
+import { type ReferenceDocument, registerDocs as registerReference } from "./runtime/docs.js";
 import { createNotFoundHandler } from "./runtime/not-found.js";
 import { mountRoutes, type PipelineSettings, type RouteHandler } from "./runtime/pipeline.js";
 import type { Authenticate } from "./runtime/security.js";
@@ -50,6 +53,28 @@ export async function registerRoutes<P = undefined>(app: FastifyInstance, option
     mountRoutes(scope, table, (key) => pickHandler(options.handlers, key), settings);
     if (options.notFound !== false) scope.setNotFoundHandler(createNotFoundHandler(Object.values(table), prefix));
   }, { prefix });
+}
+
+/** Options of `buildServer`: those of `registerRoutes`, and how the Fastify instance logs. */
+export interface BuildServerOptions<in out P = undefined> extends ServerOptions<P>, AppOptions {}
+
+/**
+ * A Fastify instance serving the API: `registerRoutes` under the base path, and problem answers
+ * everywhere else too: unknown paths, errors, and what Fastify and Node refuse before routing
+ * (malformed URLs and HTTP, over-long parameters and headers, timeouts). Not yet listening: call
+ * `listen` (or `inject` in tests).
+ */
+export function buildServer<P = undefined>(options: BuildServerOptions<P>): Promise<FastifyInstance> {
+  return buildApiServer({ routes, basePath, registerRoutes: registerRoutes<P> }, options);
+}
+
+/**
+ * Registers the API reference at `/docs` and the spec at `/openapi.json` and `/openapi.yaml` on
+ * `app` (before it listens); "Try it" calls the base path. `document` is the OpenAPI document as
+ * generated (`openapi.json`, the package's `./spec` entry).
+ */
+export function registerDocs(app: FastifyInstance, document: ReferenceDocument): Promise<void> {
+  return registerReference(app, document, basePath);
 }
 
 function pipelineSettings<P>(options: ServerOptions<P>): PipelineSettings {
