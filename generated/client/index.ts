@@ -5,7 +5,7 @@
 
 export type { BasicCredentials } from "./auth.js";
 export type { Bytes, FileInput, NamedFile, RawBody, WithFiles } from "./body.js";
-export { Client, type ClientOptions, createClient, type ErrorAnswers } from "./client.js";
+export { type ApiErrorOf, Client, type ClientOptions, createClient, type ErrorAnswers, isApiError } from "./client.js";
 export {
   ApiError,
   ApiNetworkError,
@@ -18,4 +18,3 @@ export {
 } from "./errors.js";
 export type { CallOptions, FetchFunction, NoArgs, TransportOptions } from "./runtime.js";
 export type { RetryOptions } from "./transport.js";
-export { type ApiErrorOf, isApiError } from "./typed-errors.js";

@@ -131,10 +131,10 @@ describe("emitClient", () => {
   it("writes the client folder", () => {
     expect(emit(model([operation()])).map((file) => file.path)).toEqual([
       "client/client.ts",
+      "client/index.ts",
       "client/auth.ts",
       "client/body.ts",
       "client/errors.ts",
-      "client/index.ts",
       "client/operation.ts",
       "client/parameters.ts",
       "client/response.ts",

@@ -10,3 +10,4 @@ import "./client/auth.suite.js";
 import "./client/response.suite.js";
 import "./client/errors.suite.js";
 import "./client/operation.suite.js";
+import "./client/runtime.suite.js";

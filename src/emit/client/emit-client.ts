@@ -4,8 +4,9 @@ import { buildOptionsView, type OptionsView } from "./options-view.js";
 
 /**
  * generated/client/: the typed client. `client.ts` has one method per operation, typed from the
- * generated types and documented from the spec; the engine behind it, the same for every spec, is
- * the runtime's client/ (driven by the route table).
+ * generated types and documented from the spec, and `isApiError` typed by its declared answers;
+ * `index.ts` is the entry point. The engine behind them, the same for every spec, is the runtime's
+ * client/, to which client.ts passes the route table and the servers.
  */
 export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
   const render = (name: string, view: object): GeneratedFile => config.templates.file(`client/${name}.ts`, `client/${name}.ts`, view);
@@ -18,7 +19,7 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
     options,
     methods,
   };
-  return [render("client", view), ...config.runtime.take("client")];
+  return [render("client", view), render("index", {}), ...config.runtime.take("client")];
 }
 
 /** What client.ts imports: only what its methods and options use, so no import is left unused. */

@@ -1,10 +1,9 @@
 /**
- * The generic request engine behind every generated method, driven by the route table: it knows
- * no operation by itself. Operations are prepared on their first call and kept for the client's
- * life.
+ * The generic request engine behind every generated method, driven by the route table it is
+ * given: it knows no operation by itself. Operations are prepared on their first call and kept for
+ * the client's life.
  */
 import type { Route } from "../route-types.js";
-import { routes, servers } from "../routes.js";
 import type { Credentials } from "./auth.js";
 import { Operation } from "./operation.js";
 import type { RetryOptions } from "./transport.js";
@@ -67,28 +66,36 @@ export interface Settings extends Credentials {
   readonly validateResponses: boolean;
 }
 
-interface ServerEntry {
+/** A server of the spec: its URL, whose `{name}` placeholders are filled from `variables`. */
+export interface ServerEntry {
   readonly url: string;
   readonly variables: Readonly<Record<string, { readonly default: string }>>;
 }
 
-const ROUTES: Readonly<Record<string, Route>> = routes;
+/** What the engine serves: the spec's route table and servers (the first gives the default base URL). */
+export interface ClientApi {
+  readonly routes: Readonly<Record<string, Route>>;
+  readonly servers: readonly ServerEntry[];
+}
+
 const NO_ARGS: CallArgs = Object.freeze({});
 
 /** The engine of one client: its resolved options and its prepared operations. */
 export class Runtime {
+  readonly #routes: Readonly<Record<string, Route>>;
   readonly #settings: Settings;
   readonly #operations = new Map<string, Operation>();
 
-  constructor(options: RuntimeOptions) {
-    this.#settings = resolveSettings(options);
+  constructor(api: ClientApi, options: RuntimeOptions) {
+    this.#routes = api.routes;
+    this.#settings = resolveSettings(api.servers, options);
   }
 
   /** Calls the operation with the given key in the route table. */
   call<R>(key: string, args: object | undefined, options: CallOptions | undefined): Promise<R> {
     let operation = this.#operations.get(key);
     if (operation === undefined) {
-      const route = ROUTES[key];
+      const route = this.#routes[key];
       if (route === undefined) return Promise.reject(new TypeError(`no operation "${key}" in the route table`));
       operation = new Operation(route, this.#settings);
       this.#operations.set(key, operation);
@@ -97,11 +104,11 @@ export class Runtime {
   }
 }
 
-function resolveSettings(options: RuntimeOptions): Settings {
+function resolveSettings(servers: readonly ServerEntry[], options: RuntimeOptions): Settings {
   const timeoutMs = options.timeoutMs;
   return {
     ...options,
-    baseUrl: (options.baseUrl ?? defaultBaseUrl(options.serverVariables)).replace(/\/+$/, ""),
+    baseUrl: (options.baseUrl ?? defaultBaseUrl(servers, options.serverVariables)).replace(/\/+$/, ""),
     fetch: options.fetch ?? globalFetch,
     headers: lowerCaseKeys(options.headers ?? {}),
     timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) ? timeoutMs : undefined,
@@ -116,8 +123,8 @@ function globalFetch(input: string, init: RequestInit): Promise<Response> {
 }
 
 /** The first server's URL with its `{variables}` filled in, from the options or the defaults. */
-export function defaultBaseUrl(variables: Readonly<Record<string, string | undefined>> | undefined): string {
-  const server = (servers as readonly ServerEntry[])[0];
+export function defaultBaseUrl(servers: readonly ServerEntry[], variables: Readonly<Record<string, string | undefined>> | undefined): string {
+  const server = servers[0];
   if (server === undefined) return "";
   let url = server.url;
   for (const [name, variable] of Object.entries(server.variables)) url = url.split(`{${name}}`).join(variables?.[name] ?? variable.default);
