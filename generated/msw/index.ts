@@ -4,84 +4,25 @@
 /**
  * MSW 2 request handlers from any implementation of the generated `Handlers`: the example
  * handlers (`createMockHandlers`), the sandbox's, or your own. Requests go through the same
- * pipeline as the Fastify server's (core.ts): the key, the media type, the body limits, the
- * generated validators, the same problem answers, and every answer checked against the contract.
- * Works with `setupServer` (msw/node) and `setupWorker` (msw/browser). msw is a peer dependency of
- * this entry point only.
+ * pipeline as the Fastify server's: the key, the media type, the body limits, the generated
+ * validators, the same problem answers, and every answer checked against the contract. Works with
+ * `setupServer` (msw/node) and `setupWorker` (msw/browser). msw is a peer dependency of this entry
+ * point only.
  */
-import { type HttpHandler, http } from "msw";
-import { basePath, type OperationId, type Route, routes } from "../routes.js";
+import type { HttpHandler } from "msw";
+import { basePath, routes } from "../routes.js";
 import type { Handlers } from "../server/handlers.js";
-import { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT, type RouteHandler } from "../server/runtime/core.js";
-import type { RequestLog } from "../server/runtime/exchange.js";
-import { createFetchHandler } from "../server/runtime/fetch.js";
-import type { Authenticate } from "../server/runtime/security.js";
+import { createApiMswHandlers, type MswHandlerOptions } from "./runtime.js";
 
-export type { FetchRequest } from "../server/runtime/fetch.js";
+export type { FetchRequest } from "./runtime.js";
 
 /** Options of `createMswHandlers`. `P` is the principal the authenticate hook answers. */
-export interface MswOptions<P = undefined> {
-  /**
-   * Where the API is: an absolute URL ("http://localhost:3000/api/1_12") answers that origin only;
-   * a path answers it on any origin. Default: the spec's base path on any origin.
-   */
-  readonly baseUrl?: string;
-  /** decides whether a presented credential is valid, and who presents it (needed when an operation is secured) */
-  readonly authenticate?: Authenticate<P>;
-  /** handlers taking the place of some of `handlers`, typed per operation: only declared answers compile */
-  readonly overrides?: Partial<Handlers<P>>;
-  /** check every answer against the contract (default true) */
-  readonly validateResponses?: boolean;
-  /** the largest JSON, form or text body in bytes (default 1 MiB) */
-  readonly bodyLimit?: number;
-  /** the largest uploaded file in bytes (default 10 MiB) */
-  readonly fileSizeLimit?: number;
-  /** answer paths under the base that no operation serves with 404 and wrong methods with 405 (default: when the base path is not empty) */
-  readonly notFound?: boolean;
-  /** where failures are logged: answers that break the contract, handler errors (default: console.error) */
-  readonly log?: RequestLog;
-}
+export interface MswOptions<P = undefined> extends MswHandlerOptions<Handlers<P>, P> {}
 
 /**
  * One MSW handler serving every operation of the API under the base URL with `handlers` (and the
  * `overrides`): spread it into `setupServer(...)` or `setupWorker(...)`.
  */
 export function createMswHandlers<P = undefined>(handlers: Handlers<P>, options: MswOptions<P> = {}): HttpHandler[] {
-  const baseUrl = options.baseUrl ?? basePath;
-  const chosen: object = { ...handlers, ...options.overrides };
-  const table: Readonly<Record<OperationId, Route>> = routes;
-  const serve = createFetchHandler(table, (key) => pick(chosen, key), {
-    baseUrl,
-    authenticate: options.authenticate as Authenticate<unknown> | undefined,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    fileSizeLimit: options.fileSizeLimit ?? DEFAULT_FILE_SIZE_LIMIT,
-    validateResponses: options.validateResponses ?? true,
-    notFound: options.notFound ?? pathOf(baseUrl) !== "",
-    log: options.log ?? CONSOLE_LOG,
-  });
-  return [http.all(matcherOf(baseUrl), async ({ request }) => serve(request))];
-}
-
-function pick(handlers: object, key: OperationId): { handler: RouteHandler; owner: object } | undefined {
-  const handler = (handlers as Readonly<Record<OperationId, RouteHandler | undefined>>)[key];
-  return handler === undefined ? undefined : { handler, owner: handlers };
-}
-
-/** Failures to the console; nothing else. */
-const CONSOLE_LOG: RequestLog = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: (object, message) => console.error(message ?? object, message === undefined ? "" : object),
-};
-
-function pathOf(baseUrl: string): string {
-  return (baseUrl.startsWith("/") || baseUrl === "" ? baseUrl : new URL(baseUrl).pathname).replace(/\/+$/, "");
-}
-
-/** The URLs under the base (the origin and the path without query), which MSW hands to this handler. */
-function matcherOf(baseUrl: string): RegExp {
-  const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  const absolute = !(baseUrl.startsWith("/") || baseUrl === "");
-  const origin = absolute ? literal(new URL(baseUrl).origin) : "[a-z][a-z0-9+.-]*:\\/\\/[^/]+";
-  return new RegExp(`^${origin}${literal(pathOf(baseUrl))}(?:\\/.*)?$`, "i");
+  return createApiMswHandlers({ routes, basePath }, handlers, options);
 }

@@ -9,13 +9,16 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import type { OperationId } from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type OperationId, routes } from "../routes.js";
+import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
 
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "workforce-scheduling-service-api";
+
+/** This API for the runtime: the root of its keys and its route table. */
+const api: QueryApi = { root: queryKeyRoot, routes };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -49,57 +52,57 @@ type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: 
 
 /** The query key of `listEvents` (GET /events); a prefix of it names every query below. */
 export function listEventsQueryKey(input?: Parameters<Client["listEvents"]>[0]): DataTag<QueryKey, Result<"listEvents">> {
-  return queryKeyOf(queryKeyRoot, "listEvents", input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">>;
+  return queryKeyOf(api, "listEvents", input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">>;
 }
 
 /** `{ queryKey, queryFn }` of `listEvents` (GET /events), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
 export function listEventsQueryOptions(client: Client, input?: Parameters<Client["listEvents"]>[0]) {
-  const options = queryOptionsOf(queryKeyRoot, "listEvents", input as CallInput | undefined, (call) => client["listEvents"](input as never, call));
+  const options = queryOptionsOf(api, "listEvents", input as CallInput | undefined, (call) => client["listEvents"](input as never, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listEvents">> };
 }
 
 /** The query key of `listWageRules` (GET /wage-rules); a prefix of it names every query below. */
 export function listWageRulesQueryKey(input?: Parameters<Client["listWageRules"]>[0]): DataTag<QueryKey, Result<"listWageRules">> {
-  return queryKeyOf(queryKeyRoot, "listWageRules", input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">>;
+  return queryKeyOf(api, "listWageRules", input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">>;
 }
 
 /** `{ queryKey, queryFn }` of `listWageRules` (GET /wage-rules), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
 export function listWageRulesQueryOptions(client: Client, input?: Parameters<Client["listWageRules"]>[0]) {
-  const options = queryOptionsOf(queryKeyRoot, "listWageRules", input as CallInput | undefined, (call) => client["listWageRules"](input as never, call));
+  const options = queryOptionsOf(api, "listWageRules", input as CallInput | undefined, (call) => client["listWageRules"](input as never, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listWageRules">> };
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerCredential` (POST /workers/{id}/credentials); on success it invalidates `invalidates.addWorkerCredential`. */
 export function addWorkerCredentialMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "addWorkerCredential", invalidates["addWorkerCredential"], (variables: Parameters<Client["addWorkerCredential"]>[0]) => client["addWorkerCredential"](variables as never), settings);
+  return mutationOptionsOf(api, "addWorkerCredential", invalidates["addWorkerCredential"], (variables: Parameters<Client["addWorkerCredential"]>[0]) => client["addWorkerCredential"](variables as never), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerDocument` (POST /workers/{id}/documents); on success it invalidates `invalidates.addWorkerDocument`. */
 export function addWorkerDocumentMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "addWorkerDocument", invalidates["addWorkerDocument"], (variables: Parameters<Client["addWorkerDocument"]>[0]) => client["addWorkerDocument"](variables as never), settings);
+  return mutationOptionsOf(api, "addWorkerDocument", invalidates["addWorkerDocument"], (variables: Parameters<Client["addWorkerDocument"]>[0]) => client["addWorkerDocument"](variables as never), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createEvent` (POST /events); on success it invalidates `invalidates.createEvent`. */
 export function createEventMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "createEvent", invalidates["createEvent"], (variables: Parameters<Client["createEvent"]>[0]) => client["createEvent"](variables as never), settings);
+  return mutationOptionsOf(api, "createEvent", invalidates["createEvent"], (variables: Parameters<Client["createEvent"]>[0]) => client["createEvent"](variables as never), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createPayrollGroup` (POST /payroll-groups); on success it invalidates `invalidates.createPayrollGroup`. */
 export function createPayrollGroupMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "createPayrollGroup", invalidates["createPayrollGroup"], (variables: Parameters<Client["createPayrollGroup"]>[0]) => client["createPayrollGroup"](variables as never), settings);
+  return mutationOptionsOf(api, "createPayrollGroup", invalidates["createPayrollGroup"], (variables: Parameters<Client["createPayrollGroup"]>[0]) => client["createPayrollGroup"](variables as never), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createVenue` (POST /venues); on success it invalidates `invalidates.createVenue`. */
 export function createVenueMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "createVenue", invalidates["createVenue"], (variables: Parameters<Client["createVenue"]>[0]) => client["createVenue"](variables as never), settings);
+  return mutationOptionsOf(api, "createVenue", invalidates["createVenue"], (variables: Parameters<Client["createVenue"]>[0]) => client["createVenue"](variables as never), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `updateClient` (PATCH /clients/{id}); on success it invalidates `invalidates.updateClient`. */
 export function updateClientMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "updateClient", invalidates["updateClient"], (variables: Parameters<Client["updateClient"]>[0]) => client["updateClient"](variables as never), settings);
+  return mutationOptionsOf(api, "updateClient", invalidates["updateClient"], (variables: Parameters<Client["updateClient"]>[0]) => client["updateClient"](variables as never), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `updateEvent` (PATCH /events/{id}); on success it invalidates `invalidates.updateEvent`. */
 export function updateEventMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "updateEvent", invalidates["updateEvent"], (variables: Parameters<Client["updateEvent"]>[0]) => client["updateEvent"](variables as never), settings);
+  return mutationOptionsOf(api, "updateEvent", invalidates["updateEvent"], (variables: Parameters<Client["updateEvent"]>[0]) => client["updateEvent"](variables as never), settings);
 }

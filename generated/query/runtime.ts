@@ -2,17 +2,18 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /**
- * TanStack Query options from the route table, the same for every spec. A query key is the API's
+ * TanStack Query options from a route table, the same for every spec. A query key is the API's
  * name, then one element per path segment (a parameter's value as text), then the rest of the
  * input when there is any: `["api", "events"]`, `["api", "events", "7"]`,
  * `["api", "events", { query: { limit: 5 } }]`. A prefix of a key names everything below it, so
  * `invalidateQueries({ queryKey: ["api", "events"] })` reaches every event query. A mutation's key
  * is the name, its path's segments as the spec writes them, and its operation.
  *
- * Nothing here imports TanStack Query: the options are plain objects its functions take.
+ * Nothing here imports TanStack Query: the options are plain objects its functions take. Each
+ * function takes the API (its name and its route table) and an operation's key in the table.
  */
 import type { CallArgs } from "../client/runtime.js";
-import { type OperationId, type Route, routes } from "../routes.js";
+import type { Route } from "../route-types.js";
 
 /** A query key: the API's name, the path's segments, then the input's query and headers when given. */
 export type QueryKey = readonly unknown[];
@@ -34,15 +35,19 @@ export interface MutationSettings {
   readonly queryClient?: InvalidatingClient;
 }
 
-const ROUTES: Readonly<Record<string, Route>> = routes;
+/** The API whose keys and options these are: its name (the first element of every key) and its route table. */
+export interface QueryApi {
+  readonly root: string;
+  readonly routes: Readonly<Record<string, Route>>;
+}
 
 /** A segment of a path template: literal text, or one made of parameters ("{id}", "{name}.{ext}"). */
 function segmentsOf(template: string): string[] {
   return (template.split("?")[0] ?? "").split("/").filter((segment) => segment !== "");
 }
 
-function routeOf(operation: OperationId): Route {
-  const route = ROUTES[operation];
+function routeOf(api: QueryApi, operation: string): Route {
+  const route = api.routes[operation];
   if (route === undefined) throw new TypeError(`no operation "${operation}" in the route table`);
   return route;
 }
@@ -59,42 +64,42 @@ function fill(segment: string, path: Readonly<Record<string, unknown>> | undefin
 }
 
 /** The query key of a call of `operation` with `input`. */
-export function queryKeyOf(root: string, operation: OperationId, input: CallInput | undefined): QueryKey {
-  const segments = segmentsOf(routeOf(operation).path).map((segment) => fill(segment, input?.path) ?? segment);
+export function queryKeyOf(api: QueryApi, operation: string, input: CallInput | undefined): QueryKey {
+  const segments = segmentsOf(routeOf(api, operation).path).map((segment) => fill(segment, input?.path) ?? segment);
   const rest: Record<string, unknown> = {};
   if (input?.query !== undefined) rest.query = input.query;
   if (input?.headers !== undefined) rest.headers = input.headers;
-  return Object.keys(rest).length === 0 ? [root, ...segments] : [root, ...segments, rest];
+  return Object.keys(rest).length === 0 ? [api.root, ...segments] : [api.root, ...segments, rest];
 }
 
 /** The mutation key of `operation`: the API's name, its path's segments as written, the operation. */
-export function mutationKeyOf(root: string, operation: OperationId): QueryKey {
-  return [root, ...segmentsOf(routeOf(operation).path), operation];
+export function mutationKeyOf(api: QueryApi, operation: string): QueryKey {
+  return [api.root, ...segmentsOf(routeOf(api, operation).path), operation];
 }
 
 /** `{ queryKey, queryFn }` of a call; the query's AbortSignal reaches fetch. */
 export function queryOptionsOf<D>(
-  root: string,
-  operation: OperationId,
+  api: QueryApi,
+  operation: string,
   input: CallInput | undefined,
   call: (options: { readonly signal: AbortSignal }) => Promise<D>,
 ): { queryKey: QueryKey; queryFn: (context: { readonly signal: AbortSignal }) => Promise<D> } {
-  return { queryKey: queryKeyOf(root, operation, input), queryFn: ({ signal }) => call({ signal }) };
+  return { queryKey: queryKeyOf(api, operation, input), queryFn: ({ signal }) => call({ signal }) };
 }
 
 /** The filters that invalidate, after `mutation` succeeded with `variables`, each query in `targets`. */
 export function invalidationsOf(
-  root: string,
-  mutation: OperationId,
-  targets: readonly OperationId[],
+  api: QueryApi,
+  mutation: string,
+  targets: readonly string[],
   variables: CallInput | undefined,
 ): { queryKey: QueryKey; predicate: (query: { readonly queryKey: QueryKey }) => boolean }[] {
-  const own = segmentsOf(routeOf(mutation).path);
+  const own = segmentsOf(routeOf(api, mutation).path);
   return targets.map((target) => {
-    const pattern = alignedPattern(segmentsOf(routeOf(target).path), own, variables?.path);
+    const pattern = alignedPattern(segmentsOf(routeOf(api, target).path), own, variables?.path);
     const fixed = pattern.indexOf(undefined);
     const prefix = (fixed === -1 ? pattern : pattern.slice(0, fixed)) as string[];
-    return { queryKey: [root, ...prefix], predicate: (query) => matchesPattern(query.queryKey, root, pattern) };
+    return { queryKey: [api.root, ...prefix], predicate: (query) => matchesPattern(query.queryKey, api.root, pattern) };
   });
 }
 
@@ -140,9 +145,9 @@ function matchesPattern(key: QueryKey, root: string, pattern: readonly (string |
 
 /** `{ mutationKey, mutationFn, onSuccess }`: on success, the queries in `targets` are invalidated (and refetched when active). */
 export function mutationOptionsOf<V extends CallInput | undefined, D>(
-  root: string,
-  operation: OperationId,
-  targets: readonly OperationId[],
+  api: QueryApi,
+  operation: string,
+  targets: readonly string[],
   mutate: (variables: V) => Promise<D>,
   settings: MutationSettings = {},
 ): {
@@ -151,13 +156,13 @@ export function mutationOptionsOf<V extends CallInput | undefined, D>(
   onSuccess: (data: D, variables: V, onMutateResult?: unknown, context?: { readonly client?: InvalidatingClient }) => Promise<void>;
 } {
   return {
-    mutationKey: mutationKeyOf(root, operation),
+    mutationKey: mutationKeyOf(api, operation),
     mutationFn: (variables) => mutate(variables),
     onSuccess: async (_data, variables, _onMutateResult, context) => {
       if (targets.length === 0) return;
       const client = settings.queryClient ?? context?.client;
       if (client === undefined) throw new TypeError(`${operation}: no QueryClient to invalidate queries with: pass { queryClient } to ${operation}MutationOptions`);
-      await Promise.all(invalidationsOf(root, operation, targets, variables).map((filters) => client.invalidateQueries(filters)));
+      await Promise.all(invalidationsOf(api, operation, targets, variables).map((filters) => client.invalidateQueries(filters)));
     },
   };
 }

@@ -5,11 +5,13 @@
  */
 import { MutationObserver, QueryClient } from "@tanstack/query-core";
 import { describe, expect, it } from "vitest";
-import { createClient } from "../../generated/index.js";
+import { createClient, routes } from "../../generated/index.js";
 import { createEventMutationOptions, listEventsQueryKey, listEventsQueryOptions, queryKeyRoot, updateEventMutationOptions } from "../../generated/query/index.js";
 import { invalidationsOf, mutationKeyOf, queryKeyOf } from "../../generated/query/runtime.js";
 
 const ROOT = queryKeyRoot;
+/** The API as the query entry point hands it to the runtime: the keys' root and the route table. */
+const API = { root: ROOT, routes };
 
 /** A client whose fetch answers `body` with 200 (or 201 for a POST), recording what it was given. */
 function recordingClient(body: unknown): { client: ReturnType<typeof createClient>; calls: { url: string; init: RequestInit }[] } {
@@ -27,18 +29,18 @@ function recordingClient(body: unknown): { client: ReturnType<typeof createClien
 describe("query keys", () => {
   it("are the API's name, one element per path segment, then the query and headers when given", () => {
     expect(listEventsQueryKey()).toEqual([ROOT, "events"]);
-    expect(queryKeyOf(ROOT, "updateEvent", { path: { id: 7 }, body: {} })).toEqual([ROOT, "events", "7"]);
-    expect(queryKeyOf(ROOT, "updateEvent", { path: { id: "7" }, query: { expand: true } })).toEqual([ROOT, "events", "7", { query: { expand: true } }]);
-    expect(mutationKeyOf(ROOT, "updateEvent")).toEqual([ROOT, "events", "{id}", "updateEvent"]);
+    expect(queryKeyOf(API, "updateEvent", { path: { id: 7 }, body: {} })).toEqual([ROOT, "events", "7"]);
+    expect(queryKeyOf(API, "updateEvent", { path: { id: "7" }, query: { expand: true } })).toEqual([ROOT, "events", "7", { query: { expand: true } }]);
+    expect(mutationKeyOf(API, "updateEvent")).toEqual([ROOT, "events", "{id}", "updateEvent"]);
     expect(createEventMutationOptions(recordingClient(1).client).mutationKey).toEqual([ROOT, "events", "createEvent"]);
   });
 });
 
 describe("invalidation", () => {
   it("fills the query's parameters from the mutation's where the paths agree, and matches only that template's keys", () => {
-    const [item] = invalidationsOf(ROOT, "updateEvent", ["updateEvent"], { path: { id: 7 } });
-    const [list] = invalidationsOf(ROOT, "updateEvent", ["listEvents"], { path: { id: 7 } });
-    const [other] = invalidationsOf(ROOT, "addWorkerCredential", ["updateEvent"], { path: { id: 3 } });
+    const [item] = invalidationsOf(API, "updateEvent", ["updateEvent"], { path: { id: 7 } });
+    const [list] = invalidationsOf(API, "updateEvent", ["listEvents"], { path: { id: 7 } });
+    const [other] = invalidationsOf(API, "addWorkerCredential", ["updateEvent"], { path: { id: 3 } });
     const matches = (filter: typeof item, key: readonly unknown[]): boolean => filter?.predicate({ queryKey: key }) === true;
     expect([item?.queryKey, list?.queryKey, other?.queryKey]).toEqual([
       [ROOT, "events", "7"],

@@ -2,9 +2,9 @@ import type { EmitInput, GeneratedFile } from "../emitter.js";
 
 /**
  * generated/msw/: `createMswHandlers`, MSW request handlers serving the generated `Handlers` through
- * the server's request pipeline. The same for every spec: the runtime's msw/, driven by the route
- * table and typed by the handlers interface.
+ * the server's request pipeline. The entry point (index.ts) binds the runtime's msw/, the same for
+ * every spec, to the route table, the base path and the handlers interface.
  */
 export function emitMsw({ config }: EmitInput): GeneratedFile[] {
-  return config.runtime.take("msw");
+  return [config.templates.file("msw/index.ts", "msw/index.ts", {}), ...config.runtime.take("msw")];
 }

@@ -9,13 +9,16 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import type { OperationId } from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type OperationId, routes } from "../routes.js";
+import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
 
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "orders-in-several-files";
+
+/** This API for the runtime: the root of its keys and its route table. */
+const api: QueryApi = { root: queryKeyRoot, routes };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -34,38 +37,38 @@ type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: 
 
 /** The query key of `getCategoryTree` (GET /categories); a prefix of it names every query below. */
 export function getCategoryTreeQueryKey(input?: Parameters<Client["getCategoryTree"]>[0]): DataTag<QueryKey, Result<"getCategoryTree">> {
-  return queryKeyOf(queryKeyRoot, "getCategoryTree", input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">>;
+  return queryKeyOf(api, "getCategoryTree", input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">>;
 }
 
 /** `{ queryKey, queryFn }` of `getCategoryTree` (GET /categories), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
 export function getCategoryTreeQueryOptions(client: Client, input?: Parameters<Client["getCategoryTree"]>[0]) {
-  const options = queryOptionsOf(queryKeyRoot, "getCategoryTree", input as CallInput | undefined, (call) => client["getCategoryTree"](input as never, call));
+  const options = queryOptionsOf(api, "getCategoryTree", input as CallInput | undefined, (call) => client["getCategoryTree"](input as never, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getCategoryTree">> };
 }
 
 /** The query key of `getCustomer` (GET /customers/{customerId}); a prefix of it names every query below. */
 export function getCustomerQueryKey(input: Parameters<Client["getCustomer"]>[0]): DataTag<QueryKey, Result<"getCustomer">> {
-  return queryKeyOf(queryKeyRoot, "getCustomer", input as CallInput | undefined) as DataTag<QueryKey, Result<"getCustomer">>;
+  return queryKeyOf(api, "getCustomer", input as CallInput | undefined) as DataTag<QueryKey, Result<"getCustomer">>;
 }
 
 /** `{ queryKey, queryFn }` of `getCustomer` (GET /customers/{customerId}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
 export function getCustomerQueryOptions(client: Client, input: Parameters<Client["getCustomer"]>[0]) {
-  const options = queryOptionsOf(queryKeyRoot, "getCustomer", input as CallInput | undefined, (call) => client["getCustomer"](input as never, call));
+  const options = queryOptionsOf(api, "getCustomer", input as CallInput | undefined, (call) => client["getCustomer"](input as never, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getCustomer">> };
 }
 
 /** The query key of `listOrders` (GET /orders); a prefix of it names every query below. */
 export function listOrdersQueryKey(input?: Parameters<Client["listOrders"]>[0]): DataTag<QueryKey, Result<"listOrders">> {
-  return queryKeyOf(queryKeyRoot, "listOrders", input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">>;
+  return queryKeyOf(api, "listOrders", input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">>;
 }
 
 /** `{ queryKey, queryFn }` of `listOrders` (GET /orders), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
 export function listOrdersQueryOptions(client: Client, input?: Parameters<Client["listOrders"]>[0]) {
-  const options = queryOptionsOf(queryKeyRoot, "listOrders", input as CallInput | undefined, (call) => client["listOrders"](input as never, call));
+  const options = queryOptionsOf(api, "listOrders", input as CallInput | undefined, (call) => client["listOrders"](input as never, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listOrders">> };
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createOrder` (POST /orders); on success it invalidates `invalidates.createOrder`. */
 export function createOrderMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "createOrder", invalidates["createOrder"], (variables: Parameters<Client["createOrder"]>[0]) => client["createOrder"](variables as never), settings);
+  return mutationOptionsOf(api, "createOrder", invalidates["createOrder"], (variables: Parameters<Client["createOrder"]>[0]) => client["createOrder"](variables as never), settings);
 }

@@ -9,13 +9,16 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import type { OperationId } from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type OperationId, routes } from "../routes.js";
+import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
 
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "multipart-fixture";
+
+/** This API for the runtime: the root of its keys and its route table. */
+const api: QueryApi = { root: queryKeyRoot, routes };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -33,10 +36,10 @@ type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: 
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `replaceCover` (PUT /albums/{albumId}/cover); on success it invalidates `invalidates.replaceCover`. */
 export function replaceCoverMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "replaceCover", invalidates["replaceCover"], (variables: Parameters<Client["replaceCover"]>[0]) => client["replaceCover"](variables as never), settings);
+  return mutationOptionsOf(api, "replaceCover", invalidates["replaceCover"], (variables: Parameters<Client["replaceCover"]>[0]) => client["replaceCover"](variables as never), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `uploadPhoto` (POST /albums/{albumId}/photos); on success it invalidates `invalidates.uploadPhoto`. */
 export function uploadPhotoMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "uploadPhoto", invalidates["uploadPhoto"], (variables: Parameters<Client["uploadPhoto"]>[0]) => client["uploadPhoto"](variables as never), settings);
+  return mutationOptionsOf(api, "uploadPhoto", invalidates["uploadPhoto"], (variables: Parameters<Client["uploadPhoto"]>[0]) => client["uploadPhoto"](variables as never), settings);
 }

@@ -9,13 +9,16 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import type { OperationId } from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type OperationId, routes } from "../routes.js";
+import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
 
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "name-collisions-fixture";
+
+/** This API for the runtime: the root of its keys and its route table. */
+const api: QueryApi = { root: queryKeyRoot, routes };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -34,16 +37,16 @@ type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: 
 
 /** The query key of `listThings` (GET /things); a prefix of it names every query below. */
 export function listThingsQueryKey(input?: Parameters<Client["listThings"]>[0]): DataTag<QueryKey, Result<"listThings">> {
-  return queryKeyOf(queryKeyRoot, "listThings", input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">>;
+  return queryKeyOf(api, "listThings", input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">>;
 }
 
 /** `{ queryKey, queryFn }` of `listThings` (GET /things), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
 export function listThingsQueryOptions(client: Client, input?: Parameters<Client["listThings"]>[0]) {
-  const options = queryOptionsOf(queryKeyRoot, "listThings", input as CallInput | undefined, (call) => client["listThings"](input as never, call));
+  const options = queryOptionsOf(api, "listThings", input as CallInput | undefined, (call) => client["listThings"](input as never, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listThings">> };
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createThing` (POST /things); on success it invalidates `invalidates.createThing`. */
 export function createThingMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "createThing", invalidates["createThing"], (variables: Parameters<Client["createThing"]>[0]) => client["createThing"](variables as never), settings);
+  return mutationOptionsOf(api, "createThing", invalidates["createThing"], (variables: Parameters<Client["createThing"]>[0]) => client["createThing"](variables as never), settings);
 }

@@ -9,13 +9,16 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import type { OperationId } from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type OperationId, routes } from "../routes.js";
+import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
 
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "parameters-fixture";
+
+/** This API for the runtime: the root of its keys and its route table. */
+const api: QueryApi = { root: queryKeyRoot, routes };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -29,22 +32,22 @@ type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: 
 
 /** The query key of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}); a prefix of it names every query below. */
 export function getOrderQueryKey(input: Parameters<Client["getOrder"]>[0]): DataTag<QueryKey, Result<"getOrder">> {
-  return queryKeyOf(queryKeyRoot, "getOrder", input as CallInput | undefined) as DataTag<QueryKey, Result<"getOrder">>;
+  return queryKeyOf(api, "getOrder", input as CallInput | undefined) as DataTag<QueryKey, Result<"getOrder">>;
 }
 
 /** `{ queryKey, queryFn }` of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
 export function getOrderQueryOptions(client: Client, input: Parameters<Client["getOrder"]>[0]) {
-  const options = queryOptionsOf(queryKeyRoot, "getOrder", input as CallInput | undefined, (call) => client["getOrder"](input as never, call));
+  const options = queryOptionsOf(api, "getOrder", input as CallInput | undefined, (call) => client["getOrder"](input as never, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getOrder">> };
 }
 
 /** The query key of `search` (GET /search); a prefix of it names every query below. */
 export function searchQueryKey(input: Parameters<Client["search"]>[0]): DataTag<QueryKey, Result<"search">> {
-  return queryKeyOf(queryKeyRoot, "search", input as CallInput | undefined) as DataTag<QueryKey, Result<"search">>;
+  return queryKeyOf(api, "search", input as CallInput | undefined) as DataTag<QueryKey, Result<"search">>;
 }
 
 /** `{ queryKey, queryFn }` of `search` (GET /search), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
 export function searchQueryOptions(client: Client, input: Parameters<Client["search"]>[0]) {
-  const options = queryOptionsOf(queryKeyRoot, "search", input as CallInput | undefined, (call) => client["search"](input as never, call));
+  const options = queryOptionsOf(api, "search", input as CallInput | undefined, (call) => client["search"](input as never, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"search">> };
 }

@@ -9,13 +9,16 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import type { OperationId } from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type OperationId, routes } from "../routes.js";
+import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
 
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "read-write-fixture";
+
+/** This API for the runtime: the root of its keys and its route table. */
+const api: QueryApi = { root: queryKeyRoot, routes };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -31,16 +34,16 @@ type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: 
 
 /** The query key of `listOwners` (GET /accounts/{id}/owners); a prefix of it names every query below. */
 export function listOwnersQueryKey(input: Parameters<Client["listOwners"]>[0]): DataTag<QueryKey, Result<"listOwners">> {
-  return queryKeyOf(queryKeyRoot, "listOwners", input as CallInput | undefined) as DataTag<QueryKey, Result<"listOwners">>;
+  return queryKeyOf(api, "listOwners", input as CallInput | undefined) as DataTag<QueryKey, Result<"listOwners">>;
 }
 
 /** `{ queryKey, queryFn }` of `listOwners` (GET /accounts/{id}/owners), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
 export function listOwnersQueryOptions(client: Client, input: Parameters<Client["listOwners"]>[0]) {
-  const options = queryOptionsOf(queryKeyRoot, "listOwners", input as CallInput | undefined, (call) => client["listOwners"](input as never, call));
+  const options = queryOptionsOf(api, "listOwners", input as CallInput | undefined, (call) => client["listOwners"](input as never, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listOwners">> };
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createAccount` (POST /accounts); on success it invalidates `invalidates.createAccount`. */
 export function createAccountMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "createAccount", invalidates["createAccount"], (variables: Parameters<Client["createAccount"]>[0]) => client["createAccount"](variables as never), settings);
+  return mutationOptionsOf(api, "createAccount", invalidates["createAccount"], (variables: Parameters<Client["createAccount"]>[0]) => client["createAccount"](variables as never), settings);
 }

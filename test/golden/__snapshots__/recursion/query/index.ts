@@ -9,13 +9,16 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import type { OperationId } from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type OperationId, routes } from "../routes.js";
+import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
 
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "recursion-fixture";
+
+/** This API for the runtime: the root of its keys and its route table. */
+const api: QueryApi = { root: queryKeyRoot, routes };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -31,5 +34,5 @@ type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: 
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `plantTree` (POST /trees); on success it invalidates `invalidates.plantTree`. */
 export function plantTreeMutationOptions(client: Client, settings?: MutationSettings) {
-  return mutationOptionsOf(queryKeyRoot, "plantTree", invalidates["plantTree"], (variables: Parameters<Client["plantTree"]>[0]) => client["plantTree"](variables as never), settings);
+  return mutationOptionsOf(api, "plantTree", invalidates["plantTree"], (variables: Parameters<Client["plantTree"]>[0]) => client["plantTree"](variables as never), settings);
 }
