@@ -98,7 +98,8 @@ export class JsonStreamError extends Error {
 /**
  * The first batch of a stream, read (and checked) before anything is sent, so a source that
  * fails at once, or a first batch that breaks the contract, is still answered with a problem;
- * then the rest of the text, as chunks of at most one batch each.
+ * then the rest of the text, as chunks of at most one batch each, and of about CHUNK_CHARS
+ * characters at most.
  */
 export async function openJsonStream(stream: JsonStream, check: BatchCheck | undefined): Promise<AsyncIterable<string>> {
   const iterator = toAsyncIterator(stream.batches);
@@ -111,6 +112,14 @@ export async function openJsonStream(stream: JsonStream, check: BatchCheck | und
   }
   return chunks(stream, iterator, first.done === true ? undefined : firstBatch, check);
 }
+
+/**
+ * The length of text after which a chunk is handed on, within a batch too. A chunk stays small
+ * enough for the JavaScript engine's young generation, which frees it as soon as it is written;
+ * a chunk the size of a whole batch (hundreds of kilobytes) is allocated among the long-lived
+ * objects, and a long list would leave the server holding all of them until a full collection.
+ */
+const CHUNK_CHARS = 32 * 1024;
 
 async function* chunks(stream: JsonStream, iterator: AsyncIterator<readonly unknown[]>, first: readonly unknown[] | undefined, check: BatchCheck | undefined): AsyncGenerator<string> {
   const opening = openingOf(stream);
@@ -125,6 +134,9 @@ async function* chunks(stream: JsonStream, iterator: AsyncIterator<readonly unkn
       for (const item of batch) {
         text += count === 0 ? itemText(item) : `,${itemText(item)}`;
         count += 1;
+        if (text.length < CHUNK_CHARS) continue;
+        yield text;
+        text = "";
       }
       yield text;
       text = "";

@@ -64,6 +64,15 @@ describe("JsonStream", () => {
     ]);
   });
 
+  it("hands on a long batch in chunks of a few tens of kilobytes, which make up the same text", async () => {
+    const long = Array.from({ length: 3000 }, (_, id) => ({ id, name: `Event ${id}`.padEnd(60, ".") }));
+    const chunks: string[] = [];
+    for await (const chunk of await openJsonStream(streamJsonArray([long]), undefined)) chunks.push(chunk);
+    expect(chunks.join("")).toBe(JSON.stringify(long));
+    expect(chunks.length).toBeGreaterThan(4);
+    expect(Math.max(...chunks.map((chunk) => chunk.length))).toBeLessThan(33 * 1024);
+  });
+
   it("refuses a first batch that breaks the contract before any text, and closes the source", async () => {
     let closed = false;
     async function* source() {
