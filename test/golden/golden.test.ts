@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEFAULT_TEMPLATES_DIR, generate } from "../../src/index.js";
 import { repoRoot } from "../support/paths.js";
@@ -23,6 +23,14 @@ function body(content: string): string {
 function committed(path: string): string | undefined {
   const file = join(repoRoot, "generated", path);
   return existsSync(file) ? body(readFileSync(file, "utf8")) : undefined;
+}
+
+/** The files under a scenario's snapshot folder, as paths relative to it. */
+function snapshotFiles(scenario: string): string[] {
+  const dir = join(repoRoot, "test/golden/__snapshots__", scenario);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"));
 }
 
 const scenarios = readdirSync(fixturesDir)
@@ -45,9 +53,13 @@ describe("golden files of the fixture specs", () => {
     const shared = result.files.filter((file) => body(file.content) === committed(file.path));
     const listing = result.files.map((file) => (shared.includes(file) ? `${file.path} (same as generated/${file.path})` : file.path));
     await expect(`${listing.join("\n")}\n`).toMatchFileSnapshot(`__snapshots__/${scenario}/FILES.txt`);
-    for (const file of result.files.filter((f) => !shared.includes(f))) {
+    const snapshotted = result.files.filter((f) => !shared.includes(f));
+    for (const file of snapshotted) {
       await expect(file.content).toMatchFileSnapshot(`__snapshots__/${scenario}/${file.path}`);
     }
+    // a snapshot of a file no longer emitted, or now the same as generated/'s, is left over: delete it
+    const leftOver = snapshotFiles(scenario).filter((path) => path !== "FILES.txt" && !snapshotted.some((file) => file.path === path));
+    expect(leftOver, `snapshots under test/golden/__snapshots__/${scenario}/ that nothing compares with`).toEqual([]);
   });
 });
 
