@@ -42,7 +42,10 @@ const PACKAGE_ENTRIES: Readonly<Record<string, string>> = {
 
 export default defineConfig({
   resolve: {
-    alias: Object.entries(PACKAGE_ENTRIES).map(([name, file]) => ({ find: new RegExp(`^${name.replace(/[/-]/g, "\\$&")}$`), replacement: file })),
+    alias: Object.entries(PACKAGE_ENTRIES).map(([name, file]) => ({
+      find: new RegExp(`^${name.replace(/[/-]/g, "\\$&")}$`),
+      replacement: file,
+    })),
   },
   test: {
     include: ["test/**/*.test.ts"],

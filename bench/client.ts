@@ -39,13 +39,27 @@ type Variant = { readonly name: string; readonly call: () => Promise<unknown> };
 function variants(origin: string, memoryFetch?: FetchFunction): Variant[] {
   const url = `${origin}/api/1_12/venues`;
   const fetchFunction = memoryFetch ?? fetch;
-  const common = { apiKey: API_KEY, serverVariables: { base_url: origin }, ...(memoryFetch ? { fetch: memoryFetch } : {}) };
+  const common = {
+    apiKey: API_KEY,
+    serverVariables: { base_url: origin },
+    ...(memoryFetch ? { fetch: memoryFetch } : {}),
+  };
   // the exact request the client sends: same method, URL, headers and body
-  const headers = { accept: "application/json, application/problem+json", "x-api-key": API_KEY, "content-type": "application/json" };
+  const headers = {
+    accept: "application/json, application/problem+json",
+    "x-api-key": API_KEY,
+    "content-type": "application/json",
+  };
   const off = createClient({ ...common, validateRequests: false });
   const on = createClient(common);
   return [
-    { name: "raw fetch", call: () => fetchFunction(url, { method: "POST", headers, body: JSON.stringify(venue) }).then((response) => response.json()) },
+    {
+      name: "raw fetch",
+      call: () =>
+        fetchFunction(url, { method: "POST", headers, body: JSON.stringify(venue) }).then((response) =>
+          response.json(),
+        ),
+    },
     { name: "client, validation off", call: () => off.createVenue({ body: venue }) },
     { name: "client, request validation on", call: () => on.createVenue({ body: venue }) },
   ];
@@ -82,7 +96,9 @@ function inMemoryVariants(): Variant[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { rounds: { type: "string", default: "20" }, calls: { type: "string", default: "500" } } });
+  const { values } = parseArgs({
+    options: { rounds: { type: "string", default: "20" }, calls: { type: "string", default: "500" } },
+  });
   const rounds = Number(values.rounds);
   const calls = Number(values.calls);
   const { origin, child } = await startServer();
@@ -90,7 +106,9 @@ async function main(): Promise<void> {
     const overHttp = variants(origin);
     const inMemory = inMemoryVariants();
     await measure([...overHttp, ...inMemory], 1, 1_000);
-    console.log(`client per-call overhead: POST /venues, ${rounds} rounds x ${calls} calls per variant, Node ${process.version}\n`);
+    console.log(
+      `client per-call overhead: POST /venues, ${rounds} rounds x ${calls} calls per variant, Node ${process.version}\n`,
+    );
     report("over HTTP (127.0.0.1)", overHttp, await measure(overHttp, rounds, calls));
     report("in-memory fetch (the client's own work)", inMemory, await measure(inMemory, rounds, calls * 4));
     console.log("\ntargets over HTTP: validation off <= 1.05x raw fetch, request validation on <= 1.15x");

@@ -55,14 +55,41 @@ function measure([program, ...args]: Command): { seconds: number; peakMiB: numbe
   return { seconds, peakMiB: peakKiB / 1024 };
 }
 
-const npmCommand = (spec: string): Command => ["npm", "run", "-s", "generate", "--", "--spec", spec, "--out", join(scratch, "npm")];
-const generator = (spec: string): Command => [process.execPath, join(root, "lib", "cli.js"), "--spec", spec, "--out", join(scratch, "ours")];
-const baseline = (spec: string): Command => [process.execPath, join(root, "node_modules", "openapi-typescript", "bin", "cli.js"), spec, "-o", join(scratch, "baseline.ts")];
+const npmCommand = (spec: string): Command => [
+  "npm",
+  "run",
+  "-s",
+  "generate",
+  "--",
+  "--spec",
+  spec,
+  "--out",
+  join(scratch, "npm"),
+];
+const generator = (spec: string): Command => [
+  process.execPath,
+  join(root, "lib", "cli.js"),
+  "--spec",
+  spec,
+  "--out",
+  join(scratch, "ours"),
+];
+const baseline = (spec: string): Command => [
+  process.execPath,
+  join(root, "node_modules", "openapi-typescript", "bin", "cli.js"),
+  spec,
+  "-o",
+  join(scratch, "baseline.ts"),
+];
 
 const rows: string[][] = [];
 try {
   for (const target of targets) {
-    const commands = { npm: npmCommand(target.spec), generator: generator(target.spec), baseline: baseline(target.spec) };
+    const commands = {
+      npm: npmCommand(target.spec),
+      generator: generator(target.spec),
+      baseline: baseline(target.spec),
+    };
     const times = { npm: [] as number[], generator: [] as number[], baseline: [] as number[] };
     const peaks = { npm: [] as number[], generator: [] as number[], baseline: [] as number[] };
     for (const command of Object.values(commands)) measure(command);
@@ -94,5 +121,22 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
-console.log("\nFull generation (cold process, all targets) vs openapi-typescript CLI alone; medians; ratio = npm run generate / openapi-ts");
-printTable(["document", "rounds", "npm run generate s", "generator s", "openapi-ts s", "ratio", "generator ratio", "target", "peak MiB", "openapi-ts peak MiB", ""], rows);
+console.log(
+  "\nFull generation (cold process, all targets) vs openapi-typescript CLI alone; medians; ratio = npm run generate / openapi-ts",
+);
+printTable(
+  [
+    "document",
+    "rounds",
+    "npm run generate s",
+    "generator s",
+    "openapi-ts s",
+    "ratio",
+    "generator ratio",
+    "target",
+    "peak MiB",
+    "openapi-ts peak MiB",
+    "",
+  ],
+  rows,
+);

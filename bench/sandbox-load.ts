@@ -59,7 +59,13 @@ interface Running {
   stop(): Promise<void>;
 }
 
-const eventBody = (i: number): string => JSON.stringify({ name: `Load ${i}`, date: "2024-04-20", venue: { venue_id: "318" }, custom_fields_text: [{ key: "Round", value: String(i) }] });
+const eventBody = (i: number): string =>
+  JSON.stringify({
+    name: `Load ${i}`,
+    date: "2024-04-20",
+    venue: { venue_id: "318" },
+    custom_fields_text: [{ key: "Round", value: String(i) }],
+  });
 
 // ---------------------------------------------------------------------------------------------
 // the load
@@ -76,7 +82,8 @@ async function rate(base: string, operation: Operation, size: number, seconds: n
       const i = sequence++;
       const id = 1 + ((Math.imul(i, 2654435761) >>> 0) % size);
       if (operation === "POST /events") await send(agent, "POST", `${base}/events`, eventBody(i), 201);
-      else if (operation === "PATCH /events/{id}") await send(agent, "PATCH", `${base}/events/${id}`, eventBody(i), 200);
+      else if (operation === "PATCH /events/{id}")
+        await send(agent, "PATCH", `${base}/events/${id}`, eventBody(i), 200);
       else await send(agent, "GET", `${base}/events`, undefined, 200);
       done += 1;
     }
@@ -97,7 +104,11 @@ function send(agent: Agent, method: string, url: string, body: string | undefine
       response.on("data", (chunk: string) => {
         if (response.statusCode !== expected) text += chunk;
       });
-      response.on("end", () => (response.statusCode === expected ? resolve() : reject(new Error(`${method} ${url}: ${response.statusCode} ${text.slice(0, 300)}`))));
+      response.on("end", () =>
+        response.statusCode === expected
+          ? resolve()
+          : reject(new Error(`${method} ${url}: ${response.statusCode} ${text.slice(0, 300)}`)),
+      );
       response.on("error", reject);
     });
     req.on("error", reject);
@@ -113,7 +124,9 @@ async function addEvents(db: Kysely<Database>, schema: string, count: number): P
   await sql`insert into ${sql.table(`${schema}.events`)} (company_id, name, date, created, admin_origin, venue_id, custom_fields)
     select ${HARBOR}, 'Event ' || n, '2024-05-01', '2026-11-25', ${DANA}, 318, jsonb_build_array(jsonb_build_object('name', 'Round', 'value', n::text))
     from generate_series(1, ${count}) as n`.execute(db);
-  await sql`update ${sql.table(`${schema}.companies`)} set events_revision = default where company_id = ${HARBOR}`.execute(db);
+  await sql`update ${sql.table(`${schema}.companies`)} set events_revision = default where company_id = ${HARBOR}`.execute(
+    db,
+  );
   await settle(db, schema);
 }
 
@@ -196,7 +209,10 @@ async function startSandbox(env: Record<string, string>): Promise<Running> {
 async function startJsonServer(dbJson: string): Promise<Running> {
   const port = await freePort();
   const bin = join(root, "node_modules", "json-server", "lib", "cli", "bin.js");
-  const child = spawn(process.execPath, [bin, "--port", String(port), "--host", "127.0.0.1", "--quiet", dbJson], { cwd: root, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [bin, "--port", String(port), "--host", "127.0.0.1", "--quiet", dbJson], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
@@ -259,7 +275,8 @@ async function driverRate(db: Kysely<Database>, seconds: number): Promise<number
 /** A process's resident set and its peak, in MiB, from /proc. */
 async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
-  const field = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024;
+  const field = (name: string): number =>
+    Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) / 1024;
   return { rss: field("VmRSS"), peak: field("VmHWM") };
 }
 
@@ -269,7 +286,10 @@ async function listPeak(server: Running, expected: number): Promise<number> {
   await writeFile(`/proc/${server.pid}/clear_refs`, "5"); // resets VmHWM to the current RSS
   const response = await fetch(`${server.base}/events`, { headers: { "x-api-key": KEY } });
   const list = (await response.json()) as { data: unknown[]; total_count: number };
-  if (list.total_count !== expected || list.data.length !== expected) throw new Error(`GET /events answered ${list.data.length} events (total_count ${list.total_count}), not ${expected}`);
+  if (list.total_count !== expected || list.data.length !== expected)
+    throw new Error(
+      `GET /events answered ${list.data.length} events (total_count ${list.total_count}), not ${expected}`,
+    );
   const after = await memoryOf(server.pid);
   return after.peak - idle.rss;
 }
@@ -282,7 +302,8 @@ const record = (target: Target | "driver", operation: string, size: number, valu
   const key = `${target}|${operation}|${size}`;
   results.set(key, [...(results.get(key) ?? []), value]);
 };
-const figure = (target: Target | "driver", operation: string, size: number): number => median(results.get(`${target}|${operation}|${size}`) ?? []);
+const figure = (target: Target | "driver", operation: string, size: number): number =>
+  median(results.get(`${target}|${operation}|${size}`) ?? []);
 const peaks: Record<string, number[]> = {};
 
 spawnSync(process.execPath, ["scripts/dist.mjs", "build"], { cwd: root, stdio: "inherit" });
@@ -294,7 +315,8 @@ try {
   else console.log(`PostgreSQL left out: ${missing}`);
   const prepared = new Map<number, Prepared>();
   for (const size of SIZES) prepared.set(size, await prepare(dir, size));
-  const targets: Target[] = postgres === undefined ? ["embedded", "json-server"] : ["embedded", "postgres", "json-server"];
+  const targets: Target[] =
+    postgres === undefined ? ["embedded", "json-server"] : ["embedded", "postgres", "json-server"];
   for (let round = 0; round < ROUNDS; round++) {
     for (const size of SIZES) {
       const data = prepared.get(size);
@@ -303,12 +325,17 @@ try {
       for (const target of order) {
         // the list in a process of its own, while it holds exactly the events stored, so that every
         // size's writes are measured alike: in a fresh process after the same warm-up
-        if (size === 1000) await measured(target, data, `${round}_${size}_list`, async (base) => record(target, "GET /events", size, await rate(base, "GET /events", size, SECONDS)));
+        if (size === 1000)
+          await measured(target, data, `${round}_${size}_list`, async (base) =>
+            record(target, "GET /events", size, await rate(base, "GET /events", size, SECONDS)),
+          );
         await measured(target, data, `${round}_${size}`, async (base, server) => {
           record(target, "POST /events", size, await rate(base, "POST /events", size, SECONDS));
           record(target, "PATCH /events/{id}", size, await rate(base, "PATCH /events/{id}", size, SECONDS));
           if (size === 100_000 && target !== "json-server") {
-            const count = (await (await fetch(`${base}/events`, { headers: { "x-api-key": KEY } })).json()) as { total_count: number };
+            const count = (await (await fetch(`${base}/events`, { headers: { "x-api-key": KEY } })).json()) as {
+              total_count: number;
+            };
             peaks[target] = [...(peaks[target] ?? []), await listPeak(server, count.total_count)];
           }
         });
@@ -323,7 +350,12 @@ try {
 }
 
 /** Starts `target` on a fresh copy of the data, warms it up, runs `measure` on it, and stops it. */
-async function measured(target: Target, data: Prepared, copy: string, measure: (base: string, server: Running) => Promise<void>): Promise<void> {
+async function measured(
+  target: Target,
+  data: Prepared,
+  copy: string,
+  measure: (base: string, server: Running) => Promise<void>,
+): Promise<void> {
   const server = await startTarget(target, data, copy);
   try {
     // the first requests load code paths and caches, and the JIT compiles the hot ones; edits
@@ -390,19 +422,42 @@ function percent(change: number): string {
 }
 
 function report(targets: readonly Target[]): void {
-  const rps = (value: number): string => (Number.isNaN(value) ? "" : value >= 100 ? value.toFixed(0) : value.toFixed(1));
-  const times = (value: number, base: number): string => (Number.isNaN(value) || Number.isNaN(base) ? "" : `${(value / base).toFixed(1)}×`);
+  const rps = (value: number): string =>
+    Number.isNaN(value) ? "" : value >= 100 ? value.toFixed(0) : value.toFixed(1);
+  const times = (value: number, base: number): string =>
+    Number.isNaN(value) || Number.isNaN(base) ? "" : `${(value / base).toFixed(1)}×`;
   const ours = targets.filter((target) => target !== "json-server");
-  console.log(`\n\nRequests per second (medians of ${ROUNDS} rounds of ${SECONDS} s, ${CONCURRENCY} in flight; the sandbox with response checks on)\n`);
-  const header = ["operation", "stored events", "json-server 0.17.4 (baseline)", ...ours.flatMap((target) => [`sandbox, ${target}`, "ratio"])];
+  console.log(
+    `\n\nRequests per second (medians of ${ROUNDS} rounds of ${SECONDS} s, ${CONCURRENCY} in flight; the sandbox with response checks on)\n`,
+  );
+  const header = [
+    "operation",
+    "stored events",
+    "json-server 0.17.4 (baseline)",
+    ...ours.flatMap((target) => [`sandbox, ${target}`, "ratio"]),
+  ];
   const rows: string[][] = [];
   for (const operation of ["POST /events", "PATCH /events/{id}", "GET /events"] as const) {
     for (const size of operation === "GET /events" ? [1000] : SIZES) {
       const base = figure("json-server", operation, size);
-      rows.push([operation, size.toLocaleString("en"), rps(base), ...ours.flatMap((target) => [rps(figure(target, operation, size)), times(figure(target, operation, size), base)])]);
+      rows.push([
+        operation,
+        size.toLocaleString("en"),
+        rps(base),
+        ...ours.flatMap((target) => [
+          rps(figure(target, operation, size)),
+          times(figure(target, operation, size), base),
+        ]),
+      ]);
     }
   }
-  for (const size of SIZES) rows.push(["inserts through the driver, no HTTP", size.toLocaleString("en"), "", ...ours.flatMap((target) => [rps(figure("driver", target, size)), ""])]);
+  for (const size of SIZES)
+    rows.push([
+      "inserts through the driver, no HTTP",
+      size.toLocaleString("en"),
+      "",
+      ...ours.flatMap((target) => [rps(figure("driver", target, size)), ""]),
+    ]);
   printTable(header, rows);
   console.log("\nTargets\n");
   const targetRows: string[][] = [];
@@ -413,7 +468,12 @@ function report(targets: readonly Target[]): void {
       ["GET /events", 1000],
     ] as const) {
       const value = figure(target, operation, size) / figure("json-server", operation, size);
-      targetRows.push([`${target}: ${operation} at ${size.toLocaleString("en")}, against json-server`, `${value.toFixed(1)}×`, ">= 5×", value >= 5 ? "met" : "NOT MET"]);
+      targetRows.push([
+        `${target}: ${operation} at ${size.toLocaleString("en")}, against json-server`,
+        `${value.toFixed(1)}×`,
+        ">= 5×",
+        value >= 5 ? "met" : "NOT MET",
+      ]);
     }
     const small = figure(target, "POST /events", 1000);
     const large = figure(target, "POST /events", 100_000);
@@ -427,9 +487,20 @@ function report(targets: readonly Target[]): void {
       ]);
     }
     const driver = figure("driver", target, 10_000);
-    targetRows.push([`${target}: POST at 10,000 as a fraction of the driver's inserts (${rps(driver)}/s)`, `${((figure(target, "POST /events", 10_000) / driver) * 100).toFixed(0)}%`, "", ""]);
+    targetRows.push([
+      `${target}: POST at 10,000 as a fraction of the driver's inserts (${rps(driver)}/s)`,
+      `${((figure(target, "POST /events", 10_000) / driver) * 100).toFixed(0)}%`,
+      "",
+      "",
+    ]);
     const peak = median(peaks[target] ?? []);
-    if (!Number.isNaN(peak)) targetRows.push([`${target}: peak RSS above idle answering GET /events over 100,000 events`, `${peak.toFixed(1)} MiB`, "< 64 MiB", peak < 64 ? "met" : "NOT MET"]);
+    if (!Number.isNaN(peak))
+      targetRows.push([
+        `${target}: peak RSS above idle answering GET /events over 100,000 events`,
+        `${peak.toFixed(1)} MiB`,
+        "< 64 MiB",
+        peak < 64 ? "met" : "NOT MET",
+      ]);
   }
   printTable(["measure", "value", "target", ""], targetRows);
 }

@@ -61,7 +61,11 @@ console.log(JSON.stringify({ first: firstMs, next, addedMiB, reset }));
 `;
 
 function inProcess(): InProcess {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", PROBE], { cwd: root, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", PROBE], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
   if (result.status !== 0) throw new Error(`the probe failed:\n${result.stderr}`);
   const line = result.stdout.trim().split("\n").at(-1) ?? "";
   return JSON.parse(line) as InProcess;
@@ -71,7 +75,12 @@ function inProcess(): InProcess {
 async function timeToAnswer(script: string, env: Record<string, string>, key: string): Promise<number> {
   const port = 3900 + Math.floor(Math.random() * 90);
   const started = performance.now();
-  const child: ChildProcess = spawn("npm", ["run", "-s", script], { cwd: root, env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" }, stdio: "ignore", detached: true });
+  const child: ChildProcess = spawn("npm", ["run", "-s", script], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: "ignore",
+    detached: true,
+  });
   try {
     for (;;) {
       try {
@@ -107,9 +116,27 @@ printTable(
   ["measure", "median", "baseline", "ratio", "target"],
   [
     ["createSandbox, the first of a process (baseline)", ms(first), "", "", ""],
-    ["createSandbox after the first", ms(next), ms(first), ratio(next, first), `< 1000 ms: ${next < 1000 ? "met" : "NOT MET"}`],
-    ["memory added by each after the first", `${added.toFixed(1)} MiB`, "", "", `< 100 MiB: ${added < 100 ? "met" : "NOT MET"}`],
-    ["reset() with 100 events", ms(reset), ms(next), `${ratio(reset, next)} of a new sandbox`, `< 100 ms: ${reset < 100 ? "met" : "NOT MET"}`],
+    [
+      "createSandbox after the first",
+      ms(next),
+      ms(first),
+      ratio(next, first),
+      `< 1000 ms: ${next < 1000 ? "met" : "NOT MET"}`,
+    ],
+    [
+      "memory added by each after the first",
+      `${added.toFixed(1)} MiB`,
+      "",
+      "",
+      `< 100 MiB: ${added < 100 ? "met" : "NOT MET"}`,
+    ],
+    [
+      "reset() with 100 events",
+      ms(reset),
+      ms(next),
+      `${ratio(reset, next)} of a new sandbox`,
+      `< 100 ms: ${reset < 100 ? "met" : "NOT MET"}`,
+    ],
   ],
 );
 
@@ -125,13 +152,20 @@ try {
     existing.push(await timeToAnswer("start", { DATA_DIR: dataDir }, "demo-key-harbor"));
     mock.push(await timeToAnswer("mock", {}, "any-key"));
   }
-  for (let i = 1; i < 3; i++) fresh.push(await timeToAnswer("start", { DATA_DIR: join(dir, `data${i}`) }, "demo-key-harbor"));
+  for (let i = 1; i < 3; i++)
+    fresh.push(await timeToAnswer("start", { DATA_DIR: join(dir, `data${i}`) }, "demo-key-harbor"));
   console.log(`\nnpm start, time to the first answer (${starts} alternating runs; a new directory: 3 runs; medians)\n`);
   printTable(
     ["measure", "median", "baseline", "ratio", "target"],
     [
       ["npm run mock (baseline)", ms(median(mock)), "", "", ""],
-      ["npm start, existing data directory", ms(median(existing)), ms(median(mock)), ratio(median(existing), median(mock)), `< 3000 ms: ${median(existing) < 3000 ? "met" : "NOT MET"}`],
+      [
+        "npm start, existing data directory",
+        ms(median(existing)),
+        ms(median(mock)),
+        ratio(median(existing), median(mock)),
+        `< 3000 ms: ${median(existing) < 3000 ? "met" : "NOT MET"}`,
+      ],
       ["npm start, new data directory", ms(median(fresh)), ms(median(mock)), ratio(median(fresh), median(mock)), ""],
     ],
   );

@@ -35,7 +35,13 @@ import { toRouterPath } from "../generated/server/runtime/parameters.js";
 const API_KEY = "bench-key";
 const PATH = "/api/1_12/venues";
 const VENUE = mockAnswers.createVenue?.body ?? { venue_id: 1 };
-const BODY = JSON.stringify({ name: "Riverside Hall", address: "1 River Road", city: "Bristol", zip: "BS1 4DJ", saved: 1 });
+const BODY = JSON.stringify({
+  name: "Riverside Hall",
+  address: "1 River Road",
+  city: "Bristol",
+  zip: "BS1 4DJ",
+  saved: 1,
+});
 /** Load before each measured run: long enough for the JIT to settle on the hot paths. */
 const WARM_UP_SECONDS = 5;
 const TARGETS = ["ours", "plain"] as const;
@@ -73,17 +79,33 @@ async function plain(singleRoute: boolean): Promise<FastifyInstance> {
   const authenticate = createKeyAuthenticator([API_KEY]);
   const onRequest = (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
     const key = request.headers["x-api-key"];
-    if (typeof key !== "string" || key === "" || authenticate(key, request, { scheme: "ApiKeyAuth", type: "apiKey" }) !== true) {
-      reply.code(401).header("content-type", "application/problem+json").send('{"type":"urn:problem-type:invalid-api-key","title":"Invalid API key","status":401}');
+    if (
+      typeof key !== "string" ||
+      key === "" ||
+      authenticate(key, request, { scheme: "ApiKeyAuth", type: "apiKey" }) !== true
+    ) {
+      reply
+        .code(401)
+        .header("content-type", "application/problem+json")
+        .send('{"type":"urn:problem-type:invalid-api-key","title":"Invalid API key","status":401}');
       return;
     }
     done();
   };
   const app = fastify({ logger: false });
-  app.post(PATH, { schema: { body: forAjv(spec.components.schemas["VenueCreate"] ?? {}) }, onRequest }, async () => VENUE);
+  app.post(
+    PATH,
+    { schema: { body: forAjv(spec.components.schemas["VenueCreate"] ?? {}) }, onRequest },
+    async () => VENUE,
+  );
   if (singleRoute) return app;
   // The component schemas, once, for the other operations' bodies to refer to.
-  app.addSchema({ $id: "components", definitions: Object.fromEntries(Object.entries(spec.components.schemas).map(([name, schema]) => [name, forAjv(schema)])) });
+  app.addSchema({
+    $id: "components",
+    definitions: Object.fromEntries(
+      Object.entries(spec.components.schemas).map(([name, schema]) => [name, forAjv(schema)]),
+    ),
+  });
   const notServed = async (_request: FastifyRequest, reply: FastifyReply): Promise<void> => void reply.code(501).send();
   const uploads: Route[] = [];
   for (const route of Object.values<Route>(routes)) {
@@ -94,7 +116,13 @@ async function plain(singleRoute: boolean): Promise<FastifyInstance> {
   }
   await app.register(async (scope) => {
     await scope.register(multipart);
-    for (const route of uploads) scope.route({ method: route.method, url: basePath + toRouterPath(route.path).url, onRequest, handler: notServed });
+    for (const route of uploads)
+      scope.route({
+        method: route.method,
+        url: basePath + toRouterPath(route.path).url,
+        onRequest,
+        handler: notServed,
+      });
   });
   return app;
 }
@@ -103,18 +131,22 @@ async function plain(singleRoute: boolean): Promise<FastifyInstance> {
 function bodySchema(spec: Spec, route: Route): { body: unknown } | undefined {
   const json = route.body?.contents.find((content) => content.kind === "json");
   if (route.body === undefined || json === undefined) return undefined;
-  let requestBody = at(spec, route.body.pointer) as { $ref?: string; content?: Record<string, { schema?: Schema }> } | undefined;
+  let requestBody = at(spec, route.body.pointer) as
+    | { $ref?: string; content?: Record<string, { schema?: Schema }> }
+    | undefined;
   if (typeof requestBody?.$ref === "string") requestBody = at(spec, requestBody.$ref) as typeof requestBody;
   const schema = requestBody?.content?.[json.mediaType]?.schema;
   if (schema === undefined) return undefined;
-  const name = typeof schema["$ref"] === "string" ? /^#\/components\/schemas\/(.+)$/.exec(schema["$ref"])?.[1] : undefined;
+  const name =
+    typeof schema["$ref"] === "string" ? /^#\/components\/schemas\/(.+)$/.exec(schema["$ref"])?.[1] : undefined;
   return { body: forAjv(name === undefined ? schema : (spec.components.schemas[name] ?? {})) };
 }
 
 /** The value at a JSON pointer ("#/paths/~1venues/post/requestBody") in the spec. */
 function at(spec: Spec, pointer: string): unknown {
   let value: unknown = spec;
-  for (const token of pointer.replace(/^#\//, "").split("/")) value = (value as Record<string, unknown> | undefined)?.[token.replaceAll("~1", "/").replaceAll("~0", "~")];
+  for (const token of pointer.replace(/^#\//, "").split("/"))
+    value = (value as Record<string, unknown> | undefined)?.[token.replaceAll("~1", "/").replaceAll("~0", "~")];
   return value;
 }
 
@@ -131,9 +163,11 @@ function forAjv(schema: unknown): unknown {
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key.startsWith("x-") || OPENAPI_ONLY.has(key)) continue;
-    if (key === "$ref" && typeof value === "string") out[key] = value.replace(/^#\/components\/schemas\//, "components#/definitions/");
+    if (key === "$ref" && typeof value === "string")
+      out[key] = value.replace(/^#\/components\/schemas\//, "components#/definitions/");
     else if (DATA.has(key)) out[key] = value;
-    else if (SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null) out[key] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, forAjv(item)]));
+    else if (SCHEMA_MAPS.has(key) && typeof value === "object" && value !== null)
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, forAjv(item)]));
     else out[key] = forAjv(value);
   }
   return out;
@@ -160,7 +194,14 @@ interface Server {
 }
 
 function start(target: Target, singleRoute: boolean): Promise<Server> {
-  const args = ["--import", "tsx", fileURLToPath(import.meta.url), "--serve", target, ...(singleRoute ? ["--single-route"] : [])];
+  const args = [
+    "--import",
+    "tsx",
+    fileURLToPath(import.meta.url),
+    "--serve",
+    target,
+    ...(singleRoute ? ["--single-route"] : []),
+  ];
   const child = spawn(process.execPath, args, {
     stdio: ["pipe", "pipe", "inherit"],
     env: { ...process.env, NODE_ENV: "production" },
@@ -196,8 +237,18 @@ async function measure(server: Server, seconds: number): Promise<Run> {
 }
 
 async function load(url: string, seconds: number): Promise<LoadResult> {
-  const result = await autocannon({ url, method: "POST", connections: 50, duration: seconds, body: BODY, headers: { "content-type": "application/json", "x-api-key": API_KEY } });
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) throw new Error(`failed requests: ${JSON.stringify({ non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts })}`);
+  const result = await autocannon({
+    url,
+    method: "POST",
+    connections: 50,
+    duration: seconds,
+    body: BODY,
+    headers: { "content-type": "application/json", "x-api-key": API_KEY },
+  });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
+    throw new Error(
+      `failed requests: ${JSON.stringify({ non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts })}`,
+    );
   return result;
 }
 
@@ -210,7 +261,8 @@ const median = (values: readonly number[]): number => {
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(`--${name}`);
   const value = at === -1 ? fallback : Number(process.argv[at + 1]);
-  if (!Number.isFinite(value) || value <= 0 || value > 600) throw new Error(`--${name} must be a positive number of at most 600`);
+  if (!Number.isFinite(value) || value <= 0 || value > 600)
+    throw new Error(`--${name} must be a positive number of at most 600`);
   return value;
 }
 
@@ -262,7 +314,9 @@ function report(runs: Record<Target, Run[]>): void {
   const rounds = runs.ours.length;
   console.log(`\nmedian of ${rounds} rounds   req/s    p50 (ms)    p99 (ms)   CPU µs/request`);
   for (const target of TARGETS) {
-    console.log(`${target.padEnd(17)} ${rps(target).toFixed(0).padStart(9)} ${p50(target).toFixed(1).padStart(11)} ${p99(target).toFixed(1).padStart(11)} ${cpu(target).toFixed(1).padStart(16)}`);
+    console.log(
+      `${target.padEnd(17)} ${rps(target).toFixed(0).padStart(9)} ${p50(target).toFixed(1).padStart(11)} ${p99(target).toFixed(1).padStart(11)} ${cpu(target).toFixed(1).padStart(16)}`,
+    );
   }
   console.log(
     `medians of the sides, ours/plain: ${(rps("ours") / rps("plain")).toFixed(3)}× throughput, ${(p50("ours") / p50("plain")).toFixed(3)}× p50 and ${(p99("ours") / p99("plain")).toFixed(3)}× p99 latency, ${(cpu("ours") / cpu("plain")).toFixed(3)}× CPU per request`,
@@ -270,7 +324,8 @@ function report(runs: Record<Target, Run[]>): void {
   // The two runs of a round ran back to back: their ratio is much less moved by the machine's
   // slower and faster spells (runs of the same server range over 2× on a shared machine) than
   // the medians of the sides are.
-  const ratios = (value: (run: Run) => number): number[] => runs.ours.map((run, round) => value(run) / value(runs.plain[round] as Run));
+  const ratios = (value: (run: Run) => number): number[] =>
+    runs.ours.map((run, round) => value(run) / value(runs.plain[round] as Run));
   const throughput = ratios((run) => run.result.requests.average);
   const cpuRatios = ratios((run) => run.cpuPerRequest);
   console.log(
@@ -280,5 +335,6 @@ function report(runs: Record<Target, Run[]>): void {
 
 const serveAt = process.argv.indexOf("--serve");
 const target = process.argv[serveAt + 1];
-if (serveAt !== -1 && (target === "ours" || target === "plain")) await serve(target, process.argv.includes("--single-route"));
+if (serveAt !== -1 && (target === "ours" || target === "plain"))
+  await serve(target, process.argv.includes("--single-route"));
 else await compare();

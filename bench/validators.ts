@@ -23,7 +23,9 @@ import { compileValidatorModule } from "../src/compiler/index.js";
 
 type Check = (value: unknown) => boolean;
 type Json = Record<string, unknown>;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => void;
 const ROUNDS = 5;
 const BATCH = 1000;
 
@@ -38,7 +40,14 @@ const SCHEMAS: Record<string, string[]> = {
 };
 
 const customFields = Array.from({ length: 5 }, (_, i) => ({ key: `field_${i}`, value: `value number ${i}` }));
-const venue = { venue_id: "v_1042", name: "Riverside Hall", address: "12 Quay Street", city: "Bristol", zip: "BS1 4DJ", saved: "1" };
+const venue = {
+  venue_id: "v_1042",
+  name: "Riverside Hall",
+  address: "12 Quay Street",
+  city: "Bristol",
+  zip: "BS1 4DJ",
+  saved: "1",
+};
 const event = {
   name: "Spring Gala",
   date: "2024-05-17",
@@ -73,7 +82,13 @@ const credential = {
   name: "First aid",
 };
 
-const upload = { p_id: 1042, name: "Signed contract 2024", file: "%PDF-1.7 (binary file content)", type: "application/pdf", file_name: "contract-2024.pdf" };
+const upload = {
+  p_id: 1042,
+  name: "Signed contract 2024",
+  file: "%PDF-1.7 (binary file content)",
+  type: "application/pdf",
+  file_name: "contract-2024.pdf",
+};
 const listed = (id: number): Json => ({
   id,
   name: `Event ${id}`,
@@ -98,13 +113,25 @@ const eventList = { data: page, total_count: 42 };
 const PAYLOADS: Record<string, { valid: unknown; invalid: unknown }> = {
   "venue create": {
     valid: { name: "The Grand Hall", address: "1234 Main Street", city: "Springfield", zip: "62701", saved: 1 },
-    invalid: { name: "The Grand Hall", address: "1234 Main Street", city: "Springfield", zip: "62701-0001-XX", saved: 1 },
+    invalid: {
+      name: "The Grand Hall",
+      address: "1234 Main Street",
+      city: "Springfield",
+      zip: "62701-0001-XX",
+      saved: 1,
+    },
   },
   "event create": { valid: event, invalid: { ...event, client_id: "-ACME42" } },
   "client edit": { valid: client, invalid: { ...client, client_name: "" } },
   "credential create": { valid: credential, invalid: { ...credential, date_expired: "2026-01-15 10:00" } },
-  "upload fields": { valid: upload, invalid: { ...upload, type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" } },
-  "list response": { valid: eventList, invalid: { ...eventList, data: [...page.slice(0, -1), { ...listed(9010), id: 9010.5 }] } },
+  "upload fields": {
+    valid: upload,
+    invalid: { ...upload, type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document" },
+  },
+  "list response": {
+    valid: eventList,
+    invalid: { ...eventList, data: [...page.slice(0, -1), { ...listed(9010), id: 9010.5 }] },
+  },
 };
 
 /**
@@ -121,7 +148,9 @@ async function main(): Promise<void> {
 
 /** Runs this file for one payload in a fresh process and reads its rows. */
 async function inChild(label: string): Promise<Row[]> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--payload", label], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--payload", label], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     output += chunk;
@@ -137,7 +166,9 @@ async function inChild(label: string): Promise<Row[]> {
 /** In a child: the rows of one payload, printed as JSON. */
 async function measurePayload(label: string): Promise<void> {
   const document = loadDocument();
-  const pointers = Object.fromEntries(Object.entries(SCHEMAS).map(([name, names]) => [name, pointerFor(document, names)]));
+  const pointers = Object.fromEntries(
+    Object.entries(SCHEMAS).map(([name, names]) => [name, pointerFor(document, names)]),
+  );
   const ours = await compileOurs(document, pointers);
   const ajv = compileAjv(document, pointers);
   const typebox = compileTypeBox(document, pointers);
@@ -148,7 +179,8 @@ async function measurePayload(label: string): Promise<void> {
     const payload = payloads[kind];
     const sides = { ours: ours[label] as Check, ajv: ajv[label] as Check, typebox: typebox[label] as Check };
     for (const [side, check] of Object.entries(sides)) {
-      if (side !== "typebox" && check(payload) !== (kind === "valid")) throw new Error(`${side} gives the wrong verdict for ${label} (${kind})`);
+      if (side !== "typebox" && check(payload) !== (kind === "valid"))
+        throw new Error(`${side} gives the wrong verdict for ${label} (${kind})`);
     }
     rows.push({ label: `${label} (${kind})`, kind, ...(await measure(sides, payload)) });
   }
@@ -162,7 +194,8 @@ function loadDocument(): Json {
   return FALLBACK_DOCUMENT;
 }
 
-const text = (maxLength?: number): Json => (maxLength === undefined ? { type: "string" } : { type: "string", maxLength });
+const text = (maxLength?: number): Json =>
+  maxLength === undefined ? { type: "string" } : { type: "string", maxLength };
 
 /** The same shapes as the contract's schemas, for when spec/openapi.yaml is absent. */
 const FALLBACK_DOCUMENT: Json = {
@@ -173,7 +206,13 @@ const FALLBACK_DOCUMENT: Json = {
         type: "object",
         required: ["name", "address", "city", "zip"],
         additionalProperties: false,
-        properties: { name: text(150), address: text(150), city: text(75), zip: text(10), saved: { type: "integer", minimum: 0, maximum: 1 } },
+        properties: {
+          name: text(150),
+          address: text(150),
+          city: text(75),
+          zip: text(10),
+          saved: { type: "integer", minimum: 0, maximum: 1 },
+        },
       },
       CustomFieldInput: { type: "object", required: ["key", "value"], properties: { key: text(), value: text() } },
       EventCreate: {
@@ -182,7 +221,12 @@ const FALLBACK_DOCUMENT: Json = {
         properties: {
           name: text(),
           date: { type: "string", format: "date" },
-          venue: { type: "object", properties: Object.fromEntries(["venue_id", "name", "address", "city", "zip", "saved"].map((key) => [key, text()])) },
+          venue: {
+            type: "object",
+            properties: Object.fromEntries(
+              ["venue_id", "name", "address", "city", "zip", "saved"].map((key) => [key, text()]),
+            ),
+          },
           job_id: text(150),
           client_id: { type: "string", pattern: "^[A-Za-z0-9]+" },
           admin_comments: text(65535),
@@ -197,17 +241,30 @@ const FALLBACK_DOCUMENT: Json = {
         required: ["client_name"],
         properties: {
           client_name: { type: "string", minLength: 1, maxLength: 255 },
-          ...Object.fromEntries(["client_contact_name", "client_contact_email", "client_invoice_customer_id", "client_city", "client_state", "client_postal_code"].map((key) => [key, text(255)])),
+          ...Object.fromEntries(
+            [
+              "client_contact_name",
+              "client_contact_email",
+              "client_invoice_customer_id",
+              "client_city",
+              "client_state",
+              "client_postal_code",
+            ].map((key) => [key, text(255)]),
+          ),
           client_address: text(65535),
         },
       },
       WorkerCredentialCreate: {
         type: "object",
         properties: {
-          ...Object.fromEntries(["credentials_id", "p_id", "file_name", "file_type", "name"].map((key) => [key, text()])),
+          ...Object.fromEntries(
+            ["credentials_id", "p_id", "file_name", "file_type", "name"].map((key) => [key, text()]),
+          ),
           date_completed: { type: "string", format: "date-time" },
           date_expired: { type: "string", format: "date-time" },
-          ...Object.fromEntries(["clients_id", "locations_id", "file"].map((key) => [key, { type: ["string", "null"] }])),
+          ...Object.fromEntries(
+            ["clients_id", "locations_id", "file"].map((key) => [key, { type: ["string", "null"] }]),
+          ),
         },
       },
       WorkerDocumentUpload: {
@@ -222,7 +279,11 @@ const FALLBACK_DOCUMENT: Json = {
       },
       Location: {
         type: "object",
-        properties: { id: { type: "integer" }, ...Object.fromEntries(["name", "address", "city", "zip"].map((key) => [key, text()])), saved: { type: "boolean" } },
+        properties: {
+          id: { type: "integer" },
+          ...Object.fromEntries(["name", "address", "city", "zip"].map((key) => [key, text()])),
+          saved: { type: "boolean" },
+        },
       },
       EventPersonnel: { type: "object", properties: { personnel_id: { type: "integer" }, name: text() } },
       CustomField: { type: "object", properties: { id: text(), name: text(), value: text() } },
@@ -242,10 +303,15 @@ const FALLBACK_DOCUMENT: Json = {
           custom_fields: { type: "array", items: { $ref: "#/components/schemas/CustomField" } },
         },
       },
-      EventListItem: { allOf: [{ $ref: "#/components/schemas/Event" }, { type: "object", properties: { id: { type: "integer" } } }] },
+      EventListItem: {
+        allOf: [{ $ref: "#/components/schemas/Event" }, { type: "object", properties: { id: { type: "integer" } } }],
+      },
       EventList: {
         type: "object",
-        properties: { data: { type: "array", items: { $ref: "#/components/schemas/EventListItem" } }, total_count: { type: "integer" } },
+        properties: {
+          data: { type: "array", items: { $ref: "#/components/schemas/EventListItem" } },
+          total_count: { type: "integer" },
+        },
       },
     },
   },
@@ -260,7 +326,10 @@ function pointerFor(document: Json, names: readonly string[]): string {
 
 async function compileOurs(document: Json, pointers: Record<string, string>): Promise<Record<string, Check>> {
   const labels = Object.keys(pointers);
-  const entries = labels.map((label, index) => ({ name: `validate${index}`, schema: { pointer: pointers[label] as string } }));
+  const entries = labels.map((label, index) => ({
+    name: `validate${index}`,
+    schema: { pointer: pointers[label] as string },
+  }));
   const directory = mkdtempSync(join(tmpdir(), "bench-validators-"));
   const file = join(directory, "validators.ts");
   writeFileSync(file, compileValidatorModule({ document, entries }));
@@ -278,13 +347,17 @@ function compileAjv(document: Json, pointers: Record<string, string>): Record<st
   const ajv = new Ajv2020({ strict: false, unicodeRegExp: true });
   addFormats(ajv);
   ajv.addSchema(document, "doc");
-  return Object.fromEntries(Object.entries(pointers).map(([label, pointer]) => [label, ajv.getSchema(`doc${pointer}`) as Check]));
+  return Object.fromEntries(
+    Object.entries(pointers).map(([label, pointer]) => [label, ajv.getSchema(`doc${pointer}`) as Check]),
+  );
 }
 
 /** TypeBox types built from the same JSON Schemas (TypeBox counts UTF-16 units for lengths). */
 function compileTypeBox(document: Json, pointers: Record<string, string>): Record<string, Check> {
   FormatRegistry.Set("date", (value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)));
-  FormatRegistry.Set("date-time", (value) => /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(value));
+  FormatRegistry.Set("date-time", (value) =>
+    /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(value),
+  );
   // an annotation (the upload's file), as in Ajv and in ours
   FormatRegistry.Set("binary", () => true);
   return Object.fromEntries(
@@ -312,7 +385,11 @@ function toTypeBox(schema: Json | boolean, document: Json): TSchema {
   const node = resolve(document, schema);
   if (Array.isArray(node["allOf"])) return Type.Intersect(node["allOf"].map((part: Json) => toTypeBox(part, document)));
   const types = Array.isArray(node["type"]) ? (node["type"] as string[]) : [node["type"] as string];
-  const options = Object.fromEntries(["maxLength", "minLength", "pattern", "format", "minimum", "maximum"].filter((key) => key in node).map((key) => [key, node[key]]));
+  const options = Object.fromEntries(
+    ["maxLength", "minLength", "pattern", "format", "minimum", "maximum"]
+      .filter((key) => key in node)
+      .map((key) => [key, node[key]]),
+  );
   const members = types.map((type) => scalarOrContainer(type, node, options, document));
   return members.length === 1 ? (members[0] as TSchema) : Type.Union(members);
 }
@@ -337,7 +414,10 @@ function scalarOrContainer(type: string | undefined, node: Json, options: Json, 
         const type = toTypeBox(value as Json, document);
         return [name, required.has(name) ? type : Type.Optional(type)];
       });
-      return Type.Object(Object.fromEntries(properties), node["additionalProperties"] === false ? { additionalProperties: false } : {});
+      return Type.Object(
+        Object.fromEntries(properties),
+        node["additionalProperties"] === false ? { additionalProperties: false } : {},
+      );
     }
     default:
       return Type.Unknown();
@@ -353,13 +433,21 @@ interface Row {
 }
 
 /** Median over rounds of ops/s for each side; each round measures every side once, in turn. */
-async function measure(sides: Record<"ours" | "ajv" | "typebox", Check>, payload: unknown): Promise<Omit<Row, "label" | "kind">> {
+async function measure(
+  sides: Record<"ours" | "ajv" | "typebox", Check>,
+  payload: unknown,
+): Promise<Omit<Row, "label" | "kind">> {
   const samples: Record<string, number[]> = { ours: [], ajv: [], typebox: [] };
   let sink = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const bench = new Bench({ time: 200, warmupTime: 50 });
     for (const [side, check] of Object.entries(sides)) {
-      const batch = own(check, `() => { let n = 0; for (let i = 0; i < ${BATCH}; i++) if (check(payload)) n++; return n; }`, "check", payload) as unknown as () => number;
+      const batch = own(
+        check,
+        `() => { let n = 0; for (let i = 0; i < ${BATCH}; i++) if (check(payload)) n++; return n; }`,
+        "check",
+        payload,
+      ) as unknown as () => number;
       bench.add(side, () => {
         sink += batch();
       });
@@ -371,7 +459,11 @@ async function measure(sides: Record<"ours" | "ajv" | "typebox", Check>, payload
     }
   }
   if (sink < 0) console.log(sink);
-  return { ours: median(samples["ours"] ?? []), ajv: median(samples["ajv"] ?? []), typebox: median(samples["typebox"] ?? []) };
+  return {
+    ours: median(samples["ours"] ?? []),
+    ajv: median(samples["ajv"] ?? []),
+    typebox: median(samples["typebox"] ?? []),
+  };
 }
 
 /**
@@ -391,13 +483,19 @@ function median(values: readonly number[]): number {
 
 function printTable(rows: readonly Row[]): void {
   const format = (value: number): string => Math.round(value).toLocaleString("en-US").padStart(13);
-  console.log(`${"payload".padEnd(28)}${"ours ops/s".padStart(13)}${"Ajv ops/s".padStart(13)}${"TypeBox ops/s".padStart(14)}${"ours/Ajv".padStart(10)}`);
+  console.log(
+    `${"payload".padEnd(28)}${"ours ops/s".padStart(13)}${"Ajv ops/s".padStart(13)}${"TypeBox ops/s".padStart(14)}${"ours/Ajv".padStart(10)}`,
+  );
   for (const row of rows) {
-    console.log(`${row.label.padEnd(28)}${format(row.ours)}${format(row.ajv)} ${format(row.typebox)}${(row.ours / row.ajv).toFixed(2).padStart(9)}x`);
+    console.log(
+      `${row.label.padEnd(28)}${format(row.ours)}${format(row.ajv)} ${format(row.typebox)}${(row.ours / row.ajv).toFixed(2).padStart(9)}x`,
+    );
   }
   for (const kind of ["valid", "invalid"] as const) {
     const ratios = rows.filter((row) => row.kind === kind).map((row) => row.ours / row.ajv);
-    console.log(`median ours/Ajv on ${kind} payloads${kind === "invalid" ? " (first error)" : ""}: ${median(ratios).toFixed(2)}x`);
+    console.log(
+      `median ours/Ajv on ${kind} payloads${kind === "invalid" ? " (first error)" : ""}: ${median(ratios).toFixed(2)}x`,
+    );
   }
   console.log("TypeBox is a reference: it counts string lengths in UTF-16 units and has no format checks of its own.");
 }

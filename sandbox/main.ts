@@ -17,13 +17,18 @@ try {
   process.exit(1);
 }
 
-const lines = [`Sandbox listening at ${sandbox.url} (reference: ${sandbox.origin}/docs)`, `Data: ${sandbox.description}`];
+const lines = [
+  `Sandbox listening at ${sandbox.url} (reference: ${sandbox.origin}/docs)`,
+  `Data: ${sandbox.description}`,
+];
 if (sandbox.seed === DEMO_SEED) {
   lines.push("Demo seed. Keys:");
   for (const company of DEMO_SEED.companies) {
     for (const { key, personnel_id } of company.api_keys) {
       const holder = company.personnel.find((person) => person.personnel_id === personnel_id)?.name ?? "";
-      lines.push(`  X-API-KEY: ${key}   (${company.name}, company ${company.company_id}; caller ${holder}, person ${personnel_id})`);
+      lines.push(
+        `  X-API-KEY: ${key}   (${company.name}, company ${company.company_id}; caller ${holder}, person ${personnel_id})`,
+      );
     }
   }
 }

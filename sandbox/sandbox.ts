@@ -160,7 +160,10 @@ export async function resolveSeed(seed: Seed | string | undefined): Promise<Seed
 /** The schema a sandbox works in, and whether it is kept when the sandbox closes. */
 function schemaFor(location: DatabaseLocation, named: string | undefined): { schema: string; kept: boolean } {
   if (named !== undefined) {
-    if (!SCHEMA_NAME.test(named)) throw new Error(`the schema name ${JSON.stringify(named)} is not one the sandbox uses: lower-case letters, digits and _, not starting with a digit`);
+    if (!SCHEMA_NAME.test(named))
+      throw new Error(
+        `the schema name ${JSON.stringify(named)} is not one the sandbox uses: lower-case letters, digits and _, not starting with a digit`,
+      );
     return { schema: named, kept: true };
   }
   if (location.kind === "directory") return { schema: "sandbox", kept: true };

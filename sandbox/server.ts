@@ -6,7 +6,15 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { routes } from "workforce-scheduling-api";
-import { buildServer, createProblem, type Handlers, PROBLEM_MEDIA_TYPE, type ProblemDetails, ProblemError, registerDocs } from "workforce-scheduling-api/server";
+import {
+  buildServer,
+  createProblem,
+  type Handlers,
+  PROBLEM_MEDIA_TYPE,
+  type ProblemDetails,
+  ProblemError,
+  registerDocs,
+} from "workforce-scheduling-api/server";
 import document from "workforce-scheduling-api/spec" with { type: "json" };
 import type { ServiceContext } from "./service/context.js";
 import { readStoredFile } from "./service/files.js";
@@ -42,7 +50,12 @@ const MISSING_KEY = createProblem("missingKey", "The X-API-KEY header is require
 const INVALID_KEY = createProblem("invalidKey", "The API key is not valid.");
 const NOT_FOUND = createProblem("notFound", "No resource matches this path.");
 /** The scheme of the API's key, which the files' URLs take too. */
-const KEY_SCHEME = routes.listEvents.security[0]?.[0] ?? { scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" };
+const KEY_SCHEME = routes.listEvents.security[0]?.[0] ?? {
+  scheme: "ApiKeyAuth",
+  type: "apiKey",
+  in: "header",
+  name: "X-API-KEY",
+};
 
 /**
  * `GET <filePath>/<n>/<file name>`: a stored file's bytes, with its media type, to a key of the
@@ -67,7 +80,11 @@ interface FileParams {
   readonly fileName: string;
 }
 
-async function serveFile(options: SandboxServerOptions, request: FastifyRequest<{ Params: FileParams }>, reply: FastifyReply): Promise<FastifyReply> {
+async function serveFile(
+  options: SandboxServerOptions,
+  request: FastifyRequest<{ Params: FileParams }>,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const key = request.headers["x-api-key"];
   if (typeof key !== "string" || key === "") return problem(reply, MISSING_KEY);
   const caller = await options.keys.authenticate(key, request, KEY_SCHEME);

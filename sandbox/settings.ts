@@ -27,6 +27,7 @@ export function settingsFrom(env: NodeJS.ProcessEnv): SandboxOptions {
 /** PORT as a port number (default 3000; 0 picks a free port). */
 function parsePort(raw: string | undefined): number {
   const value = Number(raw === undefined || raw.trim() === "" ? "3000" : raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`PORT must be a port number from 0 to 65535, not ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < 0 || value > 65535)
+    throw new Error(`PORT must be a port number from 0 to 65535, not ${JSON.stringify(raw)}`);
   return value;
 }

@@ -34,10 +34,20 @@ for (const file of files) {
 
 function isMeasured(node: ts.Node): boolean {
   if (ts.isArrowFunction(node)) return ts.isBlock(node.body);
-  return (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node) || ts.isAccessor(node) || ts.isFunctionExpression(node)) && node.body !== undefined;
+  return (
+    (ts.isFunctionDeclaration(node) ||
+      ts.isMethodDeclaration(node) ||
+      ts.isConstructorDeclaration(node) ||
+      ts.isAccessor(node) ||
+      ts.isFunctionExpression(node)) &&
+    node.body !== undefined
+  );
 }
 
 const sorted = sizes.map((size) => size.lines).sort((a, b) => a - b);
-const at = (fraction: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
+const at = (fraction: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
 const largest = sizes.reduce((max, size) => (size.lines > max.lines ? size : max), { lines: 0, where: "" });
-console.log(`${dir}: ${files.length} files, ${lines} lines; ${sizes.length} functions: median ${at(0.5)}, p90 ${at(0.9)}, max ${largest.lines} (${largest.where}) lines`);
+console.log(
+  `${dir}: ${files.length} files, ${lines} lines; ${sizes.length} functions: median ${at(0.5)}, p90 ${at(0.9)}, max ${largest.lines} (${largest.where}) lines`,
+);

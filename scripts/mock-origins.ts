@@ -25,7 +25,9 @@ for (const spec of specs) {
     continue;
   }
   const { model } = buildModel(loaded, spec);
-  const validators = loadValidators(compileModelValidators(model, loaded.document, "assert").javascript(mockValidatorNames(model)));
+  const validators = loadValidators(
+    compileModelValidators(model, loaded.document, "assert").javascript(mockValidatorNames(model)),
+  );
   const source = new SchemaSource(loaded.document, dialectRules(openApiDialect(model.source.openapiVersion)));
   const counts = new Map<string, number>();
   for (const [index, view] of buildMockAnswers(model, loaded.document, validators).entries()) {
@@ -39,14 +41,27 @@ for (const spec of specs) {
     const schema = content.schemaPointer === undefined ? true : resolvePointer(loaded.document, content.schemaPointer);
     const sampler = samplerAccepts(schema, loaded.document, validator);
     const builder = guidedSample(schema, source, validator) !== undefined;
-    count(counts, sampler && builder ? "alone: both" : sampler ? "alone: openapi-sampler only" : builder ? "alone: builder only" : "alone: neither");
+    count(
+      counts,
+      sampler && builder
+        ? "alone: both"
+        : sampler
+          ? "alone: openapi-sampler only"
+          : builder
+            ? "alone: builder only"
+            : "alone: neither",
+    );
   }
   console.log(`${spec}: ${[...counts].map(([key, n]) => `${key} ${n}`).join(", ")}`);
   for (const [key, n] of counts) total.set(key, (total.get(key) ?? 0) + n);
 }
 console.log(`all: ${[...total].map(([key, n]) => `${key} ${n}`).join(", ")}`);
 
-function samplerAccepts(schema: unknown, document: unknown, validator: ((value: unknown) => { valid: boolean }) | undefined): boolean {
+function samplerAccepts(
+  schema: unknown,
+  document: unknown,
+  validator: ((value: unknown) => { valid: boolean }) | undefined,
+): boolean {
   try {
     const value: unknown = openapiSample(schema as never, { skipWriteOnly: true, quiet: true }, document as never);
     return value !== undefined && (validator === undefined || validator(value).valid);

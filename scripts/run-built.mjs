@@ -26,7 +26,11 @@ const configs = ["tsconfig.json", "tsconfig.generator.json"].map((name) => join(
 function newestLibSource() {
   const src = join(root, "src");
   const helpers = join(src, "runtime", "validators", "helpers");
-  return newestSource(configs, [src, helpers], (path) => relative(src, path).split(sep)[0] === "runtime" && !path.startsWith(helpers));
+  return newestSource(
+    configs,
+    [src, helpers],
+    (path) => relative(src, path).split(sep)[0] === "runtime" && !path.startsWith(helpers),
+  );
 }
 
 /** Builds lib/ when a source is newer than the last build; exits with tsc's status when it fails. */
@@ -36,7 +40,9 @@ async function buildWhenStale() {
   const started = Date.now();
   const result = spawnSync(process.execPath, [tsc, "-b", "tsconfig.generator.json"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) {
-    console.error("the generator does not compile (tsc -b tsconfig.generator.json failed above): fix src/ and run the command again");
+    console.error(
+      "the generator does not compile (tsc -b tsconfig.generator.json failed above): fix src/ and run the command again",
+    );
     process.exit(result.status ?? 1);
   }
   writeFileSync(stamp, `built from src/ in ${Date.now() - started} ms\n`);

@@ -61,8 +61,12 @@ const results = await Promise.all([runVitest(), ...quiet]);
 const failed = results.filter((result) => result.status !== 0);
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 if (failed.length === 0) {
-  console.log(`\nnpm test: all ${results.length} checks passed in ${seconds} s (${results.map((result) => result.name).join(", ")})`);
+  console.log(
+    `\nnpm test: all ${results.length} checks passed in ${seconds} s (${results.map((result) => result.name).join(", ")})`,
+  );
 } else {
-  console.error(`\nnpm test: ${failed.length} of ${results.length} checks failed in ${seconds} s: ${failed.map((result) => result.name).join(", ")}`);
+  console.error(
+    `\nnpm test: ${failed.length} of ${results.length} checks failed in ${seconds} s: ${failed.map((result) => result.name).join(", ")}`,
+  );
   process.exit(1);
 }

@@ -47,7 +47,9 @@ for (const [path, digest] of after) {
 }
 for (const path of before.keys()) if (!after.has(path)) changes.push(`removed   ${folder}/${path}`);
 if (changes.length > 0) {
-  console.error(`\n${command.join(" ")} changed ${folder}/, which the commit should hold as it is (${changes.length} file${changes.length === 1 ? "" : "s"}):`);
+  console.error(
+    `\n${command.join(" ")} changed ${folder}/, which the commit should hold as it is (${changes.length} file${changes.length === 1 ? "" : "s"}):`,
+  );
   for (const change of changes.sort((a, b) => a.slice(10).localeCompare(b.slice(10)))) console.error(`  ${change}`);
   console.error(`\nRun the command, check the difference and commit ${folder}/ with the change that caused it.`);
   process.exit(1);

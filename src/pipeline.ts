@@ -59,10 +59,16 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     // the warnings' positions are found beside the emitters (in a worker for a large spec)
     const positioned = loaded.resolvePositions(warnings);
     positioned.catch(() => undefined);
-    const task = { model, document: loaded.document, templatesDir: options.templatesDir ?? DEFAULT_TEMPLATES_DIR, formats: options.formats ?? "assert" };
+    const task = {
+      model,
+      document: loaded.document,
+      templatesDir: options.templatesDir ?? DEFAULT_TEMPLATES_DIR,
+      formats: options.formats ?? "assert",
+    };
     const emitted = await time("emit", () => emitters.run(task, options.onStage)).catch(positionedFailure(loaded));
     const files = time("finalize", () => finalizeFiles(emitted, model.source.specPath));
-    if (options.templatesDir !== undefined) time("syntax gate", () => checkTemplateSyntax(files, loadRuntimeFiles().paths));
+    if (options.templatesDir !== undefined)
+      time("syntax gate", () => checkTemplateSyntax(files, loadRuntimeFiles().paths));
     const diagnostics = await positioned;
     const result = { model, sources: loaded.files, files, diagnostics };
     const out = resolve(options.out);

@@ -19,7 +19,12 @@ type Answer<T> = { ok: true; value: T } | { ok: false; error: string };
  * thread instead: the result is the same, only slower. The worker never keeps the process alive
  * unless a run awaits it.
  */
-export function startWorkerTask<I, T>(from: string, name: string, fallback: (input: I) => Promise<T>, data?: unknown): WorkerTask<I, T> {
+export function startWorkerTask<I, T>(
+  from: string,
+  name: string,
+  fallback: (input: I) => Promise<T>,
+  data?: unknown,
+): WorkerTask<I, T> {
   const entry = new URL(`./${name}${extname(new URL(from).pathname)}`, from);
   const worker = canRunInWorker(entry) ? startWorker(entry, data) : undefined;
   let failed = worker === undefined;
@@ -58,7 +63,13 @@ export function startWorkerTask<I, T>(from: string, name: string, fallback: (inp
 }
 
 /** Runs a module beside `from` in a worker thread with `input`, as startWorkerTask does. */
-export function runWorkerTask<I, T>(from: string, name: string, input: I, fallback: (input: I) => Promise<T>, data?: unknown): Promise<T> {
+export function runWorkerTask<I, T>(
+  from: string,
+  name: string,
+  input: I,
+  fallback: (input: I) => Promise<T>,
+  data?: unknown,
+): Promise<T> {
   return startWorkerTask(from, name, fallback, data).run(input);
 }
 
@@ -84,13 +95,20 @@ function startWorker(entry: URL, data: unknown): Worker | undefined {
 }
 
 /** The worker side: waits for the input, computes the answer and sends it back once. */
-export function answerWorkerTask<I, T>(port: { once(event: "message", listener: (input: I) => void): unknown; postMessage(value: unknown): void } | null, compute: (input: I) => Promise<T> | T): void {
+export function answerWorkerTask<I, T>(
+  port: { once(event: "message", listener: (input: I) => void): unknown; postMessage(value: unknown): void } | null,
+  compute: (input: I) => Promise<T> | T,
+): void {
   port?.once("message", (input) => {
     Promise.resolve()
       .then(() => compute(input))
       .then(
         (value) => port.postMessage({ ok: true, value } satisfies Answer<T>),
-        (error: unknown) => port.postMessage({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies Answer<T>),
+        (error: unknown) =>
+          port.postMessage({
+            ok: false,
+            error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+          } satisfies Answer<T>),
       );
   });
 }

@@ -45,7 +45,8 @@ export function placeCredentials(route: Route, credentials: Credentials): Creden
   for (const alternative of route.security) {
     const values = alternative.map((scheme) => present(scheme, credentials));
     if (values.length === 0 || values.some((value) => value === undefined)) continue;
-    for (const [index, scheme] of alternative.entries()) place(scheme, values[index] as Presented, headers, query, cookies);
+    for (const [index, scheme] of alternative.entries())
+      place(scheme, values[index] as Presented, headers, query, cookies);
     break;
   }
   if (cookies.length > 0) headers["cookie"] = cookies.join("; ");
@@ -69,7 +70,13 @@ function present(scheme: RouteSecurityScheme, credentials: Credentials): Present
   }
 }
 
-function place(scheme: RouteSecurityScheme, value: Presented, headers: Record<string, string>, query: string[], cookies: string[]): void {
+function place(
+  scheme: RouteSecurityScheme,
+  value: Presented,
+  headers: Record<string, string>,
+  query: string[],
+  cookies: string[],
+): void {
   if (value === true) return;
   if (scheme.type === "apiKey") {
     const name = scheme.name ?? "";

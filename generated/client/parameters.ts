@@ -93,8 +93,12 @@ function encodeForm(name: string, value: unknown, explode: boolean, delimiter: s
     else pairs.push(`${name}=${value.map((item) => encodeItem(scalar(item), delimiter)).join(delimiter)}`);
   } else if (isPlainObject(value)) {
     const entries = definedEntries(value);
-    if (explode) for (const [key, item] of entries) pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(scalar(item))}`);
-    else pairs.push(`${name}=${entries.map(([key, item]) => `${encodeItem(key, delimiter)}${delimiter}${encodeItem(scalar(item), delimiter)}`).join(delimiter)}`);
+    if (explode)
+      for (const [key, item] of entries) pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(scalar(item))}`);
+    else
+      pairs.push(
+        `${name}=${entries.map(([key, item]) => `${encodeItem(key, delimiter)}${delimiter}${encodeItem(scalar(item), delimiter)}`).join(delimiter)}`,
+      );
   } else {
     pairs.push(`${name}=${encodeURIComponent(scalar(value))}`);
   }
@@ -114,9 +118,16 @@ function encodeDeep(name: string, value: unknown, pairs: string[]): void {
 }
 
 /** The leaves of a nested value under bracketed keys (`a[b][0]`): deepObject, nested form fields. */
-export function deepEntries(prefix: string, value: unknown, encodeKey: (key: string) => string, out: [string, string][]): void {
-  if (Array.isArray(value)) for (const [index, item] of value.entries()) deepEntries(`${prefix}[${index}]`, item, encodeKey, out);
-  else if (isPlainObject(value)) for (const [key, item] of definedEntries(value)) deepEntries(`${prefix}[${encodeKey(key)}]`, item, encodeKey, out);
+export function deepEntries(
+  prefix: string,
+  value: unknown,
+  encodeKey: (key: string) => string,
+  out: [string, string][],
+): void {
+  if (Array.isArray(value))
+    for (const [index, item] of value.entries()) deepEntries(`${prefix}[${index}]`, item, encodeKey, out);
+  else if (isPlainObject(value))
+    for (const [key, item] of definedEntries(value)) deepEntries(`${prefix}[${encodeKey(key)}]`, item, encodeKey, out);
   else out.push([prefix, scalar(value)]);
 }
 
@@ -149,7 +160,8 @@ function simpleValue(value: unknown, explode: boolean, encode: (text: string) =>
  */
 export function pathAsSent(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== null) defineOwn(out, name, simpleValue(value, false, String));
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined && value !== null) defineOwn(out, name, simpleValue(value, false, String));
   return out;
 }
 
@@ -157,7 +169,10 @@ export function pathAsSent(values: Readonly<Record<string, unknown>>): Record<st
  * The declared query parameters as the server reads them (see `pathAsSent`): a value that sends
  * nothing (an empty array) is missing; an exploded form object is read by its declared properties.
  */
-export function queryAsSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function queryAsSent(
+  parameters: readonly RouteParameter[],
+  values: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const sent: string[] = [];
   for (const parameter of parameters) {
@@ -181,7 +196,10 @@ export function queryAsSent(parameters: readonly RouteParameter[], values: Reado
  * An exploded form object's declared properties (undefined when it has none): the others are
  * sent, but the server does not read them.
  */
-function declaredOnly(parameter: RouteParameter, value: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> | undefined {
+function declaredOnly(
+  parameter: RouteParameter,
+  value: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> | undefined {
   const properties = parameter.properties;
   if (properties === undefined || !parameter.explode || parameter.style !== "form") return value;
   let out: Record<string, unknown> | undefined;
@@ -195,7 +213,10 @@ function declaredOnly(parameter: RouteParameter, value: Readonly<Record<string, 
 }
 
 /** The declared headers as the server reads them (see `pathAsSent`); `values` keyed as the spec spells them. */
-export function headersAsSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function headersAsSent(
+  parameters: readonly RouteParameter[],
+  values: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const parameter of parameters) {
     const value = own(values, parameter.name);

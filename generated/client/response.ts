@@ -82,14 +82,27 @@ async function readAs(kind: ReadKind, response: Response, operationId: string): 
   }
 }
 
-function checkResponse(route: Route, response: Response, contents: readonly RouteContent[] | undefined, kind: ReadKind, body: unknown): void {
+function checkResponse(
+  route: Route,
+  response: Response,
+  contents: readonly RouteContent[] | undefined,
+  kind: ReadKind,
+  body: unknown,
+): void {
   if (contents === undefined) {
-    const issue = { instancePath: "", schemaPath: "#/responses", keyword: "status", params: { status: response.status }, message: `status ${response.status} is not declared` };
+    const issue = {
+      instancePath: "",
+      schemaPath: "#/responses",
+      keyword: "status",
+      params: { status: response.status },
+      message: `status ${response.status} is not declared`,
+    };
     throw new ResponseValidationError(route.operationId, response, [issue], body);
   }
   const validator = kind === "json" ? responseValidator(route, response.status) : undefined;
   const result = validator?.(body, ALL_ERRORS);
-  if (result !== undefined && !result.valid) throw new ResponseValidationError(route.operationId, response, result.errors, body);
+  if (result !== undefined && !result.valid)
+    throw new ResponseValidationError(route.operationId, response, result.errors, body);
 }
 
 const ALL_ERRORS = { allErrors: true } as const;

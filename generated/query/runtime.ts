@@ -23,7 +23,10 @@ export type CallInput = CallArgs;
 
 /** What invalidation needs of a QueryClient (TanStack's `QueryClient` has it). */
 export interface InvalidatingClient {
-  invalidateQueries(filters: { queryKey: QueryKey; predicate: (query: { readonly queryKey: QueryKey }) => boolean }): Promise<void>;
+  invalidateQueries(filters: {
+    queryKey: QueryKey;
+    predicate: (query: { readonly queryKey: QueryKey }) => boolean;
+  }): Promise<void>;
 }
 
 /** The second argument of every `<operation>MutationOptions`. */
@@ -109,7 +112,11 @@ export function invalidationsOf(
  * place, the paths agreeing up to there (`/events/{eventId}` fills `/events/{id}`); else undefined
  * (any value).
  */
-function alignedPattern(target: readonly string[], own: readonly string[], path: Readonly<Record<string, unknown>> | undefined): (string | undefined)[] {
+function alignedPattern(
+  target: readonly string[],
+  own: readonly string[],
+  path: Readonly<Record<string, unknown>> | undefined,
+): (string | undefined)[] {
   let aligned = true;
   return target.map((segment, i) => {
     const theirs = own[i];
@@ -125,11 +132,17 @@ function shapeOf(segment: string): string {
 }
 
 /** The mutation's parameter values under the names the query's segment gives the same places. */
-function renamed(segment: string, theirs: string, path: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> | undefined {
+function renamed(
+  segment: string,
+  theirs: string,
+  path: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> | undefined {
   if (path === undefined) return undefined;
   const names = (text: string): string[] => [...text.matchAll(/\{([^}]*)\}/g)].map((match) => match[1] ?? "");
   const their = names(theirs);
-  return Object.fromEntries(names(segment).map((name, i) => [name, Object.hasOwn(path, their[i] ?? "") ? path[their[i] ?? ""] : undefined]));
+  return Object.fromEntries(
+    names(segment).map((name, i) => [name, Object.hasOwn(path, their[i] ?? "") ? path[their[i] ?? ""] : undefined]),
+  );
 }
 
 /** Whether a key is the query of a template: the same segments (any value where undefined), then at most the input. */
@@ -153,7 +166,12 @@ export function mutationOptionsOf<V extends CallInput | undefined, D>(
 ): {
   mutationKey: QueryKey;
   mutationFn: (variables: V) => Promise<D>;
-  onSuccess: (data: D, variables: V, onMutateResult?: unknown, context?: { readonly client?: InvalidatingClient }) => Promise<void>;
+  onSuccess: (
+    data: D,
+    variables: V,
+    onMutateResult?: unknown,
+    context?: { readonly client?: InvalidatingClient },
+  ) => Promise<void>;
 } {
   return {
     mutationKey: mutationKeyOf(api, operation),
@@ -161,8 +179,13 @@ export function mutationOptionsOf<V extends CallInput | undefined, D>(
     onSuccess: async (_data, variables, _onMutateResult, context) => {
       if (targets.length === 0) return;
       const client = settings.queryClient ?? context?.client;
-      if (client === undefined) throw new TypeError(`${operation}: no QueryClient to invalidate queries with: pass { queryClient } to ${operation}MutationOptions`);
-      await Promise.all(invalidationsOf(api, operation, targets, variables).map((filters) => client.invalidateQueries(filters)));
+      if (client === undefined)
+        throw new TypeError(
+          `${operation}: no QueryClient to invalidate queries with: pass { queryClient } to ${operation}MutationOptions`,
+        );
+      await Promise.all(
+        invalidationsOf(api, operation, targets, variables).map((filters) => client.invalidateQueries(filters)),
+      );
     },
   };
 }

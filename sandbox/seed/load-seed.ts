@@ -72,7 +72,9 @@ export function checkSeed(value: unknown, source = "the seed", locate: Locate = 
     );
   }
   const seed = value as Seed;
-  const problems = seed.companies.flatMap((company, index) => companyProblems(company, index, seed)).map(([path, message]) => `${locate(path)} ${describe(path)} ${message}`);
+  const problems = seed.companies
+    .flatMap((company, index) => companyProblems(company, index, seed))
+    .map(([path, message]) => `${locate(path)} ${describe(path)} ${message}`);
   if (problems.length > 0) throw new SeedError(source, problems);
   return seed;
 }
@@ -86,21 +88,35 @@ function companyProblems(company: SeedCompany, index: number, seed: Seed): Probl
   if (first !== index) problems.push([at("company_id"), `repeats the company_id of companies/${first}`]);
   const people = new Set(company.personnel.map((person) => person.personnel_id));
   company.api_keys.forEach((key, k) => {
-    if (!people.has(key.personnel_id)) problems.push([at("api_keys", k, "personnel_id"), `names no person of this company (${key.personnel_id})`]);
+    if (!people.has(key.personnel_id))
+      problems.push([at("api_keys", k, "personnel_id"), `names no person of this company (${key.personnel_id})`]);
     const holder = seed.companies.findIndex((other) => other.api_keys.some((their) => their.key === key.key));
     const again = company.api_keys.findIndex((their) => their.key === key.key);
-    if (holder !== index || again !== k) problems.push([at("api_keys", k, "key"), "repeats a key given before: a key identifies one caller"]);
+    if (holder !== index || again !== k)
+      problems.push([at("api_keys", k, "key"), "repeats a key given before: a key identifies one caller"]);
   });
   problems.push(...repeated(company.personnel, (person) => person.personnel_id, at("personnel"), "personnel_id"));
   problems.push(...repeated(company.clients ?? [], (client) => client.id, at("clients"), "id"));
-  problems.push(...repeated(company.credential_types ?? [], (type) => type.credentials_id, at("credential_types"), "credentials_id"));
+  problems.push(
+    ...repeated(
+      company.credential_types ?? [],
+      (type) => type.credentials_id,
+      at("credential_types"),
+      "credentials_id",
+    ),
+  );
   problems.push(...repeated(company.wage_rules ?? [], (rule) => String(rule.id), at("wage_rules"), "id"));
   problems.push(...repeated(company.venues ?? [], (venue) => venue.venue_id, at("venues"), "venue_id"));
   return problems;
 }
 
 /** A problem for each record whose id an earlier record of the list already has. */
-function repeated<T>(records: readonly T[], idOf: (record: T) => unknown, path: (string | number)[], field: string): Problem[] {
+function repeated<T>(
+  records: readonly T[],
+  idOf: (record: T) => unknown,
+  path: (string | number)[],
+  field: string,
+): Problem[] {
   const seen = new Map<unknown, number>();
   const problems: Problem[] = [];
   records.forEach((record, index) => {
@@ -108,7 +124,11 @@ function repeated<T>(records: readonly T[], idOf: (record: T) => unknown, path: 
     if (id === undefined) return;
     const before = seen.get(id);
     if (before === undefined) seen.set(id, index);
-    else problems.push([[...path, index, field], `repeats the ${field} of ${path.at(-1)}/${before} (${JSON.stringify(id)})`]);
+    else
+      problems.push([
+        [...path, index, field],
+        `repeats the ${field} of ${path.at(-1)}/${before} (${JSON.stringify(id)})`,
+      ]);
   });
   return problems;
 }

@@ -29,7 +29,10 @@ export interface SeedCompany {
 }
 
 /** The fields of a credential type. */
-export type SeedCredentialType = Pick<WorkerCredential, CredentialTypeField> & { readonly credentials_id: string; readonly name: string };
+export type SeedCredentialType = Pick<WorkerCredential, CredentialTypeField> & {
+  readonly credentials_id: string;
+  readonly name: string;
+};
 
 /** The fields a credential answer takes from its credential type. */
 export const CREDENTIAL_TYPE_FIELDS = [
@@ -69,7 +72,9 @@ export const DEMO_SEED: Seed = {
         { personnel_id: 15, name: "Priya Nair" },
         { personnel_id: 1042, name: "Sam Lee" },
       ],
-      clients: [{ id: "HARBOR42", client_name: "Harbor Events Ltd", client_contact_name: "Sam Lee", client_city: "Portsmouth" }],
+      clients: [
+        { id: "HARBOR42", client_name: "Harbor Events Ltd", client_contact_name: "Sam Lee", client_city: "Portsmouth" },
+      ],
       credential_types: [
         {
           credentials_id: "3",
@@ -86,7 +91,14 @@ export const DEMO_SEED: Seed = {
           rule_usable: 1,
           worker_viewable: 1,
         },
-        { credentials_id: "4", name: "First aid", description: "Basic first aid", type: "certificate", expiration_months: 24, worker_viewable: 1 },
+        {
+          credentials_id: "4",
+          name: "First aid",
+          description: "Basic first aid",
+          type: "certificate",
+          expiration_months: 24,
+          worker_viewable: 1,
+        },
       ],
       wage_rules: [
         { id: "1", name: "Standard", hourly_rate: 15.5 },
@@ -94,7 +106,14 @@ export const DEMO_SEED: Seed = {
       ],
       venues: [
         { venue_id: 12, name: "North warehouse", address: "4 Dock Road", city: "Portsmouth", zip: "PO2 8AB", saved: 1 },
-        { venue_id: 15, name: "South warehouse", address: "9 Quay Street", city: "Portsmouth", zip: "PO1 3AX", saved: 1 },
+        {
+          venue_id: 15,
+          name: "South warehouse",
+          address: "9 Quay Street",
+          city: "Portsmouth",
+          zip: "PO1 3AX",
+          saved: 1,
+        },
         { venue_id: 318, name: "Riverside Hall", address: "1 River Road", city: "Bristol", zip: "BS1 4DJ", saved: 1 },
       ],
     },
@@ -107,7 +126,15 @@ export const DEMO_SEED: Seed = {
         { personnel_id: 55, name: "Jo Park" },
       ],
       clients: [{ id: "SUMMIT1", client_name: "Summit Conferences" }],
-      credential_types: [{ credentials_id: "3", name: "Food hygiene", description: "Level 2 food hygiene", type: "certificate", expiration_months: 36 }],
+      credential_types: [
+        {
+          credentials_id: "3",
+          name: "Food hygiene",
+          description: "Level 2 food hygiene",
+          type: "certificate",
+          expiration_months: 36,
+        },
+      ],
       wage_rules: [{ id: "1", name: "Base", hourly_rate: 14 }],
       venues: [{ name: "Summit Centre", address: "2 Hill Street", city: "Leeds", zip: "LS1 1AA", saved: 1 }],
     },

@@ -18,7 +18,9 @@ export interface ValidateOptions {
   allErrors?: boolean;
 }
 /** The outcome of a validate function: the (possibly converted) value, or the errors. */
-export type ValidationResult<T> = { valid: true; value: T; errors?: undefined } | { valid: false; value?: undefined; errors: ValidationError[] };
+export type ValidationResult<T> =
+  | { valid: true; value: T; errors?: undefined }
+  | { valid: false; value?: undefined; errors: ValidationError[] };
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;

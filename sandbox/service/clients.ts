@@ -17,9 +17,19 @@ const CLIENT_FIELDS = [
 ] as const satisfies readonly (keyof ClientUpdate)[];
 
 /** Edits a client of the caller's company: the fields sent replace the stored ones. Answers `true`, or 404. */
-export async function updateClient(context: ServiceContext, caller: Caller, id: string, body: ClientUpdate): Promise<{ status: 200; body: boolean } | ReturnType<typeof notFound>> {
+export async function updateClient(
+  context: ServiceContext,
+  caller: Caller,
+  id: string,
+  body: ClientUpdate,
+): Promise<{ status: 200; body: boolean } | ReturnType<typeof notFound>> {
   const fields: Partial<Record<(typeof CLIENT_FIELDS)[number], string>> = {};
   for (const field of CLIENT_FIELDS) if (body[field] !== undefined) fields[field] = body[field];
-  const result = await context.db.updateTable("clients").set(fields).where("company_id", "=", caller.companyId).where("client_id", "=", id).executeTakeFirst();
+  const result = await context.db
+    .updateTable("clients")
+    .set(fields)
+    .where("company_id", "=", caller.companyId)
+    .where("client_id", "=", id)
+    .executeTakeFirst();
   return result.numUpdatedRows === 0n ? notFound() : { status: 200, body: true };
 }

@@ -4,8 +4,26 @@
  * created it. Custom fields are sent as two lists of key/value pairs and answered as one list of
  * fields (see `customFields`).
  */
-import { type Expression, expressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool, sql, type Transaction } from "kysely";
-import type { CustomField, CustomFieldInput, Event, EventCreate, EventList, EventListItem, EventUpdate, EventVenueInput, Location } from "workforce-scheduling-api";
+import {
+  type Expression,
+  expressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+  type Transaction,
+} from "kysely";
+import type {
+  CustomField,
+  CustomFieldInput,
+  Event,
+  EventCreate,
+  EventList,
+  EventListItem,
+  EventUpdate,
+  EventVenueInput,
+  Location,
+} from "workforce-scheduling-api";
 import { type JsonStream, type PreparedJson, prepareJson, streamJson } from "workforce-scheduling-api/server";
 import type { Database } from "../store/database.js";
 import type { ServiceContext } from "./context.js";
@@ -42,7 +60,11 @@ const LIST_CACHE_SIZE = 64;
  * batches, not the list; `total_count` is written last, as the number of events written. A list
  * read while events are created has each of them or not, and its count always matches its data.
  */
-export async function listEvents(context: ServiceContext, caller: Caller, batchSize = EVENT_BATCH): Promise<{ status: 200; body: EventList | JsonStream<EventList> | PreparedJson<EventList> }> {
+export async function listEvents(
+  context: ServiceContext,
+  caller: Caller,
+  batchSize = EVENT_BATCH,
+): Promise<{ status: 200; body: EventList | JsonStream<EventList> | PreparedJson<EventList> }> {
   const lists = LISTS.get(context) ?? new Map<number, CachedList>();
   LISTS.set(context, lists);
   const revision = await eventsRevision(context.db, caller.companyId);
@@ -62,7 +84,11 @@ export async function listEvents(context: ServiceContext, caller: Caller, batchS
     if (lists.size > LIST_CACHE_SIZE) lists.delete(lists.keys().next().value as number);
     return { status: 200, body };
   }
-  const body = streamJson<EventList, "data">({ list: "data", batches: eventBatches(context.db, caller.companyId, read, batchSize), after: (count) => ({ total_count: count }) });
+  const body = streamJson<EventList, "data">({
+    list: "data",
+    batches: eventBatches(context.db, caller.companyId, read, batchSize),
+    after: (count) => ({ total_count: count }),
+  });
   return { status: 200, body };
 }
 
@@ -70,12 +96,21 @@ export async function listEvents(context: ServiceContext, caller: Caller, batchS
 export const KEPT_BATCHES = 5;
 
 async function eventsRevision(db: Db, companyId: number): Promise<number> {
-  const row = await db.selectFrom("companies").select("events_revision").where("company_id", "=", companyId).executeTakeFirst();
+  const row = await db
+    .selectFrom("companies")
+    .select("events_revision")
+    .where("company_id", "=", companyId)
+    .executeTakeFirst();
   return row?.events_revision ?? 0;
 }
 
 /** The batches of a company's events, from those read already, until a batch comes back short. */
-async function* eventBatches(db: Db, companyId: number, read: EventListItem[][], batchSize: number): AsyncGenerator<EventListItem[]> {
+async function* eventBatches(
+  db: Db,
+  companyId: number,
+  read: EventListItem[][],
+  batchSize: number,
+): AsyncGenerator<EventListItem[]> {
   let batch: EventListItem[] = [];
   for (batch of read) yield batch;
   while (batch.length === batchSize) {
@@ -86,7 +121,11 @@ async function* eventBatches(db: Db, companyId: number, read: EventListItem[][],
 
 /** Up to `limit` events of a company with IDs above `after`, in ID order. */
 async function eventBatch(db: Db, companyId: number, after: number, limit: number): Promise<EventListItem[]> {
-  const rows = await eventQuery(db, companyId).where("events.id", ">", after).orderBy("events.id").limit(limit).execute();
+  const rows = await eventQuery(db, companyId)
+    .where("events.id", ">", after)
+    .orderBy("events.id")
+    .limit(limit)
+    .execute();
   return rows.map(eventRecord);
 }
 
@@ -96,7 +135,11 @@ async function eventBatch(db: Db, companyId: number, after: number, limit: numbe
  * client), and the new revision of the company's events. Only when the guard holds it back are
  * the references read again, to say which names nothing.
  */
-export async function createEvent(context: ServiceContext, caller: Caller, body: EventCreate): Promise<{ status: 201; body: number } | ReturnType<typeof unprocessable>> {
+export async function createEvent(
+  context: ServiceContext,
+  caller: Caller,
+  body: EventCreate,
+): Promise<{ status: 201; body: number } | ReturnType<typeof unprocessable>> {
   // a new event always has a place: the fields sent, even none
   const sent = placeSent(body.venue);
   const place = sent === undefined ? { kind: "fields" as const, fields: body.venue } : sent;
@@ -109,7 +152,9 @@ export async function createEvent(context: ServiceContext, caller: Caller, body:
     await checkClient(context.db, caller.companyId, body.client_id, refusals);
     if (refusals.length > 0) return unprocessable(refusals);
   }
-  throw new Error("createEvent: the insert was held back twice, yet the venue and the client it names are the company's");
+  throw new Error(
+    "createEvent: the insert was held back twice, yet the venue and the client it names are the company's",
+  );
 }
 
 /** The event's columns, each with the SQL type its value is sent as. */
@@ -135,7 +180,12 @@ const EVENT_COLUMN_TYPES = {
 type EventColumn = keyof typeof EVENT_COLUMN_TYPES;
 
 /** Inserts the event when its venue and client are the company's; its ID, or undefined when one is not. */
-async function insertEvent(context: ServiceContext, caller: Caller, body: EventCreate, place: Place): Promise<number | undefined> {
+async function insertEvent(
+  context: ServiceContext,
+  caller: Caller,
+  body: EventCreate,
+  place: Place,
+): Promise<number | undefined> {
   const values: Record<EventColumn, unknown> = {
     company_id: caller.companyId,
     name: body.name,
@@ -151,13 +201,21 @@ async function insertEvent(context: ServiceContext, caller: Caller, body: EventC
   };
   const columns = Object.keys(EVENT_COLUMN_TYPES) as EventColumn[];
   const row = await context.db
-    .with("touched", (db) => db.updateTable("companies").set({ events_revision: sql`default` }).where("company_id", "=", caller.companyId).returning("company_id"))
+    .with("touched", (db) =>
+      db
+        .updateTable("companies")
+        .set({ events_revision: sql`default` })
+        .where("company_id", "=", caller.companyId)
+        .returning("company_id"),
+    )
     .insertInto("events")
     .columns(columns)
     .expression((eb) =>
       eb
         .selectFrom("touched")
-        .select(columns.map((column) => sql`cast(${values[column]} as ${sql.raw(EVENT_COLUMN_TYPES[column])})`.as(column)))
+        .select(
+          columns.map((column) => sql`cast(${values[column]} as ${sql.raw(EVENT_COLUMN_TYPES[column])})`.as(column)),
+        )
         .where((where) => where.and(referenceGuards(caller.companyId, place, body.client_id))),
     )
     .returning("id")
@@ -187,18 +245,31 @@ export async function updateEvent(
   for (let attempt = 0; attempt < 2; attempt++) {
     const row = place === null ? undefined : await editEvent(context, caller, eventId, body, place);
     if (row !== undefined) return { status: 200, body: eventRecord(row) };
-    const current = await context.db.selectFrom("events").select("id").where("company_id", "=", caller.companyId).where("id", "=", eventId).executeTakeFirst();
+    const current = await context.db
+      .selectFrom("events")
+      .select("id")
+      .where("company_id", "=", caller.companyId)
+      .where("id", "=", eventId)
+      .executeTakeFirst();
     if (current === undefined) return notFound();
     const refusals: Refusal[] = [];
     await checkVenue(context.db, caller.companyId, body.venue, refusals);
     await checkClient(context.db, caller.companyId, body.client_id, refusals);
     if (refusals.length > 0) return unprocessable(refusals);
   }
-  throw new Error("updateEvent: the edit was held back twice, yet the event, its venue and its client are the company's");
+  throw new Error(
+    "updateEvent: the edit was held back twice, yet the event, its venue and its client are the company's",
+  );
 }
 
 /** The edit of an event, when it is the company's and the venue and client it names are: the record as edited. */
-async function editEvent(context: ServiceContext, caller: Caller, eventId: number, body: EventUpdate, place: Place | undefined): Promise<EventRow | undefined> {
+async function editEvent(
+  context: ServiceContext,
+  caller: Caller,
+  eventId: number,
+  body: EventUpdate,
+  place: Place | undefined,
+): Promise<EventRow | undefined> {
   const sentLists = body.custom_fields_text !== undefined || body.custom_fields_id !== undefined;
   const query = context.db
     .with("edited", (db) =>
@@ -212,7 +283,9 @@ async function editEvent(context: ServiceContext, caller: Caller, eventId: numbe
           ...(body.job_id !== undefined ? { job_id: body.job_id } : {}),
           ...(body.admin_comments !== undefined ? { admin_comments: body.admin_comments } : {}),
           ...(body.comments !== undefined ? { comments: body.comments } : {}),
-          ...(sentLists ? { custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)) } : {}),
+          ...(sentLists
+            ? { custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)) }
+            : {}),
           ...(place === undefined ? {} : locationColumns(place)),
         })
         .where("company_id", "=", caller.companyId)
@@ -234,7 +307,9 @@ async function editEvent(context: ServiceContext, caller: Caller, eventId: numbe
 }
 
 /** Where an event is held: a venue of the company, or a location made of the fields sent. */
-type Place = { readonly kind: "venue"; readonly venueId: number } | { readonly kind: "fields"; readonly fields: EventVenueInput };
+type Place =
+  | { readonly kind: "venue"; readonly venueId: number }
+  | { readonly kind: "fields"; readonly fields: EventVenueInput };
 
 const LOCATION_FIELDS = ["name", "address", "city", "zip", "saved"] as const;
 
@@ -252,11 +327,35 @@ function placeSent(venue: EventVenueInput): Place | undefined | null {
 }
 
 /** The conditions a write of an event holds to: the venue and the client it names are the company's. */
-function referenceGuards(companyId: number, place: Place | undefined, clientId: string | undefined): Expression<SqlBool>[] {
+function referenceGuards(
+  companyId: number,
+  place: Place | undefined,
+  clientId: string | undefined,
+): Expression<SqlBool>[] {
   const eb = expressionBuilder<Database>();
   return [
-    ...(place?.kind === "venue" ? [eb.exists(eb.selectFrom("venues").select("venue_id").where("company_id", "=", companyId).where("venue_id", "=", place.venueId))] : []),
-    ...(clientId === undefined ? [] : [eb.exists(eb.selectFrom("clients").select("client_id").where("company_id", "=", companyId).where("client_id", "=", clientId))]),
+    ...(place?.kind === "venue"
+      ? [
+          eb.exists(
+            eb
+              .selectFrom("venues")
+              .select("venue_id")
+              .where("company_id", "=", companyId)
+              .where("venue_id", "=", place.venueId),
+          ),
+        ]
+      : []),
+    ...(clientId === undefined
+      ? []
+      : [
+          eb.exists(
+            eb
+              .selectFrom("clients")
+              .select("client_id")
+              .where("company_id", "=", companyId)
+              .where("client_id", "=", clientId),
+          ),
+        ]),
   ];
 }
 
@@ -264,7 +363,15 @@ function referenceGuards(companyId: number, place: Place | undefined, clientId: 
 async function checkVenue(db: Db, companyId: number, venue: EventVenueInput, refusals: Refusal[]): Promise<void> {
   if (venue.venue_id === undefined) return;
   const venueId = recordNumber(venue.venue_id);
-  const found = venueId === undefined ? undefined : await db.selectFrom("venues").select("venue_id").where("company_id", "=", companyId).where("venue_id", "=", venueId).executeTakeFirst();
+  const found =
+    venueId === undefined
+      ? undefined
+      : await db
+          .selectFrom("venues")
+          .select("venue_id")
+          .where("company_id", "=", companyId)
+          .where("venue_id", "=", venueId)
+          .executeTakeFirst();
   if (found !== undefined) return;
   refusals.push({
     instancePath: "/venue/venue_id",
@@ -276,9 +383,19 @@ async function checkVenue(db: Db, companyId: number, venue: EventVenueInput, ref
   });
 }
 
-async function checkClient(db: Db, companyId: number, clientId: string | undefined, refusals: Refusal[]): Promise<void> {
+async function checkClient(
+  db: Db,
+  companyId: number,
+  clientId: string | undefined,
+  refusals: Refusal[],
+): Promise<void> {
   if (clientId === undefined) return;
-  const found = await db.selectFrom("clients").select("client_id").where("company_id", "=", companyId).where("client_id", "=", clientId).executeTakeFirst();
+  const found = await db
+    .selectFrom("clients")
+    .select("client_id")
+    .where("company_id", "=", companyId)
+    .where("client_id", "=", clientId)
+    .executeTakeFirst();
   if (found !== undefined) return;
   refusals.push({
     instancePath: "/client_id",
@@ -291,7 +408,15 @@ async function checkClient(db: Db, companyId: number, clientId: string | undefin
 }
 
 function locationColumns(place: Place) {
-  if (place.kind === "venue") return { venue_id: place.venueId, location_name: null, location_address: null, location_city: null, location_zip: null, location_saved: null };
+  if (place.kind === "venue")
+    return {
+      venue_id: place.venueId,
+      location_name: null,
+      location_address: null,
+      location_city: null,
+      location_zip: null,
+      location_saved: null,
+    };
   const { name, address, city, zip, saved } = place.fields;
   return {
     venue_id: null,
@@ -314,7 +439,10 @@ function savedFlag(saved: string): boolean {
  * The entries at the same position of both lists, with the same value, are one field `{ id, name, value }`
  * (the spec's example sends a field so).
  */
-export function customFields(byName: readonly CustomFieldInput[] = [], byId: readonly CustomFieldInput[] = []): CustomField[] {
+export function customFields(
+  byName: readonly CustomFieldInput[] = [],
+  byId: readonly CustomFieldInput[] = [],
+): CustomField[] {
   const fields: CustomField[] = [];
   for (let i = 0; i < Math.max(byName.length, byId.length); i++) {
     const named = byName[i];
@@ -337,8 +465,14 @@ function eventQuery(db: Db, companyId: number) {
 /** The columns of the event record, of the company's rows `events` selects, with their venue and origin. */
 function recordColumns(events: SelectQueryBuilder<Database, "events", object>, companyId: number) {
   return events
-    .innerJoin("personnel", (join) => join.onRef("personnel.company_id", "=", "events.company_id").onRef("personnel.personnel_id", "=", "events.admin_origin"))
-    .leftJoin("venues", (join) => join.onRef("venues.company_id", "=", "events.company_id").onRef("venues.venue_id", "=", "events.venue_id"))
+    .innerJoin("personnel", (join) =>
+      join
+        .onRef("personnel.company_id", "=", "events.company_id")
+        .onRef("personnel.personnel_id", "=", "events.admin_origin"),
+    )
+    .leftJoin("venues", (join) =>
+      join.onRef("venues.company_id", "=", "events.company_id").onRef("venues.venue_id", "=", "events.venue_id"),
+    )
     .where("events.company_id", "=", companyId)
     .select([
       "events.id",
@@ -383,7 +517,14 @@ export function eventRecord(row: EventRow): EventListItem {
 
 function location(row: EventRow): Location {
   if (row.venue_id !== null) {
-    return { id: row.venue_id, name: row.venue_name ?? "", address: row.venue_address ?? "", city: row.venue_city ?? "", zip: row.venue_zip ?? "", saved: row.venue_saved === 1 };
+    return {
+      id: row.venue_id,
+      name: row.venue_name ?? "",
+      address: row.venue_address ?? "",
+      city: row.venue_city ?? "",
+      zip: row.venue_zip ?? "",
+      saved: row.venue_saved === 1,
+    };
   }
   const place: { -readonly [K in keyof Location]?: Location[K] } = {};
   if (row.location_name !== null) place.name = row.location_name;

@@ -9,7 +9,12 @@ export interface StoredFile {
 }
 
 /** The file `fileId` named `fileName` of the caller's company, or undefined (unknown, or another company's). */
-export async function readStoredFile(context: ServiceContext, caller: Caller, fileId: string, fileName: string): Promise<StoredFile | undefined> {
+export async function readStoredFile(
+  context: ServiceContext,
+  caller: Caller,
+  fileId: string,
+  fileName: string,
+): Promise<StoredFile | undefined> {
   if (!/^[1-9]\d{0,15}$/.test(fileId)) return undefined;
   const row = await context.db
     .selectFrom("stored_files")

@@ -19,14 +19,17 @@ import { addWorkerCredential, addWorkerDocument } from "./workers.js";
 /** The handlers of one sandbox. */
 export function createSandboxHandlers(context: ServiceContext): Handlers<Caller> {
   return {
-    addWorkerCredential: ({ principal, params, body }) => storing(body, () => addWorkerCredential(context, principal, params.id, body)),
-    addWorkerDocument: ({ principal, params, body }) => storing(body, () => addWorkerDocument(context, principal, params.id, body)),
+    addWorkerCredential: ({ principal, params, body }) =>
+      storing(body, () => addWorkerCredential(context, principal, params.id, body)),
+    addWorkerDocument: ({ principal, params, body }) =>
+      storing(body, () => addWorkerDocument(context, principal, params.id, body)),
     createEvent: ({ principal, body }) => storing(body, () => createEvent(context, principal, body)),
     createPayrollGroup: ({ principal, body }) => storing(body, () => createPayrollGroup(context, principal, body)),
     createVenue: ({ principal, body }) => storing(body, () => createVenue(context, principal, body)),
     listEvents: ({ principal }) => listEvents(context, principal),
     listWageRules: ({ principal }) => listWageRules(context, principal),
-    updateClient: ({ principal, params, body }) => (storable(params.id) ? storing(body, () => updateClient(context, principal, params.id, body)) : notFound()),
+    updateClient: ({ principal, params, body }) =>
+      storable(params.id) ? storing(body, () => updateClient(context, principal, params.id, body)) : notFound(),
     updateEvent: ({ principal, params, body }) => storing(body, () => updateEvent(context, principal, params.id, body)),
   };
 }

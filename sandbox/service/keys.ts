@@ -64,7 +64,11 @@ async function readKeys(db: Kysely<Database>): Promise<Known> {
   const secret = await keySecret(db);
   const rows = await db
     .selectFrom("api_keys")
-    .innerJoin("personnel", (join) => join.onRef("personnel.company_id", "=", "api_keys.company_id").onRef("personnel.personnel_id", "=", "api_keys.personnel_id"))
+    .innerJoin("personnel", (join) =>
+      join
+        .onRef("personnel.company_id", "=", "api_keys.company_id")
+        .onRef("personnel.personnel_id", "=", "api_keys.personnel_id"),
+    )
     .select(["api_keys.company_id", "api_keys.key_digest", "api_keys.personnel_id", "personnel.name"])
     .orderBy("api_keys.company_id")
     .orderBy("api_keys.key_digest")

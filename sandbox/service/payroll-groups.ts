@@ -14,16 +14,32 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
  * Stores a payroll group and answers it: `invoice_cost` as a number, `deleted` 0, the flags false,
  * `insert_date` now. 422 when a reference names nothing of the company or the cost is no number.
  */
-export async function createPayrollGroup(context: ServiceContext, caller: Caller, body: PayrollGroupCreate): Promise<{ status: 200; body: PayrollGroup } | ReturnType<typeof unprocessable>> {
+export async function createPayrollGroup(
+  context: ServiceContext,
+  caller: Caller,
+  body: PayrollGroupCreate,
+): Promise<{ status: 200; body: PayrollGroup } | ReturnType<typeof unprocessable>> {
   const companyId = caller.companyId;
   return context.db.transaction().execute(async (tx) => {
     const refusals: Refusal[] = [];
     const cost = body.invoice_cost === undefined ? null : decimal(body.invoice_cost);
     if (cost === undefined) {
-      refusals.push({ instancePath: "/invoice_cost", schemaPath: `${SCHEMA}/invoice_cost`, keyword: "number", resource: "decimal number", value: body.invoice_cost, says: "is not a decimal number" });
+      refusals.push({
+        instancePath: "/invoice_cost",
+        schemaPath: `${SCHEMA}/invoice_cost`,
+        keyword: "number",
+        resource: "decimal number",
+        value: body.invoice_cost,
+        says: "is not a decimal number",
+      });
     }
     if (body.wage_rules_id !== undefined) {
-      const rule = await tx.selectFrom("wage_rules").select("rule_id").where("company_id", "=", companyId).where("rule_id", "=", body.wage_rules_id).executeTakeFirst();
+      const rule = await tx
+        .selectFrom("wage_rules")
+        .select("rule_id")
+        .where("company_id", "=", companyId)
+        .where("rule_id", "=", body.wage_rules_id)
+        .executeTakeFirst();
       if (rule === undefined) {
         refusals.push({
           instancePath: "/wage_rules_id",
@@ -37,12 +53,27 @@ export async function createPayrollGroup(context: ServiceContext, caller: Caller
     }
     const locations = body.locations ?? [];
     const numbers = locations.map(recordNumber).filter((n): n is number => n !== undefined);
-    const venues = numbers.length === 0 ? [] : await tx.selectFrom("venues").select("venue_id").where("company_id", "=", companyId).where("venue_id", "in", numbers).execute();
+    const venues =
+      numbers.length === 0
+        ? []
+        : await tx
+            .selectFrom("venues")
+            .select("venue_id")
+            .where("company_id", "=", companyId)
+            .where("venue_id", "in", numbers)
+            .execute();
     const known = new Set(venues.map((venue) => venue.venue_id));
     locations.forEach((location, index) => {
       const venueId = recordNumber(location);
       if (venueId !== undefined && known.has(venueId)) return;
-      refusals.push({ instancePath: `/locations/${index}`, schemaPath: `${SCHEMA}/locations/items`, keyword: "reference", resource: "venue", value: location, says: "names no venue of this company" });
+      refusals.push({
+        instancePath: `/locations/${index}`,
+        schemaPath: `${SCHEMA}/locations/items`,
+        keyword: "reference",
+        resource: "venue",
+        value: location,
+        says: "names no venue of this company",
+      });
     });
     if (refusals.length > 0) return unprocessable(refusals);
     const row = await tx

@@ -7,7 +7,12 @@
 import type { Problem, ValidationIssue } from "workforce-scheduling-api";
 
 /** The 404 problem: the routing layer's own, word for word. */
-export const NOT_FOUND: Problem = Object.freeze({ type: "urn:problem-type:not-found", title: "Not Found", status: 404, detail: "No resource matches this path." });
+export const NOT_FOUND: Problem = Object.freeze({
+  type: "urn:problem-type:not-found",
+  title: "Not Found",
+  status: 404,
+  detail: "No resource matches this path.",
+});
 
 /** The 404 answer. */
 export function notFound(): { readonly status: 404; readonly body: Problem } {
@@ -36,13 +41,25 @@ export function unprocessable(refusals: readonly Refusal[]): { readonly status: 
     instancePath: refusal.instancePath,
     schemaPath: refusal.schemaPath,
     keyword: refusal.keyword,
-    params: refusal.value === undefined ? { resource: refusal.resource } : { resource: refusal.resource, value: refusal.value },
+    params:
+      refusal.value === undefined
+        ? { resource: refusal.resource }
+        : { resource: refusal.resource, value: refusal.value },
     message: `${refusal.instancePath} ${refusal.says}`,
   }));
   const first = errors[0];
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
   const detail = first === undefined ? "The body cannot be processed." : `body${first.message}${more}`;
-  return { status: 422, body: { type: "urn:problem-type:unprocessable-content", title: "Unprocessable Content", status: 422, detail, errors } };
+  return {
+    status: 422,
+    body: {
+      type: "urn:problem-type:unprocessable-content",
+      title: "Unprocessable Content",
+      status: 422,
+      detail,
+      errors,
+    },
+  };
 }
 
 /** A record number written in a string ("318"), or undefined when it is not one. */

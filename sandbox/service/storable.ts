@@ -19,11 +19,19 @@ export function unstorableStrings(body: unknown): Refusal[] {
   const refusals: Refusal[] = [];
   const visit = (value: unknown, pointer: string): void => {
     if (typeof value === "string") {
-      if (!storable(value)) refusals.push({ instancePath: pointer, schemaPath: "", keyword: "storable", resource: "text", says: "holds U+0000 or a lone surrogate, which the sandbox cannot store" });
+      if (!storable(value))
+        refusals.push({
+          instancePath: pointer,
+          schemaPath: "",
+          keyword: "storable",
+          resource: "text",
+          says: "holds U+0000 or a lone surrogate, which the sandbox cannot store",
+        });
       return;
     }
     if (typeof value !== "object" || value === null || value instanceof Uint8Array) return;
-    for (const [key, child] of Object.entries(value)) visit(child, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    for (const [key, child] of Object.entries(value))
+      visit(child, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
   };
   visit(body, "");
   return refusals;

@@ -4,10 +4,21 @@ import type { ServiceContext } from "./context.js";
 import type { Caller } from "./keys.js";
 
 /** Stores a venue of the caller's company and answers it with its new `venue_id` (`saved` defaults to 0). */
-export async function createVenue(context: ServiceContext, caller: Caller, body: VenueCreate): Promise<{ status: 200; body: Venue }> {
+export async function createVenue(
+  context: ServiceContext,
+  caller: Caller,
+  body: VenueCreate,
+): Promise<{ status: 200; body: Venue }> {
   const row = await context.db
     .insertInto("venues")
-    .values({ company_id: caller.companyId, name: body.name, address: body.address, city: body.city, zip: body.zip, saved: body.saved ?? 0 })
+    .values({
+      company_id: caller.companyId,
+      name: body.name,
+      address: body.address,
+      city: body.city,
+      zip: body.zip,
+      saved: body.saved ?? 0,
+    })
     .returning(["venue_id", "name", "address", "city", "zip", "saved"])
     .executeTakeFirstOrThrow();
   return { status: 200, body: row };

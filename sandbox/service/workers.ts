@@ -4,7 +4,12 @@
  * gives; see ./files.ts.
  */
 import type { Transaction } from "kysely";
-import type { WorkerCredential, WorkerCredentialCreate, WorkerDocument, WorkerDocumentUpload } from "workforce-scheduling-api";
+import type {
+  WorkerCredential,
+  WorkerCredentialCreate,
+  WorkerDocument,
+  WorkerDocumentUpload,
+} from "workforce-scheduling-api";
 import type { UploadedFile } from "workforce-scheduling-api/server";
 import type { Database } from "../store/database.js";
 import { type ServiceContext, storedFileUrl } from "./context.js";
@@ -19,12 +24,29 @@ export type DocumentUpload = Omit<WorkerDocumentUpload, "file"> & { readonly fil
 
 /** Whether the worker is a person of the company. */
 async function workerExists(tx: Transaction<Database>, companyId: number, workerId: number): Promise<boolean> {
-  return (await tx.selectFrom("personnel").select("personnel_id").where("company_id", "=", companyId).where("personnel_id", "=", workerId).executeTakeFirst()) !== undefined;
+  return (
+    (await tx
+      .selectFrom("personnel")
+      .select("personnel_id")
+      .where("company_id", "=", companyId)
+      .where("personnel_id", "=", workerId)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 /** Stores bytes for the company; answers their number. */
-async function storeFile(tx: Transaction<Database>, companyId: number, fileName: string, mediaType: string, bytes: Buffer): Promise<number> {
-  const row = await tx.insertInto("stored_files").values({ company_id: companyId, file_name: fileName, media_type: mediaType, bytes }).returning("file_id").executeTakeFirstOrThrow();
+async function storeFile(
+  tx: Transaction<Database>,
+  companyId: number,
+  fileName: string,
+  mediaType: string,
+  bytes: Buffer,
+): Promise<number> {
+  const row = await tx
+    .insertInto("stored_files")
+    .values({ company_id: companyId, file_name: fileName, media_type: mediaType, bytes })
+    .returning("file_id")
+    .executeTakeFirstOrThrow();
   return row.file_id;
 }
 
@@ -32,7 +54,12 @@ async function storeFile(tx: Transaction<Database>, companyId: number, fileName:
  * Stores a document of the worker and answers it: `location` is the URL the bytes are served at,
  * `type` the media type sent (else the part's), `file_name` the name sent (else the part's).
  */
-export async function addWorkerDocument(context: ServiceContext, caller: Caller, workerId: number, body: DocumentUpload): Promise<{ status: 200; body: WorkerDocument } | ReturnType<typeof notFound>> {
+export async function addWorkerDocument(
+  context: ServiceContext,
+  caller: Caller,
+  workerId: number,
+  body: DocumentUpload,
+): Promise<{ status: 200; body: WorkerDocument } | ReturnType<typeof notFound>> {
   const companyId = caller.companyId;
   return context.db.transaction().execute(async (tx) => {
     if (!(await workerExists(tx, companyId, workerId))) return notFound();
@@ -41,7 +68,15 @@ export async function addWorkerDocument(context: ServiceContext, caller: Caller,
     const fileId = await storeFile(tx, companyId, fileName, mediaType, body.file?.data ?? Buffer.alloc(0));
     const row = await tx
       .insertInto("worker_documents")
-      .values({ company_id: companyId, personnel_id: workerId, name: body.name ?? null, file_name: fileName, type: mediaType, file_id: fileId, date_added: timestampText(context.now()) })
+      .values({
+        company_id: companyId,
+        personnel_id: workerId,
+        name: body.name ?? null,
+        file_name: fileName,
+        type: mediaType,
+        file_id: fileId,
+        date_added: timestampText(context.now()),
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     const document: WorkerDocument = {
@@ -76,32 +111,77 @@ export async function addWorkerCredential(
     const type =
       body.credentials_id === undefined
         ? undefined
-        : await tx.selectFrom("credential_types").selectAll().where("company_id", "=", companyId).where("credentials_id", "=", body.credentials_id).executeTakeFirst();
+        : await tx
+            .selectFrom("credential_types")
+            .selectAll()
+            .where("company_id", "=", companyId)
+            .where("credentials_id", "=", body.credentials_id)
+            .executeTakeFirst();
     if (type === undefined) {
       refusals.push({
         instancePath: "/credentials_id",
         schemaPath: `${SCHEMA}/credentials_id`,
         keyword: body.credentials_id === undefined ? "required" : "reference",
         resource: "credential type",
-        ...(body.credentials_id === undefined ? { says: "is required: it names the credential type" } : { value: body.credentials_id, says: "names no credential type of this company" }),
+        ...(body.credentials_id === undefined
+          ? { says: "is required: it names the credential type" }
+          : { value: body.credentials_id, says: "names no credential type of this company" }),
       });
     }
     const clientId = nonEmpty(body.clients_id);
     const client =
-      clientId === undefined ? undefined : await tx.selectFrom("clients").select(["client_id", "client_name"]).where("company_id", "=", companyId).where("client_id", "=", clientId).executeTakeFirst();
+      clientId === undefined
+        ? undefined
+        : await tx
+            .selectFrom("clients")
+            .select(["client_id", "client_name"])
+            .where("company_id", "=", companyId)
+            .where("client_id", "=", clientId)
+            .executeTakeFirst();
     if (clientId !== undefined && client === undefined) {
-      refusals.push({ instancePath: "/clients_id", schemaPath: `${SCHEMA}/clients_id`, keyword: "reference", resource: "client", value: clientId, says: "names no client of this company" });
+      refusals.push({
+        instancePath: "/clients_id",
+        schemaPath: `${SCHEMA}/clients_id`,
+        keyword: "reference",
+        resource: "client",
+        value: clientId,
+        says: "names no client of this company",
+      });
     }
     const locationText = nonEmpty(body.locations_id);
     const venueId = recordNumber(locationText);
-    const venue = venueId === undefined ? undefined : await tx.selectFrom("venues").select(["venue_id", "name"]).where("company_id", "=", companyId).where("venue_id", "=", venueId).executeTakeFirst();
+    const venue =
+      venueId === undefined
+        ? undefined
+        : await tx
+            .selectFrom("venues")
+            .select(["venue_id", "name"])
+            .where("company_id", "=", companyId)
+            .where("venue_id", "=", venueId)
+            .executeTakeFirst();
     if (locationText !== undefined && venue === undefined) {
-      refusals.push({ instancePath: "/locations_id", schemaPath: `${SCHEMA}/locations_id`, keyword: "reference", resource: "venue", value: locationText, says: "names no venue of this company" });
+      refusals.push({
+        instancePath: "/locations_id",
+        schemaPath: `${SCHEMA}/locations_id`,
+        keyword: "reference",
+        resource: "venue",
+        value: locationText,
+        says: "names no venue of this company",
+      });
     }
     if (type === undefined || refusals.length > 0) return unprocessable(refusals);
     const fileName = body.file_name ?? "";
     const fileType = body.file_type ?? "";
-    const fileId = typeof body.file === "string" ? await storeFile(tx, companyId, fileName || "credential", fileType || "application/octet-stream", Buffer.from(body.file, "utf8")) : undefined;
+    const fileId =
+      typeof body.file === "string"
+        ? await storeFile(
+            tx,
+            companyId,
+            fileName || "credential",
+            fileType || "application/octet-stream",
+            Buffer.from(body.file, "utf8"),
+          )
+        : undefined;
     const row = await tx
       .insertInto("worker_credentials")
       .values({
@@ -149,7 +229,10 @@ export async function addWorkerCredential(
 }
 
 /** A stored time and its readable date, under the field's name and its `_nice` twin; nothing when unset. */
-function dated<K extends string>(field: K, stored: string | null): Record<K | `${K}_nice`, string> | Record<string, never> {
+function dated<K extends string>(
+  field: K,
+  stored: string | null,
+): Record<K | `${K}_nice`, string> | Record<string, never> {
   if (stored === null) return {};
   return { [field]: stored, [`${field}_nice`]: niceDate(stored) } as Record<K | `${K}_nice`, string>;
 }

@@ -62,7 +62,15 @@ export interface Database {
   };
   /** Wage rules as given: any JSON objects, in the seed's order, each named by its `id`. */
   wage_rules: { company_id: number; position: number; rule_id: string; body: Json };
-  venues: { company_id: number; venue_id: Generated<number>; name: string; address: string; city: string; zip: string; saved: number };
+  venues: {
+    company_id: number;
+    venue_id: Generated<number>;
+    name: string;
+    address: string;
+    city: string;
+    zip: string;
+    saved: number;
+  };
   events: {
     company_id: number;
     id: Generated<number>;
@@ -102,7 +110,13 @@ export interface Database {
     delete_error: Generated<boolean>;
   };
   /** Uploaded bytes: a worker document's file or a credential's. */
-  stored_files: { company_id: number; file_id: Generated<number>; file_name: string; media_type: string; bytes: Buffer };
+  stored_files: {
+    company_id: number;
+    file_id: Generated<number>;
+    file_name: string;
+    media_type: string;
+    bytes: Buffer;
+  };
   worker_documents: {
     company_id: number;
     id: Generated<number>;

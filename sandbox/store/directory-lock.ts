@@ -57,7 +57,9 @@ async function create(file: string, owner: LockOwner): Promise<boolean> {
 async function readOwner(file: string): Promise<LockOwner | undefined> {
   try {
     const owner = JSON.parse(await readFile(file, "utf8")) as Partial<LockOwner>;
-    return typeof owner.pid === "number" && typeof owner.host === "string" ? { pid: owner.pid, host: owner.host, since: String(owner.since ?? "") } : undefined;
+    return typeof owner.pid === "number" && typeof owner.host === "string"
+      ? { pid: owner.pid, host: owner.host, since: String(owner.since ?? "") }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -76,7 +78,12 @@ function abandoned(owner: LockOwner): boolean {
 }
 
 function inUse(directory: string, file: string, owner: LockOwner | undefined): Error {
-  const who = owner === undefined ? "another process" : owner.pid === process.pid ? "this process (another sandbox)" : `process ${owner.pid} on ${owner.host} (since ${owner.since})`;
+  const who =
+    owner === undefined
+      ? "another process"
+      : owner.pid === process.pid
+        ? "this process (another sandbox)"
+        : `process ${owner.pid} on ${owner.host} (since ${owner.since})`;
   return new Error(
     `the data directory ${directory} is in use by ${who}: one process at a time may open it. Stop that one, or give this one another directory (DATA_DIR); if no process holds it, remove ${file}.`,
   );

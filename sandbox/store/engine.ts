@@ -14,7 +14,10 @@ import { loadImage } from "./image.js";
 import { preparingPool } from "./prepared-statements.js";
 
 /** Where the data lives: in memory, in a PGlite data directory, or on a PostgreSQL server. */
-export type DatabaseLocation = { readonly kind: "memory" } | { readonly kind: "directory"; readonly path: string } | { readonly kind: "postgres"; readonly url: string };
+export type DatabaseLocation =
+  | { readonly kind: "memory" }
+  | { readonly kind: "directory"; readonly path: string }
+  | { readonly kind: "postgres"; readonly url: string };
 
 /** An open database: the query layer over it, and how to close it. */
 export interface Engine {
@@ -34,7 +37,8 @@ export function parseLocation(setting: string): DatabaseLocation {
   const value = setting.trim();
   if (value === "memory" || value === "memory://") return { kind: "memory" };
   if (/^postgres(ql)?:\/\//i.test(value)) return { kind: "postgres", url: value };
-  if (value === "") throw new Error("the database setting is empty: give memory, a postgres:// URL or a data directory");
+  if (value === "")
+    throw new Error("the database setting is empty: give memory, a postgres:// URL or a data directory");
   return { kind: "directory", path: value };
 }
 
@@ -64,7 +68,14 @@ const CONNECT_TIMEOUT_MS = 5000;
 async function openPostgres(location: DatabaseLocation & { kind: "postgres" }): Promise<Engine> {
   const { default: pg } = await requirePeer("pg", () => import("pg"));
   // A server that does not answer fails a request after CONNECT_TIMEOUT_MS (a 503), never hangs it.
-  const pool = new pg.Pool({ connectionString: location.url, types: await typeParsers(), max: 10, allowExitOnIdle: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  const pool = new pg.Pool({
+    connectionString: location.url,
+    types: await typeParsers(),
+    max: 10,
+    allowExitOnIdle: true,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
   hearConnectionErrors(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   const url = new URL(location.url);
@@ -75,9 +86,13 @@ type PGliteInstance = InstanceType<typeof import("@electric-sql/pglite").PGlite>
 
 async function openEmbedded(location: DatabaseLocation & { kind: "memory" | "directory" }): Promise<Engine> {
   const { PGlite } = await requirePeer("@electric-sql/pglite", () => import("@electric-sql/pglite"));
-  const { createPgConfig } = await requirePeer("@electric-sql/pglite", () => import("@electric-sql/pglite/node-postgres"));
+  const { createPgConfig } = await requirePeer(
+    "@electric-sql/pglite",
+    () => import("@electric-sql/pglite/node-postgres"),
+  );
   const { default: pg } = await requirePeer("pg", () => import("pg"));
-  const lock: DirectoryLock | undefined = location.kind === "directory" ? await lockDirectory(location.path) : undefined;
+  const lock: DirectoryLock | undefined =
+    location.kind === "directory" ? await lockDirectory(location.path) : undefined;
   try {
     const dataDir = location.kind === "directory" ? location.path : "memory://";
     // a new database starts from the prepared image, or runs initdb and makes the image
@@ -128,7 +143,10 @@ export async function requirePeer<T>(name: string, load: () => Promise<T>): Prom
   try {
     return await load();
   } catch (error) {
-    if (isMissingModule(error)) throw new Error(`the sandbox needs the package ${name}: install it (npm install --save-dev ${name})`, { cause: error });
+    if (isMissingModule(error))
+      throw new Error(`the sandbox needs the package ${name}: install it (npm install --save-dev ${name})`, {
+        cause: error,
+      });
     throw error;
   }
 }

@@ -38,7 +38,9 @@ function keyOf(location: DatabaseLocation): string {
 }
 
 /** The engine for a location, opened if this process has none open; `release` when done with it. */
-export async function acquireEngine(location: DatabaseLocation): Promise<{ engine: Engine; release: () => Promise<void> }> {
+export async function acquireEngine(
+  location: DatabaseLocation,
+): Promise<{ engine: Engine; release: () => Promise<void> }> {
   const shared = registry();
   const key = keyOf(location);
   let entry = shared.get(key);

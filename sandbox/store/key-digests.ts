@@ -13,7 +13,9 @@ const KEY_SECRET = "key_secret";
  * not resolve): there a digest is made at once, so checking a key takes no trip through the
  * thread pool, and a request's body is read right after its key is checked, as the server expects.
  */
-const NODE_CRYPTO = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.("node:crypto") as typeof import("node:crypto") | undefined;
+const NODE_CRYPTO = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.("node:crypto") as typeof import("node:crypto") | undefined;
 
 /** The HMAC keys of the secrets seen, imported once each (Web Crypto, where there is no Node). */
 const HMAC_KEYS = new Map<string, Promise<CryptoKey>>();
@@ -27,7 +29,9 @@ export function keyDigest(secret: string, key: string): string | Promise<string>
 async function webDigest(secret: string, key: string): Promise<string> {
   let hmac = HMAC_KEYS.get(secret);
   if (hmac === undefined) {
-    hmac = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    hmac = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
     HMAC_KEYS.set(secret, hmac);
   }
   return hex(new Uint8Array(await crypto.subtle.sign("HMAC", await hmac, new TextEncoder().encode(key))));
@@ -41,13 +45,21 @@ function hex(bytes: Uint8Array): string {
 
 /** The secret key digests are made with, drawn the first time it is asked for. */
 export async function keySecret(db: Kysely<Database>): Promise<string> {
-  const existing = await db.selectFrom("sandbox_settings").select("value").where("name", "=", KEY_SECRET).executeTakeFirst();
+  const existing = await db
+    .selectFrom("sandbox_settings")
+    .select("value")
+    .where("name", "=", KEY_SECRET)
+    .executeTakeFirst();
   if (existing !== undefined) return existing.value;
   await db
     .insertInto("sandbox_settings")
     .values({ name: KEY_SECRET, value: hex(crypto.getRandomValues(new Uint8Array(32))) })
     .onConflict((conflict) => conflict.column("name").doNothing())
     .execute();
-  const row = await db.selectFrom("sandbox_settings").select("value").where("name", "=", KEY_SECRET).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("sandbox_settings")
+    .select("value")
+    .where("name", "=", KEY_SECRET)
+    .executeTakeFirstOrThrow();
   return row.value;
 }

@@ -163,7 +163,10 @@ const MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
     `create index worker_documents_by_worker on $schema.worker_documents (company_id, personnel_id)`,
     `create index worker_credentials_by_worker on $schema.worker_credentials (company_id, personnel_id)`,
   ],
-  "0002_events_revision": [`create sequence $schema.events_revisions`, `alter table $schema.companies add column events_revision bigint not null default nextval('$schema.events_revisions')`],
+  "0002_events_revision": [
+    `create sequence $schema.events_revisions`,
+    `alter table $schema.companies add column events_revision bigint not null default nextval('$schema.events_revisions')`,
+  ],
 };
 
 /** A schema name the sandbox may use: lower-case letters, digits and `_`, not starting with a digit. */
@@ -191,9 +194,13 @@ function migrationsIn(schema: string): MigrationProvider {
  * existing database is spared the Migrator's round trips.
  */
 async function isCurrent<D>(db: Kysely<D>, schema: string): Promise<boolean> {
-  const table = await sql<{ found: string | null }>`select to_regclass(${`"${schema}".kysely_migration`})::text as found`.execute(db);
+  const table = await sql<{
+    found: string | null;
+  }>`select to_regclass(${`"${schema}".kysely_migration`})::text as found`.execute(db);
   if (table.rows[0]?.found == null) return false;
-  const { rows } = await sql<{ name: string }>`select name from ${sql.table(`${schema}.kysely_migration`)} where name = ${LATEST_MIGRATION}`.execute(db);
+  const { rows } = await sql<{
+    name: string;
+  }>`select name from ${sql.table(`${schema}.kysely_migration`)} where name = ${LATEST_MIGRATION}`.execute(db);
   return rows.length === 1;
 }
 
@@ -202,11 +209,17 @@ async function isCurrent<D>(db: Kysely<D>, schema: string): Promise<boolean> {
  * the failing migration named, when one fails; nothing of it is then applied.
  */
 export async function migrate<D>(db: Kysely<D>, schema: string): Promise<void> {
-  if (!SCHEMA_NAME.test(schema)) throw new Error(`the schema name ${JSON.stringify(schema)} is not one the sandbox uses: lower-case letters, digits and _`);
+  if (!SCHEMA_NAME.test(schema))
+    throw new Error(
+      `the schema name ${JSON.stringify(schema)} is not one the sandbox uses: lower-case letters, digits and _`,
+    );
   if (await isCurrent(db, schema)) return;
   const migrator = new Migrator({ db, provider: migrationsIn(schema), migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();
   if (error === undefined) return;
   const failed = results?.find((result) => result.status === "Error")?.migrationName;
-  throw new Error(`migrating the sandbox's schema "${schema}" failed${failed === undefined ? "" : ` at ${failed}`}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  throw new Error(
+    `migrating the sandbox's schema "${schema}" failed${failed === undefined ? "" : ` at ${failed}`}: ${error instanceof Error ? error.message : String(error)}`,
+    { cause: error },
+  );
 }

@@ -12,7 +12,17 @@ import { serviceUnavailable } from "workforce-scheduling-api/server";
 export const RETRY_AFTER_SECONDS = 2;
 
 /** Network errors of a socket to the database. */
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN", "ECONNABORTED"]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ECONNABORTED",
+]);
 
 /**
  * PostgreSQL's SQLSTATEs of a server that cannot serve for now: class 08 (connection exception),
@@ -22,23 +32,33 @@ const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT
 const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300)$/;
 
 /** What `pg` says when a connection ends under a query, or none can be had in time. */
-const DRIVER_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended|Client was closed)/;
+const DRIVER_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended|Client was closed)/;
 
 /** Whether an error (or one it was caused by) means the database cannot be reached for now. */
 export function isDatabaseOutage(error: unknown, depth = 0): boolean {
   if (typeof error !== "object" || error === null || depth > 4) return false;
-  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const { code, message, cause, errors } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
   if (typeof code === "string" && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.test(code))) return true;
   if (typeof message === "string" && DRIVER_MESSAGES.test(message)) return true;
   // an AggregateError (a connection tried on several addresses) is an outage when its errors are
-  if (Array.isArray(errors) && errors.length > 0 && errors.every((inner) => isDatabaseOutage(inner, depth + 1))) return true;
+  if (Array.isArray(errors) && errors.length > 0 && errors.every((inner) => isDatabaseOutage(inner, depth + 1)))
+    return true;
   return isDatabaseOutage(cause, depth + 1);
 }
 
 /** The error to answer for `error`: a 503 problem for an outage, else `error` itself. */
 export function outageProblem(error: unknown): unknown {
   if (!isDatabaseOutage(error)) return error;
-  return serviceUnavailable("The sandbox's database cannot be reached just now. Nothing of this request was kept; try again.", RETRY_AFTER_SECONDS);
+  return serviceUnavailable(
+    "The sandbox's database cannot be reached just now. Nothing of this request was kept; try again.",
+    RETRY_AFTER_SECONDS,
+  );
 }
 
 /**
@@ -47,7 +67,8 @@ export function outageProblem(error: unknown): unknown {
  */
 export function answerOutages<H extends object>(handlers: H): H {
   const guarded: Record<string, unknown> = {};
-  for (const [name, handler] of Object.entries(handlers)) guarded[name] = typeof handler === "function" ? guardOutage(handler as (...args: never[]) => unknown) : handler;
+  for (const [name, handler] of Object.entries(handlers))
+    guarded[name] = typeof handler === "function" ? guardOutage(handler as (...args: never[]) => unknown) : handler;
   return guarded as H;
 }
 
@@ -56,7 +77,9 @@ export function guardOutage<A extends unknown[], R>(run: (...args: A) => R): (..
   return (...args: A): R => {
     try {
       const result = run(...args);
-      return (result instanceof Promise ? result.catch((error: unknown) => Promise.reject(outageProblem(error))) : result) as R;
+      return (
+        result instanceof Promise ? result.catch((error: unknown) => Promise.reject(outageProblem(error))) : result
+      ) as R;
     } catch (error) {
       throw outageProblem(error);
     }

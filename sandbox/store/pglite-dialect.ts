@@ -97,7 +97,9 @@ class PGliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.#pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
-    return result.affectedRows === undefined ? { rows: result.rows } : { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) };
+    return result.affectedRows === undefined
+      ? { rows: result.rows }
+      : { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) };
   }
 
   /** PGlite has no cursor here: the rows come in one chunk. */

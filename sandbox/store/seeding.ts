@@ -47,8 +47,13 @@ export async function resetTo(db: Kysely<Database>, schema: string, seed: Seed):
  */
 export async function loadSeed(tx: Transaction<Database>, schema: string, seed: Seed): Promise<void> {
   const secret = await keySecret(tx);
-  const highest = Math.max(0, ...seed.companies.flatMap((company) => (company.venues ?? []).map((venue) => venue.venue_id ?? 0)));
-  await sql`select setval(pg_get_serial_sequence(${`"${schema}".venues`}, 'venue_id'), ${highest + 1}, false)`.execute(tx);
+  const highest = Math.max(
+    0,
+    ...seed.companies.flatMap((company) => (company.venues ?? []).map((venue) => venue.venue_id ?? 0)),
+  );
+  await sql`select setval(pg_get_serial_sequence(${`"${schema}".venues`}, 'venue_id'), ${highest + 1}, false)`.execute(
+    tx,
+  );
   for (const company of seed.companies) await loadCompany(tx, company, secret);
 }
 
@@ -61,7 +66,15 @@ async function loadCompany(tx: Transaction<Database>, company: SeedCompany, secr
     .execute();
   await tx
     .insertInto("api_keys")
-    .values(await Promise.all(company.api_keys.map(async ({ key, personnel_id }) => ({ company_id, key_digest: await keyDigest(secret, key), personnel_id }))))
+    .values(
+      await Promise.all(
+        company.api_keys.map(async ({ key, personnel_id }) => ({
+          company_id,
+          key_digest: await keyDigest(secret, key),
+          personnel_id,
+        })),
+      ),
+    )
     .execute();
   await insertAll(
     tx,
@@ -76,7 +89,12 @@ async function loadCompany(tx: Transaction<Database>, company: SeedCompany, secr
   await insertAll(
     tx,
     "wage_rules",
-    (company.wage_rules ?? []).map((rule, position) => ({ company_id, position, rule_id: String(rule.id), body: JSON.stringify(rule) })),
+    (company.wage_rules ?? []).map((rule, position) => ({
+      company_id,
+      position,
+      rule_id: String(rule.id),
+      body: JSON.stringify(rule),
+    })),
   );
   await insertAll(
     tx,
@@ -85,13 +103,26 @@ async function loadCompany(tx: Transaction<Database>, company: SeedCompany, secr
   );
 }
 
-function credentialTypeRow(company_id: number, type: NonNullable<SeedCompany["credential_types"]>[number]): Database["credential_types"] {
-  const row: Record<string, unknown> = { company_id, credentials_id: type.credentials_id, name: type.name, description: "", type: "" };
+function credentialTypeRow(
+  company_id: number,
+  type: NonNullable<SeedCompany["credential_types"]>[number],
+): Database["credential_types"] {
+  const row: Record<string, unknown> = {
+    company_id,
+    credentials_id: type.credentials_id,
+    name: type.name,
+    description: "",
+    type: "",
+  };
   for (const field of CREDENTIAL_TYPE_FIELDS) row[field] = type[field] ?? row[field] ?? 0;
   return row as unknown as Database["credential_types"];
 }
 
-async function insertAll<T extends "clients" | "credential_types" | "wage_rules" | "venues">(tx: Transaction<Database>, table: T, rows: readonly object[]): Promise<void> {
+async function insertAll<T extends "clients" | "credential_types" | "wage_rules" | "venues">(
+  tx: Transaction<Database>,
+  table: T,
+  rows: readonly object[],
+): Promise<void> {
   if (rows.length === 0) return;
   await tx
     .insertInto(table)

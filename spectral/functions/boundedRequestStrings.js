@@ -11,7 +11,12 @@ function isString(schema) {
 }
 
 function isBounded(schema) {
-  return typeof schema.maxLength === "number" || Array.isArray(schema.enum) || schema.const !== undefined || FIXED_FORMATS.has(schema.format);
+  return (
+    typeof schema.maxLength === "number" ||
+    Array.isArray(schema.enum) ||
+    schema.const !== undefined ||
+    FIXED_FORMATS.has(schema.format)
+  );
 }
 
 function unboundedReason(schema) {

@@ -7,7 +7,10 @@ export default createRulesetFunction({ input: { type: "object" }, options: null 
   for (const [mediaType, media] of Object.entries(content)) {
     const hasExample = media?.example !== undefined || Object.keys(media?.examples ?? {}).length > 0;
     if (!hasExample) {
-      results.push({ message: `${mediaType} body has no example: add \`examples\`.`, path: [...context.path, mediaType] });
+      results.push({
+        message: `${mediaType} body has no example: add \`examples\`.`,
+        path: [...context.path, mediaType],
+      });
     }
   }
   return results;

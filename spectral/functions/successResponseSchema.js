@@ -10,12 +10,18 @@ export default createRulesetFunction({ input: { type: "object" }, options: null 
     if (!/^2(\d\d|XX)$/.test(status) || BODYLESS.has(status)) continue;
     const content = response?.content;
     if (content === undefined || Object.keys(content).length === 0) {
-      results.push({ message: `Response ${status} has no content: declare its media type and schema.`, path: [...context.path, status] });
+      results.push({
+        message: `Response ${status} has no content: declare its media type and schema.`,
+        path: [...context.path, status],
+      });
       continue;
     }
     for (const [mediaType, media] of Object.entries(content)) {
       if (media?.schema === undefined) {
-        results.push({ message: `Response ${status} ${mediaType} has no schema.`, path: [...context.path, status, "content", mediaType] });
+        results.push({
+          message: `Response ${status} ${mediaType} has no schema.`,
+          path: [...context.path, status, "content", mediaType],
+        });
       }
     }
   }

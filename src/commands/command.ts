@@ -10,7 +10,11 @@ export type Command = (argv: readonly string[], io: CommandIo) => Promise<number
 
 /** The process's own streams and working folder. */
 export function processIo(): CommandIo {
-  return { cwd: process.cwd(), out: (text) => void process.stdout.write(text), err: (text) => void process.stderr.write(text) };
+  return {
+    cwd: process.cwd(),
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+  };
 }
 
 /**
@@ -24,7 +28,9 @@ export function runAsProcess(command: Command, name: string, evidence: string): 
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`internal error: ${name} failed unexpectedly. Please report this with ${evidence}.\n${(error as Error).stack ?? String(error)}\n`);
+      process.stderr.write(
+        `internal error: ${name} failed unexpectedly. Please report this with ${evidence}.\n${(error as Error).stack ?? String(error)}\n`,
+      );
       process.exitCode = 70;
     },
   );

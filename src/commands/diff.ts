@@ -45,11 +45,14 @@ export function parseDiffArguments(argv: readonly string[]): DiffOptions | "help
   const { values, positionals } = parseStrictly(argv);
   if (values.help === true) return "help";
   const format = values.format ?? "markdown";
-  if (format !== "markdown" && format !== "json" && format !== "github") throw usageFailure(`--format must be markdown, json or github, not "${format}"`);
+  if (format !== "markdown" && format !== "json" && format !== "github")
+    throw usageFailure(`--format must be markdown, json or github, not "${format}"`);
   const failOn = values["fail-on"];
-  if (failOn !== undefined && failOn !== "breaking" && failOn !== "warning") throw usageFailure(`--fail-on must be breaking or warning, not "${failOn}"`);
+  if (failOn !== undefined && failOn !== "breaking" && failOn !== "warning")
+    throw usageFailure(`--fail-on must be breaking or warning, not "${failOn}"`);
   const checkVersion = values["check-version"];
-  if (positionals.length > (checkVersion === undefined ? 2 : 1)) throw usageFailure(`too many arguments: ${positionals.join(" ")}`);
+  if (positionals.length > (checkVersion === undefined ? 2 : 1))
+    throw usageFailure(`too many arguments: ${positionals.join(" ")}`);
   const [first, second] = positionals;
   const head = checkVersion === undefined ? second : first;
   return {

@@ -34,7 +34,10 @@ export async function runGenerateCommand(argv: readonly string[], io: CommandIo)
   return runOnce(parsed.options, io);
 }
 
-function parseOptions(argv: readonly string[], io: CommandIo): { options: GenerateOptions; watch: boolean; help: boolean } {
+function parseOptions(
+  argv: readonly string[],
+  io: CommandIo,
+): { options: GenerateOptions; watch: boolean; help: boolean } {
   const { values } = parseArgs({
     args: [...argv],
     strict: true,
@@ -49,7 +52,8 @@ function parseOptions(argv: readonly string[], io: CommandIo): { options: Genera
       help: { type: "boolean", default: false },
     },
   });
-  if (values.formats !== "assert" && values.formats !== "annotate") throw new Error(`--formats must be "assert" or "annotate", not "${values.formats}"`);
+  if (values.formats !== "assert" && values.formats !== "annotate")
+    throw new Error(`--formats must be "assert" or "annotate", not "${values.formats}"`);
   if (values.check && values.watch) throw new Error("--check and --watch cannot be combined");
   const options: GenerateOptions = {
     spec: values.spec,
@@ -95,6 +99,8 @@ function reportDrift(out: string, drift: OutputDrift, count: number, io: Command
     ...drift.missing.map((file) => `  missing: ${out}/${file}`),
     ...drift.stale.map((file) => `  stale:   ${out}/${file} (no longer generated)`),
   ];
-  io.err(`${out}/ is out of date with the spec:\n${lines.join("\n")}\nRun \`npm run generate\` and commit the result.\n`);
+  io.err(
+    `${out}/ is out of date with the spec:\n${lines.join("\n")}\nRun \`npm run generate\` and commit the result.\n`,
+  );
   return 1;
 }

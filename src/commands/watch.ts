@@ -10,7 +10,11 @@ const DEBOUNCE_MS = 150;
  * $refs reach (wherever it is), or a template changes. Runs until interrupted; a failed run is
  * reported and the next change tries again.
  */
-export function watchAndGenerate(options: GenerateOptions, run: (options: GenerateOptions) => Promise<number>, io: CommandIo): Promise<number> {
+export function watchAndGenerate(
+  options: GenerateOptions,
+  run: (options: GenerateOptions) => Promise<number>,
+  io: CommandIo,
+): Promise<number> {
   return new Promise((done) => {
     let timer: NodeJS.Timeout | undefined;
     let running = Promise.resolve(0);
@@ -45,7 +49,9 @@ function watchSources(options: GenerateOptions, onChange: () => void): FSWatcher
     // the output folder may sit beside the spec: our own writes are not changes
     if (file !== null && !String(file).startsWith(outDirName) && !String(file).startsWith(`.${outDirName}`)) onChange();
   });
-  const templateWatcher = watch(resolve(options.templatesDir ?? DEFAULT_TEMPLATES_DIR), { recursive: true }, () => onChange());
+  const templateWatcher = watch(resolve(options.templatesDir ?? DEFAULT_TEMPLATES_DIR), { recursive: true }, () =>
+    onChange(),
+  );
   return [specWatcher, templateWatcher];
 }
 

@@ -73,12 +73,29 @@ export function compileValidators(options: CompileModuleOptions): CompiledValida
 function assembleValidators(options: CompileModuleOptions): AssembledModule {
   checkEntryNames(options.entries);
   const registry = new SchemaRegistry(dialectRules(options.dialect ?? "openapi-3.1"));
-  const openApi = isRecord(options.document) && (typeof options.document["openapi"] === "string" || typeof options.document["swagger"] === "string");
-  registry.addDocument({ root: options.document, retrievalUri: DEFAULT_BASE_URI, label: "", openApi, addressable: true });
+  const openApi =
+    isRecord(options.document) &&
+    (typeof options.document["openapi"] === "string" || typeof options.document["swagger"] === "string");
+  registry.addDocument({
+    root: options.document,
+    retrievalUri: DEFAULT_BASE_URI,
+    label: "",
+    openApi,
+    addressable: true,
+  });
   indexDocument(registry, 0);
   for (const [uri, schema] of Object.entries(options.resources ?? {})) {
     const absolute = resolveUri(uri, DEFAULT_BASE_URI) ?? uri;
-    indexDocument(registry, registry.addDocument({ root: schema, retrievalUri: absolute, label: absolute, openApi: false, addressable: true }));
+    indexDocument(
+      registry,
+      registry.addDocument({
+        root: schema,
+        retrievalUri: absolute,
+        label: absolute,
+        openApi: false,
+        addressable: true,
+      }),
+    );
   }
   const located = options.entries.map((entry) => ({ entry, location: locateEntry(registry, entry) }));
   const graph = buildRefGraph(

@@ -14,34 +14,76 @@ export interface CatalogEntry {
 export const catalog = {
   SPEC_NOT_FOUND: { severity: "error", hint: "Check the path given with --spec (default: spec/openapi.yaml)." },
   SPEC_SYNTAX: { severity: "error", hint: "Fix the YAML/JSON syntax at the position shown." },
-  SPEC_NOT_OPENAPI: { severity: "error", hint: "The document must be an object with an `openapi: 3.0.x` or `3.1.x` field." },
-  UNSUPPORTED_VERSION: { severity: "error", hint: "Convert the document to OpenAPI 3.0 or 3.1 (for Swagger 2.0, swagger2openapi does this)." },
-  OAS_INVALID: { severity: "error", hint: "Fix the document so it validates against the OpenAPI schema; the pointer shows where." },
-  OAS_VALIDATOR_DEFECT: { severity: "warning", hint: "Nothing to fix: the construct is valid OpenAPI 3.1, but the schema bundled with the validator rejects it, so the generator accepts it." },
-  REF_UNRESOLVED: { severity: "error", hint: "Point the $ref at an existing location (for a component: #/components/schemas/<Name>), or add the missing target." },
-  REF_EXTERNAL_FAILED: { severity: "error", hint: "Check that the referenced file exists relative to the document and parses." },
+  SPEC_NOT_OPENAPI: {
+    severity: "error",
+    hint: "The document must be an object with an `openapi: 3.0.x` or `3.1.x` field.",
+  },
+  UNSUPPORTED_VERSION: {
+    severity: "error",
+    hint: "Convert the document to OpenAPI 3.0 or 3.1 (for Swagger 2.0, swagger2openapi does this).",
+  },
+  OAS_INVALID: {
+    severity: "error",
+    hint: "Fix the document so it validates against the OpenAPI schema; the pointer shows where.",
+  },
+  OAS_VALIDATOR_DEFECT: {
+    severity: "warning",
+    hint: "Nothing to fix: the construct is valid OpenAPI 3.1, but the schema bundled with the validator rejects it, so the generator accepts it.",
+  },
+  REF_UNRESOLVED: {
+    severity: "error",
+    hint: "Point the $ref at an existing location (for a component: #/components/schemas/<Name>), or add the missing target.",
+  },
+  REF_EXTERNAL_FAILED: {
+    severity: "error",
+    hint: "Check that the referenced file exists relative to the document and parses.",
+  },
   OPERATION_ID_MISSING: {
     severity: "warning",
     hint: "Add an operationId (camelCase, e.g. createVenue): it names the client method, the handler and the generated types. A name derived from the method and path is used meanwhile.",
   },
-  OPERATION_ID_DUPLICATE: { severity: "error", hint: "operationIds must be unique in the document: rename one of them." },
-  NAME_COLLISION: { severity: "error", hint: "Two things would get the same generated name: rename one (an operationId, or a key under components/schemas)." },
-  NAME_ADJUSTED: { severity: "warning", hint: "To choose the generated name yourself, rename the schema key or operationId the message names to a distinct, identifier-friendly name." },
+  OPERATION_ID_DUPLICATE: {
+    severity: "error",
+    hint: "operationIds must be unique in the document: rename one of them.",
+  },
+  NAME_COLLISION: {
+    severity: "error",
+    hint: "Two things would get the same generated name: rename one (an operationId, or a key under components/schemas).",
+  },
+  NAME_ADJUSTED: {
+    severity: "warning",
+    hint: "To choose the generated name yourself, rename the schema key or operationId the message names to a distinct, identifier-friendly name.",
+  },
   NOT_GENERATED: { severity: "warning", hint: "The generator leaves this out; the rest of the document is generated." },
   PATTERN_WITHOUT_UNICODE: {
     severity: "warning",
     hint: "OpenAPI 3.0 patterns are ECMA-262 5.1, without the u flag; the validators compile this one so. To have it read with the u flag (as in OpenAPI 3.1), escape only syntax characters (`:` needs no backslash).",
   },
-  SCHEMA_INVALID: { severity: "error", hint: "Fix the schema so it is valid JSON Schema 2020-12 (OpenAPI 3.1) or an OpenAPI 3.0 schema object." },
-  TEMPLATE_FAILED: { severity: "error", hint: "A template rendered invalid code: this is a defect in the generator or in a customised template." },
-  OUTPUT_FAILED: { severity: "error", hint: "Check that the output folder is writable and its parent exists; the previous output was left as it was." },
+  SCHEMA_INVALID: {
+    severity: "error",
+    hint: "Fix the schema so it is valid JSON Schema 2020-12 (OpenAPI 3.1) or an OpenAPI 3.0 schema object.",
+  },
+  TEMPLATE_FAILED: {
+    severity: "error",
+    hint: "A template rendered invalid code: this is a defect in the generator or in a customised template.",
+  },
+  OUTPUT_FAILED: {
+    severity: "error",
+    hint: "Check that the output folder is writable and its parent exists; the previous output was left as it was.",
+  },
   DIFF_USAGE: { severity: "error", hint: "Run `npm run spec:diff -- --help` for the arguments and options." },
-  DIFF_SOURCE_NOT_FOUND: { severity: "error", hint: "Give a spec file, `git:<ref>` (spec/openapi.yaml at that commit, branch or tag) or `git:<ref>:<path>`; fetch a remote branch before naming it." },
+  DIFF_SOURCE_NOT_FOUND: {
+    severity: "error",
+    hint: "Give a spec file, `git:<ref>` (spec/openapi.yaml at that commit, branch or tag) or `git:<ref>:<path>`; fetch a remote branch before naming it.",
+  },
   ACCEPTED_CHANGES_INVALID: {
     severity: "error",
     hint: "Each entry of the accepted-changes file needs `rule` (a rule ID of the report), `operation` or `pointer`, and `reason`; the comment at the top of spec/accepted-changes.yaml shows the format.",
   },
-  VERSION_INVALID: { severity: "error", hint: "Give package.json a semver `version` (1.2.3) on both sides of --check-version." },
+  VERSION_INVALID: {
+    severity: "error",
+    hint: "Give package.json a semver `version` (1.2.3) on both sides of --check-version.",
+  },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type DiagnosticCode = keyof typeof catalog;

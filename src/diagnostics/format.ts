@@ -27,6 +27,11 @@ export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[
   return [...diagnostics].sort((a, b) => {
     const la = a.location;
     const lb = b.location;
-    return (la?.file ?? "").localeCompare(lb?.file ?? "") || (la?.line ?? 0) - (lb?.line ?? 0) || (la?.column ?? 0) - (lb?.column ?? 0) || a.code.localeCompare(b.code);
+    return (
+      (la?.file ?? "").localeCompare(lb?.file ?? "") ||
+      (la?.line ?? 0) - (lb?.line ?? 0) ||
+      (la?.column ?? 0) - (lb?.column ?? 0) ||
+      a.code.localeCompare(b.code)
+    );
   });
 }

@@ -40,12 +40,18 @@ export function parseAcceptedChanges(text: string, path: string): AcceptedEntry[
   const document = parseDocument(text, { lineCounter: lines });
   const at = (node: unknown): Place => placeOf(lines, node as Node);
   if (document.errors.length > 0)
-    throw new GenerationFailed(document.errors.map((e) => invalid(path, e.message.split("\n")[0] ?? e.message, { line: e.linePos?.[0].line, column: e.linePos?.[0].col })));
+    throw new GenerationFailed(
+      document.errors.map((e) =>
+        invalid(path, e.message.split("\n")[0] ?? e.message, { line: e.linePos?.[0].line, column: e.linePos?.[0].col }),
+      ),
+    );
   const root = document.contents;
   if (root === null || (isSeq(root) && root.items.length === 0)) return [];
   if (!isSeq(root)) throw new GenerationFailed([invalid(path, "must be a list of entries", at(root))]);
   const read = root.items.map((item) => ({ item, entry: readEntry(item as Node, at(item)) }));
-  const problems = read.flatMap(({ item, entry }) => (typeof entry === "string" ? [invalid(path, entry, at(item))] : []));
+  const problems = read.flatMap(({ item, entry }) =>
+    typeof entry === "string" ? [invalid(path, entry, at(item))] : [],
+  );
   if (problems.length > 0) throw new GenerationFailed(problems);
   return read.flatMap(({ entry }) => (typeof entry === "string" ? [] : [entry]));
 }
@@ -66,12 +72,22 @@ function placeOf(lines: LineCounter, node: Node | null | undefined): Place {
 function readEntry(item: Node, place: Place): AcceptedEntry | string {
   if (!isMap(item)) return "each entry must be a mapping with rule, operation or pointer, and reason";
   const value = item.toJSON() as Record<string, unknown>;
-  const text = (key: string): string | undefined => (typeof value[key] === "string" && value[key] !== "" ? value[key] : undefined);
+  const text = (key: string): string | undefined =>
+    typeof value[key] === "string" && value[key] !== "" ? value[key] : undefined;
   const [rule, operation, pointer, reason] = [text("rule"), text("operation"), text("pointer"), text("reason")];
-  if (rule === undefined || !(rule in rules)) return `entry has ${rule === undefined ? "no rule" : `an unknown rule "${rule}"`}`;
-  if (operation === undefined && pointer === undefined) return `entry for ${rule} names neither an operation nor a pointer`;
+  if (rule === undefined || !(rule in rules))
+    return `entry has ${rule === undefined ? "no rule" : `an unknown rule "${rule}"`}`;
+  if (operation === undefined && pointer === undefined)
+    return `entry for ${rule} names neither an operation nor a pointer`;
   if (reason === undefined) return `entry for ${rule} gives no reason`;
-  return { rule, ...(operation !== undefined ? { operation } : {}), ...(pointer !== undefined ? { pointer } : {}), reason, line: place.line ?? 1, column: place.column ?? 1 };
+  return {
+    rule,
+    ...(operation !== undefined ? { operation } : {}),
+    ...(pointer !== undefined ? { pointer } : {}),
+    reason,
+    line: place.line ?? 1,
+    column: place.column ?? 1,
+  };
 }
 
 function invalid(file: string, message: string, place: Place = {}): Diagnostic {
@@ -89,7 +105,12 @@ function invalid(file: string, message: string, place: Place = {}): Diagnostic {
  * so the file does not keep entries for changes long gone. `aliases` gives the names an
  * operation goes by: its operationId and "METHOD /path".
  */
-export function applyAccepted(changes: readonly Change[], entries: readonly AcceptedEntry[], file: string, aliases: (operation: string) => readonly string[]): Change[] {
+export function applyAccepted(
+  changes: readonly Change[],
+  entries: readonly AcceptedEntry[],
+  file: string,
+  aliases: (operation: string) => readonly string[],
+): Change[] {
   const used = new Set<AcceptedEntry>();
   const marked = changes.map((change) => {
     const entry = entries.find((candidate) => covers(candidate, change, aliases));
@@ -103,7 +124,10 @@ export function applyAccepted(changes: readonly Change[], entries: readonly Acce
 function covers(entry: AcceptedEntry, change: Change, aliases: (operation: string) => readonly string[]): boolean {
   if (entry.rule !== change.rule) return false;
   if (entry.pointer !== undefined && entry.pointer !== change.pointer) return false;
-  return entry.operation === undefined || (change.operation !== undefined && aliases(change.operation).includes(entry.operation));
+  return (
+    entry.operation === undefined ||
+    (change.operation !== undefined && aliases(change.operation).includes(entry.operation))
+  );
 }
 
 function staleChange(entry: AcceptedEntry, file: string): Change {
@@ -114,7 +138,11 @@ function staleChange(entry: AcceptedEntry, file: string): Change {
     direction: "operation",
     pointer: "",
     location: { file, line: entry.line, column: entry.column },
-    before: { rule: entry.rule, ...(entry.operation !== undefined ? { operation: entry.operation } : {}), ...(entry.pointer !== undefined ? { pointer: entry.pointer } : {}) },
+    before: {
+      rule: entry.rule,
+      ...(entry.operation !== undefined ? { operation: entry.operation } : {}),
+      ...(entry.pointer !== undefined ? { pointer: entry.pointer } : {}),
+    },
     message: `the accepted change ${entry.rule} at ${where} matches no change any more: remove the entry`,
   };
 }

@@ -7,7 +7,9 @@ export type Version = readonly [number, number, number];
 /** "1.2.3" (a pre-release or build suffix is ignored); with `loose`, "1.12" too. Undefined otherwise (a date, "v2-beta"). */
 export function parseVersion(text: unknown, loose = false): Version | undefined {
   if (typeof text !== "string") return undefined;
-  const match = (loose ? /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$/ : /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/).exec(text.trim());
+  const match = (loose ? /^v?(\d+)\.(\d+)(?:\.(\d+))?(?:[-+].*)?$/ : /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/).exec(
+    text.trim(),
+  );
   if (match === null) return undefined;
   return [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)];
 }
@@ -35,11 +37,20 @@ export function bumpBetween(before: Version, after: Version): SemverBump | "lowe
 }
 
 /** The verdict on one version: whether its bump is enough, and a line that says so (with the versions as `shown`). */
-export function judgeBump(what: string, before: Version, after: Version, advice: SemverBump, shown?: readonly [string, string]): { ok: boolean; line: string } {
+export function judgeBump(
+  what: string,
+  before: Version,
+  after: Version,
+  advice: SemverBump,
+  shown?: readonly [string, string],
+): { ok: boolean; line: string } {
   const required = requiredBump(advice, before);
   const bump = bumpBetween(before, after);
   const ok = bump !== "lower" && isAtLeast(bump, required);
   const [from, to] = shown ?? [before.join("."), after.join(".")];
   const verdict = ok ? "enough" : `not enough: the changes need ${required === "none" ? "no" : `a ${required}`} bump`;
-  return { ok, line: `${ok ? "ok" : "error"}: ${what} ${from} → ${to} (${bump === "lower" ? "lowered" : `${bump} bump`}), ${verdict} (advice: ${advice})` };
+  return {
+    ok,
+    line: `${ok ? "ok" : "error"}: ${what} ${from} → ${to} (${bump === "lower" ? "lowered" : `${bump} bump`}), ${verdict} (advice: ${advice})`,
+  };
 }

@@ -25,7 +25,11 @@ export interface Comparison {
  * advised bump. Throws GenerationFailed with the diagnostics of both sides when either cannot
  * be loaded.
  */
-export async function compareSpecs(base: SpecSource, head: SpecSource, options: CompareOptions = {}): Promise<Comparison> {
+export async function compareSpecs(
+  base: SpecSource,
+  head: SpecSource,
+  options: CompareOptions = {},
+): Promise<Comparison> {
   const [before, after] = await loadBoth(base, head);
   return { report: reportOn(before, after, options), base: before, head: after };
 }
@@ -34,7 +38,9 @@ export async function compareSpecs(base: SpecSource, head: SpecSource, options: 
 export function reportOn(base: SpecSide, head: SpecSide, options: CompareOptions = {}): DiffReport {
   const changes = diffSpecs(base, head);
   const aliases = operationAliases(base, head);
-  return buildReport(applyAccepted(changes, options.accepted ?? [], options.acceptedFile ?? "accepted changes", aliases));
+  return buildReport(
+    applyAccepted(changes, options.accepted ?? [], options.acceptedFile ?? "accepted changes", aliases),
+  );
 }
 
 async function loadBoth(base: SpecSource, head: SpecSource): Promise<[SpecSide, SpecSide]> {

@@ -1,7 +1,13 @@
 import type { Finding } from "./finding.js";
 
 /** Rules about a place of the document rather than a use of it: one finding per place. */
-const PLACE_RULES: ReadonlySet<string> = new Set(["documentation-changed", "example-changed", "deprecation-changed", "unclassified", "package-validator-changed"]);
+const PLACE_RULES: ReadonlySet<string> = new Set([
+  "documentation-changed",
+  "example-changed",
+  "deprecation-changed",
+  "unclassified",
+  "package-validator-changed",
+]);
 
 /** How many operations a merged finding names before it only counts the rest. */
 const NAMED_OPERATIONS = 5;
@@ -22,7 +28,8 @@ export function dedupeFindings(findings: readonly Finding[]): Finding[] {
   for (const finding of findings) {
     const key = groupKey(finding);
     const group = groups.get(key) ?? { finding, operations: [] };
-    if (finding.operation !== undefined && !group.operations.includes(finding.operation)) group.operations.push(finding.operation);
+    if (finding.operation !== undefined && !group.operations.includes(finding.operation))
+      group.operations.push(finding.operation);
     groups.set(key, group);
   }
   return [...groups.values()].map(mergeGroup);

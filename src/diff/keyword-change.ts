@@ -2,7 +2,17 @@
  * The keywords that only document a schema or an object of the document: changing them changes
  * no accepted value, only what readers (and the generated JSDoc, and the mock's answers) see.
  */
-const DOCUMENTATION_KEYS: ReadonlySet<string> = new Set(["description", "summary", "title", "examples", "example", "$comment", "externalDocs", "xml", "tags"]);
+const DOCUMENTATION_KEYS: ReadonlySet<string> = new Set([
+  "description",
+  "summary",
+  "title",
+  "examples",
+  "example",
+  "$comment",
+  "externalDocs",
+  "xml",
+  "tags",
+]);
 
 /** Keys whose values are examples: the mock answers with them. */
 const EXAMPLE_KEYS: ReadonlySet<string> = new Set(["examples", "example"]);
@@ -23,8 +33,10 @@ export type PlainRule = "unclassified" | "documentation-changed" | "example-chan
 /** How a change of one such keyword is reported. */
 export function classifyKeyword(key: string, before: unknown, after: unknown): { rule: PlainRule; what: string } {
   const change = before === undefined ? "added" : after === undefined ? "removed" : "changed";
-  if (isExampleKey(key)) return { rule: "example-changed", what: `${key} ${change} (the mock server answers with examples)` };
+  if (isExampleKey(key))
+    return { rule: "example-changed", what: `${key} ${change} (the mock server answers with examples)` };
   if (isDocumentationKey(key)) return { rule: "documentation-changed", what: `${key} ${change}` };
-  if (key === "deprecated") return { rule: "deprecation-changed", what: after === true ? "deprecated" : "no longer deprecated" };
+  if (key === "deprecated")
+    return { rule: "deprecation-changed", what: after === true ? "deprecated" : "no longer deprecated" };
   return { rule: "unclassified", what: `\`${key}\` ${change}: no rule classifies this change, review it by hand` };
 }

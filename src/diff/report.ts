@@ -30,7 +30,13 @@ export function buildReport(changes: readonly Change[]): DiffReport {
 }
 
 function compareChanges(a: Change, b: Change): number {
-  return rank(a) - rank(b) || (a.operation ?? "").localeCompare(b.operation ?? "") || a.pointer.localeCompare(b.pointer) || a.rule.localeCompare(b.rule) || a.message.localeCompare(b.message);
+  return (
+    rank(a) - rank(b) ||
+    (a.operation ?? "").localeCompare(b.operation ?? "") ||
+    a.pointer.localeCompare(b.pointer) ||
+    a.rule.localeCompare(b.rule) ||
+    a.message.localeCompare(b.message)
+  );
 }
 
 function rank(change: Change): number {

@@ -17,7 +17,13 @@ export interface RawPair {
 }
 
 /** The raw pair of objects at two pointers of the two documents. */
-export function rawPair(base: unknown, head: unknown, pointers: { base: string; head: string }, label: string, direction?: ChangeDirection): RawPair {
+export function rawPair(
+  base: unknown,
+  head: unknown,
+  pointers: { base: string; head: string },
+  label: string,
+  direction?: ChangeDirection,
+): RawPair {
   return {
     base: resolvePointer(base, pointers.base),
     head: resolvePointer(head, pointers.head),
@@ -37,7 +43,9 @@ export function compareResidual(pair: RawPair, handled: ReadonlySet<string>): Fi
   const base = isRecord(pair.base) ? pair.base : {};
   const head = isRecord(pair.head) ? pair.head : {};
   const keys = [...new Set([...Object.keys(base), ...Object.keys(head)])].filter((key) => !handled.has(key)).sort();
-  return keys.filter((key) => !sameJson(base[key], head[key])).map((key) => keyFinding(pair, key, base[key], head[key]));
+  return keys
+    .filter((key) => !sameJson(base[key], head[key]))
+    .map((key) => keyFinding(pair, key, base[key], head[key]));
 }
 
 function keyFinding(pair: RawPair, key: string, before: unknown, after: unknown): Finding {

@@ -35,14 +35,31 @@ export interface DiffOutcome {
 /** Reads both sides and the accepted changes, compares, formats; checks versions when asked. */
 export async function runDiff(options: DiffOptions, cwd: string): Promise<DiffOutcome> {
   const base = parseSourceArgument(options.base);
-  const head = options.head === undefined ? { kind: "file" as const, path: DEFAULT_SPEC } : parseSourceArgument(options.head);
-  if (options.checkVersion && base.kind !== "git") throw usageFailure(`--check-version needs a git:<ref> base (package.json is read at that ref), not "${options.base}"`);
-  const [sources, accepted] = await Promise.all([readBoth(base, head, cwd), readAcceptedChanges(resolve(cwd, options.accepted))]);
+  const head =
+    options.head === undefined ? { kind: "file" as const, path: DEFAULT_SPEC } : parseSourceArgument(options.head);
+  if (options.checkVersion && base.kind !== "git")
+    throw usageFailure(
+      `--check-version needs a git:<ref> base (package.json is read at that ref), not "${options.base}"`,
+    );
+  const [sources, accepted] = await Promise.all([
+    readBoth(base, head, cwd),
+    readAcceptedChanges(resolve(cwd, options.accepted)),
+  ]);
   const [before, after] = sources as [SpecSource, SpecSource];
   const comparison = await compareSpecs(before, after, { accepted, acceptedFile: displayPath(cwd, options.accepted) });
-  const versions = options.checkVersion && base.kind === "git" ? await checkVersions(base, head, comparison, cwd) : { ok: true, lines: [] };
-  const failing = options.failOn !== undefined && comparison.report.changes.some((change) => reachesThreshold(change, options.failOn ?? "breaking"));
-  return { report: comparison.report, output: formatReport(comparison.report, options.format), versionLines: versions.lines, exitCode: failing || !versions.ok ? 1 : 0 };
+  const versions =
+    options.checkVersion && base.kind === "git"
+      ? await checkVersions(base, head, comparison, cwd)
+      : { ok: true, lines: [] };
+  const failing =
+    options.failOn !== undefined &&
+    comparison.report.changes.some((change) => reachesThreshold(change, options.failOn ?? "breaking"));
+  return {
+    report: comparison.report,
+    output: formatReport(comparison.report, options.format),
+    versionLines: versions.lines,
+    exitCode: failing || !versions.ok ? 1 : 0,
+  };
 }
 
 /** The report in one of the output formats. */

@@ -18,23 +18,35 @@ export interface VersionVerdict {
  * a change of the package's names does not touch). An info.version that is not a version number
  * is skipped, with a line that says so.
  */
-export async function checkVersions(base: SourceArgument & { kind: "git" }, head: SourceArgument, comparison: Comparison, cwd: string): Promise<VersionVerdict> {
+export async function checkVersions(
+  base: SourceArgument & { kind: "git" },
+  head: SourceArgument,
+  comparison: Comparison,
+  cwd: string,
+): Promise<VersionVerdict> {
   const before = packageVersion(await readGitFile(base.ref, "package.json", cwd), `git:${base.ref}:package.json`);
-  const afterText = head.kind === "git" ? await readGitFile(head.ref, "package.json", cwd) : await readWorkingFile(resolve(cwd, "package.json"));
+  const afterText =
+    head.kind === "git"
+      ? await readGitFile(head.ref, "package.json", cwd)
+      : await readWorkingFile(resolve(cwd, "package.json"));
   const after = packageVersion(afterText, head.kind === "git" ? `git:${head.ref}:package.json` : "package.json");
   const changes = comparison.report.changes;
   const httpAdvice = changes
     .filter((change) => change.direction !== "package")
     .map(bumpOf)
     .reduce(maxBump, "none");
-  const verdicts = [judgeBump("package.json version", before, after, comparison.report.semver), ...infoVerdict(comparison, httpAdvice)];
+  const verdicts = [
+    judgeBump("package.json version", before, after, comparison.report.semver),
+    ...infoVerdict(comparison, httpAdvice),
+  ];
   return { ok: verdicts.every((verdict) => verdict.ok), lines: verdicts.map((verdict) => verdict.line) };
 }
 
 function infoVerdict(comparison: Comparison, advice: ReturnType<typeof bumpOf>): { ok: boolean; line: string }[] {
   const [was, is] = [comparison.base.model.source.version, comparison.head.model.source.version];
   const [before, after] = [parseVersion(was, true), parseVersion(is, true)];
-  if (before === undefined || after === undefined) return [{ ok: true, line: `skipped: info.version "${was}" → "${is}" is not a version number` }];
+  if (before === undefined || after === undefined)
+    return [{ ok: true, line: `skipped: info.version "${was}" → "${is}" is not a version number` }];
   return [judgeBump("info.version", before, after, advice, [was, is])];
 }
 
@@ -47,7 +59,13 @@ function packageVersion(text: string, file: string): Version {
   }
   const parsed = parseVersion(version);
   if (parsed === undefined)
-    throw new GenerationFailed([createDiagnostic("VERSION_INVALID", `the version ${JSON.stringify(version) ?? "(none)"} is not a semver version`, { file, pointer: "#/version" })]);
+    throw new GenerationFailed([
+      createDiagnostic(
+        "VERSION_INVALID",
+        `the version ${JSON.stringify(version) ?? "(none)"} is not a semver version`,
+        { file, pointer: "#/version" },
+      ),
+    ]);
   return parsed;
 }
 
@@ -55,6 +73,11 @@ async function readWorkingFile(path: string): Promise<string> {
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    throw new GenerationFailed([createDiagnostic("DIFF_SOURCE_NOT_FOUND", `package.json cannot be read (${(error as Error).message})`, { file: path, pointer: "" })]);
+    throw new GenerationFailed([
+      createDiagnostic("DIFF_SOURCE_NOT_FOUND", `package.json cannot be read (${(error as Error).message})`, {
+        file: path,
+        pointer: "",
+      }),
+    ]);
   }
 }

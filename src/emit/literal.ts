@@ -19,8 +19,11 @@ export function toCodeLiteral(value: unknown, indent = ""): string {
   const inline = new InlinePrinter(WIDTH - indent.length).print(value);
   if (inline !== undefined) return inline;
   const inner = `${indent}  `;
-  if (Array.isArray(value)) return `[\n${value.map((item) => `${inner}${toCodeLiteral(item, inner)},`).join("\n")}\n${indent}]`;
-  const members = Object.entries(value).map(([key, item]) => `${inner}${printKey(key)}: ${toCodeLiteral(item, inner)},`);
+  if (Array.isArray(value))
+    return `[\n${value.map((item) => `${inner}${toCodeLiteral(item, inner)},`).join("\n")}\n${indent}]`;
+  const members = Object.entries(value).map(
+    ([key, item]) => `${inner}${printKey(key)}: ${toCodeLiteral(item, inner)},`,
+  );
   return `{\n${members.join("\n")}\n${indent}}`;
 }
 
@@ -60,7 +63,11 @@ class InlinePrinter {
     if (!this.#add("{ ")) return false;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i] as string;
-      if (!this.#add(`${i > 0 ? ", " : ""}${printKey(key)}: `) || !this.#append((value as Record<string, unknown>)[key])) return false;
+      if (
+        !this.#add(`${i > 0 ? ", " : ""}${printKey(key)}: `) ||
+        !this.#append((value as Record<string, unknown>)[key])
+      )
+        return false;
     }
     return this.#add(" }");
   }

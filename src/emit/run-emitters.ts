@@ -20,9 +20,18 @@ export type OnStage = (stage: string, milliseconds: number) => void;
  * Runs emitters one after the other in this thread: they share one load of the templates and the
  * runtime, and one compilation of the validators (on first use).
  */
-export async function runEmitters(emitters: readonly EmitterEntry[], task: EmitTask, onStage?: OnStage): Promise<GeneratedFile[]> {
+export async function runEmitters(
+  emitters: readonly EmitterEntry[],
+  task: EmitTask,
+  onStage?: OnStage,
+): Promise<GeneratedFile[]> {
   const validators = once(() => compileModelValidators(task.model, task.document, task.formats));
-  const config = { templates: loadTemplates(task.templatesDir), runtime: loadRuntimeFiles(), formats: task.formats, validators };
+  const config = {
+    templates: loadTemplates(task.templatesDir),
+    runtime: loadRuntimeFiles(),
+    formats: task.formats,
+    validators,
+  };
   const input = { model: task.model, document: task.document, config };
   const files: GeneratedFile[] = [];
   for (const { emit } of emitters) {
@@ -34,7 +43,9 @@ export async function runEmitters(emitters: readonly EmitterEntry[], task: EmitT
 }
 
 /** What a worker thread answers: its files and stage times, or the diagnostics that stopped it (both plain data). */
-export type EmitOutcome = { ok: true; files: GeneratedFile[]; stages: [string, number][] } | { ok: false; diagnostics: Diagnostic[] };
+export type EmitOutcome =
+  | { ok: true; files: GeneratedFile[]; stages: [string, number][] }
+  | { ok: false; diagnostics: Diagnostic[] };
 
 /** Runs emitters as runEmitters does, keeping the stage times and turning GenerationFailed into data. */
 export async function runEmittersOutcome(emitters: readonly EmitterEntry[], task: EmitTask): Promise<EmitOutcome> {

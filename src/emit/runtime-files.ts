@@ -30,7 +30,9 @@ export function loadRuntimeFiles(dir: string = RUNTIME_DIR): RuntimeFiles {
   return {
     paths: new Set(files.map((file) => file.path)),
     take(prefix, except = []) {
-      const matching = files.filter((file) => (file.path === prefix || file.path.startsWith(`${prefix}/`)) && !except.includes(file.path));
+      const matching = files.filter(
+        (file) => (file.path === prefix || file.path.startsWith(`${prefix}/`)) && !except.includes(file.path),
+      );
       if (matching.length === 0) throw new Error(`the runtime has no file under "${prefix}" (in ${dir})`);
       return matching;
     },

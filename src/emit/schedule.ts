@@ -37,11 +37,15 @@ export interface EmitSchedule {
 /** Starts the workers of the preloaded needs; where the others run is decided per task. */
 export function scheduleEmitters(): EmitSchedule {
   const needs = [...new Set(EMITTERS.flatMap((entry) => (entry.needs === undefined ? [] : [entry.needs])))];
-  const ahead = new Map(needs.filter((need) => PRELOADED[need] !== undefined).map((need) => [need, startNeedWorker(need)]));
+  const ahead = new Map(
+    needs.filter((need) => PRELOADED[need] !== undefined).map((need) => [need, startNeedWorker(need)]),
+  );
   return {
     async run(task, onStage) {
       const size = task.model.operations.length + task.model.schemas.length;
-      const workers = needs.filter((need) => runsInWorker(need, size)).map((need) => ({ need, outcome: (ahead.get(need) ?? startNeedWorker(need)).run(task) }));
+      const workers = needs
+        .filter((need) => runsInWorker(need, size))
+        .map((need) => ({ need, outcome: (ahead.get(need) ?? startNeedWorker(need)).run(task) }));
       for (const { outcome } of workers) outcome.catch(() => undefined);
       const files = await runEmitters(
         EMITTERS.filter((entry) => !runsInWorker(entry.needs, size)),

@@ -22,11 +22,13 @@ const HELPERS: Record<string, Handlebars.HelperDelegate> = {
   json: (value: unknown) => JSON.stringify(value),
   literal: (value: unknown, indent: unknown) => toCodeLiteral(value, typeof indent === "string" ? indent : ""),
   ident,
-  jsdoc: (text: unknown, indent: unknown) => toJsdocComment(typeof text === "string" ? text : undefined, typeof indent === "string" ? indent : "").trimEnd(),
+  jsdoc: (text: unknown, indent: unknown) =>
+    toJsdocComment(typeof text === "string" ? text : undefined, typeof indent === "string" ? indent : "").trimEnd(),
 };
 
 function ident(value: unknown): string {
-  if (typeof value !== "string" || !IDENTIFIER.test(value)) throw new Error(`not an identifier: ${JSON.stringify(value)}`);
+  if (typeof value !== "string" || !IDENTIFIER.test(value))
+    throw new Error(`not an identifier: ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -40,7 +42,12 @@ export function loadTemplates(dir: string): TemplateSet {
       .split(sep)
       .join("/")
       .replace(/\.hbs$/, "");
-    const options = { strict: true, noEscape: true, knownHelpers: { json: true, literal: true, ident: true, jsdoc: true }, knownHelpersOnly: true };
+    const options = {
+      strict: true,
+      noEscape: true,
+      knownHelpers: { json: true, literal: true, ident: true, jsdoc: true },
+      knownHelpersOnly: true,
+    };
     compiled.set(name, handlebars.compile(readFileSync(file, "utf8"), options));
   }
   return {

@@ -8,7 +8,10 @@ import type * as TypeScript from "typescript";
 const require = createRequire(import.meta.url);
 
 /** The parts of openapi-typescript the types emitter uses. */
-export type OpenapiTypescriptParts = Pick<typeof OpenapiTypescript, "astToString" | "transformSchema" | "resolveRef" | "scanDiscriminators">;
+export type OpenapiTypescriptParts = Pick<
+  typeof OpenapiTypescript,
+  "astToString" | "transformSchema" | "resolveRef" | "scanDiscriminators"
+>;
 
 /**
  * openapi-typescript, through its CommonJS build: imported as ESM, its `import ts from
@@ -22,7 +25,8 @@ export function loadOpenapiTypescript(): OpenapiTypescriptParts {
   try {
     const transformSchema = require("openapi-typescript/dist/transform/index.cjs") as unknown;
     const { astToString } = require("openapi-typescript/dist/lib/ts.cjs") as Partial<OpenapiTypescriptParts>;
-    const { resolveRef, scanDiscriminators } = require("openapi-typescript/dist/lib/utils.cjs") as Partial<OpenapiTypescriptParts>;
+    const { resolveRef, scanDiscriminators } =
+      require("openapi-typescript/dist/lib/utils.cjs") as Partial<OpenapiTypescriptParts>;
     const parts = { transformSchema, astToString, resolveRef, scanDiscriminators };
     if (Object.values(parts).every((part) => typeof part === "function")) return parts as OpenapiTypescriptParts;
   } catch {
@@ -45,8 +49,16 @@ let compiler: typeof TypeScript | undefined;
 export function loadTypeScript(): typeof TypeScript {
   if (compiler === undefined) {
     const { version } = require("typescript/package.json") as { version: string };
-    const cacheDir = join(dirname(require.resolve("typescript/package.json")), "..", ".cache", "workforce-scheduling-api");
-    compiler = loadWithCodeCache(require.resolve("typescript"), join(cacheDir, `typescript-${version}-node-${process.version}-${process.arch}.v8`));
+    const cacheDir = join(
+      dirname(require.resolve("typescript/package.json")),
+      "..",
+      ".cache",
+      "workforce-scheduling-api",
+    );
+    compiler = loadWithCodeCache(
+      require.resolve("typescript"),
+      join(cacheDir, `typescript-${version}-node-${process.version}-${process.arch}.v8`),
+    );
   }
   return compiler;
 }
@@ -58,11 +70,20 @@ export function loadWithCodeCache(file: string, cacheFile: string): typeof TypeS
   const wrapped = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(file, "utf8")}\n});`;
   const script = new Script(wrapped, { filename: file, ...(cached === undefined ? {} : { cachedData: cached }) });
   const module = { exports: {} as typeof TypeScript };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  (script.runInThisContext() as (...args: unknown[]) => void).call(
+    module.exports,
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    dirname(file),
+  );
   const ts = module.exports;
   if (cached === undefined || script.cachedDataRejected === true) {
     // what the generator runs is compiled first, so the cache holds it too
-    ts.transpileModule(ts.createSourceFile("warm.ts", "export const a: number = 1;", ts.ScriptTarget.Latest).text, { compilerOptions: {} });
+    ts.transpileModule(ts.createSourceFile("warm.ts", "export const a: number = 1;", ts.ScriptTarget.Latest).text, {
+      compilerOptions: {},
+    });
     writeQuietly(cacheFile, script.createCachedData());
   }
   return ts;

@@ -12,7 +12,12 @@ export function finalizeFiles(files: readonly GeneratedFile[], specPath: string)
     .map((line) => `// ${line}`)
     .join("\n");
   return files
-    .map((file): GeneratedFile => ({ path: file.path, content: normalize(file.path.endsWith(".ts") ? `${header}\n\n${file.content}` : file.content) }))
+    .map(
+      (file): GeneratedFile => ({
+        path: file.path,
+        content: normalize(file.path.endsWith(".ts") ? `${header}\n\n${file.content}` : file.content),
+      }),
+    )
     .sort((a, b) => a.path.localeCompare(b.path));
 }
 
@@ -31,7 +36,9 @@ const PRINTED = new Set(["types.ts", "validators/index.ts", "json-schemas.ts"]);
  * by the golden tests, which run it too.
  */
 export function checkTemplateSyntax(files: readonly GeneratedFile[], copied: ReadonlySet<string>): void {
-  const rendered = files.filter((file) => file.path.endsWith(".ts") && !PRINTED.has(file.path) && !copied.has(file.path));
+  const rendered = files.filter(
+    (file) => file.path.endsWith(".ts") && !PRINTED.has(file.path) && !copied.has(file.path),
+  );
   const problems = syntaxErrors(rendered);
   if (problems.length > 0) throw new GenerationFailed(problems);
 }
@@ -58,7 +65,12 @@ function normalize(text: string): string {
 function syntaxErrors(files: readonly GeneratedFile[]): Diagnostic[] {
   if (files.length === 0) return [];
   const ts = loadTypeScript();
-  const sources = new Map(files.map((file) => [file.path, ts.createSourceFile(file.path, file.content, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)]));
+  const sources = new Map(
+    files.map((file) => [
+      file.path,
+      ts.createSourceFile(file.path, file.content, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS),
+    ]),
+  );
   const host: import("typescript").CompilerHost = {
     getSourceFile: (name) => sources.get(name),
     getDefaultLibFileName: () => "lib.d.ts",
@@ -70,13 +82,20 @@ function syntaxErrors(files: readonly GeneratedFile[]): Diagnostic[] {
     fileExists: (name) => sources.has(name),
     readFile: () => undefined,
   };
-  const program = ts.createProgram({ rootNames: [...sources.keys()], options: { noLib: true, noResolve: true, types: [] }, host });
+  const program = ts.createProgram({
+    rootNames: [...sources.keys()],
+    options: { noLib: true, noResolve: true, types: [] },
+    host,
+  });
   return [...sources.values()].flatMap((source) => {
     const found = program.getSyntacticDiagnostics(source);
     return found.slice(0, 5).map((diagnostic) => {
       const { line, character } = source.getLineAndCharacterOfPosition(diagnostic.start ?? 0);
       const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, " ");
-      return createDiagnostic("TEMPLATE_FAILED", `generated ${source.fileName}:${line + 1}:${character + 1} is not valid TypeScript: ${text}`);
+      return createDiagnostic(
+        "TEMPLATE_FAILED",
+        `generated ${source.fileName}:${line + 1}:${character + 1} is not valid TypeScript: ${text}`,
+      );
     });
   });
 }

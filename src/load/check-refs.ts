@@ -30,7 +30,9 @@ function allRefs(document: unknown): { ref: string; holder: string; node: object
 export function findBrokenLocalRefs(document: unknown, version: "3.0" | "3.1" = "3.0"): BrokenRef[] {
   const refs = documentRefs(document, version);
   return allRefs(document)
-    .filter(({ ref, holder, node }) => ref.startsWith("#") && !isAnchor(ref) && refs.target(ref, holder, node) === undefined)
+    .filter(
+      ({ ref, holder, node }) => ref.startsWith("#") && !isAnchor(ref) && refs.target(ref, holder, node) === undefined,
+    )
     .map(({ ref, holder }) => ({ ref, at: `#${appendPointer(holder, "$ref")}` }))
     .sort((a, b) => a.at.localeCompare(b.at));
 }

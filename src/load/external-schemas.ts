@@ -40,13 +40,18 @@ interface FoundRef {
  * and every later use points there, deep inside some operation.) References that are not to schemas
  * (a parameter, a response) are left to bundling.
  */
-export async function prepareExternalSchemas(rootFile: string, root: Record<string, unknown>, read: ReadFile): Promise<ExternalSchemas> {
+export async function prepareExternalSchemas(
+  rootFile: string,
+  root: Record<string, unknown>,
+  read: ReadFile,
+): Promise<ExternalSchemas> {
   const documents = new Map<string, unknown>([[rootFile, root]]);
   const refs: FoundRef[] = [];
   for (const [file, document] of documents) {
     for (const ref of findRefs(file, document)) {
       refs.push(ref);
-      if (!documents.has(ref.target.file)) documents.set(ref.target.file, parse(await read(ref.target.file)) as unknown);
+      if (!documents.has(ref.target.file))
+        documents.set(ref.target.file, parse(await read(ref.target.file)) as unknown);
     }
   }
   const schemas = schemaTargets(rootFile, refs);
@@ -58,7 +63,9 @@ export async function prepareExternalSchemas(rootFile: string, root: Record<stri
     ref.holder.$ref = ref.file === rootFile ? component : `${relativePath(dirname(ref.file), rootFile)}${component}`;
   }
   addComponents(rootFile, root, names, schemas);
-  const texts = new Map([...documents].filter(([file]) => file !== rootFile).map(([file, document]) => [file, JSON.stringify(document)]));
+  const texts = new Map(
+    [...documents].filter(([file]) => file !== rootFile).map(([file, document]) => [file, JSON.stringify(document)]),
+  );
   return { document: root, files: [...documents.keys()], texts };
 }
 
@@ -75,7 +82,8 @@ function findRefs(file: string, document: unknown): FoundRef[] {
       const target = targetOf(file, node.$ref);
       if (target !== undefined) found.push({ holder: node, file, at, target });
     }
-    for (const [key, child] of Object.entries(node)) if (key !== "example" && key !== "examples") visit(child, appendPointer(at, key));
+    for (const [key, child] of Object.entries(node))
+      if (key !== "example" && key !== "examples") visit(child, appendPointer(at, key));
   };
   visit(document, "");
   return found;
@@ -88,7 +96,10 @@ function targetOf(file: string, ref: string): Target | undefined {
   const path = hash === -1 ? ref : ref.slice(0, hash);
   const fragment = hash === -1 ? "" : ref.slice(hash + 1);
   if (fragment !== "" && !fragment.startsWith("/")) return undefined;
-  return { file: path === "" ? file : resolve(dirname(file), decodeURI(path)), pointer: fragment === "" ? "" : appendPointer("", ...pointerSegments(`#${fragment}`)) };
+  return {
+    file: path === "" ? file : resolve(dirname(file), decodeURI(path)),
+    pointer: fragment === "" ? "" : appendPointer("", ...pointerSegments(`#${fragment}`)),
+  };
 }
 
 /**
@@ -102,7 +113,9 @@ function schemaTargets(rootFile: string, refs: readonly FoundRef[]): Map<string,
     const segments = pointerSegments(`#${ref.at}`);
     if (segments.includes("schema")) return true;
     if (ref.file === rootFile) return segments[0] === "components" && segments[1] === "schemas";
-    return [...schemas.values()].some((schema) => schema.file === ref.file && (ref.at === schema.pointer || ref.at.startsWith(`${schema.pointer}/`)));
+    return [...schemas.values()].some(
+      (schema) => schema.file === ref.file && (ref.at === schema.pointer || ref.at.startsWith(`${schema.pointer}/`)),
+    );
   };
   for (let added = true; added; ) {
     added = false;
@@ -121,12 +134,19 @@ function keyOf(target: Target): string {
 }
 
 /** A component name for each schema of another file, by its key. */
-function nameTargets(rootFile: string, root: Record<string, unknown>, schemas: ReadonlyMap<string, Target>): Map<string, string> {
+function nameTargets(
+  rootFile: string,
+  root: Record<string, unknown>,
+  schemas: ReadonlyMap<string, Target>,
+): Map<string, string> {
   const components = isRecord(root.components) && isRecord(root.components.schemas) ? root.components.schemas : {};
   const names = new Map<string, string>();
   // a component that is nothing but a reference to the schema names it
   for (const [name, value] of Object.entries(components)) {
-    const target = isRecord(value) && typeof value.$ref === "string" && Object.keys(value).length === 1 ? targetOf(rootFile, value.$ref) : undefined;
+    const target =
+      isRecord(value) && typeof value.$ref === "string" && Object.keys(value).length === 1
+        ? targetOf(rootFile, value.$ref)
+        : undefined;
     if (target !== undefined && schemas.has(keyOf(target)) && !names.has(keyOf(target))) names.set(keyOf(target), name);
   }
   const taken = new Set(Object.keys(components));
@@ -153,7 +173,12 @@ function isComponentEntry(at: string, name: string): boolean {
 }
 
 /** Adds a component for each schema not yet named by one: a reference to its file, which bundling inlines there. */
-function addComponents(rootFile: string, root: Record<string, unknown>, names: ReadonlyMap<string, string>, schemas: ReadonlyMap<string, Target>): void {
+function addComponents(
+  rootFile: string,
+  root: Record<string, unknown>,
+  names: ReadonlyMap<string, string>,
+  schemas: ReadonlyMap<string, Target>,
+): void {
   if (!isRecord(root.components)) root.components = {};
   const components = root.components as Record<string, unknown>;
   if (!isRecord(components.schemas)) components.schemas = {};
@@ -161,7 +186,9 @@ function addComponents(rootFile: string, root: Record<string, unknown>, names: R
   for (const [key, name] of names) {
     const target = schemas.get(key);
     if (target === undefined || Object.hasOwn(entries, name)) continue;
-    entries[name] = { $ref: `${relativePath(dirname(rootFile), target.file)}${target.pointer === "" ? "" : `#${target.pointer}`}` };
+    entries[name] = {
+      $ref: `${relativePath(dirname(rootFile), target.file)}${target.pointer === "" ? "" : `#${target.pointer}`}`,
+    };
   }
 }
 

@@ -18,9 +18,11 @@ export function findLegacyPatterns(document: unknown): { readonly pattern: strin
       return;
     }
     if (!isRecord(node)) return;
-    if (typeof node.pattern === "string" && legacyOnly(node.pattern)) found.push({ pattern: node.pattern, at: appendPointer(at, "pattern") });
+    if (typeof node.pattern === "string" && legacyOnly(node.pattern))
+      found.push({ pattern: node.pattern, at: appendPointer(at, "pattern") });
     if (isRecord(node.patternProperties)) {
-      for (const key of Object.keys(node.patternProperties)) if (legacyOnly(key)) found.push({ pattern: key, at: appendPointer(at, "patternProperties", key) });
+      for (const key of Object.keys(node.patternProperties))
+        if (legacyOnly(key)) found.push({ pattern: key, at: appendPointer(at, "patternProperties", key) });
     }
     for (const [key, child] of Object.entries(node)) if (!DATA_KEYWORDS.has(key)) visit(child, appendPointer(at, key));
   };

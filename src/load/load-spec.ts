@@ -33,7 +33,11 @@ export interface LoadedSpec {
  * `text`, the document is that text and `path` only names it in diagnostics (it need not exist);
  * `read` reads the other files a multi-file document references (by default, from disk).
  */
-export async function loadSpec(path: string, text?: string, read: ReadFile = (other) => readFile(other, "utf8")): Promise<LoadedSpec> {
+export async function loadSpec(
+  path: string,
+  text?: string,
+  read: ReadFile = (other) => readFile(other, "utf8"),
+): Promise<LoadedSpec> {
   const file = resolve(path);
   const parsed = await parseSource(file, text);
   if (!parsed.ok) throw new GenerationFailed(parsed.diagnostics);
@@ -44,15 +48,30 @@ export async function loadSpec(path: string, text?: string, read: ReadFile = (ot
   const version = checkVersion(file, parsed.document, locate);
   if (typeof version !== "string") return fail([version]);
   const document = parsed.document as Record<string, unknown>;
-  const broken = findBrokenLocalRefs(document, version).map(({ ref, at }) => createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at)));
+  const broken = findBrokenLocalRefs(document, version).map(({ ref, at }) =>
+    createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at)),
+  );
   if (broken.length > 0) return fail(broken);
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);
-  const external = hasExternalRefs(document, version) ? await bundleDocument(file, document, read) : { document, files: [file] };
+  const external = hasExternalRefs(document, version)
+    ? await bundleDocument(file, document, read)
+    : { document, files: [file] };
   if (typeof external === "string") return fail([createDiagnostic("REF_EXTERNAL_FAILED", external, locate("#"))]);
   const bundled = external.document;
-  const patterns = version === "3.0" ? findLegacyPatterns(bundled).map(({ pattern, at }) => legacyPatternDiagnostic(pattern, locate(at))) : [];
-  return { file, document: bundled, files: external.files, version, locate, resolvePositions, diagnostics: [...diagnostics, ...patterns] };
+  const patterns =
+    version === "3.0"
+      ? findLegacyPatterns(bundled).map(({ pattern, at }) => legacyPatternDiagnostic(pattern, locate(at)))
+      : [];
+  return {
+    file,
+    document: bundled,
+    files: external.files,
+    version,
+    locate,
+    resolvePositions,
+    diagnostics: [...diagnostics, ...patterns],
+  };
 }
 
 function legacyPatternDiagnostic(pattern: string, location: ReturnType<Locate>): Diagnostic {
@@ -70,16 +89,30 @@ function checkVersion(file: string, document: unknown, locate: Locate): "3.0" | 
   }
   const { openapi, swagger } = document as { openapi?: unknown; swagger?: unknown };
   if (typeof openapi === "string" && /^3\.[01]\.\d+$/.test(openapi)) return openapi.startsWith("3.0") ? "3.0" : "3.1";
-  if (swagger !== undefined) return createDiagnostic("UNSUPPORTED_VERSION", `Swagger ${String(swagger)} documents are not supported`, locate("#/swagger"));
-  if (openapi === undefined) return createDiagnostic("SPEC_NOT_OPENAPI", "the document has no `openapi` version field", { file, pointer: "" });
-  return createDiagnostic("UNSUPPORTED_VERSION", `OpenAPI ${JSON.stringify(openapi)} is not supported (3.0.x and 3.1.x are)`, locate("#/openapi"));
+  if (swagger !== undefined)
+    return createDiagnostic(
+      "UNSUPPORTED_VERSION",
+      `Swagger ${String(swagger)} documents are not supported`,
+      locate("#/swagger"),
+    );
+  if (openapi === undefined)
+    return createDiagnostic("SPEC_NOT_OPENAPI", "the document has no `openapi` version field", { file, pointer: "" });
+  return createDiagnostic(
+    "UNSUPPORTED_VERSION",
+    `OpenAPI ${JSON.stringify(openapi)} is not supported (3.0.x and 3.1.x are)`,
+    locate("#/openapi"),
+  );
 }
 
 /**
  * The document with the other files it references bundled in (each schema of another file a
  * component of its own: external-schemas.ts), and every file read; or why that failed.
  */
-async function bundleDocument(file: string, document: Record<string, unknown>, read: ReadFile): Promise<{ document: Record<string, unknown>; files: readonly string[] } | string> {
+async function bundleDocument(
+  file: string,
+  document: Record<string, unknown>,
+  read: ReadFile,
+): Promise<{ document: Record<string, unknown>; files: readonly string[] } | string> {
   let prepared: ExternalSchemas;
   try {
     prepared = await prepareExternalSchemas(file, structuredClone(document), read);
@@ -87,9 +120,17 @@ async function bundleDocument(file: string, document: Record<string, unknown>, r
     return (error as Error).message.split("\n")[0] ?? "reading a referenced file failed";
   }
   const texts = prepared.texts;
-  const memory = { order: 1, canRead: (source: { url: string }) => texts.has(source.url), read: (source: { url: string }) => texts.get(source.url) ?? "" };
+  const memory = {
+    order: 1,
+    canRead: (source: { url: string }) => texts.has(source.url),
+    read: (source: { url: string }) => texts.get(source.url) ?? "",
+  };
   try {
-    const bundled = await SwaggerParser.bundle(file, prepared.document as never, { resolve: { memory } } as SwaggerParser.Options);
+    const bundled = await SwaggerParser.bundle(
+      file,
+      prepared.document as never,
+      { resolve: { memory } } as SwaggerParser.Options,
+    );
     return { document: bundled as unknown as Record<string, unknown>, files: prepared.files };
   } catch (error) {
     return (error as Error).message.split("\n")[0] ?? "bundling failed";

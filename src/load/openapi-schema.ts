@@ -27,7 +27,14 @@ const compiled = new Map<string, SchemaCheck | null>();
  * cannot be set up (swagger-parser moved its dependencies), and for other versions.
  */
 export function openApiSchemaCheck(version: unknown): SchemaCheck | undefined {
-  const line = typeof version !== "string" ? undefined : version.startsWith("3.1") ? "3.1" : version.startsWith("3.0") ? "3.0" : undefined;
+  const line =
+    typeof version !== "string"
+      ? undefined
+      : version.startsWith("3.1")
+        ? "3.1"
+        : version.startsWith("3.0")
+          ? "3.0"
+          : undefined;
   if (line === undefined) return undefined;
   if (!compiled.has(line)) compiled.set(line, compile(line));
   return compiled.get(line) ?? undefined;

@@ -15,11 +15,21 @@ export async function parseSource(file: string, given?: string): Promise<ParsedS
   try {
     text = given ?? (await readFile(file, "utf8"));
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : `cannot be read (${(error as Error).message})`;
-    return { ok: false, diagnostics: [createDiagnostic("SPEC_NOT_FOUND", `the spec file ${reason}`, { file, pointer: "" })] };
+    const reason =
+      (error as NodeJS.ErrnoException).code === "ENOENT"
+        ? "does not exist"
+        : `cannot be read (${(error as Error).message})`;
+    return {
+      ok: false,
+      diagnostics: [createDiagnostic("SPEC_NOT_FOUND", `the spec file ${reason}`, { file, pointer: "" })],
+    };
   }
   try {
-    return { ok: true, text, document: await SwaggerParser.parse(file, given === undefined ? {} : readFromMemory(file, given)) };
+    return {
+      ok: true,
+      text,
+      document: await SwaggerParser.parse(file, given === undefined ? {} : readFromMemory(file, given)),
+    };
   } catch (error) {
     return reparse(file, text, error as Error);
   }
@@ -43,7 +53,10 @@ function reparse(file: string, text: string, error: Error): ParsedSource {
   const document: unknown = parsed.toJS();
   if (document !== null && typeof document === "object") return { ok: true, text, document };
   if (document === null || document === undefined) {
-    return { ok: false, diagnostics: [createDiagnostic("SPEC_NOT_OPENAPI", "the file is empty", { file, pointer: "" })] };
+    return {
+      ok: false,
+      diagnostics: [createDiagnostic("SPEC_NOT_OPENAPI", "the file is empty", { file, pointer: "" })],
+    };
   }
   const message = error.message.replace(/^Error parsing [^:]*: /, "").split("\n")[0] ?? error.message;
   return { ok: false, diagnostics: [createDiagnostic("SPEC_SYNTAX", message, { file, pointer: "" })] };

@@ -17,7 +17,9 @@ interface Frame {
   placeItem?: boolean;
 }
 
-type Line = { kind: "item"; column: number; rest: number } | { kind: "entry"; column: number; key: string; value: string };
+type Line =
+  | { kind: "item"; column: number; rest: number }
+  | { kind: "entry"; column: number; key: string; value: string };
 
 /**
  * Block-style YAML, line by line: mappings (`key: value`, plain or quoted keys) and sequences
@@ -44,7 +46,13 @@ export function scanBlockYaml(text: string, record: RecordPlace): void {
 }
 
 /** Handles one line; returns the column deeper than which lines continue a value, or undefined to stop. */
-function scanLine(line: string, column: number, start: number, frames: Frame[], record: RecordPlace): number | undefined {
+function scanLine(
+  line: string,
+  column: number,
+  start: number,
+  frames: Frame[],
+  record: RecordPlace,
+): number | undefined {
   let at = column;
   for (let guard = 0; guard < 64; guard++) {
     const parsed = parseLine(line, at);
@@ -74,7 +82,13 @@ function scalarValue(frames: Frame[], column: number): number | undefined {
   return top.column;
 }
 
-function entry(frame: Frame, parsed: Extract<Line, { kind: "entry" }>, start: number, frames: Frame[], record: RecordPlace): number {
+function entry(
+  frame: Frame,
+  parsed: Extract<Line, { kind: "entry" }>,
+  start: number,
+  frames: Frame[],
+  record: RecordPlace,
+): number {
   const pointer = `${frame.pointer}/${escapePointerSegment(parsed.key)}`;
   record(pointer, start + parsed.column);
   if (parsed.value !== "") return parsed.column;

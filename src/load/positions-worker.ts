@@ -3,4 +3,6 @@ import { parentPort } from "node:worker_threads";
 import { answerWorkerTask } from "../worker-task.js";
 import { findPositions } from "./positions.js";
 
-answerWorkerTask(parentPort, ({ text, pointers }: { text: string; pointers: string[] }) => findPositions(text, pointers));
+answerWorkerTask(parentPort, ({ text, pointers }: { text: string; pointers: string[] }) =>
+  findPositions(text, pointers),
+);

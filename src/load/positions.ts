@@ -23,7 +23,9 @@ function loadYaml(): YamlModule {
 export function findPositions(text: string, pointers: readonly string[]): Record<string, Position> {
   const yaml = loadYaml();
   const lines = new yaml.LineCounter();
-  const root = (yaml.parseDocument(text, { lineCounter: lines, uniqueKeys: false, strict: false }).contents as Node | null) ?? null;
+  const root =
+    (yaml.parseDocument(text, { lineCounter: lines, uniqueKeys: false, strict: false }).contents as Node | null) ??
+    null;
   const found: Record<string, Position> = {};
   for (const pointer of pointers) {
     const offset = findOffset(yaml, root, pointerSegments(pointer));

@@ -23,7 +23,9 @@ export function createLocator(file: string, text: string): { locate: Locate; res
     const pointers = [...new Set(diagnostics.filter(needsPosition).map((d) => d.location?.pointer as string))];
     if (pointers.length === 0) return [...diagnostics];
     const positions = await lookUp(text, pointers);
-    return diagnostics.map((d) => (needsPosition(d) ? withPosition(d, file, positions[d.location?.pointer as string]) : d));
+    return diagnostics.map((d) =>
+      needsPosition(d) ? withPosition(d, file, positions[d.location?.pointer as string]) : d,
+    );
   };
   return { locate, resolvePositions };
 }
@@ -46,7 +48,10 @@ async function lookUp(text: string, pointers: string[]): Promise<Record<string, 
   const missing = pointers.filter((pointer) => scanned[pointer] === undefined);
   if (missing.length === 0) return scanned;
   const inThread = async (): Promise<Record<string, Position>> => findPositions(text, missing);
-  const parsed = text.length < WORKER_THRESHOLD ? await inThread() : await runWorkerTask(import.meta.url, "positions-worker", { text, pointers: missing }, inThread);
+  const parsed =
+    text.length < WORKER_THRESHOLD
+      ? await inThread()
+      : await runWorkerTask(import.meta.url, "positions-worker", { text, pointers: missing }, inThread);
   return { ...scanned, ...parsed };
 }
 

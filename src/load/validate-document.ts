@@ -33,7 +33,8 @@ export async function validateDocument(file: string, document: unknown, locate: 
   const error = await runValidation(file, document);
   if (error === undefined) return [];
   const details = (error as { details?: unknown }).details;
-  if (!Array.isArray(details)) return [createDiagnostic("OAS_INVALID", firstLine(error.message), { file, pointer: "" })];
+  if (!Array.isArray(details))
+    return [createDiagnostic("OAS_INVALID", firstLine(error.message), { file, pointer: "" })];
   return fromSchemaErrors(details as SchemaError[], document, locate);
 }
 
@@ -62,8 +63,14 @@ const SUMMARY_KEYWORDS = new Set(["oneOf", "anyOf", "if", "then", "else"]);
  */
 function reduceSchemaErrors(details: readonly SchemaError[]): SchemaError[] {
   const hasDeeper = (error: SchemaError): boolean =>
-    details.some((other) => other !== error && !isNoise(other) && (other.instancePath === error.instancePath || other.instancePath.startsWith(`${error.instancePath}/`)));
-  const isNoise = (error: SchemaError): boolean => SUMMARY_KEYWORDS.has(error.keyword) || (error.keyword === "required" && error.params?.missingProperty === "$ref");
+    details.some(
+      (other) =>
+        other !== error &&
+        !isNoise(other) &&
+        (other.instancePath === error.instancePath || other.instancePath.startsWith(`${error.instancePath}/`)),
+    );
+  const isNoise = (error: SchemaError): boolean =>
+    SUMMARY_KEYWORDS.has(error.keyword) || (error.keyword === "required" && error.params?.missingProperty === "$ref");
   return details.filter((error) => !isNoise(error) || !hasDeeper(error));
 }
 
@@ -72,15 +79,23 @@ function fromSchemaErrors(details: SchemaError[], document: unknown, locate: Loc
   const diagnostics: Diagnostic[] = [];
   // An object holding a `$ref` where no Reference Object is allowed (an Operation Object given as
   // one, say) fails every rule of the object it stands for: one message says what is wrong.
-  const refHolders = new Set(details.filter((detail) => (detail.params?.additionalProperty ?? detail.params?.unevaluatedProperty) === "$ref").map((detail) => detail.instancePath));
+  const refHolders = new Set(
+    details
+      .filter((detail) => (detail.params?.additionalProperty ?? detail.params?.unevaluatedProperty) === "$ref")
+      .map((detail) => detail.instancePath),
+  );
   for (const detail of reduceSchemaErrors(details)) {
     const misplacedRef = detail.instancePath.endsWith("/$ref") || refHolders.has(detail.instancePath);
-    const holder = detail.instancePath.endsWith("/$ref") ? detail.instancePath.slice(0, -"/$ref".length) : detail.instancePath;
+    const holder = detail.instancePath.endsWith("/$ref")
+      ? detail.instancePath.slice(0, -"/$ref".length)
+      : detail.instancePath;
     const pointer = `#${holder}`;
     const defect = explainDefect(detail, document);
     const message =
       defect ??
-      (misplacedRef ? `${pointer} is a $ref, but OpenAPI allows no Reference Object here: inline the object` : `${pointer === "#" ? "the document" : pointer} ${describeSchemaError(detail)}`);
+      (misplacedRef
+        ? `${pointer} is a $ref, but OpenAPI allows no Reference Object here: inline the object`
+        : `${pointer === "#" ? "the document" : pointer} ${describeSchemaError(detail)}`);
     if (seen.has(message)) continue;
     seen.add(message);
     diagnostics.push(createDiagnostic(defect ? "OAS_VALIDATOR_DEFECT" : "OAS_INVALID", message, locate(pointer)));
@@ -89,7 +104,8 @@ function fromSchemaErrors(details: SchemaError[], document: unknown, locate: Loc
 }
 
 function describeSchemaError(detail: SchemaError): string {
-  const extra = detail.params?.additionalProperty ?? detail.params?.unevaluatedProperty ?? detail.params?.missingProperty;
+  const extra =
+    detail.params?.additionalProperty ?? detail.params?.unevaluatedProperty ?? detail.params?.missingProperty;
   const base = detail.message ?? `fails ${detail.keyword}`;
   return typeof extra === "string" && !base.includes(`'${extra}'`) ? `${base}: '${extra}'` : base;
 }

@@ -15,7 +15,9 @@ export interface SchemaError {
 const defects: ((error: SchemaError, document: unknown) => string | undefined)[] = [
   // The bundled schema spells the server variable's `description` as `descriptions`.
   (error) =>
-    error.keyword === "unevaluatedProperties" && error.params?.unevaluatedProperty === "description" && /\/servers\/\d+\/variables\/[^/]+$/.test(error.instancePath)
+    error.keyword === "unevaluatedProperties" &&
+    error.params?.unevaluatedProperty === "description" &&
+    /\/servers\/\d+\/variables\/[^/]+$/.test(error.instancePath)
       ? "server variable `description` is valid OpenAPI 3.1 (the bundled schema misspells it `descriptions`)"
       : undefined,
   // The bundled schema compares the http `scheme` to "bearer" case-sensitively; the
@@ -23,8 +25,11 @@ const defects: ((error: SchemaError, document: unknown) => string | undefined)[]
   (error, document) => {
     if (!/\/securitySchemes\/[^/]+$/.test(error.instancePath)) return undefined;
     const scheme = resolvePointer(document, error.instancePath) as { type?: unknown; scheme?: unknown } | undefined;
-    const isBearer = scheme?.type === "http" && typeof scheme.scheme === "string" && scheme.scheme.toLowerCase() === "bearer";
-    return isBearer && scheme?.scheme !== "bearer" ? `http scheme "${String(scheme?.scheme)}" is bearer (scheme names are case-insensitive)` : undefined;
+    const isBearer =
+      scheme?.type === "http" && typeof scheme.scheme === "string" && scheme.scheme.toLowerCase() === "bearer";
+    return isBearer && scheme?.scheme !== "bearer"
+      ? `http scheme "${String(scheme?.scheme)}" is bearer (scheme names are case-insensitive)`
+      : undefined;
   },
 ];
 

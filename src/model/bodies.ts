@@ -10,24 +10,35 @@ export function buildContents(owner: Located, facts: (schemaPointer: string) => 
   return entriesAt(owner, "content")
     .filter(([, media]) => isRecord(media))
     .map(([mediaType, media, pointer]) => {
-      const schemaPointer = (media as Record<string, unknown>).schema !== undefined ? appendPointer(pointer, "schema") : undefined;
+      const schemaPointer =
+        (media as Record<string, unknown>).schema !== undefined ? appendPointer(pointer, "schema") : undefined;
       return {
         mediaType,
         kind: bodyKindOf(mediaType),
-        ...(schemaPointer !== undefined ? schemaFacts(schemaPointer, mediaType, facts) : { hasReadWrite: false, binaryFields: [] }),
+        ...(schemaPointer !== undefined
+          ? schemaFacts(schemaPointer, mediaType, facts)
+          : { hasReadWrite: false, binaryFields: [] }),
         pointer,
       };
     })
     .sort((a, b) => a.mediaType.localeCompare(b.mediaType));
 }
 
-function schemaFacts(schemaPointer: string, mediaType: string, facts: (schemaPointer: string) => SchemaFacts): SchemaFacts & { schemaPointer: string } {
+function schemaFacts(
+  schemaPointer: string,
+  mediaType: string,
+  facts: (schemaPointer: string) => SchemaFacts,
+): SchemaFacts & { schemaPointer: string } {
   const found = facts(schemaPointer);
   const kind = bodyKindOf(mediaType);
   return { schemaPointer, ...found, binaryFields: kind === "multipart" || kind === "form" ? found.binaryFields : [] };
 }
 
-export function buildRequestBody(document: unknown, operation: Located, facts: (schemaPointer: string) => SchemaFacts): RequestBodyModel | undefined {
+export function buildRequestBody(
+  document: unknown,
+  operation: Located,
+  facts: (schemaPointer: string) => SchemaFacts,
+): RequestBodyModel | undefined {
   if (operation.node.requestBody === undefined) return undefined;
   const located = followRef(document, operation.node.requestBody, appendPointer(operation.pointer, "requestBody"));
   if (located === undefined) return undefined;
@@ -41,7 +52,11 @@ export function buildRequestBody(document: unknown, operation: Located, facts: (
 }
 
 /** Responses sorted: explicit codes ascending, then ranges (2XX), then default. */
-export function buildResponses(document: unknown, operation: Located, facts: (schemaPointer: string) => SchemaFacts): ResponseModel[] {
+export function buildResponses(
+  document: unknown,
+  operation: Located,
+  facts: (schemaPointer: string) => SchemaFacts,
+): ResponseModel[] {
   return entriesAt(operation, "responses")
     .flatMap(([status, response, pointer]) => {
       const located = followRef(document, response, pointer);

@@ -3,7 +3,13 @@ import { isRecord } from "../json-value.js";
 import type { LoadedSpec } from "../load/load-spec.js";
 import type { Locate } from "../load/source-locator.js";
 import { stringAt } from "./document-nodes.js";
-import { type NameAdjustment, NameRegistry, RESERVED_METHOD_NAMES, RESERVED_TYPE_NAMES, toPascalCase } from "./names.js";
+import {
+  type NameAdjustment,
+  NameRegistry,
+  RESERVED_METHOD_NAMES,
+  RESERVED_TYPE_NAMES,
+  toPascalCase,
+} from "./names.js";
 import { nameOperation, type OperationDraft } from "./operation-names.js";
 import { buildOperations } from "./operations.js";
 import { createSchemaFacts, listComponentSchemas, type SchemaEntry } from "./schemas.js";
@@ -22,11 +28,19 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
   const schemas = nameSchemas(entries, types, validators);
   const built = buildOperations(document, locate, createSchemaFacts(document, entries));
   const context = { document, types, validators, schemas: new Map(schemas.map((s) => [s.name, s])) };
-  const operations: OperationModel[] = built.operations.map((draft) => ({ ...draft, names: nameOperation(draft, context) }));
+  const operations: OperationModel[] = built.operations.map((draft) => ({
+    ...draft,
+    names: nameOperation(draft, context),
+  }));
   const servers = buildServers(document);
   const info = isRecord(document.info) ? document.info : {};
   const model: ApiModel = {
-    source: { specPath, openapiVersion: loaded.version, title: stringAt(info, "title") ?? "", version: stringAt(info, "version") ?? "" },
+    source: {
+      specPath,
+      openapiVersion: loaded.version,
+      title: stringAt(info, "title") ?? "",
+      version: stringAt(info, "version") ?? "",
+    },
     servers,
     basePath: serverBasePath(servers[0]),
     securitySchemes: buildSecuritySchemes(document),
@@ -48,7 +62,11 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
 /** Whether some schema the types describe has readOnly/writeOnly: from the facts of components and bodies. */
 function usesReadWrite(schemas: readonly SchemaModel[], operations: readonly OperationModel[]): boolean {
   if (schemas.some((schema) => schema.hasReadWrite)) return true;
-  return operations.some((operation) => [...(operation.requestBody?.contents ?? []), ...operation.responses.flatMap((r) => r.contents)].some((c) => c.hasReadWrite));
+  return operations.some((operation) =>
+    [...(operation.requestBody?.contents ?? []), ...operation.responses.flatMap((r) => r.contents)].some(
+      (c) => c.hasReadWrite,
+    ),
+  );
 }
 
 function nameSchemas(entries: readonly SchemaEntry[], types: NameRegistry, validators: NameRegistry): SchemaModel[] {
@@ -75,7 +93,13 @@ function methodCollisions(operations: readonly OperationModel[], locate: Locate)
       continue;
     }
     if (first.id === operation.id) continue;
-    diagnostics.push(createDiagnostic("NAME_COLLISION", `operationIds "${first.id}" and "${operation.id}" both become the method name "${operation.names.method}"`, locate(operation.pointer)));
+    diagnostics.push(
+      createDiagnostic(
+        "NAME_COLLISION",
+        `operationIds "${first.id}" and "${operation.id}" both become the method name "${operation.names.method}"`,
+        locate(operation.pointer),
+      ),
+    );
   }
   return diagnostics;
 }
@@ -120,11 +144,21 @@ function adjustmentDiagnostic(adjustment: NameAdjustment, model: ApiModel, locat
   const schema = model.schemas.find((s) => `schema ${JSON.stringify(s.name)}` === adjustment.owner);
   const operation = model.operations.find((o) => `operation ${o.id}` === adjustment.owner);
   const pointer = schema?.pointer ?? operation?.pointer ?? "#";
-  return createDiagnostic("NAME_ADJUSTED", `${adjustment.owner}: generated name "${adjustment.given}" instead of "${adjustment.wanted}" (${adjustment.reason})`, locate(pointer));
+  return createDiagnostic(
+    "NAME_ADJUSTED",
+    `${adjustment.owner}: generated name "${adjustment.given}" instead of "${adjustment.wanted}" (${adjustment.reason})`,
+    locate(pointer),
+  );
 }
 
 function notGenerated(document: Record<string, unknown>, locate: Locate): Diagnostic[] {
   if (!isRecord(document.webhooks) || Object.keys(document.webhooks).length === 0) return [];
   const count = Object.keys(document.webhooks).length;
-  return [createDiagnostic("NOT_GENERATED", `${count} webhook(s) are described but not generated (types include them; no client or server code)`, locate("#/webhooks"))];
+  return [
+    createDiagnostic(
+      "NOT_GENERATED",
+      `${count} webhook(s) are described but not generated (types include them; no client or server code)`,
+      locate("#/webhooks"),
+    ),
+  ];
 }

@@ -68,7 +68,17 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Method names a client object cannot carry: `then` would make it look like a promise, the
  * others would shadow what every object has. Such operations get "<name>Operation". */
-export const RESERVED_METHOD_NAMES: ReadonlySet<string> = new Set(["then", "catch", "finally", "constructor", "prototype", "__proto__", "toString", "valueOf", "hasOwnProperty"]);
+export const RESERVED_METHOD_NAMES: ReadonlySet<string> = new Set([
+  "then",
+  "catch",
+  "finally",
+  "constructor",
+  "prototype",
+  "__proto__",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+]);
 
 /** Words of a raw name: split at anything that is not an ASCII letter or digit. */
 function words(raw: string): string[] {

@@ -21,10 +21,22 @@ export function checkOperation(operation: OperationDraft, locate: Locate): Diagn
   const declared = operation.parameters.path.map((p) => p.name);
   const diagnostics: Diagnostic[] = [];
   for (const name of placeholders.filter((n) => !declared.includes(n))) {
-    diagnostics.push(createDiagnostic("OAS_INVALID", `${label}: the path has {${name}}, but no path parameter "${name}" is declared`, locate(operation.pointer)));
+    diagnostics.push(
+      createDiagnostic(
+        "OAS_INVALID",
+        `${label}: the path has {${name}}, but no path parameter "${name}" is declared`,
+        locate(operation.pointer),
+      ),
+    );
   }
   for (const parameter of operation.parameters.path.filter((p) => !placeholders.includes(p.name))) {
-    diagnostics.push(createDiagnostic("OAS_INVALID", `${label}: path parameter "${parameter.name}" has no {${parameter.name}} in the path`, locate(parameter.pointer)));
+    diagnostics.push(
+      createDiagnostic(
+        "OAS_INVALID",
+        `${label}: path parameter "${parameter.name}" has no {${parameter.name}} in the path`,
+        locate(parameter.pointer),
+      ),
+    );
   }
   const { cookie } = operation.parameters;
   for (const parameter of cookie) {

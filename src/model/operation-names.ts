@@ -20,7 +20,8 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
   const stem = toPascalCase(operation.id);
   const owner = `operation ${operation.id}`;
   const type = (suffix: string): string => context.types.claim(`${stem}${suffix}`, owner, "Type");
-  const validator = (suffix: string): string => context.validators.claim(`validate${stem}${suffix}`, owner, "Validator");
+  const validator = (suffix: string): string =>
+    context.validators.claim(`validate${stem}${suffix}`, owner, "Validator");
   const { path, query, header } = operation.parameters;
   const successContents = operation.responses.filter((r) => r.success).flatMap((r) => r.contents);
   const shared = new Set<string>();
@@ -37,7 +38,11 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
     ...(header.length > 0 ? { headersType: type("Headers"), headersValidator: validator("Headers") } : {}),
     ...bodyNames(operation, context, { stem, owner, validator, share }),
     responseType: sharedComponentName(successContents, `${stem}Response`, context) ?? type("Response"),
-    responseTypes: Object.fromEntries(operation.responses.filter((r) => r.contents.some((c) => c.schemaPointer)).map((r) => [r.status, type(`Response${statusSuffix(r.status)}`)])),
+    responseTypes: Object.fromEntries(
+      operation.responses
+        .filter((r) => r.contents.some((c) => c.schemaPointer))
+        .map((r) => [r.status, type(`Response${statusSuffix(r.status)}`)]),
+    ),
     responseValidators: Object.fromEntries(
       operation.responses.flatMap((r) => {
         const json = r.contents.find((c) => c.kind === "json" && c.schemaPointer !== undefined);
@@ -66,12 +71,19 @@ interface Claims {
   readonly share: (content: BodyContentModel) => string | undefined;
 }
 
-function bodyNames(operation: OperationDraft, context: NamingContext, { stem, owner, validator, share }: Claims): Pick<OperationNames, "bodyType" | "bodyValidators"> {
+function bodyNames(
+  operation: OperationDraft,
+  context: NamingContext,
+  { stem, owner, validator, share }: Claims,
+): Pick<OperationNames, "bodyType" | "bodyValidators"> {
   const contents = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
   if (contents.length === 0) return { bodyValidators: {} };
-  const bodyType = sharedComponentName(contents, `${stem}Body`, context) ?? context.types.claim(`${stem}Body`, owner, "Type");
+  const bodyType =
+    sharedComponentName(contents, `${stem}Body`, context) ?? context.types.claim(`${stem}Body`, owner, "Type");
   const validated = contents.filter((c) => c.kind !== "binary");
-  const nameFor = (c: BodyContentModel): string => (c.kind === "json" ? share(c) : undefined) ?? validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
+  const nameFor = (c: BodyContentModel): string =>
+    (c.kind === "json" ? share(c) : undefined) ??
+    validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
   return { bodyType, bodyValidators: Object.fromEntries(validated.map((c) => [c.mediaType, nameFor(c)])) };
 }
 
@@ -79,7 +91,11 @@ function bodyNames(operation: OperationDraft, context: NamingContext, { stem, ow
  * When every content is a $ref to the one component schema whose name is the wanted name, that
  * component's type already says it: the operation shares it instead of claiming a copy.
  */
-function sharedComponentName(contents: readonly BodyContentModel[], wanted: string, context: NamingContext): string | undefined {
+function sharedComponentName(
+  contents: readonly BodyContentModel[],
+  wanted: string,
+  context: NamingContext,
+): string | undefined {
   const names = new Set(
     contents.map((c) => {
       const schema = c.schemaPointer === undefined ? undefined : resolvePointer(context.document, c.schemaPointer);

@@ -12,10 +12,23 @@ import type { SchemaFacts } from "./schemas.js";
 import { buildSecurity } from "./security.js";
 import type { HttpMethod } from "./types.js";
 
-export const HTTP_METHODS: readonly HttpMethod[] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+export const HTTP_METHODS: readonly HttpMethod[] = [
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+];
 
 /** Every operation under `paths`, sorted by id, with diagnostics for missing and duplicate ids. */
-export function buildOperations(document: Record<string, unknown>, locate: Locate, facts: (schemaPointer: string) => SchemaFacts): { operations: OperationDraft[]; diagnostics: Diagnostic[] } {
+export function buildOperations(
+  document: Record<string, unknown>,
+  locate: Locate,
+  facts: (schemaPointer: string) => SchemaFacts,
+): { operations: OperationDraft[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const operations: OperationDraft[] = [];
   for (const [path, item, pointer] of entriesAt({ node: document, pointer: "#" }, "paths")) {
@@ -59,7 +72,13 @@ interface Sources {
   readonly facts: (schemaPointer: string) => SchemaFacts;
 }
 
-function buildOperation({ document, facts }: Sources, path: string, method: HttpMethod, pathItem: Located, operation: Located): OperationDraft {
+function buildOperation(
+  { document, facts }: Sources,
+  path: string,
+  method: HttpMethod,
+  pathItem: Located,
+  operation: Located,
+): OperationDraft {
   const { node } = operation;
   const declaredId = stringAt(node, "operationId");
   const summary = stringAt(node, "summary") ?? stringAt(pathItem.node, "summary");
@@ -83,7 +102,11 @@ function buildOperation({ document, facts }: Sources, path: string, method: Http
 }
 
 function missingIdDiagnostic(operation: OperationDraft, locate: Locate): Diagnostic {
-  return createDiagnostic("OPERATION_ID_MISSING", `${operation.method.toUpperCase()} ${operation.path} has no operationId; using "${operation.id}"`, locate(operation.pointer));
+  return createDiagnostic(
+    "OPERATION_ID_MISSING",
+    `${operation.method.toUpperCase()} ${operation.path} has no operationId; using "${operation.id}"`,
+    locate(operation.pointer),
+  );
 }
 
 function duplicateIdDiagnostics(operations: readonly OperationDraft[], locate: Locate): Diagnostic[] {

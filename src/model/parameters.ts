@@ -4,7 +4,12 @@ import { followRef, type Located, stringAt } from "./document-nodes.js";
 import type { ParameterLocation, ParameterModel, ParametersByLocation } from "./types.js";
 
 const LOCATIONS: readonly ParameterLocation[] = ["path", "query", "header", "cookie"];
-const DEFAULT_STYLE: Record<ParameterLocation, string> = { path: "simple", query: "form", header: "simple", cookie: "form" };
+const DEFAULT_STYLE: Record<ParameterLocation, string> = {
+  path: "simple",
+  query: "form",
+  header: "simple",
+  cookie: "form",
+};
 
 /**
  * The operation's parameters by location: path-level ones first, overridden by operation-level
@@ -16,7 +21,8 @@ export function buildParameters(document: unknown, pathItem: Located, operation:
     for (const parameter of listParameters(document, owner)) merged.set(`${parameter.in} ${parameter.name}`, parameter);
   }
   const all = [...merged.values()];
-  const pick = (location: ParameterLocation): ParameterModel[] => all.filter((p) => p.in === location).sort((a, b) => a.name.localeCompare(b.name));
+  const pick = (location: ParameterLocation): ParameterModel[] =>
+    all.filter((p) => p.in === location).sort((a, b) => a.name.localeCompare(b.name));
   return { path: pick("path"), query: pick("query"), header: pick("header"), cookie: pick("cookie") };
 }
 
@@ -37,7 +43,10 @@ function toParameter(document: unknown, { node, pointer }: Located): ParameterMo
   const style = stringAt(node, "style") ?? (isRecord(node.content) ? "content" : DEFAULT_STYLE[location]);
   const description = stringAt(node, "description");
   const schemaPointer = parameterSchemaPointer(node, pointer);
-  const schema = schemaPointer === undefined ? undefined : followRef(document, resolvePointer(document, schemaPointer), schemaPointer)?.node;
+  const schema =
+    schemaPointer === undefined
+      ? undefined
+      : followRef(document, resolvePointer(document, schemaPointer), schemaPointer)?.node;
   const isArray = schema !== undefined && isArraySchema(schema);
   const objectProperties = schema !== undefined && !isArray ? objectSchemaProperties(schema) : undefined;
   return [
@@ -62,19 +71,28 @@ function parameterSchemaPointer(node: Record<string, unknown>, pointer: string):
   if (!isRecord(node.content)) return undefined;
   const [mediaType] = Object.keys(node.content);
   const media = mediaType === undefined ? undefined : node.content[mediaType];
-  return isRecord(media) && media.schema !== undefined ? appendPointer(pointer, "content", mediaType as string, "schema") : undefined;
+  return isRecord(media) && media.schema !== undefined
+    ? appendPointer(pointer, "content", mediaType as string, "schema")
+    : undefined;
 }
 
 /** Whether a parameter schema (after $refs) is, or may be, an array. */
 function isArraySchema(schema: Record<string, unknown>): boolean {
   const type = schema.type;
-  return type === "array" || (Array.isArray(type) && type.includes("array")) || (type === undefined && schema.items !== undefined);
+  return (
+    type === "array" ||
+    (Array.isArray(type) && type.includes("array")) ||
+    (type === undefined && schema.items !== undefined)
+  );
 }
 
 /** The property names of a parameter schema (after $refs) that is, or may be, an object; else undefined. */
 function objectSchemaProperties(schema: Record<string, unknown>): string[] | undefined {
   const type = schema.type;
-  const object = type === "object" || (Array.isArray(type) && type.includes("object")) || (type === undefined && (schema.properties !== undefined || schema.additionalProperties !== undefined));
+  const object =
+    type === "object" ||
+    (Array.isArray(type) && type.includes("object")) ||
+    (type === undefined && (schema.properties !== undefined || schema.additionalProperties !== undefined));
   if (!object) return undefined;
   return isRecord(schema.properties) ? Object.keys(schema.properties) : [];
 }

@@ -11,11 +11,16 @@ export interface SchemaEntry {
 
 /** The component schemas sorted by key, each marked when it (or a schema it uses) has readOnly/writeOnly. */
 export function listComponentSchemas(document: Record<string, unknown>): SchemaEntry[] {
-  const schemas = isRecord(document.components) && isRecord(document.components.schemas) ? document.components.schemas : {};
+  const schemas =
+    isRecord(document.components) && isRecord(document.components.schemas) ? document.components.schemas : {};
   const names = Object.keys(schemas).sort();
   const direct = new Map(names.map((name) => [name, scanSchema(schemas[name])]));
   const marked = propagate(names, direct);
-  return names.map((name) => ({ name, pointer: appendPointer("#/components/schemas", name), hasReadWrite: marked.has(name) }));
+  return names.map((name) => ({
+    name,
+    pointer: appendPointer("#/components/schemas", name),
+    hasReadWrite: marked.has(name),
+  }));
 }
 
 /** What the model records about a body's schema. */
@@ -26,14 +31,21 @@ export interface SchemaFacts {
 }
 
 /** Facts about any schema of the document, given which components use readOnly/writeOnly. */
-export function createSchemaFacts(document: unknown, components: readonly SchemaEntry[]): (schemaPointer: string) => SchemaFacts {
+export function createSchemaFacts(
+  document: unknown,
+  components: readonly SchemaEntry[],
+): (schemaPointer: string) => SchemaFacts {
   const marked = new Set(components.filter((c) => c.hasReadWrite).map((c) => c.name));
   return (schemaPointer) => {
     const schema = resolvePointer(document, schemaPointer);
     const scan = scanSchema(schema);
     const hasReadWrite = scan.readWrite || [...scan.refs].some((ref) => marked.has(ref));
     const onlyRef = isRecord(schema) && Object.keys(schema).length === 1 ? componentSchemaName(schema.$ref) : undefined;
-    return { ...(onlyRef !== undefined ? { componentRef: onlyRef } : {}), hasReadWrite, binaryFields: binaryFields(document, schema) };
+    return {
+      ...(onlyRef !== undefined ? { componentRef: onlyRef } : {}),
+      hasReadWrite,
+      binaryFields: binaryFields(document, schema),
+    };
   };
 }
 
@@ -47,14 +59,18 @@ function binaryFields(document: unknown, schema: unknown, seen = new Set<unknown
         .filter(([, property]) => isBinary(followRefs(document, property)))
         .map(([name]) => name)
     : [];
-  const inherited = Array.isArray(node.allOf) ? node.allOf.flatMap((member) => binaryFields(document, member, seen)) : [];
+  const inherited = Array.isArray(node.allOf)
+    ? node.allOf.flatMap((member) => binaryFields(document, member, seen))
+    : [];
   return [...new Set([...own, ...inherited])].sort();
 }
 
 function isBinary(schema: unknown): boolean {
   if (!isRecord(schema)) return false;
   if (schema.type === "array") return isBinary(schema.items);
-  return schema.format === "binary" || typeof schema.contentMediaType === "string" || schema.contentEncoding === "binary";
+  return (
+    schema.format === "binary" || typeof schema.contentMediaType === "string" || schema.contentEncoding === "binary"
+  );
 }
 
 function followRefs(document: unknown, schema: unknown): unknown {
@@ -84,7 +100,8 @@ export function scanSchema(schema: unknown): Scan {
     if (node.readOnly === true || node.writeOnly === true) scan.readWrite = true;
     const ref = componentSchemaName(node.$ref);
     if (ref !== undefined) scan.refs.add(ref);
-    for (const [key, child] of Object.entries(node)) if (key !== "examples" && key !== "example" && key !== "enum" && key !== "const") stack.push(child);
+    for (const [key, child] of Object.entries(node))
+      if (key !== "examples" && key !== "example" && key !== "enum" && key !== "const") stack.push(child);
   }
   return scan;
 }

@@ -19,7 +19,12 @@ export function buildSecuritySchemes(document: Record<string, unknown>): Securit
     });
 }
 
-function toSchemeModel(name: string, pointer: string, type: SecuritySchemeModel["type"], node: Record<string, unknown>): SecuritySchemeModel {
+function toSchemeModel(
+  name: string,
+  pointer: string,
+  type: SecuritySchemeModel["type"],
+  node: Record<string, unknown>,
+): SecuritySchemeModel {
   const location = stringAt(node, "in");
   const parameterName = stringAt(node, "name");
   const scheme = stringAt(node, "scheme")?.toLowerCase();
@@ -27,19 +32,27 @@ function toSchemeModel(name: string, pointer: string, type: SecuritySchemeModel[
     name,
     pointer,
     type,
-    ...(type === "apiKey" && (location === "header" || location === "query" || location === "cookie") ? { in: location } : {}),
+    ...(type === "apiKey" && (location === "header" || location === "query" || location === "cookie")
+      ? { in: location }
+      : {}),
     ...(type === "apiKey" && parameterName !== undefined ? { parameterName } : {}),
     ...(type === "http" && scheme !== undefined ? { scheme } : {}),
   };
 }
 
 /** Security requirements, the operation's own when it declares them, else the document's. */
-export function buildSecurity(operation: Record<string, unknown>, document: Record<string, unknown>): SecurityRequirementModel[] {
+export function buildSecurity(
+  operation: Record<string, unknown>,
+  document: Record<string, unknown>,
+): SecurityRequirementModel[] {
   const declared = operation.security ?? document.security;
   if (!Array.isArray(declared)) return [];
   return declared.filter(isRecord).map((requirement) => ({
     schemes: Object.keys(requirement)
       .sort()
-      .map((name) => ({ name, scopes: Array.isArray(requirement[name]) ? (requirement[name] as unknown[]).map(String) : [] })),
+      .map((name) => ({
+        name,
+        scopes: Array.isArray(requirement[name]) ? (requirement[name] as unknown[]).map(String) : [],
+      })),
   }));
 }

@@ -55,7 +55,11 @@ export function ownKeywordsApply(rules: DialectRules, schema: JsonObject): boole
  * (`maximum`) exclusive; undefined where the keyword is the 2020-12 number (a bound of its own)
  * or absent.
  */
-export function exclusiveFlag(rules: DialectRules, schema: JsonObject, keyword: "exclusiveMinimum" | "exclusiveMaximum"): boolean | undefined {
+export function exclusiveFlag(
+  rules: DialectRules,
+  schema: JsonObject,
+  keyword: "exclusiveMinimum" | "exclusiveMaximum",
+): boolean | undefined {
   const value = schema[keyword];
   return typeof value === "boolean" && rules.openApi ? value : undefined;
 }

@@ -32,14 +32,20 @@ const COMPONENT_PREFIX = "/components/schemas/";
  * `const`/`enum` of the branch's tag property; a value several branches claim is "ambiguous",
  * left to plain oneOf/anyOf validation. References resolve from the discriminated schema.
  */
-export function readDiscriminator<L>(tree: SchemaTree<L>, rules: DialectRules, schema: JsonObject, location: L): Discrimination<L> | undefined {
+export function readDiscriminator<L>(
+  tree: SchemaTree<L>,
+  rules: DialectRules,
+  schema: JsonObject,
+  location: L,
+): Discrimination<L> | undefined {
   const discriminator = schema["discriminator"];
   if (!rules.openApi || !isRecord(discriminator)) return undefined;
   const keyword = Array.isArray(schema["oneOf"]) ? "oneOf" : Array.isArray(schema["anyOf"]) ? "anyOf" : undefined;
   if (keyword === undefined) return undefined;
   const where = tree.child(location, "discriminator");
   const propertyName = discriminator["propertyName"];
-  if (typeof propertyName !== "string") tree.fail(tree.child(where, "propertyName"), "discriminator.propertyName must be a string naming the tag property");
+  if (typeof propertyName !== "string")
+    tree.fail(tree.child(where, "propertyName"), "discriminator.propertyName must be a string naming the tag property");
   const branches = readBranches(tree, schema[keyword] as unknown[], location, keyword);
   const cases = new Map<string, DiscriminatorCase<L>>();
   const mapped = readMapping(tree, discriminator["mapping"], location, branches, cases);
@@ -57,25 +63,40 @@ function readBranches<L>(tree: SchemaTree<L>, branches: readonly unknown[], loca
   });
 }
 
-function readMapping<L>(tree: SchemaTree<L>, mapping: unknown, location: L, branches: readonly Branch<L>[], cases: Map<string, DiscriminatorCase<L>>): Set<string> {
+function readMapping<L>(
+  tree: SchemaTree<L>,
+  mapping: unknown,
+  location: L,
+  branches: readonly Branch<L>[],
+  cases: Map<string, DiscriminatorCase<L>>,
+): Set<string> {
   const mapped = new Set<string>();
   if (mapping === undefined) return mapped;
   const at = tree.child(location, "discriminator", "mapping");
   if (!isRecord(mapping)) tree.fail(at, "discriminator.mapping must map tag values to schema references");
   for (const tag of Object.keys(mapping)) {
     const value = mapping[tag];
-    if (typeof value !== "string") tree.fail(tree.child(at, tag), "a discriminator mapping value must be a $ref string or a schema name");
-    const ref = value.includes("/") || value.includes("#") ? value : `#${COMPONENT_PREFIX}${escapePointerSegment(value)}`;
+    if (typeof value !== "string")
+      tree.fail(tree.child(at, tag), "a discriminator mapping value must be a $ref string or a schema name");
+    const ref =
+      value.includes("/") || value.includes("#") ? value : `#${COMPONENT_PREFIX}${escapePointerSegment(value)}`;
     const target = tree.follow(ref, location, tree.child(at, tag));
     if (target === undefined) continue;
-    const branch = branches.find((candidate) => candidate.target !== undefined && tree.key(candidate.target) === tree.key(target));
+    const branch = branches.find(
+      (candidate) => candidate.target !== undefined && tree.key(candidate.target) === tree.key(target),
+    );
     cases.set(tag, branch === undefined ? { location: target } : branch.index);
     mapped.add(tree.key(target));
   }
   return mapped;
 }
 
-function addImplicit<L>(tree: SchemaTree<L>, branches: readonly Branch<L>[], propertyName: string, cases: Map<string, DiscriminatorCase<L>>): void {
+function addImplicit<L>(
+  tree: SchemaTree<L>,
+  branches: readonly Branch<L>[],
+  propertyName: string,
+  cases: Map<string, DiscriminatorCase<L>>,
+): void {
   const claims = new Map<string, Set<number>>();
   const claim = (value: string, index: number): void => {
     if (cases.has(value)) return;
@@ -88,7 +109,8 @@ function addImplicit<L>(tree: SchemaTree<L>, branches: readonly Branch<L>[], pro
     if (name !== undefined) claim(name, branch.index);
     for (const value of tagValues(tree, branch.location, propertyName)) claim(value, branch.index);
   }
-  for (const [value, owners] of claims) cases.set(value, owners.size === 1 ? ([...owners][0] ?? "ambiguous") : "ambiguous");
+  for (const [value, owners] of claims)
+    cases.set(value, owners.size === 1 ? ([...owners][0] ?? "ambiguous") : "ambiguous");
 }
 
 /** The component a pointer names ("/components/schemas/Pet" → "Pet"), if it names one. */
@@ -107,7 +129,10 @@ function tagValues<L>(tree: SchemaTree<L>, location: L, propertyName: string, de
   if (found === undefined || depth > 4) return [];
   const { node, location: at } = found;
   const properties = node["properties"];
-  const own = isRecord(properties) && Object.hasOwn(properties, propertyName) ? valuesOf(tree, tree.child(at, "properties", propertyName), 0) : [];
+  const own =
+    isRecord(properties) && Object.hasOwn(properties, propertyName)
+      ? valuesOf(tree, tree.child(at, "properties", propertyName), 0)
+      : [];
   return [...own, ...parts(tree, node, at).flatMap((part) => tagValues(tree, part, propertyName, depth + 1))];
 }
 

@@ -53,7 +53,8 @@ export function documentTree(document: unknown): SchemaTree<DocumentPlace> {
 
 /** The member of a value named by one pointer token (own properties, array indexes). */
 function stepInto(value: unknown, token: string | number): unknown {
-  if (Array.isArray(value)) return typeof token === "number" || /^(0|[1-9][0-9]*)$/.test(token) ? value[Number(token)] : undefined;
+  if (Array.isArray(value))
+    return typeof token === "number" || /^(0|[1-9][0-9]*)$/.test(token) ? value[Number(token)] : undefined;
   if (typeof value !== "object" || value === null || !Object.hasOwn(value, token)) return undefined;
   return (value as Record<string | number, unknown>)[token];
 }

@@ -37,7 +37,9 @@ export async function checkOutput(outDir: string, files: readonly GeneratedFile[
 async function listFiles(root: string): Promise<string[]> {
   try {
     const entries = await readdir(root, { withFileTypes: true, recursive: true });
-    return entries.filter((e) => e.isFile()).map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join("/"));
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join("/"));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;

@@ -38,5 +38,8 @@ export function runCli(args: readonly string[]): Promise<CliResult> {
 }
 
 export function spawnCli(args: readonly string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }

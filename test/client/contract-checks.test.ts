@@ -24,7 +24,9 @@ describe("validateRequests (on by default)", () => {
     expect(error).toBeInstanceOf(RequestValidationError);
     const invalid = error as RequestValidationError;
     expect(invalid.message).toBe("createVenue: invalid request: body /name must be at most 150 characters");
-    expect(invalid.errors).toEqual([expect.objectContaining({ in: "body", instancePath: "/name", keyword: "maxLength", params: { limit: 150 } })]);
+    expect(invalid.errors).toEqual([
+      expect.objectContaining({ in: "body", instancePath: "/name", keyword: "maxLength", params: { limit: 150 } }),
+    ]);
     expect(s.requests).toHaveLength(0);
   });
 
@@ -32,8 +34,14 @@ describe("validateRequests (on by default)", () => {
     const s = await serve((_req, res) => sendJson(res, 200, {}));
     const client = createClient({ apiKey: "k", serverVariables: { base_url: s.origin } });
     const badBody = { date_completed: "yesterday", date_expired: "2027-02-30T00:00:00Z" };
-    const error = (await client.addWorkerCredential({ path: { id: 2 ** 53 }, body: badBody }).catch((e: unknown) => e)) as RequestValidationError;
-    expect(error.errors.map((e) => `${e.in} ${e.instancePath} ${e.keyword}`)).toEqual(["path /id type", "body /date_completed format", "body /date_expired format"]);
+    const error = (await client
+      .addWorkerCredential({ path: { id: 2 ** 53 }, body: badBody })
+      .catch((e: unknown) => e)) as RequestValidationError;
+    expect(error.errors.map((e) => `${e.in} ${e.instancePath} ${e.keyword}`)).toEqual([
+      "path /id type",
+      "body /date_completed format",
+      "body /date_expired format",
+    ]);
     expect(error.message).toMatch(/\(and 2 more\)$/);
     expect(s.requests).toHaveLength(0);
   });
@@ -42,8 +50,14 @@ describe("validateRequests (on by default)", () => {
     const client = createClient({ apiKey: "k", serverVariables: { base_url: "http://127.0.0.1:9" } });
     const noBody = (await client.createVenue({} as never).catch((e: unknown) => e)) as RequestValidationError;
     expect(noBody.errors[0]).toMatchObject({ in: "body", keyword: "required" });
-    const unchecked = createClient({ apiKey: "k", serverVariables: { base_url: "http://127.0.0.1:9" }, validateRequests: false });
-    const noPath = (await unchecked.updateEvent({ body: eventBody } as never).catch((e: unknown) => e)) as RequestValidationError;
+    const unchecked = createClient({
+      apiKey: "k",
+      serverVariables: { base_url: "http://127.0.0.1:9" },
+      validateRequests: false,
+    });
+    const noPath = (await unchecked
+      .updateEvent({ body: eventBody } as never)
+      .catch((e: unknown) => e)) as RequestValidationError;
     expect(noPath).toBeInstanceOf(RequestValidationError);
     expect(noPath.message).toBe("updateEvent: invalid request: path must have required property 'id'");
   });
@@ -78,7 +92,9 @@ describe("validateResponses (off by default)", () => {
   it("reports a success status the contract does not declare", async () => {
     const s = await serve((_req, res) => sendJson(res, 202, 1));
     const client = createClient({ apiKey: "k", serverVariables: { base_url: s.origin }, validateResponses: true });
-    await expect(client.createEvent({ body: eventBody })).rejects.toThrow("createEvent: invalid 202 answer: status 202 is not declared");
+    await expect(client.createEvent({ body: eventBody })).rejects.toThrow(
+      "createEvent: invalid 202 answer: status 202 is not declared",
+    );
   });
 
   it("reports a success body that is not JSON, whatever the setting", async () => {

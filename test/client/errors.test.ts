@@ -7,7 +7,12 @@ let server: TestServer | undefined;
 
 async function clientFor(handler: TestHandler, options: { timeoutMs?: number } = {}) {
   server = await startTestServer(handler);
-  return createClient({ apiKey: "k", serverVariables: { base_url: server.origin }, validateRequests: false, ...options });
+  return createClient({
+    apiKey: "k",
+    serverVariables: { base_url: server.origin },
+    validateRequests: false,
+    ...options,
+  });
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -24,7 +29,14 @@ afterEach(async () => {
 
 describe("error answers", () => {
   it("a 400 problem becomes an ApiError with status, problem, body and response", async () => {
-    const issue = { in: "body", instancePath: "/name", schemaPath: "#/properties/name/maxLength", keyword: "maxLength", params: { limit: 150 }, message: "/name must be at most 150 characters" };
+    const issue = {
+      in: "body",
+      instancePath: "/name",
+      schemaPath: "#/properties/name/maxLength",
+      keyword: "maxLength",
+      params: { limit: 150 },
+      message: "/name must be at most 150 characters",
+    };
     const body = problem(400, "Request validation failed", "body/name must be at most 150 characters", [issue]);
     const client = await clientFor((_req, res) => sendJson(res, 400, body));
     const error = await rejection(client.createVenue({ body: venue }));
@@ -38,18 +50,26 @@ describe("error answers", () => {
   });
 
   it("uses the problem's detail when it lists no errors", async () => {
-    const client = await clientFor((_req, res) => sendJson(res, 401, problem(401, "Missing API key", "The X-API-KEY header is required.")));
+    const client = await clientFor((_req, res) =>
+      sendJson(res, 401, problem(401, "Missing API key", "The X-API-KEY header is required.")),
+    );
     const error = (await rejection(client.listEvents())) as ApiError;
     expect(error.message).toBe("listEvents: 401 Unauthorized: The X-API-KEY header is required.");
   });
 
   it("keeps a text body and a body that is not valid JSON as text", async () => {
     const client = await clientFor((req, res) => {
-      res.writeHead(req.url.endsWith("events") ? 502 : 500, { "content-type": req.url.endsWith("events") ? "application/json" : "text/plain" });
+      res.writeHead(req.url.endsWith("events") ? 502 : 500, {
+        "content-type": req.url.endsWith("events") ? "application/json" : "text/plain",
+      });
       res.end("upstream down\nmore");
     });
     const text = (await rejection(client.listWageRules())) as ApiError;
-    expect([text.message, text.body, text.problem]).toEqual(["listWageRules: 500 Internal Server Error: upstream down", "upstream down\nmore", undefined]);
+    expect([text.message, text.body, text.problem]).toEqual([
+      "listWageRules: 500 Internal Server Error: upstream down",
+      "upstream down\nmore",
+      undefined,
+    ]);
     const broken = (await rejection(client.listEvents())) as ApiError;
     expect([broken.status, broken.body]).toEqual([502, "upstream down\nmore"]);
   });
@@ -73,7 +93,9 @@ describe("transport failures", () => {
   });
 
   it("a slow answer gives an ApiTimeoutError after the client's timeout", async () => {
-    const client = await clientFor((_req, res) => void setTimeout(() => sendJson(res, 200, { data: [] }), 2_000), { timeoutMs: 50 });
+    const client = await clientFor((_req, res) => void setTimeout(() => sendJson(res, 200, { data: [] }), 2_000), {
+      timeoutMs: 50,
+    });
     const started = performance.now();
     const error = (await rejection(client.listWageRules())) as ApiTimeoutError;
     expect(error).toBeInstanceOf(ApiTimeoutError);
@@ -93,7 +115,9 @@ describe("transport failures", () => {
   });
 
   it("the caller's abort rejects with the abort reason, not a client error", async () => {
-    const client = await clientFor((_req, res) => void setTimeout(() => sendJson(res, 200, { data: [] }), 2_000), { timeoutMs: 5_000 });
+    const client = await clientFor((_req, res) => void setTimeout(() => sendJson(res, 200, { data: [] }), 2_000), {
+      timeoutMs: 5_000,
+    });
     const controller = new AbortController();
     const pending = rejection(client.listWageRules(undefined, { signal: controller.signal }));
     setTimeout(() => controller.abort(new Error("user left")), 20);
@@ -106,9 +130,13 @@ describe("transport failures", () => {
     const any = AbortSignal.any;
     Reflect.deleteProperty(AbortSignal, "any");
     try {
-      const client = await clientFor((_req, res) => void setTimeout(() => sendJson(res, 200, { data: [] }), 300), { timeoutMs: 30 });
+      const client = await clientFor((_req, res) => void setTimeout(() => sendJson(res, 200, { data: [] }), 300), {
+        timeoutMs: 30,
+      });
       const controller = new AbortController();
-      expect(await rejection(client.listWageRules(undefined, { signal: controller.signal }))).toBeInstanceOf(ApiTimeoutError);
+      expect(await rejection(client.listWageRules(undefined, { signal: controller.signal }))).toBeInstanceOf(
+        ApiTimeoutError,
+      );
     } finally {
       AbortSignal.any = any;
     }

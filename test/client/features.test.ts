@@ -10,7 +10,10 @@ import { generate } from "../../src/pipeline.js";
 import { type ReceivedRequest, sendJson, startTestServer, type TestServer } from "./http-harness.js";
 
 type Method = (args?: object, options?: object) => Promise<unknown>;
-type FeatureClient = Record<"search" | "deleteItem" | "getItemsByItemId" | "putImage" | "submitForm" | "addNote", Method>;
+type FeatureClient = Record<
+  "search" | "deleteItem" | "getItemsByItemId" | "putImage" | "submitForm" | "addNote",
+  Method
+>;
 interface FeatureModule {
   createClient(options?: object): FeatureClient;
   ApiError: new (...args: never[]) => Error & { status: number; body: unknown };
@@ -26,11 +29,14 @@ beforeAll(async () => {
   await generate({ spec: fileURLToPath(new URL("./fixtures/features.yaml", import.meta.url)), out });
   features = (await import(pathToFileURL(`${out}/client/index.ts`).href)) as FeatureModule;
   server = await startTestServer((request, response) => {
-    if (request.url.startsWith("/v2/images/")) return void response.writeHead(200, { "content-type": "image/png" }).end(request.body);
+    if (request.url.startsWith("/v2/images/"))
+      return void response.writeHead(200, { "content-type": "image/png" }).end(request.body);
     if (request.method === "DELETE") return void response.writeHead(204).end();
     if (request.url.startsWith("/v2/items/missing")) return sendJson(response, 404, { reason: "gone" });
-    if (request.method === "GET" && request.url.startsWith("/v2/items/")) return void response.writeHead(200, { "content-type": "text/plain" }).end("item text");
-    if (request.url.startsWith("/v2/notes")) return void response.writeHead(201, { "content-type": "text/plain" }).end("n-1");
+    if (request.method === "GET" && request.url.startsWith("/v2/items/"))
+      return void response.writeHead(200, { "content-type": "text/plain" }).end("item text");
+    if (request.url.startsWith("/v2/notes"))
+      return void response.writeHead(201, { "content-type": "text/plain" }).end("n-1");
     if (request.url.startsWith("/v2/forms")) return sendJson(response, 200, { title: "stored" });
     sendJson(response, 200, ["hit"]);
   });
@@ -59,9 +65,20 @@ describe("a client for another spec", () => {
   });
 
   it("serialises query parameters per style and explode, header parameters, and a query API key", async () => {
-    const query = { q: "a b", tags: ["x", "y"], ids: [1, 2], pipes: ["a", "b"], point: { x: 1, y: 2 }, filter: { status: "open", range: { min: 3 } } };
-    await expect(clientWith({ apiKey: "K&1" }).search({ query, headers: { "X-Request-Id": "r-1", "X-Flags": ["a", "b"] } })).resolves.toEqual(["hit"]);
-    expect(last().url).toBe("/v2/search?filter[status]=open&filter[range][min]=3&ids=1,2&pipes=a|b&point=x,1,y,2&q=a%20b&tags=x&tags=y&api_key=K%261");
+    const query = {
+      q: "a b",
+      tags: ["x", "y"],
+      ids: [1, 2],
+      pipes: ["a", "b"],
+      point: { x: 1, y: 2 },
+      filter: { status: "open", range: { min: 3 } },
+    };
+    await expect(
+      clientWith({ apiKey: "K&1" }).search({ query, headers: { "X-Request-Id": "r-1", "X-Flags": ["a", "b"] } }),
+    ).resolves.toEqual(["hit"]);
+    expect(last().url).toBe(
+      "/v2/search?filter[status]=open&filter[range][min]=3&ids=1,2&pipes=a|b&point=x,1,y,2&q=a%20b&tags=x&tags=y&api_key=K%261",
+    );
     expect([last().headers["x-request-id"], last().headers["x-flags"]]).toEqual(["r-1", "a,b"]);
   });
 
@@ -70,7 +87,9 @@ describe("a client for another spec", () => {
       .search({ query: {}, headers: {} })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(features.RequestValidationError);
-    expect((error as Error).message).toBe("search: invalid request: query must have required property 'q' (and 1 more)");
+    expect((error as Error).message).toBe(
+      "search: invalid request: query must have required property 'q' (and 1 more)",
+    );
   });
 
   it("sends a bearer token, else basic credentials, and returns undefined for a 204", async () => {
@@ -104,18 +123,31 @@ describe("a client for another spec", () => {
   it("sends JSON by default, a URL-encoded form when asked, bytes as bytes, with an oauth2 token", async () => {
     const body = { title: "t", count: 2, tags: ["a", "b"], meta: { k: "v w" } };
     await expect(clientWith({ bearerToken: "oauth-token" }).submitForm({ body })).resolves.toEqual({ title: "stored" });
-    expect([last().headers["content-type"], last().body.toString(), last().headers.authorization]).toEqual(["application/json", JSON.stringify(body), "Bearer oauth-token"]);
+    expect([last().headers["content-type"], last().body.toString(), last().headers.authorization]).toEqual([
+      "application/json",
+      JSON.stringify(body),
+      "Bearer oauth-token",
+    ]);
     await clientWith().submitForm({ body, contentType: "application/x-www-form-urlencoded" });
     expect(last().headers["content-type"]).toBe("application/x-www-form-urlencoded");
     expect(last().body.toString()).toBe("title=t&count=2&tags=a&tags=b&meta%5Bk%5D=v+w");
     await clientWith().submitForm({ body: BYTES });
-    expect([last().headers["content-type"], Buffer.compare(last().body, Buffer.from(BYTES))]).toEqual(["application/octet-stream", 0]);
-    await expect(clientWith().submitForm({ body: { title: "x".repeat(21) } })).rejects.toBeInstanceOf(features.RequestValidationError);
+    expect([last().headers["content-type"], Buffer.compare(last().body, Buffer.from(BYTES))]).toEqual([
+      "application/octet-stream",
+      0,
+    ]);
+    await expect(clientWith().submitForm({ body: { title: "x".repeat(21) } })).rejects.toBeInstanceOf(
+      features.RequestValidationError,
+    );
   });
 
   it("sends a text body, an optional query, and no body when none is given", async () => {
     await expect(clientWith().addNote({ query: { draft: true }, body: "hello" })).resolves.toBe("n-1");
-    expect([last().url, last().headers["content-type"], last().body.toString()]).toEqual(["/v2/notes?draft=true", "text/plain", "hello"]);
+    expect([last().url, last().headers["content-type"], last().body.toString()]).toEqual([
+      "/v2/notes?draft=true",
+      "text/plain",
+      "hello",
+    ]);
     await expect(clientWith().addNote()).resolves.toBe("n-1");
     expect([last().body.length, last().headers["content-type"]]).toEqual([0, undefined]);
   });

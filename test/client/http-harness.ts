@@ -26,7 +26,12 @@ export async function startTestServer(handler: TestHandler): Promise<TestServer>
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
-      const request = { method: incoming.method ?? "", url: incoming.url ?? "", headers: incoming.headers, body: Buffer.concat(chunks) };
+      const request = {
+        method: incoming.method ?? "",
+        url: incoming.url ?? "",
+        headers: incoming.headers,
+        body: Buffer.concat(chunks),
+      };
       requests.push(request);
       Promise.resolve(handler(request, response)).catch((error: unknown) => {
         if (!response.headersSent) response.writeHead(500);
@@ -48,7 +53,12 @@ export async function startTestServer(handler: TestHandler): Promise<TestServer>
 }
 
 /** Answers with a JSON body (or a problem+json one for a problem). */
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   const type = status >= 400 ? "application/problem+json" : "application/json";
   response.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(text), ...headers });
@@ -56,8 +66,19 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 }
 
 /** An RFC 9457 problem body like the generated server's. */
-export function problem(status: number, title: string, detail: string, errors?: readonly Record<string, unknown>[]): Record<string, unknown> {
-  return { type: `urn:problem-type:${title.toLowerCase().replace(/ /g, "-")}`, title, status, detail, ...(errors ? { errors } : {}) };
+export function problem(
+  status: number,
+  title: string,
+  detail: string,
+  errors?: readonly Record<string, unknown>[],
+): Record<string, unknown> {
+  return {
+    type: `urn:problem-type:${title.toLowerCase().replace(/ /g, "-")}`,
+    title,
+    status,
+    detail,
+    ...(errors ? { errors } : {}),
+  };
 }
 
 /** A port nothing listens on: bound, then released. */

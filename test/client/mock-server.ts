@@ -5,7 +5,13 @@
  */
 import type { AddressInfo } from "node:net";
 import type { WorkerDocument } from "../../generated/index.js";
-import { buildServer, createKeyAuthenticator, createMockHandlers, type Handlers, mockAnswers } from "../../generated/server/index.js";
+import {
+  buildServer,
+  createKeyAuthenticator,
+  createMockHandlers,
+  type Handlers,
+  mockAnswers,
+} from "../../generated/server/index.js";
 
 /** A request as the server received it (before its body was read). */
 export interface SeenRequest {
@@ -37,7 +43,10 @@ export async function startMockServer(): Promise<MockServer> {
   const files: ReceivedFile[] = [];
   const handlers: Handlers = { ...createMockHandlers(), addWorkerDocument: recordUpload(files) };
   const app = await buildServer({ handlers, authenticate: createKeyAuthenticator([API_KEY]) });
-  app.addHook("onRequest", async (request) => void requests.push({ method: request.method, url: request.url, headers: request.headers }));
+  app.addHook(
+    "onRequest",
+    async (request) => void requests.push({ method: request.method, url: request.url, headers: request.headers }),
+  );
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
   return { origin: `http://127.0.0.1:${port}`, requests, files, close: () => app.close() };

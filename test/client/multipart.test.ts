@@ -42,7 +42,11 @@ describe("multipart upload (addWorkerDocument)", () => {
   });
 
   it("takes a file name and media type with the bytes", async () => {
-    const received = await upload({ data: Buffer.from(ALL_BYTES), filename: "contract.pdf", contentType: "application/pdf" });
+    const received = await upload({
+      data: Buffer.from(ALL_BYTES),
+      filename: "contract.pdf",
+      contentType: "application/pdf",
+    });
     expect([received.filename, received.type]).toEqual(["contract.pdf", "application/pdf"]);
     expect(Buffer.from(received.bytes).equals(Buffer.from(ALL_BYTES))).toBe(true);
   });

@@ -11,7 +11,8 @@ async function scripted(answers: readonly { status: number; headers?: Record<str
   let turn = 0;
   server = await startTestServer((req, res) => {
     const next = answers[turn++];
-    if (next !== undefined) return sendJson(res, next.status, problem(next.status, "Unavailable", "try later"), next.headers);
+    if (next !== undefined)
+      return sendJson(res, next.status, problem(next.status, "Unavailable", "try later"), next.headers);
     sendJson(res, 200, req.method === "GET" ? { data: [] } : { venue_id: 1, ...venue });
   });
   return server;
@@ -87,7 +88,12 @@ describe("retries", () => {
       calls++;
       return fetch(input, init);
     };
-    const client = createClient({ apiKey: "k", serverVariables: { base_url: `http://127.0.0.1:${port}` }, retry: fast, fetch: counting });
+    const client = createClient({
+      apiKey: "k",
+      serverVariables: { base_url: `http://127.0.0.1:${port}` },
+      retry: fast,
+      fetch: counting,
+    });
     await expect(client.listEvents()).rejects.toBeInstanceOf(ApiNetworkError);
     expect(calls).toBe(4);
     await expect(client.createVenue({ body: venue })).rejects.toBeInstanceOf(ApiNetworkError);
@@ -98,7 +104,10 @@ describe("retries", () => {
     const s = await scripted([{ status: 503, headers: { "retry-after": "30" } }]);
     const controller = new AbortController();
     const started = performance.now();
-    const pending = clientOf(s, { ...fast, maxRetryAfterMs: 30_000 }).createVenue({ body: venue }, { signal: controller.signal });
+    const pending = clientOf(s, { ...fast, maxRetryAfterMs: 30_000 }).createVenue(
+      { body: venue },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(new Error("stop waiting")), 100);
     await expect(pending).rejects.toThrow("stop waiting");
     expect(performance.now() - started).toBeLessThan(1_000);

@@ -30,17 +30,31 @@ describe("every operation against the generated mock server, with validateRespon
   });
 
   it("addWorkerCredential fills the integer path parameter", async () => {
-    const body = { credentials_id: "3", date_completed: "2024-03-01T09:00:00Z", clients_id: null, name: "Forklift licence" };
-    await expect(client.addWorkerCredential({ path: { id: 1042 }, body })).resolves.toEqual(mockAnswers.addWorkerCredential?.body);
+    const body = {
+      credentials_id: "3",
+      date_completed: "2024-03-01T09:00:00Z",
+      clients_id: null,
+      name: "Forklift licence",
+    };
+    await expect(client.addWorkerCredential({ path: { id: 1042 }, body })).resolves.toEqual(
+      mockAnswers.addWorkerCredential?.body,
+    );
     expect(last()?.url).toBe("/api/1_12/workers/1042/credentials");
   });
 
   it("addWorkerDocument uploads multipart form data", async () => {
     const file = new Blob(["%PDF-1.7"], { type: "application/pdf" });
     const body = { p_id: 1042, name: "Signed contract", type: "application/pdf", file_name: "c.pdf", file };
-    await expect(client.addWorkerDocument({ path: { id: 1042 }, body })).resolves.toEqual(mockAnswers.addWorkerDocument?.body);
+    await expect(client.addWorkerDocument({ path: { id: 1042 }, body })).resolves.toEqual(
+      mockAnswers.addWorkerDocument?.body,
+    );
     expect(last()?.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
-    expect(server.files.at(-1)?.fields).toEqual({ p_id: 1042, name: "Signed contract", type: "application/pdf", file_name: "c.pdf" });
+    expect(server.files.at(-1)?.fields).toEqual({
+      p_id: 1042,
+      name: "Signed contract",
+      type: "application/pdf",
+      file_name: "c.pdf",
+    });
   });
 
   it("createEvent returns the bare integer of its 201", async () => {
@@ -49,13 +63,17 @@ describe("every operation against the generated mock server, with validateRespon
   });
 
   it("updateEvent encodes the path parameter", async () => {
-    await expect(client.updateEvent({ path: { id: "90 01/ä" }, body: { ...eventBody, event_id: "GALA2024" } })).resolves.toEqual(mockAnswers.updateEvent?.body);
+    await expect(
+      client.updateEvent({ path: { id: "90 01/ä" }, body: { ...eventBody, event_id: "GALA2024" } }),
+    ).resolves.toEqual(mockAnswers.updateEvent?.body);
     expect(last()?.url).toBe("/api/1_12/events/90%2001%2F%C3%A4");
     expect(last()?.method).toBe("PATCH");
   });
 
   it("updateClient returns the bare boolean", async () => {
-    await expect(client.updateClient({ path: { id: "HARBOR42" }, body: { client_name: "Harbor Events Ltd" } })).resolves.toBe(true);
+    await expect(
+      client.updateClient({ path: { id: "HARBOR42" }, body: { client_name: "Harbor Events Ltd" } }),
+    ).resolves.toBe(true);
   });
 
   it("listEvents and listWageRules need no argument", async () => {
@@ -64,13 +82,25 @@ describe("every operation against the generated mock server, with validateRespon
   });
 
   it("sends client and per-call headers, per-call ones winning", async () => {
-    const withHeaders = createClient({ apiKey: API_KEY, serverVariables: { base_url: server.origin }, headers: { "X-Trace": "client", "X-Other": "o" } });
+    const withHeaders = createClient({
+      apiKey: API_KEY,
+      serverVariables: { base_url: server.origin },
+      headers: { "X-Trace": "client", "X-Other": "o" },
+    });
     await withHeaders.listWageRules(undefined, { headers: { "x-trace": "call" } });
-    expect([last()?.headers["x-trace"], last()?.headers["x-other"], last()?.headers["x-api-key"]]).toEqual(["call", "o", API_KEY]);
+    expect([last()?.headers["x-trace"], last()?.headers["x-other"], last()?.headers["x-api-key"]]).toEqual([
+      "call",
+      "o",
+      API_KEY,
+    ]);
   });
 
   it("takes baseUrl as given, and a per-scheme credential over apiKey", async () => {
-    const direct = createClient({ apiKey: "wrong", credentials: { ApiKeyAuth: API_KEY }, baseUrl: `${server.origin}/api/1_12/` });
+    const direct = createClient({
+      apiKey: "wrong",
+      credentials: { ApiKeyAuth: API_KEY },
+      baseUrl: `${server.origin}/api/1_12/`,
+    });
     await direct.listWageRules();
     expect([last()?.url, last()?.headers["x-api-key"]]).toEqual(["/api/1_12/wage-rules", API_KEY]);
   });
@@ -79,9 +109,18 @@ describe("every operation against the generated mock server, with validateRespon
     const wrongKey = createClient({ apiKey: "wrong", serverVariables: { base_url: server.origin } });
     const unauthorized = (await wrongKey.listEvents().catch((e: unknown) => e)) as ApiError;
     expect(unauthorized).toBeInstanceOf(ApiError);
-    expect([unauthorized.status, unauthorized.problem?.type]).toEqual([401, expect.stringMatching(/^urn:problem-type:/)]);
-    const unchecked = createClient({ apiKey: API_KEY, serverVariables: { base_url: server.origin }, validateRequests: false });
-    const invalid = (await unchecked.createVenue({ body: { ...venue, name: "x".repeat(151) } }).catch((e: unknown) => e)) as ApiError;
+    expect([unauthorized.status, unauthorized.problem?.type]).toEqual([
+      401,
+      expect.stringMatching(/^urn:problem-type:/),
+    ]);
+    const unchecked = createClient({
+      apiKey: API_KEY,
+      serverVariables: { base_url: server.origin },
+      validateRequests: false,
+    });
+    const invalid = (await unchecked
+      .createVenue({ body: { ...venue, name: "x".repeat(151) } })
+      .catch((e: unknown) => e)) as ApiError;
     expect([invalid.status, invalid.problem?.type]).toEqual([400, "urn:problem-type:validation-error"]);
     expect(invalid.message).toBe("createVenue: 400 Bad Request: /name must be at most 150 characters");
   });
@@ -95,7 +134,11 @@ describe("the client refuses exactly what the server refuses, with the same issu
   beforeAll(async () => {
     server = await startMockServer();
     checked = createClient({ apiKey: API_KEY, serverVariables: { base_url: server.origin } });
-    unchecked = createClient({ apiKey: API_KEY, serverVariables: { base_url: server.origin }, validateRequests: false });
+    unchecked = createClient({
+      apiKey: API_KEY,
+      serverVariables: { base_url: server.origin },
+      validateRequests: false,
+    });
   });
   afterAll(() => server.close());
 

@@ -32,12 +32,16 @@ describe("generated client types", () => {
     compileOnly(() => {
       expectTypeOf(client.createVenue({ body: venue })).resolves.toEqualTypeOf<Venue>();
       expectTypeOf(client.createEvent({ body: eventBody })).resolves.toEqualTypeOf<number>();
-      expectTypeOf(client.updateClient({ path: { id: "c" }, body: { client_name: "n" } })).resolves.toEqualTypeOf<boolean>();
+      expectTypeOf(
+        client.updateClient({ path: { id: "c" }, body: { client_name: "n" } }),
+      ).resolves.toEqualTypeOf<boolean>();
       expectTypeOf(client.updateEvent({ path: { id: "e" }, body: eventBody })).resolves.toEqualTypeOf<Event>();
       expectTypeOf(client.listEvents()).resolves.toEqualTypeOf<EventList>();
       expectTypeOf(client.listWageRules()).resolves.toEqualTypeOf<WageRules>();
       expectTypeOf(client.createPayrollGroup({ body: {} })).resolves.toEqualTypeOf<PayrollGroup>();
-      expectTypeOf(client.addWorkerCredential({ path: { id: 1 }, body: {} })).resolves.toEqualTypeOf<WorkerCredential>();
+      expectTypeOf(
+        client.addWorkerCredential({ path: { id: 1 }, body: {} }),
+      ).resolves.toEqualTypeOf<WorkerCredential>();
       expectTypeOf(client.addWorkerDocument({ path: { id: 1 }, body: {} })).resolves.toEqualTypeOf<WorkerDocument>();
     });
   });
@@ -48,7 +52,12 @@ describe("generated client types", () => {
     expectTypeOf<NonNullable<Parameters<Client["addWorkerDocument"]>[0]["body"]["file"]>>().toEqualTypeOf<FileInput>();
     expectTypeOf<Parameters<Client["listEvents"]>[0]>().toEqualTypeOf<{ readonly [key: string]: never } | undefined>();
     expectTypeOf<Parameters<Client["createVenue"]>[1]>().toEqualTypeOf<
-      { readonly signal?: AbortSignal; readonly timeoutMs?: number; readonly headers?: Readonly<Record<string, string>> } | undefined
+      | {
+          readonly signal?: AbortSignal;
+          readonly timeoutMs?: number;
+          readonly headers?: Readonly<Record<string, string>>;
+        }
+      | undefined
     >();
   });
 
@@ -80,7 +89,10 @@ describe("generated client types", () => {
       client.addWorkerDocument({ path: { id: 1 }, body: { file: new Blob([]) } }),
       client.addWorkerDocument({ path: { id: 1 }, body: { file: Buffer.from("x") } }),
       client.addWorkerDocument({ path: { id: 1 }, body: { file: new Uint8Array(1), name: "n" } }),
-      client.addWorkerDocument({ path: { id: 1 }, body: { file: { data: new Blob([]), filename: "a.pdf", contentType: "application/pdf" } } }),
+      client.addWorkerDocument({
+        path: { id: 1 },
+        body: { file: { data: new Blob([]), filename: "a.pdf", contentType: "application/pdf" } },
+      }),
       client.listEvents({}, { signal: AbortSignal.timeout(10), timeoutMs: 5, headers: { "x-trace": "1" } }),
     ]);
   });

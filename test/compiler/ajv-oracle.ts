@@ -3,13 +3,30 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 
 type AddFormats = (ajv: Ajv2020, options?: { formats?: string[] }) => Ajv2020;
-const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats;
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ??
+  addFormatsModule) as unknown as AddFormats;
 
 /** Formats this project's compiler asserts; the oracle asserts the same set. */
-export const ASSERTED_FORMATS = ["date", "time", "date-time", "email", "uuid", "uri", "ipv4", "ipv6", "hostname", "int32", "int64", "float", "double"];
+export const ASSERTED_FORMATS = [
+  "date",
+  "time",
+  "date-time",
+  "email",
+  "uuid",
+  "uri",
+  "ipv4",
+  "ipv6",
+  "hostname",
+  "int32",
+  "int64",
+  "float",
+  "double",
+];
 
 /** Ajv 2020 as configured for comparisons: formats, code-point lengths, `u` regexes, strict off. */
-export function createAjv(options: { allFormats?: boolean; discriminator?: boolean; validateFormats?: boolean; validateSchema?: boolean } = {}): Ajv2020 {
+export function createAjv(
+  options: { allFormats?: boolean; discriminator?: boolean; validateFormats?: boolean; validateSchema?: boolean } = {},
+): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
     unicodeRegExp: true,

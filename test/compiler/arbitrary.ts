@@ -42,7 +42,8 @@ function build(schema: unknown, context: ArbitraryContext, depth: number): fc.Ar
   if ("const" in node) return fc.constant(node["const"]);
   if (Array.isArray(node["enum"]) && node["enum"].length > 0) return fc.constantFrom(...(node["enum"] as unknown[]));
   const branches = (node["oneOf"] ?? node["anyOf"]) as unknown[] | undefined;
-  if (Array.isArray(branches) && branches.length > 0) return fc.oneof(...branches.map((branch) => lazy(branch, context, depth + 1)));
+  if (Array.isArray(branches) && branches.length > 0)
+    return fc.oneof(...branches.map((branch) => lazy(branch, context, depth + 1)));
   const merged = Array.isArray(node["allOf"]) ? mergeAllOf(node, context.document) : node;
   return fc.oneof(...typesOf(merged).map((type) => typeArbitrary(type, merged, context, depth)));
 }
@@ -67,11 +68,17 @@ function pointer(document: unknown, ptr: string): unknown {
 }
 
 function mergeAllOf(node: Schema, document: unknown): Schema {
-  const merged: Schema = { ...node, properties: { ...(node["properties"] as Schema | undefined) }, required: [...((node["required"] as string[] | undefined) ?? [])] };
+  const merged: Schema = {
+    ...node,
+    properties: { ...(node["properties"] as Schema | undefined) },
+    required: [...((node["required"] as string[] | undefined) ?? [])],
+  };
   for (const part of node["allOf"] as unknown[]) {
     const branch = resolve(part, document);
     if (typeof branch !== "object" || branch === null) continue;
-    const schema = Array.isArray((branch as Schema)["allOf"]) ? mergeAllOf(branch as Schema, document) : (branch as Schema);
+    const schema = Array.isArray((branch as Schema)["allOf"])
+      ? mergeAllOf(branch as Schema, document)
+      : (branch as Schema);
     Object.assign(merged["properties"] as Schema, schema["properties"] ?? {});
     (merged["required"] as string[]).push(...((schema["required"] as string[] | undefined) ?? []));
     merged["type"] ??= schema["type"];
@@ -81,8 +88,11 @@ function mergeAllOf(node: Schema, document: unknown): Schema {
 
 function typesOf(node: Schema): string[] {
   const declared = node["type"];
-  const types = typeof declared === "string" ? [declared] : Array.isArray(declared) ? (declared as string[]) : inferTypes(node);
-  return node["nullable"] === true && !types.includes("null") ? [...types, "null"] : types.filter((type) => TYPES.includes(type));
+  const types =
+    typeof declared === "string" ? [declared] : Array.isArray(declared) ? (declared as string[]) : inferTypes(node);
+  return node["nullable"] === true && !types.includes("null")
+    ? [...types, "null"]
+    : types.filter((type) => TYPES.includes(type));
 }
 
 function inferTypes(node: Schema): string[] {
@@ -152,14 +162,19 @@ function arrayArbitrary(node: Schema, context: ArbitraryContext, depth: number):
 }
 
 function objectArbitrary(node: Schema, context: ArbitraryContext, depth: number): fc.Arbitrary<unknown> {
-  const properties = (typeof node["properties"] === "object" && node["properties"] !== null ? node["properties"] : {}) as Schema;
+  const properties = (
+    typeof node["properties"] === "object" && node["properties"] !== null ? node["properties"] : {}
+  ) as Schema;
   const required = new Set(Array.isArray(node["required"]) ? (node["required"] as string[]) : []);
   const names = [...new Set([...Object.keys(properties), ...required])];
   const parts = names.map((name) => {
     const value = name in properties ? lazy(properties[name], context, depth + 1) : anyJson;
     return required.has(name) ? value : fc.option(value, { nil: undefined, freq: 2 });
   });
-  const extras = node["additionalProperties"] === false ? fc.constant({}) : fc.dictionary(fc.string({ maxLength: 4 }), anyJson, { maxKeys: 1 });
+  const extras =
+    node["additionalProperties"] === false
+      ? fc.constant({})
+      : fc.dictionary(fc.string({ maxLength: 4 }), anyJson, { maxKeys: 1 });
   return fc.tuple(fc.tuple(...parts), extras).map(([values, extra]) => {
     const out: Schema = {};
     for (const [key, value] of Object.entries(extra as Schema)) if (!names.includes(key)) define(out, key, value);

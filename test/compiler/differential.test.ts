@@ -60,12 +60,19 @@ describe("generated validators agree with Ajv 2020 on random instances", () => {
   });
   afterAll(() => {
     if (totals.documents === 0) return;
-    console.log(`Differential vs Ajv: ${totals.documents} documents, ${totals.schemas} schemas, ${totals.instances} instances; ${totals.skippedSchemas} schemas left out`);
-    for (const [kind, count] of exceptions) console.log(`  explained differences, ${kind}: ${count} (${EXCEPTION_REASONS[kind]})`);
+    console.log(
+      `Differential vs Ajv: ${totals.documents} documents, ${totals.schemas} schemas, ${totals.instances} instances; ${totals.skippedSchemas} schemas left out`,
+    );
+    for (const [kind, count] of exceptions)
+      console.log(`  explained differences, ${kind}: ${count} (${EXCEPTION_REASONS[kind]})`);
     for (const line of lines) console.log(`  ${line}`);
-    console.log(`  format strings not generated because ajv-formats contradicts the suite on them (${evidence.ajvWrong.size}):`);
+    console.log(
+      `  format strings not generated because ajv-formats contradicts the suite on them (${evidence.ajvWrong.size}):`,
+    );
     for (const wrong of evidence.ajvWrong.values()) {
-      console.log(`    ${wrong.format} ${JSON.stringify(wrong.value)}: suite says ${wrong.expected ? "valid" : "invalid"} (${wrong.description})`);
+      console.log(
+        `    ${wrong.format} ${JSON.stringify(wrong.value)}: suite says ${wrong.expected ? "valid" : "invalid"} (${wrong.description})`,
+      );
     }
   });
 });
@@ -81,7 +88,10 @@ async function compare(loaded: LoadedDocument, evidence: ReturnType<typeof loadF
     const ajv = sides.ajv.get(name);
     if (ours === undefined || ajv === undefined) continue;
     compared++;
-    const instances = fc.sample(withMutations(schemaArbitrary(loaded.schemas[name], context)), { numRuns: runs, seed: 7919 * (index + 1) });
+    const instances = fc.sample(withMutations(schemaArbitrary(loaded.schemas[name], context)), {
+      numRuns: runs,
+      seed: 7919 * (index + 1),
+    });
     for (const instance of instances) {
       totals.instances++;
       const ajvVerdict = ajv(instance);
@@ -92,13 +102,16 @@ async function compare(loaded: LoadedDocument, evidence: ReturnType<typeof loadF
   const unexplained: string[] = [];
   mismatches.forEach(({ name, instance, ajvVerdict }, index) => {
     const kind = explanations[index];
-    if (kind === undefined) unexplained.push(`${name}: ours ${!ajvVerdict}, Ajv ${ajvVerdict} on ${JSON.stringify(instance).slice(0, 300)}`);
+    if (kind === undefined)
+      unexplained.push(`${name}: ours ${!ajvVerdict}, Ajv ${ajvVerdict} on ${JSON.stringify(instance).slice(0, 300)}`);
     else exceptions.set(kind, (exceptions.get(kind) ?? 0) + 1);
   });
   totals.documents++;
   totals.schemas += compared;
   totals.skippedSchemas += sides.skipped.size;
-  lines.push(`${loaded.name}: ${compared} schemas × ${runs} instances; left out ${sides.skipped.size}${describeSkipped(sides.skipped)}`);
+  lines.push(
+    `${loaded.name}: ${compared} schemas × ${runs} instances; left out ${sides.skipped.size}${describeSkipped(sides.skipped)}`,
+  );
   return unexplained.slice(0, 20);
 }
 

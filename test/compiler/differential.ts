@@ -1,5 +1,10 @@
 import type { ValidateFunction } from "ajv";
-import { compileValidatorModule, compileValidators, SchemaCompileError, type ValidatorEntry } from "../../src/compiler/index.js";
+import {
+  compileValidatorModule,
+  compileValidators,
+  SchemaCompileError,
+  type ValidatorEntry,
+} from "../../src/compiler/index.js";
 import { createAjv } from "./ajv-oracle.js";
 import { loadJavaScript, type Validate, validatorOf } from "./load.js";
 import { componentPointer, documentForAjv, type LoadedDocument } from "./openapi-corpus.js";
@@ -26,7 +31,11 @@ export async function buildSides(loaded: LoadedDocument): Promise<DocumentSides>
   let source: string | undefined;
   while (source === undefined) {
     try {
-      source = compileValidators({ document: loaded.document, dialect: loaded.dialect, entries: names.map(entryFor) }).javascript();
+      source = compileValidators({
+        document: loaded.document,
+        dialect: loaded.dialect,
+        entries: names.map(entryFor),
+      }).javascript();
     } catch (error) {
       if (!(error instanceof SchemaCompileError)) throw error;
       for (const name of culprits(loaded, names)) skipped.set(name, `our compiler: ${error.message}`);
@@ -49,7 +58,11 @@ function culprits(loaded: LoadedDocument, names: readonly string[]): string[] {
   });
 }
 
-function ajvSide(loaded: LoadedDocument, names: readonly string[], skipped: Map<string, string>): Map<string, ValidateFunction> {
+function ajvSide(
+  loaded: LoadedDocument,
+  names: readonly string[],
+  skipped: Map<string, string>,
+): Map<string, ValidateFunction> {
   const ajv = createAjv({ validateSchema: false });
   ajv.addSchema(documentForAjv(loaded) as object, "doc");
   const validators = new Map<string, ValidateFunction>();
@@ -75,17 +88,22 @@ export interface Mismatch {
  * Re-checks mismatches with formats off / discriminators removed, to tell explained
  * differences from bugs. The variant validators are compiled once, for the schemas involved.
  */
-export async function explainAll(loaded: LoadedDocument, mismatches: readonly Mismatch[]): Promise<(ExceptionKind | undefined)[]> {
+export async function explainAll(
+  loaded: LoadedDocument,
+  mismatches: readonly Mismatch[],
+): Promise<(ExceptionKind | undefined)[]> {
   const formatSuspects = mismatches.filter(({ instance }) => formatEvidence(instance) !== undefined);
   const withoutFormats = await variant(loaded, formatSuspects, loaded.document, "annotate");
   const stripped = hasDiscriminator(loaded.document) ? stripDiscriminators(loaded.document) : undefined;
-  const withoutDiscriminator = stripped === undefined ? new Map<string, Validate>() : await variant(loaded, mismatches, stripped, "assert");
+  const withoutDiscriminator =
+    stripped === undefined ? new Map<string, Validate>() : await variant(loaded, mismatches, stripped, "assert");
   const ajv = createAjv({ validateSchema: false, validateFormats: false });
   if (formatSuspects.length > 0) ajv.addSchema(documentForAjv(loaded) as object, "doc");
   return mismatches.map(({ name, instance, ajvVerdict }) => {
     const kind = formatEvidence(instance);
     const ajvWithoutFormats = kind === undefined ? undefined : ajv.getSchema(ajvRef(name));
-    if (ajvWithoutFormats !== undefined && withoutFormats.get(name)?.(instance).valid === ajvWithoutFormats(instance)) return kind;
+    if (ajvWithoutFormats !== undefined && withoutFormats.get(name)?.(instance).valid === ajvWithoutFormats(instance))
+      return kind;
     if (withoutDiscriminator.get(name)?.(instance).valid === ajvVerdict) return "discriminator";
     return undefined;
   });
@@ -93,13 +111,25 @@ export async function explainAll(loaded: LoadedDocument, mismatches: readonly Mi
 
 /** Which documented format disagreement the instance could trigger, if any. */
 function formatEvidence(instance: unknown): ExceptionKind | undefined {
-  return numbers(instance).some((value) => Number.isInteger(value) && Math.abs(value) > 2 ** 63) ? "int64-range" : undefined;
+  return numbers(instance).some((value) => Number.isInteger(value) && Math.abs(value) > 2 ** 63)
+    ? "int64-range"
+    : undefined;
 }
 
-async function variant(loaded: LoadedDocument, mismatches: readonly Mismatch[], document: unknown, formats: "assert" | "annotate"): Promise<Map<string, Validate>> {
+async function variant(
+  loaded: LoadedDocument,
+  mismatches: readonly Mismatch[],
+  document: unknown,
+  formats: "assert" | "annotate",
+): Promise<Map<string, Validate>> {
   const names = [...new Set(mismatches.map((mismatch) => mismatch.name))];
   if (names.length === 0) return new Map();
-  const source = compileValidators({ document, dialect: loaded.dialect, formats, entries: names.map(entryFor) }).javascript();
+  const source = compileValidators({
+    document,
+    dialect: loaded.dialect,
+    formats,
+    entries: names.map(entryFor),
+  }).javascript();
   const module = loadJavaScript(source);
   return new Map(names.map((name, index) => [name, validatorOf(module, `v${index}`)]));
 }
@@ -115,7 +145,11 @@ function numbers(value: unknown, found: number[] = []): number[] {
 }
 
 function isDiscriminator(value: unknown): boolean {
-  return typeof value === "object" && value !== null && typeof (value as Record<string, unknown>)["propertyName"] === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Record<string, unknown>)["propertyName"] === "string"
+  );
 }
 
 function hasDiscriminator(value: unknown): boolean {
@@ -125,5 +159,7 @@ function hasDiscriminator(value: unknown): boolean {
 }
 
 function stripDiscriminators(document: unknown): unknown {
-  return JSON.parse(JSON.stringify(document), (key, value: unknown) => (key === "discriminator" && isDiscriminator(value) ? undefined : value)) as unknown;
+  return JSON.parse(JSON.stringify(document), (key, value: unknown) =>
+    key === "discriminator" && isDiscriminator(value) ? undefined : value,
+  ) as unknown;
 }

@@ -21,7 +21,9 @@ describe("validation errors", () => {
     const input = { name: "x".repeat(151), address: 5, zip: "12345678901", saved: 3, extra: true };
     expect(validate(input).errors).toHaveLength(1);
     const all = validate(input, { allErrors: true }).errors ?? [];
-    expect(all.map((error) => error.keyword).sort()).toEqual(["additionalProperties", "maxLength", "maxLength", "maximum", "required", "type"].sort());
+    expect(all.map((error) => error.keyword).sort()).toEqual(
+      ["additionalProperties", "maxLength", "maxLength", "maximum", "required", "type"].sort(),
+    );
   });
 
   it("uses the Ajv error shape with readable messages that carry the location", async () => {
@@ -33,8 +35,12 @@ describe("validation errors", () => {
       params: { limit: 150 },
       message: "/name must be at most 150 characters",
     });
-    expect(validate({ name: "n", address: "a", zip: "1" }).errors?.[0]?.message).toBe("must have required property 'city'");
-    expect(validate({ name: "n", address: "a", city: "c", zip: "1", saved: 1.5 }).errors?.[0]?.message).toBe("/saved must be integer");
+    expect(validate({ name: "n", address: "a", zip: "1" }).errors?.[0]?.message).toBe(
+      "must have required property 'city'",
+    );
+    expect(validate({ name: "n", address: "a", city: "c", zip: "1", saved: 1.5 }).errors?.[0]?.message).toBe(
+      "/saved must be integer",
+    );
   });
 
   it("reports nothing on success and returns the value", async () => {
@@ -72,7 +78,12 @@ describe("invalid schemas raise SchemaCompileError", () => {
 
   it("names a $ref that does not resolve", () => {
     const document = { openapi: "3.1.0", components: { schemas: { A: { $ref: "#/components/schemas/Missing" } } } };
-    const error = compileError(() => compileValidatorModule({ document, entries: [{ name: "validateA", schema: { pointer: "#/components/schemas/A" } }] }));
+    const error = compileError(() =>
+      compileValidatorModule({
+        document,
+        entries: [{ name: "validateA", schema: { pointer: "#/components/schemas/A" } }],
+      }),
+    );
     expect(error.pointer).toBe("#/components/schemas/A/$ref");
     expect(error.message).toContain("does not resolve");
   });
@@ -92,12 +103,18 @@ describe("invalid schemas raise SchemaCompileError", () => {
   });
 
   it("names an entry pointer that leads nowhere", () => {
-    const error = compileError(() => compileValidatorModule({ document: {}, entries: [{ name: "v", schema: { pointer: "#/nope" } }] }));
+    const error = compileError(() =>
+      compileValidatorModule({ document: {}, entries: [{ name: "v", schema: { pointer: "#/nope" } }] }),
+    );
     expect(error.pointer).toBe("#/nope");
   });
 
   it("rejects entry names that are not identifiers", () => {
-    expect(() => compileValidatorModule({ document: {}, entries: [{ name: "not valid", schema: { inline: {} } }] })).toThrow(TypeError);
-    expect(() => compileValidatorModule({ document: {}, entries: [{ name: "$x", schema: { inline: {} } }] })).toThrow(TypeError);
+    expect(() =>
+      compileValidatorModule({ document: {}, entries: [{ name: "not valid", schema: { inline: {} } }] }),
+    ).toThrow(TypeError);
+    expect(() => compileValidatorModule({ document: {}, entries: [{ name: "$x", schema: { inline: {} } }] })).toThrow(
+      TypeError,
+    );
   });
 });

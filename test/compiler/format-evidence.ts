@@ -28,12 +28,15 @@ export function loadFormatEvidence(): FormatEvidence {
   const ajv = createAjv();
   for (const format of FORMATS) {
     const file = join(CORPUS_DIR, "json-schema-test-suite", "draft2020-12", "optional", "format", `${format}.json`);
-    const groups = JSON.parse(readFileSync(file, "utf8")) as { tests: { description: string; data: unknown; valid: boolean }[] }[];
+    const groups = JSON.parse(readFileSync(file, "utf8")) as {
+      tests: { description: string; data: unknown; valid: boolean }[];
+    }[];
     const validate = ajvCompile(ajv, { type: "string", format });
     const strings = groups.flatMap((group) => group.tests).filter((test) => typeof test.data === "string");
     for (const test of strings) {
       const value = test.data as string;
-      if (validate !== undefined && validate(value) !== test.valid) ajvWrong.set(value, { format, value, expected: test.valid, description: test.description });
+      if (validate !== undefined && validate(value) !== test.valid)
+        ajvWrong.set(value, { format, value, expected: test.valid, description: test.description });
     }
     samples[format] = strings.map((test) => test.data as string).filter((value) => !ajvWrong.has(value));
   }

@@ -30,7 +30,8 @@ async function compiledFor(spec: string) {
   const { model } = buildModel(loaded, spec);
   const compiled = compileModelValidators(model, loaded.document, "assert");
   const context = { document: loaded.document, formatSamples: {}, maxDepth: 4, cache: new Map() };
-  const samples = (pointer: string, seed: number, numRuns: number): unknown[] => fc.sample(withMutations(schemaArbitrary({ $ref: pointer }, context)), { seed, numRuns });
+  const samples = (pointer: string, seed: number, numRuns: number): unknown[] =>
+    fc.sample(withMutations(schemaArbitrary({ $ref: pointer }, context)), { seed, numRuns });
   return { model, compiled, samples };
 }
 
@@ -47,7 +48,8 @@ describe("JavaScript output", () => {
     for (const schema of model.schemas) {
       const js = fromJs.get(schema.validatorName);
       const ts = validatorOf(fromTs, schema.validatorName);
-      for (const value of samples(schema.pointer, 7, 60)) expect(js?.(value, { allErrors: true })).toEqual(ts(value, { allErrors: true }));
+      for (const value of samples(schema.pointer, 7, 60))
+        expect(js?.(value, { allErrors: true })).toEqual(ts(value, { allErrors: true }));
     }
   });
 });
@@ -99,6 +101,8 @@ function missingNames(modules: ReadonlyMap<string, string>): string[] {
   return ts
     .getPreEmitDiagnostics(program)
     .filter((diagnostic) => diagnostic.code === 2304 || diagnostic.code === 2552)
-    .map((diagnostic) => `${diagnostic.file?.fileName}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`)
+    .map(
+      (diagnostic) => `${diagnostic.file?.fileName}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`,
+    )
     .filter((message) => message.includes("Cannot find name '$"));
 }

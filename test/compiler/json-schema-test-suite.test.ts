@@ -2,7 +2,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import { compileValidatorModule, type ValidatorEntry } from "../../src/compiler/index.js";
 import { addRemotes, ajvCompile, createAjv } from "./ajv-oracle.js";
 import { loadModule, type Validate, validatorOf } from "./load.js";
-import { ANNOTATION_FORMAT_FILES, CORPUS_ABSENT, groupUri, loadGroups, loadRemotes, type SuiteGroup, selectedFiles, suiteAvailable } from "./suite-corpus.js";
+import {
+  ANNOTATION_FORMAT_FILES,
+  CORPUS_ABSENT,
+  groupUri,
+  loadGroups,
+  loadRemotes,
+  type SuiteGroup,
+  selectedFiles,
+  suiteAvailable,
+} from "./suite-corpus.js";
 
 const counts = { passed: 0, failed: 0, unsupported: new Map<string, number>() };
 const available = suiteAvailable("JSON Schema Test Suite");
@@ -30,9 +39,13 @@ function describeSuite(): void {
     afterAll(() => {
       const unsupported = [...counts.unsupported.values()].reduce((sum, n) => sum + n, 0);
       const features = [...counts.unsupported].map(([feature, n]) => `${feature} ×${n}`).join(", ");
-      console.log(`JSON Schema Test Suite: ${counts.passed} passed, ${counts.failed} failed, ${unsupported} not supported (${features})`);
+      console.log(
+        `JSON Schema Test Suite: ${counts.passed} passed, ${counts.failed} failed, ${unsupported} not supported (${features})`,
+      );
       console.log(`Ajv 2020 on the same cases: ${ajvCounts.passed} passed, ${ajvCounts.failed} failed`);
-      console.log(`Ajv 2020 on the whole selection (unsupported groups included): ${ajvAll.passed} passed, ${ajvAll.failed} failed`);
+      console.log(
+        `Ajv 2020 on the whole selection (unsupported groups included): ${ajvAll.passed} passed, ${ajvAll.failed} failed`,
+      );
     });
   });
 }
@@ -68,7 +81,10 @@ function entryOf(group: SuiteGroup): ValidatorEntry {
 }
 
 /** One module per file; groups that cannot share a module are compiled alone. */
-async function compileFile(groups: readonly SuiteGroup[], remotes: Record<string, unknown>): Promise<Map<number, Compiled>> {
+async function compileFile(
+  groups: readonly SuiteGroup[],
+  remotes: Record<string, unknown>,
+): Promise<Map<number, Compiled>> {
   const active = groups.filter((group) => group.unsupported === undefined);
   const result = new Map<number, Compiled>();
   try {
@@ -85,7 +101,13 @@ function compileGroups(groups: readonly SuiteGroup[], remotes: Record<string, un
   const resources: Record<string, unknown> = { ...remotes };
   for (const group of groups) resources[groupUri(group)] = group.schema;
   const formats = groups.some((group) => ANNOTATION_FORMAT_FILES.has(group.file)) ? "annotate" : "assert";
-  return compileValidatorModule({ document: {}, resources, entries: groups.map(entryOf), dialect: "json-schema-2020-12", formats });
+  return compileValidatorModule({
+    document: {},
+    resources,
+    entries: groups.map(entryOf),
+    dialect: "json-schema-2020-12",
+    formats,
+  });
 }
 
 async function compileAlone(group: SuiteGroup, remotes: Record<string, unknown>): Promise<Compiled> {
@@ -125,7 +147,10 @@ function tally(totals: Tally, correct: boolean): void {
 }
 
 function newAjv(group: SuiteGroup | undefined, remotes: Record<string, unknown>): ReturnType<typeof createAjv> {
-  const ajv = createAjv({ allFormats: true, validateFormats: group === undefined || !ANNOTATION_FORMAT_FILES.has(group.file) });
+  const ajv = createAjv({
+    allFormats: true,
+    validateFormats: group === undefined || !ANNOTATION_FORMAT_FILES.has(group.file),
+  });
   addRemotes(ajv, remotes);
   return ajv;
 }

@@ -13,7 +13,13 @@ export type Validate = (
 ) => {
   valid: boolean;
   value?: unknown;
-  errors?: { instancePath: string; schemaPath: string; keyword: string; params: Record<string, unknown>; message: string }[];
+  errors?: {
+    instancePath: string;
+    schemaPath: string;
+    keyword: string;
+    params: Record<string, unknown>;
+    message: string;
+  }[];
 };
 
 const directory = mkdtempSync(join(tmpdir(), "compiler-test-modules-"));

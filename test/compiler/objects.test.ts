@@ -16,7 +16,9 @@ describe("object keys are data, checked as own properties", () => {
   });
 
   it("validates properties named after Object.prototype members by their own value", async () => {
-    const validate = await validatorFor(JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "number"}, "toString": {"type": "string"}}}'));
+    const validate = await validatorFor(
+      JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "number"}, "toString": {"type": "string"}}}'),
+    );
     expect(validate({}).valid).toBe(true);
     expect(validate(JSON.parse('{"__proto__": "x"}')).valid).toBe(false);
     expect(validate(JSON.parse('{"__proto__": 5, "toString": "y"}')).valid).toBe(true);
@@ -31,17 +33,27 @@ describe("object keys are data, checked as own properties", () => {
   });
 
   it("does not treat inherited properties as present", async () => {
-    const validate = await validatorFor({ type: "object", required: ["name"], properties: { name: { type: "string" } } });
+    const validate = await validatorFor({
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string" } },
+    });
     const inherited = Object.create({ name: "from prototype" }) as object;
     expect(validate(inherited).valid).toBe(false);
   });
 
   it("looks declared properties up as own properties on objects of any prototype", async () => {
-    const validate = await validatorFor({ type: "object", required: ["name"], properties: { name: { type: "string" }, size: { type: "integer" } } });
+    const validate = await validatorFor({
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string" }, size: { type: "integer" } },
+    });
     const bare = Object.assign(Object.create(null) as Record<string, unknown>, { name: "x", size: 1 });
     expect(validate(bare).valid).toBe(true);
     expect(validate(Object.assign(Object.create(null) as object, { size: 1 })).errors?.[0]?.keyword).toBe("required");
-    expect(validate(Object.assign(Object.create(null) as object, { name: "x", size: "1" })).errors?.[0]?.instancePath).toBe("/size");
+    expect(
+      validate(Object.assign(Object.create(null) as object, { name: "x", size: "1" })).errors?.[0]?.instancePath,
+    ).toBe("/size");
     const hidden = Object.defineProperty({ size: 1 }, "name", { value: 5, enumerable: false });
     expect(validate(hidden).errors?.[0]?.instancePath).toBe("/name");
     const foreign = runInNewContext('({ name: "x", size: 1.5 })') as object;
@@ -49,7 +61,11 @@ describe("object keys are data, checked as own properties", () => {
   });
 
   it("does not read names a polluted Object.prototype holds as present", async () => {
-    const validate = await validatorFor({ type: "object", required: ["name"], properties: { name: { type: "string" }, size: { type: "integer" } } });
+    const validate = await validatorFor({
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string" }, size: { type: "integer" } },
+    });
     const prototype = Object.prototype as Record<string, unknown>;
     prototype["size"] = "polluted";
     try {
@@ -64,9 +80,13 @@ describe("object keys are data, checked as own properties", () => {
 
   it("does not pollute Object.prototype while validating hostile input", async () => {
     const validate = await validatorFor(
-      JSON.parse('{"type": "object", "properties": {"__proto__": {"type": "object", "properties": {"polluted": {"type": "boolean"}}}}, "additionalProperties": {"type": "object"}}'),
+      JSON.parse(
+        '{"type": "object", "properties": {"__proto__": {"type": "object", "properties": {"polluted": {"type": "boolean"}}}}, "additionalProperties": {"type": "object"}}',
+      ),
     );
-    validate(JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}'), { allErrors: true });
+    validate(JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}'), {
+      allErrors: true,
+    });
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
   });
 
@@ -88,7 +108,13 @@ describe("instance paths are JSON pointers", () => {
   it("points into nested objects and arrays", async () => {
     const validate = await validatorFor({
       type: "object",
-      properties: { venue: { type: "object", required: ["zip"], properties: { tags: { type: "array", items: { type: "string" } } } } },
+      properties: {
+        venue: {
+          type: "object",
+          required: ["zip"],
+          properties: { tags: { type: "array", items: { type: "string" } } },
+        },
+      },
     });
     expect(validate({ venue: {} }).errors?.[0]?.message).toBe("/venue must have required property 'zip'");
     const result = validate({ venue: { zip: "1", tags: ["a", 2] } });
@@ -130,7 +156,9 @@ describe("other object keywords", () => {
       dependentRequired: { card: ["billing"] },
       dependentSchemas: { vip: { required: ["level"] } },
     });
-    expect(validate({ card: 1 }).errors?.[0]?.message).toBe("must have property 'billing' when property 'card' is present");
+    expect(validate({ card: 1 }).errors?.[0]?.message).toBe(
+      "must have property 'billing' when property 'card' is present",
+    );
     expect(validate({ card: 1, billing: 2 }).valid).toBe(true);
     expect(validate({ vip: true }).valid).toBe(false);
     expect(validate({ vip: true, level: 1 }).valid).toBe(true);

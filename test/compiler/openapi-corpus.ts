@@ -34,7 +34,13 @@ export async function loadDocument(name: string, path: string): Promise<LoadedDo
   const version = String(document["openapi"] ?? "");
   const components = document["components"] as { schemas?: Record<string, unknown> } | undefined;
   const schemas = components?.schemas ?? {};
-  return { name, document, schemas, dialect: version.startsWith("3.0") ? "openapi-3.0" : "openapi-3.1", schemaNames: Object.keys(schemas) };
+  return {
+    name,
+    document,
+    schemas,
+    dialect: version.startsWith("3.0") ? "openapi-3.0" : "openapi-3.1",
+    schemaNames: Object.keys(schemas),
+  };
 }
 
 /** The pointer of a component schema. */
@@ -94,5 +100,6 @@ function visit(value: unknown, action: (node: Record<string, unknown>) => void):
   if (typeof value !== "object" || value === null) return;
   const node = value as Record<string, unknown>;
   action(node);
-  for (const key of Object.keys(node)) if (key !== "example" && key !== "examples" && key !== "enum" && key !== "const") visit(node[key], action);
+  for (const key of Object.keys(node))
+    if (key !== "example" && key !== "examples" && key !== "enum" && key !== "const") visit(node[key], action);
 }

@@ -8,7 +8,11 @@ function openApi(version: string, schemas: Record<string, unknown>): Record<stri
   return { openapi: version, info: { title: "t", version: "1" }, paths: {}, components: { schemas } };
 }
 
-async function validators(document: unknown, entries: ValidatorEntry[], dialect?: "openapi-3.0" | "openapi-3.1"): Promise<Record<string, Validate>> {
+async function validators(
+  document: unknown,
+  entries: ValidatorEntry[],
+  dialect?: "openapi-3.0" | "openapi-3.1",
+): Promise<Record<string, Validate>> {
   const module = await moduleFor({ document, entries, ...(dialect === undefined ? {} : { dialect }) });
   return Object.fromEntries(entries.map((entry) => [entry.name, validatorOf(module, entry.name)]));
 }
@@ -27,7 +31,9 @@ describe("coerceStrings for parameters", () => {
       },
     },
   });
-  const entries: ValidatorEntry[] = [{ name: "validateQuery", schema: { pointer: "#/components/schemas/Query" }, coerceStrings: true }];
+  const entries: ValidatorEntry[] = [
+    { name: "validateQuery", schema: { pointer: "#/components/schemas/Query" }, coerceStrings: true },
+  ];
 
   it("converts numeric, boolean, null and array strings and returns the copy", async () => {
     const { validateQuery } = await validators(document, entries);
@@ -42,16 +48,23 @@ describe("coerceStrings for parameters", () => {
   it("rejects strings that are not integers, or violate the bounds after conversion", async () => {
     const { validateQuery } = await validators(document, entries);
     for (const id of ["1.5", "abc", "-1", "", "0x10"]) expect(validateQuery?.({ id }).valid).toBe(false);
-    expect(validateQuery?.({ id: "abc" }).errors?.[0]?.message).toMatch(/^\/id must be integer \(an integer is written in decimal digits/);
+    expect(validateQuery?.({ id: "abc" }).errors?.[0]?.message).toMatch(
+      /^\/id must be integer \(an integer is written in decimal digits/,
+    );
     expect(validateQuery?.({ id: "-1" }).errors?.[0]?.message).toBe("/id must be >= 0");
   });
 });
 
 describe("the text of an integer or a number parameter", () => {
   const document = openApi("3.1.0", {
-    Query: { type: "object", properties: { id: { type: "integer" }, ratio: { type: "number" }, many: { type: "integer" } } },
+    Query: {
+      type: "object",
+      properties: { id: { type: "integer" }, ratio: { type: "number" }, many: { type: "integer" } },
+    },
   });
-  const entries: ValidatorEntry[] = [{ name: "validateQuery", schema: { pointer: "#/components/schemas/Query" }, coerceStrings: true }];
+  const entries: ValidatorEntry[] = [
+    { name: "validateQuery", schema: { pointer: "#/components/schemas/Query" }, coerceStrings: true },
+  ];
 
   it.each([
     ["9007199254740991", 9007199254740991],
@@ -63,11 +76,26 @@ describe("the text of an integer or a number parameter", () => {
     expect(validateQuery?.({ id: text }).value).toEqual({ id: value });
   });
 
-  it.each(["9007199254740992", "-9007199254740992", "18446744073709551616", "1e3", "1.0", "-0", "01", "+1", " 1", "1 ", "0x10", ""])("refuses %j as an integer, never rounding it", async (text) => {
+  it.each([
+    "9007199254740992",
+    "-9007199254740992",
+    "18446744073709551616",
+    "1e3",
+    "1.0",
+    "-0",
+    "01",
+    "+1",
+    " 1",
+    "1 ",
+    "0x10",
+    "",
+  ])("refuses %j as an integer, never rounding it", async (text) => {
     const { validateQuery } = await validators(document, entries);
     const result = validateQuery?.({ id: text }, { allErrors: true });
     expect(result?.valid).toBe(false);
-    expect(result?.errors).toEqual([expect.objectContaining({ instancePath: "/id", keyword: "type", params: { type: "integer" } })]);
+    expect(result?.errors).toEqual([
+      expect.objectContaining({ instancePath: "/id", keyword: "type", params: { type: "integer" } }),
+    ]);
     expect(result?.errors?.[0]?.message).toBe(
       '/id must be integer (an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991)',
     );
@@ -77,13 +105,18 @@ describe("the text of an integer or a number parameter", () => {
     const { validateQuery } = await validators(document, entries);
     expect(validateQuery?.({ ratio: "1e3" }).value).toEqual({ ratio: 1000 });
     expect(validateQuery?.({ ratio: "-0.5" }).value).toEqual({ ratio: -0.5 });
-    for (const text of ["1e400", ".5", "1.", "+1", "NaN", "Infinity"]) expect(validateQuery?.({ ratio: text }).valid, text).toBe(false);
-    expect(validateQuery?.({ ratio: "1e400" }).errors?.[0]?.message).toBe("/ratio must be number (a number is written as a JSON number)");
+    for (const text of ["1e400", ".5", "1.", "+1", "NaN", "Infinity"])
+      expect(validateQuery?.({ ratio: text }).valid, text).toBe(false);
+    expect(validateQuery?.({ ratio: "1e400" }).errors?.[0]?.message).toBe(
+      "/ratio must be number (a number is written as a JSON number)",
+    );
   });
 
   it("says when a single-valued parameter was sent more than once", async () => {
     const { validateQuery } = await validators(document, entries);
-    expect(validateQuery?.({ many: ["1", "2"] }).errors?.[0]?.message).toBe("/many must be integer (it was sent 2 times)");
+    expect(validateQuery?.({ many: ["1", "2"] }).errors?.[0]?.message).toBe(
+      "/many must be integer (it was sent 2 times)",
+    );
   });
 
   it("leaves the messages of values that did not arrive as text alone", async () => {
@@ -97,14 +130,19 @@ describe("coerceStrings inside nested objects and arrays (deepObject parameters,
     Form: {
       type: "object",
       properties: {
-        filter: { type: "object", properties: { size: { type: "integer" }, ids: { type: "array", items: { type: "integer" } } } },
+        filter: {
+          type: "object",
+          properties: { size: { type: "integer" }, ids: { type: "array", items: { type: "integer" } } },
+        },
         lines: { type: "array", items: { $ref: "#/components/schemas/Line" } },
         extra: { type: "object", additionalProperties: { type: "boolean" } },
       },
     },
     Line: { type: "object", properties: { qty: { type: "integer" }, note: { type: "string" } } },
   });
-  const entries: ValidatorEntry[] = [{ name: "validateForm", schema: { pointer: "#/components/schemas/Form" }, coerceStrings: true }];
+  const entries: ValidatorEntry[] = [
+    { name: "validateForm", schema: { pointer: "#/components/schemas/Form" }, coerceStrings: true },
+  ];
 
   it("converts every level as its schema says, and copies only what changed", async () => {
     const { validateForm } = await validators(document, entries);
@@ -112,10 +150,16 @@ describe("coerceStrings inside nested objects and arrays (deepObject parameters,
     const input = { filter: { size: "3", ids: "4" }, lines, extra: { a: "true", ["__proto__"]: "false" } };
     const result = validateForm?.(input);
     expect(result?.valid).toBe(true);
-    expect(result?.value).toEqual({ filter: { size: 3, ids: [4] }, lines: [{ qty: 2, note: "7" }, { note: "x" }], extra: { a: true, ["__proto__"]: false } });
+    expect(result?.value).toEqual({
+      filter: { size: 3, ids: [4] },
+      lines: [{ qty: 2, note: "7" }, { note: "x" }],
+      extra: { a: true, ["__proto__"]: false },
+    });
     expect(input.filter.size).toBe("3");
     expect((result?.value as { lines: unknown[] } | undefined)?.lines[1]).toBe(lines[1]);
-    expect(validateForm?.({ filter: { size: "big" } }).errors?.[0]?.message).toMatch(/^\/filter\/size must be integer \(an integer is written/);
+    expect(validateForm?.({ filter: { size: "big" } }).errors?.[0]?.message).toMatch(
+      /^\/filter\/size must be integer \(an integer is written/,
+    );
   });
 });
 
@@ -124,7 +168,11 @@ describe("readOnly and writeOnly follow the direction", () => {
     Account: {
       type: "object",
       required: ["id", "email", "password"],
-      properties: { id: { $ref: "#/components/schemas/Id" }, email: { type: "string" }, password: { type: "string", writeOnly: true } },
+      properties: {
+        id: { $ref: "#/components/schemas/Id" },
+        email: { type: "string" },
+        password: { type: "string", writeOnly: true },
+      },
     },
     Id: { type: "string", readOnly: true },
     Wrapper: { type: "object", properties: { account: { $ref: "#/components/schemas/Account" } } },
@@ -146,7 +194,9 @@ describe("readOnly and writeOnly follow the direction", () => {
   it("rejects writeOnly properties in responses", async () => {
     const v = await validators(document, entries);
     expect(v["validateResponse"]?.({ account: { id: "1", email: "a" } }).valid).toBe(true);
-    expect(v["validateResponse"]?.({ account: { id: "1", email: "a", password: "p" } }).errors?.[0]?.keyword).toBe("writeOnly");
+    expect(v["validateResponse"]?.({ account: { id: "1", email: "a", password: "p" } }).errors?.[0]?.keyword).toBe(
+      "writeOnly",
+    );
     expect(v["validateResponse"]?.({ account: { email: "a" } }).valid).toBe(false);
   });
 
@@ -159,11 +209,23 @@ describe("readOnly and writeOnly follow the direction", () => {
 describe("discriminator", () => {
   const document = openApi("3.1.0", {
     Pet: {
-      oneOf: [{ $ref: "#/components/schemas/Dog" }, { $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Lizard" }],
+      oneOf: [
+        { $ref: "#/components/schemas/Dog" },
+        { $ref: "#/components/schemas/Cat" },
+        { $ref: "#/components/schemas/Lizard" },
+      ],
       discriminator: { propertyName: "kind", mapping: { dog: "#/components/schemas/Dog", cat: "Cat" } },
     },
-    Dog: { type: "object", required: ["kind", "bark"], properties: { kind: { type: "string" }, bark: { type: "boolean" } } },
-    Cat: { type: "object", required: ["kind", "lives"], properties: { kind: { type: "string" }, lives: { type: "integer" } } },
+    Dog: {
+      type: "object",
+      required: ["kind", "bark"],
+      properties: { kind: { type: "string" }, bark: { type: "boolean" } },
+    },
+    Cat: {
+      type: "object",
+      required: ["kind", "lives"],
+      properties: { kind: { type: "string" }, lives: { type: "integer" } },
+    },
     Lizard: { type: "object", required: ["kind"], properties: { kind: { type: "string" } } },
   });
   const entries: ValidatorEntry[] = [{ name: "validatePet", schema: { pointer: "#/components/schemas/Pet" } }];
@@ -180,25 +242,49 @@ describe("discriminator", () => {
 
   it("reports a missing or unknown tag clearly", async () => {
     const { validatePet } = await validators(document, entries);
-    expect(validatePet?.({ bark: true }).errors?.[0]?.message).toBe("must have required property 'kind' (discriminator)");
-    expect(validatePet?.({ kind: "cow" }).errors?.[0]?.message).toBe('/kind must be one of: "dog", "cat", "Lizard" (discriminator)');
+    expect(validatePet?.({ bark: true }).errors?.[0]?.message).toBe(
+      "must have required property 'kind' (discriminator)",
+    );
+    expect(validatePet?.({ kind: "cow" }).errors?.[0]?.message).toBe(
+      '/kind must be one of: "dog", "cat", "Lizard" (discriminator)',
+    );
     expect(validatePet?.({ kind: 3 }).errors?.[0]?.message).toBe("/kind must be a string (discriminator)");
   });
 
   it("also reads tag values from the branches' const/enum, leaving shared values to plain oneOf", async () => {
     const filters = openApi("3.1.0", {
       Filter: {
-        oneOf: [{ $ref: "#/components/schemas/Compare" }, { $ref: "#/components/schemas/Combine" }, { $ref: "#/components/schemas/Legacy" }],
+        oneOf: [
+          { $ref: "#/components/schemas/Compare" },
+          { $ref: "#/components/schemas/Combine" },
+          { $ref: "#/components/schemas/Legacy" },
+        ],
         discriminator: { propertyName: "type" },
       },
-      Compare: { type: "object", required: ["type", "key"], properties: { type: { enum: ["eq", "ne", "old"] }, key: { type: "string" } } },
-      Combine: { type: "object", required: ["type", "filters"], properties: { type: { const: "and" }, filters: { type: "array" } } },
-      Legacy: { type: "object", required: ["type", "expr"], properties: { type: { enum: ["old"] }, expr: { type: "string" } } },
+      Compare: {
+        type: "object",
+        required: ["type", "key"],
+        properties: { type: { enum: ["eq", "ne", "old"] }, key: { type: "string" } },
+      },
+      Combine: {
+        type: "object",
+        required: ["type", "filters"],
+        properties: { type: { const: "and" }, filters: { type: "array" } },
+      },
+      Legacy: {
+        type: "object",
+        required: ["type", "expr"],
+        properties: { type: { enum: ["old"] }, expr: { type: "string" } },
+      },
     });
-    const { validateFilter } = await validators(filters, [{ name: "validateFilter", schema: { pointer: "#/components/schemas/Filter" } }]);
+    const { validateFilter } = await validators(filters, [
+      { name: "validateFilter", schema: { pointer: "#/components/schemas/Filter" } },
+    ]);
     expect(validateFilter?.({ type: "eq", key: "k" }).valid).toBe(true);
     expect(validateFilter?.({ type: "and", filters: [] }).valid).toBe(true);
-    expect(validateFilter?.({ type: "and", key: "k" }).errors?.[0]?.message).toBe("must have required property 'filters'");
+    expect(validateFilter?.({ type: "and", key: "k" }).errors?.[0]?.message).toBe(
+      "must have required property 'filters'",
+    );
     expect(validateFilter?.({ type: "Compare", key: "k" }).errors?.[0]?.keyword).toBe("enum");
     expect(validateFilter?.({ type: "old", expr: "x" }).valid).toBe(true);
     expect(validateFilter?.({ type: "old", key: "k", expr: "x" }).errors?.[0]?.keyword).toBe("oneOf");
@@ -241,15 +327,24 @@ describe("OpenAPI 3.0 keywords", () => {
   });
 
   it("reads boolean exclusiveMinimum/exclusiveMaximum as modifiers", async () => {
-    const document = openApi("3.0.3", { Ratio: { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: false } });
-    const { validateRatio } = await validators(document, [{ name: "validateRatio", schema: { pointer: "#/components/schemas/Ratio" } }], "openapi-3.0");
+    const document = openApi("3.0.3", {
+      Ratio: { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 1, exclusiveMaximum: false },
+    });
+    const { validateRatio } = await validators(
+      document,
+      [{ name: "validateRatio", schema: { pointer: "#/components/schemas/Ratio" } }],
+      "openapi-3.0",
+    );
     expect(validateRatio?.(0).valid).toBe(false);
     expect(validateRatio?.(0.5).valid).toBe(true);
     expect(validateRatio?.(1).valid).toBe(true);
   });
 
   it("ignores $ref siblings in 3.0 and applies them in 3.1", async () => {
-    const schemas = { Short: { type: "string", maxLength: 10 }, Field: { $ref: "#/components/schemas/Short", minLength: 5 } };
+    const schemas = {
+      Short: { type: "string", maxLength: 10 },
+      Field: { $ref: "#/components/schemas/Short", minLength: 5 },
+    };
     const entries: ValidatorEntry[] = [{ name: "validateField", schema: { pointer: "#/components/schemas/Field" } }];
     const v30 = await validators(openApi("3.0.3", schemas), entries, "openapi-3.0");
     const v31 = await validators(openApi("3.1.0", schemas), entries, "openapi-3.1");

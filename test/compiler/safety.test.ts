@@ -10,20 +10,38 @@ function scan(source: string): { comments: string[]; strings: Set<string> } {
   const comments: string[] = [];
   const strings = new Set<string>();
   for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
-    if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) comments.push(scanner.getTokenText());
+    if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia)
+      comments.push(scanner.getTokenText());
     if (token === ts.SyntaxKind.StringLiteral) strings.add(scanner.getTokenValue());
     if (token === ts.SyntaxKind.SlashToken || token === ts.SyntaxKind.SlashEqualsToken) scanner.reScanSlashToken();
   }
   return { comments, strings };
 }
 
-// biome-ignore lint/suspicious/noTemplateCurlyInString: "${x}" is one of the hostile strings, on purpose
-const HOSTILE = ['a"b', "a'b", "a`b", "*/ x /*", "${x}", "line\nbreak", "sep\u2028arator", "par\u2029agraph", "back\\slash", "</script>"];
+const HOSTILE = [
+  'a"b',
+  "a'b",
+  "a`b",
+  "*/ x /*",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: one of the hostile strings, on purpose
+  "${x}",
+  "line\nbreak",
+  "sep\u2028arator",
+  "par\u2029agraph",
+  "back\\slash",
+  "</script>",
+];
 
 describe("hostile schema text cannot break the generated code", () => {
   const properties = Object.fromEntries(HOSTILE.map((name) => [name, { type: "string", const: name }]));
   const patterns = { "^\\$\\{y\\}$": { type: "number" }, "^[`'\"]$": { type: "boolean" }, "^\\*/$": { type: "null" } };
-  const schema = { type: "object", required: HOSTILE, properties, patternProperties: patterns, additionalProperties: false };
+  const schema = {
+    type: "object",
+    required: HOSTILE,
+    properties,
+    patternProperties: patterns,
+    additionalProperties: false,
+  };
 
   it("compiles to a module that behaves correctly", async () => {
     const validate = await validatorFor(schema);
@@ -52,7 +70,10 @@ describe("hostile schema text cannot break the generated code", () => {
 
 describe("the generated module is CSP-safe", () => {
   it("contains no eval or Function constructor", () => {
-    const source = compileSchema({ type: "object", properties: { a: { type: "string", pattern: "^a", format: "email" } } });
+    const source = compileSchema({
+      type: "object",
+      properties: { a: { type: "string", pattern: "^a", format: "email" } },
+    });
     expect(source).not.toMatch(/\beval\s*\(/);
     expect(source).not.toMatch(/\bFunction\s*\(/);
   });
@@ -60,7 +81,11 @@ describe("the generated module is CSP-safe", () => {
   it("compiles every regex once at module load", () => {
     const source = compileSchema({
       type: "object",
-      properties: { a: { type: "string", pattern: "^a" }, b: { type: "string", pattern: "^a" }, c: { type: "string", pattern: "z$" } },
+      properties: {
+        a: { type: "string", pattern: "^a" },
+        b: { type: "string", pattern: "^a" },
+        c: { type: "string", pattern: "z$" },
+      },
     });
     const hoisted = source.match(/^const \$re\d+ = \$regex\(/gm) ?? [];
     expect(hoisted).toHaveLength(2);
@@ -73,7 +98,10 @@ describe("the generated module is CSP-safe", () => {
 });
 
 describe("recursion is bounded", () => {
-  const tree = { $defs: { node: { type: "object", properties: { child: { $ref: "#/$defs/node" } } } }, $ref: "#/$defs/node" };
+  const tree = {
+    $defs: { node: { type: "object", properties: { child: { $ref: "#/$defs/node" } } } },
+    $ref: "#/$defs/node",
+  };
 
   it("returns a maxDepth error for a 10,000-level instance instead of overflowing the stack", async () => {
     const validate = await validatorFor(tree);
@@ -103,7 +131,10 @@ describe("module layout", () => {
     components: {
       schemas: {
         Venue: { type: "object", properties: { name: { type: "string", maxLength: 10 } } },
-        Event: { type: "object", properties: { venue: { $ref: "#/components/schemas/Venue" }, backup: { $ref: "#/components/schemas/Venue" } } },
+        Event: {
+          type: "object",
+          properties: { venue: { $ref: "#/components/schemas/Venue" }, backup: { $ref: "#/components/schemas/Venue" } },
+        },
       },
     },
   };
@@ -136,7 +167,9 @@ describe("module layout", () => {
 
   it("exports validators and type guards that work", async () => {
     const module = await loadModule(compileValidatorModule(options));
-    expect(validatorOf(module, "validateEvent")({ venue: { name: "x".repeat(11) } }).errors?.[0]?.message).toBe("/venue/name must be at most 10 characters");
+    expect(validatorOf(module, "validateEvent")({ venue: { name: "x".repeat(11) } }).errors?.[0]?.message).toBe(
+      "/venue/name must be at most 10 characters",
+    );
     const isVenue = module["isVenue"] as (value: unknown) => boolean;
     expect(isVenue({ name: "ok" })).toBe(true);
     expect(isVenue({ name: 1 })).toBe(false);
@@ -147,7 +180,12 @@ describe("module layout", () => {
       ...options,
       preamble: "type Venue = { name?: string };\ntype Event = { venue?: Venue };",
       entries: [
-        { name: "validateVenue", guardName: "isVenue", typeName: "Venue", schema: { pointer: "#/components/schemas/Venue" } },
+        {
+          name: "validateVenue",
+          guardName: "isVenue",
+          typeName: "Venue",
+          schema: { pointer: "#/components/schemas/Venue" },
+        },
         { name: "validateEvent", typeName: "Event", schema: { pointer: "#/components/schemas/Event" } },
       ],
     });

@@ -17,7 +17,9 @@ describe("the schemas section of a compiled module", () => {
       dialect: "json-schema-2020-12",
       entries: [{ name: "validateThing", schema: { pointer: "#" }, standardSchemaKeys: ["Thing", "thing-body"] }],
     });
-    expect(source).toContain('export const schemas = {\n  Thing: $standard(validateThing),\n  "thing-body": $standard(validateThing),\n} as const;');
+    expect(source).toContain(
+      'export const schemas = {\n  Thing: $standard(validateThing),\n  "thing-body": $standard(validateThing),\n} as const;',
+    );
     expect(source).toContain('vendor: "workforce-scheduling-api"');
   });
 
@@ -26,6 +28,8 @@ describe("the schemas section of a compiled module", () => {
       { name: "validateA", schema: { pointer: "#" }, standardSchemaKeys: ["Same"] },
       { name: "validateB", schema: { pointer: "#" }, standardSchemaKeys: ["Same"] },
     ];
-    expect(() => compileValidatorModule({ document, dialect: "json-schema-2020-12", entries })).toThrow('Standard Schema key "Same" is used twice');
+    expect(() => compileValidatorModule({ document, dialect: "json-schema-2020-12", entries })).toThrow(
+      'Standard Schema key "Same" is used twice',
+    );
   });
 });

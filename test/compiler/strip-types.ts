@@ -26,7 +26,11 @@ export function stripTypes(source: string): string {
 
 function isTypeOnly(node: ts.Node): boolean {
   if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return true;
-  if (ts.isModuleDeclaration(node) && node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword) === true) return true;
+  if (
+    ts.isModuleDeclaration(node) &&
+    node.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.DeclareKeyword) === true
+  )
+    return true;
   return ts.isImportDeclaration(node) && node.importClause?.isTypeOnly === true;
 }
 
@@ -34,12 +38,14 @@ function blankParts(node: ts.Node, file: ts.SourceFile, blank: (start: number, e
   if ((ts.isParameter(node) || ts.isVariableDeclaration(node) || ts.isFunctionLike(node)) && node.type !== undefined) {
     blank(colonBefore(node.type, file), node.type.end);
   }
-  if (ts.isParameter(node) && node.questionToken !== undefined) blank(node.questionToken.getStart(file), node.questionToken.end);
+  if (ts.isParameter(node) && node.questionToken !== undefined)
+    blank(node.questionToken.getStart(file), node.questionToken.end);
   if (ts.isAsExpression(node)) blank(node.expression.end, node.end);
   if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && node.typeArguments !== undefined) {
     blank(node.typeArguments.pos - 1, node.typeArguments.end + 1);
   }
-  if (ts.isFunctionLike(node) && node.typeParameters !== undefined) blank(node.typeParameters.pos - 1, node.typeParameters.end + 1);
+  if (ts.isFunctionLike(node) && node.typeParameters !== undefined)
+    blank(node.typeParameters.pos - 1, node.typeParameters.end + 1);
 }
 
 /** Position of the `:` that introduces a type annotation. */

@@ -37,9 +37,18 @@ export interface Unsupported {
   readonly reason: string;
 }
 
-const DYNAMIC: Unsupported = { feature: "$dynamicRef", reason: "needs $dynamicRef resolved through the dynamic scope; $dynamicRef is compiled as a static $ref" };
-const METASCHEMA: Unsupported = { feature: "2020-12 meta-schema", reason: "validates against the 2020-12 meta-schema, which the compiler does not bundle (nor the corpus)" };
-const VOCABULARY: Unsupported = { feature: "$vocabulary", reason: "needs a custom meta-schema with $vocabulary; vocabularies are not supported" };
+const DYNAMIC: Unsupported = {
+  feature: "$dynamicRef",
+  reason: "needs $dynamicRef resolved through the dynamic scope; $dynamicRef is compiled as a static $ref",
+};
+const METASCHEMA: Unsupported = {
+  feature: "2020-12 meta-schema",
+  reason: "validates against the 2020-12 meta-schema, which the compiler does not bundle (nor the corpus)",
+};
+const VOCABULARY: Unsupported = {
+  feature: "$vocabulary",
+  reason: "needs a custom meta-schema with $vocabulary; vocabularies are not supported",
+};
 
 /**
  * Groups whose cases need features this compiler does not implement, by "file: group
@@ -48,9 +57,12 @@ const VOCABULARY: Unsupported = { feature: "$vocabulary", reason: "needs a custo
  * lists the features beside the suite's figures.
  */
 export const UNSUPPORTED_GROUPS: Readonly<Record<string, Unsupported>> = {
-  "dynamicRef.json: A $dynamicRef resolves to the first $dynamicAnchor still in scope that is encountered when the schema is evaluated": DYNAMIC,
-  "dynamicRef.json: A $dynamicRef with intermediate scopes that don't include a matching $dynamicAnchor does not affect dynamic scope resolution": DYNAMIC,
-  "dynamicRef.json: A $dynamicRef that initially resolves to a schema with a matching $dynamicAnchor resolves to the first $dynamicAnchor in the dynamic scope": DYNAMIC,
+  "dynamicRef.json: A $dynamicRef resolves to the first $dynamicAnchor still in scope that is encountered when the schema is evaluated":
+    DYNAMIC,
+  "dynamicRef.json: A $dynamicRef with intermediate scopes that don't include a matching $dynamicAnchor does not affect dynamic scope resolution":
+    DYNAMIC,
+  "dynamicRef.json: A $dynamicRef that initially resolves to a schema with a matching $dynamicAnchor resolves to the first $dynamicAnchor in the dynamic scope":
+    DYNAMIC,
   "dynamicRef.json: multiple dynamic paths to the $dynamicRef keyword": DYNAMIC,
   "dynamicRef.json: after leaving a dynamic scope, it is not used by a $dynamicRef": DYNAMIC,
   "dynamicRef.json: strict-tree schema, guards against misspelled properties": DYNAMIC,
@@ -98,7 +110,11 @@ export function selectedFiles(): string[] {
 
 /** The groups of one selected file. */
 export function loadGroups(file: string): SuiteGroup[] {
-  const raw = JSON.parse(readFileSync(join(SUITE_DIR, file), "utf8")) as { description: string; schema: unknown; tests: SuiteCase[] }[];
+  const raw = JSON.parse(readFileSync(join(SUITE_DIR, file), "utf8")) as {
+    description: string;
+    schema: unknown;
+    tests: SuiteCase[];
+  }[];
   return raw.map((group, index) => ({
     file,
     index,
@@ -116,7 +132,10 @@ export function loadRemotes(): Record<string, unknown> {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith(".json")) remotes[`http://localhost:1234/${relative(REMOTES_DIR, path).split("\\").join("/")}`] = JSON.parse(readFileSync(path, "utf8"));
+      else if (name.endsWith(".json"))
+        remotes[`http://localhost:1234/${relative(REMOTES_DIR, path).split("\\").join("/")}`] = JSON.parse(
+          readFileSync(path, "utf8"),
+        );
     }
   };
   walk(REMOTES_DIR);

@@ -16,7 +16,17 @@ const EVERYTHING = {
     b: { enum: [1, "two", null, { x: 1 }, [1, 2], 3, 4, 5, 6, 7, 8, 9] },
     c: { const: { k: [1] } },
     d: { type: "number", multipleOf: 0.01, exclusiveMinimum: 0, maximum: 10 },
-    e: { type: "array", prefixItems: [{ type: "integer" }], items: { type: "string" }, contains: { const: "x" }, minContains: 1, maxContains: 2, uniqueItems: true, minItems: 1, maxItems: 9 },
+    e: {
+      type: "array",
+      prefixItems: [{ type: "integer" }],
+      items: { type: "string" },
+      contains: { const: "x" },
+      minContains: 1,
+      maxContains: 2,
+      uniqueItems: true,
+      minItems: 1,
+      maxItems: 9,
+    },
     f: { anyOf: [{ type: "string" }, { type: "number" }] },
     g: { oneOf: [{ type: "string" }, { type: "number" }] },
     h: { not: { type: "null" } },
@@ -33,7 +43,11 @@ const EVERYTHING = {
       dependentRequired: { a: ["b"] },
       dependentSchemas: { a: { required: ["c"], type: "null", enum: ["q"] } },
     },
-    l: { allOf: [{ properties: { x: true } }], anyOf: [{ properties: { y: true } }, { properties: { z: true } }], unevaluatedProperties: false },
+    l: {
+      allOf: [{ properties: { x: true } }],
+      anyOf: [{ properties: { y: true } }, { properties: { z: true } }],
+      unevaluatedProperties: false,
+    },
     m: { prefixItems: [true], contains: { type: "string" }, unevaluatedItems: false },
     n: false,
     o: { type: "integer", format: "int32" },
@@ -70,14 +84,35 @@ describe("generated modules typecheck under strict and noUncheckedIndexedAccess"
       openapi: "3.0.3",
       components: {
         schemas: {
-          Pet: { type: "object", required: ["kind", "id"], properties: { kind: { type: "string" }, id: { type: "integer", readOnly: true }, secret: { type: "string", writeOnly: true } } },
-          Dog: { allOf: [{ $ref: "#/components/schemas/Pet" }, { type: "object", properties: { bark: { type: "boolean", nullable: true } } }] },
-          Any: { oneOf: [{ $ref: "#/components/schemas/Dog" }, { $ref: "#/components/schemas/Pet" }], discriminator: { propertyName: "kind", mapping: { dog: "Dog" } } },
-          Query: { type: "object", properties: { ids: { type: "array", items: { type: "integer" } }, flag: { type: "boolean" } } },
+          Pet: {
+            type: "object",
+            required: ["kind", "id"],
+            properties: {
+              kind: { type: "string" },
+              id: { type: "integer", readOnly: true },
+              secret: { type: "string", writeOnly: true },
+            },
+          },
+          Dog: {
+            allOf: [
+              { $ref: "#/components/schemas/Pet" },
+              { type: "object", properties: { bark: { type: "boolean", nullable: true } } },
+            ],
+          },
+          Any: {
+            oneOf: [{ $ref: "#/components/schemas/Dog" }, { $ref: "#/components/schemas/Pet" }],
+            discriminator: { propertyName: "kind", mapping: { dog: "Dog" } },
+          },
+          Query: {
+            type: "object",
+            properties: { ids: { type: "array", items: { type: "integer" } }, flag: { type: "boolean" } },
+          },
         },
       },
     };
-    expect(typecheck(compileValidatorModule({ document, dialect: "openapi-3.0", entries: componentEntries(document) }))).toEqual([]);
+    expect(
+      typecheck(compileValidatorModule({ document, dialect: "openapi-3.0", entries: componentEntries(document) })),
+    ).toEqual([]);
   });
 
   const spec = join(REPO_ROOT, "spec", "openapi.yaml");

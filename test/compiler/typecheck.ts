@@ -27,10 +27,16 @@ export function typecheck(source: string, extraOptions: ts.CompilerOptions = {})
   const getSourceFile = host.getSourceFile.bind(host);
   host.fileExists = (name) => name === FILE || ts.sys.fileExists(name);
   host.readFile = (name) => (name === FILE ? source : readFile(name));
-  host.getSourceFile = (name, language, onError, shouldCreate) => (name === FILE ? ts.createSourceFile(name, source, language, true) : getSourceFile(name, language, onError, shouldCreate));
+  host.getSourceFile = (name, language, onError, shouldCreate) =>
+    name === FILE
+      ? ts.createSourceFile(name, source, language, true)
+      : getSourceFile(name, language, onError, shouldCreate);
   const program = ts.createProgram([FILE], options, host);
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file !== undefined && diagnostic.start !== undefined ? `${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}: ` : "";
+    const where =
+      diagnostic.file !== undefined && diagnostic.start !== undefined
+        ? `${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1}: `
+        : "";
     return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
   });
 }

@@ -13,7 +13,9 @@ import { corpusAbsentMessage, corpusAvailable, corpusDir, repoRoot } from "../su
 import { listTypeScript, typecheck } from "../support/typecheck.js";
 
 /** Documents with real defects, refused on purpose (see the corpus README). */
-const REFUSED = new Map([["lob.yaml", /components\/mediaTypes|allows no Reference Object here|more schema validation errors/]]);
+const REFUSED = new Map([
+  ["lob.yaml", /components\/mediaTypes|allows no Reference Object here|more schema validation errors/],
+]);
 
 /** The documents that have a test file of their own. */
 export const LARGE = ["stripe.yaml", "openai.yaml", "discord.json"] as const;
@@ -36,7 +38,11 @@ function corpusDocuments(): string[] {
 }
 
 /** Generates each selected document into one folder, then typechecks their output (`scope`) in one program. */
-export function describeCorpus(label: string, select: (document: string) => boolean, scope: CorpusTypecheck = "all"): void {
+export function describeCorpus(
+  label: string,
+  select: (document: string) => boolean,
+  scope: CorpusTypecheck = "all",
+): void {
   if (!corpusAvailable(`OpenAPI corpus tests (${label})`)) {
     describe(`the OpenAPI corpus (${label})`, () => {
       it.skip(`is absent: ${corpusAbsentMessage}`, () => undefined);
@@ -74,10 +80,14 @@ export function describeCorpus(label: string, select: (document: string) => bool
     });
 
     const all = FULL || scope === "all";
-    it(`the ${all ? "code" : "types.ts"} generated from every document not refused typechecks${all ? "" : " (npm run test:corpus: all of it)"}`, { timeout: 600_000 }, () => {
+    it(`the ${all ? "code" : "types.ts"} generated from every document not refused typechecks${all ? "" : " (npm run test:corpus: all of it)"}`, {
+      timeout: 600_000,
+    }, () => {
       const generated = documents.filter((document) => !REFUSED.has(document));
       // types.ts of each document's output folder (not the validators' or the server runtime's types.ts)
-      const files = listTypeScript(root).filter((file) => all || relative(root, file).split(sep).slice(1).join("/") === "types.ts");
+      const files = listTypeScript(root).filter(
+        (file) => all || relative(root, file).split(sep).slice(1).join("/") === "types.ts",
+      );
       expect(files.length).toBeGreaterThanOrEqual(all ? generated.length + 1 : generated.length);
       expect(typecheck(files)).toEqual([]);
     });

@@ -17,16 +17,48 @@ async function failureOf(fixture: string): Promise<Diagnostic[]> {
   throw new Error(`${fixture} generated without errors`);
 }
 
-function errorsOf(diagnostics: readonly Diagnostic[]): [string, string | undefined, number | undefined, number | undefined][] {
-  return diagnostics.filter((d) => d.severity === "error").map((d) => [d.code, d.location?.pointer, d.location?.line, d.location?.column]);
+function errorsOf(
+  diagnostics: readonly Diagnostic[],
+): [string, string | undefined, number | undefined, number | undefined][] {
+  return diagnostics
+    .filter((d) => d.severity === "error")
+    .map((d) => [d.code, d.location?.pointer, d.location?.line, d.location?.column]);
 }
 
 const cases: { fixture: string; code: string; pointer: string; line?: number; column?: number; message: RegExp }[] = [
-  { fixture: "syntax.yaml", code: "SPEC_SYNTAX", pointer: "", line: 8, column: 20, message: /Nested mappings are not allowed/ },
-  { fixture: "duplicate-key.yaml", code: "SPEC_SYNTAX", pointer: "", line: 6, column: 1, message: /Map keys must be unique/ },
+  {
+    fixture: "syntax.yaml",
+    code: "SPEC_SYNTAX",
+    pointer: "",
+    line: 8,
+    column: 20,
+    message: /Nested mappings are not allowed/,
+  },
+  {
+    fixture: "duplicate-key.yaml",
+    code: "SPEC_SYNTAX",
+    pointer: "",
+    line: 6,
+    column: 1,
+    message: /Map keys must be unique/,
+  },
   { fixture: "not-openapi.yaml", code: "SPEC_NOT_OPENAPI", pointer: "", message: /no `openapi` version field/ },
-  { fixture: "swagger-2.yaml", code: "UNSUPPORTED_VERSION", pointer: "#/swagger", line: 1, column: 1, message: /Swagger 2.0 documents are not supported/ },
-  { fixture: "schema-invalid.yaml", code: "OAS_INVALID", pointer: "#/info", line: 2, column: 1, message: /must have required property 'version'/ },
+  {
+    fixture: "swagger-2.yaml",
+    code: "UNSUPPORTED_VERSION",
+    pointer: "#/swagger",
+    line: 1,
+    column: 1,
+    message: /Swagger 2.0 documents are not supported/,
+  },
+  {
+    fixture: "schema-invalid.yaml",
+    code: "OAS_INVALID",
+    pointer: "#/info",
+    line: 2,
+    column: 1,
+    message: /must have required property 'version'/,
+  },
   {
     fixture: "unresolved-ref.yaml",
     code: "REF_UNRESOLVED",
@@ -35,7 +67,14 @@ const cases: { fixture: string; code: string; pointer: string; line?: number; co
     column: 17,
     message: /"#\/components\/schemas\/Venu" does not resolve/,
   },
-  { fixture: "duplicate-operation-id.yaml", code: "OPERATION_ID_DUPLICATE", pointer: "#/paths/~1venues/get", line: 7, column: 5, message: /"venues" of GET \/venues is also used by GET \/events/ },
+  {
+    fixture: "duplicate-operation-id.yaml",
+    code: "OPERATION_ID_DUPLICATE",
+    pointer: "#/paths/~1venues/get",
+    line: 7,
+    column: 5,
+    message: /"venues" of GET \/venues is also used by GET \/events/,
+  },
   {
     fixture: "name-collision.yaml",
     code: "NAME_COLLISION",
@@ -44,8 +83,22 @@ const cases: { fixture: string; code: string; pointer: string; line?: number; co
     column: 5,
     message: /"list-events" and "listEvents" both become the method name "listEvents"/,
   },
-  { fixture: "path-parameter-missing.yaml", code: "OAS_INVALID", pointer: "#/paths/~1workers~1{id}/get", line: 7, column: 5, message: /no path parameter "id" is declared/ },
-  { fixture: "schema-error.yaml", code: "SCHEMA_INVALID", pointer: "#/components/schemas/Thing/properties/name/type", line: 23, column: 11, message: /unknown type "strnig"/ },
+  {
+    fixture: "path-parameter-missing.yaml",
+    code: "OAS_INVALID",
+    pointer: "#/paths/~1workers~1{id}/get",
+    line: 7,
+    column: 5,
+    message: /no path parameter "id" is declared/,
+  },
+  {
+    fixture: "schema-error.yaml",
+    code: "SCHEMA_INVALID",
+    pointer: "#/components/schemas/Thing/properties/name/type",
+    line: 23,
+    column: 11,
+    message: /unknown type "strnig"/,
+  },
   { fixture: "missing-file.yaml", code: "SPEC_NOT_FOUND", pointer: "", message: /does not exist/ },
 ];
 
@@ -62,9 +115,9 @@ describe("diagnostics for invalid specs", () => {
   it("an operation with a parameter style the generated code does not implement is left out, with a warning", async () => {
     const out = await makeTempDir("diagnostics");
     const result = await generate({ spec: "test/fixtures/invalid/unsupported-style.yaml", out, check: true });
-    expect(result.diagnostics.map((d) => [d.code, d.severity, d.location?.pointer, d.location?.line, d.location?.column])).toEqual([
-      ["NOT_GENERATED", "warning", "#/paths/~1colors~1{color}/get/parameters/0", 10, 11],
-    ]);
+    expect(
+      result.diagnostics.map((d) => [d.code, d.severity, d.location?.pointer, d.location?.line, d.location?.column]),
+    ).toEqual([["NOT_GENERATED", "warning", "#/paths/~1colors~1{color}/get/parameters/0", 10, 11]]);
     expect(result.diagnostics[0]?.message).toMatch(/style "matrix".*left out of the client and the server/);
     expect(result.model.operations).toEqual([]);
   });
@@ -72,7 +125,9 @@ describe("diagnostics for invalid specs", () => {
   it("a missing operationId is a warning with a derived name, and generation goes on", async () => {
     const out = await makeTempDir("diagnostics");
     const result = await generate({ spec: "test/fixtures/invalid/missing-operation-id.yaml", out, check: true });
-    expect(result.diagnostics.map((d) => [d.code, d.severity, d.location?.pointer, d.location?.line])).toEqual([["OPERATION_ID_MISSING", "warning", "#/paths/~1venues~1{venueId}/get", 7]]);
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.location?.pointer, d.location?.line])).toEqual([
+      ["OPERATION_ID_MISSING", "warning", "#/paths/~1venues~1{venueId}/get", 7],
+    ]);
     expect(result.model.operations.map((o) => o.id)).toEqual(["getVenuesByVenueId"]);
   });
 });

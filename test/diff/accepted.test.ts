@@ -15,7 +15,10 @@ function failure(text: string): string {
   try {
     parseAcceptedChanges(text, "accepted.yaml");
   } catch (error) {
-    if (error instanceof GenerationFailed) return error.diagnostics.map((d) => `${d.location?.line}:${d.location?.column} ${d.code} ${d.message}`).join("\n");
+    if (error instanceof GenerationFailed)
+      return error.diagnostics
+        .map((d) => `${d.location?.line}:${d.location?.column} ${d.code} ${d.message}`)
+        .join("\n");
   }
   return "no failure";
 }
@@ -31,15 +34,27 @@ describe("the accepted-changes file", () => {
     const text = `- rule: api-removed\n  operation: "DELETE /venues/{id}"\n  reason: Nobody calls it.\n- rule: request-property-constraint-tightened\n  pointer: "${MAX_LENGTH}"\n  reason: Longer names were never stored.\n`;
     expect(parseAcceptedChanges(text, "accepted.yaml")).toEqual([
       { rule: "api-removed", operation: "DELETE /venues/{id}", reason: "Nobody calls it.", line: 1, column: 3 },
-      { rule: "request-property-constraint-tightened", pointer: MAX_LENGTH, reason: "Longer names were never stored.", line: 4, column: 3 },
+      {
+        rule: "request-property-constraint-tightened",
+        pointer: MAX_LENGTH,
+        reason: "Longer names were never stored.",
+        line: 4,
+        column: 3,
+      },
     ]);
     expect(await readAcceptedChanges(join(await makeTempDir("accepted"), "none.yaml"))).toEqual([]);
   });
 
   it("refuses entries without a reason, without a place, with an unknown rule, and a file that is not a list", () => {
-    expect(failure("- rule: api-removed\n  operation: getVenue\n")).toBe("1:3 ACCEPTED_CHANGES_INVALID entry for api-removed gives no reason");
-    expect(failure("- rule: api-removed\n  reason: x\n")).toBe("1:3 ACCEPTED_CHANGES_INVALID entry for api-removed names neither an operation nor a pointer");
-    expect(failure("- rule: api-gone\n  operation: x\n  reason: y\n")).toBe('1:3 ACCEPTED_CHANGES_INVALID entry has an unknown rule "api-gone"');
+    expect(failure("- rule: api-removed\n  operation: getVenue\n")).toBe(
+      "1:3 ACCEPTED_CHANGES_INVALID entry for api-removed gives no reason",
+    );
+    expect(failure("- rule: api-removed\n  reason: x\n")).toBe(
+      "1:3 ACCEPTED_CHANGES_INVALID entry for api-removed names neither an operation nor a pointer",
+    );
+    expect(failure("- rule: api-gone\n  operation: x\n  reason: y\n")).toBe(
+      '1:3 ACCEPTED_CHANGES_INVALID entry has an unknown rule "api-gone"',
+    );
     expect(failure("rule: api-removed\n")).toBe("1:1 ACCEPTED_CHANGES_INVALID must be a list of entries");
   });
 });
@@ -62,15 +77,23 @@ describe("accepting a breaking change", () => {
         ``,
       ].join("\n"),
     );
-    const run = await runCommand(["base.yaml", "head.yaml", "--accepted", "accepted.yaml", "--format", "json", "--fail-on", "breaking"], dir);
+    const run = await runCommand(
+      ["base.yaml", "head.yaml", "--accepted", "accepted.yaml", "--format", "json", "--fail-on", "breaking"],
+      dir,
+    );
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout) as { semver: string; changes: { rule: string; accepted?: unknown; location?: unknown; severity: string }[] };
+    const report = JSON.parse(run.stdout) as {
+      semver: string;
+      changes: { rule: string; accepted?: unknown; location?: unknown; severity: string }[];
+    };
     expect(report.semver).toBe("minor");
     expect(report.changes.map((c) => [c.rule, c.severity, c.accepted])).toEqual([
       ["accepted-change-stale", "warning", undefined],
       ["request-property-constraint-tightened", "breaking", { reason: "Longer names were never stored." }],
     ]);
     expect(report.changes[0]?.location).toEqual({ file: "accepted.yaml", line: 5, column: 3 });
-    expect((await runCommand(["base.yaml", "head.yaml", "--accepted", "accepted.yaml", "--fail-on", "warning"], dir)).code).toBe(1);
+    expect(
+      (await runCommand(["base.yaml", "head.yaml", "--accepted", "accepted.yaml", "--fail-on", "warning"], dir)).code,
+    ).toBe(1);
   });
 });

@@ -59,15 +59,26 @@ export function describeMismatch(report: DiffReport, expected: Expected): string
   const main = changesOf(report, expected.rule);
   const problems = [
     ...(main.length === 0 ? [`no ${expected.rule} change`] : []),
-    ...main.filter((c) => c.severity !== expected.severity).map((c) => `${c.rule} is ${c.severity}, not ${expected.severity}`),
-    ...(JSON.stringify(rulesOf(report)) !== JSON.stringify([...expected.rules].sort()) ? [`rules ${rulesOf(report).join(", ")}`] : []),
+    ...main
+      .filter((c) => c.severity !== expected.severity)
+      .map((c) => `${c.rule} is ${c.severity}, not ${expected.severity}`),
+    ...(JSON.stringify(rulesOf(report)) !== JSON.stringify([...expected.rules].sort())
+      ? [`rules ${rulesOf(report).join(", ")}`]
+      : []),
     ...(report.semver !== expected.semver ? [`semver ${report.semver}`] : []),
   ];
-  return problems.length === 0 ? undefined : `${problems.join("; ")}\n${report.changes.map((c) => `  ${c.severity} ${c.rule}: ${c.message}`).join("\n")}`;
+  return problems.length === 0
+    ? undefined
+    : `${problems.join("; ")}\n${report.changes.map((c) => `  ${c.severity} ${c.rule}: ${c.message}`).join("\n")}`;
 }
 
 /** What a direction must give: `rule` with `severity`, the report's bump, and the other rules beside it. */
-export function want(rule: string, severity: Expected["severity"], semver: Expected["semver"], ...others: string[]): Expected {
+export function want(
+  rule: string,
+  severity: Expected["severity"],
+  semver: Expected["semver"],
+  ...others: string[]
+): Expected {
   return { rule, severity, semver, rules: [rule, ...others] };
 }
 
@@ -77,7 +88,11 @@ export function bothWays(expected: Expected): Pick<RulePair, "forward" | "revers
 }
 
 /** A request constraint tightened: breaking, and reversed a loosening that needs a minor release. */
-export function tightenedRequest(name: string, head: RulePair["head"], subject: "property" | "parameter" = "property"): RulePair {
+export function tightenedRequest(
+  name: string,
+  head: RulePair["head"],
+  subject: "property" | "parameter" = "property",
+): RulePair {
   return {
     name,
     head,

@@ -43,18 +43,35 @@ describe("inputs that cannot be compared: the generator's diagnostics and exit 2
   it("an unknown git ref, named as git:<ref>:<path>", async () => {
     const run = await runCommand(["git:no-such-ref-here"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^git:no-such-ref-here:spec\/openapi\.yaml error DIFF_SOURCE_NOT_FOUND git ref "no-such-ref-here" is not known/);
+    expect(run.stderr).toMatch(
+      /^git:no-such-ref-here:spec\/openapi\.yaml error DIFF_SOURCE_NOT_FOUND git ref "no-such-ref-here" is not known/,
+    );
   });
 
   it("a file that is not at a git ref, and a git file that is not OpenAPI", async () => {
-    expect((await runCommand(["git:HEAD:spec/nothing.yaml"])).stderr).toContain('error DIFF_SOURCE_NOT_FOUND spec/nothing.yaml does not exist at git ref "HEAD"');
-    expect((await runCommand(["git:HEAD:package.json"])).stderr).toMatch(/^git:HEAD:package\.json error SPEC_NOT_OPENAPI /);
+    expect((await runCommand(["git:HEAD:spec/nothing.yaml"])).stderr).toContain(
+      'error DIFF_SOURCE_NOT_FOUND spec/nothing.yaml does not exist at git ref "HEAD"',
+    );
+    expect((await runCommand(["git:HEAD:package.json"])).stderr).toMatch(
+      /^git:HEAD:package\.json error SPEC_NOT_OPENAPI /,
+    );
   });
 
   it("a spec from git whose external $refs reach a file that is not there at that ref", async () => {
     const text = stringify(withValue(baseDocument(), "#/components/schemas/Venue", { $ref: "./venue.yaml#/Venue" }));
-    await expect(loadSide({ name: "git:HEAD:spec/split.yaml", text, read: async () => Promise.reject(new Error("spec/venue.yaml does not exist at git ref HEAD")) })).rejects.toMatchObject({
-      diagnostics: [expect.objectContaining({ code: "REF_EXTERNAL_FAILED", message: expect.stringMatching(/spec\/venue\.yaml does not exist at git ref HEAD/) })],
+    await expect(
+      loadSide({
+        name: "git:HEAD:spec/split.yaml",
+        text,
+        read: async () => Promise.reject(new Error("spec/venue.yaml does not exist at git ref HEAD")),
+      }),
+    ).rejects.toMatchObject({
+      diagnostics: [
+        expect.objectContaining({
+          code: "REF_EXTERNAL_FAILED",
+          message: expect.stringMatching(/spec\/venue\.yaml does not exist at git ref HEAD/),
+        }),
+      ],
     });
   });
 
@@ -65,7 +82,13 @@ describe("inputs that cannot be compared: the generator's diagnostics and exit 2
   });
 
   it("an unknown option, a bad value, too many arguments", async () => {
-    for (const args of [["--nope"], ["--format", "html"], ["--fail-on", "info"], ["a.yaml", "b.yaml", "c.yaml"], ["--check-version", file("base.yaml")]]) {
+    for (const args of [
+      ["--nope"],
+      ["--format", "html"],
+      ["--fail-on", "info"],
+      ["a.yaml", "b.yaml", "c.yaml"],
+      ["--check-version", file("base.yaml")],
+    ]) {
       const run = await runCommand(args);
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stderr).toMatch(/^error DIFF_USAGE .+\n {2}hint: Run `npm run spec:diff -- --help`/);
@@ -96,16 +119,30 @@ describe("exit codes", () => {
 
 describe("the process", () => {
   it("prints GitHub annotations on stdout and exits 1 on a breaking change with --fail-on breaking", async () => {
-    const run = await spawnCli([file("base.yaml"), file("breaking.yaml"), "--format", "github", "--fail-on", "breaking"]);
+    const run = await spawnCli([
+      file("base.yaml"),
+      file("breaking.yaml"),
+      "--format",
+      "github",
+      "--fail-on",
+      "breaking",
+    ]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^::error file=.*breaking\.yaml,line=\d+,col=\d+,title=api-removed::createVenue \(POST \/venues\): removed/);
-    expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("::notice title=spec%3Adiff::semver advice: major (1 change(s))");
+    expect(run.stdout).toMatch(
+      /^::error file=.*breaking\.yaml,line=\d+,col=\d+,title=api-removed::createVenue \(POST \/venues\): removed/,
+    );
+    expect(run.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "::notice title=spec%3Adiff::semver advice: major (1 change(s))",
+    );
   });
 });
 
 function spawnCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/diff/cli.ts", ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "src/diff/cli.ts", ...args], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

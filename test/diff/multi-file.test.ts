@@ -23,16 +23,29 @@ beforeAll(async () => {
   await run("-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-qm", "a multi-file spec");
   const line = join(repo, "spec/schemas/orders/OrderLine.yaml");
   await writeFile(line, (await readFile(line, "utf8")).replace("minimum: 1", "minimum: 2"));
-  await run("-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-qam", "a larger minimum quantity");
+  await run(
+    "-c",
+    "user.name=test",
+    "-c",
+    "user.email=test@example.invalid",
+    "commit",
+    "-qam",
+    "a larger minimum quantity",
+  );
 });
 
 describe("spec:diff on a multi-file document", () => {
   it("reads the other files at each git ref, and reports a change in one under its component", async () => {
-    const run = await runCommand(["git:HEAD~1:spec/openapi.yaml", "git:HEAD:spec/openapi.yaml", "--format", "json"], repo);
+    const run = await runCommand(
+      ["git:HEAD~1:spec/openapi.yaml", "git:HEAD:spec/openapi.yaml", "--format", "json"],
+      repo,
+    );
     expect(run.stderr).toBe("");
     const report = JSON.parse(run.stdout) as { changes: { rule: string; message: string }[]; semver: string };
     expect(report.changes.map((change) => change.rule)).toContain("request-property-constraint-tightened");
-    expect(report.changes.find((change) => change.rule === "request-property-constraint-tightened")?.message).toMatch(/OrderLine/);
+    expect(report.changes.find((change) => change.rule === "request-property-constraint-tightened")?.message).toMatch(
+      /OrderLine/,
+    );
     expect(report.semver).toBe("major");
   });
 

@@ -46,9 +46,21 @@ const DISAGREEMENTS: Readonly<Record<string, Disagreement>> = {
     reason:
       "the oneOf branch added (Rabbit) is the same as Cat: a body valid against Cat alone before (one whose `breed` is not an object, which Dog refuses) now matches Cat and Rabbit and is refused. oasdiff rates a oneOf branch added INFO whatever it overlaps",
   },
-  "169": { verdict: "breaking", rule: "response-property-constraint-changed", reason: `pattern ^[a-z]+$ replaced by .+ (not worked out, so read as changed both ways). ${LOOSER_RESPONSE}` },
-  "170": { verdict: "breaking", rule: "response-property-constraint-loosened", reason: `pattern ^[a-z]+$ replaced by .*, which every string matches. ${LOOSER_RESPONSE}` },
-  "171": { verdict: "breaking", rule: "response-property-constraint-loosened", reason: `pattern ^[a-z]+$ removed. ${LOOSER_RESPONSE}` },
+  "169": {
+    verdict: "breaking",
+    rule: "response-property-constraint-changed",
+    reason: `pattern ^[a-z]+$ replaced by .+ (not worked out, so read as changed both ways). ${LOOSER_RESPONSE}`,
+  },
+  "170": {
+    verdict: "breaking",
+    rule: "response-property-constraint-loosened",
+    reason: `pattern ^[a-z]+$ replaced by .*, which every string matches. ${LOOSER_RESPONSE}`,
+  },
+  "171": {
+    verdict: "breaking",
+    rule: "response-property-constraint-loosened",
+    reason: `pattern ^[a-z]+$ removed. ${LOOSER_RESPONSE}`,
+  },
   "193": {
     verdict: "breaking",
     rule: "request-property-became-required",
@@ -58,7 +70,8 @@ const DISAGREEMENTS: Readonly<Record<string, Disagreement>> = {
   "249": {
     verdict: "breaking",
     rule: "new-required-request-property",
-    reason: "`name` is added to `required` without being listed in `properties`: a request without it is now refused. oasdiff reads `required` only for the properties it lists",
+    reason:
+      "`name` is added to `required` without being listed in `properties`: a request without it is now refused. oasdiff reads `required` only for the properties it lists",
   },
   "263": {
     verdict: "not-breaking",
@@ -109,7 +122,10 @@ describe("spec:diff on oasdiff's checker cases", () => {
       expect(listed, "agrees, so it is no longer a disagreement").toBeUndefined();
       return;
     }
-    expect(listed, `expected ${corpusCase.expected}, the project says ${outcome.verdict} (${outcome.rules.join(", ")}): not in DISAGREEMENTS`).toBeDefined();
+    expect(
+      listed,
+      `expected ${corpusCase.expected}, the project says ${outcome.verdict} (${outcome.rules.join(", ")}): not in DISAGREEMENTS`,
+    ).toBeDefined();
     expect(outcome.verdict).toBe(listed?.verdict);
     expect(outcome.rules.length === 0 ? NO_HTTP_CHANGE : outcome.rules).toContain(listed?.rule);
   });
@@ -121,7 +137,9 @@ describe("spec:diff on oasdiff's checker cases", () => {
       const listed = DISAGREEMENTS[c.name];
       return `  ${c.name} expected ${c.expected}, ${listed?.verdict ?? "?"} by ${listed?.rule ?? "?"}: ${listed?.reason ?? "not listed"}`;
     });
-    console.info(`oasdiff checker cases: ${agreeing} of ${cases.length} agree (${((100 * agreeing) / cases.length).toFixed(1)}%)\n${lines.join("\n")}`);
+    console.info(
+      `oasdiff checker cases: ${agreeing} of ${cases.length} agree (${((100 * agreeing) / cases.length).toFixed(1)}%)\n${lines.join("\n")}`,
+    );
     expect(agreeing / cases.length).toBeGreaterThanOrEqual(MINIMUM_AGREEMENT);
     expect(disagreeing.map((c) => c.name)).toEqual(Object.keys(DISAGREEMENTS).sort());
   });
@@ -135,19 +153,33 @@ function readCase(name: string): CorpusCase {
     throw new Error(`${file}: ${problem}`);
   };
   if (!isRecord(data)) return fail("is not an object");
-  const text = (value: unknown, field: string): string => (typeof value === "string" && value !== "" ? value : fail(`${field} is not a file name`));
+  const text = (value: unknown, field: string): string =>
+    typeof value === "string" && value !== "" ? value : fail(`${field} is not a file name`);
   const oasdiff = data.oasdiff_verdict;
   const judged = isRecord(data.judged) ? data.judged.verdict : undefined;
-  if (oasdiff !== "breaking" && oasdiff !== "not-breaking") return fail(`oasdiff_verdict ${JSON.stringify(oasdiff)} is neither breaking nor not-breaking`);
+  if (oasdiff !== "breaking" && oasdiff !== "not-breaking")
+    return fail(`oasdiff_verdict ${JSON.stringify(oasdiff)} is neither breaking nor not-breaking`);
   if (judged !== undefined && judged !== "breaking" && judged !== "not-breaking" && judged !== "either")
     return fail(`judged.verdict ${JSON.stringify(judged)} is not breaking, not-breaking or either`);
   const source = isRecord(data.source) && typeof data.source.from === "string" ? data.source.from : "";
-  return { name, from: source, base: text(data.base, "base"), head: text(data.head, "head"), expected: judged ?? oasdiff };
+  return {
+    name,
+    from: source,
+    base: text(data.base, "base"),
+    head: text(data.head, "head"),
+    expected: judged ?? oasdiff,
+  };
 }
 
 /** The project's HTTP-level verdict on a case. */
 async function judge(corpusCase: CorpusCase): Promise<Outcome> {
-  const options = { base: corpusCase.base, head: corpusCase.head, format: "json", accepted: "accepted-changes.yaml", checkVersion: false } as const;
+  const options = {
+    base: corpusCase.base,
+    head: corpusCase.head,
+    format: "json",
+    accepted: "accepted-changes.yaml",
+    checkVersion: false,
+  } as const;
   const { report } = await runDiff(options, join(folder, corpusCase.name));
   const http = report.changes.filter((change) => change.direction !== "package");
   const breaking = http.filter((change) => change.severity === "breaking");

@@ -22,7 +22,8 @@ async function compareWithSpec(text: string): Promise<[DiffReport, DiffReport]> 
 
 /** Every mapping with its keys in reverse order, `required` and `enum` lists reversed. */
 function reorder(value: unknown, key = ""): unknown {
-  if (Array.isArray(value)) return (key === "required" || key === "enum" ? [...value].reverse() : value).map((item) => reorder(item));
+  if (Array.isArray(value))
+    return (key === "required" || key === "enum" ? [...value].reverse() : value).map((item) => reorder(item));
   if (value === null || typeof value !== "object") return value;
   return Object.fromEntries(
     Object.entries(value)
@@ -40,7 +41,10 @@ describe("the project's spec", () => {
   });
 
   it("reads its own `event_id: false` as a property no request may carry: allowing it widens, forbidding it breaks", async () => {
-    const text = specText.replace("            event_id: false\n", "            event_id:\n              type: string\n");
+    const text = specText.replace(
+      "            event_id: false\n",
+      "            event_id:\n              type: string\n",
+    );
     expect(text).not.toBe(specText);
     const [widened, narrowed] = await compareWithSpec(text);
     expect(rulesOf(widened)).toEqual(["package-type-changed", "request-property-type-widened"]);
@@ -73,7 +77,11 @@ describe("the command on the repository's history", () => {
     const report = JSON.parse(run.stdout) as DiffReport;
     expect(report.semver).toBe("patch");
     expect(rulesOf(report)).toEqual(["documentation-changed"]);
-    expect(report.changes.map((c) => c.pointer).sort()).toEqual(["#/paths/~1clients~1{id}/patch/description", "#/paths/~1workers~1{id}~1credentials/post/description", "#/tags"]);
+    expect(report.changes.map((c) => c.pointer).sort()).toEqual([
+      "#/paths/~1clients~1{id}/patch/description",
+      "#/paths/~1workers~1{id}~1credentials/post/description",
+      "#/tags",
+    ]);
     expect(report.changes.every((c) => c.location?.file === "git:0fe80d6:spec/openapi.yaml")).toBe(true);
   });
 });

@@ -49,14 +49,31 @@ export function baseDocument(): Json {
             { name: "id", in: "path", required: true, schema: { type: "integer" } },
             { name: "q", in: "query", schema: { type: "string", maxLength: 20 } },
           ],
-          responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Venue" } } } } },
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Venue" } } },
+            },
+          },
         },
       },
       "/venues": {
         post: {
           operationId: "createVenue",
-          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/VenueCreate" } } } },
-          responses: { "201": { description: "created", content: { "application/json": { schema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } } } } },
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { $ref: "#/components/schemas/VenueCreate" } } },
+          },
+          responses: {
+            "201": {
+              description: "created",
+              content: {
+                "application/json": {
+                  schema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },
+                },
+              },
+            },
+          },
         },
       },
     },
@@ -131,5 +148,7 @@ export function chain(...steps: ((document: Json) => Json)[]): (document: Json) 
 
 /** A oneOf/anyOf of objects, each with one required string property of the given name. */
 export function objectBranches(keyword: "oneOf" | "anyOf", names: readonly string[]): Json {
-  return { [keyword]: names.map((name) => ({ type: "object", properties: { [name]: { type: "string" } }, required: [name] })) };
+  return {
+    [keyword]: names.map((name) => ({ type: "object", properties: { [name]: { type: "string" } }, required: [name] })),
+  };
 }

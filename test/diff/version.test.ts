@@ -20,7 +20,8 @@ describe("the bump a version needs", () => {
       ["0.1.0", "minor", "patch"],
       ["0.0.3", "major", "patch"],
     ];
-    for (const [version, advice, needed] of cases) expect(requiredBump(advice, parseVersion(version) ?? [0, 0, 0]), `${version} ${advice}`).toBe(needed);
+    for (const [version, advice, needed] of cases)
+      expect(requiredBump(advice, parseVersion(version) ?? [0, 0, 0]), `${version} ${advice}`).toBe(needed);
   });
 
   it("reads versions, strictly for package.json and loosely for info.version", () => {
@@ -45,7 +46,11 @@ describe("the bump a version needs", () => {
 describe("--check-version in a repository", () => {
   it("fails until package.json and info.version are bumped enough for a breaking change", async () => {
     const dir = await makeTempDir("check-version");
-    const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=Spec", "-c", "user.email=spec@example.com", ...args], { cwd: dir, encoding: "utf8" });
+    const git = (...args: string[]): string =>
+      execFileSync("git", ["-c", "user.name=Spec", "-c", "user.email=spec@example.com", ...args], {
+        cwd: dir,
+        encoding: "utf8",
+      });
     await mkdir(join(dir, "spec"));
     await writeFile(join(dir, "package.json"), JSON.stringify({ name: "p", version: "0.1.0" }));
     await writeFile(join(dir, "spec/openapi.yaml"), stringify(baseDocument()));

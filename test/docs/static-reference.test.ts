@@ -10,7 +10,13 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Json, type JsonObject, readDereferencedSpec } from "../spec/spec-document.js";
-import { type BrowserSession, chromiumPath, launchBrowser, noBrowserMessage, requireBrowserInCi } from "../support/browser.js";
+import {
+  type BrowserSession,
+  chromiumPath,
+  launchBrowser,
+  noBrowserMessage,
+  requireBrowserInCi,
+} from "../support/browser.js";
 import { repoRoot } from "../support/paths.js";
 
 const run = promisify(execFile);
@@ -33,7 +39,9 @@ async function listOperations(): Promise<ShownOperation[]> {
   return Object.values(paths).flatMap((item) =>
     Object.values(item as JsonObject).map((node) => {
       const { operationId, summary, tags, responses } = node as JsonObject;
-      const success = Object.entries(responses as JsonObject).find(([status]) => status.startsWith("2"))?.[1] as JsonObject;
+      const success = Object.entries(responses as JsonObject).find(([status]) =>
+        status.startsWith("2"),
+      )?.[1] as JsonObject;
       const examples = (Object.values(success["content"] as JsonObject)[0] as JsonObject)["examples"] as JsonObject;
       const example = firstString((Object.values(examples)[0] as JsonObject)["value"] ?? null) ?? "";
       const tag = String((tags as Json[])[0])
@@ -70,44 +78,53 @@ describe("npm run docs", () => {
   });
 });
 
-describe.skipIf(chromiumPath === undefined)(`the static reference in a browser${chromiumPath === undefined ? ` (skipped: ${noBrowserMessage})` : ""}`, () => {
-  let browser: BrowserSession;
+describe.skipIf(chromiumPath === undefined)(
+  `the static reference in a browser${chromiumPath === undefined ? ` (skipped: ${noBrowserMessage})` : ""}`,
+  () => {
+    let browser: BrowserSession;
 
-  beforeAll(async () => {
-    browser = await launchBrowser(chromiumPath ?? "");
-    await browser.page.goto(fileUrl);
-    await browser.page.getByText("Workforce Scheduling Service API (1.12)").waitFor();
-  });
+    beforeAll(async () => {
+      browser = await launchBrowser(chromiumPath ?? "");
+      await browser.page.goto(fileUrl);
+      await browser.page.getByText("Workforce Scheduling Service API (1.12)").waitFor();
+    });
 
-  afterAll(() => browser?.close());
+    afterAll(() => browser?.close());
 
-  it("shows every operation, each with its summary and its example answer", async () => {
-    const { page } = browser;
-    expect(operations).toHaveLength(9);
-    for (const { operationId, tagHref, summary, example } of operations) {
-      // the address of the operation's page, as the sidebar links to it
-      await page.evaluate((hash) => {
-        location.hash = hash;
-      }, `#${tagHref}/${operationId.toLowerCase()}`);
-      await page.locator("h2", { hasText: summary }).first().waitFor();
-      expect(example, `${operationId} has an example to look for`).not.toBe("");
-      await expect.poll(() => page.locator("body").innerText(), { message: `${operationId} shows its example` }).toContain(example);
-    }
-    await browser.screenshot("static-reference");
-  });
+    it("shows every operation, each with its summary and its example answer", async () => {
+      const { page } = browser;
+      expect(operations).toHaveLength(9);
+      for (const { operationId, tagHref, summary, example } of operations) {
+        // the address of the operation's page, as the sidebar links to it
+        await page.evaluate((hash) => {
+          location.hash = hash;
+        }, `#${tagHref}/${operationId.toLowerCase()}`);
+        await page.locator("h2", { hasText: summary }).first().waitFor();
+        expect(example, `${operationId} has an example to look for`).not.toBe("");
+        await expect
+          .poll(() => page.locator("body").innerText(), { message: `${operationId} shows its example` })
+          .toContain(example);
+      }
+      await browser.screenshot("static-reference");
+    });
 
-  it("shows the X-API-KEY scheme", async () => {
-    const { page } = browser;
-    await page.getByText("View security details").first().click();
-    await expect.poll(() => page.locator("body").innerText()).toMatch(/ApiKeyAuth[\s\S]*Header parameter name:\s*X-API-KEY/);
-    await browser.screenshot("static-reference-security");
-  });
+    it("shows the X-API-KEY scheme", async () => {
+      const { page } = browser;
+      await page.getByText("View security details").first().click();
+      await expect
+        .poll(() => page.locator("body").innerText())
+        .toMatch(/ApiKeyAuth[\s\S]*Header parameter name:\s*X-API-KEY/);
+      await browser.screenshot("static-reference-security");
+    });
 
-  it("makes no request beyond the file: anything else is refused by the page's own policy", () => {
-    const outside = browser.requests.filter((request) => !request.url.startsWith(fileUrl) && !/^(data|blob):/.test(request.url));
-    expect(browser.requests.some((request) => request.url.startsWith(fileUrl))).toBe(true);
-    expect(outside.filter((request) => request.failure !== "csp")).toEqual([]);
-  });
-});
+    it("makes no request beyond the file: anything else is refused by the page's own policy", () => {
+      const outside = browser.requests.filter(
+        (request) => !request.url.startsWith(fileUrl) && !/^(data|blob):/.test(request.url),
+      );
+      expect(browser.requests.some((request) => request.url.startsWith(fileUrl))).toBe(true);
+      expect(outside.filter((request) => request.failure !== "csp")).toEqual([]);
+    });
+  },
+);
 
 requireBrowserInCi();

@@ -10,9 +10,11 @@ import { CodeRef, toCodeLiteral } from "../../src/emit/literal.js";
 /** The layout rule, printed the direct way: each level's full one-line form, then the width test. */
 function reference(value: unknown, indent = ""): string {
   const inline = oneLine(value);
-  if (indent.length + inline.length <= 100 || value === null || typeof value !== "object" || value instanceof CodeRef) return inline;
+  if (indent.length + inline.length <= 100 || value === null || typeof value !== "object" || value instanceof CodeRef)
+    return inline;
   const inner = `${indent}  `;
-  if (Array.isArray(value)) return `[\n${value.map((item) => `${inner}${reference(item, inner)},`).join("\n")}\n${indent}]`;
+  if (Array.isArray(value))
+    return `[\n${value.map((item) => `${inner}${reference(item, inner)},`).join("\n")}\n${indent}]`;
   return `{\n${Object.entries(value)
     .map(([name, item]) => `${inner}${key(name)}: ${reference(item, inner)},`)
     .join("\n")}\n${indent}}`;
@@ -34,7 +36,11 @@ function oneLine(value: unknown): string {
 
 describe("toCodeLiteral", () => {
   it("prints the spec and the fixtures exactly as the direct layout does", () => {
-    for (const file of ["spec/openapi.yaml", "test/fixtures/discriminator/openapi.yaml", "test/fixtures/parameters/openapi.yaml"]) {
+    for (const file of [
+      "spec/openapi.yaml",
+      "test/fixtures/discriminator/openapi.yaml",
+      "test/fixtures/parameters/openapi.yaml",
+    ]) {
       const document: unknown = parse(readFileSync(file, "utf8"));
       expect(toCodeLiteral(document)).toBe(reference(document));
       expect(toCodeLiteral(document, "      ")).toBe(reference(document, "      "));
@@ -45,7 +51,9 @@ describe("toCodeLiteral", () => {
     for (let length = 80; length <= 100; length++) {
       const value = { key: "x".repeat(length - 11) }; // `{ key: "…" }` is `length` characters
       expect(toCodeLiteral(value)).toBe(reference(value));
-      expect(toCodeLiteral([value, [], {}, null, 1, true, new CodeRef("V.check")], "  ")).toBe(reference([value, [], {}, null, 1, true, new CodeRef("V.check")], "  "));
+      expect(toCodeLiteral([value, [], {}, null, 1, true, new CodeRef("V.check")], "  ")).toBe(
+        reference([value, [], {}, null, 1, true, new CodeRef("V.check")], "  "),
+      );
     }
     expect(toCodeLiteral({ key: "x".repeat(89) })).toBe(`{ key: "${"x".repeat(89)}" }`);
     expect(toCodeLiteral({ key: "x".repeat(90) })).toBe(`{\n  key: "${"x".repeat(90)}",\n}`);
@@ -57,7 +65,9 @@ describe("toCodeLiteral", () => {
   });
 
   it("makes `__proto__` an own property of the printed object, not its prototype", () => {
-    const value: unknown = JSON.parse('{ "__proto__": { "polluted": true }, "properties": { "__proto__": { "type": "string" } } }');
+    const value: unknown = JSON.parse(
+      '{ "__proto__": { "polluted": true }, "properties": { "__proto__": { "type": "string" } } }',
+    );
     for (const indent of ["", " ".repeat(90)]) {
       const printed = new Function(`return ${toCodeLiteral(value, indent)};`)() as Record<string, unknown>;
       expect(Object.getPrototypeOf(printed)).toBe(Object.prototype);

@@ -16,11 +16,19 @@ function deepFreeze<T>(value: T): T {
 }
 
 describe("every emitter", () => {
-  it.each(["discriminator", "read-write", "multipart", "parameters"])("leaves the document and the model of %s untouched", async (fixture) => {
-    const loaded = await loadSpec(`test/fixtures/${fixture}/openapi.yaml`);
-    const document = deepFreeze(structuredClone(loaded.document));
-    const model = deepFreeze(buildModel(loaded, `test/fixtures/${fixture}/openapi.yaml`).model);
-    const files = await runEmitters(EMITTERS, { model, document, templatesDir: DEFAULT_TEMPLATES_DIR, formats: "assert" });
-    expect(files.length).toBeGreaterThan(10);
-  });
+  it.each(["discriminator", "read-write", "multipart", "parameters"])(
+    "leaves the document and the model of %s untouched",
+    async (fixture) => {
+      const loaded = await loadSpec(`test/fixtures/${fixture}/openapi.yaml`);
+      const document = deepFreeze(structuredClone(loaded.document));
+      const model = deepFreeze(buildModel(loaded, `test/fixtures/${fixture}/openapi.yaml`).model);
+      const files = await runEmitters(EMITTERS, {
+        model,
+        document,
+        templatesDir: DEFAULT_TEMPLATES_DIR,
+        formats: "assert",
+      });
+      expect(files.length).toBeGreaterThan(10);
+    },
+  );
 });

@@ -14,7 +14,12 @@ writeFileSync(
 );
 writeFileSync(join(dir, "t", "plain.ts.hbs"), "export const name = {{json name}};\n");
 
-const table = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`operation${i}`, { method: "GET", path: `/items/${i}/with/a/long/enough/path` }]));
+const table = Object.fromEntries(
+  Array.from({ length: 6 }, (_, i) => [
+    `operation${i}`,
+    { method: "GET", path: `/items/${i}/with/a/long/enough/path` },
+  ]),
+);
 const list = Array.from({ length: 30 }, (_, i) => `item number ${i}`);
 
 describe("templates", () => {
@@ -26,7 +31,10 @@ describe("templates", () => {
       path: "data.ts",
       content: `export const table = ${toCodeLiteral(table)} as const;\nexport const list = ${toCodeLiteral(list)};\nexport const small = { a: 1 };\nexport const name = "x";\n`,
     });
-    expect(templates.file("plain.ts", "t/plain.ts", { name: "x" })).toEqual({ path: "plain.ts", content: 'export const name = "x";\n' });
+    expect(templates.file("plain.ts", "t/plain.ts", { name: "x" })).toEqual({
+      path: "plain.ts",
+      content: 'export const name = "x";\n',
+    });
   });
 
   it("prints spec strings with control characters as the strings they are", () => {

@@ -14,7 +14,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The loaded compiler works: it parses and translates. */
 function translates(ts: ReturnType<typeof loadTypeScript>): string {
-  return ts.transpileModule("const n: number = 1;", { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText.trim();
+  return ts
+    .transpileModule("const n: number = 1;", { compilerOptions: { target: ts.ScriptTarget.ES2022 } })
+    .outputText.trim();
 }
 
 describe("loadWithCodeCache", () => {
@@ -33,7 +35,10 @@ describe("loadWithCodeCache", () => {
     writeFileSync(cacheFile, "not a code cache");
     // in a fresh process: this one holds the compiled compiler in V8's own cache, which wins over any file
     const script = `import { loadWithCodeCache } from "./src/emit/typescript-once.ts"; loadWithCodeCache(${JSON.stringify(compilerFile)}, ${JSON.stringify(cacheFile)});`;
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: repoRoot, encoding: "utf8" });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
     expect(run.stderr).toBe("");
     expect(readFileSync(cacheFile).length).toBeGreaterThan(100_000);
   });

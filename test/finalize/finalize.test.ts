@@ -14,7 +14,10 @@ function failure(run: () => unknown): GenerationFailed {
 
 describe("finalizeFiles", () => {
   it("puts the header on TypeScript files and normalises whitespace", () => {
-    const [file] = finalizeFiles([{ path: "a.ts", content: "export const a = 1;  \r\n\n\n\nexport const b = 2;" }], "spec/openapi.yaml");
+    const [file] = finalizeFiles(
+      [{ path: "a.ts", content: "export const a = 1;  \r\n\n\n\nexport const b = 2;" }],
+      "spec/openapi.yaml",
+    );
     expect(file?.content).toMatch(/^\/\/ Generated from spec\/openapi\.yaml by `npm run generate`\./);
     expect(file?.content.endsWith("export const a = 1;\n\nexport const b = 2;\n")).toBe(true);
   });
@@ -22,10 +25,18 @@ describe("finalizeFiles", () => {
 
 describe("checkTemplateSyntax", () => {
   it("reports rendered TypeScript that does not parse, by file, line and column, as written", () => {
-    const files = finalizeFiles([{ path: "server/plugin.ts", content: "// line 1\nexport const a = {;\n" }], "spec.yaml");
+    const files = finalizeFiles(
+      [{ path: "server/plugin.ts", content: "// line 1\nexport const a = {;\n" }],
+      "spec.yaml",
+    );
     const error = failure(() => checkTemplateSyntax(files, new Set()));
     // positions are those of the written file, header included
-    expect(error.diagnostics).toEqual([expect.objectContaining({ code: "TEMPLATE_FAILED", message: expect.stringMatching(/^generated server\/plugin\.ts:5:19 is not valid TypeScript: /) })]);
+    expect(error.diagnostics).toEqual([
+      expect.objectContaining({
+        code: "TEMPLATE_FAILED",
+        message: expect.stringMatching(/^generated server\/plugin\.ts:5:19 is not valid TypeScript: /),
+      }),
+    ]);
   });
 
   it("leaves printed files, runtime copies and files other than TypeScript out", () => {

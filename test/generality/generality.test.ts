@@ -28,7 +28,9 @@ const GENERATING: Readonly<Record<string, readonly (readonly [string, RegExp])[]
   "3b.yaml": [["OPERATION_ID_MISSING", /GET \/tree/]],
   "4.yaml": [],
   "5.yaml": [["PATTERN_WITHOUT_UNICODE", /the pattern "\^\[a-z0-9_\\\\-\\\\:\]\+\$" does not compile with the u flag/]],
-  "6.yaml": [["NOT_GENERATED", /^POST \/subscribe: callback "onEvent" \(requests the API sends back\) is not generated/]],
+  "6.yaml": [
+    ["NOT_GENERATED", /^POST \/subscribe: callback "onEvent" \(requests the API sends back\) is not generated/],
+  ],
   "8.yaml": [
     ["OPERATION_ID_MISSING", /GET \/items\/\{id\}/],
     ["NOT_GENERATED", /path parameter "id" uses style "matrix".*left out of the client and the server/],
@@ -40,7 +42,10 @@ const warnings = new Map<string, readonly Diagnostic[]>();
 
 beforeAll(async () => {
   for (const fixture of Object.keys(GENERATING)) {
-    const result = await generate({ spec: join(repoRoot, "test/fixtures/generality", fixture), out: join(out, fixture.replace(/\W/g, "_")) });
+    const result = await generate({
+      spec: join(repoRoot, "test/fixtures/generality", fixture),
+      out: join(out, fixture.replace(/\W/g, "_")),
+    });
     warnings.set(fixture, result.diagnostics);
   }
 }, 120_000);
@@ -48,7 +53,10 @@ afterAll(() => rm(out, { recursive: true, force: true }));
 
 /** The validators generated from a fixture. */
 async function validators(fixture: string): Promise<Record<string, (value: unknown) => { valid: boolean }>> {
-  return (await import(join(out, fixture.replace(/\W/g, "_"), "validators", "index.ts"))) as Record<string, (value: unknown) => { valid: boolean }>;
+  return (await import(join(out, fixture.replace(/\W/g, "_"), "validators", "index.ts"))) as Record<
+    string,
+    (value: unknown) => { valid: boolean }
+  >;
 }
 
 describe("documents met in the wild", () => {
@@ -79,11 +87,20 @@ describe("documents met in the wild", () => {
   });
 
   it("writes JSON Schemas that a JSON Schema validator resolves: anchors, recursion outside the components", async () => {
-    const { jsonSchemas } = (await import(join(out, "3_yaml", "json-schemas.ts"))) as { jsonSchemas: Record<string, object> };
+    const { jsonSchemas } = (await import(join(out, "3_yaml", "json-schemas.ts"))) as {
+      jsonSchemas: Record<string, object>;
+    };
     const validate = new Ajv2020({ strict: false }).compile(jsonSchemas.Event as object);
     expect([validate({ kind: "created" }), validate({ kind: "updated" })]).toEqual([true, false]);
-    const forest = ((await import(join(out, "3b_yaml", "json-schemas.ts"))) as { jsonSchemas: Record<string, { $defs: Record<string, unknown> }> }).jsonSchemas.Forest;
-    expect(Object.keys(forest?.$defs ?? {})).toEqual(["Forest", "components/responses/Tree/content/application~1json/schema"]);
+    const forest = (
+      (await import(join(out, "3b_yaml", "json-schemas.ts"))) as {
+        jsonSchemas: Record<string, { $defs: Record<string, unknown> }>;
+      }
+    ).jsonSchemas.Forest;
+    expect(Object.keys(forest?.$defs ?? {})).toEqual([
+      "Forest",
+      "components/responses/Tree/content/application~1json/schema",
+    ]);
   });
 
   it("leaves an operation with a style the generated code does not implement out of the client and server", async () => {
@@ -119,7 +136,11 @@ describe("a multi-file document (test/fixtures/multi-file)", () => {
       "schemas/orders/OrderCreate.yaml",
       "schemas/orders/OrderLine.yaml",
     ]);
-    expect((await generate({ spec, out: join(out, "multi-file-out"), check: true })).drift).toEqual({ changed: [], missing: [], stale: [] });
+    expect((await generate({ spec, out: join(out, "multi-file-out"), check: true })).drift).toEqual({
+      changed: [],
+      missing: [],
+      stale: [],
+    });
     const line = join(copy, "schemas/orders/OrderLine.yaml");
     await writeFile(line, (await readFile(line, "utf8")).replace("minimum: 1", "minimum: 2"));
     const drift = (await generate({ spec, out: join(out, "multi-file-out"), check: true })).drift;
@@ -129,16 +150,30 @@ describe("a multi-file document (test/fixtures/multi-file)", () => {
 
 describe("invalid documents met in the wild", () => {
   it("7.yaml, operations given as a $ref: refused with one message per misplaced $ref", async () => {
-    const error = await generate({ spec: join(repoRoot, "test/fixtures/generality/7.yaml"), out: join(out, "7"), check: true }).then(
+    const error = await generate({
+      spec: join(repoRoot, "test/fixtures/generality/7.yaml"),
+      out: join(out, "7"),
+      check: true,
+    }).then(
       () => expect.fail("7.yaml generated"),
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(GenerationFailed);
-    const diagnostics = (error as GenerationFailed).diagnostics.map((d) => [d.code, d.location?.pointer, d.location?.line, d.message]);
+    const diagnostics = (error as GenerationFailed).diagnostics.map((d) => [
+      d.code,
+      d.location?.pointer,
+      d.location?.line,
+      d.message,
+    ]);
     expect(diagnostics).toEqual(
       ["/a/get", "/a/delete", "/b/get"].map((operation, index) => {
         const pointer = `#/paths/~1${operation.slice(1).replace("/", "/")}`;
-        return ["OAS_INVALID", pointer, [6, 8, 11][index], `${pointer} is a $ref, but OpenAPI allows no Reference Object here: inline the object`];
+        return [
+          "OAS_INVALID",
+          pointer,
+          [6, 8, 11][index],
+          `${pointer} is a $ref, but OpenAPI allows no Reference Object here: inline the object`,
+        ];
       }),
     );
   });

@@ -43,22 +43,40 @@ afterAll(() => rm(outputs, { recursive: true, force: true }));
 
 describe("golden files of the fixture specs", () => {
   it("covers every concern", () => {
-    expect(scenarios).toEqual(["discriminator", "multi-file", "multipart", "name-collisions", "nullable", "openapi-3.0", "parameters", "read-write", "recursion"]);
+    expect(scenarios).toEqual([
+      "discriminator",
+      "multi-file",
+      "multipart",
+      "name-collisions",
+      "nullable",
+      "openapi-3.0",
+      "parameters",
+      "read-write",
+      "recursion",
+    ]);
   });
 
   it.each(scenarios)("%s", async (scenario) => {
     // named, the built-in templates' output passes the syntax gate, as a --templates folder's does
-    const result = await generate({ spec: `test/fixtures/${scenario}/openapi.yaml`, out: join(outputs, scenario), templatesDir: DEFAULT_TEMPLATES_DIR });
+    const result = await generate({
+      spec: `test/fixtures/${scenario}/openapi.yaml`,
+      out: join(outputs, scenario),
+      templatesDir: DEFAULT_TEMPLATES_DIR,
+    });
     expect(result.files.length).toBeGreaterThan(0);
     const shared = result.files.filter((file) => body(file.content) === committed(file.path));
-    const listing = result.files.map((file) => (shared.includes(file) ? `${file.path} (same as generated/${file.path})` : file.path));
+    const listing = result.files.map((file) =>
+      shared.includes(file) ? `${file.path} (same as generated/${file.path})` : file.path,
+    );
     await expect(`${listing.join("\n")}\n`).toMatchFileSnapshot(`__snapshots__/${scenario}/FILES.txt`);
     const snapshotted = result.files.filter((f) => !shared.includes(f));
     for (const file of snapshotted) {
       await expect(file.content).toMatchFileSnapshot(`__snapshots__/${scenario}/${file.path}`);
     }
     // a snapshot of a file no longer emitted, or now the same as generated/'s, is left over: delete it
-    const leftOver = snapshotFiles(scenario).filter((path) => path !== "FILES.txt" && !snapshotted.some((file) => file.path === path));
+    const leftOver = snapshotFiles(scenario).filter(
+      (path) => path !== "FILES.txt" && !snapshotted.some((file) => file.path === path),
+    );
     expect(leftOver, `snapshots under test/golden/__snapshots__/${scenario}/ that nothing compares with`).toEqual([]);
   });
 });

@@ -10,7 +10,9 @@ import { parse } from "yaml";
 import { openApiSchemaCheck } from "../../src/load/openapi-schema.js";
 import { repoRoot } from "../support/paths.js";
 
-const swaggerParserCheck = createRequire(import.meta.url)("@apidevtools/swagger-parser/lib/validators/schema.js") as (api: unknown) => void;
+const swaggerParserCheck = createRequire(import.meta.url)("@apidevtools/swagger-parser/lib/validators/schema.js") as (
+  api: unknown,
+) => void;
 
 /** swagger-parser's verdict: the errors it throws with, or [] when it accepts the document. */
 function swaggerParserErrors(document: unknown): unknown[] {
@@ -38,7 +40,10 @@ const broken30 = {
 describe("the OpenAPI schema check", () => {
   it.each([
     ["the spec (3.1, valid)", spec],
-    ["the spec with a misplaced $ref and a bad type (3.1)", { ...spec, info: { $ref: "#/x" }, paths: { "/a": { get: { responses: { "200": { description: 5 } } } } } }],
+    [
+      "the spec with a misplaced $ref and a bad type (3.1)",
+      { ...spec, info: { $ref: "#/x" }, paths: { "/a": { get: { responses: { "200": { description: 5 } } } } } },
+    ],
     ["a 3.0 document with three defects", broken30],
     ["a valid 3.0 document", { ...broken30, info: { title: "t", version: "1" }, paths: {} }],
   ])("gives swagger-parser's errors: %s", (_label, document) => {

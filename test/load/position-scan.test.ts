@@ -30,7 +30,11 @@ function samplePointers(document: unknown, limit: number): string[] {
 const corpus = corpusAvailable("position-scan rows of the corpus documents");
 const documents = [
   join(repoRoot, "spec/openapi.yaml"),
-  ...readdirSync(join(repoRoot, "test/fixtures")).flatMap((name) => (name === "invalid" || name === "lint" || name === "generality" ? [] : [join(repoRoot, "test/fixtures", name, "openapi.yaml")])),
+  ...readdirSync(join(repoRoot, "test/fixtures")).flatMap((name) =>
+    name === "invalid" || name === "lint" || name === "generality"
+      ? []
+      : [join(repoRoot, "test/fixtures", name, "openapi.yaml")],
+  ),
   ...(corpus
     ? readdirSync(join(corpusDir, "openapi"))
         .filter((f) => /\.(ya?ml|json)$/.test(f))
@@ -51,7 +55,10 @@ describe("position scan", () => {
     // Large documents are where the scan saves time: it must place nearly everything there.
     // (Pointers inside flow collections, common in small hand-written specs, are left to the parser.)
     const placed = Object.keys(scanned).length / pointers.length;
-    if (text.length > 200_000) expect(placed, `${Object.keys(scanned).length} of ${pointers.length} placed`).toBeGreaterThan(file.endsWith(".json") ? 0.999 : 0.95);
+    if (text.length > 200_000)
+      expect(placed, `${Object.keys(scanned).length} of ${pointers.length} placed`).toBeGreaterThan(
+        file.endsWith(".json") ? 0.999 : 0.95,
+      );
   });
 
   it("places JSON keys, array items and values exactly", () => {
@@ -65,7 +72,20 @@ describe("position scan", () => {
   });
 
   it("follows block YAML: compact sequences, items with mappings, block and multi-line scalars", () => {
-    const text = ["a:", "  description: |", "    text: not a key", "  tags:", "  - x", "  - name: y", "    in: path", "b: 'q: r'", "c:", "  a plain scalar", "  on two lines", "d: [1, 2]"].join("\n");
+    const text = [
+      "a:",
+      "  description: |",
+      "    text: not a key",
+      "  tags:",
+      "  - x",
+      "  - name: y",
+      "    in: path",
+      "b: 'q: r'",
+      "c:",
+      "  a plain scalar",
+      "  on two lines",
+      "d: [1, 2]",
+    ].join("\n");
     const pointers = ["#/a/tags/1", "#/a/tags/1/in", "#/b", "#/c", "#/d", "#/a/description/text"];
     const expected = {
       "#/a/tags/1": { line: 6, column: 5 },

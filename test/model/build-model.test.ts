@@ -4,7 +4,15 @@ import { buildModel, type LoadedSpec } from "../../src/index.js";
 
 function load(document: Record<string, unknown>, version: "3.0" | "3.1" = "3.1"): LoadedSpec {
   const file = "/specs/fragment.yaml";
-  return { file, document, files: [file], version, locate: (pointer) => ({ file, pointer }), resolvePositions: async (diagnostics) => [...diagnostics], diagnostics: [] };
+  return {
+    file,
+    document,
+    files: [file],
+    version,
+    locate: (pointer) => ({ file, pointer }),
+    resolvePositions: async (diagnostics) => [...diagnostics],
+    diagnostics: [],
+  };
 }
 
 const base = { openapi: "3.1.0", info: { title: "Fragment", version: "2" } };
@@ -26,7 +34,10 @@ describe("operations", () => {
           ],
           responses: {
             default: { description: "Problem" },
-            "200": { description: "The item", content: { "application/json": { schema: { $ref: "#/components/schemas/Item" } } } },
+            "200": {
+              description: "The item",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Item" } } },
+            },
             "4XX": { description: "Client error" },
           },
         },
@@ -34,7 +45,17 @@ describe("operations", () => {
       "/items": {
         post: {
           security: [],
-          requestBody: { required: true, content: { "multipart/form-data": { schema: { type: "object", properties: { photo: { type: "string", format: "binary" }, note: { type: "string" } } } } } },
+          requestBody: {
+            required: true,
+            content: {
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  properties: { photo: { type: "string", format: "binary" }, note: { type: "string" } },
+                },
+              },
+            },
+          },
           responses: { "201": { description: "Created" } },
         },
       },
@@ -47,10 +68,25 @@ describe("operations", () => {
   const { model, diagnostics } = buildModel(load(document), "specs/fragment.yaml");
 
   it("reads servers, base path and security schemes", () => {
-    expect(model.source).toEqual({ specPath: "specs/fragment.yaml", openapiVersion: "3.1", title: "Fragment", version: "2" });
+    expect(model.source).toEqual({
+      specPath: "specs/fragment.yaml",
+      openapiVersion: "3.1",
+      title: "Fragment",
+      version: "2",
+    });
     expect(model.basePath).toBe("/v1");
-    expect(model.servers).toEqual([{ url: "{origin}/v1/", variables: [{ name: "origin", default: "https://api.example.com" }] }]);
-    expect(model.securitySchemes).toEqual([{ name: "key", pointer: "#/components/securitySchemes/key", type: "apiKey", in: "header", parameterName: "X-Key" }]);
+    expect(model.servers).toEqual([
+      { url: "{origin}/v1/", variables: [{ name: "origin", default: "https://api.example.com" }] },
+    ]);
+    expect(model.securitySchemes).toEqual([
+      {
+        name: "key",
+        pointer: "#/components/securitySchemes/key",
+        type: "apiKey",
+        in: "header",
+        parameterName: "X-Key",
+      },
+    ]);
   });
 
   it("sorts operations by id and derives a missing operationId with a warning", () => {
@@ -58,7 +94,9 @@ describe("operations", () => {
       ["getItem", false, "get", "/items/{id}"],
       ["postItems", true, "post", "/items"],
     ]);
-    expect(diagnostics.map((d) => [d.code, d.location?.pointer])).toEqual([["OPERATION_ID_MISSING", "#/paths/~1items/post"]]);
+    expect(diagnostics.map((d) => [d.code, d.location?.pointer])).toEqual([
+      ["OPERATION_ID_MISSING", "#/paths/~1items/post"],
+    ]);
   });
 
   it("groups parameters by location, path-level ones included", () => {
@@ -164,8 +202,22 @@ describe("operations", () => {
       bodyValidators: {},
       sharedValidators: [],
     });
-    expect(postItems?.names).toMatchObject({ method: "postItems", bodyType: "PostItemsBody", bodyValidators: { "multipart/form-data": "validatePostItemsBody" }, responseTypes: {} });
-    expect(model.schemas).toEqual([{ name: "Item", pointer: "#/components/schemas/Item", typeName: "Item", validatorName: "validateItem", guardName: "isItem", hasReadWrite: true }]);
+    expect(postItems?.names).toMatchObject({
+      method: "postItems",
+      bodyType: "PostItemsBody",
+      bodyValidators: { "multipart/form-data": "validatePostItemsBody" },
+      responseTypes: {},
+    });
+    expect(model.schemas).toEqual([
+      {
+        name: "Item",
+        pointer: "#/components/schemas/Item",
+        typeName: "Item",
+        validatorName: "validateItem",
+        guardName: "isItem",
+        hasReadWrite: true,
+      },
+    ]);
     expect(model.usesReadWrite).toBe(true);
   });
 });
@@ -174,10 +226,27 @@ describe("the naming authority", () => {
   const document = {
     ...base,
     paths: {
-      "/a": { get: { operationId: "list-items", responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/ListItemsResponse" } } } } } } },
+      "/a": {
+        get: {
+          operationId: "list-items",
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/ListItemsResponse" } } },
+            },
+          },
+        },
+      },
       "/b": { get: { operationId: "listItems", responses: { "200": { description: "ok" } } } },
     },
-    components: { schemas: { Record: { type: "object" }, "my-thing": { type: "string" }, my_thing: { type: "string" }, ListItemsResponse: { type: "object" } } },
+    components: {
+      schemas: {
+        Record: { type: "object" },
+        "my-thing": { type: "string" },
+        my_thing: { type: "string" },
+        ListItemsResponse: { type: "object" },
+      },
+    },
   };
   const { model, diagnostics } = buildModel(load(document), "fragment.yaml");
 
@@ -208,30 +277,50 @@ describe("the naming authority", () => {
   });
 
   it("reports two operations that would get the same method name", () => {
-    expect(diagnostics.filter((d) => d.code === "NAME_COLLISION").map((d) => d.message)).toEqual(['operationIds "list-items" and "listItems" both become the method name "listItems"']);
+    expect(diagnostics.filter((d) => d.code === "NAME_COLLISION").map((d) => d.message)).toEqual([
+      'operationIds "list-items" and "listItems" both become the method name "listItems"',
+    ]);
   });
 });
 
 describe("method names a client cannot carry", () => {
-  const document = { ...base, paths: { "/p": { get: { operationId: "then", responses: { "204": { description: "ok" } } } } } };
+  const document = {
+    ...base,
+    paths: { "/p": { get: { operationId: "then", responses: { "204": { description: "ok" } } } } },
+  };
   const { model, diagnostics } = buildModel(load(document), "fragment.yaml");
 
   it("become <name>Operation, with a warning", () => {
     expect(model.operations[0]?.names.method).toBe("thenOperation");
-    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([["NAME_ADJUSTED", 'operation then: method name "thenOperation" instead of "then" (a client method cannot be named "then")']]);
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
+      [
+        "NAME_ADJUSTED",
+        'operation then: method name "thenOperation" instead of "then" (a client method cannot be named "then")',
+      ],
+    ]);
   });
 });
 
 describe("cookie parameters", () => {
   const document = {
     ...base,
-    paths: { "/p": { get: { operationId: "getP", parameters: [{ name: "session", in: "cookie", schema: { type: "string" } }], responses: { "204": { description: "ok" } } } } },
+    paths: {
+      "/p": {
+        get: {
+          operationId: "getP",
+          parameters: [{ name: "session", in: "cookie", schema: { type: "string" } }],
+          responses: { "204": { description: "ok" } },
+        },
+      },
+    },
   };
   const { model, diagnostics } = buildModel(load(document), "fragment.yaml");
 
   it("are modelled, and reported as not served by the generated server and client", () => {
     expect(model.operations[0]?.parameters.cookie.map((p) => p.name)).toEqual(["session"]);
-    expect(diagnostics.map((d) => [d.code, d.severity, d.location?.pointer])).toEqual([["NOT_GENERATED", "warning", "#/paths/~1p/get/parameters/0"]]);
+    expect(diagnostics.map((d) => [d.code, d.severity, d.location?.pointer])).toEqual([
+      ["NOT_GENERATED", "warning", "#/paths/~1p/get/parameters/0"],
+    ]);
   });
 });
 
@@ -246,12 +335,20 @@ describe("object parameters", () => {
   const document = {
     ...base,
     paths: { "/p": { get: { operationId: "getP", parameters, responses: { "204": { description: "ok" } } } } },
-    components: { schemas: { Point: { type: "object", properties: { lat: { type: "number" }, lon: { type: "number" } } } } },
+    components: {
+      schemas: { Point: { type: "object", properties: { lat: { type: "number" }, lon: { type: "number" } } } },
+    },
   };
   const { model } = buildModel(load(document), "fragment.yaml");
 
   it("record the names of their properties (after $refs); arrays and scalars have none", () => {
     const query = model.operations[0]?.parameters.query ?? [];
-    expect(Object.fromEntries(query.map((p) => [p.name, p.objectProperties]))).toEqual({ ids: undefined, meta: [], near: ["lat", "lon"], q: undefined, range: ["min", "max"] });
+    expect(Object.fromEntries(query.map((p) => [p.name, p.objectProperties]))).toEqual({
+      ids: undefined,
+      meta: [],
+      near: ["lat", "lon"],
+      q: undefined,
+      range: ["min", "max"],
+    });
   });
 });

@@ -50,13 +50,43 @@ const PROBES: readonly Probe[] = [
   { method: "GET", path: "/events", headers: { "x-api-key": "k" } },
   { method: "GET", path: "/events" },
   { method: "GET", path: "/events", headers: { "x-api-key": "wrong" } },
-  { method: "POST", path: "/venues", headers: { "x-api-key": "k", "content-type": "application/json" }, body: '{"name":"Hall","address":"1 Road","city":"Town","zip":"1"}' },
-  { method: "POST", path: "/venues", headers: { "x-api-key": "k", "content-type": "application/json" }, body: '{"name":' },
-  { method: "POST", path: "/venues", headers: { "x-api-key": "k", "content-type": "application/json" }, body: '{"name":7}' },
+  {
+    method: "POST",
+    path: "/venues",
+    headers: { "x-api-key": "k", "content-type": "application/json" },
+    body: '{"name":"Hall","address":"1 Road","city":"Town","zip":"1"}',
+  },
+  {
+    method: "POST",
+    path: "/venues",
+    headers: { "x-api-key": "k", "content-type": "application/json" },
+    body: '{"name":',
+  },
+  {
+    method: "POST",
+    path: "/venues",
+    headers: { "x-api-key": "k", "content-type": "application/json" },
+    body: '{"name":7}',
+  },
   { method: "POST", path: "/venues", headers: { "x-api-key": "k", "content-type": "text/plain" }, body: "Hall" },
-  { method: "POST", path: "/venues", headers: { "x-api-key": "k", "content-type": "application/json" }, body: `{"name":"${"x".repeat(1_100_000)}"}` },
-  { method: "PATCH", path: "/events/abc", headers: { "x-api-key": "k", "content-type": "application/json" }, body: "{}" },
-  { method: "PATCH", path: "/events/%E0%A4%A", headers: { "x-api-key": "k", "content-type": "application/json" }, body: "{}" },
+  {
+    method: "POST",
+    path: "/venues",
+    headers: { "x-api-key": "k", "content-type": "application/json" },
+    body: `{"name":"${"x".repeat(1_100_000)}"}`,
+  },
+  {
+    method: "PATCH",
+    path: "/events/abc",
+    headers: { "x-api-key": "k", "content-type": "application/json" },
+    body: "{}",
+  },
+  {
+    method: "PATCH",
+    path: "/events/%E0%A4%A",
+    headers: { "x-api-key": "k", "content-type": "application/json" },
+    body: "{}",
+  },
   { method: "DELETE", path: "/events", headers: { "x-api-key": "k" } },
   { method: "GET", path: "/nowhere", headers: { "x-api-key": "k" } },
 ];
@@ -65,11 +95,22 @@ describe("createMswHandlers", () => {
   it("answers every request as the Fastify server does: status, media type, Allow and problem", async () => {
     server.use(...createMswHandlers(createMockHandlers(), { baseUrl: API, authenticate: acceptKey }));
     for (const probe of PROBES) {
-      const init = { method: probe.method, headers: { ...probe.headers }, ...(probe.body === undefined ? {} : { body: probe.body }) };
+      const init = {
+        method: probe.method,
+        headers: { ...probe.headers },
+        ...(probe.body === undefined ? {} : { body: probe.body }),
+      };
       const viaMsw = await fetch(`${API}${probe.path}`, init);
-      const viaFastify = await fastify.inject({ ...init, method: probe.method as "GET", url: `/api/1_12${probe.path}`, ...(probe.body === undefined ? {} : { payload: probe.body }) });
+      const viaFastify = await fastify.inject({
+        ...init,
+        method: probe.method as "GET",
+        url: `/api/1_12${probe.path}`,
+        ...(probe.body === undefined ? {} : { payload: probe.body }),
+      });
       const msw = await comparable(viaMsw.status, viaMsw.headers, await viaMsw.text());
-      expect(msw, `${probe.method} ${probe.path}`).toEqual(await comparable(viaFastify.statusCode, viaFastify.headers, viaFastify.body));
+      expect(msw, `${probe.method} ${probe.path}`).toEqual(
+        await comparable(viaFastify.statusCode, viaFastify.headers, viaFastify.body),
+      );
     }
   });
 
@@ -77,14 +118,23 @@ describe("createMswHandlers", () => {
     server.use(...createMswHandlers(createMockHandlers(), { authenticate: acceptKey }));
     const client = createClient({ apiKey: "k" });
     expect(await client.listEvents()).toEqual(mockAnswers.listEvents?.body);
-    await expect(client.listEvents(undefined, { headers: { "x-api-key": "nope" } })).rejects.toMatchObject({ status: 401 });
+    await expect(client.listEvents(undefined, { headers: { "x-api-key": "nope" } })).rejects.toMatchObject({
+      status: 401,
+    });
   });
 
   it("keeps the sandbox's state: a created event is listed, in that sandbox only", async () => {
     const [first, second] = await Promise.all([createSandbox(), createSandbox()]);
     sandboxes = [first, second];
-    server.use(...createMswHandlers(first.handlers, { baseUrl: "http://first.test/api/1_12", authenticate: first.authenticate }));
-    server.use(...createMswHandlers(second.handlers, { baseUrl: "http://second.test/api/1_12", authenticate: second.authenticate }));
+    server.use(
+      ...createMswHandlers(first.handlers, { baseUrl: "http://first.test/api/1_12", authenticate: first.authenticate }),
+    );
+    server.use(
+      ...createMswHandlers(second.handlers, {
+        baseUrl: "http://second.test/api/1_12",
+        authenticate: second.authenticate,
+      }),
+    );
     const client = createClient({ baseUrl: "http://first.test/api/1_12", apiKey: HARBOR });
     const other = createClient({ baseUrl: "http://second.test/api/1_12", apiKey: HARBOR });
     const before = await client.listEvents();
@@ -111,18 +161,26 @@ describe("createMswHandlers", () => {
       }),
     );
     const client = createClient({ apiKey: "k" });
-    const error = await client.updateEvent({ path: { id: "9" }, body: { name: "Gala", date: "2026-12-02", venue: { name: "Hall" } } }).catch((caught: unknown) => caught);
+    const error = await client
+      .updateEvent({ path: { id: "9" }, body: { name: "Gala", date: "2026-12-02", venue: { name: "Hall" } } })
+      .catch((caught: unknown) => caught);
     if (!isApiError(error, "updateEvent")) return expect.fail(`not a declared error of updateEvent: ${String(error)}`);
     expect(error.status === 404 ? error.body.detail : undefined).toBe("No event 9.");
     expect(isApiError(error, "createVenue")).toBe(false);
-    await expect(client.listEvents()).rejects.toMatchObject({ status: 500, problem: { type: "urn:problem-type:response-validation-failed" } });
-    await expect(client.createVenue({ body: { name: "Hall", address: "1 Road", city: "Town", zip: "1" } })).rejects.toMatchObject({ status: 501 });
+    await expect(client.listEvents()).rejects.toMatchObject({
+      status: 500,
+      problem: { type: "urn:problem-type:response-validation-failed" },
+    });
+    await expect(
+      client.createVenue({ body: { name: "Hall", address: "1 Road", city: "Town", zip: "1" } }),
+    ).rejects.toMatchObject({ status: 501 });
   });
 });
 
 describe("isApiError", () => {
   const problem: Problem = { type: "urn:problem-type:not-found", title: "Not Found", status: 404 };
-  const error = (operation: string, status: number, body: unknown): ApiError => new ApiError(operation, new Response(null, { status }), body);
+  const error = (operation: string, status: number, body: unknown): ApiError =>
+    new ApiError(operation, new Response(null, { status }), body);
 
   it("is true for an error of the operation with a declared status and a body of its schema", () => {
     expect(isApiError(error("updateEvent", 404, problem), "updateEvent")).toBe(true);

@@ -21,15 +21,40 @@ let consumer: string;
 let tarball: string;
 
 async function npm(args: string[], cwd: string): Promise<string> {
-  const { stdout } = await run("npm", args, { cwd, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: "error" } });
+  const { stdout } = await run("npm", args, {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, npm_config_loglevel: "error" },
+  });
   return stdout;
 }
 
 /** Peer dependencies a server and sandbox user installs; taken from this repository's node_modules. */
 async function linkPeers(): Promise<void> {
-  for (const scope of ["@fastify", "@types", "@electric-sql", "@tanstack"]) await mkdir(join(consumer, "node_modules", scope), { recursive: true });
-  const frontEnd = ["msw", "@tanstack/query-core", "@tanstack/react-query", "react", "react-dom", "@types/react", "@types/react-dom"];
-  for (const peer of ["fastify", "@fastify/multipart", "@fastify/swagger", "@fastify/swagger-ui", "@types/node", "@electric-sql/pglite", "kysely", "pg", "@types/pg", "yaml", ...frontEnd]) {
+  for (const scope of ["@fastify", "@types", "@electric-sql", "@tanstack"])
+    await mkdir(join(consumer, "node_modules", scope), { recursive: true });
+  const frontEnd = [
+    "msw",
+    "@tanstack/query-core",
+    "@tanstack/react-query",
+    "react",
+    "react-dom",
+    "@types/react",
+    "@types/react-dom",
+  ];
+  for (const peer of [
+    "fastify",
+    "@fastify/multipart",
+    "@fastify/swagger",
+    "@fastify/swagger-ui",
+    "@types/node",
+    "@electric-sql/pglite",
+    "kysely",
+    "pg",
+    "@types/pg",
+    "yaml",
+    ...frontEnd,
+  ]) {
     await symlink(join(repoRoot, "node_modules", peer), join(consumer, "node_modules", peer), "dir");
   }
 }
@@ -41,11 +66,21 @@ async function linkPeers(): Promise<void> {
  * their packages. In this process, with the declaration files the other tests parsed.
  */
 function consumerCheck(tsconfig: string): { checked: string[]; errors: string[] } {
-  const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic: ts.Diagnostic) => expect.fail(render(diagnostic)) };
+  const host = {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic: ts.Diagnostic) => expect.fail(render(diagnostic)),
+  };
   const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, {}, host);
   if (parsed === undefined) return expect.fail(`${tsconfig} could not be read`);
-  const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host: sharingHost(parsed.options), configFileParsingDiagnostics: parsed.errors });
-  const ours = program.getSourceFiles().filter((file) => parsed.fileNames.includes(file.fileName) || file.fileName.includes(`/node_modules/${NAME}/`));
+  const program = ts.createProgram({
+    rootNames: parsed.fileNames,
+    options: parsed.options,
+    host: sharingHost(parsed.options),
+    configFileParsingDiagnostics: parsed.errors,
+  });
+  const ours = program
+    .getSourceFiles()
+    .filter((file) => parsed.fileNames.includes(file.fileName) || file.fileName.includes(`/node_modules/${NAME}/`));
   const diagnostics = [
     ...program.getConfigFileParsingDiagnostics(),
     ...program.getOptionsDiagnostics(),
@@ -68,7 +103,10 @@ function render(diagnostic: ts.Diagnostic): string {
  */
 async function consumerSamples(): Promise<string[]> {
   const readme = await sectionSamples("README.md", /^Using the package\n/);
-  const guide = await sectionSamples(join("docs", "package.md"), /^(TanStack Query|MSW handlers|Errors typed by status)/);
+  const guide = await sectionSamples(
+    join("docs", "package.md"),
+    /^(TanStack Query|MSW handlers|Errors typed by status)/,
+  );
   return [...readme, ...guide];
 }
 
@@ -76,7 +114,9 @@ async function consumerSamples(): Promise<string[]> {
 async function sectionSamples(file: string, heading: RegExp): Promise<string[]> {
   const text = await readFile(join(repoRoot, file), "utf8");
   const sections = text.split(/^## /m).filter((section) => heading.test(section));
-  return sections.flatMap((section) => [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? ""));
+  return sections.flatMap((section) =>
+    [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? ""),
+  );
 }
 
 beforeAll(async () => {
@@ -95,7 +135,11 @@ describe("the packed package", () => {
   it("holds dist/ and package.json only, and has no runtime dependencies", async () => {
     const { stdout } = await run("tar", ["-tzf", tarball]);
     const files = stdout.trim().split("\n");
-    expect(files.every((file) => file === "package/package.json" || file.startsWith("package/dist/") || file === "package/README.md")).toBe(true);
+    expect(
+      files.every(
+        (file) => file === "package/package.json" || file.startsWith("package/dist/") || file === "package/README.md",
+      ),
+    ).toBe(true);
     for (const entry of [
       "index.js",
       "index.d.ts",
@@ -111,7 +155,10 @@ describe("the packed package", () => {
     ]) {
       expect(files).toContain(`package/dist/${entry}`);
     }
-    const manifest = JSON.parse(await readFile(join(consumer, "node_modules", NAME, "package.json"), "utf8")) as Record<string, unknown>;
+    const manifest = JSON.parse(await readFile(join(consumer, "node_modules", NAME, "package.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
     expect(manifest.dependencies).toBeUndefined();
     expect(manifest.peerDependenciesMeta).toEqual({
       fastify: { optional: true },
@@ -155,9 +202,19 @@ describe("the packed package", () => {
     await writeFile(join(dir, "check.ts"), source);
     // the consumers' samples of the README and the package guide, each a module of its own
     const samples = await consumerSamples();
-    for (const [i, sample] of samples.entries()) await writeFile(join(dir, `sample-${i}.ts`), `${sample}\nexport {};\n`);
+    for (const [i, sample] of samples.entries())
+      await writeFile(join(dir, `sample-${i}.ts`), `${sample}\nexport {};\n`);
     const files = ["check.ts", ...samples.map((_sample, i) => `sample-${i}.ts`)];
-    const compilerOptions = { ...options, strict: true, noEmit: true, target: "es2022", types: ["node"], lib: ["es2023", "dom"], resolveJsonModule: true, skipLibCheck: false };
+    const compilerOptions = {
+      ...options,
+      strict: true,
+      noEmit: true,
+      target: "es2022",
+      types: ["node"],
+      lib: ["es2023", "dom"],
+      resolveJsonModule: true,
+      skipLibCheck: false,
+    };
     await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files }));
     const { checked, errors } = consumerCheck(join(dir, "tsconfig.json"));
     expect(samples).toHaveLength(4);
@@ -181,7 +238,10 @@ describe("the packed package", () => {
       `}`,
     ].join("\n");
     // the embedded database's prepared image is shared with this repository's runs
-    const env = { ...process.env, SANDBOX_CACHE_DIR: join(repoRoot, "node_modules", ".cache", "workforce-scheduling-api") };
+    const env = {
+      ...process.env,
+      SANDBOX_CACHE_DIR: join(repoRoot, "node_modules", ".cache", "workforce-scheduling-api"),
+    };
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer, env });
     expect(JSON.parse(stdout)).toEqual([320, 1, 1, "Hall"]);
   });
@@ -209,7 +269,9 @@ describe("the packed package", () => {
       `const { jsonSchemas } = require("${NAME}/json-schemas");`,
       `console.log(JSON.stringify([typeof root.createClient, validators.isVenue({ venue_id: 1 }), typeof server.createMockHandlers, spec.openapi, validators.schemas.Venue["~standard"].version, jsonSchemas.Venue.$ref]));`,
     ].join("\n");
-    const { stdout } = await run(process.execPath, ["--no-warnings", "--input-type=commonjs", "-e", script], { cwd: consumer });
+    const { stdout } = await run(process.execPath, ["--no-warnings", "--input-type=commonjs", "-e", script], {
+      cwd: consumer,
+    });
     expect(JSON.parse(stdout)).toEqual(["function", true, "function", "3.1.0", 1, "#/$defs/Venue"]);
   });
 });
@@ -256,9 +318,19 @@ describe("the front-end entries in a consumer project", () => {
       `}`,
       `console.log(JSON.stringify(out));`,
     ].join("\n");
-    const env = { ...process.env, SANDBOX_CACHE_DIR: join(repoRoot, "node_modules", ".cache", "workforce-scheduling-api") };
+    const env = {
+      ...process.env,
+      SANDBOX_CACHE_DIR: join(repoRoot, "node_modules", ".cache", "workforce-scheduling-api"),
+    };
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer, env });
-    const out = JSON.parse(stdout) as { id: number; lists: string[][]; cached: string[]; invalidates: string[]; notFound: string; otherOperation: boolean };
+    const out = JSON.parse(stdout) as {
+      id: number;
+      lists: string[][];
+      cached: string[];
+      invalidates: string[];
+      notFound: string;
+      otherOperation: boolean;
+    };
     // the list was read once before the create and once again by the invalidation, which the mutation awaited
     expect(out.lists).toHaveLength(2);
     expect(out.lists[0]).not.toContain("Launch");
@@ -268,50 +340,58 @@ describe("the front-end entries in a consumer project", () => {
   });
 });
 
-describe.skipIf(chromiumPath === undefined)(`the front-end entries in a browser page${chromiumPath === undefined ? ` (skipped: ${noBrowserMessage})` : ""}`, () => {
-  it("creates an event in a React page whose API is the sandbox on PGlite behind MSW's service worker, with no request leaving the page's origin", async () => {
-    await mkdir(join(consumer, "page"), { recursive: true });
-    await copyFile(join(repoRoot, "test", "package", "page", "app.ts"), join(consumer, "page", "app.ts"));
-    const bundle = await build({
-      entryPoints: [join(consumer, "page", "app.ts")],
-      absWorkingDir: consumer,
-      bundle: true,
-      write: false,
-      format: "esm",
-      platform: "browser",
-      target: "es2022",
-      define: { "process.env.NODE_ENV": '"production"' },
-      // the server entry's Fastify modules, and PGlite's Node-only branch, are never loaded in the
-      // page: the package is free of side effects, so what the page does not use is left out
-      external: ["node:*", "fastify", "@fastify/*"],
-      logLevel: "silent",
-    });
-    const server = await servePage(consumer, bundle.outputFiles[0]?.text ?? "");
-    const browser = await launchBrowser(chromiumPath ?? "");
-    try {
-      const { page } = browser;
-      const fromWorker: string[] = [];
-      page.on("response", (response) => {
-        if (response.fromServiceWorker()) fromWorker.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
+describe.skipIf(chromiumPath === undefined)(
+  `the front-end entries in a browser page${chromiumPath === undefined ? ` (skipped: ${noBrowserMessage})` : ""}`,
+  () => {
+    it("creates an event in a React page whose API is the sandbox on PGlite behind MSW's service worker, with no request leaving the page's origin", async () => {
+      await mkdir(join(consumer, "page"), { recursive: true });
+      await copyFile(join(repoRoot, "test", "package", "page", "app.ts"), join(consumer, "page", "app.ts"));
+      const bundle = await build({
+        entryPoints: [join(consumer, "page", "app.ts")],
+        absWorkingDir: consumer,
+        bundle: true,
+        write: false,
+        format: "esm",
+        platform: "browser",
+        target: "es2022",
+        define: { "process.env.NODE_ENV": '"production"' },
+        // the server entry's Fastify modules, and PGlite's Node-only branch, are never loaded in the
+        // page: the package is free of side effects, so what the page does not use is left out
+        external: ["node:*", "fastify", "@fastify/*"],
+        logLevel: "silent",
       });
-      await page.goto(server.origin);
-      await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toBe("0 events");
-      await page.getByLabel("Event name").fill("Harbour gala");
-      await page.getByRole("button", { name: "Create event" }).click();
-      await expect.poll(() => page.locator("#events li").allTextContents()).toEqual(["Harbour gala"]);
-      expect(await page.locator("#status").textContent()).toBe("1 events");
-      expect(await page.locator("#created").textContent()).toMatch(/^created event \d+$/);
-      await browser.screenshot("front-end-page");
-      // the list was fetched, the event created, and the list fetched again: all answered in the page
-      expect(fromWorker).toEqual(["GET /api/1_12/events 200", "POST /api/1_12/events 201", "GET /api/1_12/events 200"]);
-      const urls = browser.requests.map((request) => request.url);
-      expect(urls.filter((url) => !url.startsWith(`${server.origin}/`))).toEqual([]);
-      expect(server.paths.filter((path) => path.startsWith("/api/"))).toEqual([]);
-    } finally {
-      await browser.close();
-      await server.close();
-    }
-  }, 120_000);
-});
+      const server = await servePage(consumer, bundle.outputFiles[0]?.text ?? "");
+      const browser = await launchBrowser(chromiumPath ?? "");
+      try {
+        const { page } = browser;
+        const fromWorker: string[] = [];
+        page.on("response", (response) => {
+          if (response.fromServiceWorker())
+            fromWorker.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
+        });
+        await page.goto(server.origin);
+        await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toBe("0 events");
+        await page.getByLabel("Event name").fill("Harbour gala");
+        await page.getByRole("button", { name: "Create event" }).click();
+        await expect.poll(() => page.locator("#events li").allTextContents()).toEqual(["Harbour gala"]);
+        expect(await page.locator("#status").textContent()).toBe("1 events");
+        expect(await page.locator("#created").textContent()).toMatch(/^created event \d+$/);
+        await browser.screenshot("front-end-page");
+        // the list was fetched, the event created, and the list fetched again: all answered in the page
+        expect(fromWorker).toEqual([
+          "GET /api/1_12/events 200",
+          "POST /api/1_12/events 201",
+          "GET /api/1_12/events 200",
+        ]);
+        const urls = browser.requests.map((request) => request.url);
+        expect(urls.filter((url) => !url.startsWith(`${server.origin}/`))).toEqual([]);
+        expect(server.paths.filter((path) => path.startsWith("/api/"))).toEqual([]);
+      } finally {
+        await browser.close();
+        await server.close();
+      }
+    }, 120_000);
+  },
+);
 
 requireBrowserInCi();

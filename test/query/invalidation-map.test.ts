@@ -27,7 +27,11 @@ describe("the invalidation map", () => {
       updateClient: [],
       updateEvent: [{ query: "listEvents", reasons: ["collection", "schema"] }],
     });
-    expect(invalidates).toEqual(Object.fromEntries(Object.entries(map).map(([mutation, entries]) => [mutation, entries.map((entry) => entry.query)])));
+    expect(invalidates).toEqual(
+      Object.fromEntries(
+        Object.entries(map).map(([mutation, entries]) => [mutation, entries.map((entry) => entry.query)]),
+      ),
+    );
   });
 
   const corpus = corpusAvailable("invalidation maps of corpus documents");

@@ -6,7 +6,12 @@
 import { MutationObserver, QueryClient } from "@tanstack/query-core";
 import { expectTypeOf, it } from "vitest";
 import type { Client, Event, EventList } from "../../generated/index.js";
-import { createEventMutationOptions, listEventsQueryKey, listEventsQueryOptions, updateEventMutationOptions } from "../../generated/query/index.js";
+import {
+  createEventMutationOptions,
+  listEventsQueryKey,
+  listEventsQueryOptions,
+  updateEventMutationOptions,
+} from "../../generated/query/index.js";
 
 declare const client: Client;
 const queryClient = new QueryClient();
@@ -18,8 +23,12 @@ it("types a query's data from the client's method, through its options and its k
 
 it("types a mutation's variables and data as the client's method", async () => {
   const observer = new MutationObserver(queryClient, updateEventMutationOptions(client, { queryClient }));
-  expectTypeOf(await observer.mutate({ path: { id: "7" }, body: { name: "Gala", date: "2026-12-02", venue: {} } })).toEqualTypeOf<Event>();
+  expectTypeOf(
+    await observer.mutate({ path: { id: "7" }, body: { name: "Gala", date: "2026-12-02", venue: {} } }),
+  ).toEqualTypeOf<Event>();
   // @ts-expect-error updateEvent needs its path
   void observer.mutate({ body: { name: "Gala", date: "2026-12-02", venue: {} } });
-  expectTypeOf(createEventMutationOptions(client).mutationFn).parameter(0).toEqualTypeOf<Parameters<Client["createEvent"]>[0]>();
+  expectTypeOf(createEventMutationOptions(client).mutationFn)
+    .parameter(0)
+    .toEqualTypeOf<Parameters<Client["createEvent"]>[0]>();
 });

@@ -6,7 +6,13 @@
 import { MutationObserver, QueryClient } from "@tanstack/query-core";
 import { describe, expect, it } from "vitest";
 import { createClient, routes } from "../../generated/index.js";
-import { createEventMutationOptions, listEventsQueryKey, listEventsQueryOptions, queryKeyRoot, updateEventMutationOptions } from "../../generated/query/index.js";
+import {
+  createEventMutationOptions,
+  listEventsQueryKey,
+  listEventsQueryOptions,
+  queryKeyRoot,
+  updateEventMutationOptions,
+} from "../../generated/query/index.js";
 import { invalidationsOf, mutationKeyOf, queryKeyOf } from "../../generated/query/runtime.js";
 
 const ROOT = queryKeyRoot;
@@ -14,14 +20,20 @@ const ROOT = queryKeyRoot;
 const API = { root: ROOT, routes };
 
 /** A client whose fetch answers `body` with 200 (or 201 for a POST), recording what it was given. */
-function recordingClient(body: unknown): { client: ReturnType<typeof createClient>; calls: { url: string; init: RequestInit }[] } {
+function recordingClient(body: unknown): {
+  client: ReturnType<typeof createClient>;
+  calls: { url: string; init: RequestInit }[];
+} {
   const calls: { url: string; init: RequestInit }[] = [];
   const fetch = async (url: string, init: RequestInit): Promise<Response> => {
     calls.push({ url, init });
     // a network round trip, which an aborted signal cuts short as fetch does
     await new Promise((resolve) => setTimeout(resolve, 5));
     init.signal?.throwIfAborted();
-    return new Response(JSON.stringify(body), { status: init.method === "POST" ? 201 : 200, headers: { "content-type": "application/json" } });
+    return new Response(JSON.stringify(body), {
+      status: init.method === "POST" ? 201 : 200,
+      headers: { "content-type": "application/json" },
+    });
   };
   return { client: createClient({ apiKey: "k", baseUrl: "http://api.test", fetch }), calls };
 }
@@ -30,7 +42,12 @@ describe("query keys", () => {
   it("are the API's name, one element per path segment, then the query and headers when given", () => {
     expect(listEventsQueryKey()).toEqual([ROOT, "events"]);
     expect(queryKeyOf(API, "updateEvent", { path: { id: 7 }, body: {} })).toEqual([ROOT, "events", "7"]);
-    expect(queryKeyOf(API, "updateEvent", { path: { id: "7" }, query: { expand: true } })).toEqual([ROOT, "events", "7", { query: { expand: true } }]);
+    expect(queryKeyOf(API, "updateEvent", { path: { id: "7" }, query: { expand: true } })).toEqual([
+      ROOT,
+      "events",
+      "7",
+      { query: { expand: true } },
+    ]);
     expect(mutationKeyOf(API, "updateEvent")).toEqual([ROOT, "events", "{id}", "updateEvent"]);
     expect(createEventMutationOptions(recordingClient(1).client).mutationKey).toEqual([ROOT, "events", "createEvent"]);
   });
@@ -41,14 +58,23 @@ describe("invalidation", () => {
     const [item] = invalidationsOf(API, "updateEvent", ["updateEvent"], { path: { id: 7 } });
     const [list] = invalidationsOf(API, "updateEvent", ["listEvents"], { path: { id: 7 } });
     const [other] = invalidationsOf(API, "addWorkerCredential", ["updateEvent"], { path: { id: 3 } });
-    const matches = (filter: typeof item, key: readonly unknown[]): boolean => filter?.predicate({ queryKey: key }) === true;
+    const matches = (filter: typeof item, key: readonly unknown[]): boolean =>
+      filter?.predicate({ queryKey: key }) === true;
     expect([item?.queryKey, list?.queryKey, other?.queryKey]).toEqual([
       [ROOT, "events", "7"],
       [ROOT, "events"],
       [ROOT, "events"],
     ]);
-    expect([matches(item, [ROOT, "events", "7"]), matches(item, [ROOT, "events", "8"]), matches(item, [ROOT, "events", "7", { query: {} }])]).toEqual([true, false, true]);
-    expect([matches(list, [ROOT, "events"]), matches(list, [ROOT, "events", { query: { page: 2 } }]), matches(list, [ROOT, "events", "7"])]).toEqual([true, true, false]);
+    expect([
+      matches(item, [ROOT, "events", "7"]),
+      matches(item, [ROOT, "events", "8"]),
+      matches(item, [ROOT, "events", "7", { query: {} }]),
+    ]).toEqual([true, false, true]);
+    expect([
+      matches(list, [ROOT, "events"]),
+      matches(list, [ROOT, "events", { query: { page: 2 } }]),
+      matches(list, [ROOT, "events", "7"]),
+    ]).toEqual([true, true, false]);
     // the worker's id is not an event's: any event
     expect([matches(other, [ROOT, "events", "3"]), matches(other, [ROOT, "events", "9"])]).toEqual([true, true]);
     expect(matches(list, ["another-api", "events"])).toBe(false);

@@ -22,8 +22,10 @@ type Body = Record<string, unknown>;
 export function describeSandbox(label: string, start: () => Promise<Sandbox>): void {
   describe(`the sandbox on ${label}`, () => {
     let sandbox: Sandbox;
-    const api = (operation: Parameters<typeof call>[1], options?: CallOptions): Promise<Answer> => call(sandbox.url, operation, options);
-    const events = async (key = HARBOR): Promise<Body[]> => ((await api("listEvents", { key })).body as { data: Body[] }).data;
+    const api = (operation: Parameters<typeof call>[1], options?: CallOptions): Promise<Answer> =>
+      call(sandbox.url, operation, options);
+    const events = async (key = HARBOR): Promise<Body[]> =>
+      ((await api("listEvents", { key })).body as { data: Body[] }).data;
 
     beforeAll(async () => {
       sandbox = await start();
@@ -32,7 +34,12 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
     beforeEach(() => sandbox.reset());
 
     const venue = { name: "Hall", address: "1 Road", city: "Town", zip: "AB1 2CD" };
-    const event = (extra: Body = {}): Body => ({ name: "Spring gala", date: "2024-04-20", venue: { venue_id: "318" }, ...extra });
+    const event = (extra: Body = {}): Body => ({
+      name: "Spring gala",
+      date: "2024-04-20",
+      venue: { venue_id: "318" },
+      ...extra,
+    });
 
     describe("createVenue", () => {
       it("stores the venue and answers it with a new venue_id; saved defaults to 0", async () => {
@@ -43,14 +50,21 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
         expect(second.body).toEqual({ venue_id: 321, ...venue, name: "Annex", saved: 1 });
         // the new venue is one the company can hold an event at, and the other company cannot
         expect((await api("createEvent", { json: event({ venue: { venue_id: "321" } }) })).status).toBe(201);
-        expect((await api("createEvent", { key: SUMMIT, json: event({ venue: { venue_id: "321" } }) })).status).toBe(422);
+        expect((await api("createEvent", { key: SUMMIT, json: event({ venue: { venue_id: "321" } }) })).status).toBe(
+          422,
+        );
       });
     });
 
     describe("createEvent and listEvents", () => {
       it("creates an event at a venue and lists it with its derived fields", async () => {
         const created = await api("createEvent", {
-          json: event({ client_id: "HARBOR42", job_id: "JOB-1", custom_fields_text: [{ key: "Dress code", value: "Black tie" }], custom_fields_id: [{ key: "4", value: "Black tie" }] }),
+          json: event({
+            client_id: "HARBOR42",
+            job_id: "JOB-1",
+            custom_fields_text: [{ key: "Dress code", value: "Black tie" }],
+            custom_fields_id: [{ key: "4", value: "Black tie" }],
+          }),
         });
         expect(created).toMatchObject({ status: 201, body: 1 });
         expect(await api("listEvents")).toMatchObject({
@@ -64,7 +78,14 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
                 date: "2024-04-20",
                 client_id: "HARBOR42",
                 created: "2026-11-25",
-                location: { id: 318, name: "Riverside Hall", address: "1 River Road", city: "Bristol", zip: "BS1 4DJ", saved: true },
+                location: {
+                  id: 318,
+                  name: "Riverside Hall",
+                  address: "1 River Road",
+                  city: "Bristol",
+                  zip: "BS1 4DJ",
+                  saved: true,
+                },
                 admin_origin: { personnel_id: 7, name: "Dana Ortiz" },
                 custom_fields: [{ id: "4", name: "Dress code", value: "Black tie" }],
               },
@@ -77,7 +98,11 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
         await api("createEvent", { json: event({ venue: { name: "Beach", city: "Brighton", saved: "1" } }) });
         await api("createEvent", { json: event({ venue: { name: "Field", saved: "0" } }) });
         await api("createEvent", { json: event({ venue: {} }) });
-        expect((await events()).map((e) => e.location)).toEqual([{ name: "Beach", city: "Brighton", saved: true }, { name: "Field", saved: false }, {}]);
+        expect((await events()).map((e) => e.location)).toEqual([
+          { name: "Beach", city: "Brighton", saved: true },
+          { name: "Field", saved: false },
+          {},
+        ]);
       });
 
       it("keeps custom fields of the two lists apart unless they pair up", async () => {
@@ -113,15 +138,21 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
       });
 
       it("refuses a venue or client the company does not have, naming each field, and stores nothing", async () => {
-        const refused = await api("createEvent", { json: event({ venue: { venue_id: "999999" }, client_id: "NOBODY" }) });
+        const refused = await api("createEvent", {
+          json: event({ venue: { venue_id: "999999" }, client_id: "NOBODY" }),
+        });
         expect(refused.status).toBe(422);
-        expect((refused.body as { errors: Body[] }).errors.map((issue) => [issue.instancePath, issue.keyword])).toEqual([
-          ["/venue/venue_id", "reference"],
-          ["/client_id", "reference"],
-        ]);
+        expect((refused.body as { errors: Body[] }).errors.map((issue) => [issue.instancePath, issue.keyword])).toEqual(
+          [
+            ["/venue/venue_id", "reference"],
+            ["/client_id", "reference"],
+          ],
+        );
         // Summit's venue (319) and client exist, but not for Harbor: refused exactly as unknown ones
         const foreign = await api("createEvent", { json: event({ venue: { venue_id: "319" }, client_id: "SUMMIT1" }) });
-        expect((foreign.body as { detail: string }).detail).toBe("body/venue/venue_id names no venue of this company (and 1 more)");
+        expect((foreign.body as { detail: string }).detail).toBe(
+          "body/venue/venue_id names no venue of this company (and 1 more)",
+        );
         expect((await api("createEvent", { json: event({ venue: { venue_id: "abc" } }) })).status).toBe(422);
         expect(await events()).toEqual([]);
       });
@@ -129,30 +160,68 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
 
     describe("updateEvent", () => {
       it("edits the event: the fields sent replace, those left out stay", async () => {
-        await api("createEvent", { json: event({ client_id: "HARBOR42", job_id: "JOB-1", comments: "x", custom_fields_id: [{ key: "4", value: "v" }] }) });
-        const edited = await api("updateEvent", { path: { id: "1" }, json: { name: "Gala", date: "2024-04-27", venue: {}, event_id: "GALA2024" } });
+        await api("createEvent", {
+          json: event({
+            client_id: "HARBOR42",
+            job_id: "JOB-1",
+            comments: "x",
+            custom_fields_id: [{ key: "4", value: "v" }],
+          }),
+        });
+        const edited = await api("updateEvent", {
+          path: { id: "1" },
+          json: { name: "Gala", date: "2024-04-27", venue: {}, event_id: "GALA2024" },
+        });
         expect(edited).toMatchObject({
           status: 200,
-          body: { id: 1, name: "Gala", date: "2024-04-27", event_id: "GALA2024", client_id: "HARBOR42", location: { id: 318 }, custom_fields: [{ id: "4", value: "v" }] },
+          body: {
+            id: 1,
+            name: "Gala",
+            date: "2024-04-27",
+            event_id: "GALA2024",
+            client_id: "HARBOR42",
+            location: { id: 318 },
+            custom_fields: [{ id: "4", value: "v" }],
+          },
         });
         expect(await events()).toEqual([edited.body]);
-        const moved = await api("updateEvent", { path: { id: "1" }, json: { name: "Gala", date: "2024-04-27", venue: { venue_id: "12" }, custom_fields_text: [] } });
-        expect(moved.body).toMatchObject({ location: { id: 12, name: "North warehouse" }, custom_fields: [], event_id: "GALA2024" });
-        const outside = await api("updateEvent", { path: { id: "1" }, json: { name: "Gala", date: "2024-04-27", venue: { name: "Park", zip: "P1" } } });
+        const moved = await api("updateEvent", {
+          path: { id: "1" },
+          json: { name: "Gala", date: "2024-04-27", venue: { venue_id: "12" }, custom_fields_text: [] },
+        });
+        expect(moved.body).toMatchObject({
+          location: { id: 12, name: "North warehouse" },
+          custom_fields: [],
+          event_id: "GALA2024",
+        });
+        const outside = await api("updateEvent", {
+          path: { id: "1" },
+          json: { name: "Gala", date: "2024-04-27", venue: { name: "Park", zip: "P1" } },
+        });
         expect((outside.body as Body).location).toEqual({ name: "Park", zip: "P1" });
       });
 
       it("answers 404 for an unknown event and for another company's, which stays as it was", async () => {
         await api("createEvent", { json: event() });
         const edit = { name: "Taken", date: "2024-01-01", venue: {} };
-        for (const id of ["2", "999999", "abc", "01", "1.0"]) expect(await api("updateEvent", { path: { id }, json: edit }), id).toMatchObject({ status: 404, body: NOT_FOUND });
-        expect(await api("updateEvent", { key: SUMMIT, path: { id: "1" }, json: edit })).toMatchObject({ status: 404, body: NOT_FOUND });
+        for (const id of ["2", "999999", "abc", "01", "1.0"])
+          expect(await api("updateEvent", { path: { id }, json: edit }), id).toMatchObject({
+            status: 404,
+            body: NOT_FOUND,
+          });
+        expect(await api("updateEvent", { key: SUMMIT, path: { id: "1" }, json: edit })).toMatchObject({
+          status: 404,
+          body: NOT_FOUND,
+        });
         expect((await events())[0]?.name).toBe("Spring gala");
       });
 
       it("refuses references the company does not have, and changes nothing", async () => {
         await api("createEvent", { json: event() });
-        const refused = await api("updateEvent", { path: { id: "1" }, json: { name: "X", date: "2024-01-01", venue: { venue_id: "319" }, client_id: "NOBODY" } });
+        const refused = await api("updateEvent", {
+          path: { id: "1" },
+          json: { name: "X", date: "2024-01-01", venue: { venue_id: "319" }, client_id: "NOBODY" },
+        });
         expect(refused.status).toBe(422);
         expect((await events())[0]).toMatchObject({ name: "Spring gala", location: { id: 318 } });
       });
@@ -160,16 +229,32 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
 
     describe("updateClient", () => {
       const credentialFor = async (key: string, worker: number, clientId: string): Promise<Body> =>
-        (await api("addWorkerCredential", { key, path: { id: worker }, json: { credentials_id: "3", clients_id: clientId } })).body as Body;
+        (
+          await api("addWorkerCredential", {
+            key,
+            path: { id: worker },
+            json: { credentials_id: "3", clients_id: clientId },
+          })
+        ).body as Body;
 
       it("edits a client of the company and answers true; fields left out stay", async () => {
-        expect(await api("updateClient", { path: { id: "HARBOR42" }, json: { client_name: "Harbor Events plc" } })).toMatchObject({ status: 200, body: true });
-        expect(await credentialFor(HARBOR, 1042, "HARBOR42")).toMatchObject({ clients_id: "HARBOR42", client_name: "Harbor Events plc" });
+        expect(
+          await api("updateClient", { path: { id: "HARBOR42" }, json: { client_name: "Harbor Events plc" } }),
+        ).toMatchObject({ status: 200, body: true });
+        expect(await credentialFor(HARBOR, 1042, "HARBOR42")).toMatchObject({
+          clients_id: "HARBOR42",
+          client_name: "Harbor Events plc",
+        });
       });
 
       it("answers 404 for an unknown client and for another company's, which stays as it was", async () => {
-        expect(await api("updateClient", { path: { id: "NOBODY" }, json: { client_name: "x" } })).toMatchObject({ status: 404, body: NOT_FOUND });
-        expect(await api("updateClient", { path: { id: "SUMMIT1" }, json: { client_name: "Taken over" } })).toMatchObject({ status: 404, body: NOT_FOUND });
+        expect(await api("updateClient", { path: { id: "NOBODY" }, json: { client_name: "x" } })).toMatchObject({
+          status: 404,
+          body: NOT_FOUND,
+        });
+        expect(
+          await api("updateClient", { path: { id: "SUMMIT1" }, json: { client_name: "Taken over" } }),
+        ).toMatchObject({ status: 404, body: NOT_FOUND });
         expect(await credentialFor(SUMMIT, 55, "SUMMIT1")).toMatchObject({ client_name: "Summit Conferences" });
       });
     });
@@ -236,9 +321,24 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
       });
 
       it("names the credential as sent, and stores a file sent with it for the company only", async () => {
-        const answer = (await api("addWorkerCredential", { path: { id: 1042 }, json: { credentials_id: "4", name: "First aid (2024)", file: "scan", file_name: "aid.txt", file_type: "text/plain" } }))
-          .body as Body;
-        expect(answer).toMatchObject({ name: "First aid (2024)", file_name: "aid.txt", file_display_name: "aid.txt", description: "Basic first aid" });
+        const answer = (
+          await api("addWorkerCredential", {
+            path: { id: 1042 },
+            json: {
+              credentials_id: "4",
+              name: "First aid (2024)",
+              file: "scan",
+              file_name: "aid.txt",
+              file_type: "text/plain",
+            },
+          })
+        ).body as Body;
+        expect(answer).toMatchObject({
+          name: "First aid (2024)",
+          file_name: "aid.txt",
+          file_display_name: "aid.txt",
+          description: "Basic first aid",
+        });
         const location = String(answer.file_location_value);
         expect(location).toBe(`${sandbox.origin}/files/1/aid.txt`);
         expect(await download(location)).toEqual({ status: 200, type: "text/plain", bytes: Buffer.from("scan") });
@@ -251,7 +351,10 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
           [HARBOR, 55],
           [SUMMIT, 1042],
         ] as const) {
-          expect(await api("addWorkerCredential", { key, path: { id }, json: { credentials_id: "3" } }), `${key} ${id}`).toMatchObject({ status: 404, body: NOT_FOUND });
+          expect(
+            await api("addWorkerCredential", { key, path: { id }, json: { credentials_id: "3" } }),
+            `${key} ${id}`,
+          ).toMatchObject({ status: 404, body: NOT_FOUND });
         }
       });
 
@@ -281,7 +384,10 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
       };
 
       it("stores the file's bytes and serves them at the location it answers, to the company only", async () => {
-        const answer = await api("addWorkerDocument", { path: { id: 1042 }, form: upload({ name: "Contract 2024", type: "application/pdf", file_name: "contract 2024.pdf" }) });
+        const answer = await api("addWorkerDocument", {
+          path: { id: 1042 },
+          form: upload({ name: "Contract 2024", type: "application/pdf", file_name: "contract 2024.pdf" }),
+        });
         expect(answer).toMatchObject({
           status: 200,
           body: {
@@ -306,19 +412,35 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
       });
 
       it("takes the file name and media type of the upload when the form does not give them", async () => {
-        const answer = (await api("addWorkerDocument", { path: { id: 1042 }, form: upload({ name: "Scan" }) })).body as Body;
-        expect(answer).toMatchObject({ file_name: "scan.bin", type: "application/octet-stream", location: `${sandbox.origin}/files/1/scan.bin` });
+        const answer = (await api("addWorkerDocument", { path: { id: 1042 }, form: upload({ name: "Scan" }) }))
+          .body as Body;
+        expect(answer).toMatchObject({
+          file_name: "scan.bin",
+          type: "application/octet-stream",
+          location: `${sandbox.origin}/files/1/scan.bin`,
+        });
       });
 
       it("answers 404 for a worker who is not a person of the company", async () => {
-        expect(await api("addWorkerDocument", { path: { id: 55 }, form: upload({ name: "Scan" }) })).toMatchObject({ status: 404, body: NOT_FOUND });
+        expect(await api("addWorkerDocument", { path: { id: 55 }, form: upload({ name: "Scan" }) })).toMatchObject({
+          status: 404,
+          body: NOT_FOUND,
+        });
       });
     });
 
     describe("createPayrollGroup", () => {
       it("stores the group and answers it with its derived fields", async () => {
         const answer = await api("createPayrollGroup", {
-          json: { name: "Weekend crew", payroll_item_id: "PI-204", invoice_cost: "18.50", locationAll: false, locations: ["12", "15"], group_rows: ["row-1", "row-2"], wage_rules_id: "7" },
+          json: {
+            name: "Weekend crew",
+            payroll_item_id: "PI-204",
+            invoice_cost: "18.50",
+            locationAll: false,
+            locations: ["12", "15"],
+            group_rows: ["row-1", "row-2"],
+            wage_rules_id: "7",
+          },
         });
         expect(answer.body).toEqual({
           id: "1",
@@ -335,18 +457,28 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
           updateError: false,
           deleteError: false,
         });
-        expect((await api("createPayrollGroup", { json: {} })).body).toMatchObject({ id: "2", invoice_cost: null, locations: [], group_rows: [] });
+        expect((await api("createPayrollGroup", { json: {} })).body).toMatchObject({
+          id: "2",
+          invoice_cost: null,
+          locations: [],
+          group_rows: [],
+        });
       });
 
       it("refuses references the company does not have and a cost that is no number, naming each", async () => {
-        const answer = await api("createPayrollGroup", { key: SUMMIT, json: { invoice_cost: "18,50", wage_rules_id: "7", locations: ["319", "12"] } });
+        const answer = await api("createPayrollGroup", {
+          key: SUMMIT,
+          json: { invoice_cost: "18,50", wage_rules_id: "7", locations: ["319", "12"] },
+        });
         expect(answer.status).toBe(422);
         expect((answer.body as { errors: Body[] }).errors.map((issue) => [issue.instancePath, issue.keyword])).toEqual([
           ["/invoice_cost", "number"],
           ["/wage_rules_id", "reference"],
           ["/locations/1", "reference"],
         ]);
-        expect((await api("createPayrollGroup", { key: SUMMIT, json: { wage_rules_id: "1", locations: ["319"] } })).body).toMatchObject({ id: "1", wage_rules_id: "1" });
+        expect(
+          (await api("createPayrollGroup", { key: SUMMIT, json: { wage_rules_id: "1", locations: ["319"] } })).body,
+        ).toMatchObject({ id: "1", wage_rules_id: "1" });
       });
     });
 
@@ -358,7 +490,9 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
             { id: "7", name: "Weekend", hourly_rate: 18.5 },
           ],
         });
-        expect((await api("listWageRules", { key: SUMMIT })).body).toEqual({ data: [{ id: "1", name: "Base", hourly_rate: 14 }] });
+        expect((await api("listWageRules", { key: SUMMIT })).body).toEqual({
+          data: [{ id: "1", name: "Base", hourly_rate: 14 }],
+        });
       });
     });
 
@@ -374,9 +508,14 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
         for (const name of ["Hall\u0000", "Hall\ud800", "\udc00Hall"]) {
           const answer = await api("createVenue", { json: { ...venue, name } });
           expect(answer.status, JSON.stringify(answer.body)).toBe(422);
-          expect((answer.body as { errors: Body[] }).errors[0]).toMatchObject({ instancePath: "/name", keyword: "storable" });
+          expect((answer.body as { errors: Body[] }).errors[0]).toMatchObject({
+            instancePath: "/name",
+            keyword: "storable",
+          });
         }
-        expect((await api("updateClient", { path: { id: "HARBOR42\u0000" }, json: { client_name: "x" } })).status).toBe(404);
+        expect((await api("updateClient", { path: { id: "HARBOR42\u0000" }, json: { client_name: "x" } })).status).toBe(
+          404,
+        );
         const exotic = "Zürich 😀 \u2028 ' \" \\ %00";
         expect((await api("createVenue", { json: { ...venue, name: exotic } })).body).toMatchObject({ name: exotic });
       });
@@ -384,7 +523,9 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
 
     describe("concurrency", () => {
       it("gives 100 concurrent creates 100 distinct ids and an exact count", async () => {
-        const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => api("createEvent", { json: event({ name: `Event ${i}` }) })));
+        const answers = await Promise.all(
+          Array.from({ length: 100 }, (_, i) => api("createEvent", { json: event({ name: `Event ${i}` }) })),
+        );
         const ids = answers.map((answer) => answer.body as number);
         expect(answers.every((answer) => answer.status === 201)).toBe(true);
         expect(new Set(ids).size).toBe(100);
@@ -403,15 +544,25 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
             select 5, 'Event ' || n, '2024-05-01', '2026-11-25', 7, 'Hall ' || n, jsonb_build_array(jsonb_build_object('name', 'n', 'value', n::text))
             from generate_series(1, ${count}) as n`.execute(engine.db);
           // written around the sandbox: its lists kept are made stale as its own writes make them
-          await sql`update ${sql.table(`${sandbox.schema}.companies`)} set events_revision = default where company_id = 5`.execute(engine.db);
+          await sql`update ${sql.table(`${sandbox.schema}.companies`)} set events_revision = default where company_id = 5`.execute(
+            engine.db,
+          );
           await api("createEvent", { key: SUMMIT, json: event({ venue: { name: "Elsewhere" } }) });
           const response = await fetch(`${sandbox.url}/events`, { headers: { "x-api-key": HARBOR } });
           expect(response.headers.get("transfer-encoding")).toBe("chunked");
           const text = await response.text();
-          const whole = await listEvents({ db: engine.db.withSchema(sandbox.schema), fileUrl: () => "", now: () => NOW }, { companyId: 5, personnelId: 7, name: "Dana Ortiz" }, count + 1);
+          const whole = await listEvents(
+            { db: engine.db.withSchema(sandbox.schema), fileUrl: () => "", now: () => NOW },
+            { companyId: 5, personnelId: 7, name: "Dana Ortiz" },
+            count + 1,
+          );
           expect(text).toBe((whole.body as PreparedJson).text);
           const list = JSON.parse(text) as { data: Body[]; total_count: number };
-          expect([list.total_count, list.data.length, list.data.at(-1)?.name]).toEqual([count, count, `Event ${count}`]);
+          expect([list.total_count, list.data.length, list.data.at(-1)?.name]).toEqual([
+            count,
+            count,
+            `Event ${count}`,
+          ]);
           expect(validateEventList(list).valid).toBe(true);
         } finally {
           await release();

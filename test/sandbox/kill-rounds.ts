@@ -36,7 +36,11 @@ const WRITERS = 4;
 const CREATES_PER_ROUND = 15;
 
 /** Runs `rounds` rounds of writes and kills on `dataDir`, then checks after a last start. */
-export async function runKillRounds(rounds: number, dataDir: string, report: (line: string) => void = () => undefined): Promise<KillFigures> {
+export async function runKillRounds(
+  rounds: number,
+  dataDir: string,
+  report: (line: string) => void = () => undefined,
+): Promise<KillFigures> {
   const events = new Map<number, Written>();
   let creates = 0;
   let edits = 0;
@@ -65,13 +69,28 @@ export async function runKillRounds(rounds: number, dataDir: string, report: (li
     await kill(sandbox);
     stop.now = true;
     await Promise.all(writers);
-    report(`round ${round + 1}: killed after ${creates - (before[0] ?? 0)} creates and ${edits - (before[1] ?? 0)} edits were acknowledged`);
+    report(
+      `round ${round + 1}: killed after ${creates - (before[0] ?? 0)} creates and ${edits - (before[1] ?? 0)} edits were acknowledged`,
+    );
   }
-  return { rounds, acknowledgedCreates: creates, acknowledgedEdits: edits, found: events.size - lost.length, lost, opens };
+  return {
+    rounds,
+    acknowledgedCreates: creates,
+    acknowledgedEdits: edits,
+    found: events.size - lost.length,
+    lost,
+    opens,
+  };
 }
 
 /** Creates events and edits its own, one request at a time, until the process is gone. */
-async function write(url: string, tag: string, events: Map<number, Written>, stop: { now: boolean }, count: { created: () => void; edited: () => void }): Promise<void> {
+async function write(
+  url: string,
+  tag: string,
+  events: Map<number, Written>,
+  stop: { now: boolean },
+  count: { created: () => void; edited: () => void },
+): Promise<void> {
   const mine: number[] = [];
   for (let n = 0; !stop.now; n++) {
     try {
@@ -80,7 +99,11 @@ async function write(url: string, tag: string, events: Map<number, Written>, sto
         const record = events.get(id) as Written;
         const name = `${tag}-edit${n}`;
         record.pending = name;
-        const response = await send(url, "PATCH", `/events/${id}`, { name, date: "2024-04-21", venue: { venue_id: "318" } });
+        const response = await send(url, "PATCH", `/events/${id}`, {
+          name,
+          date: "2024-04-21",
+          venue: { venue_id: "318" },
+        });
         if (response.status !== 200) throw new Error(`edit answered ${response.status}`);
         record.acked = name;
         record.pending = undefined;
@@ -101,7 +124,11 @@ async function write(url: string, tag: string, events: Map<number, Written>, sto
 }
 
 function send(url: string, method: string, path: string, body: unknown): Promise<Response> {
-  return fetch(`${url}${path}`, { method, headers: { "x-api-key": HARBOR, "content-type": "application/json" }, body: JSON.stringify(body) });
+  return fetch(`${url}${path}`, {
+    method,
+    headers: { "x-api-key": HARBOR, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 }
 
 /** What of the acknowledged writes is not in the sandbox's list. */
@@ -110,11 +137,13 @@ async function check(url: string, events: ReadonlyMap<number, Written>): Promise
   const list = (await response.json()) as { data: { id: number; name: string }[]; total_count: number };
   const names = new Map(list.data.map((event) => [event.id, event.name]));
   const problems: string[] = [];
-  if (list.total_count !== list.data.length) problems.push(`total_count ${list.total_count} for ${list.data.length} events`);
+  if (list.total_count !== list.data.length)
+    problems.push(`total_count ${list.total_count} for ${list.data.length} events`);
   for (const [id, written] of events) {
     const name = names.get(id);
     if (name === undefined) problems.push(`event ${id} (${written.acked}) is gone`);
-    else if (name !== written.acked && name !== written.pending) problems.push(`event ${id} is named ${name}, not ${written.acked}`);
+    else if (name !== written.acked && name !== written.pending)
+      problems.push(`event ${id} is named ${name}, not ${written.acked}`);
   }
   return problems;
 }

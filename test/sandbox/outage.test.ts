@@ -9,7 +9,10 @@ describe("isDatabaseOutage", () => {
   it.each([
     ["a refused connection", withCode("ECONNREFUSED")],
     ["a reset connection", withCode("ECONNRESET")],
-    ["a server shut down by its administrator (57P01)", withCode("57P01", "terminating connection due to administrator command")],
+    [
+      "a server shut down by its administrator (57P01)",
+      withCode("57P01", "terminating connection due to administrator command"),
+    ],
     ["a server starting up (57P03)", withCode("57P03", "the database system is starting up")],
     ["a connection exception (08006)", withCode("08006")],
     ["too many connections (53300)", withCode("53300")],
@@ -28,7 +31,10 @@ describe("isDatabaseOutage", () => {
     ["a bug", new TypeError("cannot read properties of undefined")],
     ["a string", "ECONNREFUSED"],
     ["undefined", undefined],
-    ["some addresses refusing, one failing otherwise", new AggregateError([withCode("ECONNREFUSED"), new Error("bug")], "")],
+    [
+      "some addresses refusing, one failing otherwise",
+      new AggregateError([withCode("ECONNREFUSED"), new Error("bug")], ""),
+    ],
   ])("is false for %s", (_label, error) => {
     expect(isDatabaseOutage(error)).toBe(false);
   });
@@ -39,7 +45,10 @@ describe("guardOutage", () => {
     const refused = guardOutage(async () => Promise.reject(withCode("ECONNREFUSED")));
     const error = await refused().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProblemError);
-    expect(error).toMatchObject({ problem: { status: 503, type: "urn:problem-type:service-unavailable" }, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } });
+    expect(error).toMatchObject({
+      problem: { status: 503, type: "urn:problem-type:service-unavailable" },
+      headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
+    });
     expect(() =>
       guardOutage(() => {
         throw withCode("57P01");

@@ -49,7 +49,9 @@ function runsNamedStatements(open: () => Promise<Engine>, sessions: "one" | "sev
   afterAll(() => engine?.close());
 
   it("answers each run of a statement right, from concurrent callers", async () => {
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => sql<{ n: number }>`select ${i}::int + 1 as n`.execute(db)));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => sql<{ n: number }>`select ${i}::int + 1 as n`.execute(db)),
+    );
     expect(answers.map((answer) => answer.rows[0]?.n)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });
 

@@ -21,7 +21,9 @@ const exec = promisify(execFile);
 /** The README's first shell block holding curl commands, as lines. */
 function readmeFlow(): string[] {
   const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? "").find((text) => text.includes("curl "));
+  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .map((match) => match[1] ?? "")
+    .find((text) => text.includes("curl "));
   if (block === undefined) throw new Error("the README shows no curl flow");
   return block.trimEnd().split("\n");
 }
@@ -44,19 +46,25 @@ describe("the sandbox process on a data directory", () => {
   it("prints where it listens, its data and the demo keys", async () => {
     first = await startSandboxProcess({ DATA_DIR: dataDir });
     expect(first.output()).toContain(`Data: PGlite in ${dataDir}, schema sandbox`);
-    expect(first.output()).toMatch(/X-API-KEY: demo-key-harbor {3}\(Harbor Events, company 5; caller Dana Ortiz, person 7\)/);
+    expect(first.output()).toMatch(
+      /X-API-KEY: demo-key-harbor {3}\(Harbor Events, company 5; caller Dana Ortiz, person 7\)/,
+    );
     expect(existsSync(`${dataDir}.lock`)).toBe(true);
     // the reference and the spec, with no key
     const origin = new URL(first.url).origin;
     const docs = await fetch(`${origin}/docs/`);
     expect([docs.status, docs.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
-    expect(((await (await fetch(`${origin}/openapi.json`)).json()) as { info: { title: string } }).info.title).toBe("Workforce Scheduling Service API");
+    expect(((await (await fetch(`${origin}/openapi.json`)).json()) as { info: { title: string } }).info.title).toBe(
+      "Workforce Scheduling Service API",
+    );
   });
 
   it("runs the README's curl flow as the README shows it, answer by answer", async () => {
     const lines = readmeFlow();
     const origin = new URL(first?.url ?? "").origin;
-    const setup = lines.filter((line) => /^\w+=/.test(line)).map((line) => line.replaceAll("http://127.0.0.1:3000", origin));
+    const setup = lines
+      .filter((line) => /^\w+=/.test(line))
+      .map((line) => line.replaceAll("http://127.0.0.1:3000", origin));
     const today = new Date().toISOString().slice(0, 10);
     let commands = 0;
     for (const [index, line] of lines.entries()) {
@@ -64,25 +72,40 @@ describe("the sandbox process on a data directory", () => {
       const shown = lines[index + 1] ?? "";
       expect(shown, `the README shows the answer of: ${line}`).toMatch(/^# /);
       const { stdout } = await exec("bash", ["-c", [...setup, line].join("\n")]);
-      expect(JSON.parse(stdout), line).toEqual(JSON.parse(shown.slice(2).replaceAll('"created":"2026-11-25"', `"created":"${today}"`)));
+      expect(JSON.parse(stdout), line).toEqual(
+        JSON.parse(shown.slice(2).replaceAll('"created":"2026-11-25"', `"created":"${today}"`)),
+      );
       commands++;
     }
     expect(commands).toBe(5);
   });
 
   it("refuses a second opener of the same directory, naming the process that holds it", async () => {
-    await expect(lockDirectory(dataDir)).rejects.toThrow(`the data directory ${dataDir} is in use by process ${first?.child.pid} on `);
+    await expect(lockDirectory(dataDir)).rejects.toThrow(
+      `the data directory ${dataDir} is in use by process ${first?.child.pid} on `,
+    );
     expect((await call(first?.url ?? "", "listEvents")).status).toBe(200);
   });
 
   it("keeps its data over a graceful restart, and lets the directory go on SIGTERM", async () => {
     const running = first as SandboxProcess;
-    expect((await call(running.url, "createVenue", { json: { name: "Kept", address: "1 Road", city: "Town", zip: "T1" } })).body).toMatchObject({ venue_id: 321 });
-    expect((await call(running.url, "createEvent", { json: { name: "Kept", date: "2024-04-20", venue: { venue_id: "321" } } })).body).toBe(2);
+    expect(
+      (await call(running.url, "createVenue", { json: { name: "Kept", address: "1 Road", city: "Town", zip: "T1" } }))
+        .body,
+    ).toMatchObject({ venue_id: 321 });
+    expect(
+      (
+        await call(running.url, "createEvent", {
+          json: { name: "Kept", date: "2024-04-20", venue: { venue_id: "321" } },
+        })
+      ).body,
+    ).toBe(2);
     expect(await running.stop("SIGTERM")).toBe(0);
     expect(existsSync(`${dataDir}.lock`)).toBe(false);
     first = await startSandboxProcess({ DATA_DIR: dataDir });
-    const list = (await call(first.url, "listEvents")).body as { data: { name: string; date: string; location: { name: string } }[] };
+    const list = (await call(first.url, "listEvents")).body as {
+      data: { name: string; date: string; location: { name: string } }[];
+    };
     // the README flow's event, as its edit left it, and this one
     expect(list.data.map((event) => [event.name, event.date, event.location.name])).toEqual([
       ["Spring gala", "2027-04-27", "Riverside Hall"],
@@ -93,7 +116,10 @@ describe("the sandbox process on a data directory", () => {
 
   it("empties the directory's data and loads the seed again with sandbox:reset", async () => {
     const reset = await runSandboxScript("reset", { DATA_DIR: dataDir });
-    expect([reset.code, reset.output.trim()]).toEqual([0, `reset PGlite in ${dataDir}, schema sandbox: loaded the demo seed (2 companies)`]);
+    expect([reset.code, reset.output.trim()]).toEqual([
+      0,
+      `reset PGlite in ${dataDir}, schema sandbox: loaded the demo seed (2 companies)`,
+    ]);
     first = await startSandboxProcess({ DATA_DIR: dataDir });
     expect((await call(first.url, "listEvents")).body).toEqual({ data: [], total_count: 0 });
   });
@@ -105,7 +131,9 @@ describe("the sandbox process with a bad seed", () => {
     await writeFile(seed, "companies:\n  - company_id: -1\n");
     const run = await runSandboxScript("main", { DATABASE_URL: "memory", SANDBOX_SEED: seed, PORT: "0" });
     expect(run.code).toBe(1);
-    expect(run.output).toContain(`npm start: ${seed} is not a usable seed:\n  ${seed}:2:17 companies/0/company_id must be >= 0\n  ${seed}:2:5 companies/0 must have required property 'name'`);
+    expect(run.output).toContain(
+      `npm start: ${seed} is not a usable seed:\n  ${seed}:2:17 companies/0/company_id must be >= 0\n  ${seed}:2:5 companies/0 must have required property 'name'`,
+    );
     expect(run.output).not.toMatch(/^\s+at /m);
   });
 });

@@ -45,7 +45,10 @@ export interface SandboxProcess {
 }
 
 /** Runs sandbox/main.ts (or reset.ts) with `env` added; resolves with its exit and output when it ends. */
-export async function runSandboxScript(file: "main" | "reset", env: Readonly<Record<string, string>>): Promise<{ code: number | null; output: string }> {
+export async function runSandboxScript(
+  file: "main" | "reset",
+  env: Readonly<Record<string, string>>,
+): Promise<{ code: number | null; output: string }> {
   const child = spawnScript(await bundle(), file, env);
   return new Promise((resolve) => {
     let output = "";

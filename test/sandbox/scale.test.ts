@@ -24,8 +24,14 @@ type Body = Record<string, unknown>;
 const available = throwawayAvailable("the sandbox's tests of several processes and of PostgreSQL going away");
 let server: PostgresServer;
 
-const event = (extra: Body = {}): Body => ({ name: "Spring gala", date: "2024-04-20", venue: { venue_id: "318" }, ...extra });
-const listOf = async (url: string): Promise<{ data: Body[]; total_count: number }> => (await call(url, "listEvents")).body as { data: Body[]; total_count: number };
+const event = (extra: Body = {}): Body => ({
+  name: "Spring gala",
+  date: "2024-04-20",
+  venue: { venue_id: "318" },
+  ...extra,
+});
+const listOf = async (url: string): Promise<{ data: Body[]; total_count: number }> =>
+  (await call(url, "listEvents")).body as { data: Body[]; total_count: number };
 
 /** Runs `sql` on the server, as its own connection. */
 async function admin<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> {
@@ -39,18 +45,33 @@ async function admin<T extends pg.QueryResultRow>(sql: string, values: unknown[]
 }
 
 /** A raw answer (not checked against the contract: a 503 is the server's, not the operation's). */
-async function raw(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: Body; ms: number }> {
+async function raw(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; body: Body; ms: number }> {
   const started = performance.now();
-  const response = await fetch(url, { ...init, headers: { "x-api-key": HARBOR, "content-type": "application/json", ...init.headers } });
+  const response = await fetch(url, {
+    ...init,
+    headers: { "x-api-key": HARBOR, "content-type": "application/json", ...init.headers },
+  });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === "" ? {} : (JSON.parse(text) as Body), ms: performance.now() - started };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === "" ? {} : (JSON.parse(text) as Body),
+    ms: performance.now() - started,
+  };
 }
 
 function expectUnavailable(answer: { status: number; headers: Headers; body: Body; ms: number }): void {
   expect(answer.status).toBe(503);
   expect(answer.headers.get("content-type")).toMatch(/^application\/problem\+json\b/);
   expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-  expect(answer.body).toMatchObject({ type: "urn:problem-type:service-unavailable", status: 503, title: "Service Unavailable" });
+  expect(answer.body).toMatchObject({
+    type: "urn:problem-type:service-unavailable",
+    status: 503,
+    title: "Service Unavailable",
+  });
   expect(JSON.stringify(answer.body)).not.toMatch(/\bat .*\.(ts|js):\d+/);
   // answered at once, not after a wait (the pool's connect timeout is 5 s)
   expect(answer.ms).toBeLessThan(4000);
@@ -81,24 +102,41 @@ if (!available) {
     });
 
     it("starting together on a new schema, migrate it and seed it once", async () => {
-      expect(await admin("select name from shared.kysely_migration order by name")).toEqual([{ name: "0001_companies_and_records" }, { name: "0002_events_revision" }]);
-      expect(await admin("select company_id from shared.companies order by company_id")).toEqual([{ company_id: "5" }, { company_id: "6" }]);
+      expect(await admin("select name from shared.kysely_migration order by name")).toEqual([
+        { name: "0001_companies_and_records" },
+        { name: "0002_events_revision" },
+      ]);
+      expect(await admin("select company_id from shared.companies order by company_id")).toEqual([
+        { company_id: "5" },
+        { company_id: "6" },
+      ]);
     });
 
     it("read through one what was written through the other", async () => {
-      const venue = await call(one.url, "createVenue", { json: { name: "Shared Hall", address: "2 Road", city: "Town", zip: "AB1" } });
+      const venue = await call(one.url, "createVenue", {
+        json: { name: "Shared Hall", address: "2 Road", city: "Town", zip: "AB1" },
+      });
       const venueId = (venue.body as { venue_id: number }).venue_id;
-      const created = await call(two.url, "createEvent", { json: event({ name: "Across", venue: { venue_id: String(venueId) } }) });
+      const created = await call(two.url, "createEvent", {
+        json: event({ name: "Across", venue: { venue_id: String(venueId) } }),
+      });
       expect(created.status).toBe(201);
       const listed = (await listOf(one.url)).data.find((item) => item.id === created.body);
       expect(listed).toMatchObject({ name: "Across", location: { id: venueId, name: "Shared Hall" } });
-      await call(one.url, "updateEvent", { path: { id: created.body as number }, json: event({ name: "Edited", venue: {} }) });
+      await call(one.url, "updateEvent", {
+        path: { id: created.body as number },
+        json: event({ name: "Edited", venue: {} }),
+      });
       expect((await listOf(two.url)).data.find((item) => item.id === created.body)?.name).toBe("Edited");
     });
 
     it("give concurrent creates through both distinct ids and an exact count", async () => {
       const before = (await listOf(one.url)).total_count;
-      const answers = await Promise.all(Array.from({ length: 80 }, (_, i) => call(i % 2 === 0 ? one.url : two.url, "createEvent", { json: event({ name: `Both ${i}` }) })));
+      const answers = await Promise.all(
+        Array.from({ length: 80 }, (_, i) =>
+          call(i % 2 === 0 ? one.url : two.url, "createEvent", { json: event({ name: `Both ${i}` }) }),
+        ),
+      );
       const ids = answers.map((answer) => answer.body as number);
       expect(answers.every((answer) => answer.status === 201)).toBe(true);
       expect(new Set(ids).size).toBe(80);
@@ -110,10 +148,17 @@ if (!available) {
 
     it("apply concurrent edits of one event one after the other: the later edit wins each field both send, none is lost", async () => {
       for (let round = 0; round < 5; round++) {
-        const id = (await call(one.url, "createEvent", { json: event({ name: `Edited twice ${round}` }) })).body as number;
+        const id = (await call(one.url, "createEvent", { json: event({ name: `Edited twice ${round}` }) }))
+          .body as number;
         const [first, second] = await Promise.all([
-          call(one.url, "updateEvent", { path: { id }, json: event({ name: "From one", event_id: `ONE${round}`, venue: {} }) }),
-          call(two.url, "updateEvent", { path: { id }, json: event({ name: "From two", client_id: "HARBOR42", venue: {} }) }),
+          call(one.url, "updateEvent", {
+            path: { id },
+            json: event({ name: "From one", event_id: `ONE${round}`, venue: {} }),
+          }),
+          call(two.url, "updateEvent", {
+            path: { id },
+            json: event({ name: "From two", client_id: "HARBOR42", venue: {} }),
+          }),
         ]);
         expect([first.status, second.status]).toEqual([200, 200]);
         const answers = [first.body, second.body] as Body[];
@@ -132,7 +177,11 @@ if (!available) {
         for (let i = 0; !stop; i++) {
           const name = `${tag} ${i}`;
           try {
-            const response = await fetch(`${url}/events`, { method: "POST", headers: { "x-api-key": HARBOR, "content-type": "application/json" }, body: JSON.stringify(event({ name })) });
+            const response = await fetch(`${url}/events`, {
+              method: "POST",
+              headers: { "x-api-key": HARBOR, "content-type": "application/json" },
+              body: JSON.stringify(event({ name })),
+            });
             if (response.status === 201) acknowledged.push({ id: Number(await response.text()), name });
           } catch {
             return; // its process is gone
@@ -175,11 +224,17 @@ if (!available) {
         // another transaction holds the event's row, so the edit waits on it, mid-transaction
         await holder.query("begin");
         await holder.query(`select id from "${sandbox.schema}".events where id = $1 for update`, [id]);
-        const edit = raw(`${sandbox.url}/events/${id}`, { method: "PATCH", body: JSON.stringify(event({ name: "Never kept", venue: {} })) });
+        const edit = raw(`${sandbox.url}/events/${id}`, {
+          method: "PATCH",
+          body: JSON.stringify(event({ name: "Never kept", venue: {} })),
+        });
         let waiting: { pid: number }[] = [];
         for (let i = 0; i < 200 && waiting.length === 0; i++) {
           await delay(20);
-          waiting = await admin<{ pid: number }>("select pid from pg_stat_activity where wait_event_type = 'Lock' and pid <> $1", [(holder as unknown as { processID: number }).processID]);
+          waiting = await admin<{ pid: number }>(
+            "select pid from pg_stat_activity where wait_event_type = 'Lock' and pid <> $1",
+            [(holder as unknown as { processID: number }).processID],
+          );
         }
         expect(waiting).toHaveLength(1);
         await admin("select pg_terminate_backend($1)", [waiting[0]?.pid]);
@@ -190,7 +245,9 @@ if (!available) {
       }
       const stored = (await listOf(sandbox.url)).data.find((item) => item.id === id);
       expect(stored?.name).toBe("Locked");
-      expect((await call(sandbox.url, "updateEvent", { path: { id }, json: event({ name: "Kept", venue: {} }) })).status).toBe(200);
+      expect(
+        (await call(sandbox.url, "updateEvent", { path: { id }, json: event({ name: "Kept", venue: {} }) })).status,
+      ).toBe(200);
     });
 
     it("answers 503 with Retry-After while PostgreSQL is stopped, and serves again when it is back, without a restart", async () => {
@@ -200,7 +257,10 @@ if (!available) {
         for (const attempt of [
           raw(`${sandbox.url}/events`),
           raw(`${sandbox.url}/events`, { method: "POST", body: JSON.stringify(event({ name: "While away" })) }),
-          raw(`${sandbox.url}/events/1`, { method: "PATCH", body: JSON.stringify(event({ name: "While away", venue: {} })) }),
+          raw(`${sandbox.url}/events/1`, {
+            method: "PATCH",
+            body: JSON.stringify(event({ name: "While away", venue: {} })),
+          }),
           raw(`${sandbox.url}/wage-rules`),
         ]) {
           expectUnavailable(await attempt);
@@ -223,7 +283,12 @@ if (!available) {
     it("leaves the whole write or none of it when the client cancels mid-request", async () => {
       const before = (await listOf(sandbox.url)).total_count;
       const sent = Array.from({ length: 40 }, (_, i) =>
-        event({ name: `Cancelled ${i}`, client_id: "HARBOR42", custom_fields_text: [{ key: "Round", value: String(i) }], venue: { name: `Tent ${i}`, city: "Leeds", saved: "1" } }),
+        event({
+          name: `Cancelled ${i}`,
+          client_id: "HARBOR42",
+          custom_fields_text: [{ key: "Round", value: String(i) }],
+          venue: { name: `Tent ${i}`, city: "Leeds", saved: "1" },
+        }),
       );
       const outcomes = await Promise.all(
         sent.map(async (body, i) => {
@@ -250,7 +315,11 @@ if (!available) {
       expect((await listOf(sandbox.url)).total_count).toBe(before + created.length);
       for (const item of created) {
         const i = Number(String(item.name).slice("Cancelled ".length));
-        expect(item).toMatchObject({ client_id: "HARBOR42", location: { name: `Tent ${i}`, city: "Leeds", saved: true }, custom_fields: [{ name: "Round", value: String(i) }] });
+        expect(item).toMatchObject({
+          client_id: "HARBOR42",
+          location: { name: `Tent ${i}`, city: "Leeds", saved: true },
+          custom_fields: [{ name: "Round", value: String(i) }],
+        });
       }
     });
   });

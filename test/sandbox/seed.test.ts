@@ -47,24 +47,51 @@ describe("seed files", () => {
   it("starts a sandbox from a YAML seed, whose keys are then the only ones", async () => {
     const sandbox = await createSandbox({ seed: await seedFile("seed.yaml", GOOD) });
     try {
-      expect((await call(sandbox.url, "listWageRules", { key: "key-one" })).body).toEqual({ data: [{ id: "1", name: "Standard" }] });
+      expect((await call(sandbox.url, "listWageRules", { key: "key-one" })).body).toEqual({
+        data: [{ id: "1", name: "Standard" }],
+      });
       expect((await call(sandbox.url, "listWageRules", { key: "demo-key-harbor" })).status).toBe(401);
-      const credential = await call(sandbox.url, "addWorkerCredential", { key: "key-one", path: { id: 1042 }, json: { credentials_id: "3", clients_id: "HARBOR42" } });
-      expect(credential.body).toMatchObject({ company_id: 1, name: "First aid", client_name: "Harbor Events Ltd", submitter_name: "Dana Ortiz" });
+      const credential = await call(sandbox.url, "addWorkerCredential", {
+        key: "key-one",
+        path: { id: 1042 },
+        json: { credentials_id: "3", clients_id: "HARBOR42" },
+      });
+      expect(credential.body).toMatchObject({
+        company_id: 1,
+        name: "First aid",
+        client_name: "Harbor Events Ltd",
+        submitter_name: "Dana Ortiz",
+      });
     } finally {
       await sandbox.close();
     }
   });
 
   it("reads JSON as well", async () => {
-    const json = JSON.stringify({ companies: [{ company_id: 2, name: "Co", api_keys: [{ key: "k", personnel_id: 1 }], personnel: [{ personnel_id: 1, name: "Ann" }] }] });
+    const json = JSON.stringify({
+      companies: [
+        {
+          company_id: 2,
+          name: "Co",
+          api_keys: [{ key: "k", personnel_id: 1 }],
+          personnel: [{ personnel_id: 1, name: "Ann" }],
+        },
+      ],
+    });
     expect((await readSeedFile(await seedFile("seed.json", json))).companies[0]?.name).toBe("Co");
   });
 
   it("reports every problem of the schema and beyond it, each at its line and field", async () => {
-    const text = GOOD.replace("personnel_id: 7 }]", "personnel_id: 8 }]").replace("client_name: Harbor Events Ltd", `client_name: ${"x".repeat(256)}`);
-    expect(await problems("seed.yaml", text)).toEqual(["seed.yaml:6:44 companies/0/clients/0/client_name must be at most 255 characters"]);
-    expect(await problems("seed.yaml", GOOD.replace("personnel_id: 7 }]", "personnel_id: 8 }]"))).toEqual(["seed.yaml:4:46 companies/0/api_keys/0/personnel_id names no person of this company (8)"]);
+    const text = GOOD.replace("personnel_id: 7 }]", "personnel_id: 8 }]").replace(
+      "client_name: Harbor Events Ltd",
+      `client_name: ${"x".repeat(256)}`,
+    );
+    expect(await problems("seed.yaml", text)).toEqual([
+      "seed.yaml:6:44 companies/0/clients/0/client_name must be at most 255 characters",
+    ]);
+    expect(await problems("seed.yaml", GOOD.replace("personnel_id: 7 }]", "personnel_id: 8 }]"))).toEqual([
+      "seed.yaml:4:46 companies/0/api_keys/0/personnel_id names no person of this company (8)",
+    ]);
     const twice = `${GOOD}${GOOD.replace("companies:\n", "").replace("Harbor Events\n", "Harbor Again\n")}`;
     expect(await problems("seed.yaml", twice)).toEqual([
       "seed.yaml:11:17 companies/1/company_id repeats the company_id of companies/0",
@@ -85,19 +112,30 @@ describe("seed files", () => {
   });
 
   it("reports a file that is not YAML or JSON, or not there, without a stack", async () => {
-    expect((await problems("seed.json", '{"companies": [}'))[0]).toMatch(/^seed\.json:1:16 Flow sequence .* must .* end with a \]/);
-    expect(await problems("seed.yaml", "companies:\n  - company_id: 1\n    company_id: 2\n")).toEqual([expect.stringMatching(/^seed\.yaml:3:5 Map keys must be unique/)]);
-    await expect(readSeedFile("/nonexistent/seed.yaml")).rejects.toThrow(/^\/nonexistent\/seed\.yaml is not a usable seed:\n {2}cannot be read: ENOENT/);
+    expect((await problems("seed.json", '{"companies": [}'))[0]).toMatch(
+      /^seed\.json:1:16 Flow sequence .* must .* end with a \]/,
+    );
+    expect(await problems("seed.yaml", "companies:\n  - company_id: 1\n    company_id: 2\n")).toEqual([
+      expect.stringMatching(/^seed\.yaml:3:5 Map keys must be unique/),
+    ]);
+    await expect(readSeedFile("/nonexistent/seed.yaml")).rejects.toThrow(
+      /^\/nonexistent\/seed\.yaml is not a usable seed:\n {2}cannot be read: ENOENT/,
+    );
   });
 
   it("checks a seed given in code the same way", () => {
     expect(checkSeed(DEMO_SEED)).toBe(DEMO_SEED);
-    expect(() => checkSeed({ companies: [] })).toThrow("the seed is not a usable seed:\n  the seed companies must have at least 1 item");
+    expect(() => checkSeed({ companies: [] })).toThrow(
+      "the seed is not a usable seed:\n  the seed companies must have at least 1 item",
+    );
   });
 });
 
 describe("the compiled seed validator", () => {
   it("is what `npm run sandbox:schema` makes of seed.schema.json and the contract today", () => {
-    expect(readFileSync(SEED_VALIDATOR_FILE, "utf8"), "run npm run sandbox:schema and commit sandbox/seed/validate-seed.ts").toBe(seedValidatorSource());
+    expect(
+      readFileSync(SEED_VALIDATOR_FILE, "utf8"),
+      "run npm run sandbox:schema and commit sandbox/seed/validate-seed.ts",
+    ).toBe(seedValidatorSource());
   });
 });

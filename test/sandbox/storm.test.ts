@@ -40,7 +40,9 @@ beforeAll(async () => {
   // the mock's successes are the sandbox's successes or its own refusals: no status is expected of them
   const cases = stormCases()
     .filter((_, index) => index % 4 === 0)
-    .map((stormCase) => (stormCase.status !== undefined && stormCase.status < 300 ? { ...stormCase, status: undefined } : stormCase));
+    .map((stormCase) =>
+      stormCase.status !== undefined && stormCase.status < 300 ? { ...stormCase, status: undefined } : stormCase,
+    );
   results = await runStorm(Number(new URL(sandbox.url).port), cases, { handlersTell: false });
 }, 180_000);
 
@@ -50,7 +52,10 @@ describe("the storm aimed at the sandbox", () => {
   it("breaks no rule of the contract", () => {
     const broken = results
       .filter((result) => result.violations.length > 0)
-      .map((result) => `${result.case.category} / ${result.case.label}: ${result.violations.join("; ")} [answers ${result.statuses.join(", ")}]`);
+      .map(
+        (result) =>
+          `${result.case.category} / ${result.case.label}: ${result.violations.join("; ")} [answers ${result.statuses.join(", ")}]`,
+      );
     expect(results.length).toBeGreaterThan(1500);
     expect(new Set(results.map((result) => result.case.category)).size).toBe(16);
     expect(broken.slice(0, 20)).toEqual([]);
@@ -58,7 +63,8 @@ describe("the storm aimed at the sandbox", () => {
 
   it("answers valid requests with successes and with its own refusals", () => {
     const statuses = new Map<number, number>();
-    for (const result of results) for (const status of result.statuses) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    for (const result of results)
+      for (const status of result.statuses) statuses.set(status, (statuses.get(status) ?? 0) + 1);
     process.stdout.write(
       `sandbox storm answers: ${[...statuses]
         .sort(([a], [b]) => a - b)

@@ -35,7 +35,9 @@ export interface CallOptions {
 /** Calls an operation of the sandbox at `url` and checks the answer against the contract. */
 export async function call(url: string, operation: OperationId, options: CallOptions = {}): Promise<Answer> {
   const route: Route = routes[operation];
-  const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(String(options.path?.[name] ?? "")));
+  const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) =>
+    encodeURIComponent(String(options.path?.[name] ?? "")),
+  );
   const headers: Record<string, string> = {};
   const key = options.key === undefined ? HARBOR : options.key;
   if (key !== null) headers["x-api-key"] = key;
@@ -44,24 +46,46 @@ export async function call(url: string, operation: OperationId, options: CallOpt
     headers["content-type"] = "application/json";
     body = JSON.stringify(options.json);
   } else if (options.form !== undefined) body = options.form;
-  const response = await fetch(`${url}${path}`, { method: route.method, headers, ...(body === undefined ? {} : { body }) });
+  const response = await fetch(`${url}${path}`, {
+    method: route.method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
   const text = await response.text();
   const parsed: unknown = text === "" ? undefined : JSON.parse(text);
   const status = String(response.status);
-  expect(Object.keys(route.responses), `${operation} answered ${status}, which it does not declare: ${text.slice(0, 300)}`).toContain(status);
+  expect(
+    Object.keys(route.responses),
+    `${operation} answered ${status}, which it does not declare: ${text.slice(0, 300)}`,
+  ).toContain(status);
   const validate = route.validators.responses[status];
   if (validate !== undefined) {
     const verdict = validate(parsed, { allErrors: true });
-    expect(verdict.errors ?? [], `${operation} ${status} is not valid against the contract: ${text.slice(0, 300)}`).toEqual([]);
+    expect(
+      verdict.errors ?? [],
+      `${operation} ${status} is not valid against the contract: ${text.slice(0, 300)}`,
+    ).toEqual([]);
   }
   return { status: response.status, headers: response.headers, body: parsed };
 }
 
 /** Fetches a stored file's URL with a key: status, media type and bytes. */
-export async function download(location: string, key: string | null = HARBOR): Promise<{ status: number; type: string | null; bytes: Buffer }> {
+export async function download(
+  location: string,
+  key: string | null = HARBOR,
+): Promise<{ status: number; type: string | null; bytes: Buffer }> {
   const response = await fetch(location, { headers: key === null ? {} : { "x-api-key": key } });
-  return { status: response.status, type: response.headers.get("content-type"), bytes: Buffer.from(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    type: response.headers.get("content-type"),
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 }
 
 /** The 404 every unknown or foreign ID gets. */
-export const NOT_FOUND = { type: "urn:problem-type:not-found", title: "Not Found", status: 404, detail: "No resource matches this path." };
+export const NOT_FOUND = {
+  type: "urn:problem-type:not-found",
+  title: "Not Found",
+  status: 404,
+  detail: "No resource matches this path.",
+};

@@ -14,7 +14,14 @@ async function accepted(method: string, path: string, init: CallInit): Promise<v
   expect(response.status, await response.clone().text()).toBeLessThan(300);
 }
 
-async function rejected(method: string, path: string, init: CallInit, where: string, instancePath: string, keyword: string): Promise<void> {
+async function rejected(
+  method: string,
+  path: string,
+  init: CallInit,
+  where: string,
+  instancePath: string,
+  keyword: string,
+): Promise<void> {
   const problem = await expectProblem(await server.call(method, path, init), 400, "urn:problem-type:validation-error");
   expect(problem["errors"]).toContainEqual(expect.objectContaining({ in: where, instancePath, keyword }));
 }
@@ -28,7 +35,14 @@ describe("venue (VenueCreate)", () => {
   ] as const) {
     it(`${field}: ${limit} characters accepted, ${limit + 1} rejected`, async () => {
       await accepted("POST", "/venues", { json: venue({ [field]: "x".repeat(limit) }) });
-      await rejected("POST", "/venues", { json: venue({ [field]: "x".repeat(limit + 1) }) }, "body", `/${field}`, "maxLength");
+      await rejected(
+        "POST",
+        "/venues",
+        { json: venue({ [field]: "x".repeat(limit + 1) }) },
+        "body",
+        `/${field}`,
+        "maxLength",
+      );
     });
   }
 
@@ -48,8 +62,14 @@ describe("venue (VenueCreate)", () => {
   });
 
   it("requires name, address, city and zip, and reports every missing one", async () => {
-    const problem = await expectProblem(await server.call("POST", "/venues", { json: {} }), 400, "urn:problem-type:validation-error");
-    const missing = (problem["errors"] as { params: { missingProperty?: string } }[]).map((error) => error.params.missingProperty).sort();
+    const problem = await expectProblem(
+      await server.call("POST", "/venues", { json: {} }),
+      400,
+      "urn:problem-type:validation-error",
+    );
+    const missing = (problem["errors"] as { params: { missingProperty?: string } }[])
+      .map((error) => error.params.missingProperty)
+      .sort();
     expect(missing).toEqual(["address", "city", "name", "zip"]);
   });
 });
@@ -59,20 +79,48 @@ describe("client (ClientUpdate)", () => {
     await accepted("PATCH", "/clients/HARBOR42", { json: { client_name: "x" } });
     await accepted("PATCH", "/clients/HARBOR42", { json: { client_name: "x".repeat(255) } });
     await rejected("PATCH", "/clients/HARBOR42", { json: { client_name: "" } }, "body", "/client_name", "minLength");
-    await rejected("PATCH", "/clients/HARBOR42", { json: { client_name: "x".repeat(256) } }, "body", "/client_name", "maxLength");
+    await rejected(
+      "PATCH",
+      "/clients/HARBOR42",
+      { json: { client_name: "x".repeat(256) } },
+      "body",
+      "/client_name",
+      "maxLength",
+    );
   });
 
-  const others = ["client_contact_name", "client_contact_email", "client_invoice_customer_id", "client_city", "client_state", "client_postal_code"];
+  const others = [
+    "client_contact_name",
+    "client_contact_email",
+    "client_invoice_customer_id",
+    "client_city",
+    "client_state",
+    "client_postal_code",
+  ];
   for (const field of others) {
     it(`${field}: 255 characters accepted, 256 rejected`, async () => {
       await accepted("PATCH", "/clients/HARBOR42", { json: { client_name: "x", [field]: "y".repeat(255) } });
-      await rejected("PATCH", "/clients/HARBOR42", { json: { client_name: "x", [field]: "y".repeat(256) } }, "body", `/${field}`, "maxLength");
+      await rejected(
+        "PATCH",
+        "/clients/HARBOR42",
+        { json: { client_name: "x", [field]: "y".repeat(256) } },
+        "body",
+        `/${field}`,
+        "maxLength",
+      );
     });
   }
 
   it("client_address: 65535 characters accepted, 65536 rejected", async () => {
     await accepted("PATCH", "/clients/HARBOR42", { json: { client_name: "x", client_address: "y".repeat(65535) } });
-    await rejected("PATCH", "/clients/HARBOR42", { json: { client_name: "x", client_address: "y".repeat(65536) } }, "body", "/client_address", "maxLength");
+    await rejected(
+      "PATCH",
+      "/clients/HARBOR42",
+      { json: { client_name: "x", client_address: "y".repeat(65536) } },
+      "body",
+      "/client_address",
+      "maxLength",
+    );
   });
 });
 
@@ -85,7 +133,14 @@ describe("event (EventCreate, EventUpdate)", () => {
   for (const field of ["comments", "admin_comments"]) {
     it(`${field}: 65535 characters accepted, 65536 rejected`, async () => {
       await accepted("POST", "/events", { json: event({ [field]: "c".repeat(65535) }) });
-      await rejected("POST", "/events", { json: event({ [field]: "c".repeat(65536) }) }, "body", `/${field}`, "maxLength");
+      await rejected(
+        "POST",
+        "/events",
+        { json: event({ [field]: "c".repeat(65536) }) },
+        "body",
+        `/${field}`,
+        "maxLength",
+      );
     });
   }
 
@@ -119,13 +174,27 @@ describe("document upload (WorkerDocumentUpload, multipart)", () => {
 
   it("name: 1 to 100 characters", async () => {
     await accepted("POST", "/workers/7/documents", { body: form({ name: "n".repeat(100) }) });
-    await rejected("POST", "/workers/7/documents", { body: form({ name: "n".repeat(101) }) }, "body", "/name", "maxLength");
+    await rejected(
+      "POST",
+      "/workers/7/documents",
+      { body: form({ name: "n".repeat(101) }) },
+      "body",
+      "/name",
+      "maxLength",
+    );
     await rejected("POST", "/workers/7/documents", { body: form({ name: "" }) }, "body", "/name", "minLength");
   });
 
   it("type: 1 to 20 characters", async () => {
     await accepted("POST", "/workers/7/documents", { body: form({ type: "t".repeat(20) }) });
-    await rejected("POST", "/workers/7/documents", { body: form({ type: "t".repeat(21) }) }, "body", "/type", "maxLength");
+    await rejected(
+      "POST",
+      "/workers/7/documents",
+      { body: form({ type: "t".repeat(21) }) },
+      "body",
+      "/type",
+      "maxLength",
+    );
     await rejected("POST", "/workers/7/documents", { body: form({ type: "" }) }, "body", "/type", "minLength");
   });
 

@@ -8,7 +8,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Handlers } from "../../generated/server/index.js";
 import { at, type Json, type JsonObject, readRawSpec } from "../spec/spec-document.js";
-import { type CallInit, event, FORBIDDEN_KEY, startSandboxServer, startServer, type TestServer, venue } from "./helpers.js";
+import {
+  type CallInit,
+  event,
+  FORBIDDEN_KEY,
+  startSandboxServer,
+  startServer,
+  type TestServer,
+  venue,
+} from "./helpers.js";
 
 const raw = readRawSpec();
 const MiB = 1024 * 1024;
@@ -39,7 +47,13 @@ function errorExamples(): ErrorExample[] {
         const content = deref(response)["content"] as JsonObject;
         const examples = (content["application/problem+json"] as JsonObject)["examples"] as JsonObject;
         for (const [name, example] of Object.entries(examples)) {
-          found.push({ operation: String(operationId), method: method.toUpperCase(), status, name, value: deref(example)["value"] ?? null });
+          found.push({
+            operation: String(operationId),
+            method: method.toUpperCase(),
+            status,
+            name,
+            value: deref(example)["value"] ?? null,
+          });
         }
       }
     }
@@ -58,7 +72,10 @@ function upload(fields: Record<string, string>, file = new Blob(["%PDF-1.7"])): 
 const OPERATIONS: Readonly<Record<string, { path: string; body?: CallInit }>> = {
   createPayrollGroup: { path: "/payroll-groups", body: { json: { name: "Weekend crew" } } },
   addWorkerCredential: { path: "/workers/1042/credentials", body: { json: { credentials_id: "3" } } },
-  addWorkerDocument: { path: "/workers/1042/documents", body: { body: upload({ name: "Contract", type: "application/pdf" }) } },
+  addWorkerDocument: {
+    path: "/workers/1042/documents",
+    body: { body: upload({ name: "Contract", type: "application/pdf" }) },
+  },
   updateClient: { path: "/clients/HARBOR42", body: { json: { client_name: "Harbor Events Ltd" } } },
   createVenue: { path: "/venues", body: { json: venue() } },
   createEvent: { path: "/events", body: { json: event() } },
@@ -78,12 +95,14 @@ function probeFor(example: ErrorExample): Probe | undefined {
     "403 forbidden": () => [method, path, { ...body, key: FORBIDDEN_KEY }],
     "404 notFound": () => [method, `${path}/nothing-here`],
     "400 malformedJson": () => withBody({ body: "{", contentType: "application/json" }),
-    "400 tooDeep": () => withBody({ body: `{"extra":${"[".repeat(1001)}${"]".repeat(1001)}}`, contentType: "application/json" }),
+    "400 tooDeep": () =>
+      withBody({ body: `{"extra":${"[".repeat(1001)}${"]".repeat(1001)}}`, contentType: "application/json" }),
     "413 tooLarge": () => withBody({ json: { name: "x".repeat(MiB) } }),
     "413 fileTooLarge": () => withBody({ body: upload({}, new Blob([new Uint8Array(10 * MiB + 1)])) }),
     "413 fieldTooLarge": () => withBody({ body: upload({ file_name: "x".repeat(MiB + 1) }) }),
     "414 tooLong": () => [method, path.replace(/\/(1042|HARBOR42|9001)(?=\/|$)/, `/${"7".repeat(1025)}`), body],
-    "415 wrongType": () => withBody(example.operation === "addWorkerDocument" ? { json: {} } : { body: "hello", contentType: "text/plain" }),
+    "415 wrongType": () =>
+      withBody(example.operation === "addWorkerDocument" ? { json: {} } : { body: "hello", contentType: "text/plain" }),
     "400 validation": () => withBody(invalidBody(example.operation)),
     "500 internal": () => [method, path, body, "failing"],
     "422 unknownWageRule": () => [method, path, { json: { name: "Weekend crew", wage_rules_id: "99" } }, "sandbox"],
@@ -131,7 +150,9 @@ beforeAll(async () => {
   const fail = (): never => {
     throw new Error("a handler failed");
   };
-  failing = await startServer({ handlers: Object.fromEntries(Object.keys(OPERATIONS).map((key) => [key, fail])) as unknown as Handlers });
+  failing = await startServer({
+    handlers: Object.fromEntries(Object.keys(OPERATIONS).map((key) => [key, fail])) as unknown as Handlers,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -147,13 +168,20 @@ describe("the spec's error examples", () => {
     expect(examples.length).toBeGreaterThan(50);
   });
 
-  it.each(examples.map((example) => [`${example.operation} ${example.status} ${example.name}`, example] as const))("%s is what the server answers", async (_label, example) => {
-    const probe = probeFor(example);
-    expect(probe, "add the request that provokes this example to probeFor").toBeDefined();
-    const [method, path, init, target] = probe as Probe;
-    const response = await (target === "failing" ? failing : target === "sandbox" ? sandbox : server).call(method, path, init);
-    expect(response.status).toBe(Number(example.status));
-    expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-    expect(await response.json()).toEqual(example.value);
-  });
+  it.each(examples.map((example) => [`${example.operation} ${example.status} ${example.name}`, example] as const))(
+    "%s is what the server answers",
+    async (_label, example) => {
+      const probe = probeFor(example);
+      expect(probe, "add the request that provokes this example to probeFor").toBeDefined();
+      const [method, path, init, target] = probe as Probe;
+      const response = await (target === "failing" ? failing : target === "sandbox" ? sandbox : server).call(
+        method,
+        path,
+        init,
+      );
+      expect(response.status).toBe(Number(example.status));
+      expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toEqual(example.value);
+    },
+  );
 });

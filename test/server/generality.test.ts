@@ -21,7 +21,10 @@ const spec = fileURLToPath(new URL("./fixtures/generality.yaml", import.meta.url
 
 type Input = { params: unknown; query: unknown; headers: unknown; body: unknown };
 interface GeneratedServer {
-  buildServer(options: { handlers: Record<string, (input: Input) => unknown>; authenticate: (credential: string, request: unknown, scheme: { type: string }) => boolean }): Promise<FastifyInstance>;
+  buildServer(options: {
+    handlers: Record<string, (input: Input) => unknown>;
+    authenticate: (credential: string, request: unknown, scheme: { type: string }) => boolean;
+  }): Promise<FastifyInstance>;
   createMockHandlers(): Record<string, (input: Input) => unknown>;
 }
 
@@ -39,8 +42,13 @@ beforeAll(async () => {
   };
   const handlers = Object.fromEntries(Object.entries(mock).map(([key, handler]) => [key, record(key, handler)]));
   handlers["putBlob"] = record("putBlob", ({ body }) => ({ status: 201, body: { size: (body as Buffer).length } }));
-  handlers["getItemsByItemId"] = record("getItemsByItemId", (input) => answerFor((input.query as { answer?: number }).answer, mock, input));
-  app = await server.buildServer({ handlers, authenticate: (credential, _request, scheme) => credential === (scheme.type === "http" ? "token" : "key") });
+  handlers["getItemsByItemId"] = record("getItemsByItemId", (input) =>
+    answerFor((input.query as { answer?: number }).answer, mock, input),
+  );
+  app = await server.buildServer({
+    handlers,
+    authenticate: (credential, _request, scheme) => credential === (scheme.type === "http" ? "token" : "key"),
+  });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/v2`;
@@ -72,7 +80,9 @@ describe("the generated code", () => {
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
       types: [],
     };
-    const diagnostics = ts.getPreEmitDiagnostics(ts.createProgram(files, options, sharingHost(options))).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    const diagnostics = ts
+      .getPreEmitDiagnostics(ts.createProgram(files, options, sharingHost(options)))
+      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
     expect(diagnostics).toEqual([]);
   });
 });
@@ -81,34 +91,64 @@ describe("parameters", () => {
   it("reads a renamed path parameter, deepObject, exploded and comma-separated arrays, and a capitalised header", async () => {
     const response = await item("?filter[color]=red&filter[size]=3&ids=1&ids=2&csv=a,b");
     expect(response.status).toBe(200);
-    expect(seen["getItemsByItemId"]).toMatchObject({ params: { "item-id": 5 }, query: { filter: { color: "red", size: 3 }, ids: [1, 2], csv: ["a", "b"] }, headers: { "X-Request-ID": "req-1" } });
+    expect(seen["getItemsByItemId"]).toMatchObject({
+      params: { "item-id": 5 },
+      query: { filter: { color: "red", size: 3 }, ids: [1, 2], csv: ["a", "b"] },
+      headers: { "X-Request-ID": "req-1" },
+    });
     const problem = await expectProblem(await item("?filter[size]=big"), 400, "urn:problem-type:validation-error");
-    expect(problem["errors"]).toEqual([expect.objectContaining({ in: "query", instancePath: "/filter/size", keyword: "type" })]);
+    expect(problem["errors"]).toEqual([
+      expect.objectContaining({ in: "query", instancePath: "/filter/size", keyword: "type" }),
+    ]);
   });
 
   it("reads a nested deepObject, an encoded comma inside a comma-separated item, form objects and a JSON parameter", async () => {
     const where = encodeURIComponent(JSON.stringify({ min: 3 }));
     const response = await item(`?filter[range][min]=2&csv=a%2Cb,c&near=lat,1.5,lon,-2&w=4&h=5&where=${where}`);
     expect(response.status).toBe(200);
-    expect(seen["getItemsByItemId"]?.query).toEqual({ filter: { range: { min: 2 } }, csv: ["a,b", "c"], near: { lat: 1.5, lon: -2 }, box: { w: 4, h: 5 }, where: { min: 3 } });
-    const problem = await expectProblem(await item(`?where=${encodeURIComponent('{"min":"x"}')}`), 400, "urn:problem-type:validation-error");
-    expect(problem["errors"]).toEqual([expect.objectContaining({ in: "query", instancePath: "/where/min", keyword: "type" })]);
+    expect(seen["getItemsByItemId"]?.query).toEqual({
+      filter: { range: { min: 2 } },
+      csv: ["a,b", "c"],
+      near: { lat: 1.5, lon: -2 },
+      box: { w: 4, h: 5 },
+      where: { min: 3 },
+    });
+    const problem = await expectProblem(
+      await item(`?where=${encodeURIComponent('{"min":"x"}')}`),
+      400,
+      "urn:problem-type:validation-error",
+    );
+    expect(problem["errors"]).toEqual([
+      expect.objectContaining({ in: "query", instancePath: "/where/min", keyword: "type" }),
+    ]);
   });
 
   it("validates the header parameter", async () => {
-    const problem = await expectProblem(await item("", { "x-request-id": "ab" }), 400, "urn:problem-type:validation-error");
-    expect(problem["errors"]).toEqual([expect.objectContaining({ in: "header", instancePath: "/X-Request-ID", keyword: "minLength" })]);
+    const problem = await expectProblem(
+      await item("", { "x-request-id": "ab" }),
+      400,
+      "urn:problem-type:validation-error",
+    );
+    expect(problem["errors"]).toEqual([
+      expect.objectContaining({ in: "header", instancePath: "/X-Request-ID", keyword: "minLength" }),
+    ]);
   });
 
   it("validates query parameters after conversion", async () => {
     const problem = await expectProblem(await item("?ids=1&ids=x"), 400, "urn:problem-type:validation-error");
-    expect(problem["errors"]).toEqual([expect.objectContaining({ in: "query", instancePath: "/ids/1", keyword: "type" })]);
+    expect(problem["errors"]).toEqual([
+      expect.objectContaining({ in: "query", instancePath: "/ids/1", keyword: "type" }),
+    ]);
   });
 });
 
 describe("security", () => {
   it("http bearer: missing → 401, wrong → 401, right → 200", async () => {
-    const missing = await expectProblem(await fetch(`${base}/items/5`, { headers: { "x-request-id": "req-1" } }), 401, "urn:problem-type:missing-api-key");
+    const missing = await expectProblem(
+      await fetch(`${base}/items/5`, { headers: { "x-request-id": "req-1" } }),
+      401,
+      "urn:problem-type:missing-api-key",
+    );
     expect(missing["detail"]).toBe("The Authorization header is required.");
     await expectProblem(await item("", { authorization: "Bearer nope" }), 401, "urn:problem-type:invalid-api-key");
   });
@@ -129,22 +169,50 @@ describe("security", () => {
 
 describe("bodies and answers", () => {
   it("a form body is converted; a text body is validated as a string; the answer is text", async () => {
-    const response = await fetch(`${base}/forms`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "count=3&name=x" });
+    const response = await fetch(`${base}/forms`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "count=3&name=x",
+    });
     expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(await response.text()).toBe("done");
     expect(seen["postForm"]?.body).toEqual({ count: 3, name: "x" });
-    const nested = "count=1&meta[level]=2&meta[tags][]=a&meta[tags][]=b&lines[0][qty]=4&lines[1][qty]=5&meta[__proto__][polluted]=1";
-    expect((await fetch(`${base}/forms`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: nested })).status).toBe(200);
-    expect(seen["postForm"]?.body).toEqual({ count: 1, meta: { level: 2, tags: ["a", "b"], ["__proto__"]: { polluted: "1" } }, lines: [{ qty: 4 }, { qty: 5 }] });
+    const nested =
+      "count=1&meta[level]=2&meta[tags][]=a&meta[tags][]=b&lines[0][qty]=4&lines[1][qty]=5&meta[__proto__][polluted]=1";
+    expect(
+      (
+        await fetch(`${base}/forms`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: nested,
+        })
+      ).status,
+    ).toBe(200);
+    expect(seen["postForm"]?.body).toEqual({
+      count: 1,
+      meta: { level: 2, tags: ["a", "b"], ["__proto__"]: { polluted: "1" } },
+      lines: [{ qty: 4 }, { qty: 5 }],
+    });
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
-    expect((await fetch(`${base}/forms`, { method: "POST", headers: { "content-type": "text/plain" }, body: "hello" })).status).toBe(200);
+    expect(
+      (await fetch(`${base}/forms`, { method: "POST", headers: { "content-type": "text/plain" }, body: "hello" }))
+        .status,
+    ).toBe(200);
     expect(seen["postForm"]?.body).toBe("hello");
-    await expectProblem(await fetch(`${base}/forms`, { method: "POST", headers: { "content-type": "text/plain" }, body: "too long" }), 400, "urn:problem-type:validation-error");
+    await expectProblem(
+      await fetch(`${base}/forms`, { method: "POST", headers: { "content-type": "text/plain" }, body: "too long" }),
+      400,
+      "urn:problem-type:validation-error",
+    );
   });
 
   it("a binary body reaches the handler as bytes, on a path with a literal suffix", async () => {
     const bytes = Uint8Array.from({ length: 256 }, (_, i) => 255 - i);
-    const response = await fetch(`${base}/blobs/photo.bin`, { method: "PUT", headers: { authorization: "Bearer token", "content-type": "application/octet-stream" }, body: bytes });
+    const response = await fetch(`${base}/blobs/photo.bin`, {
+      method: "PUT",
+      headers: { authorization: "Bearer token", "content-type": "application/octet-stream" },
+      body: bytes,
+    });
     expect(response.status).toBe(201);
     expect(await response.json()).toEqual({ size: 256 });
     expect(seen["putBlob"]?.params).toEqual({ name: "photo" });
@@ -166,7 +234,9 @@ describe("bodies and answers", () => {
 
 describe("the generated client and server together", () => {
   interface GeneratedClient {
-    createClient(options: { baseUrl: string; bearerToken?: string; apiKey?: string }): { postForm(args: { body: unknown }): Promise<unknown> };
+    createClient(options: { baseUrl: string; bearerToken?: string; apiKey?: string }): {
+      postForm(args: { body: unknown }): Promise<unknown>;
+    };
   }
 
   it("a nested form body sent by the client arrives as the same structure", async () => {

@@ -1,6 +1,13 @@
 /** The handler input of a multipart operation, checked by the compiler (a type test: `npm run typecheck` checks it, vitest does not run it). */
 import { expectTypeOf, it } from "vitest";
-import { type Authenticate, buildServer, createMockHandlers, type Handlers, type HandlerTypes, type UploadedFile } from "../../generated/server/index.js";
+import {
+  type Authenticate,
+  buildServer,
+  createMockHandlers,
+  type Handlers,
+  type HandlerTypes,
+  type UploadedFile,
+} from "../../generated/server/index.js";
 import type { AddWorkerDocumentPathParams } from "../../generated/types.js";
 
 it("gives a multipart body's file fields as bytes", () => {

@@ -33,7 +33,11 @@ describe("handler answers", () => {
       { status: 415, body: problem },
     ];
     const created: HandlerResult<HandlerTypes["createEvent"]["responses"]> = { status: 201, body: 9001 };
-    const edited: HandlerResult<HandlerTypes["updateClient"]["responses"]> = { status: 200, body: true, headers: { "x-trace": "1" } };
+    const edited: HandlerResult<HandlerTypes["updateClient"]["responses"]> = {
+      status: 200,
+      body: true,
+      headers: { "x-trace": "1" },
+    };
     expect([...answers, created, edited]).toHaveLength(5);
   });
 
@@ -65,7 +69,12 @@ describe("handler answers", () => {
 
   it("ranges and default stand for the statuses not declared explicitly", () => {
     type Answer = HandlerResult<{ "200": string; "4XX": number; default: boolean; "204": undefined }>;
-    const answers: Answer[] = [{ status: 200, body: "ok" }, { status: 404, body: 1 }, { status: 503, body: false }, { status: 204 }];
+    const answers: Answer[] = [
+      { status: 200, body: "ok" },
+      { status: 404, body: 1 },
+      { status: 503, body: false },
+      { status: 204 },
+    ];
     // @ts-expect-error 404 falls under 4XX, which answers a number
     const rangeBody: Answer = { status: 404, body: true };
     // @ts-expect-error 200 is declared explicitly, so default does not cover it

@@ -2,7 +2,12 @@
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
 import type { OperationId } from "../../generated/routes.js";
-import { type BuildServerOptions, buildServer, createKeyAuthenticator, createMockHandlers } from "../../generated/server/index.js";
+import {
+  type BuildServerOptions,
+  buildServer,
+  createKeyAuthenticator,
+  createMockHandlers,
+} from "../../generated/server/index.js";
 import { validateProblem } from "../../generated/validators/index.js";
 import { createSandbox } from "../../sandbox/index.js";
 
@@ -49,7 +54,12 @@ export const SANDBOX_KEY = "demo-key-harbor";
 /** A sandbox (in memory, on the demo seed), called like a test server; its key is SANDBOX_KEY. */
 export async function startSandboxServer(): Promise<TestServer> {
   const sandbox = await createSandbox();
-  return { app: sandbox.server, base: sandbox.url, call: (method, path, init = {}) => send(sandbox.url, method, path, { key: SANDBOX_KEY, ...init }), close: () => sandbox.close() };
+  return {
+    app: sandbox.server,
+    base: sandbox.url,
+    call: (method, path, init = {}) => send(sandbox.url, method, path, { key: SANDBOX_KEY, ...init }),
+    close: () => sandbox.close(),
+  };
 }
 
 function send(base: string, method: string, path: string, init: CallInit): Promise<Response> {
@@ -65,7 +75,11 @@ function send(base: string, method: string, path: string, init: CallInit): Promi
 }
 
 /** The body of a problem answer, checked: status, media type, type URI, and the Problem schema. */
-export async function expectProblem(response: Response, status: number, type: string): Promise<Record<string, unknown>> {
+export async function expectProblem(
+  response: Response,
+  status: number,
+  type: string,
+): Promise<Record<string, unknown>> {
   expect(response.status).toBe(status);
   expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json\b/);
   const problem = (await response.json()) as Record<string, unknown>;
@@ -94,7 +108,10 @@ export function validRequests(): Record<OperationId, { readonly path: string; re
   upload.set("type", "application/pdf");
   upload.set("file", new Blob(["%PDF-1.7"]), "contract-2024.pdf");
   return {
-    addWorkerCredential: { path: "/workers/1042/credentials", init: { json: { credentials_id: "3", name: "Forklift licence" } } },
+    addWorkerCredential: {
+      path: "/workers/1042/credentials",
+      init: { json: { credentials_id: "3", name: "Forklift licence" } },
+    },
     addWorkerDocument: { path: "/workers/1042/documents", init: { body: upload } },
     createEvent: { path: "/events", init: { json: event() } },
     createPayrollGroup: { path: "/payroll-groups", init: { json: { name: "Weekend crew", locations: ["12"] } } },

@@ -17,14 +17,22 @@ afterAll(() => {
 
 describe("the mock server process", () => {
   it("serves the mock answers to a listed key", async () => {
-    const response = await fetch(`${base}/venues`, { method: "POST", headers: { "x-api-key": "second-key", "content-type": "application/json" }, body: JSON.stringify(venue()) });
+    const response = await fetch(`${base}/venues`, {
+      method: "POST",
+      headers: { "x-api-key": "second-key", "content-type": "application/json" },
+      body: JSON.stringify(venue()),
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ venue_id: 318 });
     expect((await fetch(`${base}/events`, { headers: { "x-api-key": "first-key" } })).status).toBe(200);
   });
 
   it("refuses a key that API_KEYS does not list", async () => {
-    await expectProblem(await fetch(`${base}/events`, { headers: { "x-api-key": "someone-else" } }), 401, "urn:problem-type:invalid-api-key");
+    await expectProblem(
+      await fetch(`${base}/events`, { headers: { "x-api-key": "someone-else" } }),
+      401,
+      "urn:problem-type:invalid-api-key",
+    );
   });
 
   it("logs one line per request, without the key", async () => {

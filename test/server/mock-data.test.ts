@@ -13,19 +13,62 @@ import { SchemaSource } from "../../src/emit/server/mock-schema.js";
 import { loadValidators } from "../../src/emit/server/mock-validators.js";
 import { dialectRules } from "../../src/schema/dialect.js";
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => void;
 
 const schemas: Record<string, unknown> = {
   Pattern: { type: "string", pattern: "^/v1/items/[^/]+$", maxLength: 40 },
-  Bounded: { type: "object", required: ["n", "s"], properties: { n: { type: "integer", exclusiveMinimum: 5, multipleOf: 3 }, s: { type: "string", minLength: 12, format: "email" } } },
-  Dated: { type: "object", required: ["on", "at", "id"], properties: { on: { type: "string", format: "date" }, at: { type: "string", format: "date-time" }, id: { type: "string", format: "uuid" } } },
-  Base: { type: "object", required: ["kind"], properties: { kind: { type: "string" }, secret: { type: "string", writeOnly: true } } },
-  Extended: { allOf: [{ $ref: "#/components/schemas/Base" }, { type: "object", required: ["size"], properties: { size: { type: "number", minimum: 0.5, maximum: 0.75 } } }] },
-  Cat: { type: "object", required: ["pet", "lives"], properties: { pet: { type: "string" }, lives: { type: "integer", minimum: 1 } } },
-  Dog: { type: "object", required: ["pet", "bark"], properties: { pet: { type: "string" }, bark: { type: "boolean" } } },
-  Pet: { oneOf: [{ $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Dog" }], discriminator: { propertyName: "pet" } },
-  Tree: { type: "object", required: ["name", "children"], properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Tree" } } } },
-  Either: { anyOf: [{ type: "null" }, { type: "array", minItems: 2, uniqueItems: false, items: { enum: ["a", "b"] } }] },
+  Bounded: {
+    type: "object",
+    required: ["n", "s"],
+    properties: {
+      n: { type: "integer", exclusiveMinimum: 5, multipleOf: 3 },
+      s: { type: "string", minLength: 12, format: "email" },
+    },
+  },
+  Dated: {
+    type: "object",
+    required: ["on", "at", "id"],
+    properties: {
+      on: { type: "string", format: "date" },
+      at: { type: "string", format: "date-time" },
+      id: { type: "string", format: "uuid" },
+    },
+  },
+  Base: {
+    type: "object",
+    required: ["kind"],
+    properties: { kind: { type: "string" }, secret: { type: "string", writeOnly: true } },
+  },
+  Extended: {
+    allOf: [
+      { $ref: "#/components/schemas/Base" },
+      { type: "object", required: ["size"], properties: { size: { type: "number", minimum: 0.5, maximum: 0.75 } } },
+    ],
+  },
+  Cat: {
+    type: "object",
+    required: ["pet", "lives"],
+    properties: { pet: { type: "string" }, lives: { type: "integer", minimum: 1 } },
+  },
+  Dog: {
+    type: "object",
+    required: ["pet", "bark"],
+    properties: { pet: { type: "string" }, bark: { type: "boolean" } },
+  },
+  Pet: {
+    oneOf: [{ $ref: "#/components/schemas/Cat" }, { $ref: "#/components/schemas/Dog" }],
+    discriminator: { propertyName: "pet" },
+  },
+  Tree: {
+    type: "object",
+    required: ["name", "children"],
+    properties: { name: { type: "string" }, children: { type: "array", items: { $ref: "#/components/schemas/Tree" } } },
+  },
+  Either: {
+    anyOf: [{ type: "null" }, { type: "array", minItems: 2, uniqueItems: false, items: { enum: ["a", "b"] } }],
+  },
   Tuple: { type: "array", prefixItems: [{ const: "x" }, { type: "integer" }], items: false, minItems: 2 },
   Map: { type: "object", minProperties: 2, additionalProperties: { type: "integer", maximum: -3 } },
   Exclusive: {
@@ -34,13 +77,22 @@ const schemas: Record<string, unknown> = {
       { type: "object", required: ["b"] },
     ],
   },
-  Coded: { type: "object", required: ["code"], additionalProperties: false, properties: { code: { type: "string", pattern: "^[A-Z]{3}-[0-9]{4}$" } } },
+  Coded: {
+    type: "object",
+    required: ["code"],
+    additionalProperties: false,
+    properties: { code: { type: "string", pattern: "^[A-Z]{3}-[0-9]{4}$" } },
+  },
 };
 const document = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas } };
 const ref = (name: string): unknown => ({ $ref: `#/components/schemas/${name}` });
 const source = new SchemaSource(document, dialectRules("openapi-3.1"));
 
-const entries: ValidatorEntry[] = Object.keys(schemas).map((name) => ({ name: `validate${name}`, schema: { pointer: `#/components/schemas/${name}` }, direction: "response" }));
+const entries: ValidatorEntry[] = Object.keys(schemas).map((name) => ({
+  name: `validate${name}`,
+  schema: { pointer: `#/components/schemas/${name}` },
+  direction: "response",
+}));
 const validators = loadValidators(compileValidators({ document, entries }).javascript());
 
 function oracle(): (name: string, value: unknown) => boolean {
@@ -82,15 +134,31 @@ describe("mock data", () => {
 
   it("leaves writeOnly properties out and sets the discriminator tag", () => {
     expect(sampleData(ref("Extended"), source, validators.get("validateExtended"))?.value).not.toHaveProperty("secret");
-    expect(["Cat", "Dog"]).toContain((sampleData(ref("Pet"), source, validators.get("validatePet"))?.value as { pet?: unknown } | undefined)?.pet);
+    expect(["Cat", "Dog"]).toContain(
+      (sampleData(ref("Pet"), source, validators.get("validatePet"))?.value as { pet?: unknown } | undefined)?.pet,
+    );
   });
 
   it("gives up, rather than answer invalid data, when nothing valid can be built", () => {
-    const impossible = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas: { Never: { type: "string", minLength: 3, maxLength: 2 } } } };
-    const never = loadValidators(compileValidators({ document: impossible, entries: [{ name: "validateNever", schema: { pointer: "#/components/schemas/Never" } }] }).javascript()).get(
-      "validateNever",
-    );
-    expect(sampleData({ $ref: "#/components/schemas/Never" }, new SchemaSource(impossible, dialectRules("openapi-3.1")), never)).toBeUndefined();
+    const impossible = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: {},
+      components: { schemas: { Never: { type: "string", minLength: 3, maxLength: 2 } } },
+    };
+    const never = loadValidators(
+      compileValidators({
+        document: impossible,
+        entries: [{ name: "validateNever", schema: { pointer: "#/components/schemas/Never" } }],
+      }).javascript(),
+    ).get("validateNever");
+    expect(
+      sampleData(
+        { $ref: "#/components/schemas/Never" },
+        new SchemaSource(impossible, dialectRules("openapi-3.1")),
+        never,
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -113,7 +181,11 @@ describe("mock answers from the spec's examples", () => {
                 description: "ok",
                 content: {
                   "application/json": {
-                    schema: { type: "object", required: ["n"], properties: { n: { type: "integer", maximum: 5 }, note: { type: "string", nullable: true } } },
+                    schema: {
+                      type: "object",
+                      required: ["n"],
+                      properties: { n: { type: "integer", maximum: 5 }, note: { type: "string", nullable: true } },
+                    },
                     examples: { tooBig: { value: { n: 6 } }, fine: { value: { n: 5, note: null } } },
                   },
                 },
@@ -137,7 +209,12 @@ describe("mock answers of operations that answer with the same schema", () => {
     const { makeTempDir } = await import("../support/paths.js");
     const { writeFile } = await import("node:fs/promises");
     const { join } = await import("node:path");
-    const answer = (status: string) => ({ [status]: { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Tree" } } } } });
+    const answer = (status: string) => ({
+      [status]: {
+        description: "ok",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Tree" } } },
+      },
+    });
     const spec = {
       openapi: "3.1.0",
       info: { title: "Shared", version: "1" },
@@ -156,7 +233,12 @@ describe("mock answers of operations that answer with the same schema", () => {
     // the operations share one validator, as the model names them
     expect(new Set(names).size).toBe(1);
     const name = names[0] as string;
-    const compiled = loadValidators(compileValidators({ document: loaded.document, entries: [{ name, schema: { pointer: "#/components/schemas/Tree" }, direction: "response" }] }).javascript());
+    const compiled = loadValidators(
+      compileValidators({
+        document: loaded.document,
+        entries: [{ name, schema: { pointer: "#/components/schemas/Tree" }, direction: "response" }],
+      }).javascript(),
+    );
     const validate = compiled.get(name);
     if (validate === undefined) throw new Error(`no ${name}`);
     const checked: unknown[] = [];
@@ -164,7 +246,9 @@ describe("mock answers of operations that answer with the same schema", () => {
       checked.push(value);
       return validate(value, options);
     };
-    const [a, b, c] = buildMockAnswers(model, loaded.document, new Map([[name, recording]])).map((view) => view.answer?.body);
+    const [a, b, c] = buildMockAnswers(model, loaded.document, new Map([[name, recording]])).map(
+      (view) => view.answer?.body,
+    );
     expect(a).toBeDefined();
     expect(b).toBe(a);
     expect(c).toBe(a);
@@ -174,7 +258,8 @@ describe("mock answers of operations that answer with the same schema", () => {
     expect(checked.slice(searched)).toEqual([a, a]);
     // data the validator refuses is not taken from the cache: refused after the first, the others answer nothing
     let seen = 0;
-    const refusingLater = (value: unknown, options?: { allErrors?: boolean }) => (seen++ < searched ? validate(value, options) : { valid: false, errors: [] });
+    const refusingLater = (value: unknown, options?: { allErrors?: boolean }) =>
+      seen++ < searched ? validate(value, options) : { valid: false, errors: [] };
     const later = buildMockAnswers(model, loaded.document, new Map([[name, refusingLater]])).map((view) => view.answer);
     expect(later[0]?.body).toEqual(a);
     expect(later.slice(1)).toEqual([undefined, undefined]);
@@ -194,7 +279,10 @@ describe("mock answers of operations whose inline response schemas are written t
     const spec = {
       openapi: "3.1.0",
       info: { title: "Inline", version: "1" },
-      paths: { "/a": { get: { operationId: "getA", responses: answer } }, "/b": { delete: { operationId: "deleteB", responses: structuredClone(answer) } } },
+      paths: {
+        "/a": { get: { operationId: "getA", responses: answer } },
+        "/b": { delete: { operationId: "deleteB", responses: structuredClone(answer) } },
+      },
       components: { schemas: { Tree: schemas["Tree"], Pattern: schemas["Pattern"] } },
     };
     const file = join(await makeTempDir("mock-inline"), "openapi.json");

@@ -36,7 +36,9 @@ afterAll(() => server.close());
 
 describe("document upload", () => {
   it("hands the handler the file's bytes intact (all 256 byte values) and the converted fields", async () => {
-    const response = await server.call("POST", "/workers/42/documents", { body: upload(ALL_BYTES, { p_id: "1042", name: "All bytes", type: "application/x" }) });
+    const response = await server.call("POST", "/workers/42/documents", {
+      body: upload(ALL_BYTES, { p_id: "1042", name: "All bytes", type: "application/x" }),
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: "1", file_name: "all-bytes.bin" });
     expect(received?.params).toEqual({ id: 42 });
@@ -56,15 +58,25 @@ describe("document upload", () => {
   });
 
   it("a file over 10 MiB (the default limit) → 413", async () => {
-    const problem = await expectProblem(await server.call("POST", "/workers/1/documents", { body: upload(new Uint8Array(10 * 1024 * 1024 + 1)) }), 413, "urn:problem-type:payload-too-large");
+    const problem = await expectProblem(
+      await server.call("POST", "/workers/1/documents", { body: upload(new Uint8Array(10 * 1024 * 1024 + 1)) }),
+      413,
+      "urn:problem-type:payload-too-large",
+    );
     expect(problem["detail"]).toBe("An uploaded file is larger than 10485760 bytes.");
   });
 
   it("the file limit is configurable: at the limit accepted, one byte past rejected", async () => {
     const limited = await startServer({ handlers, fileSizeLimit: 1024 });
     try {
-      expect((await limited.call("POST", "/workers/1/documents", { body: upload(new Uint8Array(1024)) })).status).toBe(200);
-      await expectProblem(await limited.call("POST", "/workers/1/documents", { body: upload(new Uint8Array(1025)) }), 413, "urn:problem-type:payload-too-large");
+      expect((await limited.call("POST", "/workers/1/documents", { body: upload(new Uint8Array(1024)) })).status).toBe(
+        200,
+      );
+      await expectProblem(
+        await limited.call("POST", "/workers/1/documents", { body: upload(new Uint8Array(1025)) }),
+        413,
+        "urn:problem-type:payload-too-large",
+      );
     } finally {
       await limited.close();
     }
@@ -72,7 +84,9 @@ describe("document upload", () => {
 
   it("validates the form fields, with the file standing in as its name", async () => {
     const problem = await expectProblem(
-      await server.call("POST", "/workers/1/documents", { body: upload(ALL_BYTES, { name: "", type: "t".repeat(21), p_id: "x" }) }),
+      await server.call("POST", "/workers/1/documents", {
+        body: upload(ALL_BYTES, { name: "", type: "t".repeat(21), p_id: "x" }),
+      }),
       400,
       "urn:problem-type:validation-error",
     );
@@ -83,7 +97,11 @@ describe("document upload", () => {
   it("refuses a field named __proto__ (400) and leaves Object.prototype untouched", async () => {
     const form = upload(ALL_BYTES);
     form.set("__proto__", "polluted");
-    await expectProblem(await server.call("POST", "/workers/1/documents", { body: form }), 400, "urn:problem-type:malformed-body");
+    await expectProblem(
+      await server.call("POST", "/workers/1/documents", { body: form }),
+      400,
+      "urn:problem-type:malformed-body",
+    );
     expect(Object.prototype).not.toHaveProperty("polluted");
   });
 
@@ -94,7 +112,9 @@ describe("document upload", () => {
     ["twice the limit", 2_097_152, 413],
   ])("a text field %s → %i, never cut short", async (_label, size, status) => {
     received = undefined;
-    const response = await server.call("POST", "/workers/1/documents", { body: upload(ALL_BYTES, { file_name: "n".repeat(size) }) });
+    const response = await server.call("POST", "/workers/1/documents", {
+      body: upload(ALL_BYTES, { file_name: "n".repeat(size) }),
+    });
     const seen = lastReceived();
     if (status === 200) {
       expect(response.status).toBe(200);
@@ -109,28 +129,51 @@ describe("document upload", () => {
   it("a text field sent as a file part has the same limit", async () => {
     const form = new FormData();
     form.set("name", new Blob(["n".repeat(1_048_577)]), "name.txt");
-    await expectProblem(await server.call("POST", "/workers/1/documents", { body: form }), 413, "urn:problem-type:payload-too-large");
+    await expectProblem(
+      await server.call("POST", "/workers/1/documents", { body: form }),
+      413,
+      "urn:problem-type:payload-too-large",
+    );
   });
 
   it.each([
     ["an empty body", ""],
     ["a body with no part", "--x--\r\n"],
   ])("%s for the required body → 400 body is required", async (_label, body) => {
-    const problem = await expectProblem(await server.call("POST", "/workers/1/documents", { body, contentType: "multipart/form-data; boundary=x" }), 400, "urn:problem-type:validation-error");
-    expect(problem["errors"]).toEqual([expect.objectContaining({ in: "body", instancePath: "", keyword: "required", schemaPath: "#/paths/~1workers~1{id}~1documents/post/requestBody/required" })]);
+    const problem = await expectProblem(
+      await server.call("POST", "/workers/1/documents", { body, contentType: "multipart/form-data; boundary=x" }),
+      400,
+      "urn:problem-type:validation-error",
+    );
+    expect(problem["errors"]).toEqual([
+      expect.objectContaining({
+        in: "body",
+        instancePath: "",
+        keyword: "required",
+        schemaPath: "#/paths/~1workers~1{id}~1documents/post/requestBody/required",
+      }),
+    ]);
   });
 
   it("a single-valued field sent twice → 400, saying so", async () => {
     const form = upload(ALL_BYTES, { name: "first" });
     form.append("name", "second");
-    const problem = await expectProblem(await server.call("POST", "/workers/1/documents", { body: form }), 400, "urn:problem-type:validation-error");
+    const problem = await expectProblem(
+      await server.call("POST", "/workers/1/documents", { body: form }),
+      400,
+      "urn:problem-type:validation-error",
+    );
     expect(problem["detail"]).toBe("body/name must be string (it was sent 2 times)");
   });
 
   it("a file sent twice to a single-file field → 400", async () => {
     const form = upload(ALL_BYTES);
     form.append("file", new Blob(["again"]), "again.bin");
-    const problem = await expectProblem(await server.call("POST", "/workers/1/documents", { body: form }), 400, "urn:problem-type:validation-error");
+    const problem = await expectProblem(
+      await server.call("POST", "/workers/1/documents", { body: form }),
+      400,
+      "urn:problem-type:validation-error",
+    );
     expect(problem["errors"]).toEqual([expect.objectContaining({ instancePath: "/file", keyword: "type" })]);
   });
 
@@ -139,7 +182,11 @@ describe("document upload", () => {
     const form = new FormData();
     form.set("file_name", "n".repeat(1_048_577));
     form.set("file", new Blob([new Uint8Array(4 * 1024 * 1024)]), "big.bin");
-    await expectProblem(await own.call("POST", "/workers/1/documents", { body: form }), 413, "urn:problem-type:payload-too-large");
+    await expectProblem(
+      await own.call("POST", "/workers/1/documents", { body: form }),
+      413,
+      "urn:problem-type:payload-too-large",
+    );
     expect((await own.call("POST", "/workers/1/documents", { body: upload(ALL_BYTES) })).status).toBe(200);
     // a body left unread would hold its connection open until the keep-alive timeout (72 s)
     const started = performance.now();

@@ -45,30 +45,47 @@ function expectRawProblem(answer: RawAnswer | undefined, status: number, type: s
 }
 
 describe("malformed URLs", () => {
-  it.each(["/events/%zz", "/events/%", "/events/%C0%AF", "/events/%ED%A0%80", "/%zz/events"])("%s → 400 malformed-url (before the key is read)", async (path) => {
-    const exchange = await rawExchange(port, [`PATCH /api/1_12${path} HTTP/1.1\r\nhost: x\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`]);
-    expectRawProblem(exchange.answers[0], 400, "urn:problem-type:malformed-url");
-  });
+  it.each(["/events/%zz", "/events/%", "/events/%C0%AF", "/events/%ED%A0%80", "/%zz/events"])(
+    "%s → 400 malformed-url (before the key is read)",
+    async (path) => {
+      const exchange = await rawExchange(port, [
+        `PATCH /api/1_12${path} HTTP/1.1\r\nhost: x\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`,
+      ]);
+      expectRawProblem(exchange.answers[0], 400, "urn:problem-type:malformed-url");
+    },
+  );
 });
 
 describe("path parameters up to 1024 characters", () => {
   it("accepts an ID of 1024 characters and refuses one of 1025 with 414", async () => {
     const body = { name: "Spring gala", date: "2024-04-20", venue: { venue_id: "1" } };
     expect((await server.call("PATCH", `/events/${"e".repeat(1024)}`, { json: body })).status).toBe(200);
-    const problem = await expectProblem(await server.call("PATCH", `/events/${"e".repeat(1025)}`, { json: body }), 414, "urn:problem-type:uri-too-long");
+    const problem = await expectProblem(
+      await server.call("PATCH", `/events/${"e".repeat(1025)}`, { json: body }),
+      414,
+      "urn:problem-type:uri-too-long",
+    );
     expect(problem["detail"]).toBe("A path parameter is longer than 1024 characters.");
   });
 
   it("counts characters after percent-decoding", async () => {
     const body = { client_name: "x" };
     expect((await server.call("PATCH", `/clients/${"%C3%A9".repeat(1024)}`, { json: body })).status).toBe(200);
-    await expectProblem(await server.call("PATCH", `/clients/${"%C3%A9".repeat(1025)}`, { json: body }), 414, "urn:problem-type:uri-too-long");
+    await expectProblem(
+      await server.call("PATCH", `/clients/${"%C3%A9".repeat(1025)}`, { json: body }),
+      414,
+      "urn:problem-type:uri-too-long",
+    );
   });
 
   it("is configurable", async () => {
     const narrow = await startServer({ maxParamLength: 8 });
     try {
-      await expectProblem(await narrow.call("PATCH", "/clients/123456789", { json: { client_name: "x" } }), 414, "urn:problem-type:uri-too-long");
+      await expectProblem(
+        await narrow.call("PATCH", "/clients/123456789", { json: { client_name: "x" } }),
+        414,
+        "urn:problem-type:uri-too-long",
+      );
     } finally {
       await narrow.close();
     }
@@ -83,13 +100,22 @@ describe("the text of an integer path parameter", () => {
     expect(String(seen[0])).toBe(id);
   });
 
-  it.each(["9007199254740992", "18446744073709551616", "1e3", "1.0", "-0", "01", "+1", "0x1f", "%201"])("%s → 400, and the handler is not called", async (id) => {
-    seen.length = 0;
-    const problem = await expectProblem(await server.call("POST", `/workers/${id}/credentials`, { json: {} }), 400, "urn:problem-type:validation-error");
-    expect(problem["errors"]).toEqual([expect.objectContaining({ in: "path", instancePath: "/id", keyword: "type" })]);
-    expect(problem["detail"]).toMatch(/^path\/id must be integer \(an integer is written in decimal digits/);
-    expect(seen).toEqual([]);
-  });
+  it.each(["9007199254740992", "18446744073709551616", "1e3", "1.0", "-0", "01", "+1", "0x1f", "%201"])(
+    "%s → 400, and the handler is not called",
+    async (id) => {
+      seen.length = 0;
+      const problem = await expectProblem(
+        await server.call("POST", `/workers/${id}/credentials`, { json: {} }),
+        400,
+        "urn:problem-type:validation-error",
+      );
+      expect(problem["errors"]).toEqual([
+        expect.objectContaining({ in: "path", instancePath: "/id", keyword: "type" }),
+      ]);
+      expect(problem["detail"]).toMatch(/^path\/id must be integer \(an integer is written in decimal digits/);
+      expect(seen).toEqual([]);
+    },
+  );
 });
 
 describe("bytes that are not HTTP", () => {
@@ -101,7 +127,9 @@ describe("bytes that are not HTTP", () => {
   });
 
   it("headers over the size limit → 431", async () => {
-    const exchange = await rawExchange(port, [`GET /api/1_12/events HTTP/1.1\r\nhost: x\r\nx-api-key: ${"k".repeat(20_000)}\r\n\r\n`]);
+    const exchange = await rawExchange(port, [
+      `GET /api/1_12/events HTTP/1.1\r\nhost: x\r\nx-api-key: ${"k".repeat(20_000)}\r\n\r\n`,
+    ]);
     expectRawProblem(exchange.answers[0], 431, "urn:problem-type:header-fields-too-large");
   });
 

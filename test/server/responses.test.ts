@@ -1,7 +1,13 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OperationId, routes } from "../../generated/routes.js";
-import { createMockHandlers, createProblem, createStubHandlers, type Handlers, ProblemError } from "../../generated/server/index.js";
+import {
+  createMockHandlers,
+  createProblem,
+  createStubHandlers,
+  type Handlers,
+  ProblemError,
+} from "../../generated/server/index.js";
 import { expectProblem, startServer, type TestServer, validRequests, venue } from "./helpers.js";
 
 const logLines: string[] = [];
@@ -46,7 +52,11 @@ describe("stub handlers", () => {
   });
 
   it("reach the handler once the request is valid", async () => {
-    const problem = await expectProblem(await server.call("POST", "/venues", { json: venue() }), 501, "urn:problem-type:not-implemented");
+    const problem = await expectProblem(
+      await server.call("POST", "/venues", { json: venue() }),
+      501,
+      "urn:problem-type:not-implemented",
+    );
     expect(problem["detail"]).toContain("createVenue");
   });
 });
@@ -65,7 +75,11 @@ describe("answers that break the contract", () => {
 
   it("a body breaking the response schema → 500 in test mode, with one log line naming operation, status and error", async () => {
     logLines.length = 0;
-    const problem = await expectProblem(await checked.call("POST", "/venues", { json: venue() }), 500, "urn:problem-type:response-validation-failed");
+    const problem = await expectProblem(
+      await checked.call("POST", "/venues", { json: venue() }),
+      500,
+      "urn:problem-type:response-validation-failed",
+    );
     expect(problem["detail"]).toContain("createVenue");
     const lines = logLines.filter((line) => line.includes("response validation failed"));
     expect(lines).toHaveLength(1);
@@ -92,7 +106,11 @@ describe("answers that break the contract", () => {
   });
 
   it("a thrown ProblemError is answered as it is", async () => {
-    const problem = await expectProblem(await checked.call("PATCH", "/clients/HARBOR42", { json: { client_name: "x" } }), 404, "urn:problem-type:not-found");
+    const problem = await expectProblem(
+      await checked.call("PATCH", "/clients/HARBOR42", { json: { client_name: "x" } }),
+      404,
+      "urn:problem-type:not-found",
+    );
     expect(problem["detail"]).toBe("No client HARBOR42.");
   });
 });

@@ -10,7 +10,12 @@ afterAll(() => server.close());
 describe("unknown routes and wrong methods", () => {
   it("an unknown path under the base path → 404 not-found, as the spec's example", async () => {
     const problem = await expectProblem(await server.call("GET", "/nothing-here"), 404, "urn:problem-type:not-found");
-    expect(problem).toEqual({ type: "urn:problem-type:not-found", title: "Not Found", status: 404, detail: "No resource matches this path." });
+    expect(problem).toEqual({
+      type: "urn:problem-type:not-found",
+      title: "Not Found",
+      status: 404,
+      detail: "No resource matches this path.",
+    });
   });
 
   it("a path outside the base path → 404 not-found", async () => {
@@ -37,6 +42,10 @@ describe("unknown routes and wrong methods", () => {
   });
 
   it("a wrong method is not a 401, even without a key", async () => {
-    await expectProblem(await server.call("DELETE", "/venues", { key: null }), 405, "urn:problem-type:method-not-allowed");
+    await expectProblem(
+      await server.call("DELETE", "/venues", { key: null }),
+      405,
+      "urn:problem-type:method-not-allowed",
+    );
   });
 });

@@ -1,6 +1,11 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKeyAuthenticator, createMockHandlers, type Handlers, mockAnswers } from "../../generated/server/index.js";
+import {
+  createKeyAuthenticator,
+  createMockHandlers,
+  type Handlers,
+  mockAnswers,
+} from "../../generated/server/index.js";
 import { API_KEY, expectProblem, FORBIDDEN_KEY, startServer, type TestServer, venue } from "./helpers.js";
 
 const logLines: string[] = [];
@@ -33,8 +38,17 @@ afterAll(() => server.close());
 
 describe("X-API-KEY", () => {
   it("missing → 401 missing-api-key, as the spec's example", async () => {
-    const problem = await expectProblem(await server.call("GET", "/events", { key: null }), 401, "urn:problem-type:missing-api-key");
-    expect(problem).toEqual({ type: "urn:problem-type:missing-api-key", title: "Missing API key", status: 401, detail: "The X-API-KEY header is required." });
+    const problem = await expectProblem(
+      await server.call("GET", "/events", { key: null }),
+      401,
+      "urn:problem-type:missing-api-key",
+    );
+    expect(problem).toEqual({
+      type: "urn:problem-type:missing-api-key",
+      title: "Missing API key",
+      status: 401,
+      detail: "The X-API-KEY header is required.",
+    });
   });
 
   it("empty → 401 missing-api-key", async () => {
@@ -42,17 +56,33 @@ describe("X-API-KEY", () => {
   });
 
   it("rejected by the authenticate hook → 401 invalid-api-key", async () => {
-    await expectProblem(await server.call("GET", "/events", { key: "not-a-key" }), 401, "urn:problem-type:invalid-api-key");
+    await expectProblem(
+      await server.call("GET", "/events", { key: "not-a-key" }),
+      401,
+      "urn:problem-type:invalid-api-key",
+    );
   });
 
   it("forbidden by the authenticate hook → 403 forbidden, as the spec's example", async () => {
-    const problem = await expectProblem(await server.call("GET", "/events", { key: FORBIDDEN_KEY }), 403, "urn:problem-type:forbidden");
+    const problem = await expectProblem(
+      await server.call("GET", "/events", { key: FORBIDDEN_KEY }),
+      403,
+      "urn:problem-type:forbidden",
+    );
     expect(problem["detail"]).toBe("The API key is not allowed to perform this operation.");
   });
 
   it("is checked before the body: no key with a malformed or wrongly typed body is still 401", async () => {
-    await expectProblem(await server.call("POST", "/venues", { key: null, body: "{", contentType: "application/json" }), 401, "urn:problem-type:missing-api-key");
-    await expectProblem(await server.call("POST", "/venues", { key: null, body: "x", contentType: "text/plain" }), 401, "urn:problem-type:missing-api-key");
+    await expectProblem(
+      await server.call("POST", "/venues", { key: null, body: "{", contentType: "application/json" }),
+      401,
+      "urn:problem-type:missing-api-key",
+    );
+    await expectProblem(
+      await server.call("POST", "/venues", { key: null, body: "x", contentType: "text/plain" }),
+      401,
+      "urn:problem-type:missing-api-key",
+    );
   });
 
   it("accepts an asynchronous authenticate hook", async () => {
@@ -80,7 +110,8 @@ describe("X-API-KEY", () => {
 
 describe("createKeyAuthenticator", () => {
   const authenticate = createKeyAuthenticator(["alpha", "beta-key"]);
-  const check = (key: string): unknown => authenticate(key, {} as never, { scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" });
+  const check = (key: string): unknown =>
+    authenticate(key, {} as never, { scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "x-api-key" });
 
   it("accepts exactly the listed keys", () => {
     expect(check("alpha")).toBe(true);

@@ -25,7 +25,10 @@ let port = 0;
 let results: StormResult[] = [];
 
 function start(): Promise<number> {
-  const server = spawn(process.execPath, ["--import", "tsx", "test/server/storm/storm-server.ts"], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+  const server = spawn(process.execPath, ["--import", "tsx", "test/server/storm/storm-server.ts"], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child = server;
   return new Promise((resolve, reject) => {
     let output = "";
@@ -48,9 +51,12 @@ beforeAll(async () => {
   const byCategory = new Map<string, number>();
   for (const { case: c } of results) byCategory.set(c.category, (byCategory.get(c.category) ?? 0) + 1);
   const statuses = new Map<number, number>();
-  for (const result of results) for (const status of result.statuses) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  for (const result of results)
+    for (const status of result.statuses) statuses.set(status, (statuses.get(status) ?? 0) + 1);
   process.stdout.write(
-    `storm: ${results.length} cases; ${[...byCategory].map(([k, n]) => `${k} ${n}`).join(", ")}\nstorm answers: ${[...statuses]
+    `storm: ${results.length} cases; ${[...byCategory].map(([k, n]) => `${k} ${n}`).join(", ")}\nstorm answers: ${[
+      ...statuses,
+    ]
       .sort(([a], [b]) => a - b)
       .map(([s, n]) => `${s}×${n}`)
       .join(", ")}\n`,
@@ -70,7 +76,10 @@ describe("a storm of hostile requests", () => {
   it("breaks no rule of the contract", () => {
     const broken = results
       .filter((result) => result.violations.length > 0)
-      .map((result) => `${result.case.category} / ${result.case.label}: ${result.violations.join("; ")} [answers ${result.statuses.join(", ")}]`);
+      .map(
+        (result) =>
+          `${result.case.category} / ${result.case.label}: ${result.violations.join("; ")} [answers ${result.statuses.join(", ")}]`,
+      );
     expect(broken.slice(0, 20)).toEqual([]);
   });
 

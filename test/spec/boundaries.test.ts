@@ -24,13 +24,23 @@ function collectExamples(): MediaExample[] {
   const visit = (node: Json, where: string, pointer: string): void => {
     if (node === null || typeof node !== "object") return;
     if (!Array.isArray(node) && node.schema !== undefined && node.examples !== undefined) {
-      const ref = typeof node.schema === "object" && node.schema !== null && !Array.isArray(node.schema) ? node.schema.$ref : undefined;
+      const ref =
+        typeof node.schema === "object" && node.schema !== null && !Array.isArray(node.schema)
+          ? node.schema.$ref
+          : undefined;
       const schemaName = typeof ref === "string" ? ref.replace("#/components/schemas/", "") : undefined;
       for (const [name, example] of Object.entries(node.examples as JsonObject)) {
-        found.push({ where: `${where}/examples/${name}`, schemaPointer: `${pointer}/schema`, schemaName, schema: node.schema, value: exampleValue(example as JsonObject) });
+        found.push({
+          where: `${where}/examples/${name}`,
+          schemaPointer: `${pointer}/schema`,
+          schemaName,
+          schema: node.schema,
+          value: exampleValue(example as JsonObject),
+        });
       }
     }
-    for (const [key, child] of Object.entries(node)) visit(child, `${where}/${key}`, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    for (const [key, child] of Object.entries(node))
+      visit(child, `${where}/${key}`, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
   };
   visit(raw.paths ?? null, "#/paths", "/paths");
   visit(raw.components ?? null, "#/components", "/components");
@@ -95,19 +105,37 @@ function stringProbes(fact: FieldFact): Probe[] {
     probes.push({ label: "-abc", value: "-abc", accepted: false });
   }
   if (fact.format === "date") {
-    probes.push({ label: "2024-02-29", value: "2024-02-29", accepted: true }, { label: "2023-02-29", value: "2023-02-29", accepted: false });
+    probes.push(
+      { label: "2024-02-29", value: "2024-02-29", accepted: true },
+      { label: "2023-02-29", value: "2023-02-29", accepted: false },
+    );
   }
   if (fact.format === "date-time") {
-    probes.push({ label: "2024-03-01T09:00:00+01:00", value: "2024-03-01T09:00:00+01:00", accepted: true }, { label: "2024-03-01", value: "2024-03-01", accepted: false });
+    probes.push(
+      { label: "2024-03-01T09:00:00+01:00", value: "2024-03-01T09:00:00+01:00", accepted: true },
+      { label: "2024-03-01", value: "2024-03-01", accepted: false },
+    );
   }
   return probes;
 }
 
 function numberProbes(fact: FieldFact): Probe[] {
   const probes: Probe[] = [];
-  if (fact.minimum !== undefined) probes.push({ label: `${fact.minimum}`, value: fact.minimum, accepted: true }, { label: `${fact.minimum - 1}`, value: fact.minimum - 1, accepted: false });
-  if (fact.maximum !== undefined) probes.push({ label: `${fact.maximum}.0`, value: fact.maximum, accepted: true }, { label: `${fact.maximum + 1}`, value: fact.maximum + 1, accepted: false });
-  if (fact.type === "integer") probes.push({ label: "0.5", value: 0.5, accepted: false }, { label: `"1" (a string)`, value: "1", accepted: false });
+  if (fact.minimum !== undefined)
+    probes.push(
+      { label: `${fact.minimum}`, value: fact.minimum, accepted: true },
+      { label: `${fact.minimum - 1}`, value: fact.minimum - 1, accepted: false },
+    );
+  if (fact.maximum !== undefined)
+    probes.push(
+      { label: `${fact.maximum}.0`, value: fact.maximum, accepted: true },
+      { label: `${fact.maximum + 1}`, value: fact.maximum + 1, accepted: false },
+    );
+  if (fact.type === "integer")
+    probes.push(
+      { label: "0.5", value: 0.5, accepted: false },
+      { label: `"1" (a string)`, value: "1", accepted: false },
+    );
   return probes;
 }
 
@@ -122,22 +150,37 @@ function probesFor(fact: FieldFact): Probe[] {
 const rows = Object.entries(schemas).flatMap(([schemaName, fields]) => {
   const base = baseInstance(schemaName);
   if (base === undefined) return [];
-  return Object.entries(fields).flatMap(([field, fact]) => probesFor(fact).map((probe) => ({ schemaName, field, base, ...probe })));
+  return Object.entries(fields).flatMap(([field, fact]) =>
+    probesFor(fact).map((probe) => ({ schemaName, field, base, ...probe })),
+  );
 });
 
 describe("every constraint holds at its boundary", () => {
   it("covers the request bodies with constraints", () => {
     const covered = new Set(rows.map((row) => row.schemaName));
-    for (const name of ["ClientUpdate", "VenueCreate", "EventCreate", "EventUpdate", "WorkerCredentialCreate", "WorkerDocumentUpload", "PayrollGroup", "WorkerDocument", "Venue"]) {
+    for (const name of [
+      "ClientUpdate",
+      "VenueCreate",
+      "EventCreate",
+      "EventUpdate",
+      "WorkerCredentialCreate",
+      "WorkerDocumentUpload",
+      "PayrollGroup",
+      "WorkerDocument",
+      "Venue",
+    ]) {
       expect(covered.has(name), name).toBe(true);
     }
   });
-  it.each(rows)("$schemaName / $field = $label → accepted: $accepted", ({ schemaName, field, base, value, accepted }) => {
-    const instance: JsonObject = { ...base };
-    if (value === undefined) delete instance[field];
-    else instance[field] = value;
-    expect(valid(schemaName, instance)).toBe(accepted);
-  });
+  it.each(rows)(
+    "$schemaName / $field = $label → accepted: $accepted",
+    ({ schemaName, field, base, value, accepted }) => {
+      const instance: JsonObject = { ...base };
+      if (value === undefined) delete instance[field];
+      else instance[field] = value;
+      expect(valid(schemaName, instance)).toBe(accepted);
+    },
+  );
 });
 
 describe("the event create body refuses event_id, the edit body takes it", () => {
@@ -151,7 +194,10 @@ describe("the event create body refuses event_id, the edit body takes it", () =>
     expect(valid("EventUpdate", { ...create, event_id: "GALA2024" })).toBe(true);
   });
   it("the list item id is an integer while the edit response id is any number", () => {
-    const event = at(raw, "/paths/~1events~1{id}/patch/responses/200/content/application~1json/examples/moved/value") as JsonObject;
+    const event = at(
+      raw,
+      "/paths/~1events~1{id}/patch/responses/200/content/application~1json/examples/moved/value",
+    ) as JsonObject;
     expect(valid("Event", { ...event, id: 1.5 })).toBe(true);
     expect(valid("EventListItem", { ...event, id: 1.5 })).toBe(false);
     expect(valid("EventListItem", { ...event, id: 9001 })).toBe(true);

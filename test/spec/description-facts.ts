@@ -35,7 +35,13 @@ export interface EndpointFact {
 }
 
 export const endpoints: readonly EndpointFact[] = [
-  { method: "post", path: "/payroll-groups", request: { mediaType: "application/json", schema: "PayrollGroupCreate" }, status: "200", response: { schema: "PayrollGroup" } },
+  {
+    method: "post",
+    path: "/payroll-groups",
+    request: { mediaType: "application/json", schema: "PayrollGroupCreate" },
+    status: "200",
+    response: { schema: "PayrollGroup" },
+  },
   {
     method: "post",
     path: "/workers/{id}/credentials",
@@ -44,8 +50,21 @@ export const endpoints: readonly EndpointFact[] = [
     status: "200",
     response: { schema: "WorkerCredential" },
   },
-  { method: "patch", path: "/clients/{id}", pathId: { type: "string" }, request: { mediaType: "application/json", schema: "ClientUpdate" }, status: "200", response: { type: "boolean" } },
-  { method: "post", path: "/venues", request: { mediaType: "application/json", schema: "VenueCreate" }, status: "200", response: { schema: "Venue" } },
+  {
+    method: "patch",
+    path: "/clients/{id}",
+    pathId: { type: "string" },
+    request: { mediaType: "application/json", schema: "ClientUpdate" },
+    status: "200",
+    response: { type: "boolean" },
+  },
+  {
+    method: "post",
+    path: "/venues",
+    request: { mediaType: "application/json", schema: "VenueCreate" },
+    status: "200",
+    response: { schema: "Venue" },
+  },
   {
     method: "post",
     path: "/workers/{id}/documents",
@@ -56,8 +75,21 @@ export const endpoints: readonly EndpointFact[] = [
   },
   { method: "get", path: "/wage-rules", status: "200", response: { schema: "WageRules" } },
   { method: "get", path: "/events", status: "200", response: { schema: "EventList" } },
-  { method: "patch", path: "/events/{id}", pathId: { type: "string" }, request: { mediaType: "application/json", schema: "EventUpdate" }, status: "200", response: { schema: "Event" } },
-  { method: "post", path: "/events", request: { mediaType: "application/json", schema: "EventCreate" }, status: "201", response: { type: "integer" } },
+  {
+    method: "patch",
+    path: "/events/{id}",
+    pathId: { type: "string" },
+    request: { mediaType: "application/json", schema: "EventUpdate" },
+    status: "200",
+    response: { schema: "Event" },
+  },
+  {
+    method: "post",
+    path: "/events",
+    request: { mediaType: "application/json", schema: "EventCreate" },
+    status: "201",
+    response: { type: "integer" },
+  },
 ];
 
 const str: FieldFact = { type: "string" };
@@ -242,13 +274,41 @@ export const schemas: Readonly<Record<string, Readonly<Record<string, FieldFact>
  * description. Each row: where in the spec, and a phrase the description there must contain.
  */
 export const notShown: readonly { what: string; pointer: string; says: RegExp }[] = [
-  { what: "required payroll-group fields", pointer: "/components/schemas/PayrollGroupCreate", says: /required is not specified/ },
-  { what: "required credential fields", pointer: "/components/schemas/WorkerCredentialCreate", says: /required is not specified/ },
-  { what: "the wage rule shape", pointer: "/components/schemas/WageRules", says: /specifies neither its shape nor the fields/ },
-  { what: "GET /events query parameters", pointer: "/paths/~1events/get", says: /does not show any query\s+parameters/ },
+  {
+    what: "required payroll-group fields",
+    pointer: "/components/schemas/PayrollGroupCreate",
+    says: /required is not specified/,
+  },
+  {
+    what: "required credential fields",
+    pointer: "/components/schemas/WorkerCredentialCreate",
+    says: /required is not specified/,
+  },
+  {
+    what: "the wage rule shape",
+    pointer: "/components/schemas/WageRules",
+    says: /specifies neither its shape nor the fields/,
+  },
+  {
+    what: "GET /events query parameters",
+    pointer: "/paths/~1events/get",
+    says: /does not show any query\s+parameters/,
+  },
   { what: "rate limits", pointer: "/info", says: /rate limits and request size limits/ },
   { what: "error format", pointer: "/info", says: /error status codes, error body format and error codes/ },
-  { what: "key issuance", pointer: "/components/securitySchemes/ApiKeyAuth", says: /issued, scoped or revoked is not specified/ },
-  { what: "document upload encoding", pointer: "/paths/~1workers~1{id}~1documents/post", says: /does not show the upload encoding/ },
-  { what: "document length bound assignment", pointer: "/components/schemas/WorkerDocumentUpload", says: /without saying which field each belongs to/ },
+  {
+    what: "key issuance",
+    pointer: "/components/securitySchemes/ApiKeyAuth",
+    says: /issued, scoped or revoked is not specified/,
+  },
+  {
+    what: "document upload encoding",
+    pointer: "/paths/~1workers~1{id}~1documents/post",
+    says: /does not show the upload encoding/,
+  },
+  {
+    what: "document length bound assignment",
+    pointer: "/components/schemas/WorkerDocumentUpload",
+    says: /without saying which field each belongs to/,
+  },
 ];

@@ -56,7 +56,8 @@ function rawProperty(schemaName: string, field: string): JsonObject | undefined 
   const all = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.map(asObject) : [])];
   for (const layer of all) {
     const property = layer.properties && asObject(layer.properties)[field];
-    if (property !== undefined && typeof property === "object" && property !== null && !Array.isArray(property)) return property;
+    if (property !== undefined && typeof property === "object" && property !== null && !Array.isArray(property))
+      return property;
   }
   const base = all.map((layer) => refName(layer)).find((name) => name !== undefined);
   return base === undefined ? undefined : rawProperty(base, field);
@@ -64,7 +65,9 @@ function rawProperty(schemaName: string, field: string): JsonObject | undefined 
 
 const KEYWORDS = ["minLength", "maxLength", "minimum", "maximum", "pattern", "format"] as const;
 
-const fieldRows = Object.entries(schemas).flatMap(([schemaName, fields]) => Object.entries(fields).map(([field, fact]) => ({ schemaName, field, fact })));
+const fieldRows = Object.entries(schemas).flatMap(([schemaName, fields]) =>
+  Object.entries(fields).map(([field, fact]) => ({ schemaName, field, fact })),
+);
 
 describe("every field of the description is in the spec", () => {
   it.each(fieldRows)("$schemaName / $field", ({ schemaName, field, fact }) => {
@@ -81,7 +84,8 @@ describe("every field of the description is in the spec", () => {
       const actual = declared.find((c) => c[keyword] !== undefined)?.[keyword];
       expect(actual, `${schemaName}.${field} ${keyword}`).toEqual(expected);
     }
-    if (fact.required !== undefined) expect(isRequired(schemaName, field), `${schemaName}.${field} required`).toBe(fact.required);
+    if (fact.required !== undefined)
+      expect(isRequired(schemaName, field), `${schemaName}.${field} required`).toBe(fact.required);
     checkNested(schemaName, field, fact);
   });
 
@@ -89,7 +93,9 @@ describe("every field of the description is in the spec", () => {
     const schema = resolveRefs(asObject(at(raw, `/components/schemas/${schemaName}`)));
     const declared = layers(schema).flatMap((layer) => Object.keys(asObject(layer.properties ?? {})));
     const own = Object.keys(schemas[schemaName] ?? {});
-    const inherited = layers(schema).flatMap((layer) => (layer === schema ? [] : Object.keys(asObject(layer.properties ?? {}))));
+    const inherited = layers(schema).flatMap((layer) =>
+      layer === schema ? [] : Object.keys(asObject(layer.properties ?? {})),
+    );
     expect([...new Set(declared)].filter((name) => !own.includes(name) && !inherited.includes(name))).toEqual([]);
   });
 });
@@ -142,7 +148,9 @@ describe("every endpoint of section 4", () => {
     expect(Array.isArray(operation.tags) && operation.tags.length > 0).toBe(true);
     const success = asObject(at(operation, `/responses/${endpoint.status}`));
     const responseSchema = at(success, "/content/application~1json/schema");
-    expect(Object.keys(asObject(operation.responses)).filter((status) => status.startsWith("2"))).toEqual([endpoint.status]);
+    expect(Object.keys(asObject(operation.responses)).filter((status) => status.startsWith("2"))).toEqual([
+      endpoint.status,
+    ]);
     if ("type" in endpoint.response) expect(asObject(responseSchema).type).toBe(endpoint.response.type);
     else expect(responseSchema).toBe(at(spec, `/components/schemas/${endpoint.response.schema}`));
     checkRequest(operation, endpoint.request);
@@ -158,7 +166,9 @@ function checkRequest(operation: JsonObject, request: { mediaType: string; schem
   const body = asObject(operation.requestBody);
   expect(body.required).toBe(true);
   expect(Object.keys(asObject(body.content))).toEqual([request.mediaType]);
-  expect(at(body, `/content/${request.mediaType.replace(/\//g, "~1")}/schema`)).toBe(at(spec, `/components/schemas/${request.schema}`));
+  expect(at(body, `/content/${request.mediaType.replace(/\//g, "~1")}/schema`)).toBe(
+    at(spec, `/components/schemas/${request.schema}`),
+  );
 }
 
 function checkPathId(operation: JsonObject, path: string, pathId: FieldFact | undefined): void {
@@ -176,7 +186,11 @@ function checkPathId(operation: JsonObject, path: string, pathId: FieldFact | un
 
 describe("security (section 5)", () => {
   it("X-API-KEY is an apiKey header scheme required by every operation", () => {
-    expect(at(raw, "/components/securitySchemes/ApiKeyAuth")).toMatchObject({ type: "apiKey", in: "header", name: "X-API-KEY" });
+    expect(at(raw, "/components/securitySchemes/ApiKeyAuth")).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "X-API-KEY",
+    });
     expect(raw.security).toEqual([{ ApiKeyAuth: [] }]);
     for (const item of Object.values(asObject(raw.paths))) {
       for (const operation of Object.values(asObject(item)).map(asObject)) expect(operation.security).toBeUndefined();
@@ -184,7 +198,12 @@ describe("security (section 5)", () => {
   });
 
   it("the server is {base_url}/api/1_12 with base_url defaulting to http://localhost:3000", () => {
-    expect(raw.servers).toEqual([expect.objectContaining({ url: "{base_url}/api/1_12", variables: { base_url: { default: "http://localhost:3000" } } })]);
+    expect(raw.servers).toEqual([
+      expect.objectContaining({
+        url: "{base_url}/api/1_12",
+        variables: { base_url: { default: "http://localhost:3000" } },
+      }),
+    ]);
     expect(Object.keys(asObject(raw.paths)).every((path) => !path.startsWith("/api"))).toBe(true);
   });
 });

@@ -53,7 +53,10 @@ describe("the project rules catch what they exist for", () => {
     ["success-response-schema", "paths./a.post.responses.200"],
     ["success-response-schema", "paths./a.post.responses.201.content.application/json"],
     ["request-string-bounded", "paths./a.post.requestBody.content.application/json.schema.properties.name"],
-    ["request-string-bounded", "paths./a.post.requestBody.content.application/json.schema.properties.nested.properties.deep"],
+    [
+      "request-string-bounded",
+      "paths./a.post.requestBody.content.application/json.schema.properties.nested.properties.deep",
+    ],
     ["body-examples-present", "paths./a.post.responses.201.content.application/json"],
     ["body-examples-present", "paths./b.get.responses.200.content.application/json"],
     ["oas3-valid-media-example", "paths./a.post.requestBody.content.application/json.examples.bad.value.ok"],

@@ -22,7 +22,15 @@ export const noBrowserMessage = process.env.CHROMIUM_PATH
   ? `CHROMIUM_PATH names ${process.env.CHROMIUM_PATH}, which is not an executable file`
   : "no chromium on the PATH: install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium or Chrome binary";
 
-const SWITCHES = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const SWITCHES = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** CHROMIUM_PATH when set, else `chromium` on the PATH: the lookup `.ci/run` makes before installing one. */
 function findChromium(): string | undefined {
@@ -60,7 +68,12 @@ export interface BrowserSession {
 /** Launches headless Chromium with a fresh profile (removed again by `close`). */
 export async function launchBrowser(executablePath: string): Promise<BrowserSession> {
   const profile = await makeTempDir("chromium-profile");
-  const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: SWITCHES, viewport: { width: 1280, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: SWITCHES,
+    viewport: { width: 1280, height: 900 },
+  });
   const requests = record(context);
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(10_000);

@@ -13,9 +13,11 @@ export const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
  * CORPUS_DIR=none leaves it out on purpose (npm run test:quick); in CI nothing may leave it out.
  */
 const corpusOff = process.env.CORPUS_DIR === "none";
-const corpusSetting = process.env.CORPUS_DIR === undefined || process.env.CORPUS_DIR === "" ? "../shared/corpus" : process.env.CORPUS_DIR;
+const corpusSetting =
+  process.env.CORPUS_DIR === undefined || process.env.CORPUS_DIR === "" ? "../shared/corpus" : process.env.CORPUS_DIR;
 export const corpusDir = resolve(repoRoot, corpusSetting);
-export const corpusPresent = !corpusOff && existsSync(join(corpusDir, "openapi")) && existsSync(join(corpusDir, "json-schema-test-suite"));
+export const corpusPresent =
+  !corpusOff && existsSync(join(corpusDir, "openapi")) && existsSync(join(corpusDir, "json-schema-test-suite"));
 export const corpusAbsentMessage = corpusOff
   ? "corpus left out (CORPUS_DIR=none, as npm run test:quick sets): npm test runs it"
   : `corpus not found at ${corpusDir} (looked for openapi/ and json-schema-test-suite/ there): set CORPUS_DIR to the folder holding them`;

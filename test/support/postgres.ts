@@ -44,7 +44,8 @@ export function postgresMissing(): string | undefined {
   if (process.env.DATABASE_URL !== undefined && process.env.DATABASE_URL !== "") return undefined;
   if (postgresBinaries() === undefined)
     return "no DATABASE_URL and no PostgreSQL binaries in /usr/lib/postgresql/*/bin: install Debian's postgresql package (apt-get install -y postgresql) or set DATABASE_URL";
-  if (process.getuid?.() === 0 && runAs() === undefined) return "running as root, and there is no postgres user to run initdb as (Debian's postgresql package creates it)";
+  if (process.getuid?.() === 0 && runAs() === undefined)
+    return "running as root, and there is no postgres user to run initdb as (Debian's postgresql package creates it)";
   return undefined;
 }
 
@@ -62,7 +63,8 @@ export function postgresAvailable(tests: string): boolean {
  */
 export async function startPostgres(options: { throwaway?: boolean } = {}): Promise<PostgresServer> {
   const url = process.env.DATABASE_URL;
-  if (options.throwaway !== true && url !== undefined && url !== "") return { url, description: "DATABASE_URL", stop: async () => undefined };
+  if (options.throwaway !== true && url !== undefined && url !== "")
+    return { url, description: "DATABASE_URL", stop: async () => undefined };
   const bin = postgresBinaries();
   if (bin === undefined) throw new Error(postgresMissing());
   const user = process.getuid?.() === 0 ? runAs() : undefined;
@@ -72,13 +74,34 @@ export async function startPostgres(options: { throwaway?: boolean } = {}): Prom
     await chmod(dir, 0o700);
   }
   const data = join(dir, "data");
-  await run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"], user);
+  await run(
+    join(bin, "initdb"),
+    ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"],
+    user,
+  );
   const port = await freePort();
   const launch = async (): Promise<ChildProcess> => {
-    const child = spawn(join(bin, "postgres"), ["-D", data, "-p", String(port), "-k", dir, "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=200"], {
-      stdio: ["ignore", "pipe", "pipe"],
-      ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
-    });
+    const child = spawn(
+      join(bin, "postgres"),
+      [
+        "-D",
+        data,
+        "-p",
+        String(port),
+        "-k",
+        dir,
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "fsync=off",
+        "-c",
+        "max_connections=200",
+      ],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
+      },
+    );
     const log: string[] = [];
     child.stdout?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
@@ -140,12 +163,17 @@ function runAs(): { uid: number; gid: number } | undefined {
 
 function run(command: string, args: readonly string[], user: { uid: number; gid: number } | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }) });
+    const child = spawn(command, args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      ...(user === undefined ? {} : { uid: user.uid, gid: user.gid }),
+    });
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}:\n${output}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}:\n${output}`)),
+    );
   });
 }
 

@@ -32,7 +32,11 @@ export interface RawOptions {
  * Writes `chunks` to a new connection (with `gapMs` between them), then reads until the server
  * closes it, or `idleMs` pass without a byte, and parses the answers it sent.
  */
-export function rawExchange(port: number, chunks: readonly (string | Buffer)[], options: RawOptions = {}): Promise<RawExchange> {
+export function rawExchange(
+  port: number,
+  chunks: readonly (string | Buffer)[],
+  options: RawOptions = {},
+): Promise<RawExchange> {
   const { gapMs = 0, idleMs = 1500, end = false, cutOff = false } = options;
   return new Promise((resolve) => {
     const socket = connect({ host: "127.0.0.1", port });

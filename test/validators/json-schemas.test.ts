@@ -22,7 +22,8 @@ function componentExamples(): [JsonSchemaName, Json][] {
     const ref = (node["schema"] as JsonObject | undefined)?.["$ref"];
     const name = typeof ref === "string" ? ref.replace("#/components/schemas/", "") : "";
     if (names.includes(name as JsonSchemaName) && typeof node["examples"] === "object" && node["examples"] !== null) {
-      for (const example of Object.values(node["examples"] as JsonObject)) found.push([name as JsonSchemaName, (deref(raw, example) as JsonObject)["value"] ?? null]);
+      for (const example of Object.values(node["examples"] as JsonObject))
+        found.push([name as JsonSchemaName, (deref(raw, example) as JsonObject)["value"] ?? null]);
     }
     Object.values(node).forEach(visit);
   };
@@ -74,6 +75,7 @@ describe("jsonSchemas", () => {
       ["Problem", { type: "about:blank" }],
       ["PayrollGroupCreate", { locations: ["12", 7] }],
     ];
-    for (const [name, value] of broken) expect([name, compile(name)(value), ours(name, value)]).toEqual([name, false, false]);
+    for (const [name, value] of broken)
+      expect([name, compile(name)(value), ours(name, value)]).toEqual([name, false, false]);
   });
 });

@@ -7,6 +7,8 @@ import { schemas } from "../../generated/validators/index.js";
 it("is typed so that InferInput and InferOutput give the generated types", () => {
   expectTypeOf<StandardSchemaV1.InferInput<typeof schemas.CreateVenueBody>>().toEqualTypeOf<CreateVenueBody>();
   expectTypeOf<StandardSchemaV1.InferOutput<typeof schemas.Venue>>().toEqualTypeOf<Venue>();
-  expectTypeOf<StandardSchemaV1.InferOutput<typeof schemas.AddWorkerCredentialPathParams>>().toEqualTypeOf<AddWorkerCredentialPathParams>();
+  expectTypeOf<
+    StandardSchemaV1.InferOutput<typeof schemas.AddWorkerCredentialPathParams>
+  >().toEqualTypeOf<AddWorkerCredentialPathParams>();
   expectTypeOf(schemas.EventCreate).toMatchTypeOf<StandardSchemaV1<EventCreate>>();
 });

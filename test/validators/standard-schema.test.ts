@@ -13,7 +13,10 @@ import { venue } from "../server/helpers.js";
 import { deref, type Json, type JsonObject, readRawSpec } from "../spec/spec-document.js";
 
 /** Runs a schema's validate, which these schemas answer synchronously. */
-function check<S extends StandardSchemaV1>(schema: S, value: unknown): StandardSchemaV1.Result<StandardSchemaV1.InferOutput<S>> {
+function check<S extends StandardSchemaV1>(
+  schema: S,
+  value: unknown,
+): StandardSchemaV1.Result<StandardSchemaV1.InferOutput<S>> {
   const result = schema["~standard"].validate(value);
   if (result instanceof Promise) throw new Error("validate answered asynchronously");
   return result;
@@ -28,7 +31,9 @@ function expectedKeys(): string[] {
       const { operationId, requestBody, parameters } = operation as JsonObject;
       const stem = String(operationId).replace(/^./, (first) => first.toUpperCase());
       if (requestBody !== undefined) keys.push(`${stem}Body`);
-      const places = new Set(((parameters as Json[] | undefined) ?? []).map((parameter) => (deref(raw, parameter) as JsonObject)["in"]));
+      const places = new Set(
+        ((parameters as Json[] | undefined) ?? []).map((parameter) => (deref(raw, parameter) as JsonObject)["in"]),
+      );
       for (const [place, suffix] of [
         ["path", "PathParams"],
         ["query", "Query"],
@@ -55,7 +60,11 @@ describe("schemas", () => {
   });
 
   it("answers every issue, with its message and its path as keys (array indexes as numbers)", () => {
-    const body: Partial<Record<keyof PayrollGroupCreate, unknown>> = { name: "Weekend crew", locationAll: "yes", locations: ["12", 7] };
+    const body: Partial<Record<keyof PayrollGroupCreate, unknown>> = {
+      name: "Weekend crew",
+      locationAll: "yes",
+      locations: ["12", 7],
+    };
     expect(check(schemas.CreatePayrollGroupBody, body)).toEqual({
       issues: [
         { message: "must be boolean", path: ["locationAll"] },
@@ -69,13 +78,25 @@ describe("schemas", () => {
 });
 
 describe("schemas in Hono's standard validator", () => {
-  const app = new Hono().post("/workers/:id/venues", sValidator("param", schemas.AddWorkerCredentialPathParams), sValidator("json", schemas.CreateVenueBody), (c) => {
-    const body = c.req.valid("json");
-    const { id } = c.req.valid("param");
-    expectTypeOf(body).toEqualTypeOf<CreateVenueBody>();
-    return c.json({ id, name: body.name, idType: typeof id });
-  });
-  const send = (path: string, json: unknown): Promise<Response> => Promise.resolve(app.request(path, { method: "POST", body: JSON.stringify(json), headers: { "content-type": "application/json" } }));
+  const app = new Hono().post(
+    "/workers/:id/venues",
+    sValidator("param", schemas.AddWorkerCredentialPathParams),
+    sValidator("json", schemas.CreateVenueBody),
+    (c) => {
+      const body = c.req.valid("json");
+      const { id } = c.req.valid("param");
+      expectTypeOf(body).toEqualTypeOf<CreateVenueBody>();
+      return c.json({ id, name: body.name, idType: typeof id });
+    },
+  );
+  const send = (path: string, json: unknown): Promise<Response> =>
+    Promise.resolve(
+      app.request(path, {
+        method: "POST",
+        body: JSON.stringify(json),
+        headers: { "content-type": "application/json" },
+      }),
+    );
 
   it("hands the handler typed, validated and converted input", async () => {
     const response = await send("/workers/1042/venues", venue());

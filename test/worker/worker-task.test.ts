@@ -13,9 +13,13 @@ const dir = mkdtempSync(join(tmpdir(), "worker-task-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 // the tasks are looked up beside `from`, with its extension
 const from = pathToFileURL(join(dir, "from.mjs")).href;
-const worker = (name: string, body: string): void => writeFileSync(join(dir, `${name}.mjs`), `import { isMainThread, parentPort } from "node:worker_threads";\n${body}\n`);
+const worker = (name: string, body: string): void =>
+  writeFileSync(join(dir, `${name}.mjs`), `import { isMainThread, parentPort } from "node:worker_threads";\n${body}\n`);
 
-worker("double", `parentPort.once("message", (n) => parentPort.postMessage({ ok: true, value: { doubled: n * 2, isMainThread } }));`);
+worker(
+  "double",
+  `parentPort.once("message", (n) => parentPort.postMessage({ ok: true, value: { doubled: n * 2, isMainThread } }));`,
+);
 worker("refuse", `parentPort.once("message", () => parentPort.postMessage({ ok: false, error: "Error: no thanks" }));`);
 worker("broken", `throw new Error("fails as it starts");`);
 worker("silent", `parentPort.once("message", () => process.exit(3));`);
@@ -38,7 +42,10 @@ describe("startWorkerTask", () => {
   });
 
   it("falls back when the module does not exist", async () => {
-    await expect(startWorkerTask(from, "missing", inThread).run(4)).resolves.toEqual({ doubled: 8, isMainThread: true });
+    await expect(startWorkerTask(from, "missing", inThread).run(4)).resolves.toEqual({
+      doubled: 8,
+      isMainThread: true,
+    });
   });
 
   it("stops a worker whose run never comes", async () => {

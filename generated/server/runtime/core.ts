@@ -34,7 +34,10 @@ export const DEFAULT_FILE_SIZE_LIMIT = 10_485_760;
 export type RouteHandler = (input: never) => unknown;
 
 /** Reads a multipart/form-data body into the form to validate (undefined: no part at all) and a function restoring its files. */
-export type MultipartReader<Req = never> = (request: Req, content: RouteContent) => Promise<{ form: unknown; restore: (validated: unknown) => unknown }>;
+export type MultipartReader<Req = never> = (
+  request: Req,
+  content: RouteContent,
+) => Promise<{ form: unknown; restore: (validated: unknown) => unknown }>;
 
 /** What the pipeline needs besides the route and its handler. */
 export interface CoreSettings<Req = never> {
@@ -63,7 +66,13 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
   private readonly inputs: InputReader;
   private readonly respond: Responder;
 
-  constructor(route: Route, key: string, picked: { handler: RouteHandler; owner: object }, transport: Transport<Req, Res>, settings: CoreSettings<Req>) {
+  constructor(
+    route: Route,
+    key: string,
+    picked: { handler: RouteHandler; owner: object },
+    transport: Transport<Req, Res>,
+    settings: CoreSettings<Req>,
+  ) {
     this.route = route;
     this.handler = picked.handler;
     this.owner = picked.owner;
@@ -96,12 +105,18 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
   private receive(request: Req, response: Res, principal: unknown): void {
     const body = this.route.body;
     const transport = this.transport;
-    if (body === undefined || !transport.hasBody(request)) return this.run(request, response, principal, undefined, undefined);
+    if (body === undefined || !transport.hasBody(request))
+      return this.run(request, response, principal, undefined, undefined);
     const header = request.headers["content-type"] as string | undefined;
     const content = this.match(header ?? "");
-    if (content === undefined) return transport.send(request, response, problemOutcome(unsupportedMediaType(header, body.contents)));
+    if (content === undefined)
+      return transport.send(request, response, problemOutcome(unsupportedMediaType(header, body.contents)));
     const reader = this.settings.multipart?.read;
-    if (reader !== undefined && content.kind === "multipart" && mediaTypeEssence(header ?? "") === "multipart/form-data") {
+    if (
+      reader !== undefined &&
+      content.kind === "multipart" &&
+      mediaTypeEssence(header ?? "") === "multipart/form-data"
+    ) {
       reader(request, content).then(
         ({ form, restore }) => this.run(request, response, principal, content, form, restore),
         (error: unknown) => transport.fail(request, response, error),
@@ -110,17 +125,29 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
     }
     const limit = content.kind === "binary" ? this.settings.fileSizeLimit : this.settings.bodyLimit;
     transport.readBody(request, limit, (problem, raw) => {
-      if (problem !== undefined) return transport.send(request, response, problemOutcome(problem, problem.status === 413 ? CLOSE : undefined));
+      if (problem !== undefined)
+        return transport.send(request, response, problemOutcome(problem, problem.status === 413 ? CLOSE : undefined));
       this.run(request, response, principal, content, raw, undefined);
     });
   }
 
-  private run(request: Req, response: Res, principal: unknown, content: RouteContent | undefined, body: unknown, restore?: (validated: unknown) => unknown): void {
+  private run(
+    request: Req,
+    response: Res,
+    principal: unknown,
+    content: RouteContent | undefined,
+    body: unknown,
+    restore?: (validated: unknown) => unknown,
+  ): void {
     try {
-      const decoded = content === undefined || restore !== undefined ? body : decodeBody(content.kind, body as Uint8Array);
+      const decoded =
+        content === undefined || restore !== undefined ? body : decodeBody(content.kind, body as Uint8Array);
       const input = this.inputs.read(request, content, decoded, principal);
       if (Array.isArray(input)) return this.transport.send(request, response, problemOutcome(validationProblem(input)));
-      const answer = this.handler.call(this.owner, (restore === undefined ? input : { ...input, body: restore(input.body) }) as never);
+      const answer = this.handler.call(
+        this.owner,
+        (restore === undefined ? input : { ...input, body: restore(input.body) }) as never,
+      );
       if (answer instanceof Promise) {
         answer.then(
           (value: unknown) => this.answer(request, response, value),

@@ -94,11 +94,20 @@ export async function registerDocs(app: FastifyInstance, document: ReferenceDocu
     routePrefix: DOCS_PATH,
     staticCSP: CONTENT_SECURITY_POLICY,
     transformSpecification: () => withThisServer(spec, basePath),
-    uiConfig: { deepLinking: true, displayOperationId: true, layout: REFERENCE_LAYOUT, plugins: [referenceLayoutPlugin(spec.info.title)] },
+    uiConfig: {
+      deepLinking: true,
+      displayOperationId: true,
+      layout: REFERENCE_LAYOUT,
+      plugins: [referenceLayoutPlugin(spec.info.title)],
+    },
     theme: { title: `${spec.info.title}: reference` },
   });
-  app.get("/openapi.json", { schema: { hide: true } }, (_request, reply) => sendSpec(reply, "application/json", JSON.stringify(spec, null, 2)));
-  app.get("/openapi.yaml", { schema: { hide: true } }, (_request, reply) => sendSpec(reply, "application/yaml", app.swagger({ yaml: true })));
+  app.get("/openapi.json", { schema: { hide: true } }, (_request, reply) =>
+    sendSpec(reply, "application/json", JSON.stringify(spec, null, 2)),
+  );
+  app.get("/openapi.yaml", { schema: { hide: true } }, (_request, reply) =>
+    sendSpec(reply, "application/yaml", app.swagger({ yaml: true })),
+  );
 }
 
 function withoutGeneratedMark(document: ReferenceDocument): ReferenceDocument {
@@ -108,7 +117,10 @@ function withoutGeneratedMark(document: ReferenceDocument): ReferenceDocument {
 
 /** The document whose first server is this one (the base path on the page's own origin). */
 function withThisServer(spec: ReferenceDocument, basePath: string): ReferenceDocument {
-  const here: ReferenceServer = { url: basePath === "" ? "/" : basePath, description: "This server (the reference's own origin)" };
+  const here: ReferenceServer = {
+    url: basePath === "" ? "/" : basePath,
+    description: "This server (the reference's own origin)",
+  };
   return { ...spec, servers: [here, ...(spec.servers ?? [])] };
 }
 

@@ -51,12 +51,21 @@ const KNOWN_CODES: Readonly<Record<string, ProblemDetails>> = {
   FST_FILES_LIMIT: createProblem("payloadTooLarge", "The multipart body has more files than the server accepts."),
   FST_PARTS_LIMIT: createProblem("payloadTooLarge", "The multipart body has more parts than the server accepts."),
   FST_FIELDS_LIMIT: createProblem("payloadTooLarge", "The multipart body has more fields than the server accepts."),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: createProblem("unsupportedMediaType", "The Content-Type of the request is not accepted."),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: createProblem(
+    "unsupportedMediaType",
+    "The Content-Type of the request is not accepted.",
+  ),
   FST_INVALID_MULTIPART_CONTENT_TYPE: createProblem("unsupportedMediaType", "The request is not multipart/form-data."),
   FST_PROTO_VIOLATION: createProblem("malformedBody", "A form field has a name that is not allowed."),
-  FST_INVALID_JSON_FIELD_ERROR: createProblem("malformedBody", "A form field declared as JSON is not well-formed JSON."),
+  FST_INVALID_JSON_FIELD_ERROR: createProblem(
+    "malformedBody",
+    "A form field declared as JSON is not well-formed JSON.",
+  ),
   FST_MP_PREMATURE_CLOSE: createProblem("malformedBody", "The multipart body ended before it was complete."),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: createProblem("malformedBody", "The request body does not match its Content-Length."),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: createProblem(
+    "malformedBody",
+    "The request body does not match its Content-Length.",
+  ),
 };
 
 /** Fastify's error handler: every error becomes a problem answer. */
@@ -68,7 +77,8 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
 export function failureOutcome(error: unknown, request: ServerRequest): Outcome {
   if (error instanceof ProblemError) return problemOutcome(error.problem, error.headers);
   const problem = problemOf(error);
-  if (problem.status >= 500) request.log.error({ err: error }, `request failed: ${request.method} ${pathOf(request.url)}`);
+  if (problem.status >= 500)
+    request.log.error({ err: error }, `request failed: ${request.method} ${pathOf(request.url)}`);
   return problemOutcome(problem, problem.status === 413 ? CLOSE : undefined);
 }
 

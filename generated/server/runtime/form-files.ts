@@ -11,7 +11,8 @@ import type { UploadedFile } from "./types.js";
 /** Puts the files back in place of their names, in the validated form. */
 export function withFiles(validated: unknown, files: ReadonlyMap<string, UploadedFile | UploadedFile[]>): unknown {
   if (typeof validated !== "object" || validated === null) return validated;
-  for (const [name, file] of files) Object.defineProperty(validated, name, { value: file, writable: true, enumerable: true, configurable: true });
+  for (const [name, file] of files)
+    Object.defineProperty(validated, name, { value: file, writable: true, enumerable: true, configurable: true });
   return validated;
 }
 
@@ -23,7 +24,10 @@ export function append(form: Record<string, unknown>, name: string, value: unkno
 }
 
 /** Adds a file to those of its field. */
-export function appendFile(previous: UploadedFile | UploadedFile[] | undefined, file: UploadedFile): UploadedFile | UploadedFile[] {
+export function appendFile(
+  previous: UploadedFile | UploadedFile[] | undefined,
+  file: UploadedFile,
+): UploadedFile | UploadedFile[] {
   if (previous === undefined) return file;
   return Array.isArray(previous) ? [...previous, file] : [previous, file];
 }

@@ -55,7 +55,11 @@ function setField(form: Record<string, unknown>, path: readonly string[], value:
     return;
   }
   const previous = ownValue(node, last);
-  defineOwn(node, last, previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value]);
+  defineOwn(
+    node,
+    last,
+    previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value],
+  );
 }
 
 /** The container at `key`, made (an array when the next segment is an index) if needed. */

@@ -20,15 +20,20 @@ import type { Authenticate } from "./security.js";
  */
 export function createKeyAuthenticator(keys: readonly string[]): Authenticate;
 export function createKeyAuthenticator<P extends object>(keys: ReadonlyMap<string, P>): Authenticate<P>;
-export function createKeyAuthenticator<P extends object>(keys: readonly string[] | ReadonlyMap<string, P>): Authenticate | Authenticate<P> {
-  const entries: [string, P | true][] = Array.isArray(keys) ? keys.map((key) => [key, true]) : [...(keys as ReadonlyMap<string, P>)];
+export function createKeyAuthenticator<P extends object>(
+  keys: readonly string[] | ReadonlyMap<string, P>,
+): Authenticate | Authenticate<P> {
+  const entries: [string, P | true][] = Array.isArray(keys)
+    ? keys.map((key) => [key, true])
+    : [...(keys as ReadonlyMap<string, P>)];
   const salt = randomBytes(16).toString("base64");
   const known = entries.map(([key]) => Buffer.from(digest(salt, key), "latin1"));
   const candidate = Buffer.alloc(DIGEST_LENGTH);
   return ((credential: string) => {
     candidate.write(digest(salt, credential), "latin1");
     let found = -1;
-    for (let i = 0; i < known.length; i++) if (timingSafeEqual(known[i] as Buffer, candidate) && found === -1) found = i;
+    for (let i = 0; i < known.length; i++)
+      if (timingSafeEqual(known[i] as Buffer, candidate) && found === -1) found = i;
     return found === -1 ? false : (entries[found] as [string, P | true])[1];
   }) as Authenticate | Authenticate<P>;
 }

@@ -24,7 +24,11 @@ export function listenSettingsOf(env: Readonly<Record<string, string | undefined
     .split(",")
     .map((key) => key.trim())
     .filter((key) => key !== "");
-  return { host: env.HOST || "127.0.0.1", port: parsePort(env.PORT), authenticate: keys.length > 0 ? createKeyAuthenticator(keys) : anyKey };
+  return {
+    host: env.HOST || "127.0.0.1",
+    port: parsePort(env.PORT),
+    authenticate: keys.length > 0 ? createKeyAuthenticator(keys) : anyKey,
+  };
 }
 
 const anyKey: Authenticate = () => true;
@@ -32,7 +36,8 @@ const anyKey: Authenticate = () => true;
 /** PORT as a port number (default 3000; 0 picks a free port). */
 export function parsePort(raw: string | undefined): number {
   const value = Number(raw === undefined || raw === "" ? "3000" : raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`PORT must be a port number, not ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < 0 || value > 65535)
+    throw new Error(`PORT must be a port number, not ${JSON.stringify(raw)}`);
   return value;
 }
 

@@ -49,7 +49,11 @@ function keep(value: unknown): unknown {
 }
 
 /** Reads every part (undefined when there is none); throws a ProblemError for a part over a limit or a broken body. */
-async function readMultipart(request: FastifyRequest, binaryFields: readonly string[], limits: MultipartLimits): Promise<MultipartBody | undefined> {
+async function readMultipart(
+  request: FastifyRequest,
+  binaryFields: readonly string[],
+  limits: MultipartLimits,
+): Promise<MultipartBody | undefined> {
   const form: Record<string, unknown> = {};
   const files = new Map<string, UploadedFile | UploadedFile[]>();
   let parts = 0;
@@ -90,7 +94,8 @@ function fieldTooLarge(fieldSize: number): ProblemError {
 }
 
 async function toFile(part: Multipart): Promise<UploadedFile> {
-  if (part.type === "file") return { filename: part.filename, mimetype: part.mimetype, encoding: part.encoding, data: await part.toBuffer() };
+  if (part.type === "file")
+    return { filename: part.filename, mimetype: part.mimetype, encoding: part.encoding, data: await part.toBuffer() };
   const text = typeof part.value === "string" ? part.value : JSON.stringify(part.value);
   return { filename: "", mimetype: part.mimetype, encoding: part.encoding, data: Buffer.from(text, "utf8") };
 }
@@ -98,8 +103,12 @@ async function toFile(part: Multipart): Promise<UploadedFile> {
 function asProblem(error: unknown, limits: MultipartLimits): ProblemError {
   if (error instanceof ProblemError) return error;
   if (errorCode(error) === "FST_REQ_FILE_TOO_LARGE") {
-    return new ProblemError(createProblem("payloadTooLarge", `An uploaded file is larger than ${limits.fileSize} bytes.`));
+    return new ProblemError(
+      createProblem("payloadTooLarge", `An uploaded file is larger than ${limits.fileSize} bytes.`),
+    );
   }
   const problem = problemOf(error);
-  return new ProblemError(problem.status < 500 ? problem : createProblem("malformedBody", "The multipart body could not be read."));
+  return new ProblemError(
+    problem.status < 500 ? problem : createProblem("malformedBody", "The multipart body could not be read."),
+  );
 }

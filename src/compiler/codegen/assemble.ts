@@ -1,6 +1,18 @@
 import type { ValidatorEntry } from "../registry/entries.js";
 import type { SchemaLocation } from "../registry/location.js";
-import { Block, type Code, code, ident, joinCode, NEWLINE, preambleLines, sourceText, str, tsOnly, typeExpr } from "./code.js";
+import {
+  Block,
+  type Code,
+  code,
+  ident,
+  joinCode,
+  NEWLINE,
+  preambleLines,
+  sourceText,
+  str,
+  tsOnly,
+  typeExpr,
+} from "./code.js";
 import { emitCoercer } from "./coerce.js";
 import { compileFunction } from "./function.js";
 import { type HelperTexts, helperTexts } from "./helpers.js";
@@ -32,7 +44,12 @@ interface Unit {
 }
 
 /** Compiles all requested functions and lays out the module text. */
-export function assembleModule(module: ModuleState, entries: readonly LocatedEntry[], preamble: string | undefined, publicTypes: PublicTypes = "inline"): AssembledModule {
+export function assembleModule(
+  module: ModuleState,
+  entries: readonly LocatedEntry[],
+  preamble: string | undefined,
+  publicTypes: PublicTypes = "inline",
+): AssembledModule {
   const { exports, functions } = compileUnits(module, entries);
   const helpers = helperTexts();
   const head = moduleHead(module, helpers, preamble, publicTypes);
@@ -64,7 +81,9 @@ export function assembleModule(module: ModuleState, entries: readonly LocatedEnt
 function compileUnits(module: ModuleState, entries: readonly LocatedEntry[]): { exports: Unit[]; functions: Unit[] } {
   const exports = entries.map((located) => ({
     name: located.entry.name,
-    code: module.unit(located.entry.name, () => emitEntry(module, located, module.request(located.location, located.entry.direction ?? "neutral", false))),
+    code: module.unit(located.entry.name, () =>
+      emitEntry(module, located, module.request(located.location, located.entry.direction ?? "neutral", false)),
+    ),
   }));
   const functions: Unit[] = [];
   for (let request = module.takeQueued(); request !== undefined; request = module.takeQueued()) {
@@ -78,7 +97,12 @@ function compileUnits(module: ModuleState, entries: readonly LocatedEntry[]): { 
  * The sections before the module's own code, all TypeScript only: the preamble, the public types,
  * the helpers' declarations (JavaScript is run with the helpers themselves in their place).
  */
-function moduleHead(module: ModuleState, helpers: HelperTexts, preamble: string | undefined, publicTypes: PublicTypes): Code[] {
+function moduleHead(
+  module: ModuleState,
+  helpers: HelperTexts,
+  preamble: string | undefined,
+  publicTypes: PublicTypes,
+): Code[] {
   return [
     ...(preamble !== undefined && preamble !== "" ? [tsOnly`${preambleLines(preamble)}`] : []),
     tsOnly`${publicTypesCode(publicTypes)}`,
@@ -87,9 +111,20 @@ function moduleHead(module: ModuleState, helpers: HelperTexts, preamble: string 
 }
 
 /** The module's sections, a blank line between each: its head, the constants kept, the units, the Standard Schema objects. */
-function layoutModule(head: readonly Code[], module: ModuleState, units: readonly Unit[], keep: (name: string) => boolean, standard: Code | undefined): Block {
+function layoutModule(
+  head: readonly Code[],
+  module: ModuleState,
+  units: readonly Unit[],
+  keep: (name: string) => boolean,
+  standard: Code | undefined,
+): Block {
   const constants = module.constants.filter((constant) => keep(constant.name)).map((constant) => constant.declaration);
-  const sections = [...head, ...(constants.length > 0 ? [joinCode(constants, NEWLINE)] : []), ...units.map((unit) => unit.code), ...(standard === undefined ? [] : [standard])];
+  const sections = [
+    ...head,
+    ...(constants.length > 0 ? [joinCode(constants, NEWLINE)] : []),
+    ...units.map((unit) => unit.code),
+    ...(standard === undefined ? [] : [standard]),
+  ];
   const out = new Block();
   for (const section of sections) {
     if (!out.empty) out.blank();
@@ -129,7 +164,13 @@ function emitEntry(module: ModuleState, { entry, location }: LocatedEntry, root:
     out.blank();
   }
   const input = coercion === undefined || coercer === undefined ? code`value` : code`${coercer}(value)`;
-  emitValidate(out, { name: ident(entry.name), type, input, root, invalid: module.helper(coercion === undefined ? "invalid" : "invalidText") });
+  emitValidate(out, {
+    name: ident(entry.name),
+    type,
+    input,
+    root,
+    invalid: module.helper(coercion === undefined ? "invalid" : "invalidText"),
+  });
   if (entry.guardName !== undefined) {
     out.blank();
     out.open(code`export function ${ident(entry.guardName)}(value${tsOnly`: unknown`})${tsOnly`: value is ${type}`}`);
@@ -152,7 +193,9 @@ interface ValidateParts {
 
 /** The result object doubles as the error sink, so a valid input allocates nothing else. */
 function emitValidate(out: Block, { name, type, input, root, invalid }: ValidateParts): void {
-  out.open(code`export function ${name}(value${tsOnly`: unknown`}, options${tsOnly`?: ValidateOptions`})${tsOnly`: ValidationResult<${type}>`}`);
+  out.open(
+    code`export function ${name}(value${tsOnly`: unknown`}, options${tsOnly`?: ValidateOptions`})${tsOnly`: ValidationResult<${type}>`}`,
+  );
   out.line(code`const r${tsOnly`: $Sink`} = { valid: true, value: ${input}, errors: undefined };`);
   out.line(code`const all = options !== undefined && options.allErrors === true;`);
   out.line(code`return ${root}(r.value, r, all, 0) ? (r${tsOnly` as ValidationResult<${type}>`}) : ${invalid}(r);`);

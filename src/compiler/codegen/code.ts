@@ -244,7 +244,13 @@ export class Block {
 
   /** Whether some line matches `pattern` (used to tell whether a parameter is read). */
   mentions(pattern: RegExp): boolean {
-    return this.#items.some((item) => (item instanceof Code ? pattern.test(item.toString()) : typeof item === "string" ? pattern.test(item) : item.block.mentions(pattern)));
+    return this.#items.some((item) =>
+      item instanceof Code
+        ? pattern.test(item.toString())
+        : typeof item === "string"
+          ? pattern.test(item)
+          : item.block.mentions(pattern),
+    );
   }
 
   toCode(): Code {

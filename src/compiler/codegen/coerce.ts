@@ -40,7 +40,8 @@ function planFor(module: ModuleState, resolved: Resolved | undefined, depth: num
     const items = planFor(module, follow(module, schema["items"], childLocation(location, "items")), depth + 1);
     return [1, items];
   }
-  if (hasType(schema, "object") || (schema["type"] === undefined && isRecord(schema["properties"]))) return objectPlan(module, resolved, depth);
+  if (hasType(schema, "object") || (schema["type"] === undefined && isRecord(schema["properties"])))
+    return objectPlan(module, resolved, depth);
   if ((flags & 16) !== 0) return 0;
   return flags & 15;
 }
@@ -49,10 +50,20 @@ function objectPlan(module: ModuleState, { schema, location }: Resolved, depth: 
   const properties = isRecord(schema["properties"]) ? schema["properties"] : {};
   const plans: Record<string, Plan> = {};
   for (const property of Object.keys(properties)) {
-    const plan = planFor(module, follow(module, properties[property], childLocation(location, "properties", property)), depth + 1);
+    const plan = planFor(
+      module,
+      follow(module, properties[property], childLocation(location, "properties", property)),
+      depth + 1,
+    );
     if (plan !== 0) plans[property] = plan;
   }
-  const rest = isRecord(schema["additionalProperties"]) ? planFor(module, follow(module, schema["additionalProperties"], childLocation(location, "additionalProperties")), depth + 1) : 0;
+  const rest = isRecord(schema["additionalProperties"])
+    ? planFor(
+        module,
+        follow(module, schema["additionalProperties"], childLocation(location, "additionalProperties")),
+        depth + 1,
+      )
+    : 0;
   return Object.keys(plans).length === 0 && rest === 0 ? 0 : [0, plans, rest];
 }
 
@@ -69,7 +80,9 @@ interface Resolved {
 /** A schema (found at `start`), following a chain of `$ref`s from it. */
 function follow(module: ModuleState, found: unknown, start: SchemaLocation): Resolved | undefined {
   const located = followRefs(module.registry.tree, found, start);
-  return located === undefined || typeof located.node["$ref"] === "string" ? undefined : { schema: located.node, location: located.location };
+  return located === undefined || typeof located.node["$ref"] === "string"
+    ? undefined
+    : { schema: located.node, location: located.location };
 }
 
 function typeFlags(module: ModuleState, schema: JsonObject): number {

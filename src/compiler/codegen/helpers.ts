@@ -9,7 +9,15 @@ import type * as Helpers from "../../runtime/validators/helpers/index.js";
  */
 const DIR = new URL("../../../src/runtime/validators/helpers/", import.meta.url);
 const MODULE_FILE = "module.ts";
-const HELPER_FILES = ["errors.ts", "values.ts", "tracking.ts", "coerce.ts", "format-datetime.ts", "format-network.ts", "format-idna.ts"];
+const HELPER_FILES = [
+  "errors.ts",
+  "values.ts",
+  "tracking.ts",
+  "coerce.ts",
+  "format-datetime.ts",
+  "format-network.ts",
+  "format-idna.ts",
+];
 const STANDARD_SCHEMA_FILE = "standard-schema.ts";
 
 type Unprefixed<Name> = Name extends `$${infer Rest}` ? Rest : never;
@@ -41,7 +49,9 @@ export function readSections(source: string): Section[] {
     .filter((paragraph) => paragraph.match(DECLARATION) !== null)
     .map((paragraph) => ({
       text: paragraph.replace(/^export (?=(?:const|let|function|interface|type) \$)/gm, ""),
-      declares: [...paragraph.matchAll(DECLARATION)].map((match) => match[1] as string).filter((name) => name.startsWith("$")),
+      declares: [...paragraph.matchAll(DECLARATION)]
+        .map((match) => match[1] as string)
+        .filter((name) => name.startsWith("$")),
       names: new Set(paragraph.match(/\$[A-Za-z_]\w*/g) ?? []),
     }));
 }

@@ -118,7 +118,8 @@ export class ModuleState {
    */
   regex(pattern: string, at: SchemaLocation): Code {
     const reason = regexError(pattern, "u");
-    if (reason === undefined) return this.constant(`re:${pattern}`, "re", code`${this.helper("regex")}(${str(pattern)})`);
+    if (reason === undefined)
+      return this.constant(`re:${pattern}`, "re", code`${this.helper("regex")}(${str(pattern)})`);
     if (this.registry.rules.name === "openapi-3.0" && regexError(pattern, "") === undefined) {
       return this.constant(`re5:${pattern}`, "re", code`${this.helper("regexWithoutUnicode")}(${str(pattern)})`);
     }
@@ -134,7 +135,12 @@ export class ModuleState {
     const key = `${locationKey(location)}|${effective}|${tracking ? "t" : ""}`;
     const known = this.#functions.get(key);
     if (known !== undefined) return this.#used(known.name);
-    const request: FunctionRequest = { name: this.#functionName(location, effective, tracking), location, direction: effective, tracking };
+    const request: FunctionRequest = {
+      name: this.#functionName(location, effective, tracking),
+      location,
+      direction: effective,
+      tracking,
+    };
     this.#functions.set(key, request);
     this.#queue.push(request);
     return this.#used(request.name);

@@ -10,7 +10,10 @@ import type { KeywordReader } from "./read.js";
 export function compileArrayKeywords(ctx: ObjectNodeCtx, out: Block): void {
   const reader = readerOf(ctx);
   if (Array.isArray(ctx.schema["items"])) {
-    reader.fail("items", "items must be a single schema in JSON Schema 2020-12; use prefixItems for per-position schemas");
+    reader.fail(
+      "items",
+      "items must be a single schema in JSON Schema 2020-12; use prefixItems for per-position schemas",
+    );
   }
   const checks = new Block();
   const arr = ctx.fn.fresh("arr");

@@ -8,7 +8,12 @@ import { compileNode } from "./node.js";
  * property value, an array item), with the value's declaration; empty when there is nothing
  * to check.
  */
-export function childChecks(ctx: ObjectNodeCtx, tokens: readonly (string | number)[], path: InstancePath, source: Code): Block {
+export function childChecks(
+  ctx: ObjectNodeCtx,
+  tokens: readonly (string | number)[],
+  path: InstancePath,
+  source: Code,
+): Block {
   const value = ctx.fn.fresh("v");
   const checks = new Block();
   compileNode(onChild(ctx, tokens, value, path), checks);
@@ -23,11 +28,15 @@ export function childChecks(ctx: ObjectNodeCtx, tokens: readonly (string | numbe
 export function readsData(schema: unknown, direction: Direction): boolean {
   if (schema === false) return false;
   if (!isRecord(schema)) return true;
-  return !((direction === "request" && schema["readOnly"] === true) || (direction === "response" && schema["writeOnly"] === true));
+  return !(
+    (direction === "request" && schema["readOnly"] === true) ||
+    (direction === "response" && schema["writeOnly"] === true)
+  );
 }
 
 function subschema(ctx: ObjectNodeCtx, tokens: readonly (string | number)[]): unknown {
   let node: unknown = ctx.schema;
-  for (const token of tokens) node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[String(token)] : undefined;
+  for (const token of tokens)
+    node = isRecord(node) || Array.isArray(node) ? (node as Record<string, unknown>)[String(token)] : undefined;
   return node;
 }

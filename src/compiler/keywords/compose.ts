@@ -11,7 +11,12 @@ import { compileNode } from "./node.js";
 export function compileComposition(ctx: ObjectNodeCtx, out: Block): void {
   const reader = readerOf(ctx);
   for (const index of reader.schemaArray("allOf")?.keys() ?? []) compileNode(inPlace(ctx, ["allOf", index]), out);
-  const discrimination = readDiscriminator(ctx.fn.module.registry.tree, ctx.fn.module.registry.rules, ctx.schema, ctx.at);
+  const discrimination = readDiscriminator(
+    ctx.fn.module.registry.tree,
+    ctx.fn.module.registry.rules,
+    ctx.schema,
+    ctx.at,
+  );
   for (const keyword of ["anyOf", "oneOf"] as const) {
     const branches = reader.schemaArray(keyword);
     if (branches === undefined) continue;
@@ -61,7 +66,9 @@ function emitPasses(ctx: ObjectNodeCtx, out: Block, keepGoing: Code, branches: (
   const [sink, all, pass] = ["e", "a", "pass"].map((prefix) => ctx.fn.fresh(prefix)) as [Code, Code, Code];
   ctx.fn.uses(true, allUsed);
   out.line(allUsed ? code`const ${sink} = e, ${all} = a;` : code`const ${sink} = e;`);
-  out.open(code`for (let ${pass} = 0; ${pass} < (${sink} === null ? 1 : 2) && (${pass} === 0 || ${keepGoing}); ${pass}++)`);
+  out.open(
+    code`for (let ${pass} = 0; ${pass} < (${sink} === null ? 1 : 2) && (${pass} === 0 || ${keepGoing}); ${pass}++)`,
+  );
   if (sinkUsed) out.line(code`const e${tsOnly`: $Errors`} = ${pass} === 0 ? null : ${sink};`);
   if (allUsed) out.line(code`const a = ${pass} === 0 ? false : ${all};`);
   out.append(inner);
@@ -92,7 +99,10 @@ function compileOneOf(ctx: ObjectNodeCtx, out: Block, count: number): void {
   emitPasses(ctx, out, code`${passed} === 0`, (inner) => {
     for (let index = 0; index < count; index++) emitOneOfBranch(ctx, inner, index, { passed, first, second, chosen });
   });
-  if (chosen !== null) out.line(code`if (${passed} === 1 && ${chosen} !== null) ${ctx.fn.module.helper("merge")}(${ctx.evaluated as Code}, ${chosen});`);
+  if (chosen !== null)
+    out.line(
+      code`if (${passed} === 1 && ${chosen} !== null) ${ctx.fn.module.helper("merge")}(${ctx.evaluated as Code}, ${chosen});`,
+    );
   const errorParams = params({ passingSchemas: code`${passed} > 1 ? [${first}, ${second}] : null` });
   out.line(code`if (${passed} !== 1) ${failWith(ctx, "oneOf", errorParams, runtimeMessages.oneOf(passed))}`);
 }
@@ -111,7 +121,9 @@ function emitOneOfBranch(ctx: ObjectNodeCtx, out: Block, index: number, vars: On
   const tracker = branchTracker(ctx, out);
   const ok = compileBranch(inPlace(ctx, ["oneOf", index], { evaluated: tracker }), out, false);
   const keep = chosen !== null && tracker !== null ? code` if (${passed} === 0) ${chosen} = ${tracker};` : code``;
-  out.line(code`if (${ok}) {${keep} if (${passed} === 0) ${first} = ${num(index)}; else ${second} = ${num(index)}; ${passed}++; }`);
+  out.line(
+    code`if (${ok}) {${keep} if (${passed} === 0) ${first} = ${num(index)}; else ${second} = ${num(index)}; ${passed}++; }`,
+  );
   if (shortCircuit) out.close();
 }
 
@@ -141,7 +153,9 @@ function compileDependentSchemas(ctx: ObjectNodeCtx, out: Block): void {
   if (map === undefined) return;
   const o = ctx.fn.fresh("o");
   const d = ctx.data;
-  out.line(code`const ${o} = typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}) ? (${d}${tsOnly` as Record<string, unknown>`}) : null;`);
+  out.line(
+    code`const ${o} = typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}) ? (${d}${tsOnly` as Record<string, unknown>`}) : null;`,
+  );
   for (const name of Object.keys(map)) {
     out.open(code`if (${o} !== null && ${ctx.fn.module.helper("hop")}.call(${o}, ${str(name)}))`);
     compileNode(inPlace(ctx, ["dependentSchemas", name]), out);

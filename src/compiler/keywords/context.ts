@@ -8,7 +8,9 @@ import { KeywordReader } from "./read.js";
 /** Which properties count as forbidden: readOnly ones in requests, writeOnly ones in responses. */
 export type Direction = "request" | "response" | "neutral";
 
-type Segment = { readonly kind: "static"; readonly token: string } | { readonly kind: "index" | "key"; readonly expr: Code };
+type Segment =
+  | { readonly kind: "static"; readonly token: string }
+  | { readonly kind: "index" | "key"; readonly expr: Code };
 
 /** The instance path relative to the data a generated function received; rendered only on failure. */
 export class InstancePath {
@@ -132,7 +134,11 @@ export interface ObjectNodeCtx extends NodeCtx {
 }
 
 /** Context for a subschema applied to the same instance (allOf, $ref siblings, then/else, ...). */
-export function inPlace(ctx: ObjectNodeCtx, tokens: readonly (string | number)[], changes: Partial<NodeCtx> = {}): NodeCtx {
+export function inPlace(
+  ctx: ObjectNodeCtx,
+  tokens: readonly (string | number)[],
+  changes: Partial<NodeCtx> = {},
+): NodeCtx {
   return {
     fn: ctx.fn,
     schema: follow(ctx.schema, tokens),
@@ -147,7 +153,12 @@ export function inPlace(ctx: ObjectNodeCtx, tokens: readonly (string | number)[]
 }
 
 /** Context for a subschema applied to a child instance (property value, array item). */
-export function onChild(ctx: ObjectNodeCtx, tokens: readonly (string | number)[], data: Code, path: InstancePath): NodeCtx {
+export function onChild(
+  ctx: ObjectNodeCtx,
+  tokens: readonly (string | number)[],
+  data: Code,
+  path: InstancePath,
+): NodeCtx {
   return inPlace(ctx, tokens, { data, path, evaluated: null });
 }
 

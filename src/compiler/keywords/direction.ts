@@ -26,5 +26,7 @@ export function requiredForDirection(ctx: ObjectNodeCtx, required: readonly stri
   const properties = ctx.schema["properties"];
   if (marker === undefined || !isRecord(properties)) return [...required];
   const { tree } = ctx.fn.module.registry;
-  return required.filter((name) => !Object.hasOwn(properties, name) || !isMarked(tree, childLocation(ctx.at, "properties", name), marker));
+  return required.filter(
+    (name) => !Object.hasOwn(properties, name) || !isMarked(tree, childLocation(ctx.at, "properties", name), marker),
+  );
 }

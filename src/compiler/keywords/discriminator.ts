@@ -13,11 +13,18 @@ import { emitCall } from "./ref.js";
  * branch to validate (a missing or unknown tag is an error). Non-objects, and tags several
  * branches claim, get the plain oneOf/anyOf semantics via `plain`.
  */
-export function compileDiscriminated(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination<SchemaLocation>, plain: () => void): void {
+export function compileDiscriminated(
+  ctx: ObjectNodeCtx,
+  out: Block,
+  discrimination: Discrimination<SchemaLocation>,
+  plain: () => void,
+): void {
   const d = ctx.data;
   const o = ctx.fn.fresh("o");
   const usePlain = ctx.fn.fresh("p");
-  out.line(code`const ${o} = typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}) ? (${d}${tsOnly` as Record<string, unknown>`}) : null;`);
+  out.line(
+    code`const ${o} = typeof ${d} === "object" && ${d} !== null && !Array.isArray(${d}) ? (${d}${tsOnly` as Record<string, unknown>`}) : null;`,
+  );
   out.line(code`let ${usePlain} = ${o} === null;`);
   out.open(code`if (${o} !== null)`);
   emitSelection(ctx, out, discrimination, o, usePlain);
@@ -27,14 +34,32 @@ export function compileDiscriminated(ctx: ObjectNodeCtx, out: Block, discriminat
   out.close();
 }
 
-function emitSelection(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination<SchemaLocation>, o: Code, usePlain: Code): void {
+function emitSelection(
+  ctx: ObjectNodeCtx,
+  out: Block,
+  discrimination: Discrimination<SchemaLocation>,
+  o: Code,
+  usePlain: Code,
+): void {
   const { propertyName, cases } = discrimination;
   const tag = ctx.fn.fresh("g");
   const name = str(propertyName);
   const at = childLocation(ctx.at, "discriminator");
   const tagPath = ctx.path.child(propertyName);
-  const missing = failWith(ctx, "discriminator", params({ propertyName: name, error: str("missing") }), messages.discriminatorMissing(propertyName), { at });
-  const notString = failWith(ctx, "discriminator", params({ propertyName: name, error: str("type") }), messages.discriminatorType, { at, path: tagPath });
+  const missing = failWith(
+    ctx,
+    "discriminator",
+    params({ propertyName: name, error: str("missing") }),
+    messages.discriminatorMissing(propertyName),
+    { at },
+  );
+  const notString = failWith(
+    ctx,
+    "discriminator",
+    params({ propertyName: name, error: str("type") }),
+    messages.discriminatorType,
+    { at, path: tagPath },
+  );
   out.line(code`const ${tag} = ${ctx.fn.module.helper("hop")}.call(${o}, ${name}) ? ${o}[${name}] : undefined;`);
   out.line(code`if (${tag} === undefined) ${missing}`);
   out.line(code`else if (typeof ${tag} !== "string") ${notString}`);
@@ -43,11 +68,20 @@ function emitSelection(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimin
   const tags = [...cases.keys()];
   const allowed = ctx.fn.module.jsonConstant("value", tags);
   const unknown = params({ propertyName: name, error: str("value"), allowedValues: allowed });
-  out.line(code`default: ${failWith(ctx, "discriminator", unknown, messages.discriminatorValue(tags), { at, path: tagPath })}`);
+  out.line(
+    code`default: ${failWith(ctx, "discriminator", unknown, messages.discriminatorValue(tags), { at, path: tagPath })}`,
+  );
   out.close();
 }
 
-function emitCase(ctx: ObjectNodeCtx, out: Block, discrimination: Discrimination<SchemaLocation>, value: string, target: DiscriminatorCase<SchemaLocation>, usePlain: Code): void {
+function emitCase(
+  ctx: ObjectNodeCtx,
+  out: Block,
+  discrimination: Discrimination<SchemaLocation>,
+  value: string,
+  target: DiscriminatorCase<SchemaLocation>,
+  usePlain: Code,
+): void {
   if (target === "ambiguous") {
     out.line(code`case ${str(value)}: ${usePlain} = true; break;`);
     return;

@@ -28,7 +28,11 @@ export function params(entries: Readonly<Record<string, Code>>): Code {
  */
 function paramsExpression(ctx: NodeCtx, errorParams: Code): Code {
   if (!CONSTANT_PARAMS.has(errorParams)) return errorParams;
-  return ctx.fn.module.constant(`params:${errorParams.toString()}`, "params", code`${ctx.fn.module.helper("freeze")}(${errorParams})`);
+  return ctx.fn.module.constant(
+    `params:${errorParams.toString()}`,
+    "params",
+    code`${ctx.fn.module.helper("freeze")}(${errorParams})`,
+  );
 }
 
 /**
@@ -39,7 +43,13 @@ function paramsExpression(ctx: NodeCtx, errorParams: Code): Code {
  * ("/name must be ..."), written out here when the path is static, so reporting an error at a
  * fixed place builds no string; `$prefix` puts a caller's path in front of both.
  */
-export function failWith(ctx: NodeCtx, keyword: string, errorParams: Code, message: string | Code, target: FailTarget = {}): Code {
+export function failWith(
+  ctx: NodeCtx,
+  keyword: string,
+  errorParams: Code,
+  message: string | Code,
+  target: FailTarget = {},
+): Code {
   const module = ctx.fn.module;
   const fail = module.helper("fail");
   const instancePath = target.path ?? ctx.path;
@@ -50,7 +60,9 @@ export function failWith(ctx: NodeCtx, keyword: string, errorParams: Code, messa
   const text = withPath(instancePath, () => module.helper("escape"), message);
   const constant = instancePath.isStatic && typeof message === "string" && CONSTANT_PARAMS.has(errorParams);
   const call = code`${fail}(e, a, ${path}, ${schemaPath}, ${str(keyword)}, ${paramsExpression(ctx, errorParams)}, ${text})`;
-  return constant ? code`{ ${okVar} = false; if (!${call}) ${ctx.scope.exit()}; }` : code`{ ${okVar} = false; if (e === null || !${call}) ${ctx.scope.exit()}; }`;
+  return constant
+    ? code`{ ${okVar} = false; if (!${call}) ${ctx.scope.exit()}; }`
+    : code`{ ${okVar} = false; if (e === null || !${call}) ${ctx.scope.exit()}; }`;
 }
 
 /** The message with the instance path and a space in front (nothing in front at the root). */

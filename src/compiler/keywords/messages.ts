@@ -31,7 +31,8 @@ export const messages = {
   enum: (values: readonly unknown[]) => `must be equal to one of: ${listValues(values)}`,
   const: (value: unknown) => `must be equal to constant ${listValues([value])}`,
   required: (name: string) => `must have required property '${name}'`,
-  dependentRequired: (name: string, trigger: string) => `must have property '${name}' when property '${trigger}' is present`,
+  dependentRequired: (name: string, trigger: string) =>
+    `must have property '${name}' when property '${trigger}' is present`,
   maxProperties: (limit: number) => `must have at most ${count(limit, "property", "properties")}`,
   minProperties: (limit: number) => `must have at least ${count(limit, "property", "properties")}`,
   maxItems: (limit: number) => `must have at most ${count(limit, "item", "items")}`,
@@ -55,6 +56,8 @@ export const runtimeMessages = {
   unevaluatedProperty: (key: Code) => code`${str("must not have unevaluated property '")} + ${key} + "'"`,
   unevaluatedItem: (index: Code) => code`${str("must not have unevaluated item at index ")} + ${index}`,
   propertyName: (key: Code) => code`${str("must have valid property names; invalid: '")} + ${key} + "'"`,
-  uniqueItems: (pair: Code) => code`"must not have duplicate items (items " + ${pair}[0] + " and " + ${pair}[1] + " are equal)"`,
-  oneOf: (passed: Code) => code`${passed} > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf"`,
+  uniqueItems: (pair: Code) =>
+    code`"must not have duplicate items (items " + ${pair}[0] + " and " + ${pair}[1] + " are equal)"`,
+  oneOf: (passed: Code) =>
+    code`${passed} > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf"`,
 } as const;

@@ -15,7 +15,14 @@ export function compileNumberKeywords(ctx: ObjectNodeCtx, out: Block): void {
   compileNumberFormat(ctx, out, reader);
 }
 
-function compileBound(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader, inclusive: string, exclusive: "exclusiveMinimum" | "exclusiveMaximum", side: ">" | "<"): void {
+function compileBound(
+  ctx: ObjectNodeCtx,
+  out: Block,
+  reader: KeywordReader,
+  inclusive: string,
+  exclusive: "exclusiveMinimum" | "exclusiveMaximum",
+  side: ">" | "<",
+): void {
   const flag = exclusiveFlag(ctx.fn.module.registry.rules, ctx.schema, exclusive);
   const limit = reader.number(inclusive);
   if (limit !== undefined) emitBound(ctx, out, inclusive, limit, flag === true ? side : `${side}=`);
@@ -27,7 +34,12 @@ function compileBound(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader, inc
 function emitBound(ctx: ObjectNodeCtx, out: Block, keyword: string, limit: number, comparison: string): void {
   const violated: Record<string, string> = { ">=": "<", ">": "<=", "<=": ">", "<": ">=" };
   const operator = violated[comparison] as string;
-  const fail = failWith(ctx, keyword, params({ comparison: str(comparison), limit: num(limit) }), messages.limit(comparison, limit));
+  const fail = failWith(
+    ctx,
+    keyword,
+    params({ comparison: str(comparison), limit: num(limit) }),
+    messages.limit(comparison, limit),
+  );
   out.line(code`if (${ctx.data} ${operatorCode(operator)} ${num(limit)}) ${fail}`);
 }
 
@@ -50,7 +62,10 @@ function compileMultipleOf(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader
   if (divisor <= 0) reader.fail("multipleOf", `multipleOf must be greater than 0, got ${divisor}`);
   const fail = failWith(ctx, "multipleOf", params({ multipleOf: num(divisor) }), messages.multipleOf(divisor));
   const { mantissa, decimals } = decimalParts(divisor);
-  const test = decimals === 0 ? code`${ctx.data} % ${num(divisor)} !== 0` : code`!${ctx.fn.module.helper("multipleOf")}(${ctx.data}, ${num(mantissa)}, ${num(decimals)})`;
+  const test =
+    decimals === 0
+      ? code`${ctx.data} % ${num(divisor)} !== 0`
+      : code`!${ctx.fn.module.helper("multipleOf")}(${ctx.data}, ${num(mantissa)}, ${num(decimals)})`;
   out.line(code`if (${test}) ${fail}`);
 }
 

@@ -167,7 +167,9 @@ function ownTest(ctx: ObjectNodeCtx, out: Block, o: Code, fast: readonly string[
   const ownKeys = ctx.fn.module.helper("ownKeys");
   const keys = ctx.fn.fresh("h");
   const absent = fast.map((name) => code` && !(${str(name)} in ${proto})`);
-  out.line(code`const ${keys} = ${o}["__proto__"] === ${proto} && Object.getPrototypeOf(${o}) === ${proto}${joinCode(absent, code``)} ? ${o} : ${ownKeys}(${o});`);
+  out.line(
+    code`const ${keys} = ${o}["__proto__"] === ${proto} && Object.getPrototypeOf(${o}) === ${proto}${joinCode(absent, code``)} ? ${o} : ${ownKeys}(${o});`,
+  );
   const names = new Set(fast);
   return (name) => (names.has(name) ? code`${str(name)} in (${keys}${tsOnly` as object`})` : slow(name));
 }
@@ -186,11 +188,19 @@ function emitAdditional(ctx: ObjectNodeCtx, out: Block, vars: LoopVars): void {
     emitValue(ctx, out, ["additionalProperties"], vars, ctx.path.dynamic("key", vars.k));
     return;
   }
-  out.line(failWith(ctx, "additionalProperties", params({ additionalProperty: vars.k }), runtimeMessages.additional(vars.k)));
+  out.line(
+    failWith(ctx, "additionalProperties", params({ additionalProperty: vars.k }), runtimeMessages.additional(vars.k)),
+  );
 }
 
 /** Validates `o[k]` against the subschema at `tokens`, skipping subschemas with no checks. */
-function emitValue(ctx: ObjectNodeCtx, out: Block, tokens: readonly string[], vars: LoopVars, path: InstancePath): void {
+function emitValue(
+  ctx: ObjectNodeCtx,
+  out: Block,
+  tokens: readonly string[],
+  vars: LoopVars,
+  path: InstancePath,
+): void {
   out.append(childChecks(ctx, tokens, path, code`${vars.o}[${vars.k}]`));
 }
 
@@ -198,7 +208,9 @@ function emitPropertyName(ctx: ObjectNodeCtx, out: Block, k: Code): void {
   const name = ctx.fn.fresh("p");
   out.line(code`const ${name}${tsOnly`: unknown`} = ${k};`);
   const ok = compileBranch(onChild(ctx, ["propertyNames"], name, ctx.path), out, true);
-  out.line(code`if (!${ok}) ${failWith(ctx, "propertyNames", params({ propertyName: k }), runtimeMessages.propertyName(k))}`);
+  out.line(
+    code`if (!${ok}) ${failWith(ctx, "propertyNames", params({ propertyName: k }), runtimeMessages.propertyName(k))}`,
+  );
 }
 
 function emitCounts(ctx: ObjectNodeCtx, out: Block, count: Code, plan: PropertyPlan): void {

@@ -19,7 +19,11 @@ export function compileObjectKeywords(ctx: ObjectNodeCtx, out: Block): void {
   const reader = readerOf(ctx);
   const plan = readPlan(ctx, reader);
   const keyed =
-    plan.patterns.length > 0 || (plan.additional !== undefined && plan.additional !== true) || plan.propertyNames !== undefined || plan.minProperties !== undefined || plan.maxProperties !== undefined;
+    plan.patterns.length > 0 ||
+    (plan.additional !== undefined && plan.additional !== true) ||
+    plan.propertyNames !== undefined ||
+    plan.minProperties !== undefined ||
+    plan.maxProperties !== undefined;
   const dependentRequired = reader.schemaMap("dependentRequired");
   const tracksAll = ctx.evaluated !== null && plan.additional !== undefined;
   const o = ctx.fn.fresh("o");
@@ -52,7 +56,13 @@ function readPlan(ctx: ObjectNodeCtx, reader: KeywordReader): PropertyPlan {
   };
 }
 
-function compileDependentRequired(ctx: ObjectNodeCtx, out: Block, o: Code, reader: KeywordReader, map: Record<string, unknown>): void {
+function compileDependentRequired(
+  ctx: ObjectNodeCtx,
+  out: Block,
+  o: Code,
+  reader: KeywordReader,
+  map: Record<string, unknown>,
+): void {
   for (const trigger of Object.keys(map)) {
     const names = map[trigger];
     if (!Array.isArray(names) || !names.every((name) => typeof name === "string")) {

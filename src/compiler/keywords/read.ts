@@ -24,7 +24,8 @@ export class KeywordReader {
   number(keyword: string): number | undefined {
     const value = this.schema[keyword];
     if (value === undefined) return undefined;
-    if (typeof value !== "number" || !Number.isFinite(value)) this.fail(keyword, `${keyword} must be a number, got ${describe(value)}`);
+    if (typeof value !== "number" || !Number.isFinite(value))
+      this.fail(keyword, `${keyword} must be a number, got ${describe(value)}`);
     return value;
   }
 
@@ -74,7 +75,8 @@ export class KeywordReader {
   schemaMap(keyword: string): JsonObject | undefined {
     const value = this.schema[keyword];
     if (value === undefined) return undefined;
-    if (!isRecord(value)) this.fail(keyword, `${keyword} must be an object mapping names to schemas, got ${describe(value)}`);
+    if (!isRecord(value))
+      this.fail(keyword, `${keyword} must be an object mapping names to schemas, got ${describe(value)}`);
     return value;
   }
 

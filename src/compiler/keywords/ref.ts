@@ -18,7 +18,10 @@ export function emitCall(ctx: NodeCtx, out: Block, target: SchemaLocation): void
   const module = ctx.fn.module;
   const name = module.request(target, ctx.direction, ctx.evaluated !== null);
   ctx.fn.uses(true, true);
-  const call = ctx.evaluated === null ? code`${name}(${ctx.data}, e, a, depth + 1)` : code`${name}(${ctx.data}, e, a, depth + 1, ${ctx.evaluated})`;
+  const call =
+    ctx.evaluated === null
+      ? code`${name}(${ctx.data}, e, a, depth + 1)`
+      : code`${name}(${ctx.data}, e, a, depth + 1, ${ctx.evaluated})`;
   if (ctx.path.isRoot) {
     out.line(code`if (!${call}) ${failed(ctx)}`);
     return;

@@ -24,12 +24,17 @@ function compileLengths(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader): 
   if (max !== undefined) {
     const fail = failWith(ctx, "maxLength", params({ limit: num(max) }), messages.maxLength(max));
     // more than twice the limit in UTF-16 units is more than the limit in code points
-    out.line(code`if (${d}.length > ${num(max)} && (${d}.length > ${num(max * 2)} || ${ctx.fn.module.helper("cpLen")}(${d}) > ${num(max)})) ${fail}`);
+    out.line(
+      code`if (${d}.length > ${num(max)} && (${d}.length > ${num(max * 2)} || ${ctx.fn.module.helper("cpLen")}(${d}) > ${num(max)})) ${fail}`,
+    );
   }
   const min = reader.count("minLength");
   if (min === undefined || min === 0) return;
   const fail = failWith(ctx, "minLength", params({ limit: num(min) }), messages.minLength(min));
-  const test = min === 1 ? code`${d}.length === 0` : code`${d}.length < ${num(min * 2)} && (${d}.length < ${num(min)} || ${ctx.fn.module.helper("cpLen")}(${d}) < ${num(min)})`;
+  const test =
+    min === 1
+      ? code`${d}.length === 0`
+      : code`${d}.length < ${num(min * 2)} && (${d}.length < ${num(min)} || ${ctx.fn.module.helper("cpLen")}(${d}) < ${num(min)})`;
   out.line(code`if (${test}) ${fail}`);
 }
 

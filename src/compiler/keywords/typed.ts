@@ -32,7 +32,12 @@ export function readTypes(ctx: ObjectNodeCtx): string[] | undefined {
   const raw = ctx.schema["type"];
   if (raw === undefined) return undefined;
   const reader = readerOf(ctx);
-  const list = typeof raw === "string" ? [raw] : Array.isArray(raw) ? raw : reader.fail("type", "type must be a type name or an array of type names");
+  const list =
+    typeof raw === "string"
+      ? [raw]
+      : Array.isArray(raw)
+        ? raw
+        : reader.fail("type", "type must be a type name or an array of type names");
   for (const type of list) {
     if (typeof type !== "string" || !TYPE_NAMES.includes(type)) {
       reader.fail("type", `unknown type ${JSON.stringify(type)}; use one of ${TYPE_NAMES.join(", ")}`);
@@ -79,7 +84,12 @@ function emitSingle(ctx: ObjectNodeCtx, type: string, blocks: ReadonlyMap<Family
   out.close();
 }
 
-function emitMultiple(ctx: ObjectNodeCtx, types: readonly string[], blocks: ReadonlyMap<Family, Block>, out: Block): void {
+function emitMultiple(
+  ctx: ObjectNodeCtx,
+  types: readonly string[],
+  blocks: ReadonlyMap<Family, Block>,
+  out: Block,
+): void {
   const allowed = joinCode(
     types.map((type) => isType(type, ctx.data)),
     code` || `,

@@ -51,7 +51,10 @@ function emitProperties(node: ObjectNodeCtx, tracking: Tracking, out: Block): vo
     out.line(code`const ${o} = ${d}${tsOnly` as Record<string, unknown>`};`);
     out.open(code`for (const ${k} in ${o})`);
     out.line(code`if (!${node.fn.module.helper("hop")}.call(${o}, ${k})) continue;`);
-    const skip = tracking.own !== null ? code`${tracking.own}.all || ${tracking.own}.k.has(${k})` : staticSkip(node, stat as StaticProps, k);
+    const skip =
+      tracking.own !== null
+        ? code`${tracking.own}.all || ${tracking.own}.k.has(${k})`
+        : staticSkip(node, stat as StaticProps, k);
     if (skip !== null) out.line(code`if (${skip}) continue;`);
     emitUnevaluatedValue(node, out, "unevaluatedProperties", code`${o}[${k}]`, k, "key");
     out.close();
@@ -83,7 +86,8 @@ function emitItems(node: ObjectNodeCtx, tracking: Tracking, out: Block): void {
     const i = node.fn.fresh("i");
     out.line(code`const ${arr} = ${d}${tsOnly` as unknown[]`};`);
     out.open(code`for (let ${i} = ${num(stat?.prefix ?? 0)}; ${i} < ${arr}.length; ${i}++)`);
-    if (tracking.own !== null) out.line(code`if (${tracking.own}.all || ${i} < ${tracking.own}.n || ${tracking.own}.k.has(${i})) continue;`);
+    if (tracking.own !== null)
+      out.line(code`if (${tracking.own}.all || ${i} < ${tracking.own}.n || ${tracking.own}.k.has(${i})) continue;`);
     emitUnevaluatedValue(node, out, "unevaluatedItems", code`${arr}[${i}]`, i, "index");
     out.close();
   }
@@ -91,7 +95,14 @@ function emitItems(node: ObjectNodeCtx, tracking: Tracking, out: Block): void {
   out.close();
 }
 
-function emitUnevaluatedValue(node: ObjectNodeCtx, out: Block, keyword: string, value: Code, key: Code, kind: "key" | "index"): void {
+function emitUnevaluatedValue(
+  node: ObjectNodeCtx,
+  out: Block,
+  keyword: string,
+  value: Code,
+  key: Code,
+  kind: "key" | "index",
+): void {
   if (node.schema[keyword] === false) {
     const errorParams = kind === "key" ? params({ unevaluatedProperty: key }) : params({ index: key });
     const message = kind === "key" ? runtimeMessages.unevaluatedProperty(key) : runtimeMessages.unevaluatedItem(key);

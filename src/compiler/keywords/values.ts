@@ -30,7 +30,11 @@ function matchesAny(ctx: ObjectNodeCtx, values: readonly unknown[]): Code {
   const primitives = values.filter(isPrimitive);
   const tests: Code[] = [];
   if (primitives.length > MAX_INLINE_VALUES) {
-    const set = ctx.fn.module.constant(`set:${JSON.stringify(primitives)}`, "set", code`${ctx.fn.module.helper("setOf")}([${joinCode(primitives.map(json), code`, `)}])`);
+    const set = ctx.fn.module.constant(
+      `set:${JSON.stringify(primitives)}`,
+      "set",
+      code`${ctx.fn.module.helper("setOf")}([${joinCode(primitives.map(json), code`, `)}])`,
+    );
     tests.push(code`${set}.has(${ctx.data})`);
   } else {
     tests.push(...primitives.map((value) => code`${ctx.data} === ${json(value)}`));

@@ -50,7 +50,12 @@ export class AnnotationAnalyzer {
     if (!isRecord(schema)) return { props: NO_PROPS, items: NO_ITEMS };
     const base = this.#registry.baseWithin(schema, outerBase);
     const parts = ownKeywordsApply(this.#registry.rules, schema)
-      ? [own(schema), ...this.#referenced(schema, at, base), ...this.#allOf(schema, at, base), this.#conditional(schema, at, base)]
+      ? [
+          own(schema),
+          ...this.#referenced(schema, at, base),
+          ...this.#allOf(schema, at, base),
+          this.#conditional(schema, at, base),
+        ]
       : this.#referenced(schema, at, base);
     return { props: mergeProps(parts.map((part) => part.props)), items: mergeItems(parts.map((part) => part.items)) };
   }
@@ -86,14 +91,17 @@ export class AnnotationAnalyzer {
     const results: StaticEvaluation[] = [];
     for (const keyword of ["anyOf", "oneOf"]) {
       const branches = schema[keyword];
-      if (Array.isArray(branches)) for (const [index, branch] of branches.entries()) results.push(this.analyze(branch, childLocation(at, keyword, index), base));
+      if (Array.isArray(branches))
+        for (const [index, branch] of branches.entries())
+          results.push(this.analyze(branch, childLocation(at, keyword, index), base));
     }
     for (const keyword of ["if", "then", "else"]) {
       if (schema[keyword] !== undefined) results.push(this.analyze(schema[keyword], childLocation(at, keyword), base));
     }
     const dependent = schema["dependentSchemas"];
     if (isRecord(dependent)) {
-      for (const name of Object.keys(dependent)) results.push(this.analyze(dependent[name], childLocation(at, "dependentSchemas", name), base));
+      for (const name of Object.keys(dependent))
+        results.push(this.analyze(dependent[name], childLocation(at, "dependentSchemas", name), base));
     }
     return {
       props: results.every((result) => isEmptyProps(result.props)) ? NO_PROPS : null,

@@ -20,7 +20,13 @@ export interface DocumentRefs {
 
 export function documentRefs(document: unknown, version: "3.0" | "3.1"): DocumentRefs {
   const registry = new SchemaRegistry(dialectRules(version === "3.1" ? "openapi-3.1" : "openapi-3.0"));
-  const doc = registry.addDocument({ root: document, retrievalUri: DEFAULT_BASE_URI, label: "", openApi: true, addressable: true });
+  const doc = registry.addDocument({
+    root: document,
+    retrievalUri: DEFAULT_BASE_URI,
+    label: "",
+    openApi: true,
+    addressable: true,
+  });
   try {
     indexDocument(registry, doc);
   } catch {

@@ -49,13 +49,19 @@ export function locateEntry(registry: SchemaRegistry, entry: ValidatorEntry): Sc
 function locatePointer(registry: SchemaRegistry, pointer: string, entry: string): SchemaLocation {
   const raw = pointer.startsWith("#") ? pointer.slice(1) : pointer;
   if (raw !== "" && !raw.startsWith("/")) {
-    throw new SchemaCompileError(pointer, `entry ${entry}: schema pointer must be a JSON pointer such as "#/components/schemas/Name"`);
+    throw new SchemaCompileError(
+      pointer,
+      `entry ${entry}: schema pointer must be a JSON pointer such as "#/components/schemas/Name"`,
+    );
   }
   const root = registry.document(0).root;
   if (resolvePointer(root, raw) !== undefined) return { doc: 0, ptr: raw };
   const decoded = safeDecode(raw);
   if (decoded !== undefined && resolvePointer(root, decoded) !== undefined) return { doc: 0, ptr: decoded };
-  throw new SchemaCompileError(pointer, `entry ${entry}: nothing exists at this pointer in the document; check the schema name`);
+  throw new SchemaCompileError(
+    pointer,
+    `entry ${entry}: nothing exists at this pointer in the document; check the schema name`,
+  );
 }
 
 function safeDecode(text: string): string | undefined {
@@ -72,7 +78,9 @@ export function checkEntryNames(entries: readonly ValidatorEntry[]): void {
   for (const entry of entries) {
     for (const name of entry.guardName === undefined ? [entry.name] : [entry.name, entry.guardName]) {
       if (!isIdentifier(name) || name.startsWith("$")) {
-        throw new TypeError(`validator name ${JSON.stringify(name)} must be a JavaScript identifier not starting with "$"`);
+        throw new TypeError(
+          `validator name ${JSON.stringify(name)} must be a JavaScript identifier not starting with "$"`,
+        );
       }
       if (seen.has(name)) throw new TypeError(`validator name ${JSON.stringify(name)} is used twice`);
       seen.add(name);

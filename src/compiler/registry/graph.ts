@@ -48,7 +48,8 @@ function scan(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, out
     if (typeof ref === "string") node.refs.push(registry.resolveRef(ref, base, childLocation(at, keyword)));
   }
   const discrimination = readDiscriminator(registry.tree, registry.rules, schema, at);
-  for (const target of discrimination?.cases.values() ?? []) if (typeof target === "object") node.refs.push(target.location);
+  for (const target of discrimination?.cases.values() ?? [])
+    if (typeof target === "object") node.refs.push(target.location);
   for (const sub of appliedSubschemas(schema, registry.rules)) {
     scan(registry, sub.schema, childLocation(at, ...sub.tokens), base, node);
   }

@@ -51,14 +51,23 @@ function ownBase(registry: SchemaRegistry, schema: JsonObject, at: SchemaLocatio
   if (typeof id !== "string") return base;
   const absolute = resolveUri(id, base);
   if (absolute === undefined) {
-    throw new SchemaCompileError(`${registry.pointer(at)}/$id`, `$id ${JSON.stringify(id)} is not a valid URI reference; use an absolute URI such as "https://example.com/schemas/name.json"`);
+    throw new SchemaCompileError(
+      `${registry.pointer(at)}/$id`,
+      `$id ${JSON.stringify(id)} is not a valid URI reference; use an absolute URI such as "https://example.com/schemas/name.json"`,
+    );
   }
   const [uri] = splitFragment(absolute);
   registry.addResource(uri, at);
   return uri;
 }
 
-function registerAnchor(registry: SchemaRegistry, schema: JsonObject, keyword: string, base: string, at: SchemaLocation): void {
+function registerAnchor(
+  registry: SchemaRegistry,
+  schema: JsonObject,
+  keyword: string,
+  base: string,
+  at: SchemaLocation,
+): void {
   const name = schema[keyword];
   if (typeof name === "string") registry.addAnchor(`${base}#${name}`, at);
 }

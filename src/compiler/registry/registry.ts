@@ -61,7 +61,10 @@ export class SchemaRegistry {
   addResource(uri: string, location: SchemaLocation): void {
     const existing = this.#resources.get(uri);
     if (existing !== undefined && locationKey(existing) !== locationKey(location)) {
-      throw new SchemaCompileError(`${this.pointer(location)}/$id`, `duplicate $id ${JSON.stringify(uri)}; every $id must be unique`);
+      throw new SchemaCompileError(
+        `${this.pointer(location)}/$id`,
+        `duplicate $id ${JSON.stringify(uri)}; every $id must be unique`,
+      );
     }
     this.#resources.set(uri, location);
     this.#resourceBases.set(locationKey(location), uri);

@@ -1,7 +1,18 @@
 import { isRecord, type JsonObject } from "../../json-value.js";
 import { type DialectRules, ownKeywordsApply } from "../../schema/dialect.js";
 /** Keywords whose value is one subschema applied during validation. */
-export const SINGLE_SCHEMA_KEYWORDS = ["additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"] as const;
+export const SINGLE_SCHEMA_KEYWORDS = [
+  "additionalProperties",
+  "propertyNames",
+  "items",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+] as const;
 
 /** Keywords whose value is a map of subschemas applied during validation. */
 export const MAP_SCHEMA_KEYWORDS = ["properties", "patternProperties", "dependentSchemas"] as const;

@@ -12,7 +12,8 @@ export function registryTree(registry: SchemaRegistry): SchemaTree<SchemaLocatio
   return {
     at: (location) => registry.schemaAt(location),
     child: (location, ...tokens) => childLocation(location, ...tokens),
-    follow: (ref, holder, where) => registry.resolveRef(ref, registry.baseWithin(registry.schemaAt(holder), registry.baseOf(holder)), where),
+    follow: (ref, holder, where) =>
+      registry.resolveRef(ref, registry.baseWithin(registry.schemaAt(holder), registry.baseOf(holder)), where),
     key: locationKey,
     pointer: (location) => location.ptr,
     fail: (location, message) => {

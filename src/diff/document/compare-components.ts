@@ -24,7 +24,14 @@ export function compareUnusedComponents(sides: DiffSides): Finding[] {
       if (referenced.has(pointer) || sameJson(before[name], after[name])) return [];
       const change = before[name] === undefined ? "added" : after[name] === undefined ? "removed" : "changed";
       const rule = section === "examples" ? "example-changed" : "unclassified";
-      return [{ rule, pointer, at: name in after ? pointer : "#/components", message: `component ${section}/${name} ${change}; nothing refers to it` } satisfies Finding];
+      return [
+        {
+          rule,
+          pointer,
+          at: name in after ? pointer : "#/components",
+          message: `component ${section}/${name} ${change}; nothing refers to it`,
+        } satisfies Finding,
+      ];
     });
   });
 }

@@ -5,7 +5,15 @@ import type { DiffSides } from "../operations/operation-context.js";
 import { compareResidual, rawPair } from "../residual.js";
 import { sameJson } from "../stable-json.js";
 
-const TOP_HANDLED: ReadonlySet<string> = new Set(["openapi", "info", "servers", "paths", "webhooks", "components", "security"]);
+const TOP_HANDLED: ReadonlySet<string> = new Set([
+  "openapi",
+  "info",
+  "servers",
+  "paths",
+  "webhooks",
+  "components",
+  "security",
+]);
 
 /**
  * The document around the operations: the OpenAPI version, `info` (documentation, its version
@@ -54,7 +62,8 @@ function compareInfo(base: unknown, head: unknown): Finding[] {
 /** The base path moves every route; other server changes move the client's default URL. */
 function compareServers(sides: DiffSides): Finding[] {
   const [before, after] = [sides.base.model, sides.head.model];
-  const urls = (servers: typeof before.servers): unknown => servers.map((server) => ({ url: server.url, variables: server.variables }));
+  const urls = (servers: typeof before.servers): unknown =>
+    servers.map((server) => ({ url: server.url, variables: server.variables }));
   const descriptions = (servers: typeof before.servers): unknown => servers.map((server) => server.description ?? null);
   const findings: Finding[] = [];
   if (before.basePath !== after.basePath) {
@@ -71,9 +80,11 @@ function compareServers(sides: DiffSides): Finding[] {
       pointer: "#/servers",
       before: urls(before.servers),
       after: urls(after.servers),
-      message: "servers changed (URL or variables): clients relying on the default server or its variables are affected",
+      message:
+        "servers changed (URL or variables): clients relying on the default server or its variables are affected",
     });
   }
-  if (!sameJson(descriptions(before.servers), descriptions(after.servers))) findings.push({ rule: "documentation-changed", pointer: "#/servers", message: "server descriptions changed" });
+  if (!sameJson(descriptions(before.servers), descriptions(after.servers)))
+    findings.push({ rule: "documentation-changed", pointer: "#/servers", message: "server descriptions changed" });
   return findings;
 }

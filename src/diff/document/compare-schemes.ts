@@ -23,7 +23,8 @@ export interface SchemeComparison {
 export function compareSecuritySchemes(sides: DiffSides): SchemeComparison {
   const before = sides.base.model.securitySchemes;
   const after = sides.head.model.securitySchemes;
-  const definition = (side: "base" | "head", scheme: SecuritySchemeModel): string => definitionOf(sides[side].loaded.document, scheme.pointer);
+  const definition = (side: "base" | "head", scheme: SecuritySchemeModel): string =>
+    definitionOf(sides[side].loaded.document, scheme.pointer);
   const gone = before.filter((old) => !after.some((now) => now.name === old.name));
   const fresh = after.filter((now) => !before.some((old) => old.name === now.name));
   const renamed = new Map(
@@ -43,12 +44,24 @@ export function compareSecuritySchemes(sides: DiffSides): SchemeComparison {
     ),
     ...fresh
       .filter((now) => ![...renamed.values()].includes(now.name))
-      .map((now): Finding => ({ rule: "api-security-scheme-added", pointer: now.pointer, after: now.name, message: `security scheme ${now.name}: added` })),
+      .map(
+        (now): Finding => ({
+          rule: "api-security-scheme-added",
+          pointer: now.pointer,
+          after: now.name,
+          message: `security scheme ${now.name}: added`,
+        }),
+      ),
   ];
   return { findings, renamed };
 }
 
-function compareScheme(sides: DiffSides, old: SecuritySchemeModel, now: SecuritySchemeModel | undefined, renamed: ReadonlyMap<string, string>): Finding[] {
+function compareScheme(
+  sides: DiffSides,
+  old: SecuritySchemeModel,
+  now: SecuritySchemeModel | undefined,
+  renamed: ReadonlyMap<string, string>,
+): Finding[] {
   const newName = renamed.get(old.name);
   if (newName !== undefined)
     return [
@@ -60,8 +73,20 @@ function compareScheme(sides: DiffSides, old: SecuritySchemeModel, now: Security
         message: `security scheme ${old.name}: renamed to ${newName} (the route table and authenticators see the new name)`,
       },
     ];
-  if (now === undefined) return [{ rule: "api-security-scheme-removed", pointer: old.pointer, at: "#/components", before: old.name, message: `security scheme ${old.name}: removed` }];
-  const [was, is] = [definitionNode(sides.base.loaded.document, old.pointer), definitionNode(sides.head.loaded.document, now.pointer)];
+  if (now === undefined)
+    return [
+      {
+        rule: "api-security-scheme-removed",
+        pointer: old.pointer,
+        at: "#/components",
+        before: old.name,
+        message: `security scheme ${old.name}: removed`,
+      },
+    ];
+  const [was, is] = [
+    definitionNode(sides.base.loaded.document, old.pointer),
+    definitionNode(sides.head.loaded.document, now.pointer),
+  ];
   const changed: Finding[] = sameJson(was, is)
     ? []
     : [
@@ -73,16 +98,33 @@ function compareScheme(sides: DiffSides, old: SecuritySchemeModel, now: Security
           message: `security scheme ${now.name}: ${describeChange(old, now, { was, is })}; clients must obtain or send their credentials differently`,
         },
       ];
-  const documentation = new Set(Object.keys({ ...objectAt(sides.base.loaded.document, old.pointer), ...objectAt(sides.head.loaded.document, now.pointer) }).filter((key) => !isDocumentationKey(key)));
+  const documentation = new Set(
+    Object.keys({
+      ...objectAt(sides.base.loaded.document, old.pointer),
+      ...objectAt(sides.head.loaded.document, now.pointer),
+    }).filter((key) => !isDocumentationKey(key)),
+  );
   return [
     ...changed,
     ...compareScopes(sides, old, now),
-    ...compareResidual(rawPair(sides.base.loaded.document, sides.head.loaded.document, { base: old.pointer, head: now.pointer }, `security scheme ${now.name}`), documentation),
+    ...compareResidual(
+      rawPair(
+        sides.base.loaded.document,
+        sides.head.loaded.document,
+        { base: old.pointer, head: now.pointer },
+        `security scheme ${now.name}`,
+      ),
+      documentation,
+    ),
   ];
 }
 
 /** "changed from apiKey in header X-Key to http bearer", or the fields that changed: "flows.implicit.authorizationUrl changed". */
-function describeChange(old: SecuritySchemeModel, now: SecuritySchemeModel, definitions: { was: unknown; is: unknown }): string {
+function describeChange(
+  old: SecuritySchemeModel,
+  now: SecuritySchemeModel,
+  definitions: { was: unknown; is: unknown },
+): string {
   if (summary(old) !== summary(now)) return `changed from ${summary(old)} to ${summary(now)}`;
   return `${changedFields(definitions.was, definitions.is, "").join(", ")} changed`;
 }
@@ -96,14 +138,23 @@ function changedFields(before: unknown, after: unknown, path: string): string[] 
 
 /** Scopes an OAuth flow on both sides now declares or no longer declares; a scope's description is documentation. */
 function compareScopes(sides: DiffSides, old: SecuritySchemeModel, now: SecuritySchemeModel): Finding[] {
-  const [before, after] = [scopesOf(sides.base.loaded.document, old.pointer), scopesOf(sides.head.loaded.document, now.pointer)];
+  const [before, after] = [
+    scopesOf(sides.base.loaded.document, old.pointer),
+    scopesOf(sides.head.loaded.document, now.pointer),
+  ];
   return [...before].flatMap(([flow, was]) => {
     const is = after.get(flow);
     if (is === undefined) return [];
     const pointer = appendPointer(now.pointer, "flows", flow, "scopes");
-    const [added, removed] = [Object.keys(is).filter((scope) => !(scope in was)), Object.keys(was).filter((scope) => !(scope in is))];
+    const [added, removed] = [
+      Object.keys(is).filter((scope) => !(scope in was)),
+      Object.keys(was).filter((scope) => !(scope in is)),
+    ];
     const redescribed = Object.keys(is).filter((scope) => scope in was && !sameJson(was[scope], is[scope]));
-    const declared = [...(added.length > 0 ? [`${added.join(", ")} now declared`] : []), ...(removed.length > 0 ? [`${removed.join(", ")} no longer declared`] : [])];
+    const declared = [
+      ...(added.length > 0 ? [`${added.join(", ")} now declared`] : []),
+      ...(removed.length > 0 ? [`${removed.join(", ")} no longer declared`] : []),
+    ];
     return [
       ...(declared.length > 0
         ? [
@@ -117,7 +168,13 @@ function compareScopes(sides: DiffSides, old: SecuritySchemeModel, now: Security
           ]
         : []),
       ...(redescribed.length > 0
-        ? [{ rule: "documentation-changed" as const, pointer, message: `security scheme ${now.name}, ${flow} flow: description of scope(s) ${redescribed.join(", ")} changed` }]
+        ? [
+            {
+              rule: "documentation-changed" as const,
+              pointer,
+              message: `security scheme ${now.name}, ${flow} flow: description of scope(s) ${redescribed.join(", ")} changed`,
+            },
+          ]
         : []),
     ];
   });
@@ -127,7 +184,11 @@ function compareScopes(sides: DiffSides, old: SecuritySchemeModel, now: Security
 function scopesOf(document: unknown, pointer: string): Map<string, Record<string, unknown>> {
   const flows = objectAt(document, pointer).flows;
   if (!isRecord(flows)) return new Map();
-  return new Map(Object.entries(flows).flatMap(([flow, value]) => (isRecord(value) && isRecord(value.scopes) ? [[flow, value.scopes] as const] : [])));
+  return new Map(
+    Object.entries(flows).flatMap(([flow, value]) =>
+      isRecord(value) && isRecord(value.scopes) ? [[flow, value.scopes] as const] : [],
+    ),
+  );
 }
 
 /** A scheme's definition without its documentation (the http scheme in lower case, OAuth flows without their scopes). */
@@ -136,13 +197,25 @@ function definitionNode(document: unknown, pointer: string): Record<string, unkn
   return Object.fromEntries(
     Object.entries(node)
       .filter(([key]) => !isDocumentationKey(key))
-      .map(([key, value]) => [key, key === "scheme" && typeof value === "string" ? value.toLowerCase() : key === "flows" ? withoutScopes(value) : value]),
+      .map(([key, value]) => [
+        key,
+        key === "scheme" && typeof value === "string"
+          ? value.toLowerCase()
+          : key === "flows"
+            ? withoutScopes(value)
+            : value,
+      ]),
   );
 }
 
 function withoutScopes(flows: unknown): unknown {
   if (!isRecord(flows)) return flows;
-  return Object.fromEntries(Object.entries(flows).map(([name, flow]) => [name, isRecord(flow) ? Object.fromEntries(Object.entries(flow).filter(([key]) => key !== "scopes")) : flow]));
+  return Object.fromEntries(
+    Object.entries(flows).map(([name, flow]) => [
+      name,
+      isRecord(flow) ? Object.fromEntries(Object.entries(flow).filter(([key]) => key !== "scopes")) : flow,
+    ]),
+  );
 }
 
 /** A scheme's definition as comparable text. */

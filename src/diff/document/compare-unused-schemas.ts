@@ -7,7 +7,12 @@ import { compareSchemas } from "../schema/compare-schema.js";
 import { pairsReachedFrom } from "../schema/shared-comparisons.js";
 import type { SpecSide } from "../source/load-side.js";
 
-const KEPT: ReadonlySet<string> = new Set(["documentation-changed", "example-changed", "deprecation-changed", "unclassified"]);
+const KEPT: ReadonlySet<string> = new Set([
+  "documentation-changed",
+  "example-changed",
+  "deprecation-changed",
+  "unclassified",
+]);
 
 /**
  * Component schemas that no operation uses, on both sides: they matter only as exported types
@@ -16,7 +21,11 @@ const KEPT: ReadonlySet<string> = new Set(["documentation-changed", "example-cha
  */
 export function compareUnusedSchemas(sides: DiffSides, renames: ReadonlyMap<string, string>): Finding[] {
   const [usedBefore, usedAfter] = [usedSchemas(sides.base), usedSchemas(sides.head)];
-  const throughOperations = new Set([...sides.shared.edges.keys()].filter((origin) => origin.startsWith("operation ")).flatMap((origin) => pairsReachedFrom(sides.shared, origin)));
+  const throughOperations = new Set(
+    [...sides.shared.edges.keys()]
+      .filter((origin) => origin.startsWith("operation "))
+      .flatMap((origin) => pairsReachedFrom(sides.shared, origin)),
+  );
   return sides.base.model.schemas.flatMap((old) => {
     const now = sides.head.model.schemas.find((schema) => schema.name === (renames.get(old.name) ?? old.name));
     if (now === undefined || usedBefore.has(old.name) || usedAfter.has(now.name)) return [];
@@ -36,7 +45,9 @@ export function compareUnusedSchemas(sides: DiffSides, renames: ReadonlyMap<stri
       shared: sides.shared,
       within,
     };
-    const parts = (side: SpecSide, pointer: string): { value: unknown; pointer: string }[] => [{ value: resolvePointer(side.loaded.document, pointer), pointer }];
+    const parts = (side: SpecSide, pointer: string): { value: unknown; pointer: string }[] => [
+      { value: resolvePointer(side.loaded.document, pointer), pointer },
+    ];
     const findings = [
       ...compareSchemas(ctx, parts(sides.base, old.pointer), parts(sides.head, now.pointer)),
       ...pairsReachedFrom(sides.shared, within)
@@ -50,8 +61,17 @@ export function compareUnusedSchemas(sides: DiffSides, renames: ReadonlyMap<stri
 function asPackageFinding(finding: Finding, typeName: string, validatorName: string): Finding {
   const { typeBreak: _typeBreak, ...rest } = finding;
   if (KEPT.has(finding.rule)) return { ...rest, direction: "package" };
-  if (finding.typeBreak !== undefined) return { ...rest, rule: "package-type-changed", message: `${finding.message}: code using the exported type ${typeName} may no longer compile` };
-  return { ...rest, rule: "package-validator-changed", message: `${finding.message}: ${validatorName} accepts different values` };
+  if (finding.typeBreak !== undefined)
+    return {
+      ...rest,
+      rule: "package-type-changed",
+      message: `${finding.message}: code using the exported type ${typeName} may no longer compile`,
+    };
+  return {
+    ...rest,
+    rule: "package-validator-changed",
+    message: `${finding.message}: ${validatorName} accepts different values`,
+  };
 }
 
 /** Components reachable from the paths and webhooks (and the other component sections), following $refs between schemas. */
@@ -59,7 +79,11 @@ function usedSchemas(side: SpecSide): Set<string> {
   const document = side.loaded.document;
   const components = isRecord(document.components) ? document.components : {};
   const { schemas: _schemas, ...others } = components;
-  const used = new Set([...scanSchema(document.paths).refs, ...scanSchema(document.webhooks).refs, ...scanSchema(others).refs]);
+  const used = new Set([
+    ...scanSchema(document.paths).refs,
+    ...scanSchema(document.webhooks).refs,
+    ...scanSchema(others).refs,
+  ]);
   for (const name of [...used]) walk(document, name, used);
   return used;
 }

@@ -10,14 +10,22 @@ const COMMANDS = { breaking: "error", warning: "warning", info: "notice" } as co
  */
 export function formatGithub(report: DiffReport): string {
   const lines = report.changes.map(annotate);
-  lines.push(`::notice title=${escapeProperty("spec:diff")}::${escapeData(`semver advice: ${report.semver} (${report.changes.length} change(s))`)}`);
+  lines.push(
+    `::notice title=${escapeProperty("spec:diff")}::${escapeData(`semver advice: ${report.semver} (${report.changes.length} change(s))`)}`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
 function annotate(change: Change): string {
   const command = change.accepted !== undefined ? "notice" : COMMANDS[change.severity];
   const properties = [
-    ...(change.location !== undefined ? [`file=${escapeProperty(repositoryPath(change.location.file))}`, `line=${change.location.line}`, `col=${change.location.column}`] : []),
+    ...(change.location !== undefined
+      ? [
+          `file=${escapeProperty(repositoryPath(change.location.file))}`,
+          `line=${change.location.line}`,
+          `col=${change.location.column}`,
+        ]
+      : []),
     `title=${escapeProperty(change.rule)}`,
   ];
   const beforeAfter = showBeforeAfter(change);

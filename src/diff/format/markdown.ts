@@ -30,7 +30,9 @@ export function formatMarkdown(report: DiffReport): string {
       "Accepted breaking changes",
       report.changes.filter((c) => c.accepted !== undefined),
     ),
-    ...groupByOperation(open.filter((c) => c.severity !== "breaking")).map(([operation, changes]) => section(`Other changes: ${operation}`, changes)),
+    ...groupByOperation(open.filter((c) => c.severity !== "breaking")).map(([operation, changes]) =>
+      section(`Other changes: ${operation}`, changes),
+    ),
   ];
   return `${[verdict(report), ...sections.filter((s) => s !== "")].join("\n\n")}\n`;
 }
@@ -43,7 +45,9 @@ function verdict(report: DiffReport): string {
     `${count((c) => c.severity === "warning")} warning(s)`,
     `${count((c) => c.severity === "info")} info`,
     ...(count((c) => c.accepted !== undefined) > 0 ? [`${count((c) => c.accepted !== undefined)} accepted`] : []),
-    ...(count((c) => c.rule === "unclassified") > 0 ? [`${count((c) => c.rule === "unclassified")} unclassified, to review by hand`] : []),
+    ...(count((c) => c.rule === "unclassified") > 0
+      ? [`${count((c) => c.rule === "unclassified")} unclassified, to review by hand`]
+      : []),
   ];
   return `### spec:diff: **${report.semver}**: ${ADVICE[report.semver]}\n\n${parts.join(" · ")}${breaking > 0 ? `. Breaks ${audience(report.changes)}.` : "."}`;
 }
@@ -53,7 +57,10 @@ function audience(changes: readonly Change[]): string {
   const breaking = changes.filter((c) => c.severity === "breaking" && c.accepted === undefined);
   const http = breaking.some((c) => c.direction !== "package");
   const code = breaking.some((c) => c.direction === "package");
-  return [...(http ? ["HTTP clients"] : []), ...(code ? ["code built on the generated package (client callers, server handlers, importers)"] : [])].join(" and ");
+  return [
+    ...(http ? ["HTTP clients"] : []),
+    ...(code ? ["code built on the generated package (client callers, server handlers, importers)"] : []),
+  ].join(" and ");
 }
 
 function section(title: string, changes: readonly Change[]): string {
@@ -66,14 +73,20 @@ function foldRepeats(changes: readonly Change[]): Line[] {
   for (const change of changes) {
     const key = `${change.rule} ${change.pointer} ${showBeforeAfter(change)} ${change.accepted?.reason ?? ""}`;
     const line = lines.get(key) ?? { change, operations: [] };
-    if (change.operation !== undefined && !line.operations.includes(change.operation)) line.operations.push(change.operation);
+    if (change.operation !== undefined && !line.operations.includes(change.operation))
+      line.operations.push(change.operation);
     lines.set(key, line);
   }
   return [...lines.values()];
 }
 
 function showLine({ change, operations }: Line): string {
-  const where = [showLocation(change.location), operations.length > 0 ? operations.map((o) => `\`${o}\``).join(", ") : ""].filter((part) => part !== "").join(" · ");
+  const where = [
+    showLocation(change.location),
+    operations.length > 0 ? operations.map((o) => `\`${o}\``).join(", ") : "",
+  ]
+    .filter((part) => part !== "")
+    .join(" · ");
   const beforeAfter = showBeforeAfter(change);
   const severity = change.severity === "breaking" ? "" : `${change.severity} `;
   const accepted = change.accepted === undefined ? "" : ` Accepted: ${change.accepted.reason}`;
@@ -86,5 +99,11 @@ function groupByOperation(changes: readonly Change[]): [string, Change[]][] {
     const key = change.operation ?? "shared components and the document";
     groups.set(key, [...(groups.get(key) ?? []), change]);
   }
-  return [...groups].sort(([a], [b]) => (a === "shared components and the document" ? -1 : b === "shared components and the document" ? 1 : a.localeCompare(b)));
+  return [...groups].sort(([a], [b]) =>
+    a === "shared components and the document"
+      ? -1
+      : b === "shared components and the document"
+        ? 1
+        : a.localeCompare(b),
+  );
 }

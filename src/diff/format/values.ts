@@ -5,7 +5,10 @@ const LIMIT = 80;
 /** A before/after value as one short line: strings bare, lists of plain values joined, the rest as JSON, long ones cut. */
 export function showValue(value: unknown): string {
   const plain = (item: unknown): boolean => item === null || typeof item !== "object";
-  const list = Array.isArray(value) && value.every(plain) ? value.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join(", ") : undefined;
+  const list =
+    Array.isArray(value) && value.every(plain)
+      ? value.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join(", ")
+      : undefined;
   const text = list ?? (typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)));
   const line = text.replace(/\s+/g, " ");
   return line.length > LIMIT ? `${line.slice(0, LIMIT - 1)}…` : line;

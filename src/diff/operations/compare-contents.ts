@@ -24,8 +24,14 @@ export interface MediaTypeRules {
   readonly added: RuleId;
 }
 
-const REQUEST_MEDIA_TYPES: MediaTypeRules = { removed: "request-body-media-type-removed", added: "request-body-media-type-added" };
-const RESPONSE_MEDIA_TYPES: MediaTypeRules = { removed: "response-media-type-removed", added: "response-media-type-added" };
+const REQUEST_MEDIA_TYPES: MediaTypeRules = {
+  removed: "request-body-media-type-removed",
+  added: "request-body-media-type-added",
+};
+const RESPONSE_MEDIA_TYPES: MediaTypeRules = {
+  removed: "response-media-type-removed",
+  added: "response-media-type-added",
+};
 
 /** The two sides' contents of one body, matched by media type. */
 export interface ContentsPair {
@@ -39,25 +45,53 @@ const MEDIA_HANDLED: ReadonlySet<string> = new Set(["schema"]);
 export function compareContents(ctx: ExchangeContext, where: ContentsPlace, pair: ContentsPair): Finding[] {
   const rules = where.mediaTypeRules ?? (where.place === "request" ? REQUEST_MEDIA_TYPES : RESPONSE_MEDIA_TYPES);
   const typeBreak = where.mediaTypeRules === undefined ? { typeBreak: "callers" as const } : {};
-  const find = (list: readonly BodyContentModel[], mediaType: string): BodyContentModel | undefined => list.find((c) => c.mediaType.toLowerCase() === mediaType.toLowerCase());
+  const find = (list: readonly BodyContentModel[], mediaType: string): BodyContentModel | undefined =>
+    list.find((c) => c.mediaType.toLowerCase() === mediaType.toLowerCase());
   return [
     ...pair.before.flatMap((old) => {
       const now = find(pair.after, old.mediaType);
-      if (now === undefined) return [{ rule: rules.removed, pointer: old.pointer, at: where.at, before: old.mediaType, message: `${where.label}: media type ${old.mediaType} removed`, ...typeBreak }];
+      if (now === undefined)
+        return [
+          {
+            rule: rules.removed,
+            pointer: old.pointer,
+            at: where.at,
+            before: old.mediaType,
+            message: `${where.label}: media type ${old.mediaType} removed`,
+            ...typeBreak,
+          },
+        ];
       return compareContent(ctx, where, old, now);
     }),
     ...pair.after
       .filter((now) => find(pair.before, now.mediaType) === undefined)
-      .map((now) => ({ rule: rules.added, pointer: now.pointer, after: now.mediaType, message: `${where.label}: media type ${now.mediaType} added` })),
+      .map((now) => ({
+        rule: rules.added,
+        pointer: now.pointer,
+        after: now.mediaType,
+        message: `${where.label}: media type ${now.mediaType} added`,
+      })),
   ];
 }
 
-function compareContent(ctx: ExchangeContext, where: ContentsPlace, old: BodyContentModel, now: BodyContentModel): Finding[] {
+function compareContent(
+  ctx: ExchangeContext,
+  where: ContentsPlace,
+  old: BodyContentModel,
+  now: BodyContentModel,
+): Finding[] {
   const label = `${where.label} (${now.mediaType})`;
   const schemaCtx = schemaContextOf(ctx, where.place, label, where.owner);
   const documents = { base: ctx.sides.base.loaded.document, head: ctx.sides.head.loaded.document };
   return [
-    ...compareSchemas(schemaCtx, schemaParts(ctx.sides.base, old.schemaPointer, old.pointer), schemaParts(ctx.sides.head, now.schemaPointer, now.pointer)),
-    ...compareResidual(rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, label, where.place), MEDIA_HANDLED),
+    ...compareSchemas(
+      schemaCtx,
+      schemaParts(ctx.sides.base, old.schemaPointer, old.pointer),
+      schemaParts(ctx.sides.head, now.schemaPointer, now.pointer),
+    ),
+    ...compareResidual(
+      rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, label, where.place),
+      MEDIA_HANDLED,
+    ),
   ];
 }

@@ -22,13 +22,32 @@ export function compareHeaders(ctx: OperationContext, old: ResponseModel, now: R
   return [
     ...[...before].flatMap(([key, header]): Finding[] => {
       const partner = after.get(key);
-      if (partner !== undefined) return compareHeader(ctx, { header, partner, label: label(partner), owner: ctx.after.names.responseTypes[now.status] });
+      if (partner !== undefined)
+        return compareHeader(ctx, {
+          header,
+          partner,
+          label: label(partner),
+          owner: ctx.after.names.responseTypes[now.status],
+        });
       const rule = isRequired(header) ? "required-response-header-removed" : "response-header-removed";
-      return [{ rule, pointer: header.located.pointer, at: now.pointer, before: header.name, message: `${label(header)}: removed` }];
+      return [
+        {
+          rule,
+          pointer: header.located.pointer,
+          at: now.pointer,
+          before: header.name,
+          message: `${label(header)}: removed`,
+        },
+      ];
     }),
     ...[...after]
       .filter(([key]) => !before.has(key))
-      .map(([, header]) => ({ rule: "response-header-added" as const, pointer: header.located.pointer, after: header.name, message: `${label(header)}: added` })),
+      .map(([, header]) => ({
+        rule: "response-header-added" as const,
+        pointer: header.located.pointer,
+        after: header.name,
+        message: `${label(header)}: added`,
+      })),
   ];
 }
 
@@ -38,7 +57,9 @@ function headersOf(document: unknown, responsePointer: string): Map<string, Head
   return new Map(
     entriesAt(response, "headers").flatMap(([name, node, pointer]) => {
       const located = followRef(document, node, pointer);
-      return located === undefined || name.toLowerCase() === "content-type" ? [] : [[name.toLowerCase(), { name, located }] as const];
+      return located === undefined || name.toLowerCase() === "content-type"
+        ? []
+        : [[name.toLowerCase(), { name, located }] as const];
     }),
   );
 }
@@ -69,11 +90,16 @@ function compareHeader(ctx: OperationContext, { header, partner, label, owner }:
             message: `${label}: became ${show(is)}`,
           },
         ];
-  const schema = (side: Header): { value: unknown; pointer: string }[] => [{ value: side.located.node.schema ?? true, pointer: appendPointer(side.located.pointer, "schema") }];
+  const schema = (side: Header): { value: unknown; pointer: string }[] => [
+    { value: side.located.node.schema ?? true, pointer: appendPointer(side.located.pointer, "schema") },
+  ];
   const pointers = { base: header.located.pointer, head: partner.located.pointer };
   return [
     ...required,
     ...compareSchemas(schemaContextOf(ctx, "response", label, owner), schema(header), schema(partner)),
-    ...compareResidual(rawPair(ctx.sides.base.loaded.document, ctx.sides.head.loaded.document, pointers, label, "response"), HANDLED),
+    ...compareResidual(
+      rawPair(ctx.sides.base.loaded.document, ctx.sides.head.loaded.document, pointers, label, "response"),
+      HANDLED,
+    ),
   ];
 }

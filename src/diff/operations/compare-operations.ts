@@ -11,15 +11,38 @@ import { compareSecurity } from "./compare-security.js";
 import { describeOperation, type OperationPairs } from "./match-operations.js";
 import { type DiffSides, type OperationContext, operationOrigin } from "./operation-context.js";
 
-const OPERATION_HANDLED: ReadonlySet<string> = new Set(["operationId", "parameters", "requestBody", "responses", "security"]);
-const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace", "parameters", "$ref"]);
+const OPERATION_HANDLED: ReadonlySet<string> = new Set([
+  "operationId",
+  "parameters",
+  "requestBody",
+  "responses",
+  "security",
+]);
+const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set([
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+  "parameters",
+  "$ref",
+]);
 
 /**
  * Operations removed and added, and every matched pair compared; each finding names its
  * operation. A change inside a component is one finding, with the operations that reach it.
  */
-export function compareOperations(sides: DiffSides, pairs: OperationPairs, renamedSchemes: ReadonlyMap<string, string>): Finding[] {
-  const own = pairs.matched.flatMap(([before, after]) => compareOperation({ sides, before, after, seen: new Set() }, renamedSchemes));
+export function compareOperations(
+  sides: DiffSides,
+  pairs: OperationPairs,
+  renamedSchemes: ReadonlyMap<string, string>,
+): Finding[] {
+  const own = pairs.matched.flatMap(([before, after]) =>
+    compareOperation({ sides, before, after, seen: new Set() }, renamedSchemes),
+  );
   return [
     ...pairs.removed.map(
       (old): Finding => ({
@@ -31,7 +54,15 @@ export function compareOperations(sides: DiffSides, pairs: OperationPairs, renam
         typeBreak: "callers",
       }),
     ),
-    ...pairs.added.map((now): Finding => ({ rule: "endpoint-added", operation: now.id, pointer: now.pointer, after: describeOperation(now), message: `${describeOperation(now)}: added` })),
+    ...pairs.added.map(
+      (now): Finding => ({
+        rule: "endpoint-added",
+        operation: now.id,
+        pointer: now.pointer,
+        after: describeOperation(now),
+        message: `${describeOperation(now)}: added`,
+      }),
+    ),
     ...own,
     ...sharedFindings(
       sides,
@@ -65,7 +96,16 @@ function compareOperation(ctx: OperationContext, renamedSchemes: ReadonlyMap<str
 function operationIdChange(before: OperationModel, after: OperationModel): Finding[] {
   if (before.id === after.id) return [];
   const message = `operationId ${before.id} renamed to ${after.id}: no HTTP change, but \`client.${before.names.method}\`, \`Handlers.${before.names.method}\` and the ${before.names.typeStem}* types and validators are renamed`;
-  return [{ rule: "api-operation-id-changed", pointer: appendPointer(after.pointer, "operationId"), at: after.pointer, before: before.id, after: after.id, message }];
+  return [
+    {
+      rule: "api-operation-id-changed",
+      pointer: appendPointer(after.pointer, "operationId"),
+      at: after.pointer,
+      before: before.id,
+      after: after.id,
+      message,
+    },
+  ];
 }
 
 /** The operation's and its path item's other keys: summaries, descriptions, tags, deprecation, callbacks, servers. */
@@ -74,7 +114,25 @@ function residuals(ctx: OperationContext): Finding[] {
   const label = `operation ${ctx.after.id}`;
   const pathItem = (pointer: string): string => appendPointer("#", ...pointerSegments(pointer).slice(0, -1));
   return [
-    ...compareResidual(rawPair(documents.base, documents.head, { base: ctx.before.pointer, head: ctx.after.pointer }, label, "operation"), OPERATION_HANDLED),
-    ...compareResidual(rawPair(documents.base, documents.head, { base: pathItem(ctx.before.pointer), head: pathItem(ctx.after.pointer) }, `path ${ctx.after.path}`, "operation"), PATH_ITEM_HANDLED),
+    ...compareResidual(
+      rawPair(
+        documents.base,
+        documents.head,
+        { base: ctx.before.pointer, head: ctx.after.pointer },
+        label,
+        "operation",
+      ),
+      OPERATION_HANDLED,
+    ),
+    ...compareResidual(
+      rawPair(
+        documents.base,
+        documents.head,
+        { base: pathItem(ctx.before.pointer), head: pathItem(ctx.after.pointer) },
+        `path ${ctx.after.path}`,
+        "operation",
+      ),
+      PATH_ITEM_HANDLED,
+    ),
   ];
 }

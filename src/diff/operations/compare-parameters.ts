@@ -68,14 +68,29 @@ function addedParameter(now: ParameterModel): Finding {
 }
 
 function compareParameter(ctx: OperationContext, old: ParameterModel, now: ParameterModel): Finding[] {
-  const owner = { path: ctx.after.names.pathParamsType, query: ctx.after.names.queryType, header: ctx.after.names.headersType, cookie: undefined }[now.in];
+  const owner = {
+    path: ctx.after.names.pathParamsType,
+    query: ctx.after.names.queryType,
+    header: ctx.after.names.headersType,
+    cookie: undefined,
+  }[now.in];
   const schemaCtx = { ...schemaContextOf(ctx, "parameter", label(now), owner), present: now.required };
-  const pair = rawPair(ctx.sides.base.loaded.document, ctx.sides.head.loaded.document, { base: old.pointer, head: now.pointer }, label(now), "request");
+  const pair = rawPair(
+    ctx.sides.base.loaded.document,
+    ctx.sides.head.loaded.document,
+    { base: old.pointer, head: now.pointer },
+    label(now),
+    "request",
+  );
   return [
     ...renamed(ctx, old, now),
     ...requiredChange(old, now),
     ...serializationChange(ctx, old, now),
-    ...compareSchemas(schemaCtx, schemaParts(ctx.sides.base, old.schemaPointer, old.pointer), schemaParts(ctx.sides.head, now.schemaPointer, now.pointer)),
+    ...compareSchemas(
+      schemaCtx,
+      schemaParts(ctx.sides.base, old.schemaPointer, old.pointer),
+      schemaParts(ctx.sides.head, now.schemaPointer, now.pointer),
+    ),
     ...compareResidual(pair, HANDLED),
     ...contentChange(pair.base, pair.head, now, label(now)),
   ];
@@ -93,7 +108,14 @@ function requiredChange(old: ParameterModel, now: ParameterModel): Finding[] {
   const rule = now.required ? "request-parameter-became-required" : "request-parameter-became-optional";
   const show = (required: boolean): string => (required ? "required" : "optional");
   return [
-    { rule, pointer: now.pointer, before: show(old.required), after: show(now.required), message: `${label(now)}: became ${show(now.required)}`, typeBreak: now.required ? "callers" : "handlers" },
+    {
+      rule,
+      pointer: now.pointer,
+      before: show(old.required),
+      after: show(now.required),
+      message: `${label(now)}: became ${show(now.required)}`,
+      typeBreak: now.required ? "callers" : "handlers",
+    },
   ];
 }
 
@@ -102,12 +124,24 @@ function requiredChange(old: ParameterModel, now: ParameterModel): Finding[] {
  * changes nothing for a single primitive value, so it counts only for arrays and objects.
  */
 function serializationChange(ctx: OperationContext, old: ParameterModel, now: ParameterModel): Finding[] {
-  const shape = now.schemaPointer === undefined ? undefined : shapeOf(ctx.sides.head.schemas, schemaParts(ctx.sides.head, now.schemaPointer, now.pointer));
-  const structured = now.isArray || old.isArray || (shape !== undefined && (acceptsType(shape.types, "object") || acceptsType(shape.types, "array")));
+  const shape =
+    now.schemaPointer === undefined
+      ? undefined
+      : shapeOf(ctx.sides.head.schemas, schemaParts(ctx.sides.head, now.schemaPointer, now.pointer));
+  const structured =
+    now.isArray ||
+    old.isArray ||
+    (shape !== undefined && (acceptsType(shape.types, "object") || acceptsType(shape.types, "array")));
   if (old.style === now.style && (old.explode === now.explode || !structured)) return [];
   const show = (p: ParameterModel): string => `style ${p.style}, explode ${p.explode}`;
   return [
-    { rule: "request-parameter-serialization-changed", pointer: now.pointer, before: show(old), after: show(now), message: `${label(now)}: serialization changed from ${show(old)} to ${show(now)}` },
+    {
+      rule: "request-parameter-serialization-changed",
+      pointer: now.pointer,
+      before: show(old),
+      after: show(now),
+      message: `${label(now)}: serialization changed from ${show(old)} to ${show(now)}`,
+    },
   ];
 }
 
@@ -118,5 +152,14 @@ function contentChange(base: unknown, head: unknown, now: ParameterModel, name: 
       .sort()
       .join(", ");
   if (mediaTypes(base) === mediaTypes(head)) return [];
-  return [{ rule: "unclassified", direction: "request", pointer: now.pointer, before: mediaTypes(base), after: mediaTypes(head), message: `${name}: content media type changed; review by hand` }];
+  return [
+    {
+      rule: "unclassified",
+      direction: "request",
+      pointer: now.pointer,
+      before: mediaTypes(base),
+      after: mediaTypes(head),
+      message: `${name}: content media type changed; review by hand`,
+    },
+  ];
 }

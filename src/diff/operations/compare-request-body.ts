@@ -13,12 +13,27 @@ export function compareRequestBody(ctx: OperationContext): Finding[] {
   if (old === undefined && now === undefined) return [];
   if (old === undefined) return [addedBody(now as RequestBodyModel)];
   if (now === undefined)
-    return [{ rule: "request-body-removed", pointer: old.pointer, at: ctx.after.pointer, message: "request body: removed (clients that still send one are not told)", typeBreak: "callers" }];
+    return [
+      {
+        rule: "request-body-removed",
+        pointer: old.pointer,
+        at: ctx.after.pointer,
+        message: "request body: removed (clients that still send one are not told)",
+        typeBreak: "callers",
+      },
+    ];
   const documents = { base: ctx.sides.base.loaded.document, head: ctx.sides.head.loaded.document };
   return [
     ...requiredChange(old, now),
-    ...compareContents(ctx, { place: "request", label: "request body", owner: ctx.after.names.bodyType, at: now.pointer }, { before: old.contents, after: now.contents }),
-    ...compareResidual(rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, "request body", "request"), BODY_HANDLED),
+    ...compareContents(
+      ctx,
+      { place: "request", label: "request body", owner: ctx.after.names.bodyType, at: now.pointer },
+      { before: old.contents, after: now.contents },
+    ),
+    ...compareResidual(
+      rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, "request body", "request"),
+      BODY_HANDLED,
+    ),
   ];
 }
 
@@ -38,6 +53,13 @@ function requiredChange(old: RequestBodyModel, now: RequestBodyModel): Finding[]
   const show = (required: boolean): string => (required ? "required" : "optional");
   const rule = now.required ? "request-body-became-required" : "request-body-became-optional";
   return [
-    { rule, pointer: now.pointer, before: show(old.required), after: show(now.required), message: `request body: became ${show(now.required)}`, typeBreak: now.required ? "callers" : "handlers" },
+    {
+      rule,
+      pointer: now.pointer,
+      before: show(old.required),
+      after: show(now.required),
+      message: `request body: became ${show(now.required)}`,
+      typeBreak: now.required ? "callers" : "handlers",
+    },
   ];
 }

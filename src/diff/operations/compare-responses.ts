@@ -22,22 +22,42 @@ export function compareResponses(ctx: OperationContext): Finding[] {
 
 function removedResponse(ctx: OperationContext, old: ResponseModel): Finding {
   const rule = old.success ? "response-success-status-removed" : "response-non-success-status-removed";
-  return { rule, pointer: old.pointer, at: ctx.after.pointer, before: old.status, message: `response ${old.status}: removed` };
+  return {
+    rule,
+    pointer: old.pointer,
+    at: ctx.after.pointer,
+    before: old.status,
+    message: `response ${old.status}: removed`,
+  };
 }
 
 function addedResponse(now: ResponseModel): Finding {
   const rule = now.success ? "response-success-status-added" : "response-non-success-status-added";
   const note = now.success ? " (clients that expect only the others may not handle it)" : "";
-  return { rule, pointer: now.pointer, after: now.status, message: `response ${now.status}: added${note}`, ...(now.success ? { typeBreak: "callers" as const } : {}) };
+  return {
+    rule,
+    pointer: now.pointer,
+    after: now.status,
+    message: `response ${now.status}: added${note}`,
+    ...(now.success ? { typeBreak: "callers" as const } : {}),
+  };
 }
 
 function compareResponse(ctx: OperationContext, old: ResponseModel, now: ResponseModel): Finding[] {
   const label = `response ${now.status}`;
-  const where = { place: "response" as const, label, owner: ctx.after.names.responseTypes[now.status], at: now.pointer };
+  const where = {
+    place: "response" as const,
+    label,
+    owner: ctx.after.names.responseTypes[now.status],
+    at: now.pointer,
+  };
   const documents = { base: ctx.sides.base.loaded.document, head: ctx.sides.head.loaded.document };
   return [
     ...compareContents(ctx, where, { before: old.contents, after: now.contents }),
     ...compareHeaders(ctx, old, now),
-    ...compareResidual(rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, label, "response"), HANDLED),
+    ...compareResidual(
+      rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, label, "response"),
+      HANDLED,
+    ),
   ];
 }

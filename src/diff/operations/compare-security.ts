@@ -15,26 +15,47 @@ export function compareSecurity(ctx: OperationContext, renamed: ReadonlyMap<stri
   const before = ctx.before.security.map((alternative) => rename(alternative, renamed));
   const after = ctx.after.security;
   const pointer = securityPointer(ctx);
-  const finding = (rule: Finding["rule"], message: string): Finding => ({ rule, pointer, before: describe(before), after: describe(after), message: `security: ${message}` });
-  if (isOptional(before) && !isOptional(after)) return [finding("api-security-added", `authentication is now required (${describe(after)})`)];
-  if (!isOptional(before) && isOptional(after)) return [finding("api-security-removed", "authentication is no longer required")];
+  const finding = (rule: Finding["rule"], message: string): Finding => ({
+    rule,
+    pointer,
+    before: describe(before),
+    after: describe(after),
+    message: `security: ${message}`,
+  });
+  if (isOptional(before) && !isOptional(after))
+    return [finding("api-security-added", `authentication is now required (${describe(after)})`)];
+  if (!isOptional(before) && isOptional(after))
+    return [finding("api-security-removed", "authentication is no longer required")];
   if (isOptional(before)) return [];
   return [
     ...before.flatMap((old) => compareAlternative(old, after, finding)),
-    ...after.filter((now) => !before.some((old) => sameSchemes(old, now) || includes(now, old))).map((now) => finding("api-security-alternative-added", `${describeOne(now)} now also suffices`)),
+    ...after
+      .filter((now) => !before.some((old) => sameSchemes(old, now) || includes(now, old)))
+      .map((now) => finding("api-security-alternative-added", `${describeOne(now)} now also suffices`)),
   ];
 }
 
-function compareAlternative(old: Alternative, after: readonly Alternative[], finding: (rule: Finding["rule"], message: string) => Finding): Finding[] {
+function compareAlternative(
+  old: Alternative,
+  after: readonly Alternative[],
+  finding: (rule: Finding["rule"], message: string) => Finding,
+): Finding[] {
   const same = after.find((now) => sameSchemes(old, now));
-  if (same === undefined) return after.some((now) => includes(old, now)) ? [] : [finding("api-security-alternative-removed", `${describeOne(old)} no longer suffices`)];
+  if (same === undefined)
+    return after.some((now) => includes(old, now))
+      ? []
+      : [finding("api-security-alternative-removed", `${describeOne(old)} no longer suffices`)];
   return old.schemes.flatMap((scheme) => {
     const partner = same.schemes.find((s) => s.name === scheme.name);
     const added = (partner?.scopes ?? []).filter((scope) => !scheme.scopes.includes(scope));
     const removed = scheme.scopes.filter((scope) => !(partner?.scopes ?? []).includes(scope));
     return [
-      ...(added.length > 0 ? [finding("api-security-scope-added", `${scheme.name} now needs scope(s) ${added.join(", ")}`)] : []),
-      ...(removed.length > 0 ? [finding("api-security-scope-removed", `${scheme.name} no longer needs scope(s) ${removed.join(", ")}`)] : []),
+      ...(added.length > 0
+        ? [finding("api-security-scope-added", `${scheme.name} now needs scope(s) ${added.join(", ")}`)]
+        : []),
+      ...(removed.length > 0
+        ? [finding("api-security-scope-removed", `${scheme.name} no longer needs scope(s) ${removed.join(", ")}`)]
+        : []),
     ];
   });
 }
@@ -57,7 +78,11 @@ function includes(outer: Alternative, inner: Alternative): boolean {
 }
 
 function rename(alternative: Alternative, renamed: ReadonlyMap<string, string>): Alternative {
-  return { schemes: alternative.schemes.map((scheme) => ({ ...scheme, name: renamed.get(scheme.name) ?? scheme.name })).sort((a, b) => a.name.localeCompare(b.name)) };
+  return {
+    schemes: alternative.schemes
+      .map((scheme) => ({ ...scheme, name: renamed.get(scheme.name) ?? scheme.name }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+  };
 }
 
 function names(alternative: Alternative): string {

@@ -36,7 +36,9 @@ const BODY_HANDLED: ReadonlySet<string> = new Set(["required", "content"]);
 export function compareWebhooks(sides: DiffSides): Finding[] {
   const [before, after] = [webhooksOf(sides.base), webhooksOf(sides.head)];
   const key = (webhook: Webhook): string => `${webhook.method} ${webhook.name}`;
-  const matched = before.flatMap((old) => after.filter((now) => key(now) === key(old)).map((now) => [old, now] as const));
+  const matched = before.flatMap((old) =>
+    after.filter((now) => key(now) === key(old)).map((now) => [old, now] as const),
+  );
   const own = matched.flatMap(([old, now]) => compareWebhook(sides, old, now));
   return [
     ...before.filter((old) => !after.some((now) => key(now) === key(old))).map(removedWebhook),
@@ -55,11 +57,24 @@ function describeWebhook(webhook: Webhook): string {
 }
 
 function removedWebhook(old: Webhook): Finding {
-  return { rule: "webhook-removed", operation: old.id, pointer: old.pointer, at: "#/webhooks", before: old.name, message: `${describeWebhook(old)}: removed; its receivers get no more calls` };
+  return {
+    rule: "webhook-removed",
+    operation: old.id,
+    pointer: old.pointer,
+    at: "#/webhooks",
+    before: old.name,
+    message: `${describeWebhook(old)}: removed; its receivers get no more calls`,
+  };
 }
 
 function addedWebhook(now: Webhook): Finding {
-  return { rule: "webhook-added", operation: now.id, pointer: now.pointer, after: now.name, message: `${describeWebhook(now)}: added` };
+  return {
+    rule: "webhook-added",
+    operation: now.id,
+    pointer: now.pointer,
+    after: now.name,
+    message: `${describeWebhook(now)}: added`,
+  };
 }
 
 function compareWebhook(sides: DiffSides, old: Webhook, now: Webhook): Finding[] {
@@ -69,7 +84,10 @@ function compareWebhook(sides: DiffSides, old: Webhook, now: Webhook): Finding[]
   const findings = [
     ...compareBody(ctx, old, now),
     ...compareWebhookResponses(ctx, old, now),
-    ...compareResidual(rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, label, "operation"), HANDLED),
+    ...compareResidual(
+      rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, label, "operation"),
+      HANDLED,
+    ),
   ];
   // no client method or handler is generated for a webhook: its own schemas change no code's types
   return findings.map(({ typeBreak: _typeBreak, ...finding }) => ({ ...finding, operation: now.id }));
@@ -89,20 +107,42 @@ function compareBody(ctx: ExchangeContext, old: Webhook, now: Webhook): Finding[
   const mediaTypeRules = { removed: "webhook-media-type-removed", added: "webhook-media-type-added" } as const;
   return [
     ...presence,
-    ...compareContents(ctx, { place: "response", label, at: is.pointer, mediaTypeRules }, { before: was.contents, after: is.contents }),
-    ...compareResidual(rawPair(documents.base, documents.head, { base: was.pointer, head: is.pointer }, label, "response"), BODY_HANDLED),
+    ...compareContents(
+      ctx,
+      { place: "response", label, at: is.pointer, mediaTypeRules },
+      { before: was.contents, after: is.contents },
+    ),
+    ...compareResidual(
+      rawPair(documents.base, documents.head, { base: was.pointer, head: is.pointer }, label, "response"),
+      BODY_HANDLED,
+    ),
   ];
 }
 
 /** A body added, removed, or made required or optional. */
 function presenceChange(label: string, old: Webhook, now: Webhook): Finding[] {
-  const state = (webhook: Webhook): string => (webhook.requestBody === undefined ? "none" : webhook.requestBody.required ? "required" : "optional");
+  const state = (webhook: Webhook): string =>
+    webhook.requestBody === undefined ? "none" : webhook.requestBody.required ? "required" : "optional";
   const [was, is] = [state(old), state(now)];
   if (was === is) return [];
   const lost = was === "required" || is === "none";
   const pointer = now.requestBody?.pointer ?? now.pointer;
-  const what = lost ? (is === "none" ? "removed: receivers no longer get it" : "made optional: calls may now come without it") : was === "none" ? `added (${is})` : "made required";
-  return [{ rule: lost ? "webhook-body-removed" : "webhook-body-added", pointer, before: was, after: is, message: `${label}: ${what}` }];
+  const what = lost
+    ? is === "none"
+      ? "removed: receivers no longer get it"
+      : "made optional: calls may now come without it"
+    : was === "none"
+      ? `added (${is})`
+      : "made required";
+  return [
+    {
+      rule: lost ? "webhook-body-removed" : "webhook-body-added",
+      pointer,
+      before: was,
+      after: is,
+      message: `${label}: ${what}`,
+    },
+  ];
 }
 
 /** The answers receivers may return, by status: what the API takes in, compared as request bodies. */
@@ -113,13 +153,30 @@ function compareWebhookResponses(ctx: ExchangeContext, old: Webhook, now: Webhoo
       const is = now.responses.find((response) => response.status === was.status);
       if (is === undefined)
         return [
-          { rule: "webhook-response-status-removed", pointer: was.pointer, at: now.pointer, before: was.status, message: `${label(was.status)}: removed; what the API does with it is no longer said` },
+          {
+            rule: "webhook-response-status-removed",
+            pointer: was.pointer,
+            at: now.pointer,
+            before: was.status,
+            message: `${label(was.status)}: removed; what the API does with it is no longer said`,
+          },
         ];
-      return compareContents(ctx, { place: "request", label: label(is.status), at: is.pointer }, { before: was.contents, after: is.contents });
+      return compareContents(
+        ctx,
+        { place: "request", label: label(is.status), at: is.pointer },
+        { before: was.contents, after: is.contents },
+      );
     }),
     ...now.responses
       .filter((is) => !old.responses.some((was) => was.status === is.status))
-      .map((is): Finding => ({ rule: "webhook-response-status-added", pointer: is.pointer, after: is.status, message: `${label(is.status)}: added` })),
+      .map(
+        (is): Finding => ({
+          rule: "webhook-response-status-added",
+          pointer: is.pointer,
+          after: is.status,
+          message: `${label(is.status)}: added`,
+        }),
+      ),
   ];
 }
 
@@ -136,8 +193,20 @@ function webhooksOf(side: SpecSide): Webhook[] {
       if (!isRecord(node)) return [];
       const operation = { node, pointer: appendPointer(pathItem.pointer, method) };
       const requestBody = buildRequestBody(document, operation, facts);
-      const id = typeof node.operationId === "string" && node.operationId !== "" ? node.operationId : `${method.toUpperCase()} webhook ${name}`;
-      return [{ name, method, id, pointer: operation.pointer, ...(requestBody !== undefined ? { requestBody } : {}), responses: buildResponses(document, operation, facts) }];
+      const id =
+        typeof node.operationId === "string" && node.operationId !== ""
+          ? node.operationId
+          : `${method.toUpperCase()} webhook ${name}`;
+      return [
+        {
+          name,
+          method,
+          id,
+          pointer: operation.pointer,
+          ...(requestBody !== undefined ? { requestBody } : {}),
+          responses: buildResponses(document, operation, facts),
+        },
+      ];
     });
   });
 }

@@ -34,7 +34,12 @@ export function createDiffSides(base: SpecSide, head: SpecSide): DiffSides {
 }
 
 /** A schema comparison context for one place of the operation. */
-export function schemaContextOf(ctx: ExchangeContext, place: SchemaPlace, label: string, owner: string | undefined): SchemaContext {
+export function schemaContextOf(
+  ctx: ExchangeContext,
+  place: SchemaPlace,
+  label: string,
+  owner: string | undefined,
+): SchemaContext {
   return {
     base: ctx.sides.base.schemas,
     head: ctx.sides.head.schemas,

@@ -18,12 +18,15 @@ export function findSchemaRenames(sides: DiffSides, pairs: OperationPairs): Map<
   const taken = new Set<string>();
   for (const old of gone) {
     const text = meaning(sides.base, old.pointer);
-    const now = fresh.find((candidate) => !taken.has(candidate.name) && meaning(sides.head, candidate.pointer) === text);
+    const now = fresh.find(
+      (candidate) => !taken.has(candidate.name) && meaning(sides.head, candidate.pointer) === text,
+    );
     if (now !== undefined) record(renames, taken, old.name, now.name);
   }
   const isGone = (key: string): boolean => gone.some((s) => s.name === key) && !renames.has(key);
   const isFresh = (key: string): boolean => fresh.some((s) => s.name === key) && !taken.has(key);
-  for (const [before, after] of usedInPlace(pairs)) if (isGone(before) && isFresh(after)) record(renames, taken, before, after);
+  for (const [before, after] of usedInPlace(pairs))
+    if (isGone(before) && isFresh(after)) record(renames, taken, before, after);
   return renames;
 }
 
@@ -46,13 +49,20 @@ function usedInPlace(pairs: OperationPairs): [string, string][] {
   return pairs.matched.flatMap(([before, after]) => {
     const places = (operation: OperationModel): Map<string, BodyContentModel> =>
       new Map([
-        ...(operation.requestBody?.contents ?? []).map((c): [string, BodyContentModel] => [`request ${c.mediaType}`, c]),
-        ...operation.responses.flatMap((r) => r.contents.map((c): [string, BodyContentModel] => [`${r.status} ${c.mediaType}`, c])),
+        ...(operation.requestBody?.contents ?? []).map((c): [string, BodyContentModel] => [
+          `request ${c.mediaType}`,
+          c,
+        ]),
+        ...operation.responses.flatMap((r) =>
+          r.contents.map((c): [string, BodyContentModel] => [`${r.status} ${c.mediaType}`, c]),
+        ),
       ]);
     const now = places(after);
     return [...places(before)].flatMap(([place, content]) => {
       const partner = now.get(place)?.componentRef;
-      return content.componentRef !== undefined && partner !== undefined ? [[content.componentRef, partner] as [string, string]] : [];
+      return content.componentRef !== undefined && partner !== undefined
+        ? [[content.componentRef, partner] as [string, string]]
+        : [];
     });
   });
 }

@@ -2,7 +2,9 @@ import type { ApiModel, OperationModel } from "../../model/types.js";
 import { operationKey } from "../operations/match-operations.js";
 
 /** Who an exported name belongs to: a component schema (by key) or an operation (by HTTP identity). */
-export type ExportOwner = { readonly kind: "schema"; readonly key: string } | { readonly kind: "operation"; readonly key: string };
+export type ExportOwner =
+  | { readonly kind: "schema"; readonly key: string }
+  | { readonly kind: "operation"; readonly key: string };
 
 /** One name of the generated package's public surface. */
 export interface ExportedName {
@@ -47,8 +49,14 @@ function operationNames(operation: OperationModel): ExportedName[] {
     ["queryValidator", names.queryValidator],
     ["headersValidator", names.headersValidator],
     ...Object.entries(names.responseTypes).map(([status, name]): [string, string] => [`responseTypes ${status}`, name]),
-    ...Object.entries(names.bodyValidators).map(([mediaType, name]): [string, string] => [`bodyValidators ${mediaType}`, name]),
-    ...Object.entries(names.responseValidators).map(([status, name]): [string, string] => [`responseValidators ${status}`, name]),
+    ...Object.entries(names.bodyValidators).map(([mediaType, name]): [string, string] => [
+      `bodyValidators ${mediaType}`,
+      name,
+    ]),
+    ...Object.entries(names.responseValidators).map(([status, name]): [string, string] => [
+      `responseValidators ${status}`,
+      name,
+    ]),
   ];
   return named.flatMap(([role, name]) => (name === undefined ? [] : [{ name, owner, role }]));
 }

@@ -15,10 +15,23 @@ export function typeChangesOf(findings: readonly Finding[], sides: DiffSides): F
     const { typeBreak: _typeBreak, direction: _direction, ...rest } = finding;
     const who = finding.typeBreak === "handlers" ? "server `Handlers` code" : "client code";
     if (finding.owner !== undefined && finding.ownerDetail !== undefined) {
-      return [{ ...rest, rule: "package-type-changed" as const, message: `type ${finding.owner}, ${finding.ownerDetail}; ${who} written against the old type may no longer compile` }];
+      return [
+        {
+          ...rest,
+          rule: "package-type-changed" as const,
+          message: `type ${finding.owner}, ${finding.ownerDetail}; ${who} written against the old type may no longer compile`,
+        },
+      ];
     }
     const method = sides.head.model.operations.find((operation) => operation.id === finding.operation)?.names.method;
-    const member = method === undefined ? "" : ` (\`${finding.typeBreak === "handlers" ? "Handlers" : "client"}.${method}\`)`;
-    return [{ ...rest, rule: "package-type-changed" as const, message: `${finding.message}; ${who}${member} written against the old types may no longer compile` }];
+    const member =
+      method === undefined ? "" : ` (\`${finding.typeBreak === "handlers" ? "Handlers" : "client"}.${method}\`)`;
+    return [
+      {
+        ...rest,
+        rule: "package-type-changed" as const,
+        message: `${finding.message}; ${who}${member} written against the old types may no longer compile`,
+      },
+    ];
   });
 }

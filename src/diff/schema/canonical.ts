@@ -40,7 +40,9 @@ function digestOf(doc: SchemaDoc, parts: SchemaParts, kind: DigestKind, active: 
       items: shape.items === undefined ? null : child(shape.items),
       prefixItems: shape.prefixItems.map(child),
       subschemas: Object.fromEntries([...shape.subschemas].map(([name, subschema]) => [name, child(subschema.parts)])),
-      conditionals: shape.conditionals.map((c) => [c.condition, c.thenBranch, c.elseBranch].map((parts) => (parts === undefined ? null : child(parts)))),
+      conditionals: shape.conditionals.map((c) =>
+        [c.condition, c.thenBranch, c.elseBranch].map((parts) => (parts === undefined ? null : child(parts))),
+      ),
       branchings: shape.branchings.map((b) => ({ keyword: b.keyword, branches: branchDigests(b, child) })),
     }),
   );
@@ -70,7 +72,9 @@ function levelOf(shape: Shape, kind: DigestKind): Record<string, unknown> {
     nullable: shape.nullable,
     enum: shape.enumValues === undefined ? null : [...shape.enumValues].sort(),
     required: [...shape.required].sort(),
-    dependentRequired: Object.fromEntries([...shape.dependentRequired].map(([name, names]) => [name, [...names].sort()])),
+    dependentRequired: Object.fromEntries(
+      [...shape.dependentRequired].map(([name, names]) => [name, [...names].sort()]),
+    ),
     indexSignature: shape.indexSignature,
     keywords: valuesOf(shape.keywords),
     other: valuesOf(shape.other),

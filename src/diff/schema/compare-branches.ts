@@ -28,7 +28,10 @@ export function compareBranchings(ctx: SchemaContext, base: Shape, head: Shape, 
   const findings: Finding[] = [];
   for (let index = 0; index < count; index++) {
     const [before, after] = [base.branchings[index], head.branchings[index]];
-    if (before !== undefined && after !== undefined) findings.push(...compareBranches(ctx, { before, after, discriminated: head.other.has("discriminator") }, compare));
+    if (before !== undefined && after !== undefined)
+      findings.push(
+        ...compareBranches(ctx, { before, after, discriminated: head.other.has("discriminator") }, compare),
+      );
     else findings.push(...compositionAddedOrRemoved(ctx, before, after, head));
   }
   return findings;
@@ -64,7 +67,10 @@ function compareBranches(ctx: SchemaContext, pair: BranchingPair, compare: Compa
 function matchBranches(ctx: SchemaContext, { before, after }: BranchingPair): Matching {
   const [old, now] = [branchesOf(ctx.base, before), branchesOf(ctx.head, after)];
   const [removed, added] = [[...old], [...now]];
-  const pairs = [...pairBranches(removed, added, (a, b) => a.canonical === b.canonical), ...pairBranches(removed, added, areSimilar)];
+  const pairs = [
+    ...pairBranches(removed, added, (a, b) => a.canonical === b.canonical),
+    ...pairBranches(removed, added, areSimilar),
+  ];
   return { old, now, pairs, removed, added };
 }
 
@@ -72,10 +78,21 @@ function show(branch: Branch): string {
   return branch.shape.component ?? describeTypes(branch.shape);
 }
 
-function removedBranch(ctx: SchemaContext, { before, after }: BranchingPair, branch: Branch, { now }: Matching): Finding {
-  if (before.keyword === "anyOf" && now.some((other) => other.canonical === branch.canonical)) return duplicateFinding(ctx, branch, "removed");
+function removedBranch(
+  ctx: SchemaContext,
+  { before, after }: BranchingPair,
+  branch: Branch,
+  { now }: Matching,
+): Finding {
+  if (before.keyword === "anyOf" && now.some((other) => other.canonical === branch.canonical))
+    return duplicateFinding(ctx, branch, "removed");
   const what = `${before.keyword} branch #${branch.index + 1} (${show(branch)}) removed`;
-  return schemaFinding(ctx, `${before.keyword}-removed`, { pointer: branch.shape.pointer, at: after.pointer, before: show(branch), what });
+  return schemaFinding(ctx, `${before.keyword}-removed`, {
+    pointer: branch.shape.pointer,
+    at: after.pointer,
+    before: show(branch),
+    what,
+  });
 }
 
 /**
@@ -83,13 +100,26 @@ function removedBranch(ctx: SchemaContext, { before, after }: BranchingPair, bra
  * oneOf, a value valid against it and an old branch now matches two and is refused, unless a
  * discriminator picks the branch or no such value can exist.
  */
-function addedBranch(ctx: SchemaContext, { after, discriminated }: BranchingPair, branch: Branch, { old, now }: Matching): Finding {
+function addedBranch(
+  ctx: SchemaContext,
+  { after, discriminated }: BranchingPair,
+  branch: Branch,
+  { old, now }: Matching,
+): Finding {
   const earlier = [...old, ...now.filter((other) => other.index < branch.index)];
-  if (after.keyword === "anyOf" && earlier.some((other) => other.canonical === branch.canonical)) return duplicateFinding(ctx, branch, "added");
-  const overlaps = after.keyword === "oneOf" && !discriminated && old.some((other) => mayOverlap(located(ctx.base, other), located(ctx.head, branch)));
+  if (after.keyword === "anyOf" && earlier.some((other) => other.canonical === branch.canonical))
+    return duplicateFinding(ctx, branch, "added");
+  const overlaps =
+    after.keyword === "oneOf" &&
+    !discriminated &&
+    old.some((other) => mayOverlap(located(ctx.base, other), located(ctx.head, branch)));
   const kind: SchemaChangeKind = after.keyword === "anyOf" ? "anyOf-added" : overlaps ? "oneOf-overlap" : "oneOf-added";
   const note = overlaps ? ": a value valid against it and an old branch now matches two branches and is refused" : "";
-  return schemaFinding(ctx, kind, { pointer: branch.shape.pointer, after: show(branch), what: `${after.keyword} branch #${branch.index + 1} (${show(branch)}) added${note}` });
+  return schemaFinding(ctx, kind, {
+    pointer: branch.shape.pointer,
+    after: show(branch),
+    what: `${after.keyword} branch #${branch.index + 1} (${show(branch)}) added${note}`,
+  });
 }
 
 /** An anyOf branch added or removed beside another with the same meaning: the anyOf accepts what it did. */
@@ -101,13 +131,24 @@ function duplicateFinding(ctx: SchemaContext, branch: Branch, change: "added" | 
 }
 
 /** oneOf → anyOf accepts the values that match several branches; anyOf → oneOf refuses them. Nothing changes where no two branches can overlap. */
-function keywordSwitch(ctx: SchemaContext, { before, after, discriminated }: BranchingPair, { old, now }: Matching): Finding[] {
+function keywordSwitch(
+  ctx: SchemaContext,
+  { before, after, discriminated }: BranchingPair,
+  { old, now }: Matching,
+): Finding[] {
   if (before.keyword === after.keyword || discriminated) return [];
   const loosened = after.keyword === "anyOf";
   const [doc, list] = loosened ? [ctx.base, old] : [ctx.head, now];
   if (!anyPairOverlaps(list.map((branch) => located(doc, branch)))) return [];
   const what = `${before.keyword} became ${after.keyword}: a value valid against several branches is now ${loosened ? "accepted" : "refused"}`;
-  return [schemaFinding(ctx, loosened ? "constraint-loosened" : "constraint-tightened", { pointer: after.pointer, before: before.keyword, after: after.keyword, what })];
+  return [
+    schemaFinding(ctx, loosened ? "constraint-loosened" : "constraint-tightened", {
+      pointer: after.pointer,
+      before: before.keyword,
+      after: after.keyword,
+      what,
+    }),
+  ];
 }
 
 function located(doc: SchemaDoc, branch: Branch): SchemaIn {
@@ -115,7 +156,12 @@ function located(doc: SchemaDoc, branch: Branch): SchemaIn {
 }
 
 function branchesOf(doc: SchemaDoc, branching: Branching): Branch[] {
-  return branching.branches.map((parts, index) => ({ index, parts, shape: shapeOf(doc, parts), canonical: schemaDigest(doc, parts, "meaning") }));
+  return branching.branches.map((parts, index) => ({
+    index,
+    parts,
+    shape: shapeOf(doc, parts),
+    canonical: schemaDigest(doc, parts, "meaning"),
+  }));
 }
 
 /** Takes matching pairs out of both lists (which it shortens), first match first. */
@@ -140,11 +186,23 @@ function areSimilar(a: Branch, b: Branch): boolean {
 }
 
 /** A oneOf/anyOf beside the rest of a level that appeared (a value must now match it too) or disappeared. */
-function compositionAddedOrRemoved(ctx: SchemaContext, before: Branching | undefined, after: Branching | undefined, head: Shape): Finding[] {
+function compositionAddedOrRemoved(
+  ctx: SchemaContext,
+  before: Branching | undefined,
+  after: Branching | undefined,
+  head: Shape,
+): Finding[] {
   if (after !== undefined) {
     const what = `${after.keyword} of ${after.branches.length} branches added: a value must now also match it`;
     return [schemaFinding(ctx, "constraint-tightened", { pointer: after.pointer, after: after.keyword, what })];
   }
   if (before === undefined) return [];
-  return [schemaFinding(ctx, "constraint-loosened", { pointer: before.pointer, at: head.pointer, before: before.keyword, what: `${before.keyword} of ${before.branches.length} branches removed` })];
+  return [
+    schemaFinding(ctx, "constraint-loosened", {
+      pointer: before.pointer,
+      at: head.pointer,
+      before: before.keyword,
+      what: `${before.keyword} of ${before.branches.length} branches removed`,
+    }),
+  ];
 }

@@ -14,7 +14,9 @@ import type { Conditional, SchemaParts, Shape } from "./shape.js";
 export function compareConditionals(ctx: SchemaContext, base: Shape, head: Shape, compare: CompareSchemas): Finding[] {
   if (base.never || head.never) return [];
   const count = Math.max(base.conditionals.length, head.conditionals.length);
-  return Array.from({ length: count }, (_, index) => compareConditional(ctx, { before: base.conditionals[index], after: head.conditionals[index] }, head, compare)).flat();
+  return Array.from({ length: count }, (_, index) =>
+    compareConditional(ctx, { before: base.conditionals[index], after: head.conditionals[index] }, head, compare),
+  ).flat();
 }
 
 interface ConditionalPair {
@@ -22,14 +24,25 @@ interface ConditionalPair {
   readonly after: Conditional | undefined;
 }
 
-function compareConditional(ctx: SchemaContext, { before, after }: ConditionalPair, head: Shape, compare: CompareSchemas): Finding[] {
+function compareConditional(
+  ctx: SchemaContext,
+  { before, after }: ConditionalPair,
+  head: Shape,
+  compare: CompareSchemas,
+): Finding[] {
   if (before !== undefined && after !== undefined && !sameMeaning(ctx, before.condition, after.condition)) {
-    const what = "the `if` condition changed: values move between `then` and `else`, and which of them are valid is not worked out";
+    const what =
+      "the `if` condition changed: values move between `then` and `else`, and which of them are valid is not worked out";
     return [schemaFinding(ctx, "constraint-changed", { pointer: after.pointer, what, typed: false })];
   }
   const branch = (label: "then" | "else", pick: (conditional: Conditional) => SchemaParts | undefined): Finding[] => {
     const [old, now] = [before === undefined ? undefined : pick(before), after === undefined ? undefined : pick(after)];
-    return compareSubschemaPair(ctx, { label, ...(old !== undefined ? { before: old } : {}), ...(now !== undefined ? { after: now } : {}) }, head, compare);
+    return compareSubschemaPair(
+      ctx,
+      { label, ...(old !== undefined ? { before: old } : {}), ...(now !== undefined ? { after: now } : {}) },
+      head,
+      compare,
+    );
   };
   return [...branch("then", (c) => c.thenBranch), ...branch("else", (c) => c.elseBranch)];
 }

@@ -43,7 +43,10 @@ export function keywordChange(ctx: SchemaContext, name: string, base: Shape, hea
   if (sameJson(was, is)) return [];
   const effect = effectOf(name, was, is);
   const change = describe(name, before, after, head);
-  const undecided = effect === "constraint-changed" ? `; whether the new ${name} accepts every value the old one did is not worked out` : "";
+  const undecided =
+    effect === "constraint-changed"
+      ? `; whether the new ${name} accepts every value the old one did is not worked out`
+      : "";
   return [schemaFinding(ctx, effect, { ...change, what: `${change.what}${undecided}` })];
 }
 
@@ -77,7 +80,12 @@ function effectOf(name: string, before: unknown, after: unknown): Effect {
   if (after === undefined) return "constraint-loosened";
   if (before === undefined) return "constraint-tightened";
   if (typeof before !== "number" || typeof after !== "number") return "constraint-changed";
-  if (name === "multipleOf") return isMultiple(after, before) ? "constraint-tightened" : isMultiple(before, after) ? "constraint-loosened" : "constraint-changed";
+  if (name === "multipleOf")
+    return isMultiple(after, before)
+      ? "constraint-tightened"
+      : isMultiple(before, after)
+        ? "constraint-loosened"
+        : "constraint-changed";
   return (LOWER.has(name) ? after > before : after < before) ? "constraint-tightened" : "constraint-loosened";
 }
 
@@ -88,9 +96,21 @@ function isMultiple(value: number, step: number): boolean {
 }
 
 function describe(name: string, before: Keyword | undefined, after: Keyword | undefined, head: Shape): SchemaChange {
-  const show = (keyword: Keyword | undefined): string => (keyword === undefined ? "none" : JSON.stringify(keyword.value));
-  const what = before === undefined ? `${name} ${show(after)} added` : after === undefined ? `${name} ${show(before)} removed` : `${name} changed from ${show(before)} to ${show(after)}`;
-  return { pointer: after?.pointer ?? before?.pointer ?? head.pointer, at: after?.pointer ?? head.pointer, before: before?.value, after: after?.value, what };
+  const show = (keyword: Keyword | undefined): string =>
+    keyword === undefined ? "none" : JSON.stringify(keyword.value);
+  const what =
+    before === undefined
+      ? `${name} ${show(after)} added`
+      : after === undefined
+        ? `${name} ${show(before)} removed`
+        : `${name} changed from ${show(before)} to ${show(after)}`;
+  return {
+    pointer: after?.pointer ?? before?.pointer ?? head.pointer,
+    at: after?.pointer ?? head.pointer,
+    before: before?.value,
+    after: after?.value,
+    what,
+  };
 }
 
 /** minimum and exclusiveMinimum (maximum and exclusiveMaximum) read as one bound. */
@@ -99,8 +119,18 @@ function boundChange(ctx: SchemaContext, side: "minimum" | "maximum", base: Shap
   const after = boundOf(head, side);
   if (before?.value === after?.value && before?.exclusive === after?.exclusive) return [];
   const upper = side === "maximum";
-  const tighter = after !== undefined && (before === undefined || (upper ? after.value < before.value : after.value > before.value) || (after.value === before.value && after.exclusive));
-  return [schemaFinding(ctx, tighter ? "constraint-tightened" : "constraint-loosened", describe(side, before?.keyword, after?.keyword, head))];
+  const tighter =
+    after !== undefined &&
+    (before === undefined ||
+      (upper ? after.value < before.value : after.value > before.value) ||
+      (after.value === before.value && after.exclusive));
+  return [
+    schemaFinding(
+      ctx,
+      tighter ? "constraint-tightened" : "constraint-loosened",
+      describe(side, before?.keyword, after?.keyword, head),
+    ),
+  ];
 }
 
 function boundOf(shape: Shape, side: "minimum" | "maximum"): Bound | undefined {
@@ -109,26 +139,58 @@ function boundOf(shape: Shape, side: "minimum" | "maximum"): Bound | undefined {
   const exclusive = shape.keywords.get(exclusiveName);
   const bounds = [
     ...(typeof inclusive?.value === "number" ? [{ value: inclusive.value, exclusive: false, keyword: inclusive }] : []),
-    ...(typeof exclusive?.value === "number" ? [{ value: exclusive.value, exclusive: true, keyword: { ...exclusive, value: `${side === "minimum" ? ">" : "<"} ${exclusive.value}` } }] : []),
+    ...(typeof exclusive?.value === "number"
+      ? [
+          {
+            value: exclusive.value,
+            exclusive: true,
+            keyword: { ...exclusive, value: `${side === "minimum" ? ">" : "<"} ${exclusive.value}` },
+          },
+        ]
+      : []),
   ];
-  const stricter = (a: Bound, b: Bound): Bound => (a.value === b.value ? (a.exclusive ? a : b) : (side === "minimum") === a.value > b.value ? a : b);
-  return bounds.reduce<Bound | undefined>((best, bound) => (best === undefined ? bound : stricter(best, bound)), undefined);
+  const stricter = (a: Bound, b: Bound): Bound =>
+    a.value === b.value ? (a.exclusive ? a : b) : (side === "minimum") === a.value > b.value ? a : b;
+  return bounds.reduce<Bound | undefined>(
+    (best, bound) => (best === undefined ? bound : stricter(best, bound)),
+    undefined,
+  );
 }
 
 /** dependentRequired: each property now required beside another one tightens, each no longer required loosens. */
 function dependentRequiredChanges(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
   const names = [...new Set([...base.dependentRequired.keys(), ...head.dependentRequired.keys()])].sort();
   return names.flatMap((name) => {
-    const [was, is] = [base.dependentRequired.get(name) ?? new Set<string>(), head.dependentRequired.get(name) ?? new Set<string>()];
-    const added = [...is].filter((dependent) => !was.has(dependent)).map((dependent) => dependentChange(ctx, head, [name, dependent], true));
-    return [...added, ...[...was].filter((dependent) => !is.has(dependent)).map((dependent) => dependentChange(ctx, head, [name, dependent], false))];
+    const [was, is] = [
+      base.dependentRequired.get(name) ?? new Set<string>(),
+      head.dependentRequired.get(name) ?? new Set<string>(),
+    ];
+    const added = [...is]
+      .filter((dependent) => !was.has(dependent))
+      .map((dependent) => dependentChange(ctx, head, [name, dependent], true));
+    return [
+      ...added,
+      ...[...was]
+        .filter((dependent) => !is.has(dependent))
+        .map((dependent) => dependentChange(ctx, head, [name, dependent], false)),
+    ];
   });
 }
 
-function dependentChange(ctx: SchemaContext, head: Shape, [name, dependent]: readonly [string, string], added: boolean): Finding {
+function dependentChange(
+  ctx: SchemaContext,
+  head: Shape,
+  [name, dependent]: readonly [string, string],
+  added: boolean,
+): Finding {
   const what = `dependentRequired: \`${dependent}\` ${added ? "now" : "no longer"} required when \`${name}\` is present`;
   const pair = `${name} → ${dependent}`;
-  return schemaFinding(ctx, added ? "constraint-tightened" : "constraint-loosened", { pointer: head.pointer, ...(added ? { after: pair } : { before: pair }), what, typed: false });
+  return schemaFinding(ctx, added ? "constraint-tightened" : "constraint-loosened", {
+    pointer: head.pointer,
+    ...(added ? { after: pair } : { before: pair }),
+    what,
+    typed: false,
+  });
 }
 
 /**
@@ -141,6 +203,12 @@ function defaultChange(ctx: SchemaContext, base: Shape, head: Shape): Finding[] 
   const after = head.keywords.get("default");
   if (sameJson(before?.value, after?.value)) return [];
   const change = { ...describe("default", before, after, head), typed: false };
-  if (ctx.present === true) return [plainFinding(ctx, "documentation-changed", { ...change, what: `${change.what} (the value is required, so the default never applies)` })];
+  if (ctx.present === true)
+    return [
+      plainFinding(ctx, "documentation-changed", {
+        ...change,
+        what: `${change.what} (the value is required, so the default never applies)`,
+      }),
+    ];
   return [schemaFinding(ctx, before === undefined ? "default-added" : "default-changed", change)];
 }

@@ -6,16 +6,34 @@ import type { Keyword, Shape } from "./shape.js";
 
 /** Documentation, deprecation, and the keywords no rule classifies (each reported as unclassified). */
 export function compareExtras(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
-  const deprecated = (shape: Shape): Map<string, Keyword> => new Map(shape.deprecated ? [["deprecated", { value: true, pointer: shape.pointer }]] : []);
-  return [...changedKeywords(ctx, base.docs, head.docs, head), ...changedKeywords(ctx, deprecated(base), deprecated(head), head), ...changedKeywords(ctx, base.other, head.other, head)];
+  const deprecated = (shape: Shape): Map<string, Keyword> =>
+    new Map(shape.deprecated ? [["deprecated", { value: true, pointer: shape.pointer }]] : []);
+  return [
+    ...changedKeywords(ctx, base.docs, head.docs, head),
+    ...changedKeywords(ctx, deprecated(base), deprecated(head), head),
+    ...changedKeywords(ctx, base.other, head.other, head),
+  ];
 }
 
-function changedKeywords(ctx: SchemaContext, before: ReadonlyMap<string, Keyword>, after: ReadonlyMap<string, Keyword>, head: Shape): Finding[] {
+function changedKeywords(
+  ctx: SchemaContext,
+  before: ReadonlyMap<string, Keyword>,
+  after: ReadonlyMap<string, Keyword>,
+  head: Shape,
+): Finding[] {
   const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
   return keys.flatMap((key) => {
     const [old, now] = [before.get(key), after.get(key)];
     if (sameJson(old?.value, now?.value)) return [];
     const { rule, what } = classifyKeyword(key, old?.value, now?.value);
-    return [plainFinding(ctx, rule, { pointer: now?.pointer ?? old?.pointer ?? head.pointer, at: now?.pointer ?? head.pointer, before: old?.value, after: now?.value, what })];
+    return [
+      plainFinding(ctx, rule, {
+        pointer: now?.pointer ?? old?.pointer ?? head.pointer,
+        at: now?.pointer ?? head.pointer,
+        before: old?.value,
+        after: now?.value,
+        what,
+      }),
+    ];
   });
 }

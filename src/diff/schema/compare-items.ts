@@ -12,8 +12,16 @@ export function compareItems(ctx: SchemaContext, base: Shape, head: Shape, compa
   if (base.never || head.never || !bothAccept(base, head, "array")) return [];
   const positions = Math.max(base.prefixItems.length, head.prefixItems.length);
   const at = (shape: Shape, index: number): SchemaParts => shape.prefixItems[index] ?? shape.items ?? anything(shape);
-  const rest = base.items === undefined && head.items === undefined ? [] : compare(descend(ctx, "[]"), base.items ?? anything(base), head.items ?? anything(head));
-  return [...Array.from({ length: positions }, (_, index) => compare(descend(ctx, `[${index}]`), at(base, index), at(head, index))).flat(), ...rest];
+  const rest =
+    base.items === undefined && head.items === undefined
+      ? []
+      : compare(descend(ctx, "[]"), base.items ?? anything(base), head.items ?? anything(head));
+  return [
+    ...Array.from({ length: positions }, (_, index) =>
+      compare(descend(ctx, `[${index}]`), at(base, index), at(head, index)),
+    ).flat(),
+    ...rest,
+  ];
 }
 
 function anything(shape: Shape): SchemaParts {

@@ -21,7 +21,10 @@ export function compareObjects(ctx: SchemaContext, base: Shape, head: Shape, com
   const before = visible(ctx.base, base, ctx.direction);
   const after = visible(ctx.head, head, ctx.direction);
   const names = [...new Set([...before.properties.keys(), ...after.properties.keys()])].sort();
-  return [...names.flatMap((name) => compareProperty(ctx, name, { base, head, before, after }, compare)), ...compareAdditional(ctx, base, head, compare)];
+  return [
+    ...names.flatMap((name) => compareProperty(ctx, name, { base, head, before, after }, compare)),
+    ...compareAdditional(ctx, base, head, compare),
+  ];
 }
 
 /**
@@ -35,7 +38,10 @@ function visible(doc: SchemaDoc, shape: Shape, direction: "request" | "response"
     if (!property[markerLeftOut(direction)]) properties.set(name, { parts, shape: property });
   }
   for (const name of [...shape.required].filter((required) => !shape.properties.has(required))) {
-    const parts = typeof shape.additional === "string" ? [{ value: shape.additional === "open", pointer: appendPointer(shape.pointer, "required") }] : shape.additional;
+    const parts =
+      typeof shape.additional === "string"
+        ? [{ value: shape.additional === "open", pointer: appendPointer(shape.pointer, "required") }]
+        : shape.additional;
     properties.set(name, { parts, shape: shapeOf(doc, parts) });
   }
   return { properties, required: new Set([...shape.required].filter((name) => properties.has(name))) };
@@ -53,7 +59,8 @@ function compareProperty(ctx: SchemaContext, name: string, sides: Sides, compare
   const now = sides.after.properties.get(name);
   const inner = descend(ctx, name, sides.after.required.has(name));
   if (now === undefined && old !== undefined) return [removedProperty(inner, name, old.shape, sides)];
-  if (now === undefined || old === undefined) return now === undefined ? [] : [addedProperty(inner, name, now.shape, sides)];
+  if (now === undefined || old === undefined)
+    return now === undefined ? [] : [addedProperty(inner, name, now.shape, sides)];
   const [wasRequired, isRequired] = [sides.before.required.has(name), sides.after.required.has(name)];
   const requiredChange =
     wasRequired === isRequired
@@ -71,7 +78,11 @@ function compareProperty(ctx: SchemaContext, name: string, sides: Sides, compare
 
 function removedProperty(ctx: SchemaContext, name: string, old: Shape, sides: Sides): Finding {
   const closed = ctx.direction === "request" && sides.head.additional === "closed";
-  const kind: SchemaChangeKind = closed ? "property-forbidden" : sides.before.required.has(name) ? "property-removed-required" : "property-removed-optional";
+  const kind: SchemaChangeKind = closed
+    ? "property-forbidden"
+    : sides.before.required.has(name)
+      ? "property-removed-required"
+      : "property-removed-optional";
   const what = closed ? "removed, and the object accepts no other properties" : "removed";
   return schemaFinding(ctx, kind, { pointer: old.pointer, at: sides.head.pointer, before: describeTypes(old), what });
 }
@@ -79,7 +90,11 @@ function removedProperty(ctx: SchemaContext, name: string, old: Shape, sides: Si
 function addedProperty(ctx: SchemaContext, name: string, now: Shape, sides: Sides): Finding {
   const required = sides.after.required.has(name);
   const kind = required ? "property-added-required" : "property-added-optional";
-  return schemaFinding(ctx, kind, { pointer: now.pointer, after: describeTypes(now), what: `added (${required ? "required" : "optional"})` });
+  return schemaFinding(ctx, kind, {
+    pointer: now.pointer,
+    after: describeTypes(now),
+    what: `added (${required ? "required" : "optional"})`,
+  });
 }
 
 /** additionalProperties (and unevaluatedProperties: false): open, closed, or a schema for the rest. */
@@ -89,7 +104,12 @@ function compareAdditional(ctx: SchemaContext, base: Shape, head: Shape, compare
   if (before === after) return [];
   const show = (value: Shape["additional"]): string => (typeof value === "string" ? value : "a schema");
   const closing = after === "closed" || before === "open";
-  const change = { pointer: head.pointer, before: show(before), after: show(after), typed: base.indexSignature && !head.indexSignature };
+  const change = {
+    pointer: head.pointer,
+    before: show(before),
+    after: show(after),
+    typed: base.indexSignature && !head.indexSignature,
+  };
   const what = `other properties: ${show(before)} → ${show(after)}`;
   return [schemaFinding(ctx, closing ? "closed" : "opened", { ...change, what, typed: closing && change.typed })];
 }

@@ -60,7 +60,13 @@ function compareNow(ctx: SchemaContext, base: SchemaParts, head: SchemaParts): F
 /** A schema that is only a $ref is the component it names, wherever it is used; any other is its place. */
 function identity(parts: SchemaParts): { id: string; ref: boolean } {
   const [first] = parts;
-  const ref = parts.length === 1 && isRecord(first?.value) && Object.keys(first.value).length === 1 && typeof first.value.$ref === "string" ? first.value.$ref : undefined;
+  const ref =
+    parts.length === 1 &&
+    isRecord(first?.value) &&
+    Object.keys(first.value).length === 1 &&
+    typeof first.value.$ref === "string"
+      ? first.value.$ref
+      : undefined;
   return ref !== undefined ? { id: ref, ref: true } : { id: parts.map((part) => part.pointer).join("+"), ref: false };
 }
 

@@ -3,7 +3,15 @@ import { schemaDigest } from "./canonical.js";
 import { keywordChange } from "./compare-constraints.js";
 import type { CompareSchemas } from "./compare-object.js";
 import { intoSubschema, type SchemaContext, schemaFinding } from "./schema-context.js";
-import { bothAccept, type JsonType, type SchemaDoc, type SchemaParts, type Shape, type Subschema, type SubschemaKeyword } from "./shape.js";
+import {
+  bothAccept,
+  type JsonType,
+  type SchemaDoc,
+  type SchemaParts,
+  type Shape,
+  type Subschema,
+  type SubschemaKeyword,
+} from "./shape.js";
 
 /** The type of value each keyword restricts: where a side accepts no such value, the keyword does nothing. */
 const APPLIES_TO: Readonly<Record<SubschemaKeyword, JsonType | undefined>> = {
@@ -57,7 +65,10 @@ export function compareSubschemas(ctx: SchemaContext, base: Shape, head: Shape, 
       typed: TYPED.has(keyword),
       restrictsWhenTrivial: keyword === "contains",
     };
-    const bounds = keyword === "contains" && before !== undefined && after !== undefined ? ["minContains", "maxContains"].flatMap((bound) => keywordChange(ctx, bound, base, head)) : [];
+    const bounds =
+      keyword === "contains" && before !== undefined && after !== undefined
+        ? ["minContains", "maxContains"].flatMap((bound) => keywordChange(ctx, bound, base, head))
+        : [];
     return [...compareSubschemaPair(ctx, pair, head, compare), ...bounds];
   });
 }
@@ -69,7 +80,8 @@ export function compareSubschemas(ctx: SchemaContext, base: Shape, head: Shape, 
 function effective(shape: Shape, name: string): Subschema | undefined {
   const subschema = shape.subschemas.get(name);
   if (subschema?.keyword === "unevaluatedItems" && shape.items !== undefined) return undefined;
-  if (subschema?.keyword === "unevaluatedProperties" && (shape.additional !== "open" || shape.indexSignature)) return undefined;
+  if (subschema?.keyword === "unevaluatedProperties" && (shape.additional !== "open" || shape.indexSignature))
+    return undefined;
   return subschema;
 }
 
@@ -79,15 +91,32 @@ function labelOf(name: string, subschema: Subschema): string {
 }
 
 /** A subschema on both sides compared inside; added or removed, one finding for the whole of it. */
-export function compareSubschemaPair(ctx: SchemaContext, pair: SubschemaPair, head: Shape, compare: CompareSchemas): Finding[] {
+export function compareSubschemaPair(
+  ctx: SchemaContext,
+  pair: SubschemaPair,
+  head: Shape,
+  compare: CompareSchemas,
+): Finding[] {
   const { before, after } = pair;
-  if (before !== undefined && after !== undefined) return compare(intoSubschema(ctx, pair.label, { negate: pair.negate === true, typed: pair.typed === true }), before, after);
+  if (before !== undefined && after !== undefined)
+    return compare(
+      intoSubschema(ctx, pair.label, { negate: pair.negate === true, typed: pair.typed === true }),
+      before,
+      after,
+    );
   const only = after ?? before;
   if (only === undefined || !restricts(after === undefined ? ctx.base : ctx.head, only, pair)) return [];
   const pointer = only[0]?.pointer ?? head.pointer;
   const added = after !== undefined;
   const what = `${pair.label} ${added ? "added" : "removed"}`;
-  return [schemaFinding(ctx, added ? "constraint-tightened" : "constraint-loosened", { pointer, at: added ? pointer : head.pointer, what, typed: false })];
+  return [
+    schemaFinding(ctx, added ? "constraint-tightened" : "constraint-loosened", {
+      pointer,
+      at: added ? pointer : head.pointer,
+      what,
+      typed: false,
+    }),
+  ];
 }
 
 /** Whether a subschema restricts the value at all: `not` unless its schema accepts nothing, the others unless theirs accepts anything. */

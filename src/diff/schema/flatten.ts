@@ -45,5 +45,8 @@ function localRef(value: Record<string, unknown>): string | undefined {
 
 function allOfMembers(value: Record<string, unknown>, pointer: string): SchemaNode[] {
   if (!Array.isArray(value.allOf)) return [];
-  return value.allOf.map((member: unknown, index) => ({ value: member, pointer: appendPointer(pointer, "allOf", index) }));
+  return value.allOf.map((member: unknown, index) => ({
+    value: member,
+    pointer: appendPointer(pointer, "allOf", index),
+  }));
 }

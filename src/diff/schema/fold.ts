@@ -35,10 +35,29 @@ type Folder = (draft: Draft, value: unknown, node: SchemaNode<Record<string, unk
 
 const JSON_TYPES: ReadonlySet<string> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
 /** Keywords read with another one (`then` and `else` with `if`, which they do nothing without), or that apply nothing here. */
-const CONSUMED: ReadonlySet<string> = new Set(["$ref", "allOf", "$defs", "definitions", "nullable", "exclusiveMinimum", "exclusiveMaximum", "minimum", "maximum", "then", "else"]);
+const CONSUMED: ReadonlySet<string> = new Set([
+  "$ref",
+  "allOf",
+  "$defs",
+  "definitions",
+  "nullable",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minimum",
+  "maximum",
+  "then",
+  "else",
+]);
 
 /** The subschema keywords whose schemas, written in several parts, all apply to the same values; `contains` and `not` do not combine so. */
-const CONJUNCTIVE: ReadonlySet<SubschemaKeyword> = new Set(["propertyNames", "patternProperties", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "contentSchema"]);
+const CONJUNCTIVE: ReadonlySet<SubschemaKeyword> = new Set([
+  "propertyNames",
+  "patternProperties",
+  "dependentSchemas",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
+]);
 
 const folders: Record<string, Folder> = {
   type: (draft, value) => intersectDraftTypes(draft, Array.isArray(value) ? value : [value]),
@@ -48,7 +67,8 @@ const folders: Record<string, Folder> = {
   required: (draft, value) => {
     for (const name of Array.isArray(value) ? value : []) draft.required.add(String(name));
   },
-  additionalProperties: (draft, value, node) => addAdditional(draft, value, appendPointer(node.pointer, "additionalProperties")),
+  additionalProperties: (draft, value, node) =>
+    addAdditional(draft, value, appendPointer(node.pointer, "additionalProperties")),
   items: (draft, value, node) => {
     draft.items = [...(draft.items ?? []), { value, pointer: appendPointer(node.pointer, "items") }];
   },
@@ -58,11 +78,16 @@ const folders: Record<string, Folder> = {
   contentSchema: subschemaFolder("contentSchema"),
   not: subschemaFolder("not"),
   unevaluatedItems: (draft, value, node) => {
-    if (value !== true) addSubschema(draft, "unevaluatedItems", "", { value, pointer: appendPointer(node.pointer, "unevaluatedItems") });
+    if (value !== true)
+      addSubschema(draft, "unevaluatedItems", "", { value, pointer: appendPointer(node.pointer, "unevaluatedItems") });
   },
   unevaluatedProperties: (draft, value, node) => {
     if (value === false) draft.additional = "closed";
-    else if (value !== true) addSubschema(draft, "unevaluatedProperties", "", { value, pointer: appendPointer(node.pointer, "unevaluatedProperties") });
+    else if (value !== true)
+      addSubschema(draft, "unevaluatedProperties", "", {
+        value,
+        pointer: appendPointer(node.pointer, "unevaluatedProperties"),
+      });
   },
   patternProperties: keyedFolder("patternProperties"),
   dependentSchemas: keyedFolder("dependentSchemas"),
@@ -131,7 +156,11 @@ function foldBounds(draft: Draft, node: SchemaNode<Record<string, unknown>>, rul
     const bound = node.value[inclusive];
     const flag = node.value[exclusive];
     const pointer = (key: string): string => appendPointer(node.pointer, key);
-    if (typeof flag === "number") draft.keywords.set(exclusive, mergeKeyword(draft.keywords.get(exclusive), exclusive, { value: flag, pointer: pointer(exclusive) }));
+    if (typeof flag === "number")
+      draft.keywords.set(
+        exclusive,
+        mergeKeyword(draft.keywords.get(exclusive), exclusive, { value: flag, pointer: pointer(exclusive) }),
+      );
     if (typeof bound !== "number") continue;
     const key = exclusiveFlag(rules, node.value, exclusive) === true ? exclusive : inclusive;
     draft.keywords.set(key, mergeKeyword(draft.keywords.get(key), key, { value: bound, pointer: pointer(inclusive) }));
@@ -139,10 +168,15 @@ function foldBounds(draft: Draft, node: SchemaNode<Record<string, unknown>>, rul
 }
 
 function intersectDraftTypes(draft: Draft, names: readonly unknown[]): void {
-  const given = new Set(names.filter((name): name is JsonType | "null" => typeof name === "string" && JSON_TYPES.has(name)));
+  const given = new Set(
+    names.filter((name): name is JsonType | "null" => typeof name === "string" && JSON_TYPES.has(name)),
+  );
   if (given.has("number")) given.add("integer");
   const current = draft.types;
-  draft.types = current === undefined ? given : new Set([...current].filter((type) => given.has(type) || (type === "integer" && given.has("number"))));
+  draft.types =
+    current === undefined
+      ? given
+      : new Set([...current].filter((type) => given.has(type) || (type === "integer" && given.has("number"))));
 }
 
 function intersectEnum(draft: Draft, values: readonly unknown[]): void {
@@ -171,19 +205,25 @@ function addAdditional(draft: Draft, value: unknown, pointer: string): void {
 function addBranching(draft: Draft, keyword: "oneOf" | "anyOf", value: unknown, pointer: string): void {
   if (!Array.isArray(value)) return;
   const at = appendPointer(pointer, keyword);
-  draft.branchings.push({ keyword, pointer: at, branches: value.map((branch: unknown, index) => [{ value: branch, pointer: appendPointer(at, index) }]) });
+  draft.branchings.push({
+    keyword,
+    pointer: at,
+    branches: value.map((branch: unknown, index) => [{ value: branch, pointer: appendPointer(at, index) }]),
+  });
 }
 
 /** A folder for a keyword whose value is one subschema. */
 function subschemaFolder(keyword: SubschemaKeyword): Folder {
-  return (draft, value, node) => addSubschema(draft, keyword, "", { value, pointer: appendPointer(node.pointer, keyword) });
+  return (draft, value, node) =>
+    addSubschema(draft, keyword, "", { value, pointer: appendPointer(node.pointer, keyword) });
 }
 
 /** A folder for a keyword whose value maps keys (patterns, property names) to subschemas. */
 function keyedFolder(keyword: "patternProperties" | "dependentSchemas"): Folder {
   return (draft, value, node) => {
     if (!isRecord(value)) return;
-    for (const [key, schema] of Object.entries(value)) addSubschema(draft, keyword, key, { value: schema, pointer: appendPointer(node.pointer, keyword, key) });
+    for (const [key, schema] of Object.entries(value))
+      addSubschema(draft, keyword, key, { value: schema, pointer: appendPointer(node.pointer, keyword, key) });
   };
 }
 
@@ -192,7 +232,12 @@ function addSubschema(draft: Draft, keyword: SubschemaKeyword, key: string, node
   const name = key === "" ? keyword : `${keyword} ${key}`;
   const existing = draft.subschemas.get(name);
   if (existing === undefined || CONJUNCTIVE.has(keyword)) {
-    draft.subschemas.set(name, { keyword, key, pointer: existing?.pointer ?? node.pointer, parts: [...(existing?.parts ?? []), node] });
+    draft.subschemas.set(name, {
+      keyword,
+      key,
+      pointer: existing?.pointer ?? node.pointer,
+      parts: [...(existing?.parts ?? []), node],
+    });
     return;
   }
   let count = 2;
@@ -203,7 +248,10 @@ function addSubschema(draft: Draft, keyword: SubschemaKeyword, key: string, node
 function addPrefixItems(draft: Draft, value: unknown, pointer: string): void {
   if (!Array.isArray(value)) return;
   value.forEach((schema: unknown, index) => {
-    draft.prefixItems[index] = [...(draft.prefixItems[index] ?? []), { value: schema, pointer: appendPointer(pointer, index) }];
+    draft.prefixItems[index] = [
+      ...(draft.prefixItems[index] ?? []),
+      { value: schema, pointer: appendPointer(pointer, index) },
+    ];
   });
 }
 
@@ -220,7 +268,9 @@ function addDependentRequired(draft: Draft, value: unknown): void {
 function addConditional(draft: Draft, value: unknown, node: SchemaNode<Record<string, unknown>>): void {
   const { then, else: otherwise } = node.value;
   if (then === undefined && otherwise === undefined) return;
-  const at = (key: string, schema: unknown): SchemaNode[] => [{ value: schema, pointer: appendPointer(node.pointer, key) }];
+  const at = (key: string, schema: unknown): SchemaNode[] => [
+    { value: schema, pointer: appendPointer(node.pointer, key) },
+  ];
   draft.conditionals.push({
     pointer: appendPointer(node.pointer, "if"),
     condition: at("if", value),

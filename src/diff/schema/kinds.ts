@@ -157,7 +157,8 @@ export type SchemaPlace = "parameter" | "request" | "response";
 /** The rule a kind of change falls under at a place, and whose code its type change can break. */
 export function classifyKind(place: SchemaPlace, kind: SchemaChangeKind): { rule: RuleId; typeBreak?: TypeBreak } {
   const [request, response] = BODIES[kind];
-  const [rule, typeBreak] = place === "response" ? response : ((place === "parameter" ? PARAMETER[kind] : undefined) ?? request);
+  const [rule, typeBreak] =
+    place === "response" ? response : ((place === "parameter" ? PARAMETER[kind] : undefined) ?? request);
   return typeBreak === undefined ? { rule } : { rule, typeBreak };
 }
 
@@ -198,7 +199,12 @@ const POLARITY: Readonly<Record<SchemaChangeKind, Polarity>> = {
   "anyOf-removed": "narrows",
 };
 
-const NEGATED: Readonly<Record<Polarity, SchemaChangeKind | undefined>> = { narrows: "constraint-loosened", widens: "constraint-tightened", changes: "constraint-changed", neutral: undefined };
+const NEGATED: Readonly<Record<Polarity, SchemaChangeKind | undefined>> = {
+  narrows: "constraint-loosened",
+  widens: "constraint-tightened",
+  changes: "constraint-changed",
+  neutral: undefined,
+};
 
 /**
  * A kind of change read under `not`: what the inner schema accepts, the level refuses, so a

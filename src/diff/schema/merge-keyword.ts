@@ -2,9 +2,23 @@ import { stableStringify } from "../stable-json.js";
 import type { Keyword } from "./shape.js";
 
 /** Keywords whose smaller value is the stricter one. */
-export const UPPER_BOUNDS: ReadonlySet<string> = new Set(["maxLength", "maxItems", "maxProperties", "maxContains", "maximum", "exclusiveMaximum"]);
+export const UPPER_BOUNDS: ReadonlySet<string> = new Set([
+  "maxLength",
+  "maxItems",
+  "maxProperties",
+  "maxContains",
+  "maximum",
+  "exclusiveMaximum",
+]);
 /** Keywords whose larger value is the stricter one. */
-export const LOWER_BOUNDS: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties", "minContains", "minimum", "exclusiveMinimum"]);
+export const LOWER_BOUNDS: ReadonlySet<string> = new Set([
+  "minLength",
+  "minItems",
+  "minProperties",
+  "minContains",
+  "minimum",
+  "exclusiveMinimum",
+]);
 /** Other keywords the comparison classifies: a value added or changed restricts what is valid. */
 export const RESTRICTIONS: ReadonlySet<string> = new Set(["pattern", "multipleOf", "uniqueItems"]);
 
@@ -13,7 +27,13 @@ export const ENCODINGS: readonly string[] = ["format", "contentMediaType", "cont
 
 /** Whether a keyword is classified by the constraint rules (or as an encoding or default). */
 export function isClassifiedKeyword(key: string): boolean {
-  return UPPER_BOUNDS.has(key) || LOWER_BOUNDS.has(key) || RESTRICTIONS.has(key) || ENCODINGS.includes(key) || key === "default";
+  return (
+    UPPER_BOUNDS.has(key) ||
+    LOWER_BOUNDS.has(key) ||
+    RESTRICTIONS.has(key) ||
+    ENCODINGS.includes(key) ||
+    key === "default"
+  );
 }
 
 /**
@@ -32,6 +52,9 @@ export function mergeKeyword(existing: Keyword | undefined, key: string, incomin
 
 /** The values of a keyword merged before: `{ allOf: [...] }`; a plain value is one. */
 function mergedValues(value: unknown): unknown[] {
-  const merged = value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1 ? (value as { allOf?: unknown }).allOf : undefined;
+  const merged =
+    value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1
+      ? (value as { allOf?: unknown }).allOf
+      : undefined;
   return Array.isArray(merged) ? merged : [value];
 }

@@ -15,14 +15,19 @@ export function shapeOf(doc: SchemaDoc, parts: SchemaParts, stack: readonly stri
   const known = key === undefined ? undefined : doc.memo.shapes.get(key);
   if (known !== undefined) return known;
   const flat = flattenParts(doc, parts);
-  const shape = settleBranchings(doc, finishShape(foldNodes(flat, doc.rules), flat, parts), flat, [...stack, ...flat.refs]);
+  const shape = settleBranchings(doc, finishShape(foldNodes(flat, doc.rules), flat, parts), flat, [
+    ...stack,
+    ...flat.refs,
+  ]);
   if (key !== undefined) doc.memo.shapes.set(key, shape);
   return shape;
 }
 
 /** Parts are known by their pointers (a `true` or `false` standing in for a missing schema by its value too). */
 function partsKey(parts: SchemaParts): string {
-  return parts.map((part) => (typeof part.value === "boolean" ? `${String(part.value)}@${part.pointer}` : part.pointer)).join(" ");
+  return parts
+    .map((part) => (typeof part.value === "boolean" ? `${String(part.value)}@${part.pointer}` : part.pointer))
+    .join(" ");
 }
 
 /** Settles each branching in turn; merging a lone branch in settles the rest on the merged level. */
@@ -41,7 +46,8 @@ function finishShape(draft: Draft, flat: Flattened, parts: SchemaParts): Shape {
   const enumNull = draft.enumValues === undefined || draft.enumValues.includes("null");
   const typeNull = draft.types === undefined || draft.types.has("null");
   const nullable = draft.nullableKeyword || (typeNull && enumNull);
-  const types = draft.types === undefined ? undefined : tidyTypes([...draft.types].filter((t): t is JsonType => t !== "null"));
+  const types =
+    draft.types === undefined ? undefined : tidyTypes([...draft.types].filter((t): t is JsonType => t !== "null"));
   const enumValues = draft.enumValues?.filter((value) => value !== "null");
   const empty = (types !== undefined && types.size === 0) || (enumValues !== undefined && enumValues.length === 0);
   const first = parts[0];
@@ -75,7 +81,12 @@ function finishShape(draft: Draft, flat: Flattened, parts: SchemaParts): Shape {
 }
 
 /** Takes the null branches out of one branching, or says that a single branch is left to merge in. */
-function settleBranching(doc: SchemaDoc, shape: Shape, branching: Branching, stack: readonly string[]): Shape | "inline" {
+function settleBranching(
+  doc: SchemaDoc,
+  shape: Shape,
+  branching: Branching,
+  stack: readonly string[],
+): Shape | "inline" {
   const recursive = (branch: SchemaParts): boolean => flattenParts(doc, branch).refs.some((ref) => stack.includes(ref));
   if (branching.branches.some(recursive)) return shape;
   const shapes = branching.branches.map((branch) => shapeOf(doc, branch, stack));
@@ -89,14 +100,28 @@ function settleBranching(doc: SchemaDoc, shape: Shape, branching: Branching, sta
 }
 
 function isNullOnly(shape: Shape): boolean {
-  return shape.nullable && ((shape.types !== undefined && shape.types.size === 0) || (shape.enumValues !== undefined && shape.enumValues.length === 0));
+  return (
+    shape.nullable &&
+    ((shape.types !== undefined && shape.types.size === 0) ||
+      (shape.enumValues !== undefined && shape.enumValues.length === 0))
+  );
 }
 
 /** The level with its lone non-null branch merged in (every keyword of both applies); null stays allowed if the level allowed it. */
-function inlineBranch(doc: SchemaDoc, shape: Shape, flat: Flattened, branching: Branching, stack: readonly string[]): Shape {
+function inlineBranch(
+  doc: SchemaDoc,
+  shape: Shape,
+  flat: Flattened,
+  branching: Branching,
+  stack: readonly string[],
+): Shape {
   const branch = branching.branches.find((parts) => !isNullOnly(shapeOf(doc, parts, stack))) ?? [];
   const inner = flattenParts(doc, branch);
-  const merged: Flattened = { nodes: [...flat.nodes, ...inner.nodes], never: flat.never || inner.never, refs: [...flat.refs, ...inner.refs] };
+  const merged: Flattened = {
+    nodes: [...flat.nodes, ...inner.nodes],
+    never: flat.never || inner.never,
+    refs: [...flat.refs, ...inner.refs],
+  };
   const draft = foldNodes(merged, doc.rules);
   const at = draft.branchings.findIndex((b) => b.pointer === branching.pointer);
   if (at >= 0) draft.branchings.splice(at, 1);

@@ -34,7 +34,8 @@ export function anyPairOverlaps(schemas: readonly SchemaIn[]): boolean {
 
 /** Whether the enum values (where given) leave a value both sides accept. */
 function enumsMeet(x: Shape, y: Shape): boolean {
-  if (x.enumValues !== undefined && y.enumValues !== undefined) return x.enumValues.some((value) => y.enumValues?.includes(value));
+  if (x.enumValues !== undefined && y.enumValues !== undefined)
+    return x.enumValues.some((value) => y.enumValues?.includes(value));
   if (x.enumValues !== undefined) return x.enumValues.some((value) => acceptsType(y.types, typeOfValue(value)));
   if (y.enumValues !== undefined) return y.enumValues.some((value) => acceptsType(x.types, typeOfValue(value)));
   return true;
@@ -59,8 +60,15 @@ function objectsApart(x: ShapeIn, y: ShapeIn, depth: number): boolean {
   const names = [...new Set([...x.shape.required, ...y.shape.required])];
   return names.some((name) => {
     const [inX, inY] = [valueSchema(x, name), valueSchema(y, name)];
-    if ((x.shape.required.has(name) && inY === "forbidden") || (y.shape.required.has(name) && inX === "forbidden")) return true;
-    if (!x.shape.required.has(name) || !y.shape.required.has(name) || typeof inX === "string" || typeof inY === "string") return false;
+    if ((x.shape.required.has(name) && inY === "forbidden") || (y.shape.required.has(name) && inX === "forbidden"))
+      return true;
+    if (
+      !x.shape.required.has(name) ||
+      !y.shape.required.has(name) ||
+      typeof inX === "string" ||
+      typeof inY === "string"
+    )
+      return false;
     return !mayOverlap({ doc: x.doc, parts: inX }, { doc: y.doc, parts: inY }, depth + 1);
   });
 }

@@ -53,7 +53,10 @@ export interface SchemaChange {
 export function schemaFinding(ctx: SchemaContext, kind: SchemaChangeKind, change: SchemaChange): Finding {
   const read = ctx.negated === true ? negateKind(kind) : kind;
   const { rule, typeBreak } = classifyKind(ctx.place, read);
-  const what = read === kind ? change.what : `${change.what} inside \`not\`, so ${NEGATED_EFFECT[read] ?? "the values it refuses changed"}`;
+  const what =
+    read === kind
+      ? change.what
+      : `${change.what} inside \`not\`, so ${NEGATED_EFFECT[read] ?? "the values it refuses changed"}`;
   return {
     rule,
     pointer: change.pointer,
@@ -62,7 +65,9 @@ export function schemaFinding(ctx: SchemaContext, kind: SchemaChangeKind, change
     ...(change.after !== undefined ? { after: change.after } : {}),
     message: `${placeName(ctx)}: ${what}`,
     ...(typeBreak !== undefined && change.typed !== false && ctx.untyped !== true ? { typeBreak } : {}),
-    ...(ctx.owner !== undefined ? { owner: ctx.owner, ownerDetail: `${ctx.ownerPath === "" ? "" : `property \`${ctx.ownerPath}\`: `}${what}` } : {}),
+    ...(ctx.owner !== undefined
+      ? { owner: ctx.owner, ownerDetail: `${ctx.ownerPath === "" ? "" : `property \`${ctx.ownerPath}\`: `}${what}` }
+      : {}),
   };
 }
 
@@ -78,14 +83,21 @@ const NEGATED_EFFECT: Readonly<Partial<Record<SchemaChangeKind, string>>> = {
  * type: "type `Venue`, property `name`", the same from whichever operation it is reached.
  */
 export function placeName(ctx: SchemaContext): string {
-  if (ctx.inComponent && ctx.owner !== undefined) return `type \`${ctx.owner}\`${ctx.ownerPath === "" ? "" : `, property \`${ctx.ownerPath}\``}`;
+  if (ctx.inComponent && ctx.owner !== undefined)
+    return `type \`${ctx.owner}\`${ctx.ownerPath === "" ? "" : `, property \`${ctx.ownerPath}\``}`;
   return ctx.path === "" ? ctx.label : `${ctx.label}, property \`${ctx.path}\``;
 }
 
 /** The context one step down: into a property (`present` when it is required), the items, additional properties or a branch. */
 export function descend(ctx: SchemaContext, step: string, present = false): SchemaContext {
   const join = (path: string): string => (path === "" || step.startsWith("[") ? `${path}${step}` : `${path}.${step}`);
-  return { ...ctx, path: join(ctx.path), ownerPath: join(ctx.ownerPath), place: ctx.place === "parameter" ? "request" : ctx.place, present };
+  return {
+    ...ctx,
+    path: join(ctx.path),
+    ownerPath: join(ctx.ownerPath),
+    place: ctx.place === "parameter" ? "request" : ctx.place,
+    present,
+  };
 }
 
 /** The context inside a branch of a oneOf/anyOf: same place, named after the branch. */
@@ -99,11 +111,22 @@ export function intoBranch(ctx: SchemaContext, keyword: string, index: number): 
  * named after it, read the other way round inside `not`, and without type changes where the
  * generated types leave the subschema out.
  */
-export function intoSubschema(ctx: SchemaContext, label: string, reading: { readonly negate?: boolean; readonly typed?: boolean } = {}): SchemaContext {
+export function intoSubschema(
+  ctx: SchemaContext,
+  label: string,
+  reading: { readonly negate?: boolean; readonly typed?: boolean } = {},
+): SchemaContext {
   const suffix = ` (${label})`;
   const negated = reading.negate === true ? ctx.negated !== true : ctx.negated === true;
   const untyped = ctx.untyped === true || reading.typed !== true;
-  return { ...ctx, path: `${ctx.path}${suffix}`.trim(), ownerPath: `${ctx.ownerPath}${suffix}`.trim(), negated, untyped, present: false };
+  return {
+    ...ctx,
+    path: `${ctx.path}${suffix}`.trim(),
+    ownerPath: `${ctx.ownerPath}${suffix}`.trim(),
+    negated,
+    untyped,
+    present: false,
+  };
 }
 
 /** How a context reads what it compares, as a key: the same schemas read differently are compared again. */
@@ -117,7 +140,11 @@ export function listValues(values: readonly string[]): string {
 }
 
 /** A change no rule classifies, or one that only documents: reported at the context's place and direction. */
-export function plainFinding(ctx: SchemaContext, rule: "unclassified" | "documentation-changed" | "example-changed" | "deprecation-changed", change: SchemaChange): Finding {
+export function plainFinding(
+  ctx: SchemaContext,
+  rule: "unclassified" | "documentation-changed" | "example-changed" | "deprecation-changed",
+  change: SchemaChange,
+): Finding {
   return {
     rule,
     direction: ctx.direction,

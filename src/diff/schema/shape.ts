@@ -27,7 +27,12 @@ export interface SchemaMemo {
 
 /** A schema document with nothing worked out yet. */
 export function createSchemaDoc(document: unknown, version: "3.0" | "3.1"): SchemaDoc {
-  return { document, version, rules: dialectRules(openApiDialect(version)), memo: { shapes: new Map(), digests: new Map() } };
+  return {
+    document,
+    version,
+    rules: dialectRules(openApiDialect(version)),
+    memo: { shapes: new Map(), digests: new Map() },
+  };
 }
 
 /** A schema as found in a document: its value and where it stands. */
@@ -56,7 +61,15 @@ export interface Branching {
  * The applicators that take a subschema and apply it in place: each restricts the instance while
  * it is there (absent, it accepts anything), except `not`, which refuses what its schema accepts.
  */
-export type SubschemaKeyword = "contains" | "propertyNames" | "patternProperties" | "dependentSchemas" | "unevaluatedItems" | "unevaluatedProperties" | "contentSchema" | "not";
+export type SubschemaKeyword =
+  | "contains"
+  | "propertyNames"
+  | "patternProperties"
+  | "dependentSchemas"
+  | "unevaluatedItems"
+  | "unevaluatedProperties"
+  | "contentSchema"
+  | "not";
 
 /** A subschema of one level: its keyword, its key within the keyword, and its schema. */
 export interface Subschema {
@@ -128,14 +141,20 @@ export function acceptsType(types: ReadonlySet<JsonType> | undefined, type: Json
 }
 
 /** Whether every value `narrow` accepts, `wide` accepts too. */
-export function coversTypes(wide: ReadonlySet<JsonType> | undefined, narrow: ReadonlySet<JsonType> | undefined): boolean {
+export function coversTypes(
+  wide: ReadonlySet<JsonType> | undefined,
+  narrow: ReadonlySet<JsonType> | undefined,
+): boolean {
   if (wide === undefined) return true;
   if (narrow === undefined) return false;
   return [...narrow].every((type) => acceptsType(wide, type));
 }
 
 /** The types both sets accept; "number" absorbs "integer". */
-export function intersectTypes(a: ReadonlySet<JsonType> | undefined, b: ReadonlySet<JsonType> | undefined): ReadonlySet<JsonType> | undefined {
+export function intersectTypes(
+  a: ReadonlySet<JsonType> | undefined,
+  b: ReadonlySet<JsonType> | undefined,
+): ReadonlySet<JsonType> | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
   return tidyTypes(ALL_TYPES.filter((type) => acceptsType(a, type) && acceptsType(b, type)));

@@ -29,8 +29,18 @@ export interface SpecSide {
  * diagnostic placed at `name:line:col`, when the document could not be generated from.
  */
 export async function loadSide(source: SpecSource): Promise<SpecSide> {
-  const loaded = await loadSpec(source.path ?? source.name, source.text, ...(source.read === undefined ? [] : [source.read]));
+  const loaded = await loadSpec(
+    source.path ?? source.name,
+    source.text,
+    ...(source.read === undefined ? [] : [source.read]),
+  );
   const { model, diagnostics } = buildModel(loaded, source.name);
   if (hasErrors(diagnostics)) throw new GenerationFailed(await loaded.resolvePositions(diagnostics));
-  return { name: source.name, text: source.text, loaded, model, schemas: createSchemaDoc(loaded.document, loaded.version) };
+  return {
+    name: source.name,
+    text: source.text,
+    loaded,
+    model,
+    schemas: createSchemaDoc(loaded.document, loaded.version),
+  };
 }

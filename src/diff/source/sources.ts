@@ -8,14 +8,18 @@ import type { SpecSource } from "./load-side.js";
 export const DEFAULT_SPEC = "spec/openapi.yaml";
 
 /** A side as the command line names it: a file, or a file at a git ref. */
-export type SourceArgument = { readonly kind: "file"; readonly path: string } | { readonly kind: "git"; readonly ref: string; readonly path: string };
+export type SourceArgument =
+  | { readonly kind: "file"; readonly path: string }
+  | { readonly kind: "git"; readonly ref: string; readonly path: string };
 
 /** "spec/a.yaml" → a file; "git:main" → spec/openapi.yaml at main; "git:v1.2:api/spec.yaml" → that path at v1.2. */
 export function parseSourceArgument(argument: string): SourceArgument {
   if (!argument.startsWith("git:")) return { kind: "file", path: argument };
   const rest = argument.slice("git:".length);
   const colon = rest.indexOf(":");
-  return colon < 0 ? { kind: "git", ref: rest, path: DEFAULT_SPEC } : { kind: "git", ref: rest.slice(0, colon), path: rest.slice(colon + 1) };
+  return colon < 0
+    ? { kind: "git", ref: rest, path: DEFAULT_SPEC }
+    : { kind: "git", ref: rest.slice(0, colon), path: rest.slice(colon + 1) };
 }
 
 /** How the report names a side: a path relative to `cwd`, or "git:<ref>:<path>". */
@@ -30,7 +34,8 @@ export function sourceName(source: SourceArgument, cwd: string): string {
  */
 export async function readSource(source: SourceArgument, cwd: string): Promise<SpecSource> {
   const name = sourceName(source, cwd);
-  if (source.kind === "git") return { name, text: await readGitFile(source.ref, source.path, cwd), read: gitReader(source.ref, name, cwd) };
+  if (source.kind === "git")
+    return { name, text: await readGitFile(source.ref, source.path, cwd), read: gitReader(source.ref, name, cwd) };
   try {
     const path = resolve(cwd, source.path);
     return { name, path, text: await readFile(path, "utf8") };
@@ -59,9 +64,12 @@ export async function readGitFile(ref: string, path: string, cwd: string): Promi
 function gitReader(ref: string, name: string, cwd: string): (file: string) => Promise<string> {
   const prefix = resolve(`git:${ref}:`);
   return async (file) => {
-    if (!file.startsWith(prefix)) throw new Error(`${file} is outside the repository at git ref "${ref}" (referenced from ${name})`);
+    if (!file.startsWith(prefix))
+      throw new Error(`${file} is outside the repository at git ref "${ref}" (referenced from ${name})`);
     return readGitFile(ref, file.slice(prefix.length), cwd).catch((error: unknown) => {
-      throw new Error(error instanceof GenerationFailed ? (error.diagnostics[0]?.message ?? String(error)) : String(error));
+      throw new Error(
+        error instanceof GenerationFailed ? (error.diagnostics[0]?.message ?? String(error)) : String(error),
+      );
     });
   };
 }
@@ -72,6 +80,8 @@ function notFound(message: string, file: string): GenerationFailed {
 
 function runGit(args: readonly string[], cwd: string): Promise<{ ok: boolean; stdout: string }> {
   return new Promise((done) => {
-    execFile("git", [...args], { cwd, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (error, stdout) => done({ ok: error === null, stdout }));
+    execFile("git", [...args], { cwd, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (error, stdout) =>
+      done({ ok: error === null, stdout }),
+    );
   });
 }

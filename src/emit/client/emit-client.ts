@@ -9,7 +9,8 @@ import { buildOptionsView, type OptionsView } from "./options-view.js";
  * client/, to which client.ts passes the route table and the servers.
  */
 export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
-  const render = (name: string, view: object): GeneratedFile => config.templates.file(`client/${name}.ts`, `client/${name}.ts`, view);
+  const render = (name: string, view: object): GeneratedFile =>
+    config.templates.file(`client/${name}.ts`, `client/${name}.ts`, view);
   const title = `${model.source.title} (version ${model.source.version})`;
   const options = buildOptionsView(model);
   const methods = model.operations.map(buildMethodView);
@@ -23,13 +24,22 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
 }
 
 /** What client.ts imports: only what its methods and options use, so no import is left unused. */
-function importsView(options: OptionsView, methods: readonly MethodView[]): { types: boolean; basic: boolean; body: string[]; runtime: string[] } {
+function importsView(
+  options: OptionsView,
+  methods: readonly MethodView[],
+): { types: boolean; basic: boolean; body: string[]; runtime: string[] } {
   const bodyParts = methods.flatMap((m) => (m.body === false ? [] : m.body.parts));
   const typeParts: TypePart[] = [...bodyParts, ...methods.flatMap((m) => m.returns)];
   const groups = methods.flatMap((m) => [m.path, m.query, m.headers]).filter((group) => group !== false);
   const errorTypes = methods.some((m) => m.errors.some((e) => e.type !== undefined));
-  const body = [...(bodyParts.some((p) => p.prefix === "" && p.name === "RawBody") ? ["RawBody"] : []), ...(bodyParts.some((p) => p.files.length > 0) ? ["WithFiles"] : [])];
-  const runtime = [...(methods.length > 0 ? ["CallOptions"] : []), ...(methods.some((m) => m.noArgs) ? ["NoArgs"] : [])];
+  const body = [
+    ...(bodyParts.some((p) => p.prefix === "" && p.name === "RawBody") ? ["RawBody"] : []),
+    ...(bodyParts.some((p) => p.files.length > 0) ? ["WithFiles"] : []),
+  ];
+  const runtime = [
+    ...(methods.length > 0 ? ["CallOptions"] : []),
+    ...(methods.some((m) => m.noArgs) ? ["NoArgs"] : []),
+  ];
   return {
     types: groups.length > 0 || errorTypes || typeParts.some((p) => p.prefix === "T."),
     basic: options.basic !== false || options.schemes.some((s) => s.basic),

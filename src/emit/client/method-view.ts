@@ -65,13 +65,16 @@ export function buildMethodView(operation: OperationModel): MethodView {
     ...parts,
     contentTypes: contents.length > 1 ? contents.map((c) => c.mediaType) : [],
     returns: returnParts(operation),
-    errors: operation.responses.filter((r) => !r.success).map((r) => errorView(r, operation.names.responseTypes[r.status])),
+    errors: operation.responses
+      .filter((r) => !r.success)
+      .map((r) => errorView(r, operation.names.responseTypes[r.status])),
   };
 }
 
 /** Path, query and headers, each when the operation has such parameters; optional when none is required. */
 function parameterGroups({ names, parameters }: OperationModel): Pick<MethodView, "path" | "query" | "headers"> {
-  const group = (type: string | undefined, list: readonly { required: boolean }[]): GroupView | false => (type === undefined ? false : { type, optional: !list.some((p) => p.required) });
+  const group = (type: string | undefined, list: readonly { required: boolean }[]): GroupView | false =>
+    type === undefined ? false : { type, optional: !list.some((p) => p.required) };
   return {
     path: group(names.pathParamsType, parameters.path),
     query: group(names.queryType, parameters.query),
@@ -89,7 +92,8 @@ function bodyView(operation: OperationModel): MethodView["body"] {
 /** Raw-byte media types take bytes; multipart and form fields that carry files take file input. */
 function bodyPart(content: BodyContentModel, bodyType: string | undefined): TypePart {
   if (content.kind === "binary") return builtin("RawBody");
-  if (content.schemaPointer === undefined || bodyType === undefined) return builtin(content.kind === "text" ? "string" : "unknown");
+  if (content.schemaPointer === undefined || bodyType === undefined)
+    return builtin(content.kind === "text" ? "string" : "unknown");
   return generated(bodyType, content.binaryFields);
 }
 
@@ -102,8 +106,11 @@ function returnParts(operation: OperationModel): TypePart[] {
   const success = operation.responses.filter((r) => r.success);
   const chosen = success.length > 0 ? success : operation.responses.filter((r) => r.status === "default");
   if (chosen.length === 0) return [builtin("unknown")];
-  if (chosen.every((r) => r.contents.every((c) => c.kind === "json" && c.schemaPointer !== undefined))) return [generated(operation.names.responseType)];
-  return uniqueParts(chosen.flatMap((response) => responseParts(response, operation.names.responseTypes[response.status])));
+  if (chosen.every((r) => r.contents.every((c) => c.kind === "json" && c.schemaPointer !== undefined)))
+    return [generated(operation.names.responseType)];
+  return uniqueParts(
+    chosen.flatMap((response) => responseParts(response, operation.names.responseTypes[response.status])),
+  );
 }
 
 function responseParts(response: ResponseModel, typeName: string | undefined): TypePart[] {
@@ -119,7 +126,8 @@ function responseParts(response: ResponseModel, typeName: string | undefined): T
 function errorView(response: ResponseModel, typeName: string | undefined): ErrorView {
   const status = response.status;
   if (response.contents.length === 0) return { status, builtin: "undefined" };
-  if (response.contents.every((c) => c.kind === "json" && c.schemaPointer !== undefined) && typeName !== undefined) return { status, type: typeName };
+  if (response.contents.every((c) => c.kind === "json" && c.schemaPointer !== undefined) && typeName !== undefined)
+    return { status, type: typeName };
   return { status, builtin: response.contents.every((c) => c.kind !== "json") ? "string" : "unknown" };
 }
 

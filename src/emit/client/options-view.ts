@@ -61,7 +61,9 @@ const DESCRIBE: Readonly<Record<CredentialKind, (schemes: readonly SecuritySchem
 /** The option of one kind of credential, when the spec has a scheme of that kind. */
 function credentialOption(kind: CredentialKind, model: ApiModel): CredentialOptionView | false {
   const matching = model.securitySchemes.filter((scheme) => kindOf(scheme) === kind);
-  return matching.length === 0 ? false : { required: isRequired(matching, model.operations), doc: DESCRIBE[kind](matching) };
+  return matching.length === 0
+    ? false
+    : { required: isRequired(matching, model.operations), doc: DESCRIBE[kind](matching) };
 }
 
 function kindOf(scheme: SecuritySchemeModel): CredentialKind | undefined {
@@ -79,7 +81,9 @@ function kindOf(scheme: SecuritySchemeModel): CredentialKind | undefined {
 function isRequired(matching: readonly SecuritySchemeModel[], operations: readonly OperationModel[]): boolean {
   const [only] = matching;
   if (matching.length !== 1 || only === undefined || operations.length === 0) return false;
-  return operations.every((op) => op.security.length > 0 && op.security.every((alt) => alt.schemes.some((s) => s.name === only.name)));
+  return operations.every(
+    (op) => op.security.length > 0 && op.security.every((alt) => alt.schemes.some((s) => s.name === only.name)),
+  );
 }
 
 function placement(scheme: SecuritySchemeModel): string {
@@ -90,12 +94,18 @@ function placement(scheme: SecuritySchemeModel): string {
 
 function schemeView(scheme: SecuritySchemeModel): SchemeCredentialView {
   const basic = scheme.type === "http" && scheme.scheme === "basic";
-  return { name: scheme.name, basic, doc: `Credential for the \`${scheme.name}\` scheme (${scheme.type}${scheme.scheme ? ` ${scheme.scheme}` : ""}).` };
+  return {
+    name: scheme.name,
+    basic,
+    doc: `Credential for the \`${scheme.name}\` scheme (${scheme.type}${scheme.scheme ? ` ${scheme.scheme}` : ""}).`,
+  };
 }
 
 function baseUrlDoc(model: ApiModel): string {
   const server = model.servers[0];
-  if (server === undefined) return "The base URL every path is appended to. The spec declares no server, so paths are relative unless this is set.";
-  const variables = server.variables.length === 0 ? "" : ", its variables taken from `serverVariables` or their defaults";
+  if (server === undefined)
+    return "The base URL every path is appended to. The spec declares no server, so paths are relative unless this is set.";
+  const variables =
+    server.variables.length === 0 ? "" : ", its variables taken from `serverVariables` or their defaults";
   return `The base URL every path is appended to (default: the spec's first server, \`${server.url}\`${variables}).`;
 }

@@ -21,10 +21,17 @@ const DIALECT = "https://json-schema.org/draft/2020-12/schema";
 export function emitJsonSchemas({ model, document }: EmitInput): GeneratedFile[] {
   const dialect = model.source.openapiVersion === "3.1" ? { $schema: DIALECT } : {};
   const rewriter = new Rewriter(document, model.source.openapiVersion === "3.1");
-  const defs: Record<string, unknown> = Object.fromEntries(model.schemas.map((schema) => [schema.name, rewriter.rewrite(component(document, schema.name), false)]));
+  const defs: Record<string, unknown> = Object.fromEntries(
+    model.schemas.map((schema) => [schema.name, rewriter.rewrite(component(document, schema.name), false)]),
+  );
   for (const [key, value] of rewriter.others()) defs[key] = value;
   const shared = new CodeRef("$defs");
-  const documents = Object.fromEntries(model.schemas.map((schema) => [schema.name, { ...dialect, $ref: appendPointer("#/$defs", schema.name), $defs: shared }]));
+  const documents = Object.fromEntries(
+    model.schemas.map((schema) => [
+      schema.name,
+      { ...dialect, $ref: appendPointer("#/$defs", schema.name), $defs: shared },
+    ]),
+  );
   const content = [
     "/** Every component schema, once, with its references to other components pointing within these `$defs`. */",
     `const $defs = ${toCodeLiteral(defs)} as const;`,
@@ -73,8 +80,10 @@ class Rewriter {
     const scoped = inResource || (this.#scoped && typeof (node as Record<string, unknown>)["$id"] === "string");
     const { $ref: ref, ...rest } = node as Record<string, unknown>;
     const members = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, this.rewrite(value, scoped)]));
-    if (typeof ref !== "string" || !ref.startsWith("#/") || scoped) return ref === undefined ? members : { $ref: ref, ...members };
-    if (ref.startsWith(COMPONENTS)) return { $ref: appendPointer("#/$defs", ...pointerSegments(ref).slice(2)), ...members };
+    if (typeof ref !== "string" || !ref.startsWith("#/") || scoped)
+      return ref === undefined ? members : { $ref: ref, ...members };
+    if (ref.startsWith(COMPONENTS))
+      return { $ref: appendPointer("#/$defs", ...pointerSegments(ref).slice(2)), ...members };
     return { $ref: appendPointer("#/$defs", this.#other(ref)), ...members };
   }
 

@@ -5,12 +5,27 @@ import type { EmitInput, GeneratedFile } from "../emitter.js";
  * carries every schema's type, so only names the naming authority reserves (RESERVED_TYPE_NAMES)
  * may appear here. The rest of the client stays under `./client/index.js`.
  */
-const CLIENT_VALUES = ["ApiError", "ApiNetworkError", "ApiTimeoutError", "Client", "createClient", "isApiError", "RequestValidationError", "ResponseValidationError"];
+const CLIENT_VALUES = [
+  "ApiError",
+  "ApiNetworkError",
+  "ApiTimeoutError",
+  "Client",
+  "createClient",
+  "isApiError",
+  "RequestValidationError",
+  "ResponseValidationError",
+];
 const CLIENT_TYPES = ["ApiErrorOf", "CallOptions", "ClientOptions", "ErrorAnswers", "RetryOptions"];
 
 /** generated/index.ts: the package root, the types, the route table and the client. */
 export function emitIndex(_input: EmitInput): GeneratedFile[] {
   const clientNames = [...CLIENT_VALUES, ...CLIENT_TYPES.map((name) => `type ${name}`)].map((name) => `  ${name},`);
-  const lines = [`export type * from "./types.js";`, `export * from "./routes.js";`, `export {`, ...clientNames, `} from "./client/index.js";`];
+  const lines = [
+    `export type * from "./types.js";`,
+    `export * from "./routes.js";`,
+    `export {`,
+    ...clientNames,
+    `} from "./client/index.js";`,
+  ];
   return [{ path: "index.ts", content: `${lines.join("\n")}\n` }];
 }

@@ -25,7 +25,9 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
       `TanStack Query v5 options of ${title}: for each GET operation its query key and \`{ queryKey, queryFn }\`, for each other operation \`{ mutationKey, mutationFn, onSuccess }\`, whose onSuccess invalidates the queries the spec says it can change. @tanstack/query-core is a peer dependency of this entry point (for its types only).`,
     ),
     root: keyRoot(model.source.title),
-    queries: model.operations.filter((operation) => operation.method === "get").map((operation) => queryView(operation)),
+    queries: model.operations
+      .filter((operation) => operation.method === "get")
+      .map((operation) => queryView(operation)),
     mutations: model.operations.filter(isMutation).map((operation) => ({
       name: operation.names.method,
       route: routeText(operation),
@@ -38,8 +40,16 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
 }
 
 function queryView(operation: OperationModel): object {
-  const required = [...operation.parameters.path, ...operation.parameters.query, ...operation.parameters.header].some((parameter) => parameter.required);
-  return { name: operation.names.method, route: routeText(operation), keyName: `${operation.names.method}QueryKey`, optionsName: `${operation.names.method}QueryOptions`, optional: !required };
+  const required = [...operation.parameters.path, ...operation.parameters.query, ...operation.parameters.header].some(
+    (parameter) => parameter.required,
+  );
+  return {
+    name: operation.names.method,
+    route: routeText(operation),
+    keyName: `${operation.names.method}QueryKey`,
+    optionsName: `${operation.names.method}QueryOptions`,
+    optional: !required,
+  };
 }
 
 function routeText(operation: OperationModel): string {
@@ -51,15 +61,22 @@ function routeText(operation: OperationModel): string {
  * schema they answer are counted rather than listed when there are many (a document whose schemas
  * all embed one another).
  */
-function mutationDoc(operation: OperationModel, entries: readonly Invalidation[], byName: ReadonlyMap<string, OperationModel>): string {
-  if (entries.length === 0) return `\`${routeText(operation)}\`: no GET operation shares its path or answers a schema it writes.`;
+function mutationDoc(
+  operation: OperationModel,
+  entries: readonly Invalidation[],
+  byName: ReadonlyMap<string, OperationModel>,
+): string {
+  if (entries.length === 0)
+    return `\`${routeText(operation)}\`: no GET operation shares its path or answers a schema it writes.`;
   const bySchemaOnly = entries.filter((entry) => entry.reasons.length === 1 && entry.reasons[0] === "schema");
-  const listed = bySchemaOnly.length > SCHEMA_ENTRIES_LISTED ? entries.filter((entry) => !bySchemaOnly.includes(entry)) : entries;
+  const listed =
+    bySchemaOnly.length > SCHEMA_ENTRIES_LISTED ? entries.filter((entry) => !bySchemaOnly.includes(entry)) : entries;
   const lines = listed.map((entry) => {
     const query = byName.get(entry.query);
     return `- \`${entry.query}\` (\`${query === undefined ? "" : routeText(query)}\`): ${entry.reasons.map((reason) => REASONS[reason]).join("; ")}`;
   });
-  if (listed.length < entries.length) lines.push(`- ${bySchemaOnly.length} more queries, each of which answers a schema it writes`);
+  if (listed.length < entries.length)
+    lines.push(`- ${bySchemaOnly.length} more queries, each of which answers a schema it writes`);
   return `\`${routeText(operation)}\` invalidates:\n${lines.join("\n")}`;
 }
 

@@ -44,19 +44,35 @@ export function buildInvalidationMap(model: ApiModel, document: unknown): Invali
   const map: Record<string, readonly Invalidation[]> = {};
   for (const mutation of model.operations.filter(isMutation)) {
     const written = writtenSchemas(document, mutation);
-    const found = queries.map((query) => ({ query: query.names.method, reasons: reasonsFor(mutation, query, written, reads.get(query) ?? new Set()) }));
-    map[mutation.names.method] = found.filter((entry) => entry.reasons.length > 0).sort((a, b) => a.query.localeCompare(b.query));
+    const found = queries.map((query) => ({
+      query: query.names.method,
+      reasons: reasonsFor(mutation, query, written, reads.get(query) ?? new Set()),
+    }));
+    map[mutation.names.method] = found
+      .filter((entry) => entry.reasons.length > 0)
+      .sort((a, b) => a.query.localeCompare(b.query));
   }
   return map;
 }
 
-function reasonsFor(mutation: OperationModel, query: OperationModel, written: ReadonlySet<string>, read: ReadonlySet<string>): InvalidationReason[] {
+function reasonsFor(
+  mutation: OperationModel,
+  query: OperationModel,
+  written: ReadonlySet<string>,
+  read: ReadonlySet<string>,
+): InvalidationReason[] {
   const reasons: InvalidationReason[] = [];
   const own = segmentsOf(mutation.path);
   const target = segmentsOf(query.path);
   if (samePath(own, target)) reasons.push("path");
   if (collectionPaths(own).some((path) => samePath(path, target))) reasons.push("collection");
-  if (mutation.method === "delete" && isParameter(own.at(-1)) && target.length > own.length && samePath(own, target.slice(0, own.length))) reasons.push("below");
+  if (
+    mutation.method === "delete" &&
+    isParameter(own.at(-1)) &&
+    target.length > own.length &&
+    samePath(own, target.slice(0, own.length))
+  )
+    reasons.push("below");
   if ([...written].some((name) => read.has(name))) reasons.push("schema");
   return reasons;
 }
@@ -72,7 +88,9 @@ function isParameter(segment: string | undefined): boolean {
 
 /** Two templates are the same path when their literal segments agree and their parameters sit at the same places. */
 function samePath(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((segment, i) => segment === b[i] || (isParameter(segment) && isParameter(b[i])));
+  return (
+    a.length === b.length && a.every((segment, i) => segment === b[i] || (isParameter(segment) && isParameter(b[i])))
+  );
 }
 
 /**
@@ -89,11 +107,15 @@ function collectionPaths(segments: readonly string[]): string[][] {
 
 /** The pointers of the JSON schemas of an operation's success answers. */
 function successPointers(operation: OperationModel): string[] {
-  return operation.responses.filter((response) => response.success).flatMap((response) => schemaPointersOf(response.contents));
+  return operation.responses
+    .filter((response) => response.success)
+    .flatMap((response) => schemaPointersOf(response.contents));
 }
 
 function schemaPointersOf(contents: readonly { readonly kind: string; readonly schemaPointer?: string }[]): string[] {
-  return contents.filter((content) => content.schemaPointer !== undefined).map((content) => content.schemaPointer as string);
+  return contents
+    .filter((content) => content.schemaPointer !== undefined)
+    .map((content) => content.schemaPointer as string);
 }
 
 /** The named schemas a mutation writes: what its request body and success answers are made of. */
@@ -113,7 +135,8 @@ function collectMadeOf(document: unknown, schema: unknown, names: Set<string>): 
     names.add(name);
     collectMadeOf(document, resolvePointer(document, schema.$ref as string), names);
   }
-  for (const keyword of ["allOf", "anyOf", "oneOf"]) for (const branch of asList(schema[keyword])) collectMadeOf(document, branch, names);
+  for (const keyword of ["allOf", "anyOf", "oneOf"])
+    for (const branch of asList(schema[keyword])) collectMadeOf(document, branch, names);
   collectMadeOf(document, schema.items, names);
 }
 
@@ -158,7 +181,8 @@ function directRefs(schema: unknown): Set<string> {
     if (!isRecord(value)) continue;
     const name = componentName(value.$ref);
     if (name !== undefined) names.add(name);
-    for (const [key, child] of Object.entries(value)) if (key !== "$ref" && typeof child === "object") pending.push(child);
+    for (const [key, child] of Object.entries(value))
+      if (key !== "$ref" && typeof child === "object") pending.push(child);
   }
   return names;
 }

@@ -1,5 +1,11 @@
 import type { ApiModel, BodyContentModel, OperationModel, ParameterModel } from "../../model/types.js";
-import type { HttpMethod, Route, RouteContent, RouteParameter, RouteSecurityScheme } from "../../runtime/route-types.js";
+import type {
+  HttpMethod,
+  Route,
+  RouteContent,
+  RouteParameter,
+  RouteSecurityScheme,
+} from "../../runtime/route-types.js";
 import { CodeRef } from "../literal.js";
 
 /**
@@ -21,12 +27,22 @@ export interface ValidatorsView {
 const OBJECT_STYLES = new Set(["form", "spaceDelimited", "pipeDelimited"]);
 
 export function buildRouteView(operation: OperationModel, model: ApiModel): RouteView {
-  const parameter = (p: ParameterModel): RouteParameter => ({ name: p.name, required: p.required, style: p.style, explode: p.explode, array: p.isArray });
+  const parameter = (p: ParameterModel): RouteParameter => ({
+    name: p.name,
+    required: p.required,
+    style: p.style,
+    explode: p.explode,
+    array: p.isArray,
+  });
   const queryParameter = (p: ParameterModel): RouteParameter => {
     const properties = OBJECT_STYLES.has(p.style) ? p.objectProperties : undefined;
     return properties === undefined ? parameter(p) : { ...parameter(p), properties };
   };
-  const content = (c: BodyContentModel): RouteContent => ({ mediaType: c.mediaType, kind: c.kind, ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}) });
+  const content = (c: BodyContentModel): RouteContent => ({
+    mediaType: c.mediaType,
+    kind: c.kind,
+    ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}),
+  });
   const body = operation.requestBody;
   return {
     operationId: operation.id,
@@ -35,7 +51,9 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     pathParams: operation.parameters.path.map((p) => p.name),
     query: operation.parameters.query.map(queryParameter),
     headers: operation.parameters.header.map(parameter),
-    ...(body !== undefined ? { body: { required: body.required, pointer: body.pointer, contents: body.contents.map(content) } } : {}),
+    ...(body !== undefined
+      ? { body: { required: body.required, pointer: body.pointer, contents: body.contents.map(content) } }
+      : {}),
     responses: Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)])),
     security: operation.security.map((requirement) => requirement.schemes.flatMap((s) => schemeView(s.name, model))),
     validators: validatorsView(operation),
@@ -44,7 +62,8 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
 
 function validatorsView({ names }: OperationModel): ValidatorsView {
   const ref = (name: string): CodeRef => new CodeRef(`V.${name}`);
-  const refs = (byKey: Readonly<Record<string, string>>): Record<string, CodeRef> => Object.fromEntries(Object.entries(byKey).map(([key, name]) => [key, ref(name)]));
+  const refs = (byKey: Readonly<Record<string, string>>): Record<string, CodeRef> =>
+    Object.fromEntries(Object.entries(byKey).map(([key, name]) => [key, ref(name)]));
   return {
     ...(names.pathParamsValidator !== undefined ? { pathParams: ref(names.pathParamsValidator) } : {}),
     ...(names.queryValidator !== undefined ? { query: ref(names.queryValidator) } : {}),

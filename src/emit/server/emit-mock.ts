@@ -11,6 +11,13 @@ import { loadValidators } from "./mock-validators.js";
 export function emitMock({ model, document, config }: EmitInput): GeneratedFile[] {
   const title = `${model.source.title} (version ${model.source.version})`;
   const validators = loadValidators(config.validators().javascript(mockValidatorNames(model)));
-  const fileDoc = wrap(`The mock handlers of ${title}: every operation answers its first 2xx response with example data.`);
-  return [config.templates.file("server/mock.ts", "server/mock.ts", { fileDoc, answers: buildMockAnswers(model, document, validators) })];
+  const fileDoc = wrap(
+    `The mock handlers of ${title}: every operation answers its first 2xx response with example data.`,
+  );
+  return [
+    config.templates.file("server/mock.ts", "server/mock.ts", {
+      fileDoc,
+      answers: buildMockAnswers(model, document, validators),
+    }),
+  ];
 }

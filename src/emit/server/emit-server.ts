@@ -15,9 +15,12 @@ const MULTIPART_RUNTIME = "server/runtime/multipart.ts";
  * instance, the reference), the same for every spec.
  */
 export function emitServer({ model, config }: EmitInput): GeneratedFile[] {
-  const render = (name: string, view: object): GeneratedFile => config.templates.file(`server/${name}.ts`, `server/${name}.ts`, view);
+  const render = (name: string, view: object): GeneratedFile =>
+    config.templates.file(`server/${name}.ts`, `server/${name}.ts`, view);
   const title = `${model.source.title} (version ${model.source.version})`;
-  const credentialSchemes = new Set(model.securitySchemes.filter((scheme) => scheme.type !== "mutualTLS").map((scheme) => scheme.name));
+  const credentialSchemes = new Set(
+    model.securitySchemes.filter((scheme) => scheme.type !== "mutualTLS").map((scheme) => scheme.name),
+  );
   const operations = model.operations.map((operation) => buildHandlerView(operation, credentialSchemes));
   const plugin = buildPluginView(model, credentialSchemes);
   return [
@@ -36,7 +39,8 @@ const docs = {
     `The handlers of ${title}: one per operation, keyed by operationId. A handler receives the request already validated against the contract and converted to its types, and answers one of the operation's declared responses: a status with a body of that status's type.`,
   plugin: (title: string) =>
     `The Fastify plugin of ${title}: every operation of the route table, served under the base path by the request pipeline of ./runtime/pipeline.ts, calling your handlers; \`buildServer\` and \`registerDocs\` over this route table and base path.`,
-  stubs: (title: string) => `Stub handlers of ${title}: every operation answers 501 Not Implemented. Where a service starts from.`,
+  stubs: (title: string) =>
+    `Stub handlers of ${title}: every operation answers 501 Not Implemented. Where a service starts from.`,
 };
 
 /** What `plugin.ts` needs beyond the route table. */
@@ -50,8 +54,12 @@ interface PluginView {
 function buildPluginView(model: ApiModel, usable: ReadonlySet<string>): PluginView {
   const contents = model.operations.flatMap((operation) => operation.requestBody?.contents ?? []);
   return {
-    multipart: contents.some((content) => content.kind === "multipart" && mediaTypeEssence(content.mediaType) === "multipart/form-data"),
-    secured: model.operations.some((operation) => operation.security.some((requirement) => requirement.schemes.some((scheme) => usable.has(scheme.name)))),
+    multipart: contents.some(
+      (content) => content.kind === "multipart" && mediaTypeEssence(content.mediaType) === "multipart/form-data",
+    ),
+    secured: model.operations.some((operation) =>
+      operation.security.some((requirement) => requirement.schemes.some((scheme) => usable.has(scheme.name))),
+    ),
   };
 }
 

@@ -56,7 +56,11 @@ export function buildHandlerView(operation: OperationModel, credentialSchemes: R
     ...(names.headersType !== undefined ? { headers: names.headersType } : {}),
     bodyParts: parts,
     singleBody: parts.length === 1,
-    secured: operation.security.length > 0 && operation.security.every((requirement) => requirement.schemes.some((scheme) => credentialSchemes.has(scheme.name))),
+    secured:
+      operation.security.length > 0 &&
+      operation.security.every((requirement) =>
+        requirement.schemes.some((scheme) => credentialSchemes.has(scheme.name)),
+      ),
     responses: operation.responses.map((response) => responseView(response, names.responseTypes[response.status])),
   };
 }
@@ -74,14 +78,18 @@ function bodyParts(operation: OperationModel): BodyPartView[] {
   if (body === undefined || body.contents.length === 0) return [{ none: true }];
   const typeName = operation.names.bodyType;
   const parts = body.contents.map((content) => bodyPart(content, typeName));
-  const unique = parts.filter((part, i) => parts.findIndex((other) => JSON.stringify(other) === JSON.stringify(part)) === i);
+  const unique = parts.filter(
+    (part, i) => parts.findIndex((other) => JSON.stringify(other) === JSON.stringify(part)) === i,
+  );
   return body.required ? unique : [...unique, { none: true }];
 }
 
 function bodyPart(content: BodyContentModel, typeName: string | undefined): BodyPartView {
   if (content.kind === "binary") return { bytes: true };
-  if (typeName === undefined || content.schemaPointer === undefined) return content.kind === "text" ? { text: true } : { unknown: true };
-  if (content.kind === "multipart" && content.binaryFields.length > 0) return { uploadType: typeName, uploadFiles: content.binaryFields };
+  if (typeName === undefined || content.schemaPointer === undefined)
+    return content.kind === "text" ? { text: true } : { unknown: true };
+  if (content.kind === "multipart" && content.binaryFields.length > 0)
+    return { uploadType: typeName, uploadFiles: content.binaryFields };
   return { type: typeName };
 }
 

@@ -35,10 +35,17 @@ const ATTEMPTS = 48;
  * builder (which tries other alternatives where the validator says a candidate fails). A response
  * without content answers without a body; a non-JSON one, its first string example or "".
  */
-export function buildMockAnswers(model: ApiModel, document: unknown, validators: ReadonlyMap<string, LoadedValidator>): MockAnswerView[] {
+export function buildMockAnswers(
+  model: ApiModel,
+  document: unknown,
+  validators: ReadonlyMap<string, LoadedValidator>,
+): MockAnswerView[] {
   const source = new SchemaSource(document, dialectRules(openApiDialect(model.source.openapiVersion)));
   const samples = new SampleCache();
-  return model.operations.map((operation) => ({ method: operation.names.method, ...answerFor(operation, document, source, validators, samples) }));
+  return model.operations.map((operation) => ({
+    method: operation.names.method,
+    ...answerFor(operation, document, source, validators, samples),
+  }));
 }
 
 /** The validators the mock answers are checked with: those of each operation's first 2xx JSON response. */
@@ -51,7 +58,10 @@ export function mockValidatorNames(model: ApiModel): string[] {
 }
 
 /** The content a response answers with (its JSON one, else its first), and the validator of a JSON one. */
-function answeredContent(operation: OperationModel, response: OperationModel["responses"][number]): { content: BodyContentModel; validator?: string } | undefined {
+function answeredContent(
+  operation: OperationModel,
+  response: OperationModel["responses"][number],
+): { content: BodyContentModel; validator?: string } | undefined {
   const content = response.contents.find((candidate) => candidate.kind === "json") ?? response.contents[0];
   if (content === undefined) return undefined;
   const validator = content.kind === "json" ? operation.names.responseValidators[response.status] : undefined;
@@ -82,8 +92,16 @@ function textBody(content: BodyContentModel, document: unknown, source: SchemaSo
   return { value: text ?? "" };
 }
 
-function jsonBody(content: BodyContentModel, document: unknown, source: SchemaSource, validator: LoadedValidator | undefined, samples: SampleCache): OriginSample | undefined {
-  const example = mediaExamples(content, document, source).find((value) => validator === undefined || validator(value).valid);
+function jsonBody(
+  content: BodyContentModel,
+  document: unknown,
+  source: SchemaSource,
+  validator: LoadedValidator | undefined,
+  samples: SampleCache,
+): OriginSample | undefined {
+  const example = mediaExamples(content, document, source).find(
+    (value) => validator === undefined || validator(value).valid,
+  );
   if (example !== undefined) return { value: example, origin: "example" };
   const schema = content.schemaPointer === undefined ? true : resolvePointer(document, content.schemaPointer);
   const known = samples.get(schema);
@@ -121,9 +139,14 @@ export type SampleOrigin = "openapi-sampler" | "builder";
  * Data for a schema that the validator accepts: openapi-sampler's when it passes, else the
  * builder's (steered by the validator's failures); undefined when neither finds any.
  */
-export function sampleData(schema: unknown, source: SchemaSource, validator: LoadedValidator | undefined): (Sample & { readonly origin: SampleOrigin }) | undefined {
+export function sampleData(
+  schema: unknown,
+  source: SchemaSource,
+  validator: LoadedValidator | undefined,
+): (Sample & { readonly origin: SampleOrigin }) | undefined {
   const sampled = samplerData(schema, source.document);
-  if (sampled !== undefined && (validator === undefined || validator(sampled.value).valid)) return { ...sampled, origin: "openapi-sampler" };
+  if (sampled !== undefined && (validator === undefined || validator(sampled.value).valid))
+    return { ...sampled, origin: "openapi-sampler" };
   const built = guidedSample(schema, source, validator);
   return built === undefined ? undefined : { ...built, origin: "builder" };
 }
@@ -139,7 +162,11 @@ function samplerData(schema: unknown, document: unknown): Sample | undefined {
 }
 
 /** The builder's data: candidates, each judged by the validator, whose failures steer the next one. */
-export function guidedSample(schema: unknown, source: SchemaSource, validator: LoadedValidator | undefined): Sample | undefined {
+export function guidedSample(
+  schema: unknown,
+  source: SchemaSource,
+  validator: LoadedValidator | undefined,
+): Sample | undefined {
   const choices = new Choices();
   const builder = new SampleBuilder(source, choices);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

@@ -33,7 +33,9 @@ export class Choices {
   }
 
   #advanceFrom(failed: string): boolean {
-    const leading = [...this.#capacity.keys()].filter((path) => path === failed || failed.startsWith(`${path}/`) || path === "");
+    const leading = [...this.#capacity.keys()].filter(
+      (path) => path === failed || failed.startsWith(`${path}/`) || path === "",
+    );
     for (const path of leading.sort((a, b) => b.length - a.length)) {
       const next = (this.#counters.get(path) ?? 0) + 1;
       if (next >= (this.#capacity.get(path) ?? 1)) continue;

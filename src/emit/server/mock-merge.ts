@@ -32,8 +32,10 @@ function flatten(schema: unknown, source: SchemaSource, seen: Set<unknown>): Sch
 function mergeKeyword(merged: Schema, key: string, value: unknown): void {
   const previous = merged[key];
   if (previous === undefined) merged[key] = value;
-  else if (key === "properties" && isRecord(previous) && isRecord(value)) merged[key] = mergeProperties(previous, value);
-  else if (key === "required" && Array.isArray(previous) && Array.isArray(value)) merged[key] = [...new Set([...previous, ...value])];
+  else if (key === "properties" && isRecord(previous) && isRecord(value))
+    merged[key] = mergeProperties(previous, value);
+  else if (key === "required" && Array.isArray(previous) && Array.isArray(value))
+    merged[key] = [...new Set([...previous, ...value])];
   else if (key === "type") merged[key] = intersectTypes(previous, value);
   else if (typeof previous === "number" && typeof value === "number") {
     if (LOWER_BOUNDS.has(key)) merged[key] = Math.max(previous, value);
@@ -43,7 +45,8 @@ function mergeKeyword(merged: Schema, key: string, value: unknown): void {
 
 function mergeProperties(a: Schema, b: Schema): Schema {
   const out: Schema = { ...a };
-  for (const [name, schema] of Object.entries(b)) out[name] = Object.hasOwn(out, name) ? { allOf: [out[name], schema] } : schema;
+  for (const [name, schema] of Object.entries(b))
+    out[name] = Object.hasOwn(out, name) ? { allOf: [out[name], schema] } : schema;
   return out;
 }
 

@@ -73,7 +73,9 @@ function readQuantifier(source: string, at: number): Quantifier | undefined {
   const match = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(at));
   if (match === null) return undefined;
   const min = Number(match[1]);
-  return min > 1000 ? undefined : { count: min === 0 && match[2] !== undefined ? 1 : min, end: lazy(source, at + match[0].length) };
+  return min > 1000
+    ? undefined
+    : { count: min === 0 && match[2] !== undefined ? 1 : min, end: lazy(source, at + match[0].length) };
 }
 
 function lazy(source: string, at: number): number {

@@ -53,7 +53,8 @@ export class SampleBuilder implements SampleContext {
   }
 
   sample(schema: unknown, path: string, depth: number): Sample | undefined {
-    if (schema === true || (isRecord(schema) && Object.keys(schema).length === 0)) return { value: depth === 0 ? {} : null };
+    if (schema === true || (isRecord(schema) && Object.keys(schema).length === 0))
+      return { value: depth === 0 ? {} : null };
     if (!isRecord(schema) || depth > MAX_DEPTH || this.#active.has(schema)) return undefined;
     this.#active.add(schema);
     try {
@@ -66,7 +67,8 @@ export class SampleBuilder implements SampleContext {
   /** `const`, one of `enum`, or one of the examples and `default` (or none of them: construct). */
   #fromValues(schema: Record<string, unknown>, path: string): Sample | undefined {
     if (schema["const"] !== undefined) return { value: schema["const"] };
-    if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) return { value: schema["enum"][this.choices.pick(path, schema["enum"].length)] };
+    if (Array.isArray(schema["enum"]) && schema["enum"].length > 0)
+      return { value: schema["enum"][this.choices.pick(path, schema["enum"].length)] };
     const examples = Array.isArray(schema["examples"]) ? schema["examples"] : [];
     const candidates = [...examples, schema["example"], schema["default"]].filter((value) => value !== undefined);
     const chosen = this.choices.pick(path, candidates.length + 1);
@@ -79,9 +81,14 @@ export class SampleBuilder implements SampleContext {
     if (resolved !== schema) return this.sample(resolved, path, depth);
     if (Array.isArray(schema["allOf"])) return this.sample(mergeAllOf(schema, this.source), path, depth);
     const branches = this.#branches(schema, depth);
-    if (branches !== undefined) return branches.length === 0 ? undefined : this.sample(branches[this.choices.pick(path, branches.length)], path, depth);
+    if (branches !== undefined)
+      return branches.length === 0
+        ? undefined
+        : this.sample(branches[this.choices.pick(path, branches.length)], path, depth);
     const types = this.#types(schema, depth);
-    return types.length === 0 ? undefined : this.#ofType(types[this.choices.pick(path, types.length)] ?? "", schema, path, depth);
+    return types.length === 0
+      ? undefined
+      : this.#ofType(types[this.choices.pick(path, types.length)] ?? "", schema, path, depth);
   }
 
   /** oneOf/anyOf alternatives, each with the schema's other keywords (the tag set for a discriminator). */
@@ -89,7 +96,10 @@ export class SampleBuilder implements SampleContext {
     const keyword = Array.isArray(schema["oneOf"]) ? "oneOf" : Array.isArray(schema["anyOf"]) ? "anyOf" : undefined;
     if (keyword === undefined) return undefined;
     const { oneOf: _one, anyOf: _any, discriminator, ...rest } = schema;
-    const tagName = isRecord(discriminator) && typeof discriminator["propertyName"] === "string" ? discriminator["propertyName"] : undefined;
+    const tagName =
+      isRecord(discriminator) && typeof discriminator["propertyName"] === "string"
+        ? discriminator["propertyName"]
+        : undefined;
     if (tagName !== undefined) {
       return [...this.source.discriminatorCases(schema)].map(([tag, target]) => ({
         allOf: [rest, target, { properties: { [tagName]: { const: tag } }, required: [tagName] }],
@@ -101,7 +111,9 @@ export class SampleBuilder implements SampleContext {
 
   #types(schema: Record<string, unknown>, depth: number): string[] {
     const raw = schema["type"];
-    const declared = (Array.isArray(raw) ? raw : raw === undefined ? inferTypes(schema) : [raw]).filter((t): t is string => typeof t === "string");
+    const declared = (Array.isArray(raw) ? raw : raw === undefined ? inferTypes(schema) : [raw]).filter(
+      (t): t is string => typeof t === "string",
+    );
     if (isNullable(this.source.rules, schema)) declared.push("null");
     const ordered = TYPE_ORDER.filter((type) => declared.includes(type));
     return this.full(depth) ? ordered : ordered.reverse();
@@ -144,9 +156,16 @@ export function childPath(path: string, key: string | number): string {
 }
 
 function inferTypes(schema: Record<string, unknown>): string[] {
-  if (schema["properties"] !== undefined || schema["required"] !== undefined || schema["additionalProperties"] !== undefined) return ["object"];
+  if (
+    schema["properties"] !== undefined ||
+    schema["required"] !== undefined ||
+    schema["additionalProperties"] !== undefined
+  )
+    return ["object"];
   if (schema["items"] !== undefined || schema["prefixItems"] !== undefined) return ["array"];
-  if (schema["pattern"] !== undefined || schema["format"] !== undefined || schema["minLength"] !== undefined) return ["string"];
-  if (schema["minimum"] !== undefined || schema["maximum"] !== undefined || schema["multipleOf"] !== undefined) return ["number"];
+  if (schema["pattern"] !== undefined || schema["format"] !== undefined || schema["minLength"] !== undefined)
+    return ["string"];
+  if (schema["minimum"] !== undefined || schema["maximum"] !== undefined || schema["multipleOf"] !== undefined)
+    return ["number"];
   return ["object", "null"];
 }

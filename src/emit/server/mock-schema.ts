@@ -7,7 +7,17 @@ import { type DocumentPlace, documentTree, type SchemaTree } from "../../schema/
 type Schema = Record<string, unknown>;
 
 /** Keywords that only describe: a `$ref` with nothing else beside it is just its target. */
-const ANNOTATIONS = new Set(["$ref", "description", "title", "summary", "$comment", "deprecated", "externalDocs", "xml", "x-unbounded"]);
+const ANNOTATIONS = new Set([
+  "$ref",
+  "description",
+  "title",
+  "summary",
+  "$comment",
+  "deprecated",
+  "externalDocs",
+  "xml",
+  "x-unbounded",
+]);
 
 /**
  * What building sample data needs to know of the document's schemas (it checks nothing), read by
@@ -41,7 +51,9 @@ export class SchemaSource {
     if (!isRecord(schema) || typeof schema["$ref"] !== "string") return schema;
     const target = this.deref(schema["$ref"]);
     if (target === undefined) return undefined;
-    const siblings = ownKeywordsApply(this.rules, schema) ? Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key))) : {};
+    const siblings = ownKeywordsApply(this.rules, schema)
+      ? Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key)))
+      : {};
     return Object.keys(siblings).length === 0 ? target : { allOf: [target, siblings] };
   }
 
@@ -57,11 +69,14 @@ export class SchemaSource {
   discriminatorCases(schema: Schema): ReadonlyMap<string, unknown> {
     const known = this.#discriminators.get(schema);
     if (known !== undefined) return known;
-    const branches = (Array.isArray(schema["oneOf"]) ? schema["oneOf"] : Array.isArray(schema["anyOf"]) ? schema["anyOf"] : []) as unknown[];
+    const branches = (
+      Array.isArray(schema["oneOf"]) ? schema["oneOf"] : Array.isArray(schema["anyOf"]) ? schema["anyOf"] : []
+    ) as unknown[];
     const cases = new Map<string, unknown>();
     for (const [tag, selected] of readDiscriminator(this.#tree, this.rules, schema, { value: schema })?.cases ?? []) {
       if (typeof selected === "number") cases.set(tag, branches[selected]);
-      else if (selected !== "ambiguous" && selected.location.pointer !== undefined) cases.set(tag, { $ref: selected.location.pointer });
+      else if (selected !== "ambiguous" && selected.location.pointer !== undefined)
+        cases.set(tag, { $ref: selected.location.pointer });
     }
     this.#discriminators.set(schema, cases);
     return cases;

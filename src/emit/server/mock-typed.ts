@@ -9,7 +9,8 @@ type Schema = Record<string, unknown>;
 
 const STRING_SEEDS = ["string", "example", "a", "A", "0", "abc123", "x-1", "Example"];
 
-const numberAt = (schema: Schema, key: string): number | undefined => (typeof schema[key] === "number" ? (schema[key] as number) : undefined);
+const numberAt = (schema: Schema, key: string): number | undefined =>
+  typeof schema[key] === "number" ? (schema[key] as number) : undefined;
 
 /** The number nearest 0 (or 1 for a multipleOf) within the bounds. */
 export function sampleNumber(schema: Schema, integer: boolean, rules: DialectRules): Sample | undefined {
@@ -54,7 +55,12 @@ export function sampleArray(schema: Schema, path: string, depth: number, context
   const wanted = Math.min(Math.max(min, context.full(depth) ? 1 : 0, schema["contains"] === undefined ? 0 : 1), max);
   const items: unknown[] = [];
   for (let i = 0; i < wanted; i++) {
-    const itemSchema = i < prefix.length ? prefix[i] : schema["contains"] !== undefined && i === 0 ? schema["contains"] : (schema["items"] ?? true);
+    const itemSchema =
+      i < prefix.length
+        ? prefix[i]
+        : schema["contains"] !== undefined && i === 0
+          ? schema["contains"]
+          : (schema["items"] ?? true);
     const built = context.sample(itemSchema, childPath(path, i), depth + 1);
     if (built === undefined) return items.length >= min ? { value: items } : undefined;
     items.push(built.value);
@@ -65,12 +71,16 @@ export function sampleArray(schema: Schema, path: string, depth: number, context
 /** Every required property, and near the top (unless told otherwise) the optional ones too; writeOnly ones never. */
 export function sampleObject(schema: Schema, path: string, depth: number, context: SampleContext): Sample | undefined {
   const properties = isRecord(schema["properties"]) ? schema["properties"] : {};
-  const required = (Array.isArray(schema["required"]) ? schema["required"] : []).filter((name): name is string => typeof name === "string");
+  const required = (Array.isArray(schema["required"]) ? schema["required"] : []).filter(
+    (name): name is string => typeof name === "string",
+  );
   const withOptional = context.full(depth) && context.choices.pick(path, 2) === 0;
   const names = withOptional ? [...new Set([...required, ...Object.keys(properties)])] : required;
   const out: Record<string, unknown> = {};
   for (const name of names) {
-    const propertySchema = Object.hasOwn(properties, name) ? properties[name] : (schema["additionalProperties"] ?? true);
+    const propertySchema = Object.hasOwn(properties, name)
+      ? properties[name]
+      : (schema["additionalProperties"] ?? true);
     if (context.source.isWriteOnly(propertySchema)) continue;
     const built = name === "__proto__" ? undefined : context.sample(propertySchema, childPath(path, name), depth + 1);
     if (built === undefined && required.includes(name)) return undefined;
@@ -79,7 +89,13 @@ export function sampleObject(schema: Schema, path: string, depth: number, contex
   return addMinimumProperties(schema, out, path, depth, context);
 }
 
-function addMinimumProperties(schema: Schema, out: Record<string, unknown>, path: string, depth: number, context: SampleContext): Sample | undefined {
+function addMinimumProperties(
+  schema: Schema,
+  out: Record<string, unknown>,
+  path: string,
+  depth: number,
+  context: SampleContext,
+): Sample | undefined {
   const min = numberAt(schema, "minProperties") ?? 0;
   const extra = schema["additionalProperties"] ?? true;
   for (let i = 1; Object.keys(out).length < min && i <= min; i++) {

@@ -2,7 +2,10 @@ import * as helpers from "../../runtime/validators/helpers/index.js";
 import type { ValidationError } from "../../runtime/validators/types.js";
 
 /** A generated validator, as loaded at generation time. */
-export type LoadedValidator = (value: unknown, options?: { allErrors?: boolean }) => { valid: boolean; errors?: readonly ValidationError[] };
+export type LoadedValidator = (
+  value: unknown,
+  options?: { allErrors?: boolean },
+) => { valid: boolean; errors?: readonly ValidationError[] };
 
 /** The helpers generated code calls ("$"-named), as the compiler's JavaScript expects them bound. */
 const HELPERS = Object.entries(helpers).filter(([name]) => name.startsWith("$"));
@@ -21,7 +24,10 @@ export function loadValidators(javascript: string): ReadonlyMap<string, LoadedVa
       return `function ${name}`;
     })
     .replace(/^export const /gm, "const ");
-  const load = new Function(...HELPERS.map(([name]) => name), `"use strict";\n${body}\nreturn { ${names.join(", ")} };`);
+  const load = new Function(
+    ...HELPERS.map(([name]) => name),
+    `"use strict";\n${body}\nreturn { ${names.join(", ")} };`,
+  );
   const exports = load(...HELPERS.map(([, value]) => value)) as Record<string, LoadedValidator>;
   return new Map(Object.entries(exports));
 }

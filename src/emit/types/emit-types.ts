@@ -16,7 +16,10 @@ export async function emitTypes({ model, document }: EmitInput): Promise<Generat
   const base = renderOpenapiTypes(document, model.usesReadWrite);
   const schemas = new Map(model.schemas.map((schema) => [schema.name, schema]));
   const componentNames = new Set(model.schemas.map((schema) => schema.typeName));
-  const aliases = [...componentAliases(model.schemas), ...model.operations.flatMap((operation) => operationAliases(operation, schemas, componentNames))];
+  const aliases = [
+    ...componentAliases(model.schemas),
+    ...model.operations.flatMap((operation) => operationAliases(operation, schemas, componentNames)),
+  ];
   const content = `${base}\n${model.usesReadWrite ? UNMARKED : ""}${printAliases(aliases)}`;
   return [{ path: "types.ts", content }];
 }

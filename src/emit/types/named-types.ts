@@ -22,7 +22,11 @@ export function componentAliases(schemas: readonly SchemaModel[]): TypeAlias[] {
 }
 
 /** Per operation: path parameters, query, headers, request body and each response. */
-export function operationAliases(operation: OperationModel, schemas: ReadonlyMap<string, SchemaModel>, componentNames: ReadonlySet<string>): TypeAlias[] {
+export function operationAliases(
+  operation: OperationModel,
+  schemas: ReadonlyMap<string, SchemaModel>,
+  componentNames: ReadonlySet<string>,
+): TypeAlias[] {
   const { names } = operation;
   const base = `paths[${quote(operation.path)}][${quote(operation.method)}]`;
   const label = `\`${operation.id}\` (${operation.method.toUpperCase()} ${operation.path})`;
@@ -36,22 +40,36 @@ export function operationAliases(operation: OperationModel, schemas: ReadonlyMap
   const body = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
   if (body.length > 0) {
     const bodyBase = `NonNullable<${base}["requestBody"]>["content"]`;
-    add(names.bodyType, union(body.map((c) => contentType(c, bodyBase, "Writable", schemas))), `Request body of ${label}.`);
+    add(
+      names.bodyType,
+      union(body.map((c) => contentType(c, bodyBase, "Writable", schemas))),
+      `Request body of ${label}.`,
+    );
   }
   for (const response of operation.responses) {
     const name = names.responseTypes[response.status];
     const contents = response.contents.filter((c) => c.schemaPointer !== undefined);
     const responseBase = `${base}["responses"][${statusKey(response.status)}]["content"]`;
-    add(name, union(contents.map((c) => contentType(c, responseBase, "Readable", schemas))), `Response ${response.status} of ${label}.`);
+    add(
+      name,
+      union(contents.map((c) => contentType(c, responseBase, "Readable", schemas))),
+      `Response ${response.status} of ${label}.`,
+    );
   }
   add(names.responseType, successUnion(operation.responses, names.responseTypes), `Success response body of ${label}.`);
   return aliases;
 }
 
 /** A component's own alias when the content is exactly a $ref to it; else an indexed access. */
-function contentType(content: BodyContentModel, base: string, view: "Readable" | "Writable", schemas: ReadonlyMap<string, SchemaModel>): string {
+function contentType(
+  content: BodyContentModel,
+  base: string,
+  view: "Readable" | "Writable",
+  schemas: ReadonlyMap<string, SchemaModel>,
+): string {
   const component = content.componentRef === undefined ? undefined : schemas.get(content.componentRef);
-  const raw = component !== undefined && !content.hasReadWrite ? component.typeName : `${base}[${quote(content.mediaType)}]`;
+  const raw =
+    component !== undefined && !content.hasReadWrite ? component.typeName : `${base}[${quote(content.mediaType)}]`;
   return content.hasReadWrite ? `${view}<${raw}>` : raw;
 }
 

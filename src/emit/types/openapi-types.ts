@@ -43,7 +43,10 @@ function withNullableRequired(types: string): string {
   return types.replace(WITH_REQUIRED, WITH_REQUIRED_NULLABLE);
 }
 
-function transformContext(schema: OpenApiDocument, options: { silent: boolean; emptyObjectsUnknown: boolean; readWriteMarkers: boolean }): TransformContext {
+function transformContext(
+  schema: OpenApiDocument,
+  options: { silent: boolean; emptyObjectsUnknown: boolean; readWriteMarkers: boolean },
+): TransformContext {
   const { resolveRef, scanDiscriminators } = loadOpenapiTypescript();
   return {
     additionalProperties: false,

@@ -42,7 +42,8 @@ function collectRefs(document: Record<string, unknown>, version: "3.0" | "3.1"):
     }
     if (!isRecord(value)) return;
     if (typeof value.$ref === "string") found.push({ node: value, target: refs.target(value.$ref, pointer, value) });
-    for (const [key, child] of Object.entries(value)) if (key !== "enum" && key !== "const") visit(child, `${pointer}/${escapePointerSegment(key)}`);
+    for (const [key, child] of Object.entries(value))
+      if (key !== "enum" && key !== "const") visit(child, `${pointer}/${escapePointerSegment(key)}`);
   };
   visit(document, "");
   return found;
@@ -53,7 +54,11 @@ function collectRefs(document: Record<string, unknown>, version: "3.0" | "3.1"):
  * first, so that every pointer still to be moved stays where it was.
  */
 function hoistTargets(document: Record<string, unknown>, refs: readonly FoundRef[]): void {
-  const targets = [...new Set(refs.map((ref) => ref.target).filter((target): target is string => target !== undefined && needsHoisting(target)))];
+  const targets = [
+    ...new Set(
+      refs.map((ref) => ref.target).filter((target): target is string => target !== undefined && needsHoisting(target)),
+    ),
+  ];
   targets.sort((a, b) => pointerSegments(b).length - pointerSegments(a).length || a.localeCompare(b));
   const components = componentSchemas(document);
   const moved = new Map<string, string>();
@@ -98,7 +103,9 @@ function place(document: unknown, pointer: string): boolean {
 
 function setAt(document: unknown, pointer: string, value: unknown): void {
   const segments = pointerSegments(`#${pointer}`);
-  const parent = resolvePointer(document, appendPointer("#", ...segments.slice(0, -1))) as Record<string, unknown> | unknown[];
+  const parent = resolvePointer(document, appendPointer("#", ...segments.slice(0, -1))) as
+    | Record<string, unknown>
+    | unknown[];
   const last = segments.at(-1) ?? "";
   if (Array.isArray(parent)) parent[Number(last)] = value;
   else parent[last] = value;

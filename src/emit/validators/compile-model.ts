@@ -1,18 +1,31 @@
 import { type CompiledValidators, compileValidators, SchemaCompileError } from "../../compiler/index.js";
 import { createDiagnostic, GenerationFailed } from "../../diagnostics/diagnostic.js";
 import type { ApiModel } from "../../model/types.js";
-import { componentEntries, operationEntries, sharedSchemaKeys, withSharedKeys, withUniqueKeys } from "./validator-entries.js";
+import {
+  componentEntries,
+  operationEntries,
+  sharedSchemaKeys,
+  withSharedKeys,
+  withUniqueKeys,
+} from "./validator-entries.js";
 
 /**
  * The validators of a model, compiled once per run by the project's own compiler: for every
  * component schema and for each operation's parameters, request bodies and JSON responses. A
  * schema the compiler cannot take is reported as SCHEMA_INVALID at its pointer.
  */
-export function compileModelValidators(model: ApiModel, document: Readonly<Record<string, unknown>>, formats: "assert" | "annotate"): CompiledValidators {
+export function compileModelValidators(
+  model: ApiModel,
+  document: Readonly<Record<string, unknown>>,
+  formats: "assert" | "annotate",
+): CompiledValidators {
   try {
     return compileValidators({
       document,
-      entries: withUniqueKeys([...withSharedKeys(componentEntries(model), model.operations.flatMap(sharedSchemaKeys)), ...model.operations.flatMap(operationEntries)]),
+      entries: withUniqueKeys([
+        ...withSharedKeys(componentEntries(model), model.operations.flatMap(sharedSchemaKeys)),
+        ...model.operations.flatMap(operationEntries),
+      ]),
       formats,
       dialect: model.source.openapiVersion === "3.0" ? "openapi-3.0" : "openapi-3.1",
       preamble: `import type * as T from "../types.js";`,
@@ -20,7 +33,11 @@ export function compileModelValidators(model: ApiModel, document: Readonly<Recor
     });
   } catch (error) {
     if (!(error instanceof SchemaCompileError)) throw error;
-    const message = error.message.startsWith(`${error.pointer}: `) ? error.message.slice(error.pointer.length + 2) : error.message;
-    throw new GenerationFailed([createDiagnostic("SCHEMA_INVALID", message, { file: model.source.specPath, pointer: error.pointer })]);
+    const message = error.message.startsWith(`${error.pointer}: `)
+      ? error.message.slice(error.pointer.length + 2)
+      : error.message;
+    throw new GenerationFailed([
+      createDiagnostic("SCHEMA_INVALID", message, { file: model.source.specPath, pointer: error.pointer }),
+    ]);
   }
 }

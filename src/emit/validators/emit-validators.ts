@@ -7,5 +7,8 @@ import type { EmitInput, GeneratedFile } from "../emitter.js";
  * runtime's types.ts).
  */
 export function emitValidators({ config }: EmitInput): GeneratedFile[] {
-  return [{ path: "validators/index.ts", content: config.validators().typescript() }, ...config.runtime.take("validators/types.ts")];
+  return [
+    { path: "validators/index.ts", content: config.validators().typescript() },
+    ...config.runtime.take("validators/types.ts"),
+  ];
 }

@@ -21,12 +21,24 @@ export function componentEntries(model: ApiModel): ValidatorEntry[] {
  */
 export function operationEntries(operation: OperationModel): ValidatorEntry[] {
   const { names, parameters } = operation;
-  const own = (name: string | undefined): name is string => name !== undefined && !names.sharedValidators.includes(name);
+  const own = (name: string | undefined): name is string =>
+    name !== undefined && !names.sharedValidators.includes(name);
   const entries: ValidatorEntry[] = [];
-  const parameterEntry = (name: string | undefined, type: string | undefined, list: readonly ParameterModel[]): void => {
+  const parameterEntry = (
+    name: string | undefined,
+    type: string | undefined,
+    list: readonly ParameterModel[],
+  ): void => {
     if (name === undefined) return;
     const standardSchemaKeys = type === undefined ? [] : [type];
-    entries.push({ name, typeName: `T.${type ?? "unknown"}`, schema: { inline: parametersSchema(list) }, direction: "request", coerceStrings: true, standardSchemaKeys });
+    entries.push({
+      name,
+      typeName: `T.${type ?? "unknown"}`,
+      schema: { inline: parametersSchema(list) },
+      direction: "request",
+      coerceStrings: true,
+      standardSchemaKeys,
+    });
   };
   parameterEntry(names.pathParamsValidator, names.pathParamsType, parameters.path);
   parameterEntry(names.queryValidator, names.queryType, parameters.query);
@@ -36,14 +48,26 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
     if (!own(name) || content.schemaPointer === undefined) continue;
     const coerceStrings = content.kind === "multipart" || content.kind === "form";
     const standardSchemaKeys = bodySchemaKeys(operation, content.mediaType, name);
-    entries.push({ name, typeName: `T.${names.bodyType ?? "unknown"}`, schema: { pointer: content.schemaPointer }, direction: "request", coerceStrings, standardSchemaKeys });
+    entries.push({
+      name,
+      typeName: `T.${names.bodyType ?? "unknown"}`,
+      schema: { pointer: content.schemaPointer },
+      direction: "request",
+      coerceStrings,
+      standardSchemaKeys,
+    });
   }
   for (const response of operation.responses) {
     const name = names.responseValidators[response.status];
     const content = response.contents.find((c) => c.kind === "json" && c.schemaPointer !== undefined);
     if (!own(name) || content?.schemaPointer === undefined) continue;
     const typeName = names.responseTypes[response.status];
-    entries.push({ name, typeName: `T.${typeName ?? "unknown"}`, schema: { pointer: content.schemaPointer }, direction: "response" });
+    entries.push({
+      name,
+      typeName: `T.${typeName ?? "unknown"}`,
+      schema: { pointer: content.schemaPointer },
+      direction: "response",
+    });
   }
   return entries;
 }
@@ -53,7 +77,8 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
  * and the operation's body type ("CreateVenueBody") for its JSON body, or its only one.
  */
 function bodySchemaKeys(operation: OperationModel, mediaType: string, validator: string): string[] {
-  const contents = operation.requestBody?.contents.filter((c) => operation.names.bodyValidators[c.mediaType] !== undefined) ?? [];
+  const contents =
+    operation.requestBody?.contents.filter((c) => operation.names.bodyValidators[c.mediaType] !== undefined) ?? [];
   const main = contents.find((c) => c.kind === "json") ?? (contents.length === 1 ? contents[0] : undefined);
   const own = validator.replace(/^validate/, "");
   const bodyType = operation.names.bodyType;
@@ -74,10 +99,17 @@ export function sharedSchemaKeys(operation: OperationModel): [string, string][] 
 }
 
 /** Component entries with the keys operations add to them. */
-export function withSharedKeys(components: readonly ValidatorEntry[], shared: readonly (readonly [string, string])[]): ValidatorEntry[] {
+export function withSharedKeys(
+  components: readonly ValidatorEntry[],
+  shared: readonly (readonly [string, string])[],
+): ValidatorEntry[] {
   const extra = new Map<string, string[]>();
   for (const [name, key] of shared) extra.set(name, [...(extra.get(name) ?? []), key]);
-  return components.map((entry) => (extra.has(entry.name) ? { ...entry, standardSchemaKeys: [...(entry.standardSchemaKeys ?? []), ...(extra.get(entry.name) ?? [])] } : entry));
+  return components.map((entry) =>
+    extra.has(entry.name)
+      ? { ...entry, standardSchemaKeys: [...(entry.standardSchemaKeys ?? []), ...(extra.get(entry.name) ?? [])] }
+      : entry,
+  );
 }
 
 /**
@@ -101,7 +133,9 @@ export function withUniqueKeys(entries: readonly ValidatorEntry[]): ValidatorEnt
 function parametersSchema(list: readonly ParameterModel[]): Record<string, unknown> {
   return {
     type: "object",
-    properties: Object.fromEntries(list.map((p) => [p.name, p.schemaPointer === undefined ? {} : { $ref: p.schemaPointer }])),
+    properties: Object.fromEntries(
+      list.map((p) => [p.name, p.schemaPointer === undefined ? {} : { $ref: p.schemaPointer }]),
+    ),
     required: list.filter((p) => p.required).map((p) => p.name),
   };
 }

@@ -68,7 +68,12 @@ function toFormData(body: unknown, binaryFields: readonly string[]): FormData {
 function appendField(form: FormData, name: string, value: unknown, isFile: boolean): void {
   if (value === undefined) return;
   if (isBytes(value)) form.append(name, toBlob(value, OCTET_STREAM), fileName(value, name));
-  else if (isFile && isNamedFile(value)) form.append(name, toBlob(value.data, value.contentType ?? OCTET_STREAM, value.contentType), value.filename ?? fileName(value.data, name));
+  else if (isFile && isNamedFile(value))
+    form.append(
+      name,
+      toBlob(value.data, value.contentType ?? OCTET_STREAM, value.contentType),
+      value.filename ?? fileName(value.data, name),
+    );
   else form.append(name, scalar(value));
 }
 
@@ -94,7 +99,8 @@ function isNested(value: unknown): boolean {
 }
 
 function toBlob(data: Bytes | string, fallbackType: string, forcedType?: string): Blob {
-  if (data instanceof Blob) return forcedType === undefined || data.type === forcedType ? data : new Blob([data], { type: forcedType });
+  if (data instanceof Blob)
+    return forcedType === undefined || data.type === forcedType ? data : new Blob([data], { type: forcedType });
   const type = forcedType ?? fallbackType;
   return new Blob([data as Uint8Array<ArrayBuffer> | ArrayBuffer | string], type === "" ? {} : { type });
 }

@@ -111,10 +111,16 @@ function asProblem(body: unknown): ProblemDetails | undefined {
 }
 
 /** "createVenue: 400 Bad Request: /name must be at most 150 characters" */
-function describeAnswer(operationId: string, response: Response, problem: ProblemDetails | undefined, body: unknown): string {
+function describeAnswer(
+  operationId: string,
+  response: Response,
+  problem: ProblemDetails | undefined,
+  body: unknown,
+): string {
   const statusText = response.statusText || (typeof problem?.title === "string" ? problem.title : "");
   const head = `${operationId}: ${response.status}${statusText === "" ? "" : ` ${statusText}`}`;
-  const reason = problemReason(problem) ?? (typeof body === "string" ? body.trim().split("\n")[0]?.slice(0, 200) : undefined);
+  const reason =
+    problemReason(problem) ?? (typeof body === "string" ? body.trim().split("\n")[0]?.slice(0, 200) : undefined);
   return reason === undefined || reason === "" ? head : `${head}: ${reason}`;
 }
 

@@ -6,8 +6,25 @@
 import type { Route, RouteContent, Validator } from "../route-types.js";
 import { placeCredentials } from "./auth.js";
 import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "./body.js";
-import { ApiNetworkError, ApiTimeoutError, type RequestIssue, type RequestPart, RequestValidationError, ResponseValidationError } from "./errors.js";
-import { compilePath, encodeQuery, fillPath, headersAsSent, headerText, type PathRefusal, type PathTemplate, pathAsSent, queryAsSent } from "./parameters.js";
+import {
+  ApiNetworkError,
+  ApiTimeoutError,
+  type RequestIssue,
+  type RequestPart,
+  RequestValidationError,
+  ResponseValidationError,
+} from "./errors.js";
+import {
+  compilePath,
+  encodeQuery,
+  fillPath,
+  headersAsSent,
+  headerText,
+  type PathRefusal,
+  type PathTemplate,
+  pathAsSent,
+  queryAsSent,
+} from "./parameters.js";
 import { readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
 import { CallScope, isIdempotent, pause, retryDelay } from "./transport.js";
@@ -50,7 +67,8 @@ export class Operation {
 
   #prepareContent(content: RouteContent): PreparedContent {
     const type = contentTypeOf(content);
-    const headers = type === undefined ? this.#headers : { ...this.#headers, "content-type": type, ...this.#settings.headers };
+    const headers =
+      type === undefined ? this.#headers : { ...this.#headers, "content-type": type, ...this.#settings.headers };
     return { content, headers, validator: this.#route.validators.body[content.mediaType] };
   }
 
@@ -96,12 +114,20 @@ export class Operation {
   }
 
   /** The answer, or undefined after a network failure that is to be retried (the wait is over). */
-  async #fetch(url: string, init: RequestInit, scope: CallScope | undefined, attempt: number): Promise<Response | undefined> {
+  async #fetch(
+    url: string,
+    init: RequestInit,
+    scope: CallScope | undefined,
+    attempt: number,
+  ): Promise<Response | undefined> {
     try {
       return await this.#settings.fetch(url, init);
     } catch (error) {
       const failure = this.#failure(error, scope);
-      const delay = failure instanceof ApiNetworkError ? retryDelay(this.#settings.retry, attempt, this.#idempotent, undefined) : undefined;
+      const delay =
+        failure instanceof ApiNetworkError
+          ? retryDelay(this.#settings.retry, attempt, this.#idempotent, undefined)
+          : undefined;
       if (delay === undefined) throw failure;
       await this.#pause(delay, scope);
       return undefined;
@@ -136,7 +162,11 @@ export class Operation {
     return withQuery(this.#base + path, query, this.#authQuery);
   }
 
-  #headersOf(args: CallArgs, options: CallOptions | undefined, prepared: PreparedContent | undefined): Record<string, string> {
+  #headersOf(
+    args: CallArgs,
+    options: CallOptions | undefined,
+    prepared: PreparedContent | undefined,
+  ): Record<string, string> {
     const base = prepared?.headers ?? this.#headers;
     if (args.headers === undefined && options?.headers === undefined) return base as Record<string, string>;
     const headers: Record<string, string> = { ...base };
@@ -146,7 +176,8 @@ export class Operation {
       const parameter = this.#route.headers.find((h) => h.name.toLowerCase() === lower);
       headers[lower] = headerText(parameter, value);
     }
-    for (const [name, value] of Object.entries(options?.headers ?? EMPTY)) if (typeof value === "string") headers[name.toLowerCase()] = value;
+    for (const [name, value] of Object.entries(options?.headers ?? EMPTY))
+      if (typeof value === "string") headers[name.toLowerCase()] = value;
     return headers;
   }
 
@@ -158,7 +189,11 @@ export class Operation {
     if (asked !== undefined) return contents.find((c) => c.content.mediaType === asked) ?? contents[0];
     const body = args.body;
     if (isBytes(body)) return contents.find((c) => c.content.kind === "binary") ?? contents[0];
-    return contents.find((c) => hasFiles(body, c.content.binaryFields ?? [])) ?? contents.find((c) => c.content.kind === "json") ?? contents[0];
+    return (
+      contents.find((c) => hasFiles(body, c.content.binaryFields ?? [])) ??
+      contents.find((c) => c.content.kind === "json") ??
+      contents[0]
+    );
   }
 
   #check(args: CallArgs, prepared: PreparedContent | undefined): void {
@@ -197,17 +232,35 @@ function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidati
   if ("missing" in refusal) {
     const name = refusal.missing;
     const message = `must have required property '${name}'`;
-    return new RequestValidationError(operationId, [{ in: "path", instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: name }, message }]);
+    return new RequestValidationError(operationId, [
+      {
+        in: "path",
+        instancePath: "",
+        schemaPath: "#/required",
+        keyword: "required",
+        params: { missingProperty: name },
+        message,
+      },
+    ]);
   }
   const name = refusal.dotSegment;
   const pointer = `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
   const message = `${pointer} must not be "." or "..", which would change the path the request is sent to`;
-  return new RequestValidationError(operationId, [{ in: "path", instancePath: pointer, schemaPath: "#/dotSegment", keyword: "dotSegment", params: {}, message }]);
+  return new RequestValidationError(operationId, [
+    { in: "path", instancePath: pointer, schemaPath: "#/dotSegment", keyword: "dotSegment", params: {}, message },
+  ]);
 }
 
 /** The issue of a required body that is missing (the same the server reports). */
 function missingBody(pointer: string): RequestIssue {
-  return { in: "body", instancePath: "", schemaPath: `${pointer}/required`, keyword: "required", params: {}, message: "is required" };
+  return {
+    in: "body",
+    instancePath: "",
+    schemaPath: `${pointer}/required`,
+    keyword: "required",
+    params: {},
+    message: "is required",
+  };
 }
 
 function ignore(): void {}

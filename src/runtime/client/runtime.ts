@@ -123,11 +123,15 @@ function globalFetch(input: string, init: RequestInit): Promise<Response> {
 }
 
 /** The first server's URL with its `{variables}` filled in, from the options or the defaults. */
-export function defaultBaseUrl(servers: readonly ServerEntry[], variables: Readonly<Record<string, string | undefined>> | undefined): string {
+export function defaultBaseUrl(
+  servers: readonly ServerEntry[],
+  variables: Readonly<Record<string, string | undefined>> | undefined,
+): string {
   const server = servers[0];
   if (server === undefined) return "";
   let url = server.url;
-  for (const [name, variable] of Object.entries(server.variables)) url = url.split(`{${name}}`).join(variables?.[name] ?? variable.default);
+  for (const [name, variable] of Object.entries(server.variables))
+    url = url.split(`{${name}}`).join(variables?.[name] ?? variable.default);
   return url;
 }
 

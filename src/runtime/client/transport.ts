@@ -96,7 +96,12 @@ export function isIdempotent(method: string): boolean {
  * retried after network failures and 5xx/429 answers; any method after a 429/503 answer that
  * carries Retry-After.
  */
-export function retryDelay(retry: RetryOptions | undefined, attempt: number, idempotent: boolean, response: Response | undefined): number | undefined {
+export function retryDelay(
+  retry: RetryOptions | undefined,
+  attempt: number,
+  idempotent: boolean,
+  response: Response | undefined,
+): number | undefined {
   if (retry === undefined || attempt >= retry.retries) return undefined;
   if (response === undefined) return idempotent ? backoff(retry, attempt) : undefined;
   const status = response.status;
@@ -133,7 +138,8 @@ export function retryAfter(value: string | null): number | undefined {
 /** An HTTP date as epoch milliseconds; undefined for any other text (Date.parse alone takes "1.5" or "-1"). */
 function httpDate(text: string): number | undefined {
   // an asctime date names no zone, but is in GMT: Date.parse would read it as local time
-  const parsable = IMF_FIXDATE.test(text) || RFC850_DATE.test(text) ? text : ASCTIME_DATE.test(text) ? `${text} GMT` : undefined;
+  const parsable =
+    IMF_FIXDATE.test(text) || RFC850_DATE.test(text) ? text : ASCTIME_DATE.test(text) ? `${text} GMT` : undefined;
   const date = parsable === undefined ? Number.NaN : Date.parse(parsable);
   return Number.isNaN(date) ? undefined : date;
 }

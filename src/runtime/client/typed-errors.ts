@@ -10,11 +10,18 @@ import { type Declared, declaredKeyOf, type StatusOf, type StatusRange } from ".
 import { ApiError } from "./errors.js";
 
 /** One declared answer of `R` (an operation's error answers by status): its status literal (or the statuses it stands for) with its body. */
-export type ErrorAnswer<R> = { [K in Declared<R>]: { readonly status: Exclude<StatusOf<K, R>, StatusRange<2>>; readonly body: R[K] } }[Declared<R>];
+export type ErrorAnswer<R> = {
+  [K in Declared<R>]: { readonly status: Exclude<StatusOf<K, R>, StatusRange<2>>; readonly body: R[K] };
+}[Declared<R>];
 
 /** Whether `error` is an `ApiError` of `operationId` answered as the operation's route in `routes` declares. */
-export function isDeclaredApiError(routes: Readonly<Record<string, Route>>, error: unknown, operationId: string): error is ApiError {
-  if (!(error instanceof ApiError) || error.operationId !== operationId || (error.status >= 200 && error.status <= 299)) return false;
+export function isDeclaredApiError(
+  routes: Readonly<Record<string, Route>>,
+  error: unknown,
+  operationId: string,
+): error is ApiError {
+  if (!(error instanceof ApiError) || error.operationId !== operationId || (error.status >= 200 && error.status <= 299))
+    return false;
   const route = routes[operationId];
   if (route === undefined) return false;
   const keys = Object.keys(route.responses).filter((key) => !key.startsWith("2"));

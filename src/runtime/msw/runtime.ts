@@ -48,7 +48,11 @@ export interface MswApi {
  * One MSW handler serving every operation of `api` under the base URL with `handlers` (and the
  * `overrides`): spread it into `setupServer(...)` or `setupWorker(...)`.
  */
-export function createApiMswHandlers<H extends object, P = undefined>(api: MswApi, handlers: H, options: MswHandlerOptions<H, P> = {}): HttpHandler[] {
+export function createApiMswHandlers<H extends object, P = undefined>(
+  api: MswApi,
+  handlers: H,
+  options: MswHandlerOptions<H, P> = {},
+): HttpHandler[] {
   const baseUrl = options.baseUrl ?? api.basePath;
   const chosen: object = { ...handlers, ...options.overrides };
   const serve = createFetchHandler(api.routes, (key) => pick(chosen, key), {

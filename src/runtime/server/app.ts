@@ -38,13 +38,23 @@ export interface ServedApi<O> {
  * (malformed URLs and HTTP, over-long parameters and headers, timeouts). Not yet listening: call
  * `listen` (or `inject` in tests).
  */
-export async function buildApiServer<O extends { readonly basePath?: string }>(api: ServedApi<O>, options: O & AppOptions): Promise<FastifyInstance> {
+export async function buildApiServer<O extends { readonly basePath?: string }>(
+  api: ServedApi<O>,
+  options: O & AppOptions,
+): Promise<FastifyInstance> {
   const logger = withRedaction(options.logger, secretHeaders(Object.values(api.routes)));
   // With a logger, Fastify's own two lines per request give way to ours (one line, no query).
   const logging = logger === false ? {} : { logController: new LogController({ disableRequestLogging: true }) };
   const refusals = createRefusals(options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH);
   const routerOptions = { ...options.fastify?.routerOptions, ...refusals.options.routerOptions };
-  const app = fastify({ requestTimeout: DEFAULT_REQUEST_TIMEOUT, ...options.fastify, logger, ...logging, ...refusals.options, routerOptions });
+  const app = fastify({
+    requestTimeout: DEFAULT_REQUEST_TIMEOUT,
+    ...options.fastify,
+    logger,
+    ...logging,
+    ...refusals.options,
+    routerOptions,
+  });
   refusals.attach(app);
   app.setErrorHandler(handleError);
   if ((options.basePath ?? api.basePath) !== "") app.setNotFoundHandler(createNotFoundHandler([], ""));

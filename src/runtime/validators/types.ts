@@ -16,4 +16,6 @@ export interface ValidateOptions {
   allErrors?: boolean;
 }
 /** The outcome of a validate function: the (possibly converted) value, or the errors. */
-export type ValidationResult<T> = { valid: true; value: T; errors?: undefined } | { valid: false; value?: undefined; errors: ValidationError[] };
+export type ValidationResult<T> =
+  | { valid: true; value: T; errors?: undefined }
+  | { valid: false; value?: undefined; errors: ValidationError[] };

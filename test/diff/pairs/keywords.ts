@@ -9,8 +9,14 @@ const VC = "#/components/schemas/VenueCreate";
 const V = "#/components/schemas/Venue";
 const TAGS = { type: "array", items: { type: "string" } };
 
-const tightenedRequest = { forward: want("request-property-constraint-tightened", "breaking", "major"), reverse: want("request-property-constraint-loosened", "info", "minor") };
-const loosenedResponse = { forward: want("response-property-constraint-loosened", "breaking", "major"), reverse: want("response-property-constraint-tightened", "info", "minor") };
+const tightenedRequest = {
+  forward: want("request-property-constraint-tightened", "breaking", "major"),
+  reverse: want("request-property-constraint-loosened", "info", "minor"),
+};
+const loosenedResponse = {
+  forward: want("response-property-constraint-loosened", "breaking", "major"),
+  reverse: want("response-property-constraint-tightened", "info", "minor"),
+};
 
 /** A change made to VenueCreate (a request body), and taken back in Venue (a response). */
 function bothPlaces(name: string, pointer: string, change: { base?: unknown; head: unknown }): RulePair[] {
@@ -23,7 +29,10 @@ function bothPlaces(name: string, pointer: string, change: { base?: unknown; hea
   const response: RulePair = {
     name: `${name}, taken back in a response`,
     base: set(`${V}/${pointer}`, change.head),
-    head: change.base !== undefined ? set(`${V}/${pointer}`, change.base) : (document) => without(document, `${V}/${pointer}`),
+    head:
+      change.base !== undefined
+        ? set(`${V}/${pointer}`, change.base)
+        : (document) => without(document, `${V}/${pointer}`),
     ...loosenedResponse,
   };
   return [request, response];
@@ -38,10 +47,18 @@ function whenKind(kind: string, required: readonly string[]): Json {
 const hallNeedsCapacity = whenKind("hall", ["capacity"]);
 
 export const keywordPairs: readonly RulePair[] = [
-  ...bothPlaces("contains added to an array", "properties/tags", { base: TAGS, head: { ...TAGS, contains: { const: "featured" } } }),
-  ...bothPlaces("minContains raised", "properties/tags", { base: { ...TAGS, contains: { minLength: 2 } }, head: { ...TAGS, contains: { minLength: 2 }, minContains: 2 } }),
+  ...bothPlaces("contains added to an array", "properties/tags", {
+    base: TAGS,
+    head: { ...TAGS, contains: { const: "featured" } },
+  }),
+  ...bothPlaces("minContains raised", "properties/tags", {
+    base: { ...TAGS, contains: { minLength: 2 } },
+    head: { ...TAGS, contains: { minLength: 2 }, minContains: 2 },
+  }),
   ...bothPlaces("dependentRequired added", "dependentRequired", { head: { city: ["kind"] } }),
-  ...bothPlaces("dependentSchemas added", "dependentSchemas", { head: { city: { properties: { kind: { const: "hall" } } } } }),
+  ...bothPlaces("dependentSchemas added", "dependentSchemas", {
+    head: { city: { properties: { kind: { const: "hall" } } } },
+  }),
   ...bothPlaces("if/then added", "allOf", { head: [hallNeedsCapacity] }),
   ...bothPlaces("patternProperties added", "patternProperties", { head: { "^x-": { type: "string" } } }),
   ...bothPlaces("propertyNames added", "propertyNames", { head: { maxLength: 10 } }),
@@ -50,13 +67,19 @@ export const keywordPairs: readonly RulePair[] = [
     base: { type: "array", prefixItems: [{ type: "string" }] },
     head: { type: "array", prefixItems: [{ type: "string" }], unevaluatedItems: false },
   }),
-  ...bothPlaces("a prefixItems position bounded", "properties/tags", { base: TAGS, head: { ...TAGS, prefixItems: [{ type: "string", maxLength: 3 }] } }),
+  ...bothPlaces("a prefixItems position bounded", "properties/tags", {
+    base: TAGS,
+    head: { ...TAGS, prefixItems: [{ type: "string", maxLength: 3 }] },
+  }),
   ...bothPlaces("contentSchema added to a JSON string", "properties/city", {
     base: { type: "string", contentMediaType: "application/json" },
     head: { type: "string", contentMediaType: "application/json", contentSchema: { type: "object" } },
   }),
   ...bothPlaces("not added", "not", { head: { required: ["city", "kind"] } }),
-  ...bothPlaces("a property no longer required inside not (the value may match less of it)", "not", { base: { required: ["city", "kind"] }, head: { required: ["city"] } }),
+  ...bothPlaces("a property no longer required inside not (the value may match less of it)", "not", {
+    base: { required: ["city", "kind"] },
+    head: { required: ["city"] },
+  }),
   {
     name: "a required property added inside then",
     base: set(`${VC}/allOf`, [hallNeedsCapacity]),

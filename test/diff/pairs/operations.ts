@@ -5,7 +5,12 @@ import { chain, set, without } from "../support.js";
 const GET = "#/paths/~1venues~1{id}/get";
 const SCHEMES = "#/components/securitySchemes";
 
-const oauth = { type: "oauth2", flows: { clientCredentials: { tokenUrl: "https://auth.example.com/token", scopes: { read: "Read", write: "Write" } } } };
+const oauth = {
+  type: "oauth2",
+  flows: {
+    clientCredentials: { tokenUrl: "https://auth.example.com/token", scopes: { read: "Read", write: "Write" } },
+  },
+};
 
 export const operationPairs: readonly RulePair[] = [
   {
@@ -23,7 +28,10 @@ export const operationPairs: readonly RulePair[] = [
   },
   {
     name: "a second way to authenticate",
-    head: chain(set(`${SCHEMES}/Bearer`, { type: "http", scheme: "bearer" }), set("#/security", [{ Key: [] }, { Bearer: [] }])),
+    head: chain(
+      set(`${SCHEMES}/Bearer`, { type: "http", scheme: "bearer" }),
+      set("#/security", [{ Key: [] }, { Bearer: [] }]),
+    ),
     forward: want("api-security-alternative-added", "info", "minor", "api-security-scheme-added"),
     reverse: want("api-security-alternative-removed", "breaking", "major", "api-security-scheme-removed"),
   },
@@ -47,7 +55,11 @@ export const operationPairs: readonly RulePair[] = [
   },
   {
     name: "a security scheme renamed",
-    head: (document) => chain(set(`${SCHEMES}/ApiKey`, { type: "apiKey", in: "header", name: "X-API-KEY" }), set("#/security", [{ ApiKey: [] }]))(without(document, `${SCHEMES}/Key`)),
+    head: (document) =>
+      chain(
+        set(`${SCHEMES}/ApiKey`, { type: "apiKey", in: "header", name: "X-API-KEY" }),
+        set("#/security", [{ ApiKey: [] }]),
+      )(without(document, `${SCHEMES}/Key`)),
     ...bothWays(want("api-security-scheme-renamed", "warning", "minor")),
   },
   {

@@ -6,7 +6,12 @@ const GET = "#/paths/~1venues~1{id}/get";
 const Q = `${GET}/parameters/1`;
 const TYPE = "package-type-changed";
 
-const filter = (style?: string): unknown => ({ name: "filter", in: "query", ...(style !== undefined ? { style } : {}), schema: { type: "object", properties: { city: { type: "string" } } } });
+const filter = (style?: string): unknown => ({
+  name: "filter",
+  in: "query",
+  ...(style !== undefined ? { style } : {}),
+  schema: { type: "object", properties: { city: { type: "string" } } },
+});
 
 export const parameterPairs: readonly RulePair[] = [
   {

@@ -75,7 +75,9 @@ export const requestBodyPairs: readonly RulePair[] = [
   },
   tightenedRequest("maxLength lowered", set(`${VC}/properties/name/maxLength`, 50)),
   tightenedRequest("minimum raised", set(`${VC}/properties/capacity/minimum`, 1)),
-  tightenedRequest("minimum made exclusive", (document) => set(`${VC}/properties/capacity/exclusiveMinimum`, 0)(without(document, `${VC}/properties/capacity/minimum`))),
+  tightenedRequest("minimum made exclusive", (document) =>
+    set(`${VC}/properties/capacity/exclusiveMinimum`, 0)(without(document, `${VC}/properties/capacity/minimum`)),
+  ),
   tightenedRequest("a pattern added", set(`${VC}/properties/city/pattern`, "^[a-z]+$")),
   tightenedRequest("maxItems lowered", set(`${VC}/properties/tags/maxItems`, 3)),
   {
@@ -127,7 +129,8 @@ export const requestBodyPairs: readonly RulePair[] = [
   {
     name: "a required body added",
     base: (document) => without(document, BODY),
-    head: (document) => withValue(document, BODY, { required: true, content: { "application/json": { schema: { $ref: VC } } } }),
+    head: (document) =>
+      withValue(document, BODY, { required: true, content: { "application/json": { schema: { $ref: VC } } } }),
     forward: want("request-body-added-required", "breaking", "major", "package-export-added"),
     reverse: want("request-body-removed", "breaking", "major", "package-export-removed"),
   },

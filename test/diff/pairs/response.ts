@@ -96,13 +96,36 @@ export const responsePairs: readonly RulePair[] = [
   },
   {
     name: "the success status renumbered",
-    head: (document) => set("#/paths/~1venues~1{id}/get/responses/201", { description: "ok", content: { "application/json": { schema: { $ref: V } } } })(without(document, OK)),
-    forward: want("response-success-status-removed", "breaking", "major", "response-success-status-added", TYPE, "package-export-added", "package-export-removed"),
-    reverse: want("response-success-status-added", "warning", "major", "response-success-status-removed", TYPE, "package-export-added", "package-export-removed"),
+    head: (document) =>
+      set("#/paths/~1venues~1{id}/get/responses/201", {
+        description: "ok",
+        content: { "application/json": { schema: { $ref: V } } },
+      })(without(document, OK)),
+    forward: want(
+      "response-success-status-removed",
+      "breaking",
+      "major",
+      "response-success-status-added",
+      TYPE,
+      "package-export-added",
+      "package-export-removed",
+    ),
+    reverse: want(
+      "response-success-status-added",
+      "warning",
+      "major",
+      "response-success-status-removed",
+      TYPE,
+      "package-export-added",
+      "package-export-removed",
+    ),
   },
   {
     name: "an error status added",
-    head: set("#/paths/~1venues~1{id}/get/responses/404", { description: "missing", content: { "application/json": { schema: { type: "object" } } } }),
+    head: set("#/paths/~1venues~1{id}/get/responses/404", {
+      description: "missing",
+      content: { "application/json": { schema: { type: "object" } } },
+    }),
     forward: want("response-non-success-status-added", "info", "minor", "package-export-added"),
     reverse: want("response-non-success-status-removed", "info", "major", "package-export-removed"),
   },

@@ -11,7 +11,14 @@ const withWebhook = (document: Json): Json =>
     venueOpened: {
       post: {
         operationId: "venueOpened",
-        requestBody: { required: true, content: { "application/json": { schema: { type: "object", properties: { venue_id: { type: "integer" } }, required: ["venue_id"] } } } },
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: { type: "object", properties: { venue_id: { type: "integer" } }, required: ["venue_id"] },
+            },
+          },
+        },
         responses: { "200": { description: "received" } },
       },
     },

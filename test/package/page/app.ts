@@ -31,10 +31,22 @@ function Events() {
     h(
       "form",
       { onSubmit: submit },
-      h("input", { "aria-label": "Event name", value: name, onChange: (event: { target: { value: string } }) => setName(event.target.value) }),
+      h("input", {
+        "aria-label": "Event name",
+        value: name,
+        onChange: (event: { target: { value: string } }) => setName(event.target.value),
+      }),
       h("button", { type: "submit" }, "Create event"),
     ),
-    h("p", { id: "status" }, events.isSuccess ? `${events.data.total_count ?? 0} events` : events.isError ? `error: ${String(events.error)}` : "loading"),
+    h(
+      "p",
+      { id: "status" },
+      events.isSuccess
+        ? `${events.data.total_count ?? 0} events`
+        : events.isError
+          ? `error: ${String(events.error)}`
+          : "loading",
+    ),
     h("ul", { id: "events" }, ...(events.data?.data ?? []).map((event) => h("li", { key: event.id }, event.name))),
     create.isSuccess ? h("p", { id: "created" }, `created event ${create.data}`) : null,
   );

@@ -16,7 +16,8 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-const PAGE = '<!doctype html><html><head><meta charset="utf-8"><title>Events</title></head><body><div id="root"></div><script type="module" src="/app.js"></script></body></html>';
+const PAGE =
+  '<!doctype html><html><head><meta charset="utf-8"><title>Events</title></head><body><div id="root"></div><script type="module" src="/app.js"></script></body></html>';
 
 /** Serves the bundle `script` and the files the page needs from `consumer`'s node_modules. */
 export async function servePage(consumer: string, script: string): Promise<PageServer> {
@@ -32,7 +33,8 @@ export async function servePage(consumer: string, script: string): Promise<PageS
     const path = new URL(request.url ?? "/", "http://page").pathname;
     paths.push(path);
     if (path === "/") return void response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
-    if (path === "/app.js") return void response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
+    if (path === "/app.js")
+      return void response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" }).end(script);
     const file = files[path];
     if (file === undefined) return void response.writeHead(404).end();
     readFile(file[0]).then(
@@ -42,5 +44,9 @@ export async function servePage(consumer: string, script: string): Promise<PageS
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { origin: `http://127.0.0.1:${port}`, paths, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    paths,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

@@ -14,7 +14,12 @@ async function partsOf(form: FormData): Promise<[string, unknown][]> {
   });
   const parts: [string, unknown][] = [];
   for (const [name, value] of entries) {
-    parts.push([name, typeof value === "string" ? value : { name: value.name, type: value.type, bytes: [...new Uint8Array(await value.arrayBuffer())] }]);
+    parts.push([
+      name,
+      typeof value === "string"
+        ? value
+        : { name: value.name, type: value.type, bytes: [...new Uint8Array(await value.arrayBuffer())] },
+    ]);
   }
   return parts;
 }
@@ -134,12 +139,32 @@ describe("encodeBody", () => {
       ["a Buffer", Buffer.from(BYTES), { name: "file", type: "application/octet-stream" }],
       ["an ArrayBuffer", BYTES.slice().buffer, { name: "file", type: "application/octet-stream" }],
       ["a Blob with a type", new Blob([BYTES], { type: "image/gif" }), { name: "file", type: "image/gif" }],
-      ["a File without a name or type (fetch sends it as application/octet-stream)", new File([BYTES], ""), { name: "file", type: "" }],
-      ["named bytes", { data: BYTES, filename: "a.bin", contentType: "application/x-a" }, { name: "a.bin", type: "application/x-a" }],
+      [
+        "a File without a name or type (fetch sends it as application/octet-stream)",
+        new File([BYTES], ""),
+        { name: "file", type: "" },
+      ],
+      [
+        "named bytes",
+        { data: BYTES, filename: "a.bin", contentType: "application/x-a" },
+        { name: "a.bin", type: "application/x-a" },
+      ],
       ["named bytes, defaults", { data: BYTES }, { name: "file", type: "application/octet-stream" }],
-      ["a named File, keeping its own name and type", { data: new File([BYTES], "own.png", { type: "image/png" }) }, { name: "own.png", type: "image/png" }],
-      ["a named Blob, retyped", { data: new Blob([BYTES], { type: "image/gif" }), contentType: "image/png" }, { name: "file", type: "image/png" }],
-      ["a named string", { data: "\u0000\u0001\u00ff", filename: "t.txt" }, { name: "t.txt", type: "application/octet-stream" }],
+      [
+        "a named File, keeping its own name and type",
+        { data: new File([BYTES], "own.png", { type: "image/png" }) },
+        { name: "own.png", type: "image/png" },
+      ],
+      [
+        "a named Blob, retyped",
+        { data: new Blob([BYTES], { type: "image/gif" }), contentType: "image/png" },
+        { name: "file", type: "image/png" },
+      ],
+      [
+        "a named string",
+        { data: "\u0000\u0001\u00ff", filename: "t.txt" },
+        { name: "t.txt", type: "application/octet-stream" },
+      ],
     ])("sends %s in a file field as a file", async (_label, file, expected) => {
       const [part] = await partsOf(multipart({ file }));
       expect(part?.[0]).toBe("file");
@@ -147,7 +172,9 @@ describe("encodeBody", () => {
     });
 
     it("sends each file of a list as its own part, in order", async () => {
-      const parts = await partsOf(multipart({ scans: [new File(["a"], "a.pdf"), { data: new Uint8Array([98]), filename: "b.pdf" }] }));
+      const parts = await partsOf(
+        multipart({ scans: [new File(["a"], "a.pdf"), { data: new Uint8Array([98]), filename: "b.pdf" }] }),
+      );
       expect(parts.map(([name, part]) => [name, (part as { name: string }).name])).toEqual([
         ["scans", "a.pdf"],
         ["scans", "b.pdf"],

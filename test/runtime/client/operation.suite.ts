@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, ApiNetworkError, ApiTimeoutError, RequestValidationError, ResponseValidationError } from "../../../src/runtime/client/errors.js";
+import {
+  ApiError,
+  ApiNetworkError,
+  ApiTimeoutError,
+  RequestValidationError,
+  ResponseValidationError,
+} from "../../../src/runtime/client/errors.js";
 import { Operation } from "../../../src/runtime/client/operation.js";
 import type { CallArgs, CallOptions, FetchFunction, Settings } from "../../../src/runtime/client/runtime.js";
 import type { Route, Validator } from "../../../src/runtime/route-types.js";
@@ -12,7 +18,9 @@ const json = content("application/json");
  * A fetch answering from a queue, recording each request: a Response (once), an error to throw,
  * or a function making a Response; the last error or function answers every further call.
  */
-function fakeFetch(...answers: (Response | Error | (() => Response))[]): FetchFunction & { calls: { url: string; init: RequestInit }[] } {
+function fakeFetch(
+  ...answers: (Response | Error | (() => Response))[]
+): FetchFunction & { calls: { url: string; init: RequestInit }[] } {
   const calls: { url: string; init: RequestInit }[] = [];
   const fetch = async (url: string, init: RequestInit): Promise<Response> => {
     calls.push({ url, init: { ...init } });
@@ -30,7 +38,9 @@ function hangingFetch(): FetchFunction & { calls: RequestInit[] } {
   const fetch = (_url: string, init: RequestInit): Promise<Response> => {
     calls.push(init);
     return new Promise((_resolve, reject) => {
-      init.signal?.addEventListener("abort", () => reject(new DOMException("This operation was aborted", "AbortError")));
+      init.signal?.addEventListener("abort", () =>
+        reject(new DOMException("This operation was aborted", "AbortError")),
+      );
     });
   };
   return Object.assign(fetch, { calls });
@@ -41,10 +51,25 @@ function ok(body: unknown = {}, status = 200): Response {
 }
 
 function settings(fetch: FetchFunction, overrides: Partial<Settings> = {}): Settings {
-  return { baseUrl: "https://api.test/v1", fetch, headers: {}, timeoutMs: undefined, retry: undefined, validateRequests: true, validateResponses: false, ...overrides };
+  return {
+    baseUrl: "https://api.test/v1",
+    fetch,
+    headers: {},
+    timeoutMs: undefined,
+    retry: undefined,
+    validateRequests: true,
+    validateResponses: false,
+    ...overrides,
+  };
 }
 
-async function send(table: Route, fetch: FetchFunction, args: CallArgs = {}, options?: CallOptions, overrides: Partial<Settings> = {}): Promise<unknown> {
+async function send(
+  table: Route,
+  fetch: FetchFunction,
+  args: CallArgs = {},
+  options?: CallOptions,
+  overrides: Partial<Settings> = {},
+): Promise<unknown> {
   return new Operation(table, settings(fetch, overrides)).send(args, options);
 }
 
@@ -62,9 +87,16 @@ const CREATE = route({
   operationId: "createThing",
   method: "POST",
   path: "/things",
-  body: { required: true, pointer: "#/paths/~1things/post/requestBody", contents: [content("multipart/form-data", ["file"]), json, content("application/octet-stream")] },
+  body: {
+    required: true,
+    pointer: "#/paths/~1things/post/requestBody",
+    contents: [content("multipart/form-data", ["file"]), json, content("application/octet-stream")],
+  },
   responses: { "201": [json] },
-  validators: { body: { "application/json": stringProperties("name"), "multipart/form-data": stringProperties("name", "file") }, responses: {} },
+  validators: {
+    body: { "application/json": stringProperties("name"), "multipart/form-data": stringProperties("name", "file") },
+    responses: {},
+  },
 });
 
 describe("Operation", () => {
@@ -77,7 +109,9 @@ describe("Operation", () => {
       const fetch = fakeFetch(ok({ id: 1 }));
       const args = { path: { id: 7, day: "2024-04-20" }, query: { tags: ["a", "b c"], limit: 5, other: "x" } };
       expect(await send(GET_WORKER, fetch, args, undefined, { apiKey: "k&1" })).toEqual({ id: 1 });
-      expect(fetch.calls[0]?.url).toBe("https://api.test/v1/workers/7/shifts/2024-04-20?tags=a,b%20c&limit=5&api_key=k%261");
+      expect(fetch.calls[0]?.url).toBe(
+        "https://api.test/v1/workers/7/shifts/2024-04-20?tags=a,b%20c&limit=5&api_key=k%261",
+      );
       expect(fetch.calls[0]?.init.method).toBe("GET");
     });
 
@@ -85,7 +119,10 @@ describe("Operation", () => {
       const fetch = fakeFetch(() => ok());
       await send(route(), fetch, { path: { ignored: 1 }, query: { ignored: 1 } });
       await send(route({ security: [[apiKey("query", "k")]] }), fetch, {}, undefined, { apiKey: "s" });
-      expect(fetch.calls.map((call) => call.url)).toEqual(["https://api.test/v1/things", "https://api.test/v1/things?k=s"]);
+      expect(fetch.calls.map((call) => call.url)).toEqual([
+        "https://api.test/v1/things",
+        "https://api.test/v1/things?k=s",
+      ]);
     });
 
     it("refuses a call missing a path parameter before sending, checks on or off", async () => {
@@ -93,9 +130,18 @@ describe("Operation", () => {
         const fetch = fakeFetch(ok());
         const error = await rejection(send(GET_WORKER, fetch, { path: { id: 7 } }, undefined, { validateRequests }));
         expect(error).toBeInstanceOf(RequestValidationError);
-        expect((error as RequestValidationError).message).toBe("getWorker: invalid request: path must have required property 'day'");
+        expect((error as RequestValidationError).message).toBe(
+          "getWorker: invalid request: path must have required property 'day'",
+        );
         expect((error as RequestValidationError).errors).toEqual([
-          { in: "path", instancePath: "", schemaPath: "#/required", keyword: "required", params: { missingProperty: "day" }, message: "must have required property 'day'" },
+          {
+            in: "path",
+            instancePath: "",
+            schemaPath: "#/required",
+            keyword: "required",
+            params: { missingProperty: "day" },
+            message: "must have required property 'day'",
+          },
         ]);
         expect(fetch.calls).toEqual([]);
       }
@@ -105,10 +151,16 @@ describe("Operation", () => {
       for (const validateRequests of [true, false]) {
         for (const day of [".", ".."]) {
           const fetch = fakeFetch(ok());
-          const error = await rejection(send(GET_WORKER, fetch, { path: { id: 7, day } }, undefined, { validateRequests }));
+          const error = await rejection(
+            send(GET_WORKER, fetch, { path: { id: 7, day } }, undefined, { validateRequests }),
+          );
           expect(error).toBeInstanceOf(RequestValidationError);
-          expect((error as RequestValidationError).message).toBe('getWorker: invalid request: path /day must not be "." or "..", which would change the path the request is sent to');
-          expect((error as RequestValidationError).errors).toMatchObject([{ in: "path", instancePath: "/day", keyword: "dotSegment" }]);
+          expect((error as RequestValidationError).message).toBe(
+            'getWorker: invalid request: path /day must not be "." or "..", which would change the path the request is sent to',
+          );
+          expect((error as RequestValidationError).errors).toMatchObject([
+            { in: "path", instancePath: "/day", keyword: "dotSegment" },
+          ]);
           expect(fetch.calls).toEqual([]);
         }
       }
@@ -119,8 +171,17 @@ describe("Operation", () => {
 
     it("sends the accept header of the declared media types, credentials, the client's headers, then the call's", async () => {
       const fetch = fakeFetch(ok());
-      const args = { path: { id: 1, day: "d" }, headers: { "X-Trace": 42, "X-Point": { x: 1, y: 2 }, "X-Undefined": undefined } };
-      await send(GET_WORKER, fetch, args, { headers: { "x-client": "call", Authorization: "Bearer call" } }, { headers: { "x-client": "client", "x-other": "client" } });
+      const args = {
+        path: { id: 1, day: "d" },
+        headers: { "X-Trace": 42, "X-Point": { x: 1, y: 2 }, "X-Undefined": undefined },
+      };
+      await send(
+        GET_WORKER,
+        fetch,
+        args,
+        { headers: { "x-client": "call", Authorization: "Bearer call" } },
+        { headers: { "x-client": "client", "x-other": "client" } },
+      );
       expect(fetch.calls[0]?.init.headers).toEqual({
         accept: "application/json, application/problem+json",
         "x-client": "call",
@@ -147,10 +208,30 @@ describe("Operation", () => {
   describe("the body", () => {
     it.each<[string, CallArgs, string | undefined, (body: unknown) => void]>([
       ["JSON, by default", { body: { name: "x" } }, "application/json", (body) => expect(body).toBe('{"name":"x"}')],
-      ["the media type asked for", { body: "raw", contentType: "application/octet-stream" }, "application/octet-stream", (body) => expect(body).toBe("raw")],
-      ["bytes as the binary media type", { body: new Uint8Array([1]) }, "application/octet-stream", (body) => expect(body).toBeInstanceOf(Blob)],
-      ["a form with files as multipart, its boundary left to fetch", { body: { name: "n", file: new Blob(["x"]) } }, undefined, (body) => expect(body).toBeInstanceOf(FormData)],
-      ["an unknown media type asked for as the first", { body: { name: "n", file: "f" }, contentType: "text/xml" }, undefined, (body) => expect(body).toBeInstanceOf(FormData)],
+      [
+        "the media type asked for",
+        { body: "raw", contentType: "application/octet-stream" },
+        "application/octet-stream",
+        (body) => expect(body).toBe("raw"),
+      ],
+      [
+        "bytes as the binary media type",
+        { body: new Uint8Array([1]) },
+        "application/octet-stream",
+        (body) => expect(body).toBeInstanceOf(Blob),
+      ],
+      [
+        "a form with files as multipart, its boundary left to fetch",
+        { body: { name: "n", file: new Blob(["x"]) } },
+        undefined,
+        (body) => expect(body).toBeInstanceOf(FormData),
+      ],
+      [
+        "an unknown media type asked for as the first",
+        { body: { name: "n", file: "f" }, contentType: "text/xml" },
+        undefined,
+        (body) => expect(body).toBeInstanceOf(FormData),
+      ],
     ])("sends %s", async (_label, args, contentType, check) => {
       const fetch = fakeFetch(ok({}, 201));
       await send(CREATE, fetch, args);
@@ -161,7 +242,9 @@ describe("Operation", () => {
 
     it("lets the client's headers override the body's Content-Type", async () => {
       const fetch = fakeFetch(ok({}, 201));
-      await send(CREATE, fetch, { body: { name: "x" } }, undefined, { headers: { "content-type": "application/merge-patch+json" } });
+      await send(CREATE, fetch, { body: { name: "x" } }, undefined, {
+        headers: { "content-type": "application/merge-patch+json" },
+      });
       expect(fetch.calls[0]?.init.headers).toMatchObject({ "content-type": "application/merge-patch+json" });
     });
 
@@ -187,9 +270,19 @@ describe("Operation", () => {
       });
       const fetch = fakeFetch(ok());
       const error = await rejection(
-        send(checked, fetch, { path: { id: 2 ** 53, day: "d" }, query: { tags: "one", limit: 3 }, headers: { "X-Trace": ["a", "b"] }, body: { file: new Blob(["x"]), name: "n" } }),
+        send(checked, fetch, {
+          path: { id: 2 ** 53, day: "d" },
+          query: { tags: "one", limit: 3 },
+          headers: { "X-Trace": ["a", "b"] },
+          body: { file: new Blob(["x"]), name: "n" },
+        }),
       );
-      expect(seen).toEqual([{ id: "9007199254740992", day: "d" }, { tags: ["one"], limit: "3" }, { "X-Trace": "a,b" }, { file: "", name: "n" }]);
+      expect(seen).toEqual([
+        { id: "9007199254740992", day: "d" },
+        { tags: ["one"], limit: "3" },
+        { "X-Trace": "a,b" },
+        { file: "", name: "n" },
+      ]);
       expect(error).toBeInstanceOf(RequestValidationError);
       expect((error as RequestValidationError).errors.map((issue) => `${issue.in} ${issue.message}`)).toEqual([
         "path /id must be integer",
@@ -202,7 +295,14 @@ describe("Operation", () => {
     it("reports a missing required body, as the server does", async () => {
       const error = await rejection(send(CREATE, fakeFetch(ok())));
       expect((error as RequestValidationError).errors).toEqual([
-        { in: "body", instancePath: "", schemaPath: "#/paths/~1things/post/requestBody/required", keyword: "required", params: {}, message: "is required" },
+        {
+          in: "body",
+          instancePath: "",
+          schemaPath: "#/paths/~1things/post/requestBody/required",
+          keyword: "required",
+          params: {},
+          message: "is required",
+        },
       ]);
     });
 
@@ -219,7 +319,16 @@ describe("Operation", () => {
     it("throws an ApiError for an answer that is not 2xx", async () => {
       const problem = { type: "urn:x", title: "Not Found", status: 404, detail: "No worker 7." };
       const error = await rejection(
-        send(GET_WORKER, fakeFetch(new Response(JSON.stringify(problem), { status: 404, headers: { "content-type": "application/problem+json" } })), { path: { id: 7, day: "d" } }),
+        send(
+          GET_WORKER,
+          fakeFetch(
+            new Response(JSON.stringify(problem), {
+              status: 404,
+              headers: { "content-type": "application/problem+json" },
+            }),
+          ),
+          { path: { id: 7, day: "d" } },
+        ),
       );
       expect(error).toBeInstanceOf(ApiError);
       expect(error).toMatchObject({ status: 404, problem, message: "getWorker: 404 Not Found: No worker 7." });
@@ -228,13 +337,18 @@ describe("Operation", () => {
     it("checks a success body when asked to", async () => {
       const checked = route({ validators: { body: {}, responses: { "200": stringProperties("name") } } });
       expect(await send(checked, fakeFetch(ok({ name: 1 })))).toEqual({ name: 1 });
-      const error = await rejection(send(checked, fakeFetch(ok({ name: 1 })), {}, undefined, { validateResponses: true }));
+      const error = await rejection(
+        send(checked, fakeFetch(ok({ name: 1 })), {}, undefined, { validateResponses: true }),
+      );
       expect(error).toBeInstanceOf(ResponseValidationError);
     });
 
     it("turns a body that breaks off into a network failure", async () => {
       const broken = (): Response =>
-        new Response(new ReadableStream({ pull: (controller) => controller.error(new TypeError("terminated")) }), { status: 200, headers: { "content-type": "application/json" } });
+        new Response(new ReadableStream({ pull: (controller) => controller.error(new TypeError("terminated")) }), {
+          status: 200,
+          headers: { "content-type": "application/json" },
+        });
       const error = await rejection(send(route(), fakeFetch(broken)));
       expect(error).toBeInstanceOf(ApiNetworkError);
       expect((error as ApiNetworkError).message).toBe("getThings: network failure: terminated");
@@ -301,7 +415,15 @@ describe("Operation", () => {
       expect(fetch.calls[0]?.signal).toBeInstanceOf(AbortSignal);
 
       const waiting = fakeFetch(new Response(null, { status: 503 }));
-      const retried = rejection(send(route(), waiting, {}, { timeoutMs: 60 }, { retry: { retries: 5, minDelayMs: 1000, random: () => 0.5 }, timeoutMs: 10_000 }));
+      const retried = rejection(
+        send(
+          route(),
+          waiting,
+          {},
+          { timeoutMs: 60 },
+          { retry: { retries: 5, minDelayMs: 1000, random: () => 0.5 }, timeoutMs: 10_000 },
+        ),
+      );
       await vi.advanceTimersByTimeAsync(60);
       expect(await retried).toMatchObject({ name: "ApiTimeoutError", timeoutMs: 60 });
       expect(waiting.calls).toHaveLength(1);
@@ -317,7 +439,15 @@ describe("Operation", () => {
 
       const later = new AbortController();
       const waiting = fakeFetch(new Response(null, { status: 503 }));
-      const retried = rejection(send(route(), waiting, {}, { signal: later.signal }, { retry: { retries: 3, minDelayMs: 1000, random: () => 0.5 } }));
+      const retried = rejection(
+        send(
+          route(),
+          waiting,
+          {},
+          { signal: later.signal },
+          { retry: { retries: 3, minDelayMs: 1000, random: () => 0.5 } },
+        ),
+      );
       await vi.advanceTimersByTimeAsync(10);
       later.abort("stop");
       expect(await retried).toBe("stop");
@@ -336,7 +466,9 @@ describe("Operation", () => {
   // { a: 1 } → "a,1"), as query parameters of that style are, and the client checks the value itself.
   it("sends a header of style content as JSON text", async () => {
     const fetch = fakeFetch(ok());
-    await send(route({ headers: [param("X-Filter", { style: "content" })] }), fetch, { headers: { "X-Filter": { a: [1, "b"] } } });
+    await send(route({ headers: [param("X-Filter", { style: "content" })] }), fetch, {
+      headers: { "X-Filter": { a: [1, "b"] } },
+    });
     expect(fetch.calls[0]?.init.headers).toMatchObject({ "x-filter": '{"a":[1,"b"]}' });
   });
 });

@@ -1,6 +1,18 @@
 import { type FastifyInstance, fastify } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compilePath, deepEntries, encodeQuery, fillPath, headersAsSent, headerText, headerValue, isPlainObject, pathAsSent, queryAsSent, scalar } from "../../../src/runtime/client/parameters.js";
+import {
+  compilePath,
+  deepEntries,
+  encodeQuery,
+  fillPath,
+  headersAsSent,
+  headerText,
+  headerValue,
+  isPlainObject,
+  pathAsSent,
+  queryAsSent,
+  scalar,
+} from "../../../src/runtime/client/parameters.js";
 import type { RouteParameter } from "../../../src/runtime/route-types.js";
 import { compileHeaderReader, compileQueryReader } from "../../../src/runtime/server/runtime/parameters.js";
 import { param } from "../support/routes.js";
@@ -172,16 +184,46 @@ describe("encodeQuery", () => {
     ["form, comma-separated array", param("ids", { array: true, explode: false }), [1, "a,b"], "ids=1,a%2Cb"],
     ["form, comma-separated empty array", param("ids", { array: true, explode: false }), [], ""],
     ["form, comma-separated array of one empty text", param("ids", { array: true, explode: false }), [""], "ids="],
-    ["form, comma-separated array, a space inside an item", param("ids", { array: true, explode: false }), ["a b", "c"], "ids=a%20b,c"],
-    ["spaceDelimited, a space inside an item as +", param("s", { array: true, style: "spaceDelimited", explode: false }), ["a", "b c+d"], "s=a%20b+c%2Bd"],
+    [
+      "form, comma-separated array, a space inside an item",
+      param("ids", { array: true, explode: false }),
+      ["a b", "c"],
+      "ids=a%20b,c",
+    ],
+    [
+      "spaceDelimited, a space inside an item as +",
+      param("s", { array: true, style: "spaceDelimited", explode: false }),
+      ["a", "b c+d"],
+      "s=a%20b+c%2Bd",
+    ],
     ["spaceDelimited, empty array", param("s", { array: true, style: "spaceDelimited", explode: false }), [], ""],
     ["pipeDelimited", param("p", { array: true, style: "pipeDelimited", explode: false }), ["a", "b|c"], "p=a|b%7Cc"],
     ["form, exploded object", param("point"), { x: 1, y: undefined, z: "a b" }, "x=1&z=a%20b"],
     ["form, object", param("point", { explode: false }), { x: 1, y: 2 }, "point=x,1,y,2"],
-    ["pipeDelimited, object", param("point", { style: "pipeDelimited", explode: false }), { x: 1, y: "a|b" }, "point=x|1|y|a%7Cb"],
-    ["deepObject", param("filter", { style: "deepObject" }), { status: "open", range: { min: 3 }, ids: [1, 2] }, "filter[status]=open&filter[range][min]=3&filter[ids][0]=1&filter[ids][1]=2"],
-    ["deepObject, keys encoded", param("f", { style: "deepObject" }), { "a b": "ä", "[x]": 1 }, "f[a%20b]=%C3%A4&f[%5Bx%5D]=1"],
-    ["content, as JSON", param("where", { style: "content" }), { a: [1, "ä"] }, "where=%7B%22a%22%3A%5B1%2C%22%C3%A4%22%5D%7D"],
+    [
+      "pipeDelimited, object",
+      param("point", { style: "pipeDelimited", explode: false }),
+      { x: 1, y: "a|b" },
+      "point=x|1|y|a%7Cb",
+    ],
+    [
+      "deepObject",
+      param("filter", { style: "deepObject" }),
+      { status: "open", range: { min: 3 }, ids: [1, 2] },
+      "filter[status]=open&filter[range][min]=3&filter[ids][0]=1&filter[ids][1]=2",
+    ],
+    [
+      "deepObject, keys encoded",
+      param("f", { style: "deepObject" }),
+      { "a b": "ä", "[x]": 1 },
+      "f[a%20b]=%C3%A4&f[%5Bx%5D]=1",
+    ],
+    [
+      "content, as JSON",
+      param("where", { style: "content" }),
+      { a: [1, "ä"] },
+      "where=%7B%22a%22%3A%5B1%2C%22%C3%A4%22%5D%7D",
+    ],
   ])("%s", (_label, parameter, value, query) => {
     expect(encodeQuery([parameter], { [parameter.name]: value })).toBe(query);
   });
@@ -219,7 +261,9 @@ describe("headerValue", () => {
 
 describe("pathAsSent", () => {
   it("gives the text of each path parameter with a value, as the server reads it", () => {
-    expect(pathAsSent({ id: 7, big: 2 ** 53, tags: ["a", "b"], point: { x: 1 }, when: DATE, none: null, gone: undefined })).toEqual({
+    expect(
+      pathAsSent({ id: 7, big: 2 ** 53, tags: ["a", "b"], point: { x: 1 }, when: DATE, none: null, gone: undefined }),
+    ).toEqual({
       id: "7",
       big: "9007199254740992",
       tags: "a,b",
@@ -247,19 +291,42 @@ describe("queryAsSent", () => {
       param("absent"),
     ];
     const where = { a: 1 };
-    const out = queryAsSent(parameters, { q: "x", n: 2 ** 53, tags: [1, "b"], one: 5, filter: { min: 3, range: { to: DATE }, skip: undefined }, where, other: "no" });
-    expect(out).toEqual({ q: "x", n: "9007199254740992", tags: ["1", "b"], one: ["5"], filter: { min: "3", range: { to: "2024-04-20T09:30:00.000Z" } }, where });
+    const out = queryAsSent(parameters, {
+      q: "x",
+      n: 2 ** 53,
+      tags: [1, "b"],
+      one: 5,
+      filter: { min: 3, range: { to: DATE }, skip: undefined },
+      where,
+      other: "no",
+    });
+    expect(out).toEqual({
+      q: "x",
+      n: "9007199254740992",
+      tags: ["1", "b"],
+      one: ["5"],
+      filter: { min: "3", range: { to: "2024-04-20T09:30:00.000Z" } },
+      where,
+    });
     expect(out.where).toBe(where);
   });
 
   it("leaves out a value that sends nothing: an empty array, an object without properties", () => {
-    const parameters = [param("a", { array: true }), param("b", { array: true, explode: false }), param("f", { style: "deepObject" }), param("p", { properties: ["x"] })];
+    const parameters = [
+      param("a", { array: true }),
+      param("b", { array: true, explode: false }),
+      param("f", { style: "deepObject" }),
+      param("p", { properties: ["x"] }),
+    ];
     expect(queryAsSent(parameters, { a: [], b: [], f: {}, p: { y: 1 } })).toEqual({});
     expect(queryAsSent([param("w", { style: "content" })], { w: [] })).toEqual({ w: [] });
   });
 
   it("keeps __proto__ as an own data key, as a name and inside an object", () => {
-    const out = queryAsSent([param("__proto__"), param("f", { style: "deepObject" })], JSON.parse('{"__proto__":"1","f":{"__proto__":{"x":2}}}') as Record<string, unknown>);
+    const out = queryAsSent(
+      [param("__proto__"), param("f", { style: "deepObject" })],
+      JSON.parse('{"__proto__":"1","f":{"__proto__":{"x":2}}}') as Record<string, unknown>,
+    );
     expect(Object.getOwnPropertyDescriptor(out, "__proto__")?.value).toBe("1");
     const f = out.f as Record<string, unknown>;
     expect(Object.getOwnPropertyDescriptor(f, "__proto__")?.value).toEqual({ x: "2" });
@@ -269,9 +336,23 @@ describe("queryAsSent", () => {
 
 describe("headersAsSent", () => {
   it("gives the text, or list of texts, of each declared header, keyed as the spec spells it", () => {
-    const parameters = [param("X-Trace"), param("X-Tags", { array: true }), param("X-Point", { explode: true }), param("X-Json", { style: "content" }), param("X-None")];
+    const parameters = [
+      param("X-Trace"),
+      param("X-Tags", { array: true }),
+      param("X-Point", { explode: true }),
+      param("X-Json", { style: "content" }),
+      param("X-None"),
+    ];
     const json = { a: 1 };
-    expect(headersAsSent(parameters, { "X-Trace": 5, "X-Tags": ["a", " b"], "X-Point": { x: 1 }, "X-Json": json, "x-trace": "ignored" })).toEqual({
+    expect(
+      headersAsSent(parameters, {
+        "X-Trace": 5,
+        "X-Tags": ["a", " b"],
+        "X-Point": { x: 1 },
+        "X-Json": json,
+        "x-trace": "ignored",
+      }),
+    ).toEqual({
       "X-Trace": "5",
       "X-Tags": ["a", "b"],
       "X-Point": "x=1",
@@ -295,21 +376,32 @@ describe("what the client checks is what the server reads", () => {
 
   beforeAll(async () => {
     app = fastify();
-    app.get("/q", (request) => ({ query: compileQueryReader(parameters)(request.url), headers: compileHeaderReader(parameters)(request.headers) }));
+    app.get("/q", (request) => ({
+      query: compileQueryReader(parameters)(request.url),
+      headers: compileHeaderReader(parameters)(request.headers),
+    }));
     await app.ready();
   });
   afterAll(() => app.close());
 
-  async function queryRoundTrip(parameter: RouteParameter, value: unknown): Promise<{ server: unknown; client: unknown }> {
+  async function queryRoundTrip(
+    parameter: RouteParameter,
+    value: unknown,
+  ): Promise<{ server: unknown; client: unknown }> {
     parameters = [parameter];
     const query = encodeQuery(parameters, { [parameter.name]: value });
     const answer = (await app.inject(`/q?${query}`)).json<{ query: unknown }>();
     return { server: answer.query, client: queryAsSent(parameters, { [parameter.name]: value }) };
   }
 
-  async function headerRoundTrip(parameter: RouteParameter, value: unknown): Promise<{ server: unknown; client: unknown }> {
+  async function headerRoundTrip(
+    parameter: RouteParameter,
+    value: unknown,
+  ): Promise<{ server: unknown; client: unknown }> {
     parameters = [parameter];
-    const answer = (await app.inject({ url: "/q", headers: { [parameter.name]: headerText(parameter, value) } })).json<{ headers: unknown }>();
+    const answer = (await app.inject({ url: "/q", headers: { [parameter.name]: headerText(parameter, value) } })).json<{
+      headers: unknown;
+    }>();
     return { server: answer.headers, client: headersAsSent(parameters, { [parameter.name]: value }) };
   }
 
@@ -363,7 +455,10 @@ describe("what the client checks is what the server reads", () => {
       ["pipeDelimited", "a|b"],
       ["pipeDelimited", "a%7Cb"],
     ] as const) {
-      const { server, client } = await queryRoundTrip(param("ids", { array: true, explode: false, style }), [item, "c"]);
+      const { server, client } = await queryRoundTrip(param("ids", { array: true, explode: false, style }), [
+        item,
+        "c",
+      ]);
       expect(server).toEqual(client);
     }
   });
@@ -371,7 +466,10 @@ describe("what the client checks is what the server reads", () => {
   // The client writes nested deepObject values ("filter[range][min]=3", "filter[ids][0]=1") and
   // checks them as nested objects; the server reads them as URL-encoded forms are read.
   it("query: a deepObject with a nested object or array", async () => {
-    const { server, client } = await queryRoundTrip(param("filter", { style: "deepObject" }), { range: { min: 3 }, ids: [1, 2] });
+    const { server, client } = await queryRoundTrip(param("filter", { style: "deepObject" }), {
+      range: { min: 3 },
+      ids: [1, 2],
+    });
     expect(server).toEqual(client);
   });
 
@@ -379,13 +477,19 @@ describe("what the client checks is what the server reads", () => {
   // the server reads it by the property names the route table gives.
   it("query: an object of style form", async () => {
     for (const explode of [false, true]) {
-      const { server, client } = await queryRoundTrip(param("point", { explode, properties: ["x", "y"] }), { x: 1, y: 2 });
+      const { server, client } = await queryRoundTrip(param("point", { explode, properties: ["x", "y"] }), {
+        x: 1,
+        y: 2,
+      });
       expect(server).toEqual(client);
     }
   });
 
   it("query: an object of style form, with a delimiter inside a value, or pipe-delimited", async () => {
-    for (const parameter of [param("point", { explode: false, properties: ["x", "y"] }), param("point", { style: "pipeDelimited", explode: false, properties: ["x", "y"] })]) {
+    for (const parameter of [
+      param("point", { explode: false, properties: ["x", "y"] }),
+      param("point", { style: "pipeDelimited", explode: false, properties: ["x", "y"] }),
+    ]) {
       const { server, client } = await queryRoundTrip(parameter, { x: "a,b|c d", y: 2 });
       expect(server).toEqual(client);
     }

@@ -18,7 +18,14 @@ const ROUTE = route({
     "404": [content("application/problem+json")],
     default: [content("text/html")],
   },
-  validators: { body: {}, responses: { "200": stringProperties("name"), "2XX": refusing("/data must be array"), default: refusing("never used for text") } },
+  validators: {
+    body: {},
+    responses: {
+      "200": stringProperties("name"),
+      "2XX": refusing("/data must be array"),
+      default: refusing("never used for text"),
+    },
+  },
 });
 
 function response(status: number, body: BodyInit | null, contentType?: string, statusText?: string): Response {
@@ -54,7 +61,11 @@ describe("readSuccess", () => {
     ["a 2XX JSON type", response(250, '{"data":1}', "application/vnd.api+json"), { data: 1 }],
     ["one of several contents, by its essence", response(203, "a,b", "TEXT/CSV; header=present"), "a,b"],
     ["one of several contents, JSON by its kind", response(203, "[1]", "application/hal+json"), [1]],
-    ["one of several contents, the first when none matches", response(203, "[2]", "application/x-www-form-urlencoded"), [2]],
+    [
+      "one of several contents, the first when none matches",
+      response(203, "[2]", "application/x-www-form-urlencoded"),
+      [2],
+    ],
     ["one of several contents, bytes by their kind", response(203, "<a/>", "application/xml"), expect.any(Blob)],
   ])("reads %s", async (_label, answer, body) => {
     expect(await readSuccess(ROUTE, answer, false)).toEqual(body);
@@ -89,7 +100,12 @@ describe("readSuccess", () => {
     for (const validate of [true, false]) {
       const error = await rejection(readSuccess(ROUTE, response(200, "{oops", "application/json"), validate));
       expect(error).toBeInstanceOf(ResponseValidationError);
-      expect(error).toMatchObject({ operationId: "getVenue", status: 200, body: "{oops", message: "getVenue: invalid 200 answer: is not valid JSON" });
+      expect(error).toMatchObject({
+        operationId: "getVenue",
+        status: 200,
+        body: "{oops",
+        message: "getVenue: invalid 200 answer: is not valid JSON",
+      });
     }
   });
 
@@ -99,14 +115,29 @@ describe("readSuccess", () => {
     expect(invalid).toMatchObject({ message: "getVenue: invalid 200 answer: /name must be string", body: { name: 1 } });
     const ranged = await rejection(readSuccess(ROUTE, response(299, '{"data":1}', "application/vnd.api+json"), true));
     expect(ranged).toMatchObject({ status: 299, message: "getVenue: invalid 299 answer: /data must be array" });
-    expect(await readSuccess(ROUTE, response(201, "not JSON, not checked", "text/plain"), true)).toBe("not JSON, not checked");
+    expect(await readSuccess(ROUTE, response(201, "not JSON, not checked", "text/plain"), true)).toBe(
+      "not JSON, not checked",
+    );
   });
 
   it("with checks on, refuses a status nothing declares", async () => {
-    const error = await rejection(readSuccess(route({ responses: { "200": [json] } }), response(201, '{"a":1}', "application/json"), true));
+    const error = await rejection(
+      readSuccess(route({ responses: { "200": [json] } }), response(201, '{"a":1}', "application/json"), true),
+    );
     expect(error).toBeInstanceOf(ResponseValidationError);
-    expect(error).toMatchObject({ message: "getThings: invalid 201 answer: status 201 is not declared", body: { a: 1 } });
-    expect((error as ResponseValidationError).errors).toEqual([{ instancePath: "", schemaPath: "#/responses", keyword: "status", params: { status: 201 }, message: "status 201 is not declared" }]);
+    expect(error).toMatchObject({
+      message: "getThings: invalid 201 answer: status 201 is not declared",
+      body: { a: 1 },
+    });
+    expect((error as ResponseValidationError).errors).toEqual([
+      {
+        instancePath: "",
+        schemaPath: "#/responses",
+        keyword: "status",
+        params: { status: 201 },
+        message: "status 201 is not declared",
+      },
+    ]);
   });
 });
 
@@ -114,7 +145,11 @@ describe("readFailure", () => {
   it.each<[string, Response, unknown]>([
     [
       "a problem",
-      response(404, '{"type":"urn:x","title":"Not Found","status":404,"detail":"No venue 7."}', "application/problem+json"),
+      response(
+        404,
+        '{"type":"urn:x","title":"Not Found","status":404,"detail":"No venue 7."}',
+        "application/problem+json",
+      ),
       { type: "urn:x", title: "Not Found", status: 404, detail: "No venue 7." },
     ],
     ["malformed JSON as text", response(500, "{oops", "application/json"), "{oops"],
@@ -132,12 +167,16 @@ describe("readFailure", () => {
   });
 
   it("reads a body that cannot be read as nothing", async () => {
-    const broken = new Response(new ReadableStream({ pull: (controller) => controller.error(new Error("reset")) }), { status: 500 });
+    const broken = new Response(new ReadableStream({ pull: (controller) => controller.error(new Error("reset")) }), {
+      status: 500,
+    });
     expect((await readFailure(ROUTE, broken)).body).toBeUndefined();
   });
 
   it("reads a failure whatever the route declares for the status", async () => {
     const route404: Route = route({ responses: { "404": [content("text/plain")] } });
-    expect((await readFailure(route404, response(404, '{"detail":"x"}', "application/json"))).body).toEqual({ detail: "x" });
+    expect((await readFailure(route404, response(404, '{"detail":"x"}', "application/json"))).body).toEqual({
+      detail: "x",
+    });
   });
 });

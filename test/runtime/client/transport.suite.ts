@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CallScope, isIdempotent, pause, type RetryOptions, retryAfter, retryDelay } from "../../../src/runtime/client/transport.js";
+import {
+  CallScope,
+  isIdempotent,
+  pause,
+  type RetryOptions,
+  retryAfter,
+  retryDelay,
+} from "../../../src/runtime/client/transport.js";
 
 /** How a promise has settled so far: "pending", "resolved" or the rejection reason. */
 function track(promise: Promise<unknown>): () => unknown {
@@ -157,8 +164,13 @@ describe("transport", () => {
 
   describe("retryDelay", () => {
     /** Retries with a jitter source always answering `random`. */
-    const retries = (count: number, random = 0.5, more: Partial<RetryOptions> = {}): RetryOptions => ({ retries: count, random: () => random, ...more });
-    const answer = (status: number, retryAfterValue?: string): Response => new Response(null, { status, headers: retryAfterValue === undefined ? {} : { "retry-after": retryAfterValue } });
+    const retries = (count: number, random = 0.5, more: Partial<RetryOptions> = {}): RetryOptions => ({
+      retries: count,
+      random: () => random,
+      ...more,
+    });
+    const answer = (status: number, retryAfterValue?: string): Response =>
+      new Response(null, { status, headers: retryAfterValue === undefined ? {} : { "retry-after": retryAfterValue } });
 
     it("never retries without retry options or past the last retry", () => {
       expect(retryDelay(undefined, 0, true, undefined)).toBeUndefined();
@@ -168,7 +180,9 @@ describe("transport", () => {
     });
 
     it("backs off with full jitter, doubling from 100 ms up to 5 s", () => {
-      expect([0, 1, 2, 5, 6, 20].map((attempt) => retryDelay(retries(99, 0.999999), attempt, true, undefined))).toEqual([99, 199, 399, 3199, 4999, 4999]);
+      expect([0, 1, 2, 5, 6, 20].map((attempt) => retryDelay(retries(99, 0.999999), attempt, true, undefined))).toEqual(
+        [99, 199, 399, 3199, 4999, 4999],
+      );
       expect(retryDelay(retries(9, 0), 3, true, undefined)).toBe(0);
       expect(retryDelay(retries(9, 0.5, { minDelayMs: 10, maxDelayMs: 30 }), 0, true, undefined)).toBe(5);
       expect(retryDelay(retries(9, 0.5, { minDelayMs: 10, maxDelayMs: 30 }), 4, true, undefined)).toBe(15);

@@ -23,7 +23,10 @@ describe("buildApiServer", () => {
   });
 
   it("passes the options on to the plugin, the base path among them", async () => {
-    const app = await buildApiServer({ routes: ROUTES, basePath: "/api", registerRoutes: registerThings }, { basePath: "/v2" });
+    const app = await buildApiServer(
+      { routes: ROUTES, basePath: "/api", registerRoutes: registerThings },
+      { basePath: "/v2" },
+    );
     expect((await app.inject({ url: "/v2/things" })).statusCode).toBe(200);
     await app.close();
   });

@@ -10,7 +10,10 @@ interface Outcome {
 }
 
 /** Reads a fake request's body; resolves with the first outcome and counts every call of `done`. */
-function read(request: Parameters<typeof readBody>[0], limit: number): { outcome: Promise<Outcome>; calls: () => number } {
+function read(
+  request: Parameters<typeof readBody>[0],
+  limit: number,
+): { outcome: Promise<Outcome>; calls: () => number } {
   let calls = 0;
   const outcome = new Promise<Outcome>((resolve) => {
     readBody(request, limit, (problem, body) => {
@@ -101,7 +104,12 @@ describe("readBody", () => {
     raw.write("ab");
     raw.destroy(new Error("socket hang up"));
     const { problem, body } = await outcome;
-    expect(problem).toEqual({ type: "urn:problem-type:malformed-body", title: "Malformed request body", status: 400, detail: "The request body could not be read." });
+    expect(problem).toEqual({
+      type: "urn:problem-type:malformed-body",
+      title: "Malformed request body",
+      status: 400,
+      detail: "The request body could not be read.",
+    });
     expect(body).toHaveLength(0);
     await new Promise((resolve) => setImmediate(resolve));
     expect(calls()).toBe(1);

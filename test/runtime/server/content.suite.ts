@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { compileContentMatcher, decodeBody, hasBody, MAX_JSON_DEPTH, nestedDeeperThan, tooLarge, unsupportedMediaType } from "../../../src/runtime/server/runtime/content.js";
+import {
+  compileContentMatcher,
+  decodeBody,
+  hasBody,
+  MAX_JSON_DEPTH,
+  nestedDeeperThan,
+  tooLarge,
+  unsupportedMediaType,
+} from "../../../src/runtime/server/runtime/content.js";
 import { ProblemError } from "../../../src/runtime/server/runtime/problems.js";
 import { fakeRequest } from "../support/fastify.js";
 import { content } from "../support/routes.js";
@@ -31,9 +39,12 @@ describe("compileContentMatcher", () => {
     expect(compileContentMatcher([jsonUtf8, json])("application/json")).toBe(json);
   });
 
-  it.each(["", "text/html", "application/jsonx", "image", "application/*"])("finds nothing for %j among exact types", (header) => {
-    expect(compileContentMatcher([json, text])(header)).toBeUndefined();
-  });
+  it.each(["", "text/html", "application/jsonx", "image", "application/*"])(
+    "finds nothing for %j among exact types",
+    (header) => {
+      expect(compileContentMatcher([json, text])(header)).toBeUndefined();
+    },
+  );
 
   it("matches nothing when no content is declared", () => {
     expect(compileContentMatcher([])("application/json")).toBeUndefined();
@@ -66,11 +77,18 @@ describe("unsupportedMediaType and tooLarge", () => {
   });
 
   it("names the essence of the refused type, never its parameters", () => {
-    expect(unsupportedMediaType("Text/Plain; secret=x", accepted).detail).toBe("Content-Type text/plain is not accepted; use application/json or multipart/form-data.");
+    expect(unsupportedMediaType("Text/Plain; secret=x", accepted).detail).toBe(
+      "Content-Type text/plain is not accepted; use application/json or multipart/form-data.",
+    );
   });
 
   it("is a 413 naming the limit", () => {
-    expect(tooLarge(1024)).toEqual({ type: "urn:problem-type:payload-too-large", title: "Payload Too Large", status: 413, detail: "The request body is larger than 1024 bytes." });
+    expect(tooLarge(1024)).toEqual({
+      type: "urn:problem-type:payload-too-large",
+      title: "Payload Too Large",
+      status: 413,
+      detail: "The request body is larger than 1024 bytes.",
+    });
   });
 });
 
@@ -91,7 +109,10 @@ describe("decodeBody", () => {
   });
 
   it("keeps __proto__ and constructor of a JSON body as own data keys", () => {
-    const body = decodeBody("json", bytes('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}')) as Record<string, unknown>;
+    const body = decodeBody(
+      "json",
+      bytes('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}'),
+    ) as Record<string, unknown>;
     expect(Object.hasOwn(body, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -107,16 +128,29 @@ describe("decodeBody", () => {
     expect(decodeBody("text", Buffer.from([0x61, 0xff, 0x62]))).toBe("a\uFFFDb");
   });
 
-  it.each(["{", "   ", "{'a':1}", "[1,]", "\uFEFF{}", "NaN", '{"a":1}x'])("refuses malformed JSON %j with a 400 problem", (text) => {
-    const thrown = catchProblem(() => decodeBody("json", bytes(text)));
-    expect(thrown.problem).toEqual({ type: "urn:problem-type:malformed-body", title: "Malformed request body", status: 400, detail: "The request body is not well-formed JSON." });
-  });
+  it.each(["{", "   ", "{'a':1}", "[1,]", "\uFEFF{}", "NaN", '{"a":1}x'])(
+    "refuses malformed JSON %j with a 400 problem",
+    (text) => {
+      const thrown = catchProblem(() => decodeBody("json", bytes(text)));
+      expect(thrown.problem).toEqual({
+        type: "urn:problem-type:malformed-body",
+        title: "Malformed request body",
+        status: 400,
+        detail: "The request body is not well-formed JSON.",
+      });
+    },
+  );
 
   it(`accepts JSON nested ${MAX_JSON_DEPTH} levels deep and refuses one level more`, () => {
     const nested = (depth: number, open = "[", close = "]"): Buffer => bytes(open.repeat(depth) + close.repeat(depth));
     expect(decodeBody("json", nested(MAX_JSON_DEPTH))).toBeInstanceOf(Array);
-    for (const body of [nested(MAX_JSON_DEPTH + 1), bytes(`{"a":${'{"a":'.repeat(MAX_JSON_DEPTH)}1${"}".repeat(MAX_JSON_DEPTH)}}`)]) {
-      expect(catchProblem(() => decodeBody("json", body)).problem.detail).toBe(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+    for (const body of [
+      nested(MAX_JSON_DEPTH + 1),
+      bytes(`{"a":${'{"a":'.repeat(MAX_JSON_DEPTH)}1${"}".repeat(MAX_JSON_DEPTH)}}`),
+    ]) {
+      expect(catchProblem(() => decodeBody("json", body)).problem.detail).toBe(
+        `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+      );
     }
   });
 

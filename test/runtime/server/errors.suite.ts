@@ -9,7 +9,12 @@ function codedError(code: unknown, statusCode?: unknown): Error {
   return Object.assign(new Error(`error ${String(code)}`), { code, statusCode });
 }
 
-const INTERNAL = { type: "urn:problem-type:internal-error", title: "Internal Server Error", status: 500, detail: "The server failed to answer this request." };
+const INTERNAL = {
+  type: "urn:problem-type:internal-error",
+  title: "Internal Server Error",
+  status: 500,
+  detail: "The server failed to answer this request.",
+};
 
 describe("problemOf", () => {
   it.each([
@@ -139,7 +144,10 @@ describe("handleError", () => {
     expect(bug.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
     expect(bug.json()).toEqual(INTERNAL);
     const gone = await app.inject("/gone");
-    expect([gone.statusCode, gone.json()]).toEqual([410, { type: "about:blank", title: "Gone", status: 410, detail: "Gone" }]);
+    expect([gone.statusCode, gone.json()]).toEqual([
+      410,
+      { type: "about:blank", title: "Gone", status: 410, detail: "Gone" },
+    ]);
     const errors = logs.lines().filter((line) => line.level === 50);
     expect(errors).toHaveLength(1);
     expect(errors[0]?.msg).toBe("request failed: GET /bug");

@@ -15,10 +15,18 @@ describe("parseForm", () => {
     ["nested objects", "a[b][c]=1", { a: { b: { c: "1" } } }],
     ["an array with []", "tags[]=a&tags[]=b", { tags: ["a", "b"] }],
     ["an array by index", "ids[0]=x&ids[1]=y", { ids: ["x", "y"] }],
-    ["objects in an array", "items[0][id]=7&items[0][qty]=2&items[1][id]=8", { items: [{ id: "7", qty: "2" }, { id: "8" }] }],
+    [
+      "objects in an array",
+      "items[0][id]=7&items[0][qty]=2&items[1][id]=8",
+      { items: [{ id: "7", qty: "2" }, { id: "8" }] },
+    ],
     ["objects appended with []", "items[][id]=1&items[][id]=2", { items: [{ id: "1" }, { id: "2" }] }],
     ["a repeated bracketed name", "a[b]=1&a[b]=2", { a: { b: ["1", "2"] } }],
-    ["a name that is not bracketed as a whole", "a[b]c=1&[a]=2&a[b=3&a]=4", { "a[b]c": "1", "[a]": "2", "a[b": "3", "a]": "4" }],
+    [
+      "a name that is not bracketed as a whole",
+      "a[b]c=1&[a]=2&a[b=3&a]=4",
+      { "a[b]c": "1", "[a]": "2", "a[b": "3", "a]": "4" },
+    ],
     ["a leading zero index, an object key", "a[01]=x", { a: { "01": "x" } }],
   ])("%s", (_label, text, expected) => {
     expect(parseForm(text)).toEqual(expected);
@@ -42,16 +50,19 @@ describe("parseForm", () => {
     expect(parseForm(`${seventeen}=x`)).toEqual({ [seventeen]: "x" });
   });
 
-  it.each(["__proto__=x", "__proto__[polluted]=x", "a[__proto__][polluted]=x", "constructor[prototype][polluted]=x", "a[constructor][prototype][polluted]=x"])(
-    "%s is data: an own key, never a prototype",
-    (text) => {
-      const form = parseForm(text);
-      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      expect(Object.getPrototypeOf(form)).toBe(Object.prototype);
-      expect(Object.keys(form)).toHaveLength(1);
-      expect(JSON.stringify(form)).toContain('"x"');
-    },
-  );
+  it.each([
+    "__proto__=x",
+    "__proto__[polluted]=x",
+    "a[__proto__][polluted]=x",
+    "constructor[prototype][polluted]=x",
+    "a[constructor][prototype][polluted]=x",
+  ])("%s is data: an own key, never a prototype", (text) => {
+    const form = parseForm(text);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(form)).toBe(Object.prototype);
+    expect(Object.keys(form)).toHaveLength(1);
+    expect(JSON.stringify(form)).toContain('"x"');
+  });
 
   it("keeps __proto__ as an own data key at every level", () => {
     const form = parseForm("__proto__[a]=1&b[__proto__]=2&c[]=3&c[__proto__]=4");
@@ -61,6 +72,8 @@ describe("parseForm", () => {
     expect(Object.hasOwn(b, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(b)).toBe(Object.prototype);
     expect(Object.hasOwn(form.c as object, "__proto__")).toBe(true);
-    expect(JSON.parse(JSON.stringify(form))).toEqual(JSON.parse('{"__proto__":{"a":"1"},"b":{"__proto__":"2"},"c":["3"]}'));
+    expect(JSON.parse(JSON.stringify(form))).toEqual(
+      JSON.parse('{"__proto__":{"a":"1"},"b":{"__proto__":"2"},"c":["3"]}'),
+    );
   });
 });

@@ -2,7 +2,15 @@ import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
 import type { Route } from "../../../src/runtime/route-types.js";
 import type { Outcome } from "../../../src/runtime/server/runtime/exchange.js";
-import { type BatchCheck, JsonStream, JsonStreamError, openJsonStream, prepareJson, streamJson, streamJsonArray } from "../../../src/runtime/server/runtime/json-stream.js";
+import {
+  type BatchCheck,
+  JsonStream,
+  JsonStreamError,
+  openJsonStream,
+  prepareJson,
+  streamJson,
+  streamJsonArray,
+} from "../../../src/runtime/server/runtime/json-stream.js";
 import { sendOutcome } from "../../../src/runtime/server/runtime/pipeline.js";
 import { writeOutcome } from "../../../src/runtime/server/runtime/reply.js";
 import { compileResponder } from "../../../src/runtime/server/runtime/responses.js";
@@ -34,21 +42,32 @@ const items = (from: number, to: number) => Array.from({ length: to - from }, (_
 describe("JsonStream", () => {
   it("writes the bytes JSON.stringify writes for the whole body, over many batches", async () => {
     const batches = [items(0, 3), items(3, 4), items(4, 9)];
-    const stream = streamJson<Page, "data">({ list: "data", batches: slowly(batches), before: { page: 1 }, after: (count) => ({ total_count: count }) });
+    const stream = streamJson<Page, "data">({
+      list: "data",
+      batches: slowly(batches),
+      before: { page: 1 },
+      after: (count) => ({ total_count: count }),
+    });
     expect(await textOf(stream)).toBe(JSON.stringify({ page: 1, data: batches.flat(), total_count: 9 }));
   });
 
   it("writes an empty list, a list body, sync batches and items JSON writes as null", async () => {
-    expect(await textOf(streamJson<Page, "data">({ list: "data", batches: [], after: (count) => ({ total_count: count }) }))).toBe('{"data":[],"total_count":0}');
+    expect(
+      await textOf(streamJson<Page, "data">({ list: "data", batches: [], after: (count) => ({ total_count: count }) })),
+    ).toBe('{"data":[],"total_count":0}');
     expect(await textOf(streamJsonArray<number[]>([[1, 2], [], [3]]))).toBe("[1,2,3]");
-    expect(await textOf(streamJsonArray<unknown[]>([[undefined, () => 1, { a: undefined, b: "é\u2028" }]]))).toBe(JSON.stringify([undefined, () => 1, { a: undefined, b: "é\u2028" }]));
+    expect(await textOf(streamJsonArray<unknown[]>([[undefined, () => 1, { a: undefined, b: "é\u2028" }]]))).toBe(
+      JSON.stringify([undefined, () => 1, { a: undefined, b: "é\u2028" }]),
+    );
     expect(await textOf(streamJsonArray<number[]>([]))).toBe("[]");
   });
 
   it("leaves out fields JSON leaves out, and never writes the list twice", async () => {
     const stream = new JsonStream("data", [[1]], { skipped: undefined }, () => ({ data: "no", total_count: 1 }));
     expect(await textOf(stream)).toBe('{"data":[1],"total_count":1}');
-    expect(() => new JsonStream("data", [], { data: [] })).toThrow(/list field "data" is also among the fields before it/);
+    expect(() => new JsonStream("data", [], { data: [] })).toThrow(
+      /list field "data" is also among the fields before it/,
+    );
   });
 
   it("checks each batch inside its envelope, with the count so far", async () => {
@@ -57,7 +76,14 @@ describe("JsonStream", () => {
       seen.push(envelope);
       return undefined;
     };
-    await textOf(streamJson<Page, "data">({ list: "data", batches: [items(0, 2), items(2, 3)], after: (count) => ({ total_count: count }) }), check);
+    await textOf(
+      streamJson<Page, "data">({
+        list: "data",
+        batches: [items(0, 2), items(2, 3)],
+        after: (count) => ({ total_count: count }),
+      }),
+      check,
+    );
     expect(seen).toEqual([
       { data: items(0, 2), total_count: 2 },
       { data: items(2, 3), total_count: 3 },
@@ -90,10 +116,12 @@ describe("JsonStream", () => {
   });
 
   it("stops at a later batch that breaks the contract, or a source that fails, naming what was written", async () => {
-    const check: BatchCheck = (envelope) => ((envelope as unknown[]).some((item) => (item as { id: number }).id === 3) ? "/0/id must not be 3" : undefined);
+    const check: BatchCheck = (envelope) =>
+      (envelope as unknown[]).some((item) => (item as { id: number }).id === 3) ? "/0/id must not be 3" : undefined;
     const chunks: string[] = [];
     const cut = (async () => {
-      for await (const chunk of await openJsonStream(streamJsonArray([items(0, 3), items(3, 4)]), check)) chunks.push(chunk);
+      for await (const chunk of await openJsonStream(streamJsonArray([items(0, 3), items(3, 4)]), check))
+        chunks.push(chunk);
     })();
     await expect(cut).rejects.toMatchObject({ name: "JsonStreamError", message: "/0/id must not be 3", written: 3 });
     expect(chunks).toEqual(['[{"id":0},{"id":1},{"id":2}']);
@@ -102,7 +130,10 @@ describe("JsonStream", () => {
       throw new Error("connection lost");
     }
     const failed = textOf(streamJsonArray(broken()));
-    await expect(failed).rejects.toMatchObject({ message: "reading the list failed after 2 items: connection lost", written: 2 });
+    await expect(failed).rejects.toMatchObject({
+      message: "reading the list failed after 2 items: connection lost",
+      written: 2,
+    });
     await expect(failed).rejects.toHaveProperty("cause.message", "connection lost");
   });
 });
@@ -119,18 +150,39 @@ describe("a JsonStream answered by the responder, over HTTP", () => {
           const bad = data.findIndex((item) => typeof item.id !== "number");
           return bad === -1
             ? { valid: true }
-            : { valid: false, errors: [{ instancePath: `/data/${bad}/id`, schemaPath: "#", keyword: "type", params: {}, message: `/data/${bad}/id must be number` }] };
+            : {
+                valid: false,
+                errors: [
+                  {
+                    instancePath: `/data/${bad}/id`,
+                    schemaPath: "#",
+                    keyword: "type",
+                    params: {},
+                    message: `/data/${bad}/id must be number`,
+                  },
+                ],
+              };
         },
       },
     } as never,
   });
 
-  async function serve(batches: () => AsyncIterable<readonly { id: unknown }[]>): Promise<{ url: string; errors: string[]; close: () => Promise<void> }> {
+  async function serve(
+    batches: () => AsyncIterable<readonly { id: unknown }[]>,
+  ): Promise<{ url: string; errors: string[]; close: () => Promise<void> }> {
     const errors: string[] = [];
-    const app = fastify({ logger: { level: "error", stream: { write: (line: string) => void errors.push(String(JSON.parse(line).msg)) } } });
+    const app = fastify({
+      logger: { level: "error", stream: { write: (line: string) => void errors.push(String(JSON.parse(line).msg)) } },
+    });
     const respond = compileResponder(LIST, true, "listThings");
     app.get("/things", async (request, reply) => {
-      sendOutcome(reply, await respond({ status: 200, body: new JsonStream("data", batches(), {}, (count) => ({ total_count: count })) }, request));
+      sendOutcome(
+        reply,
+        await respond(
+          { status: 200, body: new JsonStream("data", batches(), {}, (count) => ({ total_count: count })) },
+          request,
+        ),
+      );
       return reply;
     });
     const address = await app.listen({ host: "127.0.0.1", port: 0 });
@@ -155,14 +207,21 @@ describe("a JsonStream answered by the responder, over HTTP", () => {
     try {
       const refused = await fetch(server.url);
       expect(refused.status).toBe(500);
-      expect(await refused.json()).toMatchObject({ type: "urn:problem-type:response-validation-failed", detail: expect.stringContaining("/data/0/id must be number") });
+      expect(await refused.json()).toMatchObject({
+        type: "urn:problem-type:response-validation-failed",
+        detail: expect.stringContaining("/data/0/id must be number"),
+      });
       await server.close();
       const later = await serve(() => slowly<{ id: unknown }>([items(0, 10), [{ id: "eleven" }]]));
       const cut = await fetch(later.url);
       expect(cut.status).toBe(200);
       await expect(cut.text()).rejects.toThrow();
       await later.close();
-      expect(later.errors.some((line) => line.includes("streamed answer of listThings (status 200) cut short after 10 items"))).toBe(true);
+      expect(
+        later.errors.some((line) =>
+          line.includes("streamed answer of listThings (status 200) cut short after 10 items"),
+        ),
+      ).toBe(true);
     } finally {
       await server.close();
     }
@@ -179,7 +238,12 @@ describe("PreparedJson", () => {
           checks.push(value);
           return (value as { ok?: unknown }).ok === true
             ? { valid: true }
-            : { valid: false, errors: [{ instancePath: "/ok", schemaPath: "#", keyword: "const", params: {}, message: "/ok must be true" }] };
+            : {
+                valid: false,
+                errors: [
+                  { instancePath: "/ok", schemaPath: "#", keyword: "const", params: {}, message: "/ok must be true" },
+                ],
+              };
         },
       },
     } as never,

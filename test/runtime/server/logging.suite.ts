@@ -31,7 +31,13 @@ describe("secretHeaders", () => {
       }),
       route({ security: [[{ scheme: "nameless", type: "apiKey", in: "header" }]] }),
     ];
-    expect(secretHeaders(routes)).toEqual(["authorization", "cookie", "proxy-authorization", "x-api-key", "x-tenant-key"]);
+    expect(secretHeaders(routes)).toEqual([
+      "authorization",
+      "cookie",
+      "proxy-authorization",
+      "x-api-key",
+      "x-tenant-key",
+    ]);
   });
 });
 
@@ -65,7 +71,10 @@ describe("withRedaction", () => {
 
   it("redacts through a real Fastify logger", async () => {
     const logs = logLines();
-    const logger = withRedaction({ level: "info", stream: logs.stream }, secretHeaders([route({ security: [[apiKey("header", "X-API-KEY")]] })]));
+    const logger = withRedaction(
+      { level: "info", stream: logs.stream },
+      secretHeaders([route({ security: [[apiKey("header", "X-API-KEY")]] })]),
+    );
     const app = fastify({ logger });
     app.get("/a", (request) => {
       request.log.info({ req: request }, "seen");

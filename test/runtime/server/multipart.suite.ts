@@ -13,16 +13,35 @@ const UPLOAD = content("multipart/form-data", ["file", "scans"]);
 
 /** A text part as @fastify/multipart yields it. */
 function field(fieldname: string, value: unknown, truncated: { value?: boolean; name?: boolean } = {}): object {
-  return { type: "field", fieldname, value, mimetype: "text/plain", encoding: "7bit", valueTruncated: truncated.value ?? false, fieldnameTruncated: truncated.name ?? false };
+  return {
+    type: "field",
+    fieldname,
+    value,
+    mimetype: "text/plain",
+    encoding: "7bit",
+    valueTruncated: truncated.value ?? false,
+    fieldnameTruncated: truncated.name ?? false,
+  };
 }
 
 /** A file part as @fastify/multipart yields it. */
 function file(fieldname: string, filename: string, text: string, mimetype = "application/octet-stream"): object {
-  return { type: "file", fieldname, filename, mimetype, encoding: "7bit", toBuffer: () => Promise.resolve(Buffer.from(text, "utf8")) };
+  return {
+    type: "file",
+    fieldname,
+    filename,
+    mimetype,
+    encoding: "7bit",
+    toBuffer: () => Promise.resolve(Buffer.from(text, "utf8")),
+  };
 }
 
 /** A request whose parts() yields `parts`, then throws `error` if given. */
-function multipartRequest(parts: readonly object[], error?: unknown, headers: Record<string, string> = { "content-type": "multipart/form-data; boundary=x" }) {
+function multipartRequest(
+  parts: readonly object[],
+  error?: unknown,
+  headers: Record<string, string> = { "content-type": "multipart/form-data; boundary=x" },
+) {
   return fakeRequest({
     headers,
     parts: async function* () {
@@ -32,7 +51,10 @@ function multipartRequest(parts: readonly object[], error?: unknown, headers: Re
   });
 }
 
-async function read(parts: readonly object[], error?: unknown): Promise<{ form: unknown; restore: (validated: unknown) => unknown }> {
+async function read(
+  parts: readonly object[],
+  error?: unknown,
+): Promise<{ form: unknown; restore: (validated: unknown) => unknown }> {
   return createMultipartReader(LIMITS)(multipartRequest(parts, error).request, UPLOAD);
 }
 
@@ -45,19 +67,35 @@ async function refusal(parts: readonly object[], error?: unknown): Promise<unkno
 
 describe("createMultipartReader", () => {
   it("reads text fields into the form, a repeated name as a list, __proto__ as an own key", async () => {
-    const { form } = await read([field("name", "Ann"), field("tag", "a"), field("tag", "b"), field("tag", "c"), field("__proto__", "x")]);
+    const { form } = await read([
+      field("name", "Ann"),
+      field("tag", "a"),
+      field("tag", "b"),
+      field("tag", "c"),
+      field("__proto__", "x"),
+    ]);
     expect(form).toEqual(JSON.parse('{"name":"Ann","tag":["a","b","c"],"__proto__":"x"}'));
     expect(Object.getPrototypeOf(form)).toBe(Object.prototype);
   });
 
   it("validates files by name and restores their bytes into the validated form", async () => {
-    const { form, restore } = await read([file("file", "scan.png", "PNG", "image/png"), field("name", "Scan"), file("scans", "a.pdf", "A"), file("scans", "b.pdf", "B")]);
+    const { form, restore } = await read([
+      file("file", "scan.png", "PNG", "image/png"),
+      field("name", "Scan"),
+      file("scans", "a.pdf", "A"),
+      file("scans", "b.pdf", "B"),
+    ]);
     expect(form).toEqual({ file: "scan.png", name: "Scan", scans: ["a.pdf", "b.pdf"] });
     const validated = { file: "scan.png", name: "converted", scans: ["a.pdf", "b.pdf"] };
     const restored = restore(validated) as { file: UploadedFile; name: string; scans: UploadedFile[] };
     expect(restored).toBe(validated);
     expect(restored.name).toBe("converted");
-    expect(restored.file).toEqual({ filename: "scan.png", mimetype: "image/png", encoding: "7bit", data: Buffer.from("PNG") });
+    expect(restored.file).toEqual({
+      filename: "scan.png",
+      mimetype: "image/png",
+      encoding: "7bit",
+      data: Buffer.from("PNG"),
+    });
     expect(restored.scans.map((scan) => [scan.filename, scan.data.toString()])).toEqual([
       ["a.pdf", "A"],
       ["b.pdf", "B"],
@@ -68,13 +106,21 @@ describe("createMultipartReader", () => {
     const { form, restore } = await read([field("file", "plain text ✓"), field("scans", { json: true })]);
     expect(form).toEqual({ file: "", scans: "" });
     const restored = restore({ ...(form as object) }) as { file: UploadedFile; scans: UploadedFile };
-    expect(restored.file).toEqual({ filename: "", mimetype: "text/plain", encoding: "7bit", data: Buffer.from("plain text ✓") });
+    expect(restored.file).toEqual({
+      filename: "",
+      mimetype: "text/plain",
+      encoding: "7bit",
+      data: Buffer.from("plain text ✓"),
+    });
     expect(restored.scans.data.toString()).toBe('{"json":true}');
   });
 
   it("reads a text field sent as a file as its text, within the field limit", async () => {
     expect((await read([file("name", "n.txt", "12345")])).form).toEqual({ name: "12345" });
-    expect(await refusal([file("name", "n.txt", "123456")])).toMatchObject({ status: 413, detail: "A form field is larger than 5 bytes." });
+    expect(await refusal([file("name", "n.txt", "123456")])).toMatchObject({
+      status: 413,
+      detail: "A form field is larger than 5 bytes.",
+    });
   });
 
   it.each([
@@ -90,11 +136,31 @@ describe("createMultipartReader", () => {
   });
 
   it.each([
-    ["a file over its limit", Object.assign(new Error("request file too large"), { code: "FST_REQ_FILE_TOO_LARGE", statusCode: 413 }), 413, "An uploaded file is larger than 8 bytes."],
-    ["too many parts", Object.assign(new Error("too many parts"), { code: "FST_PARTS_LIMIT", statusCode: 413 }), 413, "The multipart body has more parts than the server accepts."],
-    ["a body cut short", Object.assign(new Error("premature close"), { code: "FST_MP_PREMATURE_CLOSE" }), 400, "The multipart body ended before it was complete."],
+    [
+      "a file over its limit",
+      Object.assign(new Error("request file too large"), { code: "FST_REQ_FILE_TOO_LARGE", statusCode: 413 }),
+      413,
+      "An uploaded file is larger than 8 bytes.",
+    ],
+    [
+      "too many parts",
+      Object.assign(new Error("too many parts"), { code: "FST_PARTS_LIMIT", statusCode: 413 }),
+      413,
+      "The multipart body has more parts than the server accepts.",
+    ],
+    [
+      "a body cut short",
+      Object.assign(new Error("premature close"), { code: "FST_MP_PREMATURE_CLOSE" }),
+      400,
+      "The multipart body ended before it was complete.",
+    ],
     ["a parser failure", new Error("Unexpected end of form"), 400, "The multipart body could not be read."],
-    ["a thrown problem", new ProblemError({ type: "about:blank", title: "Teapot", status: 418, detail: "short and stout" }), 418, "short and stout"],
+    [
+      "a thrown problem",
+      new ProblemError({ type: "about:blank", title: "Teapot", status: 418, detail: "short and stout" }),
+      418,
+      "short and stout",
+    ],
   ])("turns %s into a problem, and throws the rest of the body away", async (_label, error, status, detail) => {
     const { request, raw } = multipartRequest([field("name", "Ann")], error);
     const thrown = await rejection(createMultipartReader(LIMITS)(request, UPLOAD));
@@ -107,7 +173,10 @@ describe("createMultipartReader", () => {
     ["no part at all", [], {}],
     ["a Content-Length of 0", [field("never", "read")], { "content-length": "0" }],
   ])("reads %s as no body, its restore keeping the value", async (_label, parts, headers) => {
-    const { request } = multipartRequest(parts, undefined, { "content-type": "multipart/form-data; boundary=x", ...headers });
+    const { request } = multipartRequest(parts, undefined, {
+      "content-type": "multipart/form-data; boundary=x",
+      ...headers,
+    });
     const { form, restore } = await createMultipartReader(LIMITS)(request, UPLOAD);
     expect(form).toBeUndefined();
     const value = { a: 1 };
@@ -135,13 +204,25 @@ describe("createMultipartReader", () => {
     });
     const body = (parts: readonly string[]): string => `${parts.map((part) => `--B\r\n${part}\r\n`).join("")}--B--\r\n`;
     const post = async (parts: readonly string[]): Promise<unknown> =>
-      (await app.inject({ method: "POST", url: "/upload", headers: { "content-type": "multipart/form-data; boundary=B" }, payload: body(parts) })).json();
-    const text = (name: string, value: string): string => `Content-Disposition: form-data; name="${name}"\r\n\r\n${value}`;
+      (
+        await app.inject({
+          method: "POST",
+          url: "/upload",
+          headers: { "content-type": "multipart/form-data; boundary=B" },
+          payload: body(parts),
+        })
+      ).json();
+    const text = (name: string, value: string): string =>
+      `Content-Disposition: form-data; name="${name}"\r\n\r\n${value}`;
     const bytes = `Content-Disposition: form-data; name="file"; filename="f.bin"\r\nContent-Type: application/octet-stream\r\n\r\n\u0000\u0001`;
     expect(await post([text("name", "Ann"), text("name", "Bo"), bytes])).toEqual({ name: ["Ann", "Bo"], file: "0001" });
-    expect(await post([text("name", "123456")])).toEqual({ problem: expect.objectContaining({ status: 413, detail: "A form field is larger than 5 bytes." }) });
+    expect(await post([text("name", "123456")])).toEqual({
+      problem: expect.objectContaining({ status: 413, detail: "A form field is larger than 5 bytes." }),
+    });
     const big = `Content-Disposition: form-data; name="file"; filename="f.bin"\r\n\r\n${"x".repeat(9)}`;
-    expect(await post([big])).toEqual({ problem: expect.objectContaining({ status: 413, detail: "An uploaded file is larger than 8 bytes." }) });
+    expect(await post([big])).toEqual({
+      problem: expect.objectContaining({ status: 413, detail: "An uploaded file is larger than 8 bytes." }),
+    });
     await app.close();
   });
 });

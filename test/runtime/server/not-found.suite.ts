@@ -19,11 +19,20 @@ const TABLE: readonly Route[] = (
 ).map(([method, path]: readonly [HttpMethod, string]) => route({ method, path }));
 
 /** What the handler answers to `method url`: status, Allow header, problem. */
-function answer(prefix: string, method: string, url: string, routes: readonly Route[] = TABLE): { status: number; allow: unknown; problem: Record<string, unknown> } {
+function answer(
+  prefix: string,
+  method: string,
+  url: string,
+  routes: readonly Route[] = TABLE,
+): { status: number; allow: unknown; problem: Record<string, unknown> } {
   const { request } = fakeRequest({ method, url });
   const { reply, sent } = fakeReply();
   createNotFoundHandler(routes, prefix)(request, reply);
-  return { status: sent.statusCode, allow: sent.headers.allow, problem: JSON.parse(String(sent.payload)) as Record<string, unknown> };
+  return {
+    status: sent.statusCode,
+    allow: sent.headers.allow,
+    problem: JSON.parse(String(sent.payload)) as Record<string, unknown>,
+  };
 }
 
 describe("createNotFoundHandler", () => {
@@ -46,11 +55,19 @@ describe("createNotFoundHandler", () => {
     });
   });
 
-  it.each(["/nothing", "/venues/", "/venues/7/extra", "/venues//", "/venues/7/photoXpng", "/aab/(x)", "/VENUES", ""])("GET %j → 404", (url) => {
-    const { status, allow, problem } = answer("", "GET", url);
-    expect([status, allow]).toEqual([404, undefined]);
-    expect(problem).toEqual({ type: "urn:problem-type:not-found", title: "Not Found", status: 404, detail: "No resource matches this path." });
-  });
+  it.each(["/nothing", "/venues/", "/venues/7/extra", "/venues//", "/venues/7/photoXpng", "/aab/(x)", "/VENUES", ""])(
+    "GET %j → 404",
+    (url) => {
+      const { status, allow, problem } = answer("", "GET", url);
+      expect([status, allow]).toEqual([404, undefined]);
+      expect(problem).toEqual({
+        type: "urn:problem-type:not-found",
+        title: "Not Found",
+        status: 404,
+        detail: "No resource matches this path.",
+      });
+    },
+  );
 
   it("serves only paths under its prefix", () => {
     expect(answer("/api/v1", "PUT", "/api/v1/venues")).toMatchObject({ status: 405, allow: "GET, HEAD, POST" });
@@ -69,7 +86,11 @@ describe("createNotFoundHandler", () => {
     app.get("/venues", () => []);
     app.setNotFoundHandler(createNotFoundHandler([route({ method: "GET", path: "/venues" })], ""));
     const wrongMethod = await app.inject({ method: "DELETE", url: "/venues" });
-    expect([wrongMethod.statusCode, wrongMethod.headers.allow, wrongMethod.headers["content-type"]]).toEqual([405, "GET, HEAD", "application/problem+json; charset=utf-8"]);
+    expect([wrongMethod.statusCode, wrongMethod.headers.allow, wrongMethod.headers["content-type"]]).toEqual([
+      405,
+      "GET, HEAD",
+      "application/problem+json; charset=utf-8",
+    ]);
     expect((await app.inject("/elsewhere")).statusCode).toBe(404);
     await app.close();
   });

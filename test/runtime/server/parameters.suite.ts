@@ -1,6 +1,11 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import { compileHeaderReader, compilePathReader, compileQueryReader, toRouterPath } from "../../../src/runtime/server/runtime/parameters.js";
+import {
+  compileHeaderReader,
+  compilePathReader,
+  compileQueryReader,
+  toRouterPath,
+} from "../../../src/runtime/server/runtime/parameters.js";
 import { param } from "../support/routes.js";
 
 describe("toRouterPath", () => {
@@ -84,10 +89,14 @@ describe("compilePathReader", () => {
 });
 
 describe("compileQueryReader", () => {
-  const read = (parameters: Parameters<typeof compileQueryReader>[0], url: string): unknown => compileQueryReader(parameters)(url);
+  const read = (parameters: Parameters<typeof compileQueryReader>[0], url: string): unknown =>
+    compileQueryReader(parameters)(url);
 
   it("keeps only the declared parameters, keyed as the spec spells them", () => {
-    expect(read([param("limit"), param("Sort")], "/things?limit=5&Sort=name&other=x&sort=y")).toEqual({ limit: "5", Sort: "name" });
+    expect(read([param("limit"), param("Sort")], "/things?limit=5&Sort=name&other=x&sort=y")).toEqual({
+      limit: "5",
+      Sort: "name",
+    });
   });
 
   it.each(["/things", "/things?", "/things?&&", "/things?other=1"])("reads %j as no parameters", (url) => {
@@ -96,7 +105,13 @@ describe("compileQueryReader", () => {
 
   it("decodes names and values: percent escapes, and + as a space; a malformed escape stays as sent", () => {
     const parameters = [param("q"), param("a b"), param("bad"), param("flag"), param("e")];
-    expect(read(parameters, "/?q=%C3%A4+x%2By&a%20b=1&bad=%E0%A4%A&flag&e=")).toEqual({ q: "ä x+y", "a b": "1", bad: "%E0%A4%A", flag: "", e: "" });
+    expect(read(parameters, "/?q=%C3%A4+x%2By&a%20b=1&bad=%E0%A4%A&flag&e=")).toEqual({
+      q: "ä x+y",
+      "a b": "1",
+      bad: "%E0%A4%A",
+      flag: "",
+      e: "",
+    });
   });
 
   it("reads the query after the first ?, a later ? being part of it", () => {
@@ -114,11 +129,26 @@ describe("compileQueryReader", () => {
     ["form, comma-separated", { style: "form", explode: false }, "tags=a,b,,c", ["a", "b", "", "c"]],
     ["form, comma-separated, repeated", { style: "form", explode: false }, "tags=a,b&tags=c", ["a", "b", "c"]],
     ["form, comma-separated, empty", { style: "form", explode: false }, "tags=", [""]],
-    ["form, comma-separated, an encoded comma inside an item", { style: "form", explode: false }, "tags=a%2Cb,c", ["a,b", "c"]],
+    [
+      "form, comma-separated, an encoded comma inside an item",
+      { style: "form", explode: false },
+      "tags=a%2Cb,c",
+      ["a,b", "c"],
+    ],
     ["spaceDelimited", { style: "spaceDelimited", explode: false }, "tags=a%20b", ["a", "b"]],
-    ["spaceDelimited, a + for a space inside an item", { style: "spaceDelimited", explode: false }, "tags=a+b%20c", ["a b", "c"]],
+    [
+      "spaceDelimited, a + for a space inside an item",
+      { style: "spaceDelimited", explode: false },
+      "tags=a+b%20c",
+      ["a b", "c"],
+    ],
     ["pipeDelimited", { style: "pipeDelimited", explode: false }, "tags=a|b|%C3%A4", ["a", "b", "ä"]],
-    ["pipeDelimited, an encoded pipe inside an item", { style: "pipeDelimited", explode: false }, "tags=a%7Cb|c", ["a|b", "c"]],
+    [
+      "pipeDelimited, an encoded pipe inside an item",
+      { style: "pipeDelimited", explode: false },
+      "tags=a%7Cb|c",
+      ["a|b", "c"],
+    ],
     ["pipeDelimited, exploded", { style: "pipeDelimited", explode: true }, "tags=a|b", ["a|b"]],
     ["an unknown style, comma-separated", { style: "matrix", explode: false }, "tags=a,b", ["a", "b"]],
   ])("reads an array parameter, %s", (_label, style, query, expected) => {
@@ -130,7 +160,12 @@ describe("compileQueryReader", () => {
     ["form, exploded: its declared properties", { explode: true }, "x=1&y=a%20b&z=3&point=no", { x: "1", y: "a b" }],
     ["pipeDelimited", { style: "pipeDelimited", explode: false }, "point=x|1|y|2", { x: "1", y: "2" }],
     ["spaceDelimited", { style: "spaceDelimited", explode: false }, "point=x%201%20y%20a+b", { x: "1", y: "a b" }],
-    ["form, an odd count of items as its text, for the validator to refuse", { explode: false }, "point=x,1,y", "x,1,y"],
+    [
+      "form, an odd count of items as its text, for the validator to refuse",
+      { explode: false },
+      "point=x,1,y",
+      "x,1,y",
+    ],
   ])("reads an object parameter, %s", (_label, style, query, expected) => {
     expect(read([param("point", { properties: ["x", "y"], ...style })], `/?${query}`)).toEqual({ point: expected });
   });
@@ -141,8 +176,11 @@ describe("compileQueryReader", () => {
 
   it("reads deepObject parameters, nested as URL-encoded forms are", () => {
     const parameters = [param("filter", { style: "deepObject" }), param("page", { style: "deepObject" })];
-    const query = "filter[size]=2&filter[colour]=red&filter[colour]=blue&filter[a][b]=x&filter[ids][0]=1&filter[ids][1]=2&filter=ignored&filterx[y]=no&filter[z=no";
-    expect(read(parameters, `/?${query}`)).toEqual({ filter: { size: "2", colour: ["red", "blue"], a: { b: "x" }, ids: ["1", "2"] } });
+    const query =
+      "filter[size]=2&filter[colour]=red&filter[colour]=blue&filter[a][b]=x&filter[ids][0]=1&filter[ids][1]=2&filter=ignored&filterx[y]=no&filter[z=no";
+    expect(read(parameters, `/?${query}`)).toEqual({
+      filter: { size: "2", colour: ["red", "blue"], a: { b: "x" }, ids: ["1", "2"] },
+    });
   });
 
   it("reads a deepObject key at its literal brackets, an encoded bracket being part of the key; or, all encoded, at the decoded ones", () => {
@@ -153,11 +191,17 @@ describe("compileQueryReader", () => {
 
   it("parses a parameter of style content as JSON, and leaves text that is not JSON as it is", () => {
     const parameters = [param("where", { style: "content" }), param("raw", { style: "content" })];
-    expect(read(parameters, `/?where=${encodeURIComponent('{"a":[1,"ä"]}')}&raw=not+json`)).toEqual({ where: { a: [1, "ä"] }, raw: "not json" });
+    expect(read(parameters, `/?where=${encodeURIComponent('{"a":[1,"ä"]}')}&raw=not+json`)).toEqual({
+      where: { a: [1, "ä"] },
+      raw: "not json",
+    });
   });
 
   it("keeps __proto__ as an own data key, as a parameter name and as a deepObject key", () => {
-    const out = read([param("__proto__"), param("q", { style: "deepObject" })], "/?__proto__=1&q[__proto__]=2&q[constructor]=3") as Record<string, unknown>;
+    const out = read(
+      [param("__proto__"), param("q", { style: "deepObject" })],
+      "/?__proto__=1&q[__proto__]=2&q[constructor]=3",
+    ) as Record<string, unknown>;
     expect(Object.hasOwn(out, "__proto__")).toBe(true);
     expect(Object.getOwnPropertyDescriptor(out, "__proto__")?.value).toBe("1");
     const q = out.q as Record<string, unknown>;
@@ -167,14 +211,19 @@ describe("compileQueryReader", () => {
   });
 
   it("leaves out an absent parameter whose name is also a member of Object.prototype", () => {
-    expect(read([param("limit"), param("toString"), param("constructor", { style: "deepObject" })], "/?other=1")).toEqual({});
+    expect(
+      read([param("limit"), param("toString"), param("constructor", { style: "deepObject" })], "/?other=1"),
+    ).toEqual({});
   });
 });
 
 describe("compileHeaderReader", () => {
   it("reads Node's lower-cased names into the spec's spelling, declared headers only", () => {
     const read = compileHeaderReader([param("X-Request-ID"), param("If-Match")]);
-    expect(read({ "x-request-id": "abc", "if-match": "", host: "x", "X-Request-ID": "ignored" })).toEqual({ "X-Request-ID": "abc", "If-Match": "" });
+    expect(read({ "x-request-id": "abc", "if-match": "", host: "x", "X-Request-ID": "ignored" })).toEqual({
+      "X-Request-ID": "abc",
+      "If-Match": "",
+    });
   });
 
   it("leaves out missing headers", () => {
@@ -187,17 +236,26 @@ describe("compileHeaderReader", () => {
     ["", [""]],
     ["ä,✓", ["ä", "✓"]],
   ])("splits an array header %j at commas → %j", (value, expected) => {
-    expect(compileHeaderReader([param("X-Tags", { array: true })])({ "x-tags": value })).toEqual({ "X-Tags": expected });
+    expect(compileHeaderReader([param("X-Tags", { array: true })])({ "x-tags": value })).toEqual({
+      "X-Tags": expected,
+    });
   });
 
   it("keeps a header Node already gave as a list", () => {
-    expect(compileHeaderReader([param("X-Tags", { array: true })])({ "x-tags": ["a, b", "c"] })).toEqual({ "X-Tags": ["a, b", "c"] });
-    expect(compileHeaderReader([param("Set-Cookie")])({ "set-cookie": ["a=1", "b=2"] })).toEqual({ "Set-Cookie": ["a=1", "b=2"] });
+    expect(compileHeaderReader([param("X-Tags", { array: true })])({ "x-tags": ["a, b", "c"] })).toEqual({
+      "X-Tags": ["a, b", "c"],
+    });
+    expect(compileHeaderReader([param("Set-Cookie")])({ "set-cookie": ["a=1", "b=2"] })).toEqual({
+      "Set-Cookie": ["a=1", "b=2"],
+    });
   });
 
   it("parses a header of style content as JSON, and leaves text that is not JSON as it is", () => {
     const read = compileHeaderReader([param("X-Filter", { style: "content" }), param("X-Raw", { style: "content" })]);
-    expect(read({ "x-filter": '{"a":[1,"b"]}', "x-raw": "a,b" })).toEqual({ "X-Filter": { a: [1, "b"] }, "X-Raw": "a,b" });
+    expect(read({ "x-filter": '{"a":[1,"b"]}', "x-raw": "a,b" })).toEqual({
+      "X-Filter": { a: [1, "b"] },
+      "X-Raw": "a,b",
+    });
   });
 
   it("keys a header named __proto__ as an own data key", () => {

@@ -1,17 +1,35 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import { createProblem, notImplemented, PROBLEM_MEDIA_TYPE, PROBLEM_TYPES, ProblemError, type ProblemKind, sendProblem } from "../../../src/runtime/server/runtime/problems.js";
+import {
+  createProblem,
+  notImplemented,
+  PROBLEM_MEDIA_TYPE,
+  PROBLEM_TYPES,
+  ProblemError,
+  type ProblemKind,
+  sendProblem,
+} from "../../../src/runtime/server/runtime/problems.js";
 
 describe("createProblem", () => {
-  it.each(Object.keys(PROBLEM_TYPES) as ProblemKind[])("%s: the type, title and status of its kind, with the detail", (kind) => {
-    const { type, title, status } = PROBLEM_TYPES[kind];
-    expect(createProblem(kind, "what happened")).toEqual({ type, title, status, detail: "what happened" });
-    expect(type).toMatch(/^urn:problem-type:[a-z-]+$/);
-    expect(status).toBeGreaterThanOrEqual(400);
-  });
+  it.each(Object.keys(PROBLEM_TYPES) as ProblemKind[])(
+    "%s: the type, title and status of its kind, with the detail",
+    (kind) => {
+      const { type, title, status } = PROBLEM_TYPES[kind];
+      expect(createProblem(kind, "what happened")).toEqual({ type, title, status, detail: "what happened" });
+      expect(type).toMatch(/^urn:problem-type:[a-z-]+$/);
+      expect(status).toBeGreaterThanOrEqual(400);
+    },
+  );
 
   it("lists the issues only when given, even an empty list", () => {
-    const issue = { in: "body", instancePath: "/a", schemaPath: "#/a", keyword: "type", params: {}, message: "/a must be string" } as const;
+    const issue = {
+      in: "body",
+      instancePath: "/a",
+      schemaPath: "#/a",
+      keyword: "type",
+      params: {},
+      message: "/a must be string",
+    } as const;
     expect(createProblem("validation", "x", [issue]).errors).toEqual([issue]);
     expect(createProblem("validation", "x", [])).toHaveProperty("errors", []);
     expect(createProblem("validation", "x")).not.toHaveProperty("errors");
@@ -68,12 +86,21 @@ describe("sendProblem", () => {
     const plain = await app.inject("/plain");
     expect(plain.statusCode).toBe(404);
     expect(plain.headers["content-type"]).toBe(`${PROBLEM_MEDIA_TYPE}; charset=utf-8`);
-    expect(plain.json()).toEqual({ type: "urn:problem-type:not-found", title: "Not Found", status: 404, detail: "nothing here ✓" });
+    expect(plain.json()).toEqual({
+      type: "urn:problem-type:not-found",
+      title: "Not Found",
+      status: 404,
+      detail: "nothing here ✓",
+    });
     expect(Number(plain.headers["content-length"])).toBe(Buffer.byteLength(plain.body));
 
     const withHeaders = await app.inject("/headers");
     expect(withHeaders.statusCode).toBe(405);
-    expect(withHeaders.headers).toMatchObject({ allow: "GET, HEAD", "retry-after": "5", "content-type": `${PROBLEM_MEDIA_TYPE}; charset=utf-8` });
+    expect(withHeaders.headers).toMatchObject({
+      allow: "GET, HEAD",
+      "retry-after": "5",
+      "content-type": `${PROBLEM_MEDIA_TYPE}; charset=utf-8`,
+    });
     expect(withHeaders.json()).toEqual(problem);
 
     expect((await app.inject("/override")).headers["content-type"]).toBe(`${PROBLEM_MEDIA_TYPE}; charset=utf-8`);

@@ -1,7 +1,11 @@
 import { PassThrough } from "node:stream";
 import { type FastifyError, fastify } from "fastify";
 import { describe, expect, it, vi } from "vitest";
-import { clientProblem, createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "../../../src/runtime/server/runtime/refusals.js";
+import {
+  clientProblem,
+  createRefusals,
+  DEFAULT_MAX_PARAM_LENGTH,
+} from "../../../src/runtime/server/runtime/refusals.js";
 import { parseAnswers, rawExchange } from "../../support/raw-http.js";
 import { fakeReply, fakeRequest } from "../support/fastify.js";
 
@@ -21,8 +25,20 @@ function fakeSocket(): { socket: PassThrough; written: () => string; destroy: Re
 
 describe("clientProblem", () => {
   it.each([
-    ["ERR_HTTP_REQUEST_TIMEOUT", clientError("ERR_HTTP_REQUEST_TIMEOUT"), 408, "urn:problem-type:request-timeout", "The request was not received in time."],
-    ["HPE_HEADER_OVERFLOW", clientError("HPE_HEADER_OVERFLOW", "Header overflow"), 431, "urn:problem-type:header-fields-too-large", "The request line and headers are larger than the server accepts."],
+    [
+      "ERR_HTTP_REQUEST_TIMEOUT",
+      clientError("ERR_HTTP_REQUEST_TIMEOUT"),
+      408,
+      "urn:problem-type:request-timeout",
+      "The request was not received in time.",
+    ],
+    [
+      "HPE_HEADER_OVERFLOW",
+      clientError("HPE_HEADER_OVERFLOW", "Header overflow"),
+      431,
+      "urn:problem-type:header-fields-too-large",
+      "The request line and headers are larger than the server accepts.",
+    ],
     [
       "HPE_INVALID_METHOD",
       clientError("HPE_INVALID_METHOD", "Invalid method encountered"),
@@ -37,8 +53,20 @@ describe("clientProblem", () => {
       "urn:problem-type:malformed-request",
       "The request is not valid HTTP/1.1: Invalid character in chunk size.",
     ],
-    ["an empty reason", clientError("HPE_X", ""), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1."],
-    ["no code", clientError(undefined), 400, "urn:problem-type:malformed-request", "The request is not valid HTTP/1.1."],
+    [
+      "an empty reason",
+      clientError("HPE_X", ""),
+      400,
+      "urn:problem-type:malformed-request",
+      "The request is not valid HTTP/1.1.",
+    ],
+    [
+      "no code",
+      clientError(undefined),
+      400,
+      "urn:problem-type:malformed-request",
+      "The request is not valid HTTP/1.1.",
+    ],
   ])("%s → %i", (_label, error, status, type, detail) => {
     expect(clientProblem(error)).toMatchObject({ status, type, detail });
   });
@@ -58,18 +86,29 @@ describe("createRefusals", () => {
     expect((await app.inject("/items/abcd")).json()).toEqual({ id: "abcd" });
     const tooLong = await app.inject("/items/abcde");
     expect(tooLong.statusCode).toBe(414);
-    expect(tooLong.json()).toEqual({ type: "urn:problem-type:uri-too-long", title: "URI Too Long", status: 414, detail: "A path parameter is longer than 4 characters." });
+    expect(tooLong.json()).toEqual({
+      type: "urn:problem-type:uri-too-long",
+      title: "URI Too Long",
+      status: 414,
+      detail: "A path parameter is longer than 4 characters.",
+    });
     const badUrl = await app.inject("/items/%zz");
     expect(badUrl.statusCode).toBe(400);
     expect(badUrl.headers["content-type"]).toMatch(/^application\/problem\+json/);
-    expect(badUrl.json()).toMatchObject({ type: "urn:problem-type:malformed-url", detail: "The request path is not valid percent-encoded UTF-8." });
+    expect(badUrl.json()).toMatchObject({
+      type: "urn:problem-type:malformed-url",
+      detail: "The request path is not valid percent-encoded UTF-8.",
+    });
     await app.close();
   });
 
   it("hands any other framework error to the error handler", () => {
     const { request, log } = fakeRequest({ url: "/x?key=secret" });
     const { reply, sent } = fakeReply();
-    const error = Object.assign(new Error("constraint failed"), { code: "FST_ERR_ASYNC_CONSTRAINT", statusCode: 500 }) as FastifyError;
+    const error = Object.assign(new Error("constraint failed"), {
+      code: "FST_ERR_ASYNC_CONSTRAINT",
+      statusCode: 500,
+    }) as FastifyError;
     createRefusals().options.frameworkErrors(error, request, reply);
     expect(sent.statusCode).toBe(500);
     expect(JSON.parse(String(sent.payload))).toMatchObject({ type: "urn:problem-type:internal-error" });
@@ -79,15 +118,24 @@ describe("createRefusals", () => {
   it("writes a connection error's problem straight to the socket, then closes it", async () => {
     const { socket, written, destroy } = fakeSocket();
     const closed = new Promise((resolve) => socket.once("close", resolve));
-    createRefusals().options.clientErrorHandler(clientError("HPE_INVALID_METHOD", "Invalid method encountered"), socket);
+    createRefusals().options.clientErrorHandler(
+      clientError("HPE_INVALID_METHOD", "Invalid method encountered"),
+      socket,
+    );
     await closed;
     expect(destroy).toHaveBeenCalled();
     const { answers, rest } = parseAnswers(Buffer.from(written()));
     expect(rest).toBe("");
     expect(answers).toHaveLength(1);
     expect(answers[0]?.status).toBe(400);
-    expect(answers[0]?.headers).toEqual({ "content-type": "application/problem+json", "content-length": String(Buffer.byteLength(answers[0]?.body ?? "")), connection: "close" });
-    expect(JSON.parse(answers[0]?.body ?? "")).toEqual(clientProblem(clientError("HPE_INVALID_METHOD", "Invalid method encountered")));
+    expect(answers[0]?.headers).toEqual({
+      "content-type": "application/problem+json",
+      "content-length": String(Buffer.byteLength(answers[0]?.body ?? "")),
+      connection: "close",
+    });
+    expect(JSON.parse(answers[0]?.body ?? "")).toEqual(
+      clientProblem(clientError("HPE_INVALID_METHOD", "Invalid method encountered")),
+    );
     expect(written()).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
   });
 

@@ -43,7 +43,11 @@ describe("InputReader", () => {
       }),
       toRouterPath("/workers/{worker-id}"),
     );
-    const { request } = fakeRequest({ url: "/workers/7?limit=5&tags=a,b&other=x", params: { p0: "7" }, headers: { "x-trace": "t1", host: "h" } });
+    const { request } = fakeRequest({
+      url: "/workers/7?limit=5&tags=a,b&other=x",
+      params: { p0: "7" },
+      headers: { "x-trace": "t1", host: "h" },
+    });
     const input = reader.read(request, JSON_BODY, { raw: true });
     const all = { allErrors: true };
     expect(seen).toEqual([
@@ -52,7 +56,13 @@ describe("InputReader", () => {
       [{ "X-Trace": "t1" }, all],
       [{ raw: true }, all],
     ]);
-    expect(input).toEqual({ params: { "worker-id": "7", converted: true }, query: { limit: "5", tags: ["a", "b"] }, headers: { "X-Trace": "t1" }, body: "converted body", request });
+    expect(input).toEqual({
+      params: { "worker-id": "7", converted: true },
+      query: { limit: "5", tags: ["a", "b"] },
+      headers: { "X-Trace": "t1" },
+      body: "converted body",
+      request,
+    });
   });
 
   it("collects the issues of every part, in the order path, query, header, body", () => {
@@ -92,14 +102,24 @@ describe("InputReader", () => {
     );
     expect(reader.read(fakeRequest().request, undefined, undefined)).toEqual([
       { in: "query", ...failure("/q must be string") },
-      { in: "body", instancePath: "", schemaPath: "#/paths/~1venues/post/requestBody/required", keyword: "required", params: {}, message: "is required" },
+      {
+        in: "body",
+        instancePath: "",
+        schemaPath: "#/paths/~1venues/post/requestBody/required",
+        keyword: "required",
+        params: {},
+        message: "is required",
+      },
     ]);
     expect(body).not.toHaveBeenCalled();
   });
 
   it("lets an optional body be absent", () => {
     const reader = new InputReader(
-      route({ body: { required: false, pointer: "#/b", contents: [JSON_BODY] }, validators: { body: { "application/json": refusing("no") }, responses: {} } }),
+      route({
+        body: { required: false, pointer: "#/b", contents: [JSON_BODY] },
+        validators: { body: { "application/json": refusing("no") }, responses: {} },
+      }),
       toRouterPath("/"),
     );
     expect(reader.read(fakeRequest().request, JSON_BODY, undefined)).toMatchObject({ body: undefined });
@@ -111,7 +131,10 @@ describe("InputReader", () => {
     const reader = new InputReader(
       route({
         body: { required: true, pointer: "#/b", contents: [JSON_BODY, text, other] },
-        validators: { body: { "application/json": refusing("json refused"), "text/plain": accepting((v) => `${String(v)}!`) }, responses: {} },
+        validators: {
+          body: { "application/json": refusing("json refused"), "text/plain": accepting((v) => `${String(v)}!`) },
+          responses: {},
+        },
       }),
       toRouterPath("/"),
     );
@@ -125,15 +148,31 @@ describe("InputReader", () => {
 });
 
 describe("validationProblem", () => {
-  const issue = (where: ValidationIssue["in"], message: string): ValidationIssue => ({ in: where, instancePath: "", schemaPath: "#", keyword: "k", params: {}, message });
+  const issue = (where: ValidationIssue["in"], message: string): ValidationIssue => ({
+    in: where,
+    instancePath: "",
+    schemaPath: "#",
+    keyword: "k",
+    params: {},
+    message,
+  });
 
   it.each([
     [[issue("body", "/name must be at most 150 characters")], "body/name must be at most 150 characters"],
     [[issue("query", "must have required property 'limit'")], "query must have required property 'limit'"],
     [[issue("header", "/X-Ä must be string"), issue("path", "x")], "header/X-Ä must be string (and 1 more)"],
-    [[issue("path", "/id must be integer"), issue("path", "b"), issue("query", "c")], "path/id must be integer (and 2 more)"],
+    [
+      [issue("path", "/id must be integer"), issue("path", "b"), issue("query", "c")],
+      "path/id must be integer (and 2 more)",
+    ],
     [[], "the request is not valid"],
   ])("%j → detail %j", (issues, detail) => {
-    expect(validationProblem(issues)).toEqual({ type: "urn:problem-type:validation-error", title: "Request validation failed", status: 400, detail, errors: issues });
+    expect(validationProblem(issues)).toEqual({
+      type: "urn:problem-type:validation-error",
+      title: "Request validation failed",
+      status: 400,
+      detail,
+      errors: issues,
+    });
   });
 });

@@ -3,13 +3,28 @@ import { describe, expect, it, vi } from "vitest";
 import { placeCredentials } from "../../../src/runtime/client/auth.js";
 import type { RouteSecurityScheme } from "../../../src/runtime/route-types.js";
 import { createKeyAuthenticator } from "../../../src/runtime/server/runtime/key-authenticator.js";
-import { Admission, type Authenticate, type AuthResult, compileSecurity } from "../../../src/runtime/server/runtime/security.js";
+import {
+  Admission,
+  type Authenticate,
+  type AuthResult,
+  compileSecurity,
+} from "../../../src/runtime/server/runtime/security.js";
 import { fakeRequest } from "../support/fastify.js";
 import { apiKey, http, route } from "../support/routes.js";
 
 const MISSING_TYPE = "urn:problem-type:missing-api-key";
-const INVALID = { type: "urn:problem-type:invalid-api-key", title: "Invalid API key", status: 401, detail: "The API key is not valid." };
-const FORBIDDEN = { type: "urn:problem-type:forbidden", title: "Forbidden", status: 403, detail: "The API key is not allowed to perform this operation." };
+const INVALID = {
+  type: "urn:problem-type:invalid-api-key",
+  title: "Invalid API key",
+  status: 401,
+  detail: "The API key is not valid.",
+};
+const FORBIDDEN = {
+  type: "urn:problem-type:forbidden",
+  title: "Forbidden",
+  status: 403,
+  detail: "The API key is not allowed to perform this operation.",
+};
 
 /** An authenticate hook answering `verdicts[credential]` (false for any other), recording its calls. */
 function hook(verdicts: Readonly<Record<string, AuthResult>>): Authenticate & { calls: [string, string][] } {
@@ -90,12 +105,16 @@ describe("compileSecurity", () => {
   it("admits with the principal a hook answers, and fails closed on anything but true or an object", async () => {
     const security = [[apiKey("header", "X-A")]];
     const principal = { company: 5 };
-    const answers = { obj: principal, yes: true, text: "yes", one: 1, none: undefined, nil: null } as unknown as Record<string, AuthResult>;
+    const answers = { obj: principal, yes: true, text: "yes", one: 1, none: undefined, nil: null } as unknown as Record<
+      string,
+      AuthResult
+    >;
     const admitted = await verdict(security, hook(answers), { "x-a": "obj" });
     expect(admitted).toBeInstanceOf(Admission);
     expect((admitted as Admission).principal).toBe(principal);
     expect(await verdict(security, hook(answers), { "x-a": "yes" })).toBeUndefined();
-    for (const key of ["text", "one", "none", "nil"]) expect(await verdict(security, hook(answers), { "x-a": key }), key).toEqual(INVALID);
+    for (const key of ["text", "one", "none", "nil"])
+      expect(await verdict(security, hook(answers), { "x-a": key }), key).toEqual(INVALID);
     const later = await verdict(security, async () => principal, { "x-a": "obj" });
     expect((later as Admission).principal).toBe(principal);
   });
@@ -103,7 +122,9 @@ describe("compileSecurity", () => {
   it("admits an alternative of several schemes with the first principal its schemes name", async () => {
     const both = [[apiKey("header", "X-A"), apiKey("header", "X-B")]];
     const authenticate = hook({ ka: true, kb: { who: "b" } as unknown as AuthResult });
-    expect(((await verdict(both, authenticate, { "x-a": "ka", "x-b": "kb" })) as Admission).principal).toEqual({ who: "b" });
+    expect(((await verdict(both, authenticate, { "x-a": "ka", "x-b": "kb" })) as Admission).principal).toEqual({
+      who: "b",
+    });
   });
 
   it.each([
@@ -114,7 +135,12 @@ describe("compileSecurity", () => {
   });
 
   it("checks only mutualTLS without an authenticate hook: a verified client certificate is needed", async () => {
-    const missing = { type: MISSING_TYPE, title: "Missing API key", status: 401, detail: "The verified client certificate is required." };
+    const missing = {
+      type: MISSING_TYPE,
+      title: "Missing API key",
+      status: 401,
+      detail: "The verified client certificate is required.",
+    };
     expect(await verdict([[MTLS]], undefined)).toEqual(missing);
     expect(await verdict([[MTLS]], undefined, {}, {}, overTls(false))).toEqual(missing);
     expect(await verdict([[MTLS]], undefined, {}, {}, overTls(true))).toBeUndefined();
@@ -122,7 +148,10 @@ describe("compileSecurity", () => {
 
   it("needs both a verified client certificate and the key in an alternative of mutualTLS and a key", async () => {
     const security = [[MTLS, apiKey("header", "X-A")]];
-    expect(await verdict(security, hook({ k1: true }), { "x-a": "k1" })).toMatchObject({ type: MISSING_TYPE, detail: "The X-A header is required." });
+    expect(await verdict(security, hook({ k1: true }), { "x-a": "k1" })).toMatchObject({
+      type: MISSING_TYPE,
+      detail: "The X-A header is required.",
+    });
     expect(await verdict(security, hook({ k1: true }), {}, {}, overTls(true))).toMatchObject({ type: MISSING_TYPE });
     expect(await verdict(security, hook({ k1: true }), { "x-a": "k1" }, {}, overTls(true))).toBeUndefined();
     expect(await verdict(security, hook({}), { "x-a": "k2" }, {}, overTls(true))).toEqual(INVALID);
@@ -136,20 +165,29 @@ describe("compileSecurity", () => {
   });
 
   it("refuses to serve a secured route without an authenticate hook", () => {
-    expect(() => compileSecurity(route({ operationId: "listVenues", security: [[apiKey("header", "X-API-KEY")]] }), undefined)).toThrow(
-      "operation listVenues is secured: pass an authenticate function",
-    );
+    expect(() =>
+      compileSecurity(route({ operationId: "listVenues", security: [[apiKey("header", "X-API-KEY")]] }), undefined),
+    ).toThrow("operation listVenues is secured: pass an authenticate function");
   });
 
   describe("one apiKey header (checked synchronously)", () => {
     const security = [[apiKey("header", "X-API-KEY")]];
-    const check = (authenticate: Authenticate, headers: Record<string, string>): unknown => compileSecurity(route({ security }), authenticate)?.(fakeRequest({ headers }).request);
+    const check = (authenticate: Authenticate, headers: Record<string, string>): unknown =>
+      compileSecurity(route({ security }), authenticate)?.(fakeRequest({ headers }).request);
 
-    it.each<Record<string, string>>([{}, { "x-api-key": "" }])("a missing or empty key %j → 401 naming the header", (headers) => {
-      const authenticate = vi.fn<Authenticate>(() => true);
-      expect(check(authenticate, headers)).toEqual({ type: MISSING_TYPE, title: "Missing API key", status: 401, detail: "The X-API-KEY header is required." });
-      expect(authenticate).not.toHaveBeenCalled();
-    });
+    it.each<Record<string, string>>([{}, { "x-api-key": "" }])(
+      "a missing or empty key %j → 401 naming the header",
+      (headers) => {
+        const authenticate = vi.fn<Authenticate>(() => true);
+        expect(check(authenticate, headers)).toEqual({
+          type: MISSING_TYPE,
+          title: "Missing API key",
+          status: 401,
+          detail: "The X-API-KEY header is required.",
+        });
+        expect(authenticate).not.toHaveBeenCalled();
+      },
+    );
 
     it.each([
       [true, undefined],
@@ -173,7 +211,13 @@ describe("compileSecurity", () => {
   it.each([
     ["a query apiKey", [[apiKey("query", "api_key")]], {}, { api_key: "k1" }, "k1"],
     ["a cookie apiKey", [[apiKey("cookie", "session")]], { cookie: "a=1; session = k1=x ; b=2" }, {}, "k1=x"],
-    ["an apiKey header among alternatives", [[apiKey("header", "X-Key")], [apiKey("query", "k")]], { "x-key": "k1" }, {}, "k1"],
+    [
+      "an apiKey header among alternatives",
+      [[apiKey("header", "X-Key")], [apiKey("query", "k")]],
+      { "x-key": "k1" },
+      {},
+      "k1",
+    ],
     ["a bearer token", [[http("bearer")]], { authorization: "Bearer  k1 " }, {}, "k1"],
     ["a bearer token, scheme in any case", [[http("bearer")]], { authorization: "bEaReR k1" }, {}, "k1"],
     ["basic credentials, as sent", [[http("basic")]], { authorization: "Basic dTpw" }, {}, "dTpw"],
@@ -187,19 +231,69 @@ describe("compileSecurity", () => {
 
   it.each([
     ["a query apiKey", [[apiKey("query", "api_key")]], {}, {}, "The api_key query parameter is required."],
-    ["a query apiKey sent twice", [[apiKey("query", "api_key")]], {}, { api_key: ["a", "b"] }, "The api_key query parameter is required."],
-    ["a cookie apiKey", [[apiKey("cookie", "session")]], { cookie: "other=1; sessionx=2" }, {}, "The session cookie is required."],
+    [
+      "a query apiKey sent twice",
+      [[apiKey("query", "api_key")]],
+      {},
+      { api_key: ["a", "b"] },
+      "The api_key query parameter is required.",
+    ],
+    [
+      "a cookie apiKey",
+      [[apiKey("cookie", "session")]],
+      { cookie: "other=1; sessionx=2" },
+      {},
+      "The session cookie is required.",
+    ],
     ["a bearer token", [[http("bearer")]], { authorization: "Basic k1" }, {}, "The Authorization header is required."],
-    ["an empty bearer token", [[http("bearer")]], { authorization: "Bearer " }, {}, "The Authorization header is required."],
-    ["a bare scheme name", [[http("bearer")]], { authorization: "Bearer" }, {}, "The Authorization header is required."],
-    ["a scheme name run on", [[http("bearer")]], { authorization: "Bearerk1" }, {}, "The Authorization header is required."],
-    ["one of two schemes needed together", [[apiKey("header", "X-A"), apiKey("header", "X-B")]], { "x-a": "k1" }, {}, "The X-A header is required."],
-    ["any alternative, naming the first", [[apiKey("cookie", "c")], [http("bearer")]], {}, {}, "The c cookie is required."],
-  ] as const)("a missing credential: %s → 401 missing, naming the first scheme", async (_label, security, headers, query, detail) => {
-    const authenticate = hook({ k1: true });
-    expect(await verdict(security, authenticate, headers, query)).toEqual({ type: MISSING_TYPE, title: "Missing API key", status: 401, detail });
-    expect(authenticate.calls).toEqual([]);
-  });
+    [
+      "an empty bearer token",
+      [[http("bearer")]],
+      { authorization: "Bearer " },
+      {},
+      "The Authorization header is required.",
+    ],
+    [
+      "a bare scheme name",
+      [[http("bearer")]],
+      { authorization: "Bearer" },
+      {},
+      "The Authorization header is required.",
+    ],
+    [
+      "a scheme name run on",
+      [[http("bearer")]],
+      { authorization: "Bearerk1" },
+      {},
+      "The Authorization header is required.",
+    ],
+    [
+      "one of two schemes needed together",
+      [[apiKey("header", "X-A"), apiKey("header", "X-B")]],
+      { "x-a": "k1" },
+      {},
+      "The X-A header is required.",
+    ],
+    [
+      "any alternative, naming the first",
+      [[apiKey("cookie", "c")], [http("bearer")]],
+      {},
+      {},
+      "The c cookie is required.",
+    ],
+  ] as const)(
+    "a missing credential: %s → 401 missing, naming the first scheme",
+    async (_label, security, headers, query, detail) => {
+      const authenticate = hook({ k1: true });
+      expect(await verdict(security, authenticate, headers, query)).toEqual({
+        type: MISSING_TYPE,
+        title: "Missing API key",
+        status: 401,
+        detail,
+      });
+      expect(authenticate.calls).toEqual([]);
+    },
+  );
 
   it("needs every scheme of an alternative to pass", async () => {
     const both = [[apiKey("header", "X-A", "a"), apiKey("header", "X-B", "b")]];
@@ -215,8 +309,12 @@ describe("compileSecurity", () => {
   it("lets any one alternative suffice, and prefers a 403 to a 401 among refusals", async () => {
     const alternatives = [[apiKey("header", "X-A", "a")], [apiKey("query", "q", "b")], [http("bearer")]];
     expect(await verdict(alternatives, hook({ good: true }), { "x-a": "bad" }, { q: "good" })).toBeUndefined();
-    expect(await verdict(alternatives, hook({ meh: "forbidden" }), { "x-a": "bad", authorization: "Bearer meh" })).toEqual(FORBIDDEN);
-    expect(await verdict(alternatives, hook({ meh: "forbidden" }), { "x-a": "meh", authorization: "Bearer bad" })).toEqual(FORBIDDEN);
+    expect(
+      await verdict(alternatives, hook({ meh: "forbidden" }), { "x-a": "bad", authorization: "Bearer meh" }),
+    ).toEqual(FORBIDDEN);
+    expect(
+      await verdict(alternatives, hook({ meh: "forbidden" }), { "x-a": "meh", authorization: "Bearer bad" }),
+    ).toEqual(FORBIDDEN);
     expect(await verdict(alternatives, hook({}), { "x-a": "bad", authorization: "Bearer bad" })).toEqual(INVALID);
   });
 
@@ -229,13 +327,17 @@ describe("compileSecurity", () => {
 
   it("rejects when the hook rejects, for the pipeline's error handler", async () => {
     const failing: Authenticate = () => Promise.reject(new Error("auth service down"));
-    await expect(verdict([[http("bearer")]], failing, { authorization: "Bearer x" })).rejects.toThrow("auth service down");
+    await expect(verdict([[http("bearer")]], failing, { authorization: "Bearer x" })).rejects.toThrow(
+      "auth service down",
+    );
     await expect(verdict([[apiKey("header", "X-A")]], failing, { "x-a": "x" })).rejects.toThrow("auth service down");
   });
 
   it("reads a scheme named like an Object.prototype member as missing, not as that member", async () => {
     expect(await verdict([[apiKey("header", "constructor")]], hook({}))).toMatchObject({ type: MISSING_TYPE });
-    expect(await verdict([[apiKey("query", "constructor")], [apiKey("query", "__proto__")]], hook({}))).toMatchObject({ type: MISSING_TYPE });
+    expect(await verdict([[apiKey("query", "constructor")], [apiKey("query", "__proto__")]], hook({}))).toMatchObject({
+      type: MISSING_TYPE,
+    });
   });
 
   // An alternative made only of mutualTLS is not the empty alternative ("no authentication
@@ -244,7 +346,12 @@ describe("compileSecurity", () => {
   // the key, or a verified client certificate.
   it("does not let a request with neither a client certificate nor a key through an alternative of mutualTLS", async () => {
     const security = [[{ scheme: "mtls", type: "mutualTLS" }], [apiKey("query", "k")]] as const;
-    expect(await verdict(security, hook({ k1: true }))).toEqual({ type: MISSING_TYPE, title: "Missing API key", status: 401, detail: "The k query parameter is required." });
+    expect(await verdict(security, hook({ k1: true }))).toEqual({
+      type: MISSING_TYPE,
+      title: "Missing API key",
+      status: 401,
+      detail: "The k query parameter is required.",
+    });
   });
 
   // The client's placeCredentials percent-encodes a cookie apiKey (encodeURIComponent), so the
@@ -260,7 +367,9 @@ describe("compileSecurity", () => {
 
   it("passes a cookie apiKey with a malformed escape on as it was sent, for authenticate to judge", async () => {
     const authenticate = hook({});
-    expect(await verdict([[apiKey("cookie", "session")]], authenticate, { cookie: "session=k%E0%A4%A; other=%ZZ" })).toEqual(INVALID);
+    expect(
+      await verdict([[apiKey("cookie", "session")]], authenticate, { cookie: "session=k%E0%A4%A; other=%ZZ" }),
+    ).toEqual(INVALID);
     expect(authenticate.calls).toEqual([["k%E0%A4%A", "cookieKey"]]);
   });
 });

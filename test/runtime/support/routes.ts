@@ -1,6 +1,12 @@
 /** Hand-written route-table entries and validators, small enough to read in a test. */
 import { bodyKindOf } from "../../../src/runtime/media-types.js";
-import type { Route, RouteContent, RouteParameter, RouteSecurityScheme, Validator } from "../../../src/runtime/route-types.js";
+import type {
+  Route,
+  RouteContent,
+  RouteParameter,
+  RouteSecurityScheme,
+  Validator,
+} from "../../../src/runtime/route-types.js";
 import type { ValidationError } from "../../../src/runtime/validators/types.js";
 
 /** A route: GET /things answering 200 with JSON, no parameters, no body, no security; `overrides` replace any of it. */
@@ -31,7 +37,11 @@ export function param(name: string, overrides: Partial<RouteParameter> = {}): Ro
 }
 
 /** An apiKey scheme read from a header, a query parameter or a cookie. */
-export function apiKey(where: "header" | "query" | "cookie", name: string, scheme = `${where}Key`): RouteSecurityScheme {
+export function apiKey(
+  where: "header" | "query" | "cookie",
+  name: string,
+  scheme = `${where}Key`,
+): RouteSecurityScheme {
   return { scheme, type: "apiKey", in: where, name };
 }
 
@@ -59,7 +69,9 @@ export function refusing(...messages: string[]): Validator {
 export function stringProperties(...names: string[]): Validator {
   return (value) => {
     const object = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-    const errors = names.filter((name) => typeof object[name] !== "string").map((name) => failure(`/${name} must be string`, `/${name}`));
+    const errors = names
+      .filter((name) => typeof object[name] !== "string")
+      .map((name) => failure(`/${name} must be string`, `/${name}`));
     return errors.length === 0 ? { valid: true, value } : { valid: false, errors };
   };
 }

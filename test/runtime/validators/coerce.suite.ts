@@ -44,8 +44,20 @@ describe("coercion helpers", () => {
       valid: true,
       value: { limit: "ten", ids: ["1", "2"] },
       errors: [
-        { instancePath: "/limit", schemaPath: "#", keyword: "type", params: { type: "integer" }, message: "/limit must be integer" },
-        { instancePath: "/ids", schemaPath: "#", keyword: "type", params: { type: "integer" }, message: "/ids must be integer" },
+        {
+          instancePath: "/limit",
+          schemaPath: "#",
+          keyword: "type",
+          params: { type: "integer" },
+          message: "/limit must be integer",
+        },
+        {
+          instancePath: "/ids",
+          schemaPath: "#",
+          keyword: "type",
+          params: { type: "integer" },
+          message: "/ids must be integer",
+        },
       ],
     };
     const result = $invalidText(r);

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { $fmtDate, $fmtDateTime, $fmtTime } from "../../../src/runtime/validators/helpers/format-datetime.js";
-import { $fmtEmail, $fmtHostname, $fmtIpv4, $fmtIpv6, $fmtUri, $fmtUuid } from "../../../src/runtime/validators/helpers/format-network.js";
+import {
+  $fmtEmail,
+  $fmtHostname,
+  $fmtIpv4,
+  $fmtIpv6,
+  $fmtUri,
+  $fmtUuid,
+} from "../../../src/runtime/validators/helpers/format-network.js";
 
 describe("format helpers", () => {
   it("dates and times of RFC 3339, leap years and leap seconds included", () => {

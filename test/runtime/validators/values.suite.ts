@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { $merge, $tracker } from "../../../src/runtime/validators/helpers/tracking.js";
-import { $cpLen, $duplicate, $equal, $hop, $json, $multipleOf, $ownKeys, $regex, $regexWithoutUnicode, $setOf } from "../../../src/runtime/validators/helpers/values.js";
+import {
+  $cpLen,
+  $duplicate,
+  $equal,
+  $hop,
+  $json,
+  $multipleOf,
+  $ownKeys,
+  $regex,
+  $regexWithoutUnicode,
+  $setOf,
+} from "../../../src/runtime/validators/helpers/values.js";
 
 describe("value helpers", () => {
   it("$cpLen counts code points: a surrogate pair is one, a lone surrogate is one", () => {

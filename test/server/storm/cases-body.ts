@@ -1,6 +1,15 @@
 /** Storm cases about bodies: broken JSON, wrong types, deep nesting, sizes, multipart forms. */
 import fc from "fast-check";
-import { BODY_LIMIT, formCase, jsonCase, jsonRequest, jsonRoutes, multipartRoutes, type StormCase, type StormRoute } from "./model.js";
+import {
+  BODY_LIMIT,
+  formCase,
+  jsonCase,
+  jsonRequest,
+  jsonRoutes,
+  multipartRoutes,
+  type StormCase,
+  type StormRoute,
+} from "./model.js";
 import { multipart, toBytes, withKey } from "./wire.js";
 
 const route = (list: readonly StormRoute[]): fc.Arbitrary<StormRoute> => fc.constantFrom(...list);
@@ -8,7 +17,11 @@ const exampleOf = (r: StormRoute): Record<string, unknown> => ({ ...(r.example ?
 
 /** Text that starts like JSON and is not JSON. */
 export const brokenJson = fc
-  .tuple(route(jsonRoutes), fc.string({ maxLength: 64 }), fc.constantFrom("{", "[", '{"name":', "", "\u00ef\u00bb\u00bf{}"))
+  .tuple(
+    route(jsonRoutes),
+    fc.string({ maxLength: 64 }),
+    fc.constantFrom("{", "[", '{"name":', "", "\u00ef\u00bb\u00bf{}"),
+  )
   .filter(([, tail, head]) => !parses(head + tail))
   .map(
     ([r, tail, head]): StormCase => ({
@@ -33,7 +46,9 @@ function parses(text: string): boolean {
 export const wrongTypes = route(jsonRoutes).chain((r) =>
   fc
     .tuple(fc.constantFrom(...Object.keys(exampleOf(r))), fc.jsonValue({ maxDepth: 3 }))
-    .map(([key, value]) => jsonCase("wrong types", `${key} = ${JSON.stringify(value).slice(0, 60)}`, r, { ...exampleOf(r), [key]: value })),
+    .map(([key, value]) =>
+      jsonCase("wrong types", `${key} = ${JSON.stringify(value).slice(0, 60)}`, r, { ...exampleOf(r), [key]: value }),
+    ),
 );
 
 /**
@@ -41,13 +56,26 @@ export const wrongTypes = route(jsonRoutes).chain((r) =>
  * wherever they are. With the body's own object, 1000 levels (the limit) are taken, 1001 are not.
  */
 export const deepNesting = route(jsonRoutes).chain((r) =>
-  fc.tuple(fc.constantFrom(...Object.keys(exampleOf(r)), "extra"), fc.constantFrom("array", "object"), fc.constantFrom(10_000, 1000, 999)).map(([key, shape, depth]): StormCase => {
-    const nested = shape === "array" ? "[".repeat(depth) + "]".repeat(depth) : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
-    const text = JSON.stringify({ ...exampleOf(r), [key]: null }).replace(`"${key}":null`, `"${key}":${nested}`);
-    const label = `${key}: ${shape} × ${depth}`;
-    if (depth + 1 <= 1000) return jsonCase("deep nesting", label, r, JSON.parse(text) as unknown);
-    return { category: "deep nesting", label: `${r.key}: ${label}`, chunks: [toBytes(jsonRequest(r, text))], mustFail: true, status: 400 };
-  }),
+  fc
+    .tuple(
+      fc.constantFrom(...Object.keys(exampleOf(r)), "extra"),
+      fc.constantFrom("array", "object"),
+      fc.constantFrom(10_000, 1000, 999),
+    )
+    .map(([key, shape, depth]): StormCase => {
+      const nested =
+        shape === "array" ? "[".repeat(depth) + "]".repeat(depth) : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+      const text = JSON.stringify({ ...exampleOf(r), [key]: null }).replace(`"${key}":null`, `"${key}":${nested}`);
+      const label = `${key}: ${shape} × ${depth}`;
+      if (depth + 1 <= 1000) return jsonCase("deep nesting", label, r, JSON.parse(text) as unknown);
+      return {
+        category: "deep nesting",
+        label: `${r.key}: ${label}`,
+        chunks: [toBytes(jsonRequest(r, text))],
+        mustFail: true,
+        status: 400,
+      };
+    }),
 );
 
 /** A body within a few bytes of the 1 MiB limit, padded in an extra property. */
@@ -70,8 +98,13 @@ export const formFields = fc
   )
   .map(([r, field, text]) => {
     const fields = { ...exampleOf(r), [field]: text };
-    if (text.length <= BODY_LIMIT) return formCase("multipart fields", `${field}: ${text.length} characters`, r, fields);
-    const { contentType, body } = multipart(Object.entries(fields).map(([name, value]) => (Buffer.isBuffer(value) ? { name, filename: "contract.pdf", bytes: value } : { name, text: String(value) })));
+    if (text.length <= BODY_LIMIT)
+      return formCase("multipart fields", `${field}: ${text.length} characters`, r, fields);
+    const { contentType, body } = multipart(
+      Object.entries(fields).map(([name, value]) =>
+        Buffer.isBuffer(value) ? { name, filename: "contract.pdf", bytes: value } : { name, text: String(value) },
+      ),
+    );
     return {
       category: "multipart fields",
       label: `${r.key}: ${field} over the limit`,
@@ -83,7 +116,11 @@ export const formFields = fc
 
 /** Multipart bodies that are broken: no closing boundary, wrong boundary, garbage, no body. */
 export const brokenMultipart = fc
-  .tuple(route(multipartRoutes), fc.constantFrom("unterminated", "wrong boundary", "garbage", "no parts", "no boundary", "bad part header"), fc.uint8Array({ maxLength: 256 }))
+  .tuple(
+    route(multipartRoutes),
+    fc.constantFrom("unterminated", "wrong boundary", "garbage", "no parts", "no boundary", "bad part header"),
+    fc.uint8Array({ maxLength: 256 }),
+  )
   .map(([r, kind, noise]): StormCase => {
     const good = multipart(
       [
@@ -98,8 +135,16 @@ export const brokenMultipart = fc
       garbage: [good.contentType, Buffer.from(noise)],
       "no parts": [good.contentType, Buffer.from("--B--\r\n")],
       "no boundary": ["multipart/form-data", good.body],
-      "bad part header": [good.contentType, Buffer.from(`--B\r\n${"x".repeat(noise.length)}\r\n\r\nvalue\r\n--B--\r\n`)],
+      "bad part header": [
+        good.contentType,
+        Buffer.from(`--B\r\n${"x".repeat(noise.length)}\r\n\r\nvalue\r\n--B--\r\n`),
+      ],
     };
     const [contentType, body] = bodies[kind] ?? [good.contentType, good.body];
-    return { category: "broken multipart", label: `${r.key}: ${kind}`, chunks: [toBytes({ method: r.route.method, target: r.target(), headers: withKey(contentType), body })], mustFail: true };
+    return {
+      category: "broken multipart",
+      label: `${r.key}: ${kind}`,
+      chunks: [toBytes({ method: r.route.method, target: r.target(), headers: withKey(contentType), body })],
+      mustFail: true,
+    };
   });

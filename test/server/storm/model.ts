@@ -29,7 +29,10 @@ export interface StormCase {
 export const HEAD_LIMIT = 16_384;
 
 /** The status a request head of `size` bytes must get: 431 well past the limit, else whatever `within` says. */
-export function headVerdict(size: number, within: { mustFail: boolean; status?: number }): { mustFail: boolean; status?: number } {
+export function headVerdict(
+  size: number,
+  within: { mustFail: boolean; status?: number },
+): { mustFail: boolean; status?: number } {
   if (size > 2 * HEAD_LIMIT) return { mustFail: true, status: 431 };
   if (size > HEAD_LIMIT / 2) return { mustFail: within.mustFail };
   return within;
@@ -50,17 +53,34 @@ export interface StormRoute {
 }
 
 const spec = JSON.parse(readFileSync(new URL("../../../generated/openapi.json", import.meta.url), "utf8")) as {
-  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> } }>>;
+  paths: Record<
+    string,
+    Record<string, { requestBody?: { content: Record<string, { examples?: Record<string, { value: unknown }> }> } }>
+  >;
 };
 
 export const stormRoutes: readonly StormRoute[] = Object.entries(routes).map(([key, value]) => {
   const route = value as Route;
   const content = route.body?.contents[0];
-  const media = content === undefined ? undefined : spec.paths[route.path]?.[route.method.toLowerCase()]?.requestBody?.content[content.mediaType];
+  const media =
+    content === undefined
+      ? undefined
+      : spec.paths[route.path]?.[route.method.toLowerCase()]?.requestBody?.content[content.mediaType];
   const raw = Object.values(media?.examples ?? {})[0]?.value as Record<string, unknown> | undefined;
   const files = new Set(content?.binaryFields ?? []);
-  const example = raw === undefined ? undefined : Object.fromEntries(Object.entries(raw).map(([name, field]) => [name, files.has(name) ? Buffer.from(String(field)) : field]));
-  return { key, route, content, example, target: (id = "1042", query = "") => `${basePath}${route.path.replace(/\{[^}]+\}/g, id)}${query}` };
+  const example =
+    raw === undefined
+      ? undefined
+      : Object.fromEntries(
+          Object.entries(raw).map(([name, field]) => [name, files.has(name) ? Buffer.from(String(field)) : field]),
+        );
+  return {
+    key,
+    route,
+    content,
+    example,
+    target: (id = "1042", query = "") => `${basePath}${route.path.replace(/\{[^}]+\}/g, id)}${query}`,
+  };
 });
 
 export const bodyRoutes = stormRoutes.filter((r) => r.content !== undefined && r.example !== undefined);
@@ -81,11 +101,23 @@ export function bodyIsValid(r: StormRoute, body: unknown): boolean {
 
 /** A request with a JSON body text to a route (with the key). */
 export function jsonRequest(r: StormRoute, text: string | Buffer, extra: Partial<WireRequest> = {}): WireRequest {
-  return { method: r.route.method, target: r.target(), headers: withKey("application/json"), body: Buffer.from(text), ...extra };
+  return {
+    method: r.route.method,
+    target: r.target(),
+    headers: withKey("application/json"),
+    body: Buffer.from(text),
+    ...extra,
+  };
 }
 
 /** A case for a JSON value sent to a route: the validator says whether it must fail. */
-export function jsonCase(category: string, label: string, r: StormRoute, value: unknown, extra: Partial<WireRequest> = {}): StormCase {
+export function jsonCase(
+  category: string,
+  label: string,
+  r: StormRoute,
+  value: unknown,
+  extra: Partial<WireRequest> = {},
+): StormCase {
   const text = JSON.stringify(value);
   const valid = bodyIsValid(r, value);
   const tooLarge = Buffer.byteLength(text) > BODY_LIMIT;
@@ -106,7 +138,9 @@ function idOf(r: StormRoute): { id?: string } {
 
 /** A multipart form of the route's fields, in order; files as file parts. */
 export function formParts(_r: StormRoute, fields: Readonly<Record<string, unknown>>): FormPart[] {
-  return Object.entries(fields).map(([name, value]) => (Buffer.isBuffer(value) ? { name, filename: "contract.pdf", bytes: value } : { name, text: String(value) }));
+  return Object.entries(fields).map(([name, value]) =>
+    Buffer.isBuffer(value) ? { name, filename: "contract.pdf", bytes: value } : { name, text: String(value) },
+  );
 }
 
 /**
@@ -114,14 +148,26 @@ export function formParts(_r: StormRoute, fields: Readonly<Record<string, unknow
  * validator, given the fields as text (a file as its name) as the server gives them, says whether
  * it must fail and what the handler then receives: the converted fields, files with their bytes.
  */
-export function formCase(category: string, label: string, r: StormRoute, fields: Readonly<Record<string, unknown>>): StormCase {
+export function formCase(
+  category: string,
+  label: string,
+  r: StormRoute,
+  fields: Readonly<Record<string, unknown>>,
+): StormCase {
   const { contentType, body } = multipart(formParts(r, fields));
-  const asText = Object.fromEntries(Object.entries(fields).map(([name, value]) => [name, Buffer.isBuffer(value) ? "contract.pdf" : String(value)]));
+  const asText = Object.fromEntries(
+    Object.entries(fields).map(([name, value]) => [name, Buffer.isBuffer(value) ? "contract.pdf" : String(value)]),
+  );
   const result = r.route.validators.body[r.content?.mediaType ?? ""]?.(asText);
   const request: WireRequest = { method: r.route.method, target: r.target(), headers: withKey(contentType), body };
   const base = { category, label: `${r.key}: ${label}`, chunks: [toBytes(request)] };
   if (result === undefined || !result.valid) return { ...base, mustFail: true, status: 400 };
   const converted = result.value as Record<string, unknown>;
-  const expected = Object.fromEntries(Object.entries(converted).map(([name, value]) => [name, Buffer.isBuffer(fields[name]) ? { filename: "contract.pdf", data: fields[name] } : value]));
+  const expected = Object.fromEntries(
+    Object.entries(converted).map(([name, value]) => [
+      name,
+      Buffer.isBuffer(fields[name]) ? { filename: "contract.pdf", data: fields[name] } : value,
+    ]),
+  );
   return { ...base, mustFail: false, received: { ...idOf(r), body: digest(expected) } };
 }

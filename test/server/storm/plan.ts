@@ -1,7 +1,18 @@
 /** The storm's plan: each kind of abuse and how many cases of it, drawn with a fixed seed. */
 import fc from "fast-check";
 import { brokenJson, brokenMultipart, deepNesting, formFields, nearLimit, wrongTypes } from "./cases-body.js";
-import { badEscapes, badKeys, chunkedBodies, contentTypes, ids, lengthMismatch, manyHeaders, queryFlood, randomBytes, slowSenders } from "./cases-transport.js";
+import {
+  badEscapes,
+  badKeys,
+  chunkedBodies,
+  contentTypes,
+  ids,
+  lengthMismatch,
+  manyHeaders,
+  queryFlood,
+  randomBytes,
+  slowSenders,
+} from "./cases-transport.js";
 import type { StormCase } from "./model.js";
 
 const SEED = 20_261_122;

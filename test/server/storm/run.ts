@@ -11,15 +11,28 @@ export interface StormResult {
 }
 
 /** Sends every case (`concurrency` at a time) and checks the answers. */
-export async function runStorm(port: number, cases: readonly StormCase[], { concurrency = 12, handlersTell = true } = {}): Promise<StormResult[]> {
+export async function runStorm(
+  port: number,
+  cases: readonly StormCase[],
+  { concurrency = 12, handlersTell = true } = {},
+): Promise<StormResult[]> {
   const results: StormResult[] = new Array(cases.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     for (let i = next++; i < cases.length; i = next++) {
       const stormCase = cases[i] as StormCase;
-      const exchange = await rawExchange(port, stormCase.chunks, { gapMs: stormCase.gapMs ?? 0, end: stormCase.cutOff !== true, cutOff: stormCase.cutOff === true, idleMs: 5000 });
+      const exchange = await rawExchange(port, stormCase.chunks, {
+        gapMs: stormCase.gapMs ?? 0,
+        end: stormCase.cutOff !== true,
+        cutOff: stormCase.cutOff === true,
+        idleMs: 5000,
+      });
       const checked = handlersTell ? stormCase : { ...stormCase, received: undefined };
-      results[i] = { case: stormCase, statuses: exchange.answers.map((answer) => answer.status), violations: check(checked, exchange) };
+      results[i] = {
+        case: stormCase,
+        statuses: exchange.answers.map((answer) => answer.status),
+        violations: check(checked, exchange),
+      };
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -31,9 +44,11 @@ export function check(stormCase: StormCase, exchange: RawExchange): string[] {
   if (stormCase.cutOff === true) return [];
   const violations: string[] = [];
   const { answers } = exchange;
-  if (answers.length === 0 && stormCase.answerOptional !== true) violations.push(exchange.closed ? "closed without an answer" : "no answer in 5 s");
+  if (answers.length === 0 && stormCase.answerOptional !== true)
+    violations.push(exchange.closed ? "closed without an answer" : "no answer in 5 s");
   if (exchange.rest !== "") violations.push(`an answer cut short: ${JSON.stringify(exchange.rest.slice(0, 80))}`);
-  if (stormCase.status !== undefined && answers[0] !== undefined && answers[0].status !== stormCase.status) violations.push(`status ${answers[0].status}, expected ${stormCase.status}`);
+  if (stormCase.status !== undefined && answers[0] !== undefined && answers[0].status !== stormCase.status)
+    violations.push(`status ${answers[0].status}, expected ${stormCase.status}`);
   for (const [index, answer] of answers.entries()) violations.push(...checkAnswer(stormCase, answer, index));
   return violations;
 }
@@ -48,7 +63,8 @@ function checkAnswer(stormCase: StormCase, answer: RawAnswer, index: number): st
 }
 
 function checkProblem(answer: RawAnswer, index: number): string[] {
-  if (!/^application\/problem\+json\b/.test(answer.headers["content-type"] ?? "")) return [`answer ${index}: ${answer.status} as ${answer.headers["content-type"]}: ${answer.body.slice(0, 120)}`];
+  if (!/^application\/problem\+json\b/.test(answer.headers["content-type"] ?? ""))
+    return [`answer ${index}: ${answer.status} as ${answer.headers["content-type"]}: ${answer.body.slice(0, 120)}`];
   let problem: unknown;
   try {
     problem = JSON.parse(answer.body);
@@ -57,14 +73,19 @@ function checkProblem(answer: RawAnswer, index: number): string[] {
   }
   const verdict = validateProblem(problem);
   if (!verdict.valid) return [`answer ${index}: not a Problem: ${verdict.errors[0]?.message}`];
-  return verdict.value.status === answer.status ? [] : [`answer ${index}: problem status ${verdict.value.status} on an HTTP ${answer.status}`];
+  return verdict.value.status === answer.status
+    ? []
+    : [`answer ${index}: problem status ${verdict.value.status} on an HTTP ${answer.status}`];
 }
 
 function checkReceived(received: NonNullable<StormCase["received"]>, answer: RawAnswer): string[] {
   const violations: string[] = [];
   const id = answer.headers["x-received-id"];
   if (received.id !== undefined && (id === undefined || decodeURIComponent(id) !== received.id))
-    violations.push(`the handler received the ID ${JSON.stringify(id === undefined ? id : decodeURIComponent(id))}, not ${JSON.stringify(received.id)}`);
-  if (received.body !== undefined && answer.headers["x-received-body"] !== received.body) violations.push("the handler received another body than was sent");
+    violations.push(
+      `the handler received the ID ${JSON.stringify(id === undefined ? id : decodeURIComponent(id))}, not ${JSON.stringify(received.id)}`,
+    );
+  if (received.body !== undefined && answer.headers["x-received-body"] !== received.body)
+    violations.push("the handler received another body than was sent");
   return violations;
 }

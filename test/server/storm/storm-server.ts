@@ -3,7 +3,12 @@
  * handlers, a key list), with each handler telling in response headers what it received, so the
  * storm can check that no value reached a handler cut short or rounded. Prints its port.
  */
-import { buildServer, createKeyAuthenticator, createMockHandlers, type Handlers } from "../../../generated/server/index.js";
+import {
+  buildServer,
+  createKeyAuthenticator,
+  createMockHandlers,
+  type Handlers,
+} from "../../../generated/server/index.js";
 import { digest, STORM_KEY } from "./wire.js";
 
 const mock = createMockHandlers();
@@ -28,5 +33,8 @@ function received({ params, body }: { params: Record<string, unknown>; body: unk
 const app = await buildServer({ handlers, authenticate: createKeyAuthenticator([STORM_KEY]) });
 await app.listen({ host: "127.0.0.1", port: 0 });
 const address = app.server.address();
-process.stdout.write(`${JSON.stringify({ port: typeof address === "object" && address !== null ? address.port : 0 })}\n`);
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void app.close().then(() => process.exit(0)));
+process.stdout.write(
+  `${JSON.stringify({ port: typeof address === "object" && address !== null ? address.port : 0 })}\n`,
+);
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => void app.close().then(() => process.exit(0)));

@@ -13,7 +13,10 @@ export interface WireRequest {
   readonly headers: readonly (readonly [string, string])[];
   readonly body?: Buffer;
   /** how the body travels: with its Content-Length (default), a wrong one, or chunked */
-  readonly framing?: { readonly kind: "length" } | { readonly kind: "declared"; readonly length: number } | { readonly kind: "chunked"; readonly size: number };
+  readonly framing?:
+    | { readonly kind: "length" }
+    | { readonly kind: "declared"; readonly length: number }
+    | { readonly kind: "chunked"; readonly size: number };
 }
 
 /** The bytes of a request. */
@@ -40,13 +43,21 @@ function chunked(body: Buffer, size: number): Buffer {
 }
 
 /** One part of a multipart form: a text field, or a file. */
-export type FormPart = { readonly name: string; readonly text: string } | { readonly name: string; readonly filename: string; readonly bytes: Buffer };
+export type FormPart =
+  | { readonly name: string; readonly text: string }
+  | { readonly name: string; readonly filename: string; readonly bytes: Buffer };
 
 /** A multipart/form-data body and its Content-Type. */
-export function multipart(parts: readonly FormPart[], boundary = "storm-boundary-42"): { contentType: string; body: Buffer } {
+export function multipart(
+  parts: readonly FormPart[],
+  boundary = "storm-boundary-42",
+): { contentType: string; body: Buffer } {
   const pieces: Buffer[] = [];
   for (const part of parts) {
-    const disposition = "filename" in part ? `form-data; name="${part.name}"; filename="${part.filename}"` : `form-data; name="${part.name}"`;
+    const disposition =
+      "filename" in part
+        ? `form-data; name="${part.name}"; filename="${part.filename}"`
+        : `form-data; name="${part.name}"`;
     const type = "filename" in part ? "\r\ncontent-type: application/octet-stream" : "";
     pieces.push(Buffer.from(`--${boundary}\r\ncontent-disposition: ${disposition}${type}\r\n\r\n`));
     pieces.push("filename" in part ? part.bytes : Buffer.from(part.text, "utf8"), Buffer.from("\r\n"));
@@ -68,7 +79,12 @@ export function withKey(contentType?: string): [string, string][] {
  */
 export function digest(body: unknown): string {
   const canonical = JSON.stringify(body, (_key, value: unknown) => {
-    if (typeof value === "object" && value !== null && "data" in value && Buffer.isBuffer((value as { data: unknown }).data)) {
+    if (
+      typeof value === "object" &&
+      value !== null &&
+      "data" in value &&
+      Buffer.isBuffer((value as { data: unknown }).data)
+    ) {
       const file = value as { filename: string; data: Buffer };
       return `file:${file.filename}:${file.data.length}`;
     }

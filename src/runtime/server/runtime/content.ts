@@ -29,7 +29,8 @@ export const UNREADABLE = createProblem("malformedBody", "The request body could
 export function compileContentMatcher(contents: readonly RouteContent[]): ContentMatcher {
   const exact = new Map(contents.map((content) => [content.mediaType, content] as const));
   const byEssence = contents.map((content) => ({ essence: mediaTypeEssence(content.mediaType), content }));
-  const find = (essence: string): RouteContent | undefined => byEssence.find((entry) => entry.essence === essence)?.content;
+  const find = (essence: string): RouteContent | undefined =>
+    byEssence.find((entry) => entry.essence === essence)?.content;
   return (header) => {
     const hit = exact.get(header);
     if (hit !== undefined) return hit;
@@ -49,8 +50,12 @@ export function hasBody(request: Pick<IncomingRequest, "headers">): boolean {
 /** The 415 problem, naming what the operation accepts. */
 export function unsupportedMediaType(header: string | undefined, contents: readonly RouteContent[]): ProblemDetails {
   const accepted = contents.map((content) => content.mediaType).join(" or ");
-  if (header === undefined) return createProblem("unsupportedMediaType", `A Content-Type header is required; use ${accepted}.`);
-  return createProblem("unsupportedMediaType", `Content-Type ${mediaTypeEssence(header)} is not accepted; use ${accepted}.`);
+  if (header === undefined)
+    return createProblem("unsupportedMediaType", `A Content-Type header is required; use ${accepted}.`);
+  return createProblem(
+    "unsupportedMediaType",
+    `Content-Type ${mediaTypeEssence(header)} is not accepted; use ${accepted}.`,
+  );
 }
 
 /** The 413 problem of a body over the limit. */
@@ -73,7 +78,9 @@ const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** Bytes as UTF-8 text: with Buffer's own decoder for a Buffer, else with TextDecoder (the same text). */
 export function utf8Text(bytes: Uint8Array): string {
-  return NodeBuffer?.isBuffer(bytes) ? (bytes as unknown as { toString(encoding: "utf8"): string }).toString("utf8") : UTF8.decode(bytes);
+  return NodeBuffer?.isBuffer(bytes)
+    ? (bytes as unknown as { toString(encoding: "utf8"): string }).toString("utf8")
+    : UTF8.decode(bytes);
 }
 
 function parseJson(raw: Uint8Array): unknown {

@@ -49,14 +49,27 @@ export async function readFormData(
 }
 
 async function toFile(value: FormDataEntryValue, fileSizeLimit: number): Promise<UploadedFile> {
-  if (typeof value === "string") return { filename: "", mimetype: "text/plain", encoding: "7bit", data: bytesOf(new TextEncoder().encode(value).buffer as ArrayBuffer) };
-  if (value.size > fileSizeLimit) throw new ProblemError(createProblem("payloadTooLarge", `An uploaded file is larger than ${fileSizeLimit} bytes.`));
-  return { filename: value.name, mimetype: value.type === "" ? "application/octet-stream" : value.type, encoding: "7bit", data: bytesOf(await value.arrayBuffer()) };
+  if (typeof value === "string")
+    return {
+      filename: "",
+      mimetype: "text/plain",
+      encoding: "7bit",
+      data: bytesOf(new TextEncoder().encode(value).buffer as ArrayBuffer),
+    };
+  if (value.size > fileSizeLimit)
+    throw new ProblemError(createProblem("payloadTooLarge", `An uploaded file is larger than ${fileSizeLimit} bytes.`));
+  return {
+    filename: value.name,
+    mimetype: value.type === "" ? "application/octet-stream" : value.type,
+    encoding: "7bit",
+    data: bytesOf(await value.arrayBuffer()),
+  };
 }
 
 async function toText(value: FormDataEntryValue, fieldSize: number): Promise<string> {
   const text = typeof value === "string" ? value : await value.text();
-  if (new TextEncoder().encode(text).length > fieldSize) throw new ProblemError(createProblem("payloadTooLarge", `A form field is larger than ${fieldSize} bytes.`));
+  if (new TextEncoder().encode(text).length > fieldSize)
+    throw new ProblemError(createProblem("payloadTooLarge", `A form field is larger than ${fieldSize} bytes.`));
   return text;
 }
 

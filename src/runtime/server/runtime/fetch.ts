@@ -66,19 +66,29 @@ const FETCH: Transport<FetchRequest, Pending> = {
  * A Fetch handler serving every operation of the route table with its handler. Two operations on
  * the same method and path cannot both be served: the first (by operationId) is.
  */
-export function createFetchHandler<K extends string>(table: Readonly<Record<K, Route>>, pick: (key: K) => { handler: RouteHandler; owner: object } | undefined, settings: FetchSettings): FetchHandler {
+export function createFetchHandler<K extends string>(
+  table: Readonly<Record<K, Route>>,
+  pick: (key: K) => { handler: RouteHandler; owner: object } | undefined,
+  settings: FetchSettings,
+): FetchHandler {
   const base = parseBase(settings.baseUrl);
-  const core: CoreSettings<FetchRequest> = { ...settings, multipart: { read: (request, content) => readFormData(request.native, content, settings) } };
+  const core: CoreSettings<FetchRequest> = {
+    ...settings,
+    multipart: { read: (request, content) => readFormData(request.native, content, settings) },
+  };
   const entries: Entry[] = [];
   for (const key of (Object.keys(table) as K[]).sort()) {
     const route = table[key];
     const picked = pick(key);
-    if (picked === undefined || typeof picked.handler !== "function") throw new Error(`no handler for operation ${key}`);
+    if (picked === undefined || typeof picked.handler !== "function")
+      throw new Error(`no handler for operation ${key}`);
     const { pattern, names } = compileTemplate(route.path);
     if (entries.some((entry) => entry.method === route.method && entry.pattern.source === pattern.source)) continue;
     entries.push({ method: route.method, pattern, names, plan: new RoutePlan(route, key, picked, FETCH, core) });
   }
-  const notFound: NotFoundAnswer | undefined = settings.notFound ? compileNotFound(Object.values<Route>(table), "") : undefined;
+  const notFound: NotFoundAnswer | undefined = settings.notFound
+    ? compileNotFound(Object.values<Route>(table), "")
+    : undefined;
   const maxParamLength = settings.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH;
   return async (native) => {
     const url = new URL(native.url);
@@ -88,7 +98,8 @@ export function createFetchHandler<K extends string>(table: Readonly<Record<K, R
     const local = path.slice(base.path.length);
     const method = native.method.toUpperCase();
     const found = findEntry(entries, method, local);
-    if (found === undefined) return notFound === undefined ? undefined : responseOf(notFound(method, local + url.search));
+    if (found === undefined)
+      return notFound === undefined ? undefined : responseOf(notFound(method, local + url.search));
     const params = decodeParams(found.entry.names, found.values, maxParamLength);
     if (!(params instanceof Map)) return responseOf(problemOutcome(params));
     const answer = await serve(found.entry.plan, requestOf(native, url, Object.fromEntries(params), settings.log));
@@ -101,7 +112,11 @@ function serve(plan: RoutePlan<FetchRequest, Pending>, request: FetchRequest): P
 }
 
 /** The route a method and path take (HEAD takes a GET route when no route is HEAD's), and the parameter values. */
-function findEntry(entries: readonly Entry[], method: string, path: string): { entry: Entry; values: string[] } | undefined {
+function findEntry(
+  entries: readonly Entry[],
+  method: string,
+  path: string,
+): { entry: Entry; values: string[] } | undefined {
   for (const wanted of method === "HEAD" ? ["HEAD", "GET"] : [method]) {
     for (const entry of entries) {
       if (entry.method !== wanted) continue;
@@ -128,11 +143,17 @@ function compileTemplate(template: string): { pattern: RegExp; names: string[] }
 function routerNames(names: readonly string[]): string[] {
   const simple = /^[A-Za-z_][A-Za-z0-9_]*$/;
   const renamed = names.some((name, i) => !simple.test(name) || names.indexOf(name) !== i);
-  return renamed ? names.map((name, i) => (simple.test(name) && names.indexOf(name) === i ? name : `p${i}`)) : [...names];
+  return renamed
+    ? names.map((name, i) => (simple.test(name) && names.indexOf(name) === i ? name : `p${i}`))
+    : [...names];
 }
 
 /** The parameters decoded, or the problem of one that cannot be (400) or is too long (414). */
-function decodeParams(names: readonly string[], values: readonly string[], maxLength: number): Map<string, string> | ReturnType<typeof parameterTooLong> {
+function decodeParams(
+  names: readonly string[],
+  values: readonly string[],
+  maxLength: number,
+): Map<string, string> | ReturnType<typeof parameterTooLong> {
   const params = new Map<string, string>();
   for (let i = 0; i < names.length; i++) {
     let value: string;
@@ -152,7 +173,15 @@ function requestOf(native: Request, url: URL, params: Readonly<Record<string, st
   native.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  return { method: native.method.toUpperCase(), url: url.pathname + url.search, headers, params, query: queryOf(url.searchParams), log, native };
+  return {
+    method: native.method.toUpperCase(),
+    url: url.pathname + url.search,
+    headers,
+    params,
+    query: queryOf(url.searchParams),
+    log,
+    native,
+  };
 }
 
 /** The query as names and values, a repeated name as a list (as Fastify parses it). */
@@ -217,7 +246,10 @@ export function responseOf(outcome: Outcome): Response {
   if (body === null) return new Response(null, { status: outcome.status, headers });
   const bytes = body instanceof Uint8Array;
   headers.set("content-type", sentContentType(headers.get("content-type"), !bytes));
-  return new Response(typeof body === "string" || bytes ? (body as BodyInit) : readableOf(body), { status: outcome.status, headers });
+  return new Response(typeof body === "string" || bytes ? (body as BodyInit) : readableOf(body), {
+    status: outcome.status,
+    headers,
+  });
 }
 
 /** A streamed body as a Fetch body: its text encoded as it is read; a failure of the source errors the body. */

@@ -47,8 +47,14 @@ export class JsonStream<out B = unknown> {
   readonly before: Readonly<Record<string, unknown>>;
   readonly after: (count: number) => Readonly<Record<string, unknown>>;
 
-  constructor(list: string | undefined, batches: Batches<unknown>, before: object = {}, after: (count: number) => object = () => ({})) {
-    if (list !== undefined && Object.hasOwn(before, list)) throw new TypeError(`streamJson: the list field "${list}" is also among the fields before it`);
+  constructor(
+    list: string | undefined,
+    batches: Batches<unknown>,
+    before: object = {},
+    after: (count: number) => object = () => ({}),
+  ) {
+    if (list !== undefined && Object.hasOwn(before, list))
+      throw new TypeError(`streamJson: the list field "${list}" is also among the fields before it`);
     this.list = list;
     this.batches = batches;
     this.before = before as Readonly<Record<string, unknown>>;
@@ -98,7 +104,10 @@ export class JsonStreamError extends Error {
  * then the rest of the text, as chunks of at most one batch each, and of about CHUNK_CHARS
  * characters at most.
  */
-export async function openJsonStream(stream: JsonStream, check: BatchCheck | undefined): Promise<AsyncIterable<string>> {
+export async function openJsonStream(
+  stream: JsonStream,
+  check: BatchCheck | undefined,
+): Promise<AsyncIterable<string>> {
   const iterator = toAsyncIterator(stream.batches);
   const first = await iterator.next();
   const firstBatch = first.done === true ? [] : first.value;
@@ -118,7 +127,12 @@ export async function openJsonStream(stream: JsonStream, check: BatchCheck | und
  */
 const CHUNK_CHARS = 32 * 1024;
 
-async function* chunks(stream: JsonStream, iterator: AsyncIterator<readonly unknown[]>, first: readonly unknown[] | undefined, check: BatchCheck | undefined): AsyncGenerator<string> {
+async function* chunks(
+  stream: JsonStream,
+  iterator: AsyncIterator<readonly unknown[]>,
+  first: readonly unknown[] | undefined,
+  check: BatchCheck | undefined,
+): AsyncGenerator<string> {
   const opening = openingOf(stream);
   let count = 0;
   let text = opening;
@@ -144,7 +158,11 @@ async function* chunks(stream: JsonStream, iterator: AsyncIterator<readonly unkn
   } catch (error) {
     await iterator.return?.();
     if (error instanceof JsonStreamError) throw error;
-    throw new JsonStreamError(`reading the list failed after ${count} items: ${error instanceof Error ? error.message : String(error)}`, count, error);
+    throw new JsonStreamError(
+      `reading the list failed after ${count} items: ${error instanceof Error ? error.message : String(error)}`,
+      count,
+      error,
+    );
   }
   yield `${text}${closingOf(stream, count)}`;
 }

@@ -17,7 +17,9 @@ export function secretHeaders(routes: readonly Route[]): string[] {
   const names = new Set(["authorization", "cookie", "proxy-authorization"]);
   for (const route of routes) {
     for (const schemes of route.security) {
-      for (const scheme of schemes) if (scheme.type === "apiKey" && scheme.in === "header" && scheme.name !== undefined) names.add(scheme.name.toLowerCase());
+      for (const scheme of schemes)
+        if (scheme.type === "apiKey" && scheme.in === "header" && scheme.name !== undefined)
+          names.add(scheme.name.toLowerCase());
     }
   }
   return [...names].sort();
@@ -27,7 +29,10 @@ export function secretHeaders(routes: readonly Route[]): string[] {
 export function withRedaction(logger: LoggerOption, secrets: readonly string[]): LoggerOption {
   if (logger === undefined || logger === false) return false;
   const base = logger === true ? {} : logger;
-  const serializers = { ...(base.serializers ?? {}), req: (request: FastifyRequest) => serializeRequest(request, secrets) };
+  const serializers = {
+    ...(base.serializers ?? {}),
+    req: (request: FastifyRequest) => serializeRequest(request, secrets),
+  };
   return { ...base, serializers };
 }
 

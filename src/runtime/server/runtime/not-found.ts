@@ -66,6 +66,7 @@ function toPattern(template: string): RegExp {
 
 function allowedMethods(patterns: readonly PathPattern[], path: string): string[] {
   const methods = new Set<string>();
-  for (const { pattern, methods: served } of patterns) if (pattern.test(path)) for (const method of served) methods.add(method);
+  for (const { pattern, methods: served } of patterns)
+    if (pattern.test(path)) for (const method of served) methods.add(method);
   return [...methods].sort();
 }

@@ -186,7 +186,12 @@ function parseContent(text: string): unknown {
 /** The declared header parameters, keyed as the spec spells them (`names`, in route order). */
 export function compileHeaderReader(parameters: readonly RouteParameter[]): ParameterReader {
   // Node gives header names lower-cased; the validators and types use the spec's spelling.
-  const plan = parameters.map((parameter) => ({ key: parameter.name.toLowerCase(), name: parameter.name, array: parameter.array, content: parameter.style === "content" }));
+  const plan = parameters.map((parameter) => ({
+    key: parameter.name.toLowerCase(),
+    name: parameter.name,
+    array: parameter.array,
+    content: parameter.style === "content",
+  }));
   return (source) => {
     const headers = source as Record<string, string | string[] | undefined>;
     const out: RawParameters = {};

@@ -13,7 +13,12 @@ import { mediaTypeEssence } from "../../media-types.js";
 import type { Route } from "../../route-types.js";
 import { readBody } from "./body-stream.js";
 import { hasBody } from "./content.js";
-import { type MultipartReader as CoreMultipartReader, type CoreSettings, type RouteHandler, RoutePlan } from "./core.js";
+import {
+  type MultipartReader as CoreMultipartReader,
+  type CoreSettings,
+  type RouteHandler,
+  RoutePlan,
+} from "./core.js";
 import { handleError } from "./errors.js";
 import type { Outcome, Transport } from "./exchange.js";
 import { toRouterPath } from "./parameters.js";
@@ -68,8 +73,10 @@ export function mountRoutes<K extends string>(
   scope.removeAllContentTypeParsers();
   // The parser only hands the body stream over. It is registered for each media type the table
   // declares, so Fastify finds (and caches) it directly, and for any other type as a catch-all.
-  const passStream = (_request: FastifyRequest, payload: unknown, done: (error: null, body: unknown) => void): void => done(null, payload);
-  for (const mediaType of declaredMediaTypes(Object.values<Route>(table))) scope.addContentTypeParser(mediaType, passStream);
+  const passStream = (_request: FastifyRequest, payload: unknown, done: (error: null, body: unknown) => void): void =>
+    done(null, payload);
+  for (const mediaType of declaredMediaTypes(Object.values<Route>(table)))
+    scope.addContentTypeParser(mediaType, passStream);
   scope.addContentTypeParser("*", passStream);
   // No route here carries a JSON schema; should one be added (by a hook), Fastify's Ajv still
   // does not run: the generated validators are the only ones.
@@ -86,10 +93,18 @@ export function mountRoutes<K extends string>(
     scope,
     keys.filter((key) => !usesMultipart(key)),
   );
-  if (multipart !== undefined && keys.some(usesMultipart)) multipart.scope(scope, (child) => mount(child, keys.filter(usesMultipart)));
+  if (multipart !== undefined && keys.some(usesMultipart))
+    multipart.scope(scope, (child) => mount(child, keys.filter(usesMultipart)));
 }
 
-function mountRoute(scope: FastifyInstance, key: string, route: Route, picked: { handler: RouteHandler; owner: object } | undefined, settings: PipelineSettings, mounted: Set<string>): void {
+function mountRoute(
+  scope: FastifyInstance,
+  key: string,
+  route: Route,
+  picked: { handler: RouteHandler; owner: object } | undefined,
+  settings: PipelineSettings,
+  mounted: Set<string>,
+): void {
   if (picked === undefined || typeof picked.handler !== "function") throw new Error(`no handler for operation ${key}`);
   const path = toRouterPath(route.path);
   const id = `${route.method} ${path.url}`;
@@ -104,8 +119,14 @@ function mountRoute(scope: FastifyInstance, key: string, route: Route, picked: {
 
 /** The exact media types of every request body (ranges and multipart/form-data left out). */
 function declaredMediaTypes(routes: readonly Route[]): string[] {
-  const essences = routes.flatMap((route) => route.body?.contents ?? []).map((content) => mediaTypeEssence(content.mediaType));
-  return [...new Set(essences)].filter((essence) => !essence.includes("*") && essence !== "multipart/form-data" && /^[\w.+-]+\/[\w.+-]+$/.test(essence)).sort();
+  const essences = routes
+    .flatMap((route) => route.body?.contents ?? [])
+    .map((content) => mediaTypeEssence(content.mediaType));
+  return [...new Set(essences)]
+    .filter(
+      (essence) => !essence.includes("*") && essence !== "multipart/form-data" && /^[\w.+-]+\/[\w.+-]+$/.test(essence),
+    )
+    .sort();
 }
 
 function takesMultipart(route: Route): boolean {

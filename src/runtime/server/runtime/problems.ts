@@ -43,9 +43,21 @@ export const PROBLEM_TYPES = {
   requestTimeout: { type: "urn:problem-type:request-timeout", title: "Request Timeout", status: 408 },
   payloadTooLarge: { type: "urn:problem-type:payload-too-large", title: "Payload Too Large", status: 413 },
   uriTooLong: { type: "urn:problem-type:uri-too-long", title: "URI Too Long", status: 414 },
-  unsupportedMediaType: { type: "urn:problem-type:unsupported-media-type", title: "Unsupported Media Type", status: 415 },
-  headersTooLarge: { type: "urn:problem-type:header-fields-too-large", title: "Request Header Fields Too Large", status: 431 },
-  responseValidation: { type: "urn:problem-type:response-validation-failed", title: "Response validation failed", status: 500 },
+  unsupportedMediaType: {
+    type: "urn:problem-type:unsupported-media-type",
+    title: "Unsupported Media Type",
+    status: 415,
+  },
+  headersTooLarge: {
+    type: "urn:problem-type:header-fields-too-large",
+    title: "Request Header Fields Too Large",
+    status: 431,
+  },
+  responseValidation: {
+    type: "urn:problem-type:response-validation-failed",
+    title: "Response validation failed",
+    status: 500,
+  },
   internal: { type: "urn:problem-type:internal-error", title: "Internal Server Error", status: 500 },
   notImplemented: { type: "urn:problem-type:not-implemented", title: "Not Implemented", status: 501 },
   unavailable: { type: "urn:problem-type:service-unavailable", title: "Service Unavailable", status: 503 },
@@ -93,7 +105,9 @@ export function notImplemented(operationId: string): never {
  * `Retry-After`: thrown by a handler or a hook, it is answered at once rather than after a wait.
  */
 export function serviceUnavailable(detail: string, retryAfterSeconds: number): ProblemError {
-  return new ProblemError(createProblem("unavailable", detail), { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  return new ProblemError(createProblem("unavailable", detail), {
+    "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
 }
 
 /** The answer of a problem, whatever the transport: its status, the problem media type and the JSON body. */
@@ -102,7 +116,11 @@ export function problemOutcome(problem: ProblemDetails, headers?: Readonly<Recor
 }
 
 /** Sends a problem over Fastify: its status, the problem media type and the JSON body. */
-export function sendProblem(reply: FastifyReply, problem: ProblemDetails, headers?: Readonly<Record<string, string>>): void {
+export function sendProblem(
+  reply: FastifyReply,
+  problem: ProblemDetails,
+  headers?: Readonly<Record<string, string>>,
+): void {
   if (headers !== undefined) reply.headers(headers);
   reply.code(problem.status).header("content-type", PROBLEM_MEDIA_TYPE).send(JSON.stringify(problem));
 }

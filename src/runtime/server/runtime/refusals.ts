@@ -17,7 +17,14 @@ import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorCode, handleError } from "./errors.js";
 import { DEFAULT_MAX_PARAM_LENGTH } from "./parameters.js";
-import { createProblem, MALFORMED_URL, PROBLEM_MEDIA_TYPE, type ProblemDetails, parameterTooLong, sendProblem } from "./problems.js";
+import {
+  createProblem,
+  MALFORMED_URL,
+  PROBLEM_MEDIA_TYPE,
+  type ProblemDetails,
+  parameterTooLong,
+  sendProblem,
+} from "./problems.js";
 
 export { DEFAULT_MAX_PARAM_LENGTH };
 
@@ -40,7 +47,10 @@ export interface Refusals {
 }
 
 const TIMEOUT = createProblem("requestTimeout", "The request was not received in time.");
-const HEADERS_TOO_LARGE = createProblem("headersTooLarge", "The request line and headers are larger than the server accepts.");
+const HEADERS_TOO_LARGE = createProblem(
+  "headersTooLarge",
+  "The request line and headers are larger than the server accepts.",
+);
 
 /** Problem answers for the refusals Fastify and Node make before routing. */
 export function createRefusals(maxParamLength: number = DEFAULT_MAX_PARAM_LENGTH): Refusals {
@@ -74,9 +84,12 @@ export function clientProblem(error: ClientError): ProblemDetails {
 function writeProblem(socket: Duplex, problem: ProblemDetails): void {
   if (!socket.writable) return void socket.destroy();
   const body = JSON.stringify(problem);
-  const head = [`HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? "Error"}`, `content-type: ${PROBLEM_MEDIA_TYPE}`, `content-length: ${Buffer.byteLength(body)}`, "connection: close"].join(
-    "\r\n",
-  );
+  const head = [
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? "Error"}`,
+    `content-type: ${PROBLEM_MEDIA_TYPE}`,
+    `content-length: ${Buffer.byteLength(body)}`,
+    "connection: close",
+  ].join("\r\n");
   socket.end(`${head}\r\n\r\n${body}`, () => socket.destroy());
 }
 

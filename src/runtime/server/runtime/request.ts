@@ -6,7 +6,14 @@
 import type { Route, RouteContent, Validator } from "../../route-types.js";
 import type { ValidationError } from "../../validators/types.js";
 import type { IncomingRequest, ServerRequest } from "./exchange.js";
-import { compileHeaderReader, compilePathReader, compileQueryReader, type ParameterReader, type QueryReader, type RouterPath } from "./parameters.js";
+import {
+  compileHeaderReader,
+  compilePathReader,
+  compileQueryReader,
+  type ParameterReader,
+  type QueryReader,
+  type RouterPath,
+} from "./parameters.js";
 import { createProblem, type ProblemDetails, type ValidationIssue } from "./problems.js";
 
 /** The input every handler receives. */
@@ -41,7 +48,12 @@ export class InputReader {
   }
 
   /** The validated input, or every issue found. `content` is the media type the body came as. */
-  read(request: IncomingRequest, content: RouteContent | undefined, body: unknown, principal?: unknown): RequestInput | ValidationIssue[] {
+  read(
+    request: IncomingRequest,
+    content: RouteContent | undefined,
+    body: unknown,
+    principal?: unknown,
+  ): RequestInput | ValidationIssue[] {
     const validators = this.route.validators;
     let issues: ValidationIssue[] | undefined;
     let params: unknown = NO_INPUT;
@@ -82,19 +94,34 @@ export class InputReader {
 
 /** The issue of a required body that is missing (the same the client reports). */
 function missingBodyIssue(pointer: string): ValidationIssue {
-  return { in: "body", instancePath: "", schemaPath: `${pointer}/required`, keyword: "required", params: {}, message: "is required" };
+  return {
+    in: "body",
+    instancePath: "",
+    schemaPath: `${pointer}/required`,
+    keyword: "required",
+    params: {},
+    message: "is required",
+  };
 }
 
-function collect(issues: ValidationIssue[] | undefined, where: ValidationIssue["in"], errors: readonly ValidationError[]): ValidationIssue[] {
+function collect(
+  issues: ValidationIssue[] | undefined,
+  where: ValidationIssue["in"],
+  errors: readonly ValidationError[],
+): ValidationIssue[] {
   const list = issues ?? [];
-  for (const { instancePath, schemaPath, keyword, params, message } of errors) list.push({ in: where, instancePath, schemaPath, keyword, params, message });
+  for (const { instancePath, schemaPath, keyword, params, message } of errors)
+    list.push({ in: where, instancePath, schemaPath, keyword, params, message });
   return list;
 }
 
 /** The 400 problem listing every issue; its detail is the first ("body/name must be ..."). */
 export function validationProblem(issues: readonly ValidationIssue[]): ProblemDetails {
   const first = issues[0];
-  const text = first === undefined ? "the request is not valid" : `${first.in}${first.message.startsWith("/") ? "" : " "}${first.message}`;
+  const text =
+    first === undefined
+      ? "the request is not valid"
+      : `${first.in}${first.message.startsWith("/") ? "" : " "}${first.message}`;
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
   return createProblem("validation", `${text}${more}`, issues);
 }

@@ -10,7 +10,14 @@ import { mediaTypeEssence } from "../../media-types.js";
 import type { Route, RouteContent, Validator } from "../../route-types.js";
 import { failureOutcome } from "./errors.js";
 import type { Outcome, ServerRequest } from "./exchange.js";
-import { type BatchCheck, isJsonStream, type JsonStream, JsonStreamError, openJsonStream, PreparedJson } from "./json-stream.js";
+import {
+  type BatchCheck,
+  isJsonStream,
+  type JsonStream,
+  JsonStreamError,
+  openJsonStream,
+  PreparedJson,
+} from "./json-stream.js";
 import { createProblem, problemOutcome } from "./problems.js";
 import type { ResponseHeaders } from "./types.js";
 
@@ -36,7 +43,11 @@ interface DeclaredResponse {
   readonly validator: Validator | undefined;
 }
 
-const FALLBACK_TYPES: Readonly<Record<string, string>> = { json: "application/json", text: "text/plain", form: "application/x-www-form-urlencoded" };
+const FALLBACK_TYPES: Readonly<Record<string, string>> = {
+  json: "application/json",
+  text: "text/plain",
+  form: "application/x-www-form-urlencoded",
+};
 const JSON_TYPE = "application/json; charset=utf-8";
 const CONTENT_TYPES = new WeakMap<RouteContent, string>();
 
@@ -50,7 +61,8 @@ export function compileResponder(route: Route, check: boolean, operation: string
     }
     const declared = lookup(answer.status);
     const content = answer.headers === undefined ? declared?.preferred : pickContent(declared, answer.headers);
-    if (isJsonStream(answer.body)) return streamOutcome(answer as AnswerLike & { body: JsonStream }, declared, content, check, operation, request);
+    if (isJsonStream(answer.body))
+      return streamOutcome(answer as AnswerLike & { body: JsonStream }, declared, content, check, operation, request);
     const mismatch = check ? findMismatch(declared, content, answer) : undefined;
     if (mismatch === undefined) return outcomeOf(answer, content);
     return refuseAnswer(operation, answer.status, mismatch, request);
@@ -78,7 +90,13 @@ async function streamOutcome(
   operation: string,
   request: ServerRequest,
 ): Promise<Outcome> {
-  const mismatch = !check ? undefined : declared === undefined ? "the status is not declared" : content?.kind !== "json" ? "the content-type of a streamed body is not a declared JSON one" : undefined;
+  const mismatch = !check
+    ? undefined
+    : declared === undefined
+      ? "the status is not declared"
+      : content?.kind !== "json"
+        ? "the content-type of a streamed body is not a declared JSON one"
+        : undefined;
   if (mismatch !== undefined) return refuseAnswer(operation, answer.status, mismatch, request);
   let chunks: AsyncIterable<string>;
   try {
@@ -88,7 +106,8 @@ async function streamOutcome(
     return failureOutcome(error, request);
   }
   const headers = answer.headers;
-  const contentType = headers === undefined || headerValue(headers, "content-type") === undefined ? contentTypeOf(content) : undefined;
+  const contentType =
+    headers === undefined || headerValue(headers, "content-type") === undefined ? contentTypeOf(content) : undefined;
   return { status: answer.status, headers, contentType, body: logFailure(chunks, operation, answer.status, request) };
 }
 
@@ -101,12 +120,20 @@ function batchCheck(validator: Validator | undefined): BatchCheck | undefined {
 }
 
 /** The chunks of a stream, with a failure logged (naming the operation) before the response is cut. */
-async function* logFailure(chunks: AsyncIterable<string>, operation: string, status: number, request: ServerRequest): AsyncGenerator<string> {
+async function* logFailure(
+  chunks: AsyncIterable<string>,
+  operation: string,
+  status: number,
+  request: ServerRequest,
+): AsyncGenerator<string> {
   try {
     yield* chunks;
   } catch (error) {
     const written = error instanceof JsonStreamError ? error.written : 0;
-    request.log.error({ err: error }, `streamed answer of ${operation} (status ${status}) cut short after ${written} items: ${error instanceof Error ? error.message : String(error)}`);
+    request.log.error(
+      { err: error },
+      `streamed answer of ${operation} (status ${status}) cut short after ${written} items: ${error instanceof Error ? error.message : String(error)}`,
+    );
     throw error;
   }
 }
@@ -142,7 +169,11 @@ function pickContent(declared: DeclaredResponse | undefined, headers: ResponseHe
   return declared?.contents.find((content) => mediaTypeEssence(content.mediaType) === mediaTypeEssence(wanted));
 }
 
-function findMismatch(declared: DeclaredResponse | undefined, content: RouteContent | undefined, answer: AnswerLike): string | undefined {
+function findMismatch(
+  declared: DeclaredResponse | undefined,
+  content: RouteContent | undefined,
+  answer: AnswerLike,
+): string | undefined {
   if (declared === undefined) return "the status is not declared";
   if (declared.contents.length === 0) return answer.body === undefined ? undefined : "the response declares no body";
   if (content === undefined) return "the content-type is not declared for this status";
@@ -159,7 +190,8 @@ function findMismatch(declared: DeclaredResponse | undefined, content: RouteCont
 function outcomeOf(answer: AnswerLike, content: RouteContent | undefined): Outcome {
   const headers = answer.headers;
   if (answer.body === undefined) return { status: answer.status, headers, contentType: undefined, body: undefined };
-  const contentType = headers === undefined || headerValue(headers, "content-type") === undefined ? contentTypeOf(content) : undefined;
+  const contentType =
+    headers === undefined || headerValue(headers, "content-type") === undefined ? contentTypeOf(content) : undefined;
   return { status: answer.status, headers, contentType, body: serialize(content?.kind ?? "json", answer.body) };
 }
 
@@ -171,7 +203,9 @@ function contentTypeOf(content: RouteContent | undefined): string {
   if (content === undefined) return JSON_TYPE;
   let header = CONTENT_TYPES.get(content);
   if (header === undefined) {
-    const mediaType = content.mediaType.includes("*") ? (FALLBACK_TYPES[content.kind] ?? "application/octet-stream") : content.mediaType;
+    const mediaType = content.mediaType.includes("*")
+      ? (FALLBACK_TYPES[content.kind] ?? "application/octet-stream")
+      : content.mediaType;
     header = mediaType.includes("json") && !mediaType.includes("charset") ? `${mediaType}; charset=utf-8` : mediaType;
     CONTENT_TYPES.set(content, header);
   }
@@ -183,7 +217,8 @@ function serialize(kind: RouteContent["kind"], body: unknown): string | Uint8Arr
   if (body instanceof PreparedJson) return body.bytes;
   if (kind === "json") return JSON.stringify(body);
   if (typeof body === "string") return body;
-  if (kind === "form" && typeof body === "object" && body !== null) return new URLSearchParams(body as Record<string, string>).toString();
+  if (kind === "form" && typeof body === "object" && body !== null)
+    return new URLSearchParams(body as Record<string, string>).toString();
   return JSON.stringify(body);
 }
 

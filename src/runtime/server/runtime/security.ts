@@ -30,7 +30,11 @@ export type AuthResult<P = undefined> = AuthDenial | ([P] extends [undefined] ? 
  * Decides whether a credential (an API key, a bearer token, ...) may call the operation, and who
  * calls. `request` is the request as the transport carries it (over Fastify, the IncomingRequest).
  */
-export type Authenticate<out P = undefined> = (credential: string, request: ServerRequest, scheme: RouteSecurityScheme) => AuthResult<P> | PromiseLike<AuthResult<P>>;
+export type Authenticate<out P = undefined> = (
+  credential: string,
+  request: ServerRequest,
+  scheme: RouteSecurityScheme,
+) => AuthResult<P> | PromiseLike<AuthResult<P>>;
 
 /** The admission of a caller the hook named: its principal, handed to the handler. */
 export class Admission {
@@ -50,11 +54,15 @@ const INVALID = createProblem("invalidKey", "The API key is not valid.");
 const FORBIDDEN = createProblem("forbidden", "The API key is not allowed to perform this operation.");
 
 /** The security check of a route, or undefined when it needs none. */
-export function compileSecurity(route: Route, authenticate: Authenticate<unknown> | undefined): SecurityCheck | undefined {
+export function compileSecurity(
+  route: Route,
+  authenticate: Authenticate<unknown> | undefined,
+): SecurityCheck | undefined {
   const alternatives = route.security;
   if (alternatives.every((schemes) => schemes.length === 0)) return undefined;
   const credentials = alternatives.flat().filter((scheme) => scheme.type !== "mutualTLS");
-  if (credentials.length > 0 && authenticate === undefined) throw new Error(`operation ${route.operationId} is secured: pass an authenticate function`);
+  if (credentials.length > 0 && authenticate === undefined)
+    throw new Error(`operation ${route.operationId} is secured: pass an authenticate function`);
   const hook = authenticate ?? refuseAll;
   const missing = createProblem("missingKey", `The ${describe(credentials[0] ?? alternatives.flat()[0])} is required.`);
   const only = alternatives.length === 1 && alternatives[0]?.length === 1 ? alternatives[0][0] : undefined;
@@ -68,7 +76,11 @@ function refuseAll(): AuthDenial {
 }
 
 /** The common case, kept synchronous: one apiKey header. */
-function headerKeyCheck(scheme: RouteSecurityScheme, authenticate: Authenticate<unknown>, missing: ProblemDetails): SecurityCheck {
+function headerKeyCheck(
+  scheme: RouteSecurityScheme,
+  authenticate: Authenticate<unknown>,
+  missing: ProblemDetails,
+): SecurityCheck {
   const name = (scheme.name ?? "").toLowerCase();
   return (request) => {
     const value = request.headers[name];
@@ -137,7 +149,10 @@ function readCredential(scheme: RouteSecurityScheme, request: IncomingRequest): 
     else if (scheme.in === "query") value = (request.query as Record<string, unknown> | undefined)?.[name];
     else value = readCookie(single(request.headers.cookie), name);
   } else {
-    value = readAuthorization(single(request.headers.authorization), scheme.type === "http" ? (scheme.httpScheme ?? "bearer") : "bearer");
+    value = readAuthorization(
+      single(request.headers.authorization),
+      scheme.type === "http" ? (scheme.httpScheme ?? "bearer") : "bearer",
+    );
   }
   return typeof value === "string" && value !== "" ? value : undefined;
 }

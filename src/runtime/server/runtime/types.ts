@@ -22,7 +22,9 @@ export interface UploadedFile {
 }
 
 /** A multipart body whose file fields `F` carry the uploaded bytes instead of strings. */
-export type WithFiles<B, F extends readonly string[]> = B extends object ? { [K in keyof B]: K extends F[number] ? FileField<B[K]> : B[K] } : B;
+export type WithFiles<B, F extends readonly string[]> = B extends object
+  ? { [K in keyof B]: K extends F[number] ? FileField<B[K]> : B[K] }
+  : B;
 
 type FileField<V> = NonNullable<V> extends readonly unknown[] ? UploadedFile[] : UploadedFile;
 
@@ -85,4 +87,6 @@ export type HandlerResult<R> = { [K in Declared<R>]: Answer<StatusOf<K, R>, R[K]
  * type parameters, here and on `HandlerInput`, `Handlers` and the server's options, is declared:
  * measured, it costs the compiler a walk of every operation's types in each program relating them.)
  */
-export type Handler<in out S extends OperationShape, in P = undefined> = (input: HandlerInput<S, P>) => HandlerResult<S["responses"]> | Promise<HandlerResult<S["responses"]>>;
+export type Handler<in out S extends OperationShape, in P = undefined> = (
+  input: HandlerInput<S, P>,
+) => HandlerResult<S["responses"]> | Promise<HandlerResult<S["responses"]>>;
