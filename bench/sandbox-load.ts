@@ -6,12 +6,12 @@
  *
  * Each round starts every server afresh, in its own process, on a fresh copy of its data (the
  * bulk-loaded events vacuumed, analysed and checkpointed, the copy flushed to disk), in an order
- * that turns from round to round, and warms it up with 1 s of edits; the list is measured in a
- * process of its own, so that the writes are measured alike at every size. The figures are
- * medians over the rounds, each a rate over a fixed time with 8 requests in flight on keep-alive
- * connections. The sandbox runs as `npm
- * start` runs it (the built package, response checks on), embedded (PGlite in a data directory)
- * and, where PostgreSQL is at hand (DATABASE_URL or Debian's binaries), on PostgreSQL.
+ * that turns from round to round, and warms it up with 1 s of edits of its first 1,000 events;
+ * the list is measured in a process of its own, so that the writes are measured alike at every
+ * size. The figures are medians over the rounds, each a rate over a fixed time with 8 requests in
+ * flight on keep-alive connections. The sandbox runs as `npm start` runs it (the built package,
+ * response checks on), embedded (PGlite in a data directory) and, where PostgreSQL is at hand
+ * (DATABASE_URL or Debian's binaries), on PostgreSQL.
  *
  * - `POST /events` and `PATCH /events/{id}` at 1,000, 10,000 and 100,000 stored events, `GET
  *   /events` (the whole list) at 1,000. Targets: at 10,000, each of ours at least 5× json-server's
@@ -19,7 +19,7 @@
  * - The server's peak RSS while it answers `GET /events` over 100,000 events, above its RSS at
  *   idle (the peak is reset through /proc before the request). Target: under 64 MiB.
  *
- * `--rounds N` (default 3), `--seconds S` (per measurement, default 2), `--sizes 1000,10000`.
+ * `--rounds N` (default 5), `--seconds S` (per measurement, default 3), `--sizes 1000,10000`.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -39,12 +39,14 @@ const option = (name: string, fallback: string): string => {
   const at = args.indexOf(`--${name}`);
   return at === -1 ? fallback : (args[at + 1] ?? fallback);
 };
-const ROUNDS = Number(option("rounds", "3"));
-const SECONDS = Number(option("seconds", "2"));
+const ROUNDS = Number(option("rounds", "5"));
+const SECONDS = Number(option("seconds", "3"));
 const SIZES = option("sizes", "1000,10000,100000").split(",").map(Number);
 const CONCURRENCY = 8;
 /** How long each server is warmed up before it is measured. */
 const WARM_UP_SECONDS = 1;
+/** The events the warm-up edits, at every size. */
+const WARM_UP_EVENTS = 1000;
 const KEY = "demo-key-harbor";
 const HARBOR = 5;
 const DANA = 7;
@@ -356,11 +358,16 @@ async function measured(
   copy: string,
   measure: (base: string, server: Running) => Promise<void>,
 ): Promise<void> {
+  // what the server before wrote (json-server rewrites its whole file on every write) is on the
+  // disk before this one starts, not written out while it is measured
+  flushFiles();
   const server = await startTarget(target, data, copy);
   try {
-    // the first requests load code paths and caches, and the JIT compiles the hot ones; edits
-    // leave the number of events as it is
-    await rate(server.base, "PATCH /events/{id}", data.size, WARM_UP_SECONDS);
+    // the first requests load code paths and caches, and the JIT compiles the hot ones: edits,
+    // which leave the number of events as it is, of the first 1,000 events at every size, so that
+    // the warm-up leaves as many changed pages behind (to be written out while the server is
+    // measured) at 100,000 events as at 1,000
+    await rate(server.base, "PATCH /events/{id}", Math.min(data.size, WARM_UP_EVENTS), WARM_UP_SECONDS);
     await measure(server.base, server);
   } finally {
     await server.stop();
@@ -393,6 +400,7 @@ async function startTarget(target: Target, data: Prepared, copy: string): Promis
   } finally {
     await engine.close();
   }
+  flushFiles();
   return startSandbox({ DATABASE_URL: postgres?.url ?? "", SANDBOX_SCHEMA: schema });
 }
 
