@@ -1,6 +1,7 @@
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import ts from "typescript";
+import { repoRoot } from "./paths.js";
 
 /** Every .ts file under a folder. */
 export function listTypeScript(root: string): string[] {
@@ -34,8 +35,69 @@ export function sharingHost(options: ts.CompilerOptions): ts.CompilerHost {
   return host;
 }
 
-/** Typechecks files as the package's consumers compile them (strict, NodeNext); returns the errors as text. */
-export function typecheck(files: readonly string[]): string[] {
+const runtimeRoot = join(repoRoot, "src", "runtime");
+
+/** The runtime's files, by their path under src/runtime ("/"-separated), with their text. */
+let runtimeTexts: ReadonlyMap<string, string> | undefined;
+function runtimeFiles(): ReadonlyMap<string, string> {
+  runtimeTexts ??= new Map(
+    listTypeScript(runtimeRoot).map((file) => [
+      relative(runtimeRoot, file).split(sep).join("/"),
+      readFileSync(file, "utf8"),
+    ]),
+  );
+  return runtimeTexts;
+}
+
+/** A generated file's text without its header, which names the spec it came from. */
+function withoutHeader(content: string): string {
+  return content.replace(/^(\/\/ .*\n)+\n/, "");
+}
+
+/**
+ * The runtime file a generated file is a copy of (the same text under its header, at the same
+ * path under its output folder as under src/runtime), if any. The runtime stands alone (it imports
+ * only its own files), so a copy means what the original means: a program over several outputs
+ * checks the original once instead of each copy. A copy that differs is checked as itself.
+ */
+export function runtimeOriginal(file: string): string | undefined {
+  const parts = file.split(sep);
+  let text: string | undefined;
+  for (let start = parts.length - 1; start > 0; start--) {
+    const path = parts.slice(start).join("/");
+    const original = runtimeFiles().get(path);
+    if (original === undefined) continue;
+    text ??= withoutHeader(readFileSync(file, "utf8"));
+    if (text === original) return join(runtimeRoot, path);
+  }
+  return undefined;
+}
+
+/** A compiler host that shares declaration files, and takes a runtime copy for its original (`runtimeOriginal`). */
+function runtimeSharingHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = sharingHost(options);
+  const originals = new Map<string, string | undefined>();
+  const originalOf = (file: string): string | undefined => {
+    if (!originals.has(file)) originals.set(file, runtimeOriginal(file));
+    return originals.get(file);
+  };
+  const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (name) => name, options);
+  host.resolveModuleNameLiterals = (literals, containingFile, redirected, settings, containingSourceFile) =>
+    literals.map((literal) => {
+      const mode = ts.getModeForUsageLocation(containingSourceFile, literal, settings);
+      const resolved = ts.resolveModuleName(literal.text, containingFile, settings, host, cache, redirected, mode);
+      const module = resolved.resolvedModule;
+      const original =
+        module === undefined || module.isExternalLibraryImport ? undefined : originalOf(module.resolvedFileName);
+      return original === undefined || module === undefined
+        ? resolved
+        : { resolvedModule: { ...module, resolvedFileName: original } };
+    });
+  return host;
+}
+
+/** The program of `typecheck`: files compiled as the package's consumers compile them (strict, NodeNext). */
+export function consumerProgram(files: readonly string[]): ts.Program {
   const options: ts.CompilerOptions = {
     strict: true,
     noUncheckedIndexedAccess: true,
@@ -47,8 +109,14 @@ export function typecheck(files: readonly string[]): string[] {
     lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
     types: ["node"],
   };
-  const program = ts.createProgram([...files], options, sharingHost(options));
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+  // a runtime copy is checked as its original, once (runtimeOriginal)
+  const roots = [...new Set(files.map((file) => runtimeOriginal(file) ?? file))];
+  return ts.createProgram(roots, options, runtimeSharingHost(options));
+}
+
+/** Typechecks files as the package's consumers compile them (strict, NodeNext); returns the errors as text. */
+export function typecheck(files: readonly string[]): string[] {
+  return ts.getPreEmitDiagnostics(consumerProgram(files)).map((diagnostic) => {
     const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
     if (diagnostic.file === undefined || diagnostic.start === undefined) return text;
     const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
