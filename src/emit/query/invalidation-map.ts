@@ -38,15 +38,23 @@ export function isMutation(operation: OperationModel): boolean {
 
 /** The invalidation map of a model, whose schema pointers point into `document`. */
 export function buildInvalidationMap(model: ApiModel, document: unknown): InvalidationMap {
-  const queries = model.operations.filter((operation) => operation.method === "get");
   const graph = new SchemaGraph(document);
-  const reads = new Map(queries.map((query) => [query, graph.reachable(successPointers(query))]));
+  // each query's path segments and the schemas it reads, found once for every mutation
+  const queries = model.operations
+    .filter((operation) => operation.method === "get")
+    .map((query) => ({
+      name: query.names.method,
+      segments: segmentsOf(query.path),
+      read: graph.reachable(successPointers(query)),
+    }));
   const map: Record<string, readonly Invalidation[]> = {};
   for (const mutation of model.operations.filter(isMutation)) {
-    const written = writtenSchemas(document, mutation);
+    const own = { method: mutation.method, segments: segmentsOf(mutation.path) };
+    const collections = collectionPaths(own.segments);
+    const written = [...writtenSchemas(document, mutation)];
     const found = queries.map((query) => ({
-      query: query.names.method,
-      reasons: reasonsFor(mutation, query, written, reads.get(query) ?? new Set()),
+      query: query.name,
+      reasons: reasonsFor(own, collections, written, query),
     }));
     map[mutation.names.method] = found
       .filter((entry) => entry.reasons.length > 0)
@@ -56,16 +64,16 @@ export function buildInvalidationMap(model: ApiModel, document: unknown): Invali
 }
 
 function reasonsFor(
-  mutation: OperationModel,
-  query: OperationModel,
-  written: ReadonlySet<string>,
-  read: ReadonlySet<string>,
+  mutation: { readonly method: string; readonly segments: readonly string[] },
+  collections: readonly (readonly string[])[],
+  written: readonly string[],
+  query: { readonly segments: readonly string[]; readonly read: ReadonlySet<string> },
 ): InvalidationReason[] {
   const reasons: InvalidationReason[] = [];
-  const own = segmentsOf(mutation.path);
-  const target = segmentsOf(query.path);
+  const own = mutation.segments;
+  const target = query.segments;
   if (samePath(own, target)) reasons.push("path");
-  if (collectionPaths(own).some((path) => samePath(path, target))) reasons.push("collection");
+  if (collections.some((path) => samePath(path, target))) reasons.push("collection");
   if (
     mutation.method === "delete" &&
     isParameter(own.at(-1)) &&
@@ -73,7 +81,7 @@ function reasonsFor(
     samePath(own, target.slice(0, own.length))
   )
     reasons.push("below");
-  if ([...written].some((name) => read.has(name))) reasons.push("schema");
+  if (written.some((name) => query.read.has(name))) reasons.push("schema");
   return reasons;
 }
 
@@ -97,7 +105,7 @@ function samePath(a: readonly string[], b: readonly string[]): boolean {
  * The collection of an item path (`/events/{id}` → `/events`); for a path below an item, that item
  * and its collection (`/bookings/{id}/payment` → `/bookings/{id}`, `/bookings`).
  */
-function collectionPaths(segments: readonly string[]): string[][] {
+function collectionPaths(segments: readonly string[]): (readonly string[])[] {
   if (isParameter(segments.at(-1))) return [segments.slice(0, -1)];
   for (let end = segments.length - 1; end > 0; end--) {
     if (isParameter(segments[end - 1])) return [segments.slice(0, end), segments.slice(0, end - 1)];
