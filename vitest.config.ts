@@ -49,6 +49,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // the generator's commands, which some tests run as processes, built from src/ once
+    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -2,13 +2,13 @@
  * The command as a reviewer and CI run it: bad inputs reported like the generator's diagnostics
  * (file:line:col, code, hint) with exit 2, --fail-on thresholds, and the process itself.
  */
-import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { loadSide } from "../../src/diff/source/load-side.js";
-import { makeTempDir, repoRoot } from "../support/paths.js";
+import { type CommandResult, runBuiltCommand } from "../support/commands.js";
+import { makeTempDir } from "../support/paths.js";
 import { runCommand } from "./run-command.js";
 import { baseDocument, without, withValue } from "./support.js";
 
@@ -137,17 +137,6 @@ describe("the process", () => {
   });
 });
 
-function spawnCli(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/diff/cli.ts", ...args], {
-      cwd: repoRoot,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function spawnCli(args: readonly string[]): Promise<CommandResult> {
+  return runBuiltCommand("diff/cli.js", args);
 }
