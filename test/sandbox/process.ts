@@ -2,36 +2,17 @@
  * The sandbox as `npm start` runs it (sandbox/main.ts), in a process of its own on 127.0.0.1,
  * with the environment given, for the tests that restart, kill or lock it.
  *
- * The processes run the sandbox's entry points bundled once per test worker with esbuild (the
- * transform tsx applies, with tsconfig.json's paths), the packages left to Node: a process then
- * starts without a TypeScript loader, over a second sooner, which the tests that start many save.
+ * The processes run the sandbox's entry points bundled once per test worker (../support/bundle.ts):
+ * a process then starts without a TypeScript loader, which the tests that start many save.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-import { build } from "esbuild";
+import { bundled } from "../support/bundle.js";
 import { repoRoot } from "../support/paths.js";
 
-/** The bundle of sandbox/main.ts and sandbox/reset.ts, built on first use in this process. */
-let bundled: Promise<string> | undefined;
-
-function bundle(): Promise<string> {
-  bundled ??= (async () => {
-    const outdir = join(repoRoot, ".tmp", `sandbox-bundle-${process.pid}`);
-    await build({
-      entryPoints: [join(repoRoot, "sandbox", "main.ts"), join(repoRoot, "sandbox", "reset.ts")],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      packages: "external",
-      tsconfig: join(repoRoot, "tsconfig.json"),
-      outdir,
-      outExtension: { ".js": ".mjs" },
-      logLevel: "error",
-    });
-    return outdir;
-  })();
-  return bundled;
+/** The bundles of sandbox/main.ts and sandbox/reset.ts. */
+async function scripts(): Promise<Record<"main" | "reset", string>> {
+  const [main = "", reset = ""] = await bundled(["sandbox/main.ts", "sandbox/reset.ts"]);
+  return { main, reset };
 }
 
 /** A running sandbox process. */
@@ -49,7 +30,7 @@ export async function runSandboxScript(
   file: "main" | "reset",
   env: Readonly<Record<string, string>>,
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawnScript(await bundle(), file, env);
+  const child = spawnScript((await scripts())[file], env);
   return new Promise((resolve) => {
     let output = "";
     child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -60,7 +41,7 @@ export async function runSandboxScript(
 
 /** Starts sandbox/main.ts on a free port and resolves once it listens. */
 export async function startSandboxProcess(env: Readonly<Record<string, string>>): Promise<SandboxProcess> {
-  const child = spawnScript(await bundle(), "main", { PORT: "0", HOST: "127.0.0.1", ...env });
+  const child = spawnScript((await scripts()).main, { PORT: "0", HOST: "127.0.0.1", ...env });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -92,8 +73,8 @@ export async function startSandboxProcess(env: Readonly<Record<string, string>>)
   });
 }
 
-function spawnScript(outdir: string, file: "main" | "reset", env: Readonly<Record<string, string>>): ChildProcess {
-  return spawn(process.execPath, [join(outdir, `${file}.mjs`)], {
+function spawnScript(script: string, env: Readonly<Record<string, string>>): ChildProcess {
+  return spawn(process.execPath, [script], {
     cwd: repoRoot,
     env: { ...process.env, NODE_ENV: "development", ...env },
     stdio: ["ignore", "pipe", "pipe"],

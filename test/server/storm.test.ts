@@ -14,6 +14,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bundled } from "../support/bundle.js";
 import { repoRoot } from "../support/paths.js";
 import { PLAN, stormCases } from "./storm/plan.js";
 import { runStorm, type StormResult } from "./storm/run.js";
@@ -24,8 +25,9 @@ let child: ChildProcess | undefined;
 let port = 0;
 let results: StormResult[] = [];
 
-function start(): Promise<number> {
-  const server = spawn(process.execPath, ["--import", "tsx", "test/server/storm/storm-server.ts"], {
+async function start(): Promise<number> {
+  const [script = ""] = await bundled(["test/server/storm/storm-server.ts"]);
+  const server = spawn(process.execPath, [script], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,5 +1,6 @@
-/** `npm start`'s entry point (generated/server/main.ts) run as a process, as a user runs it. */
+/** The mock server's entry point (generated/server/main.ts, `npm run mock`) run as a process, bundled (./bundle.ts). */
 import { type ChildProcess, spawn } from "node:child_process";
+import { bundled } from "./bundle.js";
 import { repoRoot } from "./paths.js";
 
 /** The running mock server: its origin (http://127.0.0.1:<port>) and everything it printed. */
@@ -11,7 +12,8 @@ export interface MockProcess {
 
 /** Starts the mock server on an ephemeral port of 127.0.0.1, with `env` added to this environment. */
 export async function startMockProcess(env: Readonly<Record<string, string>>): Promise<MockProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "generated/server/main.ts"], {
+  const [main = ""] = await bundled(["generated/server/main.ts"]);
+  const child = spawn(process.execPath, [main], {
     cwd: repoRoot,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
