@@ -58,6 +58,10 @@ export default defineConfig({
     // browser rather than compute. On the 2-core machine, npm test took 185 s with 2 workers,
     // 136 to 141 s with 3 and 153 s with 4 (vitest's default, cores - 1, leaves a core idle)
     maxWorkers: availableParallelism() + 1,
+    // PGlite's WebAssembly runs on V8's baseline compiler only: the sandbox tests use the engine for
+    // seconds, and optimising its 9 MB module in the background cost more CPU than it saved (the
+    // in-process PGlite suites took about 30% less CPU, the same answers)
+    execArgv: ["--liftoff-only"],
     // test files share a worker's module cache: the generator, TypeScript and Fastify load once per
     // worker instead of once per file (tests keep no state in shared modules, and restore timers)
     isolate: false,

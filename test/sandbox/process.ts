@@ -74,7 +74,9 @@ export async function startSandboxProcess(env: Readonly<Record<string, string>>)
 }
 
 function spawnScript(script: string, env: Readonly<Record<string, string>>): ChildProcess {
-  return spawn(process.execPath, [script], {
+  // the engine on V8's baseline compiler, as in the test workers (vitest.config.ts): a process
+  // that lives seconds spends less CPU without optimising PGlite's WebAssembly
+  return spawn(process.execPath, ["--liftoff-only", script], {
     cwd: repoRoot,
     env: { ...process.env, NODE_ENV: "development", ...env },
     stdio: ["ignore", "pipe", "pipe"],
