@@ -119,6 +119,20 @@ async function sectionSamples(file: string, heading: RegExp): Promise<string[]> 
   );
 }
 
+/**
+ * Runs a module script that opens sandboxes in the consumer project; resolves with what it printed.
+ * As the sandbox guide advises for test processes, on V8's baseline compiler (--liftoff-only);
+ * the embedded database's prepared image is shared with this repository's runs.
+ */
+async function runWithSandbox(script: string): Promise<string> {
+  const env = {
+    ...process.env,
+    SANDBOX_CACHE_DIR: join(repoRoot, "node_modules", ".cache", "workforce-scheduling-api"),
+  };
+  const args = ["--liftoff-only", "--input-type=module", "-e", script];
+  return (await run(process.execPath, args, { cwd: consumer, env })).stdout;
+}
+
 beforeAll(async () => {
   const packDir = await makeTempDir("pack");
   // prepack builds dist/; its output comes before the JSON report on stdout
@@ -237,12 +251,7 @@ describe("the packed package", () => {
       `  await sandbox.close();`,
       `}`,
     ].join("\n");
-    // the embedded database's prepared image is shared with this repository's runs
-    const env = {
-      ...process.env,
-      SANDBOX_CACHE_DIR: join(repoRoot, "node_modules", ".cache", "workforce-scheduling-api"),
-    };
-    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer, env });
+    const stdout = await runWithSandbox(script);
     expect(JSON.parse(stdout)).toEqual([320, 1, 1, "Hall"]);
   });
 
@@ -318,11 +327,7 @@ describe("the front-end entries in a consumer project", () => {
       `}`,
       `console.log(JSON.stringify(out));`,
     ].join("\n");
-    const env = {
-      ...process.env,
-      SANDBOX_CACHE_DIR: join(repoRoot, "node_modules", ".cache", "workforce-scheduling-api"),
-    };
-    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: consumer, env });
+    const stdout = await runWithSandbox(script);
     const out = JSON.parse(stdout) as {
       id: number;
       lists: string[][];
