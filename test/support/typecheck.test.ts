@@ -1,7 +1,8 @@
 /**
- * The typecheck helper of the generated-output tests checks a copy of the runtime once, as its
- * original in src/runtime, and still reports every error: in the files of each output, and in a
- * runtime copy that is no longer the same as its original.
+ * The typecheck helper of the generated-output tests reads a copy of the runtime once, as its
+ * original in src/runtime (whose bodies `npm run typecheck` checks), and still reports every error:
+ * in the files of each output that use it, and in a runtime copy that is no longer the same as its
+ * original.
  */
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -35,7 +36,7 @@ describe("typecheck of generated outputs", () => {
     expect(runtimeOriginal(join(root, "same", "use.ts"))).toBeUndefined();
   });
 
-  it("checks two outputs' copies once, and reports an error in the files that use them", async () => {
+  it("reads two outputs' copies once, and reports an error in the files that use them", async () => {
     const good = await output("a", "export const key: string | undefined = declaredKeyOf(['200'], 200);");
     const bad = await output("b", "export const key: number = declaredKeyOf(['200'], 200);");
     const ours = (files: readonly string[]) =>
