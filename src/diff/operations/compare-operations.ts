@@ -1,4 +1,5 @@
 import { appendPointer, pointerSegments } from "../../json-pointer.js";
+import { HTTP_METHODS } from "../../model/operations.js";
 import type { OperationModel } from "../../model/types.js";
 import { withOperations } from "../dedupe.js";
 import type { Finding } from "../finding.js";
@@ -18,18 +19,7 @@ const OPERATION_HANDLED: ReadonlySet<string> = new Set([
   "responses",
   "security",
 ]);
-const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set([
-  "get",
-  "put",
-  "post",
-  "delete",
-  "options",
-  "head",
-  "patch",
-  "trace",
-  "parameters",
-  "$ref",
-]);
+const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set([...HTTP_METHODS, "parameters", "$ref"]);
 
 /**
  * Operations removed and added, and every matched pair compared; each finding names its
