@@ -65,9 +65,23 @@ const KNOWN_CODES: Readonly<Record<string, ProblemDetails>> = {
   ),
 };
 
-/** Fastify's error handler: every error becomes a problem answer. */
+/**
+ * Fastify's error handler: every error becomes a problem answer. A request no route takes is
+ * answered by the not-found handler (404, or 405 with `Allow`) even when Fastify refused its body
+ * before that handler ran: a `QUERY` without a Content-Type (which Fastify answers 400, as RFC
+ * 10008 asks of a server serving QUERY), or a Content-Type it cannot parse. What is wrong with a
+ * body no operation takes matters less than that no operation takes it.
+ */
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  if (request.is404 && refusedBeforeHandler(error))
+    return void request.routeOptions.handler.call(request.server, request, reply);
   writeOutcome(reply, failureOutcome(error, request));
+}
+
+/** Whether Fastify refused the request while reading its body, before any handler ran. */
+function refusedBeforeHandler(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && (code === "FST_ERR_ROUTE_MISSING_CONTENT_TYPE" || code.startsWith("FST_ERR_CTP_"));
 }
 
 /** The answer to an error, whatever the transport: its problem (unexpected errors logged with their stack). */
