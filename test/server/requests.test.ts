@@ -70,6 +70,23 @@ describe("body", () => {
     expect(problem["detail"]).toBe("The request body is not well-formed JSON.");
   });
 
+  it("JSON that is not UTF-8 → 400 naming the byte offset; the handler never sees U+FFFD", async () => {
+    received = undefined;
+    const text = JSON.stringify(venue({ name: "Café #" }));
+    const raw = new TextEncoder().encode(text);
+    const at = raw.indexOf(0x23);
+    raw[at] = 0xff;
+    const problem = await expectProblem(
+      await server.call("POST", "/venues", { body: raw, contentType: "application/json" }),
+      400,
+      "urn:problem-type:malformed-body",
+    );
+    expect(problem["detail"]).toBe(
+      `The request body is not valid UTF-8: the byte at offset ${at} (0xff) starts no well-formed UTF-8 character; send the text encoded as UTF-8.`,
+    );
+    expect(received).toBeUndefined();
+  });
+
   it("a missing required body → 400 validation-error on the body", async () => {
     const empty = await expectProblem(
       await server.call("POST", "/venues", { body: "", contentType: "application/json" }),

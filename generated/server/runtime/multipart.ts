@@ -14,6 +14,7 @@
 import type { Multipart } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import { discardRest } from "./body-stream.js";
+import { strictUtf8Text } from "./content.js";
 import type { MultipartReader } from "./core.js";
 import { errorCode, problemOf } from "./errors.js";
 import { append, appendFile, withFiles } from "./form-files.js";
@@ -82,11 +83,11 @@ function checkPart(part: Multipart, limits: MultipartLimits): void {
   if (part.type === "field" && (part.valueTruncated || part.fieldnameTruncated)) throw fieldTooLarge(limits.fieldSize);
 }
 
-/** A text field sent as a file part: its text, within the text field limit. */
+/** A text field sent as a file part: its text, within the text field limit, which must be UTF-8 (it is never altered). */
 async function fileAsText(part: Multipart & { type: "file" }, fieldSize: number): Promise<string> {
   const bytes = await part.toBuffer();
   if (bytes.length > fieldSize) throw fieldTooLarge(fieldSize);
-  return bytes.toString("utf8");
+  return strictUtf8Text(bytes, `The form field ${JSON.stringify(part.fieldname)}`);
 }
 
 function fieldTooLarge(fieldSize: number): ProblemError {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   compileContentMatcher,
   decodeBody,
+  firstMalformed,
   hasBody,
   MAX_JSON_DEPTH,
   nestedDeeperThan,
@@ -140,6 +141,48 @@ describe("decodeBody", () => {
       });
     },
   );
+
+  it.each([
+    ["a stray byte", [0xff], 11],
+    ["a lead byte without its continuation", [0xe2, 0x28], 11],
+    ["an overlong form of /", [0xc0, 0xaf], 11],
+    ["a surrogate", [0xed, 0xa0, 0x80], 11],
+    ["a code point above U+10FFFF", [0xf4, 0x90, 0x80, 0x80], 11],
+  ])("refuses JSON holding %s, naming the byte offset, never stores U+FFFD", (_what, bad, offset) => {
+    const raw = Buffer.concat([bytes('{"name":"ü'), Buffer.from(bad), bytes('x"}')]);
+    const thrown = catchProblem(() => decodeBody("json", raw));
+    const byte = `0x${(bad[0] as number).toString(16)}`;
+    expect(thrown.problem).toEqual({
+      type: "urn:problem-type:malformed-body",
+      title: "Malformed request body",
+      status: 400,
+      detail: `The request body is not valid UTF-8: the byte at offset ${offset} (${byte}) starts no well-formed UTF-8 character; send the text encoded as UTF-8.`,
+    });
+  });
+
+  it("refuses a JSON body cut inside a character, at the character's first byte", () => {
+    const thrown = catchProblem(() => decodeBody("json", bytes('"€"').subarray(0, 3)));
+    expect(thrown.problem.detail).toMatch(/^The request body is not valid UTF-8: the byte at offset 1 \(0xe2\)/);
+  });
+
+  it("finds no malformed byte in well-formed UTF-8 of every length", () => {
+    const text = bytes("aé€😀\u{10FFFF}\u{E000}");
+    expect(firstMalformed(text)).toBe(text.length);
+    expect(decodeBody("json", bytes(JSON.stringify("aé€😀")))).toBe("aé€😀");
+  });
+
+  it("refuses a form whose bytes, or percent-encoded bytes, are not UTF-8, naming the field", () => {
+    expect(catchProblem(() => decodeBody("form", Buffer.from([0x61, 0x3d, 0xff]))).problem.detail).toMatch(
+      /^The request body is not valid UTF-8: the byte at offset 2 \(0xff\)/,
+    );
+    expect(catchProblem(() => decodeBody("form", bytes("a=1&note=caf%E9"))).problem).toEqual({
+      type: "urn:problem-type:malformed-body",
+      title: "Malformed request body",
+      status: 400,
+      detail: 'The form field "note" is not valid UTF-8 once percent-decoded (%E9): percent-encode its text as UTF-8.',
+    });
+    expect(decodeBody("form", bytes("note=caf%C3%A9&pct=100%&a=%41"))).toEqual({ note: "café", pct: "100%", a: "A" });
+  });
 
   it(`accepts JSON nested ${MAX_JSON_DEPTH} levels deep and refuses one level more`, () => {
     const nested = (depth: number, open = "[", close = "]"): Buffer => bytes(open.repeat(depth) + close.repeat(depth));

@@ -123,6 +123,17 @@ describe("createMultipartReader", () => {
     });
   });
 
+  it("refuses a text field sent as a file whose bytes are not UTF-8, naming it", async () => {
+    const part = { ...file("name", "n.txt", ""), toBuffer: () => Promise.resolve(Buffer.from([0x61, 0xc3])) };
+    expect(await refusal([part])).toEqual({
+      type: "urn:problem-type:malformed-body",
+      title: "Malformed request body",
+      status: 400,
+      detail:
+        'The form field "name" is not valid UTF-8: the byte at offset 1 (0xc3) starts no well-formed UTF-8 character; send the text encoded as UTF-8.',
+    });
+  });
+
   it.each([
     ["a value", { value: true }],
     ["a name", { name: true }],

@@ -3,6 +3,10 @@
  * none does); the body is read from the request stream within a byte limit (413) and decoded by
  * its kind: JSON (400 when malformed), a URL-encoded form, text, or bytes.
  *
+ * A JSON or form body must be UTF-8 (as RFC 8259 and the URL standard say), its percent-encoded
+ * bytes included: one that is not is refused (400, naming the byte offset, or the form field),
+ * never decoded with U+FFFD in place of what was sent, which would alter the data silently.
+ *
  * JSON is parsed with plain `JSON.parse`, not Fastify's secure-json-parse: "__proto__" and
  * "constructor" stay ordinary own data keys (which is what JSON means by them), the validators
  * treat them as data, and no body is ever merged into an existing object, so nothing can reach
@@ -66,7 +70,7 @@ export function tooLarge(limit: number): ProblemDetails {
 /** Decodes a read body by its kind; an empty JSON or form body counts as no body. */
 export function decodeBody(kind: BodyKind, raw: Uint8Array): unknown {
   if (kind === "json") return raw.length === 0 ? undefined : parseJson(raw);
-  if (kind === "form") return raw.length === 0 ? undefined : parseForm(utf8Text(raw));
+  if (kind === "form") return raw.length === 0 ? undefined : parseStrictForm(raw);
   if (kind === "text") return utf8Text(raw);
   return raw;
 }
@@ -83,10 +87,97 @@ export function utf8Text(bytes: Uint8Array): string {
     : UTF8.decode(bytes);
 }
 
+/** Decodes UTF-8 and throws on a malformed sequence (a byte order mark is kept, and JSON refuses it). */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Bytes as UTF-8 text, or a 400 problem naming the offset of the first byte that is not UTF-8.
+ * `what` names the bytes in the problem: "The request body", "The form field \"note\"".
+ */
+export function strictUtf8Text(bytes: Uint8Array, what = "The request body"): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new ProblemError(notUtf8(bytes, what));
+  }
+}
+
+function notUtf8(bytes: Uint8Array, what: string): ProblemDetails {
+  const at = firstMalformed(bytes);
+  const byte = `0x${(bytes[at] ?? 0).toString(16).padStart(2, "0")}`;
+  return createProblem(
+    "malformedBody",
+    `${what} is not valid UTF-8: the byte at offset ${at} (${byte}) starts no well-formed UTF-8 character; send the text encoded as UTF-8.`,
+  );
+}
+
+/**
+ * The offset of the first byte that does not start a well-formed UTF-8 character (the table of
+ * well-formed sequences of the Unicode standard, 3.9: no overlong forms, no surrogates, nothing
+ * above U+10FFFF), or the length when every byte does.
+ */
+export function firstMalformed(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i] as number;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    const form = SEQUENCES.find(([first, last]) => lead >= first && lead <= last);
+    if (form === undefined) return i;
+    const [, , length, low, high] = form;
+    for (let k = 1; k < length; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += length;
+  }
+  return i;
+}
+
+/** Well-formed sequences: lead bytes from, to; length; the range of the second byte (the others are 0x80 to 0xbf). */
+const SEQUENCES: readonly (readonly [number, number, number, number, number])[] = [
+  [0xc2, 0xdf, 2, 0x80, 0xbf],
+  [0xe0, 0xe0, 3, 0xa0, 0xbf],
+  [0xe1, 0xec, 3, 0x80, 0xbf],
+  [0xed, 0xed, 3, 0x80, 0x9f],
+  [0xee, 0xef, 3, 0x80, 0xbf],
+  [0xf0, 0xf0, 4, 0x90, 0xbf],
+  [0xf1, 0xf3, 4, 0x80, 0xbf],
+  [0xf4, 0xf4, 4, 0x80, 0x8f],
+];
+
+/**
+ * A URL-encoded form whose bytes, and whose percent-encoded bytes, are UTF-8. URLSearchParams
+ * decodes `%FF` as U+FFFD; a field holding such an escape is refused, by name.
+ */
+function parseStrictForm(raw: Uint8Array): Record<string, unknown> {
+  const text = strictUtf8Text(raw);
+  if (text.includes("%"))
+    for (const field of text.split("&")) {
+      for (const escapes of field.match(/(?:%[0-9A-Fa-f]{2})+/g) ?? []) {
+        try {
+          decodeURIComponent(escapes);
+        } catch {
+          const name = new URLSearchParams(field).keys().next().value ?? "";
+          throw new ProblemError(
+            createProblem(
+              "malformedBody",
+              `The form field ${JSON.stringify(name)} is not valid UTF-8 once percent-decoded (${escapes}): percent-encode its text as UTF-8.`,
+            ),
+          );
+        }
+      }
+    }
+  return parseForm(text);
+}
+
 function parseJson(raw: Uint8Array): unknown {
   let value: unknown;
+  const text = strictUtf8Text(raw);
   try {
-    value = JSON.parse(utf8Text(raw));
+    value = JSON.parse(text);
   } catch {
     throw new ProblemError(MALFORMED_JSON);
   }

@@ -5,6 +5,7 @@
  * multipart with 400; a body with no part at all is no body.
  */
 import type { RouteContent } from "../../route-types.js";
+import { strictUtf8Text } from "./content.js";
 import { append, appendFile, withFiles } from "./form-files.js";
 import { createProblem, ProblemError } from "./problems.js";
 import type { UploadedFile } from "./types.js";
@@ -42,7 +43,7 @@ export async function readFormData(
       const file = await toFile(value, limits.fileSizeLimit);
       append(form, name, file.filename);
       files.set(name, appendFile(files.get(name), file));
-    } else append(form, name, await toText(value, limits.bodyLimit));
+    } else append(form, name, await toText(name, value, limits.bodyLimit));
   }
   if (parts === 0) return { form: undefined, restore: (validated) => validated };
   return { form, restore: (validated) => withFiles(validated, files) };
@@ -66,8 +67,12 @@ async function toFile(value: FormDataEntryValue, fileSizeLimit: number): Promise
   };
 }
 
-async function toText(value: FormDataEntryValue, fieldSize: number): Promise<string> {
-  const text = typeof value === "string" ? value : await value.text();
+/** A text field, or a file part sent for one: its text, which must be UTF-8 (it is never altered). */
+async function toText(name: string, value: FormDataEntryValue, fieldSize: number): Promise<string> {
+  const text =
+    typeof value === "string"
+      ? value
+      : strictUtf8Text(new Uint8Array(await value.arrayBuffer()), `The form field ${JSON.stringify(name)}`);
   if (new TextEncoder().encode(text).length > fieldSize)
     throw new ProblemError(createProblem("payloadTooLarge", `A form field is larger than ${fieldSize} bytes.`));
   return text;
