@@ -1,38 +1,76 @@
 /**
  * Text the database cannot hold as sent. PostgreSQL's text holds no U+0000, and text is stored as
  * UTF-8, which has no form for a lone surrogate (`"\ud800"` is valid JSON). Rather than store
- * something other than what was sent, the sandbox refuses such a body (422, naming the field),
- * and an ID in the path that holds such text names no record (404).
+ * something other than what was sent, the sandbox refuses such a value (422, naming the field)
+ * where the operation stores it, or sends it to the database; a property it never stores (one the
+ * contract leaves open, say) may hold anything. An ID in the path that holds such text names no
+ * record (404).
  */
 import type { Refusal } from "./refusals.js";
 
 /** A surrogate that is not half of a pair. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Whether a string can be stored and answered back exactly. */
+/** Whether a string can be stored as text and answered back exactly. */
 export function storable(text: string): boolean {
   return !text.includes("\u0000") && !LONE_SURROGATE.test(text);
 }
 
-/** A refusal for every string in a body (at any depth) that cannot be stored; files' bytes are not text. */
-export function unstorableStrings(body: unknown): Refusal[] {
+/**
+ * Where an operation's body holds the strings it stores, as JSON pointers in which `*` stands for
+ * any array index or key: `text` stored as text, `bytes` stored as their UTF-8 bytes (which hold
+ * U+0000, but no lone surrogate).
+ */
+export interface StoredFields {
+  readonly text: readonly string[];
+  readonly bytes?: readonly string[];
+}
+
+/** A refusal for every stored string of a body that cannot be stored; the others are not looked at. */
+export function unstorableStrings(body: unknown, stored: StoredFields): Refusal[] {
+  const text = stored.text.map(segmentsOf);
+  const bytes = (stored.bytes ?? []).map(segmentsOf);
   const refusals: Refusal[] = [];
-  const visit = (value: unknown, pointer: string): void => {
+  const visit = (value: unknown, path: readonly string[]): void => {
     if (typeof value === "string") {
-      if (!storable(value))
-        refusals.push({
-          instancePath: pointer,
-          schemaPath: "",
-          keyword: "storable",
-          resource: "text",
-          says: "holds U+0000 or a lone surrogate, which the sandbox cannot store",
-        });
+      const asText = text.some((pattern) => covers(pattern, path));
+      if (asText ? !storable(value) : bytes.some((pattern) => covers(pattern, path)) && LONE_SURROGATE.test(value))
+        refusals.push(refusal(path, asText));
       return;
     }
     if (typeof value !== "object" || value === null || value instanceof Uint8Array) return;
-    for (const [key, child] of Object.entries(value))
-      visit(child, `${pointer}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+    for (const [key, child] of Object.entries(value)) {
+      const next = [...path, key];
+      if ([...text, ...bytes].some((pattern) => leadsTo(pattern, next))) visit(child, next);
+    }
   };
-  visit(body, "");
+  visit(body, []);
   return refusals;
+}
+
+function refusal(path: readonly string[], asText: boolean): Refusal {
+  return {
+    instancePath: path.map((key) => `/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`).join(""),
+    schemaPath: "",
+    keyword: "storable",
+    resource: "text",
+    says: asText
+      ? "holds U+0000 or a lone surrogate, which the sandbox cannot store"
+      : "holds a lone surrogate, which has no UTF-8 bytes to store",
+  };
+}
+
+/** "/custom_fields_id/*\/key" → ["custom_fields_id", "*", "key"] */
+function segmentsOf(pointer: string): string[] {
+  return pointer.split("/").slice(1);
+}
+
+/** Whether the path is the pattern's, or inside it. */
+function covers(pattern: readonly string[], path: readonly string[]): boolean {
+  return pattern.length <= path.length && pattern.every((segment, i) => segment === "*" || segment === path[i]);
+}
+
+/** Whether the pattern's field is at the path or below it, or the path inside the field. */
+function leadsTo(pattern: readonly string[], path: readonly string[]): boolean {
+  return path.every((key, i) => i >= pattern.length || pattern[i] === "*" || pattern[i] === key);
 }

@@ -519,6 +519,50 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
         const exotic = "Zürich 😀 \u2028 ' \" \\ %00";
         expect((await api("createVenue", { json: { ...venue, name: exotic } })).body).toMatchObject({ name: exotic });
       });
+
+      it("refuses U+0000 only where it would be stored, naming the field", async () => {
+        // properties never stored (one the contract leaves open, p_id, a custom field's extra) take anything
+        expect((await api("createVenue", { json: { ...venue, note: "a\u0000b" } })).status).toBe(200);
+        const fields = [{ key: "Dress", value: "Black tie", note: "\u0000" }];
+        expect((await api("createEvent", { json: event({ custom_fields_text: fields }) })).status).toBe(201);
+        const stored = await api("createEvent", {
+          json: event({ custom_fields_text: [{ key: "Dress", value: "Black\u0000tie" }] }),
+        });
+        expect(stored.status).toBe(422);
+        expect(stored.body).toMatchObject({
+          detail: "body/custom_fields_text/0/value holds U+0000 or a lone surrogate, which the sandbox cannot store",
+        });
+        // a credential's file is stored as its bytes: U+0000 is kept, a lone surrogate (no bytes) refused
+        const credential = (file: string): Promise<Answer> =>
+          api("addWorkerCredential", {
+            path: { id: 1042 },
+            json: { credentials_id: "3", p_id: "\u0000", file, file_name: "nul.txt", file_type: "text/plain" },
+          });
+        const kept = await credential("a\u0000b");
+        expect(kept.status).toBe(200);
+        const location = String((kept.body as Body).file_location_value);
+        expect((await download(location)).bytes).toEqual(Buffer.from("a\u0000b"));
+        expect((await credential("a\ud800")).body).toMatchObject({
+          status: 422,
+          detail: "body/file holds a lone surrogate, which has no UTF-8 bytes to store",
+        });
+      });
+
+      it("refuses a JSON body that is not UTF-8 (400, naming the byte offset) and stores nothing", async () => {
+        const raw = Buffer.from(JSON.stringify({ ...venue, name: "Caf#" }));
+        const at = raw.indexOf("#");
+        raw[at] = 0xe9; // "é" in Latin-1
+        const response = await fetch(`${sandbox.url}/venues`, {
+          method: "POST",
+          headers: { "x-api-key": HARBOR, "content-type": "application/json" },
+          body: raw,
+        });
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as Body).detail).toBe(
+          `The request body is not valid UTF-8: the byte at offset ${at} (0xe9) starts no well-formed UTF-8 character; send the text encoded as UTF-8.`,
+        );
+        expect((await api("createVenue", { json: venue })).body).toMatchObject({ venue_id: 320 });
+      });
     });
 
     describe("concurrency", () => {
