@@ -1,17 +1,22 @@
 /**
  * The sandbox's settings from the environment, for `npm start` and `npm run sandbox:reset`:
  *
- * - DATABASE_URL: "memory", or a postgres:// URL; when unset, PGlite in DATA_DIR (default .data/sandbox)
+ * - DATABASE_URL: "memory", or a postgres:// (or postgresql://) URL; when unset, PGlite in DATA_DIR
+ * - DATA_DIR: the PGlite data directory when DATABASE_URL is unset (default .data/sandbox)
  * - SANDBOX_SCHEMA: the schema on PostgreSQL (default "sandbox")
  * - SANDBOX_SEED: a YAML or JSON seed file, loaded into an empty database (default: the demo seed)
  * - FILE_URL: the URL prefix of stored files in answers (default: this server's own /files)
  * - HOST, PORT: where the server listens (default 127.0.0.1:3000)
+ *
+ * A value the sandbox cannot use is refused with what it accepts, before anything is opened.
  */
 import type { SandboxOptions } from "./sandbox.js";
+import { urlScheme } from "./store/engine.js";
 
 /** The options `npm start` passes to `createSandbox`, from `env`. */
 export function settingsFrom(env: NodeJS.ProcessEnv): SandboxOptions {
   const url = env.DATABASE_URL?.trim() || undefined;
+  if (url !== undefined) checkDatabaseUrl(url);
   const database = url ?? (env.DATA_DIR?.trim() || ".data/sandbox");
   const onServer = url !== undefined && url !== "memory" && url !== "memory://";
   return {
@@ -22,6 +27,27 @@ export function settingsFrom(env: NodeJS.ProcessEnv): SandboxOptions {
     host: env.HOST?.trim() || "127.0.0.1",
     port: parsePort(env.PORT),
   };
+}
+
+/** What DATABASE_URL takes, for messages. */
+const DATABASE_URL_FORMS =
+  "set it to a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database) or to memory";
+
+/**
+ * Refuses a DATABASE_URL that is neither "memory" nor a PostgreSQL URL: another database's URL, a
+ * misspelt scheme, or a directory (which DATA_DIR names). A URL is quoted up to its scheme only,
+ * as what follows may hold a password.
+ */
+function checkDatabaseUrl(url: string): void {
+  if (url === "memory" || url === "memory://" || /^postgres(ql)?:\/\//i.test(url)) return;
+  const scheme = urlScheme(url);
+  if (scheme !== undefined)
+    throw new Error(
+      `DATABASE_URL starts with "${scheme}", which is not a database the sandbox runs on: ${DATABASE_URL_FORMS}, or unset it to keep the data in DATA_DIR (default .data/sandbox)`,
+    );
+  throw new Error(
+    `DATABASE_URL is ${JSON.stringify(url)}, which is not a URL: ${DATABASE_URL_FORMS}; for a data directory, unset DATABASE_URL and set DATA_DIR=${url}`,
+  );
 }
 
 /** PORT as a port number (default 3000; 0 picks a free port). */

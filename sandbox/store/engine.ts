@@ -30,8 +30,10 @@ export interface Engine {
 }
 
 /**
- * Reads a DATABASE_URL-style setting: "memory" (or "memory://"), a postgres:// or postgresql://
- * URL, or otherwise a data directory.
+ * Reads the `database` option: "memory" (or "memory://"), a postgres:// or postgresql:// URL, or
+ * otherwise a data directory. A setting that starts with a URL scheme (`mysql://`, `sqlite:x`, a
+ * typo such as `postgress://`) is none of these and is refused, rather than taken as a directory
+ * named after the scheme: a directory whose name holds a colon is written `./name:x`.
  */
 export function parseLocation(setting: string): DatabaseLocation {
   const value = setting.trim();
@@ -39,7 +41,20 @@ export function parseLocation(setting: string): DatabaseLocation {
   if (/^postgres(ql)?:\/\//i.test(value)) return { kind: "postgres", url: value };
   if (value === "")
     throw new Error("the database setting is empty: give memory, a postgres:// URL or a data directory");
+  const scheme = urlScheme(value);
+  if (scheme !== undefined)
+    throw new Error(
+      `the database "${scheme}..." is not one the sandbox opens: give memory, a postgres:// or postgresql:// URL, or a data directory (one whose name starts with "${scheme}" is written "./${scheme}...")`,
+    );
   return { kind: "directory", path: value };
+}
+
+/**
+ * The scheme a setting starts with ("mysql:"), or undefined. One letter is a Windows drive
+ * ("C:\\data"), not a scheme.
+ */
+export function urlScheme(value: string): string | undefined {
+  return /^[a-z][a-z0-9+.-]+:/i.exec(value)?.[0];
 }
 
 /** The type of `bigint`, read as a number: the sandbox's ids stay far below 2^53. */

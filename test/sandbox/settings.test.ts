@@ -1,0 +1,85 @@
+/**
+ * The settings as a new user meets them: each value `npm start` cannot use is refused with one
+ * line saying what it accepts, before anything is opened; a port in use is reported before any
+ * database work, with how to choose another; a PostgreSQL that refuses the connection is named
+ * with its host and port; a seed file not loaded because the database holds data is said so.
+ * `settingsFrom` and `parseLocation` are checked directly; the user-facing lines through the
+ * bundled `npm start` process (a few starts, none of them opening PGlite but the last).
+ */
+import { existsSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSandbox } from "../../sandbox/index.js";
+import { settingsFrom } from "../../sandbox/settings.js";
+import { parseLocation } from "../../sandbox/store/engine.js";
+import { makeTempDir, repoRoot } from "../support/paths.js";
+import { runSandboxScript } from "./process.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await makeTempDir("sandbox-settings");
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const FORMS = "set it to a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database) or to memory";
+
+describe("DATABASE_URL", () => {
+  it.each([
+    ["memory", "memory"],
+    ["memory://", "memory://"],
+    ["postgres://app@db:5432/app", "postgres://app@db:5432/app"],
+    ["POSTGRESQL://app@db/app", "POSTGRESQL://app@db/app"],
+    ["", ".data/sandbox"],
+  ])("takes %j (database %j)", (url, database) => {
+    expect(settingsFrom({ DATABASE_URL: url }).database).toBe(database);
+  });
+
+  it.each([
+    ["mysql://root:secret@127.0.0.1:3306/app", "mysql:"],
+    ["postgress://app:secret@db/app", "postgress:"],
+    ["postgres:/db/app", "postgres:"],
+    ["sqlite:data.db", "sqlite:"],
+  ])("refuses %j with the forms it takes, quoting the scheme only", (url, scheme) => {
+    expect(() => settingsFrom({ DATABASE_URL: url })).toThrow(
+      `DATABASE_URL starts with "${scheme}", which is not a database the sandbox runs on: ${FORMS}, or unset it to keep the data in DATA_DIR (default .data/sandbox)`,
+    );
+  });
+
+  it("refuses a directory, which DATA_DIR names", () => {
+    expect(() => settingsFrom({ DATABASE_URL: "/var/lib/sandbox" })).toThrow(
+      `DATABASE_URL is "/var/lib/sandbox", which is not a URL: ${FORMS}; for a data directory, unset DATABASE_URL and set DATA_DIR=/var/lib/sandbox`,
+    );
+    expect(settingsFrom({ DATA_DIR: "/var/lib/sandbox" }).database).toBe("/var/lib/sandbox");
+  });
+});
+
+describe("the database option of createSandbox", () => {
+  it("refuses a URL of another scheme rather than make a directory named after it", async () => {
+    for (const [setting, scheme] of [
+      ["mysql://root:secret@db/app", "mysql:"],
+      ["sqlite:x", "sqlite:"],
+    ] as const) {
+      expect(() => parseLocation(setting)).toThrow(
+        `the database "${scheme}..." is not one the sandbox opens: give memory, a postgres:// or postgresql:// URL, or a data directory (one whose name starts with "${scheme}" is written "./${scheme}...")`,
+      );
+    }
+    await expect(createSandbox({ database: "mysql://root:secret@db/app" })).rejects.toThrow(/^the database "mysql:/);
+  });
+
+  it("takes any other text as a directory, a drive letter and ./name:x included", () => {
+    for (const path of ["./mysql:x", "C:\\data", "data", "/tmp/a:b"])
+      expect(parseLocation(path)).toEqual({ kind: "directory", path });
+  });
+});
+
+describe("npm start, refusing in one line", () => {
+  it("a DATABASE_URL of another database, making no folder of it", async () => {
+    const run = await runSandboxScript("main", { DATABASE_URL: "mysql://root:secret@127.0.0.1:3306/app" });
+    expect([run.code, run.output.trim()]).toEqual([
+      1,
+      `npm start: DATABASE_URL starts with "mysql:", which is not a database the sandbox runs on: ${FORMS}, or unset it to keep the data in DATA_DIR (default .data/sandbox)`,
+    ]);
+    expect(existsSync(join(repoRoot, "mysql:"))).toBe(false);
+  });
+});
