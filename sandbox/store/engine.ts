@@ -92,9 +92,49 @@ async function openPostgres(location: DatabaseLocation & { kind: "postgres" }): 
     keepAlive: true,
   });
   hearConnectionErrors(pool);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   const url = new URL(location.url);
+  try {
+    (await pool.connect()).release();
+  } catch (error) {
+    await pool.end();
+    throw new Error(connectFailure(url, error), { cause: error });
+  }
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return { location, db, description: `PostgreSQL at ${url.host}${url.pathname}`, close: () => db.destroy() };
+}
+
+/**
+ * Why the first connection to PostgreSQL failed, in one line naming the server, for a start that
+ * cannot go on (a request later is answered 503 instead, ./outage.ts). The password is never shown.
+ */
+export function connectFailure(url: URL, error: unknown): string {
+  const host = url.hostname === "" ? "localhost" : url.hostname;
+  const port = url.port === "" ? "5432" : url.port;
+  const server = `PostgreSQL at ${host} port ${port}`;
+  const user = decodeURIComponent(url.username) || "(the default user)";
+  const database = decodeURIComponent(url.pathname.slice(1)) || user;
+  const { code, message } = errorParts(error);
+  if (code === "ECONNREFUSED")
+    return `${server} refused the connection (ECONNREFUSED): is it running, and listening on that port? Check DATABASE_URL`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return `${server}: the host name ${JSON.stringify(host)} is not known (${code}); check DATABASE_URL`;
+  if (code === "ETIMEDOUT" || code === "EHOSTUNREACH" || code === "ENETUNREACH" || /timeout/i.test(message))
+    return `${server} did not answer (${code ?? "no answer"} within ${CONNECT_TIMEOUT_MS / 1000} s): is it running, and reachable from here?`;
+  if (code === "28P01")
+    return `${server} refused the password of user ${JSON.stringify(user)} (28P01): check the user and password in DATABASE_URL`;
+  if (code === "3D000")
+    return `${server} has no database ${JSON.stringify(database)} (3D000): create it (createdb ${database}) or name another in DATABASE_URL`;
+  if (code === "28000")
+    return `${server} refused user ${JSON.stringify(user)} (28000: ${message}): check the user in DATABASE_URL`;
+  return `${server} could not be connected to (${code === undefined ? "" : `${code}: `}${message})`;
+}
+
+/** The code and message of a connection error; of its first error when it is one per address (an AggregateError). */
+function errorParts(error: unknown): { code: string | undefined; message: string } {
+  const first = error instanceof AggregateError && error.errors.length > 0 ? error.errors[0] : error;
+  const code = (error as { code?: unknown }).code ?? (first as { code?: unknown }).code;
+  const message = first instanceof Error ? first.message : String(first);
+  return { code: typeof code === "string" ? code : undefined, message };
 }
 
 type PGliteInstance = InstanceType<typeof import("@electric-sql/pglite").PGlite>;

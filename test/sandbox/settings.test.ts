@@ -8,11 +8,12 @@
  */
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../sandbox/index.js";
 import { settingsFrom } from "../../sandbox/settings.js";
-import { parseLocation } from "../../sandbox/store/engine.js";
+import { connectFailure, parseLocation } from "../../sandbox/store/engine.js";
 import { makeTempDir, repoRoot } from "../support/paths.js";
 import { runSandboxScript } from "./process.js";
 
@@ -73,6 +74,29 @@ describe("the database option of createSandbox", () => {
   });
 });
 
+describe("why PostgreSQL could not be connected to", () => {
+  const url = new URL("postgres://app:secret@db.example:6543/shop");
+
+  it.each([
+    [
+      { code: "28P01", message: 'password authentication failed for user "app"' },
+      'PostgreSQL at db.example port 6543 refused the password of user "app" (28P01): check the user and password in DATABASE_URL',
+    ],
+    [
+      { code: "3D000", message: 'database "shop" does not exist' },
+      'PostgreSQL at db.example port 6543 has no database "shop" (3D000): create it (createdb shop) or name another in DATABASE_URL',
+    ],
+    [
+      { code: "ENOTFOUND", message: "getaddrinfo ENOTFOUND db.example" },
+      'PostgreSQL at db.example port 6543: the host name "db.example" is not known (ENOTFOUND); check DATABASE_URL',
+    ],
+  ])("%j in one line, without the password", (fields, line) => {
+    const failure = connectFailure(url, Object.assign(new Error(fields.message), { code: fields.code }));
+    expect(failure).toBe(line);
+    expect(failure).not.toContain("secret");
+  });
+});
+
 describe("npm start, refusing in one line", () => {
   it("a DATABASE_URL of another database, making no folder of it", async () => {
     const run = await runSandboxScript("main", { DATABASE_URL: "mysql://root:secret@127.0.0.1:3306/app" });
@@ -82,4 +106,31 @@ describe("npm start, refusing in one line", () => {
     ]);
     expect(existsSync(join(repoRoot, "mysql:"))).toBe(false);
   });
+
+  it("a PostgreSQL that refuses the connection, naming its host and port", async () => {
+    const closed = await freePort();
+    const run = await runSandboxScript("main", {
+      DATABASE_URL: `postgres://app:secret@127.0.0.1:${closed}/app`,
+      PORT: "0",
+    });
+    expect([run.code, run.output.trim()]).toEqual([
+      1,
+      `npm start: PostgreSQL at 127.0.0.1 port ${closed} refused the connection (ECONNREFUSED): is it running, and listening on that port? Check DATABASE_URL`,
+    ]);
+  });
 });
+
+/** Listens on a free port of 127.0.0.1 and answers it. */
+function listening(server: Server): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
+  );
+}
+
+/** A port of 127.0.0.1 nothing listens on (taken and let go). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  const port = await listening(server);
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
