@@ -1,9 +1,11 @@
 /**
  * `npm start`: the sandbox as a service, on PGlite in `.data/sandbox` by default (see ./settings.ts
  * for the environment it reads). It prints where it listens, where the data is, and the demo keys
- * when it runs on the demo seed. SIGINT and SIGTERM close it cleanly: the requests in flight are
+ * when it runs on the demo seed. A setting it cannot use, a port in use or a database it cannot
+ * reach stops it with one line saying what to do. SIGINT and SIGTERM close it cleanly: the requests in flight are
  * answered, the database is closed (PGlite writes its checkpoint) and the directory is let go.
  */
+import { ListenError } from "./port.js";
 import { createSandbox, type Sandbox } from "./sandbox.js";
 import { DEMO_SEED } from "./seed/seed.js";
 import { settingsFrom } from "./settings.js";
@@ -13,7 +15,7 @@ try {
   const settings = settingsFrom(process.env);
   sandbox = await createSandbox({ ...settings, logger: true });
 } catch (error) {
-  process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`npm start: ${startFailure(error)}\n`);
   process.exit(1);
 }
 
@@ -47,4 +49,13 @@ async function shutdown(signal: string): Promise<void> {
     process.stderr.write(`closing failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
+}
+
+/** Why the sandbox did not start, in one line; a port in use says how to choose another with PORT. */
+function startFailure(error: unknown): string {
+  if (error instanceof ListenError && error.code === "EADDRINUSE") {
+    const other = error.port === 65535 ? 3000 : error.port + 1;
+    return `port ${error.port} on ${error.host} is in use: stop what uses it, or choose another with PORT=${other} npm start (PORT=0 picks a free one)`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }

@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { basePath } from "workforce-scheduling-api";
 import type { Authenticate, Handlers } from "workforce-scheduling-api/server";
+import { checkListen, listenError } from "./port.js";
 import { checkSeed, readSeedFile } from "./seed/load-seed.js";
 import { DEMO_SEED, type Seed } from "./seed/seed.js";
 import type { ServiceContext } from "./service/context.js";
@@ -73,11 +74,17 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** Starts a sandbox: opens (or shares) the database, migrates its schema, seeds an empty one, and listens. */
+/**
+ * Starts a sandbox: checks that it can listen where asked (before any database work), opens (or
+ * shares) the database, migrates its schema, seeds an empty one, and listens.
+ */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const location = parseLocation(options.database ?? "memory");
   const seed = await resolveSeed(options.seed);
   const { schema, kept } = schemaFor(location, options.schema);
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 0;
+  await checkListen(host, port);
   // the server's modules load while the database opens
   const serverModule = import("./server.js");
   serverModule.catch(() => undefined);
@@ -101,7 +108,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       logger: options.logger ?? false,
       ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
     });
-    const origin = reachable(await server.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 }));
+    const address = await server.listen({ host, port }).catch((error: unknown) => {
+      throw listenError(error, host, port);
+    });
+    const origin = reachable(address);
     if (options.fileUrl === undefined) fileUrl = `${origin}/files`;
     const listening = server;
     return {

@@ -98,6 +98,9 @@ describe("why PostgreSQL could not be connected to", () => {
 });
 
 describe("npm start, refusing in one line", () => {
+  let holder: Server | undefined;
+  afterAll(() => new Promise<void>((resolve) => (holder === undefined ? resolve() : holder.close(() => resolve()))));
+
   it("a DATABASE_URL of another database, making no folder of it", async () => {
     const run = await runSandboxScript("main", { DATABASE_URL: "mysql://root:secret@127.0.0.1:3306/app" });
     expect([run.code, run.output.trim()]).toEqual([
@@ -105,6 +108,19 @@ describe("npm start, refusing in one line", () => {
       `npm start: DATABASE_URL starts with "mysql:", which is not a database the sandbox runs on: ${FORMS}, or unset it to keep the data in DATA_DIR (default .data/sandbox)`,
     ]);
     expect(existsSync(join(repoRoot, "mysql:"))).toBe(false);
+  });
+
+  it("a port in use, before any database work, with how to choose another", async () => {
+    holder = createServer();
+    const port = await listening(holder);
+    const dataDir = join(dir, "never-made");
+    const run = await runSandboxScript("main", { DATABASE_URL: "", DATA_DIR: dataDir, PORT: String(port) });
+    expect([run.code, run.output.trim()]).toEqual([
+      1,
+      `npm start: port ${port} on 127.0.0.1 is in use: stop what uses it, or choose another with PORT=${port + 1} npm start (PORT=0 picks a free one)`,
+    ]);
+    // refused before the database was opened: the data directory was never made
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it("a PostgreSQL that refuses the connection, naming its host and port", async () => {
