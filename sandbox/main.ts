@@ -1,18 +1,20 @@
 /**
  * `npm start`: the sandbox as a service, on PGlite in `.data/sandbox` by default (see ./settings.ts
- * for the environment it reads). It prints where it listens, where the data is, and the demo keys
- * when it runs on the demo seed. A setting it cannot use, a port in use or a database it cannot
- * reach stops it with one line saying what to do. SIGINT and SIGTERM close it cleanly: the requests in flight are
+ * for the environment it reads). It prints where it listens, where the data is, the demo keys
+ * when it runs on the demo seed, and a seed file it did not load because the database already
+ * held data. A setting it cannot use, a port in use or a database it cannot reach stops it with
+ * one line saying what to do. SIGINT and SIGTERM close it cleanly: the requests in flight are
  * answered, the database is closed (PGlite writes its checkpoint) and the directory is let go.
  */
 import { ListenError } from "./port.js";
-import { createSandbox, type Sandbox } from "./sandbox.js";
+import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox.js";
 import { DEMO_SEED } from "./seed/seed.js";
 import { settingsFrom } from "./settings.js";
 
 let sandbox: Sandbox;
+let settings: SandboxOptions;
 try {
-  const settings = settingsFrom(process.env);
+  settings = settingsFrom(process.env);
   sandbox = await createSandbox({ ...settings, logger: true });
 } catch (error) {
   process.stderr.write(`npm start: ${startFailure(error)}\n`);
@@ -34,6 +36,10 @@ if (sandbox.seed === DEMO_SEED) {
     }
   }
 }
+if (typeof settings.seed === "string" && !sandbox.seeded)
+  lines.push(
+    `SANDBOX_SEED ${settings.seed} was not loaded: the database already holds data, kept as it is; to replace it with the seed, run npm run sandbox:reset with the same settings`,
+  );
 process.stdout.write(`${lines.join("\n")}\n`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => void shutdown(signal));

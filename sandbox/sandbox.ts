@@ -62,6 +62,8 @@ export interface Sandbox {
   readonly server: FastifyInstance;
   /** the seed the sandbox started from, and goes back to on `reset` */
   readonly seed: Seed;
+  /** whether this start loaded the seed: false when the database already held data, which is kept */
+  readonly seeded: boolean;
   /** where the data lives, as the `database` option gives it ("memory", a directory, a postgres:// URL) */
   readonly database: string;
   /** the schema the sandbox's tables are in */
@@ -94,7 +96,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const { buildSandboxServer } = await serverModule;
     await migrate(engine.db, schema);
     const db = engine.db.withSchema(schema);
-    await seedIfEmpty(db, schema, seed);
+    const seeded = await seedIfEmpty(db, schema, seed);
     let fileUrl = options.fileUrl ?? "";
     const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
     const keys = createKeyBook(db);
@@ -121,6 +123,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       authenticate: keys.authenticate,
       server: listening,
       seed,
+      seeded,
       database: options.database ?? "memory",
       schema,
       description: `${engine.description}, schema ${schema}`,

@@ -7,7 +7,7 @@
  * bundled `npm start` process (a few starts, none of them opening PGlite but the last).
  */
 import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ import { createSandbox } from "../../sandbox/index.js";
 import { settingsFrom } from "../../sandbox/settings.js";
 import { connectFailure, parseLocation } from "../../sandbox/store/engine.js";
 import { makeTempDir, repoRoot } from "../support/paths.js";
-import { runSandboxScript } from "./process.js";
+import { runSandboxScript, startSandboxProcess } from "./process.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -133,6 +133,30 @@ describe("npm start, refusing in one line", () => {
       1,
       `npm start: PostgreSQL at 127.0.0.1 port ${closed} refused the connection (ECONNREFUSED): is it running, and listening on that port? Check DATABASE_URL`,
     ]);
+  });
+});
+
+describe("npm start on a database that holds data", () => {
+  it("says a SANDBOX_SEED was not loaded, and how to load it", async () => {
+    const dataDir = join(dir, "data");
+    const seed = join(dir, "seed.yaml");
+    await writeFile(
+      seed,
+      "companies:\n  - company_id: 1\n    name: Other\n    personnel: [{ personnel_id: 1, name: A }]\n    api_keys: [{ key: key-one, personnel_id: 1 }]\n",
+    );
+    const first = await createSandbox({ database: dataDir });
+    expect(first.seeded).toBe(true);
+    await first.close();
+    const started = await startSandboxProcess({ DATABASE_URL: "", DATA_DIR: dataDir, SANDBOX_SEED: seed });
+    try {
+      expect(started.output()).toContain(
+        `SANDBOX_SEED ${seed} was not loaded: the database already holds data, kept as it is; to replace it with the seed, run npm run sandbox:reset with the same settings\n`,
+      );
+      const demo = await fetch(`${started.url}/wage-rules`, { headers: { "x-api-key": "demo-key-harbor" } });
+      expect(demo.status).toBe(200);
+    } finally {
+      await started.stop("SIGTERM");
+    }
   });
 });
 
