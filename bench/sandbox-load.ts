@@ -28,6 +28,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Kysely, sql } from "kysely";
+import { withNextId } from "../sandbox/service/ids.js";
 import type { Database } from "../sandbox/store/database.js";
 import { openEngine, parseLocation } from "../sandbox/store/engine.js";
 import { freePort, type PostgresServer, postgresMissing, startPostgres } from "../test/support/postgres.js";
@@ -123,10 +124,12 @@ function send(agent: Agent, method: string, url: string, body: string | undefine
 
 /** Adds `count` events to Harbor's (the demo seed's first company), the way the sandbox stores them. */
 async function addEvents(db: Kysely<Database>, schema: string, count: number): Promise<void> {
-  await sql`insert into ${sql.table(`${schema}.events`)} (company_id, name, date, created, admin_origin, venue_id, custom_fields)
-    select ${HARBOR}, 'Event ' || n, '2024-05-01', '2026-11-25', ${DANA}, 318, jsonb_build_array(jsonb_build_object('name', 'Round', 'value', n::text))
-    from generate_series(1, ${count}) as n`.execute(db);
-  await sql`update ${sql.table(`${schema}.companies`)} set events_revision = default where company_id = ${HARBOR}`.execute(
+  await sql`insert into ${sql.table(`${schema}.events`)} (company_id, id, name, date, created, admin_origin, venue_id, custom_fields)
+    select ${HARBOR}, c.last_event_id + n, 'Event ' || n, '2024-05-01', '2026-11-25', ${DANA}, 318, jsonb_build_array(jsonb_build_object('name', 'Round', 'value', n::text))
+    from ${sql.table(`${schema}.companies`)} as c, generate_series(1, ${count}) as n where c.company_id = ${HARBOR}`.execute(
+    db,
+  );
+  await sql`update ${sql.table(`${schema}.companies`)} set events_revision = default, last_event_id = last_event_id + ${count} where company_id = ${HARBOR}`.execute(
     db,
   );
   await settle(db, schema);
@@ -244,24 +247,25 @@ function running(child: ChildProcess, base: string): Running {
 // ---------------------------------------------------------------------------------------------
 // the driver alone
 
-/** Inserts through the driver alone, from `CONCURRENCY` workers for `seconds`: inserts per second. */
+/** Inserts through the driver alone (each numbered as the sandbox numbers them), from `CONCURRENCY` workers for `seconds`: inserts per second. */
 async function driverRate(db: Kysely<Database>, seconds: number): Promise<number> {
   const deadline = performance.now() + seconds * 1000;
   let done = 0;
   const started = performance.now();
   const worker = async (): Promise<void> => {
     while (performance.now() < deadline) {
-      await db
+      await withNextId(db, HARBOR, "last_event_id")
         .insertInto("events")
-        .values({
+        .values((eb) => ({
           company_id: HARBOR,
+          id: eb.selectFrom("next_id").select("id"),
           name: `Driver ${done}`,
           date: "2024-04-20",
           created: "2026-11-25",
           admin_origin: DANA,
           venue_id: 318,
           custom_fields: JSON.stringify([{ name: "Round", value: String(done) }]),
-        })
+        }))
         .returning("id")
         .executeTakeFirstOrThrow();
       done += 1;

@@ -130,9 +130,10 @@ async function eventBatch(db: Db, companyId: number, after: number, limit: numbe
 }
 
 /**
- * Stores a new event and answers its ID (201), or 422 for references that name nothing. The
- * common case is one statement: the insert, guarded by the references it makes (the venue, the
- * client), and the new revision of the company's events. Only when the guard holds it back are
+ * Stores a new event and answers its ID (201), the company's next, or 422 for references that
+ * name nothing. The common case is one statement: the company's row, guarded by the references
+ * the event makes (the venue, the client), takes its next event id and a new revision of its
+ * events, and the insert takes that id (./ids.ts). Only when the guard holds it back are
  * the references read again, to say which names nothing.
  */
 export async function createEvent(
@@ -200,27 +201,34 @@ async function insertEvent(
     ...locationColumns(place),
   };
   const columns = Object.keys(EVENT_COLUMN_TYPES) as EventColumn[];
+  // the company's row, when the references hold: its next event id and a new revision of its events
   const row = await context.db
     .with("touched", (db) =>
       db
         .updateTable("companies")
-        .set({ events_revision: sql`default` })
+        .set((eb) => ({ events_revision: sql`default`, last_event_id: eb("last_event_id", "+", 1) }))
         .where("company_id", "=", caller.companyId)
-        .returning("company_id"),
+        .where((where) => where.and(referenceGuards(caller.companyId, place, body.client_id)))
+        .returning("last_event_id"),
     )
     .insertInto("events")
-    .columns(columns)
+    .columns(["id", ...columns])
     .expression((eb) =>
       eb
         .selectFrom("touched")
-        .select(
-          columns.map((column) => sql`cast(${values[column]} as ${sql.raw(EVENT_COLUMN_TYPES[column])})`.as(column)),
-        )
-        .where((where) => where.and(referenceGuards(caller.companyId, place, body.client_id))),
+        .select((touched) => [
+          touched.ref("touched.last_event_id").as("id"),
+          ...columns.map((column) => typed(values[column], EVENT_COLUMN_TYPES[column]).as(column)),
+        ]),
     )
     .returning("id")
     .executeTakeFirst();
   return row?.id;
+}
+
+/** `value` sent as a parameter of the SQL type given (a parameter a select list takes has no type of its own). */
+function typed(value: unknown, type: string) {
+  return sql`cast(${value} as ${sql.raw(type)})`;
 }
 
 /**

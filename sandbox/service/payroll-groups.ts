@@ -2,6 +2,7 @@
 import type { PayrollGroup, PayrollGroupCreate } from "workforce-scheduling-api";
 import type { ServiceContext } from "./context.js";
 import { timestampText } from "./dates.js";
+import { withNextId } from "./ids.js";
 import type { Caller } from "./keys.js";
 import { type Refusal, recordNumber, unprocessable } from "./refusals.js";
 
@@ -11,8 +12,8 @@ const SCHEMA = "#/components/schemas/PayrollGroupCreate/properties";
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
- * Stores a payroll group and answers it: `invoice_cost` as a number, `deleted` 0, the flags false,
- * `insert_date` now. 422 when a reference names nothing of the company or the cost is no number.
+ * Stores a payroll group and answers it: its id the company's next, `invoice_cost` as a number,
+ * `deleted` 0, the flags false, `insert_date` now. 422 when a reference names nothing of the company or the cost is no number.
  */
 export async function createPayrollGroup(
   context: ServiceContext,
@@ -76,10 +77,11 @@ export async function createPayrollGroup(
       });
     });
     if (refusals.length > 0) return unprocessable(refusals);
-    const row = await tx
+    const row = await withNextId(tx, companyId, "last_payroll_group_id")
       .insertInto("payroll_groups")
-      .values({
+      .values((eb) => ({
         company_id: companyId,
+        id: eb.selectFrom("next_id").select("id"),
         name: body.name ?? null,
         payroll_item_id: body.payroll_item_id ?? null,
         invoice_cost: cost ?? null,
@@ -89,7 +91,7 @@ export async function createPayrollGroup(
         group_rows: [...(body.group_rows ?? [])],
         locations: [...locations],
         location_all: body.locationAll ?? null,
-      })
+      }))
       .returningAll()
       .executeTakeFirstOrThrow();
     const group: PayrollGroup = {

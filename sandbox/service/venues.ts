@@ -1,24 +1,29 @@
 /** Venues: created by the API, and named by events, credentials and payroll groups. */
 import type { Venue, VenueCreate } from "workforce-scheduling-api";
 import type { ServiceContext } from "./context.js";
+import { withNextId } from "./ids.js";
 import type { Caller } from "./keys.js";
 
-/** Stores a venue of the caller's company and answers it with its new `venue_id` (`saved` defaults to 0). */
+/**
+ * Stores a venue of the caller's company and answers it with its new `venue_id`, the company's
+ * next (`saved` defaults to 0). One statement: the company's counter and the insert.
+ */
 export async function createVenue(
   context: ServiceContext,
   caller: Caller,
   body: VenueCreate,
 ): Promise<{ status: 200; body: Venue }> {
-  const row = await context.db
+  const row = await withNextId(context.db, caller.companyId, "last_venue_id")
     .insertInto("venues")
-    .values({
+    .values((eb) => ({
       company_id: caller.companyId,
+      venue_id: eb.selectFrom("next_id").select("id"),
       name: body.name,
       address: body.address,
       city: body.city,
       zip: body.zip,
       saved: body.saved ?? 0,
-    })
+    }))
     .returning(["venue_id", "name", "address", "city", "zip", "saved"])
     .executeTakeFirstOrThrow();
   return { status: 200, body: row };

@@ -14,6 +14,7 @@ import type { UploadedFile } from "workforce-scheduling-api/server";
 import type { Database } from "../store/database.js";
 import { type ServiceContext, storedFileUrl } from "./context.js";
 import { niceDate, storedTimestamp, timestampText } from "./dates.js";
+import { withNextId } from "./ids.js";
 import type { Caller } from "./keys.js";
 import { notFound, type Refusal, recordNumber, unprocessable } from "./refusals.js";
 
@@ -34,7 +35,7 @@ async function workerExists(tx: Transaction<Database>, companyId: number, worker
   );
 }
 
-/** Stores bytes for the company; answers their number. */
+/** Stores bytes for the company; answers their number, the company's next. */
 async function storeFile(
   tx: Transaction<Database>,
   companyId: number,
@@ -42,9 +43,15 @@ async function storeFile(
   mediaType: string,
   bytes: Buffer,
 ): Promise<number> {
-  const row = await tx
+  const row = await withNextId(tx, companyId, "last_file_id")
     .insertInto("stored_files")
-    .values({ company_id: companyId, file_name: fileName, media_type: mediaType, bytes })
+    .values((eb) => ({
+      company_id: companyId,
+      file_id: eb.selectFrom("next_id").select("id"),
+      file_name: fileName,
+      media_type: mediaType,
+      bytes,
+    }))
     .returning("file_id")
     .executeTakeFirstOrThrow();
   return row.file_id;
@@ -66,17 +73,18 @@ export async function addWorkerDocument(
     const fileName = nonEmpty(body.file_name) ?? nonEmpty(body.file?.filename) ?? "file";
     const mediaType = nonEmpty(body.type) ?? nonEmpty(body.file?.mimetype) ?? "application/octet-stream";
     const fileId = await storeFile(tx, companyId, fileName, mediaType, body.file?.data ?? Buffer.alloc(0));
-    const row = await tx
+    const row = await withNextId(tx, companyId, "last_worker_document_id")
       .insertInto("worker_documents")
-      .values({
+      .values((eb) => ({
         company_id: companyId,
+        id: eb.selectFrom("next_id").select("id"),
         personnel_id: workerId,
         name: body.name ?? null,
         file_name: fileName,
         type: mediaType,
         file_id: fileId,
         date_added: timestampText(context.now()),
-      })
+      }))
       .returningAll()
       .executeTakeFirstOrThrow();
     const document: WorkerDocument = {
@@ -182,10 +190,11 @@ export async function addWorkerCredential(
             Buffer.from(body.file, "utf8"),
           )
         : undefined;
-    const row = await tx
+    const row = await withNextId(tx, companyId, "last_worker_credential_id")
       .insertInto("worker_credentials")
-      .values({
+      .values((eb) => ({
         company_id: companyId,
+        id: eb.selectFrom("next_id").select("id"),
         personnel_id: workerId,
         credentials_id: type.credentials_id,
         submitter_id: caller.personnelId,
@@ -198,7 +207,7 @@ export async function addWorkerCredential(
         file_id: fileId ?? null,
         file_name: fileName,
         file_type: fileType,
-      })
+      }))
       .returningAll()
       .executeTakeFirstOrThrow();
     const { company_id: _company, credentials_id: _type, name: typeName, ...typeFields } = type;

@@ -25,7 +25,23 @@ export interface Database {
    * transaction), so a list read with its revision can be kept until the revision changes. Values
    * never repeat, a reset included.
    */
-  companies: { company_id: number; name: string; events_revision: Generated<number> };
+  companies: {
+    company_id: number;
+    name: string;
+    events_revision: Generated<number>;
+    /**
+     * The last id the company gave of each kind of record (0 before its first): its next record
+     * takes the counter's next value, in the insert's own statement, which locks the row until
+     * the insert's transaction ends, so concurrent inserts of a company take one id each, in turn.
+     * A company's ids count from 1, and show nothing of another company's records.
+     */
+    last_venue_id: Generated<number>;
+    last_event_id: Generated<number>;
+    last_payroll_group_id: Generated<number>;
+    last_file_id: Generated<number>;
+    last_worker_document_id: Generated<number>;
+    last_worker_credential_id: Generated<number>;
+  };
   personnel: { company_id: number; personnel_id: number; name: string };
   /** An API key, as the HMAC-SHA-256 digest of the key (the key itself is never stored), and its holder. */
   api_keys: { company_id: number; key_digest: string; personnel_id: number };
@@ -64,7 +80,7 @@ export interface Database {
   wage_rules: { company_id: number; position: number; rule_id: string; body: Json };
   venues: {
     company_id: number;
-    venue_id: Generated<number>;
+    venue_id: number;
     name: string;
     address: string;
     city: string;
@@ -73,7 +89,7 @@ export interface Database {
   };
   events: {
     company_id: number;
-    id: Generated<number>;
+    id: number;
     name: string;
     date: string;
     event_id: string | null;
@@ -94,7 +110,7 @@ export interface Database {
   };
   payroll_groups: {
     company_id: number;
-    id: Generated<number>;
+    id: number;
     name: string | null;
     payroll_item_id: string | null;
     invoice_cost: number | null;
@@ -112,14 +128,14 @@ export interface Database {
   /** Uploaded bytes: a worker document's file or a credential's. */
   stored_files: {
     company_id: number;
-    file_id: Generated<number>;
+    file_id: number;
     file_name: string;
     media_type: string;
     bytes: Buffer;
   };
   worker_documents: {
     company_id: number;
-    id: Generated<number>;
+    id: number;
     personnel_id: number;
     name: string | null;
     file_name: string;
@@ -132,7 +148,7 @@ export interface Database {
   };
   worker_credentials: {
     company_id: number;
-    id: Generated<number>;
+    id: number;
     personnel_id: number;
     credentials_id: string;
     submitter_id: number;

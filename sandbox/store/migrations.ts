@@ -5,7 +5,8 @@
  * processes starting together apply each migration once, and a failed migration leaves nothing.
  *
  * Each migration is SQL, one statement at a time, in the schema the sandbox's data lives in.
- * `company_id` leads every primary key, unique index and foreign key of the company tables.
+ * `company_id` leads every primary key, unique index and foreign key of the company tables, and
+ * each company numbers its records on counters of its own, in its `companies` row (0003).
  * Migrations are only ever added: an applied one is never edited.
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
@@ -167,6 +168,35 @@ const MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
     `create sequence $schema.events_revisions`,
     `alter table $schema.companies add column events_revision bigint not null default nextval('$schema.events_revisions')`,
   ],
+  // each company numbers its own records, on counters in its row (the last id it gave): the ids of
+  // one company show nothing of another's writes, and an insert touches one company's rows only
+  "0003_ids_per_company": [
+    `alter table $schema.companies
+      add column last_venue_id bigint not null default 0,
+      add column last_event_id bigint not null default 0,
+      add column last_payroll_group_id bigint not null default 0,
+      add column last_file_id bigint not null default 0,
+      add column last_worker_document_id bigint not null default 0,
+      add column last_worker_credential_id bigint not null default 0`,
+    // the records made so far keep their ids, and each company's next ones follow its own highest
+    `update $schema.companies as c set
+      last_venue_id = coalesce((select max(venue_id) from $schema.venues as r where r.company_id = c.company_id), 0),
+      last_event_id = coalesce((select max(id) from $schema.events as r where r.company_id = c.company_id), 0),
+      last_payroll_group_id =
+        coalesce((select max(id) from $schema.payroll_groups as r where r.company_id = c.company_id), 0),
+      last_file_id = coalesce((select max(file_id) from $schema.stored_files as r where r.company_id = c.company_id), 0),
+      last_worker_document_id =
+        coalesce((select max(id) from $schema.worker_documents as r where r.company_id = c.company_id), 0),
+      last_worker_credential_id =
+        coalesce((select max(id) from $schema.worker_credentials as r where r.company_id = c.company_id), 0)`,
+    // nothing else numbers records: an insert names its id, taken from its company's counter
+    `alter table $schema.venues alter column venue_id drop identity`,
+    `alter table $schema.events alter column id drop identity`,
+    `alter table $schema.payroll_groups alter column id drop identity`,
+    `alter table $schema.stored_files alter column file_id drop identity`,
+    `alter table $schema.worker_documents alter column id drop identity`,
+    `alter table $schema.worker_credentials alter column id drop identity`,
+  ],
 };
 
 /** A schema name the sandbox may use: lower-case letters, digits and `_`, not starting with a digit. */
@@ -205,17 +235,19 @@ async function isCurrent<D>(db: Kysely<D>, schema: string): Promise<boolean> {
 }
 
 /**
- * Brings the schema to the latest version (creating it first when it does not exist). Throws, with
+ * Brings the schema to the latest version (creating it first when it does not exist), or to the
+ * version `target` names (the tests of a migration start from the version before it). Throws, with
  * the failing migration named, when one fails; nothing of it is then applied.
  */
-export async function migrate<D>(db: Kysely<D>, schema: string): Promise<void> {
+export async function migrate<D>(db: Kysely<D>, schema: string, target = LATEST_MIGRATION): Promise<void> {
   if (!SCHEMA_NAME.test(schema))
     throw new Error(
       `the schema name ${JSON.stringify(schema)} is not one the sandbox uses: lower-case letters, digits and _`,
     );
-  if (await isCurrent(db, schema)) return;
+  if (target === LATEST_MIGRATION && (await isCurrent(db, schema))) return;
+  if (!(target in MIGRATIONS)) throw new Error(`there is no migration ${JSON.stringify(target)}`);
   const migrator = new Migrator({ db, provider: migrationsIn(schema), migrationTableSchema: schema });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await migrator.migrateTo(target);
   if (error === undefined) return;
   const failed = results?.find((result) => result.status === "Error")?.migrationName;
   throw new Error(

@@ -1,7 +1,7 @@
 /**
  * Loading a seed into a sandbox's schema, and emptying it again. Both run in one transaction: a
- * reset that fails leaves the data as it was. Identity columns restart, so a reset sandbox numbers
- * its records as a new one does.
+ * reset that fails leaves the data as it was. Each company's id counters live in its row, made
+ * anew by the seed, so a reset sandbox numbers its records as a new one does.
  */
 import { type Kysely, sql, type Transaction } from "kysely";
 import { CREDENTIAL_TYPE_FIELDS, type Seed, type SeedCompany } from "../seed/seed.js";
@@ -24,7 +24,7 @@ export async function seedIfEmpty(db: Kysely<Database>, schema: string, seed: Se
   return db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(${SEED_LOCK}, hashtext(${schema}))`.execute(tx);
     if (!(await isEmpty(tx))) return false;
-    await loadSeed(tx, schema, seed);
+    await loadSeed(tx, seed);
     return true;
   });
 }
@@ -36,30 +36,24 @@ const SEED_LOCK = 0x73656564;
 export async function resetTo(db: Kysely<Database>, schema: string, seed: Seed): Promise<void> {
   await db.transaction().execute(async (tx) => {
     const tables = sql.join(COMPANY_TABLES.map((table) => sql.table(`${schema}.${table}`)));
-    await sql`truncate table ${tables} restart identity`.execute(tx);
-    await loadSeed(tx, schema, seed);
+    await sql`truncate table ${tables}`.execute(tx);
+    await loadSeed(tx, seed);
   });
 }
 
-/**
- * Loads a seed into an empty schema, in the transaction given. Venues seeded without an id, and
- * those created later, are numbered after the highest id the seed gives.
- */
-export async function loadSeed(tx: Transaction<Database>, schema: string, seed: Seed): Promise<void> {
+/** Loads a seed into an empty schema, in the transaction given. */
+export async function loadSeed(tx: Transaction<Database>, seed: Seed): Promise<void> {
   const secret = await keySecret(tx);
-  const highest = Math.max(
-    0,
-    ...seed.companies.flatMap((company) => (company.venues ?? []).map((venue) => venue.venue_id ?? 0)),
-  );
-  await sql`select setval(pg_get_serial_sequence(${`"${schema}".venues`}, 'venue_id'), ${highest + 1}, false)`.execute(
-    tx,
-  );
   for (const company of seed.companies) await loadCompany(tx, company, secret);
 }
 
 async function loadCompany(tx: Transaction<Database>, company: SeedCompany, secret: string): Promise<void> {
   const company_id = company.company_id;
-  await tx.insertInto("companies").values({ company_id, name: company.name }).execute();
+  const venues = numberedVenues(company);
+  await tx
+    .insertInto("companies")
+    .values({ company_id, name: company.name, last_venue_id: highest(venues.map((venue) => venue.venue_id)) })
+    .execute();
   await tx
     .insertInto("personnel")
     .values(company.personnel.map((person) => ({ company_id, ...person })))
@@ -99,8 +93,24 @@ async function loadCompany(tx: Transaction<Database>, company: SeedCompany, secr
   await insertAll(
     tx,
     "venues",
-    (company.venues ?? []).map((venue) => ({ company_id, saved: 0, ...venue })),
+    venues.map((venue) => ({ company_id, saved: 0, ...venue })),
   );
+}
+
+/**
+ * The company's seeded venues, each with its id: the one the seed gives, else the next after the
+ * company's highest (those given first, then in the seed's order). The company's counter starts
+ * at the highest, so the venues created later follow.
+ */
+function numberedVenues(company: SeedCompany): (NonNullable<SeedCompany["venues"]>[number] & { venue_id: number })[] {
+  const venues = company.venues ?? [];
+  let last = highest(venues.map((venue) => venue.venue_id ?? 0));
+  return venues.map((venue) => ({ ...venue, venue_id: venue.venue_id ?? ++last }));
+}
+
+/** The highest of `ids`, or 0 when there is none. */
+function highest(ids: readonly number[]): number {
+  return ids.reduce((high, id) => Math.max(high, id), 0);
 }
 
 function credentialTypeRow(

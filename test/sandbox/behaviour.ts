@@ -1,9 +1,10 @@
 /**
  * The sandbox's behaviour, operation by operation, over loopback HTTP: what each stores and
  * answers, the 404s and refused references, tenancy (two companies, no cross-company read or
- * write, another company's ID answered as an unknown one), and 100 concurrent creates. Run on each
- * database the sandbox runs on (./pglite.test.ts, ./postgres.test.ts). Every answer is checked
- * against the contract by `call`. Each test starts from the demo seed (`reset`).
+ * write, another company's ID answered as an unknown one), 100 concurrent creates, and ids counted
+ * per company (./ids.ts). Run on each database the sandbox runs on (./pglite.test.ts,
+ * ./postgres.test.ts). Every answer is checked against the contract by `call`. Each test starts
+ * from the demo seed (`reset`).
  */
 
 import { sql } from "kysely";
@@ -14,6 +15,7 @@ import type { Sandbox } from "../../sandbox/index.js";
 import { EVENT_BATCH, KEPT_BATCHES, listEvents } from "../../sandbox/service/events.js";
 import { parseLocation } from "../../sandbox/store/engine.js";
 import { acquireEngine } from "../../sandbox/store/engines.js";
+import { describeIds } from "./ids.js";
 import { type Answer, type CallOptions, call, download, HARBOR, NOT_FOUND, NOW, SUMMIT } from "./support.js";
 
 type Body = Record<string, unknown>;
@@ -44,15 +46,17 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
     describe("createVenue", () => {
       it("stores the venue and answers it with a new venue_id; saved defaults to 0", async () => {
         const first = await api("createVenue", { json: venue });
-        // numbered after the seed's venues (Harbor's up to 318, then Summit's 319)
-        expect(first).toMatchObject({ status: 200, body: { venue_id: 320, ...venue, saved: 0 } });
+        // numbered after the company's own seeded venues (Harbor's 12, 15 and 318)
+        expect(first).toMatchObject({ status: 200, body: { venue_id: 319, ...venue, saved: 0 } });
         const second = await api("createVenue", { json: { ...venue, name: "Annex", saved: 1 } });
-        expect(second.body).toEqual({ venue_id: 321, ...venue, name: "Annex", saved: 1 });
+        expect(second.body).toEqual({ venue_id: 320, ...venue, name: "Annex", saved: 1 });
         // the new venue is one the company can hold an event at, and the other company cannot
-        expect((await api("createEvent", { json: event({ venue: { venue_id: "321" } }) })).status).toBe(201);
-        expect((await api("createEvent", { key: SUMMIT, json: event({ venue: { venue_id: "321" } }) })).status).toBe(
+        expect((await api("createEvent", { json: event({ venue: { venue_id: "320" } }) })).status).toBe(201);
+        expect((await api("createEvent", { key: SUMMIT, json: event({ venue: { venue_id: "320" } }) })).status).toBe(
           422,
         );
+        // Summit's seeded venue, given no id, is its venue 1: its next is 2, whatever Harbor made
+        expect((await api("createVenue", { key: SUMMIT, json: venue })).body).toMatchObject({ venue_id: 2 });
       });
     });
 
@@ -124,7 +128,7 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
 
       it("lists the company's events in ID order with their total count", async () => {
         for (const name of ["A", "B", "C"]) await api("createEvent", { json: event({ name }) });
-        await api("createEvent", { key: SUMMIT, json: event({ name: "Summit's", venue: { venue_id: "319" } }) });
+        await api("createEvent", { key: SUMMIT, json: event({ name: "Summit's", venue: { venue_id: "1" } }) });
         const list = (await api("listEvents")).body as { data: Body[]; total_count: number };
         expect([list.data.map((e) => [e.id, e.name]), list.total_count]).toEqual([
           [
@@ -148,8 +152,8 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
             ["/client_id", "reference"],
           ],
         );
-        // Summit's venue (319) and client exist, but not for Harbor: refused exactly as unknown ones
-        const foreign = await api("createEvent", { json: event({ venue: { venue_id: "319" }, client_id: "SUMMIT1" }) });
+        // Summit's venue (1) and client exist, but not for Harbor: refused exactly as unknown ones
+        const foreign = await api("createEvent", { json: event({ venue: { venue_id: "1" }, client_id: "SUMMIT1" }) });
         expect((foreign.body as { detail: string }).detail).toBe(
           "body/venue/venue_id names no venue of this company (and 1 more)",
         );
@@ -220,7 +224,7 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
         await api("createEvent", { json: event() });
         const refused = await api("updateEvent", {
           path: { id: "1" },
-          json: { name: "X", date: "2024-01-01", venue: { venue_id: "319" }, client_id: "NOBODY" },
+          json: { name: "X", date: "2024-01-01", venue: { venue_id: "1" }, client_id: "NOBODY" },
         });
         expect(refused.status).toBe(422);
         expect((await events())[0]).toMatchObject({ name: "Spring gala", location: { id: 318 } });
@@ -365,7 +369,7 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
           return (answer.body as { errors: Body[] }).errors.map((issue) => [issue.instancePath, issue.keyword]);
         };
         expect(await issues({})).toEqual([["/credentials_id", "required"]]);
-        expect(await issues({ credentials_id: "99", clients_id: "SUMMIT1", locations_id: "319" })).toEqual([
+        expect(await issues({ credentials_id: "99", clients_id: "SUMMIT1", locations_id: "1" })).toEqual([
           ["/credentials_id", "reference"],
           ["/clients_id", "reference"],
           ["/locations_id", "reference"],
@@ -468,7 +472,7 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
       it("refuses references the company does not have and a cost that is no number, naming each", async () => {
         const answer = await api("createPayrollGroup", {
           key: SUMMIT,
-          json: { invoice_cost: "18,50", wage_rules_id: "7", locations: ["319", "12"] },
+          json: { invoice_cost: "18,50", wage_rules_id: "7", locations: ["1", "12"] },
         });
         expect(answer.status).toBe(422);
         expect((answer.body as { errors: Body[] }).errors.map((issue) => [issue.instancePath, issue.keyword])).toEqual([
@@ -477,7 +481,7 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
           ["/locations/1", "reference"],
         ]);
         expect(
-          (await api("createPayrollGroup", { key: SUMMIT, json: { wage_rules_id: "1", locations: ["319"] } })).body,
+          (await api("createPayrollGroup", { key: SUMMIT, json: { wage_rules_id: "1", locations: ["1"] } })).body,
         ).toMatchObject({ id: "1", wage_rules_id: "1" });
       });
     });
@@ -501,7 +505,7 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
         expect((await api("listEvents", { key: null })).status).toBe(401);
         expect((await api("createVenue", { key: "demo-key-harbo", json: venue })).status).toBe(401);
         expect((await api("createVenue", { key: HARBOR.toUpperCase(), json: venue })).status).toBe(401);
-        expect((await api("createVenue", { json: venue })).body).toMatchObject({ venue_id: 320 });
+        expect((await api("createVenue", { json: venue })).body).toMatchObject({ venue_id: 319 });
       });
 
       it("refuses text it cannot store exactly (U+0000, lone surrogates) and stores everything else as sent", async () => {
@@ -561,7 +565,8 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
         expect(((await response.json()) as Body).detail).toBe(
           `The request body is not valid UTF-8: the byte at offset ${at} (0xe9) starts no well-formed UTF-8 character; send the text encoded as UTF-8.`,
         );
-        expect((await api("createVenue", { json: venue })).body).toMatchObject({ venue_id: 320 });
+        // the refused body took no id: the next venue is Harbor's first after its seeded ones
+        expect((await api("createVenue", { json: venue })).body).toMatchObject({ venue_id: 319 });
       });
     });
 
@@ -584,11 +589,11 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
         const count = EVENT_BATCH * KEPT_BATCHES + 17;
         const { engine, release } = await acquireEngine(parseLocation(sandbox.database));
         try {
-          await sql`insert into ${sql.table(`${sandbox.schema}.events`)} (company_id, name, date, created, admin_origin, location_name, custom_fields)
-            select 5, 'Event ' || n, '2024-05-01', '2026-11-25', 7, 'Hall ' || n, jsonb_build_array(jsonb_build_object('name', 'n', 'value', n::text))
+          await sql`insert into ${sql.table(`${sandbox.schema}.events`)} (company_id, id, name, date, created, admin_origin, location_name, custom_fields)
+            select 5, n, 'Event ' || n, '2024-05-01', '2026-11-25', 7, 'Hall ' || n, jsonb_build_array(jsonb_build_object('name', 'n', 'value', n::text))
             from generate_series(1, ${count}) as n`.execute(engine.db);
-          // written around the sandbox: its lists kept are made stale as its own writes make them
-          await sql`update ${sql.table(`${sandbox.schema}.companies`)} set events_revision = default where company_id = 5`.execute(
+          // written around the sandbox: its lists kept are made stale, and its ids counted, as its own writes do
+          await sql`update ${sql.table(`${sandbox.schema}.companies`)} set events_revision = default, last_event_id = ${count} where company_id = 5`.execute(
             engine.db,
           );
           await api("createEvent", { key: SUMMIT, json: event({ venue: { name: "Elsewhere" } }) });
@@ -614,13 +619,15 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
       });
     });
 
+    describeIds(() => sandbox);
+
     describe("reset", () => {
       it("empties the data and loads the seed again, numbering from the start", async () => {
         await api("createEvent", { json: event() });
         await api("createVenue", { json: venue });
         await sandbox.reset();
         expect(await events()).toEqual([]);
-        expect((await api("createVenue", { json: venue })).body).toMatchObject({ venue_id: 320 });
+        expect((await api("createVenue", { json: venue })).body).toMatchObject({ venue_id: 319 });
         expect(await api("createEvent", { json: event() })).toMatchObject({ status: 201, body: 1 });
       });
     });

@@ -5,8 +5,9 @@
  *
  * - Two sandbox processes (sandbox/main.ts, as `npm start` runs it) start together on a new
  *   schema: it is migrated and seeded once. A write through one is read through the other,
- *   concurrent creates through both get distinct ids and exact counts, concurrent edits of one
- *   event apply one after the other, and `kill -9` of one loses nothing it acknowledged.
+ *   concurrent creates through both get distinct, consecutive ids and exact counts, concurrent
+ *   edits of one event apply one after the other, and `kill -9` of one loses nothing it
+ *   acknowledged.
  * - A connection killed under a request, and the server stopped, get 503 problems with
  *   `Retry-After` at once; the sandbox serves again when the server is back, without a restart.
  *   A request cancelled by its client mid-write leaves the whole write or none of it.
@@ -105,6 +106,7 @@ if (!available) {
       expect(await admin("select name from shared.kysely_migration order by name")).toEqual([
         { name: "0001_companies_and_records" },
         { name: "0002_events_revision" },
+        { name: "0003_ids_per_company" },
       ]);
       expect(await admin("select company_id from shared.companies order by company_id")).toEqual([
         { company_id: "5" },
@@ -140,6 +142,9 @@ if (!available) {
       const ids = answers.map((answer) => answer.body as number);
       expect(answers.every((answer) => answer.status === 201)).toBe(true);
       expect(new Set(ids).size).toBe(80);
+      // consecutive, too: the company's counter gives them out in turn, whichever process asks
+      const sorted = [...ids].sort((a, b) => a - b);
+      expect(sorted).toEqual(Array.from({ length: 80 }, (_, i) => (sorted[0] ?? 0) + i));
       const [viaOne, viaTwo] = await Promise.all([listOf(one.url), listOf(two.url)]);
       expect(viaOne.total_count).toBe(before + 80);
       expect(viaTwo).toEqual(viaOne);
