@@ -1,4 +1,5 @@
 /** Clients: seeded, and edited through the API. */
+import { type RawBuilder, sql } from "kysely";
 import type { ClientUpdate } from "workforce-scheduling-api";
 import type { ServiceContext } from "./context.js";
 import type { Caller } from "./keys.js";
@@ -23,8 +24,11 @@ export async function updateClient(
   id: string,
   body: ClientUpdate,
 ): Promise<{ status: 200; body: boolean } | ReturnType<typeof notFound>> {
-  const fields: Partial<Record<(typeof CLIENT_FIELDS)[number], string>> = {};
-  for (const field of CLIENT_FIELDS) if (body[field] !== undefined) fields[field] = body[field];
+  // one text whatever the body sends: a field not sent is a null parameter, and keeps its value
+  // (no field of the body is null)
+  const fields: Partial<Record<(typeof CLIENT_FIELDS)[number], RawBuilder<string>>> = {};
+  for (const field of CLIENT_FIELDS)
+    fields[field] = sql<string>`coalesce(${body[field] ?? null}::text, ${sql.ref(field)})`;
   const result = await context.db
     .updateTable("clients")
     .set(fields)

@@ -8,6 +8,7 @@ import {
   type Expression,
   expressionBuilder,
   type Kysely,
+  type RawBuilder,
   type SelectQueryBuilder,
   type SqlBool,
   sql,
@@ -208,7 +209,7 @@ async function insertEvent(
         .updateTable("companies")
         .set((eb) => ({ events_revision: sql`default`, last_event_id: eb("last_event_id", "+", 1) }))
         .where("company_id", "=", caller.companyId)
-        .where((where) => where.and(referenceGuards(caller.companyId, place, body.client_id)))
+        .where(referenceGuard(caller.companyId, place, body.client_id))
         .returning("last_event_id"),
     )
     .insertInto("events")
@@ -279,6 +280,11 @@ async function editEvent(
   place: Place | undefined,
 ): Promise<EventRow | undefined> {
   const sentLists = body.custom_fields_text !== undefined || body.custom_fields_id !== undefined;
+  const customFieldsSent = sentLists
+    ? JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id))
+    : undefined;
+  const location = place === undefined ? undefined : locationColumns(place);
+  // one text whatever the body sends: each field is set to the value sent, or kept
   const query = context.db
     .with("edited", (db) =>
       db
@@ -286,19 +292,17 @@ async function editEvent(
         .set({
           name: body.name,
           date: body.date,
-          ...(body.event_id !== undefined ? { event_id: body.event_id } : {}),
-          ...(body.client_id !== undefined ? { client_id: body.client_id } : {}),
-          ...(body.job_id !== undefined ? { job_id: body.job_id } : {}),
-          ...(body.admin_comments !== undefined ? { admin_comments: body.admin_comments } : {}),
-          ...(body.comments !== undefined ? { comments: body.comments } : {}),
-          ...(sentLists
-            ? { custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)) }
-            : {}),
-          ...(place === undefined ? {} : locationColumns(place)),
+          event_id: sentOrKept("event_id", body.event_id),
+          client_id: sentOrKept("client_id", body.client_id),
+          job_id: sentOrKept("job_id", body.job_id),
+          admin_comments: sentOrKept("admin_comments", body.admin_comments),
+          comments: sentOrKept("comments", body.comments),
+          custom_fields: sentOrKept("custom_fields", customFieldsSent),
+          ...placeSentOrKept(location),
         })
         .where("company_id", "=", caller.companyId)
         .where("id", "=", eventId)
-        .where((where) => where.and(referenceGuards(caller.companyId, place, body.client_id)))
+        .where(referenceGuard(caller.companyId, place, body.client_id))
         .returningAll(),
     )
     .with("touched", (db) =>
@@ -312,6 +316,36 @@ async function editEvent(
   // the rows the update returns, read as the events table is (the same columns)
   const edited = query.selectFrom("edited as events") as unknown as SelectQueryBuilder<Database, "events", object>;
   return recordColumns(edited, caller.companyId).executeTakeFirst();
+}
+
+/** The columns an edit sets, with their SQL types. */
+const EDITED_COLUMN_TYPES = { ...EVENT_COLUMN_TYPES, event_id: "text" } as const;
+
+/**
+ * The value an edit gives `column`: the one sent, or the stored one when `sent` is false (by
+ * default, when none is sent). A parameter says which, so the statement's text is the same.
+ * Typed `never` to fit any column: the SQL cast gives it the column's type.
+ */
+function sentOrKept<C extends keyof typeof EDITED_COLUMN_TYPES>(
+  column: C,
+  value: unknown,
+  sent = value !== undefined,
+): RawBuilder<never> {
+  const stored = sql.ref(`events.${column}`);
+  return sql<never>`case when ${sent} then ${typed(value ?? null, EDITED_COLUMN_TYPES[column])} else ${stored} end`;
+}
+
+/** The location columns of an edit: those of the place sent, or the stored ones when none is. */
+function placeSentOrKept(location: ReturnType<typeof locationColumns> | undefined) {
+  const sent = location !== undefined;
+  return {
+    venue_id: sentOrKept("venue_id", location?.venue_id, sent),
+    location_name: sentOrKept("location_name", location?.location_name, sent),
+    location_address: sentOrKept("location_address", location?.location_address, sent),
+    location_city: sentOrKept("location_city", location?.location_city, sent),
+    location_zip: sentOrKept("location_zip", location?.location_zip, sent),
+    location_saved: sentOrKept("location_saved", location?.location_saved, sent),
+  };
 }
 
 /** Where an event is held: a venue of the company, or a location made of the fields sent. */
@@ -334,37 +368,36 @@ function placeSent(venue: EventVenueInput): Place | undefined | null {
   return LOCATION_FIELDS.some((field) => venue[field] !== undefined) ? { kind: "fields", fields: venue } : undefined;
 }
 
-/** The conditions a write of an event holds to: the venue and the client it names are the company's. */
-function referenceGuards(
+/**
+ * The condition a write of an event holds to: the venue and the client it names, if any, are the
+ * company's. One text whatever is named: a reference not made is a null parameter.
+ */
+function referenceGuard(
   companyId: number,
   place: Place | undefined,
   clientId: string | undefined,
-): Expression<SqlBool>[] {
+): Expression<SqlBool> {
   const eb = expressionBuilder<Database>();
-  return [
-    ...(place?.kind === "venue"
-      ? [
-          eb.exists(
-            eb
-              .selectFrom("venues")
-              .select("venue_id")
-              .where("company_id", "=", companyId)
-              .where("venue_id", "=", place.venueId),
-          ),
-        ]
-      : []),
-    ...(clientId === undefined
-      ? []
-      : [
-          eb.exists(
-            eb
-              .selectFrom("clients")
-              .select("client_id")
-              .where("company_id", "=", companyId)
-              .where("client_id", "=", clientId),
-          ),
-        ]),
-  ];
+  const venueId = eb.cast<number | null>(eb.val(place?.kind === "venue" ? place.venueId : null), "bigint");
+  const client = eb.cast<string | null>(eb.val(clientId ?? null), "text");
+  return eb.and([
+    eb.or([
+      eb(venueId, "is", null),
+      eb.exists(
+        eb.selectFrom("venues").select("venue_id").where("company_id", "=", companyId).where("venue_id", "=", venueId),
+      ),
+    ]),
+    eb.or([
+      eb(client, "is", null),
+      eb.exists(
+        eb
+          .selectFrom("clients")
+          .select("client_id")
+          .where("company_id", "=", companyId)
+          .where("client_id", "=", client),
+      ),
+    ]),
+  ]);
 }
 
 /** Refuses a venue ID sent that names no venue of the company. */

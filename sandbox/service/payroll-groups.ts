@@ -1,4 +1,5 @@
 /** Payroll groups: created through the API, naming a wage rule and venues of the company. */
+import { sql } from "kysely";
 import type { PayrollGroup, PayrollGroupCreate } from "workforce-scheduling-api";
 import type { ServiceContext } from "./context.js";
 import { timestampText } from "./dates.js";
@@ -61,7 +62,8 @@ export async function createPayrollGroup(
             .selectFrom("venues")
             .select("venue_id")
             .where("company_id", "=", companyId)
-            .where("venue_id", "in", numbers)
+            // one array parameter: the statement's text is the same for any number of locations
+            .where("venue_id", "=", sql<number>`any(${numbers}::bigint[])`)
             .execute();
     const known = new Set(venues.map((venue) => venue.venue_id));
     locations.forEach((location, index) => {

@@ -14,8 +14,14 @@ import { createHash } from "node:crypto";
 import type { PostgresPool, PostgresPoolClient } from "kysely";
 import type { Pool, PoolClient } from "pg";
 
-/** The most texts named per pool; later ones run unnamed. */
-export const MOST_NAMED = 500;
+/**
+ * The most texts named per pool; later ones run unnamed. Each named text costs the engine memory
+ * for as long as the connection lives (on PGlite about 66 KB on average for texts of 1 to 500
+ * parameters, more for longer ones), and the service's statements are a fixed set of about 25
+ * texts (none depends on a request's lists or fields): the bound leaves room for them and keeps a
+ * text that did vary from filling the memory.
+ */
+export const MOST_NAMED = 100;
 
 /** The most texts whose first run is remembered, waiting for a second; the memory is then emptied. */
 const MOST_WAITING = 5000;
