@@ -54,22 +54,22 @@ async function loadCompany(tx: Transaction<Database>, company: SeedCompany, secr
     .insertInto("companies")
     .values({ company_id, name: company.name, last_venue_id: highest(venues.map((venue) => venue.venue_id)) })
     .execute();
-  await tx
-    .insertInto("personnel")
-    .values(company.personnel.map((person) => ({ company_id, ...person })))
-    .execute();
-  await tx
-    .insertInto("api_keys")
-    .values(
-      await Promise.all(
-        company.api_keys.map(async ({ key, personnel_id }) => ({
-          company_id,
-          key_digest: await keyDigest(secret, key),
-          personnel_id,
-        })),
-      ),
-    )
-    .execute();
+  await insertAll(
+    tx,
+    "personnel",
+    company.personnel.map((person) => ({ company_id, ...person })),
+  );
+  await insertAll(
+    tx,
+    "api_keys",
+    await Promise.all(
+      company.api_keys.map(async ({ key, personnel_id }) => ({
+        company_id,
+        key_digest: await keyDigest(secret, key),
+        personnel_id,
+      })),
+    ),
+  );
   await insertAll(
     tx,
     "clients",
@@ -128,14 +128,23 @@ function credentialTypeRow(
   return row as unknown as Database["credential_types"];
 }
 
-async function insertAll<T extends "clients" | "credential_types" | "wage_rules" | "venues">(
+/**
+ * The most values one insert of the seed binds. PostgreSQL takes at most 65,535 parameters a
+ * statement: a seed's records go in statements of at most this many values, however many there are.
+ */
+const MOST_SEED_VALUES = 30_000;
+
+/** Inserts a seed's rows of one table, in statements of at most MOST_SEED_VALUES values. */
+async function insertAll<T extends (typeof COMPANY_TABLES)[number]>(
   tx: Transaction<Database>,
   table: T,
   rows: readonly object[],
 ): Promise<void> {
-  if (rows.length === 0) return;
-  await tx
-    .insertInto(table)
-    .values(rows as never)
-    .execute();
+  const widest = rows.reduce<number>((most, row) => Math.max(most, Object.keys(row).length), 1);
+  const size = Math.max(1, Math.floor(MOST_SEED_VALUES / widest));
+  for (let start = 0; start < rows.length; start += size)
+    await tx
+      .insertInto(table)
+      .values(rows.slice(start, start + size) as never)
+      .execute();
 }

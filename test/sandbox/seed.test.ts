@@ -67,6 +67,34 @@ describe("seed files", () => {
     }
   });
 
+  it("loads a seed larger than one statement's parameters, and resets to it", async () => {
+    // 22,000 people and 11,000 venues: 66,000 and 66,000 values, past PostgreSQL's 65,535 a statement
+    const personnel = Array.from({ length: 22_000 }, (_, i) => ({ personnel_id: i + 1, name: `Person ${i + 1}` }));
+    const venues = Array.from({ length: 11_000 }, (_, i) => ({
+      name: `V${i}`,
+      address: "1 Road",
+      city: "Town",
+      zip: "Z",
+    }));
+    const seed = checkSeed({
+      companies: [
+        { company_id: 9, name: "Large", api_keys: [{ key: "key-large", personnel_id: 22_000 }], personnel, venues },
+      ],
+    });
+    const sandbox = await createSandbox({ seed });
+    try {
+      await sandbox.reset();
+      const venue = await call(sandbox.url, "createVenue", {
+        key: "key-large",
+        json: { name: "Next", address: "2 Road", city: "Town", zip: "Z" },
+      });
+      // the key's holder is the last person, in the seed's last statement of people
+      expect(venue.body).toMatchObject({ venue_id: 11_001 });
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it("reads JSON as well", async () => {
     const json = JSON.stringify({
       companies: [
