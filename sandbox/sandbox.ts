@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { basePath } from "workforce-scheduling-api";
 import type { Authenticate, Handlers } from "workforce-scheduling-api/server";
 import { checkListen, listenError } from "./port.js";
@@ -15,6 +15,7 @@ import { DEMO_SEED, type Seed } from "./seed/seed.js";
 import type { ServiceContext } from "./service/context.js";
 import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
+import type { Database } from "./store/database.js";
 import { type DatabaseLocation, parseLocation } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { migrate, SCHEMA_NAME } from "./store/migrations.js";
@@ -90,13 +91,18 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // the server's modules load while the database opens
   const serverModule = import("./server.js");
   serverModule.catch(() => undefined);
-  const { engine, release } = await acquireEngine(location);
+  // a new data directory is moved into place only once migrated and seeded
+  // a new data directory is made whole, migrated and seeded, before it takes its place
+  let seededNew = false;
+  const prepare = async (db: Kysely<Database>): Promise<void> => {
+    seededNew = await prepareSchema(db, schema, seed);
+  };
+  const { engine, release } = await acquireEngine(location, { prepare });
   let server: FastifyInstance | undefined;
   try {
     const { buildSandboxServer } = await serverModule;
-    await migrate(engine.db, schema);
+    const seeded = (await prepareSchema(engine.db, schema, seed)) || seededNew;
     const db = engine.db.withSchema(schema);
-    const seeded = await seedIfEmpty(db, schema, seed);
     let fileUrl = options.fileUrl ?? "";
     const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
     const keys = createKeyBook(db);
@@ -153,15 +159,23 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
   const location = parseLocation(options.database ?? "memory");
   const seed = await resolveSeed(options.seed);
   const { schema } = schemaFor(location, options.schema);
-  const { engine, release } = await acquireEngine(location);
+  // a data directory that cannot be opened is moved aside and made again
+  const prepare = (db: Kysely<Database>) => prepareSchema(db, schema, seed);
+  const { engine, release } = await acquireEngine(location, { prepare, replaceBroken: true });
   try {
     await migrate(engine.db, schema);
     await resetTo(engine.db.withSchema(schema), schema, seed);
     const companies = seed.companies.length;
-    return `reset ${engine.description}, schema ${schema}: loaded ${seed === DEMO_SEED ? "the demo seed" : "the seed"} (${companies} ${companies === 1 ? "company" : "companies"})`;
+    return `${engine.notice === undefined ? "" : `${engine.notice}\n`}reset ${engine.description}, schema ${schema}: loaded ${seed === DEMO_SEED ? "the demo seed" : "the seed"} (${companies} ${companies === 1 ? "company" : "companies"})`;
   } finally {
     await release();
   }
+}
+
+/** Migrates the schema and seeds it when it holds no company yet; answers whether it seeded. */
+async function prepareSchema(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
+  await migrate(db, schema);
+  return seedIfEmpty(db.withSchema(schema), schema, seed);
 }
 
 /** The seed of the options: checked, read from its file, or the demo seed. */

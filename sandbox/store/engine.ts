@@ -5,11 +5,23 @@
  * connection. So every query, migration and transaction is the same on both.
  *
  * Embedded engines open fast from a prepared image (./image.ts) instead of running `initdb`; a
- * data directory is held by one process at a time (./directory-lock.ts).
+ * data directory is held by one process at a time (./directory-lock.ts), and a new one is made
+ * whole beside its place before it is moved there (./data-directory.ts).
  */
 import { Kysely, PostgresDialect } from "kysely";
+import {
+  buildDirectory,
+  cannotOpen,
+  inspectDirectory,
+  makeParent,
+  moveAside,
+  notADatabase,
+  realDirectory,
+  removePartials,
+  tighten,
+} from "./data-directory.js";
 import type { Database } from "./database.js";
-import { type DirectoryLock, lockDirectory } from "./directory-lock.js";
+import { lockDirectory } from "./directory-lock.js";
 import { loadImage } from "./image.js";
 import { preparingPool } from "./prepared-statements.js";
 
@@ -26,6 +38,8 @@ export interface Engine {
   readonly db: Kysely<Database>;
   /** for messages: "PGlite in memory", "PGlite in .data/sandbox", "PostgreSQL at 127.0.0.1:5432/app" */
   readonly description: string;
+  /** what opening it did that its user should hear of (a broken data directory moved aside) */
+  readonly notice?: string;
   close(): Promise<void>;
 }
 
@@ -60,21 +74,32 @@ export function urlScheme(value: string): string | undefined {
 /** The type of `bigint`, read as a number: the sandbox's ids stay far below 2^53. */
 const INT8 = 20;
 
-/** The pool's type parsers: pg's own, but numbers for int8 (this pool's only, not the process's). */
-async function typeParsers(): Promise<{ getTypeParser: (oid: number, format?: string) => unknown }> {
-  const { default: pg } = await import("pg");
-  return {
-    getTypeParser: (oid: number, format?: string) => {
-      if (format !== "binary" && oid === INT8) return (text: string) => Number(text);
-      return pg.types.getTypeParser(oid, format as "text");
-    },
+/** The pool's type parser: pg's own, but numbers for int8 (this pool's only, not the process's). */
+function numbersForInt8(pg: typeof import("pg").default): (oid: number, format?: string) => unknown {
+  return (oid: number, format?: string) => {
+    if (format !== "binary" && oid === INT8) return (text: string) => Number(text);
+    return pg.types.getTypeParser(oid, format as "text");
   };
 }
 
+/** How a database is opened. */
+export interface OpenOptions {
+  /**
+   * Makes a new embedded database whole before it is used (the sandbox's migrations and seed): a new
+   * data directory is moved into place only once this has run in it.
+   */
+  readonly prepare?: (db: Kysely<Database>) => Promise<unknown>;
+  /**
+   * A data directory that cannot be opened is moved aside and a new one made (`npm run
+   * sandbox:reset`), instead of refused.
+   */
+  readonly replaceBroken?: boolean;
+}
+
 /** Opens the database at `location`. */
-export async function openEngine(location: DatabaseLocation): Promise<Engine> {
+export async function openEngine(location: DatabaseLocation, options: OpenOptions = {}): Promise<Engine> {
   if (location.kind === "postgres") return openPostgres(location);
-  return openEmbedded(location);
+  return openEmbedded(location, options);
 }
 
 /** How long a request waits for a connection to PostgreSQL before it is answered 503. */
@@ -85,7 +110,7 @@ async function openPostgres(location: DatabaseLocation & { kind: "postgres" }): 
   // A server that does not answer fails a request after CONNECT_TIMEOUT_MS (a 503), never hangs it.
   const pool = new pg.Pool({
     connectionString: location.url,
-    types: await typeParsers(),
+    types: { getTypeParser: numbersForInt8(pg) },
     max: 10,
     allowExitOnIdle: true,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
@@ -139,46 +164,147 @@ function errorParts(error: unknown): { code: string | undefined; message: string
 
 type PGliteInstance = InstanceType<typeof import("@electric-sql/pglite").PGlite>;
 
-async function openEmbedded(location: DatabaseLocation & { kind: "memory" | "directory" }): Promise<Engine> {
+/** The embedded engine's packages, loaded when first needed (they are optional peers). */
+interface Embedded {
+  readonly PGlite: typeof import("@electric-sql/pglite").PGlite;
+  readonly createPgConfig: typeof import("@electric-sql/pglite/node-postgres").createPgConfig;
+  readonly pg: typeof import("pg").default;
+}
+
+async function loadEmbedded(): Promise<Embedded> {
   const { PGlite } = await requirePeer("@electric-sql/pglite", () => import("@electric-sql/pglite"));
   const { createPgConfig } = await requirePeer(
     "@electric-sql/pglite",
     () => import("@electric-sql/pglite/node-postgres"),
   );
   const { default: pg } = await requirePeer("pg", () => import("pg"));
-  const lock: DirectoryLock | undefined =
-    location.kind === "directory" ? await lockDirectory(location.path) : undefined;
+  return { PGlite, createPgConfig, pg };
+}
+
+async function openEmbedded(
+  location: DatabaseLocation & { kind: "memory" | "directory" },
+  options: OpenOptions,
+): Promise<Engine> {
+  const embedded = await loadEmbedded();
+  if (location.kind === "memory") {
+    const pglite = await startPGlite(embedded, "memory://", true);
+    return engineOver(embedded, pglite, location, "PGlite in memory", () => pglite.close());
+  }
+  const path = await realDirectory(location.path);
+  await makeParent(path);
+  const lock = await lockDirectory(location.path);
   try {
-    const dataDir = location.kind === "directory" ? location.path : "memory://";
-    // a new database starts from the prepared image, or runs initdb and makes the image
-    const image = lock?.fresh === false ? undefined : await loadImage();
-    const claim = image instanceof Blob ? undefined : image;
-    let pglite: PGliteInstance;
-    try {
-      pglite = new PGlite(dataDir, image instanceof Blob ? { loadDataDir: image } : {});
-      await pglite.waitReady;
-      await claim?.save(pglite);
-    } finally {
-      await claim?.release();
-    }
-    const pool = new pg.Pool({ ...createPgConfig(pglite), types: await typeParsers(), allowExitOnIdle: true });
-    hearConnectionErrors(pool);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
-    const description = location.kind === "memory" ? "PGlite in memory" : `PGlite in ${location.path}`;
-    return {
+    const { pglite, notice } = await openDirectory(embedded, path, options);
+    return engineOver(
+      embedded,
+      pglite,
       location,
-      db,
-      description,
-      close: async () => {
-        await db.destroy();
+      `PGlite in ${location.path}`,
+      async () => {
         await pglite.close();
-        await lock?.release();
+        await tighten(path);
+        await lock.release();
       },
-    };
+      notice,
+    );
   } catch (error) {
-    await lock?.release();
+    await lock.release();
     throw error;
   }
+}
+
+/**
+ * Opens the data directory at `path` (its lock held): a whole one as it is; a new one made beside it
+ * and moved into place (./data-directory.ts); one that cannot be opened refused, or moved aside and
+ * made again when `options.replaceBroken`.
+ */
+async function openDirectory(
+  embedded: Embedded,
+  path: string,
+  options: OpenOptions,
+): Promise<{ pglite: PGliteInstance; notice?: string }> {
+  await removePartials(path);
+  let state = await inspectDirectory(path);
+  if (state.kind === "foreign") throw notADatabase(path, state.reason);
+  if (state.kind === "database") {
+    try {
+      const pglite = await startPGlite(embedded, path, false);
+      await tighten(path);
+      return { pglite };
+    } catch (error) {
+      state = { kind: "broken", reason: `PGlite could not start on it (${describe(error)})` };
+    }
+  }
+  let notice: string | undefined;
+  if (state.kind === "broken") {
+    if (options.replaceBroken !== true) throw cannotOpen(path, state.reason);
+    notice = `the data directory ${path} could not be opened (${state.reason}): it was moved to ${await moveAside(path)}, and a new one made`;
+  }
+  await buildDirectory(path, async (partial) => {
+    const made = await startPGlite(embedded, partial, true);
+    const db = queryLayer(embedded, made);
+    try {
+      await options.prepare?.(db);
+    } finally {
+      await db.destroy();
+      await made.close();
+    }
+  });
+  const pglite = await startPGlite(embedded, path, false);
+  return notice === undefined ? { pglite } : { pglite, notice };
+}
+
+/**
+ * Starts PGlite on `dataDir`. A new database starts from the prepared image, or runs initdb and
+ * makes the image (`fromImage`); an existing one is opened as it is.
+ */
+async function startPGlite(embedded: Embedded, dataDir: string, fromImage: boolean): Promise<PGliteInstance> {
+  const image = fromImage ? await loadImage() : undefined;
+  const claim = image instanceof Blob ? undefined : image;
+  try {
+    const pglite = new embedded.PGlite(dataDir, image instanceof Blob ? { loadDataDir: image } : {});
+    await pglite.waitReady;
+    await claim?.save(pglite);
+    return pglite;
+  } finally {
+    await claim?.release();
+  }
+}
+
+/** Kysely over a PGlite instance, through its node-postgres adapter (one connection). */
+function queryLayer(embedded: Embedded, pglite: PGliteInstance): Kysely<Database> {
+  const pool = new embedded.pg.Pool({
+    ...embedded.createPgConfig(pglite),
+    types: { getTypeParser: numbersForInt8(embedded.pg) },
+    allowExitOnIdle: true,
+  });
+  hearConnectionErrors(pool);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+}
+
+function engineOver(
+  embedded: Embedded,
+  pglite: PGliteInstance,
+  location: DatabaseLocation,
+  description: string,
+  closeEngine: () => Promise<void>,
+  notice?: string,
+): Engine {
+  const db = queryLayer(embedded, pglite);
+  return {
+    location,
+    db,
+    description,
+    ...(notice === undefined ? {} : { notice }),
+    close: async () => {
+      await db.destroy();
+      await closeEngine();
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**

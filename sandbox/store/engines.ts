@@ -13,7 +13,7 @@
  * loads modules again for each test file) still share the engines of the process.
  */
 import { resolve } from "node:path";
-import { type DatabaseLocation, type Engine, openEngine } from "./engine.js";
+import { type DatabaseLocation, type Engine, type OpenOptions, openEngine } from "./engine.js";
 
 /** How long an engine with no sandbox left stays open for the next one. */
 const GRACE_MS = 2000;
@@ -37,15 +37,19 @@ function keyOf(location: DatabaseLocation): string {
   return location.kind === "directory" ? `directory:${resolve(location.path)}` : `postgres:${location.url}`;
 }
 
-/** The engine for a location, opened if this process has none open; `release` when done with it. */
+/**
+ * The engine for a location, opened (with `options`) if this process has none open; `release` when
+ * done with it.
+ */
 export async function acquireEngine(
   location: DatabaseLocation,
+  options: OpenOptions = {},
 ): Promise<{ engine: Engine; release: () => Promise<void> }> {
   const shared = registry();
   const key = keyOf(location);
   let entry = shared.get(key);
   if (entry === undefined) {
-    const opening = openEngine(location);
+    const opening = openEngine(location, options);
     entry = { engine: opening, users: 0, closing: undefined };
     shared.set(key, entry);
     opening.catch(() => shared.delete(key));
