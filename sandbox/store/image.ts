@@ -6,17 +6,28 @@
  * starts from it.
  *
  * The cache is SANDBOX_CACHE_DIR, else node_modules/.cache/workforce-scheduling-api in the working
- * directory when there is a node_modules there, else a folder of this user in the system's temporary
- * directory. A cache that cannot be read or written only costs time: the database runs initdb.
+ * directory when there is a node_modules there, else the user's cache folder (XDG_CACHE_HOME, else
+ * ~/.cache), else a folder of this user in the system's temporary directory. The user's own folder
+ * comes before the temporary directory because anyone on the machine can create a name in the
+ * latter first, and so keep the cache from ever being used there.
+ *
+ * An image decides the data, keys and schema of every sandbox made from it, so it is only taken from
+ * a folder this user owns that no other user can write (the folder is created 0700), and only when
+ * its bytes match the SHA-256 digest recorded when it was made (the digest heads the file, which is
+ * written whole, 0600, and moved into place with one rename). Anything else (a folder of another
+ * owner, one others can write, a missing or wrong digest, a truncated image) is ignored with one
+ * warning per process, and the database runs initdb; its new image is saved only in a folder that
+ * passes the check. A cache that cannot be read or written only costs time.
  *
  * Processes that start together on a machine without the image (the workers of a test run) do not
  * all run initdb: the first claims the image (a claim file beside it), the others wait for it.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { tmpdir, userInfo } from "node:os";
-import { dirname, join } from "node:path";
+import { homedir, tmpdir, userInfo } from "node:os";
+import { dirname, isAbsolute, join } from "node:path";
 
 /** The part of a PGlite instance the image needs. */
 interface Dumpable {
@@ -29,13 +40,37 @@ export function imageCacheDir(): string {
   if (named !== undefined && named !== "") return named;
   const local = join(process.cwd(), "node_modules");
   if (existsSync(local)) return join(local, ".cache", "workforce-scheduling-api");
+  const xdg = process.env.XDG_CACHE_HOME;
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, "workforce-scheduling-api");
+  const home = homeFolder();
+  if (home !== undefined) return join(home, ".cache", "workforce-scheduling-api");
   return join(tmpdir(), `workforce-scheduling-api-${userInfo().uid}`);
+}
+
+/** The user's home folder, when there is one to write in. */
+function homeFolder(): string | undefined {
+  const home = homedir();
+  return home !== "" && home !== "/" && existsSync(home) ? home : undefined;
+}
+
+/**
+ * Why the cache folder cannot be trusted with images, or undefined when it can: it must be a folder
+ * (not a link), this user's, and not writable by the group or others. Created when missing, 0700.
+ */
+async function distrust(folder: string): Promise<string | undefined> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const found = await lstat(folder);
+  if (!found.isDirectory()) return "it is not a folder";
+  const uid = process.getuid?.();
+  if (uid !== undefined && found.uid !== uid) return `it is owned by user ${found.uid}, not this user (${uid})`;
+  if ((found.mode & 0o022) !== 0) return `other users can write in it (mode 0${(found.mode & 0o777).toString(8)})`;
+  return undefined;
 }
 
 /** The image file for the installed PGlite, named by its version (an image fits only the engine that made it). */
 function imageFile(): string | undefined {
   const version = pgliteVersion();
-  return version === undefined ? undefined : join(imageCacheDir(), `pglite-${version}.tar`);
+  return version === undefined ? undefined : join(imageCacheDir(), `pglite-${version}.image`);
 }
 
 function pgliteVersion(): string | undefined {
@@ -53,13 +88,39 @@ function pgliteVersion(): string | undefined {
   return undefined;
 }
 
-/** The cached image, when there is one. */
-async function readImage(file: string): Promise<Blob | undefined> {
+/** The first line of an image file: its digest. The tar of the data directory follows. */
+const HEADER = /^workforce-scheduling-api image sha256=([0-9a-f]{64})\n/;
+
+function header(tar: Buffer): string {
+  return `workforce-scheduling-api image sha256=${createHash("sha256").update(tar).digest("hex")}\n`;
+}
+
+/** The cached image: absent, checked (its tar), or why it is not used. */
+async function readImage(file: string): Promise<Blob | { refused: string } | undefined> {
+  let bytes: Buffer<ArrayBuffer>;
   try {
-    return new Blob([await readFile(file)]);
+    bytes = await readFile(file);
   } catch {
     return undefined;
   }
+  const head = HEADER.exec(bytes.subarray(0, 128).toString("latin1"));
+  if (head === null) return { refused: "it has no recorded digest" };
+  const tar = bytes.subarray(head[0].length);
+  if (header(tar) !== head[0]) return { refused: "it does not match its recorded digest (changed or cut short)" };
+  return new Blob([tar]);
+}
+
+const WARNED = Symbol.for("workforce-scheduling-api/sandbox/image-warned");
+
+/** Says once in a process that an image cache is not used, and why. */
+function warnOnce(message: string): void {
+  const global = globalThis as { [WARNED]?: boolean };
+  if (global[WARNED] === true) return;
+  global[WARNED] = true;
+  process.emitWarning(`${message}; the database is made with initdb instead (a few seconds more)`, {
+    type: "SandboxWarning",
+    code: "SANDBOX_IMAGE_NOT_TRUSTED",
+  });
 }
 
 /** The duty of the process that makes the image: save it (or give up), which ends the claim. */
@@ -80,11 +141,21 @@ const POLL_MS = 200;
 export async function loadImage(): Promise<Blob | ImageClaim> {
   const file = imageFile();
   if (file === undefined) return UNCLAIMED;
+  const folder = dirname(file);
+  const untrusted = await distrust(folder).catch((error: Error) => `it cannot be used (${error.message})`);
+  if (untrusted !== undefined) {
+    warnOnce(`the sandbox's image cache ${folder} is not used: ${untrusted}`);
+    return UNCLAIMED;
+  }
   const claim = `${file}.claim`;
   for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline; await delay(POLL_MS)) {
     const image = await readImage(file);
-    if (image !== undefined) return image;
-    if (await claimFile(claim)) return claimed(file, claim);
+    if (image instanceof Blob) return image;
+    // an image refused is made again (its maker replaces it); one another process is saving is waited for
+    if (await claimFile(claim)) {
+      if (image !== undefined) warnOnce(`the sandbox's image ${file} is not used: ${image.refused}`);
+      return claimed(file, claim);
+    }
     const since = await stat(claim).then(
       (found) => found.mtimeMs,
       () => Date.now(),
@@ -96,8 +167,7 @@ export async function loadImage(): Promise<Blob | ImageClaim> {
 
 async function claimFile(claim: string): Promise<boolean> {
   try {
-    await mkdir(dirname(claim), { recursive: true });
-    await (await open(claim, "wx")).close();
+    await (await open(claim, "wx", 0o600)).close();
     return true;
   } catch {
     return false;
@@ -115,10 +185,10 @@ function claimed(file: string, claim: string): ImageClaim {
     save: async (pglite) => {
       try {
         // uncompressed (about 40 MB): loading it skips the unzip, a sixth of the time a start takes
-        const image = Buffer.from(await (await pglite.dumpDataDir("none")).arrayBuffer());
-        const partial = `${file}.${process.pid}.partial`;
-        await writeFile(partial, image);
-        await rename(partial, file);
+        const tar = Buffer.from(await (await pglite.dumpDataDir("none")).arrayBuffer());
+        await writeWhole(file, [Buffer.from(header(tar), "latin1"), tar]);
+        // the image of earlier versions, which recorded no digest
+        await rm(file.replace(/\.image$/, ".tar"), { force: true });
       } catch {
         // a cache that cannot be written costs only time
       } finally {
@@ -126,6 +196,18 @@ function claimed(file: string, claim: string): ImageClaim {
       }
     },
   };
+}
+
+/** Writes a file 0600 under a name of its own, then moves it into place with one rename. */
+async function writeWhole(file: string, parts: readonly Buffer[]): Promise<void> {
+  const partial = `${file}.${process.pid}.partial`;
+  const handle = await open(partial, "w", 0o600);
+  try {
+    for (const part of parts) await handle.write(part);
+  } finally {
+    await handle.close();
+  }
+  await rename(partial, file);
 }
 
 function delay(ms: number): Promise<void> {
