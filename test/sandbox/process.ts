@@ -39,6 +39,17 @@ export async function runSandboxScript(
   });
 }
 
+/**
+ * Spawns sandbox/main.ts (or reset.ts) with `env` added, on a free port, and returns at once (for
+ * the tests that stop it at a given moment of its start).
+ */
+export async function spawnSandboxScript(
+  file: "main" | "reset",
+  env: Readonly<Record<string, string>>,
+): Promise<ChildProcess> {
+  return spawnScript((await scripts())[file], { PORT: "0", HOST: "127.0.0.1", ...env });
+}
+
 /** Starts sandbox/main.ts on a free port and resolves once it listens. */
 export async function startSandboxProcess(env: Readonly<Record<string, string>>): Promise<SandboxProcess> {
   const child = spawnScript((await scripts()).main, { PORT: "0", HOST: "127.0.0.1", ...env });
