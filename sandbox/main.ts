@@ -38,7 +38,7 @@ if (sandbox.seed === DEMO_SEED) {
 }
 if (typeof settings.seed === "string" && !sandbox.seeded)
   lines.push(
-    `SANDBOX_SEED ${settings.seed} was not loaded: the database already holds data, kept as it is; to replace it with the seed, run npm run sandbox:reset with the same settings`,
+    `SANDBOX_SEED ${settings.seed} was not loaded: the database holds other data, kept as it is; to replace it with the seed, run npm run sandbox:reset with the same settings`,
   );
 process.stdout.write(`${lines.join("\n")}\n`);
 

@@ -20,7 +20,7 @@ import { type DatabaseLocation, parseLocation } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { migrate, SCHEMA_NAME } from "./store/migrations.js";
 import { answerOutages } from "./store/outage.js";
-import { resetTo, seedIfEmpty } from "./store/seeding.js";
+import { loadedFrom, resetTo, seedIfEmpty } from "./store/seeding.js";
 
 /** Options of `createSandbox`. */
 export interface SandboxOptions {
@@ -63,7 +63,11 @@ export interface Sandbox {
   readonly server: FastifyInstance;
   /** the seed the sandbox started from, and goes back to on `reset` */
   readonly seed: Seed;
-  /** whether this start loaded the seed: false when the database already held data, which is kept */
+  /**
+   * whether the data came from this seed: loaded by this start, or by an earlier one or a reset
+   * (the database keeps the digest of the seed it was last loaded from). False when the database
+   * held other data, which is kept.
+   */
   readonly seeded: boolean;
   /** where the data lives, as the `database` option gives it ("memory", a directory, a postgres:// URL) */
   readonly database: string;
@@ -91,7 +95,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // the server's modules load while the database opens
   const serverModule = import("./server.js");
   serverModule.catch(() => undefined);
-  // a new data directory is moved into place only once migrated and seeded
   // a new data directory is made whole, migrated and seeded, before it takes its place
   let seededNew = false;
   const prepare = async (db: Kysely<Database>): Promise<void> => {
@@ -101,8 +104,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let server: FastifyInstance | undefined;
   try {
     const { buildSandboxServer } = await serverModule;
-    const seeded = (await prepareSchema(engine.db, schema, seed)) || seededNew;
+    const loaded = (await prepareSchema(engine.db, schema, seed)) || seededNew;
     const db = engine.db.withSchema(schema);
+    const seeded = loaded || (await loadedFrom(db, seed));
     let fileUrl = options.fileUrl ?? "";
     const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
     const keys = createKeyBook(db);

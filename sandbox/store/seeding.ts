@@ -29,6 +29,25 @@ export async function seedIfEmpty(db: Kysely<Database>, schema: string, seed: Se
   });
 }
 
+/** The setting holding the digest of the seed the data was last loaded from. */
+const SEED_DIGEST = "seed_digest";
+
+/** The SHA-256 of a seed's JSON (Web Crypto, which Node and browsers both have), in hex. */
+async function seedDigest(seed: Seed): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(JSON.stringify(seed)));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** Whether the schema's data was last loaded from `seed` (by a start or a reset, whatever was written since). */
+export async function loadedFrom(db: Kysely<Database>, seed: Seed): Promise<boolean> {
+  const row = await db
+    .selectFrom("sandbox_settings")
+    .select("value")
+    .where("name", "=", SEED_DIGEST)
+    .executeTakeFirst();
+  return row?.value === (await seedDigest(seed));
+}
+
 /** The first key of the seeding lock (the second is the schema's hash): "seed" in ASCII. */
 const SEED_LOCK = 0x73656564;
 
@@ -41,9 +60,15 @@ export async function resetTo(db: Kysely<Database>, schema: string, seed: Seed):
   });
 }
 
-/** Loads a seed into an empty schema, in the transaction given. */
+/** Loads a seed into an empty schema, in the transaction given, and records which seed it was. */
 export async function loadSeed(tx: Transaction<Database>, seed: Seed): Promise<void> {
   const secret = await keySecret(tx);
+  const digest = await seedDigest(seed);
+  await tx
+    .insertInto("sandbox_settings")
+    .values({ name: SEED_DIGEST, value: digest })
+    .onConflict((conflict) => conflict.column("name").doUpdateSet({ value: digest }))
+    .execute();
   for (const company of seed.companies) await loadCompany(tx, company, secret);
 }
 

@@ -147,10 +147,14 @@ describe("npm start on a database that holds data", () => {
     const first = await createSandbox({ database: dataDir });
     expect(first.seeded).toBe(true);
     await first.close();
+    // the data of the seed given (the demo seed, loaded by the start before) is that seed's
+    const again = await createSandbox({ database: dataDir });
+    expect(again.seeded).toBe(true);
+    await again.close();
     const started = await startSandboxProcess({ DATABASE_URL: "", DATA_DIR: dataDir, SANDBOX_SEED: seed });
     try {
       expect(started.output()).toContain(
-        `SANDBOX_SEED ${seed} was not loaded: the database already holds data, kept as it is; to replace it with the seed, run npm run sandbox:reset with the same settings\n`,
+        `SANDBOX_SEED ${seed} was not loaded: the database holds other data, kept as it is; to replace it with the seed, run npm run sandbox:reset with the same settings\n`,
       );
       const demo = await fetch(`${started.url}/wage-rules`, { headers: { "x-api-key": "demo-key-harbor" } });
       expect(demo.status).toBe(200);
