@@ -104,9 +104,11 @@ async function stopFirstStart(round: Round): Promise<void> {
   children.delete(child);
   round.left = existsSync(round.dir) ? "whole" : "absent";
   round.partials = await partialsBeside(round.dir);
-  // beside the directory: itself, its lock (a socket the kernel leaves as a name) and partial folders
+  // beside the directory: itself, its lock (a socket the kernel leaves as a name), partial folders,
+  // and the private folder of a take of the lock stopped midway (removed by a later take)
   round.others = (await besideNames(round.dir)).filter(
-    (name) => name !== "data" && name !== "data.lock" && !name.startsWith("data.partial-"),
+    (name) =>
+      name !== "data" && name !== "data.lock" && !name.startsWith("data.partial-") && !name.startsWith(".data.lock-"),
   );
 }
 
