@@ -1,7 +1,7 @@
 /**
  * `npm run sandbox:reset`: empties the sandbox's database (the one `npm start` uses, from the same
- * environment) and loads the seed again, in one transaction. A data directory in use by a running
- * sandbox is refused: stop it first.
+ * environment) and loads the seed again, in one transaction. On a data directory a sandbox is
+ * running on, that sandbox does it, asked through the directory's lock, and goes on serving.
  */
 import { resetSandbox } from "./sandbox.js";
 import { settingsFrom } from "./settings.js";

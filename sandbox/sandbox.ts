@@ -2,7 +2,8 @@
  * `createSandbox`: a stateful implementation of the API on a real database, served over HTTP in
  * this process, for integration tests and local development. Each sandbox is isolated: in memory
  * (the default) and on a PostgreSQL server it works in a schema of its own, dropped when it
- * closes; in a data directory it keeps its data for the next start.
+ * closes; in a data directory it keeps its data for the next start, and `resetSandbox` run by
+ * another process on that directory asks it to reset itself, through the directory's lock.
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
@@ -16,6 +17,7 @@ import type { ServiceContext } from "./service/context.js";
 import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
 import type { Database } from "./store/database.js";
+import { DirectoryInUseError, requestReset, serveResets } from "./store/directory-lock.js";
 import { type DatabaseLocation, parseLocation } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { migrate, SCHEMA_NAME } from "./store/migrations.js";
@@ -126,6 +128,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const origin = reachable(address);
     if (options.fileUrl === undefined) fileUrl = `${origin}/files`;
     const listening = server;
+    // `npm run sandbox:reset` on the same directory, from another process, asks this sandbox
+    const stopServingResets =
+      location.kind === "directory"
+        ? serveResets(location.path, schema, async (sent) => {
+            await resetTo(db, schema, checkSeed(sent, "the seed sent by sandbox:reset"));
+            keys.forget();
+            listening.log.info("reset to the seed sent by sandbox:reset");
+          })
+        : () => undefined;
     return {
       url: `${origin}${basePath}`,
       origin,
@@ -142,6 +153,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
         keys.forget();
       },
       close: once(async () => {
+        stopServingResets();
         await closeServer(listening);
         if (!kept) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(engine.db);
         await release();
@@ -157,7 +169,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
 /**
  * Empties a sandbox's database and loads the seed again (`npm run sandbox:reset`), without
- * serving it. Answers what it did, for the command to print.
+ * serving it; a data directory a sandbox runs on in another process is reset by that sandbox,
+ * asked through the directory's lock, so that it goes on serving the new data. Answers what it
+ * did, for the command to print.
  */
 export async function resetSandbox(options: Pick<SandboxOptions, "database" | "seed" | "schema">): Promise<string> {
   const location = parseLocation(options.database ?? "memory");
@@ -165,12 +179,19 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
   const { schema } = schemaFor(location, options.schema);
   // a data directory that cannot be opened is moved aside and made again
   const prepare = (db: Kysely<Database>) => prepareSchema(db, schema, seed);
-  const { engine, release } = await acquireEngine(location, { prepare, replaceBroken: true });
+  let acquired: Awaited<ReturnType<typeof acquireEngine>>;
+  try {
+    acquired = await acquireEngine(location, { prepare, replaceBroken: true });
+  } catch (error) {
+    if (location.kind !== "directory" || !(error instanceof DirectoryInUseError)) throw error;
+    const holder = await requestReset(location.path, schema, seed);
+    return `reset PGlite in ${location.path}, schema ${schema}, in the sandbox running as process ${holder.pid}: ${loaded(seed)}`;
+  }
+  const { engine, release } = acquired;
   try {
     await migrate(engine.db, schema);
     await resetTo(engine.db.withSchema(schema), schema, seed);
-    const companies = seed.companies.length;
-    return `${engine.notice === undefined ? "" : `${engine.notice}\n`}reset ${engine.description}, schema ${schema}: loaded ${seed === DEMO_SEED ? "the demo seed" : "the seed"} (${companies} ${companies === 1 ? "company" : "companies"})`;
+    return `${engine.notice === undefined ? "" : `${engine.notice}\n`}reset ${engine.description}, schema ${schema}: ${loaded(seed)}`;
   } finally {
     await release();
   }
@@ -180,6 +201,12 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
 async function prepareSchema(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
   await migrate(db, schema);
   return seedIfEmpty(db.withSchema(schema), schema, seed);
+}
+
+/** What a reset loaded, for its message. */
+function loaded(seed: Seed): string {
+  const companies = seed.companies.length;
+  return `loaded ${seed === DEMO_SEED ? "the demo seed" : "the seed"} (${companies} ${companies === 1 ? "company" : "companies"})`;
 }
 
 /** The seed of the options: checked, read from its file, or the demo seed. */

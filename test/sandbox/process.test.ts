@@ -3,7 +3,8 @@
  * README shows it (each command's answer compared with the line under it; `created` is today's date
  * where the README shows the day it was written), its data survives a graceful restart, SIGTERM
  * closes it and lets the directory go, a second process on the directory is refused with a clear
- * message, a bad seed file stops it with the file's line, and `sandbox:reset` starts over.
+ * message, a bad seed file stops it with the file's line, and `sandbox:reset` starts over: on its
+ * own, or, with the sandbox running, by asking it through the directory's lock.
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -122,6 +123,36 @@ describe("the sandbox process on a data directory", () => {
     ]);
     first = await startSandboxProcess({ DATA_DIR: dataDir });
     expect((await call(first.url, "listEvents")).body).toEqual({ data: [], total_count: 0 });
+  });
+
+  it("has the running sandbox reset itself to sandbox:reset's seed, asked through the lock", async () => {
+    const running = first as SandboxProcess;
+    expect((await call(running.url, "listEvents", { key: "reset-key" })).status).toBe(401);
+    const seed = join(dir, "reset-seed.yaml");
+    await writeFile(
+      seed,
+      [
+        "companies:",
+        "  - company_id: 9",
+        "    name: Reset Co",
+        "    api_keys: [{ key: reset-key, personnel_id: 1 }]",
+        "    personnel: [{ personnel_id: 1, name: Ann Reset }]",
+        "    wage_rules: [{ id: night, name: Night rate }]",
+        "",
+      ].join("\n"),
+    );
+    const reset = await runSandboxScript("reset", { DATA_DIR: dataDir, SANDBOX_SEED: seed });
+    expect([reset.code, reset.output.trim()]).toEqual([
+      0,
+      `reset PGlite in ${dataDir}, schema sandbox, in the sandbox running as process ${running.child.pid}: loaded the seed (1 company)`,
+    ]);
+    // the same process serves the new seed: its key and records, and the old keys are gone
+    expect((await call(running.url, "listWageRules", { key: "reset-key" })).body).toMatchObject({
+      data: [{ id: "night", name: "Night rate" }],
+    });
+    expect((await call(running.url, "listEvents", { key: "reset-key" })).body).toEqual({ data: [], total_count: 0 });
+    expect((await call(running.url, "listEvents")).status).toBe(401);
+    expect(running.child.exitCode).toBeNull();
   });
 });
 
