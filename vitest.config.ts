@@ -4,20 +4,29 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * The corpus test files first, the largest document first. vitest orders files by their last
- * run's duration, or, on a fresh checkout (CI), by their size; the corpus files are three lines
- * long and the longest to run, and started last they leave one worker alone at the end.
+ * The longest test files first, the longest first: the corpus files, the largest document first,
+ * then the sandbox's sweep and the differential test. vitest orders files by their last run's
+ * duration, or, on a fresh checkout (CI), by their size; these files are short and the longest to
+ * run, and started last they leave one worker alone at the end.
  */
-const CORPUS_ORDER = ["stripe", "openai", "discord", "others"];
+const LONGEST_FIRST = [
+  "corpus/stripe",
+  "corpus/openai",
+  "sandbox/first-start",
+  "corpus/discord",
+  "corpus/others",
+  "compiler/differential",
+  "sandbox/statements",
+  "sandbox/data-directory",
+];
 
-class CorpusFirst extends BaseSequencer {
+class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (file: TestSpecification): number => {
-      const match = /[\\/]test[\\/]corpus[\\/]([\w-]+)\.test\.ts$/.exec(file.moduleId);
-      if (match === null) return CORPUS_ORDER.length + 1;
-      const known = CORPUS_ORDER.indexOf(match[1] ?? "");
-      return known === -1 ? CORPUS_ORDER.length : known;
+      const match = /[\\/]test[\\/]([\w-]+[\\/][\w-]+)\.test\.ts$/.exec(file.moduleId);
+      const known = LONGEST_FIRST.indexOf((match?.[1] ?? "").replace("\\", "/"));
+      return known === -1 ? LONGEST_FIRST.length : known;
     };
     return sorted
       .map((file, index) => ({ file, index, rank: rank(file) }))
@@ -65,7 +74,7 @@ export default defineConfig({
     // test files share a worker's module cache: the generator, TypeScript and Fastify load once per
     // worker instead of once per file (tests keep no state in shared modules, and restore timers)
     isolate: false,
-    sequence: { sequencer: CorpusFirst },
+    sequence: { sequencer: LongestFirst },
     // a test that asserts nothing fails
     expect: { requireAssertions: true },
   },
