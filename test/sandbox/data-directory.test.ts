@@ -200,12 +200,12 @@ describe("a data directory that cannot be opened", () => {
     expect(aside).toMatch(new RegExp(`^${literal(broken)}\\.broken-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ$`));
     expect(reset.output).toContain(`reset PGlite in ${broken}, schema sandbox: loaded the demo seed (2 companies)`);
     expect(await fingerprint(aside)).toEqual(before);
-    const sandbox = await startSandboxProcess({ DATA_DIR: broken });
+    const sandbox = await createSandbox({ database: broken });
     try {
       expect((await call(sandbox.url, "listWageRules")).status).toBe(200);
       expect((await call(sandbox.url, "listEvents", { key: SUMMIT })).body).toEqual({ data: [], total_count: 0 });
     } finally {
-      await sandbox.stop("SIGTERM");
+      await sandbox.close();
     }
   });
 });
