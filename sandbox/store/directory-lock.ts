@@ -31,9 +31,8 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { hostname } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 
-/** A held lock: whether the directory was new (absent or empty) when taken, and how to let it go. */
+/** A held lock, and how to let it go (what the directory holds is ./data-directory.ts's to judge). */
 export interface DirectoryLock {
-  readonly fresh: boolean;
   /** the lock's path, `<dir>.lock` */
   readonly path: string;
   /** closes the socket and removes its file (if it is still this lock's) */
@@ -96,7 +95,7 @@ export async function lockDirectory(path: string): Promise<DirectoryLock> {
   try {
     placed = await place(bound.socket, file, directory);
     held().set(file, handlers);
-    return { fresh: await isEmpty(directory), path: file, release };
+    return { path: file, release };
   } catch (error) {
     await release();
     throw error;
@@ -568,13 +567,4 @@ function codeOf(error: unknown): string {
 
 function ignoreMissing(error: unknown): void {
   if (codeOf(error) !== "ENOENT") throw error;
-}
-
-async function isEmpty(directory: string): Promise<boolean> {
-  try {
-    return (await readdir(directory)).length === 0;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
-    throw error;
-  }
 }
