@@ -22,7 +22,14 @@ import { toRouterPath } from "./parameters.js";
 import { problemOutcome } from "./problems.js";
 import { InputReader, validationProblem } from "./request.js";
 import { compileResponder, type Responder } from "./responses.js";
-import { Admission, type Authenticate, compileSecurity, type SecurityCheck, type SecurityVerdict } from "./security.js";
+import {
+  Admission,
+  type Authenticate,
+  authenticateOf,
+  compileSecurity,
+  type SecurityCheck,
+  type SecurityVerdict,
+} from "./security.js";
 
 /** The default limit of a JSON, form or text body: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1_048_576;
@@ -78,7 +85,8 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
     this.owner = picked.owner;
     this.transport = transport;
     this.settings = settings;
-    this.security = compileSecurity(route, settings.authenticate);
+    // without a hook of its own, the one the handlers carry (the mock handlers')
+    this.security = compileSecurity(route, settings.authenticate ?? authenticateOf(picked.owner));
     this.match = compileContentMatcher(route.body?.contents ?? []);
     this.inputs = new InputReader(route, toRouterPath(route.path));
     this.respond = compileResponder(route, settings.validateResponses, key);

@@ -50,6 +50,19 @@ export class Admission {
 /** undefined to let the request through (no principal), an Admission to let it through with one, else the problem to answer. */
 export type SecurityVerdict = ProblemDetails | Admission | undefined;
 
+/**
+ * Where a set of handlers may carry the `authenticate` hook it is meant to be served with (the
+ * mock handlers carry one accepting any non-empty key), so that serving them needs no other
+ * argument. A hook passed to the server or to the MSW handlers takes its place.
+ */
+export const HANDLERS_AUTHENTICATE: unique symbol = Symbol("authenticate");
+
+/** The hook a set of handlers carries, if any. */
+export function authenticateOf(handlers: object): Authenticate<unknown> | undefined {
+  const hook: unknown = (handlers as { readonly [HANDLERS_AUTHENTICATE]?: unknown })[HANDLERS_AUTHENTICATE];
+  return typeof hook === "function" ? (hook as Authenticate<unknown>) : undefined;
+}
+
 /** The security check of one route. */
 export type SecurityCheck = (request: IncomingRequest) => SecurityVerdict | Promise<SecurityVerdict>;
 

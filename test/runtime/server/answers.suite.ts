@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { answerWith, type MockAnswer } from "../../../src/runtime/server/runtime/answers.js";
 import { ProblemError } from "../../../src/runtime/server/runtime/problems.js";
+import { authenticateOf } from "../../../src/runtime/server/runtime/security.js";
 
 type Handlers = Record<string, () => MockAnswer>;
 
@@ -22,6 +23,14 @@ describe("answerWith", () => {
   });
 
   it("makes nothing of nothing", () => {
-    expect(answerWith<Handlers>({})).toEqual({});
+    expect(Object.keys(answerWith<Handlers>({}))).toEqual([]);
+  });
+
+  it("carries an authenticate hook that lets any key in, so the handlers serve as they are", () => {
+    const hook = authenticateOf(answerWith<Handlers>({}));
+    expect(
+      hook?.("any-key", { headers: {} } as never, { type: "apiKey", scheme: "k", in: "header", name: "X-API-KEY" }),
+    ).toBe(true);
+    expect(authenticateOf({})).toBeUndefined();
   });
 });
