@@ -67,7 +67,9 @@ describe("body", () => {
       400,
       "urn:problem-type:malformed-body",
     );
-    expect(problem["detail"]).toBe("The request body is not well-formed JSON.");
+    expect(problem["detail"]).toBe(
+      "The request body is not well-formed JSON: it ends at line 1, column 10, before the JSON value does.",
+    );
   });
 
   it("JSON that is not UTF-8 → 400 naming the byte offset; the handler never sees U+FFFD", async () => {

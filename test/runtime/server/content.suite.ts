@@ -129,18 +129,31 @@ describe("decodeBody", () => {
     expect(decodeBody("text", Buffer.from([0x61, 0xff, 0x62]))).toBe("a\uFFFDb");
   });
 
-  it.each(["{", "   ", "{'a':1}", "[1,]", "\uFEFF{}", "NaN", '{"a":1}x'])(
-    "refuses malformed JSON %j with a 400 problem",
-    (text) => {
-      const thrown = catchProblem(() => decodeBody("json", bytes(text)));
-      expect(thrown.problem).toEqual({
-        type: "urn:problem-type:malformed-body",
-        title: "Malformed request body",
-        status: 400,
-        detail: "The request body is not well-formed JSON.",
-      });
-    },
-  );
+  it.each([
+    ["{", "it ends at line 1, column 2, before the JSON value does"],
+    ["   ", "it ends at line 1, column 4, before the JSON value does"],
+    ["{'a':1}", `unexpected character "'" at line 1, column 2`],
+    ["[1,]", 'unexpected character "]" at line 1, column 4'],
+    ["\uFEFF{}", "unexpected character U+FEFF at line 1, column 1"],
+    ["NaN", 'unexpected character "N" at line 1, column 1'],
+    ['{"a":1}x', 'unexpected character "x" at line 1, column 8'],
+    ['{\n  "name": \n}', 'unexpected character "}" at line 3, column 1'],
+    ['{"a":"\\x"}', 'unexpected character "\\\\" at line 1, column 7'],
+    ["[01]", 'unexpected character "1" at line 1, column 3'],
+    ['{"a" 1}', 'unexpected character "1" at line 1, column 6'],
+    ['["a\tb"]', "unexpected control character U+0009 at line 1, column 4"],
+    ['{"a":1,}', 'unexpected character "}" at line 1, column 8'],
+    ["1e5e", 'unexpected character "e" at line 1, column 4'],
+    [`${"[".repeat(100_000)}}`, 'unexpected character "}" at line 1, column 100001'],
+  ])("refuses malformed JSON %j with a 400 problem saying where: %s", (text, where) => {
+    const thrown = catchProblem(() => decodeBody("json", bytes(text)));
+    expect(thrown.problem).toEqual({
+      type: "urn:problem-type:malformed-body",
+      title: "Malformed request body",
+      status: 400,
+      detail: `The request body is not well-formed JSON: ${where}.`,
+    });
+  });
 
   it.each([
     ["a stray byte", [0xff], 11],

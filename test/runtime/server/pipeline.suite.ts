@@ -325,7 +325,7 @@ describe("mountRoutes", () => {
       });
       expect([malformed.statusCode, malformed.json().detail]).toEqual([
         400,
-        "The request body is not well-formed JSON.",
+        "The request body is not well-formed JSON: it ends at line 1, column 2, before the JSON value does.",
       ]);
       const invalid = await server.inject({ method: "POST", url: "/things", payload: { name: 1 } });
       expect([invalid.statusCode, invalid.json().detail, invalid.json().errors]).toEqual([

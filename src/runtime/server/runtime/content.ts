@@ -22,7 +22,7 @@ import { createProblem, type ProblemDetails, ProblemError } from "./problems.js"
 /** Picks the declared content a Content-Type header selects, if any. */
 export type ContentMatcher = (header: string) => RouteContent | undefined;
 
-const MALFORMED_JSON = createProblem("malformedBody", "The request body is not well-formed JSON.");
+const MALFORMED_JSON = "The request body is not well-formed JSON";
 /** The deepest nesting of arrays and objects a JSON body may have. */
 export const MAX_JSON_DEPTH = 1000;
 const TOO_DEEP = createProblem("malformedBody", `The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
@@ -179,11 +179,122 @@ function parseJson(raw: Uint8Array): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ProblemError(MALFORMED_JSON);
+    throw new ProblemError(createProblem("malformedBody", malformedJson(text)));
   }
   // Each level takes two bytes at least, so a shorter body cannot be too deep.
   if (raw.length > 2 * MAX_JSON_DEPTH && nestedDeeperThan(raw, MAX_JSON_DEPTH)) throw new ProblemError(TOO_DEEP);
   return value;
+}
+
+/**
+ * What is wrong with JSON text that does not parse, and where, by line and column (columns count
+ * UTF-16 code units from 1): JSON.parse's own messages differ between Node versions, and some
+ * give no position at all.
+ */
+export function malformedJson(text: string): string {
+  const offset = jsonErrorOffset(text);
+  if (offset < 0) return `${MALFORMED_JSON}.`;
+  const before = text.slice(0, offset);
+  const line = before.split("\n").length;
+  const column = offset - before.lastIndexOf("\n");
+  if (offset >= text.length)
+    return `${MALFORMED_JSON}: it ends at line ${line}, column ${column}, before the JSON value does.`;
+  const code = text.codePointAt(offset) ?? 0;
+  const found =
+    code < 0x20
+      ? `control character U+${hex(code)}`
+      : code < 0x7f
+        ? `character ${JSON.stringify(String.fromCharCode(code))}`
+        : `character U+${hex(code)}`;
+  return `${MALFORMED_JSON}: unexpected ${found} at line ${line}, column ${column}.`;
+}
+
+function hex(code: number): string {
+  return code.toString(16).toUpperCase().padStart(4, "0");
+}
+
+const JSON_NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const JSON_ESCAPE = /\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4})/y;
+
+/**
+ * The offset at which JSON text stops being well-formed (its length when it ends too early), or
+ * -1 when it is well-formed. Iterative, with a stack of the closers expected, so any depth of
+ * nesting is scanned without recursion.
+ */
+export function jsonErrorOffset(text: string): number {
+  const closers: number[] = [];
+  let i = 0;
+  const skip = (): void => {
+    for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(++i));
+  };
+  /** a string at i: answers whether it is well-formed, leaving i after it or at the fault */
+  const string = (): boolean => {
+    if (text.charCodeAt(i) !== 0x22) return false;
+    for (i++; i < text.length; ) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        i++;
+        return true;
+      }
+      if (c < 0x20) return false;
+      if (c !== 0x5c) i++;
+      else {
+        JSON_ESCAPE.lastIndex = i;
+        if (!JSON_ESCAPE.test(text)) return false;
+        i = JSON_ESCAPE.lastIndex;
+      }
+    }
+    return false;
+  };
+  /** a member's name and colon, leaving i at its value */
+  const key = (): boolean => {
+    skip();
+    if (!string()) return false;
+    skip();
+    if (text.charCodeAt(i) !== 0x3a) return false;
+    i++;
+    return true;
+  };
+  for (;;) {
+    skip();
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) {
+      i++;
+      skip();
+      const closer = c === 0x7b ? 0x7d : 0x5d;
+      if (text.charCodeAt(i) !== closer) {
+        closers.push(closer);
+        if (closer === 0x7d && !key()) return i;
+        continue;
+      }
+      i++;
+    } else if (c === 0x22) {
+      if (!string()) return i;
+    } else {
+      const literal = ["true", "false", "null"].find((word) => text.startsWith(word, i));
+      if (literal !== undefined) i += literal.length;
+      else {
+        JSON_NUMBER.lastIndex = i;
+        if (!JSON_NUMBER.test(text)) return i;
+        i = JSON_NUMBER.lastIndex;
+      }
+    }
+    // after a value: commas and closers until the next value
+    for (;;) {
+      skip();
+      const closer = closers.at(-1);
+      if (closer === undefined) return i < text.length ? i : -1;
+      const next = text.charCodeAt(i);
+      if (next === closer) {
+        i++;
+        closers.pop();
+      } else if (next === 0x2c) {
+        i++;
+        if (closer === 0x7d && !key()) return i;
+        break;
+      } else return i;
+    }
+  }
 }
 
 /** Whether well-formed JSON text nests arrays and objects more than `limit` deep (strings skipped). */
