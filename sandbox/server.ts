@@ -1,12 +1,15 @@
 /**
  * The sandbox as an HTTP server: the generated server (`buildServer`) with the sandbox's handlers
  * and key book, the API reference at /docs, and the stored files at the `file_url` a document's
- * `location` names. This is the only transport code of the sandbox.
+ * `location` names. This is the only transport code of the sandbox. A request preferring a status
+ * or an example (`Prefer: code=404`, `Prefer: example=name`) is answered from the spec's examples
+ * without reaching the handlers, so it stores nothing.
  */
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { routes } from "workforce-scheduling-api";
 import {
+  answerPreferred,
   buildServer,
   createProblem,
   type Handlers,
@@ -36,7 +39,7 @@ export interface SandboxServerOptions {
 /** Builds the server (not yet listening). */
 export async function buildSandboxServer(options: SandboxServerOptions): Promise<FastifyInstance> {
   const app = await buildServer<Caller>({
-    handlers: options.handlers,
+    handlers: answerPreferred(options.handlers, document),
     authenticate: options.keys.authenticate,
     logger: options.logger,
     ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),

@@ -10,6 +10,7 @@ export { DEFAULT_REQUEST_TIMEOUT } from "./app.js";
 export type { Handlers, HandlerTypes } from "./handlers.js";
 export { createMockHandlers, mockAnswers } from "./mock.js";
 export {
+  answerPreferred,
   type BuildServerOptions,
   buildServer,
   DEFAULT_BODY_LIMIT,

@@ -2,7 +2,8 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /**
- * The mock server (npm start): every operation answers its example response.
+ * The mock server (npm run mock): every operation answers its example response, or the one a
+ * request prefers (`Prefer: code=404`, `Prefer: example=name`).
  *
  * The API reference is at /docs, the spec at /openapi.json and /openapi.yaml (no key needed).
  *
@@ -12,11 +13,12 @@
  */
 /// <reference types="node" />
 import document from "../openapi.json" with { type: "json" };
-import { buildServer, createMockHandlers, registerDocs } from "./index.js";
+import { answerPreferred, buildServer, createMockHandlers, registerDocs } from "./index.js";
 import { closeOnSignals, listenSettingsOf } from "./runtime/listen.js";
 
 const { host, port, authenticate } = listenSettingsOf(process.env);
-const app = await buildServer({ handlers: createMockHandlers(), authenticate, logger: true });
+const handlers = answerPreferred(createMockHandlers(), document);
+const app = await buildServer({ handlers, authenticate, logger: true });
 await registerDocs(app, document);
 await app.listen({ host, port });
 closeOnSignals(app);

@@ -62,6 +62,11 @@ export const PROBLEM_TYPES = {
     status: 500,
   },
   internal: { type: "urn:problem-type:internal-error", title: "Internal Server Error", status: 500 },
+  unsatisfiablePreference: {
+    type: "urn:problem-type:unsatisfiable-preference",
+    title: "Preference not declared",
+    status: 400,
+  },
   notImplemented: { type: "urn:problem-type:not-implemented", title: "Not Implemented", status: 501 },
   unavailable: { type: "urn:problem-type:service-unavailable", title: "Service Unavailable", status: 503 },
 } as const;
