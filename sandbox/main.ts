@@ -1,14 +1,14 @@
 /**
  * `npm start`: the sandbox as a service, on PGlite in `.data/sandbox` by default (see ./settings.ts
  * for the environment it reads). It prints where it listens, where the data is, the demo keys
- * when it runs on the demo seed, and a seed file it did not load because the database already
+ * when it runs on the demo seed, the keys API_KEYS adds, and a seed file it did not load because the database already
  * held data. A setting it cannot use, a port in use or a database it cannot reach stops it with
  * one line saying what to do. SIGINT and SIGTERM close it cleanly: the requests in flight are
  * answered, the database is closed (PGlite writes its checkpoint) and the directory is let go.
  */
 import { ListenError } from "./port.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox.js";
-import { DEMO_SEED } from "./seed/seed.js";
+import { DEMO_SEED, seedKeys } from "./seed/seed.js";
 import { settingsFrom } from "./settings.js";
 
 let sandbox: Sandbox;
@@ -27,15 +27,13 @@ const lines = [
 ];
 if (sandbox.seed === DEMO_SEED) {
   lines.push("Demo seed. Keys:");
-  for (const company of DEMO_SEED.companies) {
-    for (const { key, personnel_id } of company.api_keys) {
-      const holder = company.personnel.find((person) => person.personnel_id === personnel_id)?.name ?? "";
-      lines.push(
-        `  X-API-KEY: ${key}   (${company.name}, company ${company.company_id}; caller ${holder}, person ${personnel_id})`,
-      );
-    }
-  }
+  for (const { key, company, companyId, holder, personnelId } of seedKeys(DEMO_SEED))
+    lines.push(`  X-API-KEY: ${key}   (${company}, company ${companyId}; caller ${holder}, person ${personnelId})`);
 }
+const extraKeys = settings.apiKeys?.length ?? 0;
+const firstKey = sandbox.seed.companies[0]?.api_keys[0]?.key;
+if (extraKeys > 0 && firstKey !== undefined)
+  lines.push(`API_KEYS: ${extraKeys} more ${extraKeys === 1 ? "key" : "keys"} accepted, each calling as ${firstKey}`);
 if (typeof settings.seed === "string" && !sandbox.seeded)
   lines.push(
     `SANDBOX_SEED ${settings.seed} was not loaded: the database holds other data, kept as it is; to replace it with the seed, run npm run sandbox:reset with the same settings`,

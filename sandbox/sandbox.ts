@@ -12,7 +12,7 @@ import { basePath } from "workforce-scheduling-api";
 import type { Authenticate, Handlers } from "workforce-scheduling-api/server";
 import { checkListen, listenError } from "./port.js";
 import { checkSeed, readSeedFile } from "./seed/load-seed.js";
-import { DEMO_SEED, type Seed } from "./seed/seed.js";
+import { DEMO_SEED, type Seed, seedKeys } from "./seed/seed.js";
 import type { ServiceContext } from "./service/context.js";
 import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
@@ -43,6 +43,11 @@ export interface SandboxOptions {
   readonly port?: number;
   /** The URL prefix of stored files in answers (`location`); by default this server's own `/files`. */
   readonly fileUrl?: string;
+  /**
+   * Keys accepted besides the seed's, never stored: each calls as the holder of the seed's first
+   * key, in its company (`API_KEYS` of `npm start`).
+   */
+  readonly apiKeys?: readonly string[];
   /** Log every request (default false). */
   readonly logger?: boolean;
   /** Check every answer against the contract (default: when NODE_ENV is not "production"). */
@@ -111,7 +116,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const seeded = loaded || (await loadedFrom(db, seed));
     let fileUrl = options.fileUrl ?? "";
     const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
-    const keys = createKeyBook(db);
+    const keys = createKeyBook(db, { keys: options.apiKeys ?? [], as: seed.companies[0]?.api_keys[0]?.key ?? "" });
     const handlers = answerOutages(createSandboxHandlers(context));
     const filePath = options.fileUrl === undefined ? "/files" : new URL(options.fileUrl).pathname;
     server = await buildSandboxServer({
@@ -120,6 +125,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       context,
       filePath,
       logger: options.logger ?? false,
+      ...(seed === DEMO_SEED && seeded ? { demoKeys: seedKeys(seed) } : {}),
       ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
     });
     const address = await server.listen({ host, port }).catch((error: unknown) => {

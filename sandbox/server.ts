@@ -19,6 +19,7 @@ import {
   registerDocs,
 } from "workforce-scheduling-api/server";
 import document from "workforce-scheduling-api/spec" with { type: "json" };
+import type { SeedKey } from "./seed/seed.js";
 import type { ServiceContext } from "./service/context.js";
 import { readStoredFile } from "./service/files.js";
 import type { Caller, KeyBook } from "./service/keys.js";
@@ -34,6 +35,8 @@ export interface SandboxServerOptions {
   readonly logger: boolean;
   /** check every answer against the contract (default: when NODE_ENV is not "production") */
   readonly validateResponses?: boolean;
+  /** the keys the reference at /docs lists (the demo seed's), none by default */
+  readonly demoKeys?: readonly SeedKey[];
 }
 
 /** Builds the server (not yet listening). */
@@ -44,9 +47,24 @@ export async function buildSandboxServer(options: SandboxServerOptions): Promise
     logger: options.logger,
     ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
   });
-  await registerDocs(app, document);
+  await registerDocs(app, withDemoKeys(document, options.demoKeys ?? []));
   registerFiles(app, options);
   return app;
+}
+
+/**
+ * The document the reference shows: the spec, with the demo keys at the end of its description
+ * when the sandbox runs on the demo seed, so that "Authorize" can be filled in from the page.
+ */
+function withDemoKeys(spec: typeof document, keys: readonly SeedKey[]): typeof document {
+  if (keys.length === 0) return spec;
+  const list = keys.map(
+    ({ key, company, companyId, holder, personnelId }) =>
+      `- \`${key}\`: ${company} (company ${companyId}), calling as ${holder} (person ${personnelId})`,
+  );
+  const note = ["**This sandbox runs on the demo seed.** Authorize with one of its keys:", "", ...list].join("\n");
+  const description = spec.info.description === undefined ? note : `${spec.info.description}\n\n${note}`;
+  return { ...spec, info: { ...spec.info, description } };
 }
 
 const MISSING_KEY = createProblem("missingKey", "The X-API-KEY header is required.");

@@ -7,6 +7,7 @@
  * - SANDBOX_SEED: a YAML or JSON seed file, loaded into an empty database (default: the demo seed)
  * - FILE_URL: the URL prefix of stored files in answers (default: this server's own /files)
  * - HOST, PORT: where the server listens (default 127.0.0.1:3000)
+ * - API_KEYS: comma-separated keys accepted besides the seed's, as the seed's first key
  *
  * A value the sandbox cannot use is refused with what it accepts, before anything is opened.
  */
@@ -26,7 +27,17 @@ export function settingsFrom(env: NodeJS.ProcessEnv): SandboxOptions {
     ...(env.FILE_URL?.trim() ? { fileUrl: env.FILE_URL.trim() } : {}),
     host: env.HOST?.trim() || "127.0.0.1",
     port: parsePort(env.PORT),
+    ...apiKeysOf(env.API_KEYS),
   };
+}
+
+/** API_KEYS, comma-separated, as the option (none when unset or empty). */
+function apiKeysOf(raw: string | undefined): { apiKeys?: string[] } {
+  const keys = (raw ?? "")
+    .split(",")
+    .map((key) => key.trim())
+    .filter((key) => key !== "");
+  return keys.length === 0 ? {} : { apiKeys: keys };
 }
 
 /** What DATABASE_URL takes, for messages. */

@@ -140,3 +140,25 @@ export const DEMO_SEED: Seed = {
     },
   ],
 };
+
+/** A key of a seed with whom it belongs to, for the lists of demo keys. */
+export interface SeedKey {
+  readonly key: string;
+  readonly company: string;
+  readonly companyId: number;
+  readonly holder: string;
+  readonly personnelId: number;
+}
+
+/** Every key of a seed, company by company, with its company and holder. */
+export function seedKeys(seed: Seed): SeedKey[] {
+  return seed.companies.flatMap((company) =>
+    company.api_keys.map(({ key, personnel_id }) => ({
+      key,
+      company: company.name,
+      companyId: company.company_id,
+      holder: company.personnel.find((person) => person.personnel_id === personnel_id)?.name ?? "",
+      personnelId: personnel_id,
+    })),
+  );
+}

@@ -1,33 +1,25 @@
 /**
  * `npm start`'s sandbox as a process on a new data directory: the README's curl flow runs as the
  * README shows it (each command's answer compared with the line under it; `created` is today's date
- * where the README shows the day it was written), its data survives a graceful restart, SIGTERM
+ * where the README shows the day it was written), `/docs` lists the demo keys, the keys of API_KEYS
+ * call as the seed's first, a request's `Prefer` is answered from the spec's examples and stores
+ * nothing, its data survives a graceful restart, SIGTERM
  * closes it and lets the directory go, a second process on the directory is refused with a clear
  * message, a bad seed file stops it with the file's line, and `sandbox:reset` starts over: on its
  * own, or, with the sandbox running, by asking it through the directory's lock.
  */
-import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lockDirectory } from "../../sandbox/store/directory-lock.js";
-import { makeTempDir, repoRoot } from "../support/paths.js";
+import { runCurlFlow, shellBlock } from "../support/curl-flow.js";
+import { makeTempDir } from "../support/paths.js";
 import { runSandboxScript, type SandboxProcess, startSandboxProcess } from "./process.js";
 import { call } from "./support.js";
 
-const exec = promisify(execFile);
-
-/** The README's first shell block holding curl commands, as lines. */
-function readmeFlow(): string[] {
-  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
-    .map((match) => match[1] ?? "")
-    .find((text) => text.includes("curl "));
-  if (block === undefined) throw new Error("the README shows no curl flow");
-  return block.trimEnd().split("\n");
-}
+/** A key API_KEYS adds, the one docs/server.md's storm uses. */
+const STORM_KEY = "storm-key-7f3a";
 
 let dir: string;
 let dataDir: string;
@@ -44,8 +36,8 @@ describe("the sandbox process on a data directory", () => {
     await first?.stop("SIGKILL");
   });
 
-  it("prints where it listens, its data and the demo keys", async () => {
-    first = await startSandboxProcess({ DATA_DIR: dataDir });
+  it("prints where it listens, its data and the demo keys, which the reference lists too", async () => {
+    first = await startSandboxProcess({ DATA_DIR: dataDir, API_KEYS: ` ${STORM_KEY},` });
     expect(first.output()).toContain(`Data: PGlite in ${dataDir}, schema sandbox`);
     expect(first.output()).toMatch(
       /X-API-KEY: demo-key-harbor {3}\(Harbor Events, company 5; caller Dana Ortiz, person 7\)/,
@@ -55,30 +47,53 @@ describe("the sandbox process on a data directory", () => {
     const origin = new URL(first.url).origin;
     const docs = await fetch(`${origin}/docs/`);
     expect([docs.status, docs.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
-    expect(((await (await fetch(`${origin}/openapi.json`)).json()) as { info: { title: string } }).info.title).toBe(
-      "Workforce Scheduling Service API",
+    const { info } = (await (await fetch(`${origin}/openapi.json`)).json()) as {
+      info: { title: string; description: string };
+    };
+    expect(info.title).toBe("Workforce Scheduling Service API");
+    expect(info.description).toContain(
+      "Authorize with one of its keys:\n\n- `demo-key-harbor`: Harbor Events (company 5), calling as Dana Ortiz (person 7)\n- `demo-key-summit`: Summit Staffing (company 6), calling as Alex Kim (person 3)",
     );
+    expect(first.output()).toContain("API_KEYS: 1 more key accepted, each calling as demo-key-harbor");
   });
 
   it("runs the README's curl flow as the README shows it, answer by answer", async () => {
-    const lines = readmeFlow();
-    const origin = new URL(first?.url ?? "").origin;
-    const setup = lines
-      .filter((line) => /^\w+=/.test(line))
-      .map((line) => line.replaceAll("http://127.0.0.1:3000", origin));
     const today = new Date().toISOString().slice(0, 10);
-    let commands = 0;
-    for (const [index, line] of lines.entries()) {
-      if (!line.startsWith("curl ")) continue;
-      const shown = lines[index + 1] ?? "";
-      expect(shown, `the README shows the answer of: ${line}`).toMatch(/^# /);
-      const { stdout } = await exec("bash", ["-c", [...setup, line].join("\n")]);
-      expect(JSON.parse(stdout), line).toEqual(
-        JSON.parse(shown.slice(2).replaceAll('"created":"2026-11-25"', `"created":"${today}"`)),
-      );
-      commands++;
-    }
+    const commands = await runCurlFlow(shellBlock("README.md", "curl "), new URL(first?.url ?? "").origin, (shown) =>
+      shown.replaceAll('"created":"2026-11-25"', `"created":"${today}"`),
+    );
     expect(commands).toBe(5);
+  });
+
+  it("takes the keys of API_KEYS as the seed's first key, and no key like them", async () => {
+    const url = first?.url ?? "";
+    const harbor = await call(url, "listEvents");
+    expect(await call(url, "listEvents", { key: STORM_KEY })).toEqual(harbor);
+    expect((await call(url, "listEvents", { key: `${STORM_KEY}x` })).status).toBe(401);
+    expect((await call(url, "listEvents", { key: STORM_KEY.slice(0, -1) })).status).toBe(401);
+  });
+
+  it("answers what a request prefers from the spec's examples, and stores nothing", async () => {
+    const url = first?.url ?? "";
+    const before = await call(url, "listEvents");
+    const event = { name: "Preferred", date: "2027-05-01", venue: { venue_id: "318" } };
+    expect(await call(url, "createEvent", { json: event, headers: { prefer: "code=201" } })).toMatchObject({
+      status: 201,
+      body: 9001,
+    });
+    expect(
+      (await call(url, "updateEvent", { path: { id: 1 }, json: event, headers: { prefer: "example=notFound" } })).body,
+    ).toEqual({
+      type: "urn:problem-type:not-found",
+      title: "Not Found",
+      status: 404,
+      detail: "No resource matches this path.",
+    });
+    const refused = await call(url, "createEvent", { json: event, headers: { prefer: "code=404" } });
+    expect(refused.body).toMatchObject({ type: "urn:problem-type:unsatisfiable-preference", status: 400 });
+    expect(await call(url, "listEvents")).toEqual(before);
+    // the docs' session runs against the sandbox too
+    expect(await runCurlFlow(shellBlock("docs/server.md", "Prefer:"), new URL(url).origin)).toBe(4);
   });
 
   it("refuses a second opener of the same directory, naming the process that holds it", async () => {

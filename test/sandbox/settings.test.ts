@@ -55,6 +55,18 @@ describe("DATABASE_URL", () => {
   });
 });
 
+describe("API_KEYS", () => {
+  it.each([
+    [undefined, undefined],
+    ["", undefined],
+    [" , ", undefined],
+    ["storm-key-7f3a", ["storm-key-7f3a"]],
+    [" a, b ,,c ", ["a", "b", "c"]],
+  ])("takes %j as the keys %j", (raw, keys) => {
+    expect(settingsFrom(raw === undefined ? {} : { API_KEYS: raw }).apiKeys).toEqual(keys);
+  });
+});
+
 describe("the database option of createSandbox", () => {
   it("refuses a URL of another scheme rather than make a directory named after it", async () => {
     for (const [setting, scheme] of [

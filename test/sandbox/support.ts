@@ -30,6 +30,8 @@ export interface CallOptions {
   readonly json?: unknown;
   /** a form (multipart) */
   readonly form?: FormData;
+  /** further request headers */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Calls an operation of the sandbox at `url` and checks the answer against the contract. */
@@ -38,7 +40,7 @@ export async function call(url: string, operation: OperationId, options: CallOpt
   const path = route.path.replace(/\{(\w+)\}/g, (_match, name: string) =>
     encodeURIComponent(String(options.path?.[name] ?? "")),
   );
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? HARBOR : options.key;
   if (key !== null) headers["x-api-key"] = key;
   let body: string | FormData | undefined;
