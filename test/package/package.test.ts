@@ -5,7 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import ts from "typescript";
@@ -115,7 +115,7 @@ async function sectionSamples(file: string, heading: RegExp): Promise<string[]> 
   const text = await readFile(join(repoRoot, file), "utf8");
   const sections = text.split(/^## /m).filter((section) => heading.test(section));
   return sections.flatMap((section) =>
-    [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? ""),
+    [...section.matchAll(/^```ts[^\n]*\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? ""),
   );
 }
 
@@ -146,6 +146,14 @@ beforeAll(async () => {
 }, 300_000);
 
 describe("the packed package", () => {
+  it("is the tarball docs/package.md says to install, packed and installed by its commands", async () => {
+    const guide = await readFile(join(repoRoot, "docs", "package.md"), "utf8");
+    const block = /^```sh run-by=test\/package\/package\.test\.ts\n([\s\S]*?)^```$/m.exec(guide)?.[1] ?? "";
+    const commands = block.split("\n").map((line) => line.replace(/\s+#.*$/, ""));
+    expect(commands[0]).toBe("npm pack --pack-destination ..");
+    expect(commands[1]).toBe(`npm install ../${basename(tarball)}`);
+  });
+
   it("holds dist/ and package.json only, and has no runtime dependencies", async () => {
     const { stdout } = await run("tar", ["-tzf", tarball]);
     const files = stdout.trim().split("\n");

@@ -43,6 +43,8 @@ export async function bundled(entries: readonly string[]): Promise<string[]> {
         target: "node20",
         packages: "external",
         tsconfig: join(repoRoot, "tsconfig.json"),
+        // the one entry of the package tsconfig.json's paths leave out (it resolves to dist/)
+        alias: { "workforce-scheduling-api/sandbox": join(repoRoot, "sandbox", "index.ts") },
         outdir: dir,
         outbase: repoRoot,
         outExtension: { ".js": ".mjs" },
