@@ -5,7 +5,9 @@
  *
  *   node scripts/dist.mjs build            builds dist/ from scratch (npm run build, npm pack)
  *   node scripts/dist.mjs run <file> [...]  builds dist/ only when a source is newer than the last
- *                                          build, then runs dist/<file> in this process (npm start)
+ *                                          build, then runs dist/<file> in this process (npm start);
+ *                                          first it warns when the spec has changed since generated/
+ *                                          was written (./spec-drift.mjs)
  *
  * Running the built JavaScript instead of the TypeScript through a loader makes a start about
  * twice as fast: the sandbox's query layer alone is 280 modules.
@@ -15,6 +17,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { builtAt, newestSource } from "./build-stamp.mjs";
+import { specDrift } from "./spec-drift.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
@@ -93,6 +96,8 @@ function build() {
 const [command, file, ...rest] = process.argv.slice(2);
 if (command === "build") build();
 else if (command === "run" && file !== undefined) {
+  const drift = specDrift(root);
+  if (drift !== undefined) process.stderr.write(`${drift}\n`);
   if (
     builtAt(stamp) <
     newestSource(
