@@ -35,11 +35,19 @@ describe("the mock server process", () => {
     );
   });
 
-  it("logs one line per request, without the key", async () => {
+  it("logs one line per request, without the key, a refusal's with its problem", async () => {
     await fetch(`${base}/wage-rules`, { headers: { "x-api-key": "first-key" } });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const log = server.output.join("");
     expect(log).toMatch(/GET \/api\/1_12\/wage-rules 200 [\d.]+ ms/);
+    // the refusal of the test before says why, in its text and as a field
+    const refusal = log.split("\n").find((line) => line.includes("GET /api/1_12/events 401"));
+    expect(JSON.parse(refusal ?? "{}")).toMatchObject({
+      msg: expect.stringMatching(
+        /^GET \/api\/1_12\/events 401 [\d.]+ ms: urn:problem-type:invalid-api-key \(The API key is not valid\.\)$/,
+      ),
+      problem: { type: "urn:problem-type:invalid-api-key", detail: "The API key is not valid." },
+    });
     expect(log).not.toContain("first-key");
     expect(log).not.toContain("second-key");
   });

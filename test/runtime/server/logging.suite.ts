@@ -1,6 +1,11 @@
 import { type FastifyRequest, fastify } from "fastify";
 import { describe, expect, it, vi } from "vitest";
-import { logRequestLine, secretHeaders, withRedaction } from "../../../src/runtime/server/runtime/logging.js";
+import {
+  logRequestLine,
+  noteProblem,
+  secretHeaders,
+  withRedaction,
+} from "../../../src/runtime/server/runtime/logging.js";
 import { fakeReply, fakeRequest, logLines } from "../support/fastify.js";
 import { apiKey, http, route } from "../support/routes.js";
 
@@ -99,5 +104,37 @@ describe("logRequestLine", () => {
     logRequestLine(request, reply, done);
     expect(log.info).toHaveBeenCalledExactlyOnceWith("DELETE /workers/7 204 3.5 ms");
     expect(done).toHaveBeenCalledOnce();
+  });
+});
+
+describe("noteProblem", () => {
+  it("gives a problem answer's line its type and detail, through a real Fastify; other answers none", async () => {
+    const logs = logLines();
+    const app = fastify({ logger: { level: "info", stream: logs.stream }, disableRequestLogging: true });
+    app.addHook("onSend", noteProblem);
+    app.addHook("onResponse", logRequestLine);
+    app.get("/refused", (_request, reply) =>
+      reply
+        .code(409)
+        .header("content-type", "application/problem+json")
+        .send(JSON.stringify({ type: "urn:problem-type:conflict", title: "Conflict", status: 409, detail: "Taken." })),
+    );
+    app.get("/no-detail", (_request, reply) =>
+      reply.code(410).header("content-type", "application/problem+json").send('{"type":"urn:x","status":410}'),
+    );
+    app.get("/plain", (_request, reply) => reply.code(404).send("not a problem"));
+    app.get("/ok", () => ({ type: "urn:not-a-problem" }));
+    for (const url of ["/refused", "/no-detail", "/plain", "/ok"]) await app.inject({ url });
+    await app.close();
+    const lines = logs.lines() as { msg?: string; problem?: unknown }[];
+    expect(lines.map((line) => [line.msg?.replace(/ [\d.]+ ms/, " t ms"), line.problem])).toEqual([
+      [
+        "GET /refused 409 t ms: urn:problem-type:conflict (Taken.)",
+        { type: "urn:problem-type:conflict", detail: "Taken." },
+      ],
+      ["GET /no-detail 410 t ms: urn:x", { type: "urn:x" }],
+      ["GET /plain 404 t ms", undefined],
+      ["GET /ok 200 t ms", undefined],
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Logging that never shows a credential: the request serializer redacts every header a security
  * scheme reads (and Authorization and Cookie), and the one line logged per request has the
- * method, the path without its query (which may carry a key), the status and the time taken.
+ * method, the path without its query (which may carry a key), the status and the time taken, and,
+ * for a problem answer, the problem's `type` and `detail`, so that a refusal's line says why.
  */
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
 import type { Route } from "../../route-types.js";
@@ -42,8 +43,60 @@ function serializeRequest(request: FastifyRequest, secrets: readonly string[]): 
   return { method: request.method, url: pathOf(request.url), headers };
 }
 
-/** An onResponse hook logging one line per request: method, path, status and time. */
+/** What a problem answer's line says of it. */
+interface LoggedProblem {
+  readonly type: string;
+  readonly detail?: string;
+}
+
+/** The problem each reply answered, noted as it is sent, for its line. */
+const answeredProblems = new WeakMap<FastifyReply, LoggedProblem>();
+
+/**
+ * An onSend hook noting the `type` and `detail` of a problem answer (an error status with a
+ * problem+json body), for the request's line. Other answers pass untouched and unread.
+ */
+export function noteProblem(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
+  if (reply.statusCode >= 400 && typeof payload === "string" && isProblemType(reply.getHeader("content-type"))) {
+    const problem = problemOf(payload);
+    if (problem !== undefined) answeredProblems.set(reply, problem);
+  }
+  done(null, payload);
+}
+
+function isProblemType(header: unknown): boolean {
+  return typeof header === "string" && header.toLowerCase().startsWith("application/problem+json");
+}
+
+function problemOf(text: string): LoggedProblem | undefined {
+  try {
+    const body: unknown = JSON.parse(text);
+    if (typeof body !== "object" || body === null) return undefined;
+    const { type, detail } = body as { type?: unknown; detail?: unknown };
+    if (typeof type !== "string") return undefined;
+    return typeof detail === "string" ? { type, detail } : { type };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An onResponse hook logging one line per request: method, path, status and time, then, for a
+ * problem, its type and detail (also as the line's `problem` field, for tools reading JSON lines).
+ */
 export function logRequestLine(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  request.log.info(`${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
+  const line = `${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
+  const problem = answeredProblems.get(reply);
+  if (problem === undefined) request.log.info(line);
+  else
+    request.log.info(
+      { problem },
+      `${line}: ${problem.type}${problem.detail === undefined ? "" : ` (${problem.detail})`}`,
+    );
   done();
 }
