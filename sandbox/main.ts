@@ -1,11 +1,13 @@
 /**
  * `npm start`: the sandbox as a service, on PGlite in `.data/sandbox` by default (see ./settings.ts
  * for the environment it reads). It prints where it listens, where the data is, the demo keys
- * when it runs on the demo seed, the keys API_KEYS adds, and a seed file it did not load because the database already
- * held data. A setting it cannot use, a port in use or a database it cannot reach stops it with
- * one line saying what to do. SIGINT and SIGTERM close it cleanly: the requests in flight are
+ * when it runs on the demo seed, the keys API_KEYS adds, and a seed file it did not load because
+ * the database already held data. A setting it cannot use, a port in use or a database it cannot
+ * reach stops it with one line saying what to do. It logs readable lines on a terminal and JSON
+ * lines on a pipe (./logging.ts). SIGINT and SIGTERM close it cleanly: the requests in flight are
  * answered, the database is closed (PGlite writes its checkpoint) and the directory is let go.
  */
+import { loggerFor } from "./logging.js";
 import { ListenError } from "./port.js";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox.js";
 import { DEMO_SEED, seedKeys } from "./seed/seed.js";
@@ -15,7 +17,7 @@ let sandbox: Sandbox;
 let settings: SandboxOptions;
 try {
   settings = settingsFrom(process.env);
-  sandbox = await createSandbox({ ...settings, logger: true });
+  sandbox = await createSandbox({ ...settings, logger: await loggerFor(process.stdout) });
 } catch (error) {
   process.stderr.write(`npm start: ${startFailure(error)}\n`);
   process.exit(1);

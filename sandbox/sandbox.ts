@@ -10,6 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { type Kysely, sql } from "kysely";
 import { basePath } from "workforce-scheduling-api";
 import type { Authenticate, Handlers } from "workforce-scheduling-api/server";
+import type { SandboxLogger } from "./logging.js";
 import { checkListen, listenError } from "./port.js";
 import { checkSeed, readSeedFile } from "./seed/load-seed.js";
 import { DEMO_SEED, type Seed, seedKeys } from "./seed/seed.js";
@@ -48,8 +49,8 @@ export interface SandboxOptions {
    * key, in its company (`API_KEYS` of `npm start`).
    */
   readonly apiKeys?: readonly string[];
-  /** Log every request (default false). */
-  readonly logger?: boolean;
+  /** Log every request (default false): true for JSON lines, or Fastify's logger options. */
+  readonly logger?: SandboxLogger;
   /** Check every answer against the contract (default: when NODE_ENV is not "production"). */
   readonly validateResponses?: boolean;
   /** The clock (default: the system's); tests fix it to get the same dates every run. */

@@ -19,6 +19,7 @@ import {
   registerDocs,
 } from "workforce-scheduling-api/server";
 import document from "workforce-scheduling-api/spec" with { type: "json" };
+import type { SandboxLogger } from "./logging.js";
 import type { SeedKey } from "./seed/seed.js";
 import type { ServiceContext } from "./service/context.js";
 import { readStoredFile } from "./service/files.js";
@@ -32,7 +33,7 @@ export interface SandboxServerOptions {
   readonly context: ServiceContext;
   /** the path the stored files are served under ("/files") */
   readonly filePath: string;
-  readonly logger: boolean;
+  readonly logger: SandboxLogger;
   /** check every answer against the contract (default: when NODE_ENV is not "production") */
   readonly validateResponses?: boolean;
   /** the keys the reference at /docs lists (the demo seed's), none by default */
