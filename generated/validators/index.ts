@@ -217,50 +217,50 @@ function $fmtDateTime(s: string): boolean {
   return (t === 84 || t === 116) && $dateAt(s, 0) && $timeAt(s, 11);
 }
 
-const $plan0 = $json("[0,{\"id\":1},0]") as $Plan;
-const $plan1 = $json("[0,{\"p_id\":1},0]") as $Plan;
-const $params2 = $freeze({ limit: 255 });
-const $params3 = $freeze({ limit: 1 });
-const $params4 = $freeze({ type: "string" });
-const $params5 = $freeze({ limit: 65535 });
-const $params6 = $freeze({ missingProperty: "client_name" });
-const $params7 = $freeze({ type: "object" });
-const $params8 = $freeze({ missingProperty: "key" });
-const $params9 = $freeze({ missingProperty: "value" });
-const $params10 = $freeze({ type: "number" });
-const $params11 = $freeze({ format: "date" });
-const $params12 = $freeze({ type: "array" });
-const $params13 = $freeze({});
-const $params14 = $freeze({ type: "integer" });
-const $re15 = $regex("^[A-Za-z0-9]+");
-const $params16 = $freeze({ pattern: "^[A-Za-z0-9]+" });
-const $params17 = $freeze({ limit: 150 });
-const $params18 = $freeze({ missingProperty: "name" });
-const $params19 = $freeze({ missingProperty: "date" });
-const $params20 = $freeze({ missingProperty: "venue" });
-const $params21 = $freeze({ type: "boolean" });
-const $params22 = $freeze({ type: "number,null" });
-const $params23 = $freeze({ comparison: ">=", limit: 0 });
-const $params24 = $freeze({ comparison: "<=", limit: 1 });
-const $params25 = $freeze({ comparison: ">=", limit: 100 });
-const $params26 = $freeze({ comparison: "<=", limit: 599 });
-const $params27 = $freeze({ missingProperty: "type" });
-const $params28 = $freeze({ missingProperty: "title" });
-const $params29 = $freeze({ missingProperty: "status" });
-const $value30 = $json("[\"path\",\"query\",\"header\",\"body\"]");
-const $params31 = $freeze({ missingProperty: "in" });
-const $params32 = $freeze({ missingProperty: "instancePath" });
-const $params33 = $freeze({ missingProperty: "message" });
-const $params34 = $freeze({ limit: 75 });
-const $params35 = $freeze({ limit: 10 });
-const $params36 = $freeze({ missingProperty: "address" });
-const $params37 = $freeze({ missingProperty: "city" });
-const $params38 = $freeze({ missingProperty: "zip" });
-const $params39 = $freeze({ format: "date-time" });
-const $params40 = $freeze({ type: "string,null" });
-const $params41 = $freeze({ limit: 100 });
-const $params42 = $freeze({ limit: 20 });
-const $params43 = $freeze({ missingProperty: "id" });
+const $plan0 = /* @__PURE__ */ $json("[0,{\"id\":1},0]") as $Plan;
+const $plan1 = /* @__PURE__ */ $json("[0,{\"p_id\":1},0]") as $Plan;
+const $params2 = /* @__PURE__ */ $freeze({ limit: 255 });
+const $params3 = /* @__PURE__ */ $freeze({ limit: 1 });
+const $params4 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params5 = /* @__PURE__ */ $freeze({ limit: 65535 });
+const $params6 = /* @__PURE__ */ $freeze({ missingProperty: "client_name" });
+const $params7 = /* @__PURE__ */ $freeze({ type: "object" });
+const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "key" });
+const $params9 = /* @__PURE__ */ $freeze({ missingProperty: "value" });
+const $params10 = /* @__PURE__ */ $freeze({ type: "number" });
+const $params11 = /* @__PURE__ */ $freeze({ format: "date" });
+const $params12 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params13 = /* @__PURE__ */ $freeze({});
+const $params14 = /* @__PURE__ */ $freeze({ type: "integer" });
+const $re15 = /* @__PURE__ */ $regex("^[A-Za-z0-9]+");
+const $params16 = /* @__PURE__ */ $freeze({ pattern: "^[A-Za-z0-9]+" });
+const $params17 = /* @__PURE__ */ $freeze({ limit: 150 });
+const $params18 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
+const $params19 = /* @__PURE__ */ $freeze({ missingProperty: "date" });
+const $params20 = /* @__PURE__ */ $freeze({ missingProperty: "venue" });
+const $params21 = /* @__PURE__ */ $freeze({ type: "boolean" });
+const $params22 = /* @__PURE__ */ $freeze({ type: "number,null" });
+const $params23 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
+const $params24 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 1 });
+const $params25 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 100 });
+const $params26 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 599 });
+const $params27 = /* @__PURE__ */ $freeze({ missingProperty: "type" });
+const $params28 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
+const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "status" });
+const $value30 = /* @__PURE__ */ $json("[\"path\",\"query\",\"header\",\"body\"]");
+const $params31 = /* @__PURE__ */ $freeze({ missingProperty: "in" });
+const $params32 = /* @__PURE__ */ $freeze({ missingProperty: "instancePath" });
+const $params33 = /* @__PURE__ */ $freeze({ missingProperty: "message" });
+const $params34 = /* @__PURE__ */ $freeze({ limit: 75 });
+const $params35 = /* @__PURE__ */ $freeze({ limit: 10 });
+const $params36 = /* @__PURE__ */ $freeze({ missingProperty: "address" });
+const $params37 = /* @__PURE__ */ $freeze({ missingProperty: "city" });
+const $params38 = /* @__PURE__ */ $freeze({ missingProperty: "zip" });
+const $params39 = /* @__PURE__ */ $freeze({ format: "date-time" });
+const $params40 = /* @__PURE__ */ $freeze({ type: "string,null" });
+const $params41 = /* @__PURE__ */ $freeze({ limit: 100 });
+const $params42 = /* @__PURE__ */ $freeze({ limit: 20 });
+const $params43 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
 
 // #/components/schemas/ClientUpdate
 function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -1886,38 +1886,38 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
  * validate collects every error; it never throws.
  */
 export const schemas = {
-  ClientUpdate: $standard(validateClientUpdate),
-  UpdateClientBody: $standard(validateClientUpdate),
-  CustomField: $standard(validateCustomField),
-  CustomFieldInput: $standard(validateCustomFieldInput),
-  Event: $standard(validateEvent),
-  EventCreate: $standard(validateEventCreate),
-  CreateEventBody: $standard(validateEventCreate),
-  EventList: $standard(validateEventList),
-  EventListItem: $standard(validateEventListItem),
-  EventPersonnel: $standard(validateEventPersonnel),
-  EventUpdate: $standard(validateEventUpdate),
-  UpdateEventBody: $standard(validateEventUpdate),
-  EventVenueInput: $standard(validateEventVenueInput),
-  EventWriteFields: $standard(validateEventWriteFields),
-  Location: $standard(validateLocation),
-  PayrollGroup: $standard(validatePayrollGroup),
-  PayrollGroupCreate: $standard(validatePayrollGroupCreate),
-  CreatePayrollGroupBody: $standard(validatePayrollGroupCreate),
-  Problem: $standard(validateProblem),
-  ValidationIssue: $standard(validateValidationIssue),
-  Venue: $standard(validateVenue),
-  VenueCreate: $standard(validateVenueCreate),
-  CreateVenueBody: $standard(validateVenueCreate),
-  WageRules: $standard(validateWageRules),
-  WorkerCredential: $standard(validateWorkerCredential),
-  WorkerCredentialCreate: $standard(validateWorkerCredentialCreate),
-  AddWorkerCredentialBody: $standard(validateWorkerCredentialCreate),
-  WorkerDocument: $standard(validateWorkerDocument),
-  WorkerDocumentUpload: $standard(validateWorkerDocumentUpload),
-  AddWorkerCredentialPathParams: $standard(validateAddWorkerCredentialPathParams),
-  AddWorkerDocumentPathParams: $standard(validateAddWorkerDocumentPathParams),
-  AddWorkerDocumentBody: $standard(validateAddWorkerDocumentBody),
-  UpdateClientPathParams: $standard(validateUpdateClientPathParams),
-  UpdateEventPathParams: $standard(validateUpdateEventPathParams),
+  ClientUpdate: /* @__PURE__ */ $standard(validateClientUpdate),
+  UpdateClientBody: /* @__PURE__ */ $standard(validateClientUpdate),
+  CustomField: /* @__PURE__ */ $standard(validateCustomField),
+  CustomFieldInput: /* @__PURE__ */ $standard(validateCustomFieldInput),
+  Event: /* @__PURE__ */ $standard(validateEvent),
+  EventCreate: /* @__PURE__ */ $standard(validateEventCreate),
+  CreateEventBody: /* @__PURE__ */ $standard(validateEventCreate),
+  EventList: /* @__PURE__ */ $standard(validateEventList),
+  EventListItem: /* @__PURE__ */ $standard(validateEventListItem),
+  EventPersonnel: /* @__PURE__ */ $standard(validateEventPersonnel),
+  EventUpdate: /* @__PURE__ */ $standard(validateEventUpdate),
+  UpdateEventBody: /* @__PURE__ */ $standard(validateEventUpdate),
+  EventVenueInput: /* @__PURE__ */ $standard(validateEventVenueInput),
+  EventWriteFields: /* @__PURE__ */ $standard(validateEventWriteFields),
+  Location: /* @__PURE__ */ $standard(validateLocation),
+  PayrollGroup: /* @__PURE__ */ $standard(validatePayrollGroup),
+  PayrollGroupCreate: /* @__PURE__ */ $standard(validatePayrollGroupCreate),
+  CreatePayrollGroupBody: /* @__PURE__ */ $standard(validatePayrollGroupCreate),
+  Problem: /* @__PURE__ */ $standard(validateProblem),
+  ValidationIssue: /* @__PURE__ */ $standard(validateValidationIssue),
+  Venue: /* @__PURE__ */ $standard(validateVenue),
+  VenueCreate: /* @__PURE__ */ $standard(validateVenueCreate),
+  CreateVenueBody: /* @__PURE__ */ $standard(validateVenueCreate),
+  WageRules: /* @__PURE__ */ $standard(validateWageRules),
+  WorkerCredential: /* @__PURE__ */ $standard(validateWorkerCredential),
+  WorkerCredentialCreate: /* @__PURE__ */ $standard(validateWorkerCredentialCreate),
+  AddWorkerCredentialBody: /* @__PURE__ */ $standard(validateWorkerCredentialCreate),
+  WorkerDocument: /* @__PURE__ */ $standard(validateWorkerDocument),
+  WorkerDocumentUpload: /* @__PURE__ */ $standard(validateWorkerDocumentUpload),
+  AddWorkerCredentialPathParams: /* @__PURE__ */ $standard(validateAddWorkerCredentialPathParams),
+  AddWorkerDocumentPathParams: /* @__PURE__ */ $standard(validateAddWorkerDocumentPathParams),
+  AddWorkerDocumentBody: /* @__PURE__ */ $standard(validateAddWorkerDocumentBody),
+  UpdateClientPathParams: /* @__PURE__ */ $standard(validateUpdateClientPathParams),
+  UpdateEventPathParams: /* @__PURE__ */ $standard(validateUpdateEventPathParams),
 } as const;

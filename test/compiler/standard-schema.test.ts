@@ -18,7 +18,7 @@ describe("the schemas section of a compiled module", () => {
       entries: [{ name: "validateThing", schema: { pointer: "#" }, standardSchemaKeys: ["Thing", "thing-body"] }],
     });
     expect(source).toContain(
-      'export const schemas = {\n  Thing: $standard(validateThing),\n  "thing-body": $standard(validateThing),\n} as const;',
+      'export const schemas = {\n  Thing: /* @__PURE__ */ $standard(validateThing),\n  "thing-body": /* @__PURE__ */ $standard(validateThing),\n} as const;',
     );
     expect(source).toContain('vendor: "workforce-scheduling-api"');
   });

@@ -83,14 +83,15 @@ export class ModuleState {
 
   /**
    * A module-level constant, declared once per distinct `key`. Its `init` is data: literals and
-   * runtime helpers, never a function or another constant of the module.
+   * runtime helpers, never a function or another constant of the module. It is marked pure
+   * (every init is a call of a helper or `new`), so a bundler drops it when no code kept names it.
    */
   constant(key: string, prefix: string, init: Code): Code {
     const known = this.#constantNames.get(key);
     if (known !== undefined) return this.#used(known);
     const name = ident(`$${prefix}${this.#constantNames.size}`);
     this.#constantNames.set(key, name);
-    this.#constants.push({ name: name.toString(), declaration: code`const ${name} = ${init};` });
+    this.#constants.push({ name: name.toString(), declaration: code`const ${name} = /* @__PURE__ */ ${init};` });
     return this.#used(name);
   }
 

@@ -27,7 +27,10 @@ ${body}
 }${tsOnly` as const`};`;
 }
 
-/** One `key: $standard(validateX),` line per key, each key once. */
+/**
+ * One `key: $standard(validateX),` line per key, each key once. The calls are marked pure, so a
+ * bundler drops the object, and the validators only it names, when a page does not use it.
+ */
 function schemaMembers(entries: readonly ValidatorEntry[]): Code[] {
   const seen = new Set<string>();
   const members: Code[] = [];
@@ -35,7 +38,9 @@ function schemaMembers(entries: readonly ValidatorEntry[]): Code[] {
     for (const key of entry.standardSchemaKeys ?? []) {
       if (seen.has(key)) throw new TypeError(`Standard Schema key ${JSON.stringify(key)} is used twice`);
       seen.add(key);
-      members.push(code`  ${isIdentifier(key) ? ident(key) : str(key)}: $standard(${ident(entry.name)}),`);
+      members.push(
+        code`  ${isIdentifier(key) ? ident(key) : str(key)}: /* @__PURE__ */ $standard(${ident(entry.name)}),`,
+      );
     }
   }
   return members;

@@ -48,18 +48,18 @@ function $ownKeys(o: object): object {
   return keys;
 }
 
-const $params0 = $freeze({ type: "string" });
-const $params1 = $freeze({ comparison: ">=", limit: 0 });
-const $params2 = $freeze({ comparison: "<=", limit: 9 });
-const $params3 = $freeze({ type: "integer" });
-const $params4 = $freeze({ missingProperty: "kind" });
-const $params5 = $freeze({ missingProperty: "lives" });
-const $params6 = $freeze({ type: "object" });
-const $params7 = $freeze({ type: "boolean" });
-const $params8 = $freeze({ missingProperty: "goodBoy" });
-const $params9 = $freeze({ propertyName: "kind", error: "missing" });
-const $params10 = $freeze({ propertyName: "kind", error: "type" });
-const $value11 = $json("[\"cat\",\"dog\"]");
+const $params0 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params1 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
+const $params2 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 9 });
+const $params3 = /* @__PURE__ */ $freeze({ type: "integer" });
+const $params4 = /* @__PURE__ */ $freeze({ missingProperty: "kind" });
+const $params5 = /* @__PURE__ */ $freeze({ missingProperty: "lives" });
+const $params6 = /* @__PURE__ */ $freeze({ type: "object" });
+const $params7 = /* @__PURE__ */ $freeze({ type: "boolean" });
+const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "goodBoy" });
+const $params9 = /* @__PURE__ */ $freeze({ propertyName: "kind", error: "missing" });
+const $params10 = /* @__PURE__ */ $freeze({ propertyName: "kind", error: "type" });
+const $value11 = /* @__PURE__ */ $json("[\"cat\",\"dog\"]");
 
 // #/components/schemas/Cat
 function $v_Cat(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -271,8 +271,8 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
  * validate collects every error; it never throws.
  */
 export const schemas = {
-  Cat: $standard(validateCat),
-  Dog: $standard(validateDog),
-  Pet: $standard(validatePet),
-  AddPetBody: $standard(validatePet),
+  Cat: /* @__PURE__ */ $standard(validateCat),
+  Dog: /* @__PURE__ */ $standard(validateDog),
+  Pet: /* @__PURE__ */ $standard(validatePet),
+  AddPetBody: /* @__PURE__ */ $standard(validatePet),
 } as const;

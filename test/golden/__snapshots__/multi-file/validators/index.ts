@@ -151,26 +151,26 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
   return target;
 }
 
-const $plan0 = $json("[0,{\"customerId\":1},0]") as $Plan;
-const $params1 = $freeze({ type: "string" });
-const $params2 = $freeze({ type: "array" });
-const $params3 = $freeze({ missingProperty: "name" });
-const $params4 = $freeze({ type: "object" });
-const $value5 = $json("[\"EUR\",\"GBP\",\"USD\"]");
-const $params6 = $freeze({ type: "integer" });
-const $params7 = $freeze({ missingProperty: "id" });
-const $params8 = $freeze({ missingProperty: "lines" });
-const $params9 = $freeze({ limit: 1 });
-const $re10 = $regex("^[A-Z0-9-]+$");
-const $params11 = $freeze({ pattern: "^[A-Z0-9-]+$" });
-const $params12 = $freeze({ comparison: ">=", limit: 1 });
-const $params13 = $freeze({ missingProperty: "sku" });
-const $params14 = $freeze({ missingProperty: "quantity" });
-const $re15 = $regex("^-?[0-9]+(\\.[0-9]+)?$");
-const $params16 = $freeze({ pattern: "^-?[0-9]+(\\.[0-9]+)?$" });
-const $params17 = $freeze({ missingProperty: "amount" });
-const $params18 = $freeze({ missingProperty: "currency" });
-const $params19 = $freeze({ missingProperty: "customerId" });
+const $plan0 = /* @__PURE__ */ $json("[0,{\"customerId\":1},0]") as $Plan;
+const $params1 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params2 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
+const $params4 = /* @__PURE__ */ $freeze({ type: "object" });
+const $value5 = /* @__PURE__ */ $json("[\"EUR\",\"GBP\",\"USD\"]");
+const $params6 = /* @__PURE__ */ $freeze({ type: "integer" });
+const $params7 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
+const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "lines" });
+const $params9 = /* @__PURE__ */ $freeze({ limit: 1 });
+const $re10 = /* @__PURE__ */ $regex("^[A-Z0-9-]+$");
+const $params11 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9-]+$" });
+const $params12 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
+const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "sku" });
+const $params14 = /* @__PURE__ */ $freeze({ missingProperty: "quantity" });
+const $re15 = /* @__PURE__ */ $regex("^-?[0-9]+(\\.[0-9]+)?$");
+const $params16 = /* @__PURE__ */ $freeze({ pattern: "^-?[0-9]+(\\.[0-9]+)?$" });
+const $params17 = /* @__PURE__ */ $freeze({ missingProperty: "amount" });
+const $params18 = /* @__PURE__ */ $freeze({ missingProperty: "currency" });
+const $params19 = /* @__PURE__ */ $freeze({ missingProperty: "customerId" });
 
 // #/components/schemas/Category
 function $v_Category(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -603,14 +603,14 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
  * validate collects every error; it never throws.
  */
 export const schemas = {
-  Category: $standard(validateCategory),
-  Currency: $standard(validateCurrency),
-  Customer: $standard(validateCustomer),
-  Order: $standard(validateOrder),
-  OrderCreate: $standard(validateOrderCreate),
-  CreateOrderBody: $standard(validateOrderCreate),
-  OrderLine: $standard(validateOrderLine),
-  Price: $standard(validatePrice),
-  CustomerId: $standard(validateCustomerId),
-  GetCustomerPathParams: $standard(validateGetCustomerPathParams),
+  Category: /* @__PURE__ */ $standard(validateCategory),
+  Currency: /* @__PURE__ */ $standard(validateCurrency),
+  Customer: /* @__PURE__ */ $standard(validateCustomer),
+  Order: /* @__PURE__ */ $standard(validateOrder),
+  OrderCreate: /* @__PURE__ */ $standard(validateOrderCreate),
+  CreateOrderBody: /* @__PURE__ */ $standard(validateOrderCreate),
+  OrderLine: /* @__PURE__ */ $standard(validateOrderLine),
+  Price: /* @__PURE__ */ $standard(validatePrice),
+  CustomerId: /* @__PURE__ */ $standard(validateCustomerId),
+  GetCustomerPathParams: /* @__PURE__ */ $standard(validateGetCustomerPathParams),
 } as const;

@@ -159,20 +159,20 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
   return target;
 }
 
-const $plan0 = $json("[0,{\"albumId\":1},0]") as $Plan;
-const $plan1 = $json("[0,{\"thumbnails\":[1,0],\"rating\":1,\"public\":4},0]") as $Plan;
-const $params2 = $freeze({ missingProperty: "albumId" });
-const $params3 = $freeze({ type: "object" });
-const $params4 = $freeze({ type: "string" });
-const $params5 = $freeze({ type: "array" });
-const $params6 = $freeze({ limit: 80 });
-const $params7 = $freeze({ limit: 1 });
-const $params8 = $freeze({ comparison: ">=", limit: 1 });
-const $params9 = $freeze({ comparison: "<=", limit: 5 });
-const $params10 = $freeze({ type: "integer" });
-const $params11 = $freeze({ type: "boolean" });
-const $params12 = $freeze({ missingProperty: "image" });
-const $params13 = $freeze({ missingProperty: "title" });
+const $plan0 = /* @__PURE__ */ $json("[0,{\"albumId\":1},0]") as $Plan;
+const $plan1 = /* @__PURE__ */ $json("[0,{\"thumbnails\":[1,0],\"rating\":1,\"public\":4},0]") as $Plan;
+const $params2 = /* @__PURE__ */ $freeze({ missingProperty: "albumId" });
+const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
+const $params4 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params5 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params6 = /* @__PURE__ */ $freeze({ limit: 80 });
+const $params7 = /* @__PURE__ */ $freeze({ limit: 1 });
+const $params8 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
+const $params9 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 5 });
+const $params10 = /* @__PURE__ */ $freeze({ type: "integer" });
+const $params11 = /* @__PURE__ */ $freeze({ type: "boolean" });
+const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "image" });
+const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -419,7 +419,7 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
  * validate collects every error; it never throws.
  */
 export const schemas = {
-  ReplaceCoverPathParams: $standard(validateReplaceCoverPathParams),
-  UploadPhotoPathParams: $standard(validateUploadPhotoPathParams),
-  UploadPhotoBody: $standard(validateUploadPhotoBody),
+  ReplaceCoverPathParams: /* @__PURE__ */ $standard(validateReplaceCoverPathParams),
+  UploadPhotoPathParams: /* @__PURE__ */ $standard(validateUploadPhotoPathParams),
+  UploadPhotoBody: /* @__PURE__ */ $standard(validateUploadPhotoBody),
 } as const;

@@ -63,10 +63,10 @@ function $ownKeys(o: object): object {
   return keys;
 }
 
-const $params0 = $freeze({ type: "integer" });
-const $params1 = $freeze({ type: "array" });
-const $params2 = $freeze({ type: "string" });
-const $params3 = $freeze({ type: "object" });
+const $params0 = /* @__PURE__ */ $freeze({ type: "integer" });
+const $params1 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params2 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
 
 // #/components/schemas/0
 function $v_0(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -300,11 +300,11 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
  * validate collects every error; it never throws.
  */
 export const schemas = {
-  Schema0: $standard(validateSchema0),
-  CreateThingBody: $standard(validateCreateThingBody),
-  RecordSchema: $standard(validateRecordSchema),
-  VenueItem: $standard(validateVenueItem),
-  VenueItem2: $standard(validateVenueItem2),
-  CreateThingBody2: $standard(validateVenueItem2),
-  VenueItem3: $standard(validateVenueItem3),
+  Schema0: /* @__PURE__ */ $standard(validateSchema0),
+  CreateThingBody: /* @__PURE__ */ $standard(validateCreateThingBody),
+  RecordSchema: /* @__PURE__ */ $standard(validateRecordSchema),
+  VenueItem: /* @__PURE__ */ $standard(validateVenueItem),
+  VenueItem2: /* @__PURE__ */ $standard(validateVenueItem2),
+  CreateThingBody2: /* @__PURE__ */ $standard(validateVenueItem2),
+  VenueItem3: /* @__PURE__ */ $standard(validateVenueItem3),
 } as const;

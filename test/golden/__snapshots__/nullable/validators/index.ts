@@ -72,20 +72,20 @@ function $cpLen(s: string): number {
   return n;
 }
 
-const $params0 = $freeze({ type: "string" });
-const $params1 = $freeze({ missingProperty: "city" });
-const $params2 = $freeze({ type: "object" });
-const $params3 = $freeze({ limit: 20 });
-const $params4 = $freeze({ type: "string,null" });
-const $params5 = $freeze({ comparison: ">=", limit: 0 });
-const $params6 = $freeze({ type: "number,null" });
-const $params7 = $freeze({ type: "array,null" });
-const $params8 = $freeze({ type: "null" });
-const $value9 = $json("[\"active\",\"retired\",null]");
-const $params10 = $freeze({ missingProperty: "nickname" });
-const $params11 = $freeze({ missingProperty: "score" });
-const $params12 = $freeze({ missingProperty: "address" });
-const $params13 = $freeze({ missingProperty: "id" });
+const $params0 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params1 = /* @__PURE__ */ $freeze({ missingProperty: "city" });
+const $params2 = /* @__PURE__ */ $freeze({ type: "object" });
+const $params3 = /* @__PURE__ */ $freeze({ limit: 20 });
+const $params4 = /* @__PURE__ */ $freeze({ type: "string,null" });
+const $params5 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
+const $params6 = /* @__PURE__ */ $freeze({ type: "number,null" });
+const $params7 = /* @__PURE__ */ $freeze({ type: "array,null" });
+const $params8 = /* @__PURE__ */ $freeze({ type: "null" });
+const $value9 = /* @__PURE__ */ $json("[\"active\",\"retired\",null]");
+const $params10 = /* @__PURE__ */ $freeze({ missingProperty: "nickname" });
+const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "score" });
+const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "address" });
+const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
 
 // #/components/schemas/Address
 function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -309,8 +309,8 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
  * validate collects every error; it never throws.
  */
 export const schemas = {
-  Address: $standard(validateAddress),
-  Profile: $standard(validateProfile),
-  PutProfileBody: $standard(validateProfile),
-  PutProfilePathParams: $standard(validatePutProfilePathParams),
+  Address: /* @__PURE__ */ $standard(validateAddress),
+  Profile: /* @__PURE__ */ $standard(validateProfile),
+  PutProfileBody: /* @__PURE__ */ $standard(validateProfile),
+  PutProfilePathParams: /* @__PURE__ */ $standard(validatePutProfilePathParams),
 } as const;

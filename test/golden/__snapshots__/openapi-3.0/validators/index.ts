@@ -58,14 +58,14 @@ function $cpLen(s: string): number {
   return n;
 }
 
-const $params0 = $freeze({ comparison: ">", limit: 0 });
-const $params1 = $freeze({ type: "number" });
-const $params2 = $freeze({ limit: 140 });
-const $params3 = $freeze({ type: "string,null" });
-const $params4 = $freeze({ type: "string" });
-const $value5 = $json("[\"celsius\",\"fahrenheit\"]");
-const $params6 = $freeze({ missingProperty: "value" });
-const $params7 = $freeze({ type: "object" });
+const $params0 = /* @__PURE__ */ $freeze({ comparison: ">", limit: 0 });
+const $params1 = /* @__PURE__ */ $freeze({ type: "number" });
+const $params2 = /* @__PURE__ */ $freeze({ limit: 140 });
+const $params3 = /* @__PURE__ */ $freeze({ type: "string,null" });
+const $params4 = /* @__PURE__ */ $freeze({ type: "string" });
+const $value5 = /* @__PURE__ */ $json("[\"celsius\",\"fahrenheit\"]");
+const $params6 = /* @__PURE__ */ $freeze({ missingProperty: "value" });
+const $params7 = /* @__PURE__ */ $freeze({ type: "object" });
 
 // #/components/schemas/Reading
 function $v_Reading(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -199,6 +199,6 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
  * validate collects every error; it never throws.
  */
 export const schemas = {
-  Reading: $standard(validateReading),
-  AddReadingBody: $standard(validateReading),
+  Reading: /* @__PURE__ */ $standard(validateReading),
+  AddReadingBody: /* @__PURE__ */ $standard(validateReading),
 } as const;

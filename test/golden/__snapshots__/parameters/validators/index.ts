@@ -184,29 +184,29 @@ function $fmtUuid(s: string): boolean {
   return $UUID.test(s);
 }
 
-const $plan0 = $json("[0,{\"orderNumber\":1},0]") as $Plan;
-const $plan1 = $json("[0,{\"expand\":[1,0],\"verbose\":4},0]") as $Plan;
-const $plan2 = $json("[0,{\"limit\":1,\"near\":[0,{\"lat\":2,\"lon\":2},0],\"tags\":[1,0]},0]") as $Plan;
-const $params3 = $freeze({ missingProperty: "orderNumber" });
-const $params4 = $freeze({ missingProperty: "shopId" });
-const $params5 = $freeze({ type: "object" });
-const $params6 = $freeze({ missingProperty: "X-Request-Id" });
-const $params7 = $freeze({ type: "integer" });
-const $params8 = $freeze({ multipleOf: 0.01 });
-const $params9 = $freeze({ type: "number" });
-const $params10 = $freeze({ missingProperty: "number" });
-const $params11 = $freeze({ missingProperty: "q" });
-const $params12 = $freeze({ type: "string" });
-const $params13 = $freeze({ type: "array" });
-const $params14 = $freeze({ comparison: ">=", limit: 1 });
-const $re15 = $regex("^[a-z]+$");
-const $params16 = $freeze({ pattern: "^[a-z]+$" });
-const $value17 = $json("[\"items\",\"customer\"]");
-const $params18 = $freeze({ type: "boolean" });
-const $params19 = $freeze({ format: "uuid" });
-const $params20 = $freeze({ comparison: "<=", limit: 100 });
-const $params21 = $freeze({ limit: 50 });
-const $params22 = $freeze({ limit: 1 });
+const $plan0 = /* @__PURE__ */ $json("[0,{\"orderNumber\":1},0]") as $Plan;
+const $plan1 = /* @__PURE__ */ $json("[0,{\"expand\":[1,0],\"verbose\":4},0]") as $Plan;
+const $plan2 = /* @__PURE__ */ $json("[0,{\"limit\":1,\"near\":[0,{\"lat\":2,\"lon\":2},0],\"tags\":[1,0]},0]") as $Plan;
+const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "orderNumber" });
+const $params4 = /* @__PURE__ */ $freeze({ missingProperty: "shopId" });
+const $params5 = /* @__PURE__ */ $freeze({ type: "object" });
+const $params6 = /* @__PURE__ */ $freeze({ missingProperty: "X-Request-Id" });
+const $params7 = /* @__PURE__ */ $freeze({ type: "integer" });
+const $params8 = /* @__PURE__ */ $freeze({ multipleOf: 0.01 });
+const $params9 = /* @__PURE__ */ $freeze({ type: "number" });
+const $params10 = /* @__PURE__ */ $freeze({ missingProperty: "number" });
+const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "q" });
+const $params12 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params13 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params14 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
+const $re15 = /* @__PURE__ */ $regex("^[a-z]+$");
+const $params16 = /* @__PURE__ */ $freeze({ pattern: "^[a-z]+$" });
+const $value17 = /* @__PURE__ */ $json("[\"items\",\"customer\"]");
+const $params18 = /* @__PURE__ */ $freeze({ type: "boolean" });
+const $params19 = /* @__PURE__ */ $freeze({ format: "uuid" });
+const $params20 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 100 });
+const $params21 = /* @__PURE__ */ $freeze({ limit: 50 });
+const $params22 = /* @__PURE__ */ $freeze({ limit: 1 });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -617,8 +617,8 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
  * validate collects every error; it never throws.
  */
 export const schemas = {
-  GetOrderPathParams: $standard(validateGetOrderPathParams),
-  GetOrderQuery: $standard(validateGetOrderQuery),
-  GetOrderHeaders: $standard(validateGetOrderHeaders),
-  SearchQuery: $standard(validateSearchQuery),
+  GetOrderPathParams: /* @__PURE__ */ $standard(validateGetOrderPathParams),
+  GetOrderQuery: /* @__PURE__ */ $standard(validateGetOrderQuery),
+  GetOrderHeaders: /* @__PURE__ */ $standard(validateGetOrderHeaders),
+  SearchQuery: /* @__PURE__ */ $standard(validateSearchQuery),
 } as const;

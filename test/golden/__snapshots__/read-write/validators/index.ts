@@ -236,17 +236,17 @@ function $idnaLabel(encoded: string): boolean {
   return true;
 }
 
-const $params0 = $freeze({ type: "string" });
-const $params1 = $freeze({ format: "date-time" });
-const $params2 = $freeze({ format: "email" });
-const $params3 = $freeze({ limit: 8 });
-const $params4 = $freeze({ type: "array" });
-const $params5 = $freeze({ missingProperty: "email" });
-const $params6 = $freeze({ missingProperty: "password" });
-const $params7 = $freeze({ type: "object" });
-const $params8 = $freeze({ missingProperty: "name" });
-const $params9 = $freeze({ missingProperty: "id" });
-const $params10 = $freeze({});
+const $params0 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params1 = /* @__PURE__ */ $freeze({ format: "date-time" });
+const $params2 = /* @__PURE__ */ $freeze({ format: "email" });
+const $params3 = /* @__PURE__ */ $freeze({ limit: 8 });
+const $params4 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params5 = /* @__PURE__ */ $freeze({ missingProperty: "email" });
+const $params6 = /* @__PURE__ */ $freeze({ missingProperty: "password" });
+const $params7 = /* @__PURE__ */ $freeze({ type: "object" });
+const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
+const $params9 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
+const $params10 = /* @__PURE__ */ $freeze({});
 
 // #/components/schemas/Account
 function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -622,8 +622,8 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
  * validate collects every error; it never throws.
  */
 export const schemas = {
-  Account: $standard(validateAccount),
-  Owner: $standard(validateOwner),
-  CreateAccountBody: $standard(validateCreateAccountBody),
-  ListOwnersPathParams: $standard(validateListOwnersPathParams),
+  Account: /* @__PURE__ */ $standard(validateAccount),
+  Owner: /* @__PURE__ */ $standard(validateOwner),
+  CreateAccountBody: /* @__PURE__ */ $standard(validateCreateAccountBody),
+  ListOwnersPathParams: /* @__PURE__ */ $standard(validateListOwnersPathParams),
 } as const;

@@ -56,10 +56,10 @@ function $ownKeys(o: object): object {
   return keys;
 }
 
-const $params0 = $freeze({ type: "string" });
-const $params1 = $freeze({ type: "object" });
-const $params2 = $freeze({ type: "array" });
-const $params3 = $freeze({ missingProperty: "label" });
+const $params0 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params1 = /* @__PURE__ */ $freeze({ type: "object" });
+const $params2 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "label" });
 
 // #/components/schemas/File
 function $v_File(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -257,8 +257,8 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
  * validate collects every error; it never throws.
  */
 export const schemas = {
-  File: $standard(validateFile),
-  Folder: $standard(validateFolder),
-  TreeNode: $standard(validateTreeNode),
-  PlantTreeBody: $standard(validateTreeNode),
+  File: /* @__PURE__ */ $standard(validateFile),
+  Folder: /* @__PURE__ */ $standard(validateFolder),
+  TreeNode: /* @__PURE__ */ $standard(validateTreeNode),
+  PlantTreeBody: /* @__PURE__ */ $standard(validateTreeNode),
 } as const;
