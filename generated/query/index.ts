@@ -72,37 +72,37 @@ export function listWageRulesQueryOptions(client: Client, input?: Parameters<Cli
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listWageRules">> };
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerCredential` (POST /workers/{id}/credentials); on success it invalidates `invalidates.addWorkerCredential`. */
-export function addWorkerCredentialMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerCredential` (POST /workers/{id}/credentials); on success it invalidates `invalidates.addWorkerCredential`, then calls `settings.onSuccess`. */
+export function addWorkerCredentialMutationOptions(client: Client, settings?: MutationSettings<Result<"addWorkerCredential">, Parameters<Client["addWorkerCredential"]>[0]>) {
   return mutationOptionsOf(api, "addWorkerCredential", invalidates["addWorkerCredential"], (variables: Parameters<Client["addWorkerCredential"]>[0]) => client["addWorkerCredential"](variables as never), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerDocument` (POST /workers/{id}/documents); on success it invalidates `invalidates.addWorkerDocument`. */
-export function addWorkerDocumentMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerDocument` (POST /workers/{id}/documents); on success it invalidates `invalidates.addWorkerDocument`, then calls `settings.onSuccess`. */
+export function addWorkerDocumentMutationOptions(client: Client, settings?: MutationSettings<Result<"addWorkerDocument">, Parameters<Client["addWorkerDocument"]>[0]>) {
   return mutationOptionsOf(api, "addWorkerDocument", invalidates["addWorkerDocument"], (variables: Parameters<Client["addWorkerDocument"]>[0]) => client["addWorkerDocument"](variables as never), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createEvent` (POST /events); on success it invalidates `invalidates.createEvent`. */
-export function createEventMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `createEvent` (POST /events); on success it invalidates `invalidates.createEvent`, then calls `settings.onSuccess`. */
+export function createEventMutationOptions(client: Client, settings?: MutationSettings<Result<"createEvent">, Parameters<Client["createEvent"]>[0]>) {
   return mutationOptionsOf(api, "createEvent", invalidates["createEvent"], (variables: Parameters<Client["createEvent"]>[0]) => client["createEvent"](variables as never), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createPayrollGroup` (POST /payroll-groups); on success it invalidates `invalidates.createPayrollGroup`. */
-export function createPayrollGroupMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `createPayrollGroup` (POST /payroll-groups); on success it invalidates `invalidates.createPayrollGroup`, then calls `settings.onSuccess`. */
+export function createPayrollGroupMutationOptions(client: Client, settings?: MutationSettings<Result<"createPayrollGroup">, Parameters<Client["createPayrollGroup"]>[0]>) {
   return mutationOptionsOf(api, "createPayrollGroup", invalidates["createPayrollGroup"], (variables: Parameters<Client["createPayrollGroup"]>[0]) => client["createPayrollGroup"](variables as never), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createVenue` (POST /venues); on success it invalidates `invalidates.createVenue`. */
-export function createVenueMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `createVenue` (POST /venues); on success it invalidates `invalidates.createVenue`, then calls `settings.onSuccess`. */
+export function createVenueMutationOptions(client: Client, settings?: MutationSettings<Result<"createVenue">, Parameters<Client["createVenue"]>[0]>) {
   return mutationOptionsOf(api, "createVenue", invalidates["createVenue"], (variables: Parameters<Client["createVenue"]>[0]) => client["createVenue"](variables as never), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `updateClient` (PATCH /clients/{id}); on success it invalidates `invalidates.updateClient`. */
-export function updateClientMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `updateClient` (PATCH /clients/{id}); on success it invalidates `invalidates.updateClient`, then calls `settings.onSuccess`. */
+export function updateClientMutationOptions(client: Client, settings?: MutationSettings<Result<"updateClient">, Parameters<Client["updateClient"]>[0]>) {
   return mutationOptionsOf(api, "updateClient", invalidates["updateClient"], (variables: Parameters<Client["updateClient"]>[0]) => client["updateClient"](variables as never), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `updateEvent` (PATCH /events/{id}); on success it invalidates `invalidates.updateEvent`. */
-export function updateEventMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `updateEvent` (PATCH /events/{id}); on success it invalidates `invalidates.updateEvent`, then calls `settings.onSuccess`. */
+export function updateEventMutationOptions(client: Client, settings?: MutationSettings<Result<"updateEvent">, Parameters<Client["updateEvent"]>[0]>) {
   return mutationOptionsOf(api, "updateEvent", invalidates["updateEvent"], (variables: Parameters<Client["updateEvent"]>[0]) => client["updateEvent"](variables as never), settings);
 }

@@ -29,13 +29,19 @@ export interface InvalidatingClient {
   }): Promise<void>;
 }
 
-/** The second argument of every `<operation>MutationOptions`. */
-export interface MutationSettings {
+/** The second argument of every `<operation>MutationOptions`, for a mutation with data `D` and variables `V`. */
+export interface MutationSettings<D = unknown, V = unknown> {
   /**
-   * The QueryClient whose queries a success invalidates. Default: the one the mutation runs in
-   * (TanStack Query 5.80 and later hand it to `onSuccess`).
+   * The QueryClient whose queries a success invalidates. Default: the one the mutation runs in,
+   * which TanStack Query hands to `onSuccess` (5.89 and later).
    */
   readonly queryClient?: InvalidatingClient;
+  /**
+   * Called after a success, once the invalidation is done (a rejection fails the mutation, as
+   * TanStack's own `onSuccess` does). Give it here rather than spread over the options: an
+   * `onSuccess` spread over them replaces theirs, and the invalidation with it.
+   */
+  readonly onSuccess?: (data: D, variables: V, onMutateResult: unknown, context: unknown) => unknown;
 }
 
 /** The API whose keys and options these are: its name (the first element of every key) and its route table. */
@@ -156,13 +162,16 @@ function matchesPattern(key: QueryKey, root: string, pattern: readonly (string |
   return rest === undefined || (typeof rest === "object" && rest !== null && !Array.isArray(rest));
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }`: on success, the queries in `targets` are invalidated (and refetched when active). */
+/**
+ * `{ mutationKey, mutationFn, onSuccess }`: on success, the queries in `targets` are invalidated
+ * (and refetched when active), then the settings' `onSuccess` is called.
+ */
 export function mutationOptionsOf<V extends CallInput | undefined, D>(
   api: QueryApi,
   operation: string,
   targets: readonly string[],
   mutate: (variables: V) => Promise<D>,
-  settings: MutationSettings = {},
+  settings: MutationSettings<D, V> = {},
 ): {
   mutationKey: QueryKey;
   mutationFn: (variables: V) => Promise<D>;
@@ -176,16 +185,27 @@ export function mutationOptionsOf<V extends CallInput | undefined, D>(
   return {
     mutationKey: mutationKeyOf(api, operation),
     mutationFn: (variables) => mutate(variables),
-    onSuccess: async (_data, variables, _onMutateResult, context) => {
-      if (targets.length === 0) return;
-      const client = settings.queryClient ?? context?.client;
-      if (client === undefined)
-        throw new TypeError(
-          `${operation}: no QueryClient to invalidate queries with: pass { queryClient } to ${operation}MutationOptions`,
-        );
-      await Promise.all(
-        invalidationsOf(api, operation, targets, variables).map((filters) => client.invalidateQueries(filters)),
-      );
+    onSuccess: async (data, variables, onMutateResult, context) => {
+      await invalidate(api, operation, targets, variables, settings.queryClient ?? context?.client);
+      await settings.onSuccess?.(data, variables, onMutateResult, context);
     },
   };
+}
+
+/** Invalidates the queries in `targets` after `operation` succeeded with `variables`, through `client`. */
+async function invalidate(
+  api: QueryApi,
+  operation: string,
+  targets: readonly string[],
+  variables: CallInput | undefined,
+  client: InvalidatingClient | undefined,
+): Promise<void> {
+  if (targets.length === 0) return;
+  if (client === undefined)
+    throw new TypeError(
+      `${operation}: no QueryClient to invalidate queries with: pass { queryClient } to ${operation}MutationOptions`,
+    );
+  await Promise.all(
+    invalidationsOf(api, operation, targets, variables).map((filters) => client.invalidateQueries(filters)),
+  );
 }

@@ -1,9 +1,13 @@
 /**
  * The query runtime with TanStack's own QueryClient: keys from path segments, prefix invalidation,
- * which cached queries a mutation's success invalidates, the query's AbortSignal reaching fetch,
- * and a clear error when there is no QueryClient to invalidate with.
+ * which cached queries a mutation's success invalidates, an `onSuccess` of the settings called
+ * after it, the query's AbortSignal reaching fetch, and a clear error when there is no QueryClient
+ * to invalidate with. What runs TanStack Query runs against the lowest @tanstack/query-core the
+ * peer range allows and the latest, both installed.
  */
-import { MutationObserver, QueryClient } from "@tanstack/query-core";
+import { createRequire } from "node:module";
+import * as latest from "@tanstack/query-core";
+import * as lowest from "@tanstack/query-core-lowest";
 import { describe, expect, it } from "vitest";
 import { createClient, routes } from "../../generated/index.js";
 import {
@@ -14,6 +18,26 @@ import {
   updateEventMutationOptions,
 } from "../../generated/query/index.js";
 import { invalidationsOf, mutationKeyOf, queryKeyOf } from "../../generated/query/runtime.js";
+
+/** The installed version of a package. */
+function versionOf(name: string): string {
+  return (createRequire(import.meta.url)(`${name}/package.json`) as { version: string }).version;
+}
+
+/** Each supported TanStack Query: the lowest of the peer range and the latest. */
+const TANSTACK = [
+  { version: versionOf("@tanstack/query-core-lowest"), core: lowest as unknown as typeof latest },
+  { version: versionOf("@tanstack/query-core"), core: latest },
+];
+
+describe("the peer range of @tanstack/query-core", () => {
+  it("starts at the lowest version these tests run against", async () => {
+    const manifest = createRequire(import.meta.url)("../../package.json") as {
+      peerDependencies: Record<string, string>;
+    };
+    expect(manifest.peerDependencies["@tanstack/query-core"]).toBe(`^${TANSTACK[0]?.version}`);
+  });
+});
 
 const ROOT = queryKeyRoot;
 /** The API as the query entry point hands it to the runtime: the keys' root and the route table. */
@@ -80,18 +104,6 @@ describe("invalidation", () => {
     expect(matches(list, ["another-api", "events"])).toBe(false);
   });
 
-  it("invalidates, after a success, the queries of `invalidates` and no other; a prefix still reaches all below it", async () => {
-    const queryClient = new QueryClient();
-    const { client } = recordingClient({ id: 7 });
-    const keys = [listEventsQueryKey(), [ROOT, "events", "7"], [ROOT, "venues"]] as const;
-    for (const key of keys) queryClient.setQueryData(key, { cached: true });
-    const observer = new MutationObserver(queryClient, updateEventMutationOptions(client));
-    await observer.mutate({ path: { id: "7" }, body: { name: "Gala", date: "2026-12-02", venue: {} } });
-    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, false, false]);
-    await queryClient.invalidateQueries({ queryKey: [ROOT, "events"] });
-    expect(queryClient.getQueryState([ROOT, "events", "7"])?.isInvalidated).toBe(true);
-  });
-
   it("says so when no QueryClient is at hand to invalidate with", async () => {
     const options = createEventMutationOptions(recordingClient(1).client);
     await expect(options.onSuccess(1, { body: { name: "Gala", date: "2026-12-02", venue: {} } })).rejects.toThrow(
@@ -100,7 +112,51 @@ describe("invalidation", () => {
   });
 });
 
-describe("query options", () => {
+describe.each(TANSTACK)("with @tanstack/query-core $version", ({ core: { MutationObserver, QueryClient } }) => {
+  it("invalidates, after a success, the queries of `invalidates` and no other; a prefix still reaches all below it", async () => {
+    const queryClient = new QueryClient();
+    const { client } = recordingClient({ id: 7 });
+    const keys = [listEventsQueryKey(), [ROOT, "events", "7"], [ROOT, "venues"]] as const;
+    for (const key of keys) queryClient.setQueryData(key, { cached: true });
+    const observer = new MutationObserver(queryClient, updateEventMutationOptions(client));
+    await observer.mutate({ path: { id: "7" }, body: { name: "Gala", date: "2026-12-02", venue: {} } });
+    // the QueryClient came from the mutation's context: no settings given, and the mutation succeeded
+    expect(observer.getCurrentResult().status).toBe("success");
+    expect(keys.map((key) => queryClient.getQueryState(key)?.isInvalidated)).toEqual([true, false, false]);
+    await queryClient.invalidateQueries({ queryKey: [ROOT, "events"] });
+    expect(queryClient.getQueryState([ROOT, "events", "7"])?.isInvalidated).toBe(true);
+  });
+
+  it("calls the settings' onSuccess after the invalidation, with the data and variables", async () => {
+    const queryClient = new QueryClient();
+    const { client } = recordingClient(7);
+    queryClient.setQueryData(listEventsQueryKey(), { data: [], total_count: 0 });
+    const seen: unknown[] = [];
+    const options = createEventMutationOptions(client, {
+      onSuccess: (data, variables) => {
+        seen.push(data, variables.body.name, queryClient.getQueryState(listEventsQueryKey())?.isInvalidated);
+      },
+    });
+    const observer = new MutationObserver(queryClient, options);
+    await observer.mutate({ body: { name: "Gala", date: "2026-12-02", venue: {} } });
+    expect(seen).toEqual([7, "Gala", true]);
+    expect(observer.getCurrentResult().status).toBe("success");
+  });
+
+  it("fails the mutation when the settings' onSuccess rejects, the invalidation done", async () => {
+    const queryClient = new QueryClient();
+    queryClient.setQueryData(listEventsQueryKey(), { data: [], total_count: 0 });
+    const options = createEventMutationOptions(recordingClient(7).client, {
+      onSuccess: async () => Promise.reject(new Error("toast failed")),
+    });
+    const observer = new MutationObserver(queryClient, options);
+    await expect(observer.mutate({ body: { name: "Gala", date: "2026-12-02", venue: {} } })).rejects.toThrow(
+      "toast failed",
+    );
+    expect(queryClient.getQueryState(listEventsQueryKey())?.isInvalidated).toBe(true);
+    expect(observer.getCurrentResult().status).toBe("error");
+  });
+
   it("call the client with the query's AbortSignal", async () => {
     const { client, calls } = recordingClient({ data: [], total_count: 0 });
     const queryClient = new QueryClient();

@@ -32,7 +32,7 @@ export const invalidates = {
 /** What a call of operation `K` resolves to. */
 type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `addPet` (POST /pets); on success it invalidates `invalidates.addPet`. */
-export function addPetMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `addPet` (POST /pets); on success it invalidates `invalidates.addPet`, then calls `settings.onSuccess`. */
+export function addPetMutationOptions(client: Client, settings?: MutationSettings<Result<"addPet">, Parameters<Client["addPet"]>[0]>) {
   return mutationOptionsOf(api, "addPet", invalidates["addPet"], (variables: Parameters<Client["addPet"]>[0]) => client["addPet"](variables as never), settings);
 }

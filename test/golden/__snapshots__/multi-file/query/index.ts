@@ -68,7 +68,7 @@ export function listOrdersQueryOptions(client: Client, input?: Parameters<Client
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listOrders">> };
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createOrder` (POST /orders); on success it invalidates `invalidates.createOrder`. */
-export function createOrderMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `createOrder` (POST /orders); on success it invalidates `invalidates.createOrder`, then calls `settings.onSuccess`. */
+export function createOrderMutationOptions(client: Client, settings?: MutationSettings<Result<"createOrder">, Parameters<Client["createOrder"]>[0]>) {
   return mutationOptionsOf(api, "createOrder", invalidates["createOrder"], (variables: Parameters<Client["createOrder"]>[0]) => client["createOrder"](variables as never), settings);
 }

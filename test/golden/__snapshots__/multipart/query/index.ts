@@ -34,12 +34,12 @@ export const invalidates = {
 /** What a call of operation `K` resolves to. */
 type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `replaceCover` (PUT /albums/{albumId}/cover); on success it invalidates `invalidates.replaceCover`. */
-export function replaceCoverMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `replaceCover` (PUT /albums/{albumId}/cover); on success it invalidates `invalidates.replaceCover`, then calls `settings.onSuccess`. */
+export function replaceCoverMutationOptions(client: Client, settings?: MutationSettings<Result<"replaceCover">, Parameters<Client["replaceCover"]>[0]>) {
   return mutationOptionsOf(api, "replaceCover", invalidates["replaceCover"], (variables: Parameters<Client["replaceCover"]>[0]) => client["replaceCover"](variables as never), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `uploadPhoto` (POST /albums/{albumId}/photos); on success it invalidates `invalidates.uploadPhoto`. */
-export function uploadPhotoMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `uploadPhoto` (POST /albums/{albumId}/photos); on success it invalidates `invalidates.uploadPhoto`, then calls `settings.onSuccess`. */
+export function uploadPhotoMutationOptions(client: Client, settings?: MutationSettings<Result<"uploadPhoto">, Parameters<Client["uploadPhoto"]>[0]>) {
   return mutationOptionsOf(api, "uploadPhoto", invalidates["uploadPhoto"], (variables: Parameters<Client["uploadPhoto"]>[0]) => client["uploadPhoto"](variables as never), settings);
 }

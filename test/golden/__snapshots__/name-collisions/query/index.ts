@@ -46,7 +46,7 @@ export function listThingsQueryOptions(client: Client, input?: Parameters<Client
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listThings">> };
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createThing` (POST /things); on success it invalidates `invalidates.createThing`. */
-export function createThingMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `createThing` (POST /things); on success it invalidates `invalidates.createThing`, then calls `settings.onSuccess`. */
+export function createThingMutationOptions(client: Client, settings?: MutationSettings<Result<"createThing">, Parameters<Client["createThing"]>[0]>) {
   return mutationOptionsOf(api, "createThing", invalidates["createThing"], (variables: Parameters<Client["createThing"]>[0]) => client["createThing"](variables as never), settings);
 }

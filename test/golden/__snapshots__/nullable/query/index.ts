@@ -32,7 +32,7 @@ export const invalidates = {
 /** What a call of operation `K` resolves to. */
 type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `putProfile` (PUT /profiles/{id}); on success it invalidates `invalidates.putProfile`. */
-export function putProfileMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `putProfile` (PUT /profiles/{id}); on success it invalidates `invalidates.putProfile`, then calls `settings.onSuccess`. */
+export function putProfileMutationOptions(client: Client, settings?: MutationSettings<Result<"putProfile">, Parameters<Client["putProfile"]>[0]>) {
   return mutationOptionsOf(api, "putProfile", invalidates["putProfile"], (variables: Parameters<Client["putProfile"]>[0]) => client["putProfile"](variables as never), settings);
 }

@@ -32,7 +32,7 @@ export const invalidates = {
 /** What a call of operation `K` resolves to. */
 type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `addReading` (POST /readings); on success it invalidates `invalidates.addReading`. */
-export function addReadingMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `addReading` (POST /readings); on success it invalidates `invalidates.addReading`, then calls `settings.onSuccess`. */
+export function addReadingMutationOptions(client: Client, settings?: MutationSettings<Result<"addReading">, Parameters<Client["addReading"]>[0]>) {
   return mutationOptionsOf(api, "addReading", invalidates["addReading"], (variables: Parameters<Client["addReading"]>[0]) => client["addReading"](variables as never), settings);
 }

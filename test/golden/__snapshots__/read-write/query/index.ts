@@ -43,7 +43,7 @@ export function listOwnersQueryOptions(client: Client, input: Parameters<Client[
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listOwners">> };
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createAccount` (POST /accounts); on success it invalidates `invalidates.createAccount`. */
-export function createAccountMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `createAccount` (POST /accounts); on success it invalidates `invalidates.createAccount`, then calls `settings.onSuccess`. */
+export function createAccountMutationOptions(client: Client, settings?: MutationSettings<Result<"createAccount">, Parameters<Client["createAccount"]>[0]>) {
   return mutationOptionsOf(api, "createAccount", invalidates["createAccount"], (variables: Parameters<Client["createAccount"]>[0]) => client["createAccount"](variables as never), settings);
 }

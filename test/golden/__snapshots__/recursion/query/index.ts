@@ -32,7 +32,7 @@ export const invalidates = {
 /** What a call of operation `K` resolves to. */
 type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `plantTree` (POST /trees); on success it invalidates `invalidates.plantTree`. */
-export function plantTreeMutationOptions(client: Client, settings?: MutationSettings) {
+/** `{ mutationKey, mutationFn, onSuccess }` of `plantTree` (POST /trees); on success it invalidates `invalidates.plantTree`, then calls `settings.onSuccess`. */
+export function plantTreeMutationOptions(client: Client, settings?: MutationSettings<Result<"plantTree">, Parameters<Client["plantTree"]>[0]>) {
   return mutationOptionsOf(api, "plantTree", invalidates["plantTree"], (variables: Parameters<Client["plantTree"]>[0]) => client["plantTree"](variables as never), settings);
 }
