@@ -8,6 +8,7 @@ export {
   ApiNetworkError,
   ApiTimeoutError,
   Client,
+  createBaseClient,
   createClient,
   isApiError,
   RequestValidationError,

@@ -5,7 +5,7 @@ import { servers, routes, type OperationId } from "../routes.js";
 import type * as T from "../types.js";
 import type { WithFiles } from "./body.js";
 import type { ApiError } from "./errors.js";
-import { Runtime, type CallOptions, type NoArgs, type TransportOptions } from "./runtime.js";
+import { type BaseClient, RUNTIME, Runtime, type CallOptions, type NoArgs, type TransportOptions } from "./runtime.js";
 import { type ErrorAnswer, isDeclaredApiError } from "./typed-errors.js";
 
 /** The options of `createClient`: where the service is, the credentials, and how calls behave. */
@@ -27,11 +27,15 @@ export interface ClientOptions extends TransportOptions {
 }
 
 /** The typed client of Workforce Scheduling Service API (version 1.12): one method per operation. Create it with `createClient`. */
-export class Client {
-  readonly #runtime: Runtime;
+export class Client implements BaseClient {
+  /**
+   * The engine the methods call; the TanStack Query options call it too. Declared, and set in the
+   * constructor: a class field with a computed key would keep a bundler from dropping the class.
+   */
+  declare readonly [RUNTIME]: Runtime;
 
   constructor(options: ClientOptions) {
-    this.#runtime = new Runtime({ routes, servers }, options);
+    this[RUNTIME] = new Runtime({ routes, servers }, options);
   }
 
   /**
@@ -58,7 +62,7 @@ export class Client {
     },
     options?: CallOptions,
   ): Promise<T.AddWorkerCredentialResponse> {
-    return this.#runtime.call("addWorkerCredential", args, options);
+    return this[RUNTIME].call("addWorkerCredential", args, options);
   }
 
   /**
@@ -86,7 +90,7 @@ export class Client {
     },
     options?: CallOptions,
   ): Promise<T.AddWorkerDocumentResponse> {
-    return this.#runtime.call("addWorkerDocument", args, options);
+    return this[RUNTIME].call("addWorkerDocument", args, options);
   }
 
   /**
@@ -112,7 +116,7 @@ export class Client {
     },
     options?: CallOptions,
   ): Promise<T.CreateEventResponse> {
-    return this.#runtime.call("createEvent", args, options);
+    return this[RUNTIME].call("createEvent", args, options);
   }
 
   /**
@@ -135,7 +139,7 @@ export class Client {
     },
     options?: CallOptions,
   ): Promise<T.CreatePayrollGroupResponse> {
-    return this.#runtime.call("createPayrollGroup", args, options);
+    return this[RUNTIME].call("createPayrollGroup", args, options);
   }
 
   /**
@@ -154,7 +158,7 @@ export class Client {
     },
     options?: CallOptions,
   ): Promise<T.CreateVenueResponse> {
-    return this.#runtime.call("createVenue", args, options);
+    return this[RUNTIME].call("createVenue", args, options);
   }
 
   /**
@@ -172,7 +176,7 @@ export class Client {
     args?: NoArgs,
     options?: CallOptions,
   ): Promise<T.ListEventsResponse> {
-    return this.#runtime.call("listEvents", args, options);
+    return this[RUNTIME].call("listEvents", args, options);
   }
 
   /**
@@ -190,7 +194,7 @@ export class Client {
     args?: NoArgs,
     options?: CallOptions,
   ): Promise<T.ListWageRulesResponse> {
-    return this.#runtime.call("listWageRules", args, options);
+    return this[RUNTIME].call("listWageRules", args, options);
   }
 
   /**
@@ -211,7 +215,7 @@ export class Client {
     },
     options?: CallOptions,
   ): Promise<T.UpdateClientResponse> {
-    return this.#runtime.call("updateClient", args, options);
+    return this[RUNTIME].call("updateClient", args, options);
   }
 
   /**
@@ -235,13 +239,22 @@ export class Client {
     },
     options?: CallOptions,
   ): Promise<T.UpdateEventResponse> {
-    return this.#runtime.call("updateEvent", args, options);
+    return this[RUNTIME].call("updateEvent", args, options);
   }
 }
 
 /** Creates a client; see `ClientOptions` for what it takes. */
 export function createClient(options: ClientOptions): Client {
   return new Client(options);
+}
+
+/**
+ * Creates a client without methods, for the TanStack Query options (`./query`): a page then
+ * bundles the routes and validators of the operations it uses, where a `Client`, whose methods
+ * name every operation, bundles them all. It takes the options `createClient` takes.
+ */
+export function createBaseClient(options: ClientOptions): BaseClient {
+  return { [RUNTIME]: new Runtime({ servers }, options) };
 }
 
 /**

@@ -5,7 +5,7 @@
 
 export type { BasicCredentials } from "./auth.js";
 export type { Bytes, FileInput, NamedFile, RawBody, WithFiles } from "./body.js";
-export { type ApiErrorOf, Client, type ClientOptions, createClient, type ErrorAnswers, isApiError } from "./client.js";
+export { type ApiErrorOf, Client, type ClientOptions, createBaseClient, createClient, type ErrorAnswers, isApiError } from "./client.js";
 export {
   ApiError,
   ApiNetworkError,
@@ -16,5 +16,5 @@ export {
   RequestValidationError,
   ResponseValidationError,
 } from "./errors.js";
-export type { CallOptions, FetchFunction, NoArgs, TransportOptions } from "./runtime.js";
+export type { BaseClient, CallOptions, FetchFunction, NoArgs, TransportOptions } from "./runtime.js";
 export type { RetryOptions } from "./transport.js";

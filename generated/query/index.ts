@@ -9,7 +9,8 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import { type OperationId, routes } from "../routes.js";
+import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
@@ -17,8 +18,8 @@ export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "workforce-scheduling-service-api";
 
-/** This API for the runtime: the root of its keys and its route table. */
-const api: QueryApi = { root: queryKeyRoot, routes };
+/** This API for the runtime: the root of its keys. */
+const api: QueryApi = { root: queryKeyRoot };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -45,64 +46,64 @@ export const invalidates = {
    * - `listEvents` (`GET /events`): the collection or item it belongs to; answers a schema it writes
    */
   updateEvent: ["listEvents"],
-} as const satisfies Readonly<Record<string, readonly OperationId[]>>;
+} as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /** What a call of operation `K` resolves to. */
-type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
+type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `listEvents` (GET /events); a prefix of it names every query below. */
 export function listEventsQueryKey(input?: Parameters<Client["listEvents"]>[0]): DataTag<QueryKey, Result<"listEvents">> {
-  return queryKeyOf(api, "listEvents", input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">>;
+  return queryKeyOf(api, R.listEventsRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">>;
 }
 
-/** `{ queryKey, queryFn }` of `listEvents` (GET /events), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
-export function listEventsQueryOptions(client: Client, input?: Parameters<Client["listEvents"]>[0]) {
-  const options = queryOptionsOf(api, "listEvents", input as CallInput | undefined, (call) => client["listEvents"](input as never, call));
+/** `{ queryKey, queryFn }` of `listEvents` (GET /events), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+export function listEventsQueryOptions(client: BaseClient, input?: Parameters<Client["listEvents"]>[0]) {
+  const options = queryOptionsOf(api, R.listEventsRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listEvents">>(R.listEventsRoute, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listEvents">> };
 }
 
 /** The query key of `listWageRules` (GET /wage-rules); a prefix of it names every query below. */
 export function listWageRulesQueryKey(input?: Parameters<Client["listWageRules"]>[0]): DataTag<QueryKey, Result<"listWageRules">> {
-  return queryKeyOf(api, "listWageRules", input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">>;
+  return queryKeyOf(api, R.listWageRulesRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">>;
 }
 
-/** `{ queryKey, queryFn }` of `listWageRules` (GET /wage-rules), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
-export function listWageRulesQueryOptions(client: Client, input?: Parameters<Client["listWageRules"]>[0]) {
-  const options = queryOptionsOf(api, "listWageRules", input as CallInput | undefined, (call) => client["listWageRules"](input as never, call));
+/** `{ queryKey, queryFn }` of `listWageRules` (GET /wage-rules), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+export function listWageRulesQueryOptions(client: BaseClient, input?: Parameters<Client["listWageRules"]>[0]) {
+  const options = queryOptionsOf(api, R.listWageRulesRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listWageRules">>(R.listWageRulesRoute, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listWageRules">> };
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerCredential` (POST /workers/{id}/credentials); on success it invalidates `invalidates.addWorkerCredential`, then calls `settings.onSuccess`. */
-export function addWorkerCredentialMutationOptions(client: Client, settings?: MutationSettings<Result<"addWorkerCredential">, Parameters<Client["addWorkerCredential"]>[0]>) {
-  return mutationOptionsOf(api, "addWorkerCredential", invalidates["addWorkerCredential"], (variables: Parameters<Client["addWorkerCredential"]>[0]) => client["addWorkerCredential"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerCredential` (POST /workers/{id}/credentials); on success it invalidates `invalidates.addWorkerCredential`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function addWorkerCredentialMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addWorkerCredential">, Parameters<Client["addWorkerCredential"]>[0]>) {
+  return mutationOptionsOf(api, "addWorkerCredential", R.addWorkerCredentialRoute, [], (variables: Parameters<Client["addWorkerCredential"]>[0]) => client[RUNTIME].call<Result<"addWorkerCredential">>(R.addWorkerCredentialRoute, variables, undefined), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerDocument` (POST /workers/{id}/documents); on success it invalidates `invalidates.addWorkerDocument`, then calls `settings.onSuccess`. */
-export function addWorkerDocumentMutationOptions(client: Client, settings?: MutationSettings<Result<"addWorkerDocument">, Parameters<Client["addWorkerDocument"]>[0]>) {
-  return mutationOptionsOf(api, "addWorkerDocument", invalidates["addWorkerDocument"], (variables: Parameters<Client["addWorkerDocument"]>[0]) => client["addWorkerDocument"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerDocument` (POST /workers/{id}/documents); on success it invalidates `invalidates.addWorkerDocument`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function addWorkerDocumentMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addWorkerDocument">, Parameters<Client["addWorkerDocument"]>[0]>) {
+  return mutationOptionsOf(api, "addWorkerDocument", R.addWorkerDocumentRoute, [], (variables: Parameters<Client["addWorkerDocument"]>[0]) => client[RUNTIME].call<Result<"addWorkerDocument">>(R.addWorkerDocumentRoute, variables, undefined), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createEvent` (POST /events); on success it invalidates `invalidates.createEvent`, then calls `settings.onSuccess`. */
-export function createEventMutationOptions(client: Client, settings?: MutationSettings<Result<"createEvent">, Parameters<Client["createEvent"]>[0]>) {
-  return mutationOptionsOf(api, "createEvent", invalidates["createEvent"], (variables: Parameters<Client["createEvent"]>[0]) => client["createEvent"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `createEvent` (POST /events); on success it invalidates `invalidates.createEvent`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function createEventMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createEvent">, Parameters<Client["createEvent"]>[0]>) {
+  return mutationOptionsOf(api, "createEvent", R.createEventRoute, ["/events"], (variables: Parameters<Client["createEvent"]>[0]) => client[RUNTIME].call<Result<"createEvent">>(R.createEventRoute, variables, undefined), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createPayrollGroup` (POST /payroll-groups); on success it invalidates `invalidates.createPayrollGroup`, then calls `settings.onSuccess`. */
-export function createPayrollGroupMutationOptions(client: Client, settings?: MutationSettings<Result<"createPayrollGroup">, Parameters<Client["createPayrollGroup"]>[0]>) {
-  return mutationOptionsOf(api, "createPayrollGroup", invalidates["createPayrollGroup"], (variables: Parameters<Client["createPayrollGroup"]>[0]) => client["createPayrollGroup"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `createPayrollGroup` (POST /payroll-groups); on success it invalidates `invalidates.createPayrollGroup`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function createPayrollGroupMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createPayrollGroup">, Parameters<Client["createPayrollGroup"]>[0]>) {
+  return mutationOptionsOf(api, "createPayrollGroup", R.createPayrollGroupRoute, [], (variables: Parameters<Client["createPayrollGroup"]>[0]) => client[RUNTIME].call<Result<"createPayrollGroup">>(R.createPayrollGroupRoute, variables, undefined), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createVenue` (POST /venues); on success it invalidates `invalidates.createVenue`, then calls `settings.onSuccess`. */
-export function createVenueMutationOptions(client: Client, settings?: MutationSettings<Result<"createVenue">, Parameters<Client["createVenue"]>[0]>) {
-  return mutationOptionsOf(api, "createVenue", invalidates["createVenue"], (variables: Parameters<Client["createVenue"]>[0]) => client["createVenue"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `createVenue` (POST /venues); on success it invalidates `invalidates.createVenue`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function createVenueMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createVenue">, Parameters<Client["createVenue"]>[0]>) {
+  return mutationOptionsOf(api, "createVenue", R.createVenueRoute, [], (variables: Parameters<Client["createVenue"]>[0]) => client[RUNTIME].call<Result<"createVenue">>(R.createVenueRoute, variables, undefined), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `updateClient` (PATCH /clients/{id}); on success it invalidates `invalidates.updateClient`, then calls `settings.onSuccess`. */
-export function updateClientMutationOptions(client: Client, settings?: MutationSettings<Result<"updateClient">, Parameters<Client["updateClient"]>[0]>) {
-  return mutationOptionsOf(api, "updateClient", invalidates["updateClient"], (variables: Parameters<Client["updateClient"]>[0]) => client["updateClient"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `updateClient` (PATCH /clients/{id}); on success it invalidates `invalidates.updateClient`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function updateClientMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"updateClient">, Parameters<Client["updateClient"]>[0]>) {
+  return mutationOptionsOf(api, "updateClient", R.updateClientRoute, [], (variables: Parameters<Client["updateClient"]>[0]) => client[RUNTIME].call<Result<"updateClient">>(R.updateClientRoute, variables, undefined), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `updateEvent` (PATCH /events/{id}); on success it invalidates `invalidates.updateEvent`, then calls `settings.onSuccess`. */
-export function updateEventMutationOptions(client: Client, settings?: MutationSettings<Result<"updateEvent">, Parameters<Client["updateEvent"]>[0]>) {
-  return mutationOptionsOf(api, "updateEvent", invalidates["updateEvent"], (variables: Parameters<Client["updateEvent"]>[0]) => client["updateEvent"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `updateEvent` (PATCH /events/{id}); on success it invalidates `invalidates.updateEvent`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function updateEventMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"updateEvent">, Parameters<Client["updateEvent"]>[0]>) {
+  return mutationOptionsOf(api, "updateEvent", R.updateEventRoute, ["/events"], (variables: Parameters<Client["updateEvent"]>[0]) => client[RUNTIME].call<Result<"updateEvent">>(R.updateEventRoute, variables, undefined), settings);
 }

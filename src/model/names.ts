@@ -33,6 +33,7 @@ export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
   "NonNullable",
   // the client's exports, which share the package root with the types
   "createClient",
+  "createBaseClient",
   "Client",
   "ClientOptions",
   "CallOptions",

@@ -244,22 +244,22 @@ describe("emitClient", () => {
     },
     options?: CallOptions,
   ): Promise<T.GetThingResponse> {
-    return this.#runtime.call("getThing", args, options);
+    return this[RUNTIME].call("getThing", args, options);
   }`);
     expect(client).toContain(`readonly "region"?: "eu" | "us";`);
     expect(client).toContain("constructor(options: ClientOptions = {})");
   });
 
-  it("imports only what the methods use, and keeps nothing without operations", () => {
+  it("imports only what the methods use, and has no method without operations", () => {
     const client = emit(model([operation()]))[0]?.content ?? "";
     expect(client).toContain(
-      `import { Runtime, type CallOptions, type NoArgs, type TransportOptions } from "./runtime.js";`,
+      `import { type BaseClient, RUNTIME, Runtime, type CallOptions, type NoArgs, type TransportOptions } from "./runtime.js";`,
     );
     expect(client).not.toContain("./body.js");
     expect(client).not.toContain("./auth.js");
     const empty = emit(model([]))[0]?.content ?? "";
-    expect(empty).toContain(`import { type TransportOptions } from "./runtime.js";`);
-    expect(empty).toContain("constructor(_options: ClientOptions = {}) {}");
+    expect(empty).toContain(`import { type BaseClient, RUNTIME, Runtime, type TransportOptions } from "./runtime.js";`);
+    expect(empty).not.toContain(".call(");
     expect(empty).not.toContain("../types.js");
   });
 

@@ -40,8 +40,8 @@ describe("the peer range of @tanstack/query-core", () => {
 });
 
 const ROOT = queryKeyRoot;
-/** The API as the query entry point hands it to the runtime: the keys' root and the route table. */
-const API = { root: ROOT, routes };
+/** The API as the query entry point hands it to the runtime: the keys' root. */
+const API = { root: ROOT };
 
 /** A client whose fetch answers `body` with 200 (or 201 for a POST), recording what it was given. */
 function recordingClient(body: unknown): {
@@ -65,23 +65,23 @@ function recordingClient(body: unknown): {
 describe("query keys", () => {
   it("are the API's name, one element per path segment, then the query and headers when given", () => {
     expect(listEventsQueryKey()).toEqual([ROOT, "events"]);
-    expect(queryKeyOf(API, "updateEvent", { path: { id: 7 }, body: {} })).toEqual([ROOT, "events", "7"]);
-    expect(queryKeyOf(API, "updateEvent", { path: { id: "7" }, query: { expand: true } })).toEqual([
+    expect(queryKeyOf(API, routes.updateEvent, { path: { id: 7 }, body: {} })).toEqual([ROOT, "events", "7"]);
+    expect(queryKeyOf(API, routes.updateEvent, { path: { id: "7" }, query: { expand: true } })).toEqual([
       ROOT,
       "events",
       "7",
       { query: { expand: true } },
     ]);
-    expect(mutationKeyOf(API, "updateEvent")).toEqual([ROOT, "events", "{id}", "updateEvent"]);
+    expect(mutationKeyOf(API, "updateEvent", routes.updateEvent)).toEqual([ROOT, "events", "{id}", "updateEvent"]);
     expect(createEventMutationOptions(recordingClient(1).client).mutationKey).toEqual([ROOT, "events", "createEvent"]);
   });
 });
 
 describe("invalidation", () => {
   it("fills the query's parameters from the mutation's where the paths agree, and matches only that template's keys", () => {
-    const [item] = invalidationsOf(API, "updateEvent", ["updateEvent"], { path: { id: 7 } });
-    const [list] = invalidationsOf(API, "updateEvent", ["listEvents"], { path: { id: 7 } });
-    const [other] = invalidationsOf(API, "addWorkerCredential", ["updateEvent"], { path: { id: 3 } });
+    const [item] = invalidationsOf(API, routes.updateEvent, [routes.updateEvent.path], { path: { id: 7 } });
+    const [list] = invalidationsOf(API, routes.updateEvent, [routes.listEvents.path], { path: { id: 7 } });
+    const [other] = invalidationsOf(API, routes.addWorkerCredential, [routes.updateEvent.path], { path: { id: 3 } });
     const matches = (filter: typeof item, key: readonly unknown[]): boolean =>
       filter?.predicate({ queryKey: key }) === true;
     expect([item?.queryKey, list?.queryKey, other?.queryKey]).toEqual([

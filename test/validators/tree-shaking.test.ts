@@ -3,22 +3,12 @@
  * module's constants and its `schemas` object are marked pure, so a bundler drops what no kept
  * code names. Bundled by esbuild for the browser, as a page is.
  */
-import { join } from "node:path";
-import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../support/paths.js";
+import { bundleBesideGenerated } from "../support/page-bundle.js";
 
 /** The functions a bundle of `source` (a module beside generated/) defines, unminified. */
 async function definedFunctions(source: string): Promise<string[]> {
-  const result = await build({
-    stdin: { contents: source, resolveDir: join(repoRoot, "generated"), loader: "ts" },
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    logLevel: "silent",
-  });
-  const text = result.outputFiles[0]?.text ?? "";
+  const text = await bundleBesideGenerated(source);
   return [...text.matchAll(/^function (\$?\w+)/gm)].map((match) => match[1] ?? "");
 }
 

@@ -10,6 +10,7 @@ const CLIENT_VALUES = [
   "ApiNetworkError",
   "ApiTimeoutError",
   "Client",
+  "createBaseClient",
   "createClient",
   "isApiError",
   "RequestValidationError",

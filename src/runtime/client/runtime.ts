@@ -1,7 +1,8 @@
 /**
- * The generic request engine behind every generated method, driven by the route table it is
- * given: it knows no operation by itself. Operations are prepared on their first call and kept for
- * the client's life.
+ * The generic request engine behind every generated method, driven by the routes it is given: it
+ * knows no operation by itself. A call names its operation by its key in the route table, or gives
+ * the operation's route itself (the TanStack Query options do, so a page bundles only the routes
+ * it calls). Operations are prepared on their first call and kept for the client's life.
  */
 import type { Route } from "../route-types.js";
 import type { Credentials } from "./auth.js";
@@ -72,9 +73,12 @@ export interface ServerEntry {
   readonly variables: Readonly<Record<string, { readonly default: string }>>;
 }
 
-/** What the engine serves: the spec's route table and servers (the first gives the default base URL). */
+/**
+ * What the engine serves: the spec's servers (the first gives the default base URL) and, for
+ * calls by key, its route table (a client that calls by route alone is given none).
+ */
 export interface ClientApi {
-  readonly routes: Readonly<Record<string, Route>>;
+  readonly routes?: Readonly<Record<string, Route>>;
   readonly servers: readonly ServerEntry[];
 }
 
@@ -84,24 +88,36 @@ const NO_ARGS: CallArgs = Object.freeze({});
 export class Runtime {
   readonly #routes: Readonly<Record<string, Route>>;
   readonly #settings: Settings;
-  readonly #operations = new Map<string, Operation>();
+  readonly #operations = new Map<Route, Operation>();
 
   constructor(api: ClientApi, options: RuntimeOptions) {
-    this.#routes = api.routes;
+    this.#routes = api.routes ?? {};
     this.#settings = resolveSettings(api.servers, options);
   }
 
-  /** Calls the operation with the given key in the route table. */
-  call<R>(key: string, args: object | undefined, options: CallOptions | undefined): Promise<R> {
-    let operation = this.#operations.get(key);
-    if (operation === undefined) {
-      const route = this.#routes[key];
-      if (route === undefined) return Promise.reject(new TypeError(`no operation "${key}" in the route table`));
-      operation = new Operation(route, this.#settings);
-      this.#operations.set(key, operation);
+  /** Calls an operation: its key in the route table, or its route. */
+  call<R>(operation: string | Route, args: object | undefined, options: CallOptions | undefined): Promise<R> {
+    const route = typeof operation === "string" ? this.#routes[operation] : operation;
+    if (route === undefined) return Promise.reject(new TypeError(`no operation "${operation}" in the route table`));
+    let prepared = this.#operations.get(route);
+    if (prepared === undefined) {
+      prepared = new Operation(route, this.#settings);
+      this.#operations.set(route, prepared);
     }
-    return operation.send((args ?? NO_ARGS) as CallArgs, options) as Promise<R>;
+    return prepared.send((args ?? NO_ARGS) as CallArgs, options) as Promise<R>;
   }
+}
+
+/** The key under which a client keeps its engine (a symbol: no operation's method can take it). */
+export const RUNTIME: unique symbol = Symbol("runtime");
+
+/**
+ * A client without methods: its engine only, which calls an operation by its route. The TanStack
+ * Query options take one (the full `Client` is one too), so a page created with `createBaseClient`
+ * bundles the routes and validators of the operations whose options it imports, and no other.
+ */
+export interface BaseClient {
+  readonly [RUNTIME]: Runtime;
 }
 
 function resolveSettings(servers: readonly ServerEntry[], options: RuntimeOptions): Settings {

@@ -7,7 +7,8 @@
  * is the name, its path's segments as the spec writes them, and its operation.
  *
  * Nothing here imports TanStack Query: the options are plain objects its functions take. Each
- * function takes the API (its name and its route table) and an operation's key in the table.
+ * function takes the API (its name) and an operation's route, never the whole route table, so a
+ * page bundles the routes of the operations it uses.
  */
 import type { CallArgs } from "../client/runtime.js";
 import type { Route } from "../route-types.js";
@@ -41,21 +42,17 @@ export interface MutationSettings<D = unknown, V = unknown> {
   readonly onSuccess?: (data: D, variables: V, onMutateResult: unknown, context: unknown) => unknown;
 }
 
-/** The API whose keys and options these are: its name (the first element of every key) and its route table. */
+/** The API whose keys and options these are: its name, the first element of every key. */
 export interface QueryApi {
   readonly root: string;
-  readonly routes: Readonly<Record<string, Route>>;
 }
+
+/** What keys and invalidation need of an operation's route: its path template. */
+export type RoutePath = Pick<Route, "path">;
 
 /** A segment of a path template: literal text, or one made of parameters ("{id}", "{name}.{ext}"). */
 function segmentsOf(template: string): string[] {
   return (template.split("?")[0] ?? "").split("/").filter((segment) => segment !== "");
-}
-
-function routeOf(api: QueryApi, operation: string): Route {
-  const route = api.routes[operation];
-  if (route === undefined) throw new TypeError(`no operation "${operation}" in the route table`);
-  return route;
 }
 
 /** A template segment with its parameters filled in from `path` (undefined when one is not given). */
@@ -69,9 +66,9 @@ function fill(segment: string, path: Readonly<Record<string, unknown>> | undefin
   return missing ? undefined : filled;
 }
 
-/** The query key of a call of `operation` with `input`. */
-export function queryKeyOf(api: QueryApi, operation: string, input: CallInput | undefined): QueryKey {
-  const segments = segmentsOf(routeOf(api, operation).path).map((segment) => fill(segment, input?.path) ?? segment);
+/** The query key of a call of the operation of `route` with `input`. */
+export function queryKeyOf(api: QueryApi, route: RoutePath, input: CallInput | undefined): QueryKey {
+  const segments = segmentsOf(route.path).map((segment) => fill(segment, input?.path) ?? segment);
   const rest: Record<string, unknown> = {};
   if (input?.query !== undefined) rest.query = input.query;
   if (input?.headers !== undefined) rest.headers = input.headers;
@@ -79,30 +76,33 @@ export function queryKeyOf(api: QueryApi, operation: string, input: CallInput | 
 }
 
 /** The mutation key of `operation`: the API's name, its path's segments as written, the operation. */
-export function mutationKeyOf(api: QueryApi, operation: string): QueryKey {
-  return [api.root, ...segmentsOf(routeOf(api, operation).path), operation];
+export function mutationKeyOf(api: QueryApi, operation: string, route: RoutePath): QueryKey {
+  return [api.root, ...segmentsOf(route.path), operation];
 }
 
 /** `{ queryKey, queryFn }` of a call; the query's AbortSignal reaches fetch. */
 export function queryOptionsOf<D>(
   api: QueryApi,
-  operation: string,
+  route: RoutePath,
   input: CallInput | undefined,
   call: (options: { readonly signal: AbortSignal }) => Promise<D>,
 ): { queryKey: QueryKey; queryFn: (context: { readonly signal: AbortSignal }) => Promise<D> } {
-  return { queryKey: queryKeyOf(api, operation, input), queryFn: ({ signal }) => call({ signal }) };
+  return { queryKey: queryKeyOf(api, route, input), queryFn: ({ signal }) => call({ signal }) };
 }
 
-/** The filters that invalidate, after `mutation` succeeded with `variables`, each query in `targets`. */
+/**
+ * The filters that invalidate, after the mutation of `route` succeeded with `variables`, each
+ * query in `targets` (their routes' path templates).
+ */
 export function invalidationsOf(
   api: QueryApi,
-  mutation: string,
+  route: RoutePath,
   targets: readonly string[],
   variables: CallInput | undefined,
 ): { queryKey: QueryKey; predicate: (query: { readonly queryKey: QueryKey }) => boolean }[] {
-  const own = segmentsOf(routeOf(api, mutation).path);
+  const own = segmentsOf(route.path);
   return targets.map((target) => {
-    const pattern = alignedPattern(segmentsOf(routeOf(api, target).path), own, variables?.path);
+    const pattern = alignedPattern(segmentsOf(target), own, variables?.path);
     const fixed = pattern.indexOf(undefined);
     const prefix = (fixed === -1 ? pattern : pattern.slice(0, fixed)) as string[];
     return { queryKey: [api.root, ...prefix], predicate: (query) => matchesPattern(query.queryKey, api.root, pattern) };
@@ -160,12 +160,14 @@ function matchesPattern(key: QueryKey, root: string, pattern: readonly (string |
 }
 
 /**
- * `{ mutationKey, mutationFn, onSuccess }`: on success, the queries in `targets` are invalidated
- * (and refetched when active), then the settings' `onSuccess` is called.
+ * `{ mutationKey, mutationFn, onSuccess }`: on success, the queries in `targets` (their routes'
+ * path templates) are invalidated (and refetched when active), then the settings' `onSuccess` is
+ * called.
  */
 export function mutationOptionsOf<V extends CallInput | undefined, D>(
   api: QueryApi,
   operation: string,
+  route: RoutePath,
   targets: readonly string[],
   mutate: (variables: V) => Promise<D>,
   settings: MutationSettings<D, V> = {},
@@ -180,10 +182,10 @@ export function mutationOptionsOf<V extends CallInput | undefined, D>(
   ) => Promise<void>;
 } {
   return {
-    mutationKey: mutationKeyOf(api, operation),
+    mutationKey: mutationKeyOf(api, operation, route),
     mutationFn: (variables) => mutate(variables),
     onSuccess: async (data, variables, onMutateResult, context) => {
-      await invalidate(api, operation, targets, variables, settings.queryClient ?? context?.client);
+      await invalidate(api, operation, route, targets, variables, settings.queryClient ?? context?.client);
       await settings.onSuccess?.(data, variables, onMutateResult, context);
     },
   };
@@ -193,6 +195,7 @@ export function mutationOptionsOf<V extends CallInput | undefined, D>(
 async function invalidate(
   api: QueryApi,
   operation: string,
+  route: RoutePath,
   targets: readonly string[],
   variables: CallInput | undefined,
   client: InvalidatingClient | undefined,
@@ -203,6 +206,6 @@ async function invalidate(
       `${operation}: no QueryClient to invalidate queries with: pass { queryClient } to ${operation}MutationOptions`,
     );
   await Promise.all(
-    invalidationsOf(api, operation, targets, variables).map((filters) => client.invalidateQueries(filters)),
+    invalidationsOf(api, route, targets, variables).map((filters) => client.invalidateQueries(filters)),
   );
 }

@@ -16,24 +16,25 @@ export const basePath = "";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [] as const;
 
-export const routes = {
-  addPet: {
-    operationId: "addPet",
-    method: "POST",
-    path: "/pets",
-    pathParams: [],
-    query: [],
-    headers: [],
-    body: {
-      required: true,
-      pointer: "#/paths/~1pets/post/requestBody",
-      contents: [{ mediaType: "application/json", kind: "json" }],
-    },
-    responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: { body: { "application/json": V.validatePet }, responses: { "201": V.validatePet } },
+/** `POST /pets` (addPet): its entry in `routes`. */
+export const addPetRoute = {
+  operationId: "addPet",
+  method: "POST",
+  path: "/pets",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1pets/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
   },
-} as const satisfies Readonly<Record<string, Route>>;
+  responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validatePet }, responses: { "201": V.validatePet } },
+} as const satisfies Route;
+
+export const routes = { addPet: addPetRoute } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */
 export type OperationId = keyof typeof routes;

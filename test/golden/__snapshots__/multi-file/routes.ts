@@ -16,60 +16,72 @@ export const basePath = "";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [] as const;
 
+/** `POST /orders` (createOrder): its entry in `routes`. */
+export const createOrderRoute = {
+  operationId: "createOrder",
+  method: "POST",
+  path: "/orders",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1orders/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validateOrderCreate }, responses: { "201": V.validateOrder } },
+} as const satisfies Route;
+
+/** `GET /categories` (getCategoryTree): its entry in `routes`. */
+export const getCategoryTreeRoute = {
+  operationId: "getCategoryTree",
+  method: "GET",
+  path: "/categories",
+  pathParams: [],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: {}, responses: { "200": V.validateCategory } },
+} as const satisfies Route;
+
+/** `GET /customers/{customerId}` (getCustomer): its entry in `routes`. */
+export const getCustomerRoute = {
+  operationId: "getCustomer",
+  method: "GET",
+  path: "/customers/{customerId}",
+  pathParams: ["customerId"],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: {
+    pathParams: V.validateGetCustomerPathParams,
+    body: {},
+    responses: { "200": V.validateCustomer },
+  },
+} as const satisfies Route;
+
+/** `GET /orders` (listOrders): its entry in `routes`. */
+export const listOrdersRoute = {
+  operationId: "listOrders",
+  method: "GET",
+  path: "/orders",
+  pathParams: [],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: {}, responses: { "200": V.validateListOrdersResponse200 } },
+} as const satisfies Route;
+
 export const routes = {
-  createOrder: {
-    operationId: "createOrder",
-    method: "POST",
-    path: "/orders",
-    pathParams: [],
-    query: [],
-    headers: [],
-    body: {
-      required: true,
-      pointer: "#/paths/~1orders/post/requestBody",
-      contents: [{ mediaType: "application/json", kind: "json" }],
-    },
-    responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: { body: { "application/json": V.validateOrderCreate }, responses: { "201": V.validateOrder } },
-  },
-  getCategoryTree: {
-    operationId: "getCategoryTree",
-    method: "GET",
-    path: "/categories",
-    pathParams: [],
-    query: [],
-    headers: [],
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: { body: {}, responses: { "200": V.validateCategory } },
-  },
-  getCustomer: {
-    operationId: "getCustomer",
-    method: "GET",
-    path: "/customers/{customerId}",
-    pathParams: ["customerId"],
-    query: [],
-    headers: [],
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: {
-      pathParams: V.validateGetCustomerPathParams,
-      body: {},
-      responses: { "200": V.validateCustomer },
-    },
-  },
-  listOrders: {
-    operationId: "listOrders",
-    method: "GET",
-    path: "/orders",
-    pathParams: [],
-    query: [],
-    headers: [],
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: { body: {}, responses: { "200": V.validateListOrdersResponse200 } },
-  },
+  createOrder: createOrderRoute,
+  getCategoryTree: getCategoryTreeRoute,
+  getCustomer: getCustomerRoute,
+  listOrders: listOrdersRoute,
 } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */

@@ -16,50 +16,47 @@ export const basePath = "";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [] as const;
 
-export const routes = {
-  replaceCover: {
-    operationId: "replaceCover",
-    method: "PUT",
-    path: "/albums/{albumId}/cover",
-    pathParams: ["albumId"],
-    query: [],
-    headers: [],
-    body: {
-      required: true,
-      pointer: "#/paths/~1albums~1{albumId}~1cover/put/requestBody",
-      contents: [{ mediaType: "image/png", kind: "binary" }],
-    },
-    responses: { "204": [] },
-    security: [],
-    validators: { pathParams: V.validateReplaceCoverPathParams, body: {}, responses: {} },
+/** `PUT /albums/{albumId}/cover` (replaceCover): its entry in `routes`. */
+export const replaceCoverRoute = {
+  operationId: "replaceCover",
+  method: "PUT",
+  path: "/albums/{albumId}/cover",
+  pathParams: ["albumId"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1albums~1{albumId}~1cover/put/requestBody",
+    contents: [{ mediaType: "image/png", kind: "binary" }],
   },
-  uploadPhoto: {
-    operationId: "uploadPhoto",
-    method: "POST",
-    path: "/albums/{albumId}/photos",
-    pathParams: ["albumId"],
-    query: [],
-    headers: [],
-    body: {
-      required: true,
-      pointer: "#/paths/~1albums~1{albumId}~1photos/post/requestBody",
-      contents: [
-        {
-          mediaType: "multipart/form-data",
-          kind: "multipart",
-          binaryFields: ["image", "thumbnails"],
-        },
-      ],
-    },
-    responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: {
-      pathParams: V.validateUploadPhotoPathParams,
-      body: { "multipart/form-data": V.validateUploadPhotoBody },
-      responses: { "201": V.validateUploadPhotoResponse201 },
-    },
+  responses: { "204": [] },
+  security: [],
+  validators: { pathParams: V.validateReplaceCoverPathParams, body: {}, responses: {} },
+} as const satisfies Route;
+
+/** `POST /albums/{albumId}/photos` (uploadPhoto): its entry in `routes`. */
+export const uploadPhotoRoute = {
+  operationId: "uploadPhoto",
+  method: "POST",
+  path: "/albums/{albumId}/photos",
+  pathParams: ["albumId"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1albums~1{albumId}~1photos/post/requestBody",
+    contents: [{ mediaType: "multipart/form-data", kind: "multipart", binaryFields: ["image", "thumbnails"] }],
   },
-} as const satisfies Readonly<Record<string, Route>>;
+  responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: {
+    pathParams: V.validateUploadPhotoPathParams,
+    body: { "multipart/form-data": V.validateUploadPhotoBody },
+    responses: { "201": V.validateUploadPhotoResponse201 },
+  },
+} as const satisfies Route;
+
+export const routes = { replaceCover: replaceCoverRoute, uploadPhoto: uploadPhotoRoute } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */
 export type OperationId = keyof typeof routes;

@@ -16,38 +16,38 @@ export const basePath = "";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [] as const;
 
-export const routes = {
-  createThing: {
-    operationId: "create-thing",
-    method: "POST",
-    path: "/things",
-    pathParams: [],
-    query: [],
-    headers: [],
-    body: {
-      required: true,
-      pointer: "#/paths/~1things/post/requestBody",
-      contents: [{ mediaType: "application/json", kind: "json" }],
-    },
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: {
-      body: { "application/json": V.validateVenueItem2 },
-      responses: { "200": V.validateVenueItem3 },
-    },
+/** `POST /things` (createThing): its entry in `routes`. */
+export const createThingRoute = {
+  operationId: "create-thing",
+  method: "POST",
+  path: "/things",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1things/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
   },
-  listThings: {
-    operationId: "listThings",
-    method: "GET",
-    path: "/things",
-    pathParams: [],
-    query: [],
-    headers: [],
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: { body: {}, responses: { "200": V.validateCreateThingBody } },
-  },
-} as const satisfies Readonly<Record<string, Route>>;
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validateVenueItem2 }, responses: { "200": V.validateVenueItem3 } },
+} as const satisfies Route;
+
+/** `GET /things` (listThings): its entry in `routes`. */
+export const listThingsRoute = {
+  operationId: "listThings",
+  method: "GET",
+  path: "/things",
+  pathParams: [],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: {}, responses: { "200": V.validateCreateThingBody } },
+} as const satisfies Route;
+
+export const routes = { createThing: createThingRoute, listThings: listThingsRoute } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */
 export type OperationId = keyof typeof routes;

@@ -16,28 +16,29 @@ export const basePath = "";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [] as const;
 
-export const routes = {
-  putProfile: {
-    operationId: "putProfile",
-    method: "PUT",
-    path: "/profiles/{id}",
-    pathParams: ["id"],
-    query: [],
-    headers: [],
-    body: {
-      required: true,
-      pointer: "#/paths/~1profiles~1{id}/put/requestBody",
-      contents: [{ mediaType: "application/json", kind: "json" }],
-    },
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: {
-      pathParams: V.validatePutProfilePathParams,
-      body: { "application/json": V.validateProfile },
-      responses: { "200": V.validateProfile },
-    },
+/** `PUT /profiles/{id}` (putProfile): its entry in `routes`. */
+export const putProfileRoute = {
+  operationId: "putProfile",
+  method: "PUT",
+  path: "/profiles/{id}",
+  pathParams: ["id"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1profiles~1{id}/put/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
   },
-} as const satisfies Readonly<Record<string, Route>>;
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: {
+    pathParams: V.validatePutProfilePathParams,
+    body: { "application/json": V.validateProfile },
+    responses: { "200": V.validateProfile },
+  },
+} as const satisfies Route;
+
+export const routes = { putProfile: putProfileRoute } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */
 export type OperationId = keyof typeof routes;

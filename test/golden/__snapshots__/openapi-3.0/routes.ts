@@ -16,24 +16,25 @@ export const basePath = "";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [] as const;
 
-export const routes = {
-  addReading: {
-    operationId: "addReading",
-    method: "POST",
-    path: "/readings",
-    pathParams: [],
-    query: [],
-    headers: [],
-    body: {
-      required: true,
-      pointer: "#/paths/~1readings/post/requestBody",
-      contents: [{ mediaType: "application/json", kind: "json" }],
-    },
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: { body: { "application/json": V.validateReading }, responses: { "200": V.validateReading } },
+/** `POST /readings` (addReading): its entry in `routes`. */
+export const addReadingRoute = {
+  operationId: "addReading",
+  method: "POST",
+  path: "/readings",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1readings/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
   },
-} as const satisfies Readonly<Record<string, Route>>;
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validateReading }, responses: { "200": V.validateReading } },
+} as const satisfies Route;
+
+export const routes = { addReading: addReadingRoute } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */
 export type OperationId = keyof typeof routes;

@@ -16,52 +16,55 @@ export const basePath = "/v2";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [{ url: "https://api.example.com/v2", variables: {} }] as const;
 
-export const routes = {
-  getOrder: {
-    operationId: "getOrder",
-    method: "GET",
-    path: "/shops/{shopId}/orders/{orderNumber}",
-    pathParams: ["orderNumber", "shopId"],
-    query: [
-      { name: "expand", required: false, style: "form", explode: true, array: true },
-      { name: "verbose", required: false, style: "form", explode: true, array: false },
-    ],
-    headers: [{ name: "X-Request-Id", required: true, style: "simple", explode: false, array: false }],
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }], "404": [] },
-    security: [],
-    validators: {
-      pathParams: V.validateGetOrderPathParams,
-      query: V.validateGetOrderQuery,
-      headers: V.validateGetOrderHeaders,
-      body: {},
-      responses: { "200": V.validateGetOrderResponse200 },
+/** `GET /shops/{shopId}/orders/{orderNumber}` (getOrder): its entry in `routes`. */
+export const getOrderRoute = {
+  operationId: "getOrder",
+  method: "GET",
+  path: "/shops/{shopId}/orders/{orderNumber}",
+  pathParams: ["orderNumber", "shopId"],
+  query: [
+    { name: "expand", required: false, style: "form", explode: true, array: true },
+    { name: "verbose", required: false, style: "form", explode: true, array: false },
+  ],
+  headers: [{ name: "X-Request-Id", required: true, style: "simple", explode: false, array: false }],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }], "404": [] },
+  security: [],
+  validators: {
+    pathParams: V.validateGetOrderPathParams,
+    query: V.validateGetOrderQuery,
+    headers: V.validateGetOrderHeaders,
+    body: {},
+    responses: { "200": V.validateGetOrderResponse200 },
+  },
+} as const satisfies Route;
+
+/** `GET /search` (search): its entry in `routes`. */
+export const searchRoute = {
+  operationId: "search",
+  method: "GET",
+  path: "/search",
+  pathParams: [],
+  query: [
+    { name: "filter", required: false, style: "deepObject", explode: true, array: false },
+    { name: "limit", required: false, style: "form", explode: true, array: false },
+    {
+      name: "near",
+      required: false,
+      style: "form",
+      explode: false,
+      array: false,
+      properties: ["lat", "lon"],
     },
-  },
-  search: {
-    operationId: "search",
-    method: "GET",
-    path: "/search",
-    pathParams: [],
-    query: [
-      { name: "filter", required: false, style: "deepObject", explode: true, array: false },
-      { name: "limit", required: false, style: "form", explode: true, array: false },
-      {
-        name: "near",
-        required: false,
-        style: "form",
-        explode: false,
-        array: false,
-        properties: ["lat", "lon"],
-      },
-      { name: "q", required: true, style: "form", explode: true, array: false },
-      { name: "tags", required: false, style: "pipeDelimited", explode: false, array: true },
-    ],
-    headers: [],
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: { query: V.validateSearchQuery, body: {}, responses: { "200": V.validateSearchResponse200 } },
-  },
-} as const satisfies Readonly<Record<string, Route>>;
+    { name: "q", required: true, style: "form", explode: true, array: false },
+    { name: "tags", required: false, style: "pipeDelimited", explode: false, array: true },
+  ],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { query: V.validateSearchQuery, body: {}, responses: { "200": V.validateSearchResponse200 } },
+} as const satisfies Route;
+
+export const routes = { getOrder: getOrderRoute, search: searchRoute } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */
 export type OperationId = keyof typeof routes;

@@ -16,42 +16,45 @@ export const basePath = "";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [] as const;
 
-export const routes = {
-  createAccount: {
-    operationId: "createAccount",
-    method: "POST",
-    path: "/accounts",
-    pathParams: [],
-    query: [],
-    headers: [],
-    body: {
-      required: true,
-      pointer: "#/paths/~1accounts/post/requestBody",
-      contents: [{ mediaType: "application/json", kind: "json" }],
-    },
-    responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: {
-      body: { "application/json": V.validateCreateAccountBody },
-      responses: { "201": V.validateCreateAccountResponse201 },
-    },
+/** `POST /accounts` (createAccount): its entry in `routes`. */
+export const createAccountRoute = {
+  operationId: "createAccount",
+  method: "POST",
+  path: "/accounts",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1accounts/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
   },
-  listOwners: {
-    operationId: "listOwners",
-    method: "GET",
-    path: "/accounts/{id}/owners",
-    pathParams: ["id"],
-    query: [],
-    headers: [],
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: {
-      pathParams: V.validateListOwnersPathParams,
-      body: {},
-      responses: { "200": V.validateListOwnersResponse200 },
-    },
+  responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: {
+    body: { "application/json": V.validateCreateAccountBody },
+    responses: { "201": V.validateCreateAccountResponse201 },
   },
-} as const satisfies Readonly<Record<string, Route>>;
+} as const satisfies Route;
+
+/** `GET /accounts/{id}/owners` (listOwners): its entry in `routes`. */
+export const listOwnersRoute = {
+  operationId: "listOwners",
+  method: "GET",
+  path: "/accounts/{id}/owners",
+  pathParams: ["id"],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: {
+    pathParams: V.validateListOwnersPathParams,
+    body: {},
+    responses: { "200": V.validateListOwnersResponse200 },
+  },
+} as const satisfies Route;
+
+export const routes = { createAccount: createAccountRoute, listOwners: listOwnersRoute } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */
 export type OperationId = keyof typeof routes;

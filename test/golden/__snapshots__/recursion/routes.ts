@@ -16,24 +16,25 @@ export const basePath = "";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [] as const;
 
-export const routes = {
-  plantTree: {
-    operationId: "plantTree",
-    method: "POST",
-    path: "/trees",
-    pathParams: [],
-    query: [],
-    headers: [],
-    body: {
-      required: true,
-      pointer: "#/paths/~1trees/post/requestBody",
-      contents: [{ mediaType: "application/json", kind: "json" }],
-    },
-    responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-    security: [],
-    validators: { body: { "application/json": V.validateTreeNode }, responses: { "200": V.validateFolder } },
+/** `POST /trees` (plantTree): its entry in `routes`. */
+export const plantTreeRoute = {
+  operationId: "plantTree",
+  method: "POST",
+  path: "/trees",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1trees/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
   },
-} as const satisfies Readonly<Record<string, Route>>;
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validateTreeNode }, responses: { "200": V.validateFolder } },
+} as const satisfies Route;
+
+export const routes = { plantTree: plantTreeRoute } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */
 export type OperationId = keyof typeof routes;

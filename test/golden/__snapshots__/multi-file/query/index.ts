@@ -9,7 +9,8 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import { type OperationId, routes } from "../routes.js";
+import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
@@ -17,8 +18,8 @@ export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "orders-in-several-files";
 
-/** This API for the runtime: the root of its keys and its route table. */
-const api: QueryApi = { root: queryKeyRoot, routes };
+/** This API for the runtime: the root of its keys. */
+const api: QueryApi = { root: queryKeyRoot };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -30,45 +31,45 @@ export const invalidates = {
    * - `listOrders` (`GET /orders`): the same path; answers a schema it writes
    */
   createOrder: ["listOrders"],
-} as const satisfies Readonly<Record<string, readonly OperationId[]>>;
+} as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /** What a call of operation `K` resolves to. */
-type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
+type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `getCategoryTree` (GET /categories); a prefix of it names every query below. */
 export function getCategoryTreeQueryKey(input?: Parameters<Client["getCategoryTree"]>[0]): DataTag<QueryKey, Result<"getCategoryTree">> {
-  return queryKeyOf(api, "getCategoryTree", input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">>;
+  return queryKeyOf(api, R.getCategoryTreeRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">>;
 }
 
-/** `{ queryKey, queryFn }` of `getCategoryTree` (GET /categories), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
-export function getCategoryTreeQueryOptions(client: Client, input?: Parameters<Client["getCategoryTree"]>[0]) {
-  const options = queryOptionsOf(api, "getCategoryTree", input as CallInput | undefined, (call) => client["getCategoryTree"](input as never, call));
+/** `{ queryKey, queryFn }` of `getCategoryTree` (GET /categories), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+export function getCategoryTreeQueryOptions(client: BaseClient, input?: Parameters<Client["getCategoryTree"]>[0]) {
+  const options = queryOptionsOf(api, R.getCategoryTreeRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getCategoryTree">>(R.getCategoryTreeRoute, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getCategoryTree">> };
 }
 
 /** The query key of `getCustomer` (GET /customers/{customerId}); a prefix of it names every query below. */
 export function getCustomerQueryKey(input: Parameters<Client["getCustomer"]>[0]): DataTag<QueryKey, Result<"getCustomer">> {
-  return queryKeyOf(api, "getCustomer", input as CallInput | undefined) as DataTag<QueryKey, Result<"getCustomer">>;
+  return queryKeyOf(api, R.getCustomerRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCustomer">>;
 }
 
-/** `{ queryKey, queryFn }` of `getCustomer` (GET /customers/{customerId}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
-export function getCustomerQueryOptions(client: Client, input: Parameters<Client["getCustomer"]>[0]) {
-  const options = queryOptionsOf(api, "getCustomer", input as CallInput | undefined, (call) => client["getCustomer"](input as never, call));
+/** `{ queryKey, queryFn }` of `getCustomer` (GET /customers/{customerId}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+export function getCustomerQueryOptions(client: BaseClient, input: Parameters<Client["getCustomer"]>[0]) {
+  const options = queryOptionsOf(api, R.getCustomerRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getCustomer">>(R.getCustomerRoute, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getCustomer">> };
 }
 
 /** The query key of `listOrders` (GET /orders); a prefix of it names every query below. */
 export function listOrdersQueryKey(input?: Parameters<Client["listOrders"]>[0]): DataTag<QueryKey, Result<"listOrders">> {
-  return queryKeyOf(api, "listOrders", input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">>;
+  return queryKeyOf(api, R.listOrdersRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">>;
 }
 
-/** `{ queryKey, queryFn }` of `listOrders` (GET /orders), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
-export function listOrdersQueryOptions(client: Client, input?: Parameters<Client["listOrders"]>[0]) {
-  const options = queryOptionsOf(api, "listOrders", input as CallInput | undefined, (call) => client["listOrders"](input as never, call));
+/** `{ queryKey, queryFn }` of `listOrders` (GET /orders), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+export function listOrdersQueryOptions(client: BaseClient, input?: Parameters<Client["listOrders"]>[0]) {
+  const options = queryOptionsOf(api, R.listOrdersRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listOrders">>(R.listOrdersRoute, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listOrders">> };
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createOrder` (POST /orders); on success it invalidates `invalidates.createOrder`, then calls `settings.onSuccess`. */
-export function createOrderMutationOptions(client: Client, settings?: MutationSettings<Result<"createOrder">, Parameters<Client["createOrder"]>[0]>) {
-  return mutationOptionsOf(api, "createOrder", invalidates["createOrder"], (variables: Parameters<Client["createOrder"]>[0]) => client["createOrder"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `createOrder` (POST /orders); on success it invalidates `invalidates.createOrder`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function createOrderMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createOrder">, Parameters<Client["createOrder"]>[0]>) {
+  return mutationOptionsOf(api, "createOrder", R.createOrderRoute, ["/orders"], (variables: Parameters<Client["createOrder"]>[0]) => client[RUNTIME].call<Result<"createOrder">>(R.createOrderRoute, variables, undefined), settings);
 }

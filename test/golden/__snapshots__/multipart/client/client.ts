@@ -5,7 +5,7 @@ import { servers, routes, type OperationId } from "../routes.js";
 import type * as T from "../types.js";
 import type { RawBody, WithFiles } from "./body.js";
 import type { ApiError } from "./errors.js";
-import { Runtime, type CallOptions, type TransportOptions } from "./runtime.js";
+import { type BaseClient, RUNTIME, Runtime, type CallOptions, type TransportOptions } from "./runtime.js";
 import { type ErrorAnswer, isDeclaredApiError } from "./typed-errors.js";
 
 /** The options of `createClient`: where the service is, the credentials, and how calls behave. */
@@ -15,11 +15,15 @@ export interface ClientOptions extends TransportOptions {
 }
 
 /** The typed client of Multipart fixture (version 1): one method per operation. Create it with `createClient`. */
-export class Client {
-  readonly #runtime: Runtime;
+export class Client implements BaseClient {
+  /**
+   * The engine the methods call; the TanStack Query options call it too. Declared, and set in the
+   * constructor: a class field with a computed key would keep a bundler from dropping the class.
+   */
+  declare readonly [RUNTIME]: Runtime;
 
   constructor(options: ClientOptions = {}) {
-    this.#runtime = new Runtime({ routes, servers }, options);
+    this[RUNTIME] = new Runtime({ routes, servers }, options);
   }
 
   /**
@@ -34,7 +38,7 @@ export class Client {
     },
     options?: CallOptions,
   ): Promise<T.ReplaceCoverResponse> {
-    return this.#runtime.call("replaceCover", args, options);
+    return this[RUNTIME].call("replaceCover", args, options);
   }
 
   /**
@@ -49,13 +53,22 @@ export class Client {
     },
     options?: CallOptions,
   ): Promise<T.UploadPhotoResponse> {
-    return this.#runtime.call("uploadPhoto", args, options);
+    return this[RUNTIME].call("uploadPhoto", args, options);
   }
 }
 
 /** Creates a client; see `ClientOptions` for what it takes. */
 export function createClient(options: ClientOptions = {}): Client {
   return new Client(options);
+}
+
+/**
+ * Creates a client without methods, for the TanStack Query options (`./query`): a page then
+ * bundles the routes and validators of the operations it uses, where a `Client`, whose methods
+ * name every operation, bundles them all. It takes the options `createClient` takes.
+ */
+export function createBaseClient(options: ClientOptions = {}): BaseClient {
+  return { [RUNTIME]: new Runtime({ servers }, options) };
 }
 
 /**

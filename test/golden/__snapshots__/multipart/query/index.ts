@@ -9,7 +9,8 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import { type OperationId, routes } from "../routes.js";
+import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
@@ -17,8 +18,8 @@ export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "multipart-fixture";
 
-/** This API for the runtime: the root of its keys and its route table. */
-const api: QueryApi = { root: queryKeyRoot, routes };
+/** This API for the runtime: the root of its keys. */
+const api: QueryApi = { root: queryKeyRoot };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -29,17 +30,17 @@ export const invalidates = {
   replaceCover: [],
   /** `POST /albums/{albumId}/photos`: no GET operation shares its path or answers a schema it writes. */
   uploadPhoto: [],
-} as const satisfies Readonly<Record<string, readonly OperationId[]>>;
+} as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /** What a call of operation `K` resolves to. */
-type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
+type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `replaceCover` (PUT /albums/{albumId}/cover); on success it invalidates `invalidates.replaceCover`, then calls `settings.onSuccess`. */
-export function replaceCoverMutationOptions(client: Client, settings?: MutationSettings<Result<"replaceCover">, Parameters<Client["replaceCover"]>[0]>) {
-  return mutationOptionsOf(api, "replaceCover", invalidates["replaceCover"], (variables: Parameters<Client["replaceCover"]>[0]) => client["replaceCover"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `replaceCover` (PUT /albums/{albumId}/cover); on success it invalidates `invalidates.replaceCover`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function replaceCoverMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"replaceCover">, Parameters<Client["replaceCover"]>[0]>) {
+  return mutationOptionsOf(api, "replaceCover", R.replaceCoverRoute, [], (variables: Parameters<Client["replaceCover"]>[0]) => client[RUNTIME].call<Result<"replaceCover">>(R.replaceCoverRoute, variables, undefined), settings);
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `uploadPhoto` (POST /albums/{albumId}/photos); on success it invalidates `invalidates.uploadPhoto`, then calls `settings.onSuccess`. */
-export function uploadPhotoMutationOptions(client: Client, settings?: MutationSettings<Result<"uploadPhoto">, Parameters<Client["uploadPhoto"]>[0]>) {
-  return mutationOptionsOf(api, "uploadPhoto", invalidates["uploadPhoto"], (variables: Parameters<Client["uploadPhoto"]>[0]) => client["uploadPhoto"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `uploadPhoto` (POST /albums/{albumId}/photos); on success it invalidates `invalidates.uploadPhoto`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function uploadPhotoMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"uploadPhoto">, Parameters<Client["uploadPhoto"]>[0]>) {
+  return mutationOptionsOf(api, "uploadPhoto", R.uploadPhotoRoute, [], (variables: Parameters<Client["uploadPhoto"]>[0]) => client[RUNTIME].call<Result<"uploadPhoto">>(R.uploadPhotoRoute, variables, undefined), settings);
 }

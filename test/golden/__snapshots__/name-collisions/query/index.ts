@@ -9,7 +9,8 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import { type OperationId, routes } from "../routes.js";
+import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
@@ -17,8 +18,8 @@ export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "name-collisions-fixture";
 
-/** This API for the runtime: the root of its keys and its route table. */
-const api: QueryApi = { root: queryKeyRoot, routes };
+/** This API for the runtime: the root of its keys. */
+const api: QueryApi = { root: queryKeyRoot };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -30,23 +31,23 @@ export const invalidates = {
    * - `listThings` (`GET /things`): the same path
    */
   createThing: ["listThings"],
-} as const satisfies Readonly<Record<string, readonly OperationId[]>>;
+} as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /** What a call of operation `K` resolves to. */
-type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
+type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `listThings` (GET /things); a prefix of it names every query below. */
 export function listThingsQueryKey(input?: Parameters<Client["listThings"]>[0]): DataTag<QueryKey, Result<"listThings">> {
-  return queryKeyOf(api, "listThings", input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">>;
+  return queryKeyOf(api, R.listThingsRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">>;
 }
 
-/** `{ queryKey, queryFn }` of `listThings` (GET /things), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
-export function listThingsQueryOptions(client: Client, input?: Parameters<Client["listThings"]>[0]) {
-  const options = queryOptionsOf(api, "listThings", input as CallInput | undefined, (call) => client["listThings"](input as never, call));
+/** `{ queryKey, queryFn }` of `listThings` (GET /things), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+export function listThingsQueryOptions(client: BaseClient, input?: Parameters<Client["listThings"]>[0]) {
+  const options = queryOptionsOf(api, R.listThingsRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listThings">>(R.listThingsRoute, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listThings">> };
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createThing` (POST /things); on success it invalidates `invalidates.createThing`, then calls `settings.onSuccess`. */
-export function createThingMutationOptions(client: Client, settings?: MutationSettings<Result<"createThing">, Parameters<Client["createThing"]>[0]>) {
-  return mutationOptionsOf(api, "createThing", invalidates["createThing"], (variables: Parameters<Client["createThing"]>[0]) => client["createThing"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `createThing` (POST /things); on success it invalidates `invalidates.createThing`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function createThingMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createThing">, Parameters<Client["createThing"]>[0]>) {
+  return mutationOptionsOf(api, "createThing", R.createThingRoute, ["/things"], (variables: Parameters<Client["createThing"]>[0]) => client[RUNTIME].call<Result<"createThing">>(R.createThingRoute, variables, undefined), settings);
 }

@@ -9,7 +9,8 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import { type OperationId, routes } from "../routes.js";
+import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
@@ -17,8 +18,8 @@ export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "openapi-3-0-fixture";
 
-/** This API for the runtime: the root of its keys and its route table. */
-const api: QueryApi = { root: queryKeyRoot, routes };
+/** This API for the runtime: the root of its keys. */
+const api: QueryApi = { root: queryKeyRoot };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -27,12 +28,12 @@ const api: QueryApi = { root: queryKeyRoot, routes };
 export const invalidates = {
   /** `POST /readings`: no GET operation shares its path or answers a schema it writes. */
   addReading: [],
-} as const satisfies Readonly<Record<string, readonly OperationId[]>>;
+} as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /** What a call of operation `K` resolves to. */
-type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
+type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `addReading` (POST /readings); on success it invalidates `invalidates.addReading`, then calls `settings.onSuccess`. */
-export function addReadingMutationOptions(client: Client, settings?: MutationSettings<Result<"addReading">, Parameters<Client["addReading"]>[0]>) {
-  return mutationOptionsOf(api, "addReading", invalidates["addReading"], (variables: Parameters<Client["addReading"]>[0]) => client["addReading"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `addReading` (POST /readings); on success it invalidates `invalidates.addReading`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function addReadingMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addReading">, Parameters<Client["addReading"]>[0]>) {
+  return mutationOptionsOf(api, "addReading", R.addReadingRoute, [], (variables: Parameters<Client["addReading"]>[0]) => client[RUNTIME].call<Result<"addReading">>(R.addReadingRoute, variables, undefined), settings);
 }

@@ -9,7 +9,8 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import { type OperationId, routes } from "../routes.js";
+import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
@@ -17,37 +18,37 @@ export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "parameters-fixture";
 
-/** This API for the runtime: the root of its keys and its route table. */
-const api: QueryApi = { root: queryKeyRoot, routes };
+/** This API for the runtime: the root of its keys. */
+const api: QueryApi = { root: queryKeyRoot };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
  * changed, found in the spec (see each entry for why).
  */
 export const invalidates = {
-} as const satisfies Readonly<Record<string, readonly OperationId[]>>;
+} as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /** What a call of operation `K` resolves to. */
-type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
+type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}); a prefix of it names every query below. */
 export function getOrderQueryKey(input: Parameters<Client["getOrder"]>[0]): DataTag<QueryKey, Result<"getOrder">> {
-  return queryKeyOf(api, "getOrder", input as CallInput | undefined) as DataTag<QueryKey, Result<"getOrder">>;
+  return queryKeyOf(api, R.getOrderRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"getOrder">>;
 }
 
-/** `{ queryKey, queryFn }` of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
-export function getOrderQueryOptions(client: Client, input: Parameters<Client["getOrder"]>[0]) {
-  const options = queryOptionsOf(api, "getOrder", input as CallInput | undefined, (call) => client["getOrder"](input as never, call));
+/** `{ queryKey, queryFn }` of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+export function getOrderQueryOptions(client: BaseClient, input: Parameters<Client["getOrder"]>[0]) {
+  const options = queryOptionsOf(api, R.getOrderRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getOrder">>(R.getOrderRoute, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getOrder">> };
 }
 
 /** The query key of `search` (GET /search); a prefix of it names every query below. */
 export function searchQueryKey(input: Parameters<Client["search"]>[0]): DataTag<QueryKey, Result<"search">> {
-  return queryKeyOf(api, "search", input as CallInput | undefined) as DataTag<QueryKey, Result<"search">>;
+  return queryKeyOf(api, R.searchRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"search">>;
 }
 
-/** `{ queryKey, queryFn }` of `search` (GET /search), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
-export function searchQueryOptions(client: Client, input: Parameters<Client["search"]>[0]) {
-  const options = queryOptionsOf(api, "search", input as CallInput | undefined, (call) => client["search"](input as never, call));
+/** `{ queryKey, queryFn }` of `search` (GET /search), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+export function searchQueryOptions(client: BaseClient, input: Parameters<Client["search"]>[0]) {
+  const options = queryOptionsOf(api, R.searchRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"search">>(R.searchRoute, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"search">> };
 }

@@ -9,7 +9,8 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import { type OperationId, routes } from "../routes.js";
+import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
@@ -17,8 +18,8 @@ export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "read-write-fixture";
 
-/** This API for the runtime: the root of its keys and its route table. */
-const api: QueryApi = { root: queryKeyRoot, routes };
+/** This API for the runtime: the root of its keys. */
+const api: QueryApi = { root: queryKeyRoot };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -27,23 +28,23 @@ const api: QueryApi = { root: queryKeyRoot, routes };
 export const invalidates = {
   /** `POST /accounts`: no GET operation shares its path or answers a schema it writes. */
   createAccount: [],
-} as const satisfies Readonly<Record<string, readonly OperationId[]>>;
+} as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /** What a call of operation `K` resolves to. */
-type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
+type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `listOwners` (GET /accounts/{id}/owners); a prefix of it names every query below. */
 export function listOwnersQueryKey(input: Parameters<Client["listOwners"]>[0]): DataTag<QueryKey, Result<"listOwners">> {
-  return queryKeyOf(api, "listOwners", input as CallInput | undefined) as DataTag<QueryKey, Result<"listOwners">>;
+  return queryKeyOf(api, R.listOwnersRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOwners">>;
 }
 
-/** `{ queryKey, queryFn }` of `listOwners` (GET /accounts/{id}/owners), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`. */
-export function listOwnersQueryOptions(client: Client, input: Parameters<Client["listOwners"]>[0]) {
-  const options = queryOptionsOf(api, "listOwners", input as CallInput | undefined, (call) => client["listOwners"](input as never, call));
+/** `{ queryKey, queryFn }` of `listOwners` (GET /accounts/{id}/owners), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+export function listOwnersQueryOptions(client: BaseClient, input: Parameters<Client["listOwners"]>[0]) {
+  const options = queryOptionsOf(api, R.listOwnersRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listOwners">>(R.listOwnersRoute, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listOwners">> };
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createAccount` (POST /accounts); on success it invalidates `invalidates.createAccount`, then calls `settings.onSuccess`. */
-export function createAccountMutationOptions(client: Client, settings?: MutationSettings<Result<"createAccount">, Parameters<Client["createAccount"]>[0]>) {
-  return mutationOptionsOf(api, "createAccount", invalidates["createAccount"], (variables: Parameters<Client["createAccount"]>[0]) => client["createAccount"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `createAccount` (POST /accounts); on success it invalidates `invalidates.createAccount`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function createAccountMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createAccount">, Parameters<Client["createAccount"]>[0]>) {
+  return mutationOptionsOf(api, "createAccount", R.createAccountRoute, [], (variables: Parameters<Client["createAccount"]>[0]) => client[RUNTIME].call<Result<"createAccount">>(R.createAccountRoute, variables, undefined), settings);
 }

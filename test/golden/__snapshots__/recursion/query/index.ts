@@ -9,7 +9,8 @@
  */
 import type { DataTag } from "@tanstack/query-core";
 import type { Client } from "../client/client.js";
-import { type OperationId, routes } from "../routes.js";
+import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
@@ -17,8 +18,8 @@ export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "recursion-fixture";
 
-/** This API for the runtime: the root of its keys and its route table. */
-const api: QueryApi = { root: queryKeyRoot, routes };
+/** This API for the runtime: the root of its keys. */
+const api: QueryApi = { root: queryKeyRoot };
 
 /**
  * What each mutation invalidates when it succeeds: the GET operations whose answers it can have
@@ -27,12 +28,12 @@ const api: QueryApi = { root: queryKeyRoot, routes };
 export const invalidates = {
   /** `POST /trees`: no GET operation shares its path or answers a schema it writes. */
   plantTree: [],
-} as const satisfies Readonly<Record<string, readonly OperationId[]>>;
+} as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /** What a call of operation `K` resolves to. */
-type Result<K extends OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
+type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `plantTree` (POST /trees); on success it invalidates `invalidates.plantTree`, then calls `settings.onSuccess`. */
-export function plantTreeMutationOptions(client: Client, settings?: MutationSettings<Result<"plantTree">, Parameters<Client["plantTree"]>[0]>) {
-  return mutationOptionsOf(api, "plantTree", invalidates["plantTree"], (variables: Parameters<Client["plantTree"]>[0]) => client["plantTree"](variables as never), settings);
+/** `{ mutationKey, mutationFn, onSuccess }` of `plantTree` (POST /trees); on success it invalidates `invalidates.plantTree`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function plantTreeMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"plantTree">, Parameters<Client["plantTree"]>[0]>) {
+  return mutationOptionsOf(api, "plantTree", R.plantTreeRoute, [], (variables: Parameters<Client["plantTree"]>[0]) => client[RUNTIME].call<Result<"plantTree">>(R.plantTreeRoute, variables, undefined), settings);
 }
