@@ -12,6 +12,7 @@
 import type { HttpHandler } from "msw";
 import { basePath, routes } from "../routes.js";
 import type { Handlers } from "../server/handlers.js";
+import type { Authenticate } from "../server/runtime/security.js";
 import { createApiMswHandlers, type MswHandlerOptions } from "./runtime.js";
 
 export type { FetchRequest } from "./runtime.js";
@@ -20,9 +21,27 @@ export type { FetchRequest } from "./runtime.js";
 export interface MswOptions<P = undefined> extends MswHandlerOptions<Handlers<P>, P> {}
 
 /**
- * One MSW handler serving every operation of the API under the base URL with `handlers` (and the
- * `overrides`): spread it into `setupServer(...)` or `setupWorker(...)`.
+ * Handlers with the authenticate hook that goes with them: what `createSandbox()` and
+ * `openInPageSandbox()` give, taken by `createMswHandlers` as it is.
  */
-export function createMswHandlers<P = undefined>(handlers: Handlers<P>, options: MswOptions<P> = {}): HttpHandler[] {
-  return createApiMswHandlers({ routes, basePath }, handlers, options);
+export interface MswSource<P> {
+  readonly handlers: Handlers<P>;
+  readonly authenticate: Authenticate<P>;
+}
+
+/**
+ * One MSW handler serving every operation of the API under the base URL with `handlers` (and the
+ * `overrides`): spread it into `setupServer(...)` or `setupWorker(...)`. Given a sandbox (its
+ * `handlers` and `authenticate`), it serves its handlers with its hook, unless the options name
+ * another hook.
+ */
+export function createMswHandlers<P = undefined>(source: Handlers<P> | MswSource<P>, options: MswOptions<P> = {}): HttpHandler[] {
+  if (!isSource(source)) return createApiMswHandlers({ routes, basePath }, source, options);
+  return createApiMswHandlers({ routes, basePath }, source.handlers, { authenticate: source.authenticate, ...options });
+}
+
+/** Whether `source` is handlers with their hook: its `handlers` an object (an operation's handler is a function). */
+function isSource<P>(source: Handlers<P> | MswSource<P>): source is MswSource<P> {
+  const { handlers, authenticate } = source as Partial<Record<"handlers" | "authenticate", unknown>>;
+  return typeof handlers === "object" && handlers !== null && typeof authenticate === "function";
 }

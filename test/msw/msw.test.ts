@@ -123,18 +123,14 @@ describe("createMswHandlers", () => {
     });
   });
 
-  it("keeps the sandbox's state: a created event is listed, in that sandbox only", async () => {
+  it("keeps the sandbox's state: a created event is listed, in that sandbox only; a sandbox is taken as it is", async () => {
     const [first, second] = await Promise.all([createSandbox(), createSandbox()]);
     sandboxes = [first, second];
     server.use(
       ...createMswHandlers(first.handlers, { baseUrl: "http://first.test/api/1_12", authenticate: first.authenticate }),
     );
-    server.use(
-      ...createMswHandlers(second.handlers, {
-        baseUrl: "http://second.test/api/1_12",
-        authenticate: second.authenticate,
-      }),
-    );
+    // the sandbox itself: its handlers with its authenticate hook
+    server.use(...createMswHandlers(second, { baseUrl: "http://second.test/api/1_12" }));
     const client = createClient({ baseUrl: "http://first.test/api/1_12", apiKey: HARBOR });
     const other = createClient({ baseUrl: "http://second.test/api/1_12", apiKey: HARBOR });
     const before = await client.listEvents();
@@ -146,6 +142,8 @@ describe("createMswHandlers", () => {
     // the other company's key does not see it either (tenancy is the handlers' own rule)
     const summit = createClient({ baseUrl: "http://first.test/api/1_12", apiKey: SUMMIT });
     expect((await summit.listEvents()).data?.some((event) => event.id === id)).toBe(false);
+    const stranger = createClient({ baseUrl: "http://second.test/api/1_12", apiKey: "not-a-key" });
+    await expect(stranger.listEvents()).rejects.toMatchObject({ status: 401 });
   });
 
   it("serves overrides through the same checks: a declared 404, and an answer breaking the contract refused", async () => {
