@@ -37,6 +37,7 @@ async function linkPeers(): Promise<void> {
     "msw",
     "@tanstack/query-core",
     "@tanstack/react-query",
+    "@tanstack/react-query-lowest",
     "react",
     "react-dom",
     "@types/react",
@@ -357,54 +358,65 @@ describe("the front-end entries in a consumer project", () => {
 describe.skipIf(chromiumPath === undefined)(
   `the front-end entries in a browser page${chromiumPath === undefined ? ` (skipped: ${noBrowserMessage})` : ""}`,
   () => {
-    it("creates an event in a React page whose API is the sandbox on PGlite behind MSW's service worker, with no request leaving the page's origin", async () => {
-      await mkdir(join(consumer, "page"), { recursive: true });
-      await copyFile(join(repoRoot, "test", "package", "page", "app.ts"), join(consumer, "page", "app.ts"));
-      const bundle = await build({
-        entryPoints: [join(consumer, "page", "app.ts")],
-        absWorkingDir: consumer,
-        bundle: true,
-        write: false,
-        format: "esm",
-        platform: "browser",
-        target: "es2022",
-        define: { "process.env.NODE_ENV": '"production"' },
-        // the server entry's Fastify modules, and PGlite's Node-only branch, are never loaded in the
-        // page: the package is free of side effects, so what the page does not use is left out
-        external: ["node:*", "fastify", "@fastify/*"],
-        logLevel: "silent",
-      });
-      const server = await servePage(consumer, bundle.outputFiles[0]?.text ?? "");
-      const browser = await launchBrowser(chromiumPath ?? "");
-      try {
-        const { page } = browser;
-        const fromWorker: string[] = [];
-        page.on("response", (response) => {
-          if (response.fromServiceWorker())
-            fromWorker.push(`${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`);
+    // the lowest @tanstack/react-query the peer range of @tanstack/query-core allows, and the latest
+    it.each<{ version: string; alias: Record<string, string> }>([
+      { version: "5.89.0", alias: { "@tanstack/react-query": "@tanstack/react-query-lowest" } },
+      { version: "latest", alias: {} },
+    ])(
+      "creates an event in a React page (@tanstack/react-query $version) whose API is the sandbox on PGlite behind MSW's service worker, with no request leaving the page's origin",
+      async ({ alias }) => {
+        await mkdir(join(consumer, "page"), { recursive: true });
+        await copyFile(join(repoRoot, "test", "package", "page", "app.ts"), join(consumer, "page", "app.ts"));
+        const bundle = await build({
+          entryPoints: [join(consumer, "page", "app.ts")],
+          absWorkingDir: consumer,
+          bundle: true,
+          write: false,
+          format: "esm",
+          platform: "browser",
+          target: "es2022",
+          define: { "process.env.NODE_ENV": '"production"' },
+          // the server entry's Fastify modules, and PGlite's Node-only branch, are never loaded in the
+          // page: the package is free of side effects, so what the page does not use is left out
+          external: ["node:*", "fastify", "@fastify/*"],
+          alias,
+          logLevel: "silent",
         });
-        await page.goto(server.origin);
-        await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toBe("0 events");
-        await page.getByLabel("Event name").fill("Harbour gala");
-        await page.getByRole("button", { name: "Create event" }).click();
-        await expect.poll(() => page.locator("#events li").allTextContents()).toEqual(["Harbour gala"]);
-        expect(await page.locator("#status").textContent()).toBe("1 events");
-        expect(await page.locator("#created").textContent()).toMatch(/^created event \d+$/);
-        await browser.screenshot("front-end-page");
-        // the list was fetched, the event created, and the list fetched again: all answered in the page
-        expect(fromWorker).toEqual([
-          "GET /api/1_12/events 200",
-          "POST /api/1_12/events 201",
-          "GET /api/1_12/events 200",
-        ]);
-        const urls = browser.requests.map((request) => request.url);
-        expect(urls.filter((url) => !url.startsWith(`${server.origin}/`))).toEqual([]);
-        expect(server.paths.filter((path) => path.startsWith("/api/"))).toEqual([]);
-      } finally {
-        await browser.close();
-        await server.close();
-      }
-    }, 120_000);
+        const server = await servePage(consumer, bundle.outputFiles[0]?.text ?? "");
+        const browser = await launchBrowser(chromiumPath ?? "");
+        try {
+          const { page } = browser;
+          const fromWorker: string[] = [];
+          page.on("response", (response) => {
+            if (response.fromServiceWorker())
+              fromWorker.push(
+                `${response.request().method()} ${new URL(response.url()).pathname} ${response.status()}`,
+              );
+          });
+          await page.goto(server.origin);
+          await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toBe("0 events");
+          await page.getByLabel("Event name").fill("Harbour gala");
+          await page.getByRole("button", { name: "Create event" }).click();
+          await expect.poll(() => page.locator("#events li").allTextContents()).toEqual(["Harbour gala"]);
+          expect(await page.locator("#status").textContent()).toBe("1 events");
+          expect(await page.locator("#created").textContent()).toMatch(/^created event \d+$/);
+          await browser.screenshot("front-end-page");
+          // the list was fetched, the event created, and the list fetched again: all answered in the page
+          expect(fromWorker).toEqual([
+            "GET /api/1_12/events 200",
+            "POST /api/1_12/events 201",
+            "GET /api/1_12/events 200",
+          ]);
+          const urls = browser.requests.map((request) => request.url);
+          expect(urls.filter((url) => !url.startsWith(`${server.origin}/`))).toEqual([]);
+          expect(server.paths.filter((path) => path.startsWith("/api/"))).toEqual([]);
+        } finally {
+          await browser.close();
+          await server.close();
+        }
+      },
+      120_000,
+    );
   },
 );
 

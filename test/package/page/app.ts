@@ -9,13 +9,13 @@ import { QueryClient, QueryClientProvider, useMutation, useQuery } from "@tansta
 import { setupWorker } from "msw/browser";
 import { type FormEvent, createElement as h, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { createClient } from "workforce-scheduling-api";
+import { createBaseClient } from "workforce-scheduling-api";
 import { createMswHandlers } from "workforce-scheduling-api/msw";
 import { createEventMutationOptions, listEventsQueryOptions } from "workforce-scheduling-api/query";
 import { openInPageSandbox } from "workforce-scheduling-api/sandbox/in-page";
 
 const baseUrl = `${location.origin}/api/1_12`;
-const client = createClient({ baseUrl, apiKey: "demo-key-harbor" });
+const client = createBaseClient({ baseUrl, apiKey: "demo-key-harbor" });
 
 function Events() {
   const events = useQuery(listEventsQueryOptions(client));
