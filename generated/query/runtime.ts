@@ -212,3 +212,43 @@ async function invalidate(
     invalidationsOf(api, route, targets, variables).map((filters) => client.invalidateQueries(filters)),
   );
 }
+
+/**
+ * How an infinite query pages: the first page's parameter value, and the next one after a page
+ * (undefined or null: there is none), as TanStack's `initialPageParam` and `getNextPageParam`.
+ */
+export interface Paging<D, P> {
+  readonly initialPageParam: P;
+  readonly getNextPageParam: (lastPage: D, allPages: D[], lastPageParam: P) => P | undefined | null;
+}
+
+/**
+ * `{ queryKey, queryFn, initialPageParam, getNextPageParam }` of an operation that pages by the
+ * query parameter `parameter`: each page is a call with the input and that parameter set to the
+ * page's value. The key is the query's without that parameter, marked `infinite` (its pages are
+ * not one answer): still below the path's prefix, so a mutation's invalidation reaches it.
+ */
+export function infiniteQueryOptionsOf<D, P>(
+  api: QueryApi,
+  route: RoutePath,
+  parameter: string,
+  input: CallInput | undefined,
+  paging: Paging<D, P>,
+  call: (input: CallInput, options: { readonly signal: AbortSignal }) => Promise<D>,
+): {
+  queryKey: QueryKey;
+  queryFn: (context: { readonly pageParam: unknown; readonly signal: AbortSignal }) => Promise<D>;
+  initialPageParam: P;
+  getNextPageParam: Paging<D, P>["getNextPageParam"];
+} {
+  const { [parameter]: _page, ...rest } = input?.query ?? {};
+  const described: Record<string, unknown> = { infinite: true };
+  if (Object.keys(rest).length > 0) described.query = rest;
+  if (input?.headers !== undefined) described.headers = input.headers;
+  return {
+    queryKey: [...queryKeyOf(api, route, input?.path === undefined ? undefined : { path: input.path }), described],
+    queryFn: ({ pageParam, signal }) => call({ ...input, query: { ...rest, [parameter]: pageParam } }, { signal }),
+    initialPageParam: paging.initialPageParam,
+    getNextPageParam: paging.getNextPageParam,
+  };
+}

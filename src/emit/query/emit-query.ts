@@ -23,12 +23,13 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
   const title = `${model.source.title} (version ${model.source.version})`;
   const view = {
     fileDoc: wrap(
-      `TanStack Query v5 options of ${title}: for each GET operation its query key and \`{ queryKey, queryFn }\`, for each other operation \`{ mutationKey, mutationFn, onSuccess }\`, whose onSuccess invalidates the queries the spec says it can change. @tanstack/query-core is a peer dependency of this entry point (for its types only).`,
+      `TanStack Query v5 options of ${title}: for each GET operation its query key and \`{ queryKey, queryFn }\` (and, for one paged by a cursor, offset or page query parameter, infinite query options), for each other operation \`{ mutationKey, mutationFn, onSuccess }\`, whose onSuccess invalidates the queries the spec says it can change. @tanstack/query-core is a peer dependency of this entry point (for its types only).`,
     ),
     root: keyRoot(model.source.title),
     queries: model.operations
       .filter((operation) => operation.method === "get")
       .map((operation) => queryView(operation)),
+    paged: model.operations.some((operation) => operation.method === "get" && pagingOf(operation) !== undefined),
     mutations: model.operations.filter(isMutation).map((operation) => ({
       name: operation.names.method,
       route: routeText(operation),
@@ -46,6 +47,7 @@ function queryView(operation: OperationModel): object {
   const required = [...operation.parameters.path, ...operation.parameters.query, ...operation.parameters.header].some(
     (parameter) => parameter.required,
   );
+  const paging = pagingOf(operation);
   return {
     name: operation.names.method,
     route: routeText(operation),
@@ -53,7 +55,30 @@ function queryView(operation: OperationModel): object {
     keyName: `${operation.names.method}QueryKey`,
     optionsName: `${operation.names.method}QueryOptions`,
     optional: !required,
+    ...(paging === undefined
+      ? {}
+      : { infinite: { ...paging, optionsName: `${operation.names.method}InfiniteQueryOptions` } }),
   };
+}
+
+/**
+ * The query parameters that page a collection, by kind, in the order they are looked for: a
+ * cursor (the token of the next page), an offset (with a limit), a page number (with a page size).
+ */
+const PAGING_PARAMETERS: readonly { readonly by: string; readonly names: readonly string[] }[] = [
+  { by: "cursor", names: ["cursor", "page_token", "pageToken", "next_token", "nextToken", "starting_after", "after"] },
+  { by: "offset", names: ["offset", "skip"] },
+  { by: "page number", names: ["page", "page_number", "pageNumber"] },
+];
+
+/** How a GET operation pages, when one of its optional query parameters is a paging one. */
+function pagingOf(operation: OperationModel): { parameter: string; by: string } | undefined {
+  const optional = new Set(operation.parameters.query.filter((p) => !p.required).map((p) => p.name));
+  for (const { by, names } of PAGING_PARAMETERS) {
+    const parameter = names.find((name) => optional.has(name));
+    if (parameter !== undefined) return { parameter, by };
+  }
+  return undefined;
 }
 
 function routeText(operation: OperationModel): string {

@@ -3,7 +3,8 @@
 
 /**
  * TanStack Query v5 options of Orders in several files (version 1.0.0): for each GET operation its
- * query key and `{ queryKey, queryFn }`, for each other operation `{ mutationKey, mutationFn,
+ * query key and `{ queryKey, queryFn }` (and, for one paged by a cursor, offset or page query
+ * parameter, infinite query options), for each other operation `{ mutationKey, mutationFn,
  * onSuccess }`, whose onSuccess invalidates the queries the spec says it can change.
  * @tanstack/query-core is a peer dependency of this entry point (for its types only).
  */
@@ -13,7 +14,7 @@ import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
-export type { CallInput, InvalidatingClient, MutationSettings, QueryKey } from "./runtime.js";
+export type { CallInput, InvalidatingClient, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "orders-in-several-files";
