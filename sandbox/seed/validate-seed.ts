@@ -86,36 +86,36 @@ function $cpLen(s: string): number {
   return n;
 }
 
-const $params0 = $freeze({ limit: 1 });
-const $params1 = $freeze({ type: "array" });
-const $params2 = $freeze({ missingProperty: "companies" });
-const $params3 = $freeze({ type: "object" });
-const $params4 = $freeze({ limit: 255 });
-const $params5 = $freeze({ type: "string" });
-const $params6 = $freeze({ limit: 1024 });
-const $params7 = $freeze({ missingProperty: "key" });
-const $params8 = $freeze({ missingProperty: "personnel_id" });
-const $params9 = $freeze({ missingProperty: "name" });
-const $params10 = $freeze({ missingProperty: "id" });
-const $names11 = new Set<string>(["id", "client_name", "client_contact_name", "client_contact_email", "client_invoice_customer_id", "client_address", "client_city", "client_state", "client_postal_code"]);
-const $params12 = $freeze({ limit: 65535 });
-const $params13 = $freeze({ missingProperty: "credentials_id" });
-const $params14 = $freeze({ type: "string,integer" });
-const $params15 = $freeze({ missingProperty: "company_id" });
-const $params16 = $freeze({ missingProperty: "api_keys" });
-const $params17 = $freeze({ missingProperty: "personnel" });
-const $params18 = $freeze({ comparison: ">=", limit: 0 });
-const $params19 = $freeze({ comparison: "<=", limit: 9007199254740991 });
-const $params20 = $freeze({ type: "integer" });
-const $params21 = $freeze({ missingProperty: "client_name" });
-const $params22 = $freeze({ comparison: "<=", limit: 2147483647 });
-const $params23 = $freeze({ limit: 150 });
-const $params24 = $freeze({ limit: 75 });
-const $params25 = $freeze({ limit: 10 });
-const $params26 = $freeze({ comparison: "<=", limit: 1 });
-const $params27 = $freeze({ missingProperty: "address" });
-const $params28 = $freeze({ missingProperty: "city" });
-const $params29 = $freeze({ missingProperty: "zip" });
+const $params0 = /* @__PURE__ */ $freeze({ limit: 1 });
+const $params1 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params2 = /* @__PURE__ */ $freeze({ missingProperty: "companies" });
+const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
+const $params4 = /* @__PURE__ */ $freeze({ limit: 255 });
+const $params5 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params6 = /* @__PURE__ */ $freeze({ limit: 1024 });
+const $params7 = /* @__PURE__ */ $freeze({ missingProperty: "key" });
+const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "personnel_id" });
+const $params9 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
+const $params10 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
+const $names11 = /* @__PURE__ */ new Set<string>(["id", "client_name", "client_contact_name", "client_contact_email", "client_invoice_customer_id", "client_address", "client_city", "client_state", "client_postal_code"]);
+const $params12 = /* @__PURE__ */ $freeze({ limit: 65535 });
+const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "credentials_id" });
+const $params14 = /* @__PURE__ */ $freeze({ type: "string,integer" });
+const $params15 = /* @__PURE__ */ $freeze({ missingProperty: "company_id" });
+const $params16 = /* @__PURE__ */ $freeze({ missingProperty: "api_keys" });
+const $params17 = /* @__PURE__ */ $freeze({ missingProperty: "personnel" });
+const $params18 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
+const $params19 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 9007199254740991 });
+const $params20 = /* @__PURE__ */ $freeze({ type: "integer" });
+const $params21 = /* @__PURE__ */ $freeze({ missingProperty: "client_name" });
+const $params22 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 2147483647 });
+const $params23 = /* @__PURE__ */ $freeze({ limit: 150 });
+const $params24 = /* @__PURE__ */ $freeze({ limit: 75 });
+const $params25 = /* @__PURE__ */ $freeze({ limit: 10 });
+const $params26 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 1 });
+const $params27 = /* @__PURE__ */ $freeze({ missingProperty: "address" });
+const $params28 = /* @__PURE__ */ $freeze({ missingProperty: "city" });
+const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "zip" });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
