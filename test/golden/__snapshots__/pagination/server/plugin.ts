@@ -15,6 +15,7 @@ import { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT } from "./runtime/core.js";
 import { type ReferenceDocument, registerDocs as registerReference } from "./runtime/docs.js";
 import { createNotFoundHandler } from "./runtime/not-found.js";
 import { mountRoutes, type PipelineSettings, type RouteHandler } from "./runtime/pipeline.js";
+import { answerPreferred as answerPreferredOf } from "./runtime/prefer.js";
 import type { Authenticate } from "./runtime/security.js";
 
 export { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT };
@@ -75,6 +76,16 @@ export function buildServer<P = undefined>(options: BuildServerOptions<P>): Prom
  */
 export function registerDocs(app: FastifyInstance, document: ReferenceDocument): Promise<void> {
   return registerReference(app, document, basePath);
+}
+
+/**
+ * `handlers` that answer `Prefer: code=NNN` (a status the operation declares) and
+ * `Prefer: example=name` from the examples of `document` (`openapi.json`, the package's `./spec`
+ * entry) without calling the handler; a status or example the operation does not declare gets a
+ * 400 problem listing those it does. Requests without these preferences reach `handlers`.
+ */
+export function answerPreferred<H extends object>(handlers: H, document: ReferenceDocument): H {
+  return answerPreferredOf(handlers, { routes, document });
 }
 
 function pipelineSettings<P>(options: ServerOptions<P>): PipelineSettings {
