@@ -37,10 +37,6 @@ export interface Unsupported {
   readonly reason: string;
 }
 
-const DYNAMIC: Unsupported = {
-  feature: "$dynamicRef",
-  reason: "needs $dynamicRef resolved through the dynamic scope; $dynamicRef is compiled as a static $ref",
-};
 const METASCHEMA: Unsupported = {
   feature: "2020-12 meta-schema",
   reason: "validates against the 2020-12 meta-schema, which the compiler does not bundle (nor the corpus)",
@@ -52,26 +48,11 @@ const VOCABULARY: Unsupported = {
 
 /**
  * Groups whose cases need features this compiler does not implement, by "file: group
- * description": `$dynamicRef` resolution through the dynamic scope, the 2020-12 meta-schemas, or
+ * description": the 2020-12 meta-schemas, or
  * custom vocabularies. Their cases are reported as not supported, with the reason; docs/generator.md
  * lists the features beside the suite's figures.
  */
 export const UNSUPPORTED_GROUPS: Readonly<Record<string, Unsupported>> = {
-  "dynamicRef.json: A $dynamicRef resolves to the first $dynamicAnchor still in scope that is encountered when the schema is evaluated":
-    DYNAMIC,
-  "dynamicRef.json: A $dynamicRef with intermediate scopes that don't include a matching $dynamicAnchor does not affect dynamic scope resolution":
-    DYNAMIC,
-  "dynamicRef.json: A $dynamicRef that initially resolves to a schema with a matching $dynamicAnchor resolves to the first $dynamicAnchor in the dynamic scope":
-    DYNAMIC,
-  "dynamicRef.json: multiple dynamic paths to the $dynamicRef keyword": DYNAMIC,
-  "dynamicRef.json: after leaving a dynamic scope, it is not used by a $dynamicRef": DYNAMIC,
-  "dynamicRef.json: strict-tree schema, guards against misspelled properties": DYNAMIC,
-  "dynamicRef.json: tests for implementation dynamic anchor and reference link": DYNAMIC,
-  "dynamicRef.json: $ref and $dynamicAnchor are independent of order - $defs first": DYNAMIC,
-  "dynamicRef.json: $ref and $dynamicAnchor are independent of order - $ref first": DYNAMIC,
-  "dynamicRef.json: $dynamicRef avoids the root of each schema, but scopes are still registered": DYNAMIC,
-  "unevaluatedItems.json: unevaluatedItems with $dynamicRef": DYNAMIC,
-  "unevaluatedProperties.json: unevaluatedProperties with $dynamicRef": DYNAMIC,
   "defs.json: validate definition against metaschema": METASCHEMA,
   "ref.json: remote ref, containing refs itself": METASCHEMA,
   "vocabulary.json: schema that uses custom metaschema with with no validation vocabulary": VOCABULARY,

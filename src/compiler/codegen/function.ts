@@ -51,5 +51,6 @@ function rootContext(module: ModuleState, request: FunctionRequest): NodeCtx {
     scope: new FailScope(code`ok`, null),
     evaluated: request.tracking ? code`t` : null,
     direction: request.direction,
+    dynamic: request.dynamic,
   };
 }

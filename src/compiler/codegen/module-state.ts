@@ -2,6 +2,7 @@ import { pointerSegments } from "../../json-pointer.js";
 import { SchemaCompileError } from "../errors.js";
 import type { Direction } from "../keywords/context.js";
 import { AnnotationAnalyzer } from "../registry/annotations.js";
+import { DynamicScope } from "../registry/dynamic-scope.js";
 import type { RefGraph } from "../registry/graph.js";
 import { locationKey, type SchemaLocation } from "../registry/location.js";
 import type { SchemaRegistry } from "../registry/registry.js";
@@ -18,6 +19,8 @@ export interface FunctionRequest {
   readonly direction: Direction;
   /** receives the evaluated-annotations tracker of its caller (for unevaluated*) */
   readonly tracking: boolean;
+  /** the dynamic scope once the location's resource is entered */
+  readonly dynamic: DynamicScope;
 }
 
 /** State of one module being generated: used helpers, hoisted constants, requested functions. */
@@ -130,10 +133,14 @@ export class ModuleState {
     );
   }
 
-  /** The function validating `location`; compiled later, once per variant. */
-  request(location: SchemaLocation, direction: Direction, tracking: boolean): Code {
+  /**
+   * The function validating `location`, called where `outer` is the dynamic scope; compiled
+   * later, once per variant (the location's resource joins the scope).
+   */
+  request(location: SchemaLocation, direction: Direction, tracking: boolean, outer = DynamicScope.empty): Code {
     const effective = this.#effectiveDirection(location, direction);
-    const key = `${locationKey(location)}|${effective}|${tracking ? "t" : ""}`;
+    const dynamic = outer.enter(this.registry.dynamicAnchors(this.registry.resourceOf(location)));
+    const key = `${locationKey(location)}|${effective}|${tracking ? "t" : ""}|${dynamic.key}`;
     const known = this.#functions.get(key);
     if (known !== undefined) return this.#used(known.name);
     const request: FunctionRequest = {
@@ -141,6 +148,7 @@ export class ModuleState {
       location,
       direction: effective,
       tracking,
+      dynamic,
     };
     this.#functions.set(key, request);
     this.#queue.push(request);

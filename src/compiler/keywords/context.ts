@@ -2,6 +2,7 @@ import { escapePointerSegment } from "../../json-pointer.js";
 import type { JsonObject } from "../../json-value.js";
 import { type Code, code, ident, joinCode, str } from "../codegen/code.js";
 import type { ModuleState } from "../codegen/module-state.js";
+import type { DynamicScope } from "../registry/dynamic-scope.js";
 import { childLocation, type SchemaLocation } from "../registry/location.js";
 import { KeywordReader } from "./read.js";
 
@@ -123,6 +124,8 @@ export interface NodeCtx {
   /** identifier of the run-time evaluated-annotations tracker for this instance, if any */
   readonly evaluated: Code | null;
   readonly direction: Direction;
+  /** the `$dynamicAnchor`s bound by the resources evaluation has entered */
+  readonly dynamic: DynamicScope;
 }
 
 /** A schema object node after its own `$id` was applied. */
@@ -149,6 +152,7 @@ export function inPlace(
     scope: changes.scope ?? ctx.scope,
     evaluated: changes.evaluated === undefined ? ctx.evaluated : changes.evaluated,
     direction: ctx.direction,
+    dynamic: ctx.dynamic,
   };
 }
 
@@ -177,5 +181,8 @@ export function readerOf(ctx: ObjectNodeCtx): KeywordReader {
 export function objectNode(ctx: NodeCtx, schema: JsonObject): ObjectNodeCtx {
   const registry = ctx.fn.module.registry;
   const reader = new KeywordReader(schema, () => registry.pointer(ctx.at));
-  return { ...ctx, schema, inner: registry.baseWithin(schema, ctx.base), reader };
+  const inner = registry.baseWithin(schema, ctx.base);
+  // an embedded resource (its own `$id`) joins the dynamic scope as evaluation enters it
+  const dynamic = inner === ctx.base ? ctx.dynamic : ctx.dynamic.enter(registry.dynamicAnchors(inner));
+  return { ...ctx, schema, inner, reader, dynamic };
 }

@@ -16,19 +16,30 @@ interface GraphNode {
   readOnly: boolean;
   writeOnly: boolean;
   readonly refs: SchemaLocation[];
+  /** the anchor names of its `$dynamicRef`s (plain-name fragments) */
+  readonly dynamicNames: string[];
+  /** the embedded resources (`$id`) it enters */
+  readonly resources: string[];
 }
 
 /** Scans every schema reachable from `roots` once (linear in the reachable schemas). */
 export function buildRefGraph(registry: SchemaRegistry, roots: readonly SchemaLocation[]): RefGraph {
   const nodes = new Map<string, GraphNode>();
+  const entered = new Set<string>();
   const queue = [...roots];
-  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
-    const key = locationKey(next);
-    if (nodes.has(key)) continue;
-    const node: GraphNode = { readOnly: false, writeOnly: false, refs: [] };
-    scan(registry, registry.schemaAt(next), next, registry.baseOf(next), node);
-    nodes.set(key, node);
-    for (const target of node.refs) if (!nodes.has(locationKey(target))) queue.push(target);
+  for (;;) {
+    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+      const key = locationKey(next);
+      if (nodes.has(key)) continue;
+      const node: GraphNode = { readOnly: false, writeOnly: false, refs: [], dynamicNames: [], resources: [] };
+      entered.add(registry.resourceOf(next));
+      scan(registry, registry.schemaAt(next), next, registry.baseOf(next), node);
+      for (const resource of node.resources) entered.add(resource);
+      nodes.set(key, node);
+      for (const target of node.refs) if (!nodes.has(locationKey(target))) queue.push(target);
+    }
+    queue.push(...dynamicTargets(registry, nodes, entered));
+    if (queue.length === 0) break;
   }
   const readOnly = propagate(nodes, (node) => node.readOnly);
   const writeOnly = propagate(nodes, (node) => node.writeOnly);
@@ -36,6 +47,30 @@ export function buildRefGraph(registry: SchemaRegistry, roots: readonly SchemaLo
     hasReadOnly: (location) => readOnly.has(locationKey(location)),
     hasWriteOnly: (location) => writeOnly.has(locationKey(location)),
   };
+}
+
+/**
+ * A `$dynamicRef` may lead to any `$dynamicAnchor` of its name that the dynamic scope binds, and
+ * the scope holds only resources evaluation enters: those of the anchors in resources reached so
+ * far, added to the referring nodes; returns the ones not yet scanned.
+ */
+function dynamicTargets(
+  registry: SchemaRegistry,
+  nodes: ReadonlyMap<string, GraphNode>,
+  entered: ReadonlySet<string>,
+): SchemaLocation[] {
+  const fresh: SchemaLocation[] = [];
+  for (const node of nodes.values()) {
+    for (const name of node.dynamicNames) {
+      for (const anchor of registry.dynamicAnchorsNamed(name)) {
+        if (!entered.has(registry.resourceOf(anchor))) continue;
+        if (node.refs.some((target) => locationKey(target) === locationKey(anchor))) continue;
+        node.refs.push(anchor);
+        if (!nodes.has(locationKey(anchor))) fresh.push(anchor);
+      }
+    }
+  }
+  return fresh;
 }
 
 function scan(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, outerBase: string, node: GraphNode): void {
@@ -46,6 +81,12 @@ function scan(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, out
   for (const keyword of ["$ref", "$dynamicRef"]) {
     const ref = schema[keyword];
     if (typeof ref === "string") node.refs.push(registry.resolveRef(ref, base, childLocation(at, keyword)));
+  }
+  if (base !== outerBase) node.resources.push(base);
+  const dynamic = schema["$dynamicRef"];
+  if (typeof dynamic === "string" && dynamic.includes("#")) {
+    const name = dynamic.slice(dynamic.indexOf("#") + 1);
+    if (name !== "" && !name.startsWith("/")) node.dynamicNames.push(name);
   }
   const discrimination = readDiscriminator(registry.tree, registry.rules, schema, at);
   for (const target of discrimination?.cases.values() ?? [])

@@ -69,5 +69,7 @@ function registerAnchor(
   at: SchemaLocation,
 ): void {
   const name = schema[keyword];
-  if (typeof name === "string") registry.addAnchor(`${base}#${name}`, at);
+  if (typeof name !== "string") return;
+  registry.addAnchor(`${base}#${name}`, at);
+  if (keyword === "$dynamicAnchor") registry.addDynamicAnchor(base, name, at);
 }

@@ -2,6 +2,7 @@ import { resolvePointer } from "../../json-pointer.js";
 import type { DialectRules } from "../../schema/dialect.js";
 import type { SchemaTree } from "../../schema/tree.js";
 import { SchemaCompileError } from "../errors.js";
+import type { DynamicAnchors } from "./dynamic-scope.js";
 import { locationKey, pointerFragment, type SchemaLocation } from "./location.js";
 import { registryTree } from "./tree.js";
 import { fragmentPointer, resolveUri, splitFragment } from "./uri.js";
@@ -30,6 +31,10 @@ export class SchemaRegistry {
   readonly #docs: RegistryDocument[] = [];
   readonly #resources = new Map<string, SchemaLocation>();
   readonly #anchors = new Map<string, SchemaLocation>();
+  /** per resource URI, its `$dynamicAnchor`s by name (the first of a name wins, as for `$anchor`) */
+  readonly #dynamicAnchors = new Map<string, Map<string, SchemaLocation>>();
+  /** every `$dynamicAnchor` location, by name: where a `$dynamicRef` of that name may lead */
+  readonly #dynamicByName = new Map<string, SchemaLocation[]>();
   readonly #resourceBases = new Map<string, string>();
   readonly #refCache = new Map<string, SchemaLocation>();
   /** per document, the values found at pointers (documents are not changed while compiling) */
@@ -73,6 +78,34 @@ export class SchemaRegistry {
   /** Records a named anchor (`$anchor`, `$dynamicAnchor`); the first one wins. */
   addAnchor(uri: string, location: SchemaLocation): void {
     if (!this.#anchors.has(uri)) this.#anchors.set(uri, location);
+  }
+
+  /** Records a `$dynamicAnchor` of the resource `resource`; `addAnchor` records it for static use too. */
+  addDynamicAnchor(resource: string, name: string, location: SchemaLocation): void {
+    let anchors = this.#dynamicAnchors.get(resource);
+    if (anchors === undefined) {
+      anchors = new Map();
+      this.#dynamicAnchors.set(resource, anchors);
+    }
+    if (!anchors.has(name)) anchors.set(name, location);
+    const named = this.#dynamicByName.get(name) ?? [];
+    named.push(location);
+    this.#dynamicByName.set(name, named);
+  }
+
+  /** The `$dynamicAnchor`s the resource `resource` declares (undefined: none). */
+  dynamicAnchors(resource: string): DynamicAnchors | undefined {
+    return this.#dynamicAnchors.get(resource);
+  }
+
+  /** Every location declaring `$dynamicAnchor: name`, in any resource. */
+  dynamicAnchorsNamed(name: string): readonly SchemaLocation[] {
+    return this.#dynamicByName.get(name) ?? [];
+  }
+
+  /** The URI of the schema resource a location belongs to (its own `$id` applied). */
+  resourceOf(location: SchemaLocation): string {
+    return this.baseWithin(this.schemaAt(location), this.baseOf(location));
   }
 
   /** The schema value at a location (undefined when the pointer leads nowhere). */
