@@ -4,6 +4,7 @@ import { type Code, code, ident, joinCode, str } from "../codegen/code.js";
 import type { ModuleState } from "../codegen/module-state.js";
 import type { DynamicScope } from "../registry/dynamic-scope.js";
 import { childLocation, type SchemaLocation } from "../registry/location.js";
+import { activeKeywords, inactiveKeywords } from "../registry/vocabulary.js";
 import { KeywordReader } from "./read.js";
 
 /** Which properties count as forbidden: readOnly ones in requests, writeOnly ones in responses. */
@@ -178,8 +179,9 @@ export function readerOf(ctx: ObjectNodeCtx): KeywordReader {
 }
 
 /** The object-node context of a schema object, with its own `$id` applied. */
-export function objectNode(ctx: NodeCtx, schema: JsonObject): ObjectNodeCtx {
+export function objectNode(ctx: NodeCtx, written: JsonObject): ObjectNodeCtx {
   const registry = ctx.fn.module.registry;
+  const schema = activeKeywords(written, inactiveKeywords(registry, ctx.at));
   const reader = new KeywordReader(schema, () => registry.pointer(ctx.at));
   const inner = registry.baseWithin(schema, ctx.base);
   // an embedded resource (its own `$id`) joins the dynamic scope as evaluation enters it

@@ -5,6 +5,9 @@ import type { SchemaRegistry } from "./registry.js";
 import { appliedSubschemas, definitionSubschemas } from "./subschemas.js";
 import { resolveUri, splitFragment } from "./uri.js";
 
+/** The `$schema` of the standard 2020-12 meta-schema, which keeps every keyword. */
+const STANDARD_META_SCHEMA = "https://json-schema.org/draft/2020-12/schema";
+
 /** OpenAPI keys whose values are never schemas nor contain any. */
 const OPENAPI_SKIPPED = new Set(["example", "examples", "externalDocs", "xml", "security", "servers", "info", "tags"]);
 
@@ -39,6 +42,8 @@ function indexSchemaMap(registry: SchemaRegistry, map: unknown, at: SchemaLocati
 function indexSchema(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, base: string): void {
   if (!isRecord(schema)) return;
   const own = registry.rules.ids ? ownBase(registry, schema, at, base) : base;
+  const meta = schema["$schema"];
+  if (typeof meta === "string" && meta !== STANDARD_META_SCHEMA) registry.customMetaSchemas = true;
   registerAnchor(registry, schema, "$anchor", own, at);
   registerAnchor(registry, schema, "$dynamicAnchor", own, at);
   for (const sub of [...appliedSubschemas(schema), ...definitionSubschemas(schema)]) {

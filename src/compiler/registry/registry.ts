@@ -3,7 +3,9 @@ import type { DialectRules } from "../../schema/dialect.js";
 import type { SchemaTree } from "../../schema/tree.js";
 import { SchemaCompileError } from "../errors.js";
 import type { DynamicAnchors } from "./dynamic-scope.js";
+import { indexDocument } from "./indexer.js";
 import { locationKey, pointerFragment, type SchemaLocation } from "./location.js";
+import { META_SCHEMA_PREFIX, META_SCHEMAS } from "./meta-schemas.js";
 import { registryTree } from "./tree.js";
 import { fragmentPointer, resolveUri, splitFragment } from "./uri.js";
 
@@ -39,6 +41,9 @@ export class SchemaRegistry {
   readonly #refCache = new Map<string, SchemaLocation>();
   /** per document, the values found at pointers (documents are not changed while compiling) */
   readonly #found: Map<string, unknown>[] = [];
+
+  /** some schema names a meta-schema other than the standard 2020-12 one in `$schema` */
+  customMetaSchemas = false;
 
   /** the schemas as the OpenAPI schema rules (src/schema/) read them */
   readonly tree: SchemaTree<SchemaLocation>;
@@ -160,13 +165,28 @@ export class SchemaRegistry {
     const anchored = this.#anchors.get(absolute);
     if (anchored !== undefined) return anchored;
     const [uri, fragment] = splitFragment(absolute);
-    const resource = this.#resources.get(uri);
+    const resource = this.#resources.get(uri) ?? this.#metaSchema(uri);
     if (resource === undefined) this.#unresolved(at, ref, `no schema or document is known as ${uri}`);
     const pointer = fragmentPointer(fragment);
     if (pointer === undefined) this.#unresolved(at, ref, `no $anchor ${JSON.stringify(fragment)} is defined`);
     const location = { doc: resource.doc, ptr: resource.ptr + pointer };
     if (this.schemaAt(location) === undefined) this.#unresolved(at, ref, `nothing exists at ${pointer}`);
     return location;
+  }
+
+  /** A 2020-12 meta-schema, added with the others the first time a reference needs one. */
+  #metaSchema(uri: string): SchemaLocation | undefined {
+    if (!uri.startsWith(META_SCHEMA_PREFIX) || !Object.hasOwn(META_SCHEMAS, uri)) return undefined;
+    for (const [id, root] of Object.entries(META_SCHEMAS)) {
+      if (this.#resources.has(id)) continue;
+      indexDocument(this, this.addDocument({ root, retrievalUri: id, label: id, openApi: false, addressable: true }));
+    }
+    return this.#resources.get(uri);
+  }
+
+  /** The resource a known URI (no fragment) names, a 2020-12 meta-schema included; undefined when none. */
+  resource(uri: string): SchemaLocation | undefined {
+    return this.#resources.get(uri) ?? this.#metaSchema(uri);
   }
 
   #unresolved(at: SchemaLocation, ref: string, why: string): never {
