@@ -13,7 +13,9 @@ import { isRecord } from "../../json-value.js";
  * - every schema a `$ref` targets that is not a whole component (an array's `items`, a schema under
  *   `#/paths`, a parameter's schema, a sub-schema of a component) becomes a component schema of its
  *   own, keyed by its pointer (`List/items`, `paths/~1a/get/parameters/0/schema`: keys a component
- *   name cannot have, so they never meet one), and both its place and the references point to it.
+ *   name cannot have, so they never meet one), and both its place and the references point to it;
+ * - no schema keeps its `$defs`: openapi-typescript would print them as a required property of
+ *   the object, which no value has (every definition a `$ref` uses is a component by then).
  *
  * The validators, the JSON Schemas and the served spec keep the document as it is.
  */
@@ -22,7 +24,24 @@ export function typesDocument(document: Readonly<Record<string, unknown>>): Reco
   const refs = collectRefs(copy, copy["openapi"]?.toString().startsWith("3.1") === true ? "3.1" : "3.0");
   for (const ref of refs) if (ref.target !== undefined) ref.node.$ref = `#${ref.target}`;
   hoistTargets(copy, refs);
+  dropDefinitions(copy, "");
   return copy;
+}
+
+/** Keys whose value maps names to schemas or holds data: a `$defs` key directly inside is a name, not the keyword. */
+const NAME_MAPS = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+const DATA = new Set(["enum", "const", "default", "example", "examples"]);
+
+/** Deletes the `$defs` keyword of every schema under `value` (`key` is the member holding it). */
+function dropDefinitions(value: unknown, key: string): void {
+  if (DATA.has(key)) return;
+  if (Array.isArray(value)) {
+    for (const item of value) dropDefinitions(item, "");
+    return;
+  }
+  if (!isRecord(value)) return;
+  if (!NAME_MAPS.has(key) && isRecord(value.$defs)) delete value.$defs;
+  for (const [name, child] of Object.entries(value)) dropDefinitions(child, NAME_MAPS.has(key) ? "" : name);
 }
 
 /** A `$ref` of the document: the object holding it, and the root pointer of its target when known. */
@@ -50,35 +69,46 @@ function collectRefs(document: Record<string, unknown>, version: "3.0" | "3.1"):
 }
 
 /**
- * Makes each schema target that is not a whole component a component of its own, the deepest
- * first, so that every pointer still to be moved stays where it was.
+ * Makes each schema target that is not a whole component a component of its own, and each
+ * Parameter Object target under `#/paths` a component parameter (bundling writes such a `$ref` for
+ * a parameter two operations share), the deepest first, so that every pointer still to be moved
+ * stays where it was.
  */
 function hoistTargets(document: Record<string, unknown>, refs: readonly FoundRef[]): void {
   const targets = [
     ...new Set(
-      refs.map((ref) => ref.target).filter((target): target is string => target !== undefined && needsHoisting(target)),
+      refs
+        .map((ref) => ref.target)
+        .filter((target): target is string => target !== undefined && hoistedTo(target) !== undefined),
     ),
   ];
   targets.sort((a, b) => pointerSegments(b).length - pointerSegments(a).length || a.localeCompare(b));
-  const components = componentSchemas(document);
   const moved = new Map<string, string>();
   for (const target of targets) {
     const value = resolvePointer(document, `#${target}`);
-    if (value === undefined || !place(document, target)) continue;
+    const kind = hoistedTo(target);
+    if (value === undefined || kind === undefined || !place(document, target)) continue;
     const key = keyOf(target);
-    components[key] = value;
-    const ref = appendPointer("#/components/schemas", key);
+    componentsOf(document, kind)[key] = value;
+    const ref = appendPointer(`#/components/${kind}`, key);
     setAt(document, target, { $ref: ref });
     moved.set(target, ref);
   }
   for (const ref of refs) if (ref.target !== undefined && moved.has(ref.target)) ref.node.$ref = moved.get(ref.target);
 }
 
-/** A schema target that openapi-typescript cannot name: inside a component, or in a schema of an operation, parameter or header. */
-function needsHoisting(target: string): boolean {
+/**
+ * Where a target openapi-typescript cannot name goes: a schema inside a component, or in a schema
+ * of an operation, parameter or header, to `schemas`; a Parameter Object of a path or operation to
+ * `parameters` (printed along the pointer, it would be an index through the optional group of its
+ * location, `["header"]["x-trace"]`, which strict TypeScript refuses).
+ */
+function hoistedTo(target: string): "schemas" | "parameters" | undefined {
   const segments = pointerSegments(target);
-  if (segments[0] === "components" && segments[1] === "schemas") return segments.length > 3;
-  return segments.includes("schema");
+  if (segments[0] === "components" && segments[1] === "schemas") return segments.length > 3 ? "schemas" : undefined;
+  if (segments.includes("schema")) return "schemas";
+  if (segments[0] === "paths" && segments.at(-2) === "parameters") return "parameters";
+  return undefined;
 }
 
 /** The component key of a moved schema: its pointer, without the `components/schemas/` of one inside a component. */
@@ -87,11 +117,11 @@ function keyOf(target: string): string {
   return body.startsWith("components/schemas/") ? body.slice("components/schemas/".length) : body;
 }
 
-function componentSchemas(document: Record<string, unknown>): Record<string, unknown> {
+function componentsOf(document: Record<string, unknown>, kind: "schemas" | "parameters"): Record<string, unknown> {
   if (!isRecord(document.components)) document.components = {};
   const components = document.components as Record<string, unknown>;
-  if (!isRecord(components.schemas)) components.schemas = {};
-  return components.schemas as Record<string, unknown>;
+  if (!isRecord(components[kind])) components[kind] = {};
+  return components[kind] as Record<string, unknown>;
 }
 
 /** Whether the pointer names a place a value can be set at (its parent exists). */
