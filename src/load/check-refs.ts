@@ -1,10 +1,15 @@
 import { documentRefs } from "../compiler/registry/document-refs.js";
-import { appendPointer } from "../json-pointer.js";
+import { appendPointer, resolvePointer } from "../json-pointer.js";
 
 /** A local `$ref` ("#/...") whose target does not exist, and where the $ref stands. */
 export interface BrokenRef {
   readonly ref: string;
   readonly at: string;
+  /**
+   * The schema whose `$id` the `$ref` resolves against (its pointer and `$id`), when the pointer
+   * would have found its target in the document without that `$id`.
+   */
+  readonly underId?: { readonly at: string; readonly id: string };
 }
 
 /** Every `$ref` of the document: its value, the pointer of the object holding it, and that object. */
@@ -33,7 +38,11 @@ export function findBrokenLocalRefs(document: unknown, version: "3.0" | "3.1" = 
     .filter(
       ({ ref, holder, node }) => ref.startsWith("#") && !isAnchor(ref) && refs.target(ref, holder, node) === undefined,
     )
-    .map(({ ref, holder }) => ({ ref, at: `#${appendPointer(holder, "$ref")}` }))
+    .map(({ ref, holder }) => {
+      const at = `#${appendPointer(holder, "$ref")}`;
+      const underId = resolvePointer(document, ref) === undefined ? undefined : refs.enclosingId(holder);
+      return underId === undefined ? { ref, at } : { ref, at, underId: { at: `#${underId.at}`, id: underId.id } };
+    })
     .sort((a, b) => a.at.localeCompare(b.at));
 }
 
@@ -51,4 +60,39 @@ export function hasExternalRefs(document: unknown, version: "3.0" | "3.1" = "3.0
   if (external.length === 0) return false;
   const refs = documentRefs(document, version);
   return external.some(({ ref, holder, node }) => refs.target(ref, holder, node) === undefined);
+}
+
+/** The maps of `components`: each must be written out in the document, never given as a `$ref`. */
+const COMPONENT_MAPS = [
+  "schemas",
+  "responses",
+  "parameters",
+  "examples",
+  "requestBodies",
+  "headers",
+  "securitySchemes",
+  "links",
+  "callbacks",
+  "pathItems",
+] as const;
+
+/** A `components` map given as a `$ref` (a bundler's habit), by its pointer and the map's name. */
+export interface MisplacedComponentsRef {
+  readonly at: string;
+  readonly map: string;
+}
+
+/**
+ * The maps of `components` given as a `$ref` (`schemas: {$ref: ./schemas.yaml}`): OpenAPI allows
+ * no Reference Object there, in 3.0 as in 3.1. Found before anything else reads the document, since
+ * every later stage would misread the map (3.0's schema accepts it, and the `$ref` would become a
+ * schema named `$ref`), and reported once each, never behind errors that follow from them.
+ */
+export function findMisplacedComponentsRefs(document: unknown): MisplacedComponentsRef[] {
+  const components = (document as { components?: unknown } | null)?.components;
+  if (components === null || typeof components !== "object") return [];
+  return COMPONENT_MAPS.filter((map) => {
+    const value = (components as Record<string, unknown>)[map];
+    return value !== null && typeof value === "object" && typeof (value as { $ref?: unknown }).$ref === "string";
+  }).map((map) => ({ at: `#/components/${map}`, map }));
 }

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { createDiagnostic, type Diagnostic, GenerationFailed, hasErrors } from "../diagnostics/diagnostic.js";
-import { findBrokenLocalRefs, hasExternalRefs } from "./check-refs.js";
+import { type BrokenRef, findBrokenLocalRefs, findMisplacedComponentsRefs, hasExternalRefs } from "./check-refs.js";
 import { type ExternalSchemas, prepareExternalSchemas, type ReadFile } from "./external-schemas.js";
 import { findLegacyPatterns } from "./legacy-patterns.js";
 import { parseSource } from "./parse-source.js";
@@ -48,9 +48,15 @@ export async function loadSpec(
   const version = checkVersion(file, parsed.document, locate);
   if (typeof version !== "string") return fail([version]);
   const document = parsed.document as Record<string, unknown>;
-  const broken = findBrokenLocalRefs(document, version).map(({ ref, at }) =>
-    createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at)),
+  const misplaced = findMisplacedComponentsRefs(document).map(({ at, map }) =>
+    createDiagnostic(
+      "OAS_INVALID",
+      `${at} is a $ref, but OpenAPI allows no Reference Object here: the map of ${map} must be written in the document. Bundle the files first (for example with \`redocly bundle\`), or give each entry its own $ref`,
+      locate(at),
+    ),
   );
+  if (misplaced.length > 0) return fail(misplaced);
+  const broken = findBrokenLocalRefs(document, version).map((found) => brokenRefDiagnostic(found, locate));
   if (broken.length > 0) return fail(broken);
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);
@@ -71,6 +77,24 @@ export async function loadSpec(
     locate,
     resolvePositions,
     diagnostics: [...diagnostics, ...patterns],
+  };
+}
+
+/**
+ * A local `$ref` that leads nowhere; when an enclosing `$id` is why (the pointer exists in the
+ * document, but the `$ref` reads against the `$id`, JSON Schema 2020-12 §8.2.1), the message says so.
+ */
+function brokenRefDiagnostic({ ref, at, underId }: BrokenRef, locate: Locate): Diagnostic {
+  if (underId === undefined)
+    return createDiagnostic("REF_UNRESOLVED", `$ref "${ref}" does not resolve: nothing at ${ref}`, locate(at));
+  const diagnostic = createDiagnostic(
+    "REF_UNRESOLVED",
+    `$ref "${ref}" does not resolve: it is read against the $id ${JSON.stringify(underId.id)} of the schema at ${underId.at}, so it points into that schema, which has nothing at ${ref.slice(1)}`,
+    locate(at),
+  );
+  return {
+    ...diagnostic,
+    hint: `Remove the $id at ${underId.at} (a "#/..." $ref inside it then reads against the document), or give the target schema an $id and refer to that.`,
   };
 }
 

@@ -16,6 +16,11 @@ export interface DocumentRefs {
    * missing target, another file, a URL).
    */
   target(ref: string, holder: string, holderValue: unknown): string | undefined;
+  /**
+   * The schema whose `$id` a `$ref` held at `holder` resolves against (its pointer, and the `$id`
+   * as written); undefined when the `$ref` resolves against the document.
+   */
+  enclosingId(holder: string): { readonly at: string; readonly id: string } | undefined;
 }
 
 export function documentRefs(document: unknown, version: "3.0" | "3.1"): DocumentRefs {
@@ -41,6 +46,12 @@ export function documentRefs(document: unknown, version: "3.0" | "3.1"): Documen
       } catch {
         return undefined;
       }
+    },
+    enclosingId(holder) {
+      const at = registry.idHolder({ doc, ptr: holder });
+      if (at === undefined) return undefined;
+      const schema = registry.schemaAt(at) as Record<string, unknown>;
+      return { at: at.ptr, id: String(schema["$id"]) };
     },
   };
 }

@@ -140,6 +140,16 @@ export class SchemaRegistry {
     return this.document(location.doc).retrievalUri;
   }
 
+  /** The location whose `$id` sets the base URI at `location` (itself included); undefined when the document's does. */
+  idHolder(location: SchemaLocation): SchemaLocation | undefined {
+    let ptr = location.ptr;
+    for (;;) {
+      if (this.#resourceBases.has(`${location.doc}#${ptr}`)) return { doc: location.doc, ptr };
+      if (ptr === "") return undefined;
+      ptr = ptr.slice(0, ptr.lastIndexOf("/"));
+    }
+  }
+
   /** The base URI inside `schema` when the enclosing base is `base` (applies its `$id`). */
   baseWithin(schema: unknown, base: string): string {
     if (!this.rules.ids || typeof schema !== "object" || schema === null) return base;
