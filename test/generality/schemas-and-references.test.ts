@@ -1,0 +1,121 @@
+/**
+ * Documents met in the wild whose schemas use JSON Schema 2020-12 beyond the common subset, or
+ * whose references cross files (test/fixtures/generality/, one defect each, reduced from public API
+ * descriptions, the first lines of each saying what): a generic list through `$dynamicRef`,
+ * `$defs`, a Parameter Object shared across files, `$id`s and `$anchor`s in other files. Each
+ * generates, its output typechecks under strict settings and its validators say what JSON Schema
+ * says; or, where the document really is invalid, it is refused with one message that names the
+ * cause.
+ */
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Diagnostic, GenerationFailed, generate } from "../../src/index.js";
+import { repoRoot } from "../support/paths.js";
+import { listTypeScript, typecheck } from "../support/typecheck.js";
+
+/** The fixtures that generate, each with a TypeScript check of its types placed beside its output. */
+const GENERATING: Readonly<Record<string, string>> = {
+  "02-shared-parameter-ref.yaml": "",
+  "02-shared-parameter-ref/root.yaml": "",
+  "07-dynamic-ref-generic.yaml": `export const page: components["schemas"]["ThingPage"] = { items: [{ name: "a" }] };\n`,
+  "08-defs-as-property.yaml": `export const envelope: components["schemas"]["Envelope"] = { data: { id: "x" } };\n`,
+};
+
+const out = join(repoRoot, ".tmp", `generality-references-${process.pid}`);
+const warnings = new Map<string, readonly Diagnostic[]>();
+const folder = (fixture: string): string => join(out, fixture.replace(/\W/g, "_"));
+
+beforeAll(async () => {
+  for (const [fixture, check] of Object.entries(GENERATING)) {
+    const result = await generate({ spec: join(repoRoot, "test/fixtures/generality", fixture), out: folder(fixture) });
+    warnings.set(fixture, result.diagnostics);
+    if (check !== "") {
+      await mkdir(join(folder(fixture), "checks"), { recursive: true });
+      await writeFile(
+        join(folder(fixture), "checks", "values.ts"),
+        `import type { components } from "../types.js";\n${check}`,
+      );
+    }
+  }
+}, 120_000);
+afterAll(() => rm(out, { recursive: true, force: true }));
+
+type Validators = Record<string, (value: unknown) => { valid: boolean }>;
+
+async function validators(fixture: string): Promise<Validators> {
+  return (await import(join(folder(fixture), "validators", "index.ts"))) as Validators;
+}
+
+/** The diagnostics a fixture is refused with: code, pointer, message and hint. */
+async function refusal(fixture: string): Promise<(string | undefined)[][]> {
+  const error = await generate({
+    spec: join(repoRoot, "test/fixtures/generality", fixture),
+    out: join(out, "refused"),
+    check: true,
+  }).then(
+    () => expect.fail(`${fixture} generated`),
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(GenerationFailed);
+  return (error as GenerationFailed).diagnostics.map((d) => [d.code, d.location?.pointer, d.message, d.hint]);
+}
+
+describe("schemas beyond the common subset, and references across files", () => {
+  it.each(Object.keys(GENERATING))("%s generates without a warning", (fixture) => {
+    expect(warnings.get(fixture)).toEqual([]);
+  });
+
+  it("all of their output, and values of their types, typecheck under strict settings", { timeout: 120_000 }, () => {
+    expect(typecheck(listTypeScript(out))).toEqual([]);
+  });
+
+  it.each([
+    [
+      "07-dynamic-ref-generic.yaml",
+      "validateThingPage",
+      [{ items: [] }, { items: [{ name: "a" }, { name: "b" }] }],
+      [{ items: [{}] }, { items: [{ name: 1 }] }, { items: {} }],
+    ],
+    // Page alone binds its items to `not: {}`: only an empty page is one
+    ["07-dynamic-ref-generic.yaml", "validatePage", [{ items: [] }, {}], [{ items: [{ name: "a" }] }]],
+    ["08-defs-as-property.yaml", "validateEnvelope", [{ data: { id: "x" } }, {}], [{ data: {} }, { data: { id: 1 } }]],
+  ] as const)("%s: %s accepts and refuses as JSON Schema says", async (fixture, name, valid, invalid) => {
+    const validate = (await validators(fixture))[name];
+    expect(validate, `${fixture} exports ${name}`).toBeTypeOf("function");
+    for (const value of valid) expect(validate?.(value).valid, JSON.stringify(value)).toBe(true);
+    for (const value of invalid) expect(validate?.(value).valid, JSON.stringify(value)).toBe(false);
+  });
+
+  it("prints a Parameter Object shared across files once, as a component parameter", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const types = await readFile(join(folder("02-shared-parameter-ref/root.yaml"), "types.ts"), "utf8");
+    expect(types).not.toContain('["header"]["x-trace"]');
+    expect(types.match(/"x-trace"\?: components\["parameters"\]/g)).toHaveLength(2);
+  });
+});
+
+describe("invalid documents, refused with the cause named", () => {
+  it("06: a document pointer under an $id, with the $id that changed its meaning", async () => {
+    const schema = "#/paths/~1things/get/responses/200/content/application~1json/schema";
+    expect(await refusal("06-ref-under-id-diagnostic.yaml")).toEqual([
+      [
+        "REF_UNRESOLVED",
+        `${schema}/properties/items/items/$ref`,
+        `$ref "#/components/schemas/Thing" does not resolve: it is read against the $id "https://example.com/schemas/PagedThings" of the schema at ${schema}, so it points into that schema, which has nothing at /components/schemas/Thing`,
+        `Remove the $id at ${schema} (a "#/..." $ref inside it then reads against the document), or give the target schema an $id and refer to that.`,
+      ],
+    ]);
+  });
+
+  it("09: components.schemas given as a $ref, one message in 3.0 as in 3.1", async () => {
+    const [diagnostic, ...others] = await refusal("09-components-schemas-as-ref.yaml");
+    expect(others).toEqual([]);
+    expect(diagnostic?.slice(0, 3)).toEqual([
+      "OAS_INVALID",
+      "#/components/schemas",
+      "#/components/schemas is a $ref, but OpenAPI allows no Reference Object here: the map of schemas must be written in the document. Bundle the files first (for example with `redocly bundle`), or give each entry its own $ref",
+    ]);
+    expect(diagnostic?.join(" ")).not.toContain("schema.invalid");
+  });
+});
