@@ -1,4 +1,5 @@
-import { basename, dirname, extname, relative, resolve, sep } from "node:path";
+import { basename, dirname, extname, relative, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse } from "yaml";
 import { appendPointer, pointerSegments } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
@@ -48,12 +49,13 @@ export async function prepareExternalSchemas(
   const documents = new Map<string, unknown>([[rootFile, root]]);
   const refs: FoundRef[] = [];
   for (const [file, document] of documents) {
-    for (const ref of findRefs(file, document)) {
-      refs.push(ref);
-      if (!documents.has(ref.target.file))
-        documents.set(ref.target.file, parse(await read(ref.target.file)) as unknown);
+    for (const found of findRefs(file, document)) {
+      if (!documents.has(found.target.file))
+        documents.set(found.target.file, parse(await read(found.target.file)) as unknown);
+      refs.push(withPointer(found, documents.get(found.target.file)));
     }
   }
+  for (const [file, document] of documents) if (file !== rootFile) dropFileIds(document, pathToFileURL(file).href);
   const schemas = schemaTargets(rootFile, refs);
   const names = nameTargets(rootFile, root, schemas);
   for (const ref of refs) {
@@ -69,37 +71,134 @@ export async function prepareExternalSchemas(
   return { document: root, files: [...documents.keys()], texts };
 }
 
-/** Every `$ref` of a file to another file, or to a place within itself, with where it stands. */
-function findRefs(file: string, document: unknown): FoundRef[] {
-  const found: FoundRef[] = [];
-  const visit = (node: unknown, at: string): void => {
+/** A reference as written: its target's file, and a pointer or an `$anchor` name in it. */
+interface WrittenRef extends Omit<FoundRef, "target"> {
+  readonly ref: string;
+  readonly target:
+    | { readonly file: string; readonly pointer: string }
+    | { readonly file: string; readonly anchor: string };
+}
+
+/**
+ * Every `$ref` of a file to another file, or to a place within itself, with where it stands. A
+ * reference reads against the `$id`s around it (JSON Schema 2020-12 §8.2.1): `$id: ./nested/` in
+ * a file makes `$ref: ./leaf.yaml` within it mean `nested/leaf.yaml`, and a `#/...` pointer within
+ * it starts at the schema with that `$id`.
+ */
+function findRefs(file: string, document: unknown): WrittenRef[] {
+  const found: WrittenRef[] = [];
+  const visit = (node: unknown, at: string, base: string, resource: string): void => {
     if (Array.isArray(node)) {
-      for (const [index, item] of node.entries()) visit(item, appendPointer(at, index));
+      for (const [index, item] of node.entries()) visit(item, appendPointer(at, index), base, resource);
       return;
     }
     if (!isRecord(node)) return;
+    let inner = base;
+    let innerResource = resource;
+    if (typeof node.$id === "string" && at !== "") {
+      inner = new URL(node.$id, base).href.replace(/#.*$/, "");
+      innerResource = at;
+    }
     if (typeof node.$ref === "string") {
-      const target = targetOf(file, node.$ref);
-      if (target !== undefined) found.push({ holder: node, file, at, target });
+      const target = targetOf(file, node.$ref, inner, innerResource, at);
+      if (target !== undefined) found.push({ holder: node, file, at, target, ref: node.$ref });
     }
     for (const [key, child] of Object.entries(node))
-      if (key !== "example" && key !== "examples") visit(child, appendPointer(at, key));
+      if (key !== "example" && key !== "examples") visit(child, appendPointer(at, key), inner, innerResource);
   };
-  visit(document, "");
+  visit(document, "", pathToFileURL(file).href, "");
   return found;
 }
 
-/** The file and pointer a reference names, or undefined for a URL (left to bundling) or an anchor. */
-function targetOf(file: string, ref: string): Target | undefined {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) return undefined;
-  const hash = ref.indexOf("#");
-  const path = hash === -1 ? ref : ref.slice(0, hash);
-  const fragment = hash === -1 ? "" : ref.slice(hash + 1);
-  if (fragment !== "" && !fragment.startsWith("/")) return undefined;
-  return {
-    file: path === "" ? file : resolve(dirname(file), decodeURI(path)),
-    pointer: fragment === "" ? "" : appendPointer("", ...pointerSegments(`#${fragment}`)),
+/**
+ * The file and pointer (or anchor) a reference names, or undefined for a URL (left to bundling) or
+ * an anchor within the file (left to the schema compiler). A reference that an `$id` of another
+ * scheme turns into a URL cannot be read from a file: that is an error, never a guess.
+ */
+function targetOf(
+  file: string,
+  ref: string,
+  base: string,
+  resource: string,
+  at: string,
+): WrittenRef["target"] | undefined {
+  if (ref.startsWith("#")) {
+    const fragment = ref.slice(1);
+    if (fragment !== "" && !fragment.startsWith("/")) return undefined;
+    return { file, pointer: resource + pointerOf(fragment) };
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(ref) && !ref.toLowerCase().startsWith("file:")) return undefined;
+  const url = new URL(ref, base);
+  if (url.protocol !== "file:") {
+    throw new Error(
+      `the $ref "${ref}" at ${file}#${at} reads against the $id around it as ${url.href}, which is not a file of the document: refer to the file by a path from this file, or give the $id as a path (such as "./schemas/")`,
+    );
+  }
+  const fragment = decodeURIComponent(url.hash.slice(1));
+  url.hash = "";
+  const target = fileURLToPath(url);
+  if (fragment !== "" && !fragment.startsWith("/")) return { file: target, anchor: fragment };
+  return { file: target, pointer: pointerOf(fragment) };
+}
+
+function pointerOf(fragment: string): string {
+  return fragment === "" ? "" : appendPointer("", ...pointerSegments(`#${fragment}`));
+}
+
+/** The reference with its target as a pointer: an `$anchor` of another file found in it. */
+function withPointer(found: WrittenRef, document: unknown): FoundRef {
+  if ("pointer" in found.target) return { ...found, target: found.target };
+  const pointer = findAnchor(document, found.target.anchor);
+  if (pointer === undefined) {
+    throw new Error(
+      `the $ref "${found.ref}" at ${found.file}#${found.at} names the $anchor "${found.target.anchor}", which ${found.target.file} does not declare: add "$anchor: ${found.target.anchor}" to the schema meant, or refer to it by a JSON pointer`,
+    );
+  }
+  // the reference now names the schema by its pointer, as bundling reads references
+  found.holder.$ref = found.ref.replace(/#.*$/, `#${pointer}`);
+  return { holder: found.holder, file: found.file, at: found.at, target: { file: found.target.file, pointer } };
+}
+
+/** The pointer of the schema declaring `$anchor: name` in a file's own resource (not under another `$id`). */
+function findAnchor(document: unknown, name: string): string | undefined {
+  const visit = (node: unknown, at: string): string | undefined => {
+    if (Array.isArray(node)) {
+      for (const [index, item] of node.entries()) {
+        const found = visit(item, appendPointer(at, index));
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    if (!isRecord(node) || (at !== "" && typeof node.$id === "string")) return undefined;
+    if (node.$anchor === name) return at;
+    for (const [key, child] of Object.entries(node)) {
+      if (key === "enum" || key === "const" || key === "example" || key === "examples") continue;
+      const found = visit(child, appendPointer(at, key));
+      if (found !== undefined) return found;
+    }
+    return undefined;
   };
+  return visit(document, "");
+}
+
+/**
+ * Removes the `$id`s of another file that name places in files (`./nested/`): every reference
+ * they changed the meaning of now points at a component, and in the bundled document they would
+ * change the meaning of those references again.
+ */
+function dropFileIds(document: unknown, base: string): void {
+  if (Array.isArray(document)) {
+    for (const item of document) dropFileIds(item, base);
+    return;
+  }
+  if (!isRecord(document)) return;
+  let inner = base;
+  if (typeof document.$id === "string") {
+    inner = new URL(document.$id, base).href;
+    if (inner.startsWith("file:")) delete document.$id;
+  }
+  for (const [key, child] of Object.entries(document))
+    if (key !== "enum" && key !== "const" && key !== "example" && key !== "examples") dropFileIds(child, inner);
 }
 
 /**
@@ -143,10 +242,12 @@ function nameTargets(
   const names = new Map<string, string>();
   // a component that is nothing but a reference to the schema names it
   for (const [name, value] of Object.entries(components)) {
-    const target =
+    const at = appendPointer("", "components", "schemas", name);
+    const written =
       isRecord(value) && typeof value.$ref === "string" && Object.keys(value).length === 1
-        ? targetOf(rootFile, value.$ref)
+        ? targetOf(rootFile, value.$ref, pathToFileURL(rootFile).href, "", at)
         : undefined;
+    const target = written !== undefined && "pointer" in written ? written : undefined;
     if (target !== undefined && schemas.has(keyOf(target)) && !names.has(keyOf(target))) names.set(keyOf(target), name);
   }
   const taken = new Set(Object.keys(components));

@@ -149,13 +149,18 @@ async function bundleDocument(
     canRead: (source: { url: string }) => texts.has(source.url),
     read: (source: { url: string }) => texts.get(source.url) ?? "",
   };
+  // swagger-parser's bundle() refuses a 3.1 document without `paths` or `webhooks`, which 3.1
+  // allows (one of paths, components, webhooks): it is given an empty `paths`, taken away after
+  const pathless = !("paths" in prepared.document) && !("webhooks" in prepared.document);
+  const input = pathless ? { ...prepared.document, paths: {} } : prepared.document;
   try {
-    const bundled = await SwaggerParser.bundle(
+    const bundled = (await SwaggerParser.bundle(
       file,
-      prepared.document as never,
+      input as never,
       { resolve: { memory } } as SwaggerParser.Options,
-    );
-    return { document: bundled as unknown as Record<string, unknown>, files: prepared.files };
+    )) as unknown as Record<string, unknown>;
+    if (pathless) delete bundled.paths;
+    return { document: bundled, files: prepared.files };
   } catch (error) {
     return (error as Error).message.split("\n")[0] ?? "bundling failed";
   }
