@@ -118,3 +118,18 @@ describe("invalid schemas raise SchemaCompileError", () => {
     );
   });
 });
+
+describe("compile errors for references", () => {
+  it("names a file the document does not hold as the author wrote it, not by an internal address", () => {
+    const document = { openapi: "3.0.3", components: { schemas: { A: { $ref: "./schemas/a.yaml" } } } };
+    const compile = (): string =>
+      compileValidatorModule({
+        document,
+        entries: [{ name: "validateA", schema: { pointer: "#/components/schemas/A" } }],
+      });
+    expect(compile).toThrow(SchemaCompileError);
+    expect(compile).toThrow(
+      '#/components/schemas/A/$ref: $ref "./schemas/a.yaml" does not resolve: no schema or document is known as "schemas/a.yaml" (relative to the document).',
+    );
+  });
+});

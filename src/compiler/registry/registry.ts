@@ -7,7 +7,7 @@ import { indexDocument } from "./indexer.js";
 import { locationKey, pointerFragment, type SchemaLocation } from "./location.js";
 import { META_SCHEMA_PREFIX, META_SCHEMAS } from "./meta-schemas.js";
 import { registryTree } from "./tree.js";
-import { fragmentPointer, resolveUri, splitFragment } from "./uri.js";
+import { DEFAULT_BASE_URI, fragmentPointer, resolveUri, splitFragment } from "./uri.js";
 
 /** A document the registry knows: the main document, an inline entry schema or an extra resource. */
 export interface RegistryDocument {
@@ -176,7 +176,7 @@ export class SchemaRegistry {
     if (anchored !== undefined) return anchored;
     const [uri, fragment] = splitFragment(absolute);
     const resource = this.#resources.get(uri) ?? this.#metaSchema(uri);
-    if (resource === undefined) this.#unresolved(at, ref, `no schema or document is known as ${uri}`);
+    if (resource === undefined) this.#unresolved(at, ref, `no schema or document is known as ${this.#shown(uri)}`);
     const pointer = fragmentPointer(fragment);
     if (pointer === undefined) this.#unresolved(at, ref, `no $anchor ${JSON.stringify(fragment)} is defined`);
     const location = { doc: resource.doc, ptr: resource.ptr + pointer };
@@ -197,6 +197,12 @@ export class SchemaRegistry {
   /** The resource a known URI (no fragment) names, a 2020-12 meta-schema included; undefined when none. */
   resource(uri: string): SchemaLocation | undefined {
     return this.#resources.get(uri) ?? this.#metaSchema(uri);
+  }
+
+  /** A URI as the author knows it: relative to the document when it is under the document's internal base. */
+  #shown(uri: string): string {
+    const base = DEFAULT_BASE_URI.slice(0, DEFAULT_BASE_URI.lastIndexOf("/") + 1);
+    return uri.startsWith(base) ? `"${uri.slice(base.length)}" (relative to the document)` : uri;
   }
 
   #unresolved(at: SchemaLocation, ref: string, why: string): never {
