@@ -139,7 +139,10 @@ export class ModuleState {
    */
   request(location: SchemaLocation, direction: Direction, tracking: boolean, outer = DynamicScope.empty): Code {
     const effective = this.#effectiveDirection(location, direction);
-    const dynamic = outer.enter(this.registry.dynamicAnchors(this.registry.resourceOf(location)));
+    const { registry } = this;
+    const dynamic = registry.hasDynamicAnchors
+      ? outer.enter(registry.dynamicAnchors(registry.resourceOf(location)))
+      : outer;
     const key = `${locationKey(location)}|${effective}|${tracking ? "t" : ""}|${dynamic.key}`;
     const known = this.#functions.get(key);
     if (known !== undefined) return this.#used(known.name);

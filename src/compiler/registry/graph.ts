@@ -13,6 +13,7 @@ export interface RefGraph {
 }
 
 interface GraphNode {
+  readonly location: SchemaLocation;
   readOnly: boolean;
   writeOnly: boolean;
   readonly refs: SchemaLocation[];
@@ -25,20 +26,24 @@ interface GraphNode {
 /** Scans every schema reachable from `roots` once (linear in the reachable schemas). */
 export function buildRefGraph(registry: SchemaRegistry, roots: readonly SchemaLocation[]): RefGraph {
   const nodes = new Map<string, GraphNode>();
-  const entered = new Set<string>();
   const queue = [...roots];
   for (;;) {
     for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
       const key = locationKey(next);
       if (nodes.has(key)) continue;
-      const node: GraphNode = { readOnly: false, writeOnly: false, refs: [], dynamicNames: [], resources: [] };
-      entered.add(registry.resourceOf(next));
+      const node: GraphNode = {
+        location: next,
+        readOnly: false,
+        writeOnly: false,
+        refs: [],
+        dynamicNames: [],
+        resources: [],
+      };
       scan(registry, registry.schemaAt(next), next, registry.baseOf(next), node);
-      for (const resource of node.resources) entered.add(resource);
       nodes.set(key, node);
       for (const target of node.refs) if (!nodes.has(locationKey(target))) queue.push(target);
     }
-    queue.push(...dynamicTargets(registry, nodes, entered));
+    queue.push(...dynamicTargets(registry, nodes));
     if (queue.length === 0) break;
   }
   const readOnly = propagate(nodes, (node) => node.readOnly);
@@ -54,12 +59,14 @@ export function buildRefGraph(registry: SchemaRegistry, roots: readonly SchemaLo
  * the scope holds only resources evaluation enters: those of the anchors in resources reached so
  * far, added to the referring nodes; returns the ones not yet scanned.
  */
-function dynamicTargets(
-  registry: SchemaRegistry,
-  nodes: ReadonlyMap<string, GraphNode>,
-  entered: ReadonlySet<string>,
-): SchemaLocation[] {
+function dynamicTargets(registry: SchemaRegistry, nodes: ReadonlyMap<string, GraphNode>): SchemaLocation[] {
   const fresh: SchemaLocation[] = [];
+  if (![...nodes.values()].some((node) => node.dynamicNames.length > 0)) return fresh;
+  const entered = new Set<string>();
+  for (const node of nodes.values()) {
+    entered.add(registry.resourceOf(node.location));
+    for (const resource of node.resources) entered.add(resource);
+  }
   for (const node of nodes.values()) {
     for (const name of node.dynamicNames) {
       for (const anchor of registry.dynamicAnchorsNamed(name)) {

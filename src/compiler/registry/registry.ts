@@ -98,6 +98,11 @@ export class SchemaRegistry {
     this.#dynamicByName.set(name, named);
   }
 
+  /** Whether any schema known so far declares a `$dynamicAnchor`. */
+  get hasDynamicAnchors(): boolean {
+    return this.#dynamicAnchors.size > 0;
+  }
+
   /** The `$dynamicAnchor`s the resource `resource` declares (undefined: none). */
   dynamicAnchors(resource: string): DynamicAnchors | undefined {
     return this.#dynamicAnchors.get(resource);
