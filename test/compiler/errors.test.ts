@@ -133,3 +133,25 @@ describe("compile errors for references", () => {
     );
   });
 });
+
+describe("compile errors for vocabularies", () => {
+  it("refuses a meta-schema that requires a vocabulary the validators do not implement", () => {
+    const meta = {
+      $id: "https://example.com/meta",
+      $vocabulary: {
+        "https://json-schema.org/draft/2020-12/vocab/core": true,
+        "https://example.com/vocab/units": true,
+      },
+    };
+    const compile = (): string =>
+      compileValidatorModule({
+        document: { $schema: "https://example.com/meta", type: "number" },
+        resources: { "https://example.com/meta": meta },
+        entries: [{ name: "validate", schema: { pointer: "#" } }],
+        dialect: "json-schema-2020-12",
+      });
+    expect(compile).toThrow(
+      '#/$schema: the meta-schema "https://example.com/meta" requires the vocabulary "https://example.com/vocab/units", which the validators do not implement',
+    );
+  });
+});
