@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { isRecord } from "../json-value.js";
+import { repairSchemaDefects } from "./validator-defects.js";
 
 /** An Ajv validate function: its errors are Ajv's error objects. */
 export type SchemaCheck = ((document: unknown) => boolean) & { errors?: unknown[] | null };
@@ -49,10 +50,18 @@ function compile(line: "3.0" | "3.1"): SchemaCheck | null {
       return new Draft04(OPTIONS).compile(openapi["v3"] as object);
     }
     const Ajv2020 = loadDefault(fromSwaggerParser("ajv/dist/2020"));
-    return new Ajv2020(OPTIONS).compile(withStaticSchemaRefs(structuredClone(openapi["v31"])));
+    return new Ajv2020(OPTIONS).compile(repaired(withStaticSchemaRefs(structuredClone(openapi["v31"]))));
   } catch {
     return null;
   }
+}
+
+/** The 3.1 schema with the defects of its bundled edition mended (validator-defects.ts says which and why). */
+function repaired(schema: object): object {
+  const defs = (schema as { $defs?: unknown }).$defs;
+  if (!isRecord(defs)) throw new Error("the OpenAPI 3.1 schema has no $defs");
+  repairSchemaDefects(defs);
+  return schema;
 }
 
 function loadDefault(module: unknown): AjvConstructor {

@@ -1,6 +1,7 @@
 /**
  * The OpenAPI schema check compiled once per process gives exactly the errors of swagger-parser's
- * own check, for 3.0 and 3.1 documents, valid and not.
+ * own check, for 3.0 and 3.1 documents, valid and not, but for the defects of its 3.1 schema that
+ * are mended (src/load/validator-defects.ts).
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -57,6 +58,21 @@ describe("the OpenAPI schema check", () => {
     expect(openApiSchemaCheck("3.1.0")).toBe(openApiSchemaCheck("3.1.1"));
     expect(openApiSchemaCheck("3.0.0")).toBe(openApiSchemaCheck("3.0.3"));
     expect(openApiSchemaCheck("3.0.0")).not.toBe(openApiSchemaCheck("3.1.0"));
+  });
+
+  it("accepts a Path Item Object given by $ref, which swagger-parser's 3.1 schema refuses", () => {
+    const item = { get: { responses: { "204": { description: "none" } } } };
+    const document = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1" },
+      paths: { "/a": { $ref: "#/components/pathItems/A", summary: "a" } },
+      webhooks: { a: { $ref: "#/components/pathItems/A" } },
+      components: { pathItems: { A: item, B: { $ref: "#/components/pathItems/A" } } },
+    };
+    expect(swaggerParserErrors(document)).not.toEqual([]);
+    expect(ours(document)).toEqual([]);
+    const misplaced = { ...document, paths: { "/a": { $ref: "#/components/pathItems/A", get: { $ref: "#/x" } } } };
+    expect(ours(misplaced)).not.toEqual([]);
   });
 
   it("has none for other versions, which keep swagger-parser's own path", () => {
