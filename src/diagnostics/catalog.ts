@@ -30,6 +30,10 @@ export const catalog = {
     severity: "warning",
     hint: "Nothing to fix: the construct is valid OpenAPI 3.1, but the schema bundled with the validator rejects it, so the generator accepts it.",
   },
+  PATH_TEMPLATE_DUPLICATE: {
+    severity: "error",
+    hint: "Keep one of the two paths and give it the other's operations (one parameter name for both), or make the paths differ in a fixed segment (/items/{id} and /items/by-sku/{sku}).",
+  },
   REF_UNRESOLVED: {
     severity: "error",
     hint: "Point the $ref at an existing location (for a component: #/components/schemas/<Name>), or add the missing target.",
