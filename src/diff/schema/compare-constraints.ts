@@ -3,7 +3,10 @@ import { sameJson } from "../stable-json.js";
 import { plainFinding, type SchemaChange, type SchemaContext, schemaFinding } from "./schema-context.js";
 import { bothAccept, type JsonType, type Keyword, type Shape } from "./shape.js";
 
-/** The keywords each JSON type's constraints live in; a constraint counts where both sides accept its type. */
+/**
+ * The keywords each JSON type's constraints live in; a constraint counts where both sides accept
+ * its type (an integer is a number, so `multipleOf` counts on `type: integer` too).
+ */
 const CONSTRAINTS: readonly (readonly [JsonType, readonly string[]])[] = [
   ["string", ["minLength", "maxLength", "pattern"]],
   ["number", ["multipleOf"]],
@@ -26,8 +29,10 @@ interface Bound {
 /** Bounds, patterns, multipleOf, uniqueItems, dependentRequired and default, each change reported on its own. */
 export function compareConstraints(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
   if (base.never || head.never) return [];
-  const keywords = CONSTRAINTS.filter(([type]) => bothAccept(base, head, type)).flatMap(([, names]) => names);
   const numeric = bothAccept(base, head, "number") || bothAccept(base, head, "integer");
+  const keywords = CONSTRAINTS.filter(
+    ([type]) => bothAccept(base, head, type) || (type === "number" && numeric),
+  ).flatMap(([, names]) => names);
   return [
     ...keywords.flatMap((name) => keywordChange(ctx, name, base, head)),
     ...(numeric ? [...boundChange(ctx, "minimum", base, head), ...boundChange(ctx, "maximum", base, head)] : []),

@@ -78,6 +78,14 @@ export const requestBodyPairs: readonly RulePair[] = [
   tightenedRequest("minimum made exclusive", (document) =>
     set(`${VC}/properties/capacity/exclusiveMinimum`, 0)(without(document, `${VC}/properties/capacity/minimum`)),
   ),
+  tightenedRequest("multipleOf added to an integer", set(`${VC}/properties/capacity/multipleOf`, 5)),
+  {
+    ...tightenedRequest(
+      "an integer's multipleOf raised to a multiple of it",
+      set(`${VC}/properties/capacity/multipleOf`, 10),
+    ),
+    base: set(`${VC}/properties/capacity/multipleOf`, 5),
+  },
   tightenedRequest("a pattern added", set(`${VC}/properties/city/pattern`, "^[a-z]+$")),
   tightenedRequest("maxItems lowered", set(`${VC}/properties/tags/maxItems`, 3)),
   {
