@@ -16,6 +16,15 @@ const CONSTRAINTS: readonly (readonly [JsonType, readonly string[]])[] = [
 
 const LOWER: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties", "minContains"]);
 
+/** The value of each keyword that restricts nothing, being what it is when left out. */
+const DEFAULTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
+  ["minLength", 0],
+  ["minItems", 0],
+  ["minProperties", 0],
+  ["minContains", 1],
+  ["uniqueItems", false],
+]);
+
 /** How a constraint's change moves the values it accepts: fewer, more, or some of each (or it cannot be told). */
 type Effect = "constraint-tightened" | "constraint-loosened" | "constraint-changed";
 
@@ -56,12 +65,11 @@ export function keywordChange(ctx: SchemaContext, name: string, base: Shape, hea
 }
 
 /**
- * What a keyword's value restricts: nothing (undefined) for `uniqueItems: false`, `minContains: 1`
- * (the default), or a pattern every string matches.
+ * What a keyword's value restricts: nothing (undefined) for its default (`minItems: 0`,
+ * `uniqueItems: false`, `minContains: 1`), or a pattern every string matches.
  */
 function restriction(name: string, value: unknown): unknown {
-  if (name === "uniqueItems" && value === false) return undefined;
-  if (name === "minContains" && value === 1) return undefined;
+  if (DEFAULTS.has(name) && DEFAULTS.get(name) === value) return undefined;
   if (name === "pattern" && matchesEverything(value)) return undefined;
   return value;
 }
