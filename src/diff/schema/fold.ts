@@ -78,12 +78,12 @@ const folders: Record<string, Folder> = {
   contentSchema: subschemaFolder("contentSchema"),
   not: subschemaFolder("not"),
   unevaluatedItems: (draft, value, node) => {
-    if (value !== true)
+    if (!acceptsAnything(value))
       addSubschema(draft, "unevaluatedItems", "", { value, pointer: appendPointer(node.pointer, "unevaluatedItems") });
   },
   unevaluatedProperties: (draft, value, node) => {
     if (value === false) draft.additional = "closed";
-    else if (value !== true)
+    else if (!acceptsAnything(value))
       addSubschema(draft, "unevaluatedProperties", "", {
         value,
         pointer: appendPointer(node.pointer, "unevaluatedProperties"),
@@ -192,11 +192,20 @@ function addProperties(draft: Draft, value: unknown, pointer: string): void {
   }
 }
 
+/**
+ * Whether a schema accepts every value as written: `true`, `{}`, or a schema of documentation
+ * alone. Such a schema is read as no schema at all (`additionalProperties: {}` leaves the object
+ * open).
+ */
+export function acceptsAnything(value: unknown): boolean {
+  return value === true || (isRecord(value) && Object.keys(value).every(isDocumentationKey));
+}
+
 function addAdditional(draft: Draft, value: unknown, pointer: string): void {
   if (value === false || draft.additional === "closed") {
     draft.additional = "closed";
     draft.indexSignature = false;
-  } else if (value !== true && value !== undefined) {
+  } else if (!acceptsAnything(value) && value !== undefined) {
     draft.additional = [...(draft.additional === "open" ? [] : draft.additional), { value, pointer }];
     draft.indexSignature = true;
   } else draft.indexSignature = true;
