@@ -76,6 +76,13 @@ function compareProperty(ctx: SchemaContext, name: string, sides: Sides, compare
   return [...requiredChange, ...compare(inner, old.parts, now.parts)];
 }
 
+/** The schema other properties must match on an object that is not closed: "open" is the schema `true`. */
+function schemaFor(shape: Shape): SchemaParts {
+  return typeof shape.additional === "string"
+    ? [{ value: true, pointer: appendPointer(shape.pointer, "additionalProperties") }]
+    : shape.additional;
+}
+
 function removedProperty(ctx: SchemaContext, name: string, old: Shape, sides: Sides): Finding {
   const closed = ctx.direction === "request" && sides.head.additional === "closed";
   const kind: SchemaChangeKind = closed
@@ -97,10 +104,16 @@ function addedProperty(ctx: SchemaContext, name: string, now: Shape, sides: Side
   });
 }
 
-/** additionalProperties (and unevaluatedProperties: false): open, closed, or a schema for the rest. */
+/**
+ * additionalProperties (and unevaluatedProperties: false): open, closed, or a schema for the rest.
+ * A schema given or taken away where the object was or stays open is compared with "anything" (a
+ * map of strings opened to any value widens its values' type), so it weighs as the same change
+ * of the schema would; closing and opening are changes of their own.
+ */
 function compareAdditional(ctx: SchemaContext, base: Shape, head: Shape, compare: CompareSchemas): Finding[] {
   const [before, after] = [base.additional, head.additional];
-  if (typeof before !== "string" && typeof after !== "string") return compare(descend(ctx, "*"), before, after);
+  if (before !== "closed" && after !== "closed" && (typeof before !== "string" || typeof after !== "string"))
+    return compare(descend(ctx, "*"), schemaFor(base), schemaFor(head));
   if (before === after) return [];
   const show = (value: Shape["additional"]): string => (typeof value === "string" ? value : "a schema");
   const closing = after === "closed" || before === "open";

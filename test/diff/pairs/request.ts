@@ -101,11 +101,12 @@ export const requestBodyPairs: readonly RulePair[] = [
     reverse: want("request-body-opened", "info", "minor"),
   },
   {
-    name: "the body's other properties given a schema",
+    name: "the body's other properties given a schema (compared with anything)",
     head: set(`${VC}/additionalProperties`, { type: "string" }),
-    forward: want("request-body-closed", "breaking", "major"),
-    reverse: want("request-body-opened", "info", "minor"),
+    forward: want("request-property-type-changed", "breaking", "major", "request-property-became-not-nullable"),
+    reverse: want("request-property-type-widened", "info", "major", "request-property-became-nullable", TYPE),
   },
+
   {
     name: "a oneOf branch removed",
     base: set(`${VC}/properties/contact`, objectBranches("oneOf", ["email", "phone"])),

@@ -81,6 +81,13 @@ export const responsePairs: readonly RulePair[] = [
     reverse: want("response-body-closed", "info", "minor"),
   },
   {
+    name: "the schema of other properties taken away (compared with anything)",
+    base: set(`${V}/additionalProperties`, { type: "string" }),
+    head: (document) => without(document, `${V}/additionalProperties`),
+    forward: want("response-property-type-changed", "breaking", "major", "response-property-became-nullable"),
+    reverse: want("response-property-type-narrowed", "info", "major", "response-property-became-not-nullable", TYPE),
+  },
+  {
     name: "a oneOf branch added",
     base: set(`${V}/properties/place`, objectBranches("oneOf", ["a"])),
     head: set(`${V}/properties/place`, objectBranches("oneOf", ["a", "b"])),
