@@ -6,7 +6,16 @@ import { shapeOf } from "../schema/normalize.js";
 import { acceptsType } from "../schema/shape.js";
 import { type OperationContext, schemaContextOf, schemaParts } from "./operation-context.js";
 
-const HANDLED: ReadonlySet<string> = new Set(["name", "in", "required", "schema", "content", "style", "explode"]);
+const HANDLED: ReadonlySet<string> = new Set([
+  "name",
+  "in",
+  "required",
+  "schema",
+  "content",
+  "style",
+  "explode",
+  "allowEmptyValue",
+]);
 
 /** Parameters matched by location and name (path parameters by position), then compared one by one. */
 export function compareParameters(ctx: OperationContext): Finding[] {
@@ -86,6 +95,7 @@ function compareParameter(ctx: OperationContext, old: ParameterModel, now: Param
     ...renamed(ctx, old, now),
     ...requiredChange(old, now),
     ...serializationChange(ctx, old, now),
+    ...emptyValueChange(pair.base, pair.head, now),
     ...compareSchemas(
       schemaCtx,
       schemaParts(ctx.sides.base, old.schemaPointer, old.pointer),
@@ -141,6 +151,26 @@ function serializationChange(ctx: OperationContext, old: ParameterModel, now: Pa
       before: show(old),
       after: show(now),
       message: `${label(now)}: serialization changed from ${show(old)} to ${show(now)}`,
+    },
+  ];
+}
+
+/**
+ * `allowEmptyValue: true` lets a query parameter be sent empty (`?filter=`): taken away (false is
+ * the default), those requests are refused; given, they are accepted. It means nothing elsewhere.
+ */
+function emptyValueChange(base: unknown, head: unknown, now: ParameterModel): Finding[] {
+  const allows = (node: unknown): boolean =>
+    (node as { allowEmptyValue?: unknown } | undefined)?.allowEmptyValue === true;
+  if (now.in !== "query" || allows(base) === allows(head)) return [];
+  const [before, after] = [allows(base), allows(head)];
+  return [
+    {
+      rule: after ? "request-parameter-constraint-loosened" : "request-parameter-constraint-tightened",
+      pointer: now.pointer,
+      before: `allowEmptyValue ${String(before)}`,
+      after: `allowEmptyValue ${String(after)}`,
+      message: `${label(now)}: ${after ? "may now be sent empty (allowEmptyValue added)" : "may no longer be sent empty (allowEmptyValue removed)"}`,
     },
   ];
 }

@@ -70,6 +70,10 @@ export const parameterPairs: readonly RulePair[] = [
   },
   tightenedRequest("a parameter's maxLength lowered", set(`${Q}/schema/maxLength`, 10), "parameter"),
   {
+    ...tightenedRequest("a query parameter no longer allowed empty", set(`${Q}/allowEmptyValue`, false), "parameter"),
+    base: set(`${Q}/allowEmptyValue`, true),
+  },
+  {
     name: "a parameter's default added",
     head: set(`${Q}/schema/default`, "x"),
     forward: want("request-parameter-default-added", "warning", "minor"),
