@@ -91,6 +91,9 @@ export const rules = {
   "request-one-of-branches-overlap": breaking("request"),
   "request-any-of-branch-removed": breaking("request"),
   "request-any-of-branch-added": addition("request"),
+  "request-discriminator-property-changed": breaking("request"),
+  "request-discriminator-changed": warning("request"),
+  "request-discriminator-mapping-added": addition("request"),
   // responses
   "response-success-status-removed": breaking("response"),
   "response-success-status-added": warning("response"),
@@ -126,6 +129,9 @@ export const rules = {
   "response-one-of-branch-removed": addition("response"),
   "response-any-of-branch-added": breaking("response"),
   "response-any-of-branch-removed": addition("response"),
+  "response-discriminator-property-changed": breaking("response"),
+  "response-discriminator-changed": warning("response"),
+  "response-discriminator-mapping-added": warning("response"),
   // webhooks: requests the API sends (their bodies read as responses), and the answers it takes in
   "webhook-removed": breaking("operation"),
   "webhook-added": addition("operation"),

@@ -152,3 +152,26 @@ export function objectBranches(keyword: "oneOf" | "anyOf", names: readonly strin
     [keyword]: names.map((name) => ({ type: "object", properties: { [name]: { type: "string" } }, required: [name] })),
   };
 }
+
+/** The tag values of `discriminated`'s two components. */
+export const PAYMENT_TAGS = { card: "#/components/schemas/Card", transfer: "#/components/schemas/Transfer" };
+
+/** A step that makes the schema at `pointer` a oneOf of two components (Card, Transfer) told apart by a discriminator. */
+export function discriminated(
+  pointer: string,
+  propertyName: string,
+  mapping: Record<string, string>,
+): (document: Json) => Json {
+  const branch = (name: string): Json => ({
+    type: "object",
+    properties: { method: { type: "string" }, kind: { type: "string" }, [name]: { type: "string" } },
+  });
+  return chain(
+    set("#/components/schemas/Card", branch("number")),
+    set("#/components/schemas/Transfer", branch("iban")),
+    set(pointer, {
+      oneOf: [{ $ref: "#/components/schemas/Card" }, { $ref: "#/components/schemas/Transfer" }],
+      discriminator: { propertyName, mapping },
+    }),
+  );
+}

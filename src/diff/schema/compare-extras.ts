@@ -1,18 +1,25 @@
 import type { Finding } from "../finding.js";
 import { classifyKeyword } from "../keyword-change.js";
 import { sameJson } from "../stable-json.js";
+import { compareDiscriminators } from "./compare-discriminator.js";
 import { plainFinding, type SchemaContext } from "./schema-context.js";
 import type { Keyword, Shape } from "./shape.js";
 
-/** Documentation, deprecation, and the keywords no rule classifies (each reported as unclassified). */
+/** Documentation, deprecation, the discriminator, and the keywords no rule classifies (each reported as unclassified). */
 export function compareExtras(ctx: SchemaContext, base: Shape, head: Shape): Finding[] {
   const deprecated = (shape: Shape): Map<string, Keyword> =>
     new Map(shape.deprecated ? [["deprecated", { value: true, pointer: shape.pointer }]] : []);
   return [
     ...changedKeywords(ctx, base.docs, head.docs, head),
     ...changedKeywords(ctx, deprecated(base), deprecated(head), head),
-    ...changedKeywords(ctx, base.other, head.other, head),
+    ...compareDiscriminators(ctx, base, head),
+    ...changedKeywords(ctx, withoutDiscriminator(base.other), withoutDiscriminator(head.other), head),
   ];
+}
+
+/** The unclassified keywords but the discriminator, which compare-discriminator.ts reads. */
+function withoutDiscriminator(other: ReadonlyMap<string, Keyword>): ReadonlyMap<string, Keyword> {
+  return new Map([...other].filter(([key]) => key !== "discriminator"));
 }
 
 function changedKeywords(

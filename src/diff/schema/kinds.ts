@@ -32,7 +32,10 @@ export type SchemaChangeKind =
   | "oneOf-overlap"
   | "oneOf-removed"
   | "anyOf-added"
-  | "anyOf-removed";
+  | "anyOf-removed"
+  | "discriminator-property-changed"
+  | "discriminator-changed"
+  | "discriminator-mapping-added";
 
 /** A rule, and whose code the type change can break (none when the generated types stay the same). */
 type Classified = readonly [RuleId, TypeBreak?];
@@ -129,6 +132,12 @@ const BODIES: Readonly<Record<SchemaChangeKind, readonly [request: Classified, r
     ["request-any-of-branch-removed", "callers"],
     ["response-any-of-branch-removed", "handlers"],
   ],
+  "discriminator-property-changed": [
+    ["request-discriminator-property-changed"],
+    ["response-discriminator-property-changed"],
+  ],
+  "discriminator-changed": [["request-discriminator-changed"], ["response-discriminator-changed"]],
+  "discriminator-mapping-added": [["request-discriminator-mapping-added"], ["response-discriminator-mapping-added"]],
 };
 
 /** A parameter's own schema has parameter rules; properties inside it (deepObject) keep the body's. */
@@ -197,6 +206,10 @@ const POLARITY: Readonly<Record<SchemaChangeKind, Polarity>> = {
   "oneOf-removed": "narrows",
   "anyOf-added": "widens",
   "anyOf-removed": "narrows",
+  // which branch a value picks, not which values are valid
+  "discriminator-property-changed": "neutral",
+  "discriminator-changed": "neutral",
+  "discriminator-mapping-added": "neutral",
 };
 
 const NEGATED: Readonly<Record<Polarity, SchemaChangeKind | undefined>> = {

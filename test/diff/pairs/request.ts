@@ -1,12 +1,27 @@
 /** One pair per request-side rule (bodies): the rule, its severity and the bump, in both directions. */
 import { bothWays, type RulePair, tightenedRequest, want } from "../check-pairs.js";
-import { chain, objectBranches, set, without, withValue } from "../support.js";
+import { chain, discriminated, objectBranches, PAYMENT_TAGS, set, without, withValue } from "../support.js";
 
 const VC = "#/components/schemas/VenueCreate";
 const BODY = "#/paths/~1venues/post/requestBody";
 const TYPE = "package-type-changed";
 
+const PAYMENT = `${VC}/properties/payment`;
+
 export const requestBodyPairs: readonly RulePair[] = [
+  {
+    name: "a discriminator's propertyName changed",
+    base: discriminated(PAYMENT, "method", PAYMENT_TAGS),
+    head: discriminated(PAYMENT, "kind", PAYMENT_TAGS),
+    ...bothWays(want("request-discriminator-property-changed", "breaking", "major")),
+  },
+  {
+    name: "a discriminator's tag value added to its mapping",
+    base: discriminated(PAYMENT, "method", PAYMENT_TAGS),
+    head: discriminated(PAYMENT, "method", { ...PAYMENT_TAGS, wire: "#/components/schemas/Transfer" }),
+    forward: want("request-discriminator-mapping-added", "info", "minor"),
+    reverse: want("request-discriminator-changed", "warning", "minor"),
+  },
   {
     name: "a required property added",
     head: chain(set(`${VC}/properties/zip`, { type: "string" }), set(`${VC}/required`, ["name", "zip"])),

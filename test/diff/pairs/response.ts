@@ -1,6 +1,6 @@
 /** One pair per response-side rule: the rule, its severity and the bump, in both directions. */
 import { bothWays, type RulePair, want } from "../check-pairs.js";
-import { objectBranches, set, without } from "../support.js";
+import { discriminated, objectBranches, PAYMENT_TAGS, set, without } from "../support.js";
 
 const V = "#/components/schemas/Venue";
 const OK = "#/paths/~1venues~1{id}/get/responses/200";
@@ -8,7 +8,23 @@ const TYPE = "package-type-changed";
 
 const rate = (required: boolean): unknown => ({ "X-Rate": { required, schema: { type: "integer" } } });
 
+const PAYMENT = `${V}/properties/payment`;
+
 export const responsePairs: readonly RulePair[] = [
+  {
+    name: "a discriminator's propertyName changed",
+    base: discriminated(PAYMENT, "method", PAYMENT_TAGS),
+    head: discriminated(PAYMENT, "kind", PAYMENT_TAGS),
+    ...bothWays(want("response-discriminator-property-changed", "breaking", "major")),
+  },
+  {
+    name: "a discriminator's tag value pointed at another schema",
+    base: discriminated(PAYMENT, "method", PAYMENT_TAGS),
+    head: discriminated(PAYMENT, "method", { ...PAYMENT_TAGS, card: "#/components/schemas/Transfer" }),
+    // Card, no longer named by the mapping, is picked by its component name, "Card"
+    forward: want("response-discriminator-changed", "warning", "minor", "response-discriminator-mapping-added"),
+    reverse: want("response-discriminator-changed", "warning", "minor"),
+  },
   {
     name: "a required property removed",
     head: (document) => set(`${V}/required`, ["venue_id"])(without(document, `${V}/properties/name`)),
