@@ -1,6 +1,7 @@
 import type { Finding } from "../finding.js";
 import { schemaDigest } from "./canonical.js";
 import type { CompareSchemas } from "./compare-object.js";
+import { includes } from "./inclusion.js";
 import type { SchemaChangeKind } from "./kinds.js";
 import { shapeOf } from "./normalize.js";
 import { anyPairOverlaps, mayOverlap, type SchemaIn } from "./overlap.js";
@@ -63,7 +64,13 @@ function compareBranches(ctx: SchemaContext, pair: BranchingPair, compare: Compa
   ];
 }
 
-/** Equal branches paired first, then branches of the same types that share a property. */
+/**
+ * Equal branches paired first, then branches of the same types that share a property, then
+ * branches shown to hold the values of others (inclusion.ts): a new branch inside an old one
+ * (`{}` narrowed to `anyOf: [string, number]`) is compared with it as a narrowing, an old branch
+ * inside a new one as a widening; several may lie inside one. A oneOf's values are its
+ * branches' only where no two branches overlap, so only then does a oneOf side take part.
+ */
 function matchBranches(ctx: SchemaContext, { before, after }: BranchingPair): Matching {
   const [old, now] = [branchesOf(ctx.base, before), branchesOf(ctx.head, after)];
   const [removed, added] = [[...old], [...now]];
@@ -71,7 +78,37 @@ function matchBranches(ctx: SchemaContext, { before, after }: BranchingPair): Ma
     ...pairBranches(removed, added, (a, b) => a.canonical === b.canonical),
     ...pairBranches(removed, added, areSimilar),
   ];
-  return { old, now, pairs, removed, added };
+  const unionOf = (keyword: string, doc: SchemaDoc, list: readonly Branch[]): boolean =>
+    keyword === "anyOf" || !anyPairOverlaps(list.map((branch) => located(doc, branch)));
+  const narrowed = unionOf(before.keyword, ctx.base, old)
+    ? pairInside(added, removed, (host, branch) => includes(located(ctx.base, host), located(ctx.head, branch)))
+    : [];
+  const widened = unionOf(after.keyword, ctx.head, now)
+    ? pairInside(removed, added, (host, branch) => includes(located(ctx.head, host), located(ctx.base, branch)))
+    : [];
+  const inside = [...narrowed, ...widened.map(([host, branch]): [Branch, Branch] => [branch, host])];
+  return { old, now, pairs: [...pairs, ...inside], removed, added };
+}
+
+/**
+ * Each branch of `inner` that lies inside a branch of `hosts`, with its host; both lists lose the
+ * branches paired (a host may hold several).
+ */
+function pairInside(
+  inner: Branch[],
+  hosts: Branch[],
+  holds: (host: Branch, branch: Branch) => boolean,
+): [Branch, Branch][] {
+  const pairs: [Branch, Branch][] = [];
+  for (const branch of [...inner]) {
+    const host = hosts.find((candidate) => holds(candidate, branch));
+    if (host === undefined) continue;
+    pairs.push([host, branch]);
+    inner.splice(inner.indexOf(branch), 1);
+  }
+  const used = new Set(pairs.map(([host]) => host));
+  hosts.splice(0, hosts.length, ...hosts.filter((host) => !used.has(host)));
+  return pairs;
 }
 
 function show(branch: Branch): string {

@@ -11,7 +11,7 @@ import { compareSubschemas } from "./compare-subschemas.js";
 import { compareTypes } from "./compare-types.js";
 import { shapeOf } from "./normalize.js";
 import { readingKey, type SchemaContext } from "./schema-context.js";
-import type { Branching, SchemaParts, Shape } from "./shape.js";
+import { type Branching, holdsNoStructure, type SchemaParts, type Shape } from "./shape.js";
 import { recordReach } from "./shared-comparisons.js";
 
 /**
@@ -90,14 +90,7 @@ function onlyBranching(shape: Shape): Branching | undefined {
     !shape.never &&
     shape.types === undefined &&
     shape.enumValues === undefined &&
-    shape.properties.size === 0 &&
-    shape.required.size === 0 &&
-    shape.additional === "open" &&
-    shape.items === undefined &&
-    shape.prefixItems.length === 0 &&
-    shape.subschemas.size === 0 &&
-    shape.conditionals.length === 0 &&
-    shape.dependentRequired.size === 0 &&
+    holdsNoStructure(shape) &&
     shape.keywords.size === 0 &&
     [...shape.other.keys()].every((key) => key === "discriminator");
   return bare ? branching : undefined;

@@ -172,6 +172,23 @@ export function bothAccept(base: Shape, head: Shape, type: JsonType): boolean {
   return acceptsType(base.types, type) && acceptsType(head.types, type);
 }
 
+/**
+ * Whether a level holds no object or array structure and no subschema: no properties (listed or
+ * required), other properties open, no items, no applicator, condition or dependency.
+ */
+export function holdsNoStructure(shape: Shape): boolean {
+  return (
+    shape.properties.size === 0 &&
+    shape.required.size === 0 &&
+    shape.additional === "open" &&
+    shape.items === undefined &&
+    shape.prefixItems.length === 0 &&
+    shape.subschemas.size === 0 &&
+    shape.conditionals.length === 0 &&
+    shape.dependentRequired.size === 0
+  );
+}
+
 /** "string", "integer | string", "any", "nothing": how a report shows a shape's types. */
 export function describeTypes(shape: Shape): string {
   if (shape.never) return "nothing (false)";

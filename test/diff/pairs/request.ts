@@ -10,6 +10,13 @@ const PAYMENT = `${VC}/properties/payment`;
 
 export const requestBodyPairs: readonly RulePair[] = [
   {
+    name: "a property that took anything narrowed to an anyOf, whose branches lie inside it",
+    base: set(`${VC}/properties/note`, {}),
+    head: set(`${VC}/properties/note`, { anyOf: [{ type: "string" }, { type: "number" }] }),
+    forward: want("request-property-type-changed", "breaking", "major", "request-property-became-not-nullable"),
+    reverse: want("request-property-type-widened", "info", "major", "request-property-became-nullable", TYPE),
+  },
+  {
     name: "a discriminator's propertyName changed",
     base: discriminated(PAYMENT, "method", PAYMENT_TAGS),
     head: discriminated(PAYMENT, "kind", PAYMENT_TAGS),
