@@ -121,11 +121,21 @@ describe("changes that look like tightenings but are not", () => {
   });
 
   it("a pattern replaced by another is a change whose effect is not worked out: breaking both ways", async () => {
-    const base = withValue(baseDocument(), `${VC}/properties/city/pattern`, "[0-9a-f]+");
-    const report = await compare(base, withValue(base, `${VC}/properties/city/pattern`, "[0-9]+"));
+    const base = withValue(baseDocument(), `${VC}/properties/city/pattern`, "^[a-f]+[0-9]$");
+    const report = await compare(base, withValue(base, `${VC}/properties/city/pattern`, "^[0-9][a-f]+$"));
     expect(report.changes.map((c) => [c.rule, c.severity])).toEqual([
       ["request-property-constraint-changed", "breaking"],
     ]);
+  });
+
+  it("a pattern replaced by one whose strings it holds, or by another spelling of it, is worked out", async () => {
+    const base = withValue(baseDocument(), `${VC}/properties/city/pattern`, "[0-9a-f]+");
+    const narrower = await compare(base, withValue(base, `${VC}/properties/city/pattern`, "^\\d+$"));
+    expect(narrower.changes.map((c) => [c.rule, c.severity])).toEqual([
+      ["request-property-constraint-tightened", "breaking"],
+    ]);
+    const respelt = await compare(base, withValue(base, `${VC}/properties/city/pattern`, "[a-f0-9]{1,}"));
+    expect(respelt.changes).toEqual([]);
   });
 
   it("an OAuth scope declared in the scheme but required by no operation changes no call", async () => {

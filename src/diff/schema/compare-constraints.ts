@@ -1,5 +1,6 @@
 import type { Finding } from "../finding.js";
 import { sameJson } from "../stable-json.js";
+import { comparePatterns } from "./pattern-inclusion.js";
 import { plainFinding, type SchemaChange, type SchemaContext, schemaFinding } from "./schema-context.js";
 import { bothAccept, type JsonType, type Keyword, type Shape } from "./shape.js";
 
@@ -56,6 +57,7 @@ export function keywordChange(ctx: SchemaContext, name: string, base: Shape, hea
   const [was, is] = [restriction(name, before?.value), restriction(name, after?.value)];
   if (sameJson(was, is)) return [];
   const effect = effectOf(name, was, is);
+  if (effect === undefined) return [];
   const change = describe(name, before, after, head);
   const undecided =
     effect === "constraint-changed"
@@ -88,10 +90,23 @@ function matchesEverything(pattern: unknown): boolean {
   }
 }
 
-/** Whether the new restriction accepts less than the old one, more, or neither (two patterns, whose overlap is not worked out). */
-function effectOf(name: string, before: unknown, after: unknown): Effect {
+/**
+ * Whether the new restriction accepts less than the old one, more, or neither (two patterns whose
+ * inclusion pattern-inclusion.ts does not work out); undefined when it accepts the same (two
+ * spellings of one pattern).
+ */
+function effectOf(name: string, before: unknown, after: unknown): Effect | undefined {
   if (after === undefined) return "constraint-loosened";
   if (before === undefined) return "constraint-tightened";
+  if (name === "pattern" && typeof before === "string" && typeof after === "string") {
+    const inclusion = comparePatterns(before, after);
+    if (inclusion === "same") return undefined;
+    return inclusion === "fewer"
+      ? "constraint-tightened"
+      : inclusion === "more"
+        ? "constraint-loosened"
+        : "constraint-changed";
+  }
   if (typeof before !== "number" || typeof after !== "number") return "constraint-changed";
   if (name === "multipleOf")
     return isMultiple(after, before)

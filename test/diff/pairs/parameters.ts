@@ -52,8 +52,15 @@ export const parameterPairs: readonly RulePair[] = [
   {
     name: "a parameter's pattern replaced by another",
     base: set(`${Q}/schema/pattern`, "^[a-f]+$"),
-    head: set(`${Q}/schema/pattern`, "^[a-z]+$"),
+    head: set(`${Q}/schema/pattern`, "^[0-9]+$"),
     ...bothWays(want("request-parameter-constraint-changed", "breaking", "major")),
+  },
+  {
+    name: "a parameter's pattern replaced by one that accepts every string it did",
+    base: set(`${Q}/schema/pattern`, "^[a-f]+$"),
+    head: set(`${Q}/schema/pattern`, "^[a-z]+$"),
+    forward: want("request-parameter-constraint-loosened", "info", "minor"),
+    reverse: want("request-parameter-constraint-tightened", "breaking", "major"),
   },
   {
     name: "a parameter's one value changed",
