@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { isRecord } from "../../json-value.js";
 import { stableStringify } from "../stable-json.js";
-import { shapeOf } from "./normalize.js";
+import { partsKey, shapeOf } from "./normalize.js";
 import type { Branching, Keyword, SchemaDoc, SchemaParts, Shape } from "./shape.js";
 
 /**
@@ -20,10 +20,16 @@ export function schemaDigest(doc: SchemaDoc, parts: SchemaParts, kind: DigestKin
   return digestOf(doc, parts, kind, new Set());
 }
 
-/** `active` holds the $ref targets being worked out above (added and removed on the way down and up). */
+/**
+ * `active` holds the $ref targets being worked out above (added and removed on the way down and
+ * up). A digest is kept by its $ref target, or by the pointers of its parts when no $ref is being
+ * worked out above (it then depends on nothing else): each level of a comparison asks for the
+ * digest of what lies below it, which would otherwise be worked out again at every level.
+ */
 function digestOf(doc: SchemaDoc, parts: SchemaParts, kind: DigestKind, active: Set<string>): string {
   const target = onlyRef(parts);
-  const key = target === undefined ? undefined : `${kind} ${target}`;
+  const key =
+    target !== undefined ? `${kind} ${target}` : active.size === 0 ? `${kind} @${partsKey(parts)}` : undefined;
   const known = key === undefined ? undefined : doc.memo.digests.get(key);
   if (known !== undefined) return known;
   const shape = shapeOf(doc, parts);

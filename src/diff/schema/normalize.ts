@@ -24,7 +24,7 @@ export function shapeOf(doc: SchemaDoc, parts: SchemaParts, stack: readonly stri
 }
 
 /** Parts are known by their pointers (a `true` or `false` standing in for a missing schema by its value too). */
-function partsKey(parts: SchemaParts): string {
+export function partsKey(parts: SchemaParts): string {
   return parts
     .map((part) => (typeof part.value === "boolean" ? `${String(part.value)}@${part.pointer}` : part.pointer))
     .join(" ");
