@@ -255,6 +255,16 @@ async function openDirectory(
 }
 
 /**
+ * The embedded engine's memory, sized for a development service. PostgreSQL's default 128 MB of
+ * shared buffers is most of PGlite's resident memory once the pages it reads have filled it (its
+ * WebAssembly heap only grows); 16 MB holds a development database's working set (10,000 events
+ * and their indexes are about 5 MB) with room to spare, and a page not in them is read from the
+ * operating system's cache, which PGlite reaches without a process switch. One backend serves
+ * every query, so the shared memory sized by `max_connections` (100 by default) is cut to a few.
+ */
+export const EMBEDDED_START_PARAMS = ["-c", "shared_buffers=16MB", "-c", "max_connections=4"];
+
+/**
  * Starts PGlite on `dataDir`. A new database starts from the prepared image, or runs initdb and
  * makes the image (`fromImage`); an existing one is opened as it is.
  */
@@ -262,7 +272,10 @@ async function startPGlite(embedded: Embedded, dataDir: string, fromImage: boole
   const image = fromImage ? await loadImage() : undefined;
   const claim = image instanceof Blob ? undefined : image;
   try {
-    const pglite = new embedded.PGlite(dataDir, image instanceof Blob ? { loadDataDir: image } : {});
+    const pglite = new embedded.PGlite(dataDir, {
+      ...(image instanceof Blob ? { loadDataDir: image } : {}),
+      startParams: [...embedded.PGlite.defaultStartParams, ...EMBEDDED_START_PARAMS],
+    });
     await pglite.waitReady;
     await claim?.save(pglite);
     return pglite;
