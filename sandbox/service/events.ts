@@ -27,6 +27,7 @@ import type {
 } from "workforce-scheduling-api";
 import { type JsonStream, type PreparedJson, prepareJson, streamJson } from "workforce-scheduling-api/server";
 import type { Database } from "../store/database.js";
+import { statement } from "../store/statements.js";
 import type { ServiceContext } from "./context.js";
 import { dateText } from "./dates.js";
 import type { Caller } from "./keys.js";
@@ -97,13 +98,13 @@ export async function listEvents(
 export const KEPT_BATCHES = 5;
 
 async function eventsRevision(db: Db, companyId: number): Promise<number> {
-  const row = await db
-    .selectFrom("companies")
-    .select("events_revision")
-    .where("company_id", "=", companyId)
-    .executeTakeFirst();
-  return row?.events_revision ?? 0;
+  const { rows } = await EVENTS_REVISION(db, { companyId });
+  return rows[0]?.events_revision ?? 0;
 }
+
+const EVENTS_REVISION = statement((db, p: { companyId: number }) =>
+  db.selectFrom("companies").select("events_revision").where("company_id", "=", p.companyId),
+);
 
 /** The batches of a company's events, from those read already, until a batch comes back short. */
 async function* eventBatches(
@@ -122,13 +123,13 @@ async function* eventBatches(
 
 /** Up to `limit` events of a company with IDs above `after`, in ID order. */
 async function eventBatch(db: Db, companyId: number, after: number, limit: number): Promise<EventListItem[]> {
-  const rows = await eventQuery(db, companyId)
-    .where("events.id", ">", after)
-    .orderBy("events.id")
-    .limit(limit)
-    .execute();
+  const { rows } = await EVENT_BATCH_READ(db, { companyId, after, limit });
   return rows.map(eventRecord);
 }
+
+const EVENT_BATCH_READ = statement((db, p: { companyId: number; after: number; limit: number }) =>
+  eventQuery(db, p.companyId).where("events.id", ">", p.after).orderBy("events.id").limit(p.limit),
+);
 
 /**
  * Stores a new event and answers its ID (201), the company's next, or 422 for references that
@@ -180,6 +181,13 @@ const EVENT_COLUMN_TYPES = {
 } as const;
 
 type EventColumn = keyof typeof EVENT_COLUMN_TYPES;
+const EVENT_COLUMNS = Object.keys(EVENT_COLUMN_TYPES) as EventColumn[];
+
+/** The parameters of an event's insert: its columns, and the references the company's row is guarded by. */
+type EventInsert = Record<EventColumn, unknown> & {
+  readonly guardVenue: number | null;
+  readonly guardClient: string | null;
+};
 
 /** Inserts the event when its venue and client are the company's; its ID, or undefined when one is not. */
 async function insertEvent(
@@ -188,7 +196,9 @@ async function insertEvent(
   body: EventCreate,
   place: Place,
 ): Promise<number | undefined> {
-  const values: Record<EventColumn, unknown> = {
+  const values: EventInsert = {
+    guardVenue: place.kind === "venue" ? place.venueId : null,
+    guardClient: body.client_id ?? null,
     company_id: caller.companyId,
     name: body.name,
     date: body.date,
@@ -201,31 +211,33 @@ async function insertEvent(
     custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)),
     ...locationColumns(place),
   };
-  const columns = Object.keys(EVENT_COLUMN_TYPES) as EventColumn[];
-  // the company's row, when the references hold: its next event id and a new revision of its events
-  const row = await context.db
+  const { rows } = await INSERT_EVENT(context.db, values);
+  return rows[0]?.id;
+}
+
+/** The insert: the company's row, when the references hold, gives its next event id and a new revision of its events. */
+const INSERT_EVENT = statement((db, p: EventInsert) =>
+  db
     .with("touched", (db) =>
       db
         .updateTable("companies")
         .set((eb) => ({ events_revision: sql`default`, last_event_id: eb("last_event_id", "+", 1) }))
-        .where("company_id", "=", caller.companyId)
-        .where(referenceGuard(caller.companyId, place, body.client_id))
+        .where("company_id", "=", p.company_id as number)
+        .where(referenceGuard(p.company_id as number, p.guardVenue, p.guardClient))
         .returning("last_event_id"),
     )
     .insertInto("events")
-    .columns(["id", ...columns])
+    .columns(["id", ...EVENT_COLUMNS])
     .expression((eb) =>
       eb
         .selectFrom("touched")
         .select((touched) => [
           touched.ref("touched.last_event_id").as("id"),
-          ...columns.map((column) => typed(values[column], EVENT_COLUMN_TYPES[column]).as(column)),
+          ...EVENT_COLUMNS.map((column) => typed(p[column], EVENT_COLUMN_TYPES[column]).as(column)),
         ]),
     )
-    .returning("id")
-    .executeTakeFirst();
-  return row?.id;
-}
+    .returning("id"),
+);
 
 /** `value` sent as a parameter of the SQL type given (a parameter a select list takes has no type of its own). */
 function typed(value: unknown, type: string) {
@@ -284,38 +296,100 @@ async function editEvent(
     ? JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id))
     : undefined;
   const location = place === undefined ? undefined : locationColumns(place);
-  // one text whatever the body sends: each field is set to the value sent, or kept
-  const query = context.db
+  const { rows } = await EDIT_EVENT(context.db, {
+    companyId: caller.companyId,
+    eventId,
+    name: body.name,
+    date: body.date,
+    ...sentOrKeptValue("event_id", body.event_id),
+    ...sentOrKeptValue("client_id", body.client_id),
+    ...sentOrKeptValue("job_id", body.job_id),
+    ...sentOrKeptValue("admin_comments", body.admin_comments),
+    ...sentOrKeptValue("comments", body.comments),
+    ...sentOrKeptValue("custom_fields", customFieldsSent),
+    ...sentOrKeptValue("venue_id", location?.venue_id, location !== undefined),
+    ...sentOrKeptValue("location_name", location?.location_name, location !== undefined),
+    ...sentOrKeptValue("location_address", location?.location_address, location !== undefined),
+    ...sentOrKeptValue("location_city", location?.location_city, location !== undefined),
+    ...sentOrKeptValue("location_zip", location?.location_zip, location !== undefined),
+    ...sentOrKeptValue("location_saved", location?.location_saved, location !== undefined),
+    guardVenue: place?.kind === "venue" ? place.venueId : null,
+    guardClient: body.client_id ?? null,
+  } as EventEdit);
+  return rows[0];
+}
+
+/** The columns an edit may keep. */
+type KeptColumn = Exclude<
+  keyof typeof EDITED_COLUMN_TYPES,
+  "company_id" | "name" | "date" | "created" | "admin_origin"
+>;
+const KEPT_COLUMNS = [
+  "event_id",
+  "client_id",
+  "job_id",
+  "admin_comments",
+  "comments",
+  "custom_fields",
+  "venue_id",
+  "location_name",
+  "location_address",
+  "location_city",
+  "location_zip",
+  "location_saved",
+] as const satisfies readonly KeptColumn[];
+
+/** The parameters of an edit: each column's value and whether it was sent, and the references it is guarded by. */
+type EventEdit = {
+  readonly companyId: number;
+  readonly eventId: number;
+  readonly name: string;
+  readonly date: string;
+  readonly guardVenue: number | null;
+  readonly guardClient: string | null;
+} & { readonly [C in KeptColumn]: unknown } & { readonly [C in KeptColumn as `${C}_sent`]: boolean };
+
+/**
+ * The edit: one text whatever the body sends (each field is set to the value sent, or kept), and
+ * the record as edited, from the rows the update returns, read as the events table is (the same
+ * columns).
+ */
+const EDIT_EVENT = statement((db, p: EventEdit) => {
+  const query = db
     .with("edited", (db) =>
       db
         .updateTable("events")
         .set({
-          name: body.name,
-          date: body.date,
-          event_id: sentOrKept("event_id", body.event_id),
-          client_id: sentOrKept("client_id", body.client_id),
-          job_id: sentOrKept("job_id", body.job_id),
-          admin_comments: sentOrKept("admin_comments", body.admin_comments),
-          comments: sentOrKept("comments", body.comments),
-          custom_fields: sentOrKept("custom_fields", customFieldsSent),
-          ...placeSentOrKept(location),
+          name: p.name,
+          date: p.date,
+          ...Object.fromEntries(
+            KEPT_COLUMNS.map((column) => [column, sentOrKept(column, p[column], p[`${column}_sent`])]),
+          ),
         })
-        .where("company_id", "=", caller.companyId)
-        .where("id", "=", eventId)
-        .where(referenceGuard(caller.companyId, place, body.client_id))
+        .where("company_id", "=", p.companyId)
+        .where("id", "=", p.eventId)
+        .where(referenceGuard(p.companyId, p.guardVenue, p.guardClient))
         .returningAll(),
     )
     .with("touched", (db) =>
       db
         .updateTable("companies")
         .set({ events_revision: sql`default` })
-        .where("company_id", "=", caller.companyId)
+        .where("company_id", "=", p.companyId)
         .where((where) => where.exists(where.selectFrom("edited").select("edited.id")))
         .returning("company_id"),
     );
-  // the rows the update returns, read as the events table is (the same columns)
   const edited = query.selectFrom("edited as events") as unknown as SelectQueryBuilder<Database, "events", object>;
-  return recordColumns(edited, caller.companyId).executeTakeFirst();
+  return recordColumns(edited, p.companyId);
+});
+
+/** The parameters of `column` in an edit: the value sent (null when none is), and whether it is sent (by default, when it is not undefined). */
+function sentOrKeptValue<C extends KeptColumn>(
+  column: C,
+  value: unknown,
+  sent = value !== undefined,
+): Record<C | `${C}_sent`, unknown> {
+  return { [column]: value ?? null, [`${column}_sent`]: sent } as Record<C | `${C}_sent`, unknown>;
 }
 
 /** The columns an edit sets, with their SQL types. */
@@ -329,23 +403,10 @@ const EDITED_COLUMN_TYPES = { ...EVENT_COLUMN_TYPES, event_id: "text" } as const
 function sentOrKept<C extends keyof typeof EDITED_COLUMN_TYPES>(
   column: C,
   value: unknown,
-  sent = value !== undefined,
+  sent: boolean,
 ): RawBuilder<never> {
   const stored = sql.ref(`events.${column}`);
-  return sql<never>`case when ${sent} then ${typed(value ?? null, EDITED_COLUMN_TYPES[column])} else ${stored} end`;
-}
-
-/** The location columns of an edit: those of the place sent, or the stored ones when none is. */
-function placeSentOrKept(location: ReturnType<typeof locationColumns> | undefined) {
-  const sent = location !== undefined;
-  return {
-    venue_id: sentOrKept("venue_id", location?.venue_id, sent),
-    location_name: sentOrKept("location_name", location?.location_name, sent),
-    location_address: sentOrKept("location_address", location?.location_address, sent),
-    location_city: sentOrKept("location_city", location?.location_city, sent),
-    location_zip: sentOrKept("location_zip", location?.location_zip, sent),
-    location_saved: sentOrKept("location_saved", location?.location_saved, sent),
-  };
+  return sql<never>`case when ${sent} then ${typed(value, EDITED_COLUMN_TYPES[column])} else ${stored} end`;
 }
 
 /** Where an event is held: a venue of the company, or a location made of the fields sent. */
@@ -372,14 +433,10 @@ function placeSent(venue: EventVenueInput): Place | undefined | null {
  * The condition a write of an event holds to: the venue and the client it names, if any, are the
  * company's. One text whatever is named: a reference not made is a null parameter.
  */
-function referenceGuard(
-  companyId: number,
-  place: Place | undefined,
-  clientId: string | undefined,
-): Expression<SqlBool> {
+function referenceGuard(companyId: number, venueSent: number | null, clientSent: string | null): Expression<SqlBool> {
   const eb = expressionBuilder<Database>();
-  const venueId = eb.cast<number | null>(eb.val(place?.kind === "venue" ? place.venueId : null), "bigint");
-  const client = eb.cast<string | null>(eb.val(clientId ?? null), "text");
+  const venueId = eb.cast<number | null>(eb.val(venueSent), "bigint");
+  const client = eb.cast<string | null>(eb.val(clientSent), "text");
   return eb.and([
     eb.or([
       eb(venueId, "is", null),

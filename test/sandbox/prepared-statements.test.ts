@@ -1,7 +1,9 @@
 /**
  * Statements prepared once per connection (sandbox/store/prepared-statements.ts): which texts are
  * named, and that named statements run right on PGlite's one session and on a PostgreSQL pool of
- * several connections, through a table dropped and made again.
+ * several connections, through a table dropped and made again. And statements built once
+ * (sandbox/store/statements.ts): each run binds its own values, and a builder that looks at its
+ * parameters is refused on its first run.
  */
 import { createHash } from "node:crypto";
 import { type Kysely, sql } from "kysely";
@@ -9,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../sandbox/store/database.js";
 import { type Engine, openEngine, parseLocation } from "../../sandbox/store/engine.js";
 import { MOST_NAMED, StatementNames } from "../../sandbox/store/prepared-statements.js";
+import { statement } from "../../sandbox/store/statements.js";
 import { type PostgresServer, postgresAvailable, startPostgres } from "../support/postgres.js";
 
 describe("StatementNames", () => {
@@ -63,6 +66,38 @@ function runsNamedStatements(open: () => Promise<Engine>, sessions: "one" | "sev
       await sql`insert into prepared_probe values (1, ${label})`.execute(db);
       for (let i = 0; i < 3; i++) expect((await read()).rows).toEqual([{ label }]);
     }
+  });
+
+  it("builds a statement once per query layer and binds each run's values by name", async () => {
+    let builds = 0;
+    const probe = statement((layer, p: { low: number; label: string; limit: number }) => {
+      builds += 1;
+      return layer
+        .selectFrom(sql<{ n: number }>`generate_series(1, 10)`.as("s"))
+        .select([sql<number>`s`.as("n"), sql<string>`${p.label}::text || s`.as("label")])
+        .where(sql`s`, ">", p.low)
+        .orderBy(sql`s`)
+        .limit(p.limit);
+    });
+    const runs = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => probe(db, { low: i % 7, label: `run ${i}: `, limit: 1 + (i % 3) })),
+    );
+    runs.forEach(({ rows }, i) => {
+      const low = i % 7;
+      const expected = Array.from({ length: Math.min(1 + (i % 3), 10 - low) }, (_, k) => low + 1 + k);
+      expect(rows).toEqual(expected.map((n) => ({ n, label: `run ${i}: ${n}` })));
+    });
+    // once with placeholders, once with the first run's values to check it; then never again
+    expect(builds).toBe(2);
+  });
+
+  it("refuses, on its first run, a builder that looks at its parameters", async () => {
+    const looking = statement((layer, p: { label: string | null }) =>
+      layer
+        .selectFrom(sql<{ n: number }>`generate_series(1, 2)`.as("s"))
+        .select(sql<string>`${p.label ?? "none"}`.as("label")),
+    );
+    await expect(looking(db, { label: null })).rejects.toThrow(/its builder must not look at its parameters/);
   });
 
   if (sessions === "one") {

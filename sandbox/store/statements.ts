@@ -1,0 +1,81 @@
+/**
+ * Statements built once: the query builder's work (building the tree, the schema's plugin walking
+ * it, compiling it to text) was most of a request's own CPU on the hot paths, for a text that never
+ * changes, since no statement's text depends on what a request sends (see docs/sandbox.md,
+ * "Statements"). A statement defined here is built and compiled once per query layer, with a
+ * placeholder standing for each named parameter; a run binds the values by name into the compiled
+ * parameters, and runs the same text, which the pool then sends under its name.
+ *
+ * The builder must not look at its parameters (no `??`, no branch on them): each is a placeholder
+ * when it is built. To hold a builder to that, the first run on each query layer also builds the
+ * statement with the real values and checks that it gives the same text and parameters.
+ */
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from "kysely";
+import type { Database } from "./database.js";
+
+/** What stands for a named parameter while the statement is built. */
+class Placeholder {
+  constructor(readonly name: string) {}
+}
+
+/** Where each compiled parameter comes from: a named parameter, or a value of the statement's own. */
+type Source = Placeholder | { readonly value: unknown };
+
+interface Built {
+  readonly query: CompiledQuery;
+  readonly sources: readonly Source[];
+  /** whether a run has checked the placeholders against a build with real values */
+  checked: boolean;
+}
+
+/** A statement of named parameters `P`, answering rows `R`. */
+export type Statement<P, R> = (db: Kysely<Database>, parameters: P) => Promise<QueryResult<R>>;
+
+/**
+ * Defines a statement: `build` makes it with the query builder from the query layer and the
+ * parameters (the same tree for any values; see above).
+ */
+export function statement<P extends object, R>(
+  build: (db: Kysely<Database>, parameters: P) => Compilable<R>,
+): Statement<P, R> {
+  const built = new WeakMap<Kysely<Database>, Built>();
+  return async (db, parameters) => {
+    let entry = built.get(db);
+    if (entry === undefined) {
+      entry = buildOnce(db, build);
+      built.set(db, entry);
+    }
+    const bound = entry.sources.map((source) =>
+      source instanceof Placeholder ? parameters[source.name as keyof P] : source.value,
+    );
+    if (!entry.checked) {
+      checkBuild(build(db, parameters).compile(), entry.query.sql, bound);
+      entry.checked = true;
+    }
+    return db.executeQuery<R>({ ...entry.query, parameters: bound } as CompiledQuery<R>);
+  };
+}
+
+function buildOnce<P extends object, R>(
+  db: Kysely<Database>,
+  build: (db: Kysely<Database>, parameters: P) => Compilable<R>,
+): Built {
+  const placeholders = new Proxy({} as P, {
+    get: (_, name) => (typeof name === "string" ? new Placeholder(name) : undefined),
+  });
+  const query = build(db, placeholders).compile();
+  const sources = query.parameters.map((value) => (value instanceof Placeholder ? value : { value }));
+  return { query, sources, checked: false };
+}
+
+/** Throws when a build with the real values differs from the statement run (a builder that looked at a parameter). */
+function checkBuild(real: CompiledQuery, text: string, bound: readonly unknown[]): void {
+  const same =
+    real.sql === text &&
+    real.parameters.length === bound.length &&
+    real.parameters.every((value, i) => Object.is(value, bound[i]));
+  if (!same)
+    throw new Error(
+      `a statement built once differs from its build with the values of a request: its builder must not look at its parameters\n${real.sql}`,
+    );
+}
