@@ -1,0 +1,97 @@
+/**
+ * The hand-written baseline of `npm run bench:sandbox:load`: what the sandbox's event operations
+ * could cost at least. Plain Fastify, the bodies checked by Fastify's own validation (Ajv) against
+ * the contract's schemas, and one query per request, the sandbox's own statement (its text taken
+ * from the sandbox, ./sandbox-statements.ts) with parameters written by hand. No key, no answer
+ * check, no log: the same database and answers, and nothing else. On a PostgreSQL server it runs
+ * through a `pg` pool of the sandbox's size; embedded, on the same PGlite engine (with the
+ * sandbox's settings), through its own `pg` adapter; on both, each statement named (prepared once
+ * per connection, as the sandbox's are).
+ *
+ * Run by the benchmark as a process of its own: `BASELINE_DATABASE` (a data directory or a
+ * postgres:// URL), `BASELINE_SCHEMA`; it prints `Baseline listening at <url>`.
+ */
+import Fastify, { type FastifyReply } from "fastify";
+import { jsonSchemas } from "../../generated/json-schemas.js";
+import { eventRecord } from "../../sandbox/service/events.js";
+import { EMBEDDED_START_PARAMS } from "../../sandbox/store/engine.js";
+import {
+  type BodySent,
+  createParameters,
+  EVENT_BATCH,
+  type StatementTexts,
+  sandboxStatementTexts,
+  updateParameters,
+} from "./sandbox-statements.js";
+
+/** Runs one statement: its rows. */
+type Run = (name: keyof StatementTexts, text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
+
+const location = process.env.BASELINE_DATABASE ?? "";
+const schema = process.env.BASELINE_SCHEMA ?? "sandbox";
+const texts = await sandboxStatementTexts(schema);
+const run = /^postgres(ql)?:\/\//.test(location) ? await postgresRunner(location) : await pgliteRunner(location);
+
+/** The contract's schema `name`, as Fastify's Ajv takes it (draft 7 with `$defs`). */
+function bodySchema(name: "EventCreate" | "EventUpdate"): Record<string, unknown> {
+  const { $schema: _, ...rest } = jsonSchemas[name];
+  return rest;
+}
+
+const app = Fastify({ logger: false, ajv: { customOptions: { strict: false } } });
+const HARBOR = { companyId: 5, personnelId: 7 };
+const created = (): string => new Date().toISOString().slice(0, 10);
+
+app.post("/events", { schema: { body: bodySchema("EventCreate") } }, async (request, reply) => {
+  const rows = await run("create", texts.create, createParameters(HARBOR, request.body as BodySent, created()));
+  const row = rows[0];
+  if (row === undefined) return unprocessable(reply);
+  return reply.code(201).send(row.id);
+});
+
+app.patch<{ Params: { id: string } }>(
+  "/events/:id",
+  { schema: { body: bodySchema("EventUpdate") } },
+  async (request, reply) => {
+    const id = Number(request.params.id);
+    const rows = await run("update", texts.update, updateParameters(HARBOR, id, request.body as BodySent));
+    const row = rows[0];
+    if (row === undefined) return reply.code(404).send({ status: 404 });
+    return reply.send(eventRecord(row as Parameters<typeof eventRecord>[0]));
+  },
+);
+
+app.get("/events", async () => {
+  const rows = await run("list", texts.list, [HARBOR.companyId, 0, EVENT_BATCH]);
+  const data = rows.map((row) => eventRecord(row as Parameters<typeof eventRecord>[0]));
+  return { data, total_count: data.length };
+});
+
+function unprocessable(reply: FastifyReply): FastifyReply {
+  return reply.code(422).send({ status: 422 });
+}
+
+async function postgresRunner(url: string): Promise<Run> {
+  return namedQueries({ connectionString: url, max: 10 });
+}
+
+async function pgliteRunner(dataDir: string): Promise<Run> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
+  const pglite = new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_START_PARAMS] });
+  await pglite.waitReady;
+  return namedQueries({ ...createPgConfig(pglite) });
+}
+
+/** Each statement run through a `pg` pool under a name: parsed once per connection. */
+async function namedQueries(config: import("pg").PoolConfig): Promise<Run> {
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({
+    ...config,
+    types: { getTypeParser: (oid, format) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) },
+  });
+  return async (name, text, values) => (await pool.query({ name: `baseline_${name}`, text, values })).rows;
+}
+
+const address = await app.listen({ host: "127.0.0.1", port: 0 });
+process.stdout.write(`Baseline listening at ${address}\n`);
