@@ -1,6 +1,6 @@
 /**
  * `npm start`'s logs (sandbox/logging.ts): a terminal gets pino-pretty's readable lines, a pipe the
- * JSON lines, through a real Fastify logger.
+ * JSON lines (a turn of the event loop's lines in one write), through a real Fastify logger.
  */
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
@@ -21,8 +21,21 @@ function output(isTTY: boolean): Writable & { readonly isTTY: boolean; text(): s
 }
 
 describe("loggerFor", () => {
-  it("gives JSON lines to a pipe", async () => {
-    expect(await loggerFor(output(false))).toBe(true);
+  it("gives JSON lines to a pipe, the lines of one turn of the event loop in one write", async () => {
+    const pipe = output(false);
+    const logger = await loggerFor(pipe);
+    const app = fastify({ logger: logger as Exclude<typeof logger, boolean | undefined> });
+    app.log.info("first");
+    app.log.info("second");
+    expect(pipe.text()).toBe("");
+    await new Promise((resolve) => setImmediate(resolve));
+    const lines = pipe
+      .text()
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { msg: string });
+    expect(lines.map(({ msg }) => msg)).toEqual(["first", "second"]);
+    await app.close();
   });
 
   it("gives a terminal readable lines: time, level and message, without the process's fields", async () => {

@@ -118,6 +118,9 @@ describe("the sandbox process on a data directory", () => {
     ).toBe(2);
     expect(await running.stop("SIGTERM")).toBe(0);
     expect(existsSync(`${dataDir}.lock`)).toBe(false);
+    // the log's lines, written a turn of the event loop at a time, are all out when it has exited
+    expect(running.output()).toMatch(/"msg":"POST \/api\/1_12\/events 201 [\d.]+ ms"}\n/);
+    expect(running.output()).toMatch(/"msg":"SIGTERM received: closing"}\n/);
     first = await startSandboxProcess({ DATA_DIR: dataDir });
     const list = (await call(first.url, "listEvents")).body as {
       data: { name: string; date: string; location: { name: string } }[];
