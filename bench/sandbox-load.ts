@@ -196,9 +196,18 @@ async function prepare(dir: string, size: number): Promise<Prepared> {
 // ---------------------------------------------------------------------------------------------
 // the servers
 
-/** Runs the built sandbox (`npm start`'s dist/sandbox/main.js) with `env`, until it says where it listens. */
+/** The options `npm start` gives node (its script's `node --flag ... scripts/dist.mjs`). */
+const START_FLAGS = (
+  /^node((?: --\S+)*) /.exec(
+    (JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start,
+  )?.[1] ?? ""
+)
+  .split(" ")
+  .filter((flag) => flag !== "");
+
+/** Runs the built sandbox (`npm start`'s dist/sandbox/main.js, with its node options) with `env`, until it says where it listens. */
 function startSandbox(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [join(root, "dist", "sandbox", "main.js")], {
+  const child = spawn(process.execPath, [...START_FLAGS, join(root, "dist", "sandbox", "main.js")], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "development", PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
