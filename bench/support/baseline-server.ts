@@ -95,3 +95,5 @@ async function namedQueries(config: import("pg").PoolConfig): Promise<Run> {
 
 const address = await app.listen({ host: "127.0.0.1", port: 0 });
 process.stdout.write(`Baseline listening at ${address}\n`);
+// a profile taken with --cpu-prof is written when the process exits, not when a signal ends it
+process.once("SIGTERM", () => process.exit(0));
