@@ -10,6 +10,7 @@ import { emitServer } from "./server/emit-server.js";
 import { emitSpecJson } from "./spec/emit-spec-json.js";
 import { emitTypes } from "./types/emit-types.js";
 import { emitValidators } from "./validators/emit-validators.js";
+import { emitWebhooks } from "./webhooks/emit-webhooks.js";
 
 /**
  * Every target, each with what it needs; the scheduler (schedule.ts) decides from that where each
@@ -30,6 +31,8 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { emit: emitClient },
   // msw/: MSW request handlers over the server's pipeline
   { emit: emitMsw },
+  // webhooks/: the webhooks' and callbacks' table, receivers and sender (only when the spec has some)
+  { emit: emitWebhooks },
   // query/: TanStack Query options and the invalidation map
   { emit: emitQuery },
   // openapi.json: the bundled document

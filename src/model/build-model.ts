@@ -15,7 +15,8 @@ import { buildOperations } from "./operations.js";
 import { createSchemaFacts, listComponentSchemas, type SchemaEntry } from "./schemas.js";
 import { buildSecuritySchemes } from "./security.js";
 import { buildServers, serverBasePath } from "./servers.js";
-import type { ApiModel, OperationModel, SchemaModel } from "./types.js";
+import type { ApiModel, OperationModel, SchemaModel, WebhookModel } from "./types.js";
+import { buildWebhooks, type WebhookDraft } from "./webhooks.js";
 
 const VALIDATOR_MODULE_NAMES = new Set(["ValidationError", "ValidateOptions", "ValidationResult"]);
 
@@ -26,12 +27,15 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
   const validators = new NameRegistry(VALIDATOR_MODULE_NAMES);
   const entries = listComponentSchemas(document);
   const schemas = nameSchemas(entries, types, validators);
-  const built = buildOperations(document, locate, createSchemaFacts(document, entries));
+  const facts = createSchemaFacts(document, entries);
+  const built = buildOperations(document, locate, facts);
   const context = { document, types, validators, schemas: new Map(schemas.map((s) => [s.name, s])) };
   const operations: OperationModel[] = built.operations.map((draft) => ({
     ...draft,
     names: nameOperation(draft, context),
   }));
+  const hooks = buildWebhooks({ document, facts }, locate);
+  const webhooks = nameWebhooks(hooks.drafts, context, locate);
   const servers = buildServers(document);
   const info = isRecord(document.info) ? document.info : {};
   const model: ApiModel = {
@@ -45,16 +49,18 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
     basePath: serverBasePath(servers[0]),
     securitySchemes: buildSecuritySchemes(document),
     operations,
+    webhooks: webhooks.models,
     schemas,
-    usesReadWrite: usesReadWrite(schemas, operations),
+    usesReadWrite: usesReadWrite(schemas, [...operations, ...webhooks.models]),
   };
   const diagnostics = [
     ...built.diagnostics,
+    ...hooks.diagnostics,
+    ...webhooks.diagnostics,
     ...methodCollisions(operations, locate),
     ...reservedMethods(operations, locate),
     ...queryInPaths(operations, locate),
     ...[...types.adjustments, ...validators.adjustments].map((a) => adjustmentDiagnostic(a, model, locate)),
-    ...notGenerated(document, locate),
   ];
   return { model, diagnostics };
 }
@@ -67,6 +73,36 @@ function usesReadWrite(schemas: readonly SchemaModel[], operations: readonly Ope
       (c) => c.hasReadWrite,
     ),
   );
+}
+
+/**
+ * Names each webhook and callback as operations are named (their types and validators share the
+ * operations' namespaces); each is received at `/<method name>`. Two that would take the same
+ * method name cannot both be: the second is left out, with an error naming both.
+ */
+function nameWebhooks(
+  drafts: readonly WebhookDraft[],
+  context: Parameters<typeof nameOperation>[1],
+  locate: Locate,
+): { models: WebhookModel[]; diagnostics: Diagnostic[] } {
+  const models: WebhookModel[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const draft of drafts) {
+    const names = nameOperation(draft, context);
+    const first = models.find((model) => model.names.method === names.method);
+    if (first !== undefined) {
+      diagnostics.push(
+        createDiagnostic(
+          "NAME_COLLISION",
+          `${draft.kind} "${draft.name}" (${draft.method.toUpperCase()}) and ${first.kind} "${first.name}" both become the receiver's name "${names.method}": give one an operationId of its own`,
+          locate(draft.pointer),
+        ),
+      );
+      continue;
+    }
+    models.push({ ...draft, path: `/${names.method}`, names });
+  }
+  return { models, diagnostics };
 }
 
 function nameSchemas(entries: readonly SchemaEntry[], types: NameRegistry, validators: NameRegistry): SchemaModel[] {
@@ -149,16 +185,4 @@ function adjustmentDiagnostic(adjustment: NameAdjustment, model: ApiModel, locat
     `${adjustment.owner}: generated name "${adjustment.given}" instead of "${adjustment.wanted}" (${adjustment.reason})`,
     locate(pointer),
   );
-}
-
-function notGenerated(document: Record<string, unknown>, locate: Locate): Diagnostic[] {
-  if (!isRecord(document.webhooks) || Object.keys(document.webhooks).length === 0) return [];
-  const count = Object.keys(document.webhooks).length;
-  return [
-    createDiagnostic(
-      "NOT_GENERATED",
-      `${count} webhook(s) are described but not generated (types include them; no client or server code)`,
-      locate("#/webhooks"),
-    ),
-  ];
 }

@@ -40,7 +40,6 @@ export function buildOperations(
       const operation = { node, pointer: appendPointer(pathItem.pointer, method) };
       const draft = buildOperation({ document, facts }, path, method, pathItem, operation);
       if (draft.derivedId) diagnostics.push(missingIdDiagnostic(draft, locate));
-      diagnostics.push(...callbacksNotGenerated(draft, node, locate));
       diagnostics.push(...checkOperation(draft, locate));
       const unsupported = unsupportedStyles(draft, locate);
       diagnostics.push(...unsupported);
@@ -51,28 +50,13 @@ export function buildOperations(
   return { operations, diagnostics: [...diagnostics, ...duplicateIdDiagnostics(operations, locate)] };
 }
 
-/**
- * Callbacks (requests the API sends to the caller) are left out of the types, validators and
- * handlers: said once per operation that declares them, naming them.
- */
-function callbacksNotGenerated(draft: OperationDraft, node: Record<string, unknown>, locate: Locate): Diagnostic[] {
-  if (!isRecord(node.callbacks) || Object.keys(node.callbacks).length === 0) return [];
-  const names = Object.keys(node.callbacks).map((name) => JSON.stringify(name));
-  return [
-    createDiagnostic(
-      "NOT_GENERATED",
-      `${draft.method.toUpperCase()} ${draft.path}: callback${names.length === 1 ? "" : "s"} ${names.join(", ")} (requests the API sends back) ${names.length === 1 ? "is" : "are"} not generated: no types, validators or handlers for ${names.length === 1 ? "it" : "them"}`,
-      locate(appendPointer(draft.pointer, "callbacks")),
-    ),
-  ];
-}
-
-interface Sources {
+export interface Sources {
   readonly document: Record<string, unknown>;
   readonly facts: (schemaPointer: string) => SchemaFacts;
 }
 
-function buildOperation(
+/** One operation of a Path Item: its parameters, bodies, responses and security. */
+export function buildOperation(
   { document, facts }: Sources,
   path: string,
   method: HttpMethod,

@@ -19,6 +19,8 @@ export interface ApiModel {
   readonly basePath: string;
   readonly securitySchemes: readonly SecuritySchemeModel[];
   readonly operations: readonly OperationModel[];
+  /** the webhooks, then the callbacks: requests the API's provider sends to its consumer */
+  readonly webhooks: readonly WebhookModel[];
   readonly schemas: readonly SchemaModel[];
   /** whether any schema uses readOnly or writeOnly (direction-specific types are needed) */
   readonly usesReadWrite: boolean;
@@ -80,6 +82,22 @@ export interface OperationModel {
    * authentication optional; an empty list means the operation needs none */
   readonly security: readonly SecurityRequirementModel[];
   readonly names: OperationNames;
+}
+
+/**
+ * A webhook or a callback: one method of its Path Item, read as an operation the consumer serves.
+ * Its `path` is where the receiver takes it by default, `/<names.method>`.
+ */
+export interface WebhookModel extends OperationModel {
+  readonly kind: "webhook" | "callback";
+  /** the key under `webhooks`, or the callback's name */
+  readonly name: string;
+  /** the key of its Path Item under `webhooks` in types.ts (callbacks are typed there too) */
+  readonly typesKey: string;
+  /** a callback's operation (its id) */
+  readonly owner?: string;
+  /** a callback's runtime expression of the URL it is sent to ("{$request.query.callbackUrl}") */
+  readonly expression?: string;
 }
 
 export interface ParametersByLocation {

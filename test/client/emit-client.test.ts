@@ -70,6 +70,7 @@ function model(operations: OperationModel[], securitySchemes: SecuritySchemeMode
     basePath: "",
     securitySchemes,
     operations,
+    webhooks: [],
     schemas: [],
     usesReadWrite: false,
   };

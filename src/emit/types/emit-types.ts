@@ -13,15 +13,25 @@ export type Unmarked<T> = T extends $Read<infer U> ? Unmarked<U> : T extends $Wr
  * properties out and response types writeOnly ones (openapi-typescript's Writable/Readable).
  */
 export async function emitTypes({ model, document }: EmitInput): Promise<GeneratedFile[]> {
-  const base = renderOpenapiTypes(document, model.usesReadWrite);
+  const base = renderOpenapiTypes(document, model.usesReadWrite, callbackItems(model));
   const schemas = new Map(model.schemas.map((schema) => [schema.name, schema]));
   const componentNames = new Set(model.schemas.map((schema) => schema.typeName));
   const aliases = [
     ...componentAliases(model.schemas),
-    ...model.operations.flatMap((operation) => operationAliases(operation, schemas, componentNames)),
+    ...[...model.operations, ...model.webhooks].flatMap((operation) =>
+      operationAliases(operation, schemas, componentNames),
+    ),
   ];
   const content = `${base}\n${model.usesReadWrite ? UNMARKED : ""}${printAliases(aliases)}`;
   return [{ path: "types.ts", content }];
+}
+
+/** Each callback's Path Item, by the key it is typed under in `webhooks`. */
+function callbackItems(model: EmitInput["model"]): Record<string, string> {
+  const items: Record<string, string> = {};
+  for (const hook of model.webhooks)
+    if (hook.kind === "callback") items[hook.typesKey] = hook.pointer.slice(0, hook.pointer.lastIndexOf("/"));
+  return items;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { BodyContentModel, OperationModel, ResponseModel, SchemaModel } from "../../model/types.js";
+import type { BodyContentModel, OperationModel, ResponseModel, SchemaModel, WebhookModel } from "../../model/types.js";
 
 /** One exported alias: `export type <name> = <type>;` with its JSDoc. */
 export interface TypeAlias {
@@ -21,15 +21,23 @@ export function componentAliases(schemas: readonly SchemaModel[]): TypeAlias[] {
   });
 }
 
-/** Per operation: path parameters, query, headers, request body and each response. */
+/**
+ * Per operation: path parameters, query, headers, request body and each response. A webhook's or
+ * callback's are read from its Path Item under `webhooks` (where callbacks are typed too).
+ */
 export function operationAliases(
-  operation: OperationModel,
+  operation: OperationModel | WebhookModel,
   schemas: ReadonlyMap<string, SchemaModel>,
   componentNames: ReadonlySet<string>,
 ): TypeAlias[] {
   const { names } = operation;
-  const base = `paths[${quote(operation.path)}][${quote(operation.method)}]`;
-  const label = `\`${operation.id}\` (${operation.method.toUpperCase()} ${operation.path})`;
+  const hook = "typesKey" in operation ? operation : undefined;
+  const item = hook === undefined ? `paths[${quote(operation.path)}]` : `webhooks[${quote(hook.typesKey)}]`;
+  const base = `${item}[${quote(operation.method)}]`;
+  const label =
+    hook === undefined
+      ? `\`${operation.id}\` (${operation.method.toUpperCase()} ${operation.path})`
+      : `the ${hook.kind} \`${operation.id}\` (${operation.method.toUpperCase()} ${hook.kind === "webhook" ? hook.name : `${hook.owner} ${hook.name}`})`;
   const aliases: TypeAlias[] = [];
   const add = (name: string | undefined, type: string, docs: string): void => {
     if (name !== undefined && !componentNames.has(name)) aliases.push({ name, type, docs });

@@ -15,11 +15,15 @@ type TransformContext = Parameters<typeof transformSchema>[1];
  * Record<string, unknown> rather than an object that accepts nothing; read/write markers are on
  * only when the document uses readOnly/writeOnly.
  */
-export function renderOpenapiTypes(document: Readonly<Record<string, unknown>>, readWriteMarkers: boolean): string {
+export function renderOpenapiTypes(
+  document: Readonly<Record<string, unknown>>,
+  readWriteMarkers: boolean,
+  callbacks: Readonly<Record<string, string>> = {},
+): string {
   // The transform writes into the document it is given (discriminator enums): it is given a copy,
   // with every $ref against the root and to a whole component (types-document.ts). Bundling always
   // leaves a `components` object, which gives `components` its usual members.
-  const copy = typesDocument(document);
+  const copy = typesDocument(document, callbacks);
   const schema = (copy.components === undefined ? { ...copy, components: {} } : copy) as unknown as OpenApiDocument;
   const options = { silent: true, emptyObjectsUnknown: true, readWriteMarkers };
   const { astToString, transformSchema } = loadOpenapiTypescript();

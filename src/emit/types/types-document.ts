@@ -17,10 +17,22 @@ import { isRecord } from "../../json-value.js";
  * - no schema keeps its `$defs`: openapi-typescript would print them as a required property of
  *   the object, which no value has (every definition a `$ref` uses is a component by then).
  *
+ * - each callback's Path Item (`callbacks`: key → its pointer) is copied under `webhooks` by that
+ *   key, which openapi-typescript types as it types webhooks (it prints no callback of its own).
+ *
  * The validators, the JSON Schemas and the served spec keep the document as it is.
  */
-export function typesDocument(document: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function typesDocument(
+  document: Readonly<Record<string, unknown>>,
+  callbacks: Readonly<Record<string, string>> = {},
+): Record<string, unknown> {
   const copy = structuredClone(document) as Record<string, unknown>;
+  if (Object.keys(callbacks).length > 0) {
+    const webhooks = isRecord(copy.webhooks) ? copy.webhooks : {};
+    for (const [key, pointer] of Object.entries(callbacks))
+      webhooks[key] = structuredClone(resolvePointer(copy, pointer));
+    copy.webhooks = webhooks;
+  }
   const refs = collectRefs(copy, copy["openapi"]?.toString().startsWith("3.1") === true ? "3.1" : "3.0");
   for (const ref of refs) if (ref.target !== undefined) ref.node.$ref = `#${ref.target}`;
   hoistTargets(copy, refs);

@@ -23,8 +23,8 @@ export function compileModelValidators(
     return compileValidators({
       document,
       entries: withUniqueKeys([
-        ...withSharedKeys(componentEntries(model), model.operations.flatMap(sharedSchemaKeys)),
-        ...model.operations.flatMap(operationEntries),
+        ...withSharedKeys(componentEntries(model), [...model.operations, ...model.webhooks].flatMap(sharedSchemaKeys)),
+        ...[...model.operations, ...model.webhooks].flatMap(operationEntries),
       ]),
       formats,
       dialect: model.source.openapiVersion === "3.0" ? "openapi-3.0" : "openapi-3.1",

@@ -1,0 +1,42 @@
+/**
+ * The webhook receiver on Fastify: each webhook of the table served under a prefix by the same
+ * request pipeline as the API's operations (security, media type, body limits, the generated
+ * validators, problem answers, answers checked against the contract), calling the consumer's
+ * handler for it. The generated `registerWebhooks` binds it to the spec's webhook table.
+ */
+/// <reference types="node" />
+import type { FastifyInstance } from "fastify";
+import type { Route } from "../../route-types.js";
+import { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT } from "../../server/runtime/core.js";
+import { mountRoutes } from "../../server/runtime/pipeline.js";
+import type { Authenticate } from "../../server/runtime/security.js";
+import { pickWebhook, type ReceiverOptions, relocate, type WebhookPaths } from "./table.js";
+
+/** Options of `registerWebhookRoutes`: a receiver's, and the prefix it serves under. */
+export interface FastifyReceiverOptions<H, P = undefined> extends ReceiverOptions<H, P> {
+  /** the path every webhook is received under (default "/webhooks") */
+  readonly prefix?: string;
+}
+
+/**
+ * Registers every webhook of `table` on `app` under the prefix, in an encapsulated context (its own
+ * content-type parsing and error handler), each with its handler: one missing is refused at once.
+ */
+export async function registerWebhookRoutes<K extends string, H extends object, P>(
+  app: FastifyInstance,
+  table: Readonly<Record<K, Route>>,
+  options: FastifyReceiverOptions<H, P>,
+): Promise<void> {
+  const routes = relocate(table, options.paths as WebhookPaths<K> | undefined);
+  await app.register(
+    async (scope) => {
+      mountRoutes(scope, routes, (key) => pickWebhook(options.handlers, key), {
+        authenticate: options.authenticate as Authenticate<unknown> | undefined,
+        bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+        fileSizeLimit: options.fileSizeLimit ?? DEFAULT_FILE_SIZE_LIMIT,
+        validateResponses: options.validateResponses ?? true,
+      });
+    },
+    { prefix: options.prefix ?? "/webhooks" },
+  );
+}
