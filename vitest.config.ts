@@ -44,6 +44,7 @@ const generated = (file: string): string => fileURLToPath(new URL(`generated/${f
 const PACKAGE_ENTRIES: Readonly<Record<string, string>> = {
   "workforce-scheduling-api": generated("index.ts"),
   "workforce-scheduling-api/server": generated("server/index.ts"),
+  "workforce-scheduling-api/handlers": generated("handlers/index.ts"),
   "workforce-scheduling-api/validators": generated("validators/index.ts"),
   "workforce-scheduling-api/json-schemas": generated("json-schemas.ts"),
   "workforce-scheduling-api/spec": generated("openapi.json"),

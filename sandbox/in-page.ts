@@ -7,7 +7,7 @@
  */
 import type { PGlite } from "@electric-sql/pglite";
 import { Kysely } from "kysely";
-import type { Authenticate, Handlers } from "workforce-scheduling-api/server";
+import type { Authenticate, Handlers } from "workforce-scheduling-api/handlers";
 import { DEMO_SEED, type Seed } from "./seed/seed.js";
 import type { ServiceContext } from "./service/context.js";
 import { createSandboxHandlers } from "./service/handlers.js";

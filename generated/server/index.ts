@@ -6,9 +6,9 @@
  * mock handlers, and the problem and authentication helpers. fastify and @fastify/multipart are
  * peer dependencies of this entry point only.
  */
+// what a handler implementation uses, without Fastify (the handlers entry)
+export * from "../handlers/index.js";
 export { DEFAULT_REQUEST_TIMEOUT } from "./app.js";
-export type { Handlers, HandlerTypes } from "./handlers.js";
-export { createMockHandlers, mockAnswers } from "./mock.js";
 export {
   answerPreferred,
   type BuildServerOptions,
@@ -19,23 +19,6 @@ export {
   registerRoutes,
   type ServerOptions,
 } from "./plugin.js";
-export type { MockAnswer } from "./runtime/answers.js";
 export { DOCS_PATH, type ReferenceDocument } from "./runtime/docs.js";
-export type { ServerRequest } from "./runtime/exchange.js";
-export { type Batches, JsonStream, type JsonStreamParts, PreparedJson, prepareJson, streamJson, streamJsonArray } from "./runtime/json-stream.js";
 export { createKeyAuthenticator } from "./runtime/key-authenticator.js";
-export {
-  createProblem,
-  notImplemented,
-  PROBLEM_MEDIA_TYPE,
-  PROBLEM_TYPES,
-  type ProblemDetails,
-  ProblemError,
-  type ProblemKind,
-  serviceUnavailable,
-  type ValidationIssue,
-} from "./runtime/problems.js";
 export { createRefusals, DEFAULT_MAX_PARAM_LENGTH, type Refusals } from "./runtime/refusals.js";
-export type { AuthDenial, Authenticate, AuthResult } from "./runtime/security.js";
-export type { Handler, HandlerInput, HandlerResult, NoInput, PrincipalOf, ResponseHeaders, StatusRange, UploadedFile, WithFiles } from "./runtime/types.js";
-export { createStubHandlers } from "./stubs.js";

@@ -25,7 +25,7 @@ import type {
   EventVenueInput,
   Location,
 } from "workforce-scheduling-api";
-import { type JsonStream, type PreparedJson, prepareJson, streamJson } from "workforce-scheduling-api/server";
+import { type JsonStream, type PreparedJson, prepareJson, streamJson } from "workforce-scheduling-api/handlers";
 import type { Database } from "../store/database.js";
 import { statement } from "../store/statements.js";
 import type { ServiceContext } from "./context.js";

@@ -4,7 +4,7 @@
  * declared responses (the compiler holds it to that); the generated server has already checked
  * the key, the media type and the input against the contract, and checks the answer too.
  */
-import type { Handlers } from "workforce-scheduling-api/server";
+import type { Handlers } from "workforce-scheduling-api/handlers";
 import { updateClient } from "./clients.js";
 import type { ServiceContext } from "./context.js";
 import { createEvent, listEvents, updateEvent } from "./events.js";

@@ -8,7 +8,7 @@
  * seed's first, and so calls as that key's holder.
  */
 import type { Kysely } from "kysely";
-import type { Authenticate } from "workforce-scheduling-api/server";
+import type { Authenticate } from "workforce-scheduling-api/handlers";
 import type { Database } from "../store/database.js";
 import { keyDigest, keySecret } from "../store/key-digests.js";
 import { guardOutage } from "../store/outage.js";

@@ -10,7 +10,7 @@ import type {
   WorkerDocument,
   WorkerDocumentUpload,
 } from "workforce-scheduling-api";
-import type { UploadedFile } from "workforce-scheduling-api/server";
+import type { UploadedFile } from "workforce-scheduling-api/handlers";
 import type { Database } from "../store/database.js";
 import { type ServiceContext, storedFileUrl } from "./context.js";
 import { niceDate, storedTimestamp, timestampText } from "./dates.js";

@@ -6,7 +6,7 @@
  * connections for the next requests, so the sandbox recovers without a restart when the database
  * is back.
  */
-import { serviceUnavailable } from "workforce-scheduling-api/server";
+import { serviceUnavailable } from "workforce-scheduling-api/handlers";
 
 /** How long a client is asked to wait before it tries again, in seconds. */
 export const RETRY_AFTER_SECONDS = 2;

@@ -1,5 +1,6 @@
 import { emitClient } from "./client/emit-client.js";
 import type { EmitterEntry } from "./emitter.js";
+import { emitHandlers } from "./handlers/emit-handlers.js";
 import { emitJsonSchemas } from "./json-schemas/emit-json-schemas.js";
 import { emitMsw } from "./msw/emit-msw.js";
 import { emitIndex } from "./package/emit-index.js";
@@ -27,6 +28,8 @@ export const EMITTERS: readonly EmitterEntry[] = [
   { emit: emitRoutes },
   // server/: the Fastify plugin, the handler types and stubs, the server's runtime
   { emit: emitServer },
+  // handlers/: the handlers' entry, without Fastify
+  { emit: emitHandlers },
   // client/: the typed client and its runtime
   { emit: emitClient },
   // msw/: MSW request handlers over the server's pipeline

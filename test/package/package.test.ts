@@ -9,11 +9,12 @@ import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import ts from "typescript";
+import { build as viteBuild } from "vite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath, launchBrowser, noBrowserMessage, requireBrowserInCi } from "../support/browser.js";
 import { makeTempDir, repoRoot } from "../support/paths.js";
 import { sharingHost } from "../support/typecheck.js";
-import { servePage } from "./page/serve.js";
+import { type PageServer, servePage } from "./page/serve.js";
 
 const run = promisify(execFile);
 const NAME = "workforce-scheduling-api";
@@ -168,6 +169,7 @@ describe("the packed package", () => {
       "index.d.ts",
       "validators/index.js",
       "server/index.js",
+      "handlers/index.js",
       "client/index.js",
       "openapi.json",
       "json-schemas.js",
@@ -355,34 +357,68 @@ describe("the front-end entries in a consumer project", () => {
   });
 });
 
+/** The page's folder in the consumer project, with its script copied from test/package/page/. */
+async function pageFolder(): Promise<string> {
+  const folder = join(consumer, "page");
+  await mkdir(folder, { recursive: true });
+  await copyFile(join(repoRoot, "test", "package", "page", "app.ts"), join(folder, "app.ts"));
+  return folder;
+}
+
+/** The page bundled by esbuild for the browser: its defaults, production React. */
+async function esbuildServer(alias: Record<string, string>): Promise<PageServer> {
+  const folder = await pageFolder();
+  const bundle = await build({
+    entryPoints: [join(folder, "app.ts")],
+    absWorkingDir: consumer,
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "browser",
+    define: { "process.env.NODE_ENV": '"production"' },
+    // the page's own PGlite (not this package) loads node:module in its Node-only branch, which
+    // esbuild cannot resolve for the browser (Vite leaves it out); the package's entries need
+    // nothing external (test/msw/graph.test.ts)
+    external: ["node:module"],
+    alias,
+    logLevel: "silent",
+  });
+  return servePage(consumer, bundle.outputFiles[0]?.text ?? "");
+}
+
+/**
+ * The page built by Vite for production, as a Vite project builds it: index.html naming the
+ * script, MSW's worker script in public/ (as `msw init` puts it), Vite's defaults otherwise.
+ */
+async function viteServer(): Promise<PageServer> {
+  const folder = await pageFolder();
+  await writeFile(join(folder, "index.html"), PAGE_HTML);
+  await mkdir(join(folder, "public"), { recursive: true });
+  await copyFile(
+    join(consumer, "node_modules", "msw", "lib", "mockServiceWorker.js"),
+    join(folder, "public", "mockServiceWorker.js"),
+  );
+  const outDir = join(folder, "dist");
+  await viteBuild({ root: folder, configFile: false, logLevel: "silent", build: { outDir, emptyOutDir: true } });
+  return servePage(consumer, { folder: outDir });
+}
+
+const PAGE_HTML =
+  '<!doctype html><html><head><meta charset="utf-8"><title>Events</title></head><body><div id="root"></div><script type="module" src="./app.ts"></script></body></html>';
+
 describe.skipIf(chromiumPath === undefined)(
   `the front-end entries in a browser page${chromiumPath === undefined ? ` (skipped: ${noBrowserMessage})` : ""}`,
   () => {
-    // the lowest @tanstack/react-query the peer range of @tanstack/query-core allows, and the latest
-    it.each<{ version: string; alias: Record<string, string> }>([
-      { version: "5.89.0", alias: { "@tanstack/react-query": "@tanstack/react-query-lowest" } },
-      { version: "latest", alias: {} },
+    // the lowest @tanstack/react-query the peer range of @tanstack/query-core allows, and the latest,
+    // each bundled by esbuild; and the latest built by Vite. Default settings, nothing external.
+    it.each<{ bundler: "esbuild" | "vite"; version: string; alias: Record<string, string> }>([
+      { bundler: "esbuild", version: "5.89.0", alias: { "@tanstack/react-query": "@tanstack/react-query-lowest" } },
+      { bundler: "esbuild", version: "latest", alias: {} },
+      { bundler: "vite", version: "latest", alias: {} },
     ])(
-      "creates an event in a React page (@tanstack/react-query $version) whose API is the sandbox on PGlite behind MSW's service worker, with no request leaving the page's origin",
-      async ({ alias }) => {
-        await mkdir(join(consumer, "page"), { recursive: true });
-        await copyFile(join(repoRoot, "test", "package", "page", "app.ts"), join(consumer, "page", "app.ts"));
-        const bundle = await build({
-          entryPoints: [join(consumer, "page", "app.ts")],
-          absWorkingDir: consumer,
-          bundle: true,
-          write: false,
-          format: "esm",
-          platform: "browser",
-          target: "es2022",
-          define: { "process.env.NODE_ENV": '"production"' },
-          // the server entry's Fastify modules, and PGlite's Node-only branch, are never loaded in the
-          // page: the package is free of side effects, so what the page does not use is left out
-          external: ["node:*", "fastify", "@fastify/*"],
-          alias,
-          logLevel: "silent",
-        });
-        const server = await servePage(consumer, bundle.outputFiles[0]?.text ?? "");
+      "creates an event in a React page ($bundler, @tanstack/react-query $version) whose API is the sandbox on PGlite behind MSW's service worker, with no request leaving the page's origin",
+      async ({ bundler, alias }) => {
+        const server = bundler === "vite" ? await viteServer() : await esbuildServer(alias);
         const browser = await launchBrowser(chromiumPath ?? "");
         try {
           const { page } = browser;
@@ -400,7 +436,7 @@ describe.skipIf(chromiumPath === undefined)(
           await expect.poll(() => page.locator("#events li").allTextContents()).toEqual(["Harbour gala"]);
           expect(await page.locator("#status").textContent()).toBe("1 events");
           expect(await page.locator("#created").textContent()).toMatch(/^created event \d+$/);
-          await browser.screenshot("front-end-page");
+          await browser.screenshot(`front-end-page-${bundler}`);
           // the list was fetched, the event created, and the list fetched again: all answered in the page
           expect(fromWorker).toEqual([
             "GET /api/1_12/events 200",
