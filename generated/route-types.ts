@@ -80,3 +80,18 @@ export interface Route {
   readonly security: readonly (readonly RouteSecurityScheme[])[];
   readonly validators: RouteValidators;
 }
+
+/** The validators of a request: a route's, without those of its answers. */
+export type RequestValidators = Omit<RouteValidators, "responses">;
+
+/**
+ * An operation as the client engine calls it: its route, whose answers' validators may be left
+ * out. Every `Route` is one; an operation's call entry (`listEventsCall`) is one without them, so
+ * a page whose client does not check answers bundles none of their validators.
+ */
+export interface CallRoute extends Omit<Route, "validators"> {
+  readonly validators: RequestValidators & { readonly responses?: RouteValidators["responses"] };
+}
+
+/** The validators of every operation's JSON answers, by operationId, then by status. */
+export type ResponseValidators = Readonly<Record<string, Readonly<Record<string, Validator>>>>;

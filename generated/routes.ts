@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { Route } from "./route-types.js";
+import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
 
@@ -60,6 +60,38 @@ export const addWorkerCredentialRoute = {
   },
 } as const satisfies Route;
 
+/** `addWorkerCredentialRoute` without its answers' validators: what the TanStack Query options call. */
+export const addWorkerCredentialCall = {
+  operationId: "addWorkerCredential",
+  method: "POST",
+  path: "/workers/{id}/credentials",
+  pathParams: ["id"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1workers~1{id}~1credentials/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "400": [{ mediaType: "application/problem+json", kind: "json" }],
+    "401": [{ mediaType: "application/problem+json", kind: "json" }],
+    "403": [{ mediaType: "application/problem+json", kind: "json" }],
+    "404": [{ mediaType: "application/problem+json", kind: "json" }],
+    "413": [{ mediaType: "application/problem+json", kind: "json" }],
+    "414": [{ mediaType: "application/problem+json", kind: "json" }],
+    "415": [{ mediaType: "application/problem+json", kind: "json" }],
+    "422": [{ mediaType: "application/problem+json", kind: "json" }],
+    "500": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateAddWorkerCredentialPathParams,
+    body: { "application/json": V.validateWorkerCredentialCreate },
+  },
+} as const satisfies CallRoute;
+
 /** `POST /workers/{id}/documents` (addWorkerDocument): its entry in `routes`. */
 export const addWorkerDocumentRoute = {
   operationId: "addWorkerDocument",
@@ -104,6 +136,38 @@ export const addWorkerDocumentRoute = {
   },
 } as const satisfies Route;
 
+/** `addWorkerDocumentRoute` without its answers' validators: what the TanStack Query options call. */
+export const addWorkerDocumentCall = {
+  operationId: "addWorkerDocument",
+  method: "POST",
+  path: "/workers/{id}/documents",
+  pathParams: ["id"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1workers~1{id}~1documents/post/requestBody",
+    contents: [{ mediaType: "multipart/form-data", kind: "multipart", binaryFields: ["file"] }],
+  },
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "400": [{ mediaType: "application/problem+json", kind: "json" }],
+    "401": [{ mediaType: "application/problem+json", kind: "json" }],
+    "403": [{ mediaType: "application/problem+json", kind: "json" }],
+    "404": [{ mediaType: "application/problem+json", kind: "json" }],
+    "413": [{ mediaType: "application/problem+json", kind: "json" }],
+    "414": [{ mediaType: "application/problem+json", kind: "json" }],
+    "415": [{ mediaType: "application/problem+json", kind: "json" }],
+    "422": [{ mediaType: "application/problem+json", kind: "json" }],
+    "500": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateAddWorkerDocumentPathParams,
+    body: { "multipart/form-data": V.validateAddWorkerDocumentBody },
+  },
+} as const satisfies CallRoute;
+
 /** `POST /events` (createEvent): its entry in `routes`. */
 export const createEventRoute = {
   operationId: "createEvent",
@@ -142,6 +206,33 @@ export const createEventRoute = {
     },
   },
 } as const satisfies Route;
+
+/** `createEventRoute` without its answers' validators: what the TanStack Query options call. */
+export const createEventCall = {
+  operationId: "createEvent",
+  method: "POST",
+  path: "/events",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1events/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: {
+    "201": [{ mediaType: "application/json", kind: "json" }],
+    "400": [{ mediaType: "application/problem+json", kind: "json" }],
+    "401": [{ mediaType: "application/problem+json", kind: "json" }],
+    "403": [{ mediaType: "application/problem+json", kind: "json" }],
+    "413": [{ mediaType: "application/problem+json", kind: "json" }],
+    "415": [{ mediaType: "application/problem+json", kind: "json" }],
+    "422": [{ mediaType: "application/problem+json", kind: "json" }],
+    "500": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: { body: { "application/json": V.validateEventCreate } },
+} as const satisfies CallRoute;
 
 /** `POST /payroll-groups` (createPayrollGroup): its entry in `routes`. */
 export const createPayrollGroupRoute = {
@@ -182,6 +273,33 @@ export const createPayrollGroupRoute = {
   },
 } as const satisfies Route;
 
+/** `createPayrollGroupRoute` without its answers' validators: what the TanStack Query options call. */
+export const createPayrollGroupCall = {
+  operationId: "createPayrollGroup",
+  method: "POST",
+  path: "/payroll-groups",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1payroll-groups/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "400": [{ mediaType: "application/problem+json", kind: "json" }],
+    "401": [{ mediaType: "application/problem+json", kind: "json" }],
+    "403": [{ mediaType: "application/problem+json", kind: "json" }],
+    "413": [{ mediaType: "application/problem+json", kind: "json" }],
+    "415": [{ mediaType: "application/problem+json", kind: "json" }],
+    "422": [{ mediaType: "application/problem+json", kind: "json" }],
+    "500": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: { body: { "application/json": V.validatePayrollGroupCreate } },
+} as const satisfies CallRoute;
+
 /** `POST /venues` (createVenue): its entry in `routes`. */
 export const createVenueRoute = {
   operationId: "createVenue",
@@ -221,6 +339,33 @@ export const createVenueRoute = {
   },
 } as const satisfies Route;
 
+/** `createVenueRoute` without its answers' validators: what the TanStack Query options call. */
+export const createVenueCall = {
+  operationId: "createVenue",
+  method: "POST",
+  path: "/venues",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1venues/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "400": [{ mediaType: "application/problem+json", kind: "json" }],
+    "401": [{ mediaType: "application/problem+json", kind: "json" }],
+    "403": [{ mediaType: "application/problem+json", kind: "json" }],
+    "413": [{ mediaType: "application/problem+json", kind: "json" }],
+    "415": [{ mediaType: "application/problem+json", kind: "json" }],
+    "422": [{ mediaType: "application/problem+json", kind: "json" }],
+    "500": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: { body: { "application/json": V.validateVenueCreate } },
+} as const satisfies CallRoute;
+
 /** `GET /events` (listEvents): its entry in `routes`. */
 export const listEventsRoute = {
   operationId: "listEvents",
@@ -247,6 +392,24 @@ export const listEventsRoute = {
   },
 } as const satisfies Route;
 
+/** `listEventsRoute` without its answers' validators: what the TanStack Query options call. */
+export const listEventsCall = {
+  operationId: "listEvents",
+  method: "GET",
+  path: "/events",
+  pathParams: [],
+  query: [],
+  headers: [],
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "401": [{ mediaType: "application/problem+json", kind: "json" }],
+    "403": [{ mediaType: "application/problem+json", kind: "json" }],
+    "500": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: { body: {} },
+} as const satisfies CallRoute;
+
 /** `GET /wage-rules` (listWageRules): its entry in `routes`. */
 export const listWageRulesRoute = {
   operationId: "listWageRules",
@@ -272,6 +435,24 @@ export const listWageRulesRoute = {
     },
   },
 } as const satisfies Route;
+
+/** `listWageRulesRoute` without its answers' validators: what the TanStack Query options call. */
+export const listWageRulesCall = {
+  operationId: "listWageRules",
+  method: "GET",
+  path: "/wage-rules",
+  pathParams: [],
+  query: [],
+  headers: [],
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "401": [{ mediaType: "application/problem+json", kind: "json" }],
+    "403": [{ mediaType: "application/problem+json", kind: "json" }],
+    "500": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: { body: {} },
+} as const satisfies CallRoute;
 
 /** `PATCH /clients/{id}` (updateClient): its entry in `routes`. */
 export const updateClientRoute = {
@@ -317,6 +498,38 @@ export const updateClientRoute = {
   },
 } as const satisfies Route;
 
+/** `updateClientRoute` without its answers' validators: what the TanStack Query options call. */
+export const updateClientCall = {
+  operationId: "updateClient",
+  method: "PATCH",
+  path: "/clients/{id}",
+  pathParams: ["id"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1clients~1{id}/patch/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "400": [{ mediaType: "application/problem+json", kind: "json" }],
+    "401": [{ mediaType: "application/problem+json", kind: "json" }],
+    "403": [{ mediaType: "application/problem+json", kind: "json" }],
+    "404": [{ mediaType: "application/problem+json", kind: "json" }],
+    "413": [{ mediaType: "application/problem+json", kind: "json" }],
+    "414": [{ mediaType: "application/problem+json", kind: "json" }],
+    "415": [{ mediaType: "application/problem+json", kind: "json" }],
+    "422": [{ mediaType: "application/problem+json", kind: "json" }],
+    "500": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateUpdateClientPathParams,
+    body: { "application/json": V.validateClientUpdate },
+  },
+} as const satisfies CallRoute;
+
 /** `PATCH /events/{id}` (updateEvent): its entry in `routes`. */
 export const updateEventRoute = {
   operationId: "updateEvent",
@@ -360,6 +573,135 @@ export const updateEventRoute = {
     },
   },
 } as const satisfies Route;
+
+/** `updateEventRoute` without its answers' validators: what the TanStack Query options call. */
+export const updateEventCall = {
+  operationId: "updateEvent",
+  method: "PATCH",
+  path: "/events/{id}",
+  pathParams: ["id"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1events~1{id}/patch/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "400": [{ mediaType: "application/problem+json", kind: "json" }],
+    "401": [{ mediaType: "application/problem+json", kind: "json" }],
+    "403": [{ mediaType: "application/problem+json", kind: "json" }],
+    "404": [{ mediaType: "application/problem+json", kind: "json" }],
+    "413": [{ mediaType: "application/problem+json", kind: "json" }],
+    "414": [{ mediaType: "application/problem+json", kind: "json" }],
+    "415": [{ mediaType: "application/problem+json", kind: "json" }],
+    "422": [{ mediaType: "application/problem+json", kind: "json" }],
+    "500": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateUpdateEventPathParams,
+    body: { "application/json": V.validateEventUpdate },
+  },
+} as const satisfies CallRoute;
+
+/**
+ * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
+ * `validateResponses` to check answers (a page that does not, does not bundle them).
+ */
+export const responseValidators = {
+  addWorkerCredential: {
+    "200": V.validateWorkerCredential,
+    "400": V.validateProblem,
+    "401": V.validateProblem,
+    "403": V.validateProblem,
+    "404": V.validateProblem,
+    "413": V.validateProblem,
+    "414": V.validateProblem,
+    "415": V.validateProblem,
+    "422": V.validateProblem,
+    "500": V.validateProblem,
+  },
+  addWorkerDocument: {
+    "200": V.validateWorkerDocument,
+    "400": V.validateProblem,
+    "401": V.validateProblem,
+    "403": V.validateProblem,
+    "404": V.validateProblem,
+    "413": V.validateProblem,
+    "414": V.validateProblem,
+    "415": V.validateProblem,
+    "422": V.validateProblem,
+    "500": V.validateProblem,
+  },
+  createEvent: {
+    "201": V.validateCreateEventResponse201,
+    "400": V.validateProblem,
+    "401": V.validateProblem,
+    "403": V.validateProblem,
+    "413": V.validateProblem,
+    "415": V.validateProblem,
+    "422": V.validateProblem,
+    "500": V.validateProblem,
+  },
+  createPayrollGroup: {
+    "200": V.validatePayrollGroup,
+    "400": V.validateProblem,
+    "401": V.validateProblem,
+    "403": V.validateProblem,
+    "413": V.validateProblem,
+    "415": V.validateProblem,
+    "422": V.validateProblem,
+    "500": V.validateProblem,
+  },
+  createVenue: {
+    "200": V.validateVenue,
+    "400": V.validateProblem,
+    "401": V.validateProblem,
+    "403": V.validateProblem,
+    "413": V.validateProblem,
+    "415": V.validateProblem,
+    "422": V.validateProblem,
+    "500": V.validateProblem,
+  },
+  listEvents: {
+    "200": V.validateEventList,
+    "401": V.validateProblem,
+    "403": V.validateProblem,
+    "500": V.validateProblem,
+  },
+  listWageRules: {
+    "200": V.validateWageRules,
+    "401": V.validateProblem,
+    "403": V.validateProblem,
+    "500": V.validateProblem,
+  },
+  updateClient: {
+    "200": V.validateUpdateClientResponse200,
+    "400": V.validateProblem,
+    "401": V.validateProblem,
+    "403": V.validateProblem,
+    "404": V.validateProblem,
+    "413": V.validateProblem,
+    "414": V.validateProblem,
+    "415": V.validateProblem,
+    "422": V.validateProblem,
+    "500": V.validateProblem,
+  },
+  updateEvent: {
+    "200": V.validateEvent,
+    "400": V.validateProblem,
+    "401": V.validateProblem,
+    "403": V.validateProblem,
+    "404": V.validateProblem,
+    "413": V.validateProblem,
+    "414": V.validateProblem,
+    "415": V.validateProblem,
+    "422": V.validateProblem,
+    "500": V.validateProblem,
+  },
+} as const satisfies ResponseValidators;
 
 export const routes = {
   addWorkerCredential: addWorkerCredentialRoute,

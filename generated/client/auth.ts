@@ -5,7 +5,7 @@
  * Credentials, placed as the route table's security requirements say: apiKey in a header, the
  * query or a cookie; http bearer and basic (and oauth2/openIdConnect tokens) in Authorization.
  */
-import type { Route, RouteSecurityScheme } from "../route-types.js";
+import type { CallRoute, RouteSecurityScheme } from "../route-types.js";
 
 /** A user name and password for http basic authentication. */
 export interface BasicCredentials {
@@ -38,7 +38,7 @@ type Presented = string | BasicCredentials | true;
  * alternative (`{}`: authentication optional) is skipped so that credentials, when given, are
  * still sent; nothing is sent when no alternative is satisfied (the server answers 401).
  */
-export function placeCredentials(route: Route, credentials: Credentials): CredentialPlacement {
+export function placeCredentials(route: CallRoute, credentials: Credentials): CredentialPlacement {
   const headers: Record<string, string> = {};
   const query: string[] = [];
   const cookies: string[] = [];

@@ -5,7 +5,7 @@
 
 export type { BasicCredentials } from "./auth.js";
 export type { Bytes, FileInput, NamedFile, RawBody, WithFiles } from "./body.js";
-export { type ApiErrorOf, Client, type ClientOptions, createBaseClient, createClient, type ErrorAnswers, isApiError } from "./client.js";
+export { type ApiErrorOf, type BaseClientOptions, Client, type ClientOptions, createBaseClient, createClient, type ErrorAnswers, isApiError } from "./client.js";
 export {
   ApiError,
   ApiNetworkError,

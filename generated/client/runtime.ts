@@ -7,7 +7,7 @@
  * the operation's route itself (the TanStack Query options do, so a page bundles only the routes
  * it calls). Operations are prepared on their first call and kept for the client's life.
  */
-import type { Route } from "../route-types.js";
+import type { CallRoute, ResponseValidators, Route, Validator } from "../route-types.js";
 import type { Credentials } from "./auth.js";
 import { Operation } from "./operation.js";
 import type { RetryOptions } from "./transport.js";
@@ -27,8 +27,12 @@ export interface TransportOptions {
   readonly retry?: RetryOptions;
   /** check path, query, header and body against the contract before sending (default true) */
   readonly validateRequests?: boolean;
-  /** check each success body against the contract (default false) */
-  readonly validateResponses?: boolean;
+  /**
+   * check each success body against the contract (default false): `true` where the client holds
+   * the route table (`createClient`); else the answers' validators (`responseValidators`), which
+   * a page that does not check answers leaves out of its bundle
+   */
+  readonly validateResponses?: boolean | ResponseValidators;
 }
 
 /** Everything the engine needs: where to send, how, and which credentials to present. */
@@ -68,6 +72,8 @@ export interface Settings extends Credentials {
   readonly retry: RetryOptions | undefined;
   readonly validateRequests: boolean;
   readonly validateResponses: boolean;
+  /** the answers' validators given as `validateResponses` */
+  readonly responseValidators?: ResponseValidators;
 }
 
 /** A server of the spec: its URL, whose `{name}` placeholders are filled from `variables`. */
@@ -91,23 +97,36 @@ const NO_ARGS: CallArgs = Object.freeze({});
 export class Runtime {
   readonly #routes: Readonly<Record<string, Route>>;
   readonly #settings: Settings;
-  readonly #operations = new Map<Route, Operation>();
+  readonly #operations = new Map<CallRoute, Operation>();
 
   constructor(api: ClientApi, options: RuntimeOptions) {
     this.#routes = api.routes ?? {};
     this.#settings = resolveSettings(api.servers, options);
   }
 
-  /** Calls an operation: its key in the route table, or its route. */
-  call<R>(operation: string | Route, args: object | undefined, options: CallOptions | undefined): Promise<R> {
+  /** Calls an operation: its key in the route table, or its route (or call entry). */
+  call<R>(operation: string | CallRoute, args: object | undefined, options: CallOptions | undefined): Promise<R> {
     const route = typeof operation === "string" ? this.#routes[operation] : operation;
     if (route === undefined) return Promise.reject(new TypeError(`no operation "${operation}" in the route table`));
     let prepared = this.#operations.get(route);
     if (prepared === undefined) {
-      prepared = new Operation(route, this.#settings);
+      const answers = this.#settings.validateResponses ? this.#answerValidators(route) : undefined;
+      if (answers instanceof TypeError) return Promise.reject(answers);
+      prepared = new Operation(route, this.#settings, answers);
       this.#operations.set(route, prepared);
     }
     return prepared.send((args ?? NO_ARGS) as CallArgs, options) as Promise<R>;
+  }
+
+  /** The validators of the answers of `route`: its own, its entry's in the table, or the ones given. */
+  #answerValidators(route: CallRoute): Readonly<Record<string, Validator>> | TypeError {
+    const id = route.operationId;
+    const answers =
+      route.validators.responses ?? this.#routes[id]?.validators.responses ?? this.#settings.responseValidators?.[id];
+    if (answers !== undefined) return answers;
+    return new TypeError(
+      `${id}: validateResponses needs the answers' validators: give createBaseClient \`validateResponses: responseValidators\``,
+    );
   }
 }
 
@@ -133,7 +152,8 @@ function resolveSettings(servers: readonly ServerEntry[], options: RuntimeOption
     timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) ? timeoutMs : undefined,
     retry: options.retry,
     validateRequests: options.validateRequests ?? true,
-    validateResponses: options.validateResponses ?? false,
+    validateResponses: options.validateResponses !== undefined && options.validateResponses !== false,
+    responseValidators: typeof options.validateResponses === "object" ? options.validateResponses : undefined,
   };
 }
 

@@ -54,57 +54,57 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `listEvents` (GET /events); a prefix of it names every query below. */
 export function listEventsQueryKey(input?: Parameters<Client["listEvents"]>[0]): DataTag<QueryKey, Result<"listEvents">> {
-  return queryKeyOf(api, R.listEventsRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">>;
+  return queryKeyOf(api, R.listEventsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">>;
 }
 
 /** `{ queryKey, queryFn }` of `listEvents` (GET /events), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listEventsQueryOptions(client: BaseClient, input?: Parameters<Client["listEvents"]>[0]) {
-  const options = queryOptionsOf(api, R.listEventsRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listEvents">>(R.listEventsRoute, input, call));
+  const options = queryOptionsOf(api, R.listEventsCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listEvents">>(R.listEventsCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listEvents">> };
 }
 
 /** The query key of `listWageRules` (GET /wage-rules); a prefix of it names every query below. */
 export function listWageRulesQueryKey(input?: Parameters<Client["listWageRules"]>[0]): DataTag<QueryKey, Result<"listWageRules">> {
-  return queryKeyOf(api, R.listWageRulesRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">>;
+  return queryKeyOf(api, R.listWageRulesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">>;
 }
 
 /** `{ queryKey, queryFn }` of `listWageRules` (GET /wage-rules), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listWageRulesQueryOptions(client: BaseClient, input?: Parameters<Client["listWageRules"]>[0]) {
-  const options = queryOptionsOf(api, R.listWageRulesRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listWageRules">>(R.listWageRulesRoute, input, call));
+  const options = queryOptionsOf(api, R.listWageRulesCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listWageRules">>(R.listWageRulesCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listWageRules">> };
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerCredential` (POST /workers/{id}/credentials); on success it invalidates `invalidates.addWorkerCredential`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addWorkerCredentialMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addWorkerCredential">, Parameters<Client["addWorkerCredential"]>[0]>) {
-  return mutationOptionsOf(api, "addWorkerCredential", R.addWorkerCredentialRoute, [], (variables: Parameters<Client["addWorkerCredential"]>[0]) => client[RUNTIME].call<Result<"addWorkerCredential">>(R.addWorkerCredentialRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "addWorkerCredential", R.addWorkerCredentialCall, [], (variables: Parameters<Client["addWorkerCredential"]>[0]) => client[RUNTIME].call<Result<"addWorkerCredential">>(R.addWorkerCredentialCall, variables, undefined), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerDocument` (POST /workers/{id}/documents); on success it invalidates `invalidates.addWorkerDocument`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addWorkerDocumentMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addWorkerDocument">, Parameters<Client["addWorkerDocument"]>[0]>) {
-  return mutationOptionsOf(api, "addWorkerDocument", R.addWorkerDocumentRoute, [], (variables: Parameters<Client["addWorkerDocument"]>[0]) => client[RUNTIME].call<Result<"addWorkerDocument">>(R.addWorkerDocumentRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "addWorkerDocument", R.addWorkerDocumentCall, [], (variables: Parameters<Client["addWorkerDocument"]>[0]) => client[RUNTIME].call<Result<"addWorkerDocument">>(R.addWorkerDocumentCall, variables, undefined), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createEvent` (POST /events); on success it invalidates `invalidates.createEvent`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createEventMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createEvent">, Parameters<Client["createEvent"]>[0]>) {
-  return mutationOptionsOf(api, "createEvent", R.createEventRoute, ["/events"], (variables: Parameters<Client["createEvent"]>[0]) => client[RUNTIME].call<Result<"createEvent">>(R.createEventRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "createEvent", R.createEventCall, ["/events"], (variables: Parameters<Client["createEvent"]>[0]) => client[RUNTIME].call<Result<"createEvent">>(R.createEventCall, variables, undefined), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createPayrollGroup` (POST /payroll-groups); on success it invalidates `invalidates.createPayrollGroup`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createPayrollGroupMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createPayrollGroup">, Parameters<Client["createPayrollGroup"]>[0]>) {
-  return mutationOptionsOf(api, "createPayrollGroup", R.createPayrollGroupRoute, [], (variables: Parameters<Client["createPayrollGroup"]>[0]) => client[RUNTIME].call<Result<"createPayrollGroup">>(R.createPayrollGroupRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "createPayrollGroup", R.createPayrollGroupCall, [], (variables: Parameters<Client["createPayrollGroup"]>[0]) => client[RUNTIME].call<Result<"createPayrollGroup">>(R.createPayrollGroupCall, variables, undefined), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createVenue` (POST /venues); on success it invalidates `invalidates.createVenue`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createVenueMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createVenue">, Parameters<Client["createVenue"]>[0]>) {
-  return mutationOptionsOf(api, "createVenue", R.createVenueRoute, [], (variables: Parameters<Client["createVenue"]>[0]) => client[RUNTIME].call<Result<"createVenue">>(R.createVenueRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "createVenue", R.createVenueCall, [], (variables: Parameters<Client["createVenue"]>[0]) => client[RUNTIME].call<Result<"createVenue">>(R.createVenueCall, variables, undefined), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `updateClient` (PATCH /clients/{id}); on success it invalidates `invalidates.updateClient`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function updateClientMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"updateClient">, Parameters<Client["updateClient"]>[0]>) {
-  return mutationOptionsOf(api, "updateClient", R.updateClientRoute, [], (variables: Parameters<Client["updateClient"]>[0]) => client[RUNTIME].call<Result<"updateClient">>(R.updateClientRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "updateClient", R.updateClientCall, [], (variables: Parameters<Client["updateClient"]>[0]) => client[RUNTIME].call<Result<"updateClient">>(R.updateClientCall, variables, undefined), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `updateEvent` (PATCH /events/{id}); on success it invalidates `invalidates.updateEvent`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function updateEventMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"updateEvent">, Parameters<Client["updateEvent"]>[0]>) {
-  return mutationOptionsOf(api, "updateEvent", R.updateEventRoute, ["/events"], (variables: Parameters<Client["updateEvent"]>[0]) => client[RUNTIME].call<Result<"updateEvent">>(R.updateEventRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "updateEvent", R.updateEventCall, ["/events"], (variables: Parameters<Client["updateEvent"]>[0]) => client[RUNTIME].call<Result<"updateEvent">>(R.updateEventCall, variables, undefined), settings);
 }

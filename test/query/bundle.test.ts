@@ -1,20 +1,21 @@
 /**
  * A page pays for the operations it uses: bundled by esbuild for the browser, a page whose client
- * is `createBaseClient`'s holds the routes and validators of the operations whose TanStack Query
- * options it imports, and no other operation's; a page with `createClient`'s `Client`, whose
- * methods name every operation, holds them all. And the base client calls as the full one does.
+ * is `createBaseClient`'s holds the call entries and request validators of the operations whose
+ * TanStack Query options it imports, and no other operation's, nor their answers' validators
+ * unless it checks answers; a page with `createClient`'s `Client`, whose methods name every
+ * operation, holds them all. And the base client calls as the full one does.
  */
 import { QueryClient } from "@tanstack/query-core";
 import { describe, expect, it } from "vitest";
-import { createBaseClient, createClient } from "../../generated/index.js";
+import { createBaseClient, createClient, ResponseValidationError, responseValidators } from "../../generated/index.js";
 import { createEventMutationOptions, listEventsQueryOptions } from "../../generated/query/index.js";
 import { bundleBesideGenerated } from "../support/page-bundle.js";
 
-/** A page of two operations (list events, create one), its client made by `factory`. */
-const page = (factory: string): string => `
-import { ${factory} } from "./index.js";
+/** A page of two operations (list events, create one), its client made by `factory` with `options`. */
+const page = (factory: string, options = ""): string => `
+import { ${factory}${options === "" ? "" : ", responseValidators"} } from "./index.js";
 import { createEventMutationOptions, listEventsQueryOptions } from "./query/index.js";
-const client = ${factory}({ baseUrl: "/api/1_12", apiKey: "k" });
+const client = ${factory}({ baseUrl: "/api/1_12", apiKey: "k"${options} });
 export const options = [listEventsQueryOptions(client), createEventMutationOptions(client)];
 `;
 
@@ -22,24 +23,24 @@ export const options = [listEventsQueryOptions(client), createEventMutationOptio
 async function kept(source: string): Promise<{ validators: string[]; routes: string[] }> {
   const text = await bundleBesideGenerated(source);
   const names = (pattern: RegExp): string[] => [...text.matchAll(pattern)].map((match) => match[1] ?? "").sort();
-  return { validators: names(/^function (validate\w+)\(/gm), routes: names(/^var (\w+Route) = /gm) };
+  return { validators: names(/^function (validate\w+)\(/gm), routes: names(/^var (\w+(?:Route|Call)) = /gm) };
 }
 
 describe("a page's bundle", () => {
-  it("with createBaseClient, holds the routes and validators of the operations it uses, no other", async () => {
+  it("with createBaseClient, holds the call entries and request validators of the operations it uses, no other", async () => {
     const { validators, routes } = await kept(page("createBaseClient"));
-    expect(routes).toEqual(["createEventRoute", "listEventsRoute"]);
-    expect(validators).toEqual([
-      "validateCreateEventResponse201",
-      "validateEventCreate",
-      "validateEventList",
-      "validateProblem",
-    ]);
+    expect(routes).toEqual(["createEventCall", "listEventsCall"]);
+    expect(validators).toEqual(["validateEventCreate"]);
+  });
+
+  it("with createBaseClient checking answers, holds their validators too", async () => {
+    const { validators } = await kept(page("createBaseClient", ", validateResponses: responseValidators"));
+    expect(validators).toEqual(expect.arrayContaining(["validateEventCreate", "validateEventList", "validateProblem"]));
   });
 
   it("with createClient, holds every operation's route", async () => {
     const { routes } = await kept(page("createClient"));
-    expect(routes).toHaveLength(9);
+    expect(routes.filter((name) => name.endsWith("Route"))).toHaveLength(9);
   });
 });
 
@@ -69,6 +70,31 @@ describe("the base client", () => {
       "GET http://api.test/events k",
       "POST http://api.test/events k",
     ]);
+  });
+
+  it("checks answers only against the validators it is given", async () => {
+    // total_count must be an integer: an answer that breaks the contract
+    const fetch = async (): Promise<Response> => Response.json({ data: [], total_count: "many" });
+    const queryClient = new QueryClient();
+    const unchecked = createBaseClient({ apiKey: "k", baseUrl: "http://api.test", fetch });
+    expect(await queryClient.fetchQuery({ ...listEventsQueryOptions(unchecked), staleTime: 0 })).toEqual({
+      data: [],
+      total_count: "many",
+    });
+    const checked = createBaseClient({
+      apiKey: "k",
+      baseUrl: "http://api.test",
+      fetch,
+      validateResponses: responseValidators,
+    });
+    await expect(listEventsQueryOptions(checked).queryFn({ signal: new AbortController().signal })).rejects.toThrow(
+      ResponseValidationError,
+    );
+    // the full client holds the route table, so `true` is enough
+    const full = createClient({ apiKey: "k", baseUrl: "http://api.test", fetch, validateResponses: true });
+    await expect(listEventsQueryOptions(full).queryFn({ signal: new AbortController().signal })).rejects.toThrow(
+      /listEvents: invalid 200 answer/,
+    );
   });
 
   it("checks requests before sending, as the full client does", async () => {

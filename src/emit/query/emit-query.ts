@@ -1,6 +1,6 @@
 import type { OperationModel } from "../../model/types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
-import { routeConstName } from "../routes/emit-routes.js";
+import { callConstName } from "../routes/emit-routes.js";
 import { wrap } from "../server/emit-server.js";
 import { buildInvalidationMap, type Invalidation, isMutation } from "./invalidation-map.js";
 
@@ -33,7 +33,7 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
     mutations: model.operations.filter(isMutation).map((operation) => ({
       name: operation.names.method,
       route: routeText(operation),
-      routeName: routeConstName(operation),
+      routeName: callConstName(operation),
       optionsName: `${operation.names.method}MutationOptions`,
       targets: (map[operation.names.method] ?? []).map((entry) => entry.query),
       targetPaths: (map[operation.names.method] ?? []).map((entry) => byName.get(entry.query)?.path ?? ""),
@@ -51,7 +51,7 @@ function queryView(operation: OperationModel): object {
   return {
     name: operation.names.method,
     route: routeText(operation),
-    routeName: routeConstName(operation),
+    routeName: callConstName(operation),
     keyName: `${operation.names.method}QueryKey`,
     optionsName: `${operation.names.method}QueryOptions`,
     optional: !required,

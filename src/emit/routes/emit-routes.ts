@@ -8,18 +8,34 @@ export function routeConstName(operation: OperationModel): string {
   return `${operation.names.method}Route`;
 }
 
+/** The name of an operation's call entry in routes.ts: `listEvents` → `listEventsCall`. */
+export function callConstName(operation: OperationModel): string {
+  return `${operation.names.method}Call`;
+}
+
 /**
  * generated/routes.ts: the route table shared by the server and the client; its types,
  * route-types.ts, from the runtime. Each operation's entry is a constant of its own, which the
  * table names: code that names one operation's constant (the TanStack Query options) bundles that
- * entry and its validators, not the whole table.
+ * entry and its validators, not the whole table. Each has a call entry too, the same without its
+ * answers' validators, which the TanStack Query options name: a client checks answers only when
+ * given `validateResponses` (its answers' validators, `responseValidators`, with them). The two
+ * are written out in full: a route spread from its call entry would be kept by bundlers unused.
  */
 export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
-  const entries = model.operations.map((operation) => ({
-    name: routeConstName(operation),
-    doc: `\`${operation.method.toUpperCase()} ${operation.path}\` (${operation.names.method}): its entry in \`routes\`.`,
-    route: buildRouteView(operation, model),
-  }));
+  const entries = model.operations.map((operation) => {
+    const route = buildRouteView(operation, model);
+    const { responses, ...request } = route.validators;
+    return {
+      name: routeConstName(operation),
+      callName: callConstName(operation),
+      key: operation.names.method,
+      doc: `\`${operation.method.toUpperCase()} ${operation.path}\` (${operation.names.method}): its entry in \`routes\`.`,
+      route,
+      call: { ...route, validators: request },
+      responses,
+    };
+  });
   const routes = Object.fromEntries(
     model.operations.map((operation) => [operation.names.method, new CodeRef(routeConstName(operation))]),
   );

@@ -3,7 +3,7 @@
  * each request media type (accept, content-type, credentials, the client's headers), the
  * validators. `send` then only fills in what the call brings.
  */
-import type { Route, RouteContent, Validator } from "../route-types.js";
+import type { CallRoute, RouteContent, Validator } from "../route-types.js";
 import { placeCredentials } from "./auth.js";
 import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "./body.js";
 import {
@@ -41,8 +41,10 @@ const ALL_ERRORS = { allErrors: true } as const;
 
 /** An operation of the route table, ready to send; one per client and operation. */
 export class Operation {
-  readonly #route: Route;
+  readonly #route: CallRoute;
   readonly #settings: Settings;
+  /** the answers' validators, when answers are checked */
+  readonly #answers: Readonly<Record<string, Validator>> | undefined;
   readonly #template: PathTemplate;
   readonly #base: string;
   readonly #fixedUrl: string | undefined;
@@ -51,9 +53,10 @@ export class Operation {
   readonly #contents: readonly PreparedContent[];
   readonly #idempotent: boolean;
 
-  constructor(route: Route, settings: Settings) {
+  constructor(route: CallRoute, settings: Settings, answers?: Readonly<Record<string, Validator>>) {
     this.#route = route;
     this.#settings = settings;
+    this.#answers = answers;
     this.#template = compilePath(route.path);
     this.#base = settings.baseUrl;
     const placed = placeCredentials(route, settings);
@@ -136,7 +139,7 @@ export class Operation {
 
   async #read(response: Response, scope: CallScope | undefined): Promise<unknown> {
     try {
-      return await readSuccess(this.#route, response, this.#settings.validateResponses);
+      return await readSuccess(this.#route, response, this.#answers ?? this.#settings.validateResponses);
     } catch (error) {
       throw error instanceof ResponseValidationError ? error : this.#failure(error, scope);
     }
@@ -222,7 +225,7 @@ function withQuery(url: string, query: string, authQuery: string): string {
   return all === "" ? url : `${url}?${all}`;
 }
 
-function acceptHeader(route: Route): Record<string, string> {
+function acceptHeader(route: CallRoute): Record<string, string> {
   const types = new Set(Object.values(route.responses).flatMap((contents) => contents.map((c) => c.mediaType)));
   return types.size === 0 ? {} : { accept: [...types].join(", ") };
 }

@@ -5,34 +5,42 @@
  */
 
 import { bodyKindOf, mediaTypeEssence } from "../media-types.js";
-import type { BodyKind, Route, RouteContent, Validator } from "../route-types.js";
+import type { BodyKind, CallRoute, RouteContent, Validator } from "../route-types.js";
 import { ApiError, ResponseValidationError } from "./errors.js";
 
 type ReadKind = BodyKind | "none";
 
 /** The route's declared contents for a status: exact, then its range ("4XX"), then default. */
-export function declaredContents(route: Route, status: number): readonly RouteContent[] | undefined {
+export function declaredContents(route: CallRoute, status: number): readonly RouteContent[] | undefined {
   const responses = route.responses;
   return responses[status] ?? responses[`${Math.floor(status / 100)}XX`] ?? responses["default"];
 }
 
-/** The validator of a status's JSON body, found the same way. */
-function responseValidator(route: Route, status: number): Validator | undefined {
-  const validators = route.validators.responses;
+/** The validator of a status's JSON body among `validators`, found the same way. */
+function responseValidator(validators: Readonly<Record<string, Validator>>, status: number): Validator | undefined {
   return validators[status] ?? validators[`${Math.floor(status / 100)}XX`] ?? validators["default"];
 }
 
-/** The body of a 2xx answer, checked when `validate` is set. */
-export async function readSuccess(route: Route, response: Response, validate: boolean): Promise<unknown> {
+/**
+ * The body of a 2xx answer, checked when `validate` is set: `true` against the route's own
+ * answers' validators, an object against those validators.
+ */
+export async function readSuccess(
+  route: CallRoute,
+  response: Response,
+  validate: boolean | Readonly<Record<string, Validator>>,
+): Promise<unknown> {
   const contents = declaredContents(route, response.status);
   const kind = readKind(route, response, contents);
   const body = await readAs(kind, response, route.operationId);
-  if (validate) checkResponse(route, response, contents, kind, body);
+  if (validate === false) return body;
+  const validators = validate === true ? (route.validators.responses ?? {}) : validate;
+  checkResponse(route.operationId, validators, response, contents, kind, body);
   return body;
 }
 
 /** The ApiError of a non-2xx answer, its body read as JSON when it is JSON, else as text. */
-export async function readFailure(route: Route, response: Response): Promise<ApiError> {
+export async function readFailure(route: CallRoute, response: Response): Promise<ApiError> {
   const kind = kindOfMediaType(response.headers.get("content-type"));
   let body: unknown;
   try {
@@ -44,7 +52,7 @@ export async function readFailure(route: Route, response: Response): Promise<Api
   return new ApiError(route.operationId, response, body);
 }
 
-function readKind(route: Route, response: Response, contents: readonly RouteContent[] | undefined): ReadKind {
+function readKind(route: CallRoute, response: Response, contents: readonly RouteContent[] | undefined): ReadKind {
   const status = response.status;
   if (status === 204 || status === 205 || status === 304 || route.method === "HEAD") return "none";
   if (contents !== undefined && contents.length === 0) return "none";
@@ -80,7 +88,8 @@ async function readAs(kind: ReadKind, response: Response, operationId: string): 
 }
 
 function checkResponse(
-  route: Route,
+  operationId: string,
+  validators: Readonly<Record<string, Validator>>,
   response: Response,
   contents: readonly RouteContent[] | undefined,
   kind: ReadKind,
@@ -94,12 +103,12 @@ function checkResponse(
       params: { status: response.status },
       message: `status ${response.status} is not declared`,
     };
-    throw new ResponseValidationError(route.operationId, response, [issue], body);
+    throw new ResponseValidationError(operationId, response, [issue], body);
   }
-  const validator = kind === "json" ? responseValidator(route, response.status) : undefined;
+  const validator = kind === "json" ? responseValidator(validators, response.status) : undefined;
   const result = validator?.(body, ALL_ERRORS);
   if (result !== undefined && !result.valid)
-    throw new ResponseValidationError(route.operationId, response, result.errors, body);
+    throw new ResponseValidationError(operationId, response, result.errors, body);
 }
 
 const ALL_ERRORS = { allErrors: true } as const;

@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { Route } from "./route-types.js";
+import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
 
@@ -33,6 +33,32 @@ export const addPetRoute = {
   security: [],
   validators: { body: { "application/json": V.validatePet }, responses: { "201": V.validatePet } },
 } as const satisfies Route;
+
+/** `addPetRoute` without its answers' validators: what the TanStack Query options call. */
+export const addPetCall = {
+  operationId: "addPet",
+  method: "POST",
+  path: "/pets",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1pets/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validatePet } },
+} as const satisfies CallRoute;
+
+/**
+ * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
+ * `validateResponses` to check answers (a page that does not, does not bundle them).
+ */
+export const responseValidators = {
+  addPet: { "201": V.validatePet },
+} as const satisfies ResponseValidators;
 
 export const routes = { addPet: addPetRoute } as const satisfies Readonly<Record<string, Route>>;
 

@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { Route } from "./route-types.js";
+import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
 
@@ -34,6 +34,24 @@ export const createOrderRoute = {
   validators: { body: { "application/json": V.validateOrderCreate }, responses: { "201": V.validateOrder } },
 } as const satisfies Route;
 
+/** `createOrderRoute` without its answers' validators: what the TanStack Query options call. */
+export const createOrderCall = {
+  operationId: "createOrder",
+  method: "POST",
+  path: "/orders",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1orders/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validateOrderCreate } },
+} as const satisfies CallRoute;
+
 /** `GET /categories` (getCategoryTree): its entry in `routes`. */
 export const getCategoryTreeRoute = {
   operationId: "getCategoryTree",
@@ -46,6 +64,19 @@ export const getCategoryTreeRoute = {
   security: [],
   validators: { body: {}, responses: { "200": V.validateCategory } },
 } as const satisfies Route;
+
+/** `getCategoryTreeRoute` without its answers' validators: what the TanStack Query options call. */
+export const getCategoryTreeCall = {
+  operationId: "getCategoryTree",
+  method: "GET",
+  path: "/categories",
+  pathParams: [],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: {} },
+} as const satisfies CallRoute;
 
 /** `GET /customers/{customerId}` (getCustomer): its entry in `routes`. */
 export const getCustomerRoute = {
@@ -64,6 +95,19 @@ export const getCustomerRoute = {
   },
 } as const satisfies Route;
 
+/** `getCustomerRoute` without its answers' validators: what the TanStack Query options call. */
+export const getCustomerCall = {
+  operationId: "getCustomer",
+  method: "GET",
+  path: "/customers/{customerId}",
+  pathParams: ["customerId"],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { pathParams: V.validateGetCustomerPathParams, body: {} },
+} as const satisfies CallRoute;
+
 /** `GET /orders` (listOrders): its entry in `routes`. */
 export const listOrdersRoute = {
   operationId: "listOrders",
@@ -76,6 +120,30 @@ export const listOrdersRoute = {
   security: [],
   validators: { body: {}, responses: { "200": V.validateListOrdersResponse200 } },
 } as const satisfies Route;
+
+/** `listOrdersRoute` without its answers' validators: what the TanStack Query options call. */
+export const listOrdersCall = {
+  operationId: "listOrders",
+  method: "GET",
+  path: "/orders",
+  pathParams: [],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: {} },
+} as const satisfies CallRoute;
+
+/**
+ * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
+ * `validateResponses` to check answers (a page that does not, does not bundle them).
+ */
+export const responseValidators = {
+  createOrder: { "201": V.validateOrder },
+  getCategoryTree: { "200": V.validateCategory },
+  getCustomer: { "200": V.validateCustomer },
+  listOrders: { "200": V.validateListOrdersResponse200 },
+} as const satisfies ResponseValidators;
 
 export const routes = {
   createOrder: createOrderRoute,

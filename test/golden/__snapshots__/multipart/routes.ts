@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { Route } from "./route-types.js";
+import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
 
@@ -34,6 +34,24 @@ export const replaceCoverRoute = {
   validators: { pathParams: V.validateReplaceCoverPathParams, body: {}, responses: {} },
 } as const satisfies Route;
 
+/** `replaceCoverRoute` without its answers' validators: what the TanStack Query options call. */
+export const replaceCoverCall = {
+  operationId: "replaceCover",
+  method: "PUT",
+  path: "/albums/{albumId}/cover",
+  pathParams: ["albumId"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1albums~1{albumId}~1cover/put/requestBody",
+    contents: [{ mediaType: "image/png", kind: "binary" }],
+  },
+  responses: { "204": [] },
+  security: [],
+  validators: { pathParams: V.validateReplaceCoverPathParams, body: {} },
+} as const satisfies CallRoute;
+
 /** `POST /albums/{albumId}/photos` (uploadPhoto): its entry in `routes`. */
 export const uploadPhotoRoute = {
   operationId: "uploadPhoto",
@@ -55,6 +73,36 @@ export const uploadPhotoRoute = {
     responses: { "201": V.validateUploadPhotoResponse201 },
   },
 } as const satisfies Route;
+
+/** `uploadPhotoRoute` without its answers' validators: what the TanStack Query options call. */
+export const uploadPhotoCall = {
+  operationId: "uploadPhoto",
+  method: "POST",
+  path: "/albums/{albumId}/photos",
+  pathParams: ["albumId"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1albums~1{albumId}~1photos/post/requestBody",
+    contents: [{ mediaType: "multipart/form-data", kind: "multipart", binaryFields: ["image", "thumbnails"] }],
+  },
+  responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: {
+    pathParams: V.validateUploadPhotoPathParams,
+    body: { "multipart/form-data": V.validateUploadPhotoBody },
+  },
+} as const satisfies CallRoute;
+
+/**
+ * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
+ * `validateResponses` to check answers (a page that does not, does not bundle them).
+ */
+export const responseValidators = {
+  replaceCover: {},
+  uploadPhoto: { "201": V.validateUploadPhotoResponse201 },
+} as const satisfies ResponseValidators;
 
 export const routes = { replaceCover: replaceCoverRoute, uploadPhoto: uploadPhotoRoute } as const satisfies Readonly<Record<string, Route>>;
 

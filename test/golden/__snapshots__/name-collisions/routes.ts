@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { Route } from "./route-types.js";
+import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
 
@@ -34,6 +34,24 @@ export const createThingRoute = {
   validators: { body: { "application/json": V.validateVenueItem2 }, responses: { "200": V.validateVenueItem3 } },
 } as const satisfies Route;
 
+/** `createThingRoute` without its answers' validators: what the TanStack Query options call. */
+export const createThingCall = {
+  operationId: "create-thing",
+  method: "POST",
+  path: "/things",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1things/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validateVenueItem2 } },
+} as const satisfies CallRoute;
+
 /** `GET /things` (listThings): its entry in `routes`. */
 export const listThingsRoute = {
   operationId: "listThings",
@@ -46,6 +64,28 @@ export const listThingsRoute = {
   security: [],
   validators: { body: {}, responses: { "200": V.validateCreateThingBody } },
 } as const satisfies Route;
+
+/** `listThingsRoute` without its answers' validators: what the TanStack Query options call. */
+export const listThingsCall = {
+  operationId: "listThings",
+  method: "GET",
+  path: "/things",
+  pathParams: [],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: {} },
+} as const satisfies CallRoute;
+
+/**
+ * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
+ * `validateResponses` to check answers (a page that does not, does not bundle them).
+ */
+export const responseValidators = {
+  createThing: { "200": V.validateVenueItem3 },
+  listThings: { "200": V.validateCreateThingBody },
+} as const satisfies ResponseValidators;
 
 export const routes = { createThing: createThingRoute, listThings: listThingsRoute } as const satisfies Readonly<Record<string, Route>>;
 

@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { Route } from "./route-types.js";
+import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
 
@@ -37,6 +37,32 @@ export const putProfileRoute = {
     responses: { "200": V.validateProfile },
   },
 } as const satisfies Route;
+
+/** `putProfileRoute` without its answers' validators: what the TanStack Query options call. */
+export const putProfileCall = {
+  operationId: "putProfile",
+  method: "PUT",
+  path: "/profiles/{id}",
+  pathParams: ["id"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1profiles~1{id}/put/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { pathParams: V.validatePutProfilePathParams, body: { "application/json": V.validateProfile } },
+} as const satisfies CallRoute;
+
+/**
+ * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
+ * `validateResponses` to check answers (a page that does not, does not bundle them).
+ */
+export const responseValidators = {
+  putProfile: { "200": V.validateProfile },
+} as const satisfies ResponseValidators;
 
 export const routes = { putProfile: putProfileRoute } as const satisfies Readonly<Record<string, Route>>;
 

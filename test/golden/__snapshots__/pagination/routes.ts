@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { Route } from "./route-types.js";
+import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
 
@@ -37,6 +37,23 @@ export const listItemsRoute = {
   },
 } as const satisfies Route;
 
+/** `listItemsRoute` without its answers' validators: what the TanStack Query options call. */
+export const listItemsCall = {
+  operationId: "listItems",
+  method: "GET",
+  path: "/items",
+  pathParams: [],
+  query: [
+    { name: "colour", required: false, style: "form", explode: true, array: false },
+    { name: "limit", required: false, style: "form", explode: true, array: false },
+    { name: "offset", required: false, style: "form", explode: true, array: false },
+  ],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { query: V.validateListItemsQuery, body: {} },
+} as const satisfies CallRoute;
+
 /** `GET /shops/{shopId}/pages` (listShopPages): its entry in `routes`. */
 export const listShopPagesRoute = {
   operationId: "listShopPages",
@@ -58,6 +75,22 @@ export const listShopPagesRoute = {
   },
 } as const satisfies Route;
 
+/** `listShopPagesRoute` without its answers' validators: what the TanStack Query options call. */
+export const listShopPagesCall = {
+  operationId: "listShopPages",
+  method: "GET",
+  path: "/shops/{shopId}/pages",
+  pathParams: ["shopId"],
+  query: [
+    { name: "page", required: false, style: "form", explode: true, array: false },
+    { name: "per_page", required: false, style: "form", explode: true, array: false },
+  ],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { pathParams: V.validateListShopPagesPathParams, query: V.validateListShopPagesQuery, body: {} },
+} as const satisfies CallRoute;
+
 /** `POST /feed` (postToFeed): its entry in `routes`. */
 export const postToFeedRoute = {
   operationId: "postToFeed",
@@ -76,6 +109,24 @@ export const postToFeedRoute = {
   validators: { body: { "application/json": V.validateItem }, responses: { "201": V.validateItem } },
 } as const satisfies Route;
 
+/** `postToFeedRoute` without its answers' validators: what the TanStack Query options call. */
+export const postToFeedCall = {
+  operationId: "postToFeed",
+  method: "POST",
+  path: "/feed",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1feed/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validateItem } },
+} as const satisfies CallRoute;
+
 /** `GET /feed` (readFeed): its entry in `routes`. */
 export const readFeedRoute = {
   operationId: "readFeed",
@@ -88,6 +139,30 @@ export const readFeedRoute = {
   security: [],
   validators: { query: V.validateReadFeedQuery, body: {}, responses: { "200": V.validateReadFeedResponse200 } },
 } as const satisfies Route;
+
+/** `readFeedRoute` without its answers' validators: what the TanStack Query options call. */
+export const readFeedCall = {
+  operationId: "readFeed",
+  method: "GET",
+  path: "/feed",
+  pathParams: [],
+  query: [{ name: "cursor", required: false, style: "form", explode: true, array: false }],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { query: V.validateReadFeedQuery, body: {} },
+} as const satisfies CallRoute;
+
+/**
+ * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
+ * `validateResponses` to check answers (a page that does not, does not bundle them).
+ */
+export const responseValidators = {
+  listItems: { "200": V.validateListItemsResponse200 },
+  listShopPages: { "200": V.validateListShopPagesResponse200 },
+  postToFeed: { "201": V.validateItem },
+  readFeed: { "200": V.validateReadFeedResponse200 },
+} as const satisfies ResponseValidators;
 
 export const routes = {
   listItems: listItemsRoute,

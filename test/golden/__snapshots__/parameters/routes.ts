@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { Route } from "./route-types.js";
+import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
 
@@ -38,6 +38,27 @@ export const getOrderRoute = {
   },
 } as const satisfies Route;
 
+/** `getOrderRoute` without its answers' validators: what the TanStack Query options call. */
+export const getOrderCall = {
+  operationId: "getOrder",
+  method: "GET",
+  path: "/shops/{shopId}/orders/{orderNumber}",
+  pathParams: ["orderNumber", "shopId"],
+  query: [
+    { name: "expand", required: false, style: "form", explode: true, array: true },
+    { name: "verbose", required: false, style: "form", explode: true, array: false },
+  ],
+  headers: [{ name: "X-Request-Id", required: true, style: "simple", explode: false, array: false }],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }], "404": [] },
+  security: [],
+  validators: {
+    pathParams: V.validateGetOrderPathParams,
+    query: V.validateGetOrderQuery,
+    headers: V.validateGetOrderHeaders,
+    body: {},
+  },
+} as const satisfies CallRoute;
+
 /** `GET /search` (search): its entry in `routes`. */
 export const searchRoute = {
   operationId: "search",
@@ -63,6 +84,41 @@ export const searchRoute = {
   security: [],
   validators: { query: V.validateSearchQuery, body: {}, responses: { "200": V.validateSearchResponse200 } },
 } as const satisfies Route;
+
+/** `searchRoute` without its answers' validators: what the TanStack Query options call. */
+export const searchCall = {
+  operationId: "search",
+  method: "GET",
+  path: "/search",
+  pathParams: [],
+  query: [
+    { name: "filter", required: false, style: "deepObject", explode: true, array: false },
+    { name: "limit", required: false, style: "form", explode: true, array: false },
+    {
+      name: "near",
+      required: false,
+      style: "form",
+      explode: false,
+      array: false,
+      properties: ["lat", "lon"],
+    },
+    { name: "q", required: true, style: "form", explode: true, array: false },
+    { name: "tags", required: false, style: "pipeDelimited", explode: false, array: true },
+  ],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { query: V.validateSearchQuery, body: {} },
+} as const satisfies CallRoute;
+
+/**
+ * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
+ * `validateResponses` to check answers (a page that does not, does not bundle them).
+ */
+export const responseValidators = {
+  getOrder: { "200": V.validateGetOrderResponse200 },
+  search: { "200": V.validateSearchResponse200 },
+} as const satisfies ResponseValidators;
 
 export const routes = { getOrder: getOrderRoute, search: searchRoute } as const satisfies Readonly<Record<string, Route>>;
 

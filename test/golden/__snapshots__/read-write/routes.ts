@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { Route } from "./route-types.js";
+import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
 
@@ -37,6 +37,24 @@ export const createAccountRoute = {
   },
 } as const satisfies Route;
 
+/** `createAccountRoute` without its answers' validators: what the TanStack Query options call. */
+export const createAccountCall = {
+  operationId: "createAccount",
+  method: "POST",
+  path: "/accounts",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1accounts/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validateCreateAccountBody } },
+} as const satisfies CallRoute;
+
 /** `GET /accounts/{id}/owners` (listOwners): its entry in `routes`. */
 export const listOwnersRoute = {
   operationId: "listOwners",
@@ -53,6 +71,28 @@ export const listOwnersRoute = {
     responses: { "200": V.validateListOwnersResponse200 },
   },
 } as const satisfies Route;
+
+/** `listOwnersRoute` without its answers' validators: what the TanStack Query options call. */
+export const listOwnersCall = {
+  operationId: "listOwners",
+  method: "GET",
+  path: "/accounts/{id}/owners",
+  pathParams: ["id"],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { pathParams: V.validateListOwnersPathParams, body: {} },
+} as const satisfies CallRoute;
+
+/**
+ * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
+ * `validateResponses` to check answers (a page that does not, does not bundle them).
+ */
+export const responseValidators = {
+  createAccount: { "201": V.validateCreateAccountResponse201 },
+  listOwners: { "200": V.validateListOwnersResponse200 },
+} as const satisfies ResponseValidators;
 
 export const routes = { createAccount: createAccountRoute, listOwners: listOwnersRoute } as const satisfies Readonly<Record<string, Route>>;
 

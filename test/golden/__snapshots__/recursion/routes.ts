@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import type { Route } from "./route-types.js";
+import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
 
@@ -33,6 +33,32 @@ export const plantTreeRoute = {
   security: [],
   validators: { body: { "application/json": V.validateTreeNode }, responses: { "200": V.validateFolder } },
 } as const satisfies Route;
+
+/** `plantTreeRoute` without its answers' validators: what the TanStack Query options call. */
+export const plantTreeCall = {
+  operationId: "plantTree",
+  method: "POST",
+  path: "/trees",
+  pathParams: [],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1trees/post/requestBody",
+    contents: [{ mediaType: "application/json", kind: "json" }],
+  },
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { body: { "application/json": V.validateTreeNode } },
+} as const satisfies CallRoute;
+
+/**
+ * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
+ * `validateResponses` to check answers (a page that does not, does not bundle them).
+ */
+export const responseValidators = {
+  plantTree: { "200": V.validateFolder },
+} as const satisfies ResponseValidators;
 
 export const routes = { plantTree: plantTreeRoute } as const satisfies Readonly<Record<string, Route>>;
 

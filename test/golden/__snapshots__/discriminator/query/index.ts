@@ -36,5 +36,5 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addPet` (POST /pets); on success it invalidates `invalidates.addPet`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addPetMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addPet">, Parameters<Client["addPet"]>[0]>) {
-  return mutationOptionsOf(api, "addPet", R.addPetRoute, [], (variables: Parameters<Client["addPet"]>[0]) => client[RUNTIME].call<Result<"addPet">>(R.addPetRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "addPet", R.addPetCall, [], (variables: Parameters<Client["addPet"]>[0]) => client[RUNTIME].call<Result<"addPet">>(R.addPetCall, variables, undefined), settings);
 }

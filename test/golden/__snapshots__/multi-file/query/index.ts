@@ -39,38 +39,38 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `getCategoryTree` (GET /categories); a prefix of it names every query below. */
 export function getCategoryTreeQueryKey(input?: Parameters<Client["getCategoryTree"]>[0]): DataTag<QueryKey, Result<"getCategoryTree">> {
-  return queryKeyOf(api, R.getCategoryTreeRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">>;
+  return queryKeyOf(api, R.getCategoryTreeCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">>;
 }
 
 /** `{ queryKey, queryFn }` of `getCategoryTree` (GET /categories), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function getCategoryTreeQueryOptions(client: BaseClient, input?: Parameters<Client["getCategoryTree"]>[0]) {
-  const options = queryOptionsOf(api, R.getCategoryTreeRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getCategoryTree">>(R.getCategoryTreeRoute, input, call));
+  const options = queryOptionsOf(api, R.getCategoryTreeCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getCategoryTree">>(R.getCategoryTreeCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getCategoryTree">> };
 }
 
 /** The query key of `getCustomer` (GET /customers/{customerId}); a prefix of it names every query below. */
 export function getCustomerQueryKey(input: Parameters<Client["getCustomer"]>[0]): DataTag<QueryKey, Result<"getCustomer">> {
-  return queryKeyOf(api, R.getCustomerRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCustomer">>;
+  return queryKeyOf(api, R.getCustomerCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCustomer">>;
 }
 
 /** `{ queryKey, queryFn }` of `getCustomer` (GET /customers/{customerId}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function getCustomerQueryOptions(client: BaseClient, input: Parameters<Client["getCustomer"]>[0]) {
-  const options = queryOptionsOf(api, R.getCustomerRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getCustomer">>(R.getCustomerRoute, input, call));
+  const options = queryOptionsOf(api, R.getCustomerCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getCustomer">>(R.getCustomerCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getCustomer">> };
 }
 
 /** The query key of `listOrders` (GET /orders); a prefix of it names every query below. */
 export function listOrdersQueryKey(input?: Parameters<Client["listOrders"]>[0]): DataTag<QueryKey, Result<"listOrders">> {
-  return queryKeyOf(api, R.listOrdersRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">>;
+  return queryKeyOf(api, R.listOrdersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">>;
 }
 
 /** `{ queryKey, queryFn }` of `listOrders` (GET /orders), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listOrdersQueryOptions(client: BaseClient, input?: Parameters<Client["listOrders"]>[0]) {
-  const options = queryOptionsOf(api, R.listOrdersRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listOrders">>(R.listOrdersRoute, input, call));
+  const options = queryOptionsOf(api, R.listOrdersCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listOrders">>(R.listOrdersCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listOrders">> };
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createOrder` (POST /orders); on success it invalidates `invalidates.createOrder`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createOrderMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createOrder">, Parameters<Client["createOrder"]>[0]>) {
-  return mutationOptionsOf(api, "createOrder", R.createOrderRoute, ["/orders"], (variables: Parameters<Client["createOrder"]>[0]) => client[RUNTIME].call<Result<"createOrder">>(R.createOrderRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "createOrder", R.createOrderCall, ["/orders"], (variables: Parameters<Client["createOrder"]>[0]) => client[RUNTIME].call<Result<"createOrder">>(R.createOrderCall, variables, undefined), settings);
 }

@@ -38,10 +38,10 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `replaceCover` (PUT /albums/{albumId}/cover); on success it invalidates `invalidates.replaceCover`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function replaceCoverMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"replaceCover">, Parameters<Client["replaceCover"]>[0]>) {
-  return mutationOptionsOf(api, "replaceCover", R.replaceCoverRoute, [], (variables: Parameters<Client["replaceCover"]>[0]) => client[RUNTIME].call<Result<"replaceCover">>(R.replaceCoverRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "replaceCover", R.replaceCoverCall, [], (variables: Parameters<Client["replaceCover"]>[0]) => client[RUNTIME].call<Result<"replaceCover">>(R.replaceCoverCall, variables, undefined), settings);
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `uploadPhoto` (POST /albums/{albumId}/photos); on success it invalidates `invalidates.uploadPhoto`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function uploadPhotoMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"uploadPhoto">, Parameters<Client["uploadPhoto"]>[0]>) {
-  return mutationOptionsOf(api, "uploadPhoto", R.uploadPhotoRoute, [], (variables: Parameters<Client["uploadPhoto"]>[0]) => client[RUNTIME].call<Result<"uploadPhoto">>(R.uploadPhotoRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "uploadPhoto", R.uploadPhotoCall, [], (variables: Parameters<Client["uploadPhoto"]>[0]) => client[RUNTIME].call<Result<"uploadPhoto">>(R.uploadPhotoCall, variables, undefined), settings);
 }

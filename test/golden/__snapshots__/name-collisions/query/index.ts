@@ -39,16 +39,16 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `listThings` (GET /things); a prefix of it names every query below. */
 export function listThingsQueryKey(input?: Parameters<Client["listThings"]>[0]): DataTag<QueryKey, Result<"listThings">> {
-  return queryKeyOf(api, R.listThingsRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">>;
+  return queryKeyOf(api, R.listThingsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">>;
 }
 
 /** `{ queryKey, queryFn }` of `listThings` (GET /things), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listThingsQueryOptions(client: BaseClient, input?: Parameters<Client["listThings"]>[0]) {
-  const options = queryOptionsOf(api, R.listThingsRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listThings">>(R.listThingsRoute, input, call));
+  const options = queryOptionsOf(api, R.listThingsCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listThings">>(R.listThingsCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listThings">> };
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createThing` (POST /things); on success it invalidates `invalidates.createThing`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createThingMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createThing">, Parameters<Client["createThing"]>[0]>) {
-  return mutationOptionsOf(api, "createThing", R.createThingRoute, ["/things"], (variables: Parameters<Client["createThing"]>[0]) => client[RUNTIME].call<Result<"createThing">>(R.createThingRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "createThing", R.createThingCall, ["/things"], (variables: Parameters<Client["createThing"]>[0]) => client[RUNTIME].call<Result<"createThing">>(R.createThingCall, variables, undefined), settings);
 }

@@ -36,5 +36,5 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `putProfile` (PUT /profiles/{id}); on success it invalidates `invalidates.putProfile`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function putProfileMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"putProfile">, Parameters<Client["putProfile"]>[0]>) {
-  return mutationOptionsOf(api, "putProfile", R.putProfileRoute, [], (variables: Parameters<Client["putProfile"]>[0]) => client[RUNTIME].call<Result<"putProfile">>(R.putProfileRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "putProfile", R.putProfileCall, [], (variables: Parameters<Client["putProfile"]>[0]) => client[RUNTIME].call<Result<"putProfile">>(R.putProfileCall, variables, undefined), settings);
 }

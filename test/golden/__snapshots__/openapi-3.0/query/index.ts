@@ -36,5 +36,5 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addReading` (POST /readings); on success it invalidates `invalidates.addReading`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addReadingMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addReading">, Parameters<Client["addReading"]>[0]>) {
-  return mutationOptionsOf(api, "addReading", R.addReadingRoute, [], (variables: Parameters<Client["addReading"]>[0]) => client[RUNTIME].call<Result<"addReading">>(R.addReadingRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "addReading", R.addReadingCall, [], (variables: Parameters<Client["addReading"]>[0]) => client[RUNTIME].call<Result<"addReading">>(R.addReadingCall, variables, undefined), settings);
 }

@@ -41,12 +41,12 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `listItems` (GET /items); a prefix of it names every query below. */
 export function listItemsQueryKey(input?: Parameters<Client["listItems"]>[0]): DataTag<QueryKey, Result<"listItems">> {
-  return queryKeyOf(api, R.listItemsRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listItems">>;
+  return queryKeyOf(api, R.listItemsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listItems">>;
 }
 
 /** `{ queryKey, queryFn }` of `listItems` (GET /items), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listItemsQueryOptions(client: BaseClient, input?: Parameters<Client["listItems"]>[0]) {
-  const options = queryOptionsOf(api, R.listItemsRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listItems">>(R.listItemsRoute, input, call));
+  const options = queryOptionsOf(api, R.listItemsCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listItems">>(R.listItemsCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listItems">> };
 }
 
@@ -57,18 +57,18 @@ export function listItemsQueryOptions(client: BaseClient, input?: Parameters<Cli
  * the next one's (undefined or null: the last page).
  */
 export function listItemsInfiniteQueryOptions(client: BaseClient, input: Parameters<Client["listItems"]>[0], paging: Paging<Result<"listItems">, NonNullable<NonNullable<NonNullable<Parameters<Client["listItems"]>[0]>["query"]>["offset"]>>) {
-  const options = infiniteQueryOptionsOf(api, R.listItemsRoute, "offset", input as CallInput | undefined, paging, (page, call) => client[RUNTIME].call<Result<"listItems">>(R.listItemsRoute, page, call));
+  const options = infiniteQueryOptionsOf(api, R.listItemsCall, "offset", input as CallInput | undefined, paging, (page, call) => client[RUNTIME].call<Result<"listItems">>(R.listItemsCall, page, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, InfiniteData<Result<"listItems">, typeof paging.initialPageParam>> };
 }
 
 /** The query key of `listShopPages` (GET /shops/{shopId}/pages); a prefix of it names every query below. */
 export function listShopPagesQueryKey(input: Parameters<Client["listShopPages"]>[0]): DataTag<QueryKey, Result<"listShopPages">> {
-  return queryKeyOf(api, R.listShopPagesRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listShopPages">>;
+  return queryKeyOf(api, R.listShopPagesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listShopPages">>;
 }
 
 /** `{ queryKey, queryFn }` of `listShopPages` (GET /shops/{shopId}/pages), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listShopPagesQueryOptions(client: BaseClient, input: Parameters<Client["listShopPages"]>[0]) {
-  const options = queryOptionsOf(api, R.listShopPagesRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listShopPages">>(R.listShopPagesRoute, input, call));
+  const options = queryOptionsOf(api, R.listShopPagesCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listShopPages">>(R.listShopPagesCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listShopPages">> };
 }
 
@@ -79,18 +79,18 @@ export function listShopPagesQueryOptions(client: BaseClient, input: Parameters<
  * the next one's (undefined or null: the last page).
  */
 export function listShopPagesInfiniteQueryOptions(client: BaseClient, input: Parameters<Client["listShopPages"]>[0], paging: Paging<Result<"listShopPages">, NonNullable<NonNullable<NonNullable<Parameters<Client["listShopPages"]>[0]>["query"]>["page"]>>) {
-  const options = infiniteQueryOptionsOf(api, R.listShopPagesRoute, "page", input as CallInput | undefined, paging, (page, call) => client[RUNTIME].call<Result<"listShopPages">>(R.listShopPagesRoute, page, call));
+  const options = infiniteQueryOptionsOf(api, R.listShopPagesCall, "page", input as CallInput | undefined, paging, (page, call) => client[RUNTIME].call<Result<"listShopPages">>(R.listShopPagesCall, page, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, InfiniteData<Result<"listShopPages">, typeof paging.initialPageParam>> };
 }
 
 /** The query key of `readFeed` (GET /feed); a prefix of it names every query below. */
 export function readFeedQueryKey(input?: Parameters<Client["readFeed"]>[0]): DataTag<QueryKey, Result<"readFeed">> {
-  return queryKeyOf(api, R.readFeedRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"readFeed">>;
+  return queryKeyOf(api, R.readFeedCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"readFeed">>;
 }
 
 /** `{ queryKey, queryFn }` of `readFeed` (GET /feed), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function readFeedQueryOptions(client: BaseClient, input?: Parameters<Client["readFeed"]>[0]) {
-  const options = queryOptionsOf(api, R.readFeedRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"readFeed">>(R.readFeedRoute, input, call));
+  const options = queryOptionsOf(api, R.readFeedCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"readFeed">>(R.readFeedCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"readFeed">> };
 }
 
@@ -101,11 +101,11 @@ export function readFeedQueryOptions(client: BaseClient, input?: Parameters<Clie
  * the next one's (undefined or null: the last page).
  */
 export function readFeedInfiniteQueryOptions(client: BaseClient, input: Parameters<Client["readFeed"]>[0], paging: Paging<Result<"readFeed">, NonNullable<NonNullable<NonNullable<Parameters<Client["readFeed"]>[0]>["query"]>["cursor"]>>) {
-  const options = infiniteQueryOptionsOf(api, R.readFeedRoute, "cursor", input as CallInput | undefined, paging, (page, call) => client[RUNTIME].call<Result<"readFeed">>(R.readFeedRoute, page, call));
+  const options = infiniteQueryOptionsOf(api, R.readFeedCall, "cursor", input as CallInput | undefined, paging, (page, call) => client[RUNTIME].call<Result<"readFeed">>(R.readFeedCall, page, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, InfiniteData<Result<"readFeed">, typeof paging.initialPageParam>> };
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `postToFeed` (POST /feed); on success it invalidates `invalidates.postToFeed`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function postToFeedMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"postToFeed">, Parameters<Client["postToFeed"]>[0]>) {
-  return mutationOptionsOf(api, "postToFeed", R.postToFeedRoute, ["/items", "/shops/{shopId}/pages", "/feed"], (variables: Parameters<Client["postToFeed"]>[0]) => client[RUNTIME].call<Result<"postToFeed">>(R.postToFeedRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "postToFeed", R.postToFeedCall, ["/items", "/shops/{shopId}/pages", "/feed"], (variables: Parameters<Client["postToFeed"]>[0]) => client[RUNTIME].call<Result<"postToFeed">>(R.postToFeedCall, variables, undefined), settings);
 }

@@ -34,22 +34,22 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}); a prefix of it names every query below. */
 export function getOrderQueryKey(input: Parameters<Client["getOrder"]>[0]): DataTag<QueryKey, Result<"getOrder">> {
-  return queryKeyOf(api, R.getOrderRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"getOrder">>;
+  return queryKeyOf(api, R.getOrderCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getOrder">>;
 }
 
 /** `{ queryKey, queryFn }` of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function getOrderQueryOptions(client: BaseClient, input: Parameters<Client["getOrder"]>[0]) {
-  const options = queryOptionsOf(api, R.getOrderRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getOrder">>(R.getOrderRoute, input, call));
+  const options = queryOptionsOf(api, R.getOrderCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getOrder">>(R.getOrderCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getOrder">> };
 }
 
 /** The query key of `search` (GET /search); a prefix of it names every query below. */
 export function searchQueryKey(input: Parameters<Client["search"]>[0]): DataTag<QueryKey, Result<"search">> {
-  return queryKeyOf(api, R.searchRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"search">>;
+  return queryKeyOf(api, R.searchCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"search">>;
 }
 
 /** `{ queryKey, queryFn }` of `search` (GET /search), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function searchQueryOptions(client: BaseClient, input: Parameters<Client["search"]>[0]) {
-  const options = queryOptionsOf(api, R.searchRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"search">>(R.searchRoute, input, call));
+  const options = queryOptionsOf(api, R.searchCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"search">>(R.searchCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"search">> };
 }

@@ -36,16 +36,16 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `listOwners` (GET /accounts/{id}/owners); a prefix of it names every query below. */
 export function listOwnersQueryKey(input: Parameters<Client["listOwners"]>[0]): DataTag<QueryKey, Result<"listOwners">> {
-  return queryKeyOf(api, R.listOwnersRoute, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOwners">>;
+  return queryKeyOf(api, R.listOwnersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOwners">>;
 }
 
 /** `{ queryKey, queryFn }` of `listOwners` (GET /accounts/{id}/owners), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listOwnersQueryOptions(client: BaseClient, input: Parameters<Client["listOwners"]>[0]) {
-  const options = queryOptionsOf(api, R.listOwnersRoute, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listOwners">>(R.listOwnersRoute, input, call));
+  const options = queryOptionsOf(api, R.listOwnersCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listOwners">>(R.listOwnersCall, input, call));
   return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listOwners">> };
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createAccount` (POST /accounts); on success it invalidates `invalidates.createAccount`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createAccountMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createAccount">, Parameters<Client["createAccount"]>[0]>) {
-  return mutationOptionsOf(api, "createAccount", R.createAccountRoute, [], (variables: Parameters<Client["createAccount"]>[0]) => client[RUNTIME].call<Result<"createAccount">>(R.createAccountRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "createAccount", R.createAccountCall, [], (variables: Parameters<Client["createAccount"]>[0]) => client[RUNTIME].call<Result<"createAccount">>(R.createAccountCall, variables, undefined), settings);
 }

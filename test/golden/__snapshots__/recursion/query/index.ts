@@ -36,5 +36,5 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `plantTree` (POST /trees); on success it invalidates `invalidates.plantTree`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function plantTreeMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"plantTree">, Parameters<Client["plantTree"]>[0]>) {
-  return mutationOptionsOf(api, "plantTree", R.plantTreeRoute, [], (variables: Parameters<Client["plantTree"]>[0]) => client[RUNTIME].call<Result<"plantTree">>(R.plantTreeRoute, variables, undefined), settings);
+  return mutationOptionsOf(api, "plantTree", R.plantTreeCall, [], (variables: Parameters<Client["plantTree"]>[0]) => client[RUNTIME].call<Result<"plantTree">>(R.plantTreeCall, variables, undefined), settings);
 }
