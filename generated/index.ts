@@ -13,9 +13,13 @@ export {
   isApiError,
   RequestValidationError,
   ResponseValidationError,
+  UnexpectedError,
   type ApiErrorOf,
+  type BaseClient,
+  type BaseClientOptions,
   type CallOptions,
   type ClientOptions,
   type ErrorAnswers,
   type RetryOptions,
+  type UnexpectedKind,
 } from "./client/index.js";

@@ -109,6 +109,38 @@ export class ResponseValidationError extends Error {
   }
 }
 
+/** What an `UnexpectedError` stands for: a network failure, a timeout, a request or answer breaking the contract, or an error status the operation does not declare. */
+export type UnexpectedKind = "network" | "timeout" | "request" | "response" | "status" | "other";
+
+/**
+ * A call's failure that is not one of the operation's declared error answers, as the TanStack
+ * Query options report it: its `kind`, and the client's error as `cause` (an `ApiNetworkError`,
+ * an `ApiTimeoutError`, a `RequestValidationError`, a `ResponseValidationError`, or an `ApiError`
+ * of an undeclared status). Its `status` is undefined, so a check of `error.status` narrows a
+ * query's error to the declared answers, as they are at run time.
+ */
+export class UnexpectedError extends Error {
+  override readonly name = "UnexpectedError";
+  readonly operationId: string;
+  readonly kind: UnexpectedKind;
+  /** never a status: see `cause` for an undeclared one */
+  readonly status: undefined = undefined;
+
+  constructor(operationId: string, cause: unknown) {
+    super(cause instanceof Error ? cause.message : `${operationId}: ${String(cause)}`, { cause });
+    this.operationId = operationId;
+    this.kind = unexpectedKind(cause);
+  }
+}
+
+function unexpectedKind(cause: unknown): UnexpectedKind {
+  if (cause instanceof ApiNetworkError) return "network";
+  if (cause instanceof ApiTimeoutError) return "timeout";
+  if (cause instanceof RequestValidationError) return "request";
+  if (cause instanceof ResponseValidationError) return "response";
+  return cause instanceof ApiError ? "status" : "other";
+}
+
 function asProblem(body: unknown): ProblemDetails | undefined {
   return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as ProblemDetails) : undefined;
 }

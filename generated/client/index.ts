@@ -15,6 +15,8 @@ export {
   type RequestPart,
   RequestValidationError,
   ResponseValidationError,
+  UnexpectedError,
+  type UnexpectedKind,
 } from "./errors.js";
 export type { BaseClient, CallOptions, FetchFunction, NoArgs, TransportOptions } from "./runtime.js";
 export type { RetryOptions } from "./transport.js";

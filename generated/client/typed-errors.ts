@@ -27,9 +27,15 @@ export function isDeclaredApiError(
     return false;
   const route = routes[operationId];
   if (route === undefined) return false;
-  const keys = Object.keys(route.responses).filter((key) => !key.startsWith("2"));
-  const key = declaredKeyOf(keys, error.status);
+  const key = declaredErrorKey(route, error.status);
   if (key === undefined) return false;
   const validator = Object.hasOwn(route.validators.responses, key) ? route.validators.responses[key] : undefined;
   return validator === undefined || error.body === undefined || validator(error.body).valid;
+}
+
+/** The key under which `route` declares `status` as an error answer (exactly, by class, or default; never 2xx). */
+export function declaredErrorKey(route: Pick<Route, "responses">, status: number): string | undefined {
+  if (status >= 200 && status <= 299) return undefined;
+  const keys = Object.keys(route.responses).filter((key) => !key.startsWith("2"));
+  return declaredKeyOf(keys, status);
 }

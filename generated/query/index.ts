@@ -9,7 +9,8 @@
  * @tanstack/query-core is a peer dependency of this entry point (for its types only).
  */
 import type { DataTag } from "@tanstack/query-core";
-import type { Client } from "../client/client.js";
+import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
+import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
@@ -49,29 +50,43 @@ export const invalidates = {
   updateEvent: ["listEvents"],
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
+/**
+ * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
+ * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
+ * undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer.
+ */
+export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
+
+/**
+ * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
+ * type from its options' `throwOnError`, which these options never set (a type only).
+ */
+type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `listEvents` (GET /events); a prefix of it names every query below. */
-export function listEventsQueryKey(input?: Parameters<Client["listEvents"]>[0]): DataTag<QueryKey, Result<"listEvents">> {
-  return queryKeyOf(api, R.listEventsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">>;
+export function listEventsQueryKey(input?: Parameters<Client["listEvents"]>[0]): DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">> {
+  return queryKeyOf(api, R.listEventsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">>;
 }
 
 /** `{ queryKey, queryFn }` of `listEvents` (GET /events), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listEventsQueryOptions(client: BaseClient, input?: Parameters<Client["listEvents"]>[0]) {
   const options = queryOptionsOf(api, R.listEventsCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listEvents">>(R.listEventsCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listEvents">> };
+  return options as typeof options & Typed<Result<"listEvents">, QueryErrorOf<"listEvents">>;
 }
 
 /** The query key of `listWageRules` (GET /wage-rules); a prefix of it names every query below. */
-export function listWageRulesQueryKey(input?: Parameters<Client["listWageRules"]>[0]): DataTag<QueryKey, Result<"listWageRules">> {
-  return queryKeyOf(api, R.listWageRulesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">>;
+export function listWageRulesQueryKey(input?: Parameters<Client["listWageRules"]>[0]): DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">> {
+  return queryKeyOf(api, R.listWageRulesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
 }
 
 /** `{ queryKey, queryFn }` of `listWageRules` (GET /wage-rules), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listWageRulesQueryOptions(client: BaseClient, input?: Parameters<Client["listWageRules"]>[0]) {
   const options = queryOptionsOf(api, R.listWageRulesCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listWageRules">>(R.listWageRulesCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listWageRules">> };
+  return options as typeof options & Typed<Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerCredential` (POST /workers/{id}/credentials); on success it invalidates `invalidates.addWorkerCredential`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */

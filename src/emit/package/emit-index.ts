@@ -15,8 +15,18 @@ const CLIENT_VALUES = [
   "isApiError",
   "RequestValidationError",
   "ResponseValidationError",
+  "UnexpectedError",
 ];
-const CLIENT_TYPES = ["ApiErrorOf", "CallOptions", "ClientOptions", "ErrorAnswers", "RetryOptions"];
+const CLIENT_TYPES = [
+  "ApiErrorOf",
+  "BaseClient",
+  "BaseClientOptions",
+  "CallOptions",
+  "ClientOptions",
+  "ErrorAnswers",
+  "RetryOptions",
+  "UnexpectedKind",
+];
 
 /** generated/index.ts: the package root, the types, the route table and the client. */
 export function emitIndex(_input: EmitInput): GeneratedFile[] {

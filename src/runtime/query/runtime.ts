@@ -10,8 +10,10 @@
  * function takes the API (its name) and an operation's route, never the whole route table, so a
  * page bundles the routes of the operations it uses.
  */
+import { ApiError, UnexpectedError } from "../client/errors.js";
 import type { CallArgs } from "../client/runtime.js";
-import type { Route } from "../route-types.js";
+import { declaredErrorKey } from "../client/typed-errors.js";
+import type { CallRoute, Route } from "../route-types.js";
 
 /** A query key: the API's name, the path's segments, then the input's query and headers when given. */
 export type QueryKey = readonly unknown[];
@@ -80,14 +82,39 @@ export function mutationKeyOf(api: QueryApi, operation: string, route: RoutePath
   return [api.root, ...segmentsOf(route.path), operation];
 }
 
-/** `{ queryKey, queryFn }` of a call; the query's AbortSignal reaches fetch. */
+/** What a query's error needs of its route: the operation and its declared answers. */
+export type RouteAnswers = Pick<CallRoute, "operationId" | "path" | "responses">;
+
+/**
+ * `{ queryKey, queryFn }` of a call; the query's AbortSignal reaches fetch. The query fails with
+ * the operation's declared error answers as the client throws them (`ApiError`), and with an
+ * `UnexpectedError` for anything else (see `queryError`).
+ */
 export function queryOptionsOf<D>(
   api: QueryApi,
-  route: RoutePath,
+  route: RouteAnswers,
   input: CallInput | undefined,
   call: (options: { readonly signal: AbortSignal }) => Promise<D>,
 ): { queryKey: QueryKey; queryFn: (context: { readonly signal: AbortSignal }) => Promise<D> } {
-  return { queryKey: queryKeyOf(api, route, input), queryFn: ({ signal }) => call({ signal }) };
+  return {
+    queryKey: queryKeyOf(api, route, input),
+    queryFn: ({ signal }) =>
+      call({ signal }).catch((error: unknown) => {
+        throw queryError(route, error, signal);
+      }),
+  };
+}
+
+/**
+ * The error a query fails with: an `ApiError` of a status the operation declares (not 2xx) as it
+ * is, the query's own cancellation as it is (TanStack Query handles it), and anything else in an
+ * `UnexpectedError`, whose `status` is undefined: so the error type the options give TanStack
+ * Query (the declared answers, or an `UnexpectedError`) is what a query fails with.
+ */
+export function queryError(route: RouteAnswers, error: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted && error === signal.reason) return error;
+  if (error instanceof ApiError && declaredErrorKey(route, error.status) !== undefined) return error;
+  return new UnexpectedError(route.operationId, error);
 }
 
 /**
@@ -227,7 +254,7 @@ export interface Paging<D, P> {
  */
 export function infiniteQueryOptionsOf<D, P>(
   api: QueryApi,
-  route: RoutePath,
+  route: RouteAnswers,
   parameter: string,
   input: CallInput | undefined,
   paging: Paging<D, P>,
@@ -244,7 +271,10 @@ export function infiniteQueryOptionsOf<D, P>(
   if (input?.headers !== undefined) described.headers = input.headers;
   return {
     queryKey: [...queryKeyOf(api, route, input?.path === undefined ? undefined : { path: input.path }), described],
-    queryFn: ({ pageParam, signal }) => call({ ...input, query: { ...rest, [parameter]: pageParam } }, { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      call({ ...input, query: { ...rest, [parameter]: pageParam } }, { signal }).catch((error: unknown) => {
+        throw queryError(route, error, signal);
+      }),
     initialPageParam: paging.initialPageParam,
     getNextPageParam: paging.getNextPageParam,
   };

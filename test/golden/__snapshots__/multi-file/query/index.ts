@@ -9,7 +9,8 @@
  * @tanstack/query-core is a peer dependency of this entry point (for its types only).
  */
 import type { DataTag } from "@tanstack/query-core";
-import type { Client } from "../client/client.js";
+import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
+import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
@@ -34,40 +35,54 @@ export const invalidates = {
   createOrder: ["listOrders"],
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
+/**
+ * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
+ * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
+ * undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer.
+ */
+export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
+
+/**
+ * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
+ * type from its options' `throwOnError`, which these options never set (a type only).
+ */
+type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `getCategoryTree` (GET /categories); a prefix of it names every query below. */
-export function getCategoryTreeQueryKey(input?: Parameters<Client["getCategoryTree"]>[0]): DataTag<QueryKey, Result<"getCategoryTree">> {
-  return queryKeyOf(api, R.getCategoryTreeCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">>;
+export function getCategoryTreeQueryKey(input?: Parameters<Client["getCategoryTree"]>[0]): DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">> {
+  return queryKeyOf(api, R.getCategoryTreeCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
 }
 
 /** `{ queryKey, queryFn }` of `getCategoryTree` (GET /categories), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function getCategoryTreeQueryOptions(client: BaseClient, input?: Parameters<Client["getCategoryTree"]>[0]) {
   const options = queryOptionsOf(api, R.getCategoryTreeCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getCategoryTree">>(R.getCategoryTreeCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getCategoryTree">> };
+  return options as typeof options & Typed<Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
 }
 
 /** The query key of `getCustomer` (GET /customers/{customerId}); a prefix of it names every query below. */
-export function getCustomerQueryKey(input: Parameters<Client["getCustomer"]>[0]): DataTag<QueryKey, Result<"getCustomer">> {
-  return queryKeyOf(api, R.getCustomerCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCustomer">>;
+export function getCustomerQueryKey(input: Parameters<Client["getCustomer"]>[0]): DataTag<QueryKey, Result<"getCustomer">, QueryErrorOf<"getCustomer">> {
+  return queryKeyOf(api, R.getCustomerCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCustomer">, QueryErrorOf<"getCustomer">>;
 }
 
 /** `{ queryKey, queryFn }` of `getCustomer` (GET /customers/{customerId}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function getCustomerQueryOptions(client: BaseClient, input: Parameters<Client["getCustomer"]>[0]) {
   const options = queryOptionsOf(api, R.getCustomerCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getCustomer">>(R.getCustomerCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getCustomer">> };
+  return options as typeof options & Typed<Result<"getCustomer">, QueryErrorOf<"getCustomer">>;
 }
 
 /** The query key of `listOrders` (GET /orders); a prefix of it names every query below. */
-export function listOrdersQueryKey(input?: Parameters<Client["listOrders"]>[0]): DataTag<QueryKey, Result<"listOrders">> {
-  return queryKeyOf(api, R.listOrdersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">>;
+export function listOrdersQueryKey(input?: Parameters<Client["listOrders"]>[0]): DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">> {
+  return queryKeyOf(api, R.listOrdersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">>;
 }
 
 /** `{ queryKey, queryFn }` of `listOrders` (GET /orders), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listOrdersQueryOptions(client: BaseClient, input?: Parameters<Client["listOrders"]>[0]) {
   const options = queryOptionsOf(api, R.listOrdersCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listOrders">>(R.listOrdersCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listOrders">> };
+  return options as typeof options & Typed<Result<"listOrders">, QueryErrorOf<"listOrders">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createOrder` (POST /orders); on success it invalidates `invalidates.createOrder`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */

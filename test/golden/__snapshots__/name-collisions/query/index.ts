@@ -9,7 +9,8 @@
  * @tanstack/query-core is a peer dependency of this entry point (for its types only).
  */
 import type { DataTag } from "@tanstack/query-core";
-import type { Client } from "../client/client.js";
+import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
+import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
@@ -34,18 +35,32 @@ export const invalidates = {
   createThing: ["listThings"],
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
+/**
+ * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
+ * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
+ * undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer.
+ */
+export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
+
+/**
+ * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
+ * type from its options' `throwOnError`, which these options never set (a type only).
+ */
+type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `listThings` (GET /things); a prefix of it names every query below. */
-export function listThingsQueryKey(input?: Parameters<Client["listThings"]>[0]): DataTag<QueryKey, Result<"listThings">> {
-  return queryKeyOf(api, R.listThingsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">>;
+export function listThingsQueryKey(input?: Parameters<Client["listThings"]>[0]): DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">> {
+  return queryKeyOf(api, R.listThingsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">>;
 }
 
 /** `{ queryKey, queryFn }` of `listThings` (GET /things), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listThingsQueryOptions(client: BaseClient, input?: Parameters<Client["listThings"]>[0]) {
   const options = queryOptionsOf(api, R.listThingsCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listThings">>(R.listThingsCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listThings">> };
+  return options as typeof options & Typed<Result<"listThings">, QueryErrorOf<"listThings">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createThing` (POST /things); on success it invalidates `invalidates.createThing`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */

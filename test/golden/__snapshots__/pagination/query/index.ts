@@ -9,7 +9,8 @@
  * peer dependency of this entry point (for its types only).
  */
 import type { DataTag, InfiniteData } from "@tanstack/query-core";
-import type { Client } from "../client/client.js";
+import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
+import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, infiniteQueryOptionsOf, type MutationSettings, mutationOptionsOf, type Paging, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
@@ -36,18 +37,32 @@ export const invalidates = {
   postToFeed: ["listItems", "listShopPages", "readFeed"],
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
+/**
+ * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
+ * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
+ * undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer.
+ */
+export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
+
+/**
+ * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
+ * type from its options' `throwOnError`, which these options never set (a type only).
+ */
+type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `listItems` (GET /items); a prefix of it names every query below. */
-export function listItemsQueryKey(input?: Parameters<Client["listItems"]>[0]): DataTag<QueryKey, Result<"listItems">> {
-  return queryKeyOf(api, R.listItemsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listItems">>;
+export function listItemsQueryKey(input?: Parameters<Client["listItems"]>[0]): DataTag<QueryKey, Result<"listItems">, QueryErrorOf<"listItems">> {
+  return queryKeyOf(api, R.listItemsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listItems">, QueryErrorOf<"listItems">>;
 }
 
 /** `{ queryKey, queryFn }` of `listItems` (GET /items), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listItemsQueryOptions(client: BaseClient, input?: Parameters<Client["listItems"]>[0]) {
   const options = queryOptionsOf(api, R.listItemsCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listItems">>(R.listItemsCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listItems">> };
+  return options as typeof options & Typed<Result<"listItems">, QueryErrorOf<"listItems">>;
 }
 
 /**
@@ -62,14 +77,14 @@ export function listItemsInfiniteQueryOptions(client: BaseClient, input: Paramet
 }
 
 /** The query key of `listShopPages` (GET /shops/{shopId}/pages); a prefix of it names every query below. */
-export function listShopPagesQueryKey(input: Parameters<Client["listShopPages"]>[0]): DataTag<QueryKey, Result<"listShopPages">> {
-  return queryKeyOf(api, R.listShopPagesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listShopPages">>;
+export function listShopPagesQueryKey(input: Parameters<Client["listShopPages"]>[0]): DataTag<QueryKey, Result<"listShopPages">, QueryErrorOf<"listShopPages">> {
+  return queryKeyOf(api, R.listShopPagesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listShopPages">, QueryErrorOf<"listShopPages">>;
 }
 
 /** `{ queryKey, queryFn }` of `listShopPages` (GET /shops/{shopId}/pages), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listShopPagesQueryOptions(client: BaseClient, input: Parameters<Client["listShopPages"]>[0]) {
   const options = queryOptionsOf(api, R.listShopPagesCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listShopPages">>(R.listShopPagesCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listShopPages">> };
+  return options as typeof options & Typed<Result<"listShopPages">, QueryErrorOf<"listShopPages">>;
 }
 
 /**
@@ -84,14 +99,14 @@ export function listShopPagesInfiniteQueryOptions(client: BaseClient, input: Par
 }
 
 /** The query key of `readFeed` (GET /feed); a prefix of it names every query below. */
-export function readFeedQueryKey(input?: Parameters<Client["readFeed"]>[0]): DataTag<QueryKey, Result<"readFeed">> {
-  return queryKeyOf(api, R.readFeedCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"readFeed">>;
+export function readFeedQueryKey(input?: Parameters<Client["readFeed"]>[0]): DataTag<QueryKey, Result<"readFeed">, QueryErrorOf<"readFeed">> {
+  return queryKeyOf(api, R.readFeedCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"readFeed">, QueryErrorOf<"readFeed">>;
 }
 
 /** `{ queryKey, queryFn }` of `readFeed` (GET /feed), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function readFeedQueryOptions(client: BaseClient, input?: Parameters<Client["readFeed"]>[0]) {
   const options = queryOptionsOf(api, R.readFeedCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"readFeed">>(R.readFeedCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"readFeed">> };
+  return options as typeof options & Typed<Result<"readFeed">, QueryErrorOf<"readFeed">>;
 }
 
 /**

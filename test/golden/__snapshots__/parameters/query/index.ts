@@ -9,7 +9,8 @@
  * peer dependency of this entry point (for its types only).
  */
 import type { DataTag } from "@tanstack/query-core";
-import type { Client } from "../client/client.js";
+import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
+import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
@@ -29,27 +30,41 @@ const api: QueryApi = { root: queryKeyRoot };
 export const invalidates = {
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
+/**
+ * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
+ * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
+ * undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer.
+ */
+export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
+
+/**
+ * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
+ * type from its options' `throwOnError`, which these options never set (a type only).
+ */
+type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}); a prefix of it names every query below. */
-export function getOrderQueryKey(input: Parameters<Client["getOrder"]>[0]): DataTag<QueryKey, Result<"getOrder">> {
-  return queryKeyOf(api, R.getOrderCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getOrder">>;
+export function getOrderQueryKey(input: Parameters<Client["getOrder"]>[0]): DataTag<QueryKey, Result<"getOrder">, QueryErrorOf<"getOrder">> {
+  return queryKeyOf(api, R.getOrderCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getOrder">, QueryErrorOf<"getOrder">>;
 }
 
 /** `{ queryKey, queryFn }` of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function getOrderQueryOptions(client: BaseClient, input: Parameters<Client["getOrder"]>[0]) {
   const options = queryOptionsOf(api, R.getOrderCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getOrder">>(R.getOrderCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"getOrder">> };
+  return options as typeof options & Typed<Result<"getOrder">, QueryErrorOf<"getOrder">>;
 }
 
 /** The query key of `search` (GET /search); a prefix of it names every query below. */
-export function searchQueryKey(input: Parameters<Client["search"]>[0]): DataTag<QueryKey, Result<"search">> {
-  return queryKeyOf(api, R.searchCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"search">>;
+export function searchQueryKey(input: Parameters<Client["search"]>[0]): DataTag<QueryKey, Result<"search">, QueryErrorOf<"search">> {
+  return queryKeyOf(api, R.searchCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"search">, QueryErrorOf<"search">>;
 }
 
 /** `{ queryKey, queryFn }` of `search` (GET /search), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function searchQueryOptions(client: BaseClient, input: Parameters<Client["search"]>[0]) {
   const options = queryOptionsOf(api, R.searchCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"search">>(R.searchCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"search">> };
+  return options as typeof options & Typed<Result<"search">, QueryErrorOf<"search">>;
 }

@@ -9,7 +9,8 @@
  * peer dependency of this entry point (for its types only).
  */
 import type { DataTag } from "@tanstack/query-core";
-import type { Client } from "../client/client.js";
+import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
+import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
@@ -31,18 +32,32 @@ export const invalidates = {
   createAccount: [],
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
+/**
+ * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
+ * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
+ * undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer.
+ */
+export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
+
+/**
+ * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
+ * type from its options' `throwOnError`, which these options never set (a type only).
+ */
+type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `listOwners` (GET /accounts/{id}/owners); a prefix of it names every query below. */
-export function listOwnersQueryKey(input: Parameters<Client["listOwners"]>[0]): DataTag<QueryKey, Result<"listOwners">> {
-  return queryKeyOf(api, R.listOwnersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOwners">>;
+export function listOwnersQueryKey(input: Parameters<Client["listOwners"]>[0]): DataTag<QueryKey, Result<"listOwners">, QueryErrorOf<"listOwners">> {
+  return queryKeyOf(api, R.listOwnersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOwners">, QueryErrorOf<"listOwners">>;
 }
 
 /** `{ queryKey, queryFn }` of `listOwners` (GET /accounts/{id}/owners), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listOwnersQueryOptions(client: BaseClient, input: Parameters<Client["listOwners"]>[0]) {
   const options = queryOptionsOf(api, R.listOwnersCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listOwners">>(R.listOwnersCall, input, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, Result<"listOwners">> };
+  return options as typeof options & Typed<Result<"listOwners">, QueryErrorOf<"listOwners">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createAccount` (POST /accounts); on success it invalidates `invalidates.createAccount`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */

@@ -1,0 +1,57 @@
+/**
+ * What a query fails with, through the generated options and TanStack's QueryClient: a declared
+ * error answer as the client's `ApiError` (its status and body), anything else (an undeclared
+ * status, a network failure, a timeout) as an `UnexpectedError` whose `status` is undefined and
+ * whose `kind` and `cause` say what happened. The types say the same (query-error.test-d.ts).
+ */
+import { QueryClient } from "@tanstack/query-core";
+import { describe, expect, it } from "vitest";
+import {
+  ApiError,
+  ApiNetworkError,
+  ApiTimeoutError,
+  createBaseClient,
+  type FetchFunction,
+  UnexpectedError,
+} from "../../generated/client/index.js";
+import { listEventsQueryOptions } from "../../generated/query/index.js";
+
+const PROBLEM = { type: "urn:problem-type:unauthorized", title: "Unauthorized", status: 401, detail: "No key." };
+
+/** The error a listEvents query fails with when the API is `fetch`. */
+async function failure(fetch: FetchFunction, timeoutMs?: number): Promise<unknown> {
+  const client = createBaseClient({ apiKey: "k", baseUrl: "http://api.test", fetch, timeoutMs });
+  return new QueryClient().fetchQuery(listEventsQueryOptions(client)).then(
+    () => expect.fail("the query succeeded"),
+    (error: unknown) => error,
+  );
+}
+
+describe("a query's error", () => {
+  it("is the client's ApiError for a declared status, its body as answered", async () => {
+    const error = await failure(async () => Response.json(PROBLEM, { status: 401 }));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 401, body: PROBLEM, operationId: "listEvents" });
+  });
+
+  it("is an UnexpectedError for a status the operation does not declare, the ApiError its cause", async () => {
+    const error = await failure(async () => new Response("teapot", { status: 418 }));
+    expect(error).toBeInstanceOf(UnexpectedError);
+    expect(error).toMatchObject({ kind: "status", status: undefined, operationId: "listEvents" });
+    expect((error as UnexpectedError).cause).toBeInstanceOf(ApiError);
+    expect(((error as UnexpectedError).cause as ApiError).status).toBe(418);
+  });
+
+  it("is an UnexpectedError for a network failure and for a timeout", async () => {
+    const network = await failure(async () => {
+      throw new TypeError("fetch failed");
+    });
+    expect(network).toMatchObject({ kind: "network", status: undefined });
+    expect((network as UnexpectedError).cause).toBeInstanceOf(ApiNetworkError);
+    const never: FetchFunction = (_url, init) =>
+      new Promise((_resolve, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
+    const timeout = await failure(never, 20);
+    expect(timeout).toMatchObject({ kind: "timeout", status: undefined });
+    expect((timeout as UnexpectedError).cause).toBeInstanceOf(ApiTimeoutError);
+  });
+});
