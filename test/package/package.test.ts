@@ -430,7 +430,7 @@ describe.skipIf(chromiumPath === undefined)(
               );
           });
           await page.goto(server.origin);
-          await expect.poll(() => page.locator("#status").textContent(), { timeout: 30_000 }).toBe("0 events");
+          await expect.poll(() => page.locator("#status").textContent(), { timeout: 60_000 }).toBe("0 events");
           await page.getByLabel("Event name").fill("Harbour gala");
           await page.getByRole("button", { name: "Create event" }).click();
           await expect.poll(() => page.locator("#events li").allTextContents()).toEqual(["Harbour gala"]);
