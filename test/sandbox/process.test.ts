@@ -91,7 +91,8 @@ describe("the sandbox process on a data directory", () => {
     });
     const refused = await call(url, "createEvent", { json: event, headers: { prefer: "code=404" } });
     expect(refused.body).toMatchObject({ type: "urn:problem-type:unsatisfiable-preference", status: 400 });
-    expect(await call(url, "listEvents")).toEqual(before);
+    // the list as before (its body: the answer's Date header may have moved on a second)
+    expect((await call(url, "listEvents")).body).toEqual(before.body);
     // the docs' session runs against the sandbox too
     expect(await runCurlFlow(shellBlock("docs/server.md", "Prefer:"), new URL(url).origin)).toBe(4);
   });
