@@ -8,8 +8,11 @@
  * The counter's update locks the company's row until the insert's transaction ends: concurrent
  * inserts of one company wait for each other there and take one id each, in turn (an update that
  * waited reads the row as the other left it), and an insert that fails gives its id back.
+ *
+ * The insert selects its row from the CTE (`insert ... select`), never a subquery in `values`,
+ * which Citus refuses: so the one statement runs on the one node holding the company.
  */
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "../store/database.js";
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -31,4 +34,27 @@ export function withNextId(db: Db, companyId: number, counter: IdCounter) {
       .where("company_id", "=", companyId)
       .returning((eb) => eb.ref(counter).as("id")),
   );
+}
+
+/** The tables whose records are numbered on a counter of their company. */
+type CountedTable = "venues" | "events" | "payroll_groups" | "stored_files" | "worker_documents" | "worker_credentials";
+
+/**
+ * The insert of one record of `table`, its `idColumn` the company's next id of `counter` and its
+ * other columns `values` (each sent as a parameter, which takes the column's type), in one
+ * statement: `with next_id as (update ...) insert into table (id, ...) select next_id.id, ... from next_id`.
+ */
+export function insertWithNextId<T extends CountedTable>(
+  db: Db,
+  companyId: number,
+  counter: IdCounter,
+  table: T,
+  idColumn: keyof Database[T] & string,
+  values: Partial<Record<keyof Database[T] & string, unknown>>,
+) {
+  const columns = Object.keys(values) as (keyof Database[T] & string)[];
+  return withNextId(db, companyId, counter)
+    .insertInto(table)
+    .columns([idColumn, ...columns] as never)
+    .expression(sql`select next_id.id, ${sql.join(columns.map((column) => sql`${values[column]}`))} from next_id`);
 }

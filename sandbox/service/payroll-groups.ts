@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { PayrollGroup, PayrollGroupCreate } from "workforce-scheduling-api";
 import type { ServiceContext } from "./context.js";
 import { timestampText } from "./dates.js";
-import { withNextId } from "./ids.js";
+import { insertWithNextId } from "./ids.js";
 import type { Caller } from "./keys.js";
 import { type Refusal, recordNumber, unprocessable } from "./refusals.js";
 
@@ -79,21 +79,18 @@ export async function createPayrollGroup(
       });
     });
     if (refusals.length > 0) return unprocessable(refusals);
-    const row = await withNextId(tx, companyId, "last_payroll_group_id")
-      .insertInto("payroll_groups")
-      .values((eb) => ({
-        company_id: companyId,
-        id: eb.selectFrom("next_id").select("id"),
-        name: body.name ?? null,
-        payroll_item_id: body.payroll_item_id ?? null,
-        invoice_cost: cost ?? null,
-        default_wage: null,
-        insert_date: timestampText(context.now()),
-        wage_rules_id: body.wage_rules_id ?? null,
-        group_rows: [...(body.group_rows ?? [])],
-        locations: [...locations],
-        location_all: body.locationAll ?? null,
-      }))
+    const row = await insertWithNextId(tx, companyId, "last_payroll_group_id", "payroll_groups", "id", {
+      company_id: companyId,
+      name: body.name ?? null,
+      payroll_item_id: body.payroll_item_id ?? null,
+      invoice_cost: cost ?? null,
+      default_wage: null,
+      insert_date: timestampText(context.now()),
+      wage_rules_id: body.wage_rules_id ?? null,
+      group_rows: [...(body.group_rows ?? [])],
+      locations: [...locations],
+      location_all: body.locationAll ?? null,
+    })
       .returningAll()
       .executeTakeFirstOrThrow();
     const group: PayrollGroup = {

@@ -1,7 +1,7 @@
 /** Venues: created by the API, and named by events, credentials and payroll groups. */
 import type { Venue, VenueCreate } from "workforce-scheduling-api";
 import type { ServiceContext } from "./context.js";
-import { withNextId } from "./ids.js";
+import { insertWithNextId } from "./ids.js";
 import type { Caller } from "./keys.js";
 
 /**
@@ -13,17 +13,14 @@ export async function createVenue(
   caller: Caller,
   body: VenueCreate,
 ): Promise<{ status: 200; body: Venue }> {
-  const row = await withNextId(context.db, caller.companyId, "last_venue_id")
-    .insertInto("venues")
-    .values((eb) => ({
-      company_id: caller.companyId,
-      venue_id: eb.selectFrom("next_id").select("id"),
-      name: body.name,
-      address: body.address,
-      city: body.city,
-      zip: body.zip,
-      saved: body.saved ?? 0,
-    }))
+  const row = await insertWithNextId(context.db, caller.companyId, "last_venue_id", "venues", "venue_id", {
+    company_id: caller.companyId,
+    name: body.name,
+    address: body.address,
+    city: body.city,
+    zip: body.zip,
+    saved: body.saved ?? 0,
+  })
     .returning(["venue_id", "name", "address", "city", "zip", "saved"])
     .executeTakeFirstOrThrow();
   return { status: 200, body: row };

@@ -14,7 +14,7 @@ import type { UploadedFile } from "workforce-scheduling-api/handlers";
 import type { Database } from "../store/database.js";
 import { type ServiceContext, storedFileUrl } from "./context.js";
 import { niceDate, storedTimestamp, timestampText } from "./dates.js";
-import { withNextId } from "./ids.js";
+import { insertWithNextId } from "./ids.js";
 import type { Caller } from "./keys.js";
 import { notFound, type Refusal, recordNumber, unprocessable } from "./refusals.js";
 
@@ -43,15 +43,12 @@ async function storeFile(
   mediaType: string,
   bytes: Buffer,
 ): Promise<number> {
-  const row = await withNextId(tx, companyId, "last_file_id")
-    .insertInto("stored_files")
-    .values((eb) => ({
-      company_id: companyId,
-      file_id: eb.selectFrom("next_id").select("id"),
-      file_name: fileName,
-      media_type: mediaType,
-      bytes,
-    }))
+  const row = await insertWithNextId(tx, companyId, "last_file_id", "stored_files", "file_id", {
+    company_id: companyId,
+    file_name: fileName,
+    media_type: mediaType,
+    bytes,
+  })
     .returning("file_id")
     .executeTakeFirstOrThrow();
   return row.file_id;
@@ -73,18 +70,15 @@ export async function addWorkerDocument(
     const fileName = nonEmpty(body.file_name) ?? nonEmpty(body.file?.filename) ?? "file";
     const mediaType = nonEmpty(body.type) ?? nonEmpty(body.file?.mimetype) ?? "application/octet-stream";
     const fileId = await storeFile(tx, companyId, fileName, mediaType, body.file?.data ?? Buffer.alloc(0));
-    const row = await withNextId(tx, companyId, "last_worker_document_id")
-      .insertInto("worker_documents")
-      .values((eb) => ({
-        company_id: companyId,
-        id: eb.selectFrom("next_id").select("id"),
-        personnel_id: workerId,
-        name: body.name ?? null,
-        file_name: fileName,
-        type: mediaType,
-        file_id: fileId,
-        date_added: timestampText(context.now()),
-      }))
+    const row = await insertWithNextId(tx, companyId, "last_worker_document_id", "worker_documents", "id", {
+      company_id: companyId,
+      personnel_id: workerId,
+      name: body.name ?? null,
+      file_name: fileName,
+      type: mediaType,
+      file_id: fileId,
+      date_added: timestampText(context.now()),
+    })
       .returningAll()
       .executeTakeFirstOrThrow();
     const document: WorkerDocument = {
@@ -190,24 +184,21 @@ export async function addWorkerCredential(
             Buffer.from(body.file, "utf8"),
           )
         : undefined;
-    const row = await withNextId(tx, companyId, "last_worker_credential_id")
-      .insertInto("worker_credentials")
-      .values((eb) => ({
-        company_id: companyId,
-        id: eb.selectFrom("next_id").select("id"),
-        personnel_id: workerId,
-        credentials_id: type.credentials_id,
-        submitter_id: caller.personnelId,
-        name: nonEmpty(body.name) ?? null,
-        date_completed: body.date_completed === undefined ? null : storedTimestamp(body.date_completed),
-        date_expired: body.date_expired === undefined ? null : storedTimestamp(body.date_expired),
-        date_submitted: timestampText(context.now()),
-        clients_id: client?.client_id ?? null,
-        locations_id: venue?.venue_id ?? null,
-        file_id: fileId ?? null,
-        file_name: fileName,
-        file_type: fileType,
-      }))
+    const row = await insertWithNextId(tx, companyId, "last_worker_credential_id", "worker_credentials", "id", {
+      company_id: companyId,
+      personnel_id: workerId,
+      credentials_id: type.credentials_id,
+      submitter_id: caller.personnelId,
+      name: nonEmpty(body.name) ?? null,
+      date_completed: body.date_completed === undefined ? null : storedTimestamp(body.date_completed),
+      date_expired: body.date_expired === undefined ? null : storedTimestamp(body.date_expired),
+      date_submitted: timestampText(context.now()),
+      clients_id: client?.client_id ?? null,
+      locations_id: venue?.venue_id ?? null,
+      file_id: fileId ?? null,
+      file_name: fileName,
+      file_type: fileType,
+    })
       .returningAll()
       .executeTakeFirstOrThrow();
     const { company_id: _company, credentials_id: _type, name: typeName, ...typeFields } = type;
