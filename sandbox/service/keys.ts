@@ -4,6 +4,8 @@
  * stored digest in constant time (every byte of all of them, whatever matched), so timing
  * tells nothing of any key. The digests are read from the database when first needed, and again
  * when a key is not found (at most once a second): a reset, or another process, may have changed them.
+ * The digests are read on their own, and a holder's name when their key is first used, by company:
+ * on Citus the keys are a reference table, so neither read goes to every shard.
  * Extra keys (`API_KEYS`) are never stored: each is accepted as another key of the database, the
  * seed's first, and so calls as that key's holder.
  */
@@ -34,7 +36,10 @@ export interface KeyBook {
 interface Known {
   readonly secret: string;
   readonly digests: readonly string[];
-  readonly callers: readonly Caller[];
+  /** each digest's company and holder */
+  readonly holders: readonly Omit<Caller, "name">[];
+  /** the callers whose holder's name has been read, by the digest's index */
+  readonly callers: Map<number, Promise<Caller>>;
 }
 
 /** Keys accepted besides the stored ones, each as the stored key `as` (its company and holder). */
@@ -57,9 +62,13 @@ export function createKeyBook(db: Kysely<Database>, extra: ExtraKeys = { keys: [
   // reading the keys is the first query of most requests: a database away answers 503 here
   const authenticate: Authenticate<Caller> = guardOutage(async (presented) => {
     const key = isExtraKey(extra.keys, presented) ? extra.as : presented;
-    let caller = await find(await (known ?? read()), key);
-    if (caller === undefined && Date.now() - readAt >= REFRESH_INTERVAL_MS) caller = await find(await read(), key);
-    return caller ?? false;
+    let book = await (known ?? read());
+    let found = await find(book, key);
+    if (found === -1 && Date.now() - readAt >= REFRESH_INTERVAL_MS) {
+      book = await read();
+      found = await find(book, key);
+    }
+    return found === -1 ? false : callerOf(db, book, found);
   });
   return {
     authenticate,
@@ -73,30 +82,44 @@ async function readKeys(db: Kysely<Database>): Promise<Known> {
   const secret = await keySecret(db);
   const rows = await db
     .selectFrom("api_keys")
-    .innerJoin("personnel", (join) =>
-      join
-        .onRef("personnel.company_id", "=", "api_keys.company_id")
-        .onRef("personnel.personnel_id", "=", "api_keys.personnel_id"),
-    )
-    .select(["api_keys.company_id", "api_keys.key_digest", "api_keys.personnel_id", "personnel.name"])
-    .orderBy("api_keys.company_id")
-    .orderBy("api_keys.key_digest")
+    .select(["company_id", "key_digest", "personnel_id"])
+    .orderBy("company_id")
+    .orderBy("key_digest")
     .execute();
   return {
     secret,
     digests: rows.map((row) => row.key_digest),
-    callers: rows.map((row) => ({ companyId: row.company_id, personnelId: row.personnel_id, name: row.name })),
+    holders: rows.map((row) => ({ companyId: row.company_id, personnelId: row.personnel_id })),
+    callers: new Map(),
   };
 }
 
-/** The caller whose key this is, comparing with every stored digest in constant time. */
-async function find(known: Known, key: string): Promise<Caller | undefined> {
+/** The caller of the digest at `index`, with their name (read once, from their company's rows). */
+function callerOf(db: Kysely<Database>, known: Known, index: number): Promise<Caller> {
+  let caller = known.callers.get(index);
+  if (caller === undefined) {
+    const holder = known.holders[index] as Omit<Caller, "name">;
+    caller = db
+      .selectFrom("personnel")
+      .select("name")
+      .where("company_id", "=", holder.companyId)
+      .where("personnel_id", "=", holder.personnelId)
+      .executeTakeFirstOrThrow()
+      .then((row) => ({ ...holder, name: row.name }));
+    caller.catch(() => known.callers.delete(index));
+    known.callers.set(index, caller);
+  }
+  return caller;
+}
+
+/** The index of the digest of `key`, or -1, comparing with every stored digest in constant time. */
+async function find(known: Known, key: string): Promise<number> {
   const digest = await keyDigest(known.secret, key);
   let found = -1;
   for (let i = 0; i < known.digests.length; i++) {
     if (sameDigest(known.digests[i] ?? "", digest) && found === -1) found = i;
   }
-  return found === -1 ? undefined : known.callers[found];
+  return found;
 }
 
 /** Whether `key` is one of the extra keys, comparing with each of them in constant time. */
