@@ -221,7 +221,7 @@ const INSERT_EVENT = statement((db, p: EventInsert) =>
     .with("touched", (db) =>
       db
         .updateTable("companies")
-        .set((eb) => ({ events_revision: sql`default`, last_event_id: eb("last_event_id", "+", 1) }))
+        .set((eb) => ({ events_revision: eb("events_revision", "+", 1), last_event_id: eb("last_event_id", "+", 1) }))
         .where("company_id", "=", p.company_id as number)
         .where(referenceGuard(p.company_id as number, p.guardVenue, p.guardClient))
         .returning("last_event_id"),
@@ -374,7 +374,7 @@ const EDIT_EVENT = statement((db, p: EventEdit) => {
     .with("touched", (db) =>
       db
         .updateTable("companies")
-        .set({ events_revision: sql`default` })
+        .set((eb) => ({ events_revision: eb("events_revision", "+", 1) }))
         .where("company_id", "=", p.companyId)
         .where((where) => where.exists(where.selectFrom("edited").select("edited.id")))
         .returning("company_id"),

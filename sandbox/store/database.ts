@@ -20,10 +20,11 @@ export interface Database {
   /** The sandbox's own settings: the secret its key digests are made with. */
   sandbox_settings: { name: string; value: string };
   /**
-   * A company, and the revision of its events: a value of the schema's `events_revisions`
-   * sequence, taken anew by every write of one of its events (in the write's own statement or
-   * transaction), so a list read with its revision can be kept until the revision changes. Values
-   * never repeat, a reset included.
+   * A company, and the revision of its events: taken from the schema's `events_revisions`
+   * sequence when the row is made (each value the start of a range of 2^32), and advanced by one
+   * by every write of one of its events (in the write's own statement or transaction), so a list
+   * read with its revision can be kept until the revision changes. A company's values never
+   * repeat, a reset included.
    */
   companies: {
     company_id: number;

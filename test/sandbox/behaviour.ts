@@ -593,7 +593,7 @@ export function describeSandbox(label: string, start: () => Promise<Sandbox>): v
             select 5, n, 'Event ' || n, '2024-05-01', '2026-11-25', 7, 'Hall ' || n, jsonb_build_array(jsonb_build_object('name', 'n', 'value', n::text))
             from generate_series(1, ${count}) as n`.execute(engine.db);
           // written around the sandbox: its lists kept are made stale, and its ids counted, as its own writes do
-          await sql`update ${sql.table(`${sandbox.schema}.companies`)} set events_revision = default, last_event_id = ${count} where company_id = 5`.execute(
+          await sql`update ${sql.table(`${sandbox.schema}.companies`)} set events_revision = events_revision + 1, last_event_id = ${count} where company_id = 5`.execute(
             engine.db,
           );
           await api("createEvent", { key: SUMMIT, json: event({ venue: { name: "Elsewhere" } }) });
