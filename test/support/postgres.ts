@@ -67,8 +67,39 @@ export async function startPostgres(options: { throwaway?: boolean } = {}): Prom
     return { url, description: "DATABASE_URL", stop: async () => undefined };
   const bin = postgresBinaries();
   if (bin === undefined) throw new Error(postgresMissing());
-  const user = process.getuid?.() === 0 ? runAs() : undefined;
   const dir = await makeTempDir("postgres");
+  const node = await startNode(bin, dir, []);
+  const version = bin.split("/").at(-2);
+  return {
+    url: node.url,
+    description: `a throwaway PostgreSQL ${version} cluster`,
+    get process() {
+      return node.process;
+    },
+    outage: node.outage,
+    stop: async () => {
+      await node.outage.halt();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One server the harness started: its URL and process, and how to stop and start it again. */
+export interface PostgresNode {
+  readonly url: string;
+  readonly port: number;
+  readonly process: ChildProcess;
+  readonly outage: { halt(): Promise<void>; resume(): Promise<void> };
+}
+
+/**
+ * Makes a cluster in `dir` (a fresh folder, given to the postgres user when running as root) with
+ * `initdb` and starts its server on a free port of 127.0.0.1, with `settings` (`-c` values) beside
+ * the harness's own. Stopping it (`outage.halt`) signals its process, by PID; the folder is the
+ * caller's to remove.
+ */
+export async function startNode(bin: string, dir: string, settings: readonly string[]): Promise<PostgresNode> {
+  const user = process.getuid?.() === 0 ? runAs() : undefined;
   if (user !== undefined) {
     await chown(dir, user.uid, user.gid);
     await chmod(dir, 0o700);
@@ -96,6 +127,7 @@ export async function startPostgres(options: { throwaway?: boolean } = {}): Prom
         "fsync=off",
         "-c",
         "max_connections=200",
+        ...settings.flatMap((setting) => ["-c", setting]),
       ],
       {
         stdio: ["ignore", "pipe", "pipe"],
@@ -115,10 +147,9 @@ export async function startPostgres(options: { throwaway?: boolean } = {}): Prom
     server.kill("SIGINT");
     await exited;
   };
-  const version = bin.split("/").at(-2);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    description: `a throwaway PostgreSQL ${version} cluster`,
+    port,
     get process() {
       return server;
     },
@@ -128,10 +159,6 @@ export async function startPostgres(options: { throwaway?: boolean } = {}): Prom
         await halt();
         server = await launch();
       },
-    },
-    stop: async () => {
-      await halt();
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }
@@ -149,7 +176,7 @@ export function throwawayAvailable(tests: string): boolean {
 }
 
 /** The postgres user's ids, from /etc/passwd. */
-function runAs(): { uid: number; gid: number } | undefined {
+export function runAs(): { uid: number; gid: number } | undefined {
   try {
     const line = readFileSync("/etc/passwd", "utf8")
       .split("\n")
