@@ -1,6 +1,7 @@
 /**
- * The kill test: rounds of `kill -9` of a sandbox process on a PGlite data directory while it takes
- * concurrent writes (creates and edits of events), each round restarting it on the same directory.
+ * The kill test: rounds of `kill -9` of a sandbox process on a PGlite data directory (or a database
+ * server: ./citus.test.ts runs it on a Citus cluster) while it takes concurrent writes (creates and
+ * edits of events), each round restarting it on the same directory (or database).
  * A round kills the process once 15 creates were acknowledged, at a random moment in the next 300 ms.
  * After every restart the directory must open, and every write answered 2xx must be there: each
  * acknowledged event, with its last acknowledged name (or a later one whose edit was in flight
@@ -35,10 +36,13 @@ const WRITERS = 4;
 /** A round kills the process once this many creates were acknowledged in it, and up to 300 ms later. */
 const CREATES_PER_ROUND = 15;
 
-/** Runs `rounds` rounds of writes and kills on `dataDir`, then checks after a last start. */
+/**
+ * Runs `rounds` rounds of writes and kills on `dataDir` (or, given an environment, on the database
+ * it names: DATABASE_URL and SANDBOX_SCHEMA), then checks after a last start.
+ */
 export async function runKillRounds(
   rounds: number,
-  dataDir: string,
+  dataDir: string | Readonly<Record<string, string>>,
   report: (line: string) => void = () => undefined,
 ): Promise<KillFigures> {
   const events = new Map<number, Written>();
@@ -47,7 +51,7 @@ export async function runKillRounds(
   let opens = 0;
   const lost: string[] = [];
   for (let round = 0; round <= rounds; round++) {
-    const sandbox = await startSandboxProcess({ DATA_DIR: dataDir });
+    const sandbox = await startSandboxProcess(typeof dataDir === "string" ? { DATA_DIR: dataDir } : dataDir);
     opens++;
     lost.push(...(await check(sandbox.url, events)).map((line) => `round ${round}: ${line}`));
     if (round === rounds) {
