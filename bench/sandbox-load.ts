@@ -12,8 +12,10 @@
  * the list is measured in a process of its own, so that the writes are measured alike at every
  * size. The figures are medians over the rounds, each a rate over a fixed time with 8 requests in
  * flight on keep-alive connections. The sandbox runs as `npm start` runs it (the built package,
- * response checks on), embedded (PGlite in a data directory) and, where PostgreSQL is at hand
- * (DATABASE_URL or Debian's binaries), on PostgreSQL.
+ * response checks on), embedded (PGlite in a data directory), where PostgreSQL is at hand
+ * (DATABASE_URL or Debian's binaries) on PostgreSQL, and where Citus is installed
+ * (scripts/citus.sh) on a throwaway Citus cluster on this machine (a coordinator and two workers,
+ * DATABASE_URL naming the coordinator), each figure beside single PostgreSQL's of the same run.
  *
  * - `POST /events` and `PATCH /events/{id}` at 1,000, 10,000 and 100,000 stored events, `GET
  *   /events` (the whole list) at 1,000. Targets: at 10,000, each of ours at least 5× json-server's
@@ -27,15 +29,17 @@
  * `--rounds N` (default 5), `--seconds S` (per measurement, default 3), `--sizes 1000,10000`.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Kysely, sql } from "kysely";
-import { withNextId } from "../sandbox/service/ids.js";
+import { insertWithNextId } from "../sandbox/service/ids.js";
 import type { Database } from "../sandbox/store/database.js";
 import { openEngine, parseLocation } from "../sandbox/store/engine.js";
+import { type CitusCluster, citusMissing, startCitus } from "../test/support/citus.js";
 import { freePort, type PostgresServer, postgresMissing, startPostgres } from "../test/support/postgres.js";
 import { checkParameters } from "./support/sandbox-statements.js";
 import { median, printTable } from "./support/stats.js";
@@ -59,7 +63,7 @@ const HARBOR = 5;
 const DANA = 7;
 
 type Operation = "POST /events" | "PATCH /events/{id}" | "GET /events";
-type Target = "embedded" | "postgres" | "json-server" | Baseline;
+type Target = "embedded" | "postgres" | "citus" | "json-server" | Baseline;
 /** The hand-written baseline, on each engine. */
 type Baseline = "baseline, embedded" | "baseline, postgres";
 const BASELINES: Record<"embedded" | "postgres", Baseline> = {
@@ -141,7 +145,7 @@ async function addEvents(db: Kysely<Database>, schema: string, count: number): P
     from ${sql.table(`${schema}.companies`)} as c, generate_series(1, ${count}) as n where c.company_id = ${HARBOR}`.execute(
     db,
   );
-  await sql`update ${sql.table(`${schema}.companies`)} set events_revision = default, last_event_id = last_event_id + ${count} where company_id = ${HARBOR}`.execute(
+  await sql`update ${sql.table(`${schema}.companies`)} set events_revision = events_revision + 1, last_event_id = last_event_id + ${count} where company_id = ${HARBOR}`.execute(
     db,
   );
   await settle(db, schema);
@@ -290,18 +294,15 @@ async function driverRate(db: Kysely<Database>, seconds: number): Promise<number
   const started = performance.now();
   const worker = async (): Promise<void> => {
     while (performance.now() < deadline) {
-      await withNextId(db, HARBOR, "last_event_id")
-        .insertInto("events")
-        .values((eb) => ({
-          company_id: HARBOR,
-          id: eb.selectFrom("next_id").select("id"),
-          name: `Driver ${done}`,
-          date: "2024-04-20",
-          created: "2026-11-25",
-          admin_origin: DANA,
-          venue_id: 318,
-          custom_fields: JSON.stringify([{ name: "Round", value: String(done) }]),
-        }))
+      await insertWithNextId(db, HARBOR, "last_event_id", "events", "id", {
+        company_id: HARBOR,
+        name: `Driver ${done}`,
+        date: "2024-04-20",
+        created: "2026-11-25",
+        admin_origin: DANA,
+        venue_id: 318,
+        custom_fields: JSON.stringify([{ name: "Round", value: String(done) }]),
+      })
         .returning("id")
         .executeTakeFirstOrThrow();
       done += 1;
@@ -309,6 +310,55 @@ async function driverRate(db: Kysely<Database>, seconds: number): Promise<number
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   return done / ((performance.now() - started) / 1000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// the cluster's CPU
+
+/** Clock ticks a second of /proc's CPU times (Linux's USER_HZ). */
+const TICKS = 100;
+
+/**
+ * CPU seconds the server at `postmaster` has used: the postmaster with its exited backends (its
+ * children's times), and its live backends.
+ */
+function serverCpu(postmaster: number): number {
+  const times = (pid: string): { ppid: number; own: number; children: number } => {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
+    const at = (index: number): number => fields[index] ?? 0;
+    return { ppid: at(1), own: at(11) + at(12), children: at(13) + at(14) };
+  };
+  const own = times(String(postmaster));
+  let ticks = own.own + own.children;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const entry = times(pid);
+      if (entry.ppid === postmaster) ticks += entry.own;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / TICKS;
+}
+
+/** CPU seconds of the Citus cluster's coordinator and of its workers together. */
+function clusterCpu(): { coordinator: number; workers: number } {
+  const pid = (node: { process: ChildProcess } | undefined): number => node?.process.pid ?? 0;
+  return {
+    coordinator: serverCpu(pid(citus?.coordinator)),
+    workers: (citus?.workers ?? []).reduce((sum, worker) => sum + serverCpu(pid(worker)), 0),
+  };
+}
+
+/** CPU milliseconds per POST on the coordinator and on the workers, over the rounds. */
+const cpuPerPost: { coordinator: number[]; workers: number[] } = { coordinator: [], workers: [] };
+function recordCpu(before: ReturnType<typeof clusterCpu>, after: ReturnType<typeof clusterCpu>, posts: number): void {
+  cpuPerPost.coordinator.push(((after.coordinator - before.coordinator) * 1000) / posts);
+  cpuPerPost.workers.push(((after.workers - before.workers) * 1000) / posts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -353,16 +403,25 @@ spawnSync(process.execPath, ["scripts/dist.mjs", "build"], { cwd: root, stdio: "
 await checkParameters();
 const dir = await mkdtemp(join(tmpdir(), "bench-sandbox-load-"));
 const missing = postgresMissing();
+const missingCitus = citusMissing();
 let postgres: PostgresServer | undefined;
+let citus: CitusCluster | undefined;
+/** The database server of a target on one (PostgreSQL, Citus's coordinator). */
+const serverUrl = (target: Target): string => (target === "citus" ? citus?.url : postgres?.url) ?? "";
 try {
   if (missing === undefined) postgres = await startPostgres();
   else console.log(`PostgreSQL left out: ${missing}`);
+  if (missingCitus === undefined) citus = await startCitus();
+  else console.log(`Citus left out: ${missingCitus}`);
   const prepared = new Map<number, Prepared>();
   for (const size of SIZES) prepared.set(size, await prepare(dir, size));
-  const targets: Target[] =
-    postgres === undefined
-      ? ["embedded", BASELINES.embedded, "json-server"]
-      : ["embedded", BASELINES.embedded, "postgres", BASELINES.postgres, "json-server"];
+  const targets: Target[] = [
+    "embedded",
+    BASELINES.embedded,
+    ...(postgres === undefined ? [] : ["postgres" as const, BASELINES.postgres]),
+    ...(citus === undefined ? [] : ["citus" as const]),
+    "json-server",
+  ];
   for (let round = 0; round < ROUNDS; round++) {
     for (const size of SIZES) {
       const data = prepared.get(size);
@@ -376,7 +435,10 @@ try {
             record(target, "GET /events", size, await rate(base, "GET /events", size, SECONDS)),
           );
         await measured(target, data, `${round}_${size}`, async (base, server) => {
-          record(target, "POST /events", size, await rate(base, "POST /events", size, SECONDS));
+          const before = target === "citus" ? clusterCpu() : undefined;
+          const posts = await rate(base, "POST /events", size, SECONDS);
+          record(target, "POST /events", size, posts);
+          if (before !== undefined) recordCpu(before, clusterCpu(), posts * SECONDS);
           record(target, "PATCH /events/{id}", size, await rate(base, "PATCH /events/{id}", size, SECONDS));
           if (size === 100_000 && (target === "embedded" || target === "postgres")) {
             const count = (await (await fetch(`${base}/events`, { headers: { "x-api-key": KEY } })).json()) as {
@@ -392,6 +454,7 @@ try {
   report(targets);
 } finally {
   await postgres?.stop();
+  await citus?.stop();
   await rm(dir, { recursive: true, force: true });
 }
 
@@ -436,9 +499,9 @@ async function startTarget(target: Target, data: Prepared, copy: string): Promis
   }
   const schema = `bench_${copy}${target === BASELINES.postgres ? "_baseline" : ""}`;
   const { createSandbox } = await import("../sandbox/index.js");
-  const seeded = await createSandbox({ database: postgres?.url ?? "", schema });
+  const seeded = await createSandbox({ database: serverUrl(target), schema });
   await seeded.close();
-  const engine = await openEngine(parseLocation(postgres?.url ?? ""));
+  const engine = await openEngine(parseLocation(serverUrl(target)));
   try {
     await addEvents(engine.db, schema, data.size);
   } finally {
@@ -446,10 +509,10 @@ async function startTarget(target: Target, data: Prepared, copy: string): Promis
   }
   flushFiles();
   if (target === BASELINES.postgres) return startBaseline(postgres?.url ?? "", schema);
-  return startSandbox({ DATABASE_URL: postgres?.url ?? "", SANDBOX_SCHEMA: schema });
+  return startSandbox({ DATABASE_URL: serverUrl(target), SANDBOX_SCHEMA: schema });
 }
 
-/** The driver-only insert rate on a fresh copy of the embedded data, and on PostgreSQL. */
+/** The driver-only insert rate on a fresh copy of the embedded data, and on PostgreSQL and Citus. */
 async function driverRound(data: { dataDir: string }, size: number, round: number): Promise<void> {
   const copy = join(dir, `driver-${round}-${size}`);
   await cp(data.dataDir, copy, { recursive: true });
@@ -461,12 +524,14 @@ async function driverRound(data: { dataDir: string }, size: number, round: numbe
     await embedded.close();
     await rm(copy, { recursive: true, force: true });
   }
-  if (postgres === undefined) return;
-  const engine = await openEngine(parseLocation(postgres.url));
-  try {
-    record("driver", "postgres", size, await driverRate(engine.db.withSchema(`bench_${round}_${size}`), SECONDS));
-  } finally {
-    await engine.close();
+  for (const target of ["postgres", "citus"] as const) {
+    if (serverUrl(target) === "") continue;
+    const engine = await openEngine(parseLocation(serverUrl(target)));
+    try {
+      record("driver", target, size, await driverRate(engine.db.withSchema(`bench_${round}_${size}`), SECONDS));
+    } finally {
+      await engine.close();
+    }
   }
 }
 
@@ -573,4 +638,11 @@ function report(targets: readonly Target[]): void {
       ]);
   }
   printTable(["measure", "value", "target", ""], targetRows);
+  if (cpuPerPost.coordinator.length > 0) {
+    const coordinator = median(cpuPerPost.coordinator);
+    const workers = median(cpuPerPost.workers);
+    console.log(
+      `\nCitus, CPU per POST /events (medians): coordinator ${coordinator.toFixed(2)} ms, the two workers ${workers.toFixed(2)} ms together; the coordinator's share ${((coordinator / (coordinator + workers)) * 100).toFixed(0)}%`,
+    );
+  }
 }
