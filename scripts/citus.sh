@@ -22,7 +22,8 @@ if [ ! -f "$tarball" ]; then
 fi
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
 $sudo apt-get update -qq
-$sudo apt-get install -y -qq "postgresql-server-dev-$pg_version" liblz4-dev libzstd-dev libcurl4-openssl-dev \
+# the server the nodes run, and what the build needs
+$sudo apt-get install -y -qq "postgresql-$pg_version" "postgresql-server-dev-$pg_version" liblz4-dev libzstd-dev libcurl4-openssl-dev \
   libkrb5-dev libssl-dev make gcc patch
 build="$(mktemp -d "${TMPDIR:-/tmp}/citus-build.XXXXXX")"
 trap 'rm -rf "$build"' EXIT
