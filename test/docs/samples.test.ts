@@ -9,6 +9,7 @@
  *   yaml seed             read and checked as a sandbox seed
  *   sh run-by=<test file> run by that test file (which must exist); its npm scripts must exist
  *   sh not-run: <why>     not run here, for the reason given; its npm scripts must exist
+ *   sql not-run: <why>    statements for a database server of the reader's, not run here
  *   text <what it is>     output or a diagnostic shown as it looks, not code
  *
  * A block with any other info string fails, so every new sample is classified when it is written.
@@ -77,7 +78,7 @@ function classification(block: Block): string | undefined {
   const { language, info } = block;
   if (language === "ts" && (info === "" || info === "run" || /^not-run: \S/.test(info))) return undefined;
   if (language === "yaml" && info === "seed") return undefined;
-  if (language === "sh" && /^not-run: \S/.test(info)) return undefined;
+  if ((language === "sh" || language === "sql") && /^not-run: \S/.test(info)) return undefined;
   if (language === "sh" && /^run-by=\S+$/.test(info)) {
     const file = info.slice("run-by=".length);
     return existsSync(join(repoRoot, file)) ? undefined : `run-by names ${file}, which does not exist`;
