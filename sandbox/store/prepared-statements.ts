@@ -13,6 +13,7 @@
 import { createHash } from "node:crypto";
 import type { PostgresPool, PostgresPoolClient } from "kysely";
 import type { Pool, PoolClient } from "pg";
+import { isDatabaseOutage } from "./outage.js";
 
 /**
  * The most texts named per pool; later ones run unnamed. Each named text costs the engine memory
@@ -60,12 +61,24 @@ export function preparingPool(pool: Pool, names = new StatementNames()): Postgre
   };
 }
 
+/**
+ * `client` as Kysely takes it. A connection on which a query met an outage (the server ended it,
+ * or its socket failed) goes back to the pool as broken, so the pool closes it and the next
+ * request gets a new one: `pg` only learns that the socket closed a moment after the query's
+ * error, and a connection released before then would be handed, dead, to the next request.
+ */
 function preparingClient(client: PoolClient, names: StatementNames): PostgresPoolClient {
+  let broken: Error | undefined;
+  const heard = (error: unknown): never => {
+    if (broken === undefined && isDatabaseOutage(error))
+      broken = error instanceof Error ? error : new Error("the connection failed");
+    throw error;
+  };
   const query = (text: unknown, values?: readonly unknown[]): unknown => {
     // a cursor (an object) is passed on as it is
     if (typeof text !== "string") return client.query(text as never);
     const name = names.nameOf(text);
-    return client.query({ ...(name === undefined ? {} : { name }), text, values: values as unknown[] });
+    return client.query({ ...(name === undefined ? {} : { name }), text, values: values as unknown[] }).catch(heard);
   };
-  return { query: query as PostgresPoolClient["query"], release: () => client.release() };
+  return { query: query as PostgresPoolClient["query"], release: () => client.release(broken) };
 }

@@ -16,6 +16,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../sandbox/index.js";
+import { preparingPool } from "../../sandbox/store/prepared-statements.js";
 import { type PostgresServer, startPostgres, throwawayAvailable } from "../support/postgres.js";
 import { type Answer, call, HARBOR, NOW } from "./support.js";
 import { describeTwoProcesses, event, listOf } from "./two-processes.js";
@@ -121,6 +122,41 @@ if (!available) {
       expect(
         (await call(sandbox.url, "updateEvent", { path: { id }, json: event({ name: "Kept", venue: {} }) })).status,
       ).toBe(200);
+    });
+
+    it("closes a connection whose query met an outage, so the pool never hands it out again", async () => {
+      // A backend that is ended sends its error, then closes its socket as its process exits; under
+      // load the close can come well after the error, and a connection released in between looked
+      // alive to the pool. An error of the outage's class on a backend that lives on (raised by
+      // hand) shows the rule alone: such a connection is closed, whatever its socket says yet.
+      const pool = new pg.Pool({ connectionString: server.url, max: 1 });
+      pool.on("error", () => undefined);
+      pool.on("connect", (client) => client.on("error", () => undefined));
+      const preparing = preparingPool(pool);
+      const backend = async (): Promise<number> => {
+        const client = await preparing.connect();
+        try {
+          return Number((await client.query<{ pid: number }>("select pg_backend_pid() as pid", [])).rows[0]?.pid);
+        } finally {
+          client.release();
+        }
+      };
+      try {
+        const first = await backend();
+        expect(await backend(), "a connection that met no outage is kept").toBe(first);
+        const client = await preparing.connect();
+        const error = await client
+          .query("do $$ begin raise exception 'going away' using errcode = '57P01'; end $$", [])
+          .then(
+            () => undefined,
+            (caught: unknown) => caught,
+          );
+        client.release();
+        expect(error).toMatchObject({ code: "57P01" });
+        expect(await backend()).not.toBe(first);
+      } finally {
+        await pool.end();
+      }
     });
 
     it("answers 503 with Retry-After while PostgreSQL is stopped, and serves again when it is back, without a restart", async () => {
