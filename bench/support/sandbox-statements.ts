@@ -99,6 +99,8 @@ export function createParameters(caller: Acting, body: BodySent, day: string): u
   const place = placeOf(body);
   const client = body.client_id ?? null;
   return [
+    // the company's events revision and its last event id, each one up
+    1,
     1,
     company,
     ...guard(company, place.venueId, client),
@@ -137,6 +139,8 @@ export function updateParameters(caller: Acting, id: number, body: BodySent): un
     company,
     id,
     ...guard(company, place.venueId, client),
+    // the company's events revision, one up
+    1,
     company,
     company,
   ];
