@@ -219,9 +219,14 @@ function startSandbox(env: Record<string, string>): Promise<Running> {
   return listening(child, "the sandbox", /Sandbox listening at (http:\/\/\S+\/api\/1_12)/);
 }
 
-/** Runs the hand-written baseline (./support/baseline-server.ts) on `database` and `schema`. */
+/**
+ * Runs the hand-written baseline (./support/baseline-server.ts) on `database` and `schema`, with
+ * `npm start`'s node options: both sides run on the same engine settings (on the embedded engine,
+ * the same compiler of PGlite's WebAssembly), so the ratio measures the code alone.
+ */
 function startBaseline(database: string, schema: string): Promise<Running> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "bench", "support", "baseline-server.ts")], {
+  const script = join(root, "bench", "support", "baseline-server.ts");
+  const child = spawn(process.execPath, [...START_FLAGS, "--import", "tsx", script], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", BASELINE_DATABASE: database, BASELINE_SCHEMA: schema },
     stdio: ["ignore", "pipe", "pipe"],
