@@ -79,6 +79,43 @@ export interface Route {
   /** alternatives, any one of which suffices; each lists the schemes it needs together */
   readonly security: readonly (readonly RouteSecurityScheme[])[];
   readonly validators: RouteValidators;
+  /**
+   * The client's encoders the operation needs beyond a JSON body: named by the route of each
+   * operation that needs them, so a page bundles only those of the operations it calls.
+   */
+  readonly encoders?: RouteEncoders;
+}
+
+/** The encoders a route names (see `Route.encoders`). */
+export interface RouteEncoders {
+  /** present when the operation has path, query or header parameters */
+  readonly parameters?: ParameterEncoder;
+}
+
+/** A path template: the literal parts around each `{name}`, and the names. */
+export interface PathTemplate {
+  readonly parts: readonly string[];
+  readonly names: readonly string[];
+}
+
+/** Why a path cannot be filled: a parameter missing, or one that is a dot segment ("." or ".."). */
+export type PathRefusal = { readonly missing: string } | { readonly dotSegment: string };
+
+/** How the client writes parameters into a request, and reads them back as they were sent. */
+export interface ParameterEncoder {
+  compilePath(path: string): PathTemplate;
+  fillPath(template: PathTemplate, values: Readonly<Record<string, unknown>>): string | PathRefusal;
+  encodeQuery(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string;
+  headerText(parameter: RouteParameter | undefined, value: unknown): string;
+  pathAsSent(values: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  queryAsSent(
+    parameters: readonly RouteParameter[],
+    values: Readonly<Record<string, unknown>>,
+  ): Record<string, unknown>;
+  headersAsSent(
+    parameters: readonly RouteParameter[],
+    values: Readonly<Record<string, unknown>>,
+  ): Record<string, unknown>;
 }
 
 /** The validators of a request: a route's, without those of its answers. */

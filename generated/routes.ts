@@ -6,6 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
+import { parameterEncoder } from "./client/parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -58,6 +59,7 @@ export const addWorkerCredentialRoute = {
       "500": V.validateProblem,
     },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `addWorkerCredentialRoute` without its answers' validators: what the TanStack Query options call. */
@@ -90,6 +92,7 @@ export const addWorkerCredentialCall = {
     pathParams: V.validateAddWorkerCredentialPathParams,
     body: { "application/json": V.validateWorkerCredentialCreate },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /workers/{id}/documents` (addWorkerDocument): its entry in `routes`. */
@@ -134,6 +137,7 @@ export const addWorkerDocumentRoute = {
       "500": V.validateProblem,
     },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `addWorkerDocumentRoute` without its answers' validators: what the TanStack Query options call. */
@@ -166,6 +170,7 @@ export const addWorkerDocumentCall = {
     pathParams: V.validateAddWorkerDocumentPathParams,
     body: { "multipart/form-data": V.validateAddWorkerDocumentBody },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /events` (createEvent): its entry in `routes`. */
@@ -496,6 +501,7 @@ export const updateClientRoute = {
       "500": V.validateProblem,
     },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `updateClientRoute` without its answers' validators: what the TanStack Query options call. */
@@ -528,6 +534,7 @@ export const updateClientCall = {
     pathParams: V.validateUpdateClientPathParams,
     body: { "application/json": V.validateClientUpdate },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /** `PATCH /events/{id}` (updateEvent): its entry in `routes`. */
@@ -572,6 +579,7 @@ export const updateEventRoute = {
       "500": V.validateProblem,
     },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `updateEventRoute` without its answers' validators: what the TanStack Query options call. */
@@ -604,6 +612,7 @@ export const updateEventCall = {
     pathParams: V.validateUpdateEventPathParams,
     body: { "application/json": V.validateEventUpdate },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /**

@@ -10,13 +10,9 @@
  * since spaceDelimited's delimiter is "%20"), so the server, splitting before it decodes, keeps it
  * in its item; an empty array is not sent at all, as it cannot be told from [""] or from absence.
  */
-import type { RouteParameter } from "../route-types.js";
+import type { ParameterEncoder, PathRefusal, PathTemplate, RouteParameter } from "../route-types.js";
 
-/** A route path split at its `{name}` placeholders: parts.length === names.length + 1. */
-export interface PathTemplate {
-  readonly parts: readonly string[];
-  readonly names: readonly string[];
-}
+export type { PathRefusal, PathTemplate };
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
@@ -33,9 +29,6 @@ export function compilePath(path: string): PathTemplate {
   parts.push(path.slice(last));
   return { parts, names };
 }
-
-/** Why a path cannot be filled: a parameter is missing, or its value is "." or "..". */
-export type PathRefusal = { readonly missing: string } | { readonly dotSegment: string };
 
 /**
  * The path with each placeholder replaced by its encoded value; else the first parameter that is
@@ -264,3 +257,17 @@ export function isPlainObject(value: unknown): value is Readonly<Record<string, 
 function definedEntries(value: Readonly<Record<string, unknown>>): [string, unknown][] {
   return Object.entries(value).filter((entry) => entry[1] !== undefined);
 }
+
+/**
+ * The parameter encoder the route of each operation with parameters names (`Route.encoders`): a
+ * page whose operations have none does not bundle this module's encoding.
+ */
+export const parameterEncoder: ParameterEncoder = {
+  compilePath,
+  fillPath,
+  encodeQuery,
+  headerText,
+  pathAsSent,
+  queryAsSent,
+  headersAsSent,
+};

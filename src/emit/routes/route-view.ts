@@ -12,7 +12,10 @@ import { CodeRef } from "../literal.js";
  * The route-table entry of one operation as plain data: the runtime's `Route`, with each validator
  * a reference into the validators module (printed as code by the table's printer).
  */
-export type RouteView = Omit<Route, "validators"> & { readonly validators: ValidatorsView };
+export type RouteView = Omit<Route, "validators" | "encoders"> & {
+  readonly validators: ValidatorsView;
+  readonly encoders?: { readonly parameters: CodeRef };
+};
 
 /** The generated validators of a route, as references into the validators module. */
 export interface ValidatorsView {
@@ -57,7 +60,16 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     responses: Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)])),
     security: operation.security.map((requirement) => requirement.schemes.flatMap((s) => schemeView(s.name, model))),
     validators: validatorsView(operation),
+    ...(hasParameters(operation) ? { encoders: { parameters: new CodeRef(PARAMETER_ENCODER) } } : {}),
   };
+}
+
+/** The client's parameter encoder, as routes.ts imports it: named only by routes that need it. */
+export const PARAMETER_ENCODER = "parameterEncoder";
+
+/** Whether an operation has path, query or header parameters (cookies are the caller's). */
+export function hasParameters({ parameters }: OperationModel): boolean {
+  return parameters.path.length + parameters.query.length + parameters.header.length > 0;
 }
 
 function validatorsView({ names }: OperationModel): ValidatorsView {

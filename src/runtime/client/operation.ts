@@ -3,7 +3,14 @@
  * each request media type (accept, content-type, credentials, the client's headers), the
  * validators. `send` then only fills in what the call brings.
  */
-import type { CallRoute, RouteContent, Validator } from "../route-types.js";
+import type {
+  CallRoute,
+  ParameterEncoder,
+  PathRefusal,
+  PathTemplate,
+  RouteContent,
+  Validator,
+} from "../route-types.js";
 import { placeCredentials } from "./auth.js";
 import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "./body.js";
 import {
@@ -14,17 +21,6 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from "./errors.js";
-import {
-  compilePath,
-  encodeQuery,
-  fillPath,
-  headersAsSent,
-  headerText,
-  type PathRefusal,
-  type PathTemplate,
-  pathAsSent,
-  queryAsSent,
-} from "./parameters.js";
 import { readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
 import { CallScope, isIdempotent, pause, retryDelay } from "./transport.js";
@@ -45,7 +41,10 @@ export class Operation {
   readonly #settings: Settings;
   /** the answers' validators, when answers are checked */
   readonly #answers: Readonly<Record<string, Validator>> | undefined;
-  readonly #template: PathTemplate;
+  /** the route's parameter encoder; undefined for an operation without parameters */
+  readonly #parameters: ParameterEncoder | undefined;
+  /** the path's template, when the path has parameters */
+  readonly #template: PathTemplate | undefined;
   readonly #base: string;
   readonly #fixedUrl: string | undefined;
   readonly #authQuery: string;
@@ -57,11 +56,12 @@ export class Operation {
     this.#route = route;
     this.#settings = settings;
     this.#answers = answers;
-    this.#template = compilePath(route.path);
+    this.#parameters = route.encoders?.parameters;
+    this.#template = route.pathParams.length === 0 ? undefined : this.#parameters?.compilePath(route.path);
     this.#base = settings.baseUrl;
     const placed = placeCredentials(route, settings);
     this.#authQuery = placed.query;
-    const fixed = this.#template.names.length === 0 && route.query.length === 0;
+    const fixed = route.pathParams.length === 0 && route.query.length === 0;
     this.#fixedUrl = fixed ? withQuery(this.#base + route.path, "", placed.query) : undefined;
     this.#headers = { ...acceptHeader(route), ...placed.headers, ...settings.headers };
     this.#contents = (route.body?.contents ?? []).map((content) => this.#prepareContent(content));
@@ -158,10 +158,23 @@ export class Operation {
     return new ApiNetworkError(this.#route.operationId, error);
   }
 
+  /**
+   * The route's parameter encoder. A route that declares parameters names it (the generator
+   * writes it); one written by hand without it is refused here, with what to do.
+   */
+  #encoder(): ParameterEncoder {
+    if (this.#parameters !== undefined) return this.#parameters;
+    throw new TypeError(
+      `${this.#route.operationId}: the route declares parameters but names no encoder: set its \`encoders: { parameters: parameterEncoder }\` (from the client's parameters module), or run \`npm run generate\` again`,
+    );
+  }
+
   #url(args: CallArgs): string {
-    const path = fillPath(this.#template, args.path ?? EMPTY);
+    const encoder = this.#encoder();
+    const template = this.#template ?? encoder.compilePath(this.#route.path);
+    const path = encoder.fillPath(template, args.path ?? EMPTY);
     if (typeof path !== "string") throw pathRefusal(this.#route.operationId, path);
-    const query = args.query === undefined ? "" : encodeQuery(this.#route.query, args.query);
+    const query = args.query === undefined ? "" : encoder.encodeQuery(this.#route.query, args.query);
     return withQuery(this.#base + path, query, this.#authQuery);
   }
 
@@ -177,7 +190,8 @@ export class Operation {
       if (value === undefined) continue;
       const lower = name.toLowerCase();
       const parameter = this.#route.headers.find((h) => h.name.toLowerCase() === lower);
-      headers[lower] = headerText(parameter, value);
+      // a header the route does not declare is sent as the text it is given
+      headers[lower] = this.#parameters?.headerText(parameter, value) ?? String(value);
     }
     for (const [name, value] of Object.entries(options?.headers ?? EMPTY))
       if (typeof value === "string") headers[name.toLowerCase()] = value;
@@ -202,9 +216,12 @@ export class Operation {
   #check(args: CallArgs, prepared: PreparedContent | undefined): void {
     const validators = this.#route.validators;
     const issues: RequestIssue[] = [];
-    collect(issues, "path", validators.pathParams, pathAsSent(args.path ?? EMPTY));
-    collect(issues, "query", validators.query, queryAsSent(this.#route.query, args.query ?? EMPTY));
-    collect(issues, "header", validators.headers, headersAsSent(this.#route.headers, args.headers ?? EMPTY));
+    if (validators.pathParams !== undefined || validators.query !== undefined || validators.headers !== undefined) {
+      const encoder = this.#encoder();
+      collect(issues, "path", validators.pathParams, encoder.pathAsSent(args.path ?? EMPTY));
+      collect(issues, "query", validators.query, encoder.queryAsSent(this.#route.query, args.query ?? EMPTY));
+      collect(issues, "header", validators.headers, encoder.headersAsSent(this.#route.headers, args.headers ?? EMPTY));
+    }
     const body = this.#route.body;
     if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
     else if (prepared !== undefined && args.body !== undefined) {

@@ -115,6 +115,27 @@ describe("Operation", () => {
       expect(fetch.calls[0]?.init.method).toBe("GET");
     });
 
+    it("refuses a route with parameters that names no encoder, saying what to set", async () => {
+      const fetch = fakeFetch(() => ok());
+      const bare = { ...GET_WORKER, encoders: undefined };
+      const error = await rejection(send(bare, fetch, { path: { id: 7, day: "2024-04-20" } }));
+      expect(error).toBeInstanceOf(TypeError);
+      expect(String(error)).toMatch(/getWorker: the route declares parameters but names no encoder: set its `encoders/);
+      expect(fetch.calls).toHaveLength(0);
+      // without request checks, the URL needs the encoder all the same
+      const unchecked = await rejection(
+        send(bare, fetch, { path: { id: 7, day: "x" } }, undefined, { validateRequests: false }),
+      );
+      expect(String(unchecked)).toMatch(/names no encoder/);
+    });
+
+    it("sends a route without parameters, and without an encoder, to its fixed URL", async () => {
+      const fetch = fakeFetch(() => ok());
+      await send(route({ encoders: undefined }), fetch, { headers: { "X-Note": 5 } });
+      expect(fetch.calls[0]?.url).toBe("https://api.test/v1/things");
+      expect(new Headers(fetch.calls[0]?.init.headers).get("x-note")).toBe("5");
+    });
+
     it("sends to a fixed URL when the operation has no parameters", async () => {
       const fetch = fakeFetch(() => ok());
       await send(route(), fetch, { path: { ignored: 1 }, query: { ignored: 1 } });

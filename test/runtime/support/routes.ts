@@ -1,4 +1,5 @@
 /** Hand-written route-table entries and validators, small enough to read in a test. */
+import { parameterEncoder } from "../../../src/runtime/client/parameters.js";
 import { bodyKindOf } from "../../../src/runtime/media-types.js";
 import type {
   Route,
@@ -9,7 +10,10 @@ import type {
 } from "../../../src/runtime/route-types.js";
 import type { ValidationError } from "../../../src/runtime/validators/types.js";
 
-/** A route: GET /things answering 200 with JSON, no parameters, no body, no security; `overrides` replace any of it. */
+/**
+ * A route: GET /things answering 200 with JSON, no parameters, no body, no security, naming the
+ * parameter encoder as a generated route with parameters does; `overrides` replace any of it.
+ */
 export function route(overrides: Partial<Route> = {}): Route {
   return {
     operationId: "getThings",
@@ -21,6 +25,7 @@ export function route(overrides: Partial<Route> = {}): Route {
     responses: { "200": [content("application/json")] },
     security: [],
     validators: { body: {}, responses: {} },
+    encoders: { parameters: parameterEncoder },
     ...overrides,
   };
 }

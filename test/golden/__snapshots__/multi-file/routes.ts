@@ -6,6 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
+import { parameterEncoder } from "./client/parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -93,6 +94,7 @@ export const getCustomerRoute = {
     body: {},
     responses: { "200": V.validateCustomer },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `getCustomerRoute` without its answers' validators: what the TanStack Query options call. */
@@ -106,6 +108,7 @@ export const getCustomerCall = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   security: [],
   validators: { pathParams: V.validateGetCustomerPathParams, body: {} },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /orders` (listOrders): its entry in `routes`. */

@@ -6,6 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
+import { parameterEncoder } from "./client/parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -32,6 +33,7 @@ export const replaceCoverRoute = {
   responses: { "204": [] },
   security: [],
   validators: { pathParams: V.validateReplaceCoverPathParams, body: {}, responses: {} },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `replaceCoverRoute` without its answers' validators: what the TanStack Query options call. */
@@ -50,6 +52,7 @@ export const replaceCoverCall = {
   responses: { "204": [] },
   security: [],
   validators: { pathParams: V.validateReplaceCoverPathParams, body: {} },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /albums/{albumId}/photos` (uploadPhoto): its entry in `routes`. */
@@ -72,6 +75,7 @@ export const uploadPhotoRoute = {
     body: { "multipart/form-data": V.validateUploadPhotoBody },
     responses: { "201": V.validateUploadPhotoResponse201 },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `uploadPhotoRoute` without its answers' validators: what the TanStack Query options call. */
@@ -93,6 +97,7 @@ export const uploadPhotoCall = {
     pathParams: V.validateUploadPhotoPathParams,
     body: { "multipart/form-data": V.validateUploadPhotoBody },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /**

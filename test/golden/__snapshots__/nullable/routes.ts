@@ -6,6 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
+import { parameterEncoder } from "./client/parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -36,6 +37,7 @@ export const putProfileRoute = {
     body: { "application/json": V.validateProfile },
     responses: { "200": V.validateProfile },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `putProfileRoute` without its answers' validators: what the TanStack Query options call. */
@@ -54,6 +56,7 @@ export const putProfileCall = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   security: [],
   validators: { pathParams: V.validatePutProfilePathParams, body: { "application/json": V.validateProfile } },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /**

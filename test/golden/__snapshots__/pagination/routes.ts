@@ -6,6 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
+import { parameterEncoder } from "./client/parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -35,6 +36,7 @@ export const listItemsRoute = {
     body: {},
     responses: { "200": V.validateListItemsResponse200 },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `listItemsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -52,6 +54,7 @@ export const listItemsCall = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   security: [],
   validators: { query: V.validateListItemsQuery, body: {} },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /shops/{shopId}/pages` (listShopPages): its entry in `routes`. */
@@ -73,6 +76,7 @@ export const listShopPagesRoute = {
     body: {},
     responses: { "200": V.validateListShopPagesResponse200 },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `listShopPagesRoute` without its answers' validators: what the TanStack Query options call. */
@@ -89,6 +93,7 @@ export const listShopPagesCall = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   security: [],
   validators: { pathParams: V.validateListShopPagesPathParams, query: V.validateListShopPagesQuery, body: {} },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /feed` (postToFeed): its entry in `routes`. */
@@ -138,6 +143,7 @@ export const readFeedRoute = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   security: [],
   validators: { query: V.validateReadFeedQuery, body: {}, responses: { "200": V.validateReadFeedResponse200 } },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `readFeedRoute` without its answers' validators: what the TanStack Query options call. */
@@ -151,6 +157,7 @@ export const readFeedCall = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   security: [],
   validators: { query: V.validateReadFeedQuery, body: {} },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /**

@@ -6,6 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
+import { parameterEncoder } from "./client/parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -36,6 +37,7 @@ export const getOrderRoute = {
     body: {},
     responses: { "200": V.validateGetOrderResponse200 },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `getOrderRoute` without its answers' validators: what the TanStack Query options call. */
@@ -57,6 +59,7 @@ export const getOrderCall = {
     headers: V.validateGetOrderHeaders,
     body: {},
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /search` (search): its entry in `routes`. */
@@ -83,6 +86,7 @@ export const searchRoute = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   security: [],
   validators: { query: V.validateSearchQuery, body: {}, responses: { "200": V.validateSearchResponse200 } },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `searchRoute` without its answers' validators: what the TanStack Query options call. */
@@ -109,6 +113,7 @@ export const searchCall = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   security: [],
   validators: { query: V.validateSearchQuery, body: {} },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /**

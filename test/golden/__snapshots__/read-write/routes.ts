@@ -6,6 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
+import { parameterEncoder } from "./client/parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -70,6 +71,7 @@ export const listOwnersRoute = {
     body: {},
     responses: { "200": V.validateListOwnersResponse200 },
   },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
 
 /** `listOwnersRoute` without its answers' validators: what the TanStack Query options call. */
@@ -83,6 +85,7 @@ export const listOwnersCall = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   security: [],
   validators: { pathParams: V.validateListOwnersPathParams, body: {} },
+  encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
 /**
