@@ -6,6 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
+import { bodyEncoder } from "./client/body.js";
 import { parameterEncoder } from "./client/parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
@@ -137,7 +138,7 @@ export const addWorkerDocumentRoute = {
       "500": V.validateProblem,
     },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, body: bodyEncoder },
 } as const satisfies Route;
 
 /** `addWorkerDocumentRoute` without its answers' validators: what the TanStack Query options call. */
@@ -170,7 +171,7 @@ export const addWorkerDocumentCall = {
     pathParams: V.validateAddWorkerDocumentPathParams,
     body: { "multipart/form-data": V.validateAddWorkerDocumentBody },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, body: bodyEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /events` (createEvent): its entry in `routes`. */

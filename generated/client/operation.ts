@@ -7,6 +7,7 @@
  * validators. `send` then only fills in what the call brings.
  */
 import type {
+  BodyEncoder,
   CallRoute,
   ParameterEncoder,
   PathRefusal,
@@ -15,7 +16,6 @@ import type {
   Validator,
 } from "../route-types.js";
 import { placeCredentials } from "./auth.js";
-import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "./body.js";
 import {
   ApiNetworkError,
   ApiTimeoutError,
@@ -72,7 +72,8 @@ export class Operation {
   }
 
   #prepareContent(content: RouteContent): PreparedContent {
-    const type = contentTypeOf(content);
+    const encoder = this.#route.encoders?.body;
+    const type = encoder === undefined ? content.mediaType : encoder.contentType(content);
     const headers =
       type === undefined ? this.#headers : { ...this.#headers, "content-type": type, ...this.#settings.headers };
     return { content, headers, validator: this.#route.validators.body[content.mediaType] };
@@ -93,7 +94,7 @@ export class Operation {
     if (this.#settings.validateRequests) this.#check(args, prepared);
     const sent = args.body === undefined ? undefined : prepared;
     const init: RequestInit = { method: this.#route.method, headers: this.#headersOf(args, options, sent) };
-    if (sent !== undefined) init.body = encodeBody(sent.content, args.body);
+    if (sent !== undefined) init.body = this.#encodeBody(sent.content, args.body);
     return init;
   }
 
@@ -201,18 +202,31 @@ export class Operation {
     return headers;
   }
 
-  /** The media type asked for; else raw bytes for bytes, a form whose file fields hold files, JSON, the first. */
+  /** The media type asked for; else the one the body fits (the route's body encoder tells). */
   #chooseContent(args: CallArgs): PreparedContent | undefined {
     const contents = this.#contents;
     if (contents.length <= 1) return contents[0];
     const asked = args.contentType;
     if (asked !== undefined) return contents.find((c) => c.content.mediaType === asked) ?? contents[0];
-    const body = args.body;
-    if (isBytes(body)) return contents.find((c) => c.content.kind === "binary") ?? contents[0];
-    return (
-      contents.find((c) => hasFiles(body, c.content.binaryFields ?? [])) ??
-      contents.find((c) => c.content.kind === "json") ??
-      contents[0]
+    const chosen = this.#bodyEncoder().choose(this.#route.body?.contents ?? [], args.body);
+    return contents.find((c) => c.content === chosen) ?? contents[0];
+  }
+
+  /** JSON text, or what the route's body encoder makes of a body of another kind. */
+  #encodeBody(content: RouteContent, body: unknown): BodyInit {
+    if (content.kind === "json" && this.#route.encoders?.body === undefined) return JSON.stringify(body);
+    return this.#bodyEncoder().encode(content, body);
+  }
+
+  /**
+   * The route's body encoder. A route whose body may be other than JSON names it (the generator
+   * writes it); one written by hand without it is refused here, with what to do.
+   */
+  #bodyEncoder(): BodyEncoder {
+    const encoder = this.#route.encoders?.body;
+    if (encoder !== undefined) return encoder;
+    throw new TypeError(
+      `${this.#route.operationId}: the route's body may be other than JSON but it names no body encoder: set its \`encoders: { body: bodyEncoder }\` (from the client's body module), or run \`npm run generate\` again`,
     );
   }
 
@@ -228,7 +242,9 @@ export class Operation {
     const body = this.#route.body;
     if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
     else if (prepared !== undefined && args.body !== undefined) {
-      collect(issues, "body", prepared.validator, withFilesAsText(args.body, prepared.content.binaryFields ?? []));
+      const files = prepared.content.binaryFields ?? [];
+      const checked = files.length === 0 ? args.body : this.#bodyEncoder().checked(args.body, files);
+      collect(issues, "body", prepared.validator, checked);
     }
     if (issues.length > 0) throw new RequestValidationError(this.#route.operationId, issues);
   }

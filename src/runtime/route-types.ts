@@ -87,6 +87,20 @@ export interface Route {
 export interface RouteEncoders {
   /** present when the operation has path, query or header parameters */
   readonly parameters?: ParameterEncoder;
+  /** present when the operation's body may be other than JSON, or has more than one media type */
+  readonly body?: BodyEncoder;
+}
+
+/** How the client encodes a body other than JSON, and picks one of several media types. */
+export interface BodyEncoder {
+  /** the body as sent for a content: JSON text, a form, multipart form data, text or bytes */
+  encode(content: RouteContent, body: unknown): BodyInit;
+  /** the content-type header of a content (none for multipart: fetch writes it, with its boundary) */
+  contentType(content: RouteContent): string | undefined;
+  /** the content a body fits when the call names none: raw bytes, a form with files, JSON, the first */
+  choose(contents: readonly RouteContent[], body: unknown): RouteContent | undefined;
+  /** the body as its validator reads it: each file field as the text "" */
+  checked(body: unknown, binaryFields: readonly string[]): unknown;
 }
 
 /** A path template: the literal parts around each `{name}`, and the names. */

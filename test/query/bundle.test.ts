@@ -3,8 +3,8 @@
  * is `createBaseClient`'s holds the call entries and request validators of the operations whose
  * TanStack Query options it imports, and no other operation's, nor their answers' validators
  * unless it checks answers; a page with `createClient`'s `Client`, whose methods name every
- * operation, holds them all. The parameter encoding comes only with an operation that has
- * parameters. And the base client calls as the full one does.
+ * operation, holds them all. The parameter and form encodings come only with an operation that
+ * needs them. And the base client calls as the full one does.
  */
 import { QueryClient } from "@tanstack/query-core";
 import { describe, expect, it } from "vitest";
@@ -21,23 +21,27 @@ export const options = [listEventsQueryOptions(client), createEventMutationOptio
 `;
 
 /** The validator functions, route constants and parameter encoding a bundle of `source` (beside generated/index.ts) keeps. */
-async function kept(source: string): Promise<{ validators: string[]; routes: string[]; encodesParameters: boolean }> {
+async function kept(
+  source: string,
+): Promise<{ validators: string[]; routes: string[]; encodesParameters: boolean; encodesForms: boolean }> {
   const text = await bundleBesideGenerated(source);
   const names = (pattern: RegExp): string[] => [...text.matchAll(pattern)].map((match) => match[1] ?? "").sort();
   return {
     validators: names(/^function (validate\w+)\(/gm),
     routes: names(/^var (\w+(?:Route|Call)) = /gm),
     encodesParameters: /^function encodeQuery\(/m.test(text),
+    encodesForms: /^function toFormData\(/m.test(text),
   };
 }
 
 describe("a page's bundle", () => {
   it("with createBaseClient, holds the call entries and request validators of the operations it uses, no other", async () => {
-    const { validators, routes, encodesParameters } = await kept(page("createBaseClient"));
+    const { validators, routes, encodesParameters, encodesForms } = await kept(page("createBaseClient"));
     expect(routes).toEqual(["createEventCall", "listEventsCall"]);
     expect(validators).toEqual(["validateEventCreate"]);
-    // neither operation has parameters, so the parameter encoding is left out
+    // neither operation has parameters nor a body other than JSON, so their encoding is left out
     expect(encodesParameters).toBe(false);
+    expect(encodesForms).toBe(false);
   });
 
   it("with an operation that has parameters, holds the parameter encoding", async () => {
@@ -46,6 +50,14 @@ import { updateEventMutationOptions } from "./query/index.js";
 export const options = updateEventMutationOptions(createBaseClient({ baseUrl: "/api/1_12", apiKey: "k" }));
 `;
     expect((await kept(source)).encodesParameters).toBe(true);
+  });
+
+  it("with an operation that sends a multipart body, holds the form encoding", async () => {
+    const source = `import { createBaseClient } from "./index.js";
+import { addWorkerDocumentMutationOptions } from "./query/index.js";
+export const options = addWorkerDocumentMutationOptions(createBaseClient({ baseUrl: "/api/1_12", apiKey: "k" }));
+`;
+    expect(await kept(source)).toMatchObject({ encodesParameters: true, encodesForms: true });
   });
 
   it("with createBaseClient checking answers, holds their validators too", async () => {

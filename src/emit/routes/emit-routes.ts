@@ -1,7 +1,7 @@
 import type { OperationModel } from "../../model/types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { CodeRef } from "../literal.js";
-import { buildRouteView, hasParameters } from "./route-view.js";
+import { buildRouteView, hasOtherBody, hasParameters } from "./route-view.js";
 
 /** The name of an operation's own route constant in routes.ts: `listEvents` → `listEventsRoute`. */
 export function routeConstName(operation: OperationModel): string {
@@ -21,8 +21,8 @@ export function callConstName(operation: OperationModel): string {
  * answers' validators, which the TanStack Query options name: a client checks answers only when
  * given `validateResponses` (its answers' validators, `responseValidators`, with them). The two
  * are written out in full: a route spread from its call entry would be kept by bundlers unused.
- * An operation with parameters names the client's parameter encoder (`encoders`), so a page whose
- * operations have none does not bundle it.
+ * An operation with parameters, or a body other than JSON, names the client's encoders of those
+ * (`encoders`), so a page whose operations have none does not bundle them.
  */
 export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
   const entries = model.operations.map((operation) => {
@@ -54,6 +54,7 @@ export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
       entries,
       routes,
       usesParameters: model.operations.some(hasParameters),
+      usesBodies: model.operations.some(hasOtherBody),
     }),
     ...config.runtime.take("route-types.ts"),
     ...config.runtime.take("media-types.ts"),

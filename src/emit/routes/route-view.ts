@@ -14,7 +14,7 @@ import { CodeRef } from "../literal.js";
  */
 export type RouteView = Omit<Route, "validators" | "encoders"> & {
   readonly validators: ValidatorsView;
-  readonly encoders?: { readonly parameters: CodeRef };
+  readonly encoders?: { readonly parameters?: CodeRef; readonly body?: CodeRef };
 };
 
 /** The generated validators of a route, as references into the validators module. */
@@ -60,12 +60,27 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     responses: Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)])),
     security: operation.security.map((requirement) => requirement.schemes.flatMap((s) => schemeView(s.name, model))),
     validators: validatorsView(operation),
-    ...(hasParameters(operation) ? { encoders: { parameters: new CodeRef(PARAMETER_ENCODER) } } : {}),
+    ...encodersView(operation),
   };
 }
 
-/** The client's parameter encoder, as routes.ts imports it: named only by routes that need it. */
-export const PARAMETER_ENCODER = "parameterEncoder";
+/** The client's encoders an operation needs, as routes.ts imports them: named only by routes that need them. */
+function encodersView(operation: OperationModel): Pick<RouteView, "encoders"> {
+  const encoders = {
+    ...(hasParameters(operation) ? { parameters: new CodeRef("parameterEncoder") } : {}),
+    ...(hasOtherBody(operation) ? { body: new CodeRef("bodyEncoder") } : {}),
+  };
+  return Object.keys(encoders).length === 0 ? {} : { encoders };
+}
+
+/**
+ * Whether an operation's body may be other than JSON: a media type of another kind, one with a
+ * wildcard (sent as application/octet-stream), or several to choose from.
+ */
+export function hasOtherBody({ requestBody }: OperationModel): boolean {
+  const contents = requestBody?.contents ?? [];
+  return contents.length > 1 || contents.some((c) => c.kind !== "json" || c.mediaType.includes("*"));
+}
 
 /** Whether an operation has path, query or header parameters (cookies are the caller's). */
 export function hasParameters({ parameters }: OperationModel): boolean {

@@ -7,7 +7,7 @@
  */
 import { buildMethodView, type MethodView } from "../client/method-view.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
-import { buildRouteView, hasParameters } from "../routes/route-view.js";
+import { buildRouteView, hasOtherBody, hasParameters } from "../routes/route-view.js";
 import { wrap } from "../server/emit-server.js";
 import { buildHandlerView } from "../server/handler-view.js";
 
@@ -22,7 +22,12 @@ export function emitWebhooks({ model, config }: EmitInput): GeneratedFile[] {
   const routes = Object.fromEntries(model.webhooks.map((hook) => [hook.names.method, buildRouteView(hook, model)]));
   const methods = model.webhooks.map(buildMethodView);
   return [
-    render("routes", { fileDoc: wrap(docs.routes(title)), routes, usesParameters: model.webhooks.some(hasParameters) }),
+    render("routes", {
+      fileDoc: wrap(docs.routes(title)),
+      routes,
+      usesParameters: model.webhooks.some(hasParameters),
+      usesBodies: model.webhooks.some(hasOtherBody),
+    }),
     render("handlers", {
       fileDoc: wrap(docs.handlers(title)),
       operations: model.webhooks.map((hook) => buildHandlerView(hook, credentialSchemes)),

@@ -3,7 +3,7 @@
  * with FormData, whose file fields take a Blob or File, bytes (a Uint8Array, so also a Node
  * Buffer, or an ArrayBuffer), or bytes with a file name and media type.
  */
-import type { RouteContent } from "../route-types.js";
+import type { BodyEncoder, RouteContent } from "../route-types.js";
 import { deepEntries, isPlainObject, scalar } from "./parameters.js";
 
 /** Raw bytes: a Blob (or File), a Uint8Array (or Node Buffer), an ArrayBuffer. */
@@ -148,3 +148,22 @@ export function hasFiles(body: unknown, binaryFields: readonly string[]): boolea
 function isFileValue(value: unknown): boolean {
   return isBytes(value) || isNamedFile(value);
 }
+
+/** The content a body fits when the call names none: raw bytes, a form whose file fields hold files, JSON, the first. */
+function chooseContent(contents: readonly RouteContent[], body: unknown): RouteContent | undefined {
+  if (isBytes(body)) return contents.find((c) => c.kind === "binary") ?? contents[0];
+  return (
+    contents.find((c) => hasFiles(body, c.binaryFields ?? [])) ?? contents.find((c) => c.kind === "json") ?? contents[0]
+  );
+}
+
+/**
+ * The body encoder the route of each operation whose body may be other than JSON names
+ * (`Route.encoders`): a page whose operations send JSON alone does not bundle this module.
+ */
+export const bodyEncoder: BodyEncoder = {
+  encode: encodeBody,
+  contentType: contentTypeOf,
+  choose: chooseContent,
+  checked: withFilesAsText,
+};

@@ -129,6 +129,28 @@ describe("Operation", () => {
       expect(String(unchecked)).toMatch(/names no encoder/);
     });
 
+    it("refuses a body other than JSON on a route that names no body encoder, saying what to set", async () => {
+      const fetch = fakeFetch(() => ok());
+      const bare = { ...CREATE, encoders: undefined };
+      const error = await rejection(send(bare, fetch, { body: new Uint8Array([1]) }));
+      expect(String(error)).toMatch(
+        /createThing: the route's body may be other than JSON but it names no body encoder/,
+      );
+      expect(fetch.calls).toHaveLength(0);
+    });
+
+    it("sends a JSON body as JSON text on a route without encoders", async () => {
+      const fetch = fakeFetch(() => ok());
+      const jsonOnly = route({
+        method: "POST",
+        body: { required: true, pointer: "#/b", contents: [json] },
+        encoders: undefined,
+      });
+      await send(jsonOnly, fetch, { body: { name: "x" } });
+      expect(fetch.calls[0]?.init.body).toBe('{"name":"x"}');
+      expect(new Headers(fetch.calls[0]?.init.headers).get("content-type")).toBe("application/json");
+    });
+
     it("sends a route without parameters, and without an encoder, to its fixed URL", async () => {
       const fetch = fakeFetch(() => ok());
       await send(route({ encoders: undefined }), fetch, { headers: { "X-Note": 5 } });

@@ -1,4 +1,5 @@
 /** Hand-written route-table entries and validators, small enough to read in a test. */
+import { bodyEncoder } from "../../../src/runtime/client/body.js";
 import { parameterEncoder } from "../../../src/runtime/client/parameters.js";
 import { bodyKindOf } from "../../../src/runtime/media-types.js";
 import type {
@@ -12,7 +13,8 @@ import type { ValidationError } from "../../../src/runtime/validators/types.js";
 
 /**
  * A route: GET /things answering 200 with JSON, no parameters, no body, no security, naming the
- * parameter encoder as a generated route with parameters does; `overrides` replace any of it.
+ * parameter and body encoders as a generated route with parameters and a body other than JSON
+ * does; `overrides` replace any of it.
  */
 export function route(overrides: Partial<Route> = {}): Route {
   return {
@@ -25,7 +27,7 @@ export function route(overrides: Partial<Route> = {}): Route {
     responses: { "200": [content("application/json")] },
     security: [],
     validators: { body: {}, responses: {} },
-    encoders: { parameters: parameterEncoder },
+    encoders: { parameters: parameterEncoder, body: bodyEncoder },
     ...overrides,
   };
 }

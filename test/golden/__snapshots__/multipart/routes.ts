@@ -6,6 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
+import { bodyEncoder } from "./client/body.js";
 import { parameterEncoder } from "./client/parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
@@ -33,7 +34,7 @@ export const replaceCoverRoute = {
   responses: { "204": [] },
   security: [],
   validators: { pathParams: V.validateReplaceCoverPathParams, body: {}, responses: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, body: bodyEncoder },
 } as const satisfies Route;
 
 /** `replaceCoverRoute` without its answers' validators: what the TanStack Query options call. */
@@ -52,7 +53,7 @@ export const replaceCoverCall = {
   responses: { "204": [] },
   security: [],
   validators: { pathParams: V.validateReplaceCoverPathParams, body: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, body: bodyEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /albums/{albumId}/photos` (uploadPhoto): its entry in `routes`. */
@@ -75,7 +76,7 @@ export const uploadPhotoRoute = {
     body: { "multipart/form-data": V.validateUploadPhotoBody },
     responses: { "201": V.validateUploadPhotoResponse201 },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, body: bodyEncoder },
 } as const satisfies Route;
 
 /** `uploadPhotoRoute` without its answers' validators: what the TanStack Query options call. */
@@ -97,7 +98,7 @@ export const uploadPhotoCall = {
     pathParams: V.validateUploadPhotoPathParams,
     body: { "multipart/form-data": V.validateUploadPhotoBody },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, body: bodyEncoder },
 } as const satisfies CallRoute;
 
 /**
