@@ -13,6 +13,7 @@ export {
   isApiError,
   RequestValidationError,
   ResponseValidationError,
+  retrying,
   UnexpectedError,
   type ApiErrorOf,
   type BaseClient,
@@ -21,5 +22,6 @@ export {
   type ClientOptions,
   type ErrorAnswers,
   type RetryOptions,
+  type RetryPolicy,
   type UnexpectedKind,
 } from "./client/index.js";

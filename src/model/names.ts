@@ -38,6 +38,7 @@ export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
   "ClientOptions",
   "CallOptions",
   "RetryOptions",
+  "RetryPolicy",
   "ApiError",
   "ApiErrorOf",
   "ErrorAnswers",

@@ -4,11 +4,17 @@
  * TanStack Query options it imports, and no other operation's, nor their answers' validators
  * unless it checks answers; a page with `createClient`'s `Client`, whose methods name every
  * operation, holds them all. The parameter and form encodings come only with an operation that
- * needs them. And the base client calls as the full one does.
+ * needs them, the retries only with a retry policy. And the base client calls as the full one does.
  */
 import { QueryClient } from "@tanstack/query-core";
 import { describe, expect, it } from "vitest";
-import { createBaseClient, createClient, ResponseValidationError, responseValidators } from "../../generated/index.js";
+import {
+  createBaseClient,
+  createClient,
+  ResponseValidationError,
+  responseValidators,
+  retrying,
+} from "../../generated/index.js";
 import { createEventMutationOptions, listEventsQueryOptions } from "../../generated/query/index.js";
 import { bundleBesideGenerated } from "../support/page-bundle.js";
 
@@ -21,9 +27,13 @@ export const options = [listEventsQueryOptions(client), createEventMutationOptio
 `;
 
 /** The validator functions, route constants and parameter encoding a bundle of `source` (beside generated/index.ts) keeps. */
-async function kept(
-  source: string,
-): Promise<{ validators: string[]; routes: string[]; encodesParameters: boolean; encodesForms: boolean }> {
+async function kept(source: string): Promise<{
+  validators: string[];
+  routes: string[];
+  encodesParameters: boolean;
+  encodesForms: boolean;
+  retries: boolean;
+}> {
   const text = await bundleBesideGenerated(source);
   const names = (pattern: RegExp): string[] => [...text.matchAll(pattern)].map((match) => match[1] ?? "").sort();
   return {
@@ -31,17 +41,20 @@ async function kept(
     routes: names(/^var (\w+(?:Route|Call)) = /gm),
     encodesParameters: /^function encodeQuery\(/m.test(text),
     encodesForms: /^function toFormData\(/m.test(text),
+    retries: /^function retryDelay\(/m.test(text),
   };
 }
 
 describe("a page's bundle", () => {
   it("with createBaseClient, holds the call entries and request validators of the operations it uses, no other", async () => {
-    const { validators, routes, encodesParameters, encodesForms } = await kept(page("createBaseClient"));
+    const { validators, routes, encodesParameters, encodesForms, retries } = await kept(page("createBaseClient"));
     expect(routes).toEqual(["createEventCall", "listEventsCall"]);
     expect(validators).toEqual(["validateEventCreate"]);
     // neither operation has parameters nor a body other than JSON, so their encoding is left out
     expect(encodesParameters).toBe(false);
     expect(encodesForms).toBe(false);
+    // nor does it retry, so the retries are left out
+    expect(retries).toBe(false);
   });
 
   it("with an operation that has parameters, holds the parameter encoding", async () => {
@@ -63,6 +76,15 @@ export const options = addWorkerDocumentMutationOptions(createBaseClient({ baseU
   it("with createBaseClient checking answers, holds their validators too", async () => {
     const { validators } = await kept(page("createBaseClient", ", validateResponses: responseValidators"));
     expect(validators).toEqual(expect.arrayContaining(["validateEventCreate", "validateEventList", "validateProblem"]));
+  });
+
+  it("with createBaseClient given a retry policy, holds the retries", async () => {
+    const source = `import { createBaseClient, retrying } from "./index.js";
+import { listEventsQueryOptions } from "./query/index.js";
+const client = createBaseClient({ baseUrl: "/api/1_12", apiKey: "k", retry: retrying({ retries: 2 }) });
+export const options = listEventsQueryOptions(client);
+`;
+    expect((await kept(source)).retries).toBe(true);
   });
 
   it("with createClient, holds every operation's route", async () => {
@@ -124,6 +146,21 @@ describe("the base client", () => {
     await expect(listEventsQueryOptions(full).queryFn({ signal: new AbortController().signal })).rejects.toThrow(
       /listEvents: invalid 200 answer/,
     );
+  });
+
+  it("retries by the policy it is given, as the full client does by its options", async () => {
+    const statuses = [503, 200, 503, 200];
+    const fetch = async (): Promise<Response> =>
+      Response.json({ data: [], total_count: 0 }, { status: statuses.shift() });
+    const queryClient = new QueryClient();
+    const retry = { retries: 1, minDelayMs: 1, random: () => 0 };
+    for (const client of [
+      createBaseClient({ apiKey: "k", baseUrl: "http://api.test", fetch, retry: retrying(retry) }),
+      createClient({ apiKey: "k", baseUrl: "http://api.test", fetch, retry }),
+    ]) {
+      await queryClient.fetchQuery({ ...listEventsQueryOptions(client), staleTime: 0 });
+    }
+    expect(statuses).toEqual([]);
   });
 
   it("checks requests before sending, as the full client does", async () => {

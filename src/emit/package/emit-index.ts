@@ -15,6 +15,7 @@ const CLIENT_VALUES = [
   "isApiError",
   "RequestValidationError",
   "ResponseValidationError",
+  "retrying",
   "UnexpectedError",
 ];
 const CLIENT_TYPES = [
@@ -25,6 +26,7 @@ const CLIENT_TYPES = [
   "ClientOptions",
   "ErrorAnswers",
   "RetryOptions",
+  "RetryPolicy",
   "UnexpectedKind",
 ];
 

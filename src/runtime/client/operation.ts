@@ -23,7 +23,7 @@ import {
 } from "./errors.js";
 import { readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
-import { CallScope, isIdempotent, pause, retryDelay } from "./transport.js";
+import { CallScope, isIdempotent, pause } from "./transport.js";
 
 /** A request media type of the operation, with its headers and validator. */
 interface PreparedContent {
@@ -110,7 +110,7 @@ export class Operation {
       const response = await this.#fetch(url, init, scope, attempt);
       if (response === undefined) continue;
       if (response.ok) return this.#read(response, scope);
-      const delay = retryDelay(this.#settings.retry, attempt, this.#idempotent, response);
+      const delay = this.#settings.retry?.(attempt, this.#idempotent, response);
       if (delay === undefined) throw await readFailure(this.#route, response);
       await response.body?.cancel().catch(ignore);
       await this.#pause(delay, scope);
@@ -129,9 +129,7 @@ export class Operation {
     } catch (error) {
       const failure = this.#failure(error, scope);
       const delay =
-        failure instanceof ApiNetworkError
-          ? retryDelay(this.#settings.retry, attempt, this.#idempotent, undefined)
-          : undefined;
+        failure instanceof ApiNetworkError ? this.#settings.retry?.(attempt, this.#idempotent, undefined) : undefined;
       if (delay === undefined) throw failure;
       await this.#pause(delay, scope);
       return undefined;

@@ -7,7 +7,7 @@
 import type { CallRoute, ResponseValidators, Route, Validator } from "../route-types.js";
 import type { Credentials } from "./auth.js";
 import { Operation } from "./operation.js";
-import type { RetryOptions } from "./transport.js";
+import type { RetryOptions, RetryPolicy } from "./transport.js";
 
 /** The fetch the client calls: the global one by default. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -33,7 +33,9 @@ export interface TransportOptions {
 }
 
 /** Everything the engine needs: where to send, how, and which credentials to present. */
-export interface RuntimeOptions extends TransportOptions, Credentials {
+export interface RuntimeOptions extends Omit<TransportOptions, "retry">, Credentials {
+  /** when and after how long calls are tried again (`retrying(options)` makes one); none by default */
+  readonly retry?: RetryPolicy;
   readonly baseUrl?: string;
   readonly serverVariables?: Readonly<Record<string, string | undefined>>;
 }
@@ -66,7 +68,7 @@ export interface Settings extends Credentials {
   readonly fetch: FetchFunction;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number | undefined;
-  readonly retry: RetryOptions | undefined;
+  readonly retry: RetryPolicy | undefined;
   readonly validateRequests: boolean;
   readonly validateResponses: boolean;
   /** the answers' validators given as `validateResponses` */

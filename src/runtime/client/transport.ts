@@ -92,6 +92,26 @@ export function isIdempotent(method: string): boolean {
 }
 
 /**
+ * When a call is tried again, and after how long: `attempt` is the number of the attempt that
+ * failed (from 0), `response` its answer (undefined after a network failure); undefined for no
+ * retry. `createBaseClient` takes one, so a page that does not retry does not bundle the retries.
+ */
+export type RetryPolicy = (attempt: number, idempotent: boolean, response: Response | undefined) => number | undefined;
+
+/** The retry policy of the options: exponential backoff with full jitter, Retry-After honoured. */
+export function retrying(retry: RetryOptions): RetryPolicy {
+  return (attempt, idempotent, response) => retryDelay(retry, attempt, idempotent, response);
+}
+
+/** Options whose `retry` is given as RetryOptions, with it as the policy the engine takes. */
+export function withRetrying<O extends { readonly retry?: RetryOptions }>(
+  options: O,
+): Omit<O, "retry"> & { readonly retry?: RetryPolicy } {
+  const { retry, ...rest } = options;
+  return retry === undefined ? rest : { ...rest, retry: retrying(retry) };
+}
+
+/**
  * How long to wait before attempt `attempt + 1`, or undefined for no retry. Idempotent methods are
  * retried after network failures and 5xx/429 answers; any method after a 429/503 answer that
  * carries Retry-After.

@@ -8,6 +8,7 @@ import {
 } from "../../../src/runtime/client/errors.js";
 import { Operation } from "../../../src/runtime/client/operation.js";
 import type { CallArgs, CallOptions, FetchFunction, Settings } from "../../../src/runtime/client/runtime.js";
+import { retrying } from "../../../src/runtime/client/transport.js";
 import type { Route, Validator } from "../../../src/runtime/route-types.js";
 import { rejection } from "../support/promises.js";
 import { accepting, apiKey, content, param, refusing, route, stringProperties } from "../support/routes.js";
@@ -399,7 +400,7 @@ describe("Operation", () => {
   });
 
   describe("failures, retries, timeouts and cancellation", () => {
-    const retry = { retries: 2, random: () => 0.5 };
+    const retry = retrying({ retries: 2, random: () => 0.5 });
 
     it("turns a fetch failure into an ApiNetworkError", async () => {
       const cause = new TypeError("fetch failed");
@@ -464,7 +465,7 @@ describe("Operation", () => {
           waiting,
           {},
           { timeoutMs: 60 },
-          { retry: { retries: 5, minDelayMs: 1000, random: () => 0.5 }, timeoutMs: 10_000 },
+          { retry: retrying({ retries: 5, minDelayMs: 1000, random: () => 0.5 }), timeoutMs: 10_000 },
         ),
       );
       await vi.advanceTimersByTimeAsync(60);
@@ -488,7 +489,7 @@ describe("Operation", () => {
           waiting,
           {},
           { signal: later.signal },
-          { retry: { retries: 3, minDelayMs: 1000, random: () => 0.5 } },
+          { retry: retrying({ retries: 3, minDelayMs: 1000, random: () => 0.5 }) },
         ),
       );
       await vi.advanceTimersByTimeAsync(10);

@@ -5,6 +5,7 @@
  * engine over the webhook table, with the consumer's base URL and the receiver's `paths`.
  */
 import { type CallOptions, Runtime, type TransportOptions } from "../../client/runtime.js";
+import { withRetrying } from "../../client/transport.js";
 import type { Route } from "../../route-types.js";
 import { relocate, type WebhookPaths } from "./table.js";
 
@@ -25,7 +26,7 @@ export class WebhookSender<K extends string> {
       throw new TypeError(
         `baseUrl "${options.baseUrl}" is not an http(s) URL: give the consumer's, as "http://127.0.0.1:3000/webhooks"`,
       );
-    this.#runtime = new Runtime({ routes: relocate(table, options.paths), servers: [] }, options);
+    this.#runtime = new Runtime({ routes: relocate(table, options.paths), servers: [] }, withRetrying(options));
   }
 
   /** Sends the webhook `key` with `args` (headers, query, body); resolves to the answer's body. */

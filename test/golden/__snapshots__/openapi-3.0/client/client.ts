@@ -5,6 +5,7 @@ import { servers, routes, type OperationId, type ResponseValidators } from "../r
 import type * as T from "../types.js";
 import type { ApiError } from "./errors.js";
 import { type BaseClient, RUNTIME, Runtime, type CallOptions, type TransportOptions } from "./runtime.js";
+import { type RetryPolicy, withRetrying } from "./transport.js";
 import { type ErrorAnswer, isDeclaredApiError } from "./typed-errors.js";
 
 /** The options of `createClient`: where the service is, the credentials, and how calls behave. */
@@ -22,7 +23,7 @@ export class Client implements BaseClient {
   declare readonly [RUNTIME]: Runtime;
 
   constructor(options: ClientOptions = {}) {
-    this[RUNTIME] = new Runtime({ routes, servers }, options);
+    this[RUNTIME] = new Runtime({ routes, servers }, withRetrying(options));
   }
 
   /**
@@ -48,11 +49,14 @@ export function createClient(options: ClientOptions = {}): Client {
 /**
  * The options of `createBaseClient`: those of `createClient`, but answers are checked only
  * against the validators given (`validateResponses: responseValidators`), which the client does
- * not hold otherwise.
+ * not hold otherwise, and retries are a policy given (`retry: retrying({ retries: 2 })`), so a
+ * page that does not retry does not bundle them.
  */
-export interface BaseClientOptions extends Omit<ClientOptions, "validateResponses"> {
+export interface BaseClientOptions extends Omit<ClientOptions, "validateResponses" | "retry"> {
   /** check each success body against these validators of the answers (default: no check) */
   readonly validateResponses?: false | ResponseValidators;
+  /** when and after how long calls are tried again: `retrying({ retries: 2 })` (default: never) */
+  readonly retry?: RetryPolicy;
 }
 
 /**
