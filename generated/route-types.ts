@@ -41,6 +41,7 @@ export interface RouteValidators {
   readonly pathParams?: Validator;
   readonly query?: Validator;
   readonly headers?: Validator;
+  readonly cookies?: Validator;
   /** by request media type */
   readonly body: Readonly<Record<string, Validator>>;
   /** by status, for JSON responses */
@@ -71,8 +72,12 @@ export interface Route {
   /** the path as the spec writes it, relative to the base path ("/workers/{id}/documents") */
   readonly path: string;
   readonly pathParams: readonly string[];
+  /** the path parameters of style label (".a") or matrix (";id=a"); those of style simple are not listed */
+  readonly pathStyles?: readonly RouteParameter[];
   readonly query: readonly RouteParameter[];
   readonly headers: readonly RouteParameter[];
+  /** the cookie parameters (style form, or content), when the operation has any */
+  readonly cookies?: readonly RouteParameter[];
   readonly body?: RouteBody;
   /** declared responses by status ("200", "4XX", "default") */
   readonly responses: Readonly<Record<string, readonly RouteContent[]>>;
@@ -92,6 +97,22 @@ export interface RouteEncoders {
   readonly parameters?: ParameterEncoder;
   /** present when the operation's body may be other than JSON, or has more than one media type */
   readonly body?: BodyEncoder;
+  /** present when the operation has label or matrix path parameters or cookie parameters */
+  readonly styles?: StyleEncoder;
+}
+
+/** How the client writes label and matrix path parameters and cookie parameters, and reads them back as sent. */
+export interface StyleEncoder {
+  /** the text of a label or matrix path parameter, prefix included */
+  pathText(parameter: RouteParameter, value: unknown): string;
+  /** the `Cookie` header of the cookie parameters that have a value; "" when none has */
+  cookieHeader(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string;
+  /** the values as the server reads them back, added to `into` */
+  asSent(
+    parameters: readonly RouteParameter[],
+    values: Readonly<Record<string, unknown>>,
+    into?: Record<string, unknown>,
+  ): Record<string, unknown>;
 }
 
 /** How the client encodes a body other than JSON, and picks one of several media types. */
@@ -118,7 +139,12 @@ export type PathRefusal = { readonly missing: string } | { readonly dotSegment: 
 /** How the client writes parameters into a request, and reads them back as they were sent. */
 export interface ParameterEncoder {
   compilePath(path: string): PathTemplate;
-  fillPath(template: PathTemplate, values: Readonly<Record<string, unknown>>): string | PathRefusal;
+  /** `styled` writes a label or matrix parameter (undefined for one of style simple) */
+  fillPath(
+    template: PathTemplate,
+    values: Readonly<Record<string, unknown>>,
+    styled?: (name: string, value: unknown) => string | undefined,
+  ): string | PathRefusal;
   encodeQuery(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string;
   headerText(parameter: RouteParameter | undefined, value: unknown): string;
   pathAsSent(values: Readonly<Record<string, unknown>>): Record<string, unknown>;

@@ -19,7 +19,7 @@ export interface ProblemDetails {
 }
 
 /** The part of a request a validation error is about. */
-export type RequestPart = "path" | "query" | "header" | "body";
+export type RequestPart = "path" | "query" | "header" | "cookie" | "body";
 
 /** A request validation error: the validator's error and the part of the request it is about. */
 export interface RequestIssue extends ValidationError {

@@ -61,6 +61,7 @@ export interface CallArgs {
   readonly path?: Readonly<Record<string, unknown>>;
   readonly query?: Readonly<Record<string, unknown>>;
   readonly headers?: Readonly<Record<string, unknown>>;
+  readonly cookies?: Readonly<Record<string, unknown>>;
   readonly body?: unknown;
   readonly contentType?: string;
 }

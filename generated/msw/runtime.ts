@@ -14,6 +14,7 @@ import type { Route } from "../route-types.js";
 import { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT, type RouteHandler } from "../server/runtime/core.js";
 import type { RequestLog } from "../server/runtime/exchange.js";
 import { createFetchHandler } from "../server/runtime/fetch.js";
+import type { CookieReader } from "../server/runtime/parameters.js";
 import type { Authenticate } from "../server/runtime/security.js";
 
 export type { FetchRequest } from "../server/runtime/fetch.js";
@@ -45,6 +46,8 @@ export interface MswHandlerOptions<H, P = undefined> {
 export interface MswApi {
   readonly routes: Readonly<Record<string, Route>>;
   readonly basePath: string;
+  /** reads the `Cookie` header (server/runtime/cookies.ts), for an API with cookie parameters */
+  readonly cookies?: CookieReader;
 }
 
 /**
@@ -66,6 +69,7 @@ export function createApiMswHandlers<H extends object, P = undefined>(
     validateResponses: options.validateResponses ?? true,
     notFound: options.notFound ?? pathOf(baseUrl) !== "",
     log: options.log ?? CONSOLE_LOG,
+    ...(api.cookies !== undefined ? { cookies: api.cookies } : {}),
   });
   return [http.all(matcherOf(baseUrl), async ({ request }) => serve(request))];
 }

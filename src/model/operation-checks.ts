@@ -5,7 +5,7 @@ import type { ParameterLocation } from "./types.js";
 
 /** Serialization styles the generated server and client implement, per parameter location. */
 const SUPPORTED_STYLES: Record<ParameterLocation, readonly string[]> = {
-  path: ["simple"],
+  path: ["simple", "label", "matrix"],
   query: ["form", "spaceDelimited", "pipeDelimited", "deepObject", "content"],
   header: ["simple", "content"],
   cookie: ["form", "content"],
@@ -38,28 +38,18 @@ export function checkOperation(operation: OperationDraft, locate: Locate): Diagn
       ),
     );
   }
-  const { cookie } = operation.parameters;
-  for (const parameter of cookie) {
-    diagnostics.push(
-      createDiagnostic(
-        "NOT_GENERATED",
-        `${label}: cookie parameter "${parameter.name}" is in the types, but the generated server does not read or validate it and the client does not send it`,
-        locate(parameter.pointer),
-      ),
-    );
-  }
   return diagnostics;
 }
 
 /**
  * An operation with a parameter whose style the generated server and client do not implement
- * (matrix or label path parameters, say) cannot be called or served: it is left out of both, as
- * webhooks and cookie parameters are, with a warning naming the parameter. Its types stay.
+ * (a query parameter of style matrix, say) cannot be called or served: it is left out of both,
+ * with a warning naming the parameter. Its types stay.
  */
 export function unsupportedStyles(operation: OperationDraft, locate: Locate): Diagnostic[] {
   const label = `${operation.method.toUpperCase()} ${operation.path}`;
-  const { path, query, header } = operation.parameters;
-  return [...path, ...query, ...header]
+  const { path, query, header, cookie } = operation.parameters;
+  return [...path, ...query, ...header, ...cookie]
     .filter((parameter) => !SUPPORTED_STYLES[parameter.in].includes(parameter.style))
     .map((parameter) => {
       const supported = SUPPORTED_STYLES[parameter.in].filter((s) => s !== "content").join(", ");

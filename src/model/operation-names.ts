@@ -22,7 +22,7 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
   const type = (suffix: string): string => context.types.claim(`${stem}${suffix}`, owner, "Type");
   const validator = (suffix: string): string =>
     context.validators.claim(`validate${stem}${suffix}`, owner, "Validator");
-  const { path, query, header } = operation.parameters;
+  const { path, query, header, cookie } = operation.parameters;
   const successContents = operation.responses.filter((r) => r.success).flatMap((r) => r.contents);
   const shared = new Set<string>();
   const share = (content: BodyContentModel): string | undefined => {
@@ -36,6 +36,7 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
     ...(path.length > 0 ? { pathParamsType: type("PathParams"), pathParamsValidator: validator("PathParams") } : {}),
     ...(query.length > 0 ? { queryType: type("Query"), queryValidator: validator("Query") } : {}),
     ...(header.length > 0 ? { headersType: type("Headers"), headersValidator: validator("Headers") } : {}),
+    ...(cookie.length > 0 ? { cookiesType: type("Cookies"), cookiesValidator: validator("Cookies") } : {}),
     ...bodyNames(operation, context, { stem, owner, validator, share }),
     responseType: sharedComponentName(successContents, `${stem}Response`, context) ?? type("Response"),
     responseTypes: Object.fromEntries(

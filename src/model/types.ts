@@ -176,6 +176,7 @@ export interface OperationNames {
   readonly pathParamsType?: string;
   readonly queryType?: string;
   readonly headersType?: string;
+  readonly cookiesType?: string;
   readonly bodyType?: string;
   /** union of the 2xx bodies */
   readonly responseType: string;
@@ -184,6 +185,7 @@ export interface OperationNames {
   readonly pathParamsValidator?: string;
   readonly queryValidator?: string;
   readonly headersValidator?: string;
+  readonly cookiesValidator?: string;
   /** per request media type */
   readonly bodyValidators: Readonly<Record<string, string>>;
   /** per status, for statuses with a JSON body */

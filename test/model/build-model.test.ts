@@ -316,11 +316,26 @@ describe("cookie parameters", () => {
   };
   const { model, diagnostics } = buildModel(load(document), "fragment.yaml");
 
-  it("are modelled, and reported as not served by the generated server and client", () => {
+  it("are modelled, named and generated without a warning", () => {
     expect(model.operations[0]?.parameters.cookie.map((p) => p.name)).toEqual(["session"]);
-    expect(diagnostics.map((d) => [d.code, d.severity, d.location?.pointer])).toEqual([
-      ["NOT_GENERATED", "warning", "#/paths/~1p/get/parameters/0"],
+    expect(model.operations[0]?.names).toMatchObject({
+      cookiesType: "GetPCookies",
+      cookiesValidator: "validateGetPCookies",
+    });
+    expect(diagnostics).toEqual([]);
+  });
+
+  it("of a style OpenAPI does not define for cookies leave the operation out, with a warning", () => {
+    const parameter = { name: "session", in: "cookie", style: "simple", schema: { type: "string" } };
+    const simple = { ...base, paths: { "/p": { get: { ...document.paths["/p"].get, parameters: [parameter] } } } };
+    const built = buildModel(load(simple), "fragment.yaml");
+    expect(built.model.operations).toEqual([]);
+    expect(built.diagnostics.map((d) => [d.code, d.location?.pointer])).toEqual([
+      ["NOT_GENERATED", "#/paths/~1p/get/parameters/0"],
     ]);
+    expect(built.diagnostics[0]?.message).toMatch(
+      /cookie parameter "session" uses style "simple".*\(for cookie parameters: form\)/,
+    );
   });
 });
 

@@ -73,6 +73,129 @@ export function compilePathReader(path: RouterPath): ParameterReader {
   };
 }
 
+/** Reads the path parameters of style label or matrix, from the request target, over those the router read. */
+export type StyledPathReader = (named: RawParameters, url: string) => RawParameters;
+
+/**
+ * The path parameters of style label or matrix (`styles`) read from their text (".a,b" or
+ * ";id=a,b" → ["a", "b"]), and missing when their prefix is. The text is taken from the request
+ * target as sent, split at its literal delimiters and then percent-decoded, so an item holding an
+ * encoded delimiter ("a%2Cb") stays whole; when the target does not match the path template (a
+ * router option such as a trailing slash), the router's decoded value is read instead.
+ */
+export function compileStyledPathReader(template: string, styles: readonly RouteParameter[]): StyledPathReader {
+  const names: string[] = [];
+  const source = (template.split("?")[0] ?? "").replace(/\{([^}]*)\}|[^{]+/g, (token: string, name?: string) => {
+    if (name === undefined) return token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    names.push(name);
+    return "([^/]*)";
+  });
+  const pattern = new RegExp(`${source}/?$`);
+  return (named, url) => {
+    const match = pattern.exec(url.split("?")[0] ?? "");
+    const out = { ...named };
+    for (const parameter of styles) {
+      const at = names.indexOf(parameter.name);
+      const sent = match?.[at + 1];
+      const decoded = out[parameter.name];
+      const value =
+        sent !== undefined
+          ? readStyledPath(parameter, sent)
+          : typeof decoded === "string"
+            ? readStyledPath(parameter, decoded, (text) => text)
+            : undefined;
+      if (value === undefined) delete out[parameter.name];
+      else defineOwn(out, parameter.name, value);
+    }
+    return out;
+  };
+}
+
+/**
+ * A label or matrix path parameter from its text as sent, as OpenAPI's style table writes it:
+ * label ".a", ".a,b" (".a.b" exploded), ".k,v" (".k=v" exploded); matrix ";id=a", ";id=a,b"
+ * (";id=a;id=b" exploded), ";id=k,v" (";k=v" exploded). Names and items are decoded (`decode`)
+ * once split.
+ */
+export function readStyledPath(
+  parameter: RouteParameter,
+  text: string,
+  decode: (text: string) => string = decodePercent,
+): unknown {
+  const { name, explode, array } = parameter;
+  const object = !array && parameter.properties !== undefined;
+  const list = (body: string, delimiter: string): string[] => (body === "" ? [] : body.split(delimiter).map(decode));
+  if (parameter.style === "label") {
+    if (!text.startsWith(".")) return undefined;
+    const body = text.slice(1);
+    if (array) return list(body, explode ? "." : ",");
+    if (!object) return decode(body);
+    return explode ? pairsOf(body === "" ? [] : body.split("."), decode) : objectOf(list(body, ","), [body]);
+  }
+  if (!text.startsWith(";")) return undefined;
+  const parts = text.slice(1).split(";");
+  if (object && explode) return pairsOf(parts, decode);
+  const values = parts.flatMap((part) => {
+    const at = part.indexOf("=");
+    if (decode(at < 0 ? part : part.slice(0, at)) !== name) return [];
+    return [at < 0 ? "" : part.slice(at + 1)];
+  });
+  const first = values[0];
+  if (first === undefined) return undefined;
+  if (array) return explode ? values.map(decode) : list(first, ",");
+  return object ? objectOf(list(first, ","), [first]) : decode(first);
+}
+
+/** `["k=v", "k2=v2"]` → { k: "v", k2: "v2" }, each name and value decoded. */
+function pairsOf(items: readonly string[], decode: (text: string) => string): RawParameters {
+  const out: RawParameters = {};
+  for (const item of items) {
+    const at = item.indexOf("=");
+    if (at > 0) defineOwn(out, decode(item.slice(0, at)), decode(item.slice(at + 1)));
+  }
+  return out;
+}
+
+/** Reads the `Cookie` header into cookies by name, values as sent (cookies.ts). */
+export type CookieReader = (header: string | undefined) => Readonly<Record<string, string | undefined>>;
+
+/**
+ * The declared cookie parameters (style form: a list or an object comma-separated, its items
+ * percent-decoded; or content: JSON text), from the request's `Cookie` header.
+ */
+export function compileCookieReader(parameters: readonly RouteParameter[], read: CookieReader): ParameterReader {
+  return (source) => {
+    const headers = source as Record<string, string | string[] | undefined>;
+    const header = headers["cookie"];
+    const cookies = read(Array.isArray(header) ? header.join("; ") : header);
+    const out: RawParameters = {};
+    for (const parameter of parameters) {
+      const raw = Object.hasOwn(cookies, parameter.name) ? cookies[parameter.name] : undefined;
+      if (raw === undefined) continue;
+      defineOwn(out, parameter.name, cookieValue(parameter, raw));
+    }
+    return out;
+  };
+}
+
+function cookieValue(parameter: RouteParameter, raw: string): unknown {
+  if (parameter.style === "content") return parseContent(decodePercent(raw));
+  const object = !parameter.array && parameter.properties !== undefined;
+  if (!parameter.array && !object) return decodePercent(raw);
+  const items = raw === "" ? [] : raw.split(",").map(decodePercent);
+  return parameter.array ? items : objectOf(items, [raw]);
+}
+
+/** A cookie value's or a path item's percent escapes decoded; a malformed escape stays as it is. */
+export function decodePercent(text: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The declared query parameters, decoded by style, from the request target's query. */
 export function compileQueryReader(parameters: readonly RouteParameter[]): QueryReader {
   return (url) => {
@@ -168,13 +291,7 @@ function queryFieldPath(pair: QueryPair): string[] {
 
 /** The text of a query name or value: "+" is a space, percent escapes decoded; a malformed escape stays as it is. */
 function decodeQueryText(text: string): string {
-  const spaced = text.includes("+") ? text.replaceAll("+", " ") : text;
-  if (!spaced.includes("%")) return spaced;
-  try {
-    return decodeURIComponent(spaced);
-  } catch {
-    return spaced;
-  }
+  return decodePercent(text.includes("+") ? text.replaceAll("+", " ") : text);
 }
 
 /** A parameter of style content: its JSON text parsed; text that is not JSON as it is, for the validator to judge. */

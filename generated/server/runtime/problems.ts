@@ -14,7 +14,7 @@ export const PROBLEM_MEDIA_TYPE = "application/problem+json";
 
 /** One failed check of a request part, in the shape of the generated validators' errors. */
 export interface ValidationIssue {
-  readonly in: "path" | "query" | "header" | "body";
+  readonly in: "path" | "query" | "header" | "cookie" | "body";
   readonly instancePath: string;
   readonly schemaPath: string;
   readonly keyword: string;

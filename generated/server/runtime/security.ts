@@ -17,6 +17,7 @@
  */
 import type { Route, RouteSecurityScheme } from "../../route-types.js";
 import type { IncomingRequest, ServerRequest } from "./exchange.js";
+import { decodePercent } from "./parameters.js";
 import { createProblem, type ProblemDetails } from "./problems.js";
 
 /** A refusal: false or "unauthorized" (→ 401), "forbidden" (→ 403). */
@@ -188,18 +189,9 @@ function readAuthorization(header: string | undefined, scheme: string): string |
 function readCookie(header: string | undefined, name: string): string | undefined {
   for (const pair of header?.split(";") ?? []) {
     const at = pair.indexOf("=");
-    if (at !== -1 && pair.slice(0, at).trim() === name) return percentDecoded(pair.slice(at + 1).trim());
+    if (at !== -1 && pair.slice(0, at).trim() === name) return decodePercent(pair.slice(at + 1).trim());
   }
   return undefined;
-}
-
-function percentDecoded(text: string): string {
-  if (!text.includes("%")) return text;
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 function describe(scheme: RouteSecurityScheme | undefined): string {

@@ -40,6 +40,8 @@ export interface OperationShape {
   readonly params: unknown;
   readonly query: unknown;
   readonly headers: unknown;
+  /** the cookie parameters, for an operation that has any */
+  readonly cookies?: unknown;
   readonly body: unknown;
   readonly responses: object;
 }
@@ -61,6 +63,8 @@ export interface HandlerInput<in out S extends OperationShape, out P = undefined
   readonly query: S["query"];
   /** the header parameters the operation declares, keyed as the spec spells them */
   readonly headers: S["headers"];
+  /** the cookie parameters the operation declares */
+  readonly cookies: S extends { readonly cookies: infer C } ? C : NoInput;
   /** the body: parsed JSON, a form, text, bytes, or a multipart form with its files */
   readonly body: S["body"];
   /** who calls: what the authenticate hook answered for the credential presented */

@@ -1,4 +1,5 @@
 import type { EmitInput, GeneratedFile } from "../emitter.js";
+import { hasStyles } from "../routes/route-view.js";
 import { buildMethodView, type MethodView, type TypePart } from "./method-view.js";
 import { buildOptionsView, type OptionsView } from "./options-view.js";
 
@@ -20,8 +21,16 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
     options,
     methods,
   };
-  return [render("client", view), render("index", {}), ...config.runtime.take("client")];
+  const styles = [...model.operations, ...model.webhooks].some(hasStyles);
+  return [
+    render("client", view),
+    render("index", {}),
+    ...config.runtime.take("client", styles ? [] : [STYLES_RUNTIME]),
+  ];
 }
+
+/** Written only for specs with label or matrix path parameters or cookie parameters (the routes' style encoder). */
+const STYLES_RUNTIME = "client/styles.ts";
 
 /** What client.ts imports: only what its methods and options use, so no import is left unused. */
 function importsView(
@@ -30,7 +39,7 @@ function importsView(
 ): { types: boolean; basic: boolean; body: string[]; runtime: string[] } {
   const bodyParts = methods.flatMap((m) => (m.body === false ? [] : m.body.parts));
   const typeParts: TypePart[] = [...bodyParts, ...methods.flatMap((m) => m.returns)];
-  const groups = methods.flatMap((m) => [m.path, m.query, m.headers]).filter((group) => group !== false);
+  const groups = methods.flatMap((m) => [m.path, m.query, m.headers, m.cookies]).filter((group) => group !== false);
   const errorTypes = methods.some((m) => m.errors.some((e) => e.type !== undefined));
   const body = [
     ...(bodyParts.some((p) => p.prefix === "" && p.name === "RawBody") ? ["RawBody"] : []),

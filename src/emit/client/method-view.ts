@@ -32,6 +32,7 @@ export interface MethodView {
   readonly path: GroupView | false;
   readonly query: GroupView | false;
   readonly headers: GroupView | false;
+  readonly cookies: GroupView | false;
   readonly body: { readonly optional: boolean; readonly parts: readonly TypePart[] } | false;
   /** the request media types a caller may choose between (only when there are several) */
   readonly contentTypes: readonly string[];
@@ -71,14 +72,18 @@ export function buildMethodView(operation: OperationModel): MethodView {
   };
 }
 
-/** Path, query and headers, each when the operation has such parameters; optional when none is required. */
-function parameterGroups({ names, parameters }: OperationModel): Pick<MethodView, "path" | "query" | "headers"> {
+/** Path, query, headers and cookies, each when the operation has such parameters; optional when none is required. */
+function parameterGroups({
+  names,
+  parameters,
+}: OperationModel): Pick<MethodView, "path" | "query" | "headers" | "cookies"> {
   const group = (type: string | undefined, list: readonly { required: boolean }[]): GroupView | false =>
     type === undefined ? false : { type, optional: !list.some((p) => p.required) };
   return {
     path: group(names.pathParamsType, parameters.path),
     query: group(names.queryType, parameters.query),
     headers: group(names.headersType, parameters.header),
+    cookies: group(names.cookiesType, parameters.cookie),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { OperationModel } from "../../model/types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { CodeRef } from "../literal.js";
-import { buildRouteView, hasOtherBody, hasParameters } from "./route-view.js";
+import { buildRouteView, hasOtherBody, hasParameters, hasStyles } from "./route-view.js";
 
 /** The name of an operation's own route constant in routes.ts: `listEvents` → `listEventsRoute`. */
 export function routeConstName(operation: OperationModel): string {
@@ -55,6 +55,7 @@ export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
       routes,
       usesParameters: model.operations.some(hasParameters),
       usesBodies: model.operations.some(hasOtherBody),
+      usesStyles: model.operations.some(hasStyles),
     }),
     ...config.runtime.take("route-types.ts"),
     ...config.runtime.take("media-types.ts"),

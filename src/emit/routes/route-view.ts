@@ -14,7 +14,7 @@ import { CodeRef } from "../literal.js";
  */
 export type RouteView = Omit<Route, "validators" | "encoders"> & {
   readonly validators: ValidatorsView;
-  readonly encoders?: { readonly parameters?: CodeRef; readonly body?: CodeRef };
+  readonly encoders?: { readonly parameters?: CodeRef; readonly body?: CodeRef; readonly styles?: CodeRef };
 };
 
 /** The generated validators of a route, as references into the validators module. */
@@ -22,6 +22,7 @@ export interface ValidatorsView {
   readonly pathParams?: CodeRef;
   readonly query?: CodeRef;
   readonly headers?: CodeRef;
+  readonly cookies?: CodeRef;
   readonly body: Readonly<Record<string, CodeRef>>;
   readonly responses: Readonly<Record<string, CodeRef>>;
 }
@@ -41,6 +42,9 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     const properties = OBJECT_STYLES.has(p.style) ? p.objectProperties : undefined;
     return properties === undefined ? parameter(p) : { ...parameter(p), properties };
   };
+  // label, matrix and cookie values of an object are read by their `k,v` pairs
+  const objectParameter = (p: ParameterModel): RouteParameter =>
+    p.objectProperties === undefined ? parameter(p) : { ...parameter(p), properties: p.objectProperties };
   const content = (c: BodyContentModel): RouteContent => ({
     mediaType: c.mediaType,
     kind: c.kind,
@@ -52,8 +56,10 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     method: operation.method.toUpperCase() as HttpMethod,
     path: operation.path,
     pathParams: operation.parameters.path.map((p) => p.name),
+    ...pathStyles(operation.parameters.path.filter((p) => p.style !== "simple").map(objectParameter)),
     query: operation.parameters.query.map(queryParameter),
     headers: operation.parameters.header.map(parameter),
+    ...(operation.parameters.cookie.length > 0 ? { cookies: operation.parameters.cookie.map(objectParameter) } : {}),
     ...(body !== undefined
       ? { body: { required: body.required, pointer: body.pointer, contents: body.contents.map(content) } }
       : {}),
@@ -69,6 +75,7 @@ function encodersView(operation: OperationModel): Pick<RouteView, "encoders"> {
   const encoders = {
     ...(hasParameters(operation) ? { parameters: new CodeRef("parameterEncoder") } : {}),
     ...(hasOtherBody(operation) ? { body: new CodeRef("bodyEncoder") } : {}),
+    ...(hasStyles(operation) ? { styles: new CodeRef("styleEncoder") } : {}),
   };
   return Object.keys(encoders).length === 0 ? {} : { encoders };
 }
@@ -82,9 +89,19 @@ export function hasOtherBody({ requestBody }: OperationModel): boolean {
   return contents.length > 1 || contents.some((c) => c.kind !== "json" || c.mediaType.includes("*"));
 }
 
-/** Whether an operation has path, query or header parameters (cookies are the caller's). */
+/** Whether an operation has path, query or header parameters (cookies are the style encoder's). */
 export function hasParameters({ parameters }: OperationModel): boolean {
   return parameters.path.length + parameters.query.length + parameters.header.length > 0;
+}
+
+/** Whether an operation has label or matrix path parameters, or cookie parameters. */
+export function hasStyles({ parameters }: OperationModel): boolean {
+  return parameters.cookie.length > 0 || parameters.path.some((p) => p.style !== "simple");
+}
+
+/** Path parameters of style label or matrix, listed only when there are any. */
+function pathStyles(styled: readonly RouteParameter[]): { pathStyles?: readonly RouteParameter[] } {
+  return styled.length > 0 ? { pathStyles: styled } : {};
 }
 
 function validatorsView({ names }: OperationModel): ValidatorsView {
@@ -95,6 +112,7 @@ function validatorsView({ names }: OperationModel): ValidatorsView {
     ...(names.pathParamsValidator !== undefined ? { pathParams: ref(names.pathParamsValidator) } : {}),
     ...(names.queryValidator !== undefined ? { query: ref(names.queryValidator) } : {}),
     ...(names.headersValidator !== undefined ? { headers: ref(names.headersValidator) } : {}),
+    ...(names.cookiesValidator !== undefined ? { cookies: ref(names.cookiesValidator) } : {}),
     body: refs(names.bodyValidators),
     responses: refs(names.responseValidators),
   };

@@ -6,6 +6,9 @@ import { buildHandlerView } from "./handler-view.js";
 /** Written only for specs with a multipart/form-data body, so only they need @fastify/multipart. */
 const MULTIPART_RUNTIME = "server/runtime/multipart.ts";
 
+/** Written only for specs with a cookie parameter (an operation's, a webhook's or a callback's), so only they need `cookie`. */
+const COOKIES_RUNTIME = "server/runtime/cookies.ts";
+
 /**
  * generated/server/: a Fastify 5 plugin serving every operation of the route table through the
  * request pipeline (security, content type, validation by the generated validators, response
@@ -29,7 +32,10 @@ export function emitServer({ model, config }: EmitInput): GeneratedFile[] {
     render("stubs", { fileDoc: wrap(docs.stubs(title)), operations }),
     render("index", {}),
     render("main", {}),
-    ...config.runtime.take("server", plugin.multipart ? [] : [MULTIPART_RUNTIME]),
+    ...config.runtime.take("server", [
+      ...(plugin.multipart ? [] : [MULTIPART_RUNTIME]),
+      ...(usesCookies(model) ? [] : [COOKIES_RUNTIME]),
+    ]),
   ];
 }
 
@@ -49,6 +55,8 @@ interface PluginView {
   readonly multipart: boolean;
   /** some operation needs credentials: `authenticate` is required */
   readonly secured: boolean;
+  /** some operation has cookie parameters: the pipeline reads them with runtime/cookies.ts (and the `cookie` package) */
+  readonly cookies: boolean;
 }
 
 function buildPluginView(model: ApiModel, usable: ReadonlySet<string>): PluginView {
@@ -57,10 +65,16 @@ function buildPluginView(model: ApiModel, usable: ReadonlySet<string>): PluginVi
     multipart: contents.some(
       (content) => content.kind === "multipart" && mediaTypeEssence(content.mediaType) === "multipart/form-data",
     ),
+    cookies: model.operations.some((operation) => operation.parameters.cookie.length > 0),
     secured: model.operations.some((operation) =>
       operation.security.some((requirement) => requirement.schemes.some((scheme) => usable.has(scheme.name))),
     ),
   };
+}
+
+/** Whether an operation, a webhook or a callback has a cookie parameter. */
+export function usesCookies(model: ApiModel): boolean {
+  return [...model.operations, ...model.webhooks].some((operation) => operation.parameters.cookie.length > 0);
 }
 
 /** Breaks each paragraph of a text into lines of at most `width` characters (at spaces). */

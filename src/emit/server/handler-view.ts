@@ -32,6 +32,7 @@ export interface HandlerView {
   readonly params?: string;
   readonly query?: string;
   readonly headers?: string;
+  readonly cookies?: string;
   readonly bodyParts: readonly BodyPartView[];
   /** the body type has one alternative (printed on one line) */
   readonly singleBody: boolean;
@@ -54,6 +55,7 @@ export function buildHandlerView(operation: OperationModel, credentialSchemes: R
     ...(names.pathParamsType !== undefined ? { params: names.pathParamsType } : {}),
     ...(names.queryType !== undefined ? { query: names.queryType } : {}),
     ...(names.headersType !== undefined ? { headers: names.headersType } : {}),
+    ...(names.cookiesType !== undefined ? { cookies: names.cookiesType } : {}),
     bodyParts: parts,
     singleBody: parts.length === 1,
     secured:

@@ -45,6 +45,7 @@ export function operationAliases(
   add(names.pathParamsType, `${base}["parameters"]["path"]`, `Path parameters of ${label}.`);
   add(names.queryType, `NonNullable<${base}["parameters"]["query"]>`, `Query parameters of ${label}.`);
   add(names.headersType, `NonNullable<${base}["parameters"]["header"]>`, `Header parameters of ${label}.`);
+  add(names.cookiesType, `NonNullable<${base}["parameters"]["cookie"]>`, `Cookie parameters of ${label}.`);
   const body = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
   if (body.length > 0) {
     const bodyBase = `NonNullable<${base}["requestBody"]>["content"]`;

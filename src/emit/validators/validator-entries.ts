@@ -14,7 +14,7 @@ export function componentEntries(model: ApiModel): ValidatorEntry[] {
 }
 
 /**
- * Per operation: its path parameters, query and headers (each an object whose values arrive as
+ * Per operation: its path parameters, query, headers and cookies (each an object whose values arrive as
  * strings and are converted as the parameter schemas say), each request body media type
  * (request direction; form fields converted too) and each JSON response (response direction).
  * A body that shares its component's validator (the model's `sharedValidators`) adds none.
@@ -43,6 +43,7 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
   parameterEntry(names.pathParamsValidator, names.pathParamsType, parameters.path);
   parameterEntry(names.queryValidator, names.queryType, parameters.query);
   parameterEntry(names.headersValidator, names.headersType, parameters.header);
+  parameterEntry(names.cookiesValidator, names.cookiesType, parameters.cookie);
   for (const content of operation.requestBody?.contents ?? []) {
     const name = names.bodyValidators[content.mediaType];
     if (!own(name) || content.schemaPointer === undefined) continue;

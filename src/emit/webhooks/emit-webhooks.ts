@@ -7,7 +7,7 @@
  */
 import { buildMethodView, type MethodView } from "../client/method-view.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
-import { buildRouteView, hasOtherBody, hasParameters } from "../routes/route-view.js";
+import { buildRouteView, hasOtherBody, hasParameters, hasStyles } from "../routes/route-view.js";
 import { wrap } from "../server/emit-server.js";
 import { buildHandlerView } from "../server/handler-view.js";
 
@@ -21,19 +21,22 @@ export function emitWebhooks({ model, config }: EmitInput): GeneratedFile[] {
   );
   const routes = Object.fromEntries(model.webhooks.map((hook) => [hook.names.method, buildRouteView(hook, model)]));
   const methods = model.webhooks.map(buildMethodView);
+  // the receivers read the Cookie header only for a table with cookie parameters, which needs `cookie`
+  const cookies = model.webhooks.some((hook) => hook.parameters.cookie.length > 0);
   return [
     render("routes", {
       fileDoc: wrap(docs.routes(title)),
       routes,
       usesParameters: model.webhooks.some(hasParameters),
       usesBodies: model.webhooks.some(hasOtherBody),
+      usesStyles: model.webhooks.some(hasStyles),
     }),
     render("handlers", {
       fileDoc: wrap(docs.handlers(title)),
       operations: model.webhooks.map((hook) => buildHandlerView(hook, credentialSchemes)),
     }),
-    render("receiver", { fileDoc: wrap(docs.receiver(title)) }),
-    render("fetch", { fileDoc: wrap(docs.fetch(title)) }),
+    render("receiver", { fileDoc: wrap(docs.receiver(title)), cookies }),
+    render("fetch", { fileDoc: wrap(docs.fetch(title)), cookies }),
     render("sender", { fileDoc: wrap(docs.sender(title)), imports: importsView(methods), methods }),
     render("index", {}),
     ...config.runtime.take("webhooks"),
@@ -57,7 +60,7 @@ const docs = {
 /** What sender.ts imports: only what its methods use, so no import is left unused. */
 function importsView(methods: readonly MethodView[]): { types: boolean; body: string[]; runtime: string[] } {
   const bodyParts = methods.flatMap((m) => (m.body === false ? [] : m.body.parts));
-  const groups = methods.flatMap((m) => [m.query, m.headers]).filter((group) => group !== false);
+  const groups = methods.flatMap((m) => [m.query, m.headers, m.cookies]).filter((group) => group !== false);
   return {
     types: groups.length > 0 || [...bodyParts, ...methods.flatMap((m) => m.returns)].some((p) => p.prefix === "T."),
     body: [

@@ -28,21 +28,32 @@ export function compilePath(path: string): PathTemplate {
 }
 
 /**
- * The path with each placeholder replaced by its encoded value; else the first parameter that is
- * missing, or whose value is "." or ".." (a dot segment, which URL normalisation would resolve,
- * sending the call to another path; its percent-encoded forms are resolved too).
+ * The path with each placeholder replaced by its encoded value (`styled` gives that of a label or
+ * matrix parameter, styles.ts); else the first parameter that is missing, or whose text is "." or
+ * ".." (a dot segment, which URL normalisation would resolve, sending the call to another path;
+ * its percent-encoded forms are resolved too, and a label's "" or "." is written so).
  */
-export function fillPath(template: PathTemplate, values: Readonly<Record<string, unknown>>): string | PathRefusal {
+export function fillPath(
+  template: PathTemplate,
+  values: Readonly<Record<string, unknown>>,
+  styled?: (name: string, value: unknown) => string | undefined,
+): string | PathRefusal {
   let path = template.parts[0] ?? "";
   for (let i = 0; i < template.names.length; i++) {
     const name = template.names[i] as string;
     const value = own(values, name);
     if (value === undefined || value === null) return { missing: name };
-    const text = simpleValue(value, false, encodeURIComponent);
-    if (text === "." || text === "..") return { dotSegment: name };
+    const text = styled?.(name, value) ?? simpleValue(value, false, encodeURIComponent);
+    if (isDotSegment(text)) return { dotSegment: name };
     path += text + (template.parts[i + 1] ?? "");
   }
   return path;
+}
+
+/** "." or "..", written plainly or percent-encoded (".%2E"), as URL parsers resolve them. */
+function isDotSegment(text: string): boolean {
+  const plain = text.length <= 6 ? text.replace(/%2e/gi, ".") : text;
+  return plain === "." || plain === "..";
 }
 
 /** Encoded query pairs ("a=1&b=x%20y") of the declared parameters that have a value. */
@@ -221,7 +232,7 @@ export function headersAsSent(
   return out;
 }
 
-function textLeaves(value: unknown): unknown {
+export function textLeaves(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(textLeaves);
   if (!isPlainObject(value)) return scalar(value);
   const out: Record<string, unknown> = {};
@@ -251,7 +262,7 @@ export function isPlainObject(value: unknown): value is Readonly<Record<string, 
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
-function definedEntries(value: Readonly<Record<string, unknown>>): [string, unknown][] {
+export function definedEntries(value: Readonly<Record<string, unknown>>): [string, unknown][] {
   return Object.entries(value).filter((entry) => entry[1] !== undefined);
 }
 

@@ -12,7 +12,7 @@ describe("InputReader", () => {
   it("hands over frozen empty parts and the body as it is when the route has no validators", () => {
     const { request } = fakeRequest({ params: { id: "1" }, query: { q: "x" }, headers: { "x-a": "1" } });
     const input = new InputReader(route(), toRouterPath("/things")).read(request, undefined, undefined);
-    expect(input).toEqual({ params: {}, query: {}, headers: {}, body: undefined, request });
+    expect(input).toEqual({ params: {}, query: {}, headers: {}, cookies: {}, body: undefined, request });
     if (Array.isArray(input)) throw new Error("unexpected issues");
     expect(Object.isFrozen(input.params)).toBe(true);
     expect(input.request).toBe(request);
@@ -60,6 +60,7 @@ describe("InputReader", () => {
       params: { "worker-id": "7", converted: true },
       query: { limit: "5", tags: ["a", "b"] },
       headers: { "X-Trace": "t1" },
+      cookies: {},
       body: "converted body",
       request,
     });

@@ -15,7 +15,7 @@ import { mediaTypeEssence } from "../../media-types.js";
 import type { Route, RouteContent } from "../../route-types.js";
 import { type ContentMatcher, compileContentMatcher, decodeBody, unsupportedMediaType } from "./content.js";
 import type { IncomingRequest, Transport } from "./exchange.js";
-import { toRouterPath } from "./parameters.js";
+import { type CookieReader, toRouterPath } from "./parameters.js";
 import { problemOutcome } from "./problems.js";
 import { InputReader, validationProblem } from "./request.js";
 import { compileResponder, type Responder } from "./responses.js";
@@ -52,6 +52,8 @@ export interface CoreSettings<Req = never> {
   readonly fileSizeLimit: number;
   /** check every answer against the contract */
   readonly validateResponses: boolean;
+  /** reads the `Cookie` header (cookies.ts); needed by routes with cookie parameters */
+  readonly cookies?: CookieReader;
   /** reads multipart/form-data bodies; without it they are read as bytes (and refused by the validator) */
   readonly multipart?: { readonly read: MultipartReader<Req> };
 }
@@ -85,7 +87,7 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
     // without a hook of its own, the one the handlers carry (the mock handlers')
     this.security = compileSecurity(route, settings.authenticate ?? authenticateOf(picked.owner));
     this.match = compileContentMatcher(route.body?.contents ?? []);
-    this.inputs = new InputReader(route, toRouterPath(route.path));
+    this.inputs = new InputReader(route, toRouterPath(route.path), settings.cookies);
     this.respond = compileResponder(route, settings.validateResponses, key);
   }
 

@@ -7,12 +7,16 @@ import type { Route, RouteContent, Validator } from "../../route-types.js";
 import type { ValidationError } from "../../validators/types.js";
 import type { IncomingRequest, ServerRequest } from "./exchange.js";
 import {
+  type CookieReader,
+  compileCookieReader,
   compileHeaderReader,
   compilePathReader,
   compileQueryReader,
+  compileStyledPathReader,
   type ParameterReader,
   type QueryReader,
   type RouterPath,
+  type StyledPathReader,
 } from "./parameters.js";
 import { createProblem, type ProblemDetails, type ValidationIssue } from "./problems.js";
 
@@ -21,6 +25,8 @@ export interface RequestInput {
   readonly params: unknown;
   readonly query: unknown;
   readonly headers: unknown;
+  /** the cookie parameters (an empty object for an operation without any) */
+  readonly cookies: unknown;
   readonly body: unknown;
   /** who calls, as the authenticate hook named the caller (undefined when it did not) */
   readonly principal: unknown;
@@ -34,15 +40,26 @@ const NO_INPUT: Readonly<Record<string, never>> = Object.freeze({});
 export class InputReader {
   private readonly route: Route;
   private readonly readPath: ParameterReader;
+  private readonly readStyledPath: StyledPathReader | undefined;
   private readonly readQuery: QueryReader;
   private readonly readHeaders: ParameterReader;
+  private readonly readCookies: ParameterReader | undefined;
   private readonly bodyRequired: ValidationIssue | undefined;
 
-  constructor(route: Route, path: RouterPath) {
+  constructor(route: Route, path: RouterPath, cookies?: CookieReader) {
     this.route = route;
     this.readPath = compilePathReader(path);
+    const styles = route.pathStyles;
+    this.readStyledPath = styles === undefined ? undefined : compileStyledPathReader(route.path, styles);
     this.readQuery = compileQueryReader(route.query);
     this.readHeaders = compileHeaderReader(route.headers);
+    const declared = route.cookies ?? [];
+    if (declared.length > 0 && cookies === undefined)
+      throw new Error(
+        `operation ${route.operationId} has cookie parameters, but no cookie reader was given: pass \`cookies: readCookies\` (runtime/cookies.ts) in the pipeline's settings`,
+      );
+    this.readCookies =
+      declared.length > 0 && cookies !== undefined ? compileCookieReader(declared, cookies) : undefined;
     const body = route.body;
     this.bodyRequired = body?.required === true ? missingBodyIssue(body.pointer) : undefined;
   }
@@ -59,8 +76,11 @@ export class InputReader {
     let params: unknown = NO_INPUT;
     let query: unknown = NO_INPUT;
     let headers: unknown = NO_INPUT;
+    let cookies: unknown = NO_INPUT;
     if (validators.pathParams !== undefined) {
-      const result = validators.pathParams(this.readPath(request.params), ALL_ERRORS);
+      const named = this.readPath(request.params);
+      const styled = this.readStyledPath?.(named, request.url) ?? named;
+      const result = validators.pathParams(styled, ALL_ERRORS);
       if (result.valid) params = result.value;
       else issues = collect(issues, "path", result.errors);
     }
@@ -74,6 +94,11 @@ export class InputReader {
       if (result.valid) headers = result.value;
       else issues = collect(issues, "header", result.errors);
     }
+    if (validators.cookies !== undefined && this.readCookies !== undefined) {
+      const result = validators.cookies(this.readCookies(request.headers), ALL_ERRORS);
+      if (result.valid) cookies = result.value;
+      else issues = collect(issues, "cookie", result.errors);
+    }
     const validator = this.bodyValidator(content, body);
     let checked = body;
     if (body === undefined && this.bodyRequired !== undefined) issues = [...(issues ?? []), this.bodyRequired];
@@ -82,7 +107,7 @@ export class InputReader {
       if (result.valid) checked = result.value;
       else issues = collect(issues, "body", result.errors);
     }
-    return issues !== undefined ? issues : { params, query, headers, body: checked, principal, request };
+    return issues !== undefined ? issues : { params, query, headers, cookies, body: checked, principal, request };
   }
 
   private bodyValidator(content: RouteContent | undefined, body: unknown): Validator | undefined {

@@ -8,6 +8,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Route } from "../../route-types.js";
 import { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT } from "../../server/runtime/core.js";
+import type { CookieReader } from "../../server/runtime/parameters.js";
 import { mountRoutes } from "../../server/runtime/pipeline.js";
 import type { Authenticate } from "../../server/runtime/security.js";
 import { pickWebhook, type ReceiverOptions, relocate, type WebhookPaths } from "./table.js";
@@ -21,11 +22,13 @@ export interface FastifyReceiverOptions<H, P = undefined> extends ReceiverOption
 /**
  * Registers every webhook of `table` on `app` under the prefix, in an encapsulated context (its own
  * content-type parsing and error handler), each with its handler: one missing is refused at once.
+ * `cookies` reads the `Cookie` header, for a table whose webhooks have cookie parameters.
  */
 export async function registerWebhookRoutes<K extends string, H extends object, P>(
   app: FastifyInstance,
   table: Readonly<Record<K, Route>>,
   options: FastifyReceiverOptions<H, P>,
+  cookies?: CookieReader,
 ): Promise<void> {
   const routes = relocate(table, options.paths as WebhookPaths<K> | undefined);
   await app.register(
@@ -35,6 +38,7 @@ export async function registerWebhookRoutes<K extends string, H extends object, 
         bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
         fileSizeLimit: options.fileSizeLimit ?? DEFAULT_FILE_SIZE_LIMIT,
         validateResponses: options.validateResponses ?? true,
+        ...(cookies !== undefined ? { cookies } : {}),
       });
     },
     { prefix: options.prefix ?? "/webhooks" },

@@ -8,6 +8,7 @@ import type { Route } from "../../route-types.js";
 import { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT } from "../../server/runtime/core.js";
 import type { RequestLog } from "../../server/runtime/exchange.js";
 import { createFetchHandler } from "../../server/runtime/fetch.js";
+import type { CookieReader } from "../../server/runtime/parameters.js";
 import type { Authenticate } from "../../server/runtime/security.js";
 import { pickWebhook, type ReceiverOptions, relocate, type WebhookPaths } from "./table.js";
 
@@ -25,10 +26,14 @@ export interface FetchReceiverOptions<H, P = undefined> extends ReceiverOptions<
 /** Receives a webhook: its answer, or a 404 problem for a request no webhook of the table is received at. */
 export type FetchReceiver = (request: Request) => Promise<Response>;
 
-/** A Fetch receiver of every webhook of `table`, each with its handler: one missing is refused at once. */
+/**
+ * A Fetch receiver of every webhook of `table`, each with its handler: one missing is refused at
+ * once. `cookies` reads the `Cookie` header, for a table whose webhooks have cookie parameters.
+ */
 export function createFetchReceiver<K extends string, H extends object, P>(
   table: Readonly<Record<K, Route>>,
   options: FetchReceiverOptions<H, P>,
+  cookies?: CookieReader,
 ): FetchReceiver {
   const routes = relocate(table, options.paths as WebhookPaths<K> | undefined);
   const serve = createFetchHandler(routes, (key) => pickWebhook(options.handlers, key), {
@@ -39,6 +44,7 @@ export function createFetchReceiver<K extends string, H extends object, P>(
     validateResponses: options.validateResponses ?? true,
     notFound: true,
     log: options.log ?? CONSOLE_LOG,
+    ...(cookies !== undefined ? { cookies } : {}),
   });
   return async (request) => (await serve(request)) ?? notReceived(request);
 }
