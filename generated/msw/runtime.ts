@@ -71,7 +71,21 @@ export function createApiMswHandlers<H extends object, P = undefined>(
     log: options.log ?? CONSOLE_LOG,
     ...(api.cookies !== undefined ? { cookies: api.cookies } : {}),
   });
-  return [http.all(matcherOf(baseUrl), async ({ request }) => serve(request))];
+  if (api.cookies === undefined) return [http.all(matcherOf(baseUrl), async ({ request }) => serve(request))];
+  return [http.all(matcherOf(baseUrl), async ({ request, cookies }) => serve(request, cookieText(request, cookies)))];
+}
+
+/**
+ * The `Cookie` header of a request that has none, from the cookies MSW found for it (in a browser,
+ * the page's: a script's `Request` cannot carry the header). MSW hands them decoded, so each is
+ * encoded again, its commas kept as the list delimiters they most likely were.
+ */
+function cookieText(request: Request, cookies: Readonly<Record<string, string>>): string | undefined {
+  if (request.headers.has("cookie")) return undefined;
+  const pairs = Object.entries(cookies).map(
+    ([name, value]) => `${name}=${encodeURIComponent(value).replace(/%2C/gi, ",")}`,
+  );
+  return pairs.length === 0 ? undefined : pairs.join("; ");
 }
 
 function pick(handlers: object, key: string): { handler: RouteHandler; owner: object } | undefined {

@@ -8,11 +8,14 @@
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { build } from "esbuild";
 import type { FastifyInstance } from "fastify";
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../src/index.js";
+import { servePage } from "../package/page/serve.js";
+import { chromiumPath, launchBrowser, noBrowserMessage, requireBrowserInCi } from "../support/browser.js";
 import { repoRoot } from "../support/paths.js";
 
 const out = join(repoRoot, ".tmp", `styles-${process.pid}`);
@@ -177,3 +180,59 @@ describe("a webhook's cookie parameters", () => {
     expect(await refused.json()).toMatchObject({ errors: [{ in: "cookie", keyword: "required" }] });
   });
 });
+
+/**
+ * A page whose client calls the MSW handlers behind MSW's service worker. Its `fetch` drops the
+ * `Cookie` header the client sets (a forbidden header name), so the handlers read the page's own
+ * cookies, which MSW hands over apart.
+ */
+const PAGE_SCRIPT = (folder: string) => `
+import { setupWorker } from "msw/browser";
+import { createClient } from ${JSON.stringify(join(folder, "index.ts"))};
+import { createMswHandlers } from ${JSON.stringify(join(folder, "msw", "index.ts"))};
+const echo = ({ params, cookies }) => ({ status: 200, body: { params, cookies } });
+window.run = async () => {
+  const worker = setupWorker(...createMswHandlers({ getLabel: echo, getMatrix: echo, getSession: echo }));
+  await worker.start({ quiet: true, serviceWorker: { url: "/mockServiceWorker.js" } });
+  document.cookie = "session=page%3Bcookie; path=/";
+  document.cookie = "flags=a,b; path=/";
+  const client = createClient({ baseUrl: location.origin });
+  return {
+    session: await client.getSession({ cookies: { session: "dropped by fetch" } }),
+    matrix: await client.getMatrix(${JSON.stringify(matrixArgs)}),
+  };
+};
+`;
+
+describe.skipIf(chromiumPath === undefined)(
+  `the MSW handlers in a browser page${chromiumPath === undefined ? ` (skipped: ${noBrowserMessage})` : ""}`,
+  () => {
+    it("read the page's cookies, which its fetch does not send as a header, and matrix path parameters", async () => {
+      const bundle = await build({
+        stdin: { contents: PAGE_SCRIPT(out), resolveDir: repoRoot, loader: "js" },
+        bundle: true,
+        write: false,
+        format: "esm",
+        platform: "browser",
+        logLevel: "silent",
+      });
+      const server = await servePage(repoRoot, bundle.outputFiles[0]?.text ?? "");
+      const browser = await launchBrowser(chromiumPath ?? "");
+      try {
+        await browser.page.goto(server.origin);
+        const answers = await browser.page.evaluate(() => (window as unknown as { run(): Promise<unknown> }).run());
+        expect(answers).toEqual({
+          session: { params: {}, cookies: { session: "page;cookie", flags: ["a", "b"] } },
+          matrix: { params: matrixArgs.path, cookies: {} },
+        });
+        // every call was answered in the page
+        expect(server.paths.filter((path) => /^\/(session|matrix)/.test(path))).toEqual([]);
+      } finally {
+        await browser.close();
+        await server.close();
+      }
+    }, 60_000);
+  },
+);
+
+requireBrowserInCi();

@@ -46,8 +46,12 @@ export interface FetchSettings extends Omit<CoreSettings<FetchRequest>, "multipa
   readonly maxParamLength?: number;
 }
 
-/** Serves a request: its answer, or undefined when it is not under the base (or not found, with `notFound` off). */
-export type FetchHandler = (request: Request) => Promise<Response | undefined>;
+/**
+ * Serves a request: its answer, or undefined when it is not under the base (or not found, with
+ * `notFound` off). `cookie` is the request's `Cookie` header when the `Request` cannot carry one
+ * (a browser's drops it: MSW hands over the page's cookies apart).
+ */
+export type FetchHandler = (request: Request, cookie?: string) => Promise<Response | undefined>;
 
 /** One operation's route, matched by method and path. */
 interface Entry {
@@ -93,7 +97,7 @@ export function createFetchHandler<K extends string>(
     ? compileNotFound(Object.values<Route>(table), "")
     : undefined;
   const maxParamLength = settings.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH;
-  return async (native) => {
+  return async (native, cookie) => {
     const url = new URL(native.url);
     if (base.origin !== undefined && url.origin !== base.origin) return undefined;
     const path = url.pathname;
@@ -105,7 +109,10 @@ export function createFetchHandler<K extends string>(
       return notFound === undefined ? undefined : responseOf(notFound(method, local + url.search));
     const params = decodeParams(found.entry.names, found.values, maxParamLength);
     if (!(params instanceof Map)) return responseOf(problemOutcome(params));
-    const answer = await serve(found.entry.plan, requestOf(native, url, Object.fromEntries(params), settings.log));
+    const answer = await serve(
+      found.entry.plan,
+      requestOf(native, url, Object.fromEntries(params), settings.log, cookie),
+    );
     return method === "HEAD" ? new Response(null, { status: answer.status, headers: answer.headers }) : answer;
   };
 }
@@ -171,11 +178,18 @@ function decodeParams(
   return params;
 }
 
-function requestOf(native: Request, url: URL, params: Readonly<Record<string, string>>, log: RequestLog): FetchRequest {
+function requestOf(
+  native: Request,
+  url: URL,
+  params: Readonly<Record<string, string>>,
+  log: RequestLog,
+  cookie: string | undefined,
+): FetchRequest {
   const headers: Record<string, string> = {};
   native.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  if (cookie !== undefined && headers["cookie"] === undefined) headers["cookie"] = cookie;
   return {
     method: native.method.toUpperCase(),
     url: url.pathname + url.search,
