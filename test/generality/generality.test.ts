@@ -4,7 +4,7 @@
  * settings, and its validators (and JSON Schemas) say what JSON Schema says; or, where the document
  * really is invalid, it is refused with one clear diagnostic per fault.
  */
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -45,7 +45,35 @@ beforeAll(async () => {
     });
     warnings.set(fixture, result.diagnostics);
   }
+  const styles = join(out, "10_styles_and_cookies_yaml", "checks");
+  await mkdir(styles, { recursive: true });
+  await writeFile(join(styles, "typed.ts"), STYLES_CHECK);
 }, 120_000);
+
+/**
+ * Cookie parameters and label and matrix path parameters, typed for the handlers, the client, the
+ * webhook handlers and the sender as their schemas say (typechecked with the output).
+ */
+const STYLES_CHECK = `import type { Client } from "../client/client.js";
+import type { Handlers } from "../server/handlers.js";
+import type { WebhookHandlers } from "../webhooks/handlers.js";
+import type { WebhookSender } from "../webhooks/sender.js";
+
+export const handlers: Pick<Handlers, "getSession" | "getLabel"> = {
+  getSession: ({ cookies }) => ({ status: 200, body: { session: cookies.session.length, visits: cookies.visits ?? 0 } }),
+  getLabel: ({ params }) => ({ status: 200, body: { id: params.id + 1, tags: params.tags.join(), x: params.point.x } }),
+};
+export const hook: WebhookHandlers["loginHook"] = ({ cookies }) => ({ status: 204, headers: { "x-session": cookies.session } });
+export const calls = (client: Client, sender: WebhookSender) => [
+  client.getSession({ cookies: { session: "abcd", visits: 1, flags: ["a"], prefs: { theme: "dark" } } }),
+  client.getMatrix({ path: { id: "ab", tags: [1], spread: ["x"], point: { x: 1 } } }),
+  sender.loginHook({ cookies: { session: "s" } }),
+  // @ts-expect-error a cookie of the wrong type
+  client.getSession({ cookies: { session: 1 } }),
+  // @ts-expect-error a required cookie left out
+  client.getSession({ cookies: {} }),
+];
+`;
 afterAll(() => rm(out, { recursive: true, force: true }));
 
 /** The validators generated from a fixture. */
