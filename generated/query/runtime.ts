@@ -18,7 +18,7 @@ import type { CallArgs } from "../client/runtime.js";
 import { declaredErrorKey } from "../client/typed-errors.js";
 import type { CallRoute, Route } from "../route-types.js";
 
-/** A query key: the API's name, the path's segments, then the input's query and headers when given. */
+/** A query key: the API's name, the path's segments, then the input's query, headers and cookies when given. */
 export type QueryKey = readonly unknown[];
 
 /** The input of an operation, as the client's method takes it. */
@@ -66,7 +66,8 @@ function fill(segment: string, path: Readonly<Record<string, unknown>> | undefin
   const filled = segment.replace(/\{([^}]*)\}/g, (_match, name: string) => {
     const value = path !== undefined && Object.hasOwn(path, name) ? path[name] : undefined;
     if (value === undefined || value === null) missing = true;
-    return String(value);
+    // an object (a label or matrix parameter's, say) by its members, not as "[object Object]"
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? JSON.stringify(value) : String(value);
   });
   return missing ? undefined : filled;
 }
@@ -77,6 +78,7 @@ export function queryKeyOf(api: QueryApi, route: RoutePath, input: CallInput | u
   const rest: Record<string, unknown> = {};
   if (input?.query !== undefined) rest.query = input.query;
   if (input?.headers !== undefined) rest.headers = input.headers;
+  if (input?.cookies !== undefined) rest.cookies = input.cookies;
   return Object.keys(rest).length === 0 ? [api.root, ...segments] : [api.root, ...segments, rest];
 }
 

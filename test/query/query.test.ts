@@ -63,7 +63,7 @@ function recordingClient(body: unknown): {
 }
 
 describe("query keys", () => {
-  it("are the API's name, one element per path segment, then the query and headers when given", () => {
+  it("are the API's name, one element per path segment, then the query, headers and cookies when given", () => {
     expect(listEventsQueryKey()).toEqual([ROOT, "events"]);
     expect(queryKeyOf(API, routes.updateEvent, { path: { id: 7 }, body: {} })).toEqual([ROOT, "events", "7"]);
     expect(queryKeyOf(API, routes.updateEvent, { path: { id: "7" }, query: { expand: true } })).toEqual([
@@ -71,6 +71,13 @@ describe("query keys", () => {
       "events",
       "7",
       { query: { expand: true } },
+    ]);
+    // a path parameter's object by its members; cookies tell one caller's query from another's
+    expect(queryKeyOf(API, routes.updateEvent, { path: { id: { x: 1 } }, cookies: { session: "s" } })).toEqual([
+      ROOT,
+      "events",
+      '{"x":1}',
+      { cookies: { session: "s" } },
     ]);
     expect(mutationKeyOf(API, "updateEvent", routes.updateEvent)).toEqual([ROOT, "events", "{id}", "updateEvent"]);
     expect(createEventMutationOptions(recordingClient(1).client).mutationKey).toEqual([ROOT, "events", "createEvent"]);
