@@ -98,18 +98,24 @@ export interface RouteEncoders {
   readonly styles?: StyleEncoder;
 }
 
-/** How the client writes label and matrix path parameters and cookie parameters, and reads them back as sent. */
+/** How the client writes a route's label and matrix path parameters and cookie parameters, and reads them back as sent. */
 export interface StyleEncoder {
-  /** the text of a label or matrix path parameter, prefix included */
-  pathText(parameter: RouteParameter, value: unknown): string;
-  /** the `Cookie` header of the cookie parameters that have a value; "" when none has */
-  cookieHeader(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string;
-  /** the values as the server reads them back, added to `into` */
-  asSent(
-    parameters: readonly RouteParameter[],
+  /** the writer of the route's label and matrix path parameters, for `fillPath` */
+  pathWriter(route: CallRoute): (name: string, value: unknown) => string | undefined;
+  /** the `Cookie` header to send: `existing` (the client's own), then the cookies that have a value */
+  cookieHeader(
+    route: CallRoute,
+    values: Readonly<Record<string, unknown>> | undefined,
+    existing: string | undefined,
+  ): string | undefined;
+  /** the path parameters as the server reads them back: `sent` (those of style simple), the styled ones over it */
+  pathAsSent(
+    route: CallRoute,
     values: Readonly<Record<string, unknown>>,
-    into?: Record<string, unknown>,
+    sent: Record<string, unknown>,
   ): Record<string, unknown>;
+  /** the cookie parameters as the server reads them back */
+  cookiesAsSent(route: CallRoute, values: Readonly<Record<string, unknown>>): Record<string, unknown>;
 }
 
 /** How the client encodes a body other than JSON, and picks one of several media types. */

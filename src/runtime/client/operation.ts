@@ -172,7 +172,7 @@ export class Operation {
   #url(args: CallArgs): string {
     const encoder = this.#encoder();
     const template = this.#template ?? encoder.compilePath(this.#route.path);
-    const path = encoder.fillPath(template, args.path ?? EMPTY, this.#pathStyles());
+    const path = encoder.fillPath(template, args.path ?? EMPTY, this.#styles()?.pathWriter(this.#route));
     if (typeof path !== "string") throw pathRefusal(this.#route.operationId, path);
     const query = args.query === undefined ? "" : encoder.encodeQuery(this.#route.query, args.query);
     return withQuery(this.#base + path, query, this.#authQuery);
@@ -184,17 +184,11 @@ export class Operation {
     prepared: PreparedContent | undefined,
   ): Record<string, string> {
     const base = prepared?.headers ?? this.#headers;
-    const declared = this.#route.cookies;
-    const cookies =
-      args.cookies === undefined || declared === undefined
-        ? ""
-        : this.#styleEncoder().cookieHeader(declared, args.cookies);
-    if (args.headers === undefined && options?.headers === undefined && cookies === "")
+    const cookie = this.#styles()?.cookieHeader(this.#route, args.cookies, base["cookie"]);
+    if (args.headers === undefined && options?.headers === undefined && cookie === base["cookie"])
       return base as Record<string, string>;
     const headers: Record<string, string> = { ...base };
-    // after the client's own cookies, if it sends any
-    if (cookies !== "")
-      headers["cookie"] = headers["cookie"] === undefined ? cookies : `${headers["cookie"]}; ${cookies}`;
+    if (cookie !== undefined) headers["cookie"] = cookie;
     for (const [name, value] of Object.entries(args.headers ?? EMPTY)) {
       if (value === undefined) continue;
       const lower = name.toLowerCase();
@@ -236,27 +230,17 @@ export class Operation {
   }
 
   /**
-   * The route's encoder of label and matrix path parameters and cookie parameters. A route with
-   * such parameters names it (the generator writes it); one written by hand without it is refused
-   * here, with what to do.
+   * The route's encoder of label and matrix path parameters and cookie parameters, when it has
+   * such parameters: the generator names it; a route written by hand without it is refused here.
    */
-  #styleEncoder(): StyleEncoder {
-    const encoder = this.#route.encoders?.styles;
-    if (encoder !== undefined) return encoder;
-    throw new TypeError(
-      `${this.#route.operationId}: the route declares label, matrix or cookie parameters but names no style encoder: set its \`encoders: { styles: styleEncoder }\` (from the client's styles module), or run \`npm run generate\` again`,
-    );
-  }
-
-  /** The writer of the route's label and matrix path parameters, when it has any. */
-  #pathStyles(): ((name: string, value: unknown) => string | undefined) | undefined {
-    const styled = this.#route.pathStyles;
-    if (styled === undefined) return undefined;
-    const encoder = this.#styleEncoder();
-    return (name, value) => {
-      const parameter = styled.find((p) => p.name === name);
-      return parameter === undefined ? undefined : encoder.pathText(parameter, value);
-    };
+  #styles(): StyleEncoder | undefined {
+    const route = this.#route;
+    const encoder = route.encoders?.styles;
+    if (encoder === undefined && (route.pathStyles ?? route.cookies) !== undefined)
+      throw new TypeError(
+        `${route.operationId}: label, matrix or cookie parameters need the route's \`encoders.styles\` (client/styles.ts): run \`npm run generate\` again`,
+      );
+    return encoder;
   }
 
   #check(args: CallArgs, prepared: PreparedContent | undefined): void {
@@ -265,19 +249,14 @@ export class Operation {
     if (validators.pathParams !== undefined || validators.query !== undefined || validators.headers !== undefined) {
       const encoder = this.#encoder();
       const path = encoder.pathAsSent(args.path ?? EMPTY);
-      const styled = this.#route.pathStyles;
-      const sent = styled === undefined ? path : this.#styleEncoder().asSent(styled, args.path ?? EMPTY, path);
+      const sent = this.#styles()?.pathAsSent(this.#route, args.path ?? EMPTY, path) ?? path;
       collect(issues, "path", validators.pathParams, sent);
       collect(issues, "query", validators.query, encoder.queryAsSent(this.#route.query, args.query ?? EMPTY));
       collect(issues, "header", validators.headers, encoder.headersAsSent(this.#route.headers, args.headers ?? EMPTY));
     }
-    if (validators.cookies !== undefined)
-      collect(
-        issues,
-        "cookie",
-        validators.cookies,
-        this.#styleEncoder().asSent(this.#route.cookies ?? [], args.cookies ?? EMPTY),
-      );
+    const styles = this.#styles();
+    if (styles !== undefined)
+      collect(issues, "cookie", validators.cookies, styles.cookiesAsSent(this.#route, args.cookies ?? EMPTY));
     const body = this.#route.body;
     if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
     else if (prepared !== undefined && args.body !== undefined) {

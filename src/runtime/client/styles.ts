@@ -22,7 +22,21 @@ const encodeLabel = (value: unknown): string => encode(value).replace(/\./g, "%2
  * The style encoder the route of each operation with label, matrix or cookie parameters names
  * (`Route.encoders`): a page whose operations have none does not bundle this module.
  */
-export const styleEncoder: StyleEncoder = { pathText: styledPathText, cookieHeader, asSent: styledAsSent };
+export const styleEncoder: StyleEncoder = {
+  pathWriter: ({ pathStyles = [] }) => {
+    return (name, value) => {
+      const parameter = pathStyles.find((p) => p.name === name);
+      return parameter === undefined ? undefined : styledPathText(parameter, value);
+    };
+  },
+  cookieHeader: ({ cookies = [] }, values, existing) => {
+    const header = values === undefined ? "" : cookieHeader(cookies, values);
+    if (header === "") return existing;
+    return existing === undefined ? header : `${existing}; ${header}`;
+  },
+  pathAsSent: ({ pathStyles = [] }, values, sent) => styledAsSent(pathStyles, values, sent),
+  cookiesAsSent: ({ cookies = [] }, values) => styledAsSent(cookies, values),
+};
 
 /** The text of a label or matrix path parameter, prefix included. */
 export function styledPathText(parameter: RouteParameter, value: unknown): string {
