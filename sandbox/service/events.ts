@@ -4,16 +4,6 @@
  * created it. Custom fields are sent as two lists of key/value pairs and answered as one list of
  * fields (see `customFields`).
  */
-import {
-  type Expression,
-  expressionBuilder,
-  type Kysely,
-  type RawBuilder,
-  type SelectQueryBuilder,
-  type SqlBool,
-  sql,
-  type Transaction,
-} from "kysely";
 import type {
   CustomField,
   CustomFieldInput,
@@ -26,14 +16,23 @@ import type {
   Location,
 } from "workforce-scheduling-api";
 import { type JsonStream, type PreparedJson, prepareJson, streamJson } from "workforce-scheduling-api/handlers";
-import type { Database } from "../store/database.js";
-import { statement } from "../store/statements.js";
+import type { Db } from "../store/database.js";
+import {
+  type EventEdit,
+  type EventInsert,
+  type EventRow,
+  editEvent,
+  eventRows,
+  eventsRevision,
+  insertEvent,
+  sentOrKeptValue,
+} from "../store/events.js";
+import { recordExists } from "../store/records.js";
 import type { ServiceContext } from "./context.js";
 import { dateText } from "./dates.js";
 import type { Caller } from "./keys.js";
+import { asSent, checkReferences, oneByOne, referenceOf } from "./references.js";
 import { notFound, type Refusal, recordNumber, unprocessable } from "./refusals.js";
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 /** How many events one read of the list takes. */
 export const EVENT_BATCH = 1000;
@@ -97,15 +96,6 @@ export async function listEvents(
 /** The most batches a list kept may have: a longer one is streamed, and not kept. */
 export const KEPT_BATCHES = 5;
 
-async function eventsRevision(db: Db, companyId: number): Promise<number> {
-  const { rows } = await EVENTS_REVISION(db, { companyId });
-  return rows[0]?.events_revision ?? 0;
-}
-
-const EVENTS_REVISION = statement((db, p: { companyId: number }) =>
-  db.selectFrom("companies").select("events_revision").where("company_id", "=", p.companyId),
-);
-
 /** The batches of a company's events, from those read already, until a batch comes back short. */
 async function* eventBatches(
   db: Db,
@@ -123,20 +113,15 @@ async function* eventBatches(
 
 /** Up to `limit` events of a company with IDs above `after`, in ID order. */
 async function eventBatch(db: Db, companyId: number, after: number, limit: number): Promise<EventListItem[]> {
-  const { rows } = await EVENT_BATCH_READ(db, { companyId, after, limit });
-  return rows.map(eventRecord);
+  return (await eventRows(db, companyId, after, limit)).map(eventRecord);
 }
-
-const EVENT_BATCH_READ = statement((db, p: { companyId: number; after: number; limit: number }) =>
-  eventQuery(db, p.companyId).where("events.id", ">", p.after).orderBy("events.id").limit(p.limit),
-);
 
 /**
  * Stores a new event and answers its ID (201), the company's next, or 422 for references that
  * name nothing. The common case is one statement: the company's row, guarded by the references
  * the event makes (the venue, the client), takes its next event id and a new revision of its
- * events, and the insert takes that id (./ids.ts). Only when the guard holds it back are
- * the references read again, to say which names nothing.
+ * events, and the insert takes that id (sandbox/store/events.ts). Only when the guard holds it
+ * back are the references read again, to say which names nothing.
  */
 export async function createEvent(
   context: ServiceContext,
@@ -148,11 +133,9 @@ export async function createEvent(
   const place = sent === undefined ? { kind: "fields" as const, fields: body.venue } : sent;
   // twice at most: a reference found missing may have been made in between (none is ever removed)
   for (let attempt = 0; attempt < 2; attempt++) {
-    const id = place === null ? undefined : await insertEvent(context, caller, body, place);
+    const id = place === null ? undefined : await insertEvent(context.db, insertValues(context, caller, body, place));
     if (id !== undefined) return { status: 201, body: id };
-    const refusals: Refusal[] = [];
-    await checkVenue(context.db, caller.companyId, body.venue, refusals);
-    await checkClient(context.db, caller.companyId, body.client_id, refusals);
+    const refusals = await unknownReferences(context.db, caller.companyId, body);
     if (refusals.length > 0) return unprocessable(refusals);
   }
   throw new Error(
@@ -160,43 +143,9 @@ export async function createEvent(
   );
 }
 
-/** The event's columns, each with the SQL type its value is sent as. */
-const EVENT_COLUMN_TYPES = {
-  company_id: "bigint",
-  name: "text",
-  date: "text",
-  client_id: "text",
-  job_id: "text",
-  admin_comments: "text",
-  comments: "text",
-  created: "text",
-  admin_origin: "bigint",
-  custom_fields: "jsonb",
-  venue_id: "bigint",
-  location_name: "text",
-  location_address: "text",
-  location_city: "text",
-  location_zip: "text",
-  location_saved: "boolean",
-} as const;
-
-type EventColumn = keyof typeof EVENT_COLUMN_TYPES;
-const EVENT_COLUMNS = Object.keys(EVENT_COLUMN_TYPES) as EventColumn[];
-
-/** The parameters of an event's insert: its columns, and the references the company's row is guarded by. */
-type EventInsert = Record<EventColumn, unknown> & {
-  readonly guardVenue: number | null;
-  readonly guardClient: string | null;
-};
-
-/** Inserts the event when its venue and client are the company's; its ID, or undefined when one is not. */
-async function insertEvent(
-  context: ServiceContext,
-  caller: Caller,
-  body: EventCreate,
-  place: Place,
-): Promise<number | undefined> {
-  const values: EventInsert = {
+/** The columns of a new event, and the references its insert is guarded by. */
+function insertValues(context: ServiceContext, caller: Caller, body: EventCreate, place: Place): EventInsert {
+  return {
     guardVenue: place.kind === "venue" ? place.venueId : null,
     guardClient: body.client_id ?? null,
     company_id: caller.companyId,
@@ -211,37 +160,6 @@ async function insertEvent(
     custom_fields: JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)),
     ...locationColumns(place),
   };
-  const { rows } = await INSERT_EVENT(context.db, values);
-  return rows[0]?.id;
-}
-
-/** The insert: the company's row, when the references hold, gives its next event id and a new revision of its events. */
-const INSERT_EVENT = statement((db, p: EventInsert) =>
-  db
-    .with("touched", (db) =>
-      db
-        .updateTable("companies")
-        .set((eb) => ({ events_revision: eb("events_revision", "+", 1), last_event_id: eb("last_event_id", "+", 1) }))
-        .where("company_id", "=", p.company_id as number)
-        .where(referenceGuard(p.company_id as number, p.guardVenue, p.guardClient))
-        .returning("last_event_id"),
-    )
-    .insertInto("events")
-    .columns(["id", ...EVENT_COLUMNS])
-    .expression((eb) =>
-      eb
-        .selectFrom("touched")
-        .select((touched) => [
-          touched.ref("touched.last_event_id").as("id"),
-          ...EVENT_COLUMNS.map((column) => typed(p[column], EVENT_COLUMN_TYPES[column]).as(column)),
-        ]),
-    )
-    .returning("id"),
-);
-
-/** `value` sent as a parameter of the SQL type given (a parameter a select list takes has no type of its own). */
-function typed(value: unknown, type: string) {
-  return sql`cast(${value} as ${sql.raw(type)})`;
 }
 
 /**
@@ -264,18 +182,11 @@ export async function updateEvent(
   const place = placeSent(body.venue);
   // twice at most: a reference found missing may have been made in between (none is ever removed)
   for (let attempt = 0; attempt < 2; attempt++) {
-    const row = place === null ? undefined : await editEvent(context, caller, eventId, body, place);
+    const values = editValues(caller, eventId, body, place);
+    const row = place === null ? undefined : await editEvent(context.db, values);
     if (row !== undefined) return { status: 200, body: eventRecord(row) };
-    const current = await context.db
-      .selectFrom("events")
-      .select("id")
-      .where("company_id", "=", caller.companyId)
-      .where("id", "=", eventId)
-      .executeTakeFirst();
-    if (current === undefined) return notFound();
-    const refusals: Refusal[] = [];
-    await checkVenue(context.db, caller.companyId, body.venue, refusals);
-    await checkClient(context.db, caller.companyId, body.client_id, refusals);
+    if (!(await recordExists(context.db, "events", caller.companyId, eventId))) return notFound();
+    const refusals = await unknownReferences(context.db, caller.companyId, body);
     if (refusals.length > 0) return unprocessable(refusals);
   }
   throw new Error(
@@ -283,20 +194,17 @@ export async function updateEvent(
   );
 }
 
-/** The edit of an event, when it is the company's and the venue and client it names are: the record as edited. */
-async function editEvent(
-  context: ServiceContext,
-  caller: Caller,
-  eventId: number,
-  body: EventUpdate,
-  place: Place | undefined,
-): Promise<EventRow | undefined> {
+/**
+ * The parameters of an edit of the event: each field set to the value sent or kept, and the
+ * references the edit is guarded by (a place of null is never sent: it names no venue).
+ */
+function editValues(caller: Caller, eventId: number, body: EventUpdate, place: Place | undefined | null): EventEdit {
   const sentLists = body.custom_fields_text !== undefined || body.custom_fields_id !== undefined;
   const customFieldsSent = sentLists
     ? JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id))
     : undefined;
-  const location = place === undefined ? undefined : locationColumns(place);
-  const { rows } = await EDIT_EVENT(context.db, {
+  const location = place === undefined || place === null ? undefined : locationColumns(place);
+  return {
     companyId: caller.companyId,
     eventId,
     name: body.name,
@@ -315,98 +223,7 @@ async function editEvent(
     ...sentOrKeptValue("location_saved", location?.location_saved, location !== undefined),
     guardVenue: place?.kind === "venue" ? place.venueId : null,
     guardClient: body.client_id ?? null,
-  } as EventEdit);
-  return rows[0];
-}
-
-/** The columns an edit may keep. */
-type KeptColumn = Exclude<
-  keyof typeof EDITED_COLUMN_TYPES,
-  "company_id" | "name" | "date" | "created" | "admin_origin"
->;
-const KEPT_COLUMNS = [
-  "event_id",
-  "client_id",
-  "job_id",
-  "admin_comments",
-  "comments",
-  "custom_fields",
-  "venue_id",
-  "location_name",
-  "location_address",
-  "location_city",
-  "location_zip",
-  "location_saved",
-] as const satisfies readonly KeptColumn[];
-
-/** The parameters of an edit: each column's value and whether it was sent, and the references it is guarded by. */
-type EventEdit = {
-  readonly companyId: number;
-  readonly eventId: number;
-  readonly name: string;
-  readonly date: string;
-  readonly guardVenue: number | null;
-  readonly guardClient: string | null;
-} & { readonly [C in KeptColumn]: unknown } & { readonly [C in KeptColumn as `${C}_sent`]: boolean };
-
-/**
- * The edit: one text whatever the body sends (each field is set to the value sent, or kept), and
- * the record as edited, from the rows the update returns, read as the events table is (the same
- * columns).
- */
-const EDIT_EVENT = statement((db, p: EventEdit) => {
-  const query = db
-    .with("edited", (db) =>
-      db
-        .updateTable("events")
-        .set({
-          name: p.name,
-          date: p.date,
-          ...Object.fromEntries(
-            KEPT_COLUMNS.map((column) => [column, sentOrKept(column, p[column], p[`${column}_sent`])]),
-          ),
-        })
-        .where("company_id", "=", p.companyId)
-        .where("id", "=", p.eventId)
-        .where(referenceGuard(p.companyId, p.guardVenue, p.guardClient))
-        .returningAll(),
-    )
-    .with("touched", (db) =>
-      db
-        .updateTable("companies")
-        .set((eb) => ({ events_revision: eb("events_revision", "+", 1) }))
-        .where("company_id", "=", p.companyId)
-        .where((where) => where.exists(where.selectFrom("edited").select("edited.id")))
-        .returning("company_id"),
-    );
-  const edited = query.selectFrom("edited as events") as unknown as SelectQueryBuilder<Database, "events", object>;
-  return recordColumns(edited, p.companyId);
-});
-
-/** The parameters of `column` in an edit: the value sent (null when none is), and whether it is sent (by default, when it is not undefined). */
-function sentOrKeptValue<C extends KeptColumn>(
-  column: C,
-  value: unknown,
-  sent = value !== undefined,
-): Record<C | `${C}_sent`, unknown> {
-  return { [column]: value ?? null, [`${column}_sent`]: sent } as Record<C | `${C}_sent`, unknown>;
-}
-
-/** The columns an edit sets, with their SQL types. */
-const EDITED_COLUMN_TYPES = { ...EVENT_COLUMN_TYPES, event_id: "text" } as const;
-
-/**
- * The value an edit gives `column`: the one sent, or the stored one when `sent` is false (by
- * default, when none is sent). A parameter says which, so the statement's text is the same.
- * Typed `never` to fit any column: the SQL cast gives it the column's type.
- */
-function sentOrKept<C extends keyof typeof EDITED_COLUMN_TYPES>(
-  column: C,
-  value: unknown,
-  sent: boolean,
-): RawBuilder<never> {
-  const stored = sql.ref(`events.${column}`);
-  return sql<never>`case when ${sent} then ${typed(value, EDITED_COLUMN_TYPES[column])} else ${stored} end`;
+  } as EventEdit;
 }
 
 /** Where an event is held: a venue of the company, or a location made of the fields sent. */
@@ -429,82 +246,35 @@ function placeSent(venue: EventVenueInput): Place | undefined | null {
   return LOCATION_FIELDS.some((field) => venue[field] !== undefined) ? { kind: "fields", fields: venue } : undefined;
 }
 
-/**
- * The condition a write of an event holds to: the venue and the client it names, if any, are the
- * company's. One text whatever is named: a reference not made is a null parameter.
- */
-function referenceGuard(companyId: number, venueSent: number | null, clientSent: string | null): Expression<SqlBool> {
-  const eb = expressionBuilder<Database>();
-  const venueId = eb.cast<number | null>(eb.val(venueSent), "bigint");
-  const client = eb.cast<string | null>(eb.val(clientSent), "text");
-  return eb.and([
-    eb.or([
-      eb(venueId, "is", null),
-      eb.exists(
-        eb.selectFrom("venues").select("venue_id").where("company_id", "=", companyId).where("venue_id", "=", venueId),
-      ),
-    ]),
-    eb.or([
-      eb(client, "is", null),
-      eb.exists(
-        eb
-          .selectFrom("clients")
-          .select("client_id")
-          .where("company_id", "=", companyId)
-          .where("client_id", "=", client),
-      ),
-    ]),
-  ]);
+/** A refusal for each reference of the body, its venue then its client, that names no record of the company. */
+async function unknownReferences(db: Db, companyId: number, body: EventWriteReferences): Promise<Refusal[]> {
+  const venueId = body.venue.venue_id;
+  const venues = await checkReferences(
+    referenceOf(VENUE_REFERENCE, venueId, recordNumber),
+    oneByOne((id: number) => recordExists(db, "venues", companyId, id)),
+  );
+  const clients = await checkReferences(
+    referenceOf(CLIENT_REFERENCE, body.client_id, asSent),
+    oneByOne((id: string) => recordExists(db, "clients", companyId, id)),
+  );
+  return [...venues.refusals, ...clients.refusals];
 }
 
-/** Refuses a venue ID sent that names no venue of the company. */
-async function checkVenue(db: Db, companyId: number, venue: EventVenueInput, refusals: Refusal[]): Promise<void> {
-  if (venue.venue_id === undefined) return;
-  const venueId = recordNumber(venue.venue_id);
-  const found =
-    venueId === undefined
-      ? undefined
-      : await db
-          .selectFrom("venues")
-          .select("venue_id")
-          .where("company_id", "=", companyId)
-          .where("venue_id", "=", venueId)
-          .executeTakeFirst();
-  if (found !== undefined) return;
-  refusals.push({
-    instancePath: "/venue/venue_id",
-    schemaPath: "#/components/schemas/EventVenueInput/properties/venue_id",
-    keyword: "reference",
-    resource: "venue",
-    value: venue.venue_id,
-    says: "names no venue of this company",
-  });
-}
+/** What an event's write names of other records. */
+type EventWriteReferences = Pick<EventCreate, "client_id"> & { readonly venue: EventVenueInput };
 
-async function checkClient(
-  db: Db,
-  companyId: number,
-  clientId: string | undefined,
-  refusals: Refusal[],
-): Promise<void> {
-  if (clientId === undefined) return;
-  const found = await db
-    .selectFrom("clients")
-    .select("client_id")
-    .where("company_id", "=", companyId)
-    .where("client_id", "=", clientId)
-    .executeTakeFirst();
-  if (found !== undefined) return;
-  refusals.push({
-    instancePath: "/client_id",
-    schemaPath: "#/components/schemas/EventWriteFields/properties/client_id",
-    keyword: "reference",
-    resource: "client",
-    value: clientId,
-    says: "names no client of this company",
-  });
-}
+const VENUE_REFERENCE = {
+  instancePath: "/venue/venue_id",
+  schemaPath: "#/components/schemas/EventVenueInput/properties/venue_id",
+  resource: "venue",
+};
+const CLIENT_REFERENCE = {
+  instancePath: "/client_id",
+  schemaPath: "#/components/schemas/EventWriteFields/properties/client_id",
+  resource: "client",
+};
 
+/** The columns of the event's place: a venue's ID, or the location's fields (null where not sent). */
 function locationColumns(place: Place) {
   if (place.kind === "venue")
     return {
@@ -554,49 +324,6 @@ export function customFields(
   }
   return fields;
 }
-
-/** The events of a company with their venue and origin, as the event record needs them. */
-function eventQuery(db: Db, companyId: number) {
-  return recordColumns(db.selectFrom("events"), companyId);
-}
-
-/** The columns of the event record, of the company's rows `events` selects, with their venue and origin. */
-function recordColumns(events: SelectQueryBuilder<Database, "events", object>, companyId: number) {
-  return events
-    .innerJoin("personnel", (join) =>
-      join
-        .onRef("personnel.company_id", "=", "events.company_id")
-        .onRef("personnel.personnel_id", "=", "events.admin_origin"),
-    )
-    .leftJoin("venues", (join) =>
-      join.onRef("venues.company_id", "=", "events.company_id").onRef("venues.venue_id", "=", "events.venue_id"),
-    )
-    .where("events.company_id", "=", companyId)
-    .select([
-      "events.id",
-      "events.name",
-      "events.date",
-      "events.event_id",
-      "events.client_id",
-      "events.created",
-      "events.venue_id",
-      "events.location_name",
-      "events.location_address",
-      "events.location_city",
-      "events.location_zip",
-      "events.location_saved",
-      "events.admin_origin",
-      "events.custom_fields",
-      "personnel.name as admin_name",
-      "venues.name as venue_name",
-      "venues.address as venue_address",
-      "venues.city as venue_city",
-      "venues.zip as venue_zip",
-      "venues.saved as venue_saved",
-    ]);
-}
-
-type EventRow = Awaited<ReturnType<ReturnType<typeof eventQuery>["executeTakeFirstOrThrow"]>>;
 
 /** The event record of a row: fields never set are left out. */
 export function eventRecord(row: EventRow): EventListItem {

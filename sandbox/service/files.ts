@@ -1,4 +1,5 @@
 /** The stored files, as the URL a document's `location` gives serves them: to the file's company only. */
+import { storedFileRow } from "../store/files.js";
 import type { ServiceContext } from "./context.js";
 import type { Caller } from "./keys.js";
 
@@ -16,12 +17,6 @@ export async function readStoredFile(
   fileName: string,
 ): Promise<StoredFile | undefined> {
   if (!/^[1-9]\d{0,15}$/.test(fileId)) return undefined;
-  const row = await context.db
-    .selectFrom("stored_files")
-    .select(["media_type", "bytes"])
-    .where("company_id", "=", caller.companyId)
-    .where("file_id", "=", Number(fileId))
-    .where("file_name", "=", fileName)
-    .executeTakeFirst();
+  const row = await storedFileRow(context.db, caller.companyId, Number(fileId), fileName);
   return row === undefined ? undefined : { mediaType: row.media_type, bytes: row.bytes };
 }

@@ -13,7 +13,9 @@ import type { Kysely } from "kysely";
 import type { Authenticate } from "workforce-scheduling-api/handlers";
 import type { Database } from "../store/database.js";
 import { keyDigest, keySecret } from "../store/key-digests.js";
+import { keyRows } from "../store/keys.js";
 import { guardOutage } from "../store/outage.js";
+import { personName } from "../store/workers.js";
 
 /** Who calls: the company the key belongs to, and the person holding it. */
 export interface Caller {
@@ -80,12 +82,7 @@ export function createKeyBook(db: Kysely<Database>, extra: ExtraKeys = { keys: [
 
 async function readKeys(db: Kysely<Database>): Promise<Known> {
   const secret = await keySecret(db);
-  const rows = await db
-    .selectFrom("api_keys")
-    .select(["company_id", "key_digest", "personnel_id"])
-    .orderBy("company_id")
-    .orderBy("key_digest")
-    .execute();
+  const rows = await keyRows(db);
   return {
     secret,
     digests: rows.map((row) => row.key_digest),
@@ -99,13 +96,7 @@ function callerOf(db: Kysely<Database>, known: Known, index: number): Promise<Ca
   let caller = known.callers.get(index);
   if (caller === undefined) {
     const holder = known.holders[index] as Omit<Caller, "name">;
-    caller = db
-      .selectFrom("personnel")
-      .select("name")
-      .where("company_id", "=", holder.companyId)
-      .where("personnel_id", "=", holder.personnelId)
-      .executeTakeFirstOrThrow()
-      .then((row) => ({ ...holder, name: row.name }));
+    caller = personName(db, holder.companyId, holder.personnelId).then((name) => ({ ...holder, name }));
     caller.catch(() => known.callers.delete(index));
     known.callers.set(index, caller);
   }

@@ -1,10 +1,13 @@
 /** Payroll groups: created through the API, naming a wage rule and venues of the company. */
-import { sql } from "kysely";
 import type { PayrollGroup, PayrollGroupCreate } from "workforce-scheduling-api";
+import type { Db } from "../store/database.js";
+import { insertPayrollGroup, type PayrollGroupRow } from "../store/payroll-groups.js";
+import { recordExists } from "../store/records.js";
+import { venueIdsOf } from "../store/venues.js";
 import type { ServiceContext } from "./context.js";
 import { timestampText } from "./dates.js";
-import { insertWithNextId } from "./ids.js";
 import type { Caller } from "./keys.js";
+import { asSent, checkReferences, oneByOne, type Reference, referenceOf } from "./references.js";
 import { type Refusal, recordNumber, unprocessable } from "./refusals.js";
 
 const SCHEMA = "#/components/schemas/PayrollGroupCreate/properties";
@@ -23,93 +26,80 @@ export async function createPayrollGroup(
 ): Promise<{ status: 200; body: PayrollGroup } | ReturnType<typeof unprocessable>> {
   const companyId = caller.companyId;
   return context.db.transaction().execute(async (tx) => {
-    const refusals: Refusal[] = [];
     const cost = body.invoice_cost === undefined ? null : decimal(body.invoice_cost);
-    if (cost === undefined) {
-      refusals.push({
-        instancePath: "/invoice_cost",
-        schemaPath: `${SCHEMA}/invoice_cost`,
-        keyword: "number",
-        resource: "decimal number",
-        value: body.invoice_cost,
-        says: "is not a decimal number",
-      });
-    }
-    if (body.wage_rules_id !== undefined) {
-      const rule = await tx
-        .selectFrom("wage_rules")
-        .select("rule_id")
-        .where("company_id", "=", companyId)
-        .where("rule_id", "=", body.wage_rules_id)
-        .executeTakeFirst();
-      if (rule === undefined) {
-        refusals.push({
-          instancePath: "/wage_rules_id",
-          schemaPath: `${SCHEMA}/wage_rules_id`,
-          keyword: "reference",
-          resource: "wage rule",
-          value: body.wage_rules_id,
-          says: "names no wage rule of this company",
-        });
-      }
-    }
-    const locations = body.locations ?? [];
-    const numbers = locations.map(recordNumber).filter((n): n is number => n !== undefined);
-    const venues =
-      numbers.length === 0
-        ? []
-        : await tx
-            .selectFrom("venues")
-            .select("venue_id")
-            .where("company_id", "=", companyId)
-            // one array parameter: the statement's text is the same for any number of locations
-            .where("venue_id", "=", sql<number>`any(${numbers}::bigint[])`)
-            .execute();
-    const known = new Set(venues.map((venue) => venue.venue_id));
-    locations.forEach((location, index) => {
-      const venueId = recordNumber(location);
-      if (venueId !== undefined && known.has(venueId)) return;
-      refusals.push({
-        instancePath: `/locations/${index}`,
-        schemaPath: `${SCHEMA}/locations/items`,
-        keyword: "reference",
-        resource: "venue",
-        value: location,
-        says: "names no venue of this company",
-      });
-    });
+    const refusals = [...costRefusals(body.invoice_cost, cost), ...(await unknownReferences(tx, companyId, body))];
     if (refusals.length > 0) return unprocessable(refusals);
-    const row = await insertWithNextId(tx, companyId, "last_payroll_group_id", "payroll_groups", "id", {
-      company_id: companyId,
+    const row = await insertPayrollGroup(tx, companyId, {
       name: body.name ?? null,
       payroll_item_id: body.payroll_item_id ?? null,
       invoice_cost: cost ?? null,
       default_wage: null,
       insert_date: timestampText(context.now()),
       wage_rules_id: body.wage_rules_id ?? null,
-      group_rows: [...(body.group_rows ?? [])],
-      locations: [...locations],
+      group_rows: body.group_rows ?? [],
+      locations: body.locations ?? [],
       location_all: body.locationAll ?? null,
-    })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    const group: PayrollGroup = {
-      id: String(row.id),
-      ...(row.name === null ? {} : { name: row.name }),
-      ...(row.payroll_item_id === null ? {} : { payroll_item_id: row.payroll_item_id }),
-      default_wage: row.default_wage,
-      insert_date: row.insert_date,
-      invoice_cost: row.invoice_cost,
-      deleted: row.deleted,
-      ...(row.wage_rules_id === null ? {} : { wage_rules_id: row.wage_rules_id }),
-      group_rows: row.group_rows,
-      locations: row.locations,
-      pending: row.pending,
-      updateError: row.update_error,
-      deleteError: row.delete_error,
-    };
-    return { status: 200 as const, body: group };
+    });
+    return { status: 200 as const, body: payrollGroupRecord(row) };
   });
+}
+
+/** The refusal of an `invoice_cost` sent that writes no decimal number (`cost` undefined). */
+function costRefusals(sent: string | undefined, cost: number | null | undefined): Refusal[] {
+  if (cost !== undefined) return [];
+  return [
+    {
+      instancePath: "/invoice_cost",
+      schemaPath: `${SCHEMA}/invoice_cost`,
+      keyword: "number",
+      resource: "decimal number",
+      value: sent,
+      says: "is not a decimal number",
+    },
+  ];
+}
+
+/** A refusal for the wage rule, then each of the locations, that names no record of the company. */
+async function unknownReferences(db: Db, companyId: number, body: PayrollGroupCreate): Promise<Refusal[]> {
+  const rules = await checkReferences(
+    referenceOf(WAGE_RULE_REFERENCE, body.wage_rules_id, asSent),
+    oneByOne((id: string) => recordExists(db, "wage_rules", companyId, id)),
+  );
+  const locations: Reference<number>[] = (body.locations ?? []).map((location, index) => ({
+    instancePath: `/locations/${index}`,
+    schemaPath: `${SCHEMA}/locations/items`,
+    resource: "venue",
+    value: location,
+    key: recordNumber(location),
+  }));
+  // the venues of all the locations in one read (../store/venues.ts)
+  const venues = await checkReferences(locations, (ids) => venueIdsOf(db, companyId, ids));
+  return [...rules.refusals, ...venues.refusals];
+}
+
+const WAGE_RULE_REFERENCE = {
+  instancePath: "/wage_rules_id",
+  schemaPath: `${SCHEMA}/wage_rules_id`,
+  resource: "wage rule",
+};
+
+/** The payroll group record of a stored row: fields never set are left out. */
+function payrollGroupRecord(row: PayrollGroupRow): PayrollGroup {
+  return {
+    id: String(row.id),
+    ...(row.name === null ? {} : { name: row.name }),
+    ...(row.payroll_item_id === null ? {} : { payroll_item_id: row.payroll_item_id }),
+    default_wage: row.default_wage,
+    insert_date: row.insert_date,
+    invoice_cost: row.invoice_cost,
+    deleted: row.deleted,
+    ...(row.wage_rules_id === null ? {} : { wage_rules_id: row.wage_rules_id }),
+    group_rows: row.group_rows,
+    locations: row.locations,
+    pending: row.pending,
+    updateError: row.update_error,
+    deleteError: row.delete_error,
+  };
 }
 
 /** The number a decimal string writes, or undefined when it writes none (or an infinite one). */

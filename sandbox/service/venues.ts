@@ -1,7 +1,7 @@
 /** Venues: created by the API, and named by events, credentials and payroll groups. */
 import type { Venue, VenueCreate } from "workforce-scheduling-api";
+import { insertVenue } from "../store/venues.js";
 import type { ServiceContext } from "./context.js";
-import { insertWithNextId } from "./ids.js";
 import type { Caller } from "./keys.js";
 
 /**
@@ -13,15 +13,12 @@ export async function createVenue(
   caller: Caller,
   body: VenueCreate,
 ): Promise<{ status: 200; body: Venue }> {
-  const row = await insertWithNextId(context.db, caller.companyId, "last_venue_id", "venues", "venue_id", {
-    company_id: caller.companyId,
+  const row = await insertVenue(context.db, caller.companyId, {
     name: body.name,
     address: body.address,
     city: body.city,
     zip: body.zip,
     saved: body.saved ?? 0,
-  })
-    .returning(["venue_id", "name", "address", "city", "zip", "saved"])
-    .executeTakeFirstOrThrow();
+  });
   return { status: 200, body: row };
 }

@@ -1,4 +1,5 @@
 /** Wage rules: seeded, read through the API, named by payroll groups. */
+import { wageRuleBodies } from "../store/wage-rules.js";
 import type { ServiceContext } from "./context.js";
 import type { Caller } from "./keys.js";
 
@@ -7,11 +8,5 @@ export async function listWageRules(
   context: ServiceContext,
   caller: Caller,
 ): Promise<{ status: 200; body: { data: unknown[] } }> {
-  const rows = await context.db
-    .selectFrom("wage_rules")
-    .select("body")
-    .where("company_id", "=", caller.companyId)
-    .orderBy("position")
-    .execute();
-  return { status: 200, body: { data: rows.map((row) => row.body) } };
+  return { status: 200, body: { data: await wageRuleBodies(context.db, caller.companyId) } };
 }

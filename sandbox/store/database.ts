@@ -8,13 +8,16 @@
  * UTC): the contract's `date` format takes years PostgreSQL's calendar types refuse (year 0000), and
  * text is compared in the same order. `bigint` ids are read as numbers (they stay far below 2^53).
  */
-import type { ColumnType, Generated } from "kysely";
+import type { ColumnType, Generated, Kysely, Transaction } from "kysely";
 
 /** A JSON value stored in a `jsonb` column: written as JSON text, read back parsed. */
 export type Json = ColumnType<unknown, string, string>;
 
 /** A `text[]` column: written and read as an array of strings. */
 export type TextArray = ColumnType<string[], string[], string[]>;
+
+/** What a statement runs on: the query layer, or one of its transactions. */
+export type Db = Kysely<Database> | Transaction<Database>;
 
 export interface Database {
   /** The sandbox's own settings: the secret its key digests are made with. */

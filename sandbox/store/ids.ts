@@ -12,10 +12,8 @@
  * The insert selects its row from the CTE (`insert ... select`), never a subquery in `values`,
  * which Citus refuses: so the one statement runs on the one node holding the company.
  */
-import { type Kysely, sql, type Transaction } from "kysely";
-import type { Database } from "../store/database.js";
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { sql } from "kysely";
+import type { Database, Db } from "./database.js";
 
 /** A counter of the company's row: the last id of one kind of record. */
 export type IdCounter = keyof {
