@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import { basePath } from "workforce-scheduling-api";
 import type { Authenticate, Handlers } from "workforce-scheduling-api/server";
 import type { SandboxLogger } from "./logging.js";
@@ -21,7 +21,7 @@ import type { Database } from "./store/database.js";
 import { DirectoryInUseError, requestReset, serveResets } from "./store/directory-lock.js";
 import { type DatabaseLocation, parseLocation } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
-import { migrate, SCHEMA_NAME } from "./store/migrations.js";
+import { dropSchema, migrate, SCHEMA_NAME } from "./store/migrations.js";
 import { answerOutages } from "./store/outage.js";
 import { loadedFrom, resetTo, seedIfEmpty } from "./store/seeding.js";
 
@@ -162,13 +162,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       close: once(async () => {
         stopServingResets();
         await closeServer(listening);
-        if (!kept) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(engine.db);
+        if (!kept) await dropSchema(engine.db, schema);
         await release();
       }),
     };
   } catch (error) {
     await server?.close();
-    if (!kept) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(engine.db).catch(() => undefined);
+    if (!kept) await dropSchema(engine.db, schema).catch(() => undefined);
     await release();
     throw error;
   }

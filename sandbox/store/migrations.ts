@@ -264,6 +264,11 @@ async function isCurrent<D>(db: Kysely<D>, schema: string): Promise<boolean> {
   return rows.length === 1;
 }
 
+/** Drops the schema and everything in it: what a sandbox made for itself (in memory, or a new one on PostgreSQL) when it closes. */
+export async function dropSchema<D>(db: Kysely<D>, schema: string): Promise<void> {
+  await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+}
+
 /**
  * Brings the schema to the latest version (creating it first when it does not exist), or to the
  * version `target` names (the tests of a migration start from the version before it). Throws, with

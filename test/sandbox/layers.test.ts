@@ -2,9 +2,10 @@
  * The sandbox is rules over repositories: `sandbox/service/` holds the operations' rules and
  * imports the store, `sandbox/store/` holds every SQL statement and the engine, and never imports
  * the service. Each relative import of a module of either folder is checked against what its folder
- * may import, and the service's modules are checked to build no SQL of their own (no query builder
- * call, no `sql` template, no value imported from Kysely): a statement written in the service
- * would escape the one place the statements are reviewed (their texts, their plans on Citus).
+ * may import, and the modules outside the store (the service, the seed's reading, the sandbox's
+ * start and server) are checked to build no SQL of their own (no query builder call, no `sql`
+ * template, neither `sql` nor `expressionBuilder` imported from Kysely): a statement written
+ * there would escape the one place the statements are reviewed (their texts, their plans on Citus).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -48,12 +49,15 @@ describe("the sandbox's layers", () => {
     });
   }
 
-  it("service/ builds no SQL: every statement is the store's", () => {
-    const found = modulesOf("service").flatMap((module) =>
-      sqlBuiltIn(readFileSync(join(SANDBOX, module), "utf8")).map((what) => `${module}: ${what}`),
-    );
-    expect(found).toEqual([]);
-  });
+  // the service, the seed's reading and the sandbox's own modules (its start, server, settings)
+  for (const folder of ["service", "seed", "."]) {
+    it(`${folder === "." ? "sandbox/'s own modules build" : `${folder}/ builds`} no SQL: every statement is the store's`, () => {
+      const found = modulesOf(folder).flatMap((module) =>
+        sqlBuiltIn(readFileSync(join(SANDBOX, module), "utf8")).map((what) => `${module}: ${what}`),
+      );
+      expect(found).toEqual([]);
+    });
+  }
 
   it("sees the faults it looks for", () => {
     // the checks above, on text that breaks them: a pattern that matches nothing fails here
@@ -66,13 +70,15 @@ describe("the sandbox's layers", () => {
       'db.selectFrom("venues")',
       "sql`select 1`",
     ]);
-    expect(sqlBuiltIn('import type { Kysely } from "kysely";')).toEqual([]);
+    expect(sqlBuiltIn('import type { Kysely } from "kysely";\nimport { Kysely, type SqlBool } from "kysely";')).toEqual(
+      [],
+    );
   });
 });
 
-/** What of the text builds SQL: a query builder's call, a `sql` template, a `statement(...)`, a value imported from Kysely. */
+/** What of the text builds SQL: a query builder's call, a `sql` template, a `statement(...)`, `sql` or `expressionBuilder` imported from Kysely. */
 function sqlBuiltIn(text: string): string[] {
   const builders =
-    /import\s*\{[^}]*\}\s*from\s*"kysely"|\w+\.(?:selectFrom|insertInto|updateTable|deleteFrom|with)\([^)]*\)|\bsql(?:<[^>]*>)?`[^`]*`|\bstatement\(/g;
+    /import\s*\{[^}]*(?<!type\s+)\b(?:sql|expressionBuilder)\b[^}]*\}\s*from\s*"kysely"|\w+\.(?:selectFrom|insertInto|updateTable|deleteFrom|with)\([^)]*\)|\bsql(?:<[^>]*>)?`[^`]*`|\bstatement\(/g;
   return [...text.matchAll(builders)].map((match) => match[0]);
 }
