@@ -20,7 +20,10 @@ import { buildWebhooks, type WebhookDraft } from "./webhooks.js";
 
 const VALIDATOR_MODULE_NAMES = new Set(["ValidationError", "ValidateOptions", "ValidationResult"]);
 
-/** Builds the ApiModel: the only code that reads the raw document. */
+/**
+ * Builds the ApiModel: the operations, schemas, security and names read from the document. The
+ * emitters that print or compile a schema read it from the document, at the pointers the model records.
+ */
 export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiModel; diagnostics: Diagnostic[] } {
   const { document, locate } = loaded;
   const types = new NameRegistry(RESERVED_TYPE_NAMES);
