@@ -182,8 +182,7 @@ export async function updateEvent(
   const place = placeSent(body.venue);
   // twice at most: a reference found missing may have been made in between (none is ever removed)
   for (let attempt = 0; attempt < 2; attempt++) {
-    const values = editValues(caller, eventId, body, place);
-    const row = place === null ? undefined : await editEvent(context.db, values);
+    const row = place === null ? undefined : await editEvent(context.db, editValues(caller, eventId, body, place));
     if (row !== undefined) return { status: 200, body: eventRecord(row) };
     if (!(await recordExists(context.db, "events", caller.companyId, eventId))) return notFound();
     const refusals = await unknownReferences(context.db, caller.companyId, body);
@@ -194,16 +193,13 @@ export async function updateEvent(
   );
 }
 
-/**
- * The parameters of an edit of the event: each field set to the value sent or kept, and the
- * references the edit is guarded by (a place of null is never sent: it names no venue).
- */
-function editValues(caller: Caller, eventId: number, body: EventUpdate, place: Place | undefined | null): EventEdit {
+/** The parameters of an edit of the event: each field set to the value sent or kept, and the references it is guarded by. */
+function editValues(caller: Caller, eventId: number, body: EventUpdate, place: Place | undefined): EventEdit {
   const sentLists = body.custom_fields_text !== undefined || body.custom_fields_id !== undefined;
   const customFieldsSent = sentLists
     ? JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id))
     : undefined;
-  const location = place === undefined || place === null ? undefined : locationColumns(place);
+  const location = place === undefined ? undefined : locationColumns(place);
   return {
     companyId: caller.companyId,
     eventId,
@@ -248,9 +244,8 @@ function placeSent(venue: EventVenueInput): Place | undefined | null {
 
 /** A refusal for each reference of the body, its venue then its client, that names no record of the company. */
 async function unknownReferences(db: Db, companyId: number, body: EventWriteReferences): Promise<Refusal[]> {
-  const venueId = body.venue.venue_id;
   const venues = await checkReferences(
-    referenceOf(VENUE_REFERENCE, venueId, recordNumber),
+    referenceOf(VENUE_REFERENCE, body.venue.venue_id, recordNumber),
     oneByOne((id: number) => recordExists(db, "venues", companyId, id)),
   );
   const clients = await checkReferences(
