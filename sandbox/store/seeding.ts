@@ -84,17 +84,7 @@ async function loadCompany(tx: Transaction<Database>, company: SeedCompany, secr
     "personnel",
     company.personnel.map((person) => ({ company_id, ...person })),
   );
-  await insertAll(
-    tx,
-    "api_keys",
-    await Promise.all(
-      company.api_keys.map(async ({ key, personnel_id }) => ({
-        company_id,
-        key_digest: await keyDigest(secret, key),
-        personnel_id,
-      })),
-    ),
-  );
+  await insertAll(tx, "api_keys", await keyRows(company, secret));
   await insertAll(
     tx,
     "clients",
@@ -105,21 +95,33 @@ async function loadCompany(tx: Transaction<Database>, company: SeedCompany, secr
     "credential_types",
     (company.credential_types ?? []).map((type) => credentialTypeRow(company_id, type)),
   );
-  await insertAll(
-    tx,
-    "wage_rules",
-    (company.wage_rules ?? []).map((rule, position) => ({
-      company_id,
-      position,
-      rule_id: String(rule.id),
-      body: JSON.stringify(rule),
-    })),
-  );
+  await insertAll(tx, "wage_rules", wageRuleRows(company));
   await insertAll(
     tx,
     "venues",
     venues.map((venue) => ({ company_id, saved: 0, ...venue })),
   );
+}
+
+/** The rows of the company's keys: each stored as its digest under the database's secret, never as itself. */
+function keyRows(company: SeedCompany, secret: string) {
+  return Promise.all(
+    company.api_keys.map(async ({ key, personnel_id }) => ({
+      company_id: company.company_id,
+      key_digest: await keyDigest(secret, key),
+      personnel_id,
+    })),
+  );
+}
+
+/** The rows of the company's wage rules: each stored whole, as the seed gives it, in the seed's order. */
+function wageRuleRows(company: SeedCompany) {
+  return (company.wage_rules ?? []).map((rule, position) => ({
+    company_id: company.company_id,
+    position,
+    rule_id: String(rule.id),
+    body: JSON.stringify(rule),
+  }));
 }
 
 /**
