@@ -19,4 +19,4 @@ export {
   type UnexpectedKind,
 } from "./errors.js";
 export type { BaseClient, CallOptions, FetchFunction, NoArgs, TransportOptions } from "./runtime.js";
-export { type RetryOptions, type RetryPolicy, retrying } from "./transport.js";
+export { type RetryOptions, type RetryPolicy, retrying } from "./retry.js";

@@ -10,7 +10,7 @@
 import type { CallRoute, ResponseValidators, Route, Validator } from "../route-types.js";
 import type { Credentials } from "./auth.js";
 import { Operation } from "./operation.js";
-import type { RetryOptions, RetryPolicy } from "./transport.js";
+import type { RetryOptions, RetryPolicy } from "./retry.js";
 
 /** The fetch the client calls: the global one by default. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;

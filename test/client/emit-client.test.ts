@@ -209,6 +209,7 @@ describe("emitClient", () => {
       "client/operation.ts",
       "client/parameters.ts",
       "client/response.ts",
+      "client/retry.ts",
       "client/runtime.ts",
       "client/transport.ts",
       "client/typed-errors.ts",

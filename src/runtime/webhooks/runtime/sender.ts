@@ -4,8 +4,8 @@
  * not 2xx). For the tests of a receiver, and for a provider's own service. It is the client's
  * engine over the webhook table, with the consumer's base URL and the receiver's `paths`.
  */
+import { withRetrying } from "../../client/retry.js";
 import { type CallOptions, Runtime, type TransportOptions } from "../../client/runtime.js";
-import { withRetrying } from "../../client/transport.js";
 import type { Route } from "../../route-types.js";
 import { relocate, type WebhookPaths } from "./table.js";
 

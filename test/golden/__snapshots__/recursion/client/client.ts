@@ -5,7 +5,7 @@ import { servers, routes, type OperationId, type ResponseValidators } from "../r
 import type * as T from "../types.js";
 import type { ApiError } from "./errors.js";
 import { type BaseClient, RUNTIME, Runtime, type CallOptions, type TransportOptions } from "./runtime.js";
-import { type RetryPolicy, withRetrying } from "./transport.js";
+import { type RetryPolicy, withRetrying } from "./retry.js";
 import { type ErrorAnswer, isDeclaredApiError } from "./typed-errors.js";
 
 /** The options of `createClient`: where the service is, the credentials, and how calls behave. */
