@@ -10,9 +10,9 @@ import type {
   BodyEncoder,
   CallRoute,
   ParameterEncoder,
-  PathRefusal,
   PathTemplate,
   RouteContent,
+  RouteEncoders,
   StyleEncoder,
   Validator,
 } from "../route-types.js";
@@ -66,7 +66,8 @@ export class Operation {
     const placed = placeCredentials(route, settings);
     this.#authQuery = placed.query;
     const fixed = route.pathParams.length === 0 && route.query.length === 0;
-    this.#fixedUrl = fixed ? withQuery(this.#base + route.path, "", placed.query) : undefined;
+    const authQuery = placed.query === "" ? "" : `?${placed.query}`;
+    this.#fixedUrl = fixed ? this.#base + route.path + authQuery : undefined;
     this.#headers = { ...acceptHeader(route), ...placed.headers, ...settings.headers };
     this.#contents = (route.body?.contents ?? []).map((content) => this.#prepareContent(content));
     this.#idempotent = isIdempotent(route.method);
@@ -161,24 +162,15 @@ export class Operation {
     return new ApiNetworkError(this.#route.operationId, error);
   }
 
-  /**
-   * The route's parameter encoder. A route that declares parameters names it (the generator
-   * writes it); one written by hand without it is refused here, with what to do.
-   */
+  /** The route's parameter encoder (a route written by hand without it is refused). */
   #encoder(): ParameterEncoder {
-    if (this.#parameters !== undefined) return this.#parameters;
-    throw new TypeError(
-      `${this.#route.operationId}: the route declares parameters but names no encoder: set its \`encoders: { parameters: parameterEncoder }\` (from the client's parameters module), or run \`npm run generate\` again`,
-    );
+    return this.#parameters ?? lacking(this.#route, "path, query or header parameters need", "parameters");
   }
 
   #url(args: CallArgs): string {
     const encoder = this.#encoder();
     const template = this.#template ?? encoder.compilePath(this.#route.path);
-    const path = encoder.fillPath(template, args.path ?? EMPTY, this.#styles()?.pathWriter(this.#route));
-    if (typeof path !== "string") throw pathRefusal(this.#route.operationId, path);
-    const query = args.query === undefined ? "" : encoder.encodeQuery(this.#route.query, args.query);
-    return withQuery(this.#base + path, query, this.#authQuery);
+    return this.#base + encoder.target(this.#route, template, args, this.#authQuery, this.#styles());
   }
 
   #headersOf(
@@ -220,42 +212,28 @@ export class Operation {
     return this.#bodyEncoder().encode(content, body);
   }
 
-  /**
-   * The route's body encoder. A route whose body may be other than JSON names it (the generator
-   * writes it); one written by hand without it is refused here, with what to do.
-   */
+  /** The route's body encoder (a route written by hand without it is refused). */
   #bodyEncoder(): BodyEncoder {
-    const encoder = this.#route.encoders?.body;
-    if (encoder !== undefined) return encoder;
-    throw new TypeError(
-      `${this.#route.operationId}: the route's body may be other than JSON but it names no body encoder: set its \`encoders: { body: bodyEncoder }\` (from the client's body module), or run \`npm run generate\` again`,
-    );
+    return this.#route.encoders?.body ?? lacking(this.#route, "a body other than JSON needs", "body");
   }
 
-  /**
-   * The route's encoder of label and matrix path parameters and cookie parameters, when it has
-   * such parameters: the generator names it; a route written by hand without it is refused here.
-   */
+  /** The route's encoder of label and matrix path parameters and of cookies, when it has such parameters. */
   #styles(): StyleEncoder | undefined {
     const route = this.#route;
     const encoder = route.encoders?.styles;
     if (encoder === undefined && (route.pathStyles ?? route.cookies) !== undefined)
-      throw new TypeError(
-        `${route.operationId}: label, matrix or cookie parameters need the route's \`encoders.styles\` (client/styles.ts): run \`npm run generate\` again`,
-      );
+      lacking(route, "label, matrix or cookie parameters need", "styles");
     return encoder;
   }
 
   #check(args: CallArgs, prepared: PreparedContent | undefined): void {
     const validators = this.#route.validators;
     const issues: RequestIssue[] = [];
-    if (validators.pathParams !== undefined || validators.query !== undefined || validators.headers !== undefined) {
-      const encoder = this.#encoder();
-      const path = encoder.pathAsSent(args.path ?? EMPTY);
-      const sent = this.#styles()?.pathAsSent(this.#route, args.path ?? EMPTY, path) ?? path;
-      collect(issues, "path", validators.pathParams, sent);
-      collect(issues, "query", validators.query, encoder.queryAsSent(this.#route.query, args.query ?? EMPTY));
-      collect(issues, "header", validators.headers, encoder.headersAsSent(this.#route.headers, args.headers ?? EMPTY));
+    if ((validators.pathParams ?? validators.query ?? validators.headers) !== undefined) {
+      const sent = this.#encoder().allAsSent(this.#route, args, this.#styles());
+      collect(issues, "path", validators.pathParams, sent.path);
+      collect(issues, "query", validators.query, sent.query);
+      collect(issues, "header", validators.headers, sent.headers);
     }
     const styles = this.#styles();
     if (styles !== undefined)
@@ -277,38 +255,19 @@ function collect(issues: RequestIssue[], part: RequestPart, validator: Validator
   if (!result.valid) for (const error of result.errors) issues.push({ in: part, ...error });
 }
 
-function withQuery(url: string, query: string, authQuery: string): string {
-  const all = query === "" ? authQuery : authQuery === "" ? query : `${query}&${authQuery}`;
-  return all === "" ? url : `${url}?${all}`;
-}
-
 function acceptHeader(route: CallRoute): Record<string, string> {
   const types = new Set(Object.values(route.responses).flatMap((contents) => contents.map((c) => c.mediaType)));
   return types.size === 0 ? {} : { accept: [...types].join(", ") };
 }
 
-/** The error of a path that cannot be filled: a parameter missing, or a dot segment ("." or ".."). */
-function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidationError {
-  if ("missing" in refusal) {
-    const name = refusal.missing;
-    const message = `must have required property '${name}'`;
-    return new RequestValidationError(operationId, [
-      {
-        in: "path",
-        instancePath: "",
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: name },
-        message,
-      },
-    ]);
-  }
-  const name = refusal.dotSegment;
-  const pointer = `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-  const message = `${pointer} must not be "." or "..", which would change the path the request is sent to`;
-  return new RequestValidationError(operationId, [
-    { in: "path", instancePath: pointer, schemaPath: "#/dotSegment", keyword: "dotSegment", params: {}, message },
-  ]);
+/**
+ * Refuses a route written by hand without an encoder it needs (the generator names it), saying
+ * what to set: each encoder is exported by the client module of its name.
+ */
+function lacking(route: CallRoute, needs: string, encoder: keyof RouteEncoders): never {
+  throw new TypeError(
+    `${route.operationId}: ${needs} the route's \`encoders.${encoder}\` (client/${encoder}.ts): run \`npm run generate\` again`,
+  );
 }
 
 /** The issue of a required body that is missing (the same the server reports). */

@@ -159,6 +159,33 @@ export interface ParameterEncoder {
     parameters: readonly RouteParameter[],
     values: Readonly<Record<string, unknown>>,
   ): Record<string, unknown>;
+  /**
+   * A call's path and query string ("/workers/7?limit=5"), `authQuery` (a query credential) last;
+   * throws the client's RequestValidationError when the path cannot be filled
+   */
+  target(
+    route: CallRoute,
+    template: PathTemplate,
+    values: ParameterValues,
+    authQuery: string,
+    styles: StyleEncoder | undefined,
+  ): string;
+  /** the call's path, query and header parameters as the server reads them back, to check them */
+  allAsSent(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined): ParametersAsSent;
+}
+
+/** A call's path, query and header parameters, as the client is given them. */
+export interface ParameterValues {
+  readonly path?: Readonly<Record<string, unknown>>;
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly headers?: Readonly<Record<string, unknown>>;
+}
+
+/** A call's parameters as the server reads them back (see `ParameterEncoder.allAsSent`). */
+export interface ParametersAsSent {
+  readonly path: Record<string, unknown>;
+  readonly query: Record<string, unknown>;
+  readonly headers: Record<string, unknown>;
 }
 
 /** The validators of a request: a route's, without those of its answers. */

@@ -7,7 +7,17 @@
  * since spaceDelimited's delimiter is "%20"), so the server, splitting before it decodes, keeps it
  * in its item; an empty array is not sent at all, as it cannot be told from [""] or from absence.
  */
-import type { ParameterEncoder, PathRefusal, PathTemplate, RouteParameter } from "../route-types.js";
+import type {
+  CallRoute,
+  ParameterEncoder,
+  ParametersAsSent,
+  ParameterValues,
+  PathRefusal,
+  PathTemplate,
+  RouteParameter,
+  StyleEncoder,
+} from "../route-types.js";
+import { RequestValidationError } from "./errors.js";
 
 export type { PathRefusal, PathTemplate };
 
@@ -266,6 +276,61 @@ export function definedEntries(value: Readonly<Record<string, unknown>>): [strin
   return Object.entries(value).filter((entry) => entry[1] !== undefined);
 }
 
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** A call's path and query string, `authQuery` last (see `ParameterEncoder.target`). */
+export function target(
+  route: CallRoute,
+  template: PathTemplate,
+  values: ParameterValues,
+  authQuery: string,
+  styles: StyleEncoder | undefined,
+): string {
+  const path = fillPath(template, values.path ?? EMPTY, styles?.pathWriter(route));
+  if (typeof path !== "string") throw pathRefusal(route.operationId, path);
+  const query = values.query === undefined ? "" : encodeQuery(route.query, values.query);
+  const all = query === "" ? authQuery : authQuery === "" ? query : `${query}&${authQuery}`;
+  return all === "" ? path : `${path}?${all}`;
+}
+
+/** A call's path, query and header parameters as the server reads them back. */
+export function allAsSent(
+  route: CallRoute,
+  values: ParameterValues,
+  styles: StyleEncoder | undefined,
+): ParametersAsSent {
+  const path = pathAsSent(values.path ?? EMPTY);
+  return {
+    path: styles?.pathAsSent(route, values.path ?? EMPTY, path) ?? path,
+    query: queryAsSent(route.query, values.query ?? EMPTY),
+    headers: headersAsSent(route.headers, values.headers ?? EMPTY),
+  };
+}
+
+/** The error of a path that cannot be filled: a parameter missing, or a dot segment ("." or ".."). */
+function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidationError {
+  if ("missing" in refusal) {
+    const name = refusal.missing;
+    const message = `must have required property '${name}'`;
+    return new RequestValidationError(operationId, [
+      {
+        in: "path",
+        instancePath: "",
+        schemaPath: "#/required",
+        keyword: "required",
+        params: { missingProperty: name },
+        message,
+      },
+    ]);
+  }
+  const name = refusal.dotSegment;
+  const pointer = `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  const message = `${pointer} must not be "." or "..", which would change the path the request is sent to`;
+  return new RequestValidationError(operationId, [
+    { in: "path", instancePath: pointer, schemaPath: "#/dotSegment", keyword: "dotSegment", params: {}, message },
+  ]);
+}
+
 /**
  * The parameter encoder the route of each operation with parameters names (`Route.encoders`): a
  * page whose operations have none does not bundle this module's encoding.
@@ -278,4 +343,6 @@ export const parameterEncoder: ParameterEncoder = {
   pathAsSent,
   queryAsSent,
   headersAsSent,
+  target,
+  allAsSent,
 };

@@ -116,18 +116,20 @@ describe("Operation", () => {
       expect(fetch.calls[0]?.init.method).toBe("GET");
     });
 
-    it("refuses a route with parameters that names no encoder, saying what to set", async () => {
+    it("refuses a route with parameters that names no parameter encoder, saying what to set", async () => {
       const fetch = fakeFetch(() => ok());
       const bare = { ...GET_WORKER, encoders: undefined };
       const error = await rejection(send(bare, fetch, { path: { id: 7, day: "2024-04-20" } }));
       expect(error).toBeInstanceOf(TypeError);
-      expect(String(error)).toMatch(/getWorker: the route declares parameters but names no encoder: set its `encoders/);
+      expect(String(error)).toMatch(
+        /getWorker: path, query or header parameters need the route's `encoders.parameters` \(client\/parameters.ts\)/,
+      );
       expect(fetch.calls).toHaveLength(0);
       // without request checks, the URL needs the encoder all the same
       const unchecked = await rejection(
         send(bare, fetch, { path: { id: 7, day: "x" } }, undefined, { validateRequests: false }),
       );
-      expect(String(unchecked)).toMatch(/names no encoder/);
+      expect(String(unchecked)).toMatch(/need the route's `encoders.parameters`/);
     });
 
     it("refuses a body other than JSON on a route that names no body encoder, saying what to set", async () => {
@@ -135,7 +137,7 @@ describe("Operation", () => {
       const bare = { ...CREATE, encoders: undefined };
       const error = await rejection(send(bare, fetch, { body: new Uint8Array([1]) }));
       expect(String(error)).toMatch(
-        /createThing: the route's body may be other than JSON but it names no body encoder/,
+        /createThing: a body other than JSON needs the route's `encoders.body` \(client\/body.ts\): run `npm run generate` again/,
       );
       expect(fetch.calls).toHaveLength(0);
     });
