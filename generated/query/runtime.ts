@@ -123,18 +123,43 @@ export function queryError(route: RouteAnswers, error: unknown, signal: AbortSig
 }
 
 /**
+ * A query a mutation invalidates: its route's path template. A template with parameters is given
+ * by `templated`, which fills them from the mutation's own where the paths agree; given as a plain
+ * string, each of its parameters matches any value. A page whose mutations invalidate no template
+ * with parameters bundles none of the alignment.
+ */
+export type InvalidationTarget = string | TemplatedTarget;
+
+/** A path template with parameters, and how a mutation's path parameters fill them. */
+export interface TemplatedTarget {
+  readonly path: string;
+  /** the key's segments: literal ones as they are, parameters filled, or undefined (any value) */
+  pattern(own: readonly string[], values: Readonly<Record<string, unknown>> | undefined): (string | undefined)[];
+}
+
+/** The target of a path template with parameters (see `InvalidationTarget`). */
+export function templated(path: string): TemplatedTarget {
+  return { path, pattern: (own, values) => alignedPattern(segmentsOf(path), own, values) };
+}
+
+/** A plain target's segments: its parameters, if any, match any value. */
+function plainPattern(path: string): (string | undefined)[] {
+  return segmentsOf(path).map((segment) => (segment.includes("{") ? undefined : segment));
+}
+
+/**
  * The filters that invalidate, after the mutation of `route` succeeded with `variables`, each
- * query in `targets` (their routes' path templates).
+ * query in `targets`.
  */
 export function invalidationsOf(
   api: QueryApi,
   route: RoutePath,
-  targets: readonly string[],
+  targets: readonly InvalidationTarget[],
   variables: CallInput | undefined,
 ): { queryKey: QueryKey; predicate: (query: { readonly queryKey: QueryKey }) => boolean }[] {
   const own = segmentsOf(route.path);
   return targets.map((target) => {
-    const pattern = alignedPattern(segmentsOf(target), own, variables?.path);
+    const pattern = typeof target === "string" ? plainPattern(target) : target.pattern(own, variables?.path);
     const fixed = pattern.indexOf(undefined);
     const prefix = (fixed === -1 ? pattern : pattern.slice(0, fixed)) as string[];
     return { queryKey: [api.root, ...prefix], predicate: (query) => matchesPattern(query.queryKey, api.root, pattern) };
@@ -192,15 +217,14 @@ function matchesPattern(key: QueryKey, root: string, pattern: readonly (string |
 }
 
 /**
- * `{ mutationKey, mutationFn, onSuccess }`: on success, the queries in `targets` (their routes'
- * path templates) are invalidated (and refetched when active), then the settings' `onSuccess` is
+ * `{ mutationKey, mutationFn, onSuccess }`: on success, the queries in `targets` are invalidated (and refetched when active), then the settings' `onSuccess` is
  * called.
  */
 export function mutationOptionsOf<V extends CallInput | undefined, D>(
   api: QueryApi,
   operation: string,
   route: RoutePath,
-  targets: readonly string[],
+  targets: readonly InvalidationTarget[],
   mutate: (variables: V) => Promise<D>,
   settings: MutationSettings<D, V> = {},
 ): {
@@ -228,7 +252,7 @@ async function invalidate(
   api: QueryApi,
   operation: string,
   route: RoutePath,
-  targets: readonly string[],
+  targets: readonly InvalidationTarget[],
   variables: CallInput | undefined,
   client: InvalidatingClient | undefined,
 ): Promise<void> {

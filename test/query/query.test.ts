@@ -17,7 +17,7 @@ import {
   queryKeyRoot,
   updateEventMutationOptions,
 } from "../../generated/query/index.js";
-import { invalidationsOf, mutationKeyOf, queryKeyOf } from "../../generated/query/runtime.js";
+import { invalidationsOf, mutationKeyOf, queryKeyOf, templated } from "../../generated/query/runtime.js";
 
 /** The installed version of a package. */
 function versionOf(name: string): string {
@@ -86,9 +86,10 @@ describe("query keys", () => {
 
 describe("invalidation", () => {
   it("fills the query's parameters from the mutation's where the paths agree, and matches only that template's keys", () => {
-    const [item] = invalidationsOf(API, routes.updateEvent, [routes.updateEvent.path], { path: { id: 7 } });
+    const event = templated(routes.updateEvent.path);
+    const [item] = invalidationsOf(API, routes.updateEvent, [event], { path: { id: 7 } });
     const [list] = invalidationsOf(API, routes.updateEvent, [routes.listEvents.path], { path: { id: 7 } });
-    const [other] = invalidationsOf(API, routes.addWorkerCredential, [routes.updateEvent.path], { path: { id: 3 } });
+    const [other] = invalidationsOf(API, routes.addWorkerCredential, [event], { path: { id: 3 } });
     const matches = (filter: typeof item, key: readonly unknown[]): boolean =>
       filter?.predicate({ queryKey: key }) === true;
     expect([item?.queryKey, list?.queryKey, other?.queryKey]).toEqual([
@@ -109,6 +110,16 @@ describe("invalidation", () => {
     // the worker's id is not an event's: any event
     expect([matches(other, [ROOT, "events", "3"]), matches(other, [ROOT, "events", "9"])]).toEqual([true, true]);
     expect(matches(list, ["another-api", "events"])).toBe(false);
+  });
+
+  it("matches any value for each parameter of a template given as a plain string", () => {
+    const [any] = invalidationsOf(API, routes.updateEvent, [routes.updateEvent.path], { path: { id: 7 } });
+    expect(any?.queryKey).toEqual([ROOT, "events"]);
+    expect([
+      any?.predicate({ queryKey: [ROOT, "events", "7"] }),
+      any?.predicate({ queryKey: [ROOT, "events", "8"] }),
+      any?.predicate({ queryKey: [ROOT, "events"] }),
+    ]).toEqual([true, true, false]);
   });
 
   it("says so when no QueryClient is at hand to invalidate with", async () => {

@@ -29,6 +29,9 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
     queries: model.operations
       .filter((operation) => operation.method === "get")
       .map((operation) => queryView(operation)),
+    templated: Object.values(map).some((entries) =>
+      entries.some((entry) => targetView(byName.get(entry.query)?.path ?? "").templated),
+    ),
     paged: model.operations.some((operation) => operation.method === "get" && pagingOf(operation) !== undefined),
     mutations: model.operations.filter(isMutation).map((operation) => ({
       name: operation.names.method,
@@ -36,11 +39,19 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
       routeName: callConstName(operation),
       optionsName: `${operation.names.method}MutationOptions`,
       targets: (map[operation.names.method] ?? []).map((entry) => entry.query),
-      targetPaths: (map[operation.names.method] ?? []).map((entry) => byName.get(entry.query)?.path ?? ""),
+      targetPaths: (map[operation.names.method] ?? []).map((entry) => targetView(byName.get(entry.query)?.path ?? "")),
       doc: mutationDoc(operation, map[operation.names.method] ?? [], byName),
     })),
   };
   return [config.templates.file("query/index.ts", "query/index.ts", view), ...config.runtime.take("query")];
+}
+
+/**
+ * An invalidation target: its path, written `templated(path)` when it has parameters (only such
+ * targets bundle the alignment of their parameters with the mutation's).
+ */
+function targetView(path: string): { readonly path: string; readonly templated: boolean } {
+  return { path, templated: path.includes("{") };
 }
 
 function queryView(operation: OperationModel): object {

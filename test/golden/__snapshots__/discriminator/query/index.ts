@@ -15,7 +15,7 @@ import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
-export type { CallInput, InvalidatingClient, MutationSettings, Paging, QueryKey } from "./runtime.js";
+export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "discriminator-fixture";

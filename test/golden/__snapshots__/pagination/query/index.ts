@@ -13,9 +13,9 @@ import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { type CallInput, infiniteQueryOptionsOf, type MutationSettings, mutationOptionsOf, type Paging, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type CallInput, infiniteQueryOptionsOf, type MutationSettings, mutationOptionsOf, type Paging, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf, templated } from "./runtime.js";
 
-export type { CallInput, InvalidatingClient, MutationSettings, Paging, QueryKey } from "./runtime.js";
+export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
 /** The first element of every query and mutation key of this API. */
 export const queryKeyRoot = "pagination";
@@ -122,5 +122,5 @@ export function readFeedInfiniteQueryOptions(client: BaseClient, input: Paramete
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `postToFeed` (POST /feed); on success it invalidates `invalidates.postToFeed`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function postToFeedMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"postToFeed">, Parameters<Client["postToFeed"]>[0]>) {
-  return mutationOptionsOf(api, "postToFeed", R.postToFeedCall, ["/items", "/shops/{shopId}/pages", "/feed"], (variables: Parameters<Client["postToFeed"]>[0]) => client[RUNTIME].call<Result<"postToFeed">>(R.postToFeedCall, variables, undefined), settings);
+  return mutationOptionsOf(api, "postToFeed", R.postToFeedCall, ["/items", templated("/shops/{shopId}/pages"), "/feed"], (variables: Parameters<Client["postToFeed"]>[0]) => client[RUNTIME].call<Result<"postToFeed">>(R.postToFeedCall, variables, undefined), settings);
 }
