@@ -2,6 +2,7 @@ import { relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Diagnostic, GenerationFailed, hasErrors } from "./diagnostics/diagnostic.js";
 import type { GeneratedFile } from "./emit/emitter.js";
+import { checkPagingRules, type PagingRule } from "./emit/query/paging.js";
 import { loadRuntimeFiles } from "./emit/runtime-files.js";
 import { scheduleEmitters } from "./emit/schedule.js";
 import { checkTemplateSyntax, finalizeFiles } from "./finalize/finalize.js";
@@ -25,6 +26,8 @@ export interface GenerateOptions {
   readonly templatesDir?: string;
   /** assert `format` in validators (default), or treat it as an annotation */
   readonly formats?: "assert" | "annotate";
+  /** query parameters that page, beside the common names (a cursor, an offset, a page number) */
+  readonly paging?: readonly PagingRule[];
   /** receives one line per stage with its duration */
   readonly onStage?: (stage: string, milliseconds: number) => void;
   /** receives every file the document was read from (the spec, and the files its $refs reach), once loaded */
@@ -54,7 +57,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const loaded = await time("load", () => loadSpec(options.spec));
     options.onSources?.(loaded.files);
     const { model, diagnostics: found } = time("model", () => buildModel(loaded, displayPath(loaded.file)));
-    const warnings = [...loaded.diagnostics, ...found];
+    const warnings = [...loaded.diagnostics, ...found, ...checkPagingRules(model, options.paging ?? [])];
     if (hasErrors(warnings)) throw new GenerationFailed(await loaded.resolvePositions(warnings));
     // the warnings' positions are found beside the emitters (in a worker for a large spec)
     const positioned = loaded.resolvePositions(warnings);
@@ -64,6 +67,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       document: loaded.document,
       templatesDir: options.templatesDir ?? DEFAULT_TEMPLATES_DIR,
       formats: options.formats ?? "assert",
+      paging: options.paging ?? [],
     };
     const emitted = await time("emit", () => emitters.run(task, options.onStage)).catch(positionedFailure(loaded));
     const files = time("finalize", () => finalizeFiles(emitted, model.source.specPath));

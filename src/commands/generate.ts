@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { type Diagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, sortDiagnostics } from "../diagnostics/format.js";
+import { parsePagingRules } from "../emit/query/paging.js";
 import { type GenerateOptions, generate } from "../pipeline.js";
 import { isInSync, type OutputDrift } from "../write/check-output.js";
 import type { CommandIo } from "./command.js";
@@ -13,6 +14,9 @@ const USAGE = `Usage: npm run generate -- [options]
   --check          write nothing; exit 1 and list every file that differs, is missing or is stale
   --watch          regenerate when the spec or a template changes
   --formats MODE   "assert" (default): validators check \`format\`; "annotate": they ignore it
+  --paging NAME    the optional query parameter that pages GET operations (infinite query
+                   options), beside cursor, offset, page and their kin; operationId=NAME for one
+                   operation; may be repeated
   --templates DIR  use these handlebars templates instead of the built-in ones
   --debug          print the duration of every stage
   --help           show this text`;
@@ -47,6 +51,7 @@ function parseOptions(
       check: { type: "boolean", default: false },
       watch: { type: "boolean", default: false },
       formats: { type: "string", default: "assert" },
+      paging: { type: "string", multiple: true, default: [] },
       templates: { type: "string" },
       debug: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
@@ -60,6 +65,7 @@ function parseOptions(
     out: values.out,
     check: values.check,
     formats: values.formats,
+    paging: parsePagingRules(values.paging),
     ...(values.templates !== undefined ? { templatesDir: values.templates } : {}),
     ...(values.debug ? { onStage: (stage: string, ms: number) => io.err(`  ${stage}: ${ms.toFixed(0)} ms\n`) } : {}),
   };

@@ -71,6 +71,10 @@ export const catalog = {
     severity: "error",
     hint: "A template rendered invalid code: this is a defect in the generator or in a customised template.",
   },
+  PAGING_OPTION_INVALID: {
+    severity: "error",
+    hint: "Name an optional query parameter of a GET operation: `--paging NAME` for every GET operation that has it, `--paging operationId=NAME` for one.",
+  },
   OUTPUT_FAILED: {
     severity: "error",
     hint: "Check that the output folder is writable and its parent exists; the previous output was left as it was.",

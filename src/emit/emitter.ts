@@ -1,5 +1,6 @@
 import type { CompiledValidators } from "../compiler/index.js";
 import type { ApiModel } from "../model/types.js";
+import type { PagingRule } from "./query/paging.js";
 import type { RuntimeFiles } from "./runtime-files.js";
 import type { TemplateSet } from "./templates.js";
 
@@ -17,6 +18,8 @@ export interface EmitConfig {
   readonly runtime: RuntimeFiles;
   /** whether generated validators assert `format` (default) or treat it as an annotation */
   readonly formats: "assert" | "annotate";
+  /** the query parameters named in configuration as the ones that page (`--paging`) */
+  readonly paging: readonly PagingRule[];
   /** the model's validators, compiled on first use and then shared by the emitters of a thread */
   readonly validators: () => CompiledValidators;
 }

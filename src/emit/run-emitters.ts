@@ -1,6 +1,7 @@
 import { type Diagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
 import type { ApiModel } from "../model/types.js";
 import type { EmitterEntry, GeneratedFile } from "./emitter.js";
+import type { PagingRule } from "./query/paging.js";
 import { loadRuntimeFiles } from "./runtime-files.js";
 import { loadTemplates } from "./templates.js";
 import { compileModelValidators } from "./validators/compile-model.js";
@@ -11,6 +12,7 @@ export interface EmitTask {
   readonly document: Readonly<Record<string, unknown>>;
   readonly templatesDir: string;
   readonly formats: "assert" | "annotate";
+  readonly paging: readonly PagingRule[];
 }
 
 /** Receives the duration of a stage. */
@@ -30,6 +32,7 @@ export async function runEmitters(
     templates: loadTemplates(task.templatesDir),
     runtime: loadRuntimeFiles(),
     formats: task.formats,
+    paging: task.paging,
     validators,
   };
   const input = { model: task.model, document: task.document, config };

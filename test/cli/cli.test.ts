@@ -90,6 +90,20 @@ describe("a failed run", () => {
     expect(await hashTree(out)).toBe(before);
   });
 
+  it("names a --paging option that pages nothing, with the option's hint, and writes nothing", async () => {
+    const before = await hashTree(out);
+    const result = await runCommand(["--out", out, "--paging", "listEvents=cursor"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'error PAGING_OPTION_INVALID --paging listEvents=cursor: listEvents has no optional query parameter "cursor"',
+    );
+    expect(result.stderr).toContain("hint: Name an optional query parameter of a GET operation");
+    expect(await hashTree(out)).toBe(before);
+    expect((await runCommand(["--out", out, "--paging", "="])).stderr).toContain(
+      '--paging "=": give a query parameter (--paging cursor) or operationId=parameter',
+    );
+  });
+
   it("rejects an unknown option with the usage and exit code 2 (the process itself)", async () => {
     const result = await runCli(["--nope"]);
     expect(result.code).toBe(2);

@@ -193,6 +193,7 @@ describe("emitClient", () => {
         templates,
         runtime,
         formats: "assert",
+        paging: [],
         validators: () => {
           throw new Error("the client emitter compiles no validator");
         },

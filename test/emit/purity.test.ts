@@ -27,6 +27,7 @@ describe("every emitter", () => {
         document,
         templatesDir: DEFAULT_TEMPLATES_DIR,
         formats: "assert",
+        paging: [],
       });
       expect(files.length).toBeGreaterThan(10);
     },

@@ -3,6 +3,7 @@ import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { callConstName } from "../routes/emit-routes.js";
 import { wrap } from "../server/emit-server.js";
 import { buildInvalidationMap, type Invalidation, isMutation } from "./invalidation-map.js";
+import { type PagingRule, pagingOf } from "./paging.js";
 
 /** Why a query is invalidated, as its entry's comment says it. */
 const REASONS: Readonly<Record<Invalidation["reasons"][number], string>> = {
@@ -28,11 +29,11 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
     root: keyRoot(model.source.title),
     queries: model.operations
       .filter((operation) => operation.method === "get")
-      .map((operation) => queryView(operation)),
+      .map((operation) => queryView(operation, config.paging)),
     templated: Object.values(map).some((entries) =>
       entries.some((entry) => targetView(byName.get(entry.query)?.path ?? "").templated),
     ),
-    paged: model.operations.some((operation) => operation.method === "get" && pagingOf(operation) !== undefined),
+    paged: model.operations.some((operation) => pagingOf(operation, config.paging) !== undefined),
     mutations: model.operations.filter(isMutation).map((operation) => ({
       name: operation.names.method,
       route: routeText(operation),
@@ -54,11 +55,11 @@ function targetView(path: string): { readonly path: string; readonly templated: 
   return { path, templated: path.includes("{") };
 }
 
-function queryView(operation: OperationModel): object {
+function queryView(operation: OperationModel, rules: readonly PagingRule[]): object {
   const required = [...operation.parameters.path, ...operation.parameters.query, ...operation.parameters.header].some(
     (parameter) => parameter.required,
   );
-  const paging = pagingOf(operation);
+  const paging = pagingOf(operation, rules);
   return {
     name: operation.names.method,
     route: routeText(operation),
@@ -70,26 +71,6 @@ function queryView(operation: OperationModel): object {
       ? {}
       : { infinite: { ...paging, optionsName: `${operation.names.method}InfiniteQueryOptions` } }),
   };
-}
-
-/**
- * The query parameters that page a collection, by kind, in the order they are looked for: a
- * cursor (the token of the next page), an offset (with a limit), a page number (with a page size).
- */
-const PAGING_PARAMETERS: readonly { readonly by: string; readonly names: readonly string[] }[] = [
-  { by: "cursor", names: ["cursor", "page_token", "pageToken", "next_token", "nextToken", "starting_after", "after"] },
-  { by: "offset", names: ["offset", "skip"] },
-  { by: "page number", names: ["page", "page_number", "pageNumber"] },
-];
-
-/** How a GET operation pages, when one of its optional query parameters is a paging one. */
-function pagingOf(operation: OperationModel): { parameter: string; by: string } | undefined {
-  const optional = new Set(operation.parameters.query.filter((p) => !p.required).map((p) => p.name));
-  for (const { by, names } of PAGING_PARAMETERS) {
-    const parameter = names.find((name) => optional.has(name));
-    if (parameter !== undefined) return { parameter, by };
-  }
-  return undefined;
 }
 
 function routeText(operation: OperationModel): string {

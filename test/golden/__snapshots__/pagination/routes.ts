@@ -17,6 +17,38 @@ export const basePath = "";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [{ url: "http://localhost:4000", variables: {} }] as const;
 
+/** `GET /changes` (listChanges): its entry in `routes`. */
+export const listChangesRoute = {
+  operationId: "listChanges",
+  method: "GET",
+  path: "/changes",
+  pathParams: [],
+  query: [{ name: "since", required: false, style: "form", explode: true, array: false }],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: {
+    query: V.validateListChangesQuery,
+    body: {},
+    responses: { "200": V.validateListChangesResponse200 },
+  },
+  encoders: { parameters: parameterEncoder },
+} as const satisfies Route;
+
+/** `listChangesRoute` without its answers' validators: what the TanStack Query options call. */
+export const listChangesCall = {
+  operationId: "listChanges",
+  method: "GET",
+  path: "/changes",
+  pathParams: [],
+  query: [{ name: "since", required: false, style: "form", explode: true, array: false }],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  security: [],
+  validators: { query: V.validateListChangesQuery, body: {} },
+  encoders: { parameters: parameterEncoder },
+} as const satisfies CallRoute;
+
 /** `GET /items` (listItems): its entry in `routes`. */
 export const listItemsRoute = {
   operationId: "listItems",
@@ -165,6 +197,7 @@ export const readFeedCall = {
  * `validateResponses` to check answers (a page that does not, does not bundle them).
  */
 export const responseValidators = {
+  listChanges: { "200": V.validateListChangesResponse200 },
   listItems: { "200": V.validateListItemsResponse200 },
   listShopPages: { "200": V.validateListShopPagesResponse200 },
   postToFeed: { "201": V.validateItem },
@@ -172,6 +205,7 @@ export const responseValidators = {
 } as const satisfies ResponseValidators;
 
 export const routes = {
+  listChanges: listChangesRoute,
   listItems: listItemsRoute,
   listShopPages: listShopPagesRoute,
   postToFeed: postToFeedRoute,

@@ -54,6 +54,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Changes after a moment, paged by a parameter no common name gives away */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -171,10 +188,41 @@ export interface operations {
             };
         };
     };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description the `at` of the last change seen (none on the first page) */
+                since?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The changes after `since`, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        at: number;
+                    }[];
+                };
+            };
+        };
+    };
 }
 
 /** The `Item` schema (#/components/schemas/Item). */
 export type Item = components["schemas"]["Item"];
+/** Query parameters of `listChanges` (GET /changes). */
+export type ListChangesQuery = NonNullable<paths["/changes"]["get"]["parameters"]["query"]>;
+/** Response 200 of `listChanges` (GET /changes). */
+export type ListChangesResponse200 = paths["/changes"]["get"]["responses"][200]["content"]["application/json"];
+/** Success response body of `listChanges` (GET /changes). */
+export type ListChangesResponse = ListChangesResponse200;
 /** Query parameters of `listItems` (GET /items). */
 export type ListItemsQuery = NonNullable<paths["/items"]["get"]["parameters"]["query"]>;
 /** Response 200 of `listItems` (GET /items). */

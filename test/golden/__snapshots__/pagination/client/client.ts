@@ -27,6 +27,20 @@ export class Client implements BaseClient {
   }
 
   /**
+   * Changes after a moment, paged by a parameter no common name gives away
+   *
+   * `GET /changes`
+   */
+  listChanges(
+    args?: {
+      readonly query?: T.ListChangesQuery;
+    },
+    options?: CallOptions,
+  ): Promise<T.ListChangesResponse> {
+    return this[RUNTIME].call("listChanges", args, options);
+  }
+
+  /**
    * Items, paged by offset and limit
    *
    * `GET /items`
@@ -116,6 +130,8 @@ export function createBaseClient(options: BaseClientOptions = {}): BaseClient {
  * operation carries as `body` (see `isApiError`).
  */
 export interface ErrorAnswers {
+  listChanges: {
+  };
   listItems: {
   };
   listShopPages: {

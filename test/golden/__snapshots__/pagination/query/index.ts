@@ -54,6 +54,17 @@ type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
+/** The query key of `listChanges` (GET /changes); a prefix of it names every query below. */
+export function listChangesQueryKey(input?: Parameters<Client["listChanges"]>[0]): DataTag<QueryKey, Result<"listChanges">, QueryErrorOf<"listChanges">> {
+  return queryKeyOf(api, R.listChangesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listChanges">, QueryErrorOf<"listChanges">>;
+}
+
+/** `{ queryKey, queryFn }` of `listChanges` (GET /changes), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+export function listChangesQueryOptions(client: BaseClient, input?: Parameters<Client["listChanges"]>[0]) {
+  const options = queryOptionsOf(api, R.listChangesCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listChanges">>(R.listChangesCall, input, call));
+  return options as typeof options & Typed<Result<"listChanges">, QueryErrorOf<"listChanges">>;
+}
+
 /** The query key of `listItems` (GET /items); a prefix of it names every query below. */
 export function listItemsQueryKey(input?: Parameters<Client["listItems"]>[0]): DataTag<QueryKey, Result<"listItems">, QueryErrorOf<"listItems">> {
   return queryKeyOf(api, R.listItemsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listItems">, QueryErrorOf<"listItems">>;
@@ -67,7 +78,7 @@ export function listItemsQueryOptions(client: BaseClient, input?: Parameters<Cli
 
 /**
  * `{ queryKey, queryFn, initialPageParam, getNextPageParam }` of `listItems` (GET /items), paged by
- * offset (its `offset` query parameter), for `useInfiniteQuery` and
+ * its `offset` query parameter (an offset), for `useInfiniteQuery` and
  * `fetchInfiniteQuery`: `paging` gives the first page's `offset` and, from a page,
  * the next one's (undefined or null: the last page).
  */
@@ -89,7 +100,7 @@ export function listShopPagesQueryOptions(client: BaseClient, input: Parameters<
 
 /**
  * `{ queryKey, queryFn, initialPageParam, getNextPageParam }` of `listShopPages` (GET /shops/{shopId}/pages), paged by
- * page number (its `page` query parameter), for `useInfiniteQuery` and
+ * its `page` query parameter (a page number), for `useInfiniteQuery` and
  * `fetchInfiniteQuery`: `paging` gives the first page's `page` and, from a page,
  * the next one's (undefined or null: the last page).
  */
@@ -111,7 +122,7 @@ export function readFeedQueryOptions(client: BaseClient, input?: Parameters<Clie
 
 /**
  * `{ queryKey, queryFn, initialPageParam, getNextPageParam }` of `readFeed` (GET /feed), paged by
- * cursor (its `cursor` query parameter), for `useInfiniteQuery` and
+ * its `cursor` query parameter (a cursor), for `useInfiniteQuery` and
  * `fetchInfiniteQuery`: `paging` gives the first page's `cursor` and, from a page,
  * the next one's (undefined or null: the last page).
  */

@@ -15,6 +15,16 @@ import type { Handler, NoInput, WithFiles } from "./runtime/types.js";
  * so that its handler always knows the caller's principal.
  */
 export interface HandlerTypes {
+  listChanges: {
+    secured: false;
+    params: NoInput;
+    query: T.ListChangesQuery;
+    headers: NoInput;
+    body: undefined;
+    responses: {
+      "200": T.ListChangesResponse200;
+    };
+  };
   listItems: {
     secured: false;
     params: NoInput;
@@ -63,6 +73,12 @@ export interface HandlerTypes {
  * the default, for a hook that answers only yes or no).
  */
 export interface Handlers<in P = undefined> {
+  /**
+   * Changes after a moment, paged by a parameter no common name gives away
+   *
+   * `GET /changes`
+   */
+  listChanges: Handler<HandlerTypes["listChanges"], P>;
   /**
    * Items, paged by offset and limit
    *

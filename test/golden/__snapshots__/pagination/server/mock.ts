@@ -15,6 +15,7 @@ import { answerWith, type MockAnswer } from "./runtime/answers.js";
  * valid against the response schema. undefined: no answer could be built (the operation answers 501).
  */
 export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> = {
+  listChanges: { status: 200, body: [{ at: 0 }] },
   listItems: { status: 200, body: { items: [{ name: "string" }], total: 0 } },
   listShopPages: { status: 200, body: [{ name: "string" }] },
   postToFeed: { status: 201, body: { name: "string" } },

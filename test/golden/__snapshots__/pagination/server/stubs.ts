@@ -15,6 +15,8 @@ import { notImplemented } from "./runtime/problems.js";
  */
 export function createStubHandlers<P = undefined>(): Handlers<P> {
   return {
+    /** Changes after a moment, paged by a parameter no common name gives away (GET /changes) */
+    listChanges: () => notImplemented("listChanges"),
     /** Items, paged by offset and limit (GET /items) */
     listItems: () => notImplemented("listItems"),
     /** A shop's pages, paged by page and per_page (GET /shops/{shopId}/pages) */

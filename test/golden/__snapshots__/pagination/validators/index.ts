@@ -147,35 +147,37 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
   return target;
 }
 
-const $plan0 = /* @__PURE__ */ $json("[0,{\"limit\":1,\"offset\":1},0]") as $Plan;
-const $plan1 = /* @__PURE__ */ $json("[0,{\"page\":1,\"per_page\":1},0]") as $Plan;
-const $params2 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
-const $params4 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params5 = /* @__PURE__ */ $freeze({ type: "array" });
+const $plan0 = /* @__PURE__ */ $json("[0,{\"since\":1},0]") as $Plan;
+const $plan1 = /* @__PURE__ */ $json("[0,{\"limit\":1,\"offset\":1},0]") as $Plan;
+const $plan2 = /* @__PURE__ */ $json("[0,{\"page\":1,\"per_page\":1},0]") as $Plan;
+const $params3 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params4 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
+const $params5 = /* @__PURE__ */ $freeze({ type: "object" });
 const $params6 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params7 = /* @__PURE__ */ $freeze({ missingProperty: "items" });
-const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "total" });
-const $params9 = /* @__PURE__ */ $freeze({ missingProperty: "shopId" });
-const $params10 = /* @__PURE__ */ $freeze({ type: "string,null" });
-const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "entries" });
-const $params12 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
-const $params13 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 100 });
-const $params14 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
+const $params7 = /* @__PURE__ */ $freeze({ missingProperty: "at" });
+const $params8 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params9 = /* @__PURE__ */ $freeze({ missingProperty: "items" });
+const $params10 = /* @__PURE__ */ $freeze({ missingProperty: "total" });
+const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "shopId" });
+const $params12 = /* @__PURE__ */ $freeze({ type: "string,null" });
+const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "entries" });
+const $params14 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
+const $params15 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 100 });
+const $params16 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
 
 // #/components/schemas/Item
 function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Item");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Item/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Item/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h3 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Item/properties/name/type", "type", $params2, "/name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Item/properties/name/type", "type", $params3, "/name must be string")) return false; }
     }
-    if (!("name" in (h3 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Item/required", "required", $params3, "must have required property 'name'")) return false; }
+    if (!("name" in (h3 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Item/required", "required", $params4, "must have required property 'name'")) return false; }
   }
   return ok;
 }
@@ -184,40 +186,81 @@ function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("since" in $proto) ? o1 : $ownKeys(o1);
+    if ("since" in (h6 as object)) {
+      const v2 = o1["since"];
+      const s3 = $mark(e);
+      if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/since"); { ok = false; if (!a) return false; } }
+    }
+  }
+  return ok;
+}
+
+// #/paths/~1changes/get/responses/200/content/application~1json/schema
+function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1changes/get/responses/200/content/application~1json/schema");
+  let ok = true;
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1changes/get/responses/200/content/application~1json/schema/type", "type", $params8, "must be array")) return false; }
+  else {
+    const arr1 = d as unknown[];
+    for (let i2 = 0; i2 < arr1.length; i2++) {
+      const v3 = arr1[i2];
+      if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1changes/get/responses/200/content/application~1json/schema/items/type", "type", $params5, "/" + i2 + " must be object")) return false; }
+      else {
+        const o4 = v3 as Record<string, unknown>;
+        const h6 = o4["__proto__"] === $proto && Object.getPrototypeOf(o4) === $proto && !("at" in $proto) ? o4 : $ownKeys(o4);
+        if ("at" in (h6 as object)) {
+          const v5 = o4["at"];
+          if (typeof v5 !== "number" || !Number.isInteger(v5)) { ok = false; if (e === null || !$fail(e, a, "/" + i2 + "/at", "#/paths/~1changes/get/responses/200/content/application~1json/schema/items/properties/at/type", "type", $params6, "/" + i2 + "/at must be integer")) return false; }
+        }
+        if (!("at" in (h6 as object))) { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1changes/get/responses/200/content/application~1json/schema/items/required", "required", $params7, "/" + i2 + " must have required property 'at'")) return false; }
+      }
+    }
+  }
+  return ok;
+}
+
+// #
+function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h14 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("colour" in $proto) && !("limit" in $proto) && !("offset" in $proto) ? o1 : $ownKeys(o1);
     if ("colour" in (h14 as object)) {
       const v2 = o1["colour"];
       const s3 = $mark(e);
-      if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/colour"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/colour"); { ok = false; if (!a) return false; } }
     }
     if ("limit" in (h14 as object)) {
       const v6 = o1["limit"];
       const s7 = $mark(e);
-      if (!$v_schema_5(v6, e, a, depth + 1)) { $prefix(e, s7, "/limit"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_7(v6, e, a, depth + 1)) { $prefix(e, s7, "/limit"); { ok = false; if (!a) return false; } }
     }
     if ("offset" in (h14 as object)) {
       const v10 = o1["offset"];
       const s11 = $mark(e);
-      if (!$v_schema_6(v10, e, a, depth + 1)) { $prefix(e, s11, "/offset"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_8(v10, e, a, depth + 1)) { $prefix(e, s11, "/offset"); { ok = false; if (!a) return false; } }
     }
   }
   return ok;
 }
 
 // #/paths/~1items/get/responses/200/content/application~1json/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1items/get/responses/200/content/application~1json/schema");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/responses/200/content/application~1json/schema/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/responses/200/content/application~1json/schema/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("items" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("items" in (h10 as object)) {
       const v2 = o1["items"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "/items", "#/paths/~1items/get/responses/200/content/application~1json/schema/properties/items/type", "type", $params5, "/items must be array")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "/items", "#/paths/~1items/get/responses/200/content/application~1json/schema/properties/items/type", "type", $params8, "/items must be array")) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -231,26 +274,8 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const v9 = o1["total"];
       if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "/total", "#/paths/~1items/get/responses/200/content/application~1json/schema/properties/total/type", "type", $params6, "/total must be integer")) return false; }
     }
-    if (!("items" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/responses/200/content/application~1json/schema/required", "required", $params7, "must have required property 'items'")) return false; }
-    if (!("total" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/responses/200/content/application~1json/schema/required", "required", $params8, "must have required property 'total'")) return false; }
-  }
-  return ok;
-}
-
-// #
-function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params4, "must be object")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("shopId" in $proto) ? o1 : $ownKeys(o1);
-    if ("shopId" in (h6 as object)) {
-      const v2 = o1["shopId"];
-      const s3 = $mark(e);
-      if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/shopId"); { ok = false; if (!a) return false; } }
-    }
-    if (!("shopId" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params9, "must have required property 'shopId'")) return false; }
+    if (!("items" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/responses/200/content/application~1json/schema/required", "required", $params9, "must have required property 'items'")) return false; }
+    if (!("total" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/responses/200/content/application~1json/schema/required", "required", $params10, "must have required property 'total'")) return false; }
   }
   return ok;
 }
@@ -259,29 +284,47 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("shopId" in $proto) ? o1 : $ownKeys(o1);
+    if ("shopId" in (h6 as object)) {
+      const v2 = o1["shopId"];
+      const s3 = $mark(e);
+      if (!$v_schema_9(v2, e, a, depth + 1)) { $prefix(e, s3, "/shopId"); { ok = false; if (!a) return false; } }
+    }
+    if (!("shopId" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params11, "must have required property 'shopId'")) return false; }
+  }
+  return ok;
+}
+
+// #
+function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("page" in $proto) && !("per_page" in $proto) ? o1 : $ownKeys(o1);
     if ("page" in (h10 as object)) {
       const v2 = o1["page"];
       const s3 = $mark(e);
-      if (!$v_schema_8(v2, e, a, depth + 1)) { $prefix(e, s3, "/page"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_10(v2, e, a, depth + 1)) { $prefix(e, s3, "/page"); { ok = false; if (!a) return false; } }
     }
     if ("per_page" in (h10 as object)) {
       const v6 = o1["per_page"];
       const s7 = $mark(e);
-      if (!$v_schema_9(v6, e, a, depth + 1)) { $prefix(e, s7, "/per_page"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_11(v6, e, a, depth + 1)) { $prefix(e, s7, "/per_page"); { ok = false; if (!a) return false; } }
     }
   }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/responses/200/content/application~1json/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1pages/get/responses/200/content/application~1json/schema");
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/responses/200/content/application~1json/schema/type", "type", $params5, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/responses/200/content/application~1json/schema/type", "type", $params8, "must be array")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -294,33 +337,33 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #
-function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("cursor" in $proto) ? o1 : $ownKeys(o1);
     if ("cursor" in (h6 as object)) {
       const v2 = o1["cursor"];
       const s3 = $mark(e);
-      if (!$v_schema_10(v2, e, a, depth + 1)) { $prefix(e, s3, "/cursor"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_12(v2, e, a, depth + 1)) { $prefix(e, s3, "/cursor"); { ok = false; if (!a) return false; } }
     }
   }
   return ok;
 }
 
 // #/paths/~1feed/get/responses/200/content/application~1json/schema
-function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1feed/get/responses/200/content/application~1json/schema");
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1feed/get/responses/200/content/application~1json/schema/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1feed/get/responses/200/content/application~1json/schema/type", "type", $params5, "must be object")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("entries" in $proto) && !("next_cursor" in $proto) ? o1 : $ownKeys(o1);
     if ("entries" in (h10 as object)) {
       const v2 = o1["entries"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "/entries", "#/paths/~1feed/get/responses/200/content/application~1json/schema/properties/entries/type", "type", $params5, "/entries must be array")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "/entries", "#/paths/~1feed/get/responses/200/content/application~1json/schema/properties/entries/type", "type", $params8, "/entries must be array")) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -332,65 +375,73 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     }
     if ("next_cursor" in (h10 as object)) {
       const v9 = o1["next_cursor"];
-      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "/next_cursor", "#/paths/~1feed/get/responses/200/content/application~1json/schema/properties/next_cursor/type", "type", $params10, "/next_cursor must be string or null")) return false; }
+      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "/next_cursor", "#/paths/~1feed/get/responses/200/content/application~1json/schema/properties/next_cursor/type", "type", $params12, "/next_cursor must be string or null")) return false; }
     }
-    if (!("entries" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1feed/get/responses/200/content/application~1json/schema/required", "required", $params11, "must have required property 'entries'")) return false; }
+    if (!("entries" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1feed/get/responses/200/content/application~1json/schema/required", "required", $params13, "must have required property 'entries'")) return false; }
   }
   return ok;
 }
 
+// #/paths/~1changes/get/parameters/0/schema
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1changes/get/parameters/0/schema");
+  let ok = true;
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1changes/get/parameters/0/schema/type", "type", $params6, "must be integer")) return false; }
+  return ok;
+}
+
 // #/paths/~1items/get/parameters/2/schema
-function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1items/get/parameters/2/schema");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/2/schema/type", "type", $params2, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/2/schema/type", "type", $params3, "must be string")) return false; }
   return ok;
 }
 
 // #/paths/~1items/get/parameters/1/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1items/get/parameters/1/schema");
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/1/schema/type", "type", $params6, "must be integer")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/1/schema/minimum", "minimum", $params12, "must be >= 1")) return false; }
-    if (d > 100) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/1/schema/maximum", "maximum", $params13, "must be <= 100")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/1/schema/minimum", "minimum", $params14, "must be >= 1")) return false; }
+    if (d > 100) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/1/schema/maximum", "maximum", $params15, "must be <= 100")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1items/get/parameters/0/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1items/get/parameters/0/schema");
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/0/schema/type", "type", $params6, "must be integer")) return false; }
   else {
-    if (d < 0) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/0/schema/minimum", "minimum", $params14, "must be >= 0")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/0/schema/minimum", "minimum", $params16, "must be >= 0")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/0/schema
-function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/0/schema");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/0/schema/type", "type", $params2, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/0/schema/type", "type", $params3, "must be string")) return false; }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/1/schema
-function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema");
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema/type", "type", $params6, "must be integer")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema/minimum", "minimum", $params12, "must be >= 1")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema/minimum", "minimum", $params14, "must be >= 1")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/2/schema
-function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/2/schema");
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/2/schema/type", "type", $params6, "must be integer")) return false; }
@@ -398,10 +449,10 @@ function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1feed/get/parameters/0/schema
-function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_12(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1feed/get/parameters/0/schema");
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1feed/get/parameters/0/schema/type", "type", $params2, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1feed/get/parameters/0/schema/type", "type", $params3, "must be string")) return false; }
   return ok;
 }
 
@@ -415,54 +466,70 @@ export function isItem(value: unknown): value is T.Item {
   return $v_Item(value, null, false, 0);
 }
 
-function $coerce_validateListItemsQuery(value: unknown): unknown {
+function $coerce_validateListChangesQuery(value: unknown): unknown {
   return $coercePlan(value, $plan0);
+}
+
+export function validateListChangesQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.ListChangesQuery> {
+  const r: $Sink = { valid: true, value: $coerce_validateListChangesQuery(value), errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.ListChangesQuery>) : $invalidText(r);
+}
+
+export function validateListChangesResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.ListChangesResponse200> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.ListChangesResponse200>) : $invalid(r);
+}
+
+function $coerce_validateListItemsQuery(value: unknown): unknown {
+  return $coercePlan(value, $plan1);
 }
 
 export function validateListItemsQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.ListItemsQuery> {
   const r: $Sink = { valid: true, value: $coerce_validateListItemsQuery(value), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.ListItemsQuery>) : $invalidText(r);
+  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.ListItemsQuery>) : $invalidText(r);
 }
 
 export function validateListItemsResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.ListItemsResponse200> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.ListItemsResponse200>) : $invalid(r);
+  return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.ListItemsResponse200>) : $invalid(r);
 }
 
 export function validateListShopPagesPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.ListShopPagesPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.ListShopPagesPathParams>) : $invalid(r);
+  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.ListShopPagesPathParams>) : $invalid(r);
 }
 
 function $coerce_validateListShopPagesQuery(value: unknown): unknown {
-  return $coercePlan(value, $plan1);
+  return $coercePlan(value, $plan2);
 }
 
 export function validateListShopPagesQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.ListShopPagesQuery> {
   const r: $Sink = { valid: true, value: $coerce_validateListShopPagesQuery(value), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.ListShopPagesQuery>) : $invalidText(r);
+  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.ListShopPagesQuery>) : $invalidText(r);
 }
 
 export function validateListShopPagesResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.ListShopPagesResponse200> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.ListShopPagesResponse200>) : $invalid(r);
+  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.ListShopPagesResponse200>) : $invalid(r);
 }
 
 export function validateReadFeedQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.ReadFeedQuery> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.ReadFeedQuery>) : $invalid(r);
+  return $v_root_5(r.value, r, all, 0) ? (r as ValidationResult<T.ReadFeedQuery>) : $invalid(r);
 }
 
 export function validateReadFeedResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.ReadFeedResponse200> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.ReadFeedResponse200>) : $invalid(r);
+  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.ReadFeedResponse200>) : $invalid(r);
 }
 
 /** The Standard Schema v1 interface (types as in @standard-schema/spec). */
@@ -555,6 +622,7 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
 export const schemas = {
   Item: /* @__PURE__ */ $standard(validateItem),
   PostToFeedBody: /* @__PURE__ */ $standard(validateItem),
+  ListChangesQuery: /* @__PURE__ */ $standard(validateListChangesQuery),
   ListItemsQuery: /* @__PURE__ */ $standard(validateListItemsQuery),
   ListShopPagesPathParams: /* @__PURE__ */ $standard(validateListShopPagesPathParams),
   ListShopPagesQuery: /* @__PURE__ */ $standard(validateListShopPagesQuery),
