@@ -1,6 +1,6 @@
 /**
  * The first start of `npm start` on an empty data directory, stopped at every moment: SIGKILL and
- * SIGINT every 100 ms from 0 to 3 s after the process is spawned (62 rounds). Whatever the moment,
+ * SIGINT every 200 ms from 0 to 3 s after the process is spawned (32 rounds). Whatever the moment,
  * the directory is either absent (the new one was being made beside it) or whole, and the next
  * start opens it with the whole demo seed, removing any partial folder left beside it.
  *
@@ -9,9 +9,10 @@
  * removed by name, never read). Every round's leftovers are checked to be one of these, every
  * round that left a whole directory is opened by a next start, and so is the first round of each
  * signal that left none without a partial folder and the first that left none with one: a next
- * start costs a PGlite start (about 1.8 s of CPU), and one for each of the 62 rounds would more
- * than double the sweep's cost. SANDBOX_SWEEP_STEP_MS sets another step, SANDBOX_SWEEP_ALL=1
- * makes every round's next start (about 190 s and 185 s of CPU on the 2-core machine). Two rounds
+ * start costs a PGlite start (about 1.8 s of CPU), and one for each round would more than double
+ * the sweep's cost. SANDBOX_SWEEP_STEP_MS sets another step (100: 62 rounds, about 70 s on the
+ * 2-core machine), SANDBOX_SWEEP_ALL=1 makes every round's next start (with a step of 100, about
+ * 190 s and 185 s of CPU). Two rounds
  * run at a time, each in a folder of its own; the stopped processes load the prepared image from
  * the shared cache; the next starts run in this process, one after the other, while the later
  * rounds are stopped.
@@ -27,7 +28,7 @@ import { makeTempDir } from "../support/paths.js";
 import { spawnSandboxScript } from "./process.js";
 import { call, SUMMIT } from "./support.js";
 
-const STEP_MS = Number(process.env.SANDBOX_SWEEP_STEP_MS ?? "") || 100;
+const STEP_MS = Number(process.env.SANDBOX_SWEEP_STEP_MS ?? "") || 200;
 const ALL_NEXT_STARTS = process.env.SANDBOX_SWEEP_ALL === "1";
 const LAST_MS = 3000;
 const AT_ONCE = 2;
