@@ -1,27 +1,23 @@
 import { isRecord, type JsonObject } from "../../json-value.js";
 import { type DialectRules, ownKeywordsApply } from "../../schema/dialect.js";
+import { type KeywordEntry, keywordsWhere } from "../../schema/vocabulary.js";
+
+/** The keywords holding subschemas of one form (src/schema/vocabulary.ts), applied during validation or (`core`) only reachable by reference. */
+function holding(holds: KeywordEntry["holds"], applied: boolean): readonly string[] {
+  return keywordsWhere((entry) => entry.holds === holds && (entry.role === "applicator") === applied);
+}
+
 /** Keywords whose value is one subschema applied during validation. */
-export const SINGLE_SCHEMA_KEYWORDS = [
-  "additionalProperties",
-  "propertyNames",
-  "items",
-  "contains",
-  "not",
-  "if",
-  "then",
-  "else",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-] as const;
+export const SINGLE_SCHEMA_KEYWORDS = holding("schema", true);
 
 /** Keywords whose value is a map of subschemas applied during validation. */
-export const MAP_SCHEMA_KEYWORDS = ["properties", "patternProperties", "dependentSchemas"] as const;
+export const MAP_SCHEMA_KEYWORDS = holding("schema-map", true);
 
 /** Keywords whose value is an array of subschemas applied during validation. */
-export const ARRAY_SCHEMA_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
+export const ARRAY_SCHEMA_KEYWORDS = holding("schema-array", true);
 
 /** Keywords holding subschemas that are only reachable by reference. */
-export const DEFINITION_KEYWORDS = ["$defs", "definitions"] as const;
+export const DEFINITION_KEYWORDS = keywordsWhere((entry) => entry.holds === "schema-map" && entry.role === "core");
 
 /** A subschema found under a keyword, with the pointer tokens that lead to it. */
 export interface Subschema {

@@ -7,6 +7,7 @@
  * standard meta-schema, or one not known to the module, keeps every keyword.
  */
 import { isRecord, type JsonObject } from "../../json-value.js";
+import { keywordsWhere, type VocabularyName } from "../../schema/vocabulary.js";
 import { SchemaCompileError } from "../errors.js";
 import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import { META_SCHEMA_PREFIX } from "./meta-schemas.js";
@@ -15,54 +16,32 @@ import { resolveUri, splitFragment } from "./uri.js";
 
 const VOCAB = `${META_SCHEMA_PREFIX}vocab/`;
 
-/** The keywords each known vocabulary asserts or applies; the others (core, meta-data, content) assert nothing on their own. */
-const VOCABULARY_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
-  [`${VOCAB}core`]: [],
-  [`${VOCAB}applicator`]: [
-    "prefixItems",
-    "items",
-    "contains",
-    "additionalProperties",
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-    "propertyNames",
-    "if",
-    "then",
-    "else",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-  ],
-  [`${VOCAB}unevaluated`]: ["unevaluatedItems", "unevaluatedProperties"],
-  [`${VOCAB}validation`]: [
-    "type",
-    "const",
-    "enum",
-    "multipleOf",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "maxContains",
-    "minContains",
-    "maxProperties",
-    "minProperties",
-    "required",
-    "dependentRequired",
-  ],
-  [`${VOCAB}meta-data`]: [],
-  [`${VOCAB}format-annotation`]: ["format"],
-  [`${VOCAB}format-assertion`]: ["format"],
-  [`${VOCAB}content`]: [],
+/** The 2020-12 vocabularies by URI, each with the name its keywords carry in the keyword vocabulary. */
+const VOCABULARY_NAMES: Readonly<Record<string, VocabularyName>> = {
+  [`${VOCAB}core`]: "core",
+  [`${VOCAB}applicator`]: "applicator",
+  [`${VOCAB}unevaluated`]: "unevaluated",
+  [`${VOCAB}validation`]: "validation",
+  [`${VOCAB}meta-data`]: "meta-data",
+  [`${VOCAB}format-annotation`]: "format",
+  [`${VOCAB}format-assertion`]: "format",
+  [`${VOCAB}content`]: "content",
 };
+
+/**
+ * The keywords each known vocabulary asserts or applies (src/schema/vocabulary.ts): core,
+ * meta-data and content assert nothing on their own, so a meta-schema leaving them out leaves
+ * nothing out.
+ */
+const VOCABULARY_KEYWORDS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(VOCABULARY_NAMES).map(([uri, name]) => [
+    uri,
+    keywordsWhere(
+      (entry) =>
+        entry.vocabulary === name && (entry.role === "assertion" || entry.role === "applicator" || name === "format"),
+    ),
+  ]),
+);
 
 /** Meta-schemas that keep every keyword: the standard one, and those of earlier drafts. */
 const EVERY_KEYWORD = `${META_SCHEMA_PREFIX}schema`;
