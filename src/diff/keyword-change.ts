@@ -1,21 +1,21 @@
+import { keywordsWhere } from "../schema/vocabulary.js";
+
 /**
  * The keywords that only document a schema or an object of the document: changing them changes
- * no accepted value, only what readers (and the generated JSDoc, and the mock's answers) see.
+ * no accepted value, only what readers (and the generated JSDoc, and the mock's answers) see. The
+ * schema's come from the keyword vocabulary; `summary` and `tags` document operations and path
+ * items.
  */
 const DOCUMENTATION_KEYS: ReadonlySet<string> = new Set([
-  "description",
+  ...keywordsWhere((entry) => entry.role === "documentation"),
   "summary",
-  "title",
-  "examples",
-  "example",
-  "$comment",
-  "externalDocs",
-  "xml",
   "tags",
 ]);
 
 /** Keys whose values are examples: the mock answers with them. */
-const EXAMPLE_KEYS: ReadonlySet<string> = new Set(["examples", "example"]);
+const EXAMPLE_KEYS: ReadonlySet<string> = new Set(
+  keywordsWhere((entry) => entry.role === "documentation" && entry.holds === "data"),
+);
 
 /** Whether a key only documents (specification extensions `x-*` included). */
 export function isDocumentationKey(key: string): boolean {

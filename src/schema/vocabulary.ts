@@ -59,7 +59,11 @@ export interface KeywordEntry {
   readonly encoding?: true;
   /** the value that restricts nothing, being what the keyword means when left out (minLength 0, minContains 1) */
   readonly neutral?: number | boolean;
-  /** the keywords it works with: it does nothing without them (then, minContains) or reads them (additionalProperties) */
+  /**
+   * The keywords beside it that it works with: it does nothing without them (then, minContains),
+   * modifies them (OpenAPI 3.0's boolean exclusiveMinimum) or reads what they evaluated
+   * (additionalProperties; unevaluated* read the in-place applicators' too).
+   */
   readonly with?: readonly string[];
 }
 
@@ -106,14 +110,14 @@ export const VOCABULARY = {
     role: "applicator",
     instance: "object",
     holds: "schema",
-    with: ["properties", "patternProperties", "additionalProperties", "allOf", "anyOf", "oneOf", "if", "$ref"],
+    with: ["properties", "patternProperties", "additionalProperties"],
   },
   unevaluatedItems: {
     vocabulary: "unevaluated",
     role: "applicator",
     instance: "array",
     holds: "schema",
-    with: ["prefixItems", "items", "contains", "allOf", "anyOf", "oneOf", "if", "$ref"],
+    with: ["prefixItems", "items", "contains"],
   },
 
   type: { vocabulary: "validation", role: "assertion", instance: "any" },

@@ -1,3 +1,4 @@
+import { boundKeywords, keywordEntry, keywordsWhere } from "../../schema/vocabulary.js";
 import type { Finding } from "../finding.js";
 import { sameJson } from "../stable-json.js";
 import { comparePatterns } from "./pattern-inclusion.js";
@@ -6,25 +7,28 @@ import { bothAccept, type JsonType, type Keyword, type Shape } from "./shape.js"
 
 /**
  * The keywords each JSON type's constraints live in; a constraint counts where both sides accept
- * its type (an integer is a number, so `multipleOf` counts on `type: integer` too).
+ * its type (an integer is a number, so `multipleOf` counts on `type: integer` too). A numeric
+ * bound (minimum, exclusiveMinimum) is compared with its other form as one bound, and a keyword
+ * that works with another (minContains) beside that one (compare-subschemas.ts).
  */
-const CONSTRAINTS: readonly (readonly [JsonType, readonly string[]])[] = [
-  ["string", ["minLength", "maxLength", "pattern"]],
-  ["number", ["multipleOf"]],
-  ["array", ["minItems", "maxItems", "uniqueItems"]],
-  ["object", ["minProperties", "maxProperties"]],
-];
+const CONSTRAINTS: readonly (readonly [JsonType, readonly string[]])[] = (
+  ["string", "number", "array", "object"] as const
+).map((type) => [
+  type,
+  keywordsWhere(
+    (entry) =>
+      entry.instance === type &&
+      (entry.restriction === true || (entry.bound !== undefined && type !== "number")) &&
+      entry.with === undefined,
+  ),
+]);
 
-const LOWER: ReadonlySet<string> = new Set(["minLength", "minItems", "minProperties", "minContains"]);
+const LOWER: ReadonlySet<string> = boundKeywords("lower");
 
 /** The value of each keyword that restricts nothing, being what it is when left out. */
-const DEFAULTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
-  ["minLength", 0],
-  ["minItems", 0],
-  ["minProperties", 0],
-  ["minContains", 1],
-  ["uniqueItems", false],
-]);
+const DEFAULTS: ReadonlyMap<string, unknown> = new Map<string, unknown>(
+  keywordsWhere((entry) => entry.neutral !== undefined).map((keyword) => [keyword, keywordEntry(keyword)?.neutral]),
+);
 
 /** How a constraint's change moves the values it accepts: fewer, more, or some of each (or it cannot be told). */
 type Effect = "constraint-tightened" | "constraint-loosened" | "constraint-changed";

@@ -1,3 +1,4 @@
+import { keywordsWhere, VOCABULARY, worksWith } from "../../schema/vocabulary.js";
 import type { Finding } from "../finding.js";
 import { schemaDigest } from "./canonical.js";
 import { keywordChange } from "./compare-constraints.js";
@@ -13,17 +14,18 @@ import {
   type SubschemaKeyword,
 } from "./shape.js";
 
-/** The type of value each keyword restricts: where a side accepts no such value, the keyword does nothing. */
-const APPLIES_TO: Readonly<Record<SubschemaKeyword, JsonType | undefined>> = {
-  contains: "array",
-  unevaluatedItems: "array",
-  propertyNames: "object",
-  patternProperties: "object",
-  dependentSchemas: "object",
-  unevaluatedProperties: "object",
-  contentSchema: "string",
-  not: undefined,
-};
+/** The type of value a keyword restricts: where a side accepts no such value, the keyword does nothing. */
+function appliesTo(keyword: SubschemaKeyword): JsonType | undefined {
+  const instance = VOCABULARY[keyword].instance;
+  return instance === "any" ? undefined : instance;
+}
+
+/** The constraints compared beside each subschema keyword they work with, where both sides have it (minContains beside contains). */
+function constraintsWith(keyword: SubschemaKeyword): readonly string[] {
+  return keywordsWhere(
+    (entry) => worksWith(entry, keyword) && (entry.bound !== undefined || entry.restriction === true),
+  );
+}
 
 /** The keywords whose subschemas the generated types show (as an index signature). */
 const TYPED: ReadonlySet<SubschemaKeyword> = new Set(["patternProperties"]);
@@ -55,7 +57,7 @@ export function compareSubschemas(ctx: SchemaContext, base: Shape, head: Shape, 
     const [before, after] = [effective(base, name), effective(head, name)];
     if (before === undefined && after === undefined) return [];
     const keyword = (after ?? (before as Subschema)).keyword;
-    const type = APPLIES_TO[keyword];
+    const type = appliesTo(keyword);
     if (type !== undefined && !bothAccept(base, head, type)) return [];
     const pair: SubschemaPair = {
       label: labelOf(name, after ?? (before as Subschema)),
@@ -66,8 +68,8 @@ export function compareSubschemas(ctx: SchemaContext, base: Shape, head: Shape, 
       restrictsWhenTrivial: keyword === "contains",
     };
     const bounds =
-      keyword === "contains" && before !== undefined && after !== undefined
-        ? ["minContains", "maxContains"].flatMap((bound) => keywordChange(ctx, bound, base, head))
+      before !== undefined && after !== undefined
+        ? constraintsWith(keyword).flatMap((bound) => keywordChange(ctx, bound, base, head))
         : [];
     return [...compareSubschemaPair(ctx, pair, head, compare), ...bounds];
   });

@@ -1,6 +1,7 @@
 import { appendPointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import { type DialectRules, exclusiveFlag, isNullable } from "../../schema/dialect.js";
+import { keywordsWhere, worksWith } from "../../schema/vocabulary.js";
 import { isDocumentationKey } from "../keyword-change.js";
 import { stableStringify } from "../stable-json.js";
 import type { Flattened } from "./flatten.js";
@@ -34,19 +35,20 @@ export interface Draft {
 type Folder = (draft: Draft, value: unknown, node: SchemaNode<Record<string, unknown>>) => void;
 
 const JSON_TYPES: ReadonlySet<string> = new Set(["string", "number", "integer", "boolean", "object", "array", "null"]);
-/** Keywords read with another one (`then` and `else` with `if`, which they do nothing without), or that apply nothing here. */
+/**
+ * Keywords read with another one (`then` and `else` with `if`, which they do nothing without), read
+ * apart (the numeric bounds, by `foldBounds`), or that apply nothing here (definitions).
+ */
 const CONSUMED: ReadonlySet<string> = new Set([
   "$ref",
   "allOf",
-  "$defs",
-  "definitions",
   "nullable",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "minimum",
-  "maximum",
-  "then",
-  "else",
+  ...keywordsWhere(
+    (entry) =>
+      (entry.holds === "schema-map" && entry.role === "core") ||
+      (entry.instance === "number" && entry.bound !== undefined) ||
+      worksWith(entry, "if"),
+  ),
 ]);
 
 /** The subschema keywords whose schemas, written in several parts, all apply to the same values; `contains` and `not` do not combine so. */

@@ -1,29 +1,16 @@
+import { boundKeywords, keywordsWhere } from "../../schema/vocabulary.js";
 import { stableStringify } from "../stable-json.js";
 import type { Keyword } from "./shape.js";
 
 /** Keywords whose smaller value is the stricter one. */
-export const UPPER_BOUNDS: ReadonlySet<string> = new Set([
-  "maxLength",
-  "maxItems",
-  "maxProperties",
-  "maxContains",
-  "maximum",
-  "exclusiveMaximum",
-]);
+export const UPPER_BOUNDS: ReadonlySet<string> = boundKeywords("upper");
 /** Keywords whose larger value is the stricter one. */
-export const LOWER_BOUNDS: ReadonlySet<string> = new Set([
-  "minLength",
-  "minItems",
-  "minProperties",
-  "minContains",
-  "minimum",
-  "exclusiveMinimum",
-]);
+export const LOWER_BOUNDS: ReadonlySet<string> = boundKeywords("lower");
 /** Other keywords the comparison classifies: a value added or changed restricts what is valid. */
-export const RESTRICTIONS: ReadonlySet<string> = new Set(["pattern", "multipleOf", "uniqueItems"]);
+export const RESTRICTIONS: ReadonlySet<string> = new Set(keywordsWhere((entry) => entry.restriction === true));
 
 /** Keywords that say how a string is to be read, compared as `format` is. */
-export const ENCODINGS: readonly string[] = ["format", "contentMediaType", "contentEncoding"];
+export const ENCODINGS: readonly string[] = keywordsWhere((entry) => entry.encoding === true);
 
 /** Whether a keyword is classified by the constraint rules (or as an encoding or default). */
 export function isClassifiedKeyword(key: string): boolean {
