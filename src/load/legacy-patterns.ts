@@ -1,9 +1,10 @@
 import { regexError } from "../compiler/codegen/module-state.js";
 import { appendPointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
+import { keywordsWhere } from "../schema/vocabulary.js";
 
 /** Keywords whose values are data, not schemas: a `pattern` key inside them is not a keyword. */
-const DATA_KEYWORDS = new Set(["example", "examples", "enum", "const", "default"]);
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(keywordsWhere((entry) => entry.holds === "data"));
 
 /**
  * The patterns of an OpenAPI 3.0 document that compile only without the `u` flag (ECMA-262 5.1

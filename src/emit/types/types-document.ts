@@ -1,6 +1,7 @@
 import { documentRefs } from "../../compiler/registry/document-refs.js";
 import { appendPointer, escapePointerSegment, pointerSegments, resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
+import { keywordsWhere } from "../../schema/vocabulary.js";
 
 /**
  * The document as openapi-typescript is given it. openapi-typescript prints a `$ref` as an
@@ -41,8 +42,8 @@ export function typesDocument(
 }
 
 /** Keys whose value maps names to schemas or holds data: a `$defs` key directly inside is a name, not the keyword. */
-const NAME_MAPS = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
-const DATA = new Set(["enum", "const", "default", "example", "examples"]);
+const NAME_MAPS: ReadonlySet<string> = new Set(keywordsWhere((entry) => entry.holds === "schema-map"));
+const DATA: ReadonlySet<string> = new Set(keywordsWhere((entry) => entry.holds === "data"));
 
 /** Deletes the `$defs` keyword of every schema under `value` (`key` is the member holding it). */
 function dropDefinitions(value: unknown, key: string): void {
