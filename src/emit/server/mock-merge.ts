@@ -1,10 +1,12 @@
 import { isRecord } from "../../json-value.js";
+import { boundKeywords } from "../../schema/vocabulary.js";
 import type { SchemaSource } from "./mock-schema.js";
 
 type Schema = Record<string, unknown>;
 
-const LOWER_BOUNDS = new Set(["minimum", "minLength", "minItems", "minProperties", "exclusiveMinimum"]);
-const UPPER_BOUNDS = new Set(["maximum", "maxLength", "maxItems", "maxProperties", "exclusiveMaximum"]);
+/** The bounds whose larger value is the stricter, and those whose smaller is (every bound of the keyword vocabulary). */
+const LOWER_BOUNDS = boundKeywords("lower");
+const UPPER_BOUNDS = boundKeywords("upper");
 
 /**
  * allOf as one schema to build data from: properties and required names of every member together,

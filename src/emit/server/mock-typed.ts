@@ -47,20 +47,19 @@ function fitLength(seed: string, min: number, max: number): string | undefined {
   return seed.length >= min ? seed : seed + "a".repeat(min - seed.length);
 }
 
-/** Near the top one item (or minItems), deeper minItems; each item built from its schema. */
+/**
+ * Near the top one item (or minItems), deeper minItems, and at least minContains (1 by default)
+ * items built from `contains`; each item built from its schema.
+ */
 export function sampleArray(schema: Schema, path: string, depth: number, context: SampleContext): Sample | undefined {
   const prefix = Array.isArray(schema["prefixItems"]) ? (schema["prefixItems"] as unknown[]) : [];
   const min = numberAt(schema, "minItems") ?? 0;
   const max = numberAt(schema, "maxItems") ?? Infinity;
-  const wanted = Math.min(Math.max(min, context.full(depth) ? 1 : 0, schema["contains"] === undefined ? 0 : 1), max);
+  const containing = schema["contains"] === undefined ? 0 : (numberAt(schema, "minContains") ?? 1);
+  const wanted = Math.min(Math.max(min, context.full(depth) ? 1 : 0, containing), max);
   const items: unknown[] = [];
   for (let i = 0; i < wanted; i++) {
-    const itemSchema =
-      i < prefix.length
-        ? prefix[i]
-        : schema["contains"] !== undefined && i === 0
-          ? schema["contains"]
-          : (schema["items"] ?? true);
+    const itemSchema = i < prefix.length ? prefix[i] : i < containing ? schema["contains"] : (schema["items"] ?? true);
     const built = context.sample(itemSchema, childPath(path, i), depth + 1);
     if (built === undefined) return items.length >= min ? { value: items } : undefined;
     items.push(built.value);
