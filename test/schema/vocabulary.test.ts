@@ -120,6 +120,13 @@ function boundCase(keyword: string): Case {
   return { schema: boundSchema(keyword, 2), valid: valueOfSize(entry, valid), invalid: valueOfSize(entry, invalid) };
 }
 
+/** The JSON type of a value, as the vocabulary names instance types (integers are numbers). */
+function jsonType(value: unknown): string {
+  if (Array.isArray(value)) return "array";
+  if (value === null) return "null";
+  return typeof value;
+}
+
 function caseOf(keyword: string): Case | undefined {
   return (BOUNDS as readonly string[]).includes(keyword) ? boundCase(keyword) : CASES[keyword];
 }
@@ -244,8 +251,18 @@ describe("the mock honours every bound of the vocabulary", () => {
     const [looser, stricter] = lower ? [1, 3] : [3, 1];
     return { allOf: [boundSchema(keyword, looser), { [keyword]: stricter }] };
   };
+  /** The bound at 2 and what it works with, without `type`: the mock builds a value of the bound's type. */
+  const untyped = (keyword: string): Json => {
+    const { type: _type, ...rest } = boundSchema(keyword, 2);
+    return rest;
+  };
   const { document, validator } = validatorsFor(
-    Object.fromEntries(BOUNDS.map((keyword) => [keyword, merged(keyword)])),
+    Object.fromEntries(
+      BOUNDS.flatMap((keyword) => [
+        [keyword, merged(keyword)],
+        [`${keyword}_untyped`, untyped(keyword)],
+      ]),
+    ),
   );
   const source = new SchemaSource(document, dialectRules("openapi-3.1"));
 
@@ -260,6 +277,17 @@ describe("the mock honours every bound of the vocabulary", () => {
       sample === undefined ? false : validator(keyword)?.(sample.value).valid,
       `the mock builds no data within \`${keyword}\`: src/emit/server/mock-typed.ts builds each type's data`,
     ).toBe(true);
+  });
+
+  it.each(BOUNDS)("%s, in a schema without type", (keyword) => {
+    const name = `${keyword}_untyped`;
+    const sample = guidedSample({ $ref: `#/components/schemas/${name}` }, source, validator(name));
+    const instance = keywordEntry(keyword)?.instance;
+    expect(
+      sample === undefined ? undefined : jsonType(sample.value),
+      `the mock does not build a schema with \`${keyword}\` and no type as a ${instance}: src/emit/server/mock-sample.ts infers the type from the vocabulary`,
+    ).toBe(instance);
+    expect(validator(name)?.(sample?.value).valid).toBe(true);
   });
 
   it("builds minContains items from contains, merged from allOf members", () => {

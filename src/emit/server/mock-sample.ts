@@ -1,6 +1,7 @@
 import { escapePointerSegment } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import { isNullable } from "../../schema/dialect.js";
+import { keywordsWhere } from "../../schema/vocabulary.js";
 import type { Choices } from "./mock-choices.js";
 import { mergeAllOf } from "./mock-merge.js";
 import type { SchemaSource } from "./mock-schema.js";
@@ -155,17 +156,22 @@ export function childPath(path: string, key: string | number): string {
   return `${path}/${escapePointerSegment(key)}`;
 }
 
+/**
+ * The type a schema without `type` is built as: that of the first of its keywords that say
+ * something of one type only (src/schema/vocabulary.ts), objects' first; `format` reads as a string's.
+ */
+const INFERRED_TYPES: readonly (readonly [string, ReadonlySet<string>])[] = (
+  ["object", "array", "string", "number"] as const
+).map((type) => [
+  type,
+  new Set([
+    ...keywordsWhere((entry) => entry.instance === type && (entry.role === "assertion" || entry.role === "applicator")),
+    ...(type === "string" ? ["format"] : []),
+  ]),
+]);
+
 function inferTypes(schema: Record<string, unknown>): string[] {
-  if (
-    schema["properties"] !== undefined ||
-    schema["required"] !== undefined ||
-    schema["additionalProperties"] !== undefined
-  )
-    return ["object"];
-  if (schema["items"] !== undefined || schema["prefixItems"] !== undefined) return ["array"];
-  if (schema["pattern"] !== undefined || schema["format"] !== undefined || schema["minLength"] !== undefined)
-    return ["string"];
-  if (schema["minimum"] !== undefined || schema["maximum"] !== undefined || schema["multipleOf"] !== undefined)
-    return ["number"];
-  return ["object", "null"];
+  const keywords = Object.keys(schema).filter((keyword) => schema[keyword] !== undefined);
+  const found = INFERRED_TYPES.find(([, typed]) => keywords.some((keyword) => typed.has(keyword)));
+  return found === undefined ? ["object", "null"] : [found[0]];
 }
