@@ -2,7 +2,8 @@
  * The keyword vocabulary (src/schema/vocabulary.ts) against its readers: each keyword with a
  * trait is handled by every reader of that trait. The validators check every assertion and
  * applicator; the registry visits every applied subschema; spec:diff classifies every bound,
- * restriction and encoding; the mock merges every bound of an allOf and builds data within it.
+ * restriction and encoding, and every other assertion and applicator added; the mock merges every
+ * bound of an allOf, builds data within it, and builds a schema without `type` as the bound's type.
  * A keyword added to the vocabulary and not handled fails the test of its reader, whose message
  * names the file to change.
  */
@@ -198,7 +199,7 @@ describe("the registry visits the subschemas of every keyword that holds them", 
   });
 });
 
-describe("spec:diff classifies every bound, restriction and encoding of the vocabulary", () => {
+describe("spec:diff classifies every bound, restriction, encoding, assertion and applicator of the vocabulary", () => {
   const probe = "#/components/schemas/VenueCreate/properties/probe";
   const ADDED: Readonly<Record<string, unknown>> = {
     pattern: "^a",
@@ -230,11 +231,7 @@ describe("spec:diff classifies every bound, restriction and encoding of the voca
       `give \`${keyword}\` a value in ADDED in test/schema/vocabulary.test.ts`,
     ).toBe(true);
     const type = entry.instance === "any" ? "string" : entry.instance;
-    const report = await diffDocuments(
-      set(probe, { type })(baseDocument()),
-      set(probe, { type, [keyword]: ADDED[keyword] })(baseDocument()),
-    );
-    const rules = rulesOf(report);
+    const rules = await rulesAdding({ type }, { type, [keyword]: ADDED[keyword] });
     const message = `spec:diff leaves \`${keyword}\` unclassified: src/diff/schema/merge-keyword.ts and compare-constraints.ts (restrictions) or compare-types.ts (encodings) compare it`;
     expect(rules.length, message).toBeGreaterThan(0);
     expect(
@@ -242,6 +239,27 @@ describe("spec:diff classifies every bound, restriction and encoding of the voca
       message,
     ).toEqual([]);
   });
+
+  const shaped = CHECKED.filter(
+    (keyword) => !(BOUNDS as readonly string[]).includes(keyword) && !others.includes(keyword),
+  );
+
+  it.each(shaped)("%s, added", async (keyword) => {
+    const schema = CASES[keyword]?.schema ?? {};
+    const { [keyword]: _added, ...rest } = schema;
+    const rules = await rulesAdding(rest, schema);
+    const message = `spec:diff does not classify \`${keyword}\` added: read it in src/diff/schema/fold.ts and compare it in src/diff/schema/`;
+    expect(rules.length, message).toBeGreaterThan(0);
+    expect(
+      rules.filter((rule) => rule.includes("unclassified")),
+      message,
+    ).toEqual([]);
+  });
+
+  /** The rules of the report when the request's probe property goes from one schema to another. */
+  async function rulesAdding(before: Json, after: Json): Promise<string[]> {
+    return rulesOf(await diffDocuments(set(probe, before)(baseDocument()), set(probe, after)(baseDocument())));
+  }
 });
 
 describe("the mock honours every bound of the vocabulary", () => {
