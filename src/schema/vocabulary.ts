@@ -3,9 +3,12 @@
  * it: the JSON Schema 2020-12 keywords, `definitions` (the spelling of `$defs` before 2019-09),
  * and OpenAPI's own (`nullable`, `discriminator`, `xml`, `externalDocs`, `example`). The
  * compiler's `$vocabulary` support, the registry's walk over subschemas, `spec:diff`'s
- * classification of bounds and restrictions, the mock's merging of bounds and the types emitter
- * take their keyword lists from here, so a keyword added once reaches each of them;
- * test/schema/vocabulary.test.ts fails, naming the file to change, where one ignores an entry.
+ * classification of bounds, restrictions, encodings and documentation, the mock's merging of
+ * bounds and the type it builds a schema without `type` as, and the keywords holding data or
+ * schema maps (types emitter, legacy pattern scan) come from here, so a keyword added once
+ * reaches each of them; test/schema/vocabulary.test.ts fails, naming the file to change, where a
+ * reader ignores an entry. The validators' checks themselves are code, one function per keyword
+ * family in src/compiler/keywords/.
  *
  * The order of the entries is the order the registry visits a schema's subschemas in (by kind:
  * single schemas, then maps, then arrays) and the order `spec:diff` reports constraints in.
