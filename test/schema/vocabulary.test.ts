@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { compileValidators, type ValidatorEntry } from "../../src/compiler/index.js";
+import { META_SCHEMA_PREFIX, META_SCHEMAS } from "../../src/compiler/registry/meta-schemas.js";
 import { appliedSubschemas, definitionSubschemas } from "../../src/compiler/registry/subschemas.js";
 import { guidedSample } from "../../src/emit/server/mock-answers.js";
 import { mergeAllOf } from "../../src/emit/server/mock-merge.js";
@@ -156,6 +157,20 @@ describe("the keyword vocabulary", () => {
 
   it("gives every bound an instance type to count on", () => {
     expect(BOUNDS.filter((keyword) => VOCABULARY[keyword].instance === "any")).toEqual([]);
+  });
+
+  it("lists every keyword of the 2020-12 vocabularies' meta-schemas, under its vocabulary, and no other of theirs", () => {
+    const named = (vocabulary: string): string => (vocabulary === "format-annotation" ? "format" : vocabulary);
+    const published = Object.entries(META_SCHEMAS).flatMap(([id, meta]) => {
+      if (!id.startsWith(`${META_SCHEMA_PREFIX}meta/`)) return [];
+      const vocabulary = named(id.slice(`${META_SCHEMA_PREFIX}meta/`.length));
+      const properties = (meta as { properties?: Record<string, unknown> }).properties ?? {};
+      return Object.keys(properties).map((keyword) => `${vocabulary} ${keyword}`);
+    });
+    const listed = keywordsWhere((entry) => !["openapi", "draft"].includes(entry.vocabulary)).map(
+      (keyword) => `${VOCABULARY[keyword].vocabulary} ${keyword}`,
+    );
+    expect(listed.sort()).toEqual(published.sort());
   });
 });
 
