@@ -21,11 +21,12 @@ function appliesTo(keyword: SubschemaKeyword): JsonType | undefined {
 }
 
 /** The constraints compared beside each subschema keyword they work with, where both sides have it (minContains beside contains). */
-function constraintsWith(keyword: SubschemaKeyword): readonly string[] {
-  return keywordsWhere(
-    (entry) => worksWith(entry, keyword) && (entry.bound !== undefined || entry.restriction === true),
-  );
-}
+const CONSTRAINTS_WITH: ReadonlyMap<string, readonly string[]> = new Map(
+  keywordsWhere((entry) => entry.holds === "schema").map((keyword) => [
+    keyword,
+    keywordsWhere((entry) => worksWith(entry, keyword) && (entry.bound !== undefined || entry.restriction === true)),
+  ]),
+);
 
 /** The keywords whose subschemas the generated types show (as an index signature). */
 const TYPED: ReadonlySet<SubschemaKeyword> = new Set(["patternProperties"]);
@@ -69,7 +70,7 @@ export function compareSubschemas(ctx: SchemaContext, base: Shape, head: Shape, 
     };
     const bounds =
       before !== undefined && after !== undefined
-        ? constraintsWith(keyword).flatMap((bound) => keywordChange(ctx, bound, base, head))
+        ? (CONSTRAINTS_WITH.get(keyword) ?? []).flatMap((bound) => keywordChange(ctx, bound, base, head))
         : [];
     return [...compareSubschemaPair(ctx, pair, head, compare), ...bounds];
   });
