@@ -4,7 +4,7 @@
  * peak memory. Documents: spec/openapi.yaml and the largest corpus documents (CORPUS_DIR).
  *
  * "npm run generate" is the command users run: npm's own start and the build check included. The
- * "generator" column is the bare command (node lib/cli.js), which the ratio's target does not need.
+ * "generator" column is the bare command (node lib/src/cli.js), which the ratio's target does not need.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -68,7 +68,7 @@ const npmCommand = (spec: string): Command => [
 ];
 const generator = (spec: string): Command => [
   process.execPath,
-  join(root, "lib", "cli.js"),
+  join(root, "lib", "src", "cli.js"),
   "--spec",
   spec,
   "--out",

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 /**
  * Runs one of the generator's commands from lib/ (`node scripts/run-built.mjs cli.js --check`),
- * building lib/ first only when it is older than its sources. The check reads the times of src/
- * (files and folders, so a deleted file counts) and of the TypeScript configuration: a few
+ * building lib/ first only when it is older than its sources. The check reads the times of src/ and
+ * runtime/ (files and folders, so a deleted file counts) and of the TypeScript configuration: a few
  * milliseconds, where a `tsc -b` that finds nothing to do costs over half a second.
  * `--build` builds when needed and runs nothing (npm's `prepare`, after install).
  *
- * src/runtime/ is read as it is on every run, and so is not a source of lib/, except the
- * validators' helpers (src/runtime/validators/helpers/), whose functions the generator calls.
+ * runtime/ is read as it is on every run, and its modules the generator imports (the validators'
+ * helpers, whose functions it calls, the media and route types) are built into lib/runtime/ beside
+ * lib/src/: runtime/ is a source of lib/ too.
  */
 import { spawnSync } from "node:child_process";
 import { utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { builtAt, newestSource } from "./build-stamp.mjs";
 
@@ -22,15 +23,9 @@ const lib = join(root, "lib");
 const stamp = join(lib, ".built");
 const configs = ["tsconfig.json", "tsconfig.generator.json"].map((name) => join(root, name));
 
-/** The latest modification time among the sources of lib/ (src/ without src/runtime/ but for the helpers), in milliseconds. */
+/** The latest modification time among the sources of lib/ (src/ and runtime/), in milliseconds. */
 function newestLibSource() {
-  const src = join(root, "src");
-  const helpers = join(src, "runtime", "validators", "helpers");
-  return newestSource(
-    configs,
-    [src, helpers],
-    (path) => relative(src, path).split(sep)[0] === "runtime" && !path.startsWith(helpers),
-  );
+  return newestSource(configs, [join(root, "src"), join(root, "runtime")]);
 }
 
 /** Builds lib/ when a source is newer than the last build; exits with tsc's status when it fails. */
@@ -52,12 +47,13 @@ async function buildWhenStale() {
 
 const [command, ...rest] = process.argv.slice(2);
 if (command === undefined) {
-  console.error("usage: node scripts/run-built.mjs <command in lib/, e.g. cli.js> [arguments] | --build");
+  console.error("usage: node scripts/run-built.mjs <command in lib/src/, e.g. cli.js> [arguments] | --build");
   process.exit(2);
 }
 await buildWhenStale();
 if (command !== "--build") {
   // the command reads its arguments from process.argv, as when started directly
-  process.argv = [process.argv[0] ?? process.execPath, join(lib, command), ...rest];
-  await import(pathToFileURL(join(lib, command)).href);
+  const entry = join(lib, "src", command);
+  process.argv = [process.argv[0] ?? process.execPath, entry, ...rest];
+  await import(pathToFileURL(entry).href);
 }

@@ -1,5 +1,4 @@
 import { relative, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Diagnostic, GenerationFailed, hasErrors } from "./diagnostics/diagnostic.js";
 import type { GeneratedFile } from "./emit/emitter.js";
 import { checkPagingRules, type PagingRule } from "./emit/query/paging.js";
@@ -9,11 +8,12 @@ import { checkTemplateSyntax, finalizeFiles } from "./finalize/finalize.js";
 import { type LoadedSpec, loadSpec } from "./load/load-spec.js";
 import { buildModel } from "./model/build-model.js";
 import type { ApiModel } from "./model/types.js";
+import { repositoryPath } from "./repository.js";
 import { checkOutput, type OutputDrift } from "./write/check-output.js";
 import { writeOutput } from "./write/write-output.js";
 
 /** The templates shipped with the generator. */
-export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL("../templates", import.meta.url));
+export const DEFAULT_TEMPLATES_DIR = repositoryPath("templates");
 
 export interface GenerateOptions {
   /** the OpenAPI 3.0/3.1 document */

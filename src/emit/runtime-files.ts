@@ -1,16 +1,16 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { repositoryPath } from "../repository.js";
 import type { GeneratedFile } from "./emitter.js";
 
 /**
  * The runtime: TypeScript modules that are the same for every spec (the client's and the server's
- * engines, the route-table types, the validators' public types). They live in src/runtime/ as real
+ * engines, the route-table types, the validators' public types). They live in runtime/ as real
  * source, typechecked and unit-tested there, and are copied into the output as they are, under the
  * same relative path. The validator helpers (validators/helpers/) are not copied as files: each
  * validator module holds the text of those it calls (compiler/codegen/helpers.ts).
  */
-export const RUNTIME_DIR = fileURLToPath(new URL("../../src/runtime", import.meta.url));
+export const RUNTIME_DIR = repositoryPath("runtime");
 
 /** The runtime's files, read once per run. */
 export interface RuntimeFiles {

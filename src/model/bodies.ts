@@ -1,6 +1,6 @@
+import { bodyKindOf } from "../../runtime/media-types.js";
 import { appendPointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
-import { bodyKindOf } from "../runtime/media-types.js";
 import { entriesAt, followRef, type Located, stringAt } from "./document-nodes.js";
 import type { SchemaFacts } from "./schemas.js";
 import type { BodyContentModel, RequestBodyModel, ResponseModel } from "./types.js";

@@ -7,7 +7,7 @@
 export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
-import type { BodyKind } from "../runtime/route-types.js";
+import type { BodyKind } from "../../runtime/route-types.js";
 
 /** How a body's media type is encoded on the wire (the runtime's type), which decides how it is sent and parsed. */
 export type { BodyKind };

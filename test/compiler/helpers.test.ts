@@ -1,11 +1,11 @@
 /**
  * How a generated module takes the validator helpers' text from their source files
- * (src/runtime/validators/helpers/): the paragraphs that declare something, without the `export`
+ * (runtime/validators/helpers/): the paragraphs that declare something, without the `export`
  * of their "$" names, with the helpers they use, in the files' order.
  */
 import { describe, expect, it } from "vitest";
+import * as helpers from "../../runtime/validators/helpers/index.js";
 import { helperTexts, readSections } from "../../src/compiler/codegen/helpers.js";
-import * as helpers from "../../src/runtime/validators/helpers/index.js";
 
 describe("readSections", () => {
   it("takes the paragraphs that declare something, as the module's own", () => {

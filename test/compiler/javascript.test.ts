@@ -7,10 +7,10 @@
 import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import * as helpers from "../../runtime/validators/helpers/index.js";
 import { loadValidators } from "../../src/emit/server/mock-validators.js";
 import { compileModelValidators } from "../../src/emit/validators/compile-model.js";
 import { buildModel, loadSpec } from "../../src/index.js";
-import * as helpers from "../../src/runtime/validators/helpers/index.js";
 import { schemaArbitrary } from "./arbitrary.js";
 import { loadModule, validatorOf } from "./load.js";
 import { withMutations } from "./mutations.js";

@@ -8,7 +8,7 @@
  * (`/events`), a path outside the repository (`../shared/corpus`, `~/.cache`), or code. A path
  * whose first folder is one of the repository's (`src/...`, `sandbox/...`, `generated/...`) must
  * exist as written; a shorter one (`server/app.ts`, named inside a section about
- * `src/runtime/`), must end a path of the repository. A placeholder or glob (`<target>`, `**`)
+ * `runtime/`), must end a path of the repository. A placeholder or glob (`<target>`, `**`)
  * ends what is checked. Folders git ignores (`lib/`, `dist/`, `node_modules/`) are build output,
  * not the repository's, and are not checked.
  */
@@ -154,7 +154,7 @@ describe("the paths the docs name", () => {
     const read = (span: string) => pathIn(span, packages);
     expect(read("src/compiler/codegen/helpers.ts")).toBe("src/compiler/codegen/helpers.ts");
     expect(read("templates/<target>/")).toBe("templates");
-    expect(read("src/runtime/validators/helpers/**")).toBe("src/runtime/validators/helpers");
+    expect(read("runtime/validators/helpers/**")).toBe("runtime/validators/helpers");
     expect(read("names.ts")).toBe("names.ts");
     for (const other of [
       "npm run generate",

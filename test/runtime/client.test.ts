@@ -1,5 +1,5 @@
 /**
- * Unit tests of the client runtime (src/runtime/client/) and of the media-type rule both sides
+ * Unit tests of the client runtime (runtime/client/) and of the media-type rule both sides
  * share, one suite per source module, run in this one file (see server.test.ts).
  */
 import "./media-types.suite.js";

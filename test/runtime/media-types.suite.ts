@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyKindOf, mediaTypeEssence } from "../../src/runtime/media-types.js";
+import { bodyKindOf, mediaTypeEssence } from "../../runtime/media-types.js";
 
 describe("mediaTypeEssence", () => {
   it.each([

@@ -1,5 +1,5 @@
 /**
- * Unit tests of the server runtime (src/runtime/server/runtime/), one suite per source module.
+ * Unit tests of the server runtime (runtime/server/runtime/), one suite per source module.
  * They run in this one file, so in one worker process: a process per module would cost more
  * than all the tests together. Run one module's tests with `-t`, e.g.
  * `npx vitest run test/runtime/server.test.ts -t parseForm`.

@@ -6,16 +6,16 @@
  * when the route names them, and refuses a route written by hand that needs them otherwise.
  */
 import { describe, expect, it } from "vitest";
-import { compilePath, fillPath, parameterEncoder } from "../../src/runtime/client/parameters.js";
-import { Runtime } from "../../src/runtime/client/runtime.js";
-import { cookieHeader, styledPathText, styleEncoder } from "../../src/runtime/client/styles.js";
-import type { CallRoute, RouteParameter } from "../../src/runtime/route-types.js";
-import { readCookies } from "../../src/runtime/server/runtime/cookies.js";
+import { compilePath, fillPath, parameterEncoder } from "../../runtime/client/parameters.js";
+import { Runtime } from "../../runtime/client/runtime.js";
+import { cookieHeader, styledPathText, styleEncoder } from "../../runtime/client/styles.js";
+import type { CallRoute, RouteParameter } from "../../runtime/route-types.js";
+import { readCookies } from "../../runtime/server/runtime/cookies.js";
 import {
   compileCookieReader,
   compileStyledPathReader,
   readStyledPath,
-} from "../../src/runtime/server/runtime/parameters.js";
+} from "../../runtime/server/runtime/parameters.js";
 
 const string = "blue";
 const array = ["blue", "black", "brown"];

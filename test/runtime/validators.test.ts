@@ -1,5 +1,5 @@
 /**
- * Unit tests of the validator helpers (src/runtime/validators/helpers/), one suite per source
+ * Unit tests of the validator helpers (runtime/validators/helpers/), one suite per source
  * module, run in this one file (see server.test.ts). Generated modules hold these functions' text;
  * the compiler's own tests check them again inside compiled validators.
  */

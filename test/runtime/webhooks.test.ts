@@ -4,9 +4,9 @@
  * table without the generator.
  */
 import { describe, expect, it } from "vitest";
-import { createFetchReceiver } from "../../src/runtime/webhooks/runtime/fetch.js";
-import { WebhookSender } from "../../src/runtime/webhooks/runtime/sender.js";
-import { relocate } from "../../src/runtime/webhooks/runtime/table.js";
+import { createFetchReceiver } from "../../runtime/webhooks/runtime/fetch.js";
+import { WebhookSender } from "../../runtime/webhooks/runtime/sender.js";
+import { relocate } from "../../runtime/webhooks/runtime/table.js";
 import { route } from "./support/routes.js";
 
 const table = {

@@ -35,9 +35,9 @@ export function sharingHost(options: ts.CompilerOptions): ts.CompilerHost {
   return host;
 }
 
-const runtimeRoot = join(repoRoot, "src", "runtime");
+const runtimeRoot = join(repoRoot, "runtime");
 
-/** The runtime's files, by their path under src/runtime ("/"-separated), with their text. */
+/** The runtime's files, by their path under runtime/ ("/"-separated), with their text. */
 let runtimeTexts: ReadonlyMap<string, string> | undefined;
 function runtimeFiles(): ReadonlyMap<string, string> {
   runtimeTexts ??= new Map(
@@ -56,7 +56,7 @@ function withoutHeader(content: string): string {
 
 /**
  * The runtime file a generated file is a copy of (the same text under its header, at the same
- * path under its output folder as under src/runtime), if any. The runtime stands alone (it imports
+ * path under its output folder as under runtime/), if any. The runtime stands alone (it imports
  * only its own files), so a copy means what the original means: a program over several outputs
  * reads the original once instead of each copy, and `typecheck` leaves its bodies to
  * `npm run typecheck`. A copy that differs is checked as itself.

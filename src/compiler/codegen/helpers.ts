@@ -1,13 +1,15 @@
 import { readFileSync } from "node:fs";
-import type * as Helpers from "../../runtime/validators/helpers/index.js";
+import { join } from "node:path";
+import type * as Helpers from "../../../runtime/validators/helpers/index.js";
+import { repositoryPath } from "../../repository.js";
 
 /**
- * The helper modules (src/runtime/validators/helpers/), real TypeScript whose text generated
+ * The helper modules (runtime/validators/helpers/), real TypeScript whose text generated
  * modules take. module.ts holds what every module declares; the helper files, in this order, the
  * functions a module takes only when its code calls them (and those they call); standard-schema.ts
  * is taken whole, beside the Standard Schema objects (standard-schema.ts here).
  */
-const DIR = new URL("../../../src/runtime/validators/helpers/", import.meta.url);
+const DIR = repositoryPath("runtime", "validators", "helpers");
 const MODULE_FILE = "module.ts";
 const HELPER_FILES = [
   "errors.ts",
@@ -70,7 +72,7 @@ let texts: HelperTexts | undefined;
 
 /** The helper modules' text, read on first use (they do not change while the generator runs). */
 export function helperTexts(): HelperTexts {
-  texts ??= readHelperTexts((file) => readSections(readFileSync(new URL(file, DIR), "utf8")));
+  texts ??= readHelperTexts((file) => readSections(readFileSync(join(DIR, file), "utf8")));
   return texts;
 }
 

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { repositoryPath } from "../../repository.js";
 
 /** The public types of a validator module, as the runtime declares them (the one source). */
-const SOURCE = fileURLToPath(new URL("../../../src/runtime/validators/types.ts", import.meta.url));
+const SOURCE = repositoryPath("runtime", "validators", "types.ts");
 
 /** The names `PUBLIC_TYPES` declares, which a module importing them re-exports. */
 export const PUBLIC_TYPE_NAMES = ["ValidateOptions", "ValidationError", "ValidationResult"] as const;

@@ -1,11 +1,11 @@
-import type { ApiModel, BodyContentModel, OperationModel, ParameterModel } from "../../model/types.js";
 import type {
   HttpMethod,
   Route,
   RouteContent,
   RouteParameter,
   RouteSecurityScheme,
-} from "../../runtime/route-types.js";
+} from "../../../runtime/route-types.js";
+import type { ApiModel, BodyContentModel, OperationModel, ParameterModel } from "../../model/types.js";
 import { CodeRef } from "../literal.js";
 
 /**

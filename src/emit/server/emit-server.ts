@@ -1,5 +1,5 @@
+import { mediaTypeEssence } from "../../../runtime/media-types.js";
 import type { ApiModel } from "../../model/types.js";
-import { mediaTypeEssence } from "../../runtime/media-types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { buildHandlerView } from "./handler-view.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Credentials, placeCredentials } from "../../../src/runtime/client/auth.js";
-import type { RouteSecurityScheme } from "../../../src/runtime/route-types.js";
+import { type Credentials, placeCredentials } from "../../../runtime/client/auth.js";
+import type { RouteSecurityScheme } from "../../../runtime/route-types.js";
 import { apiKey, http, route } from "../support/routes.js";
 
 const place = (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "../../../src/runtime/client/body.js";
-import { parseForm } from "../../../src/runtime/server/runtime/form.js";
+import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "../../../runtime/client/body.js";
+import { parseForm } from "../../../runtime/server/runtime/form.js";
 import { content } from "../support/routes.js";
 
 const UPLOAD = content("multipart/form-data", ["file", "scans"]);

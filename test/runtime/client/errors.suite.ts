@@ -5,7 +5,7 @@ import {
   ApiTimeoutError,
   RequestValidationError,
   ResponseValidationError,
-} from "../../../src/runtime/client/errors.js";
+} from "../../../runtime/client/errors.js";
 import { failure } from "../support/routes.js";
 
 const answer = (status: number, statusText = ""): Response => new Response(null, { status, statusText });

@@ -5,11 +5,11 @@ import {
   ApiTimeoutError,
   RequestValidationError,
   ResponseValidationError,
-} from "../../../src/runtime/client/errors.js";
-import { Operation } from "../../../src/runtime/client/operation.js";
-import { retrying } from "../../../src/runtime/client/retry.js";
-import type { CallArgs, CallOptions, FetchFunction, Settings } from "../../../src/runtime/client/runtime.js";
-import type { Route, Validator } from "../../../src/runtime/route-types.js";
+} from "../../../runtime/client/errors.js";
+import { Operation } from "../../../runtime/client/operation.js";
+import { retrying } from "../../../runtime/client/retry.js";
+import type { CallArgs, CallOptions, FetchFunction, Settings } from "../../../runtime/client/runtime.js";
+import type { Route, Validator } from "../../../runtime/route-types.js";
 import { rejection } from "../support/promises.js";
 import { accepting, apiKey, content, param, refusing, route, stringProperties } from "../support/routes.js";
 

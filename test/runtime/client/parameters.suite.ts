@@ -12,9 +12,9 @@ import {
   pathAsSent,
   queryAsSent,
   scalar,
-} from "../../../src/runtime/client/parameters.js";
-import type { RouteParameter } from "../../../src/runtime/route-types.js";
-import { compileHeaderReader, compileQueryReader } from "../../../src/runtime/server/runtime/parameters.js";
+} from "../../../runtime/client/parameters.js";
+import type { RouteParameter } from "../../../runtime/route-types.js";
+import { compileHeaderReader, compileQueryReader } from "../../../runtime/server/runtime/parameters.js";
 import { param } from "../support/routes.js";
 
 const DATE = new Date(Date.UTC(2024, 3, 20, 9, 30));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, ResponseValidationError } from "../../../src/runtime/client/errors.js";
-import { declaredContents, readFailure, readSuccess } from "../../../src/runtime/client/response.js";
-import type { Route } from "../../../src/runtime/route-types.js";
+import { ApiError, ResponseValidationError } from "../../../runtime/client/errors.js";
+import { declaredContents, readFailure, readSuccess } from "../../../runtime/client/response.js";
+import type { Route } from "../../../runtime/route-types.js";
 import { rejection } from "../support/promises.js";
 import { content, refusing, route, stringProperties } from "../support/routes.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../../src/runtime/client/errors.js";
-import { defaultBaseUrl, Runtime, type ServerEntry } from "../../../src/runtime/client/runtime.js";
-import { isDeclaredApiError } from "../../../src/runtime/client/typed-errors.js";
+import { ApiError } from "../../../runtime/client/errors.js";
+import { defaultBaseUrl, Runtime, type ServerEntry } from "../../../runtime/client/runtime.js";
+import { isDeclaredApiError } from "../../../runtime/client/typed-errors.js";
 import { content, refusing, route, stringProperties } from "../support/routes.js";
 
 const json = content("application/json");

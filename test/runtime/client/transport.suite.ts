@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type RetryOptions, retryAfter, retryDelay } from "../../../src/runtime/client/retry.js";
-import { CallScope, isIdempotent, pause } from "../../../src/runtime/client/transport.js";
+import { type RetryOptions, retryAfter, retryDelay } from "../../../runtime/client/retry.js";
+import { CallScope, isIdempotent, pause } from "../../../runtime/client/transport.js";
 
 /** How a promise has settled so far: "pending", "resolved" or the rejection reason. */
 function track(promise: Promise<unknown>): () => unknown {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { answerWith, type MockAnswer } from "../../../src/runtime/server/runtime/answers.js";
-import { ProblemError } from "../../../src/runtime/server/runtime/problems.js";
-import { authenticateOf } from "../../../src/runtime/server/runtime/security.js";
+import { answerWith, type MockAnswer } from "../../../runtime/server/runtime/answers.js";
+import { ProblemError } from "../../../runtime/server/runtime/problems.js";
+import { authenticateOf } from "../../../runtime/server/runtime/security.js";
 
 type Handlers = Record<string, () => MockAnswer>;
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
-import { buildApiServer } from "../../../src/runtime/server/app.js";
-import { listenSettingsOf, parsePort } from "../../../src/runtime/server/runtime/listen.js";
+import { buildApiServer } from "../../../runtime/server/app.js";
+import { listenSettingsOf, parsePort } from "../../../runtime/server/runtime/listen.js";
 import { apiKey, route } from "../support/routes.js";
 
 const ROUTES = { getThings: route({ security: [[apiKey("header", "X-Secret")]] }) };

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { discardRest, readBody } from "../../../src/runtime/server/runtime/body-stream.js";
-import type { ProblemDetails } from "../../../src/runtime/server/runtime/problems.js";
+import { discardRest, readBody } from "../../../runtime/server/runtime/body-stream.js";
+import type { ProblemDetails } from "../../../runtime/server/runtime/problems.js";
 import { fakeRequest } from "../support/fastify.js";
 
 interface Outcome {

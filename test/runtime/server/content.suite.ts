@@ -8,8 +8,8 @@ import {
   nestedDeeperThan,
   tooLarge,
   unsupportedMediaType,
-} from "../../../src/runtime/server/runtime/content.js";
-import { ProblemError } from "../../../src/runtime/server/runtime/problems.js";
+} from "../../../runtime/server/runtime/content.js";
+import { ProblemError } from "../../../runtime/server/runtime/problems.js";
 import { fakeRequest } from "../support/fastify.js";
 import { content } from "../support/routes.js";
 

@@ -1,7 +1,7 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import { errorCode, handleError, pathOf, problemOf } from "../../../src/runtime/server/runtime/errors.js";
-import { createProblem, ProblemError } from "../../../src/runtime/server/runtime/problems.js";
+import { errorCode, handleError, pathOf, problemOf } from "../../../runtime/server/runtime/errors.js";
+import { createProblem, ProblemError } from "../../../runtime/server/runtime/problems.js";
 import { fakeReply, fakeRequest, logLines } from "../support/fastify.js";
 
 /** An error as Fastify and its plugins make them: a code and a status. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseForm } from "../../../src/runtime/server/runtime/form.js";
+import { parseForm } from "../../../runtime/server/runtime/form.js";
 
 describe("parseForm", () => {
   it.each<[string, string, Record<string, unknown>]>([

@@ -1,7 +1,7 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import type { Route } from "../../../src/runtime/route-types.js";
-import type { Outcome } from "../../../src/runtime/server/runtime/exchange.js";
+import type { Route } from "../../../runtime/route-types.js";
+import type { Outcome } from "../../../runtime/server/runtime/exchange.js";
 import {
   type BatchCheck,
   JsonStream,
@@ -10,10 +10,10 @@ import {
   prepareJson,
   streamJson,
   streamJsonArray,
-} from "../../../src/runtime/server/runtime/json-stream.js";
-import { sendOutcome } from "../../../src/runtime/server/runtime/pipeline.js";
-import { writeOutcome } from "../../../src/runtime/server/runtime/reply.js";
-import { compileResponder } from "../../../src/runtime/server/runtime/responses.js";
+} from "../../../runtime/server/runtime/json-stream.js";
+import { sendOutcome } from "../../../runtime/server/runtime/pipeline.js";
+import { writeOutcome } from "../../../runtime/server/runtime/reply.js";
+import { compileResponder } from "../../../runtime/server/runtime/responses.js";
 import { fakeReply, fakeRequest } from "../support/fastify.js";
 import { content, route } from "../support/routes.js";
 

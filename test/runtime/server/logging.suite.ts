@@ -1,11 +1,6 @@
 import { type FastifyRequest, fastify } from "fastify";
 import { describe, expect, it, vi } from "vitest";
-import {
-  logRequestLine,
-  noteProblem,
-  secretHeaders,
-  withRedaction,
-} from "../../../src/runtime/server/runtime/logging.js";
+import { logRequestLine, noteProblem, secretHeaders, withRedaction } from "../../../runtime/server/runtime/logging.js";
 import { fakeReply, fakeRequest, logLines } from "../support/fastify.js";
 import { apiKey, http, route } from "../support/routes.js";
 

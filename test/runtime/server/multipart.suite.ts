@@ -1,9 +1,9 @@
 import multipart from "@fastify/multipart";
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import { createMultipartReader } from "../../../src/runtime/server/runtime/multipart.js";
-import { ProblemError } from "../../../src/runtime/server/runtime/problems.js";
-import type { UploadedFile } from "../../../src/runtime/server/runtime/types.js";
+import { createMultipartReader } from "../../../runtime/server/runtime/multipart.js";
+import { ProblemError } from "../../../runtime/server/runtime/problems.js";
+import type { UploadedFile } from "../../../runtime/server/runtime/types.js";
 import { fakeRequest } from "../support/fastify.js";
 import { rejection } from "../support/promises.js";
 import { content } from "../support/routes.js";

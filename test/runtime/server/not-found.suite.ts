@@ -1,7 +1,7 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import type { HttpMethod, Route } from "../../../src/runtime/route-types.js";
-import { createNotFoundHandler } from "../../../src/runtime/server/runtime/not-found.js";
+import type { HttpMethod, Route } from "../../../runtime/route-types.js";
+import { createNotFoundHandler } from "../../../runtime/server/runtime/not-found.js";
 import { fakeReply, fakeRequest } from "../support/fastify.js";
 import { route } from "../support/routes.js";
 

@@ -5,7 +5,7 @@ import {
   compilePathReader,
   compileQueryReader,
   toRouterPath,
-} from "../../../src/runtime/server/runtime/parameters.js";
+} from "../../../runtime/server/runtime/parameters.js";
 import { param } from "../support/routes.js";
 
 describe("toRouterPath", () => {

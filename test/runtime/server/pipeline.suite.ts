@@ -1,15 +1,15 @@
 import { type FastifyInstance, fastify } from "fastify";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Route } from "../../../src/runtime/route-types.js";
+import type { Route } from "../../../runtime/route-types.js";
 import {
   type MultipartReader,
   mountRoutes,
   type PipelineSettings,
   type RouteHandler,
-} from "../../../src/runtime/server/runtime/pipeline.js";
-import { createProblem, ProblemError } from "../../../src/runtime/server/runtime/problems.js";
-import type { RequestInput } from "../../../src/runtime/server/runtime/request.js";
-import type { Authenticate } from "../../../src/runtime/server/runtime/security.js";
+} from "../../../runtime/server/runtime/pipeline.js";
+import { createProblem, ProblemError } from "../../../runtime/server/runtime/problems.js";
+import type { RequestInput } from "../../../runtime/server/runtime/request.js";
+import type { Authenticate } from "../../../runtime/server/runtime/security.js";
 import { logLines } from "../support/fastify.js";
 import { accepting, apiKey, content, param, route, stringProperties } from "../support/routes.js";
 

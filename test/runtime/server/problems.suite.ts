@@ -8,7 +8,7 @@ import {
   ProblemError,
   type ProblemKind,
   sendProblem,
-} from "../../../src/runtime/server/runtime/problems.js";
+} from "../../../runtime/server/runtime/problems.js";
 
 describe("createProblem", () => {
   it.each(Object.keys(PROBLEM_TYPES) as ProblemKind[])(

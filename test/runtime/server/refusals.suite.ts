@@ -1,11 +1,7 @@
 import { PassThrough } from "node:stream";
 import { type FastifyError, fastify } from "fastify";
 import { describe, expect, it, vi } from "vitest";
-import {
-  clientProblem,
-  createRefusals,
-  DEFAULT_MAX_PARAM_LENGTH,
-} from "../../../src/runtime/server/runtime/refusals.js";
+import { clientProblem, createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "../../../runtime/server/runtime/refusals.js";
 import { parseAnswers, rawExchange } from "../../support/raw-http.js";
 import { fakeReply, fakeRequest } from "../support/fastify.js";
 

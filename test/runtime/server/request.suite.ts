@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import type { Validator } from "../../../src/runtime/route-types.js";
-import { toRouterPath } from "../../../src/runtime/server/runtime/parameters.js";
-import type { ValidationIssue } from "../../../src/runtime/server/runtime/problems.js";
-import { InputReader, validationProblem } from "../../../src/runtime/server/runtime/request.js";
+import type { Validator } from "../../../runtime/route-types.js";
+import { toRouterPath } from "../../../runtime/server/runtime/parameters.js";
+import type { ValidationIssue } from "../../../runtime/server/runtime/problems.js";
+import { InputReader, validationProblem } from "../../../runtime/server/runtime/request.js";
 import { fakeRequest } from "../support/fastify.js";
 import { accepting, content, failure, param, refusing, route, stringProperties } from "../support/routes.js";
 

@@ -1,9 +1,9 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import type { Route } from "../../../src/runtime/route-types.js";
-import type { Outcome } from "../../../src/runtime/server/runtime/exchange.js";
-import { writeOutcome } from "../../../src/runtime/server/runtime/reply.js";
-import { compileResponder } from "../../../src/runtime/server/runtime/responses.js";
+import type { Route } from "../../../runtime/route-types.js";
+import type { Outcome } from "../../../runtime/server/runtime/exchange.js";
+import { writeOutcome } from "../../../runtime/server/runtime/reply.js";
+import { compileResponder } from "../../../runtime/server/runtime/responses.js";
 import { fakeReply, fakeRequest, type SentReply } from "../support/fastify.js";
 import { content, refusing, route, stringProperties } from "../support/routes.js";
 

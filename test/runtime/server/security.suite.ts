@@ -1,14 +1,14 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { placeCredentials } from "../../../src/runtime/client/auth.js";
-import type { RouteSecurityScheme } from "../../../src/runtime/route-types.js";
-import { createKeyAuthenticator } from "../../../src/runtime/server/runtime/key-authenticator.js";
+import { placeCredentials } from "../../../runtime/client/auth.js";
+import type { RouteSecurityScheme } from "../../../runtime/route-types.js";
+import { createKeyAuthenticator } from "../../../runtime/server/runtime/key-authenticator.js";
 import {
   Admission,
   type Authenticate,
   type AuthResult,
   compileSecurity,
-} from "../../../src/runtime/server/runtime/security.js";
+} from "../../../runtime/server/runtime/security.js";
 import { fakeRequest } from "../support/fastify.js";
 import { apiKey, http, route } from "../support/routes.js";
 

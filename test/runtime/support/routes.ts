@@ -1,15 +1,15 @@
 /** Hand-written route-table entries and validators, small enough to read in a test. */
-import { bodyEncoder } from "../../../src/runtime/client/body.js";
-import { parameterEncoder } from "../../../src/runtime/client/parameters.js";
-import { bodyKindOf } from "../../../src/runtime/media-types.js";
+import { bodyEncoder } from "../../../runtime/client/body.js";
+import { parameterEncoder } from "../../../runtime/client/parameters.js";
+import { bodyKindOf } from "../../../runtime/media-types.js";
 import type {
   Route,
   RouteContent,
   RouteParameter,
   RouteSecurityScheme,
   Validator,
-} from "../../../src/runtime/route-types.js";
-import type { ValidationError } from "../../../src/runtime/validators/types.js";
+} from "../../../runtime/route-types.js";
+import type { ValidationError } from "../../../runtime/validators/types.js";
 
 /**
  * A route: GET /things answering 200 with JSON, no parameters, no body, no security, naming the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { $coerce, $coercePlan, $invalidText, $withOwn } from "../../../src/runtime/validators/helpers/coerce.js";
+import { $coerce, $coercePlan, $invalidText, $withOwn } from "../../../runtime/validators/helpers/coerce.js";
 
 const INTEGER = 1;
 const NUMBER = 2;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { $fmtDate, $fmtDateTime, $fmtTime } from "../../../src/runtime/validators/helpers/format-datetime.js";
+import { $fmtDate, $fmtDateTime, $fmtTime } from "../../../runtime/validators/helpers/format-datetime.js";
 import {
   $fmtEmail,
   $fmtHostname,
@@ -7,7 +7,7 @@ import {
   $fmtIpv6,
   $fmtUri,
   $fmtUuid,
-} from "../../../src/runtime/validators/helpers/format-network.js";
+} from "../../../runtime/validators/helpers/format-network.js";
 
 describe("format helpers", () => {
   it("dates and times of RFC 3339, leap years and leap seconds included", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { $issue, $standard } from "../../../src/runtime/validators/helpers/standard-schema.js";
-import type { ValidateOptions, ValidationError, ValidationResult } from "../../../src/runtime/validators/types.js";
+import { $issue, $standard } from "../../../runtime/validators/helpers/standard-schema.js";
+import type { ValidateOptions, ValidationError, ValidationResult } from "../../../runtime/validators/types.js";
 
 const error = (instancePath: string, message: string): ValidationError => ({
   instancePath,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { $merge, $tracker } from "../../../src/runtime/validators/helpers/tracking.js";
+import { $merge, $tracker } from "../../../runtime/validators/helpers/tracking.js";
 import {
   $cpLen,
   $duplicate,
@@ -11,7 +11,7 @@ import {
   $regex,
   $regexWithoutUnicode,
   $setOf,
-} from "../../../src/runtime/validators/helpers/values.js";
+} from "../../../runtime/validators/helpers/values.js";
 
 describe("value helpers", () => {
   it("$cpLen counts code points: a surrogate pair is one, a lone surrogate is one", () => {
