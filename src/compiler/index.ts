@@ -1,31 +1,32 @@
 /**
  * The JSON Schema 2020-12 compiler (with OpenAPI 3.0/3.1's schema rules) behind the validators,
- * read in this order:
- * - registry/: the documents and their schemas indexed (`$id`, `$anchor`), `$ref`s resolved, the
- *   entries located, and the graph of references (recursion, readOnly/writeOnly reach);
- * - codegen/: the module laid out (assemble.ts), one function per schema location and direction
- *   (function.ts), through the safe code builder (code.ts), with the text of the runtime helpers
- *   it calls (helpers.ts);
+ * on four floors, each importing only from those below it:
+ * - code/: the safe code builder (code.ts) and the text of the runtime helpers the generated code
+ *   calls (helpers.ts);
+ * - registry/: the documents and their schemas indexed (`$id`, `$anchor`), `$ref`s resolved, and
+ *   the graph of references (recursion, readOnly/writeOnly reach); the compile error (errors.ts);
  * - keywords/: a schema node compiled keyword by keyword (node.ts, then typed.ts and one file per
- *   family: string, number, object, array, compose, values, ref, discriminator).
+ *   family: string, number, object, array, compose, values, ref, discriminator);
+ * - module/: the module laid out (assemble.ts), its entries located (entries.ts), one function per
+ *   schema location and direction (function.ts), over the module's state (module-state.ts).
  */
 import { isRecord } from "../json-value.js";
 import { type Dialect, dialectRules } from "../schema/dialect.js";
-import { type AssembledModule, assembleModule } from "./codegen/assemble.js";
-import { type FormatMode, ModuleState } from "./codegen/module-state.js";
-import type { PublicTypes } from "./codegen/public-types.js";
-import { checkEntryNames, locateEntry, type ValidatorEntry } from "./registry/entries.js";
+import { type AssembledModule, assembleModule } from "./module/assemble.js";
+import { checkEntryNames, locateEntry, type ValidatorEntry } from "./module/entries.js";
+import { type FormatMode, ModuleState } from "./module/module-state.js";
+import type { PublicTypes } from "./module/public-types.js";
 import { buildRefGraph } from "./registry/graph.js";
 import { indexDocument } from "./registry/indexer.js";
 import { SchemaRegistry } from "./registry/registry.js";
 import { DEFAULT_BASE_URI, resolveUri } from "./registry/uri.js";
 
 export type { Dialect } from "../schema/dialect.js";
-export type { FormatMode } from "./codegen/module-state.js";
-export type { PublicTypes } from "./codegen/public-types.js";
-export { SchemaCompileError } from "./errors.js";
 export type { Direction } from "./keywords/context.js";
-export type { ValidatorEntry } from "./registry/entries.js";
+export type { ValidatorEntry } from "./module/entries.js";
+export type { FormatMode } from "./module/module-state.js";
+export type { PublicTypes } from "./module/public-types.js";
+export { SchemaCompileError } from "./registry/errors.js";
 
 /** Input of `compileValidatorModule`. */
 export interface CompileModuleOptions {

@@ -8,7 +8,7 @@ import type { GeneratedFile } from "./emitter.js";
  * engines, the route-table types, the validators' public types). They live in runtime/ as real
  * source, typechecked and unit-tested there, and are copied into the output as they are, under the
  * same relative path. The validator helpers (validators/helpers/) are not copied as files: each
- * validator module holds the text of those it calls (compiler/codegen/helpers.ts).
+ * validator module holds the text of those it calls (compiler/code/helpers.ts).
  */
 export const RUNTIME_DIR = repositoryPath("runtime");
 

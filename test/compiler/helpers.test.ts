@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as helpers from "../../runtime/validators/helpers/index.js";
-import { helperTexts, readSections } from "../../src/compiler/codegen/helpers.js";
+import { helperTexts, readSections } from "../../src/compiler/code/helpers.js";
 
 describe("readSections", () => {
   it("takes the paragraphs that declare something, as the module's own", () => {

@@ -152,7 +152,7 @@ describe("the paths the docs name", () => {
 
   it("tells the repository's paths from other spans", () => {
     const read = (span: string) => pathIn(span, packages);
-    expect(read("src/compiler/codegen/helpers.ts")).toBe("src/compiler/codegen/helpers.ts");
+    expect(read("src/compiler/code/helpers.ts")).toBe("src/compiler/code/helpers.ts");
     expect(read("templates/<target>/")).toBe("templates");
     expect(read("runtime/validators/helpers/**")).toBe("runtime/validators/helpers");
     expect(read("names.ts")).toBe("names.ts");
@@ -180,7 +180,7 @@ describe("the paths the docs name", () => {
     const paths = biomePaths(readFileSync(join(ROOT, "biome.jsonc"), "utf8"))
       .flatMap((path) => pathIn(path, packages) ?? [])
       .filter((path) => !ignoredTop(path));
-    expect(paths).toContain("src/compiler/codegen/helpers.ts");
+    expect(paths).toContain("src/compiler/code/helpers.ts");
     expect(paths.filter((path) => !exists(path))).toEqual([]);
   });
 });

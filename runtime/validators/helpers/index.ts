@@ -1,7 +1,7 @@
 /**
  * The validator helpers: the functions and constants generated validator modules call, written
  * once here as real TypeScript. A TypeScript module gets the text of those it uses
- * (compiler/codegen/helpers.ts reads these files); the generator's own checks of the mock's data run
+ * (compiler/code/helpers.ts reads these files); the generator's own checks of the mock's data run
  * the compiler's JavaScript with these very functions.
  */
 export * from "./coerce.js";

@@ -1,4 +1,4 @@
-import { Block, type Code, code, num, tsOnly } from "../codegen/code.js";
+import { Block, type Code, code, num, tsOnly } from "../code/code.js";
 import { compileBranch } from "./branch.js";
 import { childChecks, readsData } from "./child.js";
 import { type ObjectNodeCtx, onChild, readerOf } from "./context.js";

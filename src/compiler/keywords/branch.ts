@@ -1,4 +1,4 @@
-import { Block, type Code, code, tsOnly } from "../codegen/code.js";
+import { Block, type Code, code, tsOnly } from "../code/code.js";
 import { FailScope, type NodeCtx } from "./context.js";
 import { compileNode } from "./node.js";
 

@@ -1,5 +1,5 @@
 import { isRecord } from "../../json-value.js";
-import { Block, type Code, code } from "../codegen/code.js";
+import { Block, type Code, code } from "../code/code.js";
 import { type Direction, type InstancePath, type ObjectNodeCtx, onChild } from "./context.js";
 import { compileNode } from "./node.js";
 

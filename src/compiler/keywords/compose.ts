@@ -1,5 +1,5 @@
 import { readDiscriminator } from "../../schema/discriminator.js";
-import { Block, type Code, code, num, str, tsOnly } from "../codegen/code.js";
+import { Block, type Code, code, num, str, tsOnly } from "../code/code.js";
 import { compileBranch } from "./branch.js";
 import { inPlace, type ObjectNodeCtx, readerOf } from "./context.js";
 import { compileDiscriminated } from "./discriminator.js";

@@ -1,7 +1,7 @@
 import { escapePointerSegment } from "../../json-pointer.js";
 import type { JsonObject } from "../../json-value.js";
-import { type Code, code, ident, joinCode, str } from "../codegen/code.js";
-import type { ModuleState } from "../codegen/module-state.js";
+import { type Code, code, ident, joinCode, str } from "../code/code.js";
+import type { ModuleState } from "../module/module-state.js";
 import type { DynamicScope } from "../registry/dynamic-scope.js";
 import { childLocation, type SchemaLocation } from "../registry/location.js";
 import { activeKeywords, inactiveKeywords } from "../registry/vocabulary.js";

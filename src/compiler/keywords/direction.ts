@@ -1,6 +1,6 @@
 import { isRecord } from "../../json-value.js";
 import { isMarked, markerLeftOut } from "../../schema/read-write.js";
-import type { Block } from "../codegen/code.js";
+import type { Block } from "../code/code.js";
 import { childLocation } from "../registry/location.js";
 import type { ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";

@@ -1,5 +1,5 @@
 import type { Discrimination, DiscriminatorCase } from "../../schema/discriminator.js";
-import { type Block, type Code, code, str, tsOnly } from "../codegen/code.js";
+import { type Block, type Code, code, str, tsOnly } from "../code/code.js";
 import type { SchemaLocation } from "../registry/location.js";
 import { childLocation } from "../registry/location.js";
 import { inPlace, type ObjectNodeCtx } from "./context.js";

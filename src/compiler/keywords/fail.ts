@@ -1,4 +1,4 @@
-import { type Code, code, ident, isLiteral, joinCode, str } from "../codegen/code.js";
+import { type Code, code, ident, isLiteral, joinCode, str } from "../code/code.js";
 import { childLocation, type SchemaLocation } from "../registry/location.js";
 import type { InstancePath, NodeCtx } from "./context.js";
 

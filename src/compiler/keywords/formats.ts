@@ -1,4 +1,4 @@
-import type { HelperName } from "../codegen/helpers.js";
+import type { HelperName } from "../code/helpers.js";
 
 /** String formats that are asserted, and the helper checking each. */
 export const STRING_FORMATS: Readonly<Record<string, HelperName>> = {

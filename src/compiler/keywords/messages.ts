@@ -1,4 +1,4 @@
-import { type Code, code, str } from "../codegen/code.js";
+import { type Code, code, str } from "../code/code.js";
 
 /**
  * Error messages, written at generation time so that reporting a failure costs no string

@@ -1,7 +1,7 @@
 import { isRecord } from "../../json-value.js";
 import { isNullable, ownKeywordsApply } from "../../schema/dialect.js";
-import { type Block, code } from "../codegen/code.js";
-import { SchemaCompileError } from "../errors.js";
+import { type Block, code } from "../code/code.js";
+import { SchemaCompileError } from "../registry/errors.js";
 import { compileComposition } from "./compose.js";
 import { type NodeCtx, objectNode } from "./context.js";
 import { compileForbidden } from "./direction.js";

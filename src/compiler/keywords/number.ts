@@ -1,5 +1,5 @@
 import { exclusiveFlag } from "../../schema/dialect.js";
-import { type Block, type Code, code, num, str } from "../codegen/code.js";
+import { type Block, type Code, code, num, str } from "../code/code.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { NUMBER_FORMATS } from "./formats.js";

@@ -1,4 +1,4 @@
-import { type Block, type Code, code, joinCode, num, str, tsOnly } from "../codegen/code.js";
+import { type Block, type Code, code, joinCode, num, str, tsOnly } from "../code/code.js";
 import { childLocation } from "../registry/location.js";
 import { compileBranch } from "./branch.js";
 import { childChecks } from "./child.js";

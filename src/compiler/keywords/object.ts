@@ -1,4 +1,4 @@
-import { Block, type Code, code, num, str, tsOnly } from "../codegen/code.js";
+import { Block, type Code, code, num, str, tsOnly } from "../code/code.js";
 import { childLocation } from "../registry/location.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { requiredForDirection } from "./direction.js";

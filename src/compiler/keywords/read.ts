@@ -1,6 +1,6 @@
 import { escapePointerSegment } from "../../json-pointer.js";
 import { isRecord, type JsonObject } from "../../json-value.js";
-import { SchemaCompileError } from "../errors.js";
+import { SchemaCompileError } from "../registry/errors.js";
 
 /** Reads keyword values of one schema object, raising `SchemaCompileError` on a malformed value. */
 export class KeywordReader {

@@ -1,5 +1,5 @@
 import { isRecord } from "../../json-value.js";
-import { type Block, code } from "../codegen/code.js";
+import { type Block, code } from "../code/code.js";
 import { childLocation, type SchemaLocation } from "../registry/location.js";
 import { fragmentPointer, resolveUri, splitFragment } from "../registry/uri.js";
 import type { NodeCtx, ObjectNodeCtx } from "./context.js";

@@ -1,4 +1,4 @@
-import { type Block, code, num, str } from "../codegen/code.js";
+import { type Block, code, num, str } from "../code/code.js";
 import { childLocation } from "../registry/location.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";

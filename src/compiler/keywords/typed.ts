@@ -1,5 +1,5 @@
 import { isNullable } from "../../schema/dialect.js";
-import { Block, type Code, code, joinCode, str } from "../codegen/code.js";
+import { Block, type Code, code, joinCode, str } from "../code/code.js";
 import { compileArrayKeywords } from "./array.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";

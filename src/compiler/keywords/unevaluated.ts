@@ -1,4 +1,4 @@
-import { type Block, type Code, code, joinCode, num, str, tsOnly } from "../codegen/code.js";
+import { type Block, type Code, code, joinCode, num, str, tsOnly } from "../code/code.js";
 import type { StaticEvaluation, StaticProps } from "../registry/annotations.js";
 import { childLocation } from "../registry/location.js";
 import { childChecks } from "./child.js";

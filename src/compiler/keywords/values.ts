@@ -1,4 +1,4 @@
-import { type Block, type Code, code, joinCode, json } from "../codegen/code.js";
+import { type Block, type Code, code, joinCode, json } from "../code/code.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { messages } from "./messages.js";

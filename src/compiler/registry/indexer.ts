@@ -1,5 +1,5 @@
 import { isRecord, type JsonObject } from "../../json-value.js";
-import { SchemaCompileError } from "../errors.js";
+import { SchemaCompileError } from "./errors.js";
 import { childLocation, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 import { appliedSubschemas, definitionSubschemas } from "./subschemas.js";

@@ -1,8 +1,8 @@
 import { resolvePointer } from "../../json-pointer.js";
 import type { DialectRules } from "../../schema/dialect.js";
 import type { SchemaTree } from "../../schema/tree.js";
-import { SchemaCompileError } from "../errors.js";
 import type { DynamicAnchors } from "./dynamic-scope.js";
+import { SchemaCompileError } from "./errors.js";
 import { indexDocument } from "./indexer.js";
 import { locationKey, pointerFragment, type SchemaLocation } from "./location.js";
 import { META_SCHEMA_PREFIX, META_SCHEMAS } from "./meta-schemas.js";

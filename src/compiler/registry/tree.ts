@@ -1,5 +1,5 @@
 import type { SchemaTree } from "../../schema/tree.js";
-import { SchemaCompileError } from "../errors.js";
+import { SchemaCompileError } from "./errors.js";
 import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import type { SchemaRegistry } from "./registry.js";
 

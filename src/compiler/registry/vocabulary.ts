@@ -8,7 +8,7 @@
  */
 import { isRecord, type JsonObject } from "../../json-value.js";
 import { keywordsWhere, type VocabularyName } from "../../schema/vocabulary.js";
-import { SchemaCompileError } from "../errors.js";
+import { SchemaCompileError } from "./errors.js";
 import { childLocation, locationKey, type SchemaLocation } from "./location.js";
 import { META_SCHEMA_PREFIX } from "./meta-schemas.js";
 import type { SchemaRegistry } from "./registry.js";

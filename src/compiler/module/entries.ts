@@ -1,11 +1,11 @@
 import { resolvePointer } from "../../json-pointer.js";
-import { isIdentifier } from "../codegen/code.js";
-import { SchemaCompileError } from "../errors.js";
+import { isIdentifier } from "../code/code.js";
 import type { Direction } from "../keywords/context.js";
-import { indexDocument } from "./indexer.js";
-import type { SchemaLocation } from "./location.js";
-import type { SchemaRegistry } from "./registry.js";
-import { DEFAULT_BASE_URI } from "./uri.js";
+import { SchemaCompileError } from "../registry/errors.js";
+import { indexDocument } from "../registry/indexer.js";
+import type { SchemaLocation } from "../registry/location.js";
+import type { SchemaRegistry } from "../registry/registry.js";
+import { DEFAULT_BASE_URI } from "../registry/uri.js";
 
 /** One exported validator of a generated module. */
 export interface ValidatorEntry {

@@ -4,8 +4,8 @@
  * from the entry's validate function. The validate functions are left exactly as they are.
  */
 
-import type { ValidatorEntry } from "../registry/entries.js";
-import { type Code, code, ident, isIdentifier, joinCode, NEWLINE, sourceText, str, tsOnly } from "./code.js";
+import { type Code, code, ident, isIdentifier, joinCode, NEWLINE, sourceText, str, tsOnly } from "../code/code.js";
+import type { ValidatorEntry } from "./entries.js";
 
 /**
  * The `schemas` section, or undefined when no entry asks for a Standard Schema; `helpers` is the

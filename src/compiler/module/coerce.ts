@@ -1,8 +1,8 @@
 import { isRecord, type JsonObject } from "../../json-value.js";
 import { isNullable } from "../../schema/dialect.js";
 import { followRefs } from "../../schema/refs.js";
+import { type Code, code, tsOnly } from "../code/code.js";
 import { childLocation, type SchemaLocation } from "../registry/location.js";
-import { type Code, code, tsOnly } from "./code.js";
 import type { ModuleState } from "./module-state.js";
 
 const FLAGS: Readonly<Record<string, number>> = { integer: 1, number: 2, boolean: 4, null: 8, string: 16 };

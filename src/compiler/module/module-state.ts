@@ -1,13 +1,13 @@
 import { pointerSegments } from "../../json-pointer.js";
-import { SchemaCompileError } from "../errors.js";
+import { type Code, code, ident, str } from "../code/code.js";
+import type { HelperName } from "../code/helpers.js";
 import type { Direction } from "../keywords/context.js";
 import { AnnotationAnalyzer } from "../registry/annotations.js";
 import { DynamicScope } from "../registry/dynamic-scope.js";
+import { SchemaCompileError } from "../registry/errors.js";
 import type { RefGraph } from "../registry/graph.js";
 import { locationKey, type SchemaLocation } from "../registry/location.js";
 import type { SchemaRegistry } from "../registry/registry.js";
-import { type Code, code, ident, str } from "./code.js";
-import type { HelperName } from "./helpers.js";
 
 /** Whether `format` is checked ("assert") or only informative ("annotate"). */
 export type FormatMode = "assert" | "annotate";

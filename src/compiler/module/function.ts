@@ -1,6 +1,6 @@
+import { Block, type Code, code, comment, str, tsOnly } from "../code/code.js";
 import { FailScope, FunctionBuilder, InstancePath, type NodeCtx } from "../keywords/context.js";
 import { compileNode } from "../keywords/node.js";
-import { Block, type Code, code, comment, str, tsOnly } from "./code.js";
 import type { FunctionRequest, ModuleState } from "./module-state.js";
 
 /**

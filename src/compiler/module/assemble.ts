@@ -1,5 +1,3 @@
-import type { ValidatorEntry } from "../registry/entries.js";
-import type { SchemaLocation } from "../registry/location.js";
 import {
   Block,
   type Code,
@@ -12,10 +10,12 @@ import {
   str,
   tsOnly,
   typeExpr,
-} from "./code.js";
+} from "../code/code.js";
+import { type HelperTexts, helperTexts } from "../code/helpers.js";
+import type { SchemaLocation } from "../registry/location.js";
 import { emitCoercer } from "./coerce.js";
+import type { ValidatorEntry } from "./entries.js";
 import { compileFunction } from "./function.js";
-import { type HelperTexts, helperTexts } from "./helpers.js";
 import type { ModuleState } from "./module-state.js";
 import { PUBLIC_TYPE_NAMES, type PublicTypes, publicTypesSource } from "./public-types.js";
 import { emitStandardSchemas } from "./standard-schema.js";
