@@ -12,9 +12,10 @@
  */
 import { isRecord } from "../json-value.js";
 import { type Dialect, dialectRules } from "../schema/dialect.js";
+import type { FormatMode } from "./keywords/context.js";
 import { type AssembledModule, assembleModule } from "./module/assemble.js";
 import { checkEntryNames, locateEntry, type ValidatorEntry } from "./module/entries.js";
-import { type FormatMode, ModuleState } from "./module/module-state.js";
+import { ModuleState } from "./module/module-state.js";
 import type { PublicTypes } from "./module/public-types.js";
 import { buildRefGraph } from "./registry/graph.js";
 import { indexDocument } from "./registry/indexer.js";
@@ -22,9 +23,8 @@ import { SchemaRegistry } from "./registry/registry.js";
 import { DEFAULT_BASE_URI, resolveUri } from "./registry/uri.js";
 
 export type { Dialect } from "../schema/dialect.js";
-export type { Direction } from "./keywords/context.js";
+export type { Direction, FormatMode } from "./keywords/context.js";
 export type { ValidatorEntry } from "./module/entries.js";
-export type { FormatMode } from "./module/module-state.js";
 export type { PublicTypes } from "./module/public-types.js";
 export { SchemaCompileError } from "./registry/errors.js";
 

@@ -1,6 +1,5 @@
 import { Block, type Code, code, tsOnly } from "../code/code.js";
-import { FailScope, type NodeCtx } from "./context.js";
-import { compileNode } from "./node.js";
+import { compileSubschema, FailScope, type NodeCtx } from "./context.js";
 
 /**
  * Compiles a subschema whose failure must not fail the caller directly (anyOf, oneOf, not,
@@ -13,7 +12,7 @@ export function compileBranch(sub: NodeCtx, out: Block, silent: boolean): Code {
   const scope = new FailScope(ok, sub.fn.fresh("L"));
   const checks = new Block();
   const before = sub.fn.usage;
-  compileNode({ ...sub, scope }, checks);
+  compileSubschema({ ...sub, scope }, checks);
   const after = sub.fn.usage;
   out.line(code`let ${ok} = true;`);
   if (checks.empty) return ok;

@@ -1,7 +1,6 @@
 import { isRecord } from "../../json-value.js";
 import { Block, type Code, code } from "../code/code.js";
-import { type Direction, type InstancePath, type ObjectNodeCtx, onChild } from "./context.js";
-import { compileNode } from "./node.js";
+import { compileSubschema, type Direction, type InstancePath, type ObjectNodeCtx, onChild } from "./context.js";
 
 /**
  * The checks of the subschema at `tokens` applied to a child value read by `source` (a
@@ -16,7 +15,7 @@ export function childChecks(
 ): Block {
   const value = ctx.fn.fresh("v");
   const checks = new Block();
-  compileNode(onChild(ctx, tokens, value, path), checks);
+  compileSubschema(onChild(ctx, tokens, value, path), checks);
   const block = new Block();
   if (checks.empty) return block;
   if (readsData(subschema(ctx, tokens), ctx.direction)) block.line(code`const ${value} = ${source};`);

@@ -1,16 +1,15 @@
 import { readDiscriminator } from "../../schema/discriminator.js";
 import { Block, type Code, code, num, str, tsOnly } from "../code/code.js";
 import { compileBranch } from "./branch.js";
-import { inPlace, type ObjectNodeCtx, readerOf } from "./context.js";
+import { compileSubschema, inPlace, type ObjectNodeCtx, readerOf } from "./context.js";
 import { compileDiscriminated } from "./discriminator.js";
 import { failWith, params } from "./fail.js";
 import { messages, runtimeMessages } from "./messages.js";
-import { compileNode } from "./node.js";
 
 /** allOf, anyOf, oneOf (or a discriminator), not, if/then/else, dependentSchemas. */
 export function compileComposition(ctx: ObjectNodeCtx, out: Block): void {
   const reader = readerOf(ctx);
-  for (const index of reader.schemaArray("allOf")?.keys() ?? []) compileNode(inPlace(ctx, ["allOf", index]), out);
+  for (const index of reader.schemaArray("allOf")?.keys() ?? []) compileSubschema(inPlace(ctx, ["allOf", index]), out);
   const discrimination = readDiscriminator(
     ctx.fn.module.registry.tree,
     ctx.fn.module.registry.rules,
@@ -22,7 +21,7 @@ export function compileComposition(ctx: ObjectNodeCtx, out: Block): void {
     if (branches === undefined) continue;
     const plain = (): void => {
       // a single branch is the branch itself, for validation and for annotations
-      if (branches.length === 1) compileNode(inPlace(ctx, [keyword, 0]), out);
+      if (branches.length === 1) compileSubschema(inPlace(ctx, [keyword, 0]), out);
       else (keyword === "anyOf" ? compileAnyOf : compileOneOf)(ctx, out, branches.length);
     };
     if (discrimination?.keyword === keyword) compileDiscriminated(ctx, out, discrimination, plain);
@@ -140,10 +139,10 @@ function compileIf(ctx: ObjectNodeCtx, out: Block): void {
   const ok = compileBranch(inPlace(ctx, ["if"], { evaluated: tracker }), out, true);
   out.open(code`if (${ok})`);
   if (tracker !== null) out.line(code`${mergeInto(ctx, tracker)}`);
-  if (hasThen) compileNode(inPlace(ctx, ["then"]), out);
+  if (hasThen) compileSubschema(inPlace(ctx, ["then"]), out);
   if (hasElse) {
     out.middle(code`} else {`);
-    compileNode(inPlace(ctx, ["else"]), out);
+    compileSubschema(inPlace(ctx, ["else"]), out);
   }
   out.close();
 }
@@ -158,7 +157,7 @@ function compileDependentSchemas(ctx: ObjectNodeCtx, out: Block): void {
   );
   for (const name of Object.keys(map)) {
     out.open(code`if (${o} !== null && ${ctx.fn.module.helper("hop")}.call(${o}, ${str(name)}))`);
-    compileNode(inPlace(ctx, ["dependentSchemas", name]), out);
+    compileSubschema(inPlace(ctx, ["dependentSchemas", name]), out);
     out.close();
   }
 }

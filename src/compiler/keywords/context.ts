@@ -1,9 +1,12 @@
 import { escapePointerSegment } from "../../json-pointer.js";
 import type { JsonObject } from "../../json-value.js";
+import type { Block } from "../code/code.js";
 import { type Code, code, ident, joinCode, str } from "../code/code.js";
-import type { ModuleState } from "../module/module-state.js";
+import type { HelperName } from "../code/helpers.js";
+import type { AnnotationAnalyzer } from "../registry/annotations.js";
 import type { DynamicScope } from "../registry/dynamic-scope.js";
 import { childLocation, type SchemaLocation } from "../registry/location.js";
+import type { SchemaRegistry } from "../registry/registry.js";
 import { activeKeywords, inactiveKeywords } from "../registry/vocabulary.js";
 import { KeywordReader } from "./read.js";
 
@@ -83,15 +86,50 @@ export class FailScope {
   }
 }
 
+/** Whether `format` is checked ("assert") or only informative ("annotate"). */
+export type FormatMode = "assert" | "annotate";
+
+/**
+ * What a keyword may ask of the module being built (module/module-state.ts implements it): the
+ * schemas, the helpers and constants its code names, the functions it calls. Keywords see the
+ * module through this, and so import nothing of the floor above theirs.
+ */
+export interface ModuleContext {
+  readonly registry: SchemaRegistry;
+  readonly analyzer: AnnotationAnalyzer;
+  readonly formats: FormatMode;
+  /** marks a runtime helper as used and returns its identifier */
+  helper(name: HelperName): Code;
+  /** a module-level constant, declared once per distinct `key` */
+  constant(key: string, prefix: string, init: Code): Code;
+  /** a module-level constant holding a JSON value */
+  jsonConstant(prefix: string, value: unknown, cast?: Code): Code;
+  /** a hoisted RegExp of a `pattern` at `at` */
+  regex(pattern: string, at: SchemaLocation): Code;
+  /** the function validating `location`, compiled later */
+  request(location: SchemaLocation, direction: Direction, tracking: boolean, outer?: DynamicScope): Code;
+}
+
+/** Emits the checks of one schema node (keywords/node.ts's `compileNode`). */
+export type CompileNode = (ctx: NodeCtx, out: Block) => void;
+
 /** Per generated function: fresh variable names, and how often code refers to `e` and `a`. */
 export class FunctionBuilder {
-  readonly module: ModuleState;
+  readonly module: ModuleContext;
+  /**
+   * The dispatcher of node.ts, given by the floor above (module/function.ts): the keywords that
+   * apply a subschema reach it through here (`compileSubschema`) rather than by importing it, as
+   * Ajv's keywords reach subschemas through their context, so node.ts, which imports every
+   * keyword family, is imported by none of them.
+   */
+  readonly compileNode: CompileNode;
   #counter = 0;
   #sinkUses = 0;
   #allUses = 0;
 
-  constructor(module: ModuleState) {
+  constructor(module: ModuleContext, compileNode: CompileNode) {
     this.module = module;
+    this.compileNode = compileNode;
   }
 
   fresh(prefix: string): Code {
@@ -135,6 +173,11 @@ export interface ObjectNodeCtx extends NodeCtx {
   /** base URI inside this node */
   readonly inner: string;
   readonly reader: KeywordReader;
+}
+
+/** Emits the checks of a subschema, given its context (`inPlace`, `onChild`), through the function's dispatcher. */
+export function compileSubschema(sub: NodeCtx, out: Block): void {
+  sub.fn.compileNode(sub, out);
 }
 
 /** Context for a subschema applied to the same instance (allOf, $ref siblings, then/else, ...). */

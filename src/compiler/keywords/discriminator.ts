@@ -2,10 +2,9 @@ import type { Discrimination, DiscriminatorCase } from "../../schema/discriminat
 import { type Block, type Code, code, str, tsOnly } from "../code/code.js";
 import type { SchemaLocation } from "../registry/location.js";
 import { childLocation } from "../registry/location.js";
-import { inPlace, type ObjectNodeCtx } from "./context.js";
+import { compileSubschema, inPlace, type ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { messages } from "./messages.js";
-import { compileNode } from "./node.js";
 import { emitCall } from "./ref.js";
 
 /**
@@ -87,7 +86,7 @@ function emitCase(
     return;
   }
   out.open(code`case ${str(value)}:`);
-  if (typeof target === "number") compileNode(inPlace(ctx, [discrimination.keyword, target]), out);
+  if (typeof target === "number") compileSubschema(inPlace(ctx, [discrimination.keyword, target]), out);
   else emitCall(ctx, out, target.location);
   out.line(code`break;`);
   out.close();

@@ -42,7 +42,7 @@ function rootContext(module: ModuleState, request: FunctionRequest): NodeCtx {
   const { registry } = module;
   const { location } = request;
   return {
-    fn: new FunctionBuilder(module),
+    fn: new FunctionBuilder(module, compileNode),
     schema: registry.schemaAt(location),
     at: location,
     base: registry.baseOf(location),

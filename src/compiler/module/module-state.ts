@@ -1,16 +1,13 @@
 import { pointerSegments } from "../../json-pointer.js";
 import { type Code, code, ident, str } from "../code/code.js";
 import type { HelperName } from "../code/helpers.js";
-import type { Direction } from "../keywords/context.js";
+import type { Direction, FormatMode, ModuleContext } from "../keywords/context.js";
 import { AnnotationAnalyzer } from "../registry/annotations.js";
 import { DynamicScope } from "../registry/dynamic-scope.js";
 import { SchemaCompileError } from "../registry/errors.js";
 import type { RefGraph } from "../registry/graph.js";
 import { locationKey, type SchemaLocation } from "../registry/location.js";
 import type { SchemaRegistry } from "../registry/registry.js";
-
-/** Whether `format` is checked ("assert") or only informative ("annotate"). */
-export type FormatMode = "assert" | "annotate";
 
 /** A generated validator function for one schema location, direction and tracking mode. */
 export interface FunctionRequest {
@@ -24,7 +21,7 @@ export interface FunctionRequest {
 }
 
 /** State of one module being generated: used helpers, hoisted constants, requested functions. */
-export class ModuleState {
+export class ModuleState implements ModuleContext {
   readonly registry: SchemaRegistry;
   readonly graph: RefGraph;
   readonly analyzer: AnnotationAnalyzer;
