@@ -9,6 +9,8 @@
  *   family: string, number, object, array, compose, values, ref, discriminator);
  * - module/: the module laid out (assemble.ts), its entries located (entries.ts), one function per
  *   schema location and direction (function.ts), over the module's state (module-state.ts).
+ * This module, above them, is the compiler's one entry: the rest of the generator (the loader's
+ * checks, the emitters) imports nothing else of it.
  */
 import { isRecord } from "../json-value.js";
 import { type Dialect, dialectRules } from "../schema/dialect.js";
@@ -25,7 +27,9 @@ import { DEFAULT_BASE_URI, resolveUri } from "./registry/uri.js";
 export type { Dialect } from "../schema/dialect.js";
 export type { Direction, FormatMode } from "./keywords/context.js";
 export type { ValidatorEntry } from "./module/entries.js";
+export { regexError } from "./module/module-state.js";
 export type { PublicTypes } from "./module/public-types.js";
+export { type DocumentRefs, documentRefs } from "./registry/document-refs.js";
 export { SchemaCompileError } from "./registry/errors.js";
 
 /** Input of `compileValidatorModule`. */

@@ -1,4 +1,4 @@
-import { documentRefs } from "../compiler/registry/document-refs.js";
+import { documentRefs } from "../compiler/index.js";
 import { appendPointer, resolvePointer } from "../json-pointer.js";
 
 /** A local `$ref` ("#/...") whose target does not exist, and where the $ref stands. */

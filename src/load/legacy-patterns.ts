@@ -1,4 +1,4 @@
-import { regexError } from "../compiler/module/module-state.js";
+import { regexError } from "../compiler/index.js";
 import { appendPointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
 import { keywordsWhere } from "../schema/vocabulary.js";

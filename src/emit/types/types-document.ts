@@ -1,4 +1,4 @@
-import { documentRefs } from "../../compiler/registry/document-refs.js";
+import { documentRefs } from "../../compiler/index.js";
 import { appendPointer, escapePointerSegment, pointerSegments, resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import { keywordsWhere } from "../../schema/vocabulary.js";
