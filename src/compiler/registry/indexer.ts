@@ -1,7 +1,7 @@
 import { isRecord, type JsonObject } from "../../json-value.js";
+import type { DialectRules } from "../../schema/dialect.js";
 import { SchemaCompileError } from "./errors.js";
 import { childLocation, type SchemaLocation } from "./location.js";
-import type { SchemaRegistry } from "./registry.js";
 import { appliedSubschemas, definitionSubschemas } from "./subschemas.js";
 import { resolveUri, splitFragment } from "./uri.js";
 
@@ -11,15 +11,30 @@ const STANDARD_META_SCHEMA = "https://json-schema.org/draft/2020-12/schema";
 /** OpenAPI keys whose values are never schemas nor contain any. */
 const OPENAPI_SKIPPED = new Set(["example", "examples", "externalDocs", "xml", "security", "servers", "info", "tags"]);
 
+/**
+ * What indexing reads of the registry and writes into it (registry.ts's SchemaRegistry is one):
+ * the registry indexes the meta-schemas it adds, so the indexer names it by this alone rather
+ * than by importing it back.
+ */
+export interface IndexedRegistry {
+  readonly rules: DialectRules;
+  customMetaSchemas: boolean;
+  document(index: number): { readonly root: unknown; readonly retrievalUri: string; readonly openApi: boolean };
+  pointer(location: SchemaLocation): string;
+  addResource(uri: string, location: SchemaLocation): void;
+  addAnchor(uri: string, location: SchemaLocation): void;
+  addDynamicAnchor(resource: string, name: string, location: SchemaLocation): void;
+}
+
 /** Registers every `$id`, `$anchor` and `$dynamicAnchor` of a document with the registry. */
-export function indexDocument(registry: SchemaRegistry, doc: number): void {
+export function indexDocument(registry: IndexedRegistry, doc: number): void {
   const document = registry.document(doc);
   const root: SchemaLocation = { doc, ptr: "" };
   if (document.openApi) indexOpenApi(registry, document.root, root, document.retrievalUri, "");
   else indexSchema(registry, document.root, root, document.retrievalUri);
 }
 
-function indexOpenApi(registry: SchemaRegistry, node: unknown, at: SchemaLocation, base: string, key: string): void {
+function indexOpenApi(registry: IndexedRegistry, node: unknown, at: SchemaLocation, base: string, key: string): void {
   if (Array.isArray(node)) {
     for (const [index, item] of node.entries()) indexOpenApi(registry, item, childLocation(at, index), base, "");
     return;
@@ -34,12 +49,12 @@ function indexOpenApi(registry: SchemaRegistry, node: unknown, at: SchemaLocatio
   }
 }
 
-function indexSchemaMap(registry: SchemaRegistry, map: unknown, at: SchemaLocation, base: string): void {
+function indexSchemaMap(registry: IndexedRegistry, map: unknown, at: SchemaLocation, base: string): void {
   if (!isRecord(map)) return;
   for (const name of Object.keys(map)) indexSchema(registry, map[name], childLocation(at, name), base);
 }
 
-function indexSchema(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, base: string): void {
+function indexSchema(registry: IndexedRegistry, schema: unknown, at: SchemaLocation, base: string): void {
   if (!isRecord(schema)) return;
   const own = registry.rules.ids ? ownBase(registry, schema, at, base) : base;
   const meta = schema["$schema"];
@@ -51,7 +66,7 @@ function indexSchema(registry: SchemaRegistry, schema: unknown, at: SchemaLocati
   }
 }
 
-function ownBase(registry: SchemaRegistry, schema: JsonObject, at: SchemaLocation, base: string): string {
+function ownBase(registry: IndexedRegistry, schema: JsonObject, at: SchemaLocation, base: string): string {
   const id = schema["$id"];
   if (typeof id !== "string") return base;
   const absolute = resolveUri(id, base);
@@ -67,7 +82,7 @@ function ownBase(registry: SchemaRegistry, schema: JsonObject, at: SchemaLocatio
 }
 
 function registerAnchor(
-  registry: SchemaRegistry,
+  registry: IndexedRegistry,
   schema: JsonObject,
   keyword: string,
   base: string,
