@@ -10,6 +10,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importsIn } from "../support/imports.js";
 
 const SANDBOX = join(import.meta.dirname, "../../sandbox");
 
@@ -18,8 +19,6 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   service: ["service", "store"],
   store: ["store", "seed"],
 };
-
-const IMPORT = /(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g;
 
 /** The TypeScript modules of a folder of the sandbox, as paths relative to `sandbox/`. */
 function modulesOf(folder: string): string[] {
@@ -40,8 +39,8 @@ describe("the sandbox's layers", () => {
       const modules = modulesOf(layer);
       expect(modules.length).toBeGreaterThan(5);
       const outside = modules.flatMap((module) =>
-        [...readFileSync(join(SANDBOX, module), "utf8").matchAll(IMPORT)]
-          .map((match) => match[1] ?? "")
+        importsIn(`sandbox/${module}`, readFileSync(join(SANDBOX, module), "utf8"))
+          .map((line) => line.specifier)
           .filter((target) => !allowed.includes(folderOf(module, target)))
           .map((target) => `${module} → ${target}`),
       );
