@@ -109,69 +109,125 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     seededNew = await prepareSchema(db, schema, seed);
   };
   const { engine, release } = await acquireEngine(location, { prepare });
-  let server: FastifyInstance | undefined;
+  let served: Served | undefined;
   try {
     const { buildSandboxServer } = await serverModule;
     const loaded = (await prepareSchema(engine.db, schema, seed)) || seededNew;
     const db = engine.db.withSchema(schema);
     const seeded = loaded || (await loadedFrom(db, seed));
-    let fileUrl = options.fileUrl ?? "";
-    const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
-    const keys = createKeyBook(db, { keys: options.apiKeys ?? [], as: seed.companies[0]?.api_keys[0]?.key ?? "" });
-    const handlers = answerOutages(createSandboxHandlers(context));
-    const filePath = options.fileUrl === undefined ? "/files" : new URL(options.fileUrl).pathname;
-    server = await buildSandboxServer({
-      handlers,
-      keys,
-      context,
-      filePath,
-      logger: options.logger ?? false,
-      ...(seed === DEMO_SEED && seeded ? { demoKeys: seedKeys(seed) } : {}),
-      ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
-    });
+    const live = await serve(buildSandboxServer, { db, seed, seeded, host, port, options });
+    served = live;
+    const stopServingResets = serveResetsOf(location, schema, live);
+    return sandboxOf(live, { seed, seeded, schema, kept, engine, release, stopServingResets }, options);
+  } catch (error) {
+    await served?.server.close();
+    if (!kept) await dropSchema(engine.db, schema).catch(() => undefined);
+    await release();
+    throw error;
+  }
+}
+
+/** What a sandbox holds beside its server, and how it lets go of it. */
+interface Held {
+  readonly seed: Seed;
+  readonly seeded: boolean;
+  readonly schema: string;
+  /** the schema outlives the sandbox (a data directory's, or one named in the options) */
+  readonly kept: boolean;
+  readonly engine: { readonly db: Kysely<Database>; readonly description: string };
+  readonly release: () => Promise<void>;
+  readonly stopServingResets: () => void;
+}
+
+/** The sandbox its caller gets: where it listens, what it serves, and how to reset and close it. */
+function sandboxOf(live: Served, held: Held, options: SandboxOptions): Sandbox {
+  const { seed, schema, engine } = held;
+  return {
+    url: `${live.origin}${basePath}`,
+    origin: live.origin,
+    handlers: live.handlers,
+    authenticate: live.keys.authenticate,
+    server: live.server,
+    seed,
+    seeded: held.seeded,
+    database: options.database ?? "memory",
+    schema,
+    description: `${engine.description}, schema ${schema}`,
+    reset: async () => {
+      await resetTo(live.db, schema, seed);
+      live.keys.forget();
+    },
+    close: once(async () => {
+      held.stopServingResets();
+      await closeServer(live.server);
+      if (!held.kept) await dropSchema(engine.db, schema);
+      await held.release();
+    }),
+  };
+}
+
+/** A sandbox's server, listening, with what answers through it. */
+interface Served {
+  readonly server: FastifyInstance;
+  readonly origin: string;
+  readonly db: Kysely<Database>;
+  readonly handlers: Handlers<Caller>;
+  readonly keys: ReturnType<typeof createKeyBook>;
+}
+
+/** What the server of a sandbox is built from. */
+interface ServeInput {
+  readonly db: Kysely<Database>;
+  readonly seed: Seed;
+  readonly seeded: boolean;
+  readonly host: string;
+  readonly port: number;
+  readonly options: SandboxOptions;
+}
+
+/** Builds the sandbox's server over its schema and listens; one that cannot listen is closed. */
+async function serve(
+  buildSandboxServer: typeof import("./server.js")["buildSandboxServer"],
+  { db, seed, seeded, host, port, options }: ServeInput,
+): Promise<Served> {
+  let fileUrl = options.fileUrl ?? "";
+  const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
+  const keys = createKeyBook(db, { keys: options.apiKeys ?? [], as: seed.companies[0]?.api_keys[0]?.key ?? "" });
+  const handlers = answerOutages(createSandboxHandlers(context));
+  const filePath = options.fileUrl === undefined ? "/files" : new URL(options.fileUrl).pathname;
+  const server = await buildSandboxServer({
+    handlers,
+    keys,
+    context,
+    filePath,
+    logger: options.logger ?? false,
+    ...(seed === DEMO_SEED && seeded ? { demoKeys: seedKeys(seed) } : {}),
+    ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
+  });
+  try {
     const address = await server.listen({ host, port }).catch((error: unknown) => {
       throw listenError(error, host, port);
     });
     const origin = reachable(address);
     if (options.fileUrl === undefined) fileUrl = `${origin}/files`;
-    const listening = server;
-    // `npm run sandbox:reset` on the same directory, from another process, asks this sandbox
-    const stopServingResets =
-      location.kind === "directory"
-        ? serveResets(location.path, schema, async (sent) => {
-            await resetTo(db, schema, checkSeed(sent, "the seed sent by sandbox:reset"));
-            keys.forget();
-            listening.log.info("reset to the seed sent by sandbox:reset");
-          })
-        : () => undefined;
-    return {
-      url: `${origin}${basePath}`,
-      origin,
-      handlers,
-      authenticate: keys.authenticate,
-      server: listening,
-      seed,
-      seeded,
-      database: options.database ?? "memory",
-      schema,
-      description: `${engine.description}, schema ${schema}`,
-      reset: async () => {
-        await resetTo(db, schema, seed);
-        keys.forget();
-      },
-      close: once(async () => {
-        stopServingResets();
-        await closeServer(listening);
-        if (!kept) await dropSchema(engine.db, schema);
-        await release();
-      }),
-    };
+    return { server, origin, db, handlers, keys };
   } catch (error) {
-    await server?.close();
-    if (!kept) await dropSchema(engine.db, schema).catch(() => undefined);
-    await release();
+    await server.close();
     throw error;
   }
+}
+
+/**
+ * For a data directory, answers `npm run sandbox:reset` run from another process: this sandbox
+ * resets itself to the seed sent, so it goes on serving the new data. Returns how to stop.
+ */
+function serveResetsOf(location: DatabaseLocation, schema: string, served: Served): () => void {
+  if (location.kind !== "directory") return () => undefined;
+  return serveResets(location.path, schema, async (sent) => {
+    await resetTo(served.db, schema, checkSeed(sent, "the seed sent by sandbox:reset"));
+    served.keys.forget();
+    served.server.log.info("reset to the seed sent by sandbox:reset");
+  });
 }
 
 /**
