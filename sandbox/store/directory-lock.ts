@@ -263,19 +263,7 @@ async function inspect(file: string, directory: string, tries = 3): Promise<Foun
     throw error;
   });
   if (info === undefined) return { state: "absent" };
-  if (info.isFile()) {
-    const old = await isOldLock(file);
-    // replaced between the two looks (another process took it over): look again
-    if (old === undefined && tries > 1) return inspect(file, directory, tries - 1);
-    if (old === true) return { state: "stale" };
-    throw new Error(
-      `${file} is in the way of the data directory ${directory}'s lock and is not a lock the sandbox made: move it away, or give the sandbox another directory (DATA_DIR)`,
-    );
-  }
-  if (!info.isSocket())
-    throw new Error(
-      `${file} is in the way of the data directory ${directory}'s lock (it is not a file): move it away, or give the sandbox another directory (DATA_DIR)`,
-    );
+  if (!info.isSocket()) return inspectOther(info.isFile(), file, directory, tries);
   // a holder closing its socket (exiting, or letting the lock go) resets the connections it had not
   // taken, or closes them before its greeting: a moment later the lock is gone, or refuses
   const lookAgain = async (): Promise<Found> => {
@@ -287,16 +275,7 @@ async function inspect(file: string, directory: string, tries = 3): Promise<Foun
   try {
     connection = await connectTo(file);
   } catch (error) {
-    const code = codeOf(error);
-    if (code === "ECONNREFUSED") return { state: "stale" };
-    if (code === "ECONNRESET") return lookAgain();
-    if (code === "ENOENT") return { state: "absent" };
-    if (code === "EAGAIN") return { state: "live", holder: undefined };
-    if (code === "EACCES")
-      throw new Error(
-        `the data directory ${directory} has a lock of another user (${file}, which this user may not connect to): give the sandbox another directory (DATA_DIR)`,
-      );
-    throw new Error(`the lock ${file} could not be checked (${code})`, { cause: error });
+    return afterRefusal(error, file, directory, lookAgain);
   }
   try {
     const lines = lineReader(connection);
@@ -307,6 +286,40 @@ async function inspect(file: string, directory: string, tries = 3): Promise<Foun
   } finally {
     connection.destroy();
   }
+}
+
+/** What is at the lock's path when it is not a socket: an earlier version's lock file (stale), or something in the way. */
+async function inspectOther(isFile: boolean, file: string, directory: string, tries: number): Promise<Found> {
+  if (!isFile)
+    throw new Error(
+      `${file} is in the way of the data directory ${directory}'s lock (it is not a file): move it away, or give the sandbox another directory (DATA_DIR)`,
+    );
+  const old = await isOldLock(file);
+  // replaced between the two looks (another process took it over): look again
+  if (old === undefined && tries > 1) return inspect(file, directory, tries - 1);
+  if (old === true) return { state: "stale" };
+  throw new Error(
+    `${file} is in the way of the data directory ${directory}'s lock and is not a lock the sandbox made: move it away, or give the sandbox another directory (DATA_DIR)`,
+  );
+}
+
+/** What a connect to the lock that failed says of it. */
+function afterRefusal(
+  error: unknown,
+  file: string,
+  directory: string,
+  lookAgain: () => Promise<Found>,
+): Found | Promise<Found> {
+  const code = codeOf(error);
+  if (code === "ECONNREFUSED") return { state: "stale" };
+  if (code === "ECONNRESET") return lookAgain();
+  if (code === "ENOENT") return { state: "absent" };
+  if (code === "EAGAIN") return { state: "live", holder: undefined };
+  if (code === "EACCES")
+    throw new Error(
+      `the data directory ${directory} has a lock of another user (${file}, which this user may not connect to): give the sandbox another directory (DATA_DIR)`,
+    );
+  throw new Error(`the lock ${file} could not be checked (${code})`, { cause: error });
 }
 
 /** A lock file of an earlier version: JSON naming a process (or empty, its writer killed at once); undefined when no longer a file. */
@@ -403,58 +416,75 @@ async function answerRequest(line: string, handlers: ResetHandlers): Promise<{ d
 }
 
 /** Reads a connection line by line; a line longer than `limit` bytes is an error. */
-function lineReader(
-  connection: Socket,
-  limit = 64 * 1024,
-): { next(timeoutMs: number): Promise<string | undefined>; ended(): boolean } {
-  let buffered = "";
-  let bytes = 0;
-  let ended = false;
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  connection.setEncoding("utf8");
-  connection.on("data", (chunk: string) => {
-    buffered += chunk;
-    bytes += Buffer.byteLength(chunk);
-    if (bytes > limit && !buffered.includes("\n")) {
-      failure = new Error(`a line longer than ${limit} bytes came on the lock's connection`);
-      connection.pause();
-    }
-    wake?.();
-  });
-  connection.on("end", () => {
-    ended = true;
-    wake?.();
-  });
-  connection.on("close", () => {
-    ended = true;
-    wake?.();
-  });
-  return {
-    ended: () => ended,
-    next: async (timeoutMs) => {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const newline = buffered.indexOf("\n");
-        if (newline !== -1) {
-          const line = buffered.slice(0, newline);
-          buffered = buffered.slice(newline + 1);
-          bytes = Buffer.byteLength(buffered);
-          return line;
-        }
-        if (failure !== undefined) throw failure;
-        if (ended || Date.now() >= deadline) return undefined;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, deadline - Date.now());
-          wake = () => {
-            clearTimeout(timer);
-            wake = undefined;
-            resolve();
-          };
-        });
+function lineReader(connection: Socket, limit = 64 * 1024): LineReader {
+  return new LineReader(connection, limit);
+}
+
+class LineReader {
+  #buffered = "";
+  #bytes = 0;
+  #ended = false;
+  #failure: Error | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(
+    connection: Socket,
+    readonly limit: number,
+  ) {
+    connection.setEncoding("utf8");
+    connection.on("data", (chunk: string) => {
+      this.#buffered += chunk;
+      this.#bytes += Buffer.byteLength(chunk);
+      if (this.#bytes > limit && !this.#buffered.includes("\n")) {
+        this.#failure = new Error(`a line longer than ${limit} bytes came on the lock's connection`);
+        connection.pause();
       }
-    },
-  };
+      this.#wake?.();
+    });
+    const end = (): void => {
+      this.#ended = true;
+      this.#wake?.();
+    };
+    connection.on("end", end);
+    connection.on("close", end);
+  }
+
+  ended(): boolean {
+    return this.#ended;
+  }
+
+  /** The next line; undefined when the connection ended, or none came within `timeoutMs`. */
+  async next(timeoutMs: number): Promise<string | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const line = this.#take();
+      if (line !== undefined) return line;
+      if (this.#failure !== undefined) throw this.#failure;
+      if (this.#ended || Date.now() >= deadline) return undefined;
+      await this.#until(deadline);
+    }
+  }
+
+  #take(): string | undefined {
+    const newline = this.#buffered.indexOf("\n");
+    if (newline === -1) return undefined;
+    const line = this.#buffered.slice(0, newline);
+    this.#buffered = this.#buffered.slice(newline + 1);
+    this.#bytes = Buffer.byteLength(this.#buffered);
+    return line;
+  }
+
+  /** Waits for more data, the end, or the deadline. */
+  #until(deadline: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, deadline - Date.now());
+      this.#wake = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
 }
 
 function parseHolder(line: string | undefined): LockHolder | undefined {
