@@ -3,8 +3,22 @@ import { compileBranch } from "./branch.js";
 import { childChecks, readsData } from "./child.js";
 import { type ObjectNodeCtx, onChild, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
-import { messages, runtimeMessages } from "./messages.js";
 import type { KeywordReader } from "./read.js";
+import { count } from "./wording.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  contains: (min: number) => `must contain at least ${count(min, "item", "items")} matching the "contains" schema`,
+  maxContains: (max: number) => `must contain at most ${count(max, "item", "items")} matching the "contains" schema`,
+  maxItems: (limit: number) => `must have at most ${count(limit, "item", "items")}`,
+  minItems: (limit: number) => `must have at least ${count(limit, "item", "items")}`,
+} as const;
+
+/** The messages whose wording needs values known only at run time. */
+const runtimeMessages = {
+  uniqueItems: (pair: Code) =>
+    code`"must not have duplicate items (items " + ${pair}[0] + " and " + ${pair}[1] + " are equal)"`,
+} as const;
 
 /** minItems, maxItems, prefixItems, items, contains (+min/maxContains), uniqueItems. */
 export function compileArrayKeywords(ctx: ObjectNodeCtx, out: Block): void {

@@ -4,7 +4,18 @@ import { compileBranch } from "./branch.js";
 import { compileSubschema, inPlace, type ObjectNodeCtx, readerOf } from "./context.js";
 import { compileDiscriminated } from "./discriminator.js";
 import { failWith, params } from "./fail.js";
-import { messages, runtimeMessages } from "./messages.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  anyOf: "must match at least one schema in anyOf",
+  not: 'must not be valid against the "not" schema',
+} as const;
+
+/** The messages whose wording needs values known only at run time. */
+const runtimeMessages = {
+  oneOf: (passed: Code) =>
+    code`${passed} > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf"`,
+} as const;
 
 /** allOf, anyOf, oneOf (or a discriminator), not, if/then/else, dependentSchemas. */
 export function compileComposition(ctx: ObjectNodeCtx, out: Block): void {

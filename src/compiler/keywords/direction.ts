@@ -4,7 +4,12 @@ import type { Block } from "../code/code.js";
 import { childLocation } from "../registry/location.js";
 import type { ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
-import { messages } from "./messages.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  readOnly: "is read-only and must not be sent in a request",
+  writeOnly: "is write-only and must not appear in a response",
+} as const;
 
 /**
  * readOnly in a request, writeOnly in a response: the value must not be there at all.

@@ -4,8 +4,15 @@ import type { SchemaLocation } from "../registry/location.js";
 import { childLocation } from "../registry/location.js";
 import { compileSubschema, inPlace, type ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
-import { messages } from "./messages.js";
 import { emitCall } from "./ref.js";
+import { listValues } from "./wording.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  discriminatorMissing: (name: string) => `must have required property '${name}' (discriminator)`,
+  discriminatorType: "must be a string (discriminator)",
+  discriminatorValue: (tags: readonly string[]) => `must be one of: ${listValues(tags)} (discriminator)`,
+} as const;
 
 /**
  * OpenAPI discriminator on oneOf/anyOf: for an object, the tag property selects the one

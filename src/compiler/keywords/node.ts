@@ -6,12 +6,16 @@ import { compileComposition } from "./compose.js";
 import { type NodeCtx, objectNode } from "./context.js";
 import { compileForbidden } from "./direction.js";
 import { failWith, params } from "./fail.js";
-import { messages } from "./messages.js";
 import { describe } from "./read.js";
 import { compileRef } from "./ref.js";
 import { compileTyped } from "./typed.js";
 import { closeTracking, openTracking } from "./unevaluated.js";
 import { compileValues } from "./values.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  falseSchema: "is not allowed here (the schema is false)",
+} as const;
 
 /**
  * Emits the checks of one schema node against `ctx.data`. Order: forbidden direction,

@@ -3,8 +3,15 @@ import { type Block, type Code, code, num, str } from "../code/code.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { NUMBER_FORMATS } from "./formats.js";
-import { messages } from "./messages.js";
 import type { KeywordReader } from "./read.js";
+import { formatMessage } from "./wording.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  format: formatMessage,
+  limit: (comparison: string, limit: number) => `must be ${comparison} ${limit}`,
+  multipleOf: (value: number) => `must be a multiple of ${value}`,
+} as const;
 
 /** minimum / maximum / exclusive bounds (incl. OpenAPI 3.0 booleans), multipleOf, int32/int64. */
 export function compileNumberKeywords(ctx: ObjectNodeCtx, out: Block): void {

@@ -4,7 +4,20 @@ import { compileBranch } from "./branch.js";
 import { childChecks } from "./child.js";
 import { type InstancePath, type ObjectNodeCtx, onChild } from "./context.js";
 import { failWith, params } from "./fail.js";
-import { messages, runtimeMessages } from "./messages.js";
+import { count } from "./wording.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  maxProperties: (limit: number) => `must have at most ${count(limit, "property", "properties")}`,
+  minProperties: (limit: number) => `must have at least ${count(limit, "property", "properties")}`,
+  required: (name: string) => `must have required property '${name}'`,
+} as const;
+
+/** The messages whose wording needs values known only at run time. */
+const runtimeMessages = {
+  additional: (key: Code) => code`${str("must not have additional property '")} + ${key} + "'"`,
+  propertyName: (key: Code) => code`${str("must have valid property names; invalid: '")} + ${key} + "'"`,
+} as const;
 
 /** The object keywords of one node, read and checked. */
 export interface PropertyPlan {

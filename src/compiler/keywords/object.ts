@@ -3,9 +3,14 @@ import { childLocation } from "../registry/location.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { requiredForDirection } from "./direction.js";
 import { failWith, params } from "./fail.js";
-import { messages } from "./messages.js";
 import { compileDirectProperties, compilePropertyLoop, type PropertyPlan } from "./object-loop.js";
 import type { KeywordReader } from "./read.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  dependentRequired: (name: string, trigger: string) =>
+    `must have property '${name}' when property '${trigger}' is present`,
+} as const;
 
 /**
  * Object keywords. Everything that needs the keys is done in one `for...in` pass over own

@@ -3,8 +3,16 @@ import { childLocation } from "../registry/location.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
 import { stringFormatHelper } from "./formats.js";
-import { messages } from "./messages.js";
 import type { KeywordReader } from "./read.js";
+import { count, formatMessage } from "./wording.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  format: formatMessage,
+  maxLength: (limit: number) => `must be at most ${count(limit, "character", "characters")}`,
+  minLength: (limit: number) => `must be at least ${count(limit, "character", "characters")}`,
+  pattern: (pattern: string) => `must match pattern ${JSON.stringify(pattern)}`,
+} as const;
 
 /** minLength / maxLength (Unicode code points), pattern (searched, `u` flag), string formats. */
 export function compileStringKeywords(ctx: ObjectNodeCtx, out: Block): void {

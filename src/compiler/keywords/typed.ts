@@ -3,10 +3,14 @@ import { Block, type Code, code, joinCode, str } from "../code/code.js";
 import { compileArrayKeywords } from "./array.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
-import { messages } from "./messages.js";
 import { compileNumberKeywords } from "./number.js";
 import { compileObjectKeywords } from "./object.js";
 import { compileStringKeywords } from "./string.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  type: (types: readonly string[]) => `must be ${types.join(" or ")}`,
+} as const;
 
 const TYPE_NAMES = ["string", "number", "integer", "boolean", "null", "array", "object"];
 

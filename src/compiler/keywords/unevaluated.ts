@@ -4,7 +4,12 @@ import { childLocation } from "../registry/location.js";
 import { childChecks } from "./child.js";
 import type { ObjectNodeCtx } from "./context.js";
 import { failWith, params } from "./fail.js";
-import { runtimeMessages } from "./messages.js";
+
+/** The messages whose wording needs values known only at run time. */
+const runtimeMessages = {
+  unevaluatedItem: (index: Code) => code`${str("must not have unevaluated item at index ")} + ${index}`,
+  unevaluatedProperty: (key: Code) => code`${str("must not have unevaluated property '")} + ${key} + "'"`,
+} as const;
 
 /** How a node with unevaluated* keywords learns what was evaluated. */
 export interface Tracking {

@@ -1,7 +1,13 @@
 import { type Block, type Code, code, joinCode, json } from "../code/code.js";
 import { type ObjectNodeCtx, readerOf } from "./context.js";
 import { failWith, params } from "./fail.js";
-import { messages } from "./messages.js";
+import { listValues } from "./wording.js";
+
+/** The messages of the keywords compiled here, written at generation time (see wording.ts). */
+const messages = {
+  const: (value: unknown) => `must be equal to constant ${listValues([value])}`,
+  enum: (values: readonly unknown[]) => `must be equal to one of: ${listValues(values)}`,
+} as const;
 
 const MAX_INLINE_VALUES = 8;
 
