@@ -4,12 +4,14 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * The longest test files first, the longest first: the sandbox's suites on a Citus cluster, the
- * corpus files, the largest document first, then the sandbox's sweep and the differential test. vitest orders files by their last run's
- * duration, or, on a fresh checkout (CI), by their size; these files are short and the longest to
- * run, and started last they leave one worker alone at the end.
+ * The longest test files first, the longest first: the package installed from its tarball and
+ * built into pages, the sandbox's suites on a Citus cluster, the corpus files, the largest
+ * document first, then the sandbox's sweep and the differential test. vitest orders files by
+ * their last run's duration, or, on a fresh checkout (CI), by their size; most of these files are
+ * short and the longest to run, and started last they leave one worker alone at the end.
  */
 const LONGEST_FIRST = [
+  "package/package",
   "sandbox/citus",
   "corpus/stripe",
   "corpus/openai",
