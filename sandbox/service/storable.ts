@@ -26,26 +26,49 @@ export interface StoredFields {
   readonly bytes?: readonly string[];
 }
 
+/** A body's stored fields as segment lists, made once per `StoredFields` (the operations' are constants). */
+interface Patterns {
+  readonly text: readonly (readonly string[])[];
+  readonly bytes: readonly (readonly string[])[];
+  readonly all: readonly (readonly string[])[];
+}
+
+const PATTERNS = new WeakMap<StoredFields, Patterns>();
+
+function patternsOf(stored: StoredFields): Patterns {
+  let patterns = PATTERNS.get(stored);
+  if (patterns === undefined) {
+    const text = stored.text.map(segmentsOf);
+    const bytes = (stored.bytes ?? []).map(segmentsOf);
+    patterns = { text, bytes, all: [...text, ...bytes] };
+    PATTERNS.set(stored, patterns);
+  }
+  return patterns;
+}
+
 /** A refusal for every stored string of a body that cannot be stored; the others are not looked at. */
 export function unstorableStrings(body: unknown, stored: StoredFields): Refusal[] {
-  const text = stored.text.map(segmentsOf);
-  const bytes = (stored.bytes ?? []).map(segmentsOf);
   const refusals: Refusal[] = [];
-  const visit = (value: unknown, path: readonly string[]): void => {
-    if (typeof value === "string") {
-      const asText = text.some((pattern) => covers(pattern, path));
-      if (asText ? !storable(value) : bytes.some((pattern) => covers(pattern, path)) && LONE_SURROGATE.test(value))
-        refusals.push(refusal(path, asText));
-      return;
-    }
-    if (typeof value !== "object" || value === null || value instanceof Uint8Array) return;
-    for (const [key, child] of Object.entries(value)) {
-      const next = [...path, key];
-      if ([...text, ...bytes].some((pattern) => leadsTo(pattern, next))) visit(child, next);
-    }
-  };
-  visit(body, []);
+  visit(body, [], patternsOf(stored), refusals);
   return refusals;
+}
+
+/** Looks at `value`, at `path` (one array, pushed and popped as the walk goes), and below it. */
+function visit(value: unknown, path: string[], patterns: Patterns, refusals: Refusal[]): void {
+  if (typeof value === "string") {
+    const asText = patterns.text.some((pattern) => covers(pattern, path));
+    if (
+      asText ? !storable(value) : patterns.bytes.some((pattern) => covers(pattern, path)) && LONE_SURROGATE.test(value)
+    )
+      refusals.push(refusal(path, asText));
+    return;
+  }
+  if (typeof value !== "object" || value === null || value instanceof Uint8Array) return;
+  for (const [key, child] of Object.entries(value)) {
+    path.push(key);
+    if (patterns.all.some((pattern) => leadsTo(pattern, path))) visit(child, path, patterns, refusals);
+    path.pop();
+  }
 }
 
 function refusal(path: readonly string[], asText: boolean): Refusal {
