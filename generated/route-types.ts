@@ -139,29 +139,12 @@ export interface PathTemplate {
   readonly names: readonly string[];
 }
 
-/** Why a path cannot be filled: a parameter missing, or one that is a dot segment ("." or ".."). */
-export type PathRefusal = { readonly missing: string } | { readonly dotSegment: string };
-
 /** How the client writes parameters into a request, and reads them back as they were sent. */
 export interface ParameterEncoder {
+  /** the path's template, split at its placeholders once per operation */
   compilePath(path: string): PathTemplate;
-  /** `styled` writes a label or matrix parameter (undefined for one of style simple) */
-  fillPath(
-    template: PathTemplate,
-    values: Readonly<Record<string, unknown>>,
-    styled?: (name: string, value: unknown) => string | undefined,
-  ): string | PathRefusal;
-  encodeQuery(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string;
+  /** the text a header parameter is sent as (one the route does not declare: `parameter` undefined) */
   headerText(parameter: RouteParameter | undefined, value: unknown): string;
-  pathAsSent(values: Readonly<Record<string, unknown>>): Record<string, unknown>;
-  queryAsSent(
-    parameters: readonly RouteParameter[],
-    values: Readonly<Record<string, unknown>>,
-  ): Record<string, unknown>;
-  headersAsSent(
-    parameters: readonly RouteParameter[],
-    values: Readonly<Record<string, unknown>>,
-  ): Record<string, unknown>;
   /**
    * A call's path and query string ("/workers/7?limit=5"), `authQuery` (a query credential) last;
    * throws the client's RequestValidationError when the path cannot be filled

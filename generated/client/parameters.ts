@@ -15,14 +15,16 @@ import type {
   ParameterEncoder,
   ParametersAsSent,
   ParameterValues,
-  PathRefusal,
   PathTemplate,
   RouteParameter,
   StyleEncoder,
 } from "../route-types.js";
 import { RequestValidationError } from "./errors.js";
 
-export type { PathRefusal, PathTemplate };
+export type { PathTemplate };
+
+/** Why a path cannot be filled: a parameter missing, or one that is a dot segment ("." or ".."). */
+export type PathRefusal = { readonly missing: string } | { readonly dotSegment: string };
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
@@ -338,14 +340,4 @@ function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidati
  * The parameter encoder the route of each operation with parameters names (`Route.encoders`): a
  * page whose operations have none does not bundle this module's encoding.
  */
-export const parameterEncoder: ParameterEncoder = {
-  compilePath,
-  fillPath,
-  encodeQuery,
-  headerText,
-  pathAsSent,
-  queryAsSent,
-  headersAsSent,
-  target,
-  allAsSent,
-};
+export const parameterEncoder: ParameterEncoder = { compilePath, headerText, target, allAsSent };
