@@ -11,7 +11,7 @@
  * pool over one connection (PGlite's, shared) gives one text the one name.
  */
 import { createHash } from "node:crypto";
-import type { PostgresPool, PostgresPoolClient } from "kysely";
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import type { Pool, PoolClient } from "pg";
 import { isDatabaseOutage } from "./outage.js";
 
@@ -53,32 +53,65 @@ export class StatementNames {
   }
 }
 
-/** `pool` as Kysely's PostgreSQL dialect takes it, each query named by `names` (see above). */
+/**
+ * `pool` as Kysely's PostgreSQL dialect takes it, each query named by `names` (see above). Each
+ * connection of the pool is handed to Kysely as the same object every time it is checked out:
+ * Kysely keeps its own connection object per object it is handed, so a new one per checkout would
+ * cost a connection object, and a weak map's entry, per query.
+ */
 export function preparingPool(pool: Pool, names = new StatementNames()): PostgresPool {
+  const handed = new WeakMap<PoolClient, PreparingClient>();
   return {
-    connect: async () => preparingClient(await pool.connect(), names),
+    connect: async () => {
+      const client = await pool.connect();
+      let preparing = handed.get(client);
+      if (preparing === undefined) {
+        preparing = new PreparingClient(client, names);
+        handed.set(client, preparing);
+      }
+      return preparing;
+    },
     end: () => pool.end(),
   };
 }
 
 /**
- * `client` as Kysely takes it. A connection on which a query met an outage (the server ended it,
- * or its socket failed) goes back to the pool as broken, so the pool closes it and the next
- * request gets a new one: `pg` only learns that the socket closed a moment after the query's
- * error, and a connection released before then would be handed, dead, to the next request.
+ * A connection as Kysely takes it. One on which a query met an outage (the server ended it, or
+ * its socket failed) goes back to the pool as broken, so the pool closes it and the next request
+ * gets a new one: `pg` only learns that the socket closed a moment after the query's error, and a
+ * connection released before then would be handed, dead, to the next request.
  */
-function preparingClient(client: PoolClient, names: StatementNames): PostgresPoolClient {
-  let broken: Error | undefined;
-  const heard = (error: unknown): never => {
-    if (broken === undefined && isDatabaseOutage(error))
-      broken = error instanceof Error ? error : new Error("the connection failed");
+class PreparingClient implements PostgresPoolClient {
+  readonly #client: PoolClient;
+  readonly #names: StatementNames;
+  /** the outage a query of this checkout met */
+  #broken: Error | undefined;
+
+  constructor(client: PoolClient, names: StatementNames) {
+    this.#client = client;
+    this.#names = names;
+  }
+
+  query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+  query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  query(text: string | PostgresCursor<unknown>, values: readonly unknown[] = []): unknown {
+    // a cursor (an object) is passed on as it is
+    if (typeof text !== "string") return this.#client.query(text as never);
+    const name = this.#names.nameOf(text);
+    const parameters = values as unknown[];
+    const config = name === undefined ? { text, values: parameters } : { name, text, values: parameters };
+    return this.#client.query(config).catch(this.#heard);
+  }
+
+  release(): void {
+    const broken = this.#broken;
+    this.#broken = undefined;
+    this.#client.release(broken);
+  }
+
+  readonly #heard = (error: unknown): never => {
+    if (this.#broken === undefined && isDatabaseOutage(error))
+      this.#broken = error instanceof Error ? error : new Error("the connection failed");
     throw error;
   };
-  const query = (text: unknown, values?: readonly unknown[]): unknown => {
-    // a cursor (an object) is passed on as it is
-    if (typeof text !== "string") return client.query(text as never);
-    const name = names.nameOf(text);
-    return client.query({ ...(name === undefined ? {} : { name }), text, values: values as unknown[] }).catch(heard);
-  };
-  return { query: query as PostgresPoolClient["query"], release: () => client.release(broken) };
 }

@@ -7,10 +7,11 @@
  */
 import { createHash } from "node:crypto";
 import { type Kysely, sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../sandbox/store/database.js";
 import { type Engine, openEngine, parseLocation } from "../../sandbox/store/engine.js";
-import { MOST_NAMED, StatementNames } from "../../sandbox/store/prepared-statements.js";
+import { MOST_NAMED, preparingPool, StatementNames } from "../../sandbox/store/prepared-statements.js";
 import { statement } from "../../sandbox/store/statements.js";
 import { type PostgresServer, postgresAvailable, startPostgres } from "../support/postgres.js";
 
@@ -128,4 +129,21 @@ describe("named statements on PostgreSQL (a pool of connections)", () => {
     return openEngine(parseLocation(server.url));
   }, "several");
   afterAll(() => server?.stop());
+
+  it("hands each connection over as one object, checkout after checkout", async () => {
+    const pool = new pg.Pool({ connectionString: server?.url, max: 1 });
+    try {
+      const preparing = preparingPool(pool);
+      const first = await preparing.connect();
+      first.release();
+      const second = await preparing.connect();
+      // Kysely keeps a connection object of its own per object it is handed
+      expect(second).toBe(first);
+      for (let run = 0; run < 3; run++)
+        expect((await second.query<{ n: number }>("select $1::int as n", [run])).rows).toEqual([{ n: run }]);
+      second.release();
+    } finally {
+      await pool.end();
+    }
+  });
 });
