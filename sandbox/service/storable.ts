@@ -49,8 +49,24 @@ function patternsOf(stored: StoredFields): Patterns {
 /** A refusal for every stored string of a body that cannot be stored; the others are not looked at. */
 export function unstorableStrings(body: unknown, stored: StoredFields): Refusal[] {
   const refusals: Refusal[] = [];
+  // most bodies hold no such character anywhere: one look at their strings settles them
+  if (!holdsSuspect(body)) return refusals;
   visit(body, [], patternsOf(stored), refusals);
   return refusals;
+}
+
+/** A character some text cannot be stored with: U+0000, or half of a surrogate pair (which may be lone). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: U+0000 is one of the characters looked for
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+
+/** Whether a string of `value`, or below it, holds a character of SUSPECT. */
+function holdsSuspect(value: unknown): boolean {
+  if (typeof value === "string") return SUSPECT.test(value);
+  if (typeof value !== "object" || value === null || value instanceof Uint8Array) return false;
+  if (Array.isArray(value)) return value.some(holdsSuspect);
+  for (const key in value)
+    if (Object.hasOwn(value, key) && holdsSuspect((value as Record<string, unknown>)[key])) return true;
+  return false;
 }
 
 /** Looks at `value`, at `path` (one array, pushed and popped as the walk goes), and below it. */
