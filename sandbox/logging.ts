@@ -22,11 +22,16 @@ export async function loggerFor(out: NodeJS.WritableStream & { readonly isTTY?: 
   }
 }
 
+/** How long a line waits for others to be written with, at most, in milliseconds. */
+export const LOG_DELAY_MS = 20;
+
 /**
- * `out`, each turn of the event loop's lines written at its end, in one write. A line per request
- * written at once costs a system call each (writes to a file or a pipe are synchronous), a large
- * part of a request's own CPU under load; written together, the lines of the requests answered in
- * one turn cost one. What is waiting is written when the process exits.
+ * `out`, the lines of LOG_DELAY_MS written together, in one write. A line per request written at
+ * once costs a system call each (writes to a file or a pipe are synchronous), a large part of a
+ * request's own CPU under load, and the lines of one turn of the event loop are few (with 8
+ * requests in flight, one or two): written together, the lines of a few hundred requests cost
+ * one. What is waiting is written when the process exits; a process killed outright loses the
+ * lines of its last LOG_DELAY_MS at most (never a write it acknowledged: those are in the database).
  */
 function batched(out: NodeJS.WritableStream): { write(line: string): void } {
   let waiting: string[] = [];
@@ -41,7 +46,7 @@ function batched(out: NodeJS.WritableStream): { write(line: string): void } {
   process.on("exit", flush);
   return {
     write: (line) => {
-      if (waiting.length === 0) setImmediate(flush);
+      if (waiting.length === 0) setTimeout(flush, LOG_DELAY_MS).unref();
       waiting.push(line);
       waitingLength += line.length;
       if (waitingLength >= 65_536) flush();

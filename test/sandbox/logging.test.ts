@@ -1,12 +1,12 @@
 /**
  * `npm start`'s logs (sandbox/logging.ts): a terminal gets pino-pretty's readable lines, a pipe the
- * JSON lines (a turn of the event loop's lines in one write), through a real Fastify logger.
+ * JSON lines (the lines of a few milliseconds in one write), through a real Fastify logger.
  */
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import { loggerFor } from "../../sandbox/logging.js";
+import { LOG_DELAY_MS, loggerFor } from "../../sandbox/logging.js";
 
 /** A stream that keeps what is written to it, a terminal or not. */
 function output(isTTY: boolean): Writable & { readonly isTTY: boolean; text(): string } {
@@ -21,20 +21,28 @@ function output(isTTY: boolean): Writable & { readonly isTTY: boolean; text(): s
 }
 
 describe("loggerFor", () => {
-  it("gives JSON lines to a pipe, the lines of one turn of the event loop in one write", async () => {
+  it("gives JSON lines to a pipe, the lines of LOG_DELAY_MS in one write", async () => {
     const pipe = output(false);
+    let writes = 0;
+    const write = pipe.write.bind(pipe);
+    pipe.write = ((chunk: string) => {
+      writes++;
+      return write(chunk);
+    }) as typeof pipe.write;
     const logger = await loggerFor(pipe);
     const app = fastify({ logger: logger as Exclude<typeof logger, boolean | undefined> });
     app.log.info("first");
+    await new Promise((resolve) => setImmediate(resolve));
     app.log.info("second");
     expect(pipe.text()).toBe("");
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, LOG_DELAY_MS + 30));
     const lines = pipe
       .text()
       .trimEnd()
       .split("\n")
       .map((line) => JSON.parse(line) as { msg: string });
     expect(lines.map(({ msg }) => msg)).toEqual(["first", "second"]);
+    expect(writes).toBe(1);
     await app.close();
   });
 
