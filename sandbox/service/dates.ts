@@ -9,9 +9,18 @@ export function timestampText(date: Date): string {
   return date.toISOString().slice(0, 19).replace("T", " ");
 }
 
+/** The day (since 1970, UTC) `dateText` last wrote, and its text: every time of a day has the day's. */
+let lastDay = Number.NaN;
+let lastDayText = "";
+
 /** `2024-03-01` (UTC). */
 export function dateText(date: Date): string {
-  return date.toISOString().slice(0, 10);
+  const day = Math.floor(date.getTime() / 86_400_000);
+  if (day !== lastDay) {
+    lastDayText = date.toISOString().slice(0, 10);
+    lastDay = day;
+  }
+  return lastDayText;
 }
 
 const NICE = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
