@@ -22,8 +22,40 @@ const HMAC_KEYS = new Map<string, Promise<CryptoKey>>();
 
 /** The digest a key is stored as (hex): HMAC-SHA-256 of its UTF-8 bytes under the secret's UTF-8 bytes. */
 export function keyDigest(secret: string, key: string): string | Promise<string> {
-  if (NODE_CRYPTO !== undefined) return NODE_CRYPTO.createHmac("sha256", secret).update(key, "utf8").digest("hex");
+  if (NODE_CRYPTO !== undefined) return nodeDigest(NODE_CRYPTO, secret, key);
   return webDigest(secret, key);
+}
+
+/** SHA-256's block, in bytes. */
+const BLOCK = 64;
+
+/** The two hashes HMAC starts from under a secret (RFC 2104): the padded secret XOR ipad, and XOR opad. */
+interface HmacStart {
+  readonly secret: string;
+  readonly inner: import("node:crypto").Hash;
+  readonly outer: import("node:crypto").Hash;
+}
+
+/** The start of the last secret's HMAC: there is one secret per database, and a digest is made per request. */
+let lastStart: HmacStart | undefined;
+
+/**
+ * HMAC-SHA-256 from copies of the secret's two starting hashes: a request's key is digested
+ * without setting up an HMAC under the secret again (OpenSSL's HMAC set-up was, measured under
+ * load, most of a request's digest). The same bytes as `createHmac`, which the tests compare.
+ */
+function nodeDigest(crypto: typeof import("node:crypto"), secret: string, key: string): string {
+  if (lastStart?.secret !== secret) lastStart = hmacStart(crypto, secret);
+  const inner = lastStart.inner.copy().update(key, "utf8").digest();
+  return lastStart.outer.copy().update(inner).digest("hex");
+}
+
+function hmacStart(crypto: typeof import("node:crypto"), secret: string): HmacStart {
+  const bytes = new TextEncoder().encode(secret);
+  const padded = new Uint8Array(BLOCK);
+  padded.set(bytes.length > BLOCK ? crypto.createHash("sha256").update(bytes).digest() : bytes);
+  const start = (pad: number) => crypto.createHash("sha256").update(padded.map((byte) => byte ^ pad));
+  return { secret, inner: start(0x36), outer: start(0x5c) };
 }
 
 async function webDigest(secret: string, key: string): Promise<string> {
