@@ -99,6 +99,38 @@ export interface RouteEncoders {
   readonly body?: BodyEncoder;
   /** present when the operation has label or matrix path parameters or cookie parameters */
   readonly styles?: StyleEncoder;
+  /** present when the operation's security has a scheme other than an API key in a header */
+  readonly auth?: AuthEncoder;
+}
+
+/** A user name and password for http basic authentication. */
+export interface BasicCredentials {
+  readonly username: string;
+  readonly password: string;
+}
+
+/** What the client can present: one value per kind of scheme, or one per scheme name. */
+export interface Credentials {
+  /** the key for every apiKey scheme */
+  readonly apiKey?: string;
+  /** the token for http bearer, oauth2 and openIdConnect schemes */
+  readonly bearerToken?: string;
+  /** the user and password for http basic schemes */
+  readonly basic?: BasicCredentials;
+  /** per scheme name, overriding the above (a string for basic is the encoded `user:password`) */
+  readonly credentials?: Readonly<Record<string, string | BasicCredentials | undefined>>;
+}
+
+/** Where an operation's credentials travel: headers and encoded query pairs ("" when none). */
+export interface CredentialPlacement {
+  readonly headers: Record<string, string>;
+  readonly query: string;
+}
+
+/** How the client places credentials of every kind of scheme (the engine itself places API keys in headers). */
+export interface AuthEncoder {
+  /** the first alternative of the route's requirements that the credentials satisfy, placed */
+  place(route: CallRoute, credentials: Credentials): CredentialPlacement;
 }
 
 /** How the client writes a route's label and matrix path parameters and cookie parameters, and reads them back as sent. */

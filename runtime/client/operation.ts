@@ -6,14 +6,16 @@
 import type {
   BodyEncoder,
   CallRoute,
+  CredentialPlacement,
+  Credentials,
   ParameterEncoder,
   PathTemplate,
   RouteContent,
   RouteEncoders,
+  RouteSecurityScheme,
   StyleEncoder,
   Validator,
 } from "../route-types.js";
-import { placeCredentials } from "./auth.js";
 import {
   ApiNetworkError,
   ApiTimeoutError,
@@ -60,7 +62,7 @@ export class Operation {
     this.#parameters = route.encoders?.parameters;
     this.#template = route.pathParams.length === 0 ? undefined : this.#parameters?.compilePath(route.path);
     this.#base = settings.baseUrl;
-    const placed = placeCredentials(route, settings);
+    const placed = route.encoders?.auth?.place(route, settings) ?? headerKeys(route, settings);
     this.#authQuery = placed.query;
     const fixed = route.pathParams.length === 0 && route.query.length === 0;
     const authQuery = placed.query === "" ? "" : `?${placed.query}`;
@@ -250,6 +252,31 @@ function collect(issues: RequestIssue[], part: RequestPart, validator: Validator
   if (validator === undefined) return;
   const result = validator(value, ALL_ERRORS);
   if (!result.valid) for (const error of result.errors) issues.push({ in: part, ...error });
+}
+
+/**
+ * The credentials of a route whose schemes are all API keys in headers: the first alternative the
+ * credentials satisfy (an empty one, authentication optional, is skipped so that credentials, when
+ * given, are still sent). Any other scheme is the route's auth encoder's to place.
+ */
+function headerKeys(route: CallRoute, credentials: Credentials): CredentialPlacement {
+  const headers: Record<string, string> = {};
+  for (const alternative of route.security) {
+    const values = alternative.map((scheme) => headerKey(route, scheme, credentials));
+    if (values.length === 0 || values.includes(undefined)) continue;
+    for (const [index, scheme] of alternative.entries())
+      headers[(scheme.name ?? "").toLowerCase()] = values[index] ?? "";
+    break;
+  }
+  return { headers, query: "" };
+}
+
+/** The key to send for an API key read from a header (a name and password as `user:password`). */
+function headerKey(route: CallRoute, scheme: RouteSecurityScheme, credentials: Credentials): string | undefined {
+  if (scheme.type !== "apiKey" || scheme.in !== "header")
+    lacking(route, "credentials other than an API key in a header need", "auth");
+  const value = credentials.credentials?.[scheme.scheme] ?? credentials.apiKey;
+  return typeof value === "object" ? `${value.username}:${value.password}` : value;
 }
 
 function acceptHeader(route: CallRoute): Record<string, string> {

@@ -4,8 +4,7 @@
  * the operation's route itself (the TanStack Query options do, so a page bundles only the routes
  * it calls). Operations are prepared on their first call and kept for the client's life.
  */
-import type { CallRoute, ResponseValidators, Route, Validator } from "../route-types.js";
-import type { Credentials } from "./auth.js";
+import type { CallRoute, Credentials, ResponseValidators, Route, Validator } from "../route-types.js";
 import { Operation } from "./operation.js";
 import type { RetryOptions, RetryPolicy } from "./retry.js";
 
@@ -110,21 +109,28 @@ export class Runtime {
     if (route === undefined) return Promise.reject(new TypeError(`no operation "${operation}" in the route table`));
     let prepared = this.#operations.get(route);
     if (prepared === undefined) {
-      const answers = this.#settings.validateResponses ? this.#answerValidators(route) : undefined;
-      if (answers instanceof TypeError) return Promise.reject(answers);
-      prepared = new Operation(route, this.#settings, answers);
+      try {
+        prepared = new Operation(
+          route,
+          this.#settings,
+          this.#settings.validateResponses ? this.#answerValidators(route) : undefined,
+        );
+      } catch (error) {
+        // a route that cannot be prepared (an encoder or the answers' validators lacking) rejects the call
+        return Promise.reject(error);
+      }
       this.#operations.set(route, prepared);
     }
     return prepared.send((args ?? NO_ARGS) as CallArgs, options) as Promise<R>;
   }
 
   /** The validators of the answers of `route`: its own, its entry's in the table, or the ones given. */
-  #answerValidators(route: CallRoute): Readonly<Record<string, Validator>> | TypeError {
+  #answerValidators(route: CallRoute): Readonly<Record<string, Validator>> {
     const id = route.operationId;
     const answers =
       route.validators.responses ?? this.#routes[id]?.validators.responses ?? this.#settings.responseValidators?.[id];
     if (answers !== undefined) return answers;
-    return new TypeError(
+    throw new TypeError(
       `${id}: validateResponses needs the answers' validators: give createBaseClient \`validateResponses: responseValidators\``,
     );
   }
