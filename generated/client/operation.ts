@@ -29,7 +29,7 @@ import {
 } from "./errors.js";
 import { readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
-import { CallScope, isIdempotent, pause } from "./transport.js";
+import { CallScope } from "./transport.js";
 
 /** A request media type of the operation, with its headers and validator. */
 interface PreparedContent {
@@ -56,7 +56,6 @@ export class Operation {
   readonly #authQuery: string;
   readonly #headers: Readonly<Record<string, string>>;
   readonly #contents: readonly PreparedContent[];
-  readonly #idempotent: boolean;
 
   constructor(route: CallRoute, settings: Settings, answers?: Readonly<Record<string, Validator>>) {
     this.#route = route;
@@ -72,7 +71,6 @@ export class Operation {
     this.#fixedUrl = fixed ? this.#base + route.path + authQuery : undefined;
     this.#headers = { ...acceptHeader(route), ...placed.headers, ...settings.headers };
     this.#contents = (route.body?.contents ?? []).map((content) => this.#prepareContent(content));
-    this.#idempotent = isIdempotent(route.method);
   }
 
   #prepareContent(content: RouteContent): PreparedContent {
@@ -117,10 +115,7 @@ export class Operation {
       const response = await this.#fetch(url, init, scope, attempt);
       if (response === undefined) continue;
       if (response.ok) return this.#read(response, scope);
-      const delay = this.#settings.retry?.(attempt, this.#idempotent, response);
-      if (delay === undefined) throw await readFailure(this.#route, response);
-      await response.body?.cancel().catch(ignore);
-      await this.#pause(delay, scope);
+      if (!(await this.#again(attempt, response, scope))) throw await readFailure(this.#route, response);
     }
   }
 
@@ -135,11 +130,19 @@ export class Operation {
       return await this.#settings.fetch(url, init);
     } catch (error) {
       const failure = this.#failure(error, scope);
-      const delay =
-        failure instanceof ApiNetworkError ? this.#settings.retry?.(attempt, this.#idempotent, undefined) : undefined;
-      if (delay === undefined) throw failure;
-      await this.#pause(delay, scope);
-      return undefined;
+      if (failure instanceof ApiNetworkError && (await this.#again(attempt, undefined, scope))) return undefined;
+      throw failure;
+    }
+  }
+
+  /** Whether the retry policy, if any, tries the call again (once its wait is over). */
+  async #again(attempt: number, response: Response | undefined, scope: CallScope | undefined): Promise<boolean> {
+    const retry = this.#settings.retry;
+    if (retry === undefined) return false;
+    try {
+      return await retry(attempt, this.#route.method, response, scope?.signal);
+    } catch (error) {
+      throw this.#failure(error, scope);
     }
   }
 
@@ -149,12 +152,6 @@ export class Operation {
     } catch (error) {
       throw error instanceof ResponseValidationError ? error : this.#failure(error, scope);
     }
-  }
-
-  #pause(ms: number, scope: CallScope | undefined): Promise<void> {
-    return pause(ms, scope).catch((error: unknown) => {
-      throw this.#failure(error, scope);
-    });
   }
 
   /** The caller's abort reason, a timeout, or a network failure. */
@@ -308,5 +305,3 @@ function missingBody(pointer: string): RequestIssue {
     message: "is required",
   };
 }
-
-function ignore(): void {}

@@ -1,7 +1,7 @@
 /**
  * Retries: when a failed call is tried again and after how long (exponential backoff with full
- * jitter, Retry-After honoured). The engine takes a policy (`retrying(options)`), so a page that
- * does not retry bundles none of this.
+ * jitter, Retry-After honoured), and the wait itself. The engine takes a policy
+ * (`retrying(options)`), so a page that does not retry bundles none of this.
  */
 
 /** Opt-in retries with exponential backoff and full jitter. */
@@ -19,15 +19,28 @@ export interface RetryOptions {
 }
 
 /**
- * When a call is tried again, and after how long: `attempt` is the number of the attempt that
- * failed (from 0), `response` its answer (undefined after a network failure); undefined for no
- * retry. `createBaseClient` takes one, so a page that does not retry does not bundle the retries.
+ * Whether a failed call is tried again, after waiting for it: `attempt` is the number of the
+ * attempt that failed (from 0), `method` the call's, `response` its answer (undefined after a
+ * network failure; its body is discarded when the call is retried). Resolves true once the wait is
+ * over, false for no retry; rejects with `signal`'s reason as soon as it aborts. `createBaseClient`
+ * takes one, so a page that does not retry does not bundle the retries.
  */
-export type RetryPolicy = (attempt: number, idempotent: boolean, response: Response | undefined) => number | undefined;
+export type RetryPolicy = (
+  attempt: number,
+  method: string,
+  response: Response | undefined,
+  signal: AbortSignal | undefined,
+) => Promise<boolean>;
 
 /** The retry policy of the options: exponential backoff with full jitter, Retry-After honoured. */
 export function retrying(retry: RetryOptions): RetryPolicy {
-  return (attempt, idempotent, response) => retryDelay(retry, attempt, idempotent, response);
+  return async (attempt, method, response, signal) => {
+    const delay = retryDelay(retry, attempt, isIdempotent(method), response);
+    if (delay === undefined) return false;
+    await response?.body?.cancel().catch(ignore);
+    await pause(delay, signal);
+    return true;
+  };
 }
 
 /** Options whose `retry` is given as RetryOptions, with it as the policy the engine takes. */
@@ -90,3 +103,29 @@ function httpDate(text: string): number | undefined {
   const date = parsable === undefined ? Number.NaN : Date.parse(parsable);
   return Number.isNaN(date) ? undefined : date;
 }
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts (a call's timeout or its caller). */
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return new Promise((resolve) => setTimeout(resolve, ms));
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]);
+
+/** Whether a method may be repeated without changing the outcome (RFC 9110, 9.2.2). */
+export function isIdempotent(method: string): boolean {
+  return IDEMPOTENT.has(method);
+}
+
+function ignore(): void {}
