@@ -134,21 +134,24 @@ export interface AuthEncoder {
 export interface StyleEncoder {
   /** the writer of the route's label and matrix path parameters, for `fillPath` */
   pathWriter(route: CallRoute): (name: string, value: unknown) => string | undefined;
-  /** the `Cookie` header to send: `existing` (the client's own), then the cookies that have a value */
-  cookieHeader(
-    route: CallRoute,
-    values: Readonly<Record<string, unknown>> | undefined,
-    existing: string | undefined,
-  ): string | undefined;
+  /** adds the cookies that have a value to `headers.cookie`, after the cookies already there (the client's own) */
+  writeCookies(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
   /** the path parameters as the server reads them back: `sent` (those of style simple), the styled ones over it */
   pathAsSent(
     route: CallRoute,
     values: Readonly<Record<string, unknown>>,
     sent: Record<string, unknown>,
   ): Record<string, unknown>;
-  /** the cookie parameters as the server reads them back */
-  cookiesAsSent(route: CallRoute, values: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /** checks the cookie parameters, as the server reads them back, with the route's validator */
+  checkCookies(route: CallRoute, values: Readonly<Record<string, unknown>>, collect: IssueCollector): void;
 }
+
+/** Checks a part of a request with its validator (none: nothing to check), keeping the issues found. */
+export type IssueCollector = (
+  part: "path" | "query" | "header" | "cookie",
+  validator: Validator | undefined,
+  value: unknown,
+) => void;
 
 /** How the client encodes a body other than JSON, and picks one of several media types. */
 export interface BodyEncoder {
@@ -156,8 +159,11 @@ export interface BodyEncoder {
   encode(content: RouteContent, body: unknown): BodyInit;
   /** the content-type header of a content (none for multipart: fetch writes it, with its boundary) */
   contentType(content: RouteContent): string | undefined;
-  /** the content a body fits when the call names none: raw bytes, a form with files, JSON, the first */
-  choose(contents: readonly RouteContent[], body: unknown): RouteContent | undefined;
+  /**
+   * the content of the media type the call asks for (`asked`); else the one the body fits: raw
+   * bytes, a form with files, JSON, the first
+   */
+  choose(contents: readonly RouteContent[], body: unknown, asked: string | undefined): RouteContent | undefined;
   /** the body as its validator reads it: each file field as the text "" */
   checked(body: unknown, binaryFields: readonly string[]): unknown;
 }
@@ -172,8 +178,8 @@ export interface PathTemplate {
 export interface ParameterEncoder {
   /** the path's template, split at its placeholders once per operation */
   compilePath(path: string): PathTemplate;
-  /** the text a header parameter is sent as (one the route does not declare: `parameter` undefined) */
-  headerText(parameter: RouteParameter | undefined, value: unknown): string;
+  /** writes the call's header parameters into `headers`, lower-cased: declared ones in their style, others as their text */
+  writeHeaders(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
   /**
    * A call's path and query string ("/workers/7?limit=5"), `authQuery` (a query credential) last;
    * throws the client's RequestValidationError when the path cannot be filled
@@ -185,8 +191,8 @@ export interface ParameterEncoder {
     authQuery: string,
     styles: StyleEncoder | undefined,
   ): string;
-  /** the call's path, query and header parameters as the server reads them back, to check them */
-  allAsSent(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined): ParametersAsSent;
+  /** checks the call's path, query and header parameters, as the server reads them back, with the route's validators */
+  check(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined, collect: IssueCollector): void;
 }
 
 /** A call's path, query and header parameters, as the client is given them. */

@@ -2,17 +2,19 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /**
- * One operation, prepared once per client from its route: the URL template, the header object of
- * each request media type (accept, content-type, credentials, the client's headers), the
- * validators. `send` then only fills in what the call brings.
+ * One operation, prepared once per client from its route: its URL (fixed, or filled in by the
+ * route's parameter encoder), the header object of each request media type (accept,
+ * content-type, credentials, the client's headers), the validators. `send` then only fills in what
+ * the call brings. Parameters, cookies and bodies other than JSON are the work of the encoders the
+ * route names: this module only calls them, so a page whose operations need none bundles none.
  */
 import type {
   BodyEncoder,
   CallRoute,
   CredentialPlacement,
   Credentials,
+  IssueCollector,
   ParameterEncoder,
-  PathTemplate,
   RouteContent,
   RouteEncoders,
   RouteSecurityScheme,
@@ -49,11 +51,10 @@ export class Operation {
   readonly #answers: Readonly<Record<string, Validator>> | undefined;
   /** the route's parameter encoder; undefined for an operation without parameters */
   readonly #parameters: ParameterEncoder | undefined;
-  /** the path's template, when the path has parameters */
-  readonly #template: PathTemplate | undefined;
-  readonly #base: string;
-  readonly #fixedUrl: string | undefined;
-  readonly #authQuery: string;
+  /** the route's encoder of label and matrix path parameters and of cookies, when it has such parameters */
+  readonly #styles: StyleEncoder | undefined;
+  /** the URL of every call, or how a call's parameters make it */
+  readonly #url: string | ((args: CallArgs) => string);
   readonly #headers: Readonly<Record<string, string>>;
   readonly #contents: readonly PreparedContent[];
 
@@ -61,14 +62,23 @@ export class Operation {
     this.#route = route;
     this.#settings = settings;
     this.#answers = answers;
-    this.#parameters = route.encoders?.parameters;
-    this.#template = route.pathParams.length === 0 ? undefined : this.#parameters?.compilePath(route.path);
-    this.#base = settings.baseUrl;
+    const parameters = route.encoders?.parameters;
+    const styles = route.encoders?.styles;
+    // a route written by hand without an encoder it needs is refused before anything is sent
+    if (parameters === undefined && route.pathParams.length + route.query.length + route.headers.length > 0)
+      lacking(route, "path, query or header parameters need", "parameters");
+    if (styles === undefined && (route.pathStyles ?? route.cookies) !== undefined)
+      lacking(route, "label, matrix or cookie parameters need", "styles");
+    this.#parameters = parameters;
+    this.#styles = styles;
     const placed = route.encoders?.auth?.place(route, settings) ?? headerKeys(route, settings);
-    this.#authQuery = placed.query;
-    const fixed = route.pathParams.length === 0 && route.query.length === 0;
-    const authQuery = placed.query === "" ? "" : `?${placed.query}`;
-    this.#fixedUrl = fixed ? this.#base + route.path + authQuery : undefined;
+    const base = settings.baseUrl;
+    if (parameters === undefined || route.pathParams.length + route.query.length === 0)
+      this.#url = base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
+    else {
+      const template = parameters.compilePath(route.path);
+      this.#url = (args) => base + parameters.target(route, template, args, placed.query, styles);
+    }
     this.#headers = { ...acceptHeader(route), ...placed.headers, ...settings.headers };
     this.#contents = (route.body?.contents ?? []).map((content) => this.#prepareContent(content));
   }
@@ -84,7 +94,7 @@ export class Operation {
   /** Sends the call and reads its answer; throws the client's errors. */
   async send(args: CallArgs, options: CallOptions | undefined): Promise<unknown> {
     const init = this.#init(args, options);
-    const url = this.#fixedUrl ?? this.#url(args);
+    const url = typeof this.#url === "string" ? this.#url : this.#url(args);
     const timeoutMs = options?.timeoutMs ?? this.#settings.timeoutMs;
     if (options?.signal === undefined && timeoutMs === undefined) return this.#exchange(url, init, undefined);
     return this.#exchangeWithin(url, init, new CallScope(options?.signal, timeoutMs));
@@ -161,47 +171,33 @@ export class Operation {
     return new ApiNetworkError(this.#route.operationId, error);
   }
 
-  /** The route's parameter encoder (a route written by hand without it is refused). */
-  #encoder(): ParameterEncoder {
-    return this.#parameters ?? lacking(this.#route, "path, query or header parameters need", "parameters");
-  }
-
-  #url(args: CallArgs): string {
-    const encoder = this.#encoder();
-    const template = this.#template ?? encoder.compilePath(this.#route.path);
-    return this.#base + encoder.target(this.#route, template, args, this.#authQuery, this.#styles());
-  }
-
   #headersOf(
     args: CallArgs,
     options: CallOptions | undefined,
     prepared: PreparedContent | undefined,
   ): Record<string, string> {
     const base = prepared?.headers ?? this.#headers;
-    const cookie = this.#styles()?.cookieHeader(this.#route, args.cookies, base["cookie"]);
-    if (args.headers === undefined && options?.headers === undefined && cookie === base["cookie"])
+    if (args.headers === undefined && args.cookies === undefined && options?.headers === undefined)
       return base as Record<string, string>;
     const headers: Record<string, string> = { ...base };
-    if (cookie !== undefined) headers["cookie"] = cookie;
-    for (const [name, value] of Object.entries(args.headers ?? EMPTY)) {
-      if (value === undefined) continue;
-      const lower = name.toLowerCase();
-      const parameter = this.#route.headers.find((h) => h.name.toLowerCase() === lower);
-      // a header the route does not declare is sent as the text it is given
-      headers[lower] = this.#parameters?.headerText(parameter, value) ?? String(value);
+    if (args.headers !== undefined) {
+      if (this.#parameters !== undefined) this.#parameters.writeHeaders(this.#route, args.headers, headers);
+      // a route without parameters sends the headers it is given as their text
+      else
+        for (const [name, value] of Object.entries(args.headers))
+          if (value !== undefined) headers[name.toLowerCase()] = String(value);
     }
+    if (args.cookies !== undefined) this.#styles?.writeCookies(this.#route, args.cookies, headers);
     for (const [name, value] of Object.entries(options?.headers ?? EMPTY))
       if (typeof value === "string") headers[name.toLowerCase()] = value;
     return headers;
   }
 
-  /** The media type asked for; else the one the body fits (the route's body encoder tells). */
+  /** The only media type; else the one asked for or the one the body fits (the route's body encoder tells). */
   #chooseContent(args: CallArgs): PreparedContent | undefined {
     const contents = this.#contents;
     if (contents.length <= 1) return contents[0];
-    const asked = args.contentType;
-    if (asked !== undefined) return contents.find((c) => c.content.mediaType === asked) ?? contents[0];
-    const chosen = this.#bodyEncoder().choose(this.#route.body?.contents ?? [], args.body);
+    const chosen = this.#bodyEncoder().choose(this.#route.body?.contents ?? [], args.body, args.contentType);
     return contents.find((c) => c.content === chosen) ?? contents[0];
   }
 
@@ -216,39 +212,28 @@ export class Operation {
     return this.#route.encoders?.body ?? lacking(this.#route, "a body other than JSON needs", "body");
   }
 
-  /** The route's encoder of label and matrix path parameters and of cookies, when it has such parameters. */
-  #styles(): StyleEncoder | undefined {
-    const route = this.#route;
-    const encoder = route.encoders?.styles;
-    if (encoder === undefined && (route.pathStyles ?? route.cookies) !== undefined)
-      lacking(route, "label, matrix or cookie parameters need", "styles");
-    return encoder;
-  }
-
   #check(args: CallArgs, prepared: PreparedContent | undefined): void {
-    const validators = this.#route.validators;
     const issues: RequestIssue[] = [];
-    if ((validators.pathParams ?? validators.query ?? validators.headers) !== undefined) {
-      const sent = this.#encoder().allAsSent(this.#route, args, this.#styles());
-      collect(issues, "path", validators.pathParams, sent.path);
-      collect(issues, "query", validators.query, sent.query);
-      collect(issues, "header", validators.headers, sent.headers);
-    }
-    const styles = this.#styles();
-    if (styles !== undefined)
-      collect(issues, "cookie", validators.cookies, styles.cookiesAsSent(this.#route, args.cookies ?? EMPTY));
+    const collect: IssueCollector = (part, validator, value) => collectIssues(issues, part, validator, value);
+    this.#parameters?.check(this.#route, args, this.#styles, collect);
+    this.#styles?.checkCookies(this.#route, args.cookies ?? EMPTY, collect);
     const body = this.#route.body;
     if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
     else if (prepared !== undefined && args.body !== undefined) {
       const files = prepared.content.binaryFields ?? [];
       const checked = files.length === 0 ? args.body : this.#bodyEncoder().checked(args.body, files);
-      collect(issues, "body", prepared.validator, checked);
+      collectIssues(issues, "body", prepared.validator, checked);
     }
     if (issues.length > 0) throw new RequestValidationError(this.#route.operationId, issues);
   }
 }
 
-function collect(issues: RequestIssue[], part: RequestPart, validator: Validator | undefined, value: unknown): void {
+function collectIssues(
+  issues: RequestIssue[],
+  part: RequestPart,
+  validator: Validator | undefined,
+  value: unknown,
+): void {
   if (validator === undefined) return;
   const result = validator(value, ALL_ERRORS);
   if (!result.valid) for (const error of result.errors) issues.push({ in: part, ...error });

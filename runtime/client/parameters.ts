@@ -9,6 +9,7 @@
  */
 import type {
   CallRoute,
+  IssueCollector,
   ParameterEncoder,
   ParametersAsSent,
   ParameterValues,
@@ -333,8 +334,40 @@ function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidati
   ]);
 }
 
+/** Checks a call's path, query and header parameters as the server reads them back, when the route has their validators. */
+function check(
+  route: CallRoute,
+  values: ParameterValues,
+  styles: StyleEncoder | undefined,
+  collect: IssueCollector,
+): void {
+  const validators = route.validators;
+  if ((validators.pathParams ?? validators.query ?? validators.headers) === undefined) return;
+  const sent = allAsSent(route, values, styles);
+  collect("path", validators.pathParams, sent.path);
+  collect("query", validators.query, sent.query);
+  collect("header", validators.headers, sent.headers);
+}
+
+/** Writes a call's header parameters (see `ParameterEncoder.writeHeaders`). */
+function writeHeaders(
+  route: CallRoute,
+  values: Readonly<Record<string, unknown>>,
+  headers: Record<string, string>,
+): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    // a header the route does not declare is sent as the text it is given
+    headers[lower] = headerText(
+      route.headers.find((h) => h.name.toLowerCase() === lower),
+      value,
+    );
+  }
+}
+
 /**
  * The parameter encoder the route of each operation with parameters names (`Route.encoders`): a
  * page whose operations have none does not bundle this module's encoding.
  */
-export const parameterEncoder: ParameterEncoder = { compilePath, headerText, target, allAsSent };
+export const parameterEncoder: ParameterEncoder = { compilePath, writeHeaders, target, check };
