@@ -29,7 +29,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from "./errors.js";
-import { readFailure, readSuccess } from "./response.js";
+import { ALL_ERRORS, readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
 import { CallScope } from "./transport.js";
 
@@ -40,8 +40,8 @@ interface PreparedContent {
   readonly validator: Validator | undefined;
 }
 
-const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
-const ALL_ERRORS = { allErrors: true } as const;
+/** No values: what the engine reads when a call brings none. */
+export const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** An operation of the route table, ready to send; one per client and operation. */
 export class Operation {

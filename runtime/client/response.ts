@@ -111,7 +111,8 @@ function checkResponse(
     throw new ResponseValidationError(operationId, response, result.errors, body);
 }
 
-const ALL_ERRORS = { allErrors: true } as const;
+/** The options of a validator that reports every error (the client reports them all). */
+export const ALL_ERRORS = { allErrors: true } as const;
 
 function parseOrText(text: string): unknown {
   try {

@@ -5,7 +5,7 @@
  * it calls). Operations are prepared on their first call and kept for the client's life.
  */
 import type { CallRoute, Credentials, ResponseValidators, Route, Validator } from "../route-types.js";
-import { Operation } from "./operation.js";
+import { EMPTY, Operation } from "./operation.js";
 import type { RetryOptions, RetryPolicy } from "./retry.js";
 
 /** The fetch the client calls: the global one by default. */
@@ -90,8 +90,6 @@ export interface ClientApi {
   readonly servers: readonly ServerEntry[];
 }
 
-const NO_ARGS: CallArgs = Object.freeze({});
-
 /** The engine of one client: its resolved options and its prepared operations. */
 export class Runtime {
   readonly #routes: Readonly<Record<string, Route>>;
@@ -121,7 +119,7 @@ export class Runtime {
       }
       this.#operations.set(route, prepared);
     }
-    return prepared.send((args ?? NO_ARGS) as CallArgs, options) as Promise<R>;
+    return prepared.send((args ?? EMPTY) as CallArgs, options) as Promise<R>;
   }
 
   /** The validators of the answers of `route`: its own, its entry's in the table, or the ones given. */

@@ -7,15 +7,17 @@
 
 /** The cancellation of one call: the signal fetch and retry waits listen to. */
 export class CallScope {
-  readonly signal: AbortSignal;
+  // declared and set by the constructor: a field declaration would be code in every page
+  declare readonly caller: AbortSignal | undefined;
+  declare readonly timeoutMs: number | undefined;
+  declare readonly signal: AbortSignal;
   timedOut = false;
   readonly #controller: AbortController | undefined;
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    readonly caller: AbortSignal | undefined,
-    readonly timeoutMs: number | undefined,
-  ) {
+  constructor(caller: AbortSignal | undefined, timeoutMs: number | undefined) {
+    this.caller = caller;
+    this.timeoutMs = timeoutMs;
     if (timeoutMs === undefined || !Number.isFinite(timeoutMs)) {
       this.signal = caller ?? new AbortController().signal;
       return;
