@@ -7,6 +7,8 @@
  * (`retrying(options)`), so a page that does not retry bundles none of this.
  */
 
+import { ApiNetworkError } from "./errors.js";
+
 /** Opt-in retries with exponential backoff and full jitter. */
 export interface RetryOptions {
   /** how many times a failed call is tried again (0: never) */
@@ -22,27 +24,38 @@ export interface RetryOptions {
 }
 
 /**
- * Whether a failed call is tried again, after waiting for it: `attempt` is the number of the
- * attempt that failed (from 0), `method` the call's, `response` its answer (undefined after a
- * network failure; its body is discarded when the call is retried). Resolves true once the wait is
- * over, false for no retry; rejects with `signal`'s reason as soon as it aborts. `createBaseClient`
- * takes one, so a page that does not retry does not bundle the retries.
+ * Sends a call's attempts: `attempt` sends one (it rejects with the call's failure, an
+ * `ApiNetworkError` when the network failed); after a network failure or an answer that is
+ * retried, the policy waits and tries again, and resolves with the last answer or rejects with
+ * the last failure. A wait rejects with `signal`'s reason as soon as it aborts. `method` is the
+ * call's. `createBaseClient` takes one, so a page that does not retry does not bundle the retries.
  */
 export type RetryPolicy = (
-  attempt: number,
+  attempt: () => Promise<Response>,
   method: string,
-  response: Response | undefined,
   signal: AbortSignal | undefined,
-) => Promise<boolean>;
+) => Promise<Response>;
 
 /** The retry policy of the options: exponential backoff with full jitter, Retry-After honoured. */
 export function retrying(retry: RetryOptions): RetryPolicy {
-  return async (attempt, method, response, signal) => {
-    const delay = retryDelay(retry, attempt, isIdempotent(method), response);
-    if (delay === undefined) return false;
-    await response?.body?.cancel().catch(ignore);
-    await pause(delay, signal);
-    return true;
+  return async (attempt, method, signal) => {
+    const idempotent = isIdempotent(method);
+    for (let count = 0; ; count++) {
+      let response: Response;
+      try {
+        response = await attempt();
+      } catch (failure) {
+        const delay = failure instanceof ApiNetworkError ? retryDelay(retry, count, idempotent, undefined) : undefined;
+        if (delay === undefined) throw failure;
+        await pause(delay, signal);
+        continue;
+      }
+      const delay = response.ok ? undefined : retryDelay(retry, count, idempotent, response);
+      if (delay === undefined) return response;
+      // the answer is not read: its connection is released before the wait
+      await response.body?.cancel().catch(ignore);
+      await pause(delay, signal);
+    }
   };
 }
 

@@ -116,38 +116,24 @@ export class Operation {
     }
   }
 
-  /** Attempts until an answer is final: a success, an error that is not retried, or a failure. */
+  /** The final answer (the retry policy, if any, tries again), read; or the call's failure. */
   async #exchange(url: string, init: RequestInit, scope: CallScope | undefined): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      const response = await this.#fetch(url, init, scope, attempt);
-      if (response === undefined) continue;
-      if (response.ok) return this.#read(response, scope);
-      if (!(await this.#again(attempt, response, scope))) throw await readFailure(this.#route, response);
-    }
+    const attempt = (): Promise<Response> => this.#fetch(url, init, scope);
+    const retry = this.#settings.retry;
+    const response = await (retry === undefined
+      ? attempt()
+      : retry(attempt, this.#route.method, scope?.signal).catch((error: unknown) => {
+          // a wait cut short by the call's abort or timeout rejects with its signal's reason
+          throw scope !== undefined && error === scope.signal.reason ? this.#failure(error, scope) : error;
+        }));
+    if (response.ok) return this.#read(response, scope);
+    throw await readFailure(this.#route, response);
   }
 
-  /** The answer, or undefined after a network failure that is to be retried (the wait is over). */
-  async #fetch(
-    url: string,
-    init: RequestInit,
-    scope: CallScope | undefined,
-    attempt: number,
-  ): Promise<Response | undefined> {
+  /** One attempt's answer; its failure as the client reports it. */
+  async #fetch(url: string, init: RequestInit, scope: CallScope | undefined): Promise<Response> {
     try {
       return await this.#settings.fetch(url, init);
-    } catch (error) {
-      const failure = this.#failure(error, scope);
-      if (failure instanceof ApiNetworkError && (await this.#again(attempt, undefined, scope))) return undefined;
-      throw failure;
-    }
-  }
-
-  /** Whether the retry policy, if any, tries the call again (once its wait is over). */
-  async #again(attempt: number, response: Response | undefined, scope: CallScope | undefined): Promise<boolean> {
-    const retry = this.#settings.retry;
-    if (retry === undefined) return false;
-    try {
-      return await retry(attempt, this.#route.method, response, scope?.signal);
     } catch (error) {
       throw this.#failure(error, scope);
     }
