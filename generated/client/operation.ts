@@ -17,7 +17,6 @@ import type {
   ParameterEncoder,
   RouteContent,
   RouteEncoders,
-  RouteSecurityScheme,
   StyleEncoder,
   Validator,
 } from "../route-types.js";
@@ -231,23 +230,23 @@ function collectIssues(
  * given, are still sent). Any other scheme is the route's auth encoder's to place.
  */
 function headerKeys(route: CallRoute, credentials: Credentials): CredentialPlacement {
-  const headers: Record<string, string> = {};
+  let placed: Record<string, string> | undefined;
   for (const alternative of route.security) {
-    const values = alternative.map((scheme) => headerKey(route, scheme, credentials));
-    if (values.length === 0 || values.includes(undefined)) continue;
-    for (const [index, scheme] of alternative.entries())
-      headers[(scheme.name ?? "").toLowerCase()] = values[index] ?? "";
-    break;
+    const headers: Record<string, string> = {};
+    let satisfied = alternative.length > 0;
+    for (const scheme of alternative) {
+      if (scheme.type !== "apiKey" || scheme.in !== "header")
+        lacking(route, "credentials other than an API key in a header need", "auth");
+      const value = credentials.credentials?.[scheme.scheme] ?? credentials.apiKey;
+      if (value === undefined) satisfied = false;
+      // a name and password given for a key is sent as `user:password`
+      else
+        headers[(scheme.name ?? "").toLowerCase()] =
+          typeof value === "object" ? `${value.username}:${value.password}` : value;
+    }
+    placed ??= satisfied ? headers : undefined;
   }
-  return { headers, query: "" };
-}
-
-/** The key to send for an API key read from a header (a name and password as `user:password`). */
-function headerKey(route: CallRoute, scheme: RouteSecurityScheme, credentials: Credentials): string | undefined {
-  if (scheme.type !== "apiKey" || scheme.in !== "header")
-    lacking(route, "credentials other than an API key in a header need", "auth");
-  const value = credentials.credentials?.[scheme.scheme] ?? credentials.apiKey;
-  return typeof value === "object" ? `${value.username}:${value.password}` : value;
+  return { headers: placed ?? {}, query: "" };
 }
 
 function acceptHeader(route: CallRoute): Record<string, string> {
