@@ -117,21 +117,23 @@ export class Operation {
 
   /** The final answer (the retry policy, if any, tries again), read; or the call's failure. */
   async #exchange(url: string, init: RequestInit, scope: CallScope | undefined): Promise<unknown> {
-    const attempt = (): Promise<Response> => this.#fetch(url, init, scope);
+    const attempt = (wait?: Promise<void>): Promise<Response> => this.#fetch(url, init, scope, wait);
     const retry = this.#settings.retry;
-    const response = await (retry === undefined
-      ? attempt()
-      : retry(attempt, this.#route.method, scope?.signal).catch((error: unknown) => {
-          // a wait cut short by the call's abort or timeout rejects with its signal's reason
-          throw scope !== undefined && error === scope.signal.reason ? this.#failure(error, scope) : error;
-        }));
+    const response = await (retry === undefined ? attempt() : retry(attempt, this.#route.method, scope?.signal));
     if (response.ok) return this.#read(response, scope);
     throw await readFailure(this.#route, response);
   }
 
-  /** One attempt's answer; its failure as the client reports it. */
-  async #fetch(url: string, init: RequestInit, scope: CallScope | undefined): Promise<Response> {
+  /** One attempt's answer, once `wait` (a retry's) is over; its failure as the client reports it. */
+  async #fetch(
+    url: string,
+    init: RequestInit,
+    scope: CallScope | undefined,
+    wait: Promise<void> | undefined,
+  ): Promise<Response> {
     try {
+      // the first attempt is sent at once, in the call's own turn
+      if (wait !== undefined) await wait;
       return await this.#settings.fetch(url, init);
     } catch (error) {
       throw this.#failure(error, scope);

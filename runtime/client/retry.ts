@@ -21,14 +21,15 @@ export interface RetryOptions {
 }
 
 /**
- * Sends a call's attempts: `attempt` sends one (it rejects with the call's failure, an
- * `ApiNetworkError` when the network failed); after a network failure or an answer that is
- * retried, the policy waits and tries again, and resolves with the last answer or rejects with
- * the last failure. A wait rejects with `signal`'s reason as soon as it aborts. `method` is the
- * call's. `createBaseClient` takes one, so a page that does not retry does not bundle the retries.
+ * Sends a call's attempts: `attempt(wait)` sends one once `wait` is over (it rejects with the
+ * call's failure: an `ApiNetworkError` when the network failed, the call's abort or timeout when
+ * one cuts the wait short); after a network failure or an answer that is retried, the policy
+ * tries again after a wait, and resolves with the last answer or rejects with the last failure.
+ * `method` is the call's, `signal` aborts its waits. `createBaseClient` takes one, so a page that
+ * does not retry does not bundle the retries.
  */
 export type RetryPolicy = (
-  attempt: () => Promise<Response>,
+  attempt: (wait?: Promise<void>) => Promise<Response>,
   method: string,
   signal: AbortSignal | undefined,
 ) => Promise<Response>;
@@ -37,21 +38,22 @@ export type RetryPolicy = (
 export function retrying(retry: RetryOptions): RetryPolicy {
   return async (attempt, method, signal) => {
     const idempotent = isIdempotent(method);
+    let wait: Promise<void> | undefined;
     for (let count = 0; ; count++) {
       let response: Response;
       try {
-        response = await attempt();
+        response = await attempt(wait);
       } catch (failure) {
         const delay = failure instanceof ApiNetworkError ? retryDelay(retry, count, idempotent, undefined) : undefined;
         if (delay === undefined) throw failure;
-        await pause(delay, signal);
+        wait = pause(delay, signal);
         continue;
       }
       const delay = response.ok ? undefined : retryDelay(retry, count, idempotent, response);
       if (delay === undefined) return response;
       // the answer is not read: its connection is released before the wait
       await response.body?.cancel().catch(ignore);
-      await pause(delay, signal);
+      wait = pause(delay, signal);
     }
   };
 }
