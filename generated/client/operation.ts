@@ -65,9 +65,8 @@ export class Operation {
     const styles = route.encoders?.styles;
     // a route written by hand without an encoder it needs is refused before anything is sent
     if (parameters === undefined && route.pathParams.length + route.query.length + route.headers.length > 0)
-      lacking(route, "path, query or header parameters need", "parameters");
-    if (styles === undefined && (route.pathStyles ?? route.cookies) !== undefined)
-      lacking(route, "label, matrix or cookie parameters need", "styles");
+      lacking(route, "parameters");
+    if (styles === undefined && (route.pathStyles ?? route.cookies) !== undefined) lacking(route, "styles");
     this.#parameters = parameters;
     this.#styles = styles;
     const placed = route.encoders?.auth?.place(route, settings) ?? headerKeys(route, settings);
@@ -196,7 +195,7 @@ export class Operation {
 
   /** The route's body encoder (a route written by hand without it is refused). */
   #bodyEncoder(): BodyEncoder {
-    return this.#route.encoders?.body ?? lacking(this.#route, "a body other than JSON needs", "body");
+    return this.#route.encoders?.body ?? lacking(this.#route, "body");
   }
 
   #check(args: CallArgs, prepared: PreparedContent | undefined): void {
@@ -237,8 +236,7 @@ function headerKeys(route: CallRoute, credentials: Credentials): CredentialPlace
     const headers: Record<string, string> = {};
     let satisfied = alternative.length > 0;
     for (const scheme of alternative) {
-      if (scheme.type !== "apiKey" || scheme.in !== "header")
-        lacking(route, "credentials other than an API key in a header need", "auth");
+      if (scheme.type !== "apiKey" || scheme.in !== "header") lacking(route, "auth");
       const value = credentials.credentials?.[scheme.scheme] ?? credentials.apiKey;
       if (value === undefined) satisfied = false;
       // a name and password given for a key is sent as `user:password`
@@ -257,12 +255,14 @@ function acceptHeader(route: CallRoute): Record<string, string> {
 }
 
 /**
- * Refuses a route written by hand without an encoder it needs (the generator names it), saying
- * what to set: each encoder is exported by the client module of its name.
+ * Refuses a route written by hand without an encoder its operation needs (the generator names
+ * it: parameters, label, matrix and cookie parameters, a body other than JSON, credentials other
+ * than API keys in headers), saying what to set: each encoder is exported by the client module of
+ * its name.
  */
-function lacking(route: CallRoute, needs: string, encoder: keyof RouteEncoders): never {
+function lacking(route: CallRoute, encoder: keyof RouteEncoders): never {
   throw new TypeError(
-    `${route.operationId}: ${needs} the route's \`encoders.${encoder}\` (client/${encoder}.ts): run \`npm run generate\` again`,
+    `${route.operationId}: the route names no \`encoders.${encoder}\` (client/${encoder}.ts), which the operation needs: run \`npm run generate\` again`,
   );
 }
 

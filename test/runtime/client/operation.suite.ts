@@ -124,14 +124,14 @@ describe("Operation", () => {
       const error = await rejection(send(bare, fetch, { path: { id: 7, day: "2024-04-20" } }));
       expect(error).toBeInstanceOf(TypeError);
       expect(String(error)).toMatch(
-        /getWorker: path, query or header parameters need the route's `encoders.parameters` \(client\/parameters.ts\)/,
+        /getWorker: the route names no `encoders.parameters` \(client\/parameters.ts\), which the operation needs/,
       );
       expect(fetch.calls).toHaveLength(0);
       // without request checks, the URL needs the encoder all the same
       const unchecked = await rejection(
         send(bare, fetch, { path: { id: 7, day: "x" } }, undefined, { validateRequests: false }),
       );
-      expect(String(unchecked)).toMatch(/need the route's `encoders.parameters`/);
+      expect(String(unchecked)).toMatch(/names no `encoders.parameters`/);
     });
 
     it("refuses a body other than JSON on a route that names no body encoder, saying what to set", async () => {
@@ -139,7 +139,7 @@ describe("Operation", () => {
       const bare = { ...CREATE, encoders: undefined };
       const error = await rejection(send(bare, fetch, { body: new Uint8Array([1]) }));
       expect(String(error)).toMatch(
-        /createThing: a body other than JSON needs the route's `encoders.body` \(client\/body.ts\): run `npm run generate` again/,
+        /createThing: the route names no `encoders.body` \(client\/body.ts\), which the operation needs: run `npm run generate` again/,
       );
       expect(fetch.calls).toHaveLength(0);
     });
@@ -181,7 +181,7 @@ describe("Operation", () => {
         const error = await rejection(send(route({ security: [[scheme]], encoders: undefined }), fetch));
         expect(error).toBeInstanceOf(TypeError);
         expect(String(error)).toMatch(
-          /getThings: credentials other than an API key in a header need the route's `encoders.auth` \(client\/auth.ts\): run `npm run generate` again/,
+          /getThings: the route names no `encoders.auth` \(client\/auth.ts\), which the operation needs: run `npm run generate` again/,
         );
       }
       expect(fetch.calls).toHaveLength(0);
