@@ -179,21 +179,20 @@ export interface PathTemplate {
 
 /** How the client writes parameters into a request, and reads them back as they were sent. */
 export interface ParameterEncoder {
-  /** the path's template, split at its placeholders once per operation */
-  compilePath(path: string): PathTemplate;
-  /** writes the call's header parameters into `headers`, lower-cased: declared ones in their style, others as their text */
-  writeHeaders(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
   /**
-   * A call's path and query string ("/workers/7?limit=5"), `authQuery` (a query credential) last;
-   * throws the client's RequestValidationError when the path cannot be filled
+   * How an operation's calls make their URL, made once per operation: `base`, the path and query
+   * string of the call's values ("/workers/7?limit=5"), `authQuery` (a query credential) last; it
+   * throws the client's RequestValidationError when the path cannot be filled. Undefined for an
+   * operation without path or query parameters, whose URL is fixed.
    */
-  target(
+  urlOf(
     route: CallRoute,
-    template: PathTemplate,
-    values: ParameterValues,
+    base: string,
     authQuery: string,
     styles: StyleEncoder | undefined,
-  ): string;
+  ): ((values: ParameterValues) => string) | undefined;
+  /** writes the call's header parameters into `headers`, lower-cased: declared ones in their style, others as their text */
+  writeHeaders(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
   /** checks the call's path, query and header parameters, as the server reads them back, with the route's validators */
   check(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined, collect: IssueCollector): void;
 }

@@ -71,12 +71,9 @@ export class Operation {
     this.#styles = styles;
     const placed = route.encoders?.auth?.place(route, settings) ?? headerKeys(route, settings);
     const base = settings.baseUrl;
-    if (parameters === undefined || route.pathParams.length + route.query.length === 0)
-      this.#url = base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
-    else {
-      const template = parameters.compilePath(route.path);
-      this.#url = (args) => base + parameters.target(route, template, args, placed.query, styles);
-    }
+    this.#url =
+      parameters?.urlOf(route, base, placed.query, styles) ??
+      base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
     this.#headers = { ...acceptHeader(route), ...placed.headers, ...settings.headers };
     this.#contents = (route.body?.contents ?? []).map((content) => this.#prepareContent(content));
   }

@@ -337,6 +337,18 @@ function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidati
   ]);
 }
 
+/** How an operation's calls make their URL (see `ParameterEncoder.urlOf`): its path compiled once. */
+function urlOf(
+  route: CallRoute,
+  base: string,
+  authQuery: string,
+  styles: StyleEncoder | undefined,
+): ((values: ParameterValues) => string) | undefined {
+  if (route.pathParams.length + route.query.length === 0) return undefined;
+  const template = compilePath(route.path);
+  return (values) => base + target(route, template, values, authQuery, styles);
+}
+
 /** Checks a call's path, query and header parameters as the server reads them back, when the route has their validators. */
 function check(
   route: CallRoute,
@@ -373,4 +385,4 @@ function writeHeaders(
  * The parameter encoder the route of each operation with parameters names (`Route.encoders`): a
  * page whose operations have none does not bundle this module's encoding.
  */
-export const parameterEncoder: ParameterEncoder = { compilePath, writeHeaders, target, check };
+export const parameterEncoder: ParameterEncoder = { urlOf, writeHeaders, check };
