@@ -91,8 +91,15 @@ export class Operation {
     const init = this.#init(args, options);
     const url = typeof this.#url === "string" ? this.#url : this.#url(args);
     const timeoutMs = options?.timeoutMs ?? this.#settings.timeoutMs;
-    if (options?.signal === undefined && timeoutMs === undefined) return this.#exchange(url, init, undefined);
-    return this.#exchangeWithin(url, init, new CallScope(options?.signal, timeoutMs));
+    // a call gets a signal only when it has a timeout or its caller's signal
+    const scope =
+      options?.signal === undefined && timeoutMs === undefined ? undefined : new CallScope(options?.signal, timeoutMs);
+    if (scope !== undefined) init.signal = scope.signal;
+    try {
+      return await this.#exchange(url, init, scope);
+    } finally {
+      scope?.close();
+    }
   }
 
   /** The request without its signal: checked (when enabled), headers and body encoded. */
@@ -103,15 +110,6 @@ export class Operation {
     const init: RequestInit = { method: this.#route.method, headers: this.#headersOf(args, options, sent) };
     if (sent !== undefined) init.body = this.#encodeBody(sent.content, args.body);
     return init;
-  }
-
-  async #exchangeWithin(url: string, init: RequestInit, scope: CallScope): Promise<unknown> {
-    init.signal = scope.signal;
-    try {
-      return await this.#exchange(url, init, scope);
-    } finally {
-      scope.close();
-    }
   }
 
   /** The final answer (the retry policy, if any, tries again), read; or the call's failure. */
