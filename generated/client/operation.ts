@@ -52,6 +52,8 @@ export class Operation {
   readonly #parameters: ParameterEncoder | undefined;
   /** the route's encoder of label and matrix path parameters and of cookies, when it has such parameters */
   readonly #styles: StyleEncoder | undefined;
+  /** the route's body encoder, when its body may be other than JSON */
+  readonly #bodies: BodyEncoder | undefined;
   /** the URL of every call, or how a call's parameters make it */
   readonly #url: string | ((args: CallArgs) => string);
   readonly #headers: Readonly<Record<string, string>>;
@@ -67,19 +69,24 @@ export class Operation {
     if (parameters === undefined && route.pathParams.length + route.query.length + route.headers.length > 0)
       lacking(route, "parameters");
     if (styles === undefined && (route.pathStyles ?? route.cookies) !== undefined) lacking(route, "styles");
+    const bodies = route.encoders?.body;
+    const contents = route.body?.contents ?? [];
+    if (bodies === undefined && contents.some((content) => content.kind !== "json" || contents.length > 1))
+      lacking(route, "body");
     this.#parameters = parameters;
     this.#styles = styles;
+    this.#bodies = bodies;
     const placed = route.encoders?.auth?.place(route, settings) ?? headerKeys(route, settings);
     const base = settings.baseUrl;
     this.#url =
       parameters?.urlOf(route, base, placed.query, styles) ??
       base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
     this.#headers = { ...acceptHeader(route), ...placed.headers, ...settings.headers };
-    this.#contents = (route.body?.contents ?? []).map((content) => this.#prepareContent(content));
+    this.#contents = contents.map((content) => this.#prepareContent(content));
   }
 
   #prepareContent(content: RouteContent): PreparedContent {
-    const encoder = this.#route.encoders?.body;
+    const encoder = this.#bodies;
     const type = encoder === undefined ? content.mediaType : encoder.contentType(content);
     const headers =
       type === undefined ? this.#headers : { ...this.#headers, "content-type": type, ...this.#settings.headers };
@@ -108,7 +115,8 @@ export class Operation {
     if (this.#settings.validateRequests) this.#check(args, prepared);
     const sent = args.body === undefined ? undefined : prepared;
     const init: RequestInit = { method: this.#route.method, headers: this.#headersOf(args, options, sent) };
-    if (sent !== undefined) init.body = this.#encodeBody(sent.content, args.body);
+    // JSON text, or what the route's body encoder makes of the body
+    if (sent !== undefined) init.body = this.#bodies?.encode(sent.content, args.body) ?? JSON.stringify(args.body);
     return init;
   }
 
@@ -177,20 +185,8 @@ export class Operation {
   /** The only media type; else the one asked for or the one the body fits (the route's body encoder tells). */
   #chooseContent(args: CallArgs): PreparedContent | undefined {
     const contents = this.#contents;
-    if (contents.length <= 1) return contents[0];
-    const chosen = this.#bodyEncoder().choose(this.#route.body?.contents ?? [], args.body, args.contentType);
+    const chosen = this.#bodies?.choose(this.#route.body?.contents ?? [], args.body, args.contentType);
     return contents.find((c) => c.content === chosen) ?? contents[0];
-  }
-
-  /** JSON text, or what the route's body encoder makes of a body of another kind. */
-  #encodeBody(content: RouteContent, body: unknown): BodyInit {
-    if (content.kind === "json" && this.#route.encoders?.body === undefined) return JSON.stringify(body);
-    return this.#bodyEncoder().encode(content, body);
-  }
-
-  /** The route's body encoder (a route written by hand without it is refused). */
-  #bodyEncoder(): BodyEncoder {
-    return this.#route.encoders?.body ?? lacking(this.#route, "body");
   }
 
   #check(args: CallArgs, prepared: PreparedContent | undefined): void {
@@ -201,8 +197,8 @@ export class Operation {
     const body = this.#route.body;
     if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
     else if (prepared !== undefined && args.body !== undefined) {
-      const files = prepared.content.binaryFields ?? [];
-      const checked = files.length === 0 ? args.body : this.#bodyEncoder().checked(args.body, files);
+      // file fields as the text the validator reads
+      const checked = this.#bodies?.checked(args.body, prepared.content.binaryFields ?? []) ?? args.body;
       collectIssues(issues, "body", prepared.validator, checked);
     }
     if (issues.length > 0) throw new RequestValidationError(this.#route.operationId, issues);
