@@ -104,22 +104,18 @@ export class Runtime {
     this.#settings = resolveSettings(api.servers, options);
   }
 
-  /** Calls an operation: its key in the route table, or its route (or call entry). */
-  call<R>(operation: string | CallRoute, args: object | undefined, options: CallOptions | undefined): Promise<R> {
+  /**
+   * Calls an operation: its key in the route table, or its route (or call entry). Async, so that
+   * whatever keeps the call from being sent (an unknown key, a route that cannot be prepared)
+   * rejects it.
+   */
+  async call<R>(operation: string | CallRoute, args: object | undefined, options: CallOptions | undefined): Promise<R> {
     const route = typeof operation === "string" ? this.#routes[operation] : operation;
-    if (route === undefined) return Promise.reject(new TypeError(`no operation "${operation}" in the route table`));
+    if (route === undefined) throw new TypeError(`no operation "${operation}" in the route table`);
     let prepared = this.#operations.get(route);
     if (prepared === undefined) {
-      try {
-        prepared = new Operation(
-          route,
-          this.#settings,
-          this.#settings.validateResponses ? this.#answerValidators(route) : undefined,
-        );
-      } catch (error) {
-        // a route that cannot be prepared (an encoder or the answers' validators lacking) rejects the call
-        return Promise.reject(error);
-      }
+      const answers = this.#settings.validateResponses ? this.#answerValidators(route) : undefined;
+      prepared = new Operation(route, this.#settings, answers);
       this.#operations.set(route, prepared);
     }
     return prepared.send((args ?? EMPTY) as CallArgs, options) as Promise<R>;
