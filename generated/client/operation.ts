@@ -160,22 +160,19 @@ export class Operation {
     return new ApiNetworkError(this.#route.operationId, error);
   }
 
+  /** The call's headers: the prepared ones, then its header parameters, its cookies, its own headers. */
   #headersOf(
     args: CallArgs,
     options: CallOptions | undefined,
     prepared: PreparedContent | undefined,
   ): Record<string, string> {
-    const base = prepared?.headers ?? this.#headers;
-    if (args.headers === undefined && args.cookies === undefined && options?.headers === undefined)
-      return base as Record<string, string>;
-    const headers: Record<string, string> = { ...base };
-    if (args.headers !== undefined) {
-      if (this.#parameters !== undefined) this.#parameters.writeHeaders(this.#route, args.headers, headers);
-      // a route without parameters sends the headers it is given as their text
-      else
-        for (const [name, value] of Object.entries(args.headers))
-          if (value !== undefined) headers[name.toLowerCase()] = String(value);
-    }
+    const headers: Record<string, string> = { ...(prepared?.headers ?? this.#headers) };
+    const values = args.headers ?? EMPTY;
+    if (this.#parameters !== undefined) this.#parameters.writeHeaders(this.#route, values, headers);
+    // a route without parameters sends the headers it is given as their text
+    else
+      for (const [name, value] of Object.entries(values))
+        if (value !== undefined) headers[name.toLowerCase()] = String(value);
     if (args.cookies !== undefined) this.#styles?.writeCookies(this.#route, args.cookies, headers);
     for (const [name, value] of Object.entries(options?.headers ?? EMPTY))
       if (typeof value === "string") headers[name.toLowerCase()] = value;
