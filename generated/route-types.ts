@@ -204,7 +204,7 @@ export interface ParameterValues {
   readonly headers?: Readonly<Record<string, unknown>>;
 }
 
-/** A call's parameters as the server reads them back (see `ParameterEncoder.allAsSent`). */
+/** A call's parameters as the server reads them back (what `ParameterEncoder.check` checks). */
 export interface ParametersAsSent {
   readonly path: Record<string, unknown>;
   readonly query: Record<string, unknown>;

@@ -281,7 +281,10 @@ export function definedEntries(value: Readonly<Record<string, unknown>>): [strin
 
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** A call's path and query string, `authQuery` last (see `ParameterEncoder.target`). */
+/**
+ * A call's path and query string ("/workers/7?limit=5"), `authQuery` (a query credential) last;
+ * throws the client's RequestValidationError when the path cannot be filled.
+ */
 export function target(
   route: CallRoute,
   template: PathTemplate,
