@@ -96,27 +96,62 @@ export interface RouteEncoders {
   readonly body?: BodyEncoder;
   /** present when the operation has label or matrix path parameters or cookie parameters */
   readonly styles?: StyleEncoder;
+  /** present when the operation's security has a scheme other than an API key in a header */
+  readonly auth?: AuthEncoder;
+}
+
+/** A user name and password for http basic authentication. */
+export interface BasicCredentials {
+  readonly username: string;
+  readonly password: string;
+}
+
+/** What the client can present: one value per kind of scheme, or one per scheme name. */
+export interface Credentials {
+  /** the key for every apiKey scheme */
+  readonly apiKey?: string;
+  /** the token for http bearer, oauth2 and openIdConnect schemes */
+  readonly bearerToken?: string;
+  /** the user and password for http basic schemes */
+  readonly basic?: BasicCredentials;
+  /** per scheme name, overriding the above (a string for basic is the encoded `user:password`) */
+  readonly credentials?: Readonly<Record<string, string | BasicCredentials | undefined>>;
+}
+
+/** Where an operation's credentials travel: headers and encoded query pairs ("" when none). */
+export interface CredentialPlacement {
+  readonly headers: Record<string, string>;
+  readonly query: string;
+}
+
+/** How the client places credentials of every kind of scheme (the engine itself places API keys in headers). */
+export interface AuthEncoder {
+  /** the first alternative of the route's requirements that the credentials satisfy, placed */
+  place(route: CallRoute, credentials: Credentials): CredentialPlacement;
 }
 
 /** How the client writes a route's label and matrix path parameters and cookie parameters, and reads them back as sent. */
 export interface StyleEncoder {
   /** the writer of the route's label and matrix path parameters, for `fillPath` */
   pathWriter(route: CallRoute): (name: string, value: unknown) => string | undefined;
-  /** the `Cookie` header to send: `existing` (the client's own), then the cookies that have a value */
-  cookieHeader(
-    route: CallRoute,
-    values: Readonly<Record<string, unknown>> | undefined,
-    existing: string | undefined,
-  ): string | undefined;
+  /** adds the cookies that have a value to `headers.cookie`, after the cookies already there (the client's own) */
+  writeCookies(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
   /** the path parameters as the server reads them back: `sent` (those of style simple), the styled ones over it */
   pathAsSent(
     route: CallRoute,
     values: Readonly<Record<string, unknown>>,
     sent: Record<string, unknown>,
   ): Record<string, unknown>;
-  /** the cookie parameters as the server reads them back */
-  cookiesAsSent(route: CallRoute, values: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /** checks the cookie parameters, as the server reads them back, with the route's validator */
+  checkCookies(route: CallRoute, values: Readonly<Record<string, unknown>>, collect: IssueCollector): void;
 }
+
+/** Checks a part of a request with its validator (none: nothing to check), keeping the issues found. */
+export type IssueCollector = (
+  part: "path" | "query" | "header" | "cookie",
+  validator: Validator | undefined,
+  value: unknown,
+) => void;
 
 /** How the client encodes a body other than JSON, and picks one of several media types. */
 export interface BodyEncoder {
@@ -124,8 +159,11 @@ export interface BodyEncoder {
   encode(content: RouteContent, body: unknown): BodyInit;
   /** the content-type header of a content (none for multipart: fetch writes it, with its boundary) */
   contentType(content: RouteContent): string | undefined;
-  /** the content a body fits when the call names none: raw bytes, a form with files, JSON, the first */
-  choose(contents: readonly RouteContent[], body: unknown): RouteContent | undefined;
+  /**
+   * the content of the media type the call asks for (`asked`); else the one the body fits: raw
+   * bytes, a form with files, JSON, the first
+   */
+  choose(contents: readonly RouteContent[], body: unknown, asked: string | undefined): RouteContent | undefined;
   /** the body as its validator reads it: each file field as the text "" */
   checked(body: unknown, binaryFields: readonly string[]): unknown;
 }
@@ -138,23 +176,22 @@ export interface PathTemplate {
 
 /** How the client writes parameters into a request, and reads them back as they were sent. */
 export interface ParameterEncoder {
-  /** the path's template, split at its placeholders once per operation */
-  compilePath(path: string): PathTemplate;
-  /** the text a header parameter is sent as (one the route does not declare: `parameter` undefined) */
-  headerText(parameter: RouteParameter | undefined, value: unknown): string;
   /**
-   * A call's path and query string ("/workers/7?limit=5"), `authQuery` (a query credential) last;
-   * throws the client's RequestValidationError when the path cannot be filled
+   * How an operation's calls make their URL, made once per operation: `base`, the path and query
+   * string of the call's values ("/workers/7?limit=5"), `authQuery` (a query credential) last; it
+   * throws the client's RequestValidationError when the path cannot be filled. Undefined for an
+   * operation without path or query parameters, whose URL is fixed.
    */
-  target(
+  urlOf(
     route: CallRoute,
-    template: PathTemplate,
-    values: ParameterValues,
+    base: string,
     authQuery: string,
     styles: StyleEncoder | undefined,
-  ): string;
-  /** the call's path, query and header parameters as the server reads them back, to check them */
-  allAsSent(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined): ParametersAsSent;
+  ): ((values: ParameterValues) => string) | undefined;
+  /** writes the call's header parameters into `headers`, lower-cased: declared ones in their style, others as their text */
+  writeHeaders(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
+  /** checks the call's path, query and header parameters, as the server reads them back, with the route's validators */
+  check(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined, collect: IssueCollector): void;
 }
 
 /** A call's path, query and header parameters, as the client is given them. */
@@ -164,7 +201,7 @@ export interface ParameterValues {
   readonly headers?: Readonly<Record<string, unknown>>;
 }
 
-/** A call's parameters as the server reads them back (see `ParameterEncoder.allAsSent`). */
+/** A call's parameters as the server reads them back (what `ParameterEncoder.check` checks). */
 export interface ParametersAsSent {
   readonly path: Record<string, unknown>;
   readonly query: Record<string, unknown>;

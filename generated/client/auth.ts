@@ -4,32 +4,20 @@
 /**
  * Credentials, placed as the route table's security requirements say: apiKey in a header, the
  * query or a cookie; http bearer and basic (and oauth2/openIdConnect tokens) in Authorization.
+ * The engine places API keys in headers itself; a route whose security has any other scheme names
+ * this module (`Route.encoders.auth`), so a page whose operations take header keys alone does not
+ * bundle it.
  */
-import type { CallRoute, RouteSecurityScheme } from "../route-types.js";
+import type {
+  AuthEncoder,
+  BasicCredentials,
+  CallRoute,
+  CredentialPlacement,
+  Credentials,
+  RouteSecurityScheme,
+} from "../route-types.js";
 
-/** A user name and password for http basic authentication. */
-export interface BasicCredentials {
-  readonly username: string;
-  readonly password: string;
-}
-
-/** What the client can present: one value per kind of scheme, or one per scheme name. */
-export interface Credentials {
-  /** the key for every apiKey scheme */
-  readonly apiKey?: string;
-  /** the token for http bearer, oauth2 and openIdConnect schemes */
-  readonly bearerToken?: string;
-  /** the user and password for http basic schemes */
-  readonly basic?: BasicCredentials;
-  /** per scheme name, overriding the above (a string for basic is the encoded `user:password`) */
-  readonly credentials?: Readonly<Record<string, string | BasicCredentials | undefined>>;
-}
-
-/** Where an operation's credentials travel: headers and encoded query pairs ("" when none). */
-export interface CredentialPlacement {
-  readonly headers: Record<string, string>;
-  readonly query: string;
-}
+export type { BasicCredentials, CredentialPlacement, Credentials };
 
 type Presented = string | BasicCredentials | true;
 
@@ -102,3 +90,6 @@ function base64(text: string): string {
   for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
   return btoa(binary);
 }
+
+/** The credential placement the route of each operation with other schemes than header API keys names. */
+export const authEncoder: AuthEncoder = { place: placeCredentials };

@@ -152,8 +152,16 @@ function isFileValue(value: unknown): boolean {
   return isBytes(value) || isNamedFile(value);
 }
 
-/** The content a body fits when the call names none: raw bytes, a form whose file fields hold files, JSON, the first. */
-function chooseContent(contents: readonly RouteContent[], body: unknown): RouteContent | undefined {
+/**
+ * The content of the media type asked for; when the call names none, the one the body fits: raw
+ * bytes, a form whose file fields hold files, JSON, the first.
+ */
+function chooseContent(
+  contents: readonly RouteContent[],
+  body: unknown,
+  asked: string | undefined,
+): RouteContent | undefined {
+  if (asked !== undefined) return contents.find((c) => c.mediaType === asked) ?? contents[0];
   if (isBytes(body)) return contents.find((c) => c.kind === "binary") ?? contents[0];
   return (
     contents.find((c) => hasFiles(body, c.binaryFields ?? [])) ?? contents.find((c) => c.kind === "json") ?? contents[0]

@@ -15,13 +15,12 @@ type ReadKind = BodyKind | "none";
 
 /** The route's declared contents for a status: exact, then its range ("4XX"), then default. */
 export function declaredContents(route: CallRoute, status: number): readonly RouteContent[] | undefined {
-  const responses = route.responses;
-  return responses[status] ?? responses[`${Math.floor(status / 100)}XX`] ?? responses["default"];
+  return byStatus(route.responses, status);
 }
 
-/** The validator of a status's JSON body among `validators`, found the same way. */
-function responseValidator(validators: Readonly<Record<string, Validator>>, status: number): Validator | undefined {
-  return validators[status] ?? validators[`${Math.floor(status / 100)}XX`] ?? validators["default"];
+/** The entry of a status in a record keyed by status: exact, then its range ("4XX"), then default. */
+function byStatus<T>(record: Readonly<Record<string, T>>, status: number): T | undefined {
+  return record[status] ?? record[`${Math.floor(status / 100)}XX`] ?? record["default"];
 }
 
 /**
@@ -55,17 +54,23 @@ export async function readFailure(route: CallRoute, response: Response): Promise
   return new ApiError(route.operationId, response, body);
 }
 
+/**
+ * How a success body is read: none for a status without content (or a HEAD), else the declared
+ * content of the answer's media type (the first when none matches), or by its media type when
+ * the status is not declared.
+ */
 function readKind(route: CallRoute, response: Response, contents: readonly RouteContent[] | undefined): ReadKind {
   const status = response.status;
-  if (status === 204 || status === 205 || status === 304 || route.method === "HEAD") return "none";
-  if (contents !== undefined && contents.length === 0) return "none";
-  if (contents?.length === 1) return (contents[0] as RouteContent).kind;
+  if (status === 204 || status === 205 || status === 304 || route.method === "HEAD" || contents?.length === 0)
+    return "none";
   const actual = response.headers.get("content-type");
-  if (contents === undefined) return actual === null ? "text" : kindOfMediaType(actual);
   const essence = mediaEssence(actual);
   const kind = kindOfMediaType(actual);
-  const match = contents.find((c) => mediaEssence(c.mediaType) === essence) ?? contents.find((c) => c.kind === kind);
-  return (match ?? (contents[0] as RouteContent)).kind;
+  const match =
+    contents?.find((c) => mediaEssence(c.mediaType) === essence) ??
+    contents?.find((c) => c.kind === kind) ??
+    contents?.[0];
+  return match?.kind ?? kind;
 }
 
 async function readAs(kind: ReadKind, response: Response, operationId: string): Promise<unknown> {
@@ -108,13 +113,14 @@ function checkResponse(
     };
     throw new ResponseValidationError(operationId, response, [issue], body);
   }
-  const validator = kind === "json" ? responseValidator(validators, response.status) : undefined;
+  const validator = kind === "json" ? byStatus(validators, response.status) : undefined;
   const result = validator?.(body, ALL_ERRORS);
   if (result !== undefined && !result.valid)
     throw new ResponseValidationError(operationId, response, result.errors, body);
 }
 
-const ALL_ERRORS = { allErrors: true } as const;
+/** The options of a validator that reports every error (the client reports them all). */
+export const ALL_ERRORS = { allErrors: true } as const;
 
 function parseOrText(text: string): unknown {
   try {

@@ -13,7 +13,7 @@ import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type CallInput, fixedQueryKeyOf, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -69,23 +69,23 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `listEvents` (GET /events); a prefix of it names every query below. */
 export function listEventsQueryKey(input?: Parameters<Client["listEvents"]>[0]): DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">> {
-  return queryKeyOf(api, R.listEventsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">>;
+  return fixedQueryKeyOf(api, R.listEventsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">>;
 }
 
 /** `{ queryKey, queryFn }` of `listEvents` (GET /events), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listEventsQueryOptions(client: BaseClient, input?: Parameters<Client["listEvents"]>[0]) {
-  const options = queryOptionsOf(api, R.listEventsCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listEvents">>(R.listEventsCall, input, call));
+  const options = queryOptionsOf(R.listEventsCall, listEventsQueryKey(input), (call) => client[RUNTIME].call<Result<"listEvents">>(R.listEventsCall, input, call));
   return options as typeof options & Typed<Result<"listEvents">, QueryErrorOf<"listEvents">>;
 }
 
 /** The query key of `listWageRules` (GET /wage-rules); a prefix of it names every query below. */
 export function listWageRulesQueryKey(input?: Parameters<Client["listWageRules"]>[0]): DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">> {
-  return queryKeyOf(api, R.listWageRulesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
+  return fixedQueryKeyOf(api, R.listWageRulesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
 }
 
 /** `{ queryKey, queryFn }` of `listWageRules` (GET /wage-rules), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listWageRulesQueryOptions(client: BaseClient, input?: Parameters<Client["listWageRules"]>[0]) {
-  const options = queryOptionsOf(api, R.listWageRulesCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listWageRules">>(R.listWageRulesCall, input, call));
+  const options = queryOptionsOf(R.listWageRulesCall, listWageRulesQueryKey(input), (call) => client[RUNTIME].call<Result<"listWageRules">>(R.listWageRulesCall, input, call));
   return options as typeof options & Typed<Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
 }
 

@@ -74,7 +74,24 @@ function fill(segment: string, path: Readonly<Record<string, unknown>> | undefin
 
 /** The query key of a call of the operation of `route` with `input`. */
 export function queryKeyOf(api: QueryApi, route: RoutePath, input: CallInput | undefined): QueryKey {
-  const segments = segmentsOf(route.path).map((segment) => fill(segment, input?.path) ?? segment);
+  return keyOf(
+    api,
+    segmentsOf(route.path).map((segment) => fill(segment, input?.path) ?? segment),
+    input,
+  );
+}
+
+/**
+ * The query key of a call of an operation whose path has no parameters: `queryKeyOf`'s, its
+ * segments as written (the generated options of such an operation call this one, so a page whose
+ * queries have no path parameters bundles no filling of them).
+ */
+export function fixedQueryKeyOf(api: QueryApi, route: RoutePath, input: CallInput | undefined): QueryKey {
+  return keyOf(api, segmentsOf(route.path), input);
+}
+
+/** The key of the path's `segments`, then the rest of the input when there is any. */
+function keyOf(api: QueryApi, segments: readonly string[], input: CallInput | undefined): QueryKey {
   const rest: Record<string, unknown> = {};
   if (input?.query !== undefined) rest.query = input.query;
   if (input?.headers !== undefined) rest.headers = input.headers;
@@ -91,18 +108,17 @@ export function mutationKeyOf(api: QueryApi, operation: string, route: RoutePath
 export type RouteAnswers = Pick<CallRoute, "operationId" | "path" | "responses">;
 
 /**
- * `{ queryKey, queryFn }` of a call; the query's AbortSignal reaches fetch. The query fails with
- * the operation's declared error answers as the client throws them (`ApiError`), and with an
- * `UnexpectedError` for anything else (see `queryError`).
+ * `{ queryKey, queryFn }` of a call, its key given (`queryKeyOf`'s); the query's AbortSignal
+ * reaches fetch. The query fails with the operation's declared error answers as the client throws
+ * them (`ApiError`), and with an `UnexpectedError` for anything else (see `queryError`).
  */
 export function queryOptionsOf<D>(
-  api: QueryApi,
   route: RouteAnswers,
-  input: CallInput | undefined,
+  queryKey: QueryKey,
   call: (options: { readonly signal: AbortSignal }) => Promise<D>,
 ): { queryKey: QueryKey; queryFn: (context: { readonly signal: AbortSignal }) => Promise<D> } {
   return {
-    queryKey: queryKeyOf(api, route, input),
+    queryKey,
     queryFn: ({ signal }) =>
       call({ signal }).catch((error: unknown) => {
         throw queryError(route, error, signal);

@@ -1,6 +1,8 @@
 /**
  * The errors the client throws. Each is `instanceof`-checkable, names the operation it came from
  * and has a readable message ("createVenue: 400 Bad Request: /name must be at most 150 characters").
+ * Their fields are declared and set by the constructors, which set every one: a field declaration
+ * would be code in every page that bundles the client.
  */
 import type { ValidationError } from "../validators/types.js";
 
@@ -27,15 +29,15 @@ export interface RequestIssue extends ValidationError {
 export class ApiError extends Error {
   override readonly name = "ApiError";
   /** the HTTP status */
-  readonly status: number;
+  declare readonly status: number;
   /** the operation that was called */
-  readonly operationId: string;
+  declare readonly operationId: string;
   /** the answer's body: parsed when it is JSON, text otherwise, undefined when empty */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** the body when it is a JSON object (a problem+json answer) */
-  readonly problem: ProblemDetails | undefined;
+  declare readonly problem: ProblemDetails | undefined;
   /** the raw answer (its body already read) */
-  readonly response: Response;
+  declare readonly response: Response;
 
   constructor(operationId: string, response: Response, body: unknown) {
     const problem = asProblem(body);
@@ -51,9 +53,9 @@ export class ApiError extends Error {
 /** The call took longer than its timeout; `cause` is what the aborted fetch threw. */
 export class ApiTimeoutError extends Error {
   override readonly name = "ApiTimeoutError";
-  readonly operationId: string;
+  declare readonly operationId: string;
   /** the timeout that expired */
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
 
   constructor(operationId: string, timeoutMs: number, cause: unknown) {
     super(`${operationId}: no complete answer within ${timeoutMs} ms`, { cause });
@@ -65,7 +67,7 @@ export class ApiTimeoutError extends Error {
 /** The request could not be sent or its answer not received; `cause` is what fetch threw. */
 export class ApiNetworkError extends Error {
   override readonly name = "ApiNetworkError";
-  readonly operationId: string;
+  declare readonly operationId: string;
 
   constructor(operationId: string, cause: unknown) {
     super(`${operationId}: network failure: ${reasonOf(cause)}`, { cause });
@@ -76,8 +78,8 @@ export class ApiNetworkError extends Error {
 /** The request breaks the contract; nothing was sent. `errors` lists every failure. */
 export class RequestValidationError extends Error {
   override readonly name = "RequestValidationError";
-  readonly operationId: string;
-  readonly errors: readonly RequestIssue[];
+  declare readonly operationId: string;
+  declare readonly errors: readonly RequestIssue[];
 
   constructor(operationId: string, errors: readonly RequestIssue[]) {
     super(`${operationId}: invalid request: ${listIssues(errors.map((e) => `${e.in} ${e.message}`))}`);
@@ -89,12 +91,12 @@ export class RequestValidationError extends Error {
 /** The server's answer breaks the contract (checked with `validateResponses`). */
 export class ResponseValidationError extends Error {
   override readonly name = "ResponseValidationError";
-  readonly operationId: string;
-  readonly status: number;
-  readonly errors: readonly ValidationError[];
+  declare readonly operationId: string;
+  declare readonly status: number;
+  declare readonly errors: readonly ValidationError[];
   /** the answer's body as received */
-  readonly body: unknown;
-  readonly response: Response;
+  declare readonly body: unknown;
+  declare readonly response: Response;
 
   constructor(operationId: string, response: Response, errors: readonly ValidationError[], body: unknown) {
     super(`${operationId}: invalid ${response.status} answer: ${listIssues(errors.map((e) => e.message))}`);
@@ -118,15 +120,16 @@ export type UnexpectedKind = "network" | "timeout" | "request" | "response" | "s
  */
 export class UnexpectedError extends Error {
   override readonly name = "UnexpectedError";
-  readonly operationId: string;
-  readonly kind: UnexpectedKind;
+  declare readonly operationId: string;
+  declare readonly kind: UnexpectedKind;
   /** never a status: see `cause` for an undeclared one */
-  readonly status: undefined = undefined;
+  declare readonly status: undefined;
 
   constructor(operationId: string, cause: unknown) {
     super(cause instanceof Error ? cause.message : `${operationId}: ${String(cause)}`, { cause });
     this.operationId = operationId;
     this.kind = unexpectedKind(cause);
+    this.status = undefined;
   }
 }
 

@@ -1,19 +1,22 @@
 /**
- * One operation, prepared once per client from its route: the URL template, the header object of
- * each request media type (accept, content-type, credentials, the client's headers), the
- * validators. `send` then only fills in what the call brings.
+ * One operation, prepared once per client from its route: its URL (fixed, or filled in by the
+ * route's parameter encoder), the header object of each request media type (accept,
+ * content-type, credentials, the client's headers), the validators. `send` then only fills in what
+ * the call brings. Parameters, cookies and bodies other than JSON are the work of the encoders the
+ * route names: this module only calls them, so a page whose operations need none bundles none.
  */
 import type {
   BodyEncoder,
   CallRoute,
+  CredentialPlacement,
+  Credentials,
+  IssueCollector,
   ParameterEncoder,
-  PathTemplate,
   RouteContent,
   RouteEncoders,
   StyleEncoder,
   Validator,
 } from "../route-types.js";
-import { placeCredentials } from "./auth.js";
 import {
   ApiNetworkError,
   ApiTimeoutError,
@@ -22,9 +25,9 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from "./errors.js";
-import { readFailure, readSuccess } from "./response.js";
+import { ALL_ERRORS, readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
-import { CallScope, isIdempotent, pause } from "./transport.js";
+import { CallScope } from "./transport.js";
 
 /** A request media type of the operation, with its headers and validator. */
 interface PreparedContent {
@@ -33,8 +36,8 @@ interface PreparedContent {
   readonly validator: Validator | undefined;
 }
 
-const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
-const ALL_ERRORS = { allErrors: true } as const;
+/** No values: what the engine reads when a call brings none. */
+export const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** An operation of the route table, ready to send; one per client and operation. */
 export class Operation {
@@ -44,34 +47,43 @@ export class Operation {
   readonly #answers: Readonly<Record<string, Validator>> | undefined;
   /** the route's parameter encoder; undefined for an operation without parameters */
   readonly #parameters: ParameterEncoder | undefined;
-  /** the path's template, when the path has parameters */
-  readonly #template: PathTemplate | undefined;
-  readonly #base: string;
-  readonly #fixedUrl: string | undefined;
-  readonly #authQuery: string;
+  /** the route's encoder of label and matrix path parameters and of cookies, when it has such parameters */
+  readonly #styles: StyleEncoder | undefined;
+  /** the route's body encoder, when its body may be other than JSON */
+  readonly #bodies: BodyEncoder | undefined;
+  /** the URL of every call, or how a call's parameters make it */
+  readonly #url: string | ((args: CallArgs) => string);
   readonly #headers: Readonly<Record<string, string>>;
   readonly #contents: readonly PreparedContent[];
-  readonly #idempotent: boolean;
 
   constructor(route: CallRoute, settings: Settings, answers?: Readonly<Record<string, Validator>>) {
     this.#route = route;
     this.#settings = settings;
     this.#answers = answers;
-    this.#parameters = route.encoders?.parameters;
-    this.#template = route.pathParams.length === 0 ? undefined : this.#parameters?.compilePath(route.path);
-    this.#base = settings.baseUrl;
-    const placed = placeCredentials(route, settings);
-    this.#authQuery = placed.query;
-    const fixed = route.pathParams.length === 0 && route.query.length === 0;
-    const authQuery = placed.query === "" ? "" : `?${placed.query}`;
-    this.#fixedUrl = fixed ? this.#base + route.path + authQuery : undefined;
+    const parameters = route.encoders?.parameters;
+    const styles = route.encoders?.styles;
+    // a route written by hand without an encoder it needs is refused before anything is sent
+    if (parameters === undefined && route.pathParams.length + route.query.length + route.headers.length > 0)
+      lacking(route, "parameters");
+    if (styles === undefined && (route.pathStyles ?? route.cookies) !== undefined) lacking(route, "styles");
+    const bodies = route.encoders?.body;
+    const contents = route.body?.contents ?? [];
+    if (bodies === undefined && contents.some((content) => content.kind !== "json" || contents.length > 1))
+      lacking(route, "body");
+    this.#parameters = parameters;
+    this.#styles = styles;
+    this.#bodies = bodies;
+    const placed = route.encoders?.auth?.place(route, settings) ?? headerKeys(route, settings);
+    const base = settings.baseUrl;
+    this.#url =
+      parameters?.urlOf(route, base, placed.query, styles) ??
+      base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
     this.#headers = { ...acceptHeader(route), ...placed.headers, ...settings.headers };
-    this.#contents = (route.body?.contents ?? []).map((content) => this.#prepareContent(content));
-    this.#idempotent = isIdempotent(route.method);
+    this.#contents = contents.map((content) => this.#prepareContent(content));
   }
 
   #prepareContent(content: RouteContent): PreparedContent {
-    const encoder = this.#route.encoders?.body;
+    const encoder = this.#bodies;
     const type = encoder === undefined ? content.mediaType : encoder.contentType(content);
     const headers =
       type === undefined ? this.#headers : { ...this.#headers, "content-type": type, ...this.#settings.headers };
@@ -81,10 +93,17 @@ export class Operation {
   /** Sends the call and reads its answer; throws the client's errors. */
   async send(args: CallArgs, options: CallOptions | undefined): Promise<unknown> {
     const init = this.#init(args, options);
-    const url = this.#fixedUrl ?? this.#url(args);
+    const url = typeof this.#url === "string" ? this.#url : this.#url(args);
     const timeoutMs = options?.timeoutMs ?? this.#settings.timeoutMs;
-    if (options?.signal === undefined && timeoutMs === undefined) return this.#exchange(url, init, undefined);
-    return this.#exchangeWithin(url, init, new CallScope(options?.signal, timeoutMs));
+    // a call gets a signal only when it has a timeout or its caller's signal
+    const scope =
+      options?.signal === undefined && timeoutMs === undefined ? undefined : new CallScope(options?.signal, timeoutMs);
+    if (scope !== undefined) init.signal = scope.signal;
+    try {
+      return await this.#exchange(url, init, scope);
+    } finally {
+      scope?.close();
+    }
   }
 
   /** The request without its signal: checked (when enabled), headers and body encoded. */
@@ -93,48 +112,33 @@ export class Operation {
     if (this.#settings.validateRequests) this.#check(args, prepared);
     const sent = args.body === undefined ? undefined : prepared;
     const init: RequestInit = { method: this.#route.method, headers: this.#headersOf(args, options, sent) };
-    if (sent !== undefined) init.body = this.#encodeBody(sent.content, args.body);
+    // JSON text, or what the route's body encoder makes of the body
+    if (sent !== undefined) init.body = this.#bodies?.encode(sent.content, args.body) ?? JSON.stringify(args.body);
     return init;
   }
 
-  async #exchangeWithin(url: string, init: RequestInit, scope: CallScope): Promise<unknown> {
-    init.signal = scope.signal;
-    try {
-      return await this.#exchange(url, init, scope);
-    } finally {
-      scope.close();
-    }
-  }
-
-  /** Attempts until an answer is final: a success, an error that is not retried, or a failure. */
+  /** The final answer (the retry policy, if any, tries again), read; or the call's failure. */
   async #exchange(url: string, init: RequestInit, scope: CallScope | undefined): Promise<unknown> {
-    for (let attempt = 0; ; attempt++) {
-      const response = await this.#fetch(url, init, scope, attempt);
-      if (response === undefined) continue;
-      if (response.ok) return this.#read(response, scope);
-      const delay = this.#settings.retry?.(attempt, this.#idempotent, response);
-      if (delay === undefined) throw await readFailure(this.#route, response);
-      await response.body?.cancel().catch(ignore);
-      await this.#pause(delay, scope);
-    }
+    const attempt = (wait?: Promise<void>): Promise<Response> => this.#fetch(url, init, scope, wait);
+    const retry = this.#settings.retry;
+    const response = await (retry === undefined ? attempt() : retry(attempt, this.#route.method, scope?.signal));
+    if (response.ok) return this.#read(response, scope);
+    throw await readFailure(this.#route, response);
   }
 
-  /** The answer, or undefined after a network failure that is to be retried (the wait is over). */
+  /** One attempt's answer, once `wait` (a retry's) is over; its failure as the client reports it. */
   async #fetch(
     url: string,
     init: RequestInit,
     scope: CallScope | undefined,
-    attempt: number,
-  ): Promise<Response | undefined> {
+    wait: Promise<void> | undefined,
+  ): Promise<Response> {
     try {
+      // the first attempt is sent at once, in the call's own turn
+      if (wait !== undefined) await wait;
       return await this.#settings.fetch(url, init);
     } catch (error) {
-      const failure = this.#failure(error, scope);
-      const delay =
-        failure instanceof ApiNetworkError ? this.#settings.retry?.(attempt, this.#idempotent, undefined) : undefined;
-      if (delay === undefined) throw failure;
-      await this.#pause(delay, scope);
-      return undefined;
+      throw this.#failure(error, scope);
     }
   }
 
@@ -146,12 +150,6 @@ export class Operation {
     }
   }
 
-  #pause(ms: number, scope: CallScope | undefined): Promise<void> {
-    return pause(ms, scope).catch((error: unknown) => {
-      throw this.#failure(error, scope);
-    });
-  }
-
   /** The caller's abort reason, a timeout, or a network failure. */
   #failure(error: unknown, scope: CallScope | undefined): unknown {
     if (scope?.caller?.aborted) return scope.caller.reason;
@@ -159,97 +157,81 @@ export class Operation {
     return new ApiNetworkError(this.#route.operationId, error);
   }
 
-  /** The route's parameter encoder (a route written by hand without it is refused). */
-  #encoder(): ParameterEncoder {
-    return this.#parameters ?? lacking(this.#route, "path, query or header parameters need", "parameters");
-  }
-
-  #url(args: CallArgs): string {
-    const encoder = this.#encoder();
-    const template = this.#template ?? encoder.compilePath(this.#route.path);
-    return this.#base + encoder.target(this.#route, template, args, this.#authQuery, this.#styles());
-  }
-
+  /** The call's headers: the prepared ones, then its header parameters, its cookies, its own headers. */
   #headersOf(
     args: CallArgs,
     options: CallOptions | undefined,
     prepared: PreparedContent | undefined,
   ): Record<string, string> {
-    const base = prepared?.headers ?? this.#headers;
-    const cookie = this.#styles()?.cookieHeader(this.#route, args.cookies, base["cookie"]);
-    if (args.headers === undefined && options?.headers === undefined && cookie === base["cookie"])
-      return base as Record<string, string>;
-    const headers: Record<string, string> = { ...base };
-    if (cookie !== undefined) headers["cookie"] = cookie;
-    for (const [name, value] of Object.entries(args.headers ?? EMPTY)) {
-      if (value === undefined) continue;
-      const lower = name.toLowerCase();
-      const parameter = this.#route.headers.find((h) => h.name.toLowerCase() === lower);
-      // a header the route does not declare is sent as the text it is given
-      headers[lower] = this.#parameters?.headerText(parameter, value) ?? String(value);
-    }
+    const headers: Record<string, string> = { ...(prepared?.headers ?? this.#headers) };
+    const values = args.headers ?? EMPTY;
+    if (this.#parameters !== undefined) this.#parameters.writeHeaders(this.#route, values, headers);
+    // a route without parameters sends the headers it is given as their text
+    else
+      for (const [name, value] of Object.entries(values))
+        if (value !== undefined) headers[name.toLowerCase()] = String(value);
+    if (args.cookies !== undefined) this.#styles?.writeCookies(this.#route, args.cookies, headers);
     for (const [name, value] of Object.entries(options?.headers ?? EMPTY))
       if (typeof value === "string") headers[name.toLowerCase()] = value;
     return headers;
   }
 
-  /** The media type asked for; else the one the body fits (the route's body encoder tells). */
+  /** The only media type; else the one asked for or the one the body fits (the route's body encoder tells). */
   #chooseContent(args: CallArgs): PreparedContent | undefined {
     const contents = this.#contents;
-    if (contents.length <= 1) return contents[0];
-    const asked = args.contentType;
-    if (asked !== undefined) return contents.find((c) => c.content.mediaType === asked) ?? contents[0];
-    const chosen = this.#bodyEncoder().choose(this.#route.body?.contents ?? [], args.body);
+    const chosen = this.#bodies?.choose(this.#route.body?.contents ?? [], args.body, args.contentType);
     return contents.find((c) => c.content === chosen) ?? contents[0];
   }
 
-  /** JSON text, or what the route's body encoder makes of a body of another kind. */
-  #encodeBody(content: RouteContent, body: unknown): BodyInit {
-    if (content.kind === "json" && this.#route.encoders?.body === undefined) return JSON.stringify(body);
-    return this.#bodyEncoder().encode(content, body);
-  }
-
-  /** The route's body encoder (a route written by hand without it is refused). */
-  #bodyEncoder(): BodyEncoder {
-    return this.#route.encoders?.body ?? lacking(this.#route, "a body other than JSON needs", "body");
-  }
-
-  /** The route's encoder of label and matrix path parameters and of cookies, when it has such parameters. */
-  #styles(): StyleEncoder | undefined {
-    const route = this.#route;
-    const encoder = route.encoders?.styles;
-    if (encoder === undefined && (route.pathStyles ?? route.cookies) !== undefined)
-      lacking(route, "label, matrix or cookie parameters need", "styles");
-    return encoder;
-  }
-
   #check(args: CallArgs, prepared: PreparedContent | undefined): void {
-    const validators = this.#route.validators;
     const issues: RequestIssue[] = [];
-    if ((validators.pathParams ?? validators.query ?? validators.headers) !== undefined) {
-      const sent = this.#encoder().allAsSent(this.#route, args, this.#styles());
-      collect(issues, "path", validators.pathParams, sent.path);
-      collect(issues, "query", validators.query, sent.query);
-      collect(issues, "header", validators.headers, sent.headers);
-    }
-    const styles = this.#styles();
-    if (styles !== undefined)
-      collect(issues, "cookie", validators.cookies, styles.cookiesAsSent(this.#route, args.cookies ?? EMPTY));
+    const collect: IssueCollector = (part, validator, value) => collectIssues(issues, part, validator, value);
+    this.#parameters?.check(this.#route, args, this.#styles, collect);
+    this.#styles?.checkCookies(this.#route, args.cookies ?? EMPTY, collect);
     const body = this.#route.body;
     if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
     else if (prepared !== undefined && args.body !== undefined) {
-      const files = prepared.content.binaryFields ?? [];
-      const checked = files.length === 0 ? args.body : this.#bodyEncoder().checked(args.body, files);
-      collect(issues, "body", prepared.validator, checked);
+      // file fields as the text the validator reads
+      const checked = this.#bodies?.checked(args.body, prepared.content.binaryFields ?? []) ?? args.body;
+      collectIssues(issues, "body", prepared.validator, checked);
     }
     if (issues.length > 0) throw new RequestValidationError(this.#route.operationId, issues);
   }
 }
 
-function collect(issues: RequestIssue[], part: RequestPart, validator: Validator | undefined, value: unknown): void {
+function collectIssues(
+  issues: RequestIssue[],
+  part: RequestPart,
+  validator: Validator | undefined,
+  value: unknown,
+): void {
   if (validator === undefined) return;
   const result = validator(value, ALL_ERRORS);
   if (!result.valid) for (const error of result.errors) issues.push({ in: part, ...error });
+}
+
+/**
+ * The credentials of a route whose schemes are all API keys in headers: the first alternative the
+ * credentials satisfy (an empty one, authentication optional, is skipped so that credentials, when
+ * given, are still sent). Any other scheme is the route's auth encoder's to place.
+ */
+function headerKeys(route: CallRoute, credentials: Credentials): CredentialPlacement {
+  let placed: Record<string, string> | undefined;
+  for (const alternative of route.security) {
+    const headers: Record<string, string> = {};
+    let satisfied = alternative.length > 0;
+    for (const scheme of alternative) {
+      if (scheme.type !== "apiKey" || scheme.in !== "header") lacking(route, "auth");
+      const value = credentials.credentials?.[scheme.scheme] ?? credentials.apiKey;
+      if (value === undefined) satisfied = false;
+      // a name and password given for a key is sent as `user:password`
+      else
+        headers[(scheme.name ?? "").toLowerCase()] =
+          typeof value === "object" ? `${value.username}:${value.password}` : value;
+    }
+    placed ??= satisfied ? headers : undefined;
+  }
+  return { headers: placed ?? {}, query: "" };
 }
 
 function acceptHeader(route: CallRoute): Record<string, string> {
@@ -258,12 +240,14 @@ function acceptHeader(route: CallRoute): Record<string, string> {
 }
 
 /**
- * Refuses a route written by hand without an encoder it needs (the generator names it), saying
- * what to set: each encoder is exported by the client module of its name.
+ * Refuses a route written by hand without an encoder its operation needs (the generator names
+ * it: parameters, label, matrix and cookie parameters, a body other than JSON, credentials other
+ * than API keys in headers), saying what to set: each encoder is exported by the client module of
+ * its name.
  */
-function lacking(route: CallRoute, needs: string, encoder: keyof RouteEncoders): never {
+function lacking(route: CallRoute, encoder: keyof RouteEncoders): never {
   throw new TypeError(
-    `${route.operationId}: ${needs} the route's \`encoders.${encoder}\` (client/${encoder}.ts): run \`npm run generate\` again`,
+    `${route.operationId}: the route names no \`encoders.${encoder}\` (client/${encoder}.ts), which the operation needs: run \`npm run generate\` again`,
   );
 }
 
@@ -278,5 +262,3 @@ function missingBody(pointer: string): RequestIssue {
     message: "is required",
   };
 }
-
-function ignore(): void {}

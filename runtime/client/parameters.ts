@@ -9,6 +9,7 @@
  */
 import type {
   CallRoute,
+  IssueCollector,
   ParameterEncoder,
   ParametersAsSent,
   ParameterValues,
@@ -280,7 +281,10 @@ export function definedEntries(value: Readonly<Record<string, unknown>>): [strin
 
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 
-/** A call's path and query string, `authQuery` last (see `ParameterEncoder.target`). */
+/**
+ * A call's path and query string ("/workers/7?limit=5"), `authQuery` (a query credential) last;
+ * throws the client's RequestValidationError when the path cannot be filled.
+ */
 export function target(
   route: CallRoute,
   template: PathTemplate,
@@ -333,8 +337,52 @@ function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidati
   ]);
 }
 
+/** How an operation's calls make their URL (see `ParameterEncoder.urlOf`): its path compiled once. */
+function urlOf(
+  route: CallRoute,
+  base: string,
+  authQuery: string,
+  styles: StyleEncoder | undefined,
+): ((values: ParameterValues) => string) | undefined {
+  if (route.pathParams.length + route.query.length === 0) return undefined;
+  const template = compilePath(route.path);
+  return (values) => base + target(route, template, values, authQuery, styles);
+}
+
+/** Checks a call's path, query and header parameters as the server reads them back, when the route has their validators. */
+function check(
+  route: CallRoute,
+  values: ParameterValues,
+  styles: StyleEncoder | undefined,
+  collect: IssueCollector,
+): void {
+  const validators = route.validators;
+  if ((validators.pathParams ?? validators.query ?? validators.headers) === undefined) return;
+  const sent = allAsSent(route, values, styles);
+  collect("path", validators.pathParams, sent.path);
+  collect("query", validators.query, sent.query);
+  collect("header", validators.headers, sent.headers);
+}
+
+/** Writes a call's header parameters (see `ParameterEncoder.writeHeaders`). */
+function writeHeaders(
+  route: CallRoute,
+  values: Readonly<Record<string, unknown>>,
+  headers: Record<string, string>,
+): void {
+  for (const [name, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    // a header the route does not declare is sent as the text it is given
+    headers[lower] = headerText(
+      route.headers.find((h) => h.name.toLowerCase() === lower),
+      value,
+    );
+  }
+}
+
 /**
  * The parameter encoder the route of each operation with parameters names (`Route.encoders`): a
  * page whose operations have none does not bundle this module's encoding.
  */
-export const parameterEncoder: ParameterEncoder = { compilePath, headerText, target, allAsSent };
+export const parameterEncoder: ParameterEncoder = { urlOf, writeHeaders, check };

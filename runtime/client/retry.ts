@@ -1,8 +1,10 @@
 /**
  * Retries: when a failed call is tried again and after how long (exponential backoff with full
- * jitter, Retry-After honoured). The engine takes a policy (`retrying(options)`), so a page that
- * does not retry bundles none of this.
+ * jitter, Retry-After honoured), and the wait itself. The engine takes a policy
+ * (`retrying(options)`), so a page that does not retry bundles none of this.
  */
+
+import { ApiNetworkError } from "./errors.js";
 
 /** Opt-in retries with exponential backoff and full jitter. */
 export interface RetryOptions {
@@ -19,15 +21,41 @@ export interface RetryOptions {
 }
 
 /**
- * When a call is tried again, and after how long: `attempt` is the number of the attempt that
- * failed (from 0), `response` its answer (undefined after a network failure); undefined for no
- * retry. `createBaseClient` takes one, so a page that does not retry does not bundle the retries.
+ * Sends a call's attempts: `attempt(wait)` sends one once `wait` is over (it rejects with the
+ * call's failure: an `ApiNetworkError` when the network failed, the call's abort or timeout when
+ * one cuts the wait short); after a network failure or an answer that is retried, the policy
+ * tries again after a wait, and resolves with the last answer or rejects with the last failure.
+ * `method` is the call's, `signal` aborts its waits. `createBaseClient` takes one, so a page that
+ * does not retry does not bundle the retries.
  */
-export type RetryPolicy = (attempt: number, idempotent: boolean, response: Response | undefined) => number | undefined;
+export type RetryPolicy = (
+  attempt: (wait?: Promise<void>) => Promise<Response>,
+  method: string,
+  signal: AbortSignal | undefined,
+) => Promise<Response>;
 
 /** The retry policy of the options: exponential backoff with full jitter, Retry-After honoured. */
 export function retrying(retry: RetryOptions): RetryPolicy {
-  return (attempt, idempotent, response) => retryDelay(retry, attempt, idempotent, response);
+  return async (attempt, method, signal) => {
+    const idempotent = isIdempotent(method);
+    let wait: Promise<void> | undefined;
+    for (let count = 0; ; count++) {
+      let response: Response;
+      try {
+        response = await attempt(wait);
+      } catch (failure) {
+        const delay = failure instanceof ApiNetworkError ? retryDelay(retry, count, idempotent, undefined) : undefined;
+        if (delay === undefined) throw failure;
+        wait = pause(delay, signal);
+        continue;
+      }
+      const delay = response.ok ? undefined : retryDelay(retry, count, idempotent, response);
+      if (delay === undefined) return response;
+      // the answer is not read: its connection is released before the wait
+      await response.body?.cancel().catch(ignore);
+      wait = pause(delay, signal);
+    }
+  };
 }
 
 /** Options whose `retry` is given as RetryOptions, with it as the policy the engine takes. */
@@ -90,3 +118,29 @@ function httpDate(text: string): number | undefined {
   const date = parsable === undefined ? Number.NaN : Date.parse(parsable);
   return Number.isNaN(date) ? undefined : date;
 }
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts (a call's timeout or its caller). */
+export function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return new Promise((resolve) => setTimeout(resolve, ms));
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]);
+
+/** Whether a method may be repeated without changing the outcome (RFC 9110, 9.2.2). */
+export function isIdempotent(method: string): boolean {
+  return IDEMPOTENT.has(method);
+}
+
+function ignore(): void {}

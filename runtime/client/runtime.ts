@@ -4,9 +4,8 @@
  * the operation's route itself (the TanStack Query options do, so a page bundles only the routes
  * it calls). Operations are prepared on their first call and kept for the client's life.
  */
-import type { CallRoute, ResponseValidators, Route, Validator } from "../route-types.js";
-import type { Credentials } from "./auth.js";
-import { Operation } from "./operation.js";
+import type { CallRoute, Credentials, ResponseValidators, Route, Validator } from "../route-types.js";
+import { EMPTY, Operation } from "./operation.js";
 import type { RetryOptions, RetryPolicy } from "./retry.js";
 
 /** The fetch the client calls: the global one by default. */
@@ -91,8 +90,6 @@ export interface ClientApi {
   readonly servers: readonly ServerEntry[];
 }
 
-const NO_ARGS: CallArgs = Object.freeze({});
-
 /** The engine of one client: its resolved options and its prepared operations. */
 export class Runtime {
   readonly #routes: Readonly<Record<string, Route>>;
@@ -104,27 +101,30 @@ export class Runtime {
     this.#settings = resolveSettings(api.servers, options);
   }
 
-  /** Calls an operation: its key in the route table, or its route (or call entry). */
-  call<R>(operation: string | CallRoute, args: object | undefined, options: CallOptions | undefined): Promise<R> {
+  /**
+   * Calls an operation: its key in the route table, or its route (or call entry). Async, so that
+   * whatever keeps the call from being sent (an unknown key, a route that cannot be prepared)
+   * rejects it.
+   */
+  async call<R>(operation: string | CallRoute, args: object | undefined, options: CallOptions | undefined): Promise<R> {
     const route = typeof operation === "string" ? this.#routes[operation] : operation;
-    if (route === undefined) return Promise.reject(new TypeError(`no operation "${operation}" in the route table`));
+    if (route === undefined) throw new TypeError(`no operation "${operation}" in the route table`);
     let prepared = this.#operations.get(route);
     if (prepared === undefined) {
       const answers = this.#settings.validateResponses ? this.#answerValidators(route) : undefined;
-      if (answers instanceof TypeError) return Promise.reject(answers);
       prepared = new Operation(route, this.#settings, answers);
       this.#operations.set(route, prepared);
     }
-    return prepared.send((args ?? NO_ARGS) as CallArgs, options) as Promise<R>;
+    return prepared.send((args ?? EMPTY) as CallArgs, options) as Promise<R>;
   }
 
   /** The validators of the answers of `route`: its own, its entry's in the table, or the ones given. */
-  #answerValidators(route: CallRoute): Readonly<Record<string, Validator>> | TypeError {
+  #answerValidators(route: CallRoute): Readonly<Record<string, Validator>> {
     const id = route.operationId;
     const answers =
       route.validators.responses ?? this.#routes[id]?.validators.responses ?? this.#settings.responseValidators?.[id];
     if (answers !== undefined) return answers;
-    return new TypeError(
+    throw new TypeError(
       `${id}: validateResponses needs the answers' validators: give createBaseClient \`validateResponses: responseValidators\``,
     );
   }

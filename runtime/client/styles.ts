@@ -29,13 +29,15 @@ export const styleEncoder: StyleEncoder = {
       return parameter === undefined ? undefined : styledPathText(parameter, value);
     };
   },
-  cookieHeader: ({ cookies = [] }, values, existing) => {
-    const header = values === undefined ? "" : cookieHeader(cookies, values);
-    if (header === "") return existing;
-    return existing === undefined ? header : `${existing}; ${header}`;
+  writeCookies: ({ cookies = [] }, values, headers) => {
+    const header = cookieHeader(cookies, values);
+    if (header === "") return;
+    const existing = headers["cookie"];
+    headers["cookie"] = existing === undefined ? header : `${existing}; ${header}`;
   },
   pathAsSent: ({ pathStyles = [] }, values, sent) => styledAsSent(pathStyles, values, sent),
-  cookiesAsSent: ({ cookies = [] }, values) => styledAsSent(cookies, values),
+  checkCookies: (route, values, collect) =>
+    collect("cookie", route.validators.cookies, styledAsSent(route.cookies ?? [], values)),
 };
 
 /** The text of a label or matrix path parameter, prefix included. */

@@ -33,6 +33,7 @@ async function kept(source: string): Promise<{
   encodesParameters: boolean;
   encodesForms: boolean;
   retries: boolean;
+  placesCredentials: boolean;
 }> {
   const text = await bundleBesideGenerated(source);
   const names = (pattern: RegExp): string[] => [...text.matchAll(pattern)].map((match) => match[1] ?? "").sort();
@@ -42,12 +43,15 @@ async function kept(source: string): Promise<{
     encodesParameters: /^function encodeQuery\(/m.test(text),
     encodesForms: /^function toFormData\(/m.test(text),
     retries: /^function retryDelay\(/m.test(text),
+    placesCredentials: /^function placeCredentials\(/m.test(text),
   };
 }
 
 describe("a page's bundle", () => {
   it("with createBaseClient, holds the call entries and request validators of the operations it uses, no other", async () => {
-    const { validators, routes, encodesParameters, encodesForms, retries } = await kept(page("createBaseClient"));
+    const { validators, routes, encodesParameters, encodesForms, retries, placesCredentials } = await kept(
+      page("createBaseClient"),
+    );
     expect(routes).toEqual(["createEventCall", "listEventsCall"]);
     expect(validators).toEqual(["validateEventCreate"]);
     // neither operation has parameters nor a body other than JSON, so their encoding is left out
@@ -55,6 +59,8 @@ describe("a page's bundle", () => {
     expect(encodesForms).toBe(false);
     // nor does it retry, so the retries are left out
     expect(retries).toBe(false);
+    // its operations take an API key in a header, which the engine places itself
+    expect(placesCredentials).toBe(false);
   });
 
   it("with an operation that has parameters, holds the parameter encoding", async () => {

@@ -17,7 +17,13 @@ import {
   queryKeyRoot,
   updateEventMutationOptions,
 } from "../../generated/query/index.js";
-import { invalidationsOf, mutationKeyOf, queryKeyOf, templated } from "../../generated/query/runtime.js";
+import {
+  fixedQueryKeyOf,
+  invalidationsOf,
+  mutationKeyOf,
+  queryKeyOf,
+  templated,
+} from "../../generated/query/runtime.js";
 
 /** The installed version of a package. */
 function versionOf(name: string): string {
@@ -78,6 +84,14 @@ describe("query keys", () => {
       "events",
       '{"x":1}',
       { cookies: { session: "s" } },
+    ]);
+    // a path without parameters: its segments as written, the same as when filled
+    for (const input of [undefined, { query: { limit: 5 } }, { headers: { "x-a": "1" }, cookies: { c: "2" } }])
+      expect(fixedQueryKeyOf(API, routes.listEvents, input)).toEqual(queryKeyOf(API, routes.listEvents, input));
+    expect(fixedQueryKeyOf(API, routes.listEvents, { query: { limit: 5 } })).toEqual([
+      ROOT,
+      "events",
+      { query: { limit: 5 } },
     ]);
     expect(mutationKeyOf(API, "updateEvent", routes.updateEvent)).toEqual([ROOT, "events", "{id}", "updateEvent"]);
     expect(createEventMutationOptions(recordingClient(1).client).mutationKey).toEqual([ROOT, "events", "createEvent"]);

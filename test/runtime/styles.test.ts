@@ -149,7 +149,7 @@ describe("the client engine", () => {
     const runtime = new Runtime({ servers: [] }, { baseUrl: "http://127.0.0.1:1" });
     const bare: CallRoute = { ...labelRoute, encoders: { parameters: parameterEncoder } };
     await expect(runtime.call(bare, { path: { color: ["a"] } }, undefined)).rejects.toThrow(
-      "getX: label, matrix or cookie parameters need the route's `encoders.styles` (client/styles.ts)",
+      "getX: the route names no `encoders.styles` (client/styles.ts), which the operation needs",
     );
   });
 });

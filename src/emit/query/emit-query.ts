@@ -22,14 +22,16 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
   const map = buildInvalidationMap(model, document);
   const byName = new Map(model.operations.map((operation) => [operation.names.method, operation]));
   const title = `${model.source.title} (version ${model.source.version})`;
+  const gets = model.operations.filter((operation) => operation.method === "get");
   const view = {
     fileDoc: wrap(
       `TanStack Query v5 options of ${title}: for each GET operation its query key and \`{ queryKey, queryFn }\` (and, for one paged by a cursor, offset or page query parameter, infinite query options), for each other operation \`{ mutationKey, mutationFn, onSuccess }\`, whose onSuccess invalidates the queries the spec says it can change. @tanstack/query-core is a peer dependency of this entry point (for its types only).`,
     ),
     root: keyRoot(model.source.title),
-    queries: model.operations
-      .filter((operation) => operation.method === "get")
-      .map((operation) => queryView(operation, config.paging)),
+    queries: gets.map((operation) => queryView(operation, config.paging)),
+    // a key is filled from the call's path parameters only where the path has any
+    fixedKeys: gets.some((operation) => !hasPathParameters(operation)),
+    filledKeys: gets.some(hasPathParameters),
     templated: Object.values(map).some((entries) =>
       entries.some((entry) => targetView(byName.get(entry.query)?.path ?? "").templated),
     ),
@@ -65,12 +67,18 @@ function queryView(operation: OperationModel, rules: readonly PagingRule[]): obj
     route: routeText(operation),
     routeName: callConstName(operation),
     keyName: `${operation.names.method}QueryKey`,
+    fixedPath: !hasPathParameters(operation),
     optionsName: `${operation.names.method}QueryOptions`,
     optional: !required,
     ...(paging === undefined
       ? {}
       : { infinite: { ...paging, optionsName: `${operation.names.method}InfiniteQueryOptions` } }),
   };
+}
+
+/** Whether an operation's path has parameters, which its query keys are filled from. */
+function hasPathParameters(operation: OperationModel): boolean {
+  return operation.path.includes("{");
 }
 
 function routeText(operation: OperationModel): string {

@@ -14,7 +14,12 @@ import { CodeRef } from "../literal.js";
  */
 export type RouteView = Omit<Route, "validators" | "encoders"> & {
   readonly validators: ValidatorsView;
-  readonly encoders?: { readonly parameters?: CodeRef; readonly body?: CodeRef; readonly styles?: CodeRef };
+  readonly encoders?: {
+    readonly parameters?: CodeRef;
+    readonly body?: CodeRef;
+    readonly styles?: CodeRef;
+    readonly auth?: CodeRef;
+  };
 };
 
 /** The generated validators of a route, as references into the validators module. */
@@ -66,16 +71,17 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     responses: Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)])),
     security: operation.security.map((requirement) => requirement.schemes.flatMap((s) => schemeView(s.name, model))),
     validators: validatorsView(operation),
-    ...encodersView(operation),
+    ...encodersView(operation, model),
   };
 }
 
 /** The client's encoders an operation needs, as routes.ts imports them: named only by routes that need them. */
-function encodersView(operation: OperationModel): Pick<RouteView, "encoders"> {
+function encodersView(operation: OperationModel, model: ApiModel): Pick<RouteView, "encoders"> {
   const encoders = {
     ...(hasParameters(operation) ? { parameters: new CodeRef("parameterEncoder") } : {}),
     ...(hasOtherBody(operation) ? { body: new CodeRef("bodyEncoder") } : {}),
     ...(hasStyles(operation) ? { styles: new CodeRef("styleEncoder") } : {}),
+    ...(hasOtherAuth(operation, model) ? { auth: new CodeRef("authEncoder") } : {}),
   };
   return Object.keys(encoders).length === 0 ? {} : { encoders };
 }
@@ -97,6 +103,18 @@ export function hasParameters({ parameters }: OperationModel): boolean {
 /** Whether an operation has label or matrix path parameters, or cookie parameters. */
 export function hasStyles({ parameters }: OperationModel): boolean {
   return parameters.cookie.length > 0 || parameters.path.some((p) => p.style !== "simple");
+}
+
+/**
+ * Whether an operation's security names a scheme other than an API key in a header (which the
+ * engine places itself): bearer, basic, oauth2, openIdConnect, or an API key in the query or a cookie.
+ */
+export function hasOtherAuth(operation: OperationModel, model: ApiModel): boolean {
+  return operation.security.some((requirement) =>
+    requirement.schemes.some(({ name }) =>
+      schemeView(name, model).some((scheme) => scheme.type !== "apiKey" || scheme.in !== "header"),
+    ),
+  );
 }
 
 /** Path parameters of style label or matrix, listed only when there are any. */

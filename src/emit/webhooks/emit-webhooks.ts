@@ -7,7 +7,7 @@
  */
 import { buildMethodView, type MethodView } from "../client/method-view.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
-import { buildRouteView, hasOtherBody, hasParameters, hasStyles } from "../routes/route-view.js";
+import { buildRouteView, hasOtherAuth, hasOtherBody, hasParameters, hasStyles } from "../routes/route-view.js";
 import { wrap } from "../server/emit-server.js";
 import { buildHandlerView } from "../server/handler-view.js";
 
@@ -30,6 +30,7 @@ export function emitWebhooks({ model, config }: EmitInput): GeneratedFile[] {
       usesParameters: model.webhooks.some(hasParameters),
       usesBodies: model.webhooks.some(hasOtherBody),
       usesStyles: model.webhooks.some(hasStyles),
+      usesAuth: model.webhooks.some((hook) => hasOtherAuth(hook, model)),
     }),
     render("handlers", {
       fileDoc: wrap(docs.handlers(title)),

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { authEncoder } from "../../../runtime/client/auth.js";
 import {
   ApiError,
   ApiNetworkError,
@@ -11,7 +12,7 @@ import { retrying } from "../../../runtime/client/retry.js";
 import type { CallArgs, CallOptions, FetchFunction, Settings } from "../../../runtime/client/runtime.js";
 import type { Route, Validator } from "../../../runtime/route-types.js";
 import { rejection } from "../support/promises.js";
-import { accepting, apiKey, content, param, refusing, route, stringProperties } from "../support/routes.js";
+import { accepting, apiKey, content, http, param, refusing, route, stringProperties } from "../support/routes.js";
 
 const json = content("application/json");
 
@@ -118,18 +119,19 @@ describe("Operation", () => {
 
     it("refuses a route with parameters that names no parameter encoder, saying what to set", async () => {
       const fetch = fakeFetch(() => ok());
-      const bare = { ...GET_WORKER, encoders: undefined };
+      // its query key is placed by the credential encoder, which it keeps
+      const bare = { ...GET_WORKER, encoders: { auth: authEncoder } };
       const error = await rejection(send(bare, fetch, { path: { id: 7, day: "2024-04-20" } }));
       expect(error).toBeInstanceOf(TypeError);
       expect(String(error)).toMatch(
-        /getWorker: path, query or header parameters need the route's `encoders.parameters` \(client\/parameters.ts\)/,
+        /getWorker: the route names no `encoders.parameters` \(client\/parameters.ts\), which the operation needs/,
       );
       expect(fetch.calls).toHaveLength(0);
       // without request checks, the URL needs the encoder all the same
       const unchecked = await rejection(
         send(bare, fetch, { path: { id: 7, day: "x" } }, undefined, { validateRequests: false }),
       );
-      expect(String(unchecked)).toMatch(/need the route's `encoders.parameters`/);
+      expect(String(unchecked)).toMatch(/names no `encoders.parameters`/);
     });
 
     it("refuses a body other than JSON on a route that names no body encoder, saying what to set", async () => {
@@ -137,7 +139,7 @@ describe("Operation", () => {
       const bare = { ...CREATE, encoders: undefined };
       const error = await rejection(send(bare, fetch, { body: new Uint8Array([1]) }));
       expect(String(error)).toMatch(
-        /createThing: a body other than JSON needs the route's `encoders.body` \(client\/body.ts\): run `npm run generate` again/,
+        /createThing: the route names no `encoders.body` \(client\/body.ts\), which the operation needs: run `npm run generate` again/,
       );
       expect(fetch.calls).toHaveLength(0);
     });
@@ -152,6 +154,37 @@ describe("Operation", () => {
       await send(jsonOnly, fetch, { body: { name: "x" } });
       expect(fetch.calls[0]?.init.body).toBe('{"name":"x"}');
       expect(new Headers(fetch.calls[0]?.init.headers).get("content-type")).toBe("application/json");
+    });
+
+    it("sends API keys in headers on a route without encoders, the first alternative they satisfy", async () => {
+      const fetch = fakeFetch(() => ok());
+      const keyed = route({
+        security: [[], [apiKey("header", "X-Other", "other")], [apiKey("header", "X-API-KEY", "key")]],
+        encoders: undefined,
+      });
+      await send(keyed, fetch, {}, undefined, { credentials: { key: "k1" } });
+      await send(keyed, fetch, {}, undefined, { apiKey: "k2" });
+      await send(keyed, fetch, {}, undefined, { credentials: { key: { username: "u", password: "p" } } });
+      await send(keyed, fetch, {});
+      const sent = fetch.calls.map((call) => new Headers(call.init.headers));
+      expect(sent.map((headers) => [headers.get("x-other"), headers.get("x-api-key")])).toEqual([
+        [null, "k1"],
+        ["k2", null],
+        [null, "u:p"],
+        [null, null],
+      ]);
+    });
+
+    it("refuses a route with other schemes than header API keys that names no credential encoder", async () => {
+      const fetch = fakeFetch(() => ok());
+      for (const scheme of [apiKey("query", "api_key"), apiKey("cookie", "session"), http("bearer")]) {
+        const error = await rejection(send(route({ security: [[scheme]], encoders: undefined }), fetch));
+        expect(error).toBeInstanceOf(TypeError);
+        expect(String(error)).toMatch(
+          /getThings: the route names no `encoders.auth` \(client\/auth.ts\), which the operation needs: run `npm run generate` again/,
+        );
+      }
+      expect(fetch.calls).toHaveLength(0);
     });
 
     it("sends a route without parameters, and without an encoder, to its fixed URL", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type RetryOptions, retryAfter, retryDelay } from "../../../runtime/client/retry.js";
-import { CallScope, isIdempotent, pause } from "../../../runtime/client/transport.js";
+import { isIdempotent, pause, type RetryOptions, retryAfter, retryDelay } from "../../../runtime/client/retry.js";
+import { CallScope } from "../../../runtime/client/transport.js";
 
 /** How a promise has settled so far: "pending", "resolved" or the rejection reason. */
 function track(promise: Promise<unknown>): () => unknown {
@@ -73,23 +73,23 @@ describe("transport", () => {
       expect(scope.timedOut).toBe(false);
     });
 
-    it("waits, or rejects with the abort reason as soon as the call is aborted", async () => {
+    it("lets a retry wait, or rejects it with the abort reason as soon as the call is aborted", async () => {
       const caller = new AbortController();
       const scope = new CallScope(caller.signal, 1000);
-      const done = track(scope.wait(100));
+      const done = track(pause(100, scope.signal));
       await vi.advanceTimersByTimeAsync(100);
       expect(done()).toBe("resolved");
-      const cancelled = track(scope.wait(500));
+      const cancelled = track(pause(500, scope.signal));
       await vi.advanceTimersByTimeAsync(10);
       caller.abort("stop");
       await vi.advanceTimersByTimeAsync(0);
       expect(cancelled()).toBe("stop");
-      await expect(scope.wait(1)).rejects.toBe("stop");
+      await expect(pause(1, scope.signal)).rejects.toBe("stop");
     });
 
     it("rejects a wait that outlasts the timeout when the timeout expires", async () => {
       const scope = new CallScope(undefined, 100);
-      const waited = track(scope.wait(1000));
+      const waited = track(pause(1000, scope.signal));
       await vi.advanceTimersByTimeAsync(100);
       expect(waited()).toBeInstanceOf(DOMException);
       expect(scope.timedOut).toBe(true);
@@ -97,14 +97,14 @@ describe("transport", () => {
   });
 
   describe("pause", () => {
-    it("waits the given time, cancellable through the scope", async () => {
+    it("waits the given time, cancellable through the call's signal", async () => {
       const plain = track(pause(20, undefined));
       await vi.advanceTimersByTimeAsync(19);
       expect(plain()).toBe("pending");
       await vi.advanceTimersByTimeAsync(1);
       expect(plain()).toBe("resolved");
       const caller = new AbortController();
-      const scoped = track(pause(20, new CallScope(caller.signal, undefined)));
+      const scoped = track(pause(20, new CallScope(caller.signal, undefined).signal));
       caller.abort("gone");
       await vi.advanceTimersByTimeAsync(0);
       expect(scoped()).toBe("gone");

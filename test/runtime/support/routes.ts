@@ -1,4 +1,5 @@
 /** Hand-written route-table entries and validators, small enough to read in a test. */
+import { authEncoder } from "../../../runtime/client/auth.js";
 import { bodyEncoder } from "../../../runtime/client/body.js";
 import { parameterEncoder } from "../../../runtime/client/parameters.js";
 import { bodyKindOf } from "../../../runtime/media-types.js";
@@ -13,8 +14,8 @@ import type { ValidationError } from "../../../runtime/validators/types.js";
 
 /**
  * A route: GET /things answering 200 with JSON, no parameters, no body, no security, naming the
- * parameter and body encoders as a generated route with parameters and a body other than JSON
- * does; `overrides` replace any of it.
+ * parameter, body and credential encoders as a generated route with parameters, a body other than
+ * JSON and schemes other than header API keys does; `overrides` replace any of it.
  */
 export function route(overrides: Partial<Route> = {}): Route {
   return {
@@ -27,7 +28,7 @@ export function route(overrides: Partial<Route> = {}): Route {
     responses: { "200": [content("application/json")] },
     security: [],
     validators: { body: {}, responses: {} },
-    encoders: { parameters: parameterEncoder, body: bodyEncoder },
+    encoders: { parameters: parameterEncoder, body: bodyEncoder, auth: authEncoder },
     ...overrides,
   };
 }

@@ -13,7 +13,7 @@ import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type CallInput, fixedQueryKeyOf, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -54,12 +54,12 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `getCategoryTree` (GET /categories); a prefix of it names every query below. */
 export function getCategoryTreeQueryKey(input?: Parameters<Client["getCategoryTree"]>[0]): DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">> {
-  return queryKeyOf(api, R.getCategoryTreeCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
+  return fixedQueryKeyOf(api, R.getCategoryTreeCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
 }
 
 /** `{ queryKey, queryFn }` of `getCategoryTree` (GET /categories), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function getCategoryTreeQueryOptions(client: BaseClient, input?: Parameters<Client["getCategoryTree"]>[0]) {
-  const options = queryOptionsOf(api, R.getCategoryTreeCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getCategoryTree">>(R.getCategoryTreeCall, input, call));
+  const options = queryOptionsOf(R.getCategoryTreeCall, getCategoryTreeQueryKey(input), (call) => client[RUNTIME].call<Result<"getCategoryTree">>(R.getCategoryTreeCall, input, call));
   return options as typeof options & Typed<Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
 }
 
@@ -70,18 +70,18 @@ export function getCustomerQueryKey(input: Parameters<Client["getCustomer"]>[0])
 
 /** `{ queryKey, queryFn }` of `getCustomer` (GET /customers/{customerId}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function getCustomerQueryOptions(client: BaseClient, input: Parameters<Client["getCustomer"]>[0]) {
-  const options = queryOptionsOf(api, R.getCustomerCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getCustomer">>(R.getCustomerCall, input, call));
+  const options = queryOptionsOf(R.getCustomerCall, getCustomerQueryKey(input), (call) => client[RUNTIME].call<Result<"getCustomer">>(R.getCustomerCall, input, call));
   return options as typeof options & Typed<Result<"getCustomer">, QueryErrorOf<"getCustomer">>;
 }
 
 /** The query key of `listOrders` (GET /orders); a prefix of it names every query below. */
 export function listOrdersQueryKey(input?: Parameters<Client["listOrders"]>[0]): DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">> {
-  return queryKeyOf(api, R.listOrdersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">>;
+  return fixedQueryKeyOf(api, R.listOrdersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">>;
 }
 
 /** `{ queryKey, queryFn }` of `listOrders` (GET /orders), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listOrdersQueryOptions(client: BaseClient, input?: Parameters<Client["listOrders"]>[0]) {
-  const options = queryOptionsOf(api, R.listOrdersCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listOrders">>(R.listOrdersCall, input, call));
+  const options = queryOptionsOf(R.listOrdersCall, listOrdersQueryKey(input), (call) => client[RUNTIME].call<Result<"listOrders">>(R.listOrdersCall, input, call));
   return options as typeof options & Typed<Result<"listOrders">, QueryErrorOf<"listOrders">>;
 }
 

@@ -13,7 +13,7 @@ import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type CallInput, fixedQueryKeyOf, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -54,12 +54,12 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `listThings` (GET /things); a prefix of it names every query below. */
 export function listThingsQueryKey(input?: Parameters<Client["listThings"]>[0]): DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">> {
-  return queryKeyOf(api, R.listThingsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">>;
+  return fixedQueryKeyOf(api, R.listThingsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">>;
 }
 
 /** `{ queryKey, queryFn }` of `listThings` (GET /things), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listThingsQueryOptions(client: BaseClient, input?: Parameters<Client["listThings"]>[0]) {
-  const options = queryOptionsOf(api, R.listThingsCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listThings">>(R.listThingsCall, input, call));
+  const options = queryOptionsOf(R.listThingsCall, listThingsQueryKey(input), (call) => client[RUNTIME].call<Result<"listThings">>(R.listThingsCall, input, call));
   return options as typeof options & Typed<Result<"listThings">, QueryErrorOf<"listThings">>;
 }
 

@@ -13,7 +13,7 @@ import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { type CallInput, infiniteQueryOptionsOf, type MutationSettings, mutationOptionsOf, type Paging, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf, templated } from "./runtime.js";
+import { type CallInput, fixedQueryKeyOf, infiniteQueryOptionsOf, type MutationSettings, mutationOptionsOf, type Paging, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf, templated } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -56,23 +56,23 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `listChanges` (GET /changes); a prefix of it names every query below. */
 export function listChangesQueryKey(input?: Parameters<Client["listChanges"]>[0]): DataTag<QueryKey, Result<"listChanges">, QueryErrorOf<"listChanges">> {
-  return queryKeyOf(api, R.listChangesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listChanges">, QueryErrorOf<"listChanges">>;
+  return fixedQueryKeyOf(api, R.listChangesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listChanges">, QueryErrorOf<"listChanges">>;
 }
 
 /** `{ queryKey, queryFn }` of `listChanges` (GET /changes), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listChangesQueryOptions(client: BaseClient, input?: Parameters<Client["listChanges"]>[0]) {
-  const options = queryOptionsOf(api, R.listChangesCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listChanges">>(R.listChangesCall, input, call));
+  const options = queryOptionsOf(R.listChangesCall, listChangesQueryKey(input), (call) => client[RUNTIME].call<Result<"listChanges">>(R.listChangesCall, input, call));
   return options as typeof options & Typed<Result<"listChanges">, QueryErrorOf<"listChanges">>;
 }
 
 /** The query key of `listItems` (GET /items); a prefix of it names every query below. */
 export function listItemsQueryKey(input?: Parameters<Client["listItems"]>[0]): DataTag<QueryKey, Result<"listItems">, QueryErrorOf<"listItems">> {
-  return queryKeyOf(api, R.listItemsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listItems">, QueryErrorOf<"listItems">>;
+  return fixedQueryKeyOf(api, R.listItemsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listItems">, QueryErrorOf<"listItems">>;
 }
 
 /** `{ queryKey, queryFn }` of `listItems` (GET /items), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listItemsQueryOptions(client: BaseClient, input?: Parameters<Client["listItems"]>[0]) {
-  const options = queryOptionsOf(api, R.listItemsCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listItems">>(R.listItemsCall, input, call));
+  const options = queryOptionsOf(R.listItemsCall, listItemsQueryKey(input), (call) => client[RUNTIME].call<Result<"listItems">>(R.listItemsCall, input, call));
   return options as typeof options & Typed<Result<"listItems">, QueryErrorOf<"listItems">>;
 }
 
@@ -94,7 +94,7 @@ export function listShopPagesQueryKey(input: Parameters<Client["listShopPages"]>
 
 /** `{ queryKey, queryFn }` of `listShopPages` (GET /shops/{shopId}/pages), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listShopPagesQueryOptions(client: BaseClient, input: Parameters<Client["listShopPages"]>[0]) {
-  const options = queryOptionsOf(api, R.listShopPagesCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listShopPages">>(R.listShopPagesCall, input, call));
+  const options = queryOptionsOf(R.listShopPagesCall, listShopPagesQueryKey(input), (call) => client[RUNTIME].call<Result<"listShopPages">>(R.listShopPagesCall, input, call));
   return options as typeof options & Typed<Result<"listShopPages">, QueryErrorOf<"listShopPages">>;
 }
 
@@ -111,12 +111,12 @@ export function listShopPagesInfiniteQueryOptions(client: BaseClient, input: Par
 
 /** The query key of `readFeed` (GET /feed); a prefix of it names every query below. */
 export function readFeedQueryKey(input?: Parameters<Client["readFeed"]>[0]): DataTag<QueryKey, Result<"readFeed">, QueryErrorOf<"readFeed">> {
-  return queryKeyOf(api, R.readFeedCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"readFeed">, QueryErrorOf<"readFeed">>;
+  return fixedQueryKeyOf(api, R.readFeedCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"readFeed">, QueryErrorOf<"readFeed">>;
 }
 
 /** `{ queryKey, queryFn }` of `readFeed` (GET /feed), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function readFeedQueryOptions(client: BaseClient, input?: Parameters<Client["readFeed"]>[0]) {
-  const options = queryOptionsOf(api, R.readFeedCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"readFeed">>(R.readFeedCall, input, call));
+  const options = queryOptionsOf(R.readFeedCall, readFeedQueryKey(input), (call) => client[RUNTIME].call<Result<"readFeed">>(R.readFeedCall, input, call));
   return options as typeof options & Typed<Result<"readFeed">, QueryErrorOf<"readFeed">>;
 }
 

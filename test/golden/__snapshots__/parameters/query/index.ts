@@ -13,7 +13,7 @@ import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type CallInput, fixedQueryKeyOf, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -54,17 +54,17 @@ export function getOrderQueryKey(input: Parameters<Client["getOrder"]>[0]): Data
 
 /** `{ queryKey, queryFn }` of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function getOrderQueryOptions(client: BaseClient, input: Parameters<Client["getOrder"]>[0]) {
-  const options = queryOptionsOf(api, R.getOrderCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"getOrder">>(R.getOrderCall, input, call));
+  const options = queryOptionsOf(R.getOrderCall, getOrderQueryKey(input), (call) => client[RUNTIME].call<Result<"getOrder">>(R.getOrderCall, input, call));
   return options as typeof options & Typed<Result<"getOrder">, QueryErrorOf<"getOrder">>;
 }
 
 /** The query key of `search` (GET /search); a prefix of it names every query below. */
 export function searchQueryKey(input: Parameters<Client["search"]>[0]): DataTag<QueryKey, Result<"search">, QueryErrorOf<"search">> {
-  return queryKeyOf(api, R.searchCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"search">, QueryErrorOf<"search">>;
+  return fixedQueryKeyOf(api, R.searchCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"search">, QueryErrorOf<"search">>;
 }
 
 /** `{ queryKey, queryFn }` of `search` (GET /search), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function searchQueryOptions(client: BaseClient, input: Parameters<Client["search"]>[0]) {
-  const options = queryOptionsOf(api, R.searchCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"search">>(R.searchCall, input, call));
+  const options = queryOptionsOf(R.searchCall, searchQueryKey(input), (call) => client[RUNTIME].call<Result<"search">>(R.searchCall, input, call));
   return options as typeof options & Typed<Result<"search">, QueryErrorOf<"search">>;
 }

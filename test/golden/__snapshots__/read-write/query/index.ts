@@ -56,7 +56,7 @@ export function listOwnersQueryKey(input: Parameters<Client["listOwners"]>[0]): 
 
 /** `{ queryKey, queryFn }` of `listOwners` (GET /accounts/{id}/owners), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
 export function listOwnersQueryOptions(client: BaseClient, input: Parameters<Client["listOwners"]>[0]) {
-  const options = queryOptionsOf(api, R.listOwnersCall, input as CallInput | undefined, (call) => client[RUNTIME].call<Result<"listOwners">>(R.listOwnersCall, input, call));
+  const options = queryOptionsOf(R.listOwnersCall, listOwnersQueryKey(input), (call) => client[RUNTIME].call<Result<"listOwners">>(R.listOwnersCall, input, call));
   return options as typeof options & Typed<Result<"listOwners">, QueryErrorOf<"listOwners">>;
 }
 
