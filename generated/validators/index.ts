@@ -10,9 +10,20 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
@@ -33,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -264,93 +275,95 @@ const $params43 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
 
 // #/components/schemas/ClientUpdate
 function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/ClientUpdate");
+  const sp = "#/components/schemas/ClientUpdate";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ClientUpdate/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("client_name" in $proto) && !("client_contact_name" in $proto) && !("client_contact_email" in $proto) && !("client_invoice_customer_id" in $proto) && !("client_address" in $proto) && !("client_city" in $proto) && !("client_state" in $proto) && !("client_postal_code" in $proto) ? o1 : $ownKeys(o1);
     if ("client_name" in (h10 as object)) {
       const v2 = o1["client_name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/type", "type", $params4, "/client_name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_name", sp, "/properties/client_name/type")) return false; }
       else {
-        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/maxLength", "maxLength", $params2, "/client_name must be at most 255 characters")) return false; }
-        if (v2.length === 0) { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/ClientUpdate/properties/client_name/minLength", "minLength", $params3, "/client_name must be at least 1 character")) return false; }
+        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_name", sp, "/properties/client_name/maxLength")) return false; }
+        if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/client_name", sp, "/properties/client_name/minLength")) return false; }
       }
     }
     if ("client_contact_name" in (h10 as object)) {
       const v3 = o1["client_contact_name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/type", "type", $params4, "/client_contact_name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_contact_name", sp, "/properties/client_contact_name/type")) return false; }
       else {
-        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "/client_contact_name", "#/components/schemas/ClientUpdate/properties/client_contact_name/maxLength", "maxLength", $params2, "/client_contact_name must be at most 255 characters")) return false; }
+        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_name", sp, "/properties/client_contact_name/maxLength")) return false; }
       }
     }
     if ("client_contact_email" in (h10 as object)) {
       const v4 = o1["client_contact_email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/type", "type", $params4, "/client_contact_email must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_contact_email", sp, "/properties/client_contact_email/type")) return false; }
       else {
-        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "/client_contact_email", "#/components/schemas/ClientUpdate/properties/client_contact_email/maxLength", "maxLength", $params2, "/client_contact_email must be at most 255 characters")) return false; }
+        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_email", sp, "/properties/client_contact_email/maxLength")) return false; }
       }
     }
     if ("client_invoice_customer_id" in (h10 as object)) {
       const v5 = o1["client_invoice_customer_id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/type", "type", $params4, "/client_invoice_customer_id must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_invoice_customer_id", sp, "/properties/client_invoice_customer_id/type")) return false; }
       else {
-        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "/client_invoice_customer_id", "#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/maxLength", "maxLength", $params2, "/client_invoice_customer_id must be at most 255 characters")) return false; }
+        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_invoice_customer_id", sp, "/properties/client_invoice_customer_id/maxLength")) return false; }
       }
     }
     if ("client_address" in (h10 as object)) {
       const v6 = o1["client_address"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/type", "type", $params4, "/client_address must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_address", sp, "/properties/client_address/type")) return false; }
       else {
-        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "/client_address", "#/components/schemas/ClientUpdate/properties/client_address/maxLength", "maxLength", $params5, "/client_address must be at most 65535 characters")) return false; }
+        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/client_address", sp, "/properties/client_address/maxLength")) return false; }
       }
     }
     if ("client_city" in (h10 as object)) {
       const v7 = o1["client_city"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/type", "type", $params4, "/client_city must be string")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_city", sp, "/properties/client_city/type")) return false; }
       else {
-        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "/client_city", "#/components/schemas/ClientUpdate/properties/client_city/maxLength", "maxLength", $params2, "/client_city must be at most 255 characters")) return false; }
+        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_city", sp, "/properties/client_city/maxLength")) return false; }
       }
     }
     if ("client_state" in (h10 as object)) {
       const v8 = o1["client_state"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/type", "type", $params4, "/client_state must be string")) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_state", sp, "/properties/client_state/type")) return false; }
       else {
-        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "/client_state", "#/components/schemas/ClientUpdate/properties/client_state/maxLength", "maxLength", $params2, "/client_state must be at most 255 characters")) return false; }
+        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_state", sp, "/properties/client_state/maxLength")) return false; }
       }
     }
     if ("client_postal_code" in (h10 as object)) {
       const v9 = o1["client_postal_code"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/type", "type", $params4, "/client_postal_code must be string")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_postal_code", sp, "/properties/client_postal_code/type")) return false; }
       else {
-        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "/client_postal_code", "#/components/schemas/ClientUpdate/properties/client_postal_code/maxLength", "maxLength", $params2, "/client_postal_code must be at most 255 characters")) return false; }
+        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_postal_code", sp, "/properties/client_postal_code/maxLength")) return false; }
       }
     }
-    if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ClientUpdate/required", "required", $params6, "must have required property 'client_name'")) return false; }
+    if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'client_name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/CustomField
 function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/CustomField");
+  const sp = "#/components/schemas/CustomField";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomField/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("value" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h5 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/CustomField/properties/id/type", "type", $params4, "/id must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("name" in (h5 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/CustomField/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("value" in (h5 as object)) {
       const v4 = o1["value"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/CustomField/properties/value/type", "type", $params4, "/value must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/value", sp, "/properties/value/type")) return false; }
     }
   }
   return ok;
@@ -358,62 +371,64 @@ function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): bool
 
 // #/components/schemas/CustomFieldInput
 function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/CustomFieldInput");
+  const sp = "#/components/schemas/CustomFieldInput";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("key" in $proto) && !("value" in $proto) ? o1 : $ownKeys(o1);
     if ("key" in (h4 as object)) {
       const v2 = o1["key"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/key", "#/components/schemas/CustomFieldInput/properties/key/type", "type", $params4, "/key must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/key", sp, "/properties/key/type")) return false; }
     }
     if ("value" in (h4 as object)) {
       const v3 = o1["value"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/CustomFieldInput/properties/value/type", "type", $params4, "/value must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/value", sp, "/properties/value/type")) return false; }
     }
-    if (!("key" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/required", "required", $params8, "must have required property 'key'")) return false; }
-    if (!("value" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CustomFieldInput/required", "required", $params9, "must have required property 'value'")) return false; }
+    if (!("key" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'key'", "", sp, "/required")) return false; }
+    if (!("value" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'value'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Event
 function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Event");
+  const sp = "#/components/schemas/Event";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Event/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h31 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("date" in $proto) && !("event_id" in $proto) && !("client_id" in $proto) && !("created" in $proto) && !("location" in $proto) && !("admin_origin" in $proto) && !("reviewer" in $proto) && !("time_tracking_manager" in $proto) && !("custom_fields" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h31 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Event/properties/id/type", "type", $params10, "/id must be number")) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params10, "must be number", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("name" in (h31 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Event/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("date" in (h31 as object)) {
       const v4 = o1["date"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/Event/properties/date/type", "type", $params4, "/date must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date", sp, "/properties/date/type")) return false; }
       else {
-        if (!$fmtDate(v4)) { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/Event/properties/date/format", "format", $params11, "/date must match format \"date\"")) return false; }
+        if (!$fmtDate(v4)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/date", sp, "/properties/date/format")) return false; }
       }
     }
     if ("event_id" in (h31 as object)) {
       const v5 = o1["event_id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/Event/properties/event_id/type", "type", $params4, "/event_id must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/event_id", sp, "/properties/event_id/type")) return false; }
     }
     if ("client_id" in (h31 as object)) {
       const v6 = o1["client_id"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/client_id", "#/components/schemas/Event/properties/client_id/type", "type", $params4, "/client_id must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_id", sp, "/properties/client_id/type")) return false; }
     }
     if ("created" in (h31 as object)) {
       const v7 = o1["created"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/created", "#/components/schemas/Event/properties/created/type", "type", $params4, "/created must be string")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/created", sp, "/properties/created/type")) return false; }
       else {
-        if (!$fmtDate(v7)) { ok = false; if (!$fail(e, a, "/created", "#/components/schemas/Event/properties/created/format", "format", $params11, "/created must match format \"date\"")) return false; }
+        if (!$fmtDate(v7)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/created", sp, "/properties/created/format")) return false; }
       }
     }
     if ("location" in (h31 as object)) {
@@ -438,7 +453,7 @@ function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     }
     if ("custom_fields" in (h31 as object)) {
       const v24 = o1["custom_fields"];
-      if (!Array.isArray(v24)) { ok = false; if (!$fail(e, a, "/custom_fields", "#/components/schemas/Event/properties/custom_fields/type", "type", $params12, "/custom_fields must be array")) return false; }
+      if (!Array.isArray(v24)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields", sp, "/properties/custom_fields/type")) return false; }
       else {
         const arr25 = v24 as unknown[];
         for (let i26 = 0; i26 < arr25.length; i26++) {
@@ -454,15 +469,16 @@ function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/components/schemas/EventCreate
 function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventCreate");
+  const sp = "#/components/schemas/EventCreate";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventCreate/allOf/1/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
     const h7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("event_id" in $proto) ? o5 : $ownKeys(o5);
     if ("event_id" in (h7 as object)) {
-      { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/EventCreate/allOf/1/properties/event_id", "false", $params13, "/event_id is not allowed here (the schema is false)")) return false; }
+      { ok = false; if (!$fail(e, a, "false", $params13, "is not allowed here (the schema is false)", "/event_id", sp, "/allOf/1/properties/event_id")) return false; }
     }
   }
   return ok;
@@ -470,15 +486,16 @@ function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 
 // #/components/schemas/EventList
 function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventList");
+  const sp = "#/components/schemas/EventList";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventList/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("data" in $proto) && !("total_count" in $proto) ? o1 : $ownKeys(o1);
     if ("data" in (h10 as object)) {
       const v2 = o1["data"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "/data", "#/components/schemas/EventList/properties/data/type", "type", $params12, "/data must be array")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/data", sp, "/properties/data/type")) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -490,7 +507,7 @@ function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolea
     }
     if ("total_count" in (h10 as object)) {
       const v9 = o1["total_count"];
-      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "/total_count", "#/components/schemas/EventList/properties/total_count/type", "type", $params14, "/total_count must be integer")) return false; }
+      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/total_count", sp, "/properties/total_count/type")) return false; }
     }
   }
   return ok;
@@ -498,16 +515,17 @@ function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 
 // #/components/schemas/EventListItem
 function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventListItem");
+  const sp = "#/components/schemas/EventListItem";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_Event(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventListItem/allOf/1/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
     const h7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("id" in $proto) ? o5 : $ownKeys(o5);
     if ("id" in (h7 as object)) {
       const v6 = o5["id"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/EventListItem/allOf/1/properties/id/type", "type", $params14, "/id must be integer")) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/id", sp, "/allOf/1/properties/id/type")) return false; }
     }
   }
   return ok;
@@ -515,19 +533,20 @@ function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): bo
 
 // #/components/schemas/EventPersonnel
 function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventPersonnel");
+  const sp = "#/components/schemas/EventPersonnel";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventPersonnel/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("personnel_id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("personnel_id" in (h4 as object)) {
       const v2 = o1["personnel_id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/personnel_id", "#/components/schemas/EventPersonnel/properties/personnel_id/type", "type", $params14, "/personnel_id must be integer")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/personnel_id", sp, "/properties/personnel_id/type")) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/EventPersonnel/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
   }
   return ok;
@@ -535,18 +554,19 @@ function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): b
 
 // #/components/schemas/EventUpdate
 function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventUpdate");
+  const sp = "#/components/schemas/EventUpdate";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventUpdate/allOf/1/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
     const h7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("event_id" in $proto) ? o5 : $ownKeys(o5);
     if ("event_id" in (h7 as object)) {
       const v6 = o5["event_id"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/type", "type", $params4, "/event_id must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/event_id", sp, "/allOf/1/properties/event_id/type")) return false; }
       else {
-        if (!$re15.test(v6)) { ok = false; if (!$fail(e, a, "/event_id", "#/components/schemas/EventUpdate/allOf/1/properties/event_id/pattern", "pattern", $params16, "/event_id must match pattern \"^[A-Za-z0-9]+\"")) return false; }
+        if (!$re15.test(v6)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^[A-Za-z0-9]+\"", "/event_id", sp, "/allOf/1/properties/event_id/pattern")) return false; }
       }
     }
   }
@@ -555,35 +575,36 @@ function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 
 // #/components/schemas/EventVenueInput
 function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventVenueInput");
+  const sp = "#/components/schemas/EventVenueInput";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventVenueInput/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("venue_id" in (h8 as object)) {
       const v2 = o1["venue_id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/venue_id", "#/components/schemas/EventVenueInput/properties/venue_id/type", "type", $params4, "/venue_id must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/venue_id", sp, "/properties/venue_id/type")) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/EventVenueInput/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("address" in (h8 as object)) {
       const v4 = o1["address"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/EventVenueInput/properties/address/type", "type", $params4, "/address must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, "/properties/address/type")) return false; }
     }
     if ("city" in (h8 as object)) {
       const v5 = o1["city"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/EventVenueInput/properties/city/type", "type", $params4, "/city must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, "/properties/city/type")) return false; }
     }
     if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/EventVenueInput/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, "/properties/zip/type")) return false; }
     }
     if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/EventVenueInput/properties/saved/type", "type", $params4, "/saved must be string")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/saved", sp, "/properties/saved/type")) return false; }
     }
   }
   return ok;
@@ -591,21 +612,22 @@ function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, depth: number): 
 
 // #/components/schemas/EventWriteFields
 function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/EventWriteFields");
+  const sp = "#/components/schemas/EventWriteFields";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h26 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("date" in $proto) && !("venue" in $proto) && !("job_id" in $proto) && !("client_id" in $proto) && !("admin_comments" in $proto) && !("comments" in $proto) && !("custom_fields_text" in $proto) && !("custom_fields_id" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h26 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/EventWriteFields/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("date" in (h26 as object)) {
       const v3 = o1["date"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/EventWriteFields/properties/date/type", "type", $params4, "/date must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date", sp, "/properties/date/type")) return false; }
       else {
-        if (!$fmtDate(v3)) { ok = false; if (!$fail(e, a, "/date", "#/components/schemas/EventWriteFields/properties/date/format", "format", $params11, "/date must match format \"date\"")) return false; }
+        if (!$fmtDate(v3)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/date", sp, "/properties/date/format")) return false; }
       }
     }
     if ("venue" in (h26 as object)) {
@@ -615,35 +637,35 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
     }
     if ("job_id" in (h26 as object)) {
       const v8 = o1["job_id"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/job_id", "#/components/schemas/EventWriteFields/properties/job_id/type", "type", $params4, "/job_id must be string")) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/job_id", sp, "/properties/job_id/type")) return false; }
       else {
-        if (v8.length > 150 && (v8.length > 300 || $cpLen(v8) > 150)) { ok = false; if (!$fail(e, a, "/job_id", "#/components/schemas/EventWriteFields/properties/job_id/maxLength", "maxLength", $params17, "/job_id must be at most 150 characters")) return false; }
+        if (v8.length > 150 && (v8.length > 300 || $cpLen(v8) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/job_id", sp, "/properties/job_id/maxLength")) return false; }
       }
     }
     if ("client_id" in (h26 as object)) {
       const v9 = o1["client_id"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/type", "type", $params4, "/client_id must be string")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_id", sp, "/properties/client_id/type")) return false; }
       else {
-        if (!$re15.test(v9)) { ok = false; if (!$fail(e, a, "/client_id", "#/components/schemas/EventWriteFields/properties/client_id/pattern", "pattern", $params16, "/client_id must match pattern \"^[A-Za-z0-9]+\"")) return false; }
+        if (!$re15.test(v9)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^[A-Za-z0-9]+\"", "/client_id", sp, "/properties/client_id/pattern")) return false; }
       }
     }
     if ("admin_comments" in (h26 as object)) {
       const v10 = o1["admin_comments"];
-      if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "/admin_comments", "#/components/schemas/EventWriteFields/properties/admin_comments/type", "type", $params4, "/admin_comments must be string")) return false; }
+      if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/admin_comments", sp, "/properties/admin_comments/type")) return false; }
       else {
-        if (v10.length > 65535 && (v10.length > 131070 || $cpLen(v10) > 65535)) { ok = false; if (!$fail(e, a, "/admin_comments", "#/components/schemas/EventWriteFields/properties/admin_comments/maxLength", "maxLength", $params5, "/admin_comments must be at most 65535 characters")) return false; }
+        if (v10.length > 65535 && (v10.length > 131070 || $cpLen(v10) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/admin_comments", sp, "/properties/admin_comments/maxLength")) return false; }
       }
     }
     if ("comments" in (h26 as object)) {
       const v11 = o1["comments"];
-      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "/comments", "#/components/schemas/EventWriteFields/properties/comments/type", "type", $params4, "/comments must be string")) return false; }
+      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/comments", sp, "/properties/comments/type")) return false; }
       else {
-        if (v11.length > 65535 && (v11.length > 131070 || $cpLen(v11) > 65535)) { ok = false; if (!$fail(e, a, "/comments", "#/components/schemas/EventWriteFields/properties/comments/maxLength", "maxLength", $params5, "/comments must be at most 65535 characters")) return false; }
+        if (v11.length > 65535 && (v11.length > 131070 || $cpLen(v11) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/comments", sp, "/properties/comments/maxLength")) return false; }
       }
     }
     if ("custom_fields_text" in (h26 as object)) {
       const v12 = o1["custom_fields_text"];
-      if (!Array.isArray(v12)) { ok = false; if (!$fail(e, a, "/custom_fields_text", "#/components/schemas/EventWriteFields/properties/custom_fields_text/type", "type", $params12, "/custom_fields_text must be array")) return false; }
+      if (!Array.isArray(v12)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields_text", sp, "/properties/custom_fields_text/type")) return false; }
       else {
         const arr13 = v12 as unknown[];
         for (let i14 = 0; i14 < arr13.length; i14++) {
@@ -655,7 +677,7 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
     }
     if ("custom_fields_id" in (h26 as object)) {
       const v19 = o1["custom_fields_id"];
-      if (!Array.isArray(v19)) { ok = false; if (!$fail(e, a, "/custom_fields_id", "#/components/schemas/EventWriteFields/properties/custom_fields_id/type", "type", $params12, "/custom_fields_id must be array")) return false; }
+      if (!Array.isArray(v19)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields_id", sp, "/properties/custom_fields_id/type")) return false; }
       else {
         const arr20 = v19 as unknown[];
         for (let i21 = 0; i21 < arr20.length; i21++) {
@@ -665,44 +687,45 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
         }
       }
     }
-    if (!("name" in (h26 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params18, "must have required property 'name'")) return false; }
-    if (!("date" in (h26 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params19, "must have required property 'date'")) return false; }
-    if (!("venue" in (h26 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/EventWriteFields/required", "required", $params20, "must have required property 'venue'")) return false; }
+    if (!("name" in (h26 as object))) { ok = false; if (!$fail(e, a, "required", $params18, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("date" in (h26 as object))) { ok = false; if (!$fail(e, a, "required", $params19, "must have required property 'date'", "", sp, "/required")) return false; }
+    if (!("venue" in (h26 as object))) { ok = false; if (!$fail(e, a, "required", $params20, "must have required property 'venue'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Location
 function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Location");
+  const sp = "#/components/schemas/Location";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Location/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h8 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Location/properties/id/type", "type", $params14, "/id must be integer")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Location/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("address" in (h8 as object)) {
       const v4 = o1["address"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/Location/properties/address/type", "type", $params4, "/address must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, "/properties/address/type")) return false; }
     }
     if ("city" in (h8 as object)) {
       const v5 = o1["city"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Location/properties/city/type", "type", $params4, "/city must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, "/properties/city/type")) return false; }
     }
     if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/Location/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, "/properties/zip/type")) return false; }
     }
     if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
-      if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/Location/properties/saved/type", "type", $params21, "/saved must be boolean")) return false; }
+      if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/saved", sp, "/properties/saved/type")) return false; }
     }
   }
   return ok;
@@ -710,81 +733,82 @@ function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 
 // #/components/schemas/PayrollGroup
 function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroup");
+  const sp = "#/components/schemas/PayrollGroup";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/PayrollGroup/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h21 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("payroll_item_id" in $proto) && !("default_wage" in $proto) && !("insert_date" in $proto) && !("invoice_cost" in $proto) && !("deleted" in $proto) && !("wage_rules_id" in $proto) && !("group_rows" in $proto) && !("locations" in $proto) && !("pending" in $proto) && !("updateError" in $proto) && !("deleteError" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h21 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/PayrollGroup/properties/id/type", "type", $params4, "/id must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("name" in (h21 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/PayrollGroup/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("payroll_item_id" in (h21 as object)) {
       const v4 = o1["payroll_item_id"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroup/properties/payroll_item_id/type", "type", $params4, "/payroll_item_id must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/payroll_item_id", sp, "/properties/payroll_item_id/type")) return false; }
     }
     if ("default_wage" in (h21 as object)) {
       const v5 = o1["default_wage"];
-      if (!((typeof v5 === "number" && Number.isFinite(v5)) || v5 === null)) { ok = false; if (!$fail(e, a, "/default_wage", "#/components/schemas/PayrollGroup/properties/default_wage/type", "type", $params22, "/default_wage must be number or null")) return false; }
+      if (!((typeof v5 === "number" && Number.isFinite(v5)) || v5 === null)) { ok = false; if (!$fail(e, a, "type", $params22, "must be number or null", "/default_wage", sp, "/properties/default_wage/type")) return false; }
     }
     if ("insert_date" in (h21 as object)) {
       const v6 = o1["insert_date"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/insert_date", "#/components/schemas/PayrollGroup/properties/insert_date/type", "type", $params4, "/insert_date must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/insert_date", sp, "/properties/insert_date/type")) return false; }
     }
     if ("invoice_cost" in (h21 as object)) {
       const v7 = o1["invoice_cost"];
-      if (!((typeof v7 === "number" && Number.isFinite(v7)) || v7 === null)) { ok = false; if (!$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroup/properties/invoice_cost/type", "type", $params22, "/invoice_cost must be number or null")) return false; }
+      if (!((typeof v7 === "number" && Number.isFinite(v7)) || v7 === null)) { ok = false; if (!$fail(e, a, "type", $params22, "must be number or null", "/invoice_cost", sp, "/properties/invoice_cost/type")) return false; }
     }
     if ("deleted" in (h21 as object)) {
       const v8 = o1["deleted"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/type", "type", $params14, "/deleted must be integer")) return false; }
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, "/properties/deleted/type")) return false; }
       else {
-        if (v8 < 0) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/minimum", "minimum", $params23, "/deleted must be >= 0")) return false; }
-        if (v8 > 1) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/PayrollGroup/properties/deleted/maximum", "maximum", $params24, "/deleted must be <= 1")) return false; }
+        if (v8 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/deleted", sp, "/properties/deleted/minimum")) return false; }
+        if (v8 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/deleted", sp, "/properties/deleted/maximum")) return false; }
       }
     }
     if ("wage_rules_id" in (h21 as object)) {
       const v9 = o1["wage_rules_id"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroup/properties/wage_rules_id/type", "type", $params4, "/wage_rules_id must be string")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/wage_rules_id", sp, "/properties/wage_rules_id/type")) return false; }
     }
     if ("group_rows" in (h21 as object)) {
       const v10 = o1["group_rows"];
-      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroup/properties/group_rows/type", "type", $params12, "/group_rows must be array")) return false; }
+      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/group_rows", sp, "/properties/group_rows/type")) return false; }
       else {
         const arr11 = v10 as unknown[];
         for (let i12 = 0; i12 < arr11.length; i12++) {
           const v13 = arr11[i12];
-          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i12, "#/components/schemas/PayrollGroup/properties/group_rows/items/type", "type", $params4, "/group_rows/" + i12 + " must be string")) return false; }
+          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params4, "must be string", "/group_rows/" + i12, sp, "/properties/group_rows/items/type")) return false; }
         }
       }
     }
     if ("locations" in (h21 as object)) {
       const v14 = o1["locations"];
-      if (!Array.isArray(v14)) { ok = false; if (!$fail(e, a, "/locations", "#/components/schemas/PayrollGroup/properties/locations/type", "type", $params12, "/locations must be array")) return false; }
+      if (!Array.isArray(v14)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/locations", sp, "/properties/locations/type")) return false; }
       else {
         const arr15 = v14 as unknown[];
         for (let i16 = 0; i16 < arr15.length; i16++) {
           const v17 = arr15[i16];
-          if (typeof v17 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i16, "#/components/schemas/PayrollGroup/properties/locations/items/type", "type", $params4, "/locations/" + i16 + " must be string")) return false; }
+          if (typeof v17 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params4, "must be string", "/locations/" + i16, sp, "/properties/locations/items/type")) return false; }
         }
       }
     }
     if ("pending" in (h21 as object)) {
       const v18 = o1["pending"];
-      if (typeof v18 !== "boolean") { ok = false; if (!$fail(e, a, "/pending", "#/components/schemas/PayrollGroup/properties/pending/type", "type", $params21, "/pending must be boolean")) return false; }
+      if (typeof v18 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/pending", sp, "/properties/pending/type")) return false; }
     }
     if ("updateError" in (h21 as object)) {
       const v19 = o1["updateError"];
-      if (typeof v19 !== "boolean") { ok = false; if (!$fail(e, a, "/updateError", "#/components/schemas/PayrollGroup/properties/updateError/type", "type", $params21, "/updateError must be boolean")) return false; }
+      if (typeof v19 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/updateError", sp, "/properties/updateError/type")) return false; }
     }
     if ("deleteError" in (h21 as object)) {
       const v20 = o1["deleteError"];
-      if (typeof v20 !== "boolean") { ok = false; if (!$fail(e, a, "/deleteError", "#/components/schemas/PayrollGroup/properties/deleteError/type", "type", $params21, "/deleteError must be boolean")) return false; }
+      if (typeof v20 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/deleteError", sp, "/properties/deleteError/type")) return false; }
     }
   }
   return ok;
@@ -792,53 +816,54 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boo
 
 // #/components/schemas/PayrollGroupCreate
 function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PayrollGroupCreate");
+  const sp = "#/components/schemas/PayrollGroupCreate";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/PayrollGroupCreate/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h15 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("payroll_item_id" in $proto) && !("invoice_cost" in $proto) && !("locationAll" in $proto) && !("locations" in $proto) && !("group_rows" in $proto) && !("wage_rules_id" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h15 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/PayrollGroupCreate/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("payroll_item_id" in (h15 as object)) {
       const v3 = o1["payroll_item_id"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/payroll_item_id", "#/components/schemas/PayrollGroupCreate/properties/payroll_item_id/type", "type", $params4, "/payroll_item_id must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/payroll_item_id", sp, "/properties/payroll_item_id/type")) return false; }
     }
     if ("invoice_cost" in (h15 as object)) {
       const v4 = o1["invoice_cost"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/invoice_cost", "#/components/schemas/PayrollGroupCreate/properties/invoice_cost/type", "type", $params4, "/invoice_cost must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/invoice_cost", sp, "/properties/invoice_cost/type")) return false; }
     }
     if ("locationAll" in (h15 as object)) {
       const v5 = o1["locationAll"];
-      if (typeof v5 !== "boolean") { ok = false; if (!$fail(e, a, "/locationAll", "#/components/schemas/PayrollGroupCreate/properties/locationAll/type", "type", $params21, "/locationAll must be boolean")) return false; }
+      if (typeof v5 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/locationAll", sp, "/properties/locationAll/type")) return false; }
     }
     if ("locations" in (h15 as object)) {
       const v6 = o1["locations"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/locations", "#/components/schemas/PayrollGroupCreate/properties/locations/type", "type", $params12, "/locations must be array")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/locations", sp, "/properties/locations/type")) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
           const v9 = arr7[i8];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "/locations/" + i8, "#/components/schemas/PayrollGroupCreate/properties/locations/items/type", "type", $params4, "/locations/" + i8 + " must be string")) return false; }
+          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params4, "must be string", "/locations/" + i8, sp, "/properties/locations/items/type")) return false; }
         }
       }
     }
     if ("group_rows" in (h15 as object)) {
       const v10 = o1["group_rows"];
-      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "/group_rows", "#/components/schemas/PayrollGroupCreate/properties/group_rows/type", "type", $params12, "/group_rows must be array")) return false; }
+      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/group_rows", sp, "/properties/group_rows/type")) return false; }
       else {
         const arr11 = v10 as unknown[];
         for (let i12 = 0; i12 < arr11.length; i12++) {
           const v13 = arr11[i12];
-          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "/group_rows/" + i12, "#/components/schemas/PayrollGroupCreate/properties/group_rows/items/type", "type", $params4, "/group_rows/" + i12 + " must be string")) return false; }
+          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params4, "must be string", "/group_rows/" + i12, sp, "/properties/group_rows/items/type")) return false; }
         }
       }
     }
     if ("wage_rules_id" in (h15 as object)) {
       const v14 = o1["wage_rules_id"];
-      if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "/wage_rules_id", "#/components/schemas/PayrollGroupCreate/properties/wage_rules_id/type", "type", $params4, "/wage_rules_id must be string")) return false; }
+      if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/wage_rules_id", sp, "/properties/wage_rules_id/type")) return false; }
     }
   }
   return ok;
@@ -846,39 +871,40 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number
 
 // #/components/schemas/Problem
 function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Problem");
+  const sp = "#/components/schemas/Problem";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h14 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("type" in $proto) && !("title" in $proto) && !("status" in $proto) && !("detail" in $proto) && !("instance" in $proto) && !("errors" in $proto) ? o1 : $ownKeys(o1);
     if ("type" in (h14 as object)) {
       const v2 = o1["type"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/Problem/properties/type/type", "type", $params4, "/type must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, "/properties/type/type")) return false; }
     }
     if ("title" in (h14 as object)) {
       const v3 = o1["title"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/title", "#/components/schemas/Problem/properties/title/type", "type", $params4, "/title must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/title", sp, "/properties/title/type")) return false; }
     }
     if ("status" in (h14 as object)) {
       const v4 = o1["status"];
-      if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/type", "type", $params14, "/status must be integer")) return false; }
+      if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/status", sp, "/properties/status/type")) return false; }
       else {
-        if (v4 < 100) { ok = false; if (!$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/minimum", "minimum", $params25, "/status must be >= 100")) return false; }
-        if (v4 > 599) { ok = false; if (!$fail(e, a, "/status", "#/components/schemas/Problem/properties/status/maximum", "maximum", $params26, "/status must be <= 599")) return false; }
+        if (v4 < 100) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 100", "/status", sp, "/properties/status/minimum")) return false; }
+        if (v4 > 599) { ok = false; if (!$fail(e, a, "maximum", $params26, "must be <= 599", "/status", sp, "/properties/status/maximum")) return false; }
       }
     }
     if ("detail" in (h14 as object)) {
       const v5 = o1["detail"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/detail", "#/components/schemas/Problem/properties/detail/type", "type", $params4, "/detail must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/detail", sp, "/properties/detail/type")) return false; }
     }
     if ("instance" in (h14 as object)) {
       const v6 = o1["instance"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/instance", "#/components/schemas/Problem/properties/instance/type", "type", $params4, "/instance must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/instance", sp, "/properties/instance/type")) return false; }
     }
     if ("errors" in (h14 as object)) {
       const v7 = o1["errors"];
-      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "/errors", "#/components/schemas/Problem/properties/errors/type", "type", $params12, "/errors must be array")) return false; }
+      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/errors", sp, "/properties/errors/type")) return false; }
       else {
         const arr8 = v7 as unknown[];
         for (let i9 = 0; i9 < arr8.length; i9++) {
@@ -888,99 +914,101 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
       }
     }
-    if (!("type" in (h14 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params27, "must have required property 'type'")) return false; }
-    if (!("title" in (h14 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params28, "must have required property 'title'")) return false; }
-    if (!("status" in (h14 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Problem/required", "required", $params29, "must have required property 'status'")) return false; }
+    if (!("type" in (h14 as object))) { ok = false; if (!$fail(e, a, "required", $params27, "must have required property 'type'", "", sp, "/required")) return false; }
+    if (!("title" in (h14 as object))) { ok = false; if (!$fail(e, a, "required", $params28, "must have required property 'title'", "", sp, "/required")) return false; }
+    if (!("status" in (h14 as object))) { ok = false; if (!$fail(e, a, "required", $params29, "must have required property 'status'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/ValidationIssue
 function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/ValidationIssue");
+  const sp = "#/components/schemas/ValidationIssue";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h9 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("in" in $proto) && !("instancePath" in $proto) && !("schemaPath" in $proto) && !("keyword" in $proto) && !("params" in $proto) && !("message" in $proto) ? o1 : $ownKeys(o1);
     if ("in" in (h9 as object)) {
       const v2 = o1["in"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/type", "type", $params4, "/in must be string")) return false; }
-      if (!(v2 === "path" || v2 === "query" || v2 === "header" || v2 === "body")) { ok = false; if (e === null || !$fail(e, a, "/in", "#/components/schemas/ValidationIssue/properties/in/enum", "enum", { allowedValues: $value30 }, "/in must be equal to one of: \"path\", \"query\", \"header\", \"body\"")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/in", sp, "/properties/in/type")) return false; }
+      if (!(v2 === "path" || v2 === "query" || v2 === "header" || v2 === "body")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value30 }, "must be equal to one of: \"path\", \"query\", \"header\", \"body\"", "/in", sp, "/properties/in/enum")) return false; }
     }
     if ("instancePath" in (h9 as object)) {
       const v3 = o1["instancePath"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/instancePath", "#/components/schemas/ValidationIssue/properties/instancePath/type", "type", $params4, "/instancePath must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/instancePath", sp, "/properties/instancePath/type")) return false; }
     }
     if ("schemaPath" in (h9 as object)) {
       const v4 = o1["schemaPath"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/schemaPath", "#/components/schemas/ValidationIssue/properties/schemaPath/type", "type", $params4, "/schemaPath must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/schemaPath", sp, "/properties/schemaPath/type")) return false; }
     }
     if ("keyword" in (h9 as object)) {
       const v5 = o1["keyword"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/keyword", "#/components/schemas/ValidationIssue/properties/keyword/type", "type", $params4, "/keyword must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/keyword", sp, "/properties/keyword/type")) return false; }
     }
     if ("params" in (h9 as object)) {
       const v6 = o1["params"];
-      if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/params", "#/components/schemas/ValidationIssue/properties/params/type", "type", $params7, "/params must be object")) return false; }
+      if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "/params", sp, "/properties/params/type")) return false; }
     }
     if ("message" in (h9 as object)) {
       const v8 = o1["message"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/message", "#/components/schemas/ValidationIssue/properties/message/type", "type", $params4, "/message must be string")) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/message", sp, "/properties/message/type")) return false; }
     }
-    if (!("in" in (h9 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params31, "must have required property 'in'")) return false; }
-    if (!("instancePath" in (h9 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params32, "must have required property 'instancePath'")) return false; }
-    if (!("message" in (h9 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/ValidationIssue/required", "required", $params33, "must have required property 'message'")) return false; }
+    if (!("in" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params31, "must have required property 'in'", "", sp, "/required")) return false; }
+    if (!("instancePath" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params32, "must have required property 'instancePath'", "", sp, "/required")) return false; }
+    if (!("message" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params33, "must have required property 'message'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Venue
 function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Venue");
+  const sp = "#/components/schemas/Venue";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Venue/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("venue_id" in (h8 as object)) {
       const v2 = o1["venue_id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/venue_id", "#/components/schemas/Venue/properties/venue_id/type", "type", $params14, "/venue_id must be integer")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/venue_id", sp, "/properties/venue_id/type")) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
       else {
-        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Venue/properties/name/maxLength", "maxLength", $params17, "/name must be at most 150 characters")) return false; }
+        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, "/properties/name/maxLength")) return false; }
       }
     }
     if ("address" in (h8 as object)) {
       const v4 = o1["address"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/type", "type", $params4, "/address must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, "/properties/address/type")) return false; }
       else {
-        if (v4.length > 150 && (v4.length > 300 || $cpLen(v4) > 150)) { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/Venue/properties/address/maxLength", "maxLength", $params17, "/address must be at most 150 characters")) return false; }
+        if (v4.length > 150 && (v4.length > 300 || $cpLen(v4) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, "/properties/address/maxLength")) return false; }
       }
     }
     if ("city" in (h8 as object)) {
       const v5 = o1["city"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/type", "type", $params4, "/city must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, "/properties/city/type")) return false; }
       else {
-        if (v5.length > 75 && (v5.length > 150 || $cpLen(v5) > 75)) { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Venue/properties/city/maxLength", "maxLength", $params34, "/city must be at most 75 characters")) return false; }
+        if (v5.length > 75 && (v5.length > 150 || $cpLen(v5) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, "/properties/city/maxLength")) return false; }
       }
     }
     if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, "/properties/zip/type")) return false; }
       else {
-        if (v6.length > 10 && (v6.length > 20 || $cpLen(v6) > 10)) { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/Venue/properties/zip/maxLength", "maxLength", $params35, "/zip must be at most 10 characters")) return false; }
+        if (v6.length > 10 && (v6.length > 20 || $cpLen(v6) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, "/properties/zip/maxLength")) return false; }
       }
     }
     if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
-      if (typeof v7 !== "number" || !Number.isInteger(v7)) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/type", "type", $params14, "/saved must be integer")) return false; }
+      if (typeof v7 !== "number" || !Number.isInteger(v7)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/saved", sp, "/properties/saved/type")) return false; }
       else {
-        if (v7 < 0) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/minimum", "minimum", $params23, "/saved must be >= 0")) return false; }
-        if (v7 > 1) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/Venue/properties/saved/maximum", "maximum", $params24, "/saved must be <= 1")) return false; }
+        if (v7 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/saved", sp, "/properties/saved/minimum")) return false; }
+        if (v7 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/saved", sp, "/properties/saved/maximum")) return false; }
       }
     }
   }
@@ -989,52 +1017,53 @@ function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/components/schemas/VenueCreate
 function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/VenueCreate");
+  const sp = "#/components/schemas/VenueCreate";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h7 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
       else {
-        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/VenueCreate/properties/name/maxLength", "maxLength", $params17, "/name must be at most 150 characters")) return false; }
+        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, "/properties/name/maxLength")) return false; }
       }
     }
     if ("address" in (h7 as object)) {
       const v3 = o1["address"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/type", "type", $params4, "/address must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, "/properties/address/type")) return false; }
       else {
-        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "/address", "#/components/schemas/VenueCreate/properties/address/maxLength", "maxLength", $params17, "/address must be at most 150 characters")) return false; }
+        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, "/properties/address/maxLength")) return false; }
       }
     }
     if ("city" in (h7 as object)) {
       const v4 = o1["city"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/type", "type", $params4, "/city must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, "/properties/city/type")) return false; }
       else {
-        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/VenueCreate/properties/city/maxLength", "maxLength", $params34, "/city must be at most 75 characters")) return false; }
+        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, "/properties/city/maxLength")) return false; }
       }
     }
     if ("zip" in (h7 as object)) {
       const v5 = o1["zip"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/type", "type", $params4, "/zip must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, "/properties/zip/type")) return false; }
       else {
-        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "/zip", "#/components/schemas/VenueCreate/properties/zip/maxLength", "maxLength", $params35, "/zip must be at most 10 characters")) return false; }
+        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, "/properties/zip/maxLength")) return false; }
       }
     }
     if ("saved" in (h7 as object)) {
       const v6 = o1["saved"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/type", "type", $params14, "/saved must be integer")) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/saved", sp, "/properties/saved/type")) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/minimum", "minimum", $params23, "/saved must be >= 0")) return false; }
-        if (v6 > 1) { ok = false; if (!$fail(e, a, "/saved", "#/components/schemas/VenueCreate/properties/saved/maximum", "maximum", $params24, "/saved must be <= 1")) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/saved", sp, "/properties/saved/minimum")) return false; }
+        if (v6 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/saved", sp, "/properties/saved/maximum")) return false; }
       }
     }
-    if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params18, "must have required property 'name'")) return false; }
-    if (!("address" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params36, "must have required property 'address'")) return false; }
-    if (!("city" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params37, "must have required property 'city'")) return false; }
-    if (!("zip" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueCreate/required", "required", $params38, "must have required property 'zip'")) return false; }
+    if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params18, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("address" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params36, "must have required property 'address'", "", sp, "/required")) return false; }
+    if (!("city" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params37, "must have required property 'city'", "", sp, "/required")) return false; }
+    if (!("zip" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params38, "must have required property 'zip'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -1047,9 +1076,10 @@ function $v_WageRules(_d: unknown, e: $Errors, _a: boolean, depth: number): bool
 
 // #/components/schemas/WorkerCredential
 function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerCredential");
+  const sp = "#/components/schemas/WorkerCredential";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerCredential/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     for (const k2 in o1) {
@@ -1057,182 +1087,182 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number):
       switch (k2) {
         case "id": {
           const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/WorkerCredential/properties/id/type", "type", $params4, "/id must be string")) return false; }
+          if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, "/properties/id/type")) return false; }
           break;
         }
         case "personnel_id": {
           const v4 = o1[k2];
-          if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "/personnel_id", "#/components/schemas/WorkerCredential/properties/personnel_id/type", "type", $params14, "/personnel_id must be integer")) return false; }
+          if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/personnel_id", sp, "/properties/personnel_id/type")) return false; }
           break;
         }
         case "credentials_id": {
           const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredential/properties/credentials_id/type", "type", $params4, "/credentials_id must be string")) return false; }
+          if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/credentials_id", sp, "/properties/credentials_id/type")) return false; }
           break;
         }
         case "submitter_id": {
           const v6 = o1[k2];
-          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "/submitter_id", "#/components/schemas/WorkerCredential/properties/submitter_id/type", "type", $params14, "/submitter_id must be integer")) return false; }
+          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/submitter_id", sp, "/properties/submitter_id/type")) return false; }
           break;
         }
         case "submitter_name": {
           const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/submitter_name", "#/components/schemas/WorkerCredential/properties/submitter_name/type", "type", $params4, "/submitter_name must be string")) return false; }
+          if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/submitter_name", sp, "/properties/submitter_name/type")) return false; }
           break;
         }
         case "date_completed": {
           const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredential/properties/date_completed/type", "type", $params4, "/date_completed must be string")) return false; }
+          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed", sp, "/properties/date_completed/type")) return false; }
           break;
         }
         case "date_completed_nice": {
           const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/date_completed_nice", "#/components/schemas/WorkerCredential/properties/date_completed_nice/type", "type", $params4, "/date_completed_nice must be string")) return false; }
+          if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed_nice", sp, "/properties/date_completed_nice/type")) return false; }
           break;
         }
         case "date_expired": {
           const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredential/properties/date_expired/type", "type", $params4, "/date_expired must be string")) return false; }
+          if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired", sp, "/properties/date_expired/type")) return false; }
           break;
         }
         case "date_expired_nice": {
           const v11 = o1[k2];
-          if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "/date_expired_nice", "#/components/schemas/WorkerCredential/properties/date_expired_nice/type", "type", $params4, "/date_expired_nice must be string")) return false; }
+          if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired_nice", sp, "/properties/date_expired_nice/type")) return false; }
           break;
         }
         case "date_submitted": {
           const v12 = o1[k2];
-          if (typeof v12 !== "string") { ok = false; if (!$fail(e, a, "/date_submitted", "#/components/schemas/WorkerCredential/properties/date_submitted/type", "type", $params4, "/date_submitted must be string")) return false; }
+          if (typeof v12 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_submitted", sp, "/properties/date_submitted/type")) return false; }
           break;
         }
         case "date_submitted_nice": {
           const v13 = o1[k2];
-          if (typeof v13 !== "string") { ok = false; if (!$fail(e, a, "/date_submitted_nice", "#/components/schemas/WorkerCredential/properties/date_submitted_nice/type", "type", $params4, "/date_submitted_nice must be string")) return false; }
+          if (typeof v13 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_submitted_nice", sp, "/properties/date_submitted_nice/type")) return false; }
           break;
         }
         case "file_location_value": {
           const v14 = o1[k2];
-          if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "/file_location_value", "#/components/schemas/WorkerCredential/properties/file_location_value/type", "type", $params4, "/file_location_value must be string")) return false; }
+          if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_location_value", sp, "/properties/file_location_value/type")) return false; }
           break;
         }
         case "file_name": {
           const v15 = o1[k2];
-          if (typeof v15 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerCredential/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
+          if (typeof v15 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, "/properties/file_name/type")) return false; }
           break;
         }
         case "file_display_name": {
           const v16 = o1[k2];
-          if (typeof v16 !== "string") { ok = false; if (!$fail(e, a, "/file_display_name", "#/components/schemas/WorkerCredential/properties/file_display_name/type", "type", $params4, "/file_display_name must be string")) return false; }
+          if (typeof v16 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_display_name", sp, "/properties/file_display_name/type")) return false; }
           break;
         }
         case "clients_id": {
           const v17 = o1[k2];
-          if (typeof v17 !== "string") { ok = false; if (!$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredential/properties/clients_id/type", "type", $params4, "/clients_id must be string")) return false; }
+          if (typeof v17 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/clients_id", sp, "/properties/clients_id/type")) return false; }
           break;
         }
         case "client_name": {
           const v18 = o1[k2];
-          if (typeof v18 !== "string") { ok = false; if (!$fail(e, a, "/client_name", "#/components/schemas/WorkerCredential/properties/client_name/type", "type", $params4, "/client_name must be string")) return false; }
+          if (typeof v18 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_name", sp, "/properties/client_name/type")) return false; }
           break;
         }
         case "locations_id": {
           const v19 = o1[k2];
-          if (typeof v19 !== "number" || !Number.isInteger(v19)) { ok = false; if (!$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredential/properties/locations_id/type", "type", $params14, "/locations_id must be integer")) return false; }
+          if (typeof v19 !== "number" || !Number.isInteger(v19)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/locations_id", sp, "/properties/locations_id/type")) return false; }
           break;
         }
         case "location_name": {
           const v20 = o1[k2];
-          if (typeof v20 !== "string") { ok = false; if (!$fail(e, a, "/location_name", "#/components/schemas/WorkerCredential/properties/location_name/type", "type", $params4, "/location_name must be string")) return false; }
+          if (typeof v20 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/location_name", sp, "/properties/location_name/type")) return false; }
           break;
         }
         case "deleted": {
           const v21 = o1[k2];
-          if (typeof v21 !== "number" || !Number.isInteger(v21)) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerCredential/properties/deleted/type", "type", $params14, "/deleted must be integer")) return false; }
+          if (typeof v21 !== "number" || !Number.isInteger(v21)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, "/properties/deleted/type")) return false; }
           break;
         }
         case "personnel_credentials_id": {
           const v22 = o1[k2];
-          if (typeof v22 !== "string") { ok = false; if (!$fail(e, a, "/personnel_credentials_id", "#/components/schemas/WorkerCredential/properties/personnel_credentials_id/type", "type", $params4, "/personnel_credentials_id must be string")) return false; }
+          if (typeof v22 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/personnel_credentials_id", sp, "/properties/personnel_credentials_id/type")) return false; }
           break;
         }
         case "company_id": {
           const v23 = o1[k2];
-          if (typeof v23 !== "number" || !Number.isInteger(v23)) { ok = false; if (!$fail(e, a, "/company_id", "#/components/schemas/WorkerCredential/properties/company_id/type", "type", $params14, "/company_id must be integer")) return false; }
+          if (typeof v23 !== "number" || !Number.isInteger(v23)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/company_id", sp, "/properties/company_id/type")) return false; }
           break;
         }
         case "name": {
           const v24 = o1[k2];
-          if (typeof v24 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerCredential/properties/name/type", "type", $params4, "/name must be string")) return false; }
+          if (typeof v24 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
           break;
         }
         case "description": {
           const v25 = o1[k2];
-          if (typeof v25 !== "string") { ok = false; if (!$fail(e, a, "/description", "#/components/schemas/WorkerCredential/properties/description/type", "type", $params4, "/description must be string")) return false; }
+          if (typeof v25 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/description", sp, "/properties/description/type")) return false; }
           break;
         }
         case "expiring_inform": {
           const v26 = o1[k2];
-          if (typeof v26 !== "number" || !Number.isInteger(v26)) { ok = false; if (!$fail(e, a, "/expiring_inform", "#/components/schemas/WorkerCredential/properties/expiring_inform/type", "type", $params14, "/expiring_inform must be integer")) return false; }
+          if (typeof v26 !== "number" || !Number.isInteger(v26)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform", sp, "/properties/expiring_inform/type")) return false; }
           break;
         }
         case "expiring_inform_period": {
           const v27 = o1[k2];
-          if (typeof v27 !== "number" || !Number.isInteger(v27)) { ok = false; if (!$fail(e, a, "/expiring_inform_period", "#/components/schemas/WorkerCredential/properties/expiring_inform_period/type", "type", $params14, "/expiring_inform_period must be integer")) return false; }
+          if (typeof v27 !== "number" || !Number.isInteger(v27)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_period", sp, "/properties/expiring_inform_period/type")) return false; }
           break;
         }
         case "expiring_inform_hr": {
           const v28 = o1[k2];
-          if (typeof v28 !== "number" || !Number.isInteger(v28)) { ok = false; if (!$fail(e, a, "/expiring_inform_hr", "#/components/schemas/WorkerCredential/properties/expiring_inform_hr/type", "type", $params14, "/expiring_inform_hr must be integer")) return false; }
+          if (typeof v28 !== "number" || !Number.isInteger(v28)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_hr", sp, "/properties/expiring_inform_hr/type")) return false; }
           break;
         }
         case "expiring_inform_hr_period": {
           const v29 = o1[k2];
-          if (typeof v29 !== "number" || !Number.isInteger(v29)) { ok = false; if (!$fail(e, a, "/expiring_inform_hr_period", "#/components/schemas/WorkerCredential/properties/expiring_inform_hr_period/type", "type", $params14, "/expiring_inform_hr_period must be integer")) return false; }
+          if (typeof v29 !== "number" || !Number.isInteger(v29)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_hr_period", sp, "/properties/expiring_inform_hr_period/type")) return false; }
           break;
         }
         case "expired_inform": {
           const v30 = o1[k2];
-          if (typeof v30 !== "number" || !Number.isInteger(v30)) { ok = false; if (!$fail(e, a, "/expired_inform", "#/components/schemas/WorkerCredential/properties/expired_inform/type", "type", $params14, "/expired_inform must be integer")) return false; }
+          if (typeof v30 !== "number" || !Number.isInteger(v30)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expired_inform", sp, "/properties/expired_inform/type")) return false; }
           break;
         }
         case "expired_inform_hr": {
           const v31 = o1[k2];
-          if (typeof v31 !== "number" || !Number.isInteger(v31)) { ok = false; if (!$fail(e, a, "/expired_inform_hr", "#/components/schemas/WorkerCredential/properties/expired_inform_hr/type", "type", $params14, "/expired_inform_hr must be integer")) return false; }
+          if (typeof v31 !== "number" || !Number.isInteger(v31)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expired_inform_hr", sp, "/properties/expired_inform_hr/type")) return false; }
           break;
         }
         case "rule_usable": {
           const v32 = o1[k2];
-          if (typeof v32 !== "number" || !Number.isInteger(v32)) { ok = false; if (!$fail(e, a, "/rule_usable", "#/components/schemas/WorkerCredential/properties/rule_usable/type", "type", $params14, "/rule_usable must be integer")) return false; }
+          if (typeof v32 !== "number" || !Number.isInteger(v32)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/rule_usable", sp, "/properties/rule_usable/type")) return false; }
           break;
         }
         case "worker_viewable": {
           const v33 = o1[k2];
-          if (typeof v33 !== "number" || !Number.isInteger(v33)) { ok = false; if (!$fail(e, a, "/worker_viewable", "#/components/schemas/WorkerCredential/properties/worker_viewable/type", "type", $params14, "/worker_viewable must be integer")) return false; }
+          if (typeof v33 !== "number" || !Number.isInteger(v33)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_viewable", sp, "/properties/worker_viewable/type")) return false; }
           break;
         }
         case "worker_editable": {
           const v34 = o1[k2];
-          if (typeof v34 !== "number" || !Number.isInteger(v34)) { ok = false; if (!$fail(e, a, "/worker_editable", "#/components/schemas/WorkerCredential/properties/worker_editable/type", "type", $params14, "/worker_editable must be integer")) return false; }
+          if (typeof v34 !== "number" || !Number.isInteger(v34)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_editable", sp, "/properties/worker_editable/type")) return false; }
           break;
         }
         case "type": {
           const v35 = o1[k2];
-          if (typeof v35 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerCredential/properties/type/type", "type", $params4, "/type must be string")) return false; }
+          if (typeof v35 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, "/properties/type/type")) return false; }
           break;
         }
         case "protected": {
           const v36 = o1[k2];
-          if (typeof v36 !== "number" || !Number.isInteger(v36)) { ok = false; if (!$fail(e, a, "/protected", "#/components/schemas/WorkerCredential/properties/protected/type", "type", $params14, "/protected must be integer")) return false; }
+          if (typeof v36 !== "number" || !Number.isInteger(v36)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/protected", sp, "/properties/protected/type")) return false; }
           break;
         }
         case "course_id": {
           const v37 = o1[k2];
-          if (typeof v37 !== "number" || !Number.isInteger(v37)) { ok = false; if (!$fail(e, a, "/course_id", "#/components/schemas/WorkerCredential/properties/course_id/type", "type", $params14, "/course_id must be integer")) return false; }
+          if (typeof v37 !== "number" || !Number.isInteger(v37)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/course_id", sp, "/properties/course_id/type")) return false; }
           break;
         }
         case "expiration_months": {
           const v38 = o1[k2];
-          if (typeof v38 !== "number" || !Number.isInteger(v38)) { ok = false; if (!$fail(e, a, "/expiration_months", "#/components/schemas/WorkerCredential/properties/expiration_months/type", "type", $params14, "/expiration_months must be integer")) return false; }
+          if (typeof v38 !== "number" || !Number.isInteger(v38)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiration_months", sp, "/properties/expiration_months/type")) return false; }
           break;
         }
       }
@@ -1243,57 +1273,58 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number):
 
 // #/components/schemas/WorkerCredentialCreate
 function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerCredentialCreate");
+  const sp = "#/components/schemas/WorkerCredentialCreate";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerCredentialCreate/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h12 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("credentials_id" in $proto) && !("p_id" in $proto) && !("date_completed" in $proto) && !("date_expired" in $proto) && !("clients_id" in $proto) && !("locations_id" in $proto) && !("file_name" in $proto) && !("file_type" in $proto) && !("file" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("credentials_id" in (h12 as object)) {
       const v2 = o1["credentials_id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/credentials_id", "#/components/schemas/WorkerCredentialCreate/properties/credentials_id/type", "type", $params4, "/credentials_id must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/credentials_id", sp, "/properties/credentials_id/type")) return false; }
     }
     if ("p_id" in (h12 as object)) {
       const v3 = o1["p_id"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/p_id", "#/components/schemas/WorkerCredentialCreate/properties/p_id/type", "type", $params4, "/p_id must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/p_id", sp, "/properties/p_id/type")) return false; }
     }
     if ("date_completed" in (h12 as object)) {
       const v4 = o1["date_completed"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/type", "type", $params4, "/date_completed must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed", sp, "/properties/date_completed/type")) return false; }
       else {
-        if (!$fmtDateTime(v4)) { ok = false; if (!$fail(e, a, "/date_completed", "#/components/schemas/WorkerCredentialCreate/properties/date_completed/format", "format", $params39, "/date_completed must match format \"date-time\"")) return false; }
+        if (!$fmtDateTime(v4)) { ok = false; if (!$fail(e, a, "format", $params39, "must match format \"date-time\"", "/date_completed", sp, "/properties/date_completed/format")) return false; }
       }
     }
     if ("date_expired" in (h12 as object)) {
       const v5 = o1["date_expired"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/type", "type", $params4, "/date_expired must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired", sp, "/properties/date_expired/type")) return false; }
       else {
-        if (!$fmtDateTime(v5)) { ok = false; if (!$fail(e, a, "/date_expired", "#/components/schemas/WorkerCredentialCreate/properties/date_expired/format", "format", $params39, "/date_expired must match format \"date-time\"")) return false; }
+        if (!$fmtDateTime(v5)) { ok = false; if (!$fail(e, a, "format", $params39, "must match format \"date-time\"", "/date_expired", sp, "/properties/date_expired/format")) return false; }
       }
     }
     if ("clients_id" in (h12 as object)) {
       const v6 = o1["clients_id"];
-      if (!(typeof v6 === "string" || v6 === null)) { ok = false; if (!$fail(e, a, "/clients_id", "#/components/schemas/WorkerCredentialCreate/properties/clients_id/type", "type", $params40, "/clients_id must be string or null")) return false; }
+      if (!(typeof v6 === "string" || v6 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/clients_id", sp, "/properties/clients_id/type")) return false; }
     }
     if ("locations_id" in (h12 as object)) {
       const v7 = o1["locations_id"];
-      if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (!$fail(e, a, "/locations_id", "#/components/schemas/WorkerCredentialCreate/properties/locations_id/type", "type", $params40, "/locations_id must be string or null")) return false; }
+      if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/locations_id", sp, "/properties/locations_id/type")) return false; }
     }
     if ("file_name" in (h12 as object)) {
       const v8 = o1["file_name"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerCredentialCreate/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, "/properties/file_name/type")) return false; }
     }
     if ("file_type" in (h12 as object)) {
       const v9 = o1["file_type"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/file_type", "#/components/schemas/WorkerCredentialCreate/properties/file_type/type", "type", $params4, "/file_type must be string")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_type", sp, "/properties/file_type/type")) return false; }
     }
     if ("file" in (h12 as object)) {
       const v10 = o1["file"];
-      if (!(typeof v10 === "string" || v10 === null)) { ok = false; if (!$fail(e, a, "/file", "#/components/schemas/WorkerCredentialCreate/properties/file/type", "type", $params40, "/file must be string or null")) return false; }
+      if (!(typeof v10 === "string" || v10 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/file", sp, "/properties/file/type")) return false; }
     }
     if ("name" in (h12 as object)) {
       const v11 = o1["name"];
-      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerCredentialCreate/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
   }
   return ok;
@@ -1301,51 +1332,52 @@ function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: nu
 
 // #/components/schemas/WorkerDocument
 function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerDocument");
+  const sp = "#/components/schemas/WorkerDocument";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerDocument/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h11 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("file_name" in $proto) && !("location" in $proto) && !("date_added" in $proto) && !("type" in $proto) && !("deleted" in $proto) && !("date_deleted" in $proto) && !("worker_viewable" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h11 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/WorkerDocument/properties/id/type", "type", $params4, "/id must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("name" in (h11 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocument/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("file_name" in (h11 as object)) {
       const v4 = o1["file_name"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerDocument/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, "/properties/file_name/type")) return false; }
     }
     if ("location" in (h11 as object)) {
       const v5 = o1["location"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/location", "#/components/schemas/WorkerDocument/properties/location/type", "type", $params4, "/location must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/location", sp, "/properties/location/type")) return false; }
     }
     if ("date_added" in (h11 as object)) {
       const v6 = o1["date_added"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/date_added", "#/components/schemas/WorkerDocument/properties/date_added/type", "type", $params4, "/date_added must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_added", sp, "/properties/date_added/type")) return false; }
     }
     if ("type" in (h11 as object)) {
       const v7 = o1["type"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocument/properties/type/type", "type", $params4, "/type must be string")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, "/properties/type/type")) return false; }
     }
     if ("deleted" in (h11 as object)) {
       const v8 = o1["deleted"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/type", "type", $params14, "/deleted must be integer")) return false; }
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, "/properties/deleted/type")) return false; }
       else {
-        if (v8 < 0) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/minimum", "minimum", $params23, "/deleted must be >= 0")) return false; }
-        if (v8 > 1) { ok = false; if (!$fail(e, a, "/deleted", "#/components/schemas/WorkerDocument/properties/deleted/maximum", "maximum", $params24, "/deleted must be <= 1")) return false; }
+        if (v8 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/deleted", sp, "/properties/deleted/minimum")) return false; }
+        if (v8 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/deleted", sp, "/properties/deleted/maximum")) return false; }
       }
     }
     if ("date_deleted" in (h11 as object)) {
       const v9 = o1["date_deleted"];
-      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "/date_deleted", "#/components/schemas/WorkerDocument/properties/date_deleted/type", "type", $params40, "/date_deleted must be string or null")) return false; }
+      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/date_deleted", sp, "/properties/date_deleted/type")) return false; }
     }
     if ("worker_viewable" in (h11 as object)) {
       const v10 = o1["worker_viewable"];
-      if (typeof v10 !== "number" || !Number.isInteger(v10)) { ok = false; if (!$fail(e, a, "/worker_viewable", "#/components/schemas/WorkerDocument/properties/worker_viewable/type", "type", $params14, "/worker_viewable must be integer")) return false; }
+      if (typeof v10 !== "number" || !Number.isInteger(v10)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_viewable", sp, "/properties/worker_viewable/type")) return false; }
     }
   }
   return ok;
@@ -1353,39 +1385,40 @@ function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): b
 
 // #/components/schemas/WorkerDocumentUpload
 function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WorkerDocumentUpload");
+  const sp = "#/components/schemas/WorkerDocumentUpload";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/WorkerDocumentUpload/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("p_id" in $proto) && !("name" in $proto) && !("file" in $proto) && !("type" in $proto) && !("file_name" in $proto) ? o1 : $ownKeys(o1);
     if ("p_id" in (h7 as object)) {
       const v2 = o1["p_id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/p_id", "#/components/schemas/WorkerDocumentUpload/properties/p_id/type", "type", $params14, "/p_id must be integer")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/p_id", sp, "/properties/p_id/type")) return false; }
     }
     if ("name" in (h7 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/type", "type", $params4, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
       else {
-        if (v3.length > 100 && (v3.length > 200 || $cpLen(v3) > 100)) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/maxLength", "maxLength", $params41, "/name must be at most 100 characters")) return false; }
-        if (v3.length === 0) { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/WorkerDocumentUpload/properties/name/minLength", "minLength", $params3, "/name must be at least 1 character")) return false; }
+        if (v3.length > 100 && (v3.length > 200 || $cpLen(v3) > 100)) { ok = false; if (!$fail(e, a, "maxLength", $params41, "must be at most 100 characters", "/name", sp, "/properties/name/maxLength")) return false; }
+        if (v3.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/name", sp, "/properties/name/minLength")) return false; }
       }
     }
     if ("file" in (h7 as object)) {
       const v4 = o1["file"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/file", "#/components/schemas/WorkerDocumentUpload/properties/file/type", "type", $params4, "/file must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file", sp, "/properties/file/type")) return false; }
     }
     if ("type" in (h7 as object)) {
       const v5 = o1["type"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/type", "type", $params4, "/type must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, "/properties/type/type")) return false; }
       else {
-        if (v5.length > 20 && (v5.length > 40 || $cpLen(v5) > 20)) { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/maxLength", "maxLength", $params42, "/type must be at most 20 characters")) return false; }
-        if (v5.length === 0) { ok = false; if (!$fail(e, a, "/type", "#/components/schemas/WorkerDocumentUpload/properties/type/minLength", "minLength", $params3, "/type must be at least 1 character")) return false; }
+        if (v5.length > 20 && (v5.length > 40 || $cpLen(v5) > 20)) { ok = false; if (!$fail(e, a, "maxLength", $params42, "must be at most 20 characters", "/type", sp, "/properties/type/maxLength")) return false; }
+        if (v5.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/type", sp, "/properties/type/minLength")) return false; }
       }
     }
     if ("file_name" in (h7 as object)) {
       const v6 = o1["file_name"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/file_name", "#/components/schemas/WorkerDocumentUpload/properties/file_name/type", "type", $params4, "/file_name must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, "/properties/file_name/type")) return false; }
     }
   }
   return ok;
@@ -1393,9 +1426,10 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: numb
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -1404,16 +1438,17 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params43, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -1422,7 +1457,7 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params43, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -1437,17 +1472,19 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1events/post/responses/201/content/application~1json/schema
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1events/post/responses/201/content/application~1json/schema");
+  const sp = "#/paths/~1events/post/responses/201/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1events/post/responses/201/content/application~1json/schema/type", "type", $params14, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -1456,24 +1493,26 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params43, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1clients~1_7Bid_7D/patch/responses/200/content/application~1json/schema
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema");
+  const sp = "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "", "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema/type", "type", $params21, "must be boolean")) return false; }
+  if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -1482,35 +1521,38 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params43, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params43, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/parameters/WorkerId/schema
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/parameters/WorkerId/schema");
+  const sp = "#/components/parameters/WorkerId/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/components/parameters/WorkerId/schema/type", "type", $params14, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 0) { ok = false; if (!$fail(e, a, "", "#/components/parameters/WorkerId/schema/minimum", "minimum", $params23, "must be >= 0")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
 
 // #/components/parameters/ClientId/schema
 function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/parameters/ClientId/schema");
+  const sp = "#/components/parameters/ClientId/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/components/parameters/ClientId/schema/type", "type", $params4, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/components/parameters/EventId/schema
 function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/parameters/EventId/schema");
+  const sp = "#/components/parameters/EventId/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/components/parameters/EventId/schema/type", "type", $params4, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 

@@ -26,9 +26,20 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
@@ -49,7 +60,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -119,9 +130,10 @@ const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "zip" });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     let r3 = 0;
@@ -131,10 +143,10 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         case "companies": {
           r3++;
           const v4 = o1[k2];
-          if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "/companies", "#/properties/companies/type", "type", $params1, "/companies must be array")) return false; }
+          if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/companies", sp, "/properties/companies/type")) return false; }
           else {
             const arr5 = v4 as unknown[];
-            if (arr5.length < 1) { ok = false; if (!$fail(e, a, "/companies", "#/properties/companies/minItems", "minItems", $params0, "/companies must have at least 1 item")) return false; }
+            if (arr5.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/companies", sp, "/properties/companies/minItems")) return false; }
             for (let i6 = 0; i6 < arr5.length; i6++) {
               const v7 = arr5[i6];
               const s8 = $mark(e);
@@ -144,12 +156,12 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
           break;
         }
         default: {
-          { ok = false; if (e === null || !$fail(e, a, "", "#/additionalProperties", "additionalProperties", { additionalProperty: k2 }, "must not have additional property '" + k2 + "'")) return false; }
+          { ok = false; if (e === null || !$fail(e, a, "additionalProperties", { additionalProperty: k2 }, "must not have additional property '" + k2 + "'", "", sp, "/additionalProperties")) return false; }
         }
       }
     }
     if (r3 !== 1) {
-      if (!($hop.call(o1, "companies"))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params2, "must have required property 'companies'")) return false; }
+      if (!($hop.call(o1, "companies"))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'companies'", "", sp, "/required")) return false; }
     }
   }
   return ok;
@@ -157,9 +169,10 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/_defs/company
 function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/$defs/company");
+  const sp = "#/$defs/company";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/$defs/company/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     let r3 = 0;
@@ -176,23 +189,23 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         case "name": {
           r3++;
           const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/$defs/company/properties/name/type", "type", $params5, "/name must be string")) return false; }
+          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/name", sp, "/properties/name/type")) return false; }
           else {
-            if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "/name", "#/$defs/company/properties/name/maxLength", "maxLength", $params4, "/name must be at most 255 characters")) return false; }
-            if (v8.length === 0) { ok = false; if (!$fail(e, a, "/name", "#/$defs/company/properties/name/minLength", "minLength", $params0, "/name must be at least 1 character")) return false; }
+            if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/name", sp, "/properties/name/maxLength")) return false; }
+            if (v8.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params0, "must be at least 1 character", "/name", sp, "/properties/name/minLength")) return false; }
           }
           break;
         }
         case "api_keys": {
           r3++;
           const v9 = o1[k2];
-          if (!Array.isArray(v9)) { ok = false; if (!$fail(e, a, "/api_keys", "#/$defs/company/properties/api_keys/type", "type", $params1, "/api_keys must be array")) return false; }
+          if (!Array.isArray(v9)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/api_keys", sp, "/properties/api_keys/type")) return false; }
           else {
             const arr10 = v9 as unknown[];
-            if (arr10.length < 1) { ok = false; if (!$fail(e, a, "/api_keys", "#/$defs/company/properties/api_keys/minItems", "minItems", $params0, "/api_keys must have at least 1 item")) return false; }
+            if (arr10.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/api_keys", sp, "/properties/api_keys/minItems")) return false; }
             for (let i11 = 0; i11 < arr10.length; i11++) {
               const v12 = arr10[i11];
-              if (typeof v12 !== "object" || v12 === null || Array.isArray(v12)) { ok = false; if (e === null || !$fail(e, a, "/api_keys/" + i11, "#/$defs/company/properties/api_keys/items/type", "type", $params3, "/api_keys/" + i11 + " must be object")) return false; }
+              if (typeof v12 !== "object" || v12 === null || Array.isArray(v12)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/api_keys/" + i11, sp, "/properties/api_keys/items/type")) return false; }
               else {
                 const o13 = v12 as Record<string, unknown>;
                 let r15 = 0;
@@ -202,10 +215,10 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                     case "key": {
                       r15++;
                       const v16 = o13[k14];
-                      if (typeof v16 !== "string") { ok = false; if (e === null || !$fail(e, a, "/api_keys/" + i11 + "/key", "#/$defs/company/properties/api_keys/items/properties/key/type", "type", $params5, "/api_keys/" + i11 + "/key must be string")) return false; }
+                      if (typeof v16 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/api_keys/" + i11 + "/key", sp, "/properties/api_keys/items/properties/key/type")) return false; }
                       else {
-                        if (v16.length > 1024 && (v16.length > 2048 || $cpLen(v16) > 1024)) { ok = false; if (e === null || !$fail(e, a, "/api_keys/" + i11 + "/key", "#/$defs/company/properties/api_keys/items/properties/key/maxLength", "maxLength", $params6, "/api_keys/" + i11 + "/key must be at most 1024 characters")) return false; }
-                        if (v16.length === 0) { ok = false; if (e === null || !$fail(e, a, "/api_keys/" + i11 + "/key", "#/$defs/company/properties/api_keys/items/properties/key/minLength", "minLength", $params0, "/api_keys/" + i11 + "/key must be at least 1 character")) return false; }
+                        if (v16.length > 1024 && (v16.length > 2048 || $cpLen(v16) > 1024)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params6, "must be at most 1024 characters", "/api_keys/" + i11 + "/key", sp, "/properties/api_keys/items/properties/key/maxLength")) return false; }
+                        if (v16.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", $params0, "must be at least 1 character", "/api_keys/" + i11 + "/key", sp, "/properties/api_keys/items/properties/key/minLength")) return false; }
                       }
                       break;
                     }
@@ -217,13 +230,13 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                       break;
                     }
                     default: {
-                      { ok = false; if (e === null || !$fail(e, a, "/api_keys/" + i11, "#/$defs/company/properties/api_keys/items/additionalProperties", "additionalProperties", { additionalProperty: k14 }, "/api_keys/" + i11 + " " + ("must not have additional property '" + k14 + "'"))) return false; }
+                      { ok = false; if (e === null || !$fail(e, a, "additionalProperties", { additionalProperty: k14 }, "must not have additional property '" + k14 + "'", "/api_keys/" + i11, sp, "/properties/api_keys/items/additionalProperties")) return false; }
                     }
                   }
                 }
                 if (r15 !== 2) {
-                  if (!($hop.call(o13, "key"))) { ok = false; if (e === null || !$fail(e, a, "/api_keys/" + i11, "#/$defs/company/properties/api_keys/items/required", "required", $params7, "/api_keys/" + i11 + " must have required property 'key'")) return false; }
-                  if (!($hop.call(o13, "personnel_id"))) { ok = false; if (e === null || !$fail(e, a, "/api_keys/" + i11, "#/$defs/company/properties/api_keys/items/required", "required", $params8, "/api_keys/" + i11 + " must have required property 'personnel_id'")) return false; }
+                  if (!($hop.call(o13, "key"))) { ok = false; if (e === null || !$fail(e, a, "required", $params7, "must have required property 'key'", "/api_keys/" + i11, sp, "/properties/api_keys/items/required")) return false; }
+                  if (!($hop.call(o13, "personnel_id"))) { ok = false; if (e === null || !$fail(e, a, "required", $params8, "must have required property 'personnel_id'", "/api_keys/" + i11, sp, "/properties/api_keys/items/required")) return false; }
                 }
               }
             }
@@ -233,13 +246,13 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         case "personnel": {
           r3++;
           const v21 = o1[k2];
-          if (!Array.isArray(v21)) { ok = false; if (!$fail(e, a, "/personnel", "#/$defs/company/properties/personnel/type", "type", $params1, "/personnel must be array")) return false; }
+          if (!Array.isArray(v21)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/personnel", sp, "/properties/personnel/type")) return false; }
           else {
             const arr22 = v21 as unknown[];
-            if (arr22.length < 1) { ok = false; if (!$fail(e, a, "/personnel", "#/$defs/company/properties/personnel/minItems", "minItems", $params0, "/personnel must have at least 1 item")) return false; }
+            if (arr22.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/personnel", sp, "/properties/personnel/minItems")) return false; }
             for (let i23 = 0; i23 < arr22.length; i23++) {
               const v24 = arr22[i23];
-              if (typeof v24 !== "object" || v24 === null || Array.isArray(v24)) { ok = false; if (e === null || !$fail(e, a, "/personnel/" + i23, "#/$defs/company/properties/personnel/items/type", "type", $params3, "/personnel/" + i23 + " must be object")) return false; }
+              if (typeof v24 !== "object" || v24 === null || Array.isArray(v24)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/personnel/" + i23, sp, "/properties/personnel/items/type")) return false; }
               else {
                 const o25 = v24 as Record<string, unknown>;
                 let r27 = 0;
@@ -256,21 +269,21 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                     case "name": {
                       r27++;
                       const v32 = o25[k26];
-                      if (typeof v32 !== "string") { ok = false; if (e === null || !$fail(e, a, "/personnel/" + i23 + "/name", "#/$defs/company/properties/personnel/items/properties/name/type", "type", $params5, "/personnel/" + i23 + "/name must be string")) return false; }
+                      if (typeof v32 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/personnel/" + i23 + "/name", sp, "/properties/personnel/items/properties/name/type")) return false; }
                       else {
-                        if (v32.length > 255 && (v32.length > 510 || $cpLen(v32) > 255)) { ok = false; if (e === null || !$fail(e, a, "/personnel/" + i23 + "/name", "#/$defs/company/properties/personnel/items/properties/name/maxLength", "maxLength", $params4, "/personnel/" + i23 + "/name must be at most 255 characters")) return false; }
-                        if (v32.length === 0) { ok = false; if (e === null || !$fail(e, a, "/personnel/" + i23 + "/name", "#/$defs/company/properties/personnel/items/properties/name/minLength", "minLength", $params0, "/personnel/" + i23 + "/name must be at least 1 character")) return false; }
+                        if (v32.length > 255 && (v32.length > 510 || $cpLen(v32) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/personnel/" + i23 + "/name", sp, "/properties/personnel/items/properties/name/maxLength")) return false; }
+                        if (v32.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", $params0, "must be at least 1 character", "/personnel/" + i23 + "/name", sp, "/properties/personnel/items/properties/name/minLength")) return false; }
                       }
                       break;
                     }
                     default: {
-                      { ok = false; if (e === null || !$fail(e, a, "/personnel/" + i23, "#/$defs/company/properties/personnel/items/additionalProperties", "additionalProperties", { additionalProperty: k26 }, "/personnel/" + i23 + " " + ("must not have additional property '" + k26 + "'"))) return false; }
+                      { ok = false; if (e === null || !$fail(e, a, "additionalProperties", { additionalProperty: k26 }, "must not have additional property '" + k26 + "'", "/personnel/" + i23, sp, "/properties/personnel/items/additionalProperties")) return false; }
                     }
                   }
                 }
                 if (r27 !== 2) {
-                  if (!($hop.call(o25, "personnel_id"))) { ok = false; if (e === null || !$fail(e, a, "/personnel/" + i23, "#/$defs/company/properties/personnel/items/required", "required", $params8, "/personnel/" + i23 + " must have required property 'personnel_id'")) return false; }
-                  if (!($hop.call(o25, "name"))) { ok = false; if (e === null || !$fail(e, a, "/personnel/" + i23, "#/$defs/company/properties/personnel/items/required", "required", $params9, "/personnel/" + i23 + " must have required property 'name'")) return false; }
+                  if (!($hop.call(o25, "personnel_id"))) { ok = false; if (e === null || !$fail(e, a, "required", $params8, "must have required property 'personnel_id'", "/personnel/" + i23, sp, "/properties/personnel/items/required")) return false; }
+                  if (!($hop.call(o25, "name"))) { ok = false; if (e === null || !$fail(e, a, "required", $params9, "must have required property 'name'", "/personnel/" + i23, sp, "/properties/personnel/items/required")) return false; }
                 }
               }
             }
@@ -279,24 +292,24 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "clients": {
           const v33 = o1[k2];
-          if (!Array.isArray(v33)) { ok = false; if (!$fail(e, a, "/clients", "#/$defs/company/properties/clients/type", "type", $params1, "/clients must be array")) return false; }
+          if (!Array.isArray(v33)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/clients", sp, "/properties/clients/type")) return false; }
           else {
             const arr34 = v33 as unknown[];
             for (let i35 = 0; i35 < arr34.length; i35++) {
               const v36 = arr34[i35];
-              if (typeof v36 !== "object" || v36 === null || Array.isArray(v36)) { ok = false; if (e === null || !$fail(e, a, "/clients/" + i35, "#/$defs/company/properties/clients/items/type", "type", $params3, "/clients/" + i35 + " must be object")) return false; }
+              if (typeof v36 !== "object" || v36 === null || Array.isArray(v36)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/clients/" + i35, sp, "/properties/clients/items/type")) return false; }
               else {
                 const o37 = v36 as Record<string, unknown>;
                 const h39 = o37["__proto__"] === $proto && Object.getPrototypeOf(o37) === $proto && !("id" in $proto) ? o37 : $ownKeys(o37);
                 if ("id" in (h39 as object)) {
                   const v38 = o37["id"];
-                  if (typeof v38 !== "string") { ok = false; if (e === null || !$fail(e, a, "/clients/" + i35 + "/id", "#/$defs/company/properties/clients/items/properties/id/type", "type", $params5, "/clients/" + i35 + "/id must be string")) return false; }
+                  if (typeof v38 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/clients/" + i35 + "/id", sp, "/properties/clients/items/properties/id/type")) return false; }
                   else {
-                    if (v38.length > 255 && (v38.length > 510 || $cpLen(v38) > 255)) { ok = false; if (e === null || !$fail(e, a, "/clients/" + i35 + "/id", "#/$defs/company/properties/clients/items/properties/id/maxLength", "maxLength", $params4, "/clients/" + i35 + "/id must be at most 255 characters")) return false; }
-                    if (v38.length === 0) { ok = false; if (e === null || !$fail(e, a, "/clients/" + i35 + "/id", "#/$defs/company/properties/clients/items/properties/id/minLength", "minLength", $params0, "/clients/" + i35 + "/id must be at least 1 character")) return false; }
+                    if (v38.length > 255 && (v38.length > 510 || $cpLen(v38) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/clients/" + i35 + "/id", sp, "/properties/clients/items/properties/id/maxLength")) return false; }
+                    if (v38.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", $params0, "must be at least 1 character", "/clients/" + i35 + "/id", sp, "/properties/clients/items/properties/id/minLength")) return false; }
                   }
                 }
-                if (!("id" in (h39 as object))) { ok = false; if (e === null || !$fail(e, a, "/clients/" + i35, "#/$defs/company/properties/clients/items/required", "required", $params10, "/clients/" + i35 + " must have required property 'id'")) return false; }
+                if (!("id" in (h39 as object))) { ok = false; if (e === null || !$fail(e, a, "required", $params10, "must have required property 'id'", "/clients/" + i35, sp, "/properties/clients/items/required")) return false; }
               }
               const s40 = $mark(e);
               if (!$v_ClientUpdate(v36, e, a, depth + 1)) { $prefix(e, s40, "/clients/" + i35); { ok = false; if (!a) return false; } }
@@ -305,7 +318,7 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                 for (const k44 in o43) {
                   if (!$hop.call(o43, k44)) continue;
                   if ($names11.has(k44)) continue;
-                  { ok = false; if (e === null || !$fail(e, a, "/clients/" + i35, "#/$defs/company/properties/clients/items/unevaluatedProperties", "unevaluatedProperties", { unevaluatedProperty: k44 }, "/clients/" + i35 + " " + ("must not have unevaluated property '" + k44 + "'"))) return false; }
+                  { ok = false; if (e === null || !$fail(e, a, "unevaluatedProperties", { unevaluatedProperty: k44 }, "must not have unevaluated property '" + k44 + "'", "/clients/" + i35, sp, "/properties/clients/items/unevaluatedProperties")) return false; }
                 }
               }
             }
@@ -314,12 +327,12 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "credential_types": {
           const v45 = o1[k2];
-          if (!Array.isArray(v45)) { ok = false; if (!$fail(e, a, "/credential_types", "#/$defs/company/properties/credential_types/type", "type", $params1, "/credential_types must be array")) return false; }
+          if (!Array.isArray(v45)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/credential_types", sp, "/properties/credential_types/type")) return false; }
           else {
             const arr46 = v45 as unknown[];
             for (let i47 = 0; i47 < arr46.length; i47++) {
               const v48 = arr46[i47];
-              if (typeof v48 !== "object" || v48 === null || Array.isArray(v48)) { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47, "#/$defs/company/properties/credential_types/items/type", "type", $params3, "/credential_types/" + i47 + " must be object")) return false; }
+              if (typeof v48 !== "object" || v48 === null || Array.isArray(v48)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/credential_types/" + i47, sp, "/properties/credential_types/items/type")) return false; }
               else {
                 const o49 = v48 as Record<string, unknown>;
                 let r51 = 0;
@@ -329,35 +342,35 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                     case "credentials_id": {
                       r51++;
                       const v52 = o49[k50];
-                      if (typeof v52 !== "string") { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47 + "/credentials_id", "#/$defs/company/properties/credential_types/items/properties/credentials_id/type", "type", $params5, "/credential_types/" + i47 + "/credentials_id must be string")) return false; }
+                      if (typeof v52 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/credential_types/" + i47 + "/credentials_id", sp, "/properties/credential_types/items/properties/credentials_id/type")) return false; }
                       else {
-                        if (v52.length > 255 && (v52.length > 510 || $cpLen(v52) > 255)) { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47 + "/credentials_id", "#/$defs/company/properties/credential_types/items/properties/credentials_id/maxLength", "maxLength", $params4, "/credential_types/" + i47 + "/credentials_id must be at most 255 characters")) return false; }
-                        if (v52.length === 0) { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47 + "/credentials_id", "#/$defs/company/properties/credential_types/items/properties/credentials_id/minLength", "minLength", $params0, "/credential_types/" + i47 + "/credentials_id must be at least 1 character")) return false; }
+                        if (v52.length > 255 && (v52.length > 510 || $cpLen(v52) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/credential_types/" + i47 + "/credentials_id", sp, "/properties/credential_types/items/properties/credentials_id/maxLength")) return false; }
+                        if (v52.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", $params0, "must be at least 1 character", "/credential_types/" + i47 + "/credentials_id", sp, "/properties/credential_types/items/properties/credentials_id/minLength")) return false; }
                       }
                       break;
                     }
                     case "name": {
                       r51++;
                       const v53 = o49[k50];
-                      if (typeof v53 !== "string") { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47 + "/name", "#/$defs/company/properties/credential_types/items/properties/name/type", "type", $params5, "/credential_types/" + i47 + "/name must be string")) return false; }
+                      if (typeof v53 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/credential_types/" + i47 + "/name", sp, "/properties/credential_types/items/properties/name/type")) return false; }
                       else {
-                        if (v53.length > 255 && (v53.length > 510 || $cpLen(v53) > 255)) { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47 + "/name", "#/$defs/company/properties/credential_types/items/properties/name/maxLength", "maxLength", $params4, "/credential_types/" + i47 + "/name must be at most 255 characters")) return false; }
+                        if (v53.length > 255 && (v53.length > 510 || $cpLen(v53) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/credential_types/" + i47 + "/name", sp, "/properties/credential_types/items/properties/name/maxLength")) return false; }
                       }
                       break;
                     }
                     case "description": {
                       const v54 = o49[k50];
-                      if (typeof v54 !== "string") { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47 + "/description", "#/$defs/company/properties/credential_types/items/properties/description/type", "type", $params5, "/credential_types/" + i47 + "/description must be string")) return false; }
+                      if (typeof v54 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/credential_types/" + i47 + "/description", sp, "/properties/credential_types/items/properties/description/type")) return false; }
                       else {
-                        if (v54.length > 65535 && (v54.length > 131070 || $cpLen(v54) > 65535)) { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47 + "/description", "#/$defs/company/properties/credential_types/items/properties/description/maxLength", "maxLength", $params12, "/credential_types/" + i47 + "/description must be at most 65535 characters")) return false; }
+                        if (v54.length > 65535 && (v54.length > 131070 || $cpLen(v54) > 65535)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params12, "must be at most 65535 characters", "/credential_types/" + i47 + "/description", sp, "/properties/credential_types/items/properties/description/maxLength")) return false; }
                       }
                       break;
                     }
                     case "type": {
                       const v55 = o49[k50];
-                      if (typeof v55 !== "string") { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47 + "/type", "#/$defs/company/properties/credential_types/items/properties/type/type", "type", $params5, "/credential_types/" + i47 + "/type must be string")) return false; }
+                      if (typeof v55 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/credential_types/" + i47 + "/type", sp, "/properties/credential_types/items/properties/type/type")) return false; }
                       else {
-                        if (v55.length > 255 && (v55.length > 510 || $cpLen(v55) > 255)) { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47 + "/type", "#/$defs/company/properties/credential_types/items/properties/type/maxLength", "maxLength", $params4, "/credential_types/" + i47 + "/type must be at most 255 characters")) return false; }
+                        if (v55.length > 255 && (v55.length > 510 || $cpLen(v55) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/credential_types/" + i47 + "/type", sp, "/properties/credential_types/items/properties/type/maxLength")) return false; }
                       }
                       break;
                     }
@@ -434,13 +447,13 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                       break;
                     }
                     default: {
-                      { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47, "#/$defs/company/properties/credential_types/items/additionalProperties", "additionalProperties", { additionalProperty: k50 }, "/credential_types/" + i47 + " " + ("must not have additional property '" + k50 + "'"))) return false; }
+                      { ok = false; if (e === null || !$fail(e, a, "additionalProperties", { additionalProperty: k50 }, "must not have additional property '" + k50 + "'", "/credential_types/" + i47, sp, "/properties/credential_types/items/additionalProperties")) return false; }
                     }
                   }
                 }
                 if (r51 !== 2) {
-                  if (!($hop.call(o49, "credentials_id"))) { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47, "#/$defs/company/properties/credential_types/items/required", "required", $params13, "/credential_types/" + i47 + " must have required property 'credentials_id'")) return false; }
-                  if (!($hop.call(o49, "name"))) { ok = false; if (e === null || !$fail(e, a, "/credential_types/" + i47, "#/$defs/company/properties/credential_types/items/required", "required", $params9, "/credential_types/" + i47 + " must have required property 'name'")) return false; }
+                  if (!($hop.call(o49, "credentials_id"))) { ok = false; if (e === null || !$fail(e, a, "required", $params13, "must have required property 'credentials_id'", "/credential_types/" + i47, sp, "/properties/credential_types/items/required")) return false; }
+                  if (!($hop.call(o49, "name"))) { ok = false; if (e === null || !$fail(e, a, "required", $params9, "must have required property 'name'", "/credential_types/" + i47, sp, "/properties/credential_types/items/required")) return false; }
                 }
               }
             }
@@ -449,24 +462,24 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "wage_rules": {
           const v104 = o1[k2];
-          if (!Array.isArray(v104)) { ok = false; if (!$fail(e, a, "/wage_rules", "#/$defs/company/properties/wage_rules/type", "type", $params1, "/wage_rules must be array")) return false; }
+          if (!Array.isArray(v104)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/wage_rules", sp, "/properties/wage_rules/type")) return false; }
           else {
             const arr105 = v104 as unknown[];
             for (let i106 = 0; i106 < arr105.length; i106++) {
               const v107 = arr105[i106];
-              if (typeof v107 !== "object" || v107 === null || Array.isArray(v107)) { ok = false; if (e === null || !$fail(e, a, "/wage_rules/" + i106, "#/$defs/company/properties/wage_rules/items/type", "type", $params3, "/wage_rules/" + i106 + " must be object")) return false; }
+              if (typeof v107 !== "object" || v107 === null || Array.isArray(v107)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/wage_rules/" + i106, sp, "/properties/wage_rules/items/type")) return false; }
               else {
                 const o108 = v107 as Record<string, unknown>;
                 const h110 = o108["__proto__"] === $proto && Object.getPrototypeOf(o108) === $proto && !("id" in $proto) ? o108 : $ownKeys(o108);
                 if ("id" in (h110 as object)) {
                   const v109 = o108["id"];
-                  if (!(typeof v109 === "string" || Number.isInteger(v109))) { ok = false; if (e === null || !$fail(e, a, "/wage_rules/" + i106 + "/id", "#/$defs/company/properties/wage_rules/items/properties/id/type", "type", $params14, "/wage_rules/" + i106 + "/id must be string or integer")) return false; }
+                  if (!(typeof v109 === "string" || Number.isInteger(v109))) { ok = false; if (e === null || !$fail(e, a, "type", $params14, "must be string or integer", "/wage_rules/" + i106 + "/id", sp, "/properties/wage_rules/items/properties/id/type")) return false; }
                   if (typeof v109 === "string") {
-                    if (v109.length > 255 && (v109.length > 510 || $cpLen(v109) > 255)) { ok = false; if (e === null || !$fail(e, a, "/wage_rules/" + i106 + "/id", "#/$defs/company/properties/wage_rules/items/properties/id/maxLength", "maxLength", $params4, "/wage_rules/" + i106 + "/id must be at most 255 characters")) return false; }
-                    if (v109.length === 0) { ok = false; if (e === null || !$fail(e, a, "/wage_rules/" + i106 + "/id", "#/$defs/company/properties/wage_rules/items/properties/id/minLength", "minLength", $params0, "/wage_rules/" + i106 + "/id must be at least 1 character")) return false; }
+                    if (v109.length > 255 && (v109.length > 510 || $cpLen(v109) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/wage_rules/" + i106 + "/id", sp, "/properties/wage_rules/items/properties/id/maxLength")) return false; }
+                    if (v109.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", $params0, "must be at least 1 character", "/wage_rules/" + i106 + "/id", sp, "/properties/wage_rules/items/properties/id/minLength")) return false; }
                   }
                 }
-                if (!("id" in (h110 as object))) { ok = false; if (e === null || !$fail(e, a, "/wage_rules/" + i106, "#/$defs/company/properties/wage_rules/items/required", "required", $params10, "/wage_rules/" + i106 + " must have required property 'id'")) return false; }
+                if (!("id" in (h110 as object))) { ok = false; if (e === null || !$fail(e, a, "required", $params10, "must have required property 'id'", "/wage_rules/" + i106, sp, "/properties/wage_rules/items/required")) return false; }
               }
             }
           }
@@ -474,12 +487,12 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "venues": {
           const v111 = o1[k2];
-          if (!Array.isArray(v111)) { ok = false; if (!$fail(e, a, "/venues", "#/$defs/company/properties/venues/type", "type", $params1, "/venues must be array")) return false; }
+          if (!Array.isArray(v111)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/venues", sp, "/properties/venues/type")) return false; }
           else {
             const arr112 = v111 as unknown[];
             for (let i113 = 0; i113 < arr112.length; i113++) {
               const v114 = arr112[i113];
-              if (typeof v114 !== "object" || v114 === null || Array.isArray(v114)) { ok = false; if (e === null || !$fail(e, a, "/venues/" + i113, "#/$defs/company/properties/venues/items/type", "type", $params3, "/venues/" + i113 + " must be object")) return false; }
+              if (typeof v114 !== "object" || v114 === null || Array.isArray(v114)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/venues/" + i113, sp, "/properties/venues/items/type")) return false; }
               else {
                 const o115 = v114 as Record<string, unknown>;
                 const h120 = o115["__proto__"] === $proto && Object.getPrototypeOf(o115) === $proto && !("venue_id" in $proto) ? o115 : $ownKeys(o115);
@@ -496,7 +509,7 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                 for (const k125 in o124) {
                   if (!$hop.call(o124, k125)) continue;
                   if (k125 === "venue_id" || k125 === "name" || k125 === "address" || k125 === "city" || k125 === "zip" || k125 === "saved") continue;
-                  { ok = false; if (e === null || !$fail(e, a, "/venues/" + i113, "#/$defs/company/properties/venues/items/unevaluatedProperties", "unevaluatedProperties", { unevaluatedProperty: k125 }, "/venues/" + i113 + " " + ("must not have unevaluated property '" + k125 + "'"))) return false; }
+                  { ok = false; if (e === null || !$fail(e, a, "unevaluatedProperties", { unevaluatedProperty: k125 }, "must not have unevaluated property '" + k125 + "'", "/venues/" + i113, sp, "/properties/venues/items/unevaluatedProperties")) return false; }
                 }
               }
             }
@@ -504,15 +517,15 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
           break;
         }
         default: {
-          { ok = false; if (e === null || !$fail(e, a, "", "#/$defs/company/additionalProperties", "additionalProperties", { additionalProperty: k2 }, "must not have additional property '" + k2 + "'")) return false; }
+          { ok = false; if (e === null || !$fail(e, a, "additionalProperties", { additionalProperty: k2 }, "must not have additional property '" + k2 + "'", "", sp, "/additionalProperties")) return false; }
         }
       }
     }
     if (r3 !== 4) {
-      if (!($hop.call(o1, "company_id"))) { ok = false; if (!$fail(e, a, "", "#/$defs/company/required", "required", $params15, "must have required property 'company_id'")) return false; }
-      if (!($hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "", "#/$defs/company/required", "required", $params9, "must have required property 'name'")) return false; }
-      if (!($hop.call(o1, "api_keys"))) { ok = false; if (!$fail(e, a, "", "#/$defs/company/required", "required", $params16, "must have required property 'api_keys'")) return false; }
-      if (!($hop.call(o1, "personnel"))) { ok = false; if (!$fail(e, a, "", "#/$defs/company/required", "required", $params17, "must have required property 'personnel'")) return false; }
+      if (!($hop.call(o1, "company_id"))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'company_id'", "", sp, "/required")) return false; }
+      if (!($hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'name'", "", sp, "/required")) return false; }
+      if (!($hop.call(o1, "api_keys"))) { ok = false; if (!$fail(e, a, "required", $params16, "must have required property 'api_keys'", "", sp, "/required")) return false; }
+      if (!($hop.call(o1, "personnel"))) { ok = false; if (!$fail(e, a, "required", $params17, "must have required property 'personnel'", "", sp, "/required")) return false; }
     }
   }
   return ok;
@@ -520,146 +533,150 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 
 // #/_defs/id
 function $v_id(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/$defs/id");
+  const sp = "#/$defs/id";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/$defs/id/type", "type", $params20, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 0) { ok = false; if (!$fail(e, a, "", "#/$defs/id/minimum", "minimum", $params18, "must be >= 0")) return false; }
-    if (d > 9007199254740991) { ok = false; if (!$fail(e, a, "", "#/$defs/id/maximum", "maximum", $params19, "must be <= 9007199254740991")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= 0", "", sp, "/minimum")) return false; }
+    if (d > 9007199254740991) { ok = false; if (!$fail(e, a, "maximum", $params19, "must be <= 9007199254740991", "", sp, "/maximum")) return false; }
   }
   return ok;
 }
 
 // https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate
 function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate");
+  const sp = "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("client_name" in $proto) && !("client_contact_name" in $proto) && !("client_contact_email" in $proto) && !("client_invoice_customer_id" in $proto) && !("client_address" in $proto) && !("client_city" in $proto) && !("client_state" in $proto) && !("client_postal_code" in $proto) ? o1 : $ownKeys(o1);
     if ("client_name" in (h10 as object)) {
       const v2 = o1["client_name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/client_name", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_name/type", "type", $params5, "/client_name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_name", sp, "/properties/client_name/type")) return false; }
       else {
-        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "/client_name", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_name/maxLength", "maxLength", $params4, "/client_name must be at most 255 characters")) return false; }
-        if (v2.length === 0) { ok = false; if (!$fail(e, a, "/client_name", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_name/minLength", "minLength", $params0, "/client_name must be at least 1 character")) return false; }
+        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_name", sp, "/properties/client_name/maxLength")) return false; }
+        if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params0, "must be at least 1 character", "/client_name", sp, "/properties/client_name/minLength")) return false; }
       }
     }
     if ("client_contact_name" in (h10 as object)) {
       const v3 = o1["client_contact_name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/client_contact_name", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_contact_name/type", "type", $params5, "/client_contact_name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_contact_name", sp, "/properties/client_contact_name/type")) return false; }
       else {
-        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "/client_contact_name", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_contact_name/maxLength", "maxLength", $params4, "/client_contact_name must be at most 255 characters")) return false; }
+        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_contact_name", sp, "/properties/client_contact_name/maxLength")) return false; }
       }
     }
     if ("client_contact_email" in (h10 as object)) {
       const v4 = o1["client_contact_email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/client_contact_email", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_contact_email/type", "type", $params5, "/client_contact_email must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_contact_email", sp, "/properties/client_contact_email/type")) return false; }
       else {
-        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "/client_contact_email", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_contact_email/maxLength", "maxLength", $params4, "/client_contact_email must be at most 255 characters")) return false; }
+        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_contact_email", sp, "/properties/client_contact_email/maxLength")) return false; }
       }
     }
     if ("client_invoice_customer_id" in (h10 as object)) {
       const v5 = o1["client_invoice_customer_id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/client_invoice_customer_id", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/type", "type", $params5, "/client_invoice_customer_id must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_invoice_customer_id", sp, "/properties/client_invoice_customer_id/type")) return false; }
       else {
-        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "/client_invoice_customer_id", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_invoice_customer_id/maxLength", "maxLength", $params4, "/client_invoice_customer_id must be at most 255 characters")) return false; }
+        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_invoice_customer_id", sp, "/properties/client_invoice_customer_id/maxLength")) return false; }
       }
     }
     if ("client_address" in (h10 as object)) {
       const v6 = o1["client_address"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "/client_address", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_address/type", "type", $params5, "/client_address must be string")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_address", sp, "/properties/client_address/type")) return false; }
       else {
-        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "/client_address", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_address/maxLength", "maxLength", $params12, "/client_address must be at most 65535 characters")) return false; }
+        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params12, "must be at most 65535 characters", "/client_address", sp, "/properties/client_address/maxLength")) return false; }
       }
     }
     if ("client_city" in (h10 as object)) {
       const v7 = o1["client_city"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/client_city", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_city/type", "type", $params5, "/client_city must be string")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_city", sp, "/properties/client_city/type")) return false; }
       else {
-        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "/client_city", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_city/maxLength", "maxLength", $params4, "/client_city must be at most 255 characters")) return false; }
+        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_city", sp, "/properties/client_city/maxLength")) return false; }
       }
     }
     if ("client_state" in (h10 as object)) {
       const v8 = o1["client_state"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "/client_state", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_state/type", "type", $params5, "/client_state must be string")) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_state", sp, "/properties/client_state/type")) return false; }
       else {
-        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "/client_state", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_state/maxLength", "maxLength", $params4, "/client_state must be at most 255 characters")) return false; }
+        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_state", sp, "/properties/client_state/maxLength")) return false; }
       }
     }
     if ("client_postal_code" in (h10 as object)) {
       const v9 = o1["client_postal_code"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "/client_postal_code", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_postal_code/type", "type", $params5, "/client_postal_code must be string")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_postal_code", sp, "/properties/client_postal_code/type")) return false; }
       else {
-        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "/client_postal_code", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/properties/client_postal_code/maxLength", "maxLength", $params4, "/client_postal_code must be at most 255 characters")) return false; }
+        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_postal_code", sp, "/properties/client_postal_code/maxLength")) return false; }
       }
     }
-    if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate/required", "required", $params21, "must have required property 'client_name'")) return false; }
+    if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params21, "must have required property 'client_name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/_defs/count
 function $v_count(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/$defs/count");
+  const sp = "#/$defs/count";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/$defs/count/type", "type", $params20, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 0) { ok = false; if (!$fail(e, a, "", "#/$defs/count/minimum", "minimum", $params18, "must be >= 0")) return false; }
-    if (d > 2147483647) { ok = false; if (!$fail(e, a, "", "#/$defs/count/maximum", "maximum", $params22, "must be <= 2147483647")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= 0", "", sp, "/minimum")) return false; }
+    if (d > 2147483647) { ok = false; if (!$fail(e, a, "maximum", $params22, "must be <= 2147483647", "", sp, "/maximum")) return false; }
   }
   return ok;
 }
 
 // https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate
 function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate");
+  const sp = "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h7 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/name/type", "type", $params5, "/name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/name", sp, "/properties/name/type")) return false; }
       else {
-        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "/name", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/name/maxLength", "maxLength", $params23, "/name must be at most 150 characters")) return false; }
+        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params23, "must be at most 150 characters", "/name", sp, "/properties/name/maxLength")) return false; }
       }
     }
     if ("address" in (h7 as object)) {
       const v3 = o1["address"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/address", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/address/type", "type", $params5, "/address must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/address", sp, "/properties/address/type")) return false; }
       else {
-        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "/address", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/address/maxLength", "maxLength", $params23, "/address must be at most 150 characters")) return false; }
+        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params23, "must be at most 150 characters", "/address", sp, "/properties/address/maxLength")) return false; }
       }
     }
     if ("city" in (h7 as object)) {
       const v4 = o1["city"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/city", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/city/type", "type", $params5, "/city must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/city", sp, "/properties/city/type")) return false; }
       else {
-        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "/city", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/city/maxLength", "maxLength", $params24, "/city must be at most 75 characters")) return false; }
+        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params24, "must be at most 75 characters", "/city", sp, "/properties/city/maxLength")) return false; }
       }
     }
     if ("zip" in (h7 as object)) {
       const v5 = o1["zip"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/zip", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/zip/type", "type", $params5, "/zip must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/zip", sp, "/properties/zip/type")) return false; }
       else {
-        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "/zip", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/zip/maxLength", "maxLength", $params25, "/zip must be at most 10 characters")) return false; }
+        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params25, "must be at most 10 characters", "/zip", sp, "/properties/zip/maxLength")) return false; }
       }
     }
     if ("saved" in (h7 as object)) {
       const v6 = o1["saved"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "/saved", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/saved/type", "type", $params20, "/saved must be integer")) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "/saved", sp, "/properties/saved/type")) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "/saved", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/saved/minimum", "minimum", $params18, "/saved must be >= 0")) return false; }
-        if (v6 > 1) { ok = false; if (!$fail(e, a, "/saved", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/properties/saved/maximum", "maximum", $params26, "/saved must be <= 1")) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= 0", "/saved", sp, "/properties/saved/minimum")) return false; }
+        if (v6 > 1) { ok = false; if (!$fail(e, a, "maximum", $params26, "must be <= 1", "/saved", sp, "/properties/saved/maximum")) return false; }
       }
     }
-    if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/required", "required", $params9, "must have required property 'name'")) return false; }
-    if (!("address" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/required", "required", $params27, "must have required property 'address'")) return false; }
-    if (!("city" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/required", "required", $params28, "must have required property 'city'")) return false; }
-    if (!("zip" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate/required", "required", $params29, "must have required property 'zip'")) return false; }
+    if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("address" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params27, "must have required property 'address'", "", sp, "/required")) return false; }
+    if (!("city" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params28, "must have required property 'city'", "", sp, "/required")) return false; }
+    if (!("zip" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params29, "must have required property 'zip'", "", sp, "/required")) return false; }
   }
   return ok;
 }

@@ -44,8 +44,8 @@ export class InstancePath {
     return new InstancePath([...this.#segments, { kind, expr }]);
   }
 
-  /** The path as a string expression, followed by `suffix`; `escapeKey` names the key-escaping helper. */
-  render(escapeKey: () => Code, suffix = ""): Code {
+  /** The path as a string expression; `escapeKey` names the key-escaping helper. */
+  render(escapeKey: () => Code): Code {
     const parts: Code[] = [];
     let text = "";
     for (const segment of this.#segments) {
@@ -57,7 +57,6 @@ export class InstancePath {
       text = "";
       parts.push(segment.kind === "index" ? segment.expr : code`${escapeKey()}(${segment.expr})`);
     }
-    text += suffix;
     if (text !== "" || parts.length === 0) parts.push(str(text));
     return joinCode(parts, code` + `);
   }
@@ -123,13 +122,37 @@ export class FunctionBuilder {
    * keyword family, is imported by none of them.
    */
   readonly compileNode: CompileNode;
+  /**
+   * The function's own schema path, which its errors' schema paths start with: held in a local
+   * (`sp`) and written once, so each error names only what follows it (a page's validator then
+   * holds the long prefix once per function). Undefined where no prefix is shared.
+   */
+  readonly schemaPath: string | undefined;
   #counter = 0;
   #sinkUses = 0;
   #allUses = 0;
+  #prefixUses = 0;
 
-  constructor(module: ModuleContext, compileNode: CompileNode) {
+  constructor(module: ModuleContext, compileNode: CompileNode, schemaPath?: string) {
     this.module = module;
     this.compileNode = compileNode;
+    this.schemaPath = schemaPath;
+  }
+
+  /**
+   * `schemaPath` as `$fail`'s arguments: the local holding the function's own path and, last, the
+   * rest (which `$fail` joins only when it records an error); or the whole path alone.
+   */
+  schemaPathCode(schemaPath: string): { readonly path: Code; readonly rest?: Code } {
+    const own = this.schemaPath;
+    if (own === undefined || !schemaPath.startsWith(`${own}/`)) return { path: str(schemaPath) };
+    this.#prefixUses++;
+    return { path: code`sp`, rest: str(schemaPath.slice(own.length)) };
+  }
+
+  /** Whether emitted code reads the local `sp` (see `schemaPath`). */
+  get usesSchemaPath(): boolean {
+    return this.#prefixUses > 0;
   }
 
   fresh(prefix: string): Code {

@@ -40,8 +40,9 @@ function paramsExpression(ctx: NodeCtx, errorParams: Code): Code {
  * Without an error sink (`e === null`) nothing is built: where the path, the params or the
  * message would be built at run time, the sink is tested before they are; where all of them
  * are constants, `$fail` tests it. The message is stored with the instance path in front
- * ("/name must be ..."), written out here when the path is static, so reporting an error at a
- * fixed place builds no string; `$prefix` puts a caller's path in front of both.
+ * ("/name must be ..."), which `$fail` puts there when it records the error (the site gives the
+ * message alone: a page's validator then holds each path once, not twice); `$prefix` puts a
+ * caller's path in front of both.
  */
 export function failWith(
   ctx: NodeCtx,
@@ -54,22 +55,16 @@ export function failWith(
   const fail = module.helper("fail");
   const instancePath = target.path ?? ctx.path;
   const path = instancePath.render(() => module.helper("escape"));
-  const schemaPath = str(module.registry.schemaPath(target.at ?? childLocation(ctx.at, keyword)));
+  const schemaPath = ctx.fn.schemaPathCode(module.registry.schemaPath(target.at ?? childLocation(ctx.at, keyword)));
   const { okVar } = ctx.scope;
   ctx.fn.uses(true, true);
-  const text = withPath(instancePath, () => module.helper("escape"), message);
+  const text = typeof message === "string" ? str(message) : message;
   const constant = instancePath.isStatic && typeof message === "string" && CONSTANT_PARAMS.has(errorParams);
-  const call = code`${fail}(e, a, ${path}, ${schemaPath}, ${str(keyword)}, ${paramsExpression(ctx, errorParams)}, ${text})`;
+  const rest = schemaPath.rest === undefined ? code`` : code`, ${schemaPath.rest}`;
+  const call = code`${fail}(e, a, ${str(keyword)}, ${paramsExpression(ctx, errorParams)}, ${text}, ${path}, ${schemaPath.path}${rest})`;
   return constant
     ? code`{ ${okVar} = false; if (!${call}) ${ctx.scope.exit()}; }`
     : code`{ ${okVar} = false; if (e === null || !${call}) ${ctx.scope.exit()}; }`;
-}
-
-/** The message with the instance path and a space in front (nothing in front at the root). */
-function withPath(instancePath: InstancePath, escapeKey: () => Code, message: string | Code): Code {
-  if (instancePath.isRoot) return typeof message === "string" ? str(message) : message;
-  if (typeof message === "string") return instancePath.render(escapeKey, ` ${message}`);
-  return code`${instancePath.render(escapeKey, " ")} + (${message})`;
 }
 
 /** A statement for a failure whose errors a called function already recorded. */

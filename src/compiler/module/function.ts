@@ -10,14 +10,17 @@ import type { FunctionRequest, ModuleState } from "./module-state.js";
  */
 export function compileFunction(module: ModuleState, request: FunctionRequest): Code {
   const body = new Block();
-  const ctx = rootContext(module, request);
-  compileNode(ctx, body);
   const schemaPath = module.registry.schemaPath(request.location);
+  const ctx = rootContext(module, request, schemaPath);
+  compileNode(ctx, body);
   if (request.tracking) module.helper("tracker");
   const out = new Block();
   out.line(comment(schemaPath));
   out.open(code`function ${request.name}(${parameters(ctx, body, request.tracking)})${tsOnly`: boolean`}`);
-  out.line(code`if (depth > $MAX_DEPTH) return ${module.helper("deep")}(e, ${str(schemaPath)});`);
+  // the function's own path, when its errors' paths start with it (FunctionBuilder.schemaPath)
+  const own = ctx.fn.usesSchemaPath ? code`sp` : str(schemaPath);
+  if (ctx.fn.usesSchemaPath) out.line(code`const sp = ${str(schemaPath)};`);
+  out.line(code`if (depth > $MAX_DEPTH) return ${module.helper("deep")}(e, ${own});`);
   if (body.empty) {
     out.line(code`return true;`);
   } else {
@@ -38,11 +41,11 @@ function parameters(ctx: NodeCtx, body: Block, tracking: boolean): Code {
   return code`${data}${tsOnly`: unknown`}, e${tsOnly`: $Errors`}, ${all}${tsOnly`: boolean`}, depth${tsOnly`: number`}${tracker}`;
 }
 
-function rootContext(module: ModuleState, request: FunctionRequest): NodeCtx {
+function rootContext(module: ModuleState, request: FunctionRequest, schemaPath: string): NodeCtx {
   const { registry } = module;
   const { location } = request;
   return {
-    fn: new FunctionBuilder(module, compileNode),
+    fn: new FunctionBuilder(module, compileNode, schemaPath),
     schema: registry.schemaAt(location),
     at: location,
     base: registry.baseOf(location),

@@ -7,18 +7,30 @@ const sink = (): $Sink => ({ valid: true, value: 1, errors: undefined });
 describe("error helpers", () => {
   it("$fail records an error in a sink and answers `a` (go on collecting), and answers false without one", () => {
     const r = sink();
-    expect($fail(r, true, "/a", "#/type", "type", { type: "string" }, "/a must be string")).toBe(true);
-    expect($fail(r, false, "", "#/required", "required", {}, "must have b")).toBe(false);
+    expect($fail(r, true, "type", { type: "string" }, "must be string", "/a", "#/type")).toBe(true);
+    expect($fail(r, false, "required", {}, "must have b", "", "#/required")).toBe(false);
     expect(r.errors?.map((error) => error.keyword)).toEqual(["type", "required"]);
-    expect($fail(null, true, "", "#", "type", {}, "m")).toBe(false);
+    expect($fail(null, true, "type", {}, "m", "", "#")).toBe(false);
+  });
+
+  it("$fail puts the instance path in front of the message, and joins a schema path given in two parts", () => {
+    const r = sink();
+    $fail(r, true, "type", {}, "must be string", "/a/b", "#/components/schemas/X", "/properties/a/type");
+    $fail(r, true, "type", {}, "must be object", "", "#/components/schemas/X", "/type");
+    $fail(r, true, "type", {}, "must be object", "", "#/type");
+    expect(r.errors?.map((error) => [error.instancePath, error.schemaPath, error.message])).toEqual([
+      ["/a/b", "#/components/schemas/X/properties/a/type", "/a/b must be string"],
+      ["", "#/components/schemas/X/type", "must be object"],
+      ["", "#/type", "must be object"],
+    ]);
   });
 
   it("$mark and $prefix put a child's path in front of the errors it added, message included", () => {
     const r = sink();
-    $fail(r, true, "", "#/x", "type", {}, "before");
+    $fail(r, true, "type", {}, "before", "", "#/x");
     const start = $mark(r);
-    $fail(r, true, "", "#/y", "type", {}, "must be string");
-    $fail(r, true, "/b", "#/z", "type", {}, "/b must be string");
+    $fail(r, true, "type", {}, "must be string", "", "#/y");
+    $fail(r, true, "type", {}, "must be string", "/b", "#/z");
     $prefix(r, start, "/a");
     expect(r.errors?.map((error) => [error.instancePath, error.message])).toEqual([
       ["", "before"],

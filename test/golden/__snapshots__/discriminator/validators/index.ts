@@ -10,16 +10,27 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -63,62 +74,65 @@ const $value11 = /* @__PURE__ */ $json("[\"cat\",\"dog\"]");
 
 // #/components/schemas/Cat
 function $v_Cat(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Cat");
+  const sp = "#/components/schemas/Cat";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/type", "type", $params6, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("lives" in $proto) ? o1 : $ownKeys(o1);
     if ("kind" in (h4 as object)) {
       const v2 = o1["kind"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/kind", "#/components/schemas/Cat/properties/kind/type", "type", $params0, "/kind must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/kind", sp, "/properties/kind/type")) return false; }
     }
     if ("lives" in (h4 as object)) {
       const v3 = o1["lives"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/type", "type", $params3, "/lives must be integer")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params3, "must be integer", "/lives", sp, "/properties/lives/type")) return false; }
       else {
-        if (v3 < 0) { ok = false; if (!$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/minimum", "minimum", $params1, "/lives must be >= 0")) return false; }
-        if (v3 > 9) { ok = false; if (!$fail(e, a, "/lives", "#/components/schemas/Cat/properties/lives/maximum", "maximum", $params2, "/lives must be <= 9")) return false; }
+        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", $params1, "must be >= 0", "/lives", sp, "/properties/lives/minimum")) return false; }
+        if (v3 > 9) { ok = false; if (!$fail(e, a, "maximum", $params2, "must be <= 9", "/lives", sp, "/properties/lives/maximum")) return false; }
       }
     }
-    if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/required", "required", $params4, "must have required property 'kind'")) return false; }
-    if (!("lives" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Cat/required", "required", $params5, "must have required property 'lives'")) return false; }
+    if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'kind'", "", sp, "/required")) return false; }
+    if (!("lives" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params5, "must have required property 'lives'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Dog
 function $v_Dog(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Dog");
+  const sp = "#/components/schemas/Dog";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/type", "type", $params6, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("goodBoy" in $proto) ? o1 : $ownKeys(o1);
     if ("kind" in (h4 as object)) {
       const v2 = o1["kind"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/kind", "#/components/schemas/Dog/properties/kind/type", "type", $params0, "/kind must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/kind", sp, "/properties/kind/type")) return false; }
     }
     if ("goodBoy" in (h4 as object)) {
       const v3 = o1["goodBoy"];
-      if (typeof v3 !== "boolean") { ok = false; if (!$fail(e, a, "/goodBoy", "#/components/schemas/Dog/properties/goodBoy/type", "type", $params7, "/goodBoy must be boolean")) return false; }
+      if (typeof v3 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params7, "must be boolean", "/goodBoy", sp, "/properties/goodBoy/type")) return false; }
     }
-    if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/required", "required", $params4, "must have required property 'kind'")) return false; }
-    if (!("goodBoy" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Dog/required", "required", $params8, "must have required property 'goodBoy'")) return false; }
+    if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'kind'", "", sp, "/required")) return false; }
+    if (!("goodBoy" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'goodBoy'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Pet
 function $v_Pet(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Pet");
+  const sp = "#/components/schemas/Pet";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   const o3 = typeof d === "object" && d !== null && !Array.isArray(d) ? (d as Record<string, unknown>) : null;
   let p4 = o3 === null;
   if (o3 !== null) {
     const g5 = $hop.call(o3, "kind") ? o3["kind"] : undefined;
-    if (g5 === undefined) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Pet/discriminator", "discriminator", $params9, "must have required property 'kind' (discriminator)")) return false; }
-    else if (typeof g5 !== "string") { ok = false; if (!$fail(e, a, "/kind", "#/components/schemas/Pet/discriminator", "discriminator", $params10, "/kind must be a string (discriminator)")) return false; }
+    if (g5 === undefined) { ok = false; if (!$fail(e, a, "discriminator", $params9, "must have required property 'kind' (discriminator)", "", sp, "/discriminator")) return false; }
+    else if (typeof g5 !== "string") { ok = false; if (!$fail(e, a, "discriminator", $params10, "must be a string (discriminator)", "/kind", sp, "/discriminator")) return false; }
     else switch (g5) {
       case "cat": {
         if (!$v_Cat(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
@@ -128,7 +142,7 @@ function $v_Pet(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         if (!$v_Dog(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
         break;
       }
-      default: { ok = false; if (e === null || !$fail(e, a, "/kind", "#/components/schemas/Pet/discriminator", "discriminator", { propertyName: "kind", error: "value", allowedValues: $value11 }, "/kind must be one of: \"cat\", \"dog\" (discriminator)")) return false; }
+      default: { ok = false; if (e === null || !$fail(e, a, "discriminator", { propertyName: "kind", error: "value", allowedValues: $value11 }, "must be one of: \"cat\", \"dog\" (discriminator)", "/kind", sp, "/discriminator")) return false; }
     }
   }
   if (p4) {
@@ -148,7 +162,7 @@ function $v_Pet(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       }
       if (k17) { if (c10 === 0) f11 = 1; else g12 = 1; c10++; }
     }
-    if (c10 !== 1) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Pet/oneOf", "oneOf", { passingSchemas: c10 > 1 ? [f11, g12] : null }, c10 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf")) return false; }
+    if (c10 !== 1) { ok = false; if (e === null || !$fail(e, a, "oneOf", { passingSchemas: c10 > 1 ? [f11, g12] : null }, c10 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf", "", sp, "/oneOf")) return false; }
   }
   return ok;
 }

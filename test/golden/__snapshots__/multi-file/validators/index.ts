@@ -10,9 +10,20 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
@@ -33,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -174,19 +185,20 @@ const $params19 = /* @__PURE__ */ $freeze({ missingProperty: "customerId" });
 
 // #/components/schemas/Category
 function $v_Category(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Category");
+  const sp = "#/components/schemas/Category";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Category/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("children" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h10 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Category/properties/name/type", "type", $params1, "/name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("children" in (h10 as object)) {
       const v3 = o1["children"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/children", "#/components/schemas/Category/properties/children/type", "type", $params2, "/children must be array")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/children", sp, "/properties/children/type")) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -196,58 +208,61 @@ function $v_Category(d: unknown, e: $Errors, a: boolean, depth: number): boolean
         }
       }
     }
-    if (!("name" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Category/required", "required", $params3, "must have required property 'name'")) return false; }
+    if (!("name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params3, "must have required property 'name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Currency
 function $v_Currency(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Currency");
+  const sp = "#/components/schemas/Currency";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/components/schemas/Currency/type", "type", $params1, "must be string")) return false; }
-  if (!(d === "EUR" || d === "GBP" || d === "USD")) { ok = false; if (e === null || !$fail(e, a, "", "#/components/schemas/Currency/enum", "enum", { allowedValues: $value5 }, "must be equal to one of: \"EUR\", \"GBP\", \"USD\"")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
+  if (!(d === "EUR" || d === "GBP" || d === "USD")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value5 }, "must be equal to one of: \"EUR\", \"GBP\", \"USD\"", "", sp, "/enum")) return false; }
   return ok;
 }
 
 // #/components/schemas/Customer
 function $v_Customer(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Customer");
+  const sp = "#/components/schemas/Customer";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Customer/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("credit" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h8 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Customer/properties/id/type", "type", $params6, "/id must be integer")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Customer/properties/name/type", "type", $params1, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("credit" in (h8 as object)) {
       const v4 = o1["credit"];
       const s5 = $mark(e);
       if (!$v_Price(v4, e, a, depth + 1)) { $prefix(e, s5, "/credit"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h8 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Customer/required", "required", $params7, "must have required property 'id'")) return false; }
-    if (!("name" in (h8 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Customer/required", "required", $params3, "must have required property 'name'")) return false; }
+    if (!("id" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params7, "must have required property 'id'", "", sp, "/required")) return false; }
+    if (!("name" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params3, "must have required property 'name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Order
 function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Order");
+  const sp = "#/components/schemas/Order";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Order/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h18 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("customer" in $proto) && !("lines" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h18 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Order/properties/id/type", "type", $params1, "/id must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("customer" in (h18 as object)) {
       const v3 = o1["customer"];
@@ -256,7 +271,7 @@ function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     }
     if ("lines" in (h18 as object)) {
       const v7 = o1["lines"];
-      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "/lines", "#/components/schemas/Order/properties/lines/type", "type", $params2, "/lines must be array")) return false; }
+      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/lines", sp, "/properties/lines/type")) return false; }
       else {
         const arr8 = v7 as unknown[];
         for (let i9 = 0; i9 < arr8.length; i9++) {
@@ -271,30 +286,31 @@ function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s15 = $mark(e);
       if (!$v_Price(v14, e, a, depth + 1)) { $prefix(e, s15, "/total"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h18 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Order/required", "required", $params7, "must have required property 'id'")) return false; }
-    if (!("lines" in (h18 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Order/required", "required", $params8, "must have required property 'lines'")) return false; }
+    if (!("id" in (h18 as object))) { ok = false; if (!$fail(e, a, "required", $params7, "must have required property 'id'", "", sp, "/required")) return false; }
+    if (!("lines" in (h18 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'lines'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/OrderCreate
 function $v_OrderCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/OrderCreate");
+  const sp = "#/components/schemas/OrderCreate";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/OrderCreate/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("customerId" in $proto) && !("lines" in $proto) ? o1 : $ownKeys(o1);
     if ("customerId" in (h10 as object)) {
       const v2 = o1["customerId"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/customerId", "#/components/schemas/OrderCreate/properties/customerId/type", "type", $params6, "/customerId must be integer")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/customerId", sp, "/properties/customerId/type")) return false; }
     }
     if ("lines" in (h10 as object)) {
       const v3 = o1["lines"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/lines", "#/components/schemas/OrderCreate/properties/lines/type", "type", $params2, "/lines must be array")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/lines", sp, "/properties/lines/type")) return false; }
       else {
         const arr4 = v3 as unknown[];
-        if (arr4.length < 1) { ok = false; if (!$fail(e, a, "/lines", "#/components/schemas/OrderCreate/properties/lines/minItems", "minItems", $params9, "/lines must have at least 1 item")) return false; }
+        if (arr4.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params9, "must have at least 1 item", "/lines", sp, "/properties/lines/minItems")) return false; }
         for (let i5 = 0; i5 < arr4.length; i5++) {
           const v6 = arr4[i5];
           const s7 = $mark(e);
@@ -302,31 +318,32 @@ function $v_OrderCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
         }
       }
     }
-    if (!("lines" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/OrderCreate/required", "required", $params8, "must have required property 'lines'")) return false; }
+    if (!("lines" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'lines'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/OrderLine
 function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/OrderLine");
+  const sp = "#/components/schemas/OrderLine";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/OrderLine/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("sku" in $proto) && !("quantity" in $proto) && !("price" in $proto) ? o1 : $ownKeys(o1);
     if ("sku" in (h8 as object)) {
       const v2 = o1["sku"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/sku", "#/components/schemas/OrderLine/properties/sku/type", "type", $params1, "/sku must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/sku", sp, "/properties/sku/type")) return false; }
       else {
-        if (!$re10.test(v2)) { ok = false; if (!$fail(e, a, "/sku", "#/components/schemas/OrderLine/properties/sku/pattern", "pattern", $params11, "/sku must match pattern \"^[A-Z0-9-]+$\"")) return false; }
+        if (!$re10.test(v2)) { ok = false; if (!$fail(e, a, "pattern", $params11, "must match pattern \"^[A-Z0-9-]+$\"", "/sku", sp, "/properties/sku/pattern")) return false; }
       }
     }
     if ("quantity" in (h8 as object)) {
       const v3 = o1["quantity"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "/quantity", "#/components/schemas/OrderLine/properties/quantity/type", "type", $params6, "/quantity must be integer")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/quantity", sp, "/properties/quantity/type")) return false; }
       else {
-        if (v3 < 1) { ok = false; if (!$fail(e, a, "/quantity", "#/components/schemas/OrderLine/properties/quantity/minimum", "minimum", $params12, "/quantity must be >= 1")) return false; }
+        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", $params12, "must be >= 1", "/quantity", sp, "/properties/quantity/minimum")) return false; }
       }
     }
     if ("price" in (h8 as object)) {
@@ -334,25 +351,26 @@ function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolea
       const s5 = $mark(e);
       if (!$v_Price(v4, e, a, depth + 1)) { $prefix(e, s5, "/price"); { ok = false; if (!a) return false; } }
     }
-    if (!("sku" in (h8 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/OrderLine/required", "required", $params13, "must have required property 'sku'")) return false; }
-    if (!("quantity" in (h8 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/OrderLine/required", "required", $params14, "must have required property 'quantity'")) return false; }
+    if (!("sku" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'sku'", "", sp, "/required")) return false; }
+    if (!("quantity" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params14, "must have required property 'quantity'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Price
 function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Price");
+  const sp = "#/components/schemas/Price";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Price/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("amount" in $proto) && !("currency" in $proto) ? o1 : $ownKeys(o1);
     if ("amount" in (h7 as object)) {
       const v2 = o1["amount"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/amount", "#/components/schemas/Price/properties/amount/type", "type", $params1, "/amount must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/amount", sp, "/properties/amount/type")) return false; }
       else {
-        if (!$re15.test(v2)) { ok = false; if (!$fail(e, a, "/amount", "#/components/schemas/Price/properties/amount/pattern", "pattern", $params16, "/amount must match pattern \"^-?[0-9]+(\\\\.[0-9]+)?$\"")) return false; }
+        if (!$re15.test(v2)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^-?[0-9]+(\\\\.[0-9]+)?$\"", "/amount", sp, "/properties/amount/pattern")) return false; }
       }
     }
     if ("currency" in (h7 as object)) {
@@ -360,28 +378,30 @@ function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s4 = $mark(e);
       if (!$v_Currency(v3, e, a, depth + 1)) { $prefix(e, s4, "/currency"); { ok = false; if (!a) return false; } }
     }
-    if (!("amount" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Price/required", "required", $params17, "must have required property 'amount'")) return false; }
-    if (!("currency" in (h7 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Price/required", "required", $params18, "must have required property 'currency'")) return false; }
+    if (!("amount" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params17, "must have required property 'amount'", "", sp, "/required")) return false; }
+    if (!("currency" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params18, "must have required property 'currency'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/customer-id
 function $v_customer_id(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/customer-id");
+  const sp = "#/components/schemas/customer-id";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/customer-id/type", "type", $params6, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/components/schemas/customer-id/minimum", "minimum", $params12, "must be >= 1")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params12, "must be >= 1", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params4, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("customerId" in $proto) ? o1 : $ownKeys(o1);
@@ -390,16 +410,17 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_2(v2, e, a, depth + 1)) { $prefix(e, s3, "/customerId"); { ok = false; if (!a) return false; } }
     }
-    if (!("customerId" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params19, "must have required property 'customerId'")) return false; }
+    if (!("customerId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params19, "must have required property 'customerId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1orders/get/responses/200/content/application~1json/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1orders/get/responses/200/content/application~1json/schema");
+  const sp = "#/paths/~1orders/get/responses/200/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1orders/get/responses/200/content/application~1json/schema/type", "type", $params2, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {

@@ -10,9 +10,20 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
@@ -33,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -176,9 +187,10 @@ const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("albumId" in $proto) ? o1 : $ownKeys(o1);
@@ -187,16 +199,17 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_3(v2, e, a, depth + 1)) { $prefix(e, s3, "/albumId"); { ok = false; if (!a) return false; } }
     }
-    if (!("albumId" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params2, "must have required property 'albumId'")) return false; }
+    if (!("albumId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'albumId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("albumId" in $proto) ? o1 : $ownKeys(o1);
@@ -205,75 +218,77 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/albumId"); { ok = false; if (!a) return false; } }
     }
-    if (!("albumId" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params2, "must have required property 'albumId'")) return false; }
+    if (!("albumId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'albumId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1albums~1_7BalbumId_7D~1photos/post/requestBody/content/multipart~1form-data/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema");
+  const sp = "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("image" in $proto) && !("thumbnails" in $proto) && !("title" in $proto) && !("rating" in $proto) && !("public" in $proto) ? o1 : $ownKeys(o1);
     if ("image" in (h10 as object)) {
       const v2 = o1["image"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/image", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/image/type", "type", $params4, "/image must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/image", sp, "/properties/image/type")) return false; }
     }
     if ("thumbnails" in (h10 as object)) {
       const v3 = o1["thumbnails"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/thumbnails", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/thumbnails/type", "type", $params5, "/thumbnails must be array")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params5, "must be array", "/thumbnails", sp, "/properties/thumbnails/type")) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
           const v6 = arr4[i5];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "/thumbnails/" + i5, "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/thumbnails/items/type", "type", $params4, "/thumbnails/" + i5 + " must be string")) return false; }
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params4, "must be string", "/thumbnails/" + i5, sp, "/properties/thumbnails/items/type")) return false; }
         }
       }
     }
     if ("title" in (h10 as object)) {
       const v7 = o1["title"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/type", "type", $params4, "/title must be string")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/title", sp, "/properties/title/type")) return false; }
       else {
-        if (v7.length > 80 && (v7.length > 160 || $cpLen(v7) > 80)) { ok = false; if (!$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/maxLength", "maxLength", $params6, "/title must be at most 80 characters")) return false; }
-        if (v7.length === 0) { ok = false; if (!$fail(e, a, "/title", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/title/minLength", "minLength", $params7, "/title must be at least 1 character")) return false; }
+        if (v7.length > 80 && (v7.length > 160 || $cpLen(v7) > 80)) { ok = false; if (!$fail(e, a, "maxLength", $params6, "must be at most 80 characters", "/title", sp, "/properties/title/maxLength")) return false; }
+        if (v7.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params7, "must be at least 1 character", "/title", sp, "/properties/title/minLength")) return false; }
       }
     }
     if ("rating" in (h10 as object)) {
       const v8 = o1["rating"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/type", "type", $params10, "/rating must be integer")) return false; }
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "/rating", sp, "/properties/rating/type")) return false; }
       else {
-        if (v8 < 1) { ok = false; if (!$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/minimum", "minimum", $params8, "/rating must be >= 1")) return false; }
-        if (v8 > 5) { ok = false; if (!$fail(e, a, "/rating", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/rating/maximum", "maximum", $params9, "/rating must be <= 5")) return false; }
+        if (v8 < 1) { ok = false; if (!$fail(e, a, "minimum", $params8, "must be >= 1", "/rating", sp, "/properties/rating/minimum")) return false; }
+        if (v8 > 5) { ok = false; if (!$fail(e, a, "maximum", $params9, "must be <= 5", "/rating", sp, "/properties/rating/maximum")) return false; }
       }
     }
     if ("public" in (h10 as object)) {
       const v9 = o1["public"];
-      if (typeof v9 !== "boolean") { ok = false; if (!$fail(e, a, "/public", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/properties/public/type", "type", $params11, "/public must be boolean")) return false; }
+      if (typeof v9 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params11, "must be boolean", "/public", sp, "/properties/public/type")) return false; }
     }
-    if (!("image" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/required", "required", $params12, "must have required property 'image'")) return false; }
-    if (!("title" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema/required", "required", $params13, "must have required property 'title'")) return false; }
+    if (!("image" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'image'", "", sp, "/required")) return false; }
+    if (!("title" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'title'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1albums~1_7BalbumId_7D~1photos/post/responses/201/content/application~1json/schema
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema");
+  const sp = "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("bytes" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/properties/id/type", "type", $params4, "/id must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("bytes" in (h4 as object)) {
       const v3 = o1["bytes"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "/bytes", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema/properties/bytes/type", "type", $params10, "/bytes must be integer")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "/bytes", sp, "/properties/bytes/type")) return false; }
     }
   }
   return ok;
@@ -281,17 +296,19 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 
 // #/paths/~1albums~1_7BalbumId_7D~1cover/put/parameters/0/schema
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1albums~1%7BalbumId%7D~1cover/put/parameters/0/schema");
+  const sp = "#/paths/~1albums~1%7BalbumId%7D~1cover/put/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1cover/put/parameters/0/schema/type", "type", $params10, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1albums~1_7BalbumId_7D~1photos/post/parameters/0/schema
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1albums~1%7BalbumId%7D~1photos/post/parameters/0/schema");
+  const sp = "#/paths/~1albums~1%7BalbumId%7D~1photos/post/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1albums~1%7BalbumId%7D~1photos/post/parameters/0/schema/type", "type", $params10, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 

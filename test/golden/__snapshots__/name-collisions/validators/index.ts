@@ -10,9 +10,20 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
@@ -38,7 +49,7 @@ function $escape(key: string | number): string {
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -70,17 +81,19 @@ const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
 
 // #/components/schemas/0
 function $v_0(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/0");
+  const sp = "#/components/schemas/0";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/0/type", "type", $params0, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params0, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/components/schemas/CreateThingBody
 function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/CreateThingBody");
+  const sp = "#/components/schemas/CreateThingBody";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/CreateThingBody/type", "type", $params1, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -94,9 +107,10 @@ function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): 
 
 // #/components/schemas/Record
 function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Record");
+  const sp = "#/components/schemas/Record";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Record/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     for (const k2 in o1) {
@@ -104,7 +118,7 @@ function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       switch (k2) {
         default: {
           const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + $escape(k2), "#/components/schemas/Record/additionalProperties/type", "type", $params2, "/" + $escape(k2) + " must be string")) return false; }
+          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params2, "must be string", "/" + $escape(k2), sp, "/additionalProperties/type")) return false; }
         }
       }
     }
@@ -114,23 +128,25 @@ function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/components/schemas/VenueItem
 function $v_VenueItem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/VenueItem");
+  const sp = "#/components/schemas/VenueItem";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/components/schemas/VenueItem/type", "type", $params2, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params2, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/components/schemas/venue-item
 function $v_venue_item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/venue-item");
+  const sp = "#/components/schemas/venue-item";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/venue-item/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h3 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/venue-item/properties/name/type", "type", $params2, "/name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params2, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
   }
   return ok;
@@ -138,15 +154,16 @@ function $v_venue_item(d: unknown, e: $Errors, a: boolean, depth: number): boole
 
 // #/components/schemas/venue_item
 function $v_venue_item_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/venue_item");
+  const sp = "#/components/schemas/venue_item";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/venue_item/type", "type", $params3, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h3 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/venue_item/properties/id/type", "type", $params0, "/id must be integer")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params0, "must be integer", "/id", sp, "/properties/id/type")) return false; }
     }
   }
   return ok;

@@ -10,9 +10,20 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
@@ -33,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -89,51 +100,53 @@ const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
 
 // #/components/schemas/Address
 function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Address");
+  const sp = "#/components/schemas/Address";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Address/type", "type", $params2, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("city" in $proto) ? o1 : $ownKeys(o1);
     if ("city" in (h3 as object)) {
       const v2 = o1["city"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/city", "#/components/schemas/Address/properties/city/type", "type", $params0, "/city must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/city", sp, "/properties/city/type")) return false; }
     }
-    if (!("city" in (h3 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Address/required", "required", $params1, "must have required property 'city'")) return false; }
+    if (!("city" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params1, "must have required property 'city'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Profile
 function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Profile");
+  const sp = "#/components/schemas/Profile";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/type", "type", $params2, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h27 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("nickname" in $proto) && !("score" in $proto) && !("tags" in $proto) && !("address" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("nickname" in (h27 as object)) {
       const v2 = o1["nickname"];
-      if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "/nickname", "#/components/schemas/Profile/properties/nickname/type", "type", $params4, "/nickname must be string or null")) return false; }
+      if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "type", $params4, "must be string or null", "/nickname", sp, "/properties/nickname/type")) return false; }
       if (typeof v2 === "string") {
-        if (v2.length > 20 && (v2.length > 40 || $cpLen(v2) > 20)) { ok = false; if (!$fail(e, a, "/nickname", "#/components/schemas/Profile/properties/nickname/maxLength", "maxLength", $params3, "/nickname must be at most 20 characters")) return false; }
+        if (v2.length > 20 && (v2.length > 40 || $cpLen(v2) > 20)) { ok = false; if (!$fail(e, a, "maxLength", $params3, "must be at most 20 characters", "/nickname", sp, "/properties/nickname/maxLength")) return false; }
       }
     }
     if ("score" in (h27 as object)) {
       const v3 = o1["score"];
-      if (!((typeof v3 === "number" && Number.isFinite(v3)) || v3 === null)) { ok = false; if (!$fail(e, a, "/score", "#/components/schemas/Profile/properties/score/type", "type", $params6, "/score must be number or null")) return false; }
+      if (!((typeof v3 === "number" && Number.isFinite(v3)) || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params6, "must be number or null", "/score", sp, "/properties/score/type")) return false; }
       if (typeof v3 === "number") {
-        if (v3 < 0) { ok = false; if (!$fail(e, a, "/score", "#/components/schemas/Profile/properties/score/minimum", "minimum", $params5, "/score must be >= 0")) return false; }
+        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", $params5, "must be >= 0", "/score", sp, "/properties/score/minimum")) return false; }
       }
     }
     if ("tags" in (h27 as object)) {
       const v4 = o1["tags"];
-      if (!(Array.isArray(v4) || v4 === null)) { ok = false; if (!$fail(e, a, "/tags", "#/components/schemas/Profile/properties/tags/type", "type", $params7, "/tags must be array or null")) return false; }
+      if (!(Array.isArray(v4) || v4 === null)) { ok = false; if (!$fail(e, a, "type", $params7, "must be array or null", "/tags", sp, "/properties/tags/type")) return false; }
       if (Array.isArray(v4)) {
         const arr5 = v4 as unknown[];
         for (let i6 = 0; i6 < arr5.length; i6++) {
           const v7 = arr5[i6];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "/tags/" + i6, "#/components/schemas/Profile/properties/tags/items/type", "type", $params0, "/tags/" + i6 + " must be string")) return false; }
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params0, "must be string", "/tags/" + i6, sp, "/properties/tags/items/type")) return false; }
         }
       }
     }
@@ -152,28 +165,29 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         if (k14) { if (c11 === 0) f12 = 0; else g13 = 0; c11++; }
         let k19 = true;
         L20: {
-          if (v8 !== null) { k19 = false; if (!$fail(e, a, "/address", "#/components/schemas/Profile/properties/address/oneOf/1/type", "type", $params8, "/address must be null")) break L20; }
+          if (v8 !== null) { k19 = false; if (!$fail(e, a, "type", $params8, "must be null", "/address", sp, "/properties/address/oneOf/1/type")) break L20; }
         }
         if (k19) { if (c11 === 0) f12 = 1; else g13 = 1; c11++; }
       }
-      if (c11 !== 1) { ok = false; if (e === null || !$fail(e, a, "/address", "#/components/schemas/Profile/properties/address/oneOf", "oneOf", { passingSchemas: c11 > 1 ? [f12, g13] : null }, "/address " + (c11 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf"))) return false; }
+      if (c11 !== 1) { ok = false; if (e === null || !$fail(e, a, "oneOf", { passingSchemas: c11 > 1 ? [f12, g13] : null }, c11 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf", "/address", sp, "/properties/address/oneOf")) return false; }
     }
     if ("status" in (h27 as object)) {
       const v24 = o1["status"];
-      if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "/status", "#/components/schemas/Profile/properties/status/enum", "enum", { allowedValues: $value9 }, "/status must be equal to one of: \"active\", \"retired\", null")) return false; }
+      if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value9 }, "must be equal to one of: \"active\", \"retired\", null", "/status", sp, "/properties/status/enum")) return false; }
     }
-    if (!("nickname" in (h27 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params10, "must have required property 'nickname'")) return false; }
-    if (!("score" in (h27 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params11, "must have required property 'score'")) return false; }
-    if (!("address" in (h27 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Profile/required", "required", $params12, "must have required property 'address'")) return false; }
+    if (!("nickname" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'nickname'", "", sp, "/required")) return false; }
+    if (!("score" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'score'", "", sp, "/required")) return false; }
+    if (!("address" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'address'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params2, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -182,16 +196,17 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params13, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1profiles~1_7Bid_7D/put/parameters/0/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1profiles~1%7Bid%7D/put/parameters/0/schema");
+  const sp = "#/paths/~1profiles~1%7Bid%7D/put/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1profiles~1%7Bid%7D/put/parameters/0/schema/type", "type", $params0, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 

@@ -10,16 +10,27 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -69,34 +80,35 @@ const $params7 = /* @__PURE__ */ $freeze({ type: "object" });
 
 // #/components/schemas/Reading
 function $v_Reading(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Reading");
+  const sp = "#/components/schemas/Reading";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Reading/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("value" in $proto) && !("note" in $proto) && !("unit" in $proto) ? o1 : $ownKeys(o1);
     if ("value" in (h5 as object)) {
       const v2 = o1["value"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/Reading/properties/value/type", "type", $params1, "/value must be number")) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params1, "must be number", "/value", sp, "/properties/value/type")) return false; }
       else {
-        if (v2 <= 0) { ok = false; if (!$fail(e, a, "/value", "#/components/schemas/Reading/properties/value/minimum", "minimum", $params0, "/value must be > 0")) return false; }
+        if (v2 <= 0) { ok = false; if (!$fail(e, a, "minimum", $params0, "must be > 0", "/value", sp, "/properties/value/minimum")) return false; }
       }
     }
     if ("note" in (h5 as object)) {
       const v3 = o1["note"];
       if (v3 !== null) {
-        if (!(typeof v3 === "string" || v3 === null)) { ok = false; if (!$fail(e, a, "/note", "#/components/schemas/Reading/properties/note/type", "type", $params3, "/note must be string or null")) return false; }
+        if (!(typeof v3 === "string" || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params3, "must be string or null", "/note", sp, "/properties/note/type")) return false; }
         if (typeof v3 === "string") {
-          if (v3.length > 140 && (v3.length > 280 || $cpLen(v3) > 140)) { ok = false; if (!$fail(e, a, "/note", "#/components/schemas/Reading/properties/note/maxLength", "maxLength", $params2, "/note must be at most 140 characters")) return false; }
+          if (v3.length > 140 && (v3.length > 280 || $cpLen(v3) > 140)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 140 characters", "/note", sp, "/properties/note/maxLength")) return false; }
         }
       }
     }
     if ("unit" in (h5 as object)) {
       const v4 = o1["unit"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/unit", "#/components/schemas/Reading/properties/unit/type", "type", $params4, "/unit must be string")) return false; }
-      if (!(v4 === "celsius" || v4 === "fahrenheit")) { ok = false; if (e === null || !$fail(e, a, "/unit", "#/components/schemas/Reading/properties/unit/enum", "enum", { allowedValues: $value5 }, "/unit must be equal to one of: \"celsius\", \"fahrenheit\"")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/unit", sp, "/properties/unit/type")) return false; }
+      if (!(v4 === "celsius" || v4 === "fahrenheit")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value5 }, "must be equal to one of: \"celsius\", \"fahrenheit\"", "/unit", sp, "/properties/unit/enum")) return false; }
     }
-    if (!("value" in (h5 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Reading/required", "required", $params6, "must have required property 'value'")) return false; }
+    if (!("value" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'value'", "", sp, "/required")) return false; }
   }
   return ok;
 }

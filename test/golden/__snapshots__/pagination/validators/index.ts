@@ -10,9 +10,20 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
@@ -33,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -167,26 +178,28 @@ const $params16 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
 
 // #/components/schemas/Item
 function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Item");
+  const sp = "#/components/schemas/Item";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Item/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h3 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Item/properties/name/type", "type", $params3, "/name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
-    if (!("name" in (h3 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Item/required", "required", $params4, "must have required property 'name'")) return false; }
+    if (!("name" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("since" in $proto) ? o1 : $ownKeys(o1);
@@ -201,22 +214,23 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1changes/get/responses/200/content/application~1json/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1changes/get/responses/200/content/application~1json/schema");
+  const sp = "#/paths/~1changes/get/responses/200/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1changes/get/responses/200/content/application~1json/schema/type", "type", $params8, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params8, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1changes/get/responses/200/content/application~1json/schema/items/type", "type", $params5, "/" + i2 + " must be object")) return false; }
+      if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be object", "/" + i2, sp, "/items/type")) return false; }
       else {
         const o4 = v3 as Record<string, unknown>;
         const h6 = o4["__proto__"] === $proto && Object.getPrototypeOf(o4) === $proto && !("at" in $proto) ? o4 : $ownKeys(o4);
         if ("at" in (h6 as object)) {
           const v5 = o4["at"];
-          if (typeof v5 !== "number" || !Number.isInteger(v5)) { ok = false; if (e === null || !$fail(e, a, "/" + i2 + "/at", "#/paths/~1changes/get/responses/200/content/application~1json/schema/items/properties/at/type", "type", $params6, "/" + i2 + "/at must be integer")) return false; }
+          if (typeof v5 !== "number" || !Number.isInteger(v5)) { ok = false; if (e === null || !$fail(e, a, "type", $params6, "must be integer", "/" + i2 + "/at", sp, "/items/properties/at/type")) return false; }
         }
-        if (!("at" in (h6 as object))) { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1changes/get/responses/200/content/application~1json/schema/items/required", "required", $params7, "/" + i2 + " must have required property 'at'")) return false; }
+        if (!("at" in (h6 as object))) { ok = false; if (e === null || !$fail(e, a, "required", $params7, "must have required property 'at'", "/" + i2, sp, "/items/required")) return false; }
       }
     }
   }
@@ -225,9 +239,10 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h14 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("colour" in $proto) && !("limit" in $proto) && !("offset" in $proto) ? o1 : $ownKeys(o1);
@@ -252,15 +267,16 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1items/get/responses/200/content/application~1json/schema
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1items/get/responses/200/content/application~1json/schema");
+  const sp = "#/paths/~1items/get/responses/200/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/responses/200/content/application~1json/schema/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("items" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("items" in (h10 as object)) {
       const v2 = o1["items"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "/items", "#/paths/~1items/get/responses/200/content/application~1json/schema/properties/items/type", "type", $params8, "/items must be array")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be array", "/items", sp, "/properties/items/type")) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -272,19 +288,20 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     }
     if ("total" in (h10 as object)) {
       const v9 = o1["total"];
-      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "/total", "#/paths/~1items/get/responses/200/content/application~1json/schema/properties/total/type", "type", $params6, "/total must be integer")) return false; }
+      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/total", sp, "/properties/total/type")) return false; }
     }
-    if (!("items" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/responses/200/content/application~1json/schema/required", "required", $params9, "must have required property 'items'")) return false; }
-    if (!("total" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/responses/200/content/application~1json/schema/required", "required", $params10, "must have required property 'total'")) return false; }
+    if (!("items" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'items'", "", sp, "/required")) return false; }
+    if (!("total" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'total'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("shopId" in $proto) ? o1 : $ownKeys(o1);
@@ -293,16 +310,17 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_9(v2, e, a, depth + 1)) { $prefix(e, s3, "/shopId"); { ok = false; if (!a) return false; } }
     }
-    if (!("shopId" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params11, "must have required property 'shopId'")) return false; }
+    if (!("shopId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'shopId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("page" in $proto) && !("per_page" in $proto) ? o1 : $ownKeys(o1);
@@ -322,9 +340,10 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/responses/200/content/application~1json/schema
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1pages/get/responses/200/content/application~1json/schema");
+  const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/responses/200/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/responses/200/content/application~1json/schema/type", "type", $params8, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params8, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -338,9 +357,10 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 
 // #
 function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("cursor" in $proto) ? o1 : $ownKeys(o1);
@@ -355,15 +375,16 @@ function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1feed/get/responses/200/content/application~1json/schema
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1feed/get/responses/200/content/application~1json/schema");
+  const sp = "#/paths/~1feed/get/responses/200/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1feed/get/responses/200/content/application~1json/schema/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("entries" in $proto) && !("next_cursor" in $proto) ? o1 : $ownKeys(o1);
     if ("entries" in (h10 as object)) {
       const v2 = o1["entries"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "/entries", "#/paths/~1feed/get/responses/200/content/application~1json/schema/properties/entries/type", "type", $params8, "/entries must be array")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be array", "/entries", sp, "/properties/entries/type")) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -375,84 +396,92 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     }
     if ("next_cursor" in (h10 as object)) {
       const v9 = o1["next_cursor"];
-      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "/next_cursor", "#/paths/~1feed/get/responses/200/content/application~1json/schema/properties/next_cursor/type", "type", $params12, "/next_cursor must be string or null")) return false; }
+      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params12, "must be string or null", "/next_cursor", sp, "/properties/next_cursor/type")) return false; }
     }
-    if (!("entries" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1feed/get/responses/200/content/application~1json/schema/required", "required", $params13, "must have required property 'entries'")) return false; }
+    if (!("entries" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'entries'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1changes/get/parameters/0/schema
 function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1changes/get/parameters/0/schema");
+  const sp = "#/paths/~1changes/get/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1changes/get/parameters/0/schema/type", "type", $params6, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1items/get/parameters/2/schema
 function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1items/get/parameters/2/schema");
+  const sp = "#/paths/~1items/get/parameters/2/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/2/schema/type", "type", $params3, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1items/get/parameters/1/schema
 function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1items/get/parameters/1/schema");
+  const sp = "#/paths/~1items/get/parameters/1/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/1/schema/type", "type", $params6, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/1/schema/minimum", "minimum", $params14, "must be >= 1")) return false; }
-    if (d > 100) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/1/schema/maximum", "maximum", $params15, "must be <= 100")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params14, "must be >= 1", "", sp, "/minimum")) return false; }
+    if (d > 100) { ok = false; if (!$fail(e, a, "maximum", $params15, "must be <= 100", "", sp, "/maximum")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1items/get/parameters/0/schema
 function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1items/get/parameters/0/schema");
+  const sp = "#/paths/~1items/get/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/0/schema/type", "type", $params6, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 0) { ok = false; if (!$fail(e, a, "", "#/paths/~1items/get/parameters/0/schema/minimum", "minimum", $params16, "must be >= 0")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", $params16, "must be >= 0", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/0/schema
 function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/0/schema");
+  const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/0/schema/type", "type", $params3, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/1/schema
 function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema");
+  const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema/type", "type", $params6, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema/minimum", "minimum", $params14, "must be >= 1")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params14, "must be >= 1", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/2/schema
 function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/2/schema");
+  const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/2/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/2/schema/type", "type", $params6, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1feed/get/parameters/0/schema
 function $v_schema_12(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1feed/get/parameters/0/schema");
+  const sp = "#/paths/~1feed/get/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1feed/get/parameters/0/schema/type", "type", $params3, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 

@@ -10,9 +10,20 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
@@ -33,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -210,9 +221,10 @@ const $params22 = /* @__PURE__ */ $freeze({ limit: 1 });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("orderNumber" in $proto) && !("shopId" in $proto) ? o1 : $ownKeys(o1);
@@ -226,17 +238,18 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s7 = $mark(e);
       if (!$v_schema_4(v6, e, a, depth + 1)) { $prefix(e, s7, "/shopId"); { ok = false; if (!a) return false; } }
     }
-    if (!("orderNumber" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params3, "must have required property 'orderNumber'")) return false; }
-    if (!("shopId" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params4, "must have required property 'shopId'")) return false; }
+    if (!("orderNumber" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params3, "must have required property 'orderNumber'", "", sp, "/required")) return false; }
+    if (!("shopId" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'shopId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("expand" in $proto) && !("verbose" in $proto) ? o1 : $ownKeys(o1);
@@ -256,9 +269,10 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("X-Request-Id" in $proto) ? o1 : $ownKeys(o1);
@@ -267,40 +281,42 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/X-Request-Id"); { ok = false; if (!a) return false; } }
     }
-    if (!("X-Request-Id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params6, "must have required property 'X-Request-Id'")) return false; }
+    if (!("X-Request-Id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'X-Request-Id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/responses/200/content/application~1json/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema");
+  const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("number" in (h4 as object)) {
       const v2 = o1["number"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "/number", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/number/type", "type", $params7, "/number must be integer")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "/number", sp, "/properties/number/type")) return false; }
     }
     if ("total" in (h4 as object)) {
       const v3 = o1["total"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "/total", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/total/type", "type", $params9, "/total must be number")) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/total", sp, "/properties/total/type")) return false; }
       else {
-        if (!$multipleOf(v3, 1, 2)) { ok = false; if (!$fail(e, a, "/total", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/properties/total/multipleOf", "multipleOf", $params8, "/total must be a multiple of 0.01")) return false; }
+        if (!$multipleOf(v3, 1, 2)) { ok = false; if (!$fail(e, a, "multipleOf", $params8, "must be a multiple of 0.01", "/total", sp, "/properties/total/multipleOf")) return false; }
       }
     }
-    if (!("number" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema/required", "required", $params10, "must have required property 'number'")) return false; }
+    if (!("number" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h22 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("filter" in $proto) && !("limit" in $proto) && !("near" in $proto) && !("q" in $proto) && !("tags" in $proto) ? o1 : $ownKeys(o1);
@@ -329,21 +345,22 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s19 = $mark(e);
       if (!$v_schema_12(v18, e, a, depth + 1)) { $prefix(e, s19, "/tags"); { ok = false; if (!a) return false; } }
     }
-    if (!("q" in (h22 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params11, "must have required property 'q'")) return false; }
+    if (!("q" in (h22 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'q'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1search/get/responses/200/content/application~1json/schema
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/responses/200/content/application~1json/schema");
+  const sp = "#/paths/~1search/get/responses/200/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/responses/200/content/application~1json/schema/type", "type", $params13, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1search/get/responses/200/content/application~1json/schema/items/type", "type", $params12, "/" + i2 + " must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params12, "must be string", "/" + i2, sp, "/items/type")) return false; }
     }
   }
   return ok;
@@ -351,37 +368,40 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/0/schema
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema");
+  const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema/type", "type", $params7, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema/minimum", "minimum", $params14, "must be >= 1")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params14, "must be >= 1", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/parameters/0/schema
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema");
+  const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema/type", "type", $params12, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$re15.test(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema/pattern", "pattern", $params16, "must match pattern \"^[a-z]+$\"")) return false; }
+    if (!$re15.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^[a-z]+$\"", "", sp, "/pattern")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/1/schema
 function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema");
+  const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/type", "type", $params13, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/items/type", "type", $params12, "/" + i2 + " must be string")) return false; }
-      if (!(v3 === "items" || v3 === "customer")) { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema/items/enum", "enum", { allowedValues: $value17 }, "/" + i2 + " must be equal to one of: \"items\", \"customer\"")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params12, "must be string", "/" + i2, sp, "/items/type")) return false; }
+      if (!(v3 === "items" || v3 === "customer")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value17 }, "must be equal to one of: \"items\", \"customer\"", "/" + i2, sp, "/items/enum")) return false; }
     }
   }
   return ok;
@@ -389,34 +409,37 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/2/schema
 function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/2/schema");
+  const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/2/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/2/schema/type", "type", $params18, "must be boolean")) return false; }
+  if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "type", $params18, "must be boolean", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/3/schema
 function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema");
+  const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema/type", "type", $params12, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$fmtUuid(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema/format", "format", $params19, "must match format \"uuid\"")) return false; }
+    if (!$fmtUuid(d)) { ok = false; if (!$fail(e, a, "format", $params19, "must match format \"uuid\"", "", sp, "/format")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1search/get/parameters/2/schema
 function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/2/schema");
+  const sp = "#/paths/~1search/get/parameters/2/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/2/schema/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("status" in (h3 as object)) {
       const v2 = o1["status"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/status", "#/paths/~1search/get/parameters/2/schema/properties/status/type", "type", $params12, "/status must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "/status", sp, "/properties/status/type")) return false; }
     }
   }
   return ok;
@@ -424,31 +447,33 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 
 // #/paths/~1search/get/parameters/1/schema
 function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/1/schema");
+  const sp = "#/paths/~1search/get/parameters/1/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/1/schema/type", "type", $params7, "must be integer")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/1/schema/minimum", "minimum", $params14, "must be >= 1")) return false; }
-    if (d > 100) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/1/schema/maximum", "maximum", $params20, "must be <= 100")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params14, "must be >= 1", "", sp, "/minimum")) return false; }
+    if (d > 100) { ok = false; if (!$fail(e, a, "maximum", $params20, "must be <= 100", "", sp, "/maximum")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1search/get/parameters/4/schema
 function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/4/schema");
+  const sp = "#/paths/~1search/get/parameters/4/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/4/schema/type", "type", $params5, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto) ? o1 : $ownKeys(o1);
     if ("lat" in (h4 as object)) {
       const v2 = o1["lat"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "/lat", "#/paths/~1search/get/parameters/4/schema/properties/lat/type", "type", $params9, "/lat must be number")) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lat", sp, "/properties/lat/type")) return false; }
     }
     if ("lon" in (h4 as object)) {
       const v3 = o1["lon"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "/lon", "#/paths/~1search/get/parameters/4/schema/properties/lon/type", "type", $params9, "/lon must be number")) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lon", sp, "/properties/lon/type")) return false; }
     }
   }
   return ok;
@@ -456,26 +481,28 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 
 // #/paths/~1search/get/parameters/0/schema
 function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/0/schema");
+  const sp = "#/paths/~1search/get/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/0/schema/type", "type", $params12, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
-    if (d.length > 50 && (d.length > 100 || $cpLen(d) > 50)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/0/schema/maxLength", "maxLength", $params21, "must be at most 50 characters")) return false; }
-    if (d.length === 0) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/0/schema/minLength", "minLength", $params22, "must be at least 1 character")) return false; }
+    if (d.length > 50 && (d.length > 100 || $cpLen(d) > 50)) { ok = false; if (!$fail(e, a, "maxLength", $params21, "must be at most 50 characters", "", sp, "/maxLength")) return false; }
+    if (d.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params22, "must be at least 1 character", "", sp, "/minLength")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1search/get/parameters/3/schema
 function $v_schema_12(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1search/get/parameters/3/schema");
+  const sp = "#/paths/~1search/get/parameters/3/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1search/get/parameters/3/schema/type", "type", $params13, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "/" + i2, "#/paths/~1search/get/parameters/3/schema/items/type", "type", $params12, "/" + i2 + " must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params12, "must be string", "/" + i2, sp, "/items/type")) return false; }
     }
   }
   return ok;

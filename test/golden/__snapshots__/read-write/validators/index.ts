@@ -10,9 +10,20 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
@@ -33,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -250,40 +261,41 @@ const $params10 = /* @__PURE__ */ $freeze({});
 
 // #/components/schemas/Account
 function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Account");
+  const sp = "#/components/schemas/Account";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Account/properties/id/type", "type", $params0, "/id must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("createdAt" in (h13 as object)) {
       const v3 = o1["createdAt"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/type", "type", $params0, "/createdAt must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, "/properties/createdAt/type")) return false; }
       else {
-        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/format", "format", $params1, "/createdAt must match format \"date-time\"")) return false; }
+        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, "/properties/createdAt/format")) return false; }
       }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", $params0, "/email must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, "/properties/email/type")) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", $params2, "/email must match format \"email\"")) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, "/properties/email/format")) return false; }
       }
     }
     if ("password" in (h13 as object)) {
       const v5 = o1["password"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/type", "type", $params0, "/password must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, "/properties/password/type")) return false; }
       else {
-        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/minLength", "minLength", $params3, "/password must be at least 8 characters")) return false; }
+        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, "/properties/password/minLength")) return false; }
       }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", $params4, "/owners must be array")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, "/properties/owners/type")) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -293,29 +305,30 @@ function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
       }
     }
-    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
-    if (!("password" in (h13 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params6, "must have required property 'password'")) return false; }
+    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", $params5, "must have required property 'email'", "", sp, "/required")) return false; }
+    if (!("password" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'password'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Owner
 function $v_Owner(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Owner");
+  const sp = "#/components/schemas/Owner";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Owner/properties/id/type", "type", $params0, "/id must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Owner/properties/name/type", "type", $params0, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
-    if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/required", "required", $params8, "must have required property 'name'")) return false; }
+    if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -338,9 +351,10 @@ function $v_schema_res(d: unknown, e: $Errors, a: boolean, depth: number): boole
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#");
+  const sp = "#";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -349,16 +363,17 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_2(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "", "#/required", "required", $params9, "must have required property 'id'")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1accounts~1_7Bid_7D~1owners/get/responses/200/content/application~1json/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1accounts~1%7Bid%7D~1owners/get/responses/200/content/application~1json/schema");
+  const sp = "#/paths/~1accounts~1%7Bid%7D~1owners/get/responses/200/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/paths/~1accounts~1%7Bid%7D~1owners/get/responses/200/content/application~1json/schema/type", "type", $params4, "must be array")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -372,35 +387,36 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/components/schemas/Account
 function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Account");
+  const sp = "#/components/schemas/Account";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Account/properties/id/readOnly", "readOnly", $params10, "/id is read-only and must not be sent in a request")) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, "/properties/id/readOnly")) return false; }
     }
     if ("createdAt" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/readOnly", "readOnly", $params10, "/createdAt is read-only and must not be sent in a request")) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/createdAt", sp, "/properties/createdAt/readOnly")) return false; }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", $params0, "/email must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, "/properties/email/type")) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", $params2, "/email must match format \"email\"")) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, "/properties/email/format")) return false; }
       }
     }
     if ("password" in (h13 as object)) {
       const v5 = o1["password"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/type", "type", $params0, "/password must be string")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, "/properties/password/type")) return false; }
       else {
-        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/minLength", "minLength", $params3, "/password must be at least 8 characters")) return false; }
+        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, "/properties/password/minLength")) return false; }
       }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", $params4, "/owners must be array")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, "/properties/owners/type")) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -410,44 +426,45 @@ function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): bool
         }
       }
     }
-    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
-    if (!("password" in (h13 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params6, "must have required property 'password'")) return false; }
+    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", $params5, "must have required property 'email'", "", sp, "/required")) return false; }
+    if (!("password" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'password'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/schemas/Account
 function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Account");
+  const sp = "#/components/schemas/Account";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Account/properties/id/type", "type", $params0, "/id must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("createdAt" in (h13 as object)) {
       const v3 = o1["createdAt"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/type", "type", $params0, "/createdAt must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, "/properties/createdAt/type")) return false; }
       else {
-        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "/createdAt", "#/components/schemas/Account/properties/createdAt/format", "format", $params1, "/createdAt must match format \"date-time\"")) return false; }
+        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, "/properties/createdAt/format")) return false; }
       }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/type", "type", $params0, "/email must be string")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, "/properties/email/type")) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "/email", "#/components/schemas/Account/properties/email/format", "format", $params2, "/email must match format \"email\"")) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, "/properties/email/format")) return false; }
       }
     }
     if ("password" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "/password", "#/components/schemas/Account/properties/password/writeOnly", "writeOnly", $params10, "/password is write-only and must not appear in a response")) return false; }
+      { ok = false; if (!$fail(e, a, "writeOnly", $params10, "is write-only and must not appear in a response", "/password", sp, "/properties/password/writeOnly")) return false; }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "/owners", "#/components/schemas/Account/properties/owners/type", "type", $params4, "/owners must be array")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, "/properties/owners/type")) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -457,35 +474,37 @@ function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): bool
         }
       }
     }
-    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Account/required", "required", $params5, "must have required property 'email'")) return false; }
+    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", $params5, "must have required property 'email'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1accounts~1_7Bid_7D~1owners/get/parameters/0/schema
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1accounts~1%7Bid%7D~1owners/get/parameters/0/schema");
+  const sp = "#/paths/~1accounts~1%7Bid%7D~1owners/get/parameters/0/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "", "#/paths/~1accounts~1%7Bid%7D~1owners/get/parameters/0/schema/type", "type", $params0, "must be string")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/components/schemas/Owner
 function $v_Owner_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Owner");
+  const sp = "#/components/schemas/Owner";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/type", "type", $params7, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
-      { ok = false; if (!$fail(e, a, "/id", "#/components/schemas/Owner/properties/id/readOnly", "readOnly", $params10, "/id is read-only and must not be sent in a request")) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, "/properties/id/readOnly")) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Owner/properties/name/type", "type", $params0, "/name must be string")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
-    if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Owner/required", "required", $params8, "must have required property 'name'")) return false; }
+    if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'name'", "", sp, "/required")) return false; }
   }
   return ok;
 }

@@ -10,9 +10,20 @@ interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
 const $MAX_DEPTH = 1000;
 
-function $fail(e: $Errors, a: boolean, instancePath: string, schemaPath: string, keyword: string, params: Readonly<Record<string, unknown>>, message: string): boolean {
+/**
+ * Records an error. The message is given without the instance path, which is put in front here
+ * (and a space); the schema path may come in two parts, the validator function's own and the
+ * rest, joined here (so that nothing is built without a sink).
+ */
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
   if (e === null) return false;
-  const error: ValidationError = { instancePath, schemaPath, keyword, params, message };
+  const error: ValidationError = {
+    instancePath,
+    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    keyword,
+    params,
+    message: instancePath === "" ? message : instancePath + " " + message,
+  };
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
@@ -33,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 }
 
 function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "", schemaPath, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep");
+  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
   return false;
 }
 
@@ -63,15 +74,16 @@ const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "label" });
 
 // #/components/schemas/File
 function $v_File(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/File");
+  const sp = "#/components/schemas/File";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/File/type", "type", $params1, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params1, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("parent" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h7 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/File/properties/name/type", "type", $params0, "/name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("parent" in (h7 as object)) {
       const v3 = o1["parent"];
@@ -84,19 +96,20 @@ function $v_File(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/components/schemas/Folder
 function $v_Folder(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/Folder");
+  const sp = "#/components/schemas/Folder";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/Folder/type", "type", $params1, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params1, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("files" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h10 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/name", "#/components/schemas/Folder/properties/name/type", "type", $params0, "/name must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if ("files" in (h10 as object)) {
       const v3 = o1["files"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/files", "#/components/schemas/Folder/properties/files/type", "type", $params2, "/files must be array")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/files", sp, "/properties/files/type")) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -112,19 +125,20 @@ function $v_Folder(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/components/schemas/TreeNode
 function $v_TreeNode(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/TreeNode");
+  const sp = "#/components/schemas/TreeNode";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "", "#/components/schemas/TreeNode/type", "type", $params1, "must be object")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params1, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("label" in $proto) && !("children" in $proto) ? o1 : $ownKeys(o1);
     if ("label" in (h10 as object)) {
       const v2 = o1["label"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "/label", "#/components/schemas/TreeNode/properties/label/type", "type", $params0, "/label must be string")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/label", sp, "/properties/label/type")) return false; }
     }
     if ("children" in (h10 as object)) {
       const v3 = o1["children"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "/children", "#/components/schemas/TreeNode/properties/children/type", "type", $params2, "/children must be array")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/children", sp, "/properties/children/type")) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -134,7 +148,7 @@ function $v_TreeNode(d: unknown, e: $Errors, a: boolean, depth: number): boolean
         }
       }
     }
-    if (!("label" in (h10 as object))) { ok = false; if (!$fail(e, a, "", "#/components/schemas/TreeNode/required", "required", $params3, "must have required property 'label'")) return false; }
+    if (!("label" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params3, "must have required property 'label'", "", sp, "/required")) return false; }
   }
   return ok;
 }
