@@ -43,6 +43,7 @@ export const addWorkerCredentialRoute = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     pathParams: V.validateAddWorkerCredentialPathParams,
@@ -88,6 +89,7 @@ export const addWorkerCredentialCall = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     pathParams: V.validateAddWorkerCredentialPathParams,
@@ -121,6 +123,7 @@ export const addWorkerDocumentRoute = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     pathParams: V.validateAddWorkerDocumentPathParams,
@@ -166,6 +169,7 @@ export const addWorkerDocumentCall = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     pathParams: V.validateAddWorkerDocumentPathParams,
@@ -197,6 +201,7 @@ export const createEventRoute = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     body: { "application/json": V.validateEventCreate },
@@ -236,6 +241,7 @@ export const createEventCall = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { body: { "application/json": V.validateEventCreate } },
 } as const satisfies CallRoute;
@@ -263,6 +269,7 @@ export const createPayrollGroupRoute = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     body: { "application/json": V.validatePayrollGroupCreate },
@@ -302,6 +309,7 @@ export const createPayrollGroupCall = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { body: { "application/json": V.validatePayrollGroupCreate } },
 } as const satisfies CallRoute;
@@ -329,6 +337,7 @@ export const createVenueRoute = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     body: { "application/json": V.validateVenueCreate },
@@ -368,6 +377,7 @@ export const createVenueCall = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { body: { "application/json": V.validateVenueCreate } },
 } as const satisfies CallRoute;
@@ -386,6 +396,7 @@ export const listEventsRoute = {
     "403": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     body: {},
@@ -412,6 +423,7 @@ export const listEventsCall = {
     "403": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { body: {} },
 } as const satisfies CallRoute;
@@ -430,6 +442,7 @@ export const listWageRulesRoute = {
     "403": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     body: {},
@@ -456,6 +469,7 @@ export const listWageRulesCall = {
     "403": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { body: {} },
 } as const satisfies CallRoute;
@@ -485,6 +499,7 @@ export const updateClientRoute = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     pathParams: V.validateUpdateClientPathParams,
@@ -530,6 +545,7 @@ export const updateClientCall = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     pathParams: V.validateUpdateClientPathParams,
@@ -563,6 +579,7 @@ export const updateEventRoute = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     pathParams: V.validateUpdateEventPathParams,
@@ -608,6 +625,7 @@ export const updateEventCall = {
     "422": [{ mediaType: "application/problem+json", kind: "json" }],
     "500": [{ mediaType: "application/problem+json", kind: "json" }],
   },
+  accept: "application/json, application/problem+json",
   security: [[{ scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: {
     pathParams: V.validateUpdateEventPathParams,

@@ -78,6 +78,11 @@ export interface Route {
   readonly body?: RouteBody;
   /** declared responses by status ("200", "4XX", "default") */
   readonly responses: Readonly<Record<string, readonly RouteContent[]>>;
+  /**
+   * The client's Accept header: the answers' media types, each once ("application/json,
+   * application/problem+json"); the generator writes it, and a route without it sends none.
+   */
+  readonly accept?: string;
   /** alternatives, any one of which suffices; each lists the schemes it needs together */
   readonly security: readonly (readonly RouteSecurityScheme[])[];
   readonly validators: RouteValidators;

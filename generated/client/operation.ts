@@ -81,7 +81,8 @@ export class Operation {
     this.#url =
       parameters?.urlOf(route, base, placed.query, styles) ??
       base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
-    this.#headers = { ...acceptHeader(route), ...placed.headers, ...settings.headers };
+    const accept = route.accept === undefined ? undefined : { accept: route.accept };
+    this.#headers = { ...accept, ...placed.headers, ...settings.headers };
     this.#contents = contents.map((content) => this.#prepareContent(content));
   }
 
@@ -235,11 +236,6 @@ function headerKeys(route: CallRoute, credentials: Credentials): CredentialPlace
     placed ??= satisfied ? headers : undefined;
   }
   return { headers: placed ?? {}, query: "" };
-}
-
-function acceptHeader(route: CallRoute): Record<string, string> {
-  const types = new Set(Object.values(route.responses).flatMap((contents) => contents.map((c) => c.mediaType)));
-  return types.size === 0 ? {} : { accept: [...types].join(", ") };
 }
 
 /**

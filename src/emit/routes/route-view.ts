@@ -56,6 +56,7 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}),
   });
   const body = operation.requestBody;
+  const responses = Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)]));
   return {
     operationId: operation.id,
     method: operation.method.toUpperCase() as HttpMethod,
@@ -68,11 +69,21 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     ...(body !== undefined
       ? { body: { required: body.required, pointer: body.pointer, contents: body.contents.map(content) } }
       : {}),
-    responses: Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)])),
+    responses,
+    ...acceptView(responses),
     security: operation.security.map((requirement) => requirement.schemes.flatMap((s) => schemeView(s.name, model))),
     validators: validatorsView(operation),
     ...encodersView(operation, model),
   };
+}
+
+/**
+ * The client's Accept header: every media type the answers declare, once each, in the order of
+ * the responses as a route lists them. Absent when no answer has content.
+ */
+function acceptView(responses: Readonly<Record<string, readonly RouteContent[]>>): { accept?: string } {
+  const types = new Set(Object.values(responses).flatMap((contents) => contents.map((c) => c.mediaType)));
+  return types.size === 0 ? {} : { accept: [...types].join(", ") };
 }
 
 /** The client's encoders an operation needs, as routes.ts imports them: named only by routes that need them. */

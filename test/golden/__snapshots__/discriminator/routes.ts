@@ -30,6 +30,7 @@ export const addPetRoute = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validatePet }, responses: { "201": V.validatePet } },
 } as const satisfies Route;
@@ -48,6 +49,7 @@ export const addPetCall = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validatePet } },
 } as const satisfies CallRoute;

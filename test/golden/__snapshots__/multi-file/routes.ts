@@ -31,6 +31,7 @@ export const createOrderRoute = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validateOrderCreate }, responses: { "201": V.validateOrder } },
 } as const satisfies Route;
@@ -49,6 +50,7 @@ export const createOrderCall = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validateOrderCreate } },
 } as const satisfies CallRoute;
@@ -62,6 +64,7 @@ export const getCategoryTreeRoute = {
   query: [],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: {}, responses: { "200": V.validateCategory } },
 } as const satisfies Route;
@@ -75,6 +78,7 @@ export const getCategoryTreeCall = {
   query: [],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: {} },
 } as const satisfies CallRoute;
@@ -88,6 +92,7 @@ export const getCustomerRoute = {
   query: [],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: {
     pathParams: V.validateGetCustomerPathParams,
@@ -106,6 +111,7 @@ export const getCustomerCall = {
   query: [],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { pathParams: V.validateGetCustomerPathParams, body: {} },
   encoders: { parameters: parameterEncoder },
@@ -120,6 +126,7 @@ export const listOrdersRoute = {
   query: [],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: {}, responses: { "200": V.validateListOrdersResponse200 } },
 } as const satisfies Route;
@@ -133,6 +140,7 @@ export const listOrdersCall = {
   query: [],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: {} },
 } as const satisfies CallRoute;

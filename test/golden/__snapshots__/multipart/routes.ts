@@ -70,6 +70,7 @@ export const uploadPhotoRoute = {
     contents: [{ mediaType: "multipart/form-data", kind: "multipart", binaryFields: ["image", "thumbnails"] }],
   },
   responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: {
     pathParams: V.validateUploadPhotoPathParams,
@@ -93,6 +94,7 @@ export const uploadPhotoCall = {
     contents: [{ mediaType: "multipart/form-data", kind: "multipart", binaryFields: ["image", "thumbnails"] }],
   },
   responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: {
     pathParams: V.validateUploadPhotoPathParams,

@@ -30,6 +30,7 @@ export const createThingRoute = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validateVenueItem2 }, responses: { "200": V.validateVenueItem3 } },
 } as const satisfies Route;
@@ -48,6 +49,7 @@ export const createThingCall = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validateVenueItem2 } },
 } as const satisfies CallRoute;
@@ -61,6 +63,7 @@ export const listThingsRoute = {
   query: [],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: {}, responses: { "200": V.validateCreateThingBody } },
 } as const satisfies Route;
@@ -74,6 +77,7 @@ export const listThingsCall = {
   query: [],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: {} },
 } as const satisfies CallRoute;

@@ -31,6 +31,7 @@ export const putProfileRoute = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: {
     pathParams: V.validatePutProfilePathParams,
@@ -54,6 +55,7 @@ export const putProfileCall = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { pathParams: V.validatePutProfilePathParams, body: { "application/json": V.validateProfile } },
   encoders: { parameters: parameterEncoder },

@@ -30,6 +30,7 @@ export const addReadingRoute = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validateReading }, responses: { "200": V.validateReading } },
 } as const satisfies Route;
@@ -48,6 +49,7 @@ export const addReadingCall = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validateReading } },
 } as const satisfies CallRoute;

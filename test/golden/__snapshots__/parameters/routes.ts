@@ -29,6 +29,7 @@ export const getOrderRoute = {
   ],
   headers: [{ name: "X-Request-Id", required: true, style: "simple", explode: false, array: false }],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }], "404": [] },
+  accept: "application/json",
   security: [],
   validators: {
     pathParams: V.validateGetOrderPathParams,
@@ -52,6 +53,7 @@ export const getOrderCall = {
   ],
   headers: [{ name: "X-Request-Id", required: true, style: "simple", explode: false, array: false }],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }], "404": [] },
+  accept: "application/json",
   security: [],
   validators: {
     pathParams: V.validateGetOrderPathParams,
@@ -84,6 +86,7 @@ export const searchRoute = {
   ],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { query: V.validateSearchQuery, body: {}, responses: { "200": V.validateSearchResponse200 } },
   encoders: { parameters: parameterEncoder },
@@ -111,6 +114,7 @@ export const searchCall = {
   ],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { query: V.validateSearchQuery, body: {} },
   encoders: { parameters: parameterEncoder },

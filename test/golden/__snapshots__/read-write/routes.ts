@@ -31,6 +31,7 @@ export const createAccountRoute = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: {
     body: { "application/json": V.validateCreateAccountBody },
@@ -52,6 +53,7 @@ export const createAccountCall = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "201": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validateCreateAccountBody } },
 } as const satisfies CallRoute;
@@ -65,6 +67,7 @@ export const listOwnersRoute = {
   query: [],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: {
     pathParams: V.validateListOwnersPathParams,
@@ -83,6 +86,7 @@ export const listOwnersCall = {
   query: [],
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { pathParams: V.validateListOwnersPathParams, body: {} },
   encoders: { parameters: parameterEncoder },

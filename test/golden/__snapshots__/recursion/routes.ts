@@ -30,6 +30,7 @@ export const plantTreeRoute = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validateTreeNode }, responses: { "200": V.validateFolder } },
 } as const satisfies Route;
@@ -48,6 +49,7 @@ export const plantTreeCall = {
     contents: [{ mediaType: "application/json", kind: "json" }],
   },
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
   security: [],
   validators: { body: { "application/json": V.validateTreeNode } },
 } as const satisfies CallRoute;
