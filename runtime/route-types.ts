@@ -88,7 +88,9 @@ export interface Route {
   readonly validators: RouteValidators;
   /**
    * The client's encoders the operation needs beyond a JSON body: named by the route of each
-   * operation that needs them, so a page bundles only those of the operations it calls.
+   * operation that needs them, so a page bundles only those of the operations it calls. A route
+   * written by hand without one its operation needs is refused when it is first called, except in
+   * a production build (`process.env.NODE_ENV` "production"), whose bundler drops the check.
    */
   readonly encoders?: RouteEncoders;
 }

@@ -63,16 +63,13 @@ export class Operation {
     this.#route = route;
     this.#settings = settings;
     this.#answers = answers;
+    // a route written by hand without an encoder it needs is refused before anything is sent
+    // (outside a production build: see checkEncoders)
+    if (typeof process !== "undefined" && process.env.NODE_ENV !== "production") checkEncoders(route);
     const parameters = route.encoders?.parameters;
     const styles = route.encoders?.styles;
-    // a route written by hand without an encoder it needs is refused before anything is sent
-    if (parameters === undefined && route.pathParams.length + route.query.length + route.headers.length > 0)
-      lacking(route, "parameters");
-    if (styles === undefined && (route.pathStyles ?? route.cookies) !== undefined) lacking(route, "styles");
     const bodies = route.encoders?.body;
     const contents = route.body?.contents ?? [];
-    if (bodies === undefined && contents.some((content) => content.kind !== "json" || contents.length > 1))
-      lacking(route, "body");
     this.#parameters = parameters;
     this.#styles = styles;
     this.#bodies = bodies;
@@ -225,7 +222,6 @@ function headerKeys(route: CallRoute, credentials: Credentials): CredentialPlace
     const headers: Record<string, string> = {};
     let satisfied = alternative.length > 0;
     for (const scheme of alternative) {
-      if (scheme.type !== "apiKey" || scheme.in !== "header") lacking(route, "auth");
       const value = credentials.credentials?.[scheme.scheme] ?? credentials.apiKey;
       if (value === undefined) satisfied = false;
       // a name and password given for a key is sent as `user:password`
@@ -239,10 +235,38 @@ function headerKeys(route: CallRoute, credentials: Credentials): CredentialPlace
 }
 
 /**
+ * `process` where there is one (Node, or a bundler's replacement of `process.env.NODE_ENV`); a
+ * page run without a bundler has none. Declared here, not taken from Node's types: the page's
+ * code names nothing of Node's.
+ */
+declare const process: { readonly env: Readonly<Record<string, string | undefined>> } | undefined;
+
+/**
  * Refuses a route written by hand without an encoder its operation needs (the generator names
- * it: parameters, label, matrix and cookie parameters, a body other than JSON, credentials other
- * than API keys in headers), saying what to set: each encoder is exported by the client module of
- * its name.
+ * each one a route needs). A check of the program, not of what a call sends, made as React and
+ * most front-end libraries make theirs: wherever `process.env.NODE_ENV` is not "production" (in
+ * Node, in tests, in a development build), and not in a production build, whose bundler replaces
+ * the condition by false (esbuild and Vite do by default) and drops this code. A page run without
+ * a bundler, which has no `process`, skips it too.
+ */
+function checkEncoders(route: CallRoute): void {
+  const encoders = route.encoders ?? {};
+  const contents = route.body?.contents ?? [];
+  if (encoders.parameters === undefined && route.pathParams.length + route.query.length + route.headers.length > 0)
+    lacking(route, "parameters");
+  if (encoders.styles === undefined && (route.pathStyles ?? route.cookies) !== undefined) lacking(route, "styles");
+  if (encoders.body === undefined && contents.some((content) => content.kind !== "json" || contents.length > 1))
+    lacking(route, "body");
+  const headerKeysOnly = route.security.every((alternative) =>
+    alternative.every((scheme) => scheme.type === "apiKey" && scheme.in === "header"),
+  );
+  if (encoders.auth === undefined && !headerKeysOnly) lacking(route, "auth");
+}
+
+/**
+ * The refusal of a route without an encoder its operation needs: parameters, label, matrix and
+ * cookie parameters, a body other than JSON, credentials other than API keys in headers. Each
+ * encoder is exported by the client module of its name.
  */
 function lacking(route: CallRoute, encoder: keyof RouteEncoders): never {
   throw new TypeError(

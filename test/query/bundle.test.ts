@@ -27,15 +27,19 @@ export const options = [listEventsQueryOptions(client), createEventMutationOptio
 `;
 
 /** The validator functions, route constants and parameter encoding a bundle of `source` (beside generated/index.ts) keeps. */
-async function kept(source: string): Promise<{
+async function kept(
+  source: string,
+  mode: "development" | "production" = "development",
+): Promise<{
   validators: string[];
   routes: string[];
   encodesParameters: boolean;
   encodesForms: boolean;
   retries: boolean;
   placesCredentials: boolean;
+  checksEncoders: boolean;
 }> {
-  const text = await bundleBesideGenerated(source);
+  const text = await bundleBesideGenerated(source, mode);
   const names = (pattern: RegExp): string[] => [...text.matchAll(pattern)].map((match) => match[1] ?? "").sort();
   return {
     validators: names(/^function (validate\w+)\(/gm),
@@ -44,6 +48,7 @@ async function kept(source: string): Promise<{
     encodesForms: /^function toFormData\(/m.test(text),
     retries: /^function retryDelay\(/m.test(text),
     placesCredentials: /^function placeCredentials\(/m.test(text),
+    checksEncoders: /^function checkEncoders\(/m.test(text),
   };
 }
 
@@ -61,6 +66,15 @@ describe("a page's bundle", () => {
     expect(retries).toBe(false);
     // its operations take an API key in a header, which the engine places itself
     expect(placesCredentials).toBe(false);
+  });
+
+  it("checks that routes written by hand name their encoders in a development build, not in a production one", async () => {
+    expect((await kept(page("createBaseClient"), "development")).checksEncoders).toBe(true);
+    const production = await kept(page("createBaseClient"), "production");
+    expect(production.checksEncoders).toBe(false);
+    // the rest of the page is the same
+    expect(production.routes).toEqual(["createEventCall", "listEventsCall"]);
+    expect(production.validators).toEqual(["validateEventCreate"]);
   });
 
   it("with an operation that has parameters, holds the parameter encoding", async () => {
