@@ -95,6 +95,20 @@ export async function removePartials(path: string): Promise<void> {
 }
 
 /**
+ * Removes PostgreSQL's own lock file from a data directory whose lock (./directory-lock.ts) this
+ * process holds. PostgreSQL writes `postmaster.pid` as it starts and removes it as it stops, so a
+ * process killed while PGlite ran leaves it behind; that lock judges its holder by process id,
+ * which PGlite's WebAssembly always reports the same, so a file naming one is taken over at the
+ * next start. But a process killed between creating the file and writing into it leaves it empty,
+ * and PostgreSQL refuses to start on an empty lock file, so such a directory could not be opened
+ * again. The directory's own lock, which the kernel releases, already keeps every other process
+ * out, so whatever the file holds it is a remnant: it is removed before PGlite starts.
+ */
+export async function removeServerLockFile(path: string): Promise<void> {
+  await rm(join(path, "postmaster.pid"), { force: true });
+}
+
+/**
  * Makes a new data directory at `path`: `make` fills a new private folder beside it and closes what
  * it opened there, then the folder is moved into place with one `rename`, which replaces nothing
  * but an empty directory. The partial folder is removed when anything fails.

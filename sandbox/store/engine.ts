@@ -18,6 +18,7 @@ import {
   notADatabase,
   realDirectory,
   removePartials,
+  removeServerLockFile,
   tighten,
 } from "./data-directory.js";
 import type { Database } from "./database.js";
@@ -227,6 +228,7 @@ async function openDirectory(
   let state = await inspectDirectory(path);
   if (state.kind === "foreign") throw notADatabase(path, state.reason);
   if (state.kind === "database") {
+    await removeServerLockFile(path);
     try {
       const pglite = await startPGlite(embedded, path, false);
       await tighten(path);

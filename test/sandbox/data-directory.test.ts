@@ -160,6 +160,34 @@ describe("a data directory of an earlier version", () => {
   });
 });
 
+describe("a data directory PostgreSQL's lock file was left in", () => {
+  it("opens with its data, whatever a process killed as it started left in the file", async () => {
+    const left = join(root, "left");
+    await cp(made, left, { recursive: true });
+    let sandbox = await createSandbox({ database: left });
+    const event = { name: "Kept", date: "2027-05-01", venue: { venue_id: "318" } };
+    try {
+      expect((await call(sandbox.url, "createEvent", { json: event })).status).toBe(201);
+    } finally {
+      await sandbox.close();
+    }
+    // empty: created, and killed before a byte was written (PostgreSQL refuses to start on it);
+    // cut short; not a lock file at all; and whole, naming a process
+    for (const content of ["", "4", "not a process id\n", `42\n${left}\n1764000000\n5432\n`]) {
+      await writeFile(join(left, "postmaster.pid"), content);
+      sandbox = await createSandbox({ database: left });
+      try {
+        const listed = await call(sandbox.url, "listEvents");
+        expect(listed.status, JSON.stringify(content)).toBe(200);
+        expect((listed.body as { data: { name: string }[] }).data.map((item) => item.name)).toContain("Kept");
+      } finally {
+        await sandbox.close();
+      }
+      expect(existsSync(join(left, "postmaster.pid")), "PGlite removes the file it writes as it closes").toBe(false);
+    }
+  });
+});
+
 describe("a data directory that cannot be opened", () => {
   let broken: string;
   beforeAll(async () => {
