@@ -79,6 +79,8 @@ export default defineConfig({
     // worker instead of once per file (tests keep no state in shared modules, and restore timers)
     isolate: false,
     sequence: { sequencer: LongestFirst },
+    // vitest's own report, then what failed in a few lines, last (./test/support/failure-summary.ts)
+    reporters: ["default", "./test/support/failure-summary.ts"],
     // a test that asserts nothing fails
     expect: { requireAssertions: true },
   },
