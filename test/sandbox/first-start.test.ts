@@ -1,24 +1,31 @@
 /**
- * The first start of `npm start` on an empty data directory, stopped at every moment: SIGKILL and
- * SIGINT every 200 ms from 0 to 3 s after the process is spawned (32 rounds). Whatever the moment,
- * the directory is either absent (the new one was being made beside it) or whole, and the next
- * start opens it with the whole demo seed, removing any partial folder left beside it.
+ * The first start of `npm start` on an empty data directory, stopped at every moment of it, with
+ * SIGKILL and with SIGINT. Whatever the moment, the directory is either absent (the new one was
+ * being made beside it) or whole, and the next start opens it with the whole demo seed, removing
+ * any partial folder left beside it.
+ *
+ * The moments follow the start's own phases, seen from outside: starting (until the partial folder
+ * appears beside the directory), making the directory there (until it is moved into place),
+ * opening it (until the process prints that it listens), and listening. One start run to its end
+ * first measures how long each phase lasts in this run (on a loaded machine a start takes twice as
+ * long as on a quiet one); each round then waits for the event that opens its phase and stops the
+ * process a fraction of the phase's length after it: 2 moments of starting, 4 of making, 3 of
+ * opening and the moment it listens, for each signal (20 rounds, and the one measured, stopped by
+ * SIGINT once it listens). SANDBOX_SWEEP_STEPS=n sets n moments in each of the first three phases
+ * (SANDBOX_SWEEP_STEPS=10: 63 rounds).
  *
  * What a next start does depends only on what a stop left: a whole directory (opened as it is), or
  * none, with or without partial folders beside it (a new one is made; the partial folders are
  * removed by name, never read). Every round's leftovers are checked to be one of these, every
  * round that left a whole directory is opened by a next start, and so is the first round of each
- * signal that left none without a partial folder and the first that left none with one: a next
- * start costs a PGlite start (about 1.8 s of CPU), and one for each round would more than double
- * the sweep's cost. SANDBOX_SWEEP_STEP_MS sets another step (100: 62 rounds, about 70 s on the
- * 2-core machine), SANDBOX_SWEEP_ALL=1 makes every round's next start (with a step of 100, about
- * 190 s and 185 s of CPU). Two rounds
- * run at a time, each in a folder of its own; the stopped processes load the prepared image from
- * the shared cache; the next starts run in this process, one after the other, while the later
- * rounds are stopped.
+ * signal that left none without a partial folder and the first that left none with one;
+ * SANDBOX_SWEEP_ALL=1 makes every round's next start. Two rounds run at a time, each in a folder
+ * of its own; the stopped processes load the prepared image from the shared cache. The next starts
+ * run in this process once every round is stopped, so that this process watches each round's
+ * phases and sends its signal on time.
  */
 import type { ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -28,15 +35,32 @@ import { makeTempDir } from "../support/paths.js";
 import { spawnSandboxScript } from "./process.js";
 import { call, SUMMIT } from "./support.js";
 
-const STEP_MS = Number(process.env.SANDBOX_SWEEP_STEP_MS ?? "") || 200;
+/** The phases of a first start, each opened by an event seen from outside. */
+const PHASES = ["starting", "making", "opening", "listening"] as const;
+type Phase = (typeof PHASES)[number];
+
+const STEPS = Number(process.env.SANDBOX_SWEEP_STEPS ?? "") || undefined;
+/** How many moments of each phase are stopped at, a fraction 0, 1/n, 2/n… of its length after it opens. */
+const MOMENTS: Readonly<Record<Phase, number>> = {
+  starting: STEPS ?? 2,
+  making: STEPS ?? 4,
+  opening: STEPS ?? 3,
+  listening: 1,
+};
 const ALL_NEXT_STARTS = process.env.SANDBOX_SWEEP_ALL === "1";
-const LAST_MS = 3000;
 const AT_ONCE = 2;
+/** How long a round waits for the event opening its phase. */
+const PHASE_TIMEOUT_MS = 60_000;
+
+/** The moments after the spawn at which each phase opened, in one start. */
+type Timeline = Record<Phase, number>;
 
 /** One stopped first start and what the next start found. */
 interface Round {
   readonly signal: "SIGKILL" | "SIGINT";
-  readonly at: number;
+  readonly phase: Phase;
+  /** how long after the phase opened the signal is sent */
+  readonly after: number;
   readonly dir: string;
   /** what the stop left: no directory (maybe a partial folder beside it), or a whole one */
   left?: "absent" | "whole";
@@ -61,29 +85,27 @@ afterAll(async () => {
 it("leaves a directory the next start opens with the whole seed, wherever SIGKILL or SIGINT stops the first start", async () => {
   const started = { time: performance.now(), cpu: process.cpuUsage() };
   root = await makeTempDir("sandbox-first-start");
-  const rounds: Round[] = [];
+  // one start run to its end: how long each phase lasts here, now; then stopped as a round would be
+  const measured: Round = { signal: "SIGINT", phase: "listening", after: 0, dir: join(root, "measured", "data") };
+  const timeline = await stopFirstStart(measured, (opened) => opened.listening + 200);
+  const length = (phase: Phase): number =>
+    phase === "listening" ? 0 : timeline[PHASES[PHASES.indexOf(phase) + 1] as Phase] - timeline[phase];
+  const rounds: Round[] = [measured];
   for (const signal of ["SIGKILL", "SIGINT"] as const)
-    for (let at = 0; at <= LAST_MS; at += STEP_MS)
-      rounds.push({ signal, at, dir: join(root, `${signal}-${at}`, "data") });
-  const checks: Promise<void>[] = [];
-  let checking = Promise.resolve();
-  let next = 0;
+    for (const phase of PHASES)
+      for (let k = 0; k < MOMENTS[phase]; k++) {
+        const after = Math.round((length(phase) * k) / MOMENTS[phase]);
+        rounds.push({ signal, phase, after, dir: join(root, `${signal}-${phase}-${k}`, "data") });
+      }
+  let next = 1;
   const worker = async (): Promise<void> => {
-    for (let round = rounds[next++]; round !== undefined; round = rounds[next++]) {
-      await stopFirstStart(round);
-      const stopped = round;
-      if (!needsNextStart(stopped, rounds)) continue;
-      const check = checking.then(() => nextStart(stopped));
-      checks.push(check);
-      // the next starts run one after the other, each after the last whatever it did; a failure is
-      // the test's, once the rounds are done (Promise.all below), never an unhandled rejection
-      checking = check.catch(() => undefined);
-    }
+    for (let round = rounds[next++]; round !== undefined; round = rounds[next++])
+      await stopFirstStart(round, (opened) => opened[(round as Round).phase] + (round as Round).after);
   };
   await Promise.all(Array.from({ length: AT_ONCE }, worker));
-  await Promise.all(checks);
+  for (const round of rounds) if (needsNextStart(round, rounds)) await nextStart(round);
   const cpu = process.cpuUsage(started.cpu);
-  const figures = summary(rounds, performance.now() - started.time, (cpu.user + cpu.system) / 1000);
+  const figures = summary(rounds, timeline, performance.now() - started.time, (cpu.user + cpu.system) / 1000);
   process.stdout.write(`first-start sweep: ${JSON.stringify(figures)}\n`);
   const opened = rounds.filter((round) => round.opened !== undefined);
   expect(opened.filter((round) => round.opened !== true || round.partialsAfter !== 0)).toEqual([]);
@@ -92,18 +114,62 @@ it("leaves a directory the next start opens with the whole seed, wherever SIGKIL
   expect(rounds.filter((round) => round.left === "whole" && round.opened === undefined)).toEqual([]);
   const states = (of: readonly Round[]) => new Set(of.map(leftover));
   expect(states(opened)).toEqual(states(rounds));
+  // the stops reached every phase: a stop while making leaves a partial folder, once listening a whole directory
+  for (const signal of ["SIGKILL", "SIGINT"]) {
+    const of = rounds.filter((round) => round.signal === signal && round !== measured);
+    expect(of.filter((round) => round.phase === "making" && (round.partials ?? 0) > 0).length).toBeGreaterThan(0);
+    expect(of.filter((round) => round.phase === "listening" && round.left === "whole").length).toBeGreaterThan(0);
+  }
 }, 300_000);
 
-/** Spawns the first start on an empty DATA_DIR and stops it `round.at` ms later. */
-async function stopFirstStart(round: Round): Promise<void> {
+/**
+ * Spawns the first start on an empty DATA_DIR, watches when each phase opens, and sends the round's
+ * signal at the moment `stopAt` answers from those seen so far (ms after the spawn); resolves
+ * with the phases seen once the process has exited and its leftovers are recorded.
+ */
+async function stopFirstStart(round: Round, stopAt: (opened: Timeline) => number): Promise<Timeline> {
   const child = await spawnSandboxScript("main", { DATA_DIR: round.dir });
+  const spawned = performance.now();
   children.add(child);
+  const opened: Timeline = { starting: 0, making: Number.NaN, opening: Number.NaN, listening: Number.NaN };
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+    if (Number.isNaN(opened.listening) && output.includes("Sandbox listening"))
+      opened.listening = performance.now() - spawned;
+  });
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise((resolve) => child.once("exit", resolve));
-  await new Promise((resolve) => setTimeout(resolve, round.at));
-  round.listened = output.includes("Sandbox listening");
-  child.kill(round.signal);
+  const folder = join(round.dir, "..");
+  // the folders beside the directory are looked at every few ms: a phase opens when its name shows
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const now = performance.now() - spawned;
+      if (Number.isNaN(opened.making) || Number.isNaN(opened.opening)) {
+        const names = existsSync(folder) ? readdirSync(folder) : [];
+        if (Number.isNaN(opened.making) && names.some((name) => name.startsWith("data.partial-"))) opened.making = now;
+        if (Number.isNaN(opened.opening) && names.includes("data")) {
+          opened.opening = now;
+          if (Number.isNaN(opened.making)) opened.making = now; // made and moved between two looks
+        }
+      }
+      const at = stopAt(opened);
+      if (child.exitCode !== null || child.signalCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`the first start exited before its ${round.phase} phase:\n${output}`));
+      } else if (now >= at) {
+        clearInterval(timer);
+        round.listened = !Number.isNaN(opened.listening);
+        child.kill(round.signal);
+        resolve();
+      } else if (now > PHASE_TIMEOUT_MS) {
+        clearInterval(timer);
+        reject(
+          new Error(`the first start did not reach its ${round.phase} phase in ${PHASE_TIMEOUT_MS} ms:\n${output}`),
+        );
+      }
+    }, 2);
+  });
   await exited;
   children.delete(child);
   round.left = existsSync(round.dir) ? "whole" : "absent";
@@ -114,6 +180,7 @@ async function stopFirstStart(round: Round): Promise<void> {
     (name) =>
       name !== "data" && name !== "data.lock" && !name.startsWith("data.partial-") && !name.startsWith(".data.lock-"),
   );
+  return opened;
 }
 
 /** Starts the sandbox on the directory a stopped start left, checks the demo seed, and closes it. */
@@ -153,8 +220,8 @@ function needsNextStart(round: Round, rounds: readonly Round[]): boolean {
   return rounds.find((other) => other.left !== undefined && leftover(other) === leftover(round)) === round;
 }
 
-/** The sweep's figures: where the stops landed, by signal, and what it cost. */
-function summary(rounds: readonly Round[], wallMs: number, cpuMs: number): Record<string, unknown> {
+/** The sweep's figures: the phases' moments, where the stops landed by signal, and what it cost. */
+function summary(rounds: readonly Round[], timeline: Timeline, wallMs: number, cpuMs: number): Record<string, unknown> {
   const by = (signal: string) => {
     const of = rounds.filter((round) => round.signal === signal);
     return {
@@ -162,11 +229,11 @@ function summary(rounds: readonly Round[], wallMs: number, cpuMs: number): Recor
       absentWithPartial: of.filter((round) => round.left === "absent" && (round.partials ?? 0) > 0).length,
       whole: of.filter((round) => round.left === "whole").length,
       afterListening: of.filter((round) => round.listened).length,
-      firstWhole: of.find((round) => round.left === "whole")?.at,
       nextStartOpened: of.filter((round) => round.opened).length,
     };
   };
   return {
+    phasesOpenedAtMs: Object.fromEntries(PHASES.map((phase) => [phase, Math.round(timeline[phase])])),
     SIGKILL: by("SIGKILL"),
     SIGINT: by("SIGINT"),
     wallSeconds: Math.round(wallMs / 100) / 10,
