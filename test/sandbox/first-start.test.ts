@@ -6,13 +6,13 @@
  *
  * The moments follow the start's own phases, seen from outside: starting (until the partial folder
  * appears beside the directory), making the directory there (until it is moved into place),
- * opening it (until the process prints that it listens), and listening. One start run to its end
- * first measures how long each phase lasts in this run (on a loaded machine a start takes twice as
- * long as on a quiet one); each round then waits for the event that opens its phase and stops the
- * process a fraction of the phase's length after it: 2 moments of starting, 4 of making, 3 of
- * opening and the moment it listens, for each signal (20 rounds, and the one measured, stopped by
- * SIGINT once it listens). SANDBOX_SWEEP_STEPS=n sets n moments in each of the first three phases
- * (SANDBOX_SWEEP_STEPS=10: 63 rounds).
+ * opening it (until the process prints that it listens), and listening. Once the prepared image is
+ * there, one start run to its end measures how long each phase lasts in this run (on a loaded
+ * machine a start takes twice as long as on a quiet one); each round then waits for the event that
+ * opens its phase and stops the process a fraction of the phase's length after it: 2 moments of
+ * starting, 4 of making, 3 of opening and the moment it listens, for each signal (20 rounds, and
+ * the one measured, stopped by SIGINT once it listens). SANDBOX_SWEEP_STEPS=n sets n moments in
+ * each of the first three phases (SANDBOX_SWEEP_STEPS=10: 63 rounds).
  *
  * What a next start does depends only on what a stop left: a whole directory (opened as it is), or
  * none, with or without partial folders beside it (a new one is made; the partial folders are
@@ -85,6 +85,9 @@ afterAll(async () => {
 it("leaves a directory the next start opens with the whole seed, wherever SIGKILL or SIGINT stops the first start", async () => {
   const started = { time: performance.now(), cpu: process.cpuUsage() };
   root = await makeTempDir("sandbox-first-start");
+  // the prepared image, made here when this machine has none yet (a fresh checkout): every start
+  // measured and stopped then loads it, as every start after a machine's first does
+  await (await createSandbox()).close();
   // one start run to its end: how long each phase lasts here, now; then stopped as a round would be
   const measured: Round = { signal: "SIGINT", phase: "listening", after: 0, dir: join(root, "measured", "data") };
   const timeline = await stopFirstStart(measured, (opened) => opened.listening + 200);
