@@ -132,6 +132,11 @@ describe("named statements on PostgreSQL (a pool of connections)", () => {
 
   it("hands each connection over as one object, checkout after checkout", async () => {
     const pool = new pg.Pool({ connectionString: server?.url, max: 1 });
+    // the server stops right after this test, and `pool.end()` does not wait for the connection's
+    // socket to close: one still closing then hears the server's shutdown, which `pg` emits as an
+    // error on it, unheard without these (as the sandbox's own pool hears it, ../../sandbox/store/engine.ts)
+    pool.on("error", () => undefined);
+    pool.on("connect", (client) => client.on("error", () => undefined));
     try {
       const preparing = preparingPool(pool);
       const first = await preparing.connect();
