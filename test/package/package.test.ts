@@ -242,7 +242,7 @@ describe("the packed package", () => {
     };
     await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files }));
     const { checked, errors } = consumerCheck(join(dir, "tsconfig.json"));
-    expect(samples).toHaveLength(4);
+    expect(samples).toHaveLength(5);
     expect(checked.filter((file) => file.endsWith(".d.ts")).length).toBeGreaterThan(10);
     expect(errors).toEqual([]);
   });

@@ -104,14 +104,17 @@ export const listShopPagesRoute = {
     { name: "per_page", required: false, style: "form", explode: true, array: false },
   ],
   headers: [],
-  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-  accept: "application/json",
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "404": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  accept: "application/json, application/problem+json",
   security: [],
   validators: {
     pathParams: V.validateListShopPagesPathParams,
     query: V.validateListShopPagesQuery,
     body: {},
-    responses: { "200": V.validateListShopPagesResponse200 },
+    responses: { "200": V.validateListShopPagesResponse200, "404": V.validateProblem },
   },
   encoders: { parameters: parameterEncoder },
 } as const satisfies Route;
@@ -127,8 +130,11 @@ export const listShopPagesCall = {
     { name: "per_page", required: false, style: "form", explode: true, array: false },
   ],
   headers: [],
-  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-  accept: "application/json",
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "404": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  accept: "application/json, application/problem+json",
   security: [],
   validators: { pathParams: V.validateListShopPagesPathParams, query: V.validateListShopPagesQuery, body: {} },
   encoders: { parameters: parameterEncoder },
@@ -209,7 +215,7 @@ export const readFeedCall = {
 export const responseValidators = {
   listChanges: { "200": V.validateListChangesResponse200 },
   listItems: { "200": V.validateListItemsResponse200 },
-  listShopPages: { "200": V.validateListShopPagesResponse200 },
+  listShopPages: { "200": V.validateListShopPagesResponse200, "404": V.validateProblem },
   postToFeed: { "201": V.validateItem },
   readFeed: { "200": V.validateReadFeedResponse200 },
 } as const satisfies ResponseValidators;
