@@ -99,6 +99,10 @@ export interface Route {
 export interface RouteEncoders {
   /** present when the operation has path, query or header parameters */
   readonly parameters?: ParameterEncoder;
+  /** present when the operation has query parameters: of the styles they use (deepObject's apart) */
+  readonly query?: QueryEncoder;
+  /** present when the operation has header parameters */
+  readonly headers?: HeaderEncoder;
   /** present when the operation's body may be other than JSON, or has more than one media type */
   readonly body?: BodyEncoder;
   /** present when the operation has label or matrix path parameters or cookie parameters */
@@ -181,7 +185,7 @@ export interface PathTemplate {
   readonly names: readonly string[];
 }
 
-/** How the client writes parameters into a request, and reads them back as they were sent. */
+/** How the client writes path and query parameters into a request's URL, and checks parameters as they were sent. */
 export interface ParameterEncoder {
   /**
    * How an operation's calls make their URL, made once per operation: `base`, the path and query
@@ -195,10 +199,24 @@ export interface ParameterEncoder {
     authQuery: string,
     styles: StyleEncoder | undefined,
   ): ((values: ParameterValues) => string) | undefined;
-  /** writes the call's header parameters into `headers`, lower-cased: declared ones in their style, others as their text */
-  writeHeaders(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
   /** checks the call's path, query and header parameters, as the server reads them back, with the route's validators */
   check(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined, collect: IssueCollector): void;
+}
+
+/** How the client writes a route's query parameters, and reads them back as the server reads them. */
+export interface QueryEncoder {
+  /** the encoded query pairs ("a=1&b=x%20y") of the parameters that have a value, in their order */
+  encode(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string;
+  /** the parameters as the server reads them back: texts, lists or objects of texts; JSON ones as they are */
+  asSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown>;
+}
+
+/** How the client writes a route's header parameters, and reads them back as the server reads them. */
+export interface HeaderEncoder {
+  /** writes a call's headers into `headers`, lower-cased: declared ones in their style, others as simple values */
+  write(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
+  /** the declared headers as the server reads them back, keyed as the spec spells them */
+  asSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown>;
 }
 
 /** A call's path, query and header parameters, as the client is given them. */

@@ -1,11 +1,10 @@
 /**
- * Parameters on the wire: path templates filled with encodeURIComponent (style simple), query
- * strings per style and explode (form, spaceDelimited, pipeDelimited, deepObject, content), and
- * header values (style simple, or content: JSON text). Only own properties of the call's values
- * are read, so a parameter named like an Object.prototype member ("constructor") that the call
- * leaves out is missing. A delimiter inside a delimited item is percent-encoded (a space as "+",
- * since spaceDelimited's delimiter is "%20"), so the server, splitting before it decodes, keeps it
- * in its item; an empty array is not sent at all, as it cannot be told from [""] or from absence.
+ * Parameters on the wire: the path template filled with encodeURIComponent (style simple; label
+ * and matrix are styles.ts's), the call's URL with its query string, and the checks of the call's
+ * parameters as the server reads them back; query and header parameters are written and read
+ * back by the encoders their route names for them (query.ts, deep-object.ts, headers.ts), so an
+ * operation brings only the encoding of the places and styles its parameters use. Only own
+ * properties of the call's values are read (values.ts).
  */
 import type {
   CallRoute,
@@ -14,10 +13,10 @@ import type {
   ParametersAsSent,
   ParameterValues,
   PathTemplate,
-  RouteParameter,
   StyleEncoder,
 } from "../route-types.js";
 import { RequestValidationError } from "./errors.js";
+import { defineOwn, EMPTY, own, simpleValue } from "./values.js";
 
 export type { PathTemplate };
 
@@ -69,108 +68,11 @@ function isDotSegment(text: string): boolean {
   return plain === "." || plain === "..";
 }
 
-/** Encoded query pairs ("a=1&b=x%20y") of the declared parameters that have a value. */
-export function encodeQuery(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string {
-  const pairs: string[] = [];
-  for (const parameter of parameters) {
-    const value = own(values, parameter.name);
-    if (value !== undefined) encodeQueryParameter(parameter, value, pairs);
-  }
-  return pairs.join("&");
-}
-
-function encodeQueryParameter(parameter: RouteParameter, value: unknown, pairs: string[]): void {
-  const name = encodeURIComponent(parameter.name);
-  switch (parameter.style) {
-    case "deepObject":
-      return encodeDeep(name, value, pairs);
-    case "content":
-      return void pairs.push(`${name}=${encodeURIComponent(JSON.stringify(value))}`);
-    case "spaceDelimited":
-      return encodeForm(name, value, parameter.explode, "%20", pairs);
-    case "pipeDelimited":
-      return encodeForm(name, value, parameter.explode, "|", pairs);
-    default:
-      return encodeForm(name, value, parameter.explode, ",", pairs);
-  }
-}
-
 /**
- * form: exploded arrays repeat the name, exploded objects give one pair per property; otherwise
- * the items (or keys and values) are joined with the delimiter, each percent-encoded. An empty
- * array sends nothing.
- */
-function encodeForm(name: string, value: unknown, explode: boolean, delimiter: string, pairs: string[]): void {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return;
-    if (explode) for (const item of value) pairs.push(`${name}=${encodeURIComponent(scalar(item))}`);
-    else pairs.push(`${name}=${value.map((item) => encodeItem(scalar(item), delimiter)).join(delimiter)}`);
-  } else if (isPlainObject(value)) {
-    const entries = definedEntries(value);
-    if (explode)
-      for (const [key, item] of entries) pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(scalar(item))}`);
-    else
-      pairs.push(
-        `${name}=${entries.map(([key, item]) => `${encodeItem(key, delimiter)}${delimiter}${encodeItem(scalar(item), delimiter)}`).join(delimiter)}`,
-      );
-  } else {
-    pairs.push(`${name}=${encodeURIComponent(scalar(value))}`);
-  }
-}
-
-/** An item of a delimited value, percent-encoded; with spaceDelimited's "%20" delimiter, a space in it as "+". */
-function encodeItem(text: string, delimiter: string): string {
-  const encoded = encodeURIComponent(text);
-  return delimiter === "%20" ? encoded.replaceAll("%20", "+") : encoded;
-}
-
-/** deepObject: `name[key]=value`, nested objects as `name[a][b]`, arrays as `name[key][0]`. */
-function encodeDeep(name: string, value: unknown, pairs: string[]): void {
-  const leaves: [string, string][] = [];
-  deepEntries(name, value, encodeURIComponent, leaves);
-  for (const [key, text] of leaves) pairs.push(`${key}=${encodeURIComponent(text)}`);
-}
-
-/** The leaves of a nested value under bracketed keys (`a[b][0]`): deepObject, nested form fields. */
-export function deepEntries(
-  prefix: string,
-  value: unknown,
-  encodeKey: (key: string) => string,
-  out: [string, string][],
-): void {
-  if (Array.isArray(value))
-    for (const [index, item] of value.entries()) deepEntries(`${prefix}[${index}]`, item, encodeKey, out);
-  else if (isPlainObject(value))
-    for (const [key, item] of definedEntries(value)) deepEntries(`${prefix}[${encodeKey(key)}]`, item, encodeKey, out);
-  else out.push([prefix, scalar(value)]);
-}
-
-/** A header value (style simple): arrays comma-joined, objects as `k,v` (or `k=v` exploded). */
-export function headerValue(value: unknown, explode: boolean): string {
-  return simpleValue(value, explode, String);
-}
-
-/** The header a declared parameter sends: JSON text for style content, else `headerValue`. */
-export function headerText(parameter: RouteParameter | undefined, value: unknown): string {
-  if (parameter?.style === "content") return JSON.stringify(value) ?? "";
-  return headerValue(value, parameter?.explode ?? false);
-}
-
-function simpleValue(value: unknown, explode: boolean, encode: (text: string) => string): string {
-  if (Array.isArray(value)) return value.map((item) => encode(scalar(item))).join(",");
-  if (!isPlainObject(value)) return encode(scalar(value));
-  const separator = explode ? "=" : ",";
-  return definedEntries(value)
-    .map(([key, item]) => `${encode(key)}${separator}${encode(scalar(item))}`)
-    .join(",");
-}
-
-/**
- * The parameters as the server will read them off the wire: the text of each path parameter, the
- * text (or list of texts, or object of texts for deepObject) of each declared query parameter,
- * and of each declared header. The client checks this with the validator the server runs on what
- * it reads, so the two agree on every value: an integer 2^53, sent as "9007199254740992", is
- * refused by both. Parameters sent as JSON (`content`) are checked as they are.
+ * The path parameters as the server will read them off the wire: the text of each. The client
+ * checks a call's parameters as the server reads them (this, and what the route's query and
+ * header encoders give) with the validators the server runs, so the two agree on every value: an
+ * integer 2^53, sent as "9007199254740992", is refused by both.
  */
 export function pathAsSent(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -178,108 +80,6 @@ export function pathAsSent(values: Readonly<Record<string, unknown>>): Record<st
     if (value !== undefined && value !== null) defineOwn(out, name, simpleValue(value, false, String));
   return out;
 }
-
-/**
- * The declared query parameters as the server reads them (see `pathAsSent`): a value that sends
- * nothing (an empty array) is missing; an exploded form object is read by its declared properties.
- */
-export function queryAsSent(
-  parameters: readonly RouteParameter[],
-  values: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const sent: string[] = [];
-  for (const parameter of parameters) {
-    const value = own(values, parameter.name);
-    if (value === undefined) continue;
-    sent.length = 0;
-    encodeQueryParameter(parameter, value, sent);
-    if (sent.length === 0) continue;
-    if (parameter.style === "content") defineOwn(out, parameter.name, value);
-    else if (parameter.array) defineOwn(out, parameter.name, (Array.isArray(value) ? value : [value]).map(scalar));
-    else if (!isPlainObject(value)) defineOwn(out, parameter.name, scalar(value));
-    else {
-      const read = declaredOnly(parameter, value);
-      if (read !== undefined) defineOwn(out, parameter.name, textLeaves(read));
-    }
-  }
-  return out;
-}
-
-/**
- * An exploded form object's declared properties (undefined when it has none): the others are
- * sent, but the server does not read them.
- */
-function declaredOnly(
-  parameter: RouteParameter,
-  value: Readonly<Record<string, unknown>>,
-): Readonly<Record<string, unknown>> | undefined {
-  const properties = parameter.properties;
-  if (properties === undefined || !parameter.explode || parameter.style !== "form") return value;
-  let out: Record<string, unknown> | undefined;
-  for (const name of properties) {
-    const item = own(value, name);
-    if (item === undefined) continue;
-    out ??= {};
-    defineOwn(out, name, item);
-  }
-  return out;
-}
-
-/** The declared headers as the server reads them (see `pathAsSent`); `values` keyed as the spec spells them. */
-export function headersAsSent(
-  parameters: readonly RouteParameter[],
-  values: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const parameter of parameters) {
-    const value = own(values, parameter.name);
-    if (value === undefined) continue;
-    if (parameter.style === "content") {
-      defineOwn(out, parameter.name, value);
-      continue;
-    }
-    const text = headerValue(value, parameter.explode);
-    defineOwn(out, parameter.name, parameter.array ? text.split(",").map((item) => item.trim()) : text);
-  }
-  return out;
-}
-
-export function textLeaves(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(textLeaves);
-  if (!isPlainObject(value)) return scalar(value);
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of definedEntries(value)) defineOwn(out, key, textLeaves(item));
-  return out;
-}
-
-/** An own property's value; undefined for an inherited one ("constructor", "toString"). */
-function own(values: Readonly<Record<string, unknown>>, name: string): unknown {
-  return Object.hasOwn(values, name) ? values[name] : undefined;
-}
-
-function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-/** One value as text: strings as they are, dates as ISO 8601, objects as JSON, null as "". */
-export function scalar(value: unknown): string {
-  if (typeof value === "string") return value;
-  if (value === null || value === undefined) return "";
-  if (value instanceof Date) return value.toISOString();
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
-}
-
-/** An object that is not an array or a Date: its properties are serialised one by one. */
-export function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
-export function definedEntries(value: Readonly<Record<string, unknown>>): [string, unknown][] {
-  return Object.entries(value).filter((entry) => entry[1] !== undefined);
-}
-
-const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * A call's path and query string ("/workers/7?limit=5"), `authQuery` (a query credential) last;
@@ -294,7 +94,7 @@ export function target(
 ): string {
   const path = fillPath(template, values.path ?? EMPTY, styles?.pathWriter(route));
   if (typeof path !== "string") throw pathRefusal(route.operationId, path);
-  const query = values.query === undefined ? "" : encodeQuery(route.query, values.query);
+  const query = values.query === undefined ? "" : (route.encoders?.query?.encode(route.query, values.query) ?? "");
   const all = query === "" ? authQuery : authQuery === "" ? query : `${query}&${authQuery}`;
   return all === "" ? path : `${path}?${all}`;
 }
@@ -306,10 +106,11 @@ export function allAsSent(
   styles: StyleEncoder | undefined,
 ): ParametersAsSent {
   const path = pathAsSent(values.path ?? EMPTY);
+  const encoders = route.encoders;
   return {
     path: styles?.pathAsSent(route, values.path ?? EMPTY, path) ?? path,
-    query: queryAsSent(route.query, values.query ?? EMPTY),
-    headers: headersAsSent(route.headers, values.headers ?? EMPTY),
+    query: encoders?.query?.asSent(route.query, values.query ?? EMPTY) ?? {},
+    headers: encoders?.headers?.asSent(route.headers, values.headers ?? EMPTY) ?? {},
   };
 }
 
@@ -364,25 +165,9 @@ function check(
   collect("header", validators.headers, sent.headers);
 }
 
-/** Writes a call's header parameters (see `ParameterEncoder.writeHeaders`). */
-function writeHeaders(
-  route: CallRoute,
-  values: Readonly<Record<string, unknown>>,
-  headers: Record<string, string>,
-): void {
-  for (const [name, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    const lower = name.toLowerCase();
-    // a header the route does not declare is sent as the text it is given
-    headers[lower] = headerText(
-      route.headers.find((h) => h.name.toLowerCase() === lower),
-      value,
-    );
-  }
-}
-
 /**
- * The parameter encoder the route of each operation with parameters names (`Route.encoders`): a
- * page whose operations have none does not bundle this module's encoding.
+ * The parameter encoder the route of each operation with path, query or header parameters names
+ * (`Route.encoders`), beside the query and header encoders of those it has: a page whose
+ * operations have none does not bundle this module.
  */
-export const parameterEncoder: ParameterEncoder = { urlOf, writeHeaders, check };
+export const parameterEncoder: ParameterEncoder = { urlOf, check };

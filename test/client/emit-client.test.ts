@@ -206,14 +206,18 @@ describe("emitClient", () => {
       "client/index.ts",
       "client/auth.ts",
       "client/body.ts",
+      "client/deep-object.ts",
       "client/errors.ts",
+      "client/headers.ts",
       "client/operation.ts",
       "client/parameters.ts",
+      "client/query.ts",
       "client/response.ts",
       "client/retry.ts",
       "client/runtime.ts",
       "client/transport.ts",
       "client/typed-errors.ts",
+      "client/values.ts",
     ]);
   });
 

@@ -1,23 +1,19 @@
 import { type FastifyInstance, fastify } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  compilePath,
-  deepEntries,
-  encodeQuery,
-  fillPath,
-  headersAsSent,
-  headerText,
-  headerValue,
-  isPlainObject,
-  pathAsSent,
-  queryAsSent,
-  scalar,
-} from "../../../runtime/client/parameters.js";
+import { deepObjectQueryEncoder } from "../../../runtime/client/deep-object.js";
+import { headersAsSent, headerText, headerValue } from "../../../runtime/client/headers.js";
+import { compilePath, fillPath, pathAsSent } from "../../../runtime/client/parameters.js";
+import { queryEncoder } from "../../../runtime/client/query.js";
+import { deepEntries, isPlainObject, scalar } from "../../../runtime/client/values.js";
 import type { RouteParameter } from "../../../runtime/route-types.js";
 import { compileHeaderReader, compileQueryReader } from "../../../runtime/server/runtime/parameters.js";
 import { param } from "../support/routes.js";
 
 const DATE = new Date(Date.UTC(2024, 3, 20, 9, 30));
+
+// the query encoder of every style, deepObject's included (query.ts and deep-object.ts)
+const encodeQuery = deepObjectQueryEncoder.encode;
+const queryAsSent = deepObjectQueryEncoder.asSent;
 
 describe("scalar", () => {
   it.each<[unknown, string]>([
@@ -233,6 +229,16 @@ describe("encodeQuery", () => {
     expect(encodeQuery(parameters, { a: 1, b: 2, c: undefined, d: 4 })).toBe("b=2&a=1");
     expect(encodeQuery(parameters, {})).toBe("");
     expect(encodeQuery([], { a: 1 })).toBe("");
+  });
+
+  it("writes the other styles as the deepObject encoder does, and refuses deepObject without it", () => {
+    const parameters = [param("q"), param("ids", { array: true, explode: false }), param("w", { style: "content" })];
+    const values = { q: "a b", ids: [1, 2], w: { a: 1 } };
+    expect(queryEncoder.encode(parameters, values)).toBe(encodeQuery(parameters, values));
+    expect(queryEncoder.asSent(parameters, values)).toEqual(queryAsSent(parameters, values));
+    expect(() => queryEncoder.encode([param("filter", { style: "deepObject" })], { filter: { a: 1 } })).toThrow(
+      /query parameter "filter" is of style deepObject: .*`deepObjectQueryEncoder` \(client\/deep-object.ts\)/,
+    );
   });
 });
 
