@@ -109,6 +109,14 @@ export interface RouteEncoders {
   readonly styles?: StyleEncoder;
   /** present when the operation's security has a scheme other than an API key in a header */
   readonly auth?: AuthEncoder;
+  /** present when the operation has an answer of another kind than JSON (text, bytes) */
+  readonly answers?: AnswerReader;
+}
+
+/** How the client tells the kind of a success answer's body, for a route with answers other than JSON. */
+export interface AnswerReader {
+  /** the kind the body is read as: the declared content its media type matches, else its own kind */
+  kindOf(response: Response, contents: readonly RouteContent[] | undefined): BodyKind;
 }
 
 /** A user name and password for http basic authentication. */

@@ -264,13 +264,15 @@ function checkEncoders(route: CallRoute): void {
     alternative.every((scheme) => scheme.type === "apiKey" && scheme.in === "header"),
   );
   if (encoders.auth === undefined && !headerKeysOnly) lacking(route, "auth");
+  const answers = Object.values(route.responses).flat();
+  if (encoders.answers === undefined && answers.some((content) => content.kind !== "json")) lacking(route, "answers");
 }
 
 /**
  * The refusal of a route without an encoder its operation needs: parameters (and its query and
  * header parameters' encoders), label, matrix and cookie parameters, a body other than JSON,
- * credentials other than API keys in headers. Each encoder is exported by the client module of
- * its name.
+ * credentials other than API keys in headers, answers other than JSON. Each encoder is exported
+ * by the client module of its name.
  */
 function lacking(route: CallRoute, encoder: keyof RouteEncoders): never {
   throw new TypeError(

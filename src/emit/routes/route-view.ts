@@ -95,6 +95,7 @@ const ENCODERS = {
   body: { name: "bodyEncoder", module: "body" },
   styles: { name: "styleEncoder", module: "styles" },
   auth: { name: "authEncoder", module: "auth" },
+  answers: { name: "answerReader", module: "answers" },
 } as const;
 
 /** An encoder a route names: the constant, and the client module (under client/) that exports it. */
@@ -112,7 +113,13 @@ function encodersOf(operation: OperationModel, model: ApiModel): Partial<Record<
     ...(hasOtherBody(operation) ? { body: ENCODERS.body } : {}),
     ...(hasStyles(operation) ? { styles: ENCODERS.styles } : {}),
     ...(hasOtherAuth(operation, model) ? { auth: ENCODERS.auth } : {}),
+    ...(hasOtherAnswers(operation) ? { answers: ENCODERS.answers } : {}),
   };
+}
+
+/** Whether an operation has an answer of another kind than JSON, whose body the answer reader reads. */
+function hasOtherAnswers({ responses }: OperationModel): boolean {
+  return responses.some((response) => response.contents.some((c) => c.kind !== "json"));
 }
 
 /** The client's encoders an operation needs, as its route names them: only those it needs. */

@@ -147,6 +147,14 @@ describe("Operation", () => {
       expect(fetch.calls).toHaveLength(0);
     });
 
+    it("refuses a route with answers other than JSON that names no answer reader, saying what to set", async () => {
+      const fetch = fakeFetch(() => ok());
+      const bare = route({ responses: { "200": [content("text/csv")] }, encoders: undefined });
+      const error = await rejection(send(bare, fetch));
+      expect(String(error)).toMatch(/getThings: the route names no `encoders.answers` \(client\/answers.ts\)/);
+      expect(fetch.calls).toHaveLength(0);
+    });
+
     it("refuses a body other than JSON on a route that names no body encoder, saying what to set", async () => {
       const fetch = fakeFetch(() => ok());
       const bare = { ...CREATE, encoders: undefined };

@@ -1,4 +1,5 @@
 /** Hand-written route-table entries and validators, small enough to read in a test. */
+import { answerReader } from "../../../runtime/client/answers.js";
 import { authEncoder } from "../../../runtime/client/auth.js";
 import { bodyEncoder } from "../../../runtime/client/body.js";
 import { deepObjectQueryEncoder } from "../../../runtime/client/deep-object.js";
@@ -16,9 +17,9 @@ import type { ValidationError } from "../../../runtime/validators/types.js";
 
 /**
  * A route: GET /things answering 200 with JSON, no parameters, no body, no security, naming the
- * parameter (query and header too), body and credential encoders as a generated route with
- * parameters, a body other than JSON and schemes other than header API keys does; `overrides`
- * replace any of it.
+ * parameter (query and header too), body and credential encoders and the answer reader as a
+ * generated route with parameters, a body other than JSON, schemes other than header API keys and
+ * answers other than JSON does; `overrides` replace any of it.
  */
 export function route(overrides: Partial<Route> = {}): Route {
   return {
@@ -37,6 +38,7 @@ export function route(overrides: Partial<Route> = {}): Route {
       headers: headerEncoder,
       body: bodyEncoder,
       auth: authEncoder,
+      answers: answerReader,
     },
     ...overrides,
   };
