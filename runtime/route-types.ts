@@ -187,12 +187,6 @@ export interface BodyEncoder {
   checked(body: unknown, binaryFields: readonly string[]): unknown;
 }
 
-/** A path template: the literal parts around each `{name}`, and the names. */
-export interface PathTemplate {
-  readonly parts: readonly string[];
-  readonly names: readonly string[];
-}
-
 /** How the client writes path and query parameters into a request's URL, and checks parameters as they were sent. */
 export interface ParameterEncoder {
   /**
@@ -232,13 +226,6 @@ export interface ParameterValues {
   readonly path?: Readonly<Record<string, unknown>>;
   readonly query?: Readonly<Record<string, unknown>>;
   readonly headers?: Readonly<Record<string, unknown>>;
-}
-
-/** A call's parameters as the server reads them back (what `ParameterEncoder.check` checks). */
-export interface ParametersAsSent {
-  readonly path: Record<string, unknown>;
-  readonly query: Record<string, unknown>;
-  readonly headers: Record<string, unknown>;
 }
 
 /** The validators of a request: a route's, without those of its answers. */
