@@ -13,10 +13,16 @@ export function mediaTypeEssence(mediaType: string): string {
   return (end === -1 ? mediaType : mediaType.slice(0, end)).trim().toLowerCase();
 }
 
+/** Whether a body of a media type travels as JSON: application/json, text/json, or any "+json" type. */
+export function isJsonMediaType(mediaType: string): boolean {
+  const essence = mediaTypeEssence(mediaType);
+  return essence === "application/json" || essence.endsWith("+json") || essence === "text/json";
+}
+
 /** How a body of a media type travels: "application/vnd.api+json; charset=utf-8" → "json". */
 export function bodyKindOf(mediaType: string): BodyKind {
   const essence = mediaTypeEssence(mediaType);
-  if (essence === "application/json" || essence.endsWith("+json") || essence === "text/json") return "json";
+  if (isJsonMediaType(essence)) return "json";
   if (essence.startsWith("multipart/")) return "multipart";
   if (essence === "application/x-www-form-urlencoded") return "form";
   if (essence.startsWith("text/")) return "text";

@@ -6,8 +6,8 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import { bodyEncoder } from "./client/body.js";
 import { parameterEncoder } from "./client/parameters.js";
+import { bodyEncoder } from "./client/body.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";

@@ -99,12 +99,24 @@ export interface Route {
 export interface RouteEncoders {
   /** present when the operation has path, query or header parameters */
   readonly parameters?: ParameterEncoder;
+  /** present when the operation has query parameters: of the styles they use (deepObject's apart) */
+  readonly query?: QueryEncoder;
+  /** present when the operation has header parameters */
+  readonly headers?: HeaderEncoder;
   /** present when the operation's body may be other than JSON, or has more than one media type */
   readonly body?: BodyEncoder;
   /** present when the operation has label or matrix path parameters or cookie parameters */
   readonly styles?: StyleEncoder;
   /** present when the operation's security has a scheme other than an API key in a header */
   readonly auth?: AuthEncoder;
+  /** present when the operation has an answer of another kind than JSON (text, bytes) */
+  readonly answers?: AnswerReader;
+}
+
+/** How the client tells the kind of a success answer's body, for a route with answers other than JSON. */
+export interface AnswerReader {
+  /** the kind the body is read as: the declared content its media type matches, else its own kind */
+  kindOf(response: Response, contents: readonly RouteContent[] | undefined): BodyKind;
 }
 
 /** A user name and password for http basic authentication. */
@@ -175,13 +187,7 @@ export interface BodyEncoder {
   checked(body: unknown, binaryFields: readonly string[]): unknown;
 }
 
-/** A path template: the literal parts around each `{name}`, and the names. */
-export interface PathTemplate {
-  readonly parts: readonly string[];
-  readonly names: readonly string[];
-}
-
-/** How the client writes parameters into a request, and reads them back as they were sent. */
+/** How the client writes path and query parameters into a request's URL, and checks parameters as they were sent. */
 export interface ParameterEncoder {
   /**
    * How an operation's calls make their URL, made once per operation: `base`, the path and query
@@ -195,10 +201,24 @@ export interface ParameterEncoder {
     authQuery: string,
     styles: StyleEncoder | undefined,
   ): ((values: ParameterValues) => string) | undefined;
-  /** writes the call's header parameters into `headers`, lower-cased: declared ones in their style, others as their text */
-  writeHeaders(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
   /** checks the call's path, query and header parameters, as the server reads them back, with the route's validators */
   check(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined, collect: IssueCollector): void;
+}
+
+/** How the client writes a route's query parameters, and reads them back as the server reads them. */
+export interface QueryEncoder {
+  /** the encoded query pairs ("a=1&b=x%20y") of the parameters that have a value, in their order */
+  encode(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string;
+  /** the parameters as the server reads them back: texts, lists or objects of texts; JSON ones as they are */
+  asSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown>;
+}
+
+/** How the client writes a route's header parameters, and reads them back as the server reads them. */
+export interface HeaderEncoder {
+  /** writes a call's headers into `headers`, lower-cased: declared ones in their style, others as simple values */
+  write(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
+  /** the declared headers as the server reads them back, keyed as the spec spells them */
+  asSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown>;
 }
 
 /** A call's path, query and header parameters, as the client is given them. */
@@ -206,13 +226,6 @@ export interface ParameterValues {
   readonly path?: Readonly<Record<string, unknown>>;
   readonly query?: Readonly<Record<string, unknown>>;
   readonly headers?: Readonly<Record<string, unknown>>;
-}
-
-/** A call's parameters as the server reads them back (what `ParameterEncoder.check` checks). */
-export interface ParametersAsSent {
-  readonly path: Record<string, unknown>;
-  readonly query: Record<string, unknown>;
-  readonly headers: Record<string, unknown>;
 }
 
 /** The validators of a request: a route's, without those of its answers. */

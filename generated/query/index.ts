@@ -51,18 +51,31 @@ export const invalidates = {
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /**
- * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
- * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
- * undeclared status: its `kind` says which), whose `status` is undefined. So
- * `query.error?.status === 404` narrows to the declared 404 answer.
+ * What a query or a mutation of operation `K` fails with: one of its declared error answers (an
+ * `ApiError` whose `status` and `body` narrow together), or an `UnexpectedError` (network,
+ * timeout, contract, undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer, as
+ * `mutation.error?.status === 422` does to the declared 422 answer.
  */
 export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
 
+/** What a mutation of operation `K` fails with: `QueryErrorOf<K>`, under the name a mutation reads. */
+export type MutationErrorOf<K extends keyof ErrorAnswers & R.OperationId> = QueryErrorOf<K>;
+
 /**
- * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
- * type from its options' `throwOnError`, which these options never set (a type only).
+ * Gives TanStack Query the error type `E` of options: each hook (useQuery, useSuspenseQuery,
+ * useInfiniteQuery, useSuspenseInfiniteQuery, useMutation) and each QueryClient method infers its
+ * error type from the options' `retry` and `retryDelay`, which every one of their options types
+ * has (the suspense hooks' leave out `throwOnError`). These options never set them (a type only);
+ * one given beside them takes its place, typed by the other, so a caller's `retry` gets `E`.
  */
-type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+type Failing<E> = {
+  retry?: (failureCount: number, error: E) => boolean;
+  retryDelay?: (failureCount: number, error: E) => number;
+};
+
+/** Gives TanStack Query the data type `D` and error type `E` of query options, through their key too. */
+type Typed<D, E> = Failing<E> & { queryKey: DataTag<QueryKey, D, E> };
 
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
@@ -72,7 +85,7 @@ export function listEventsQueryKey(input?: Parameters<Client["listEvents"]>[0]):
   return fixedQueryKeyOf(api, R.listEventsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">>;
 }
 
-/** `{ queryKey, queryFn }` of `listEvents` (GET /events), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ queryKey, queryFn }` of `listEvents` (GET /events), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listEvents">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listEventsQueryOptions(client: BaseClient, input?: Parameters<Client["listEvents"]>[0]) {
   const options = queryOptionsOf(R.listEventsCall, listEventsQueryKey(input), (call) => client[RUNTIME].call<Result<"listEvents">>(R.listEventsCall, input, call));
   return options as typeof options & Typed<Result<"listEvents">, QueryErrorOf<"listEvents">>;
@@ -83,43 +96,50 @@ export function listWageRulesQueryKey(input?: Parameters<Client["listWageRules"]
   return fixedQueryKeyOf(api, R.listWageRulesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
 }
 
-/** `{ queryKey, queryFn }` of `listWageRules` (GET /wage-rules), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ queryKey, queryFn }` of `listWageRules` (GET /wage-rules), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listWageRules">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listWageRulesQueryOptions(client: BaseClient, input?: Parameters<Client["listWageRules"]>[0]) {
   const options = queryOptionsOf(R.listWageRulesCall, listWageRulesQueryKey(input), (call) => client[RUNTIME].call<Result<"listWageRules">>(R.listWageRulesCall, input, call));
   return options as typeof options & Typed<Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerCredential` (POST /workers/{id}/credentials); on success it invalidates `invalidates.addWorkerCredential`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerCredential` (POST /workers/{id}/credentials), failing with `MutationErrorOf<"addWorkerCredential">`; on success it invalidates `invalidates.addWorkerCredential`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addWorkerCredentialMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addWorkerCredential">, Parameters<Client["addWorkerCredential"]>[0]>) {
-  return mutationOptionsOf(api, "addWorkerCredential", R.addWorkerCredentialCall, [], (variables: Parameters<Client["addWorkerCredential"]>[0]) => client[RUNTIME].call<Result<"addWorkerCredential">>(R.addWorkerCredentialCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "addWorkerCredential", R.addWorkerCredentialCall, [], (variables: Parameters<Client["addWorkerCredential"]>[0]) => client[RUNTIME].call<Result<"addWorkerCredential">>(R.addWorkerCredentialCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"addWorkerCredential">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerDocument` (POST /workers/{id}/documents); on success it invalidates `invalidates.addWorkerDocument`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerDocument` (POST /workers/{id}/documents), failing with `MutationErrorOf<"addWorkerDocument">`; on success it invalidates `invalidates.addWorkerDocument`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addWorkerDocumentMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addWorkerDocument">, Parameters<Client["addWorkerDocument"]>[0]>) {
-  return mutationOptionsOf(api, "addWorkerDocument", R.addWorkerDocumentCall, [], (variables: Parameters<Client["addWorkerDocument"]>[0]) => client[RUNTIME].call<Result<"addWorkerDocument">>(R.addWorkerDocumentCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "addWorkerDocument", R.addWorkerDocumentCall, [], (variables: Parameters<Client["addWorkerDocument"]>[0]) => client[RUNTIME].call<Result<"addWorkerDocument">>(R.addWorkerDocumentCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"addWorkerDocument">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createEvent` (POST /events); on success it invalidates `invalidates.createEvent`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `createEvent` (POST /events), failing with `MutationErrorOf<"createEvent">`; on success it invalidates `invalidates.createEvent`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createEventMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createEvent">, Parameters<Client["createEvent"]>[0]>) {
-  return mutationOptionsOf(api, "createEvent", R.createEventCall, ["/events"], (variables: Parameters<Client["createEvent"]>[0]) => client[RUNTIME].call<Result<"createEvent">>(R.createEventCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "createEvent", R.createEventCall, ["/events"], (variables: Parameters<Client["createEvent"]>[0]) => client[RUNTIME].call<Result<"createEvent">>(R.createEventCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"createEvent">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createPayrollGroup` (POST /payroll-groups); on success it invalidates `invalidates.createPayrollGroup`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `createPayrollGroup` (POST /payroll-groups), failing with `MutationErrorOf<"createPayrollGroup">`; on success it invalidates `invalidates.createPayrollGroup`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createPayrollGroupMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createPayrollGroup">, Parameters<Client["createPayrollGroup"]>[0]>) {
-  return mutationOptionsOf(api, "createPayrollGroup", R.createPayrollGroupCall, [], (variables: Parameters<Client["createPayrollGroup"]>[0]) => client[RUNTIME].call<Result<"createPayrollGroup">>(R.createPayrollGroupCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "createPayrollGroup", R.createPayrollGroupCall, [], (variables: Parameters<Client["createPayrollGroup"]>[0]) => client[RUNTIME].call<Result<"createPayrollGroup">>(R.createPayrollGroupCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"createPayrollGroup">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createVenue` (POST /venues); on success it invalidates `invalidates.createVenue`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `createVenue` (POST /venues), failing with `MutationErrorOf<"createVenue">`; on success it invalidates `invalidates.createVenue`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createVenueMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createVenue">, Parameters<Client["createVenue"]>[0]>) {
-  return mutationOptionsOf(api, "createVenue", R.createVenueCall, [], (variables: Parameters<Client["createVenue"]>[0]) => client[RUNTIME].call<Result<"createVenue">>(R.createVenueCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "createVenue", R.createVenueCall, [], (variables: Parameters<Client["createVenue"]>[0]) => client[RUNTIME].call<Result<"createVenue">>(R.createVenueCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"createVenue">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `updateClient` (PATCH /clients/{id}); on success it invalidates `invalidates.updateClient`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `updateClient` (PATCH /clients/{id}), failing with `MutationErrorOf<"updateClient">`; on success it invalidates `invalidates.updateClient`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function updateClientMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"updateClient">, Parameters<Client["updateClient"]>[0]>) {
-  return mutationOptionsOf(api, "updateClient", R.updateClientCall, [], (variables: Parameters<Client["updateClient"]>[0]) => client[RUNTIME].call<Result<"updateClient">>(R.updateClientCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "updateClient", R.updateClientCall, [], (variables: Parameters<Client["updateClient"]>[0]) => client[RUNTIME].call<Result<"updateClient">>(R.updateClientCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"updateClient">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `updateEvent` (PATCH /events/{id}); on success it invalidates `invalidates.updateEvent`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `updateEvent` (PATCH /events/{id}), failing with `MutationErrorOf<"updateEvent">`; on success it invalidates `invalidates.updateEvent`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function updateEventMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"updateEvent">, Parameters<Client["updateEvent"]>[0]>) {
-  return mutationOptionsOf(api, "updateEvent", R.updateEventCall, ["/events"], (variables: Parameters<Client["updateEvent"]>[0]) => client[RUNTIME].call<Result<"updateEvent">>(R.updateEventCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "updateEvent", R.updateEventCall, ["/events"], (variables: Parameters<Client["updateEvent"]>[0]) => client[RUNTIME].call<Result<"updateEvent">>(R.updateEventCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"updateEvent">>;
 }

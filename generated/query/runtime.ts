@@ -127,13 +127,14 @@ export function queryOptionsOf<D>(
 }
 
 /**
- * The error a query fails with: an `ApiError` of a status the operation declares (not 2xx) as it
- * is, the query's own cancellation as it is (TanStack Query handles it), and anything else in an
- * `UnexpectedError`, whose `status` is undefined: so the error type the options give TanStack
- * Query (the declared answers, or an `UnexpectedError`) is what a query fails with.
+ * The error a query or a mutation fails with: an `ApiError` of a status the operation declares
+ * (not 2xx) as it is, a query's own cancellation as it is (TanStack Query handles it), and
+ * anything else in an `UnexpectedError`, whose `status` is undefined: so the error type the
+ * options give TanStack Query (the declared answers, or an `UnexpectedError`) is what a query or a
+ * mutation fails with.
  */
-export function queryError(route: RouteAnswers, error: unknown, signal: AbortSignal): unknown {
-  if (signal.aborted && error === signal.reason) return error;
+export function queryError(route: RouteAnswers, error: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted && error === signal.reason) return error;
   if (error instanceof ApiError && declaredErrorKey(route, error.status) !== undefined) return error;
   return new UnexpectedError(route.operationId, error);
 }
@@ -233,13 +234,14 @@ function matchesPattern(key: QueryKey, root: string, pattern: readonly (string |
 }
 
 /**
- * `{ mutationKey, mutationFn, onSuccess }`: on success, the queries in `targets` are invalidated (and refetched when active), then the settings' `onSuccess` is
- * called.
+ * `{ mutationKey, mutationFn, onSuccess }`: the mutation fails as a query does (see `queryError`);
+ * on success, the queries in `targets` are invalidated (and refetched when active), then the
+ * settings' `onSuccess` is called.
  */
 export function mutationOptionsOf<V extends CallInput | undefined, D>(
   api: QueryApi,
   operation: string,
-  route: RoutePath,
+  route: RouteAnswers,
   targets: readonly InvalidationTarget[],
   mutate: (variables: V) => Promise<D>,
   settings: MutationSettings<D, V> = {},
@@ -255,7 +257,10 @@ export function mutationOptionsOf<V extends CallInput | undefined, D>(
 } {
   return {
     mutationKey: mutationKeyOf(api, operation, route),
-    mutationFn: (variables) => mutate(variables),
+    mutationFn: (variables) =>
+      mutate(variables).catch((error: unknown) => {
+        throw queryError(route, error);
+      }),
     onSuccess: async (data, variables, onMutateResult, context) => {
       await invalidate(api, operation, route, targets, variables, settings.queryClient ?? context?.client);
       await settings.onSuccess?.(data, variables, onMutateResult, context);

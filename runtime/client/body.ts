@@ -4,7 +4,7 @@
  * Buffer, or an ArrayBuffer), or bytes with a file name and media type.
  */
 import type { BodyEncoder, RouteContent } from "../route-types.js";
-import { deepEntries, isPlainObject, scalar } from "./parameters.js";
+import { deepEntries, isPlainObject, scalar } from "./values.js";
 
 /** Raw bytes: a Blob (or File), a Uint8Array (or Node Buffer), an ArrayBuffer. */
 export type Bytes = Blob | Uint8Array | ArrayBuffer;

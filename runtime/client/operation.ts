@@ -163,8 +163,9 @@ export class Operation {
   ): Record<string, string> {
     const headers: Record<string, string> = { ...(prepared?.headers ?? this.#headers) };
     const values = args.headers ?? EMPTY;
-    if (this.#parameters !== undefined) this.#parameters.writeHeaders(this.#route, values, headers);
-    // a route without parameters sends the headers it is given as their text
+    const encoder = this.#route.encoders?.headers;
+    if (encoder !== undefined) encoder.write(this.#route, values, headers);
+    // a route without header parameters sends the headers it is given as their text
     else
       for (const [name, value] of Object.entries(values))
         if (value !== undefined) headers[name.toLowerCase()] = String(value);
@@ -251,6 +252,8 @@ function checkEncoders(route: CallRoute): void {
   const contents = route.body?.contents ?? [];
   if (encoders.parameters === undefined && route.pathParams.length + route.query.length + route.headers.length > 0)
     lacking(route, "parameters");
+  if (encoders.query === undefined && route.query.length > 0) lacking(route, "query");
+  if (encoders.headers === undefined && route.headers.length > 0) lacking(route, "headers");
   if (encoders.styles === undefined && (route.pathStyles ?? route.cookies) !== undefined) lacking(route, "styles");
   if (encoders.body === undefined && contents.some((content) => content.kind !== "json" || contents.length > 1))
     lacking(route, "body");
@@ -258,12 +261,15 @@ function checkEncoders(route: CallRoute): void {
     alternative.every((scheme) => scheme.type === "apiKey" && scheme.in === "header"),
   );
   if (encoders.auth === undefined && !headerKeysOnly) lacking(route, "auth");
+  const answers = Object.values(route.responses).flat();
+  if (encoders.answers === undefined && answers.some((content) => content.kind !== "json")) lacking(route, "answers");
 }
 
 /**
- * The refusal of a route without an encoder its operation needs: parameters, label, matrix and
- * cookie parameters, a body other than JSON, credentials other than API keys in headers. Each
- * encoder is exported by the client module of its name.
+ * The refusal of a route without an encoder its operation needs: parameters (and its query and
+ * header parameters' encoders), label, matrix and cookie parameters, a body other than JSON,
+ * credentials other than API keys in headers, answers other than JSON. Each encoder is exported
+ * by the client module of its name.
  */
 function lacking(route: CallRoute, encoder: keyof RouteEncoders): never {
   throw new TypeError(

@@ -1,10 +1,13 @@
 /**
  * Reading answers: a success body as the route declares it for the status (JSON parsed, text as a
  * string, other media types as a Blob, no content as undefined), checked against the response
- * validators on request; an error answer becomes an ApiError with its parsed body.
+ * validators on request; an error answer becomes an ApiError with its parsed body. The kind of a
+ * body other than JSON is the answer reader's to tell (answers.ts), which the route of an
+ * operation with such answers names: a route whose answers are JSON reads JSON here, or text for a
+ * status it does not declare whose media type is not JSON.
  */
 
-import { bodyKindOf, mediaTypeEssence } from "../media-types.js";
+import { isJsonMediaType } from "../media-types.js";
 import type { BodyKind, CallRoute, RouteContent, Validator } from "../route-types.js";
 import { ApiError, ResponseValidationError } from "./errors.js";
 
@@ -40,11 +43,11 @@ export async function readSuccess(
 
 /** The ApiError of a non-2xx answer, its body read as JSON when it is JSON, else as text. */
 export async function readFailure(route: CallRoute, response: Response): Promise<ApiError> {
-  const kind = kindOfMediaType(response.headers.get("content-type"));
+  const json = isJson(response);
   let body: unknown;
   try {
     const text = await response.text();
-    body = text === "" ? undefined : kind === "json" ? parseOrText(text) : text;
+    body = text === "" ? undefined : json ? parseOrText(text) : text;
   } catch {
     body = undefined;
   }
@@ -52,22 +55,23 @@ export async function readFailure(route: CallRoute, response: Response): Promise
 }
 
 /**
- * How a success body is read: none for a status without content (or a HEAD), else the declared
- * content of the answer's media type (the first when none matches), or by its media type when
- * the status is not declared.
+ * How a success body is read: none for a status without content (or a HEAD); else as the route's
+ * answer reader says, when it names one; else JSON for a declared status, and JSON or text by its
+ * media type for another.
  */
 function readKind(route: CallRoute, response: Response, contents: readonly RouteContent[] | undefined): ReadKind {
   const status = response.status;
   if (status === 204 || status === 205 || status === 304 || route.method === "HEAD" || contents?.length === 0)
     return "none";
-  const actual = response.headers.get("content-type");
-  const essence = mediaEssence(actual);
-  const kind = kindOfMediaType(actual);
-  const match =
-    contents?.find((c) => mediaEssence(c.mediaType) === essence) ??
-    contents?.find((c) => c.kind === kind) ??
-    contents?.[0];
-  return match?.kind ?? kind;
+  const reader = route.encoders?.answers;
+  if (reader !== undefined) return reader.kindOf(response, contents);
+  return contents !== undefined || isJson(response) ? "json" : "text";
+}
+
+/** Whether an answer's media type is JSON's (none is not). */
+function isJson(response: Response): boolean {
+  const type = response.headers.get("content-type");
+  return type !== null && isJsonMediaType(type);
 }
 
 async function readAs(kind: ReadKind, response: Response, operationId: string): Promise<unknown> {
@@ -125,13 +129,4 @@ function parseOrText(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-function mediaEssence(mediaType: string | null): string {
-  return mediaType === null ? "" : mediaTypeEssence(mediaType);
-}
-
-/** How a received media type is read: the generator's rule, and text when none is named. */
-function kindOfMediaType(mediaType: string | null): BodyKind {
-  return mediaType === null || mediaEssence(mediaType) === "" ? "text" : bodyKindOf(mediaType);
 }

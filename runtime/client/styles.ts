@@ -13,7 +13,7 @@
  * cookie parsers, which keep the first.
  */
 import type { RouteParameter, StyleEncoder } from "../route-types.js";
-import { definedEntries, isPlainObject, scalar, textLeaves } from "./parameters.js";
+import { definedEntries, isPlainObject, scalar, textLeaves } from "./values.js";
 
 const encode = (value: unknown): string => encodeURIComponent(scalar(value));
 const encodeLabel = (value: unknown): string => encode(value).replace(/\./g, "%2E");

@@ -204,16 +204,21 @@ describe("emitClient", () => {
     expect(emit(model([operation()])).map((file) => file.path)).toEqual([
       "client/client.ts",
       "client/index.ts",
+      "client/answers.ts",
       "client/auth.ts",
       "client/body.ts",
+      "client/deep-object.ts",
       "client/errors.ts",
+      "client/headers.ts",
       "client/operation.ts",
       "client/parameters.ts",
+      "client/query.ts",
       "client/response.ts",
       "client/retry.ts",
       "client/runtime.ts",
       "client/transport.ts",
       "client/typed-errors.ts",
+      "client/values.ts",
     ]);
   });
 

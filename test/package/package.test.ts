@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import { copyFile, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
-import { build } from "esbuild";
+import { type BuildOptions, build } from "esbuild";
 import ts from "typescript";
 import { build as viteBuild } from "vite";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -242,7 +242,7 @@ describe("the packed package", () => {
     };
     await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files }));
     const { checked, errors } = consumerCheck(join(dir, "tsconfig.json"));
-    expect(samples).toHaveLength(4);
+    expect(samples).toHaveLength(5);
     expect(checked.filter((file) => file.endsWith(".d.ts")).length).toBeGreaterThan(10);
     expect(errors).toEqual([]);
   });
@@ -365,25 +365,37 @@ async function pageFolder(): Promise<string> {
   return folder;
 }
 
-/** The page bundled by esbuild for the browser: its defaults, production React. */
-async function esbuildServer(alias: Record<string, string>): Promise<PageServer> {
+/**
+ * The esbuild options docs/package.md gives a page with the in-page sandbox, read from its sample
+ * (each `name: value,` line of its `build({ ... })`), without the sample's own files.
+ */
+async function documentedEsbuildOptions(): Promise<BuildOptions> {
+  const guide = await readFile(join(repoRoot, "docs", "package.md"), "utf8");
+  const block = /^```ts not-run: it bundles a page of yours[^\n]*\n([\s\S]*?)^```$/m.exec(guide)?.[1] ?? "";
+  const lines = [...block.matchAll(/^ {2}(\w+): (.*),$/gm)];
+  const options = Object.fromEntries(lines.map(([, name, value]) => [name, JSON.parse(value ?? "")]));
+  const { entryPoints: _entries, outdir: _outdir, ...rest } = options;
+  return rest as BuildOptions;
+}
+
+/** The page bundled by esbuild with the options docs/package.md gives (`external` left out: none). */
+async function esbuildPage(alias: Record<string, string>, settings: "documented" | "none"): Promise<string> {
   const folder = await pageFolder();
+  const { external, ...withoutSetting } = await documentedEsbuildOptions();
   const bundle = await build({
+    ...(settings === "documented" ? { ...withoutSetting, external } : withoutSetting),
     entryPoints: [join(folder, "app.ts")],
     absWorkingDir: consumer,
-    bundle: true,
     write: false,
-    format: "esm",
-    platform: "browser",
-    define: { "process.env.NODE_ENV": '"production"' },
-    // the page's own PGlite (not this package) loads node:module in its Node-only branch, which
-    // esbuild cannot resolve for the browser (Vite leaves it out); the package's entries need
-    // nothing external (test/msw/graph.test.ts)
-    external: ["node:module"],
     alias,
     logLevel: "silent",
   });
-  return servePage(consumer, bundle.outputFiles[0]?.text ?? "");
+  return bundle.outputFiles[0]?.text ?? "";
+}
+
+/** The page bundled by esbuild as docs/package.md says, served. */
+async function esbuildServer(alias: Record<string, string>): Promise<PageServer> {
+  return servePage(consumer, await esbuildPage(alias, "documented"));
 }
 
 /**
@@ -406,11 +418,30 @@ async function viteServer(): Promise<PageServer> {
 const PAGE_HTML =
   '<!doctype html><html><head><meta charset="utf-8"><title>Events</title></head><body><div id="root"></div><script type="module" src="./app.ts"></script></body></html>';
 
+describe("an esbuild build of the page with the in-page sandbox", () => {
+  it("takes the one setting docs/package.md gives, and stops at PGlite's node:module without it", async () => {
+    expect(await documentedEsbuildOptions()).toEqual({
+      bundle: true,
+      format: "esm",
+      platform: "browser",
+      minify: true,
+      external: ["node:module"],
+    });
+    const failure = await esbuildPage({}, "none").then(
+      () => "built",
+      (error: unknown) => String(error),
+    );
+    expect(failure).toMatch(/Could not resolve "node:module"/);
+    expect(await esbuildPage({}, "documented")).toContain('import("node:module")');
+  }, 120_000);
+});
+
 describe.skipIf(chromiumPath === undefined)(
   `the front-end entries in a browser page${chromiumPath === undefined ? ` (skipped: ${noBrowserMessage})` : ""}`,
   () => {
     // the lowest @tanstack/react-query the peer range of @tanstack/query-core allows, and the latest,
-    // each bundled by esbuild; and the latest built by Vite. Default settings, nothing external.
+    // each bundled by esbuild with the options docs/package.md gives; and the latest built by Vite
+    // with its defaults.
     it.each<{ bundler: "esbuild" | "vite"; version: string; alias: Record<string, string> }>([
       { bundler: "esbuild", version: "5.89.0", alias: { "@tanstack/react-query": "@tanstack/react-query-lowest" } },
       { bundler: "esbuild", version: "latest", alias: {} },

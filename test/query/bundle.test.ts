@@ -4,7 +4,8 @@
  * TanStack Query options it imports, and no other operation's, nor their answers' validators
  * unless it checks answers; a page with `createClient`'s `Client`, whose methods name every
  * operation, holds them all. The parameter and form encodings come only with an operation that
- * needs them, the retries only with a retry policy. And the base client calls as the full one does.
+ * needs them (the path's, the query's, the headers' and each style's apart), the retries only
+ * with a retry policy. And the base client calls as the full one does.
  */
 import { QueryClient } from "@tanstack/query-core";
 import { describe, expect, it } from "vitest";
@@ -34,6 +35,9 @@ async function kept(
   validators: string[];
   routes: string[];
   encodesParameters: boolean;
+  encodesQuery: boolean;
+  encodesHeaders: boolean;
+  encodesStyles: boolean;
   encodesForms: boolean;
   retries: boolean;
   placesCredentials: boolean;
@@ -44,7 +48,10 @@ async function kept(
   return {
     validators: names(/^function (validate\w+)\(/gm),
     routes: names(/^var (\w+(?:Route|Call)) = /gm),
-    encodesParameters: /^function encodeQuery\(/m.test(text),
+    encodesParameters: /^function fillPath\(/m.test(text),
+    encodesQuery: /^function encodeQuery\(/m.test(text),
+    encodesHeaders: /^function headersAsSent\(/m.test(text),
+    encodesStyles: /^function styledPathText\(/m.test(text),
     encodesForms: /^function toFormData\(/m.test(text),
     retries: /^function retryDelay\(/m.test(text),
     placesCredentials: /^function placeCredentials\(/m.test(text),
@@ -77,12 +84,17 @@ describe("a page's bundle", () => {
     expect(production.validators).toEqual(["validateEventCreate"]);
   });
 
-  it("with an operation that has parameters, holds the parameter encoding", async () => {
+  it("with an operation that has path parameters, holds the path's encoding and no other place's or style's", async () => {
     const source = `import { createBaseClient } from "./index.js";
 import { updateEventMutationOptions } from "./query/index.js";
 export const options = updateEventMutationOptions(createBaseClient({ baseUrl: "/api/1_12", apiKey: "k" }));
 `;
-    expect((await kept(source)).encodesParameters).toBe(true);
+    expect(await kept(source)).toMatchObject({
+      encodesParameters: true,
+      encodesQuery: false,
+      encodesHeaders: false,
+      encodesStyles: false,
+    });
   });
 
   it("with an operation that sends a multipart body, holds the form encoding", async () => {

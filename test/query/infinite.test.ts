@@ -4,8 +4,10 @@
  * generator's `paging` option): a consumer module that uses them is typechecked with the output
  * (the page parameter typed from the spec, `getNextPageParam` typed from the answer), then run
  * with TanStack's QueryClient, lowest and latest, fetching several pages, each request with its
- * page's parameter; a mutation's invalidation reaches the pages. A `paging` option that pages
- * nothing fails the generation, saying what it names.
+ * page's parameter; a mutation's invalidation reaches the pages. The infinite hooks of the lowest
+ * and the latest @tanstack/react-query type their error as the operation's declared answers or an
+ * `UnexpectedError`, narrowed by status (typechecked). A `paging` option that pages nothing fails
+ * the generation, saying what it names.
  */
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -28,8 +30,8 @@ interface Consumer {
 }
 
 const CONSUMER = `import type { QueryClient } from "@tanstack/query-core";
-import { createBaseClient } from "./index.js";
-import { listChangesInfiniteQueryOptions, listItemsInfiniteQueryOptions, listShopPagesInfiniteQueryOptions, postToFeedMutationOptions, readFeedInfiniteQueryOptions } from "./query/index.js";
+import { type BaseClient, createBaseClient, type Problem } from "./index.js";
+import { listChangesInfiniteQueryOptions, listItemsInfiniteQueryOptions, listShopPagesInfiniteQueryOptions, postToFeedMutationOptions, type QueryErrorOf, readFeedInfiniteQueryOptions } from "./query/index.js";
 
 type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
@@ -74,6 +76,35 @@ const client = createBaseClient({});
 listItemsInfiniteQueryOptions(client, undefined, { initialPageParam: "0", getNextPageParam: () => undefined });
 // @ts-expect-error \`since\` is a number
 listChangesInfiniteQueryOptions(client, undefined, { initialPageParam: "0", getNextPageParam: () => undefined });
+
+// the hooks, typechecked here and never called (a hook runs in a React component)
+declare const latest: typeof import("@tanstack/react-query");
+declare const lowest: typeof import("@tanstack/react-query-lowest");
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+export function infiniteHookErrors(client: BaseClient): void {
+  const options = listShopPagesInfiniteQueryOptions(client, { path: { shopId: "s1" } }, {
+    initialPageParam: 1,
+    getNextPageParam: (last, _all, page) => (last.length === 0 ? undefined : page + 1),
+  });
+  const errors = [
+    latest.useInfiniteQuery(options).error,
+    latest.useSuspenseInfiniteQuery(options).error,
+    lowest.useInfiniteQuery(options).error,
+    lowest.useSuspenseInfiniteQuery(options).error,
+  ] as const;
+  const typed: Same<(typeof errors)[number], QueryErrorOf<"listShopPages"> | null> = true;
+  for (const error of errors) {
+    if (error?.status === 404) {
+      const body: Problem = error.body;
+      const same: Same<typeof error.body, Problem> = true;
+      void [body, same];
+    }
+    // @ts-expect-error listShopPages declares no 401
+    void (error?.status === 401);
+  }
+  void typed;
+}
 // @ts-expect-error a feed page has no items
 readFeedInfiniteQueryOptions(client, undefined, { initialPageParam: "", getNextPageParam: (last) => last.items });
 `;

@@ -1,10 +1,11 @@
 /**
- * What a query fails with, through the generated options and TanStack's QueryClient: a declared
- * error answer as the client's `ApiError` (its status and body), anything else (an undeclared
- * status, a network failure, a timeout) as an `UnexpectedError` whose `status` is undefined and
- * whose `kind` and `cause` say what happened. The types say the same (query-error.test-d.ts).
+ * What a query or a mutation fails with, through the generated options and TanStack's
+ * QueryClient and MutationObserver: a declared error answer as the client's `ApiError` (its
+ * status and body), anything else (an undeclared status, a network failure, a timeout, a request
+ * that breaks the contract) as an `UnexpectedError` whose `status` is undefined and whose `kind`
+ * and `cause` say what happened. The types say the same (query-error.test-d.ts).
  */
-import { QueryClient } from "@tanstack/query-core";
+import { MutationObserver, QueryClient } from "@tanstack/query-core";
 import { describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -12,9 +13,10 @@ import {
   ApiTimeoutError,
   createBaseClient,
   type FetchFunction,
+  RequestValidationError,
   UnexpectedError,
 } from "../../generated/client/index.js";
-import { listEventsQueryOptions } from "../../generated/query/index.js";
+import { createEventMutationOptions, listEventsQueryOptions } from "../../generated/query/index.js";
 
 const PROBLEM = { type: "urn:problem-type:unauthorized", title: "Unauthorized", status: 401, detail: "No key." };
 
@@ -53,5 +55,41 @@ describe("a query's error", () => {
     const timeout = await failure(never, 20);
     expect(timeout).toMatchObject({ kind: "timeout", status: undefined });
     expect((timeout as UnexpectedError).cause).toBeInstanceOf(ApiTimeoutError);
+  });
+});
+
+const EVENT = { name: "Gala", date: "2027-05-01", venue: { name: "Hall" } };
+
+/** The error a createEvent mutation fails with when the API is `fetch`, sending `body`. */
+async function mutationFailure(fetch: FetchFunction, body: typeof EVENT = EVENT): Promise<unknown> {
+  const client = createBaseClient({ apiKey: "k", baseUrl: "http://api.test", fetch });
+  const queryClient = new QueryClient();
+  const observer = new MutationObserver(queryClient, createEventMutationOptions(client, { queryClient }));
+  return observer.mutate({ body }).then(
+    () => expect.fail("the mutation succeeded"),
+    (error: unknown) => error,
+  );
+}
+
+describe("a mutation's error", () => {
+  it("is the client's ApiError for a declared status, its body as answered", async () => {
+    const invalid = { ...PROBLEM, status: 422, title: "Unprocessable Content", errors: [{ message: "no" }] };
+    const error = await mutationFailure(async () => Response.json(invalid, { status: 422 }));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 422, body: invalid, operationId: "createEvent" });
+  });
+
+  it("is an UnexpectedError for an undeclared status, a network failure and a request that breaks the contract", async () => {
+    const status = await mutationFailure(async () => new Response("gone", { status: 410 }));
+    expect(status).toBeInstanceOf(UnexpectedError);
+    expect(status).toMatchObject({ kind: "status", status: undefined, operationId: "createEvent" });
+    const network = await mutationFailure(async () => {
+      throw new TypeError("fetch failed");
+    });
+    expect(network).toMatchObject({ kind: "network", status: undefined });
+    expect((network as UnexpectedError).cause).toBeInstanceOf(ApiNetworkError);
+    const request = await mutationFailure(async () => Response.json(1, { status: 201 }), { ...EVENT, date: "soon" });
+    expect(request).toMatchObject({ kind: "request", status: undefined });
+    expect((request as UnexpectedError).cause).toBeInstanceOf(RequestValidationError);
   });
 });

@@ -6,7 +6,7 @@
  * when the route names them, and refuses a route written by hand that needs them otherwise.
  */
 import { describe, expect, it } from "vitest";
-import { compilePath, fillPath, parameterEncoder } from "../../runtime/client/parameters.js";
+import { fillPath, parameterEncoder } from "../../runtime/client/parameters.js";
 import { Runtime } from "../../runtime/client/runtime.js";
 import { cookieHeader, styledPathText, styleEncoder } from "../../runtime/client/styles.js";
 import type { CallRoute, RouteParameter } from "../../runtime/route-types.js";
@@ -101,7 +101,7 @@ describe("label and matrix path parameters", () => {
   });
 
   it("refuses a label that would be a dot segment, written plainly or encoded", () => {
-    const template = compilePath("/x/{color}");
+    const template = "/x/{color}";
     const styled = (_: string, value: unknown) => styledPathText(parameter("label", true, "array"), value);
     expect(fillPath(template, { color: [""] }, styled)).toEqual({ dotSegment: "color" });
     expect(fillPath(template, { color: ["."] }, styled)).toEqual({ dotSegment: "color" });

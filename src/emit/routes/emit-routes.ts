@@ -1,7 +1,7 @@
 import type { OperationModel } from "../../model/types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { CodeRef } from "../literal.js";
-import { buildRouteView, hasOtherAuth, hasOtherBody, hasParameters, hasStyles } from "./route-view.js";
+import { buildRouteView, encoderImports } from "./route-view.js";
 
 /** The name of an operation's own route constant in routes.ts: `listEvents` → `listEventsRoute`. */
 export function routeConstName(operation: OperationModel): string {
@@ -21,9 +21,9 @@ export function callConstName(operation: OperationModel): string {
  * answers' validators, which the TanStack Query options name: a client checks answers only when
  * given `validateResponses` (its answers' validators, `responseValidators`, with them). The two
  * are written out in full: a route spread from its call entry would be kept by bundlers unused.
- * An operation with parameters, a body other than JSON, or credentials other than API keys in
- * headers, names the client's encoders of those (`encoders`), so a page whose operations have
- * none does not bundle them.
+ * An operation with parameters (and of them, query and header ones, deepObject's apart), a body
+ * other than JSON, or credentials other than API keys in headers, names the client's encoders of
+ * those (`encoders`), so a page whose operations have none does not bundle them.
  */
 export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
   const entries = model.operations.map((operation) => {
@@ -54,10 +54,7 @@ export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
       servers,
       entries,
       routes,
-      usesParameters: model.operations.some(hasParameters),
-      usesBodies: model.operations.some(hasOtherBody),
-      usesStyles: model.operations.some(hasStyles),
-      usesAuth: model.operations.some((operation) => hasOtherAuth(operation, model)),
+      encoders: encoderImports(model.operations, model),
     }),
     ...config.runtime.take("route-types.ts"),
     ...config.runtime.take("media-types.ts"),

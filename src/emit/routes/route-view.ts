@@ -2,6 +2,7 @@ import type {
   HttpMethod,
   Route,
   RouteContent,
+  RouteEncoders,
   RouteParameter,
   RouteSecurityScheme,
 } from "../../../runtime/route-types.js";
@@ -14,12 +15,7 @@ import { CodeRef } from "../literal.js";
  */
 export type RouteView = Omit<Route, "validators" | "encoders"> & {
   readonly validators: ValidatorsView;
-  readonly encoders?: {
-    readonly parameters?: CodeRef;
-    readonly body?: CodeRef;
-    readonly styles?: CodeRef;
-    readonly auth?: CodeRef;
-  };
+  readonly encoders?: { readonly [field in keyof RouteEncoders]?: CodeRef };
 };
 
 /** The generated validators of a route, as references into the validators module. */
@@ -86,15 +82,56 @@ function acceptView(responses: Readonly<Record<string, readonly RouteContent[]>>
   return types.size === 0 ? {} : { accept: [...types].join(", ") };
 }
 
-/** The client's encoders an operation needs, as routes.ts imports them: named only by routes that need them. */
-function encodersView(operation: OperationModel, model: ApiModel): Pick<RouteView, "encoders"> {
-  const encoders = {
-    ...(hasParameters(operation) ? { parameters: new CodeRef("parameterEncoder") } : {}),
-    ...(hasOtherBody(operation) ? { body: new CodeRef("bodyEncoder") } : {}),
-    ...(hasStyles(operation) ? { styles: new CodeRef("styleEncoder") } : {}),
-    ...(hasOtherAuth(operation, model) ? { auth: new CodeRef("authEncoder") } : {}),
+/**
+ * The client's encoders a route names, each with the module that exports it (under client/):
+ * the route of each operation that needs one names it, so a page bundles only those its
+ * operations need.
+ */
+const ENCODERS = {
+  parameters: { name: "parameterEncoder", module: "parameters" },
+  query: { name: "queryEncoder", module: "query" },
+  deepObjectQuery: { name: "deepObjectQueryEncoder", module: "deep-object" },
+  headers: { name: "headerEncoder", module: "headers" },
+  body: { name: "bodyEncoder", module: "body" },
+  styles: { name: "styleEncoder", module: "styles" },
+  auth: { name: "authEncoder", module: "auth" },
+  answers: { name: "answerReader", module: "answers" },
+} as const;
+
+/** An encoder a route names: the constant, and the client module (under client/) that exports it. */
+export type EncoderImport = (typeof ENCODERS)[keyof typeof ENCODERS];
+
+/** The encoders an operation's route names, by the field of `Route.encoders` each fills. */
+function encodersOf(operation: OperationModel, model: ApiModel): Partial<Record<keyof RouteEncoders, EncoderImport>> {
+  const { query, header } = operation.parameters;
+  return {
+    ...(hasParameters(operation) ? { parameters: ENCODERS.parameters } : {}),
+    ...(query.length > 0
+      ? { query: query.some((p) => p.style === "deepObject") ? ENCODERS.deepObjectQuery : ENCODERS.query }
+      : {}),
+    ...(header.length > 0 ? { headers: ENCODERS.headers } : {}),
+    ...(hasOtherBody(operation) ? { body: ENCODERS.body } : {}),
+    ...(hasStyles(operation) ? { styles: ENCODERS.styles } : {}),
+    ...(hasOtherAuth(operation, model) ? { auth: ENCODERS.auth } : {}),
+    ...(hasOtherAnswers(operation) ? { answers: ENCODERS.answers } : {}),
   };
-  return Object.keys(encoders).length === 0 ? {} : { encoders };
+}
+
+/** Whether an operation has an answer of another kind than JSON, whose body the answer reader reads. */
+function hasOtherAnswers({ responses }: OperationModel): boolean {
+  return responses.some((response) => response.contents.some((c) => c.kind !== "json"));
+}
+
+/** The client's encoders an operation needs, as its route names them: only those it needs. */
+function encodersView(operation: OperationModel, model: ApiModel): Pick<RouteView, "encoders"> {
+  const encoders = Object.entries(encodersOf(operation, model)).map(([field, { name }]) => [field, new CodeRef(name)]);
+  return encoders.length === 0 ? {} : { encoders: Object.fromEntries(encoders) };
+}
+
+/** The encoders the routes of `operations` name, each once, in a stable order: what their module imports. */
+export function encoderImports(operations: readonly OperationModel[], model: ApiModel): EncoderImport[] {
+  const used = new Set(operations.flatMap((operation) => Object.values(encodersOf(operation, model))));
+  return Object.values(ENCODERS).filter((encoder) => used.has(encoder));
 }
 
 /**

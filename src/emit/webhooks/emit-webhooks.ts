@@ -7,7 +7,7 @@
  */
 import { buildMethodView, type MethodView } from "../client/method-view.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
-import { buildRouteView, hasOtherAuth, hasOtherBody, hasParameters, hasStyles } from "../routes/route-view.js";
+import { buildRouteView, encoderImports } from "../routes/route-view.js";
 import { wrap } from "../server/emit-server.js";
 import { buildHandlerView } from "../server/handler-view.js";
 
@@ -27,10 +27,7 @@ export function emitWebhooks({ model, config }: EmitInput): GeneratedFile[] {
     render("routes", {
       fileDoc: wrap(docs.routes(title)),
       routes,
-      usesParameters: model.webhooks.some(hasParameters),
-      usesBodies: model.webhooks.some(hasOtherBody),
-      usesStyles: model.webhooks.some(hasStyles),
-      usesAuth: model.webhooks.some((hook) => hasOtherAuth(hook, model)),
+      encoders: encoderImports(model.webhooks, model),
     }),
     render("handlers", {
       fileDoc: wrap(docs.handlers(title)),

@@ -135,6 +135,26 @@ describe("Operation", () => {
       expect(String(unchecked)).toMatch(/names no `encoders.parameters`/);
     });
 
+    it("refuses a route with query or header parameters that names no encoder of theirs, saying which", async () => {
+      const fetch = fakeFetch(() => ok());
+      const args = { path: { id: 7, day: "2024-04-20" } };
+      const { query: _query, ...withoutQuery } = GET_WORKER.encoders ?? {};
+      const noQuery = await rejection(send({ ...GET_WORKER, encoders: withoutQuery }, fetch, args));
+      expect(String(noQuery)).toMatch(/getWorker: the route names no `encoders.query` \(client\/query.ts\)/);
+      const { headers: _headers, ...withoutHeaders } = GET_WORKER.encoders ?? {};
+      const noHeaders = await rejection(send({ ...GET_WORKER, encoders: withoutHeaders }, fetch, args));
+      expect(String(noHeaders)).toMatch(/getWorker: the route names no `encoders.headers` \(client\/headers.ts\)/);
+      expect(fetch.calls).toHaveLength(0);
+    });
+
+    it("refuses a route with answers other than JSON that names no answer reader, saying what to set", async () => {
+      const fetch = fakeFetch(() => ok());
+      const bare = route({ responses: { "200": [content("text/csv")] }, encoders: undefined });
+      const error = await rejection(send(bare, fetch));
+      expect(String(error)).toMatch(/getThings: the route names no `encoders.answers` \(client\/answers.ts\)/);
+      expect(fetch.calls).toHaveLength(0);
+    });
+
     it("refuses a body other than JSON on a route that names no body encoder, saying what to set", async () => {
       const fetch = fakeFetch(() => ok());
       const bare = { ...CREATE, encoders: undefined };

@@ -1,23 +1,19 @@
 import { type FastifyInstance, fastify } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  compilePath,
-  deepEntries,
-  encodeQuery,
-  fillPath,
-  headersAsSent,
-  headerText,
-  headerValue,
-  isPlainObject,
-  pathAsSent,
-  queryAsSent,
-  scalar,
-} from "../../../runtime/client/parameters.js";
+import { deepObjectQueryEncoder } from "../../../runtime/client/deep-object.js";
+import { headersAsSent, headerText, headerValue } from "../../../runtime/client/headers.js";
+import { fillPath, pathAsSent } from "../../../runtime/client/parameters.js";
+import { queryEncoder } from "../../../runtime/client/query.js";
+import { deepEntries, isPlainObject, scalar } from "../../../runtime/client/values.js";
 import type { RouteParameter } from "../../../runtime/route-types.js";
 import { compileHeaderReader, compileQueryReader } from "../../../runtime/server/runtime/parameters.js";
 import { param } from "../support/routes.js";
 
 const DATE = new Date(Date.UTC(2024, 3, 20, 9, 30));
+
+// the query encoder of every style, deepObject's included (query.ts and deep-object.ts)
+const encodeQuery = deepObjectQueryEncoder.encode;
+const queryAsSent = deepObjectQueryEncoder.asSent;
 
 describe("scalar", () => {
   it.each<[unknown, string]>([
@@ -56,23 +52,8 @@ describe("isPlainObject", () => {
   });
 });
 
-describe("compilePath", () => {
-  it.each([
-    ["/things", ["/things"], []],
-    ["", [""], []],
-    ["/workers/{id}/documents", ["/workers/", "/documents"], ["id"]],
-    ["{a}{b}", ["", "", ""], ["a", "b"]],
-    ["/a/{user-id}.json", ["/a/", ".json"], ["user-id"]],
-    ["/a/{}/b", ["/a/{}/b"], []],
-    ["/a/{{x}}", ["/a/{", "}"], ["x"]],
-    ["/a/{x", ["/a/{x"], []],
-  ])("%j → parts %j, names %j", (path, parts, names) => {
-    expect(compilePath(path)).toEqual({ parts, names });
-  });
-});
-
 describe("fillPath", () => {
-  const template = compilePath("/workers/{id}/files/{name}");
+  const template = "/workers/{id}/files/{name}";
 
   it.each<[Record<string, unknown>, string]>([
     [{ id: 7, name: "cv.pdf" }, "/workers/7/files/cv.pdf"],
@@ -94,8 +75,13 @@ describe("fillPath", () => {
     expect(fillPath(template, values)).toEqual({ missing });
   });
 
-  it("fills a path without placeholders as it is", () => {
-    expect(fillPath(compilePath("/things"), {})).toBe("/things");
+  it("fills a path without placeholders as it is, and reads only whole placeholders", () => {
+    expect(fillPath("/things", {})).toBe("/things");
+    expect(fillPath("", {})).toBe("");
+    expect(fillPath("{a}{b}", { a: 1, b: "x" })).toBe("1x");
+    expect(fillPath("/a/{user-id}.json", { "user-id": 7 })).toBe("/a/7.json");
+    expect(fillPath("/a/{}/b/{x", {})).toBe("/a/{}/b/{x");
+    expect(fillPath("/a/{{x}}", { x: "$&" })).toBe("/a/{%24%26}");
   });
 
   it.each<[Record<string, unknown>, string]>([
@@ -117,14 +103,14 @@ describe("fillPath", () => {
 // leaves out is missing, not read as that member ("function Object() { [native code] }").
 describe("parameters named like Object.prototype members", () => {
   it("are missing when the call leaves them out", () => {
-    expect(fillPath(compilePath("/teams/{constructor}"), {})).toEqual({ missing: "constructor" });
+    expect(fillPath("/teams/{constructor}", {})).toEqual({ missing: "constructor" });
     expect(encodeQuery([param("constructor")], {})).toBe("");
     expect(queryAsSent([param("constructor")], {})).toEqual({});
     expect(headersAsSent([param("constructor")], {})).toEqual({});
   });
 
   it("are read when the call gives them", () => {
-    expect(fillPath(compilePath("/teams/{constructor}"), { constructor: "ferrari" })).toBe("/teams/ferrari");
+    expect(fillPath("/teams/{constructor}", { constructor: "ferrari" })).toBe("/teams/ferrari");
     expect(encodeQuery([param("constructor")], { constructor: "mclaren" })).toBe("constructor=mclaren");
   });
 });
@@ -233,6 +219,16 @@ describe("encodeQuery", () => {
     expect(encodeQuery(parameters, { a: 1, b: 2, c: undefined, d: 4 })).toBe("b=2&a=1");
     expect(encodeQuery(parameters, {})).toBe("");
     expect(encodeQuery([], { a: 1 })).toBe("");
+  });
+
+  it("writes the other styles as the deepObject encoder does, and refuses deepObject without it", () => {
+    const parameters = [param("q"), param("ids", { array: true, explode: false }), param("w", { style: "content" })];
+    const values = { q: "a b", ids: [1, 2], w: { a: 1 } };
+    expect(queryEncoder.encode(parameters, values)).toBe(encodeQuery(parameters, values));
+    expect(queryEncoder.asSent(parameters, values)).toEqual(queryAsSent(parameters, values));
+    expect(() => queryEncoder.encode([param("filter", { style: "deepObject" })], { filter: { a: 1 } })).toThrow(
+      /query parameter "filter" is of style deepObject: .*`deepObjectQueryEncoder` \(client\/deep-object.ts\)/,
+    );
   });
 });
 

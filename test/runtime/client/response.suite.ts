@@ -96,6 +96,14 @@ describe("readSuccess", () => {
     expect(await readSuccess(bare, response(200, "x", "image/gif"), false)).toBeInstanceOf(Blob);
   });
 
+  it("reads JSON on a route whose answers are JSON and that names no answer reader, or text for an undeclared status", async () => {
+    const jsonOnly = route({ responses: { "200": [json] }, encoders: undefined });
+    expect(await readSuccess(jsonOnly, response(200, '{"a":1}', "text/plain"), false)).toEqual({ a: 1 });
+    expect(await readSuccess(jsonOnly, response(201, '{"a":2}', "application/hal+json"), false)).toEqual({ a: 2 });
+    expect(await readSuccess(jsonOnly, response(201, "<p>made</p>", "text/html"), false)).toBe("<p>made</p>");
+    expect(await readSuccess(jsonOnly, response(201, "x"), false)).toBe("x");
+  });
+
   it("refuses malformed JSON with a ResponseValidationError, checks on or off", async () => {
     for (const validate of [true, false]) {
       const error = await rejection(readSuccess(ROUTE, response(200, "{oops", "application/json"), validate));

@@ -1,6 +1,9 @@
 /** Hand-written route-table entries and validators, small enough to read in a test. */
+import { answerReader } from "../../../runtime/client/answers.js";
 import { authEncoder } from "../../../runtime/client/auth.js";
 import { bodyEncoder } from "../../../runtime/client/body.js";
+import { deepObjectQueryEncoder } from "../../../runtime/client/deep-object.js";
+import { headerEncoder } from "../../../runtime/client/headers.js";
 import { parameterEncoder } from "../../../runtime/client/parameters.js";
 import { bodyKindOf } from "../../../runtime/media-types.js";
 import type {
@@ -14,8 +17,9 @@ import type { ValidationError } from "../../../runtime/validators/types.js";
 
 /**
  * A route: GET /things answering 200 with JSON, no parameters, no body, no security, naming the
- * parameter, body and credential encoders as a generated route with parameters, a body other than
- * JSON and schemes other than header API keys does; `overrides` replace any of it.
+ * parameter (query and header too), body and credential encoders and the answer reader as a
+ * generated route with parameters, a body other than JSON, schemes other than header API keys and
+ * answers other than JSON does; `overrides` replace any of it.
  */
 export function route(overrides: Partial<Route> = {}): Route {
   return {
@@ -28,7 +32,14 @@ export function route(overrides: Partial<Route> = {}): Route {
     responses: { "200": [content("application/json")] },
     security: [],
     validators: { body: {}, responses: {} },
-    encoders: { parameters: parameterEncoder, body: bodyEncoder, auth: authEncoder },
+    encoders: {
+      parameters: parameterEncoder,
+      query: deepObjectQueryEncoder,
+      headers: headerEncoder,
+      body: bodyEncoder,
+      auth: authEncoder,
+      answers: answerReader,
+    },
     ...overrides,
   };
 }

@@ -2,7 +2,14 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /** Every component schema, once, with its references to other components pointing within these `$defs`. */
-const $defs = { Item: { type: "object", required: ["name"], properties: { name: { type: "string" } } } } as const;
+const $defs = {
+  Item: { type: "object", required: ["name"], properties: { name: { type: "string" } } },
+  Problem: {
+    type: "object",
+    required: ["title"],
+    properties: { title: { type: "string" }, status: { type: "integer" } },
+  },
+} as const;
 
 /**
  * Every component schema of the spec as a self-contained JSON Schema document, by its name
@@ -10,6 +17,7 @@ const $defs = { Item: { type: "object", required: ["name"], properties: { name: 
  */
 export const jsonSchemas = {
   Item: { $schema: "https://json-schema.org/draft/2020-12/schema", $ref: "#/$defs/Item", $defs: $defs },
+  Problem: { $schema: "https://json-schema.org/draft/2020-12/schema", $ref: "#/$defs/Problem", $defs: $defs },
 } as const;
 
 /** The name of a component schema. */

@@ -7,6 +7,7 @@
  */
 import * as V from "./validators/index.js";
 import { parameterEncoder } from "./client/parameters.js";
+import { queryEncoder } from "./client/query.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -33,7 +34,7 @@ export const listChangesRoute = {
     body: {},
     responses: { "200": V.validateListChangesResponse200 },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: queryEncoder },
 } as const satisfies Route;
 
 /** `listChangesRoute` without its answers' validators: what the TanStack Query options call. */
@@ -48,7 +49,7 @@ export const listChangesCall = {
   accept: "application/json",
   security: [],
   validators: { query: V.validateListChangesQuery, body: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: queryEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /items` (listItems): its entry in `routes`. */
@@ -71,7 +72,7 @@ export const listItemsRoute = {
     body: {},
     responses: { "200": V.validateListItemsResponse200 },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: queryEncoder },
 } as const satisfies Route;
 
 /** `listItemsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -90,7 +91,7 @@ export const listItemsCall = {
   accept: "application/json",
   security: [],
   validators: { query: V.validateListItemsQuery, body: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: queryEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /shops/{shopId}/pages` (listShopPages): its entry in `routes`. */
@@ -104,16 +105,19 @@ export const listShopPagesRoute = {
     { name: "per_page", required: false, style: "form", explode: true, array: false },
   ],
   headers: [],
-  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-  accept: "application/json",
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "404": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  accept: "application/json, application/problem+json",
   security: [],
   validators: {
     pathParams: V.validateListShopPagesPathParams,
     query: V.validateListShopPagesQuery,
     body: {},
-    responses: { "200": V.validateListShopPagesResponse200 },
+    responses: { "200": V.validateListShopPagesResponse200, "404": V.validateProblem },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: queryEncoder },
 } as const satisfies Route;
 
 /** `listShopPagesRoute` without its answers' validators: what the TanStack Query options call. */
@@ -127,11 +131,14 @@ export const listShopPagesCall = {
     { name: "per_page", required: false, style: "form", explode: true, array: false },
   ],
   headers: [],
-  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
-  accept: "application/json",
+  responses: {
+    "200": [{ mediaType: "application/json", kind: "json" }],
+    "404": [{ mediaType: "application/problem+json", kind: "json" }],
+  },
+  accept: "application/json, application/problem+json",
   security: [],
   validators: { pathParams: V.validateListShopPagesPathParams, query: V.validateListShopPagesQuery, body: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: queryEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /feed` (postToFeed): its entry in `routes`. */
@@ -184,7 +191,7 @@ export const readFeedRoute = {
   accept: "application/json",
   security: [],
   validators: { query: V.validateReadFeedQuery, body: {}, responses: { "200": V.validateReadFeedResponse200 } },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: queryEncoder },
 } as const satisfies Route;
 
 /** `readFeedRoute` without its answers' validators: what the TanStack Query options call. */
@@ -199,7 +206,7 @@ export const readFeedCall = {
   accept: "application/json",
   security: [],
   validators: { query: V.validateReadFeedQuery, body: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: queryEncoder },
 } as const satisfies CallRoute;
 
 /**
@@ -209,7 +216,7 @@ export const readFeedCall = {
 export const responseValidators = {
   listChanges: { "200": V.validateListChangesResponse200 },
   listItems: { "200": V.validateListItemsResponse200 },
-  listShopPages: { "200": V.validateListShopPagesResponse200 },
+  listShopPages: { "200": V.validateListShopPagesResponse200, "404": V.validateProblem },
   postToFeed: { "201": V.validateItem },
   readFeed: { "200": V.validateReadFeedResponse200 },
 } as const satisfies ResponseValidators;

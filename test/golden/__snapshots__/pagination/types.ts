@@ -78,6 +78,10 @@ export interface components {
         Item: {
             name: string;
         };
+        Problem: {
+            title: string;
+            status?: number;
+        };
     };
     responses: never;
     parameters: never;
@@ -135,6 +139,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Item"][];
+                };
+            };
+            /** @description No shop has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -217,6 +230,8 @@ export interface operations {
 
 /** The `Item` schema (#/components/schemas/Item). */
 export type Item = components["schemas"]["Item"];
+/** The `Problem` schema (#/components/schemas/Problem). */
+export type Problem = components["schemas"]["Problem"];
 /** Query parameters of `listChanges` (GET /changes). */
 export type ListChangesQuery = NonNullable<paths["/changes"]["get"]["parameters"]["query"]>;
 /** Response 200 of `listChanges` (GET /changes). */
@@ -235,6 +250,8 @@ export type ListShopPagesPathParams = paths["/shops/{shopId}/pages"]["get"]["par
 export type ListShopPagesQuery = NonNullable<paths["/shops/{shopId}/pages"]["get"]["parameters"]["query"]>;
 /** Response 200 of `listShopPages` (GET /shops/{shopId}/pages). */
 export type ListShopPagesResponse200 = paths["/shops/{shopId}/pages"]["get"]["responses"][200]["content"]["application/json"];
+/** Response 404 of `listShopPages` (GET /shops/{shopId}/pages). */
+export type ListShopPagesResponse404 = Problem;
 /** Success response body of `listShopPages` (GET /shops/{shopId}/pages). */
 export type ListShopPagesResponse = ListShopPagesResponse200;
 /** Request body of `postToFeed` (POST /feed). */

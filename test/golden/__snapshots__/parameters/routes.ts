@@ -7,6 +7,9 @@
  */
 import * as V from "./validators/index.js";
 import { parameterEncoder } from "./client/parameters.js";
+import { queryEncoder } from "./client/query.js";
+import { deepObjectQueryEncoder } from "./client/deep-object.js";
+import { headerEncoder } from "./client/headers.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -38,7 +41,7 @@ export const getOrderRoute = {
     body: {},
     responses: { "200": V.validateGetOrderResponse200 },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: queryEncoder, headers: headerEncoder },
 } as const satisfies Route;
 
 /** `getOrderRoute` without its answers' validators: what the TanStack Query options call. */
@@ -61,7 +64,7 @@ export const getOrderCall = {
     headers: V.validateGetOrderHeaders,
     body: {},
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: queryEncoder, headers: headerEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /search` (search): its entry in `routes`. */
@@ -89,7 +92,7 @@ export const searchRoute = {
   accept: "application/json",
   security: [],
   validators: { query: V.validateSearchQuery, body: {}, responses: { "200": V.validateSearchResponse200 } },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: deepObjectQueryEncoder },
 } as const satisfies Route;
 
 /** `searchRoute` without its answers' validators: what the TanStack Query options call. */
@@ -117,7 +120,7 @@ export const searchCall = {
   accept: "application/json",
   security: [],
   validators: { query: V.validateSearchQuery, body: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: parameterEncoder, query: deepObjectQueryEncoder },
 } as const satisfies CallRoute;
 
 /**

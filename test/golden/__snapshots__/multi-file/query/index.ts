@@ -36,18 +36,31 @@ export const invalidates = {
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /**
- * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
- * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
- * undeclared status: its `kind` says which), whose `status` is undefined. So
- * `query.error?.status === 404` narrows to the declared 404 answer.
+ * What a query or a mutation of operation `K` fails with: one of its declared error answers (an
+ * `ApiError` whose `status` and `body` narrow together), or an `UnexpectedError` (network,
+ * timeout, contract, undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer, as
+ * `mutation.error?.status === 422` does to the declared 422 answer.
  */
 export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
 
+/** What a mutation of operation `K` fails with: `QueryErrorOf<K>`, under the name a mutation reads. */
+export type MutationErrorOf<K extends keyof ErrorAnswers & R.OperationId> = QueryErrorOf<K>;
+
 /**
- * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
- * type from its options' `throwOnError`, which these options never set (a type only).
+ * Gives TanStack Query the error type `E` of options: each hook (useQuery, useSuspenseQuery,
+ * useInfiniteQuery, useSuspenseInfiniteQuery, useMutation) and each QueryClient method infers its
+ * error type from the options' `retry` and `retryDelay`, which every one of their options types
+ * has (the suspense hooks' leave out `throwOnError`). These options never set them (a type only);
+ * one given beside them takes its place, typed by the other, so a caller's `retry` gets `E`.
  */
-type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+type Failing<E> = {
+  retry?: (failureCount: number, error: E) => boolean;
+  retryDelay?: (failureCount: number, error: E) => number;
+};
+
+/** Gives TanStack Query the data type `D` and error type `E` of query options, through their key too. */
+type Typed<D, E> = Failing<E> & { queryKey: DataTag<QueryKey, D, E> };
 
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
@@ -57,7 +70,7 @@ export function getCategoryTreeQueryKey(input?: Parameters<Client["getCategoryTr
   return fixedQueryKeyOf(api, R.getCategoryTreeCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
 }
 
-/** `{ queryKey, queryFn }` of `getCategoryTree` (GET /categories), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ queryKey, queryFn }` of `getCategoryTree` (GET /categories), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"getCategoryTree">`; `client` is a `Client` or a `createBaseClient()`. */
 export function getCategoryTreeQueryOptions(client: BaseClient, input?: Parameters<Client["getCategoryTree"]>[0]) {
   const options = queryOptionsOf(R.getCategoryTreeCall, getCategoryTreeQueryKey(input), (call) => client[RUNTIME].call<Result<"getCategoryTree">>(R.getCategoryTreeCall, input, call));
   return options as typeof options & Typed<Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
@@ -68,7 +81,7 @@ export function getCustomerQueryKey(input: Parameters<Client["getCustomer"]>[0])
   return queryKeyOf(api, R.getCustomerCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCustomer">, QueryErrorOf<"getCustomer">>;
 }
 
-/** `{ queryKey, queryFn }` of `getCustomer` (GET /customers/{customerId}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ queryKey, queryFn }` of `getCustomer` (GET /customers/{customerId}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"getCustomer">`; `client` is a `Client` or a `createBaseClient()`. */
 export function getCustomerQueryOptions(client: BaseClient, input: Parameters<Client["getCustomer"]>[0]) {
   const options = queryOptionsOf(R.getCustomerCall, getCustomerQueryKey(input), (call) => client[RUNTIME].call<Result<"getCustomer">>(R.getCustomerCall, input, call));
   return options as typeof options & Typed<Result<"getCustomer">, QueryErrorOf<"getCustomer">>;
@@ -79,13 +92,14 @@ export function listOrdersQueryKey(input?: Parameters<Client["listOrders"]>[0]):
   return fixedQueryKeyOf(api, R.listOrdersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">>;
 }
 
-/** `{ queryKey, queryFn }` of `listOrders` (GET /orders), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ queryKey, queryFn }` of `listOrders` (GET /orders), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listOrders">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listOrdersQueryOptions(client: BaseClient, input?: Parameters<Client["listOrders"]>[0]) {
   const options = queryOptionsOf(R.listOrdersCall, listOrdersQueryKey(input), (call) => client[RUNTIME].call<Result<"listOrders">>(R.listOrdersCall, input, call));
   return options as typeof options & Typed<Result<"listOrders">, QueryErrorOf<"listOrders">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createOrder` (POST /orders); on success it invalidates `invalidates.createOrder`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `createOrder` (POST /orders), failing with `MutationErrorOf<"createOrder">`; on success it invalidates `invalidates.createOrder`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createOrderMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createOrder">, Parameters<Client["createOrder"]>[0]>) {
-  return mutationOptionsOf(api, "createOrder", R.createOrderCall, ["/orders"], (variables: Parameters<Client["createOrder"]>[0]) => client[RUNTIME].call<Result<"createOrder">>(R.createOrderCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "createOrder", R.createOrderCall, ["/orders"], (variables: Parameters<Client["createOrder"]>[0]) => client[RUNTIME].call<Result<"createOrder">>(R.createOrderCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"createOrder">>;
 }

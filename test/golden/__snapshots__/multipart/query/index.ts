@@ -35,28 +35,43 @@ export const invalidates = {
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /**
- * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
- * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
- * undeclared status: its `kind` says which), whose `status` is undefined. So
- * `query.error?.status === 404` narrows to the declared 404 answer.
+ * What a query or a mutation of operation `K` fails with: one of its declared error answers (an
+ * `ApiError` whose `status` and `body` narrow together), or an `UnexpectedError` (network,
+ * timeout, contract, undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer, as
+ * `mutation.error?.status === 422` does to the declared 422 answer.
  */
 export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
 
+/** What a mutation of operation `K` fails with: `QueryErrorOf<K>`, under the name a mutation reads. */
+export type MutationErrorOf<K extends keyof ErrorAnswers & R.OperationId> = QueryErrorOf<K>;
+
 /**
- * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
- * type from its options' `throwOnError`, which these options never set (a type only).
+ * Gives TanStack Query the error type `E` of options: each hook (useQuery, useSuspenseQuery,
+ * useInfiniteQuery, useSuspenseInfiniteQuery, useMutation) and each QueryClient method infers its
+ * error type from the options' `retry` and `retryDelay`, which every one of their options types
+ * has (the suspense hooks' leave out `throwOnError`). These options never set them (a type only);
+ * one given beside them takes its place, typed by the other, so a caller's `retry` gets `E`.
  */
-type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+type Failing<E> = {
+  retry?: (failureCount: number, error: E) => boolean;
+  retryDelay?: (failureCount: number, error: E) => number;
+};
+
+/** Gives TanStack Query the data type `D` and error type `E` of query options, through their key too. */
+type Typed<D, E> = Failing<E> & { queryKey: DataTag<QueryKey, D, E> };
 
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `replaceCover` (PUT /albums/{albumId}/cover); on success it invalidates `invalidates.replaceCover`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `replaceCover` (PUT /albums/{albumId}/cover), failing with `MutationErrorOf<"replaceCover">`; on success it invalidates `invalidates.replaceCover`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function replaceCoverMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"replaceCover">, Parameters<Client["replaceCover"]>[0]>) {
-  return mutationOptionsOf(api, "replaceCover", R.replaceCoverCall, [], (variables: Parameters<Client["replaceCover"]>[0]) => client[RUNTIME].call<Result<"replaceCover">>(R.replaceCoverCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "replaceCover", R.replaceCoverCall, [], (variables: Parameters<Client["replaceCover"]>[0]) => client[RUNTIME].call<Result<"replaceCover">>(R.replaceCoverCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"replaceCover">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `uploadPhoto` (POST /albums/{albumId}/photos); on success it invalidates `invalidates.uploadPhoto`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `uploadPhoto` (POST /albums/{albumId}/photos), failing with `MutationErrorOf<"uploadPhoto">`; on success it invalidates `invalidates.uploadPhoto`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function uploadPhotoMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"uploadPhoto">, Parameters<Client["uploadPhoto"]>[0]>) {
-  return mutationOptionsOf(api, "uploadPhoto", R.uploadPhotoCall, [], (variables: Parameters<Client["uploadPhoto"]>[0]) => client[RUNTIME].call<Result<"uploadPhoto">>(R.uploadPhotoCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "uploadPhoto", R.uploadPhotoCall, [], (variables: Parameters<Client["uploadPhoto"]>[0]) => client[RUNTIME].call<Result<"uploadPhoto">>(R.uploadPhotoCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"uploadPhoto">>;
 }

@@ -135,6 +135,7 @@ export interface ErrorAnswers {
   listItems: {
   };
   listShopPages: {
+    "404": T.ListShopPagesResponse404;
   };
   postToFeed: {
   };

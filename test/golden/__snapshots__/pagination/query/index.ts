@@ -38,18 +38,31 @@ export const invalidates = {
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /**
- * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
- * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
- * undeclared status: its `kind` says which), whose `status` is undefined. So
- * `query.error?.status === 404` narrows to the declared 404 answer.
+ * What a query or a mutation of operation `K` fails with: one of its declared error answers (an
+ * `ApiError` whose `status` and `body` narrow together), or an `UnexpectedError` (network,
+ * timeout, contract, undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer, as
+ * `mutation.error?.status === 422` does to the declared 422 answer.
  */
 export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
 
+/** What a mutation of operation `K` fails with: `QueryErrorOf<K>`, under the name a mutation reads. */
+export type MutationErrorOf<K extends keyof ErrorAnswers & R.OperationId> = QueryErrorOf<K>;
+
 /**
- * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
- * type from its options' `throwOnError`, which these options never set (a type only).
+ * Gives TanStack Query the error type `E` of options: each hook (useQuery, useSuspenseQuery,
+ * useInfiniteQuery, useSuspenseInfiniteQuery, useMutation) and each QueryClient method infers its
+ * error type from the options' `retry` and `retryDelay`, which every one of their options types
+ * has (the suspense hooks' leave out `throwOnError`). These options never set them (a type only);
+ * one given beside them takes its place, typed by the other, so a caller's `retry` gets `E`.
  */
-type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+type Failing<E> = {
+  retry?: (failureCount: number, error: E) => boolean;
+  retryDelay?: (failureCount: number, error: E) => number;
+};
+
+/** Gives TanStack Query the data type `D` and error type `E` of query options, through their key too. */
+type Typed<D, E> = Failing<E> & { queryKey: DataTag<QueryKey, D, E> };
 
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
@@ -59,7 +72,7 @@ export function listChangesQueryKey(input?: Parameters<Client["listChanges"]>[0]
   return fixedQueryKeyOf(api, R.listChangesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listChanges">, QueryErrorOf<"listChanges">>;
 }
 
-/** `{ queryKey, queryFn }` of `listChanges` (GET /changes), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ queryKey, queryFn }` of `listChanges` (GET /changes), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listChanges">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listChangesQueryOptions(client: BaseClient, input?: Parameters<Client["listChanges"]>[0]) {
   const options = queryOptionsOf(R.listChangesCall, listChangesQueryKey(input), (call) => client[RUNTIME].call<Result<"listChanges">>(R.listChangesCall, input, call));
   return options as typeof options & Typed<Result<"listChanges">, QueryErrorOf<"listChanges">>;
@@ -70,7 +83,7 @@ export function listItemsQueryKey(input?: Parameters<Client["listItems"]>[0]): D
   return fixedQueryKeyOf(api, R.listItemsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listItems">, QueryErrorOf<"listItems">>;
 }
 
-/** `{ queryKey, queryFn }` of `listItems` (GET /items), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ queryKey, queryFn }` of `listItems` (GET /items), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listItems">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listItemsQueryOptions(client: BaseClient, input?: Parameters<Client["listItems"]>[0]) {
   const options = queryOptionsOf(R.listItemsCall, listItemsQueryKey(input), (call) => client[RUNTIME].call<Result<"listItems">>(R.listItemsCall, input, call));
   return options as typeof options & Typed<Result<"listItems">, QueryErrorOf<"listItems">>;
@@ -80,11 +93,11 @@ export function listItemsQueryOptions(client: BaseClient, input?: Parameters<Cli
  * `{ queryKey, queryFn, initialPageParam, getNextPageParam }` of `listItems` (GET /items), paged by
  * its `offset` query parameter (an offset), for `useInfiniteQuery` and
  * `fetchInfiniteQuery`: `paging` gives the first page's `offset` and, from a page,
- * the next one's (undefined or null: the last page).
+ * the next one's (undefined or null: the last page). It fails with `QueryErrorOf<"listItems">`.
  */
 export function listItemsInfiniteQueryOptions(client: BaseClient, input: Parameters<Client["listItems"]>[0], paging: Paging<Result<"listItems">, NonNullable<NonNullable<NonNullable<Parameters<Client["listItems"]>[0]>["query"]>["offset"]>>) {
   const options = infiniteQueryOptionsOf(api, R.listItemsCall, "offset", input as CallInput | undefined, paging, (page, call) => client[RUNTIME].call<Result<"listItems">>(R.listItemsCall, page, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, InfiniteData<Result<"listItems">, typeof paging.initialPageParam>> };
+  return options as typeof options & Typed<InfiniteData<Result<"listItems">, typeof paging.initialPageParam>, QueryErrorOf<"listItems">>;
 }
 
 /** The query key of `listShopPages` (GET /shops/{shopId}/pages); a prefix of it names every query below. */
@@ -92,7 +105,7 @@ export function listShopPagesQueryKey(input: Parameters<Client["listShopPages"]>
   return queryKeyOf(api, R.listShopPagesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listShopPages">, QueryErrorOf<"listShopPages">>;
 }
 
-/** `{ queryKey, queryFn }` of `listShopPages` (GET /shops/{shopId}/pages), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ queryKey, queryFn }` of `listShopPages` (GET /shops/{shopId}/pages), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listShopPages">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listShopPagesQueryOptions(client: BaseClient, input: Parameters<Client["listShopPages"]>[0]) {
   const options = queryOptionsOf(R.listShopPagesCall, listShopPagesQueryKey(input), (call) => client[RUNTIME].call<Result<"listShopPages">>(R.listShopPagesCall, input, call));
   return options as typeof options & Typed<Result<"listShopPages">, QueryErrorOf<"listShopPages">>;
@@ -102,11 +115,11 @@ export function listShopPagesQueryOptions(client: BaseClient, input: Parameters<
  * `{ queryKey, queryFn, initialPageParam, getNextPageParam }` of `listShopPages` (GET /shops/{shopId}/pages), paged by
  * its `page` query parameter (a page number), for `useInfiniteQuery` and
  * `fetchInfiniteQuery`: `paging` gives the first page's `page` and, from a page,
- * the next one's (undefined or null: the last page).
+ * the next one's (undefined or null: the last page). It fails with `QueryErrorOf<"listShopPages">`.
  */
 export function listShopPagesInfiniteQueryOptions(client: BaseClient, input: Parameters<Client["listShopPages"]>[0], paging: Paging<Result<"listShopPages">, NonNullable<NonNullable<NonNullable<Parameters<Client["listShopPages"]>[0]>["query"]>["page"]>>) {
   const options = infiniteQueryOptionsOf(api, R.listShopPagesCall, "page", input as CallInput | undefined, paging, (page, call) => client[RUNTIME].call<Result<"listShopPages">>(R.listShopPagesCall, page, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, InfiniteData<Result<"listShopPages">, typeof paging.initialPageParam>> };
+  return options as typeof options & Typed<InfiniteData<Result<"listShopPages">, typeof paging.initialPageParam>, QueryErrorOf<"listShopPages">>;
 }
 
 /** The query key of `readFeed` (GET /feed); a prefix of it names every query below. */
@@ -114,7 +127,7 @@ export function readFeedQueryKey(input?: Parameters<Client["readFeed"]>[0]): Dat
   return fixedQueryKeyOf(api, R.readFeedCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"readFeed">, QueryErrorOf<"readFeed">>;
 }
 
-/** `{ queryKey, queryFn }` of `readFeed` (GET /feed), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ queryKey, queryFn }` of `readFeed` (GET /feed), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"readFeed">`; `client` is a `Client` or a `createBaseClient()`. */
 export function readFeedQueryOptions(client: BaseClient, input?: Parameters<Client["readFeed"]>[0]) {
   const options = queryOptionsOf(R.readFeedCall, readFeedQueryKey(input), (call) => client[RUNTIME].call<Result<"readFeed">>(R.readFeedCall, input, call));
   return options as typeof options & Typed<Result<"readFeed">, QueryErrorOf<"readFeed">>;
@@ -124,14 +137,15 @@ export function readFeedQueryOptions(client: BaseClient, input?: Parameters<Clie
  * `{ queryKey, queryFn, initialPageParam, getNextPageParam }` of `readFeed` (GET /feed), paged by
  * its `cursor` query parameter (a cursor), for `useInfiniteQuery` and
  * `fetchInfiniteQuery`: `paging` gives the first page's `cursor` and, from a page,
- * the next one's (undefined or null: the last page).
+ * the next one's (undefined or null: the last page). It fails with `QueryErrorOf<"readFeed">`.
  */
 export function readFeedInfiniteQueryOptions(client: BaseClient, input: Parameters<Client["readFeed"]>[0], paging: Paging<Result<"readFeed">, NonNullable<NonNullable<NonNullable<Parameters<Client["readFeed"]>[0]>["query"]>["cursor"]>>) {
   const options = infiniteQueryOptionsOf(api, R.readFeedCall, "cursor", input as CallInput | undefined, paging, (page, call) => client[RUNTIME].call<Result<"readFeed">>(R.readFeedCall, page, call));
-  return options as typeof options & { queryKey: DataTag<QueryKey, InfiniteData<Result<"readFeed">, typeof paging.initialPageParam>> };
+  return options as typeof options & Typed<InfiniteData<Result<"readFeed">, typeof paging.initialPageParam>, QueryErrorOf<"readFeed">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `postToFeed` (POST /feed); on success it invalidates `invalidates.postToFeed`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `postToFeed` (POST /feed), failing with `MutationErrorOf<"postToFeed">`; on success it invalidates `invalidates.postToFeed`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function postToFeedMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"postToFeed">, Parameters<Client["postToFeed"]>[0]>) {
-  return mutationOptionsOf(api, "postToFeed", R.postToFeedCall, ["/items", templated("/shops/{shopId}/pages"), "/feed"], (variables: Parameters<Client["postToFeed"]>[0]) => client[RUNTIME].call<Result<"postToFeed">>(R.postToFeedCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "postToFeed", R.postToFeedCall, ["/items", templated("/shops/{shopId}/pages"), "/feed"], (variables: Parameters<Client["postToFeed"]>[0]) => client[RUNTIME].call<Result<"postToFeed">>(R.postToFeedCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"postToFeed">>;
 }

@@ -43,6 +43,7 @@ export interface HandlerTypes {
     body: undefined;
     responses: {
       "200": T.ListShopPagesResponse200;
+      "404": T.ListShopPagesResponse404;
     };
   };
   postToFeed: {

@@ -165,16 +165,17 @@ const $params3 = /* @__PURE__ */ $freeze({ type: "string" });
 const $params4 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
 const $params5 = /* @__PURE__ */ $freeze({ type: "object" });
 const $params6 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params7 = /* @__PURE__ */ $freeze({ missingProperty: "at" });
-const $params8 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params9 = /* @__PURE__ */ $freeze({ missingProperty: "items" });
-const $params10 = /* @__PURE__ */ $freeze({ missingProperty: "total" });
-const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "shopId" });
-const $params12 = /* @__PURE__ */ $freeze({ type: "string,null" });
-const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "entries" });
-const $params14 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
-const $params15 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 100 });
-const $params16 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
+const $params7 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
+const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "at" });
+const $params9 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params10 = /* @__PURE__ */ $freeze({ missingProperty: "items" });
+const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "total" });
+const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "shopId" });
+const $params13 = /* @__PURE__ */ $freeze({ type: "string,null" });
+const $params14 = /* @__PURE__ */ $freeze({ missingProperty: "entries" });
+const $params15 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
+const $params16 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 100 });
+const $params17 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
 
 // #/components/schemas/Item
 function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -190,6 +191,28 @@ function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/name", sp, "/properties/name/type")) return false; }
     }
     if (!("name" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'name'", "", sp, "/required")) return false; }
+  }
+  return ok;
+}
+
+// #/components/schemas/Problem
+function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  const sp = "#/components/schemas/Problem";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("title" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
+    if ("title" in (h4 as object)) {
+      const v2 = o1["title"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/title", sp, "/properties/title/type")) return false; }
+    }
+    if ("status" in (h4 as object)) {
+      const v3 = o1["status"];
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/status", sp, "/properties/status/type")) return false; }
+    }
+    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params7, "must have required property 'title'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -217,7 +240,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1changes/get/responses/200/content/application~1json/schema";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params8, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -230,7 +253,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
           const v5 = o4["at"];
           if (typeof v5 !== "number" || !Number.isInteger(v5)) { ok = false; if (e === null || !$fail(e, a, "type", $params6, "must be integer", "/" + i2 + "/at", sp, "/items/properties/at/type")) return false; }
         }
-        if (!("at" in (h6 as object))) { ok = false; if (e === null || !$fail(e, a, "required", $params7, "must have required property 'at'", "/" + i2, sp, "/items/required")) return false; }
+        if (!("at" in (h6 as object))) { ok = false; if (e === null || !$fail(e, a, "required", $params8, "must have required property 'at'", "/" + i2, sp, "/items/required")) return false; }
       }
     }
   }
@@ -276,7 +299,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("items" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("items" in (h10 as object)) {
       const v2 = o1["items"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be array", "/items", sp, "/properties/items/type")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/items", sp, "/properties/items/type")) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -290,8 +313,8 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
       const v9 = o1["total"];
       if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/total", sp, "/properties/total/type")) return false; }
     }
-    if (!("items" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'items'", "", sp, "/required")) return false; }
-    if (!("total" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'total'", "", sp, "/required")) return false; }
+    if (!("items" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'items'", "", sp, "/required")) return false; }
+    if (!("total" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'total'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -310,7 +333,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_9(v2, e, a, depth + 1)) { $prefix(e, s3, "/shopId"); { ok = false; if (!a) return false; } }
     }
-    if (!("shopId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'shopId'", "", sp, "/required")) return false; }
+    if (!("shopId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'shopId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -343,7 +366,7 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/responses/200/content/application~1json/schema";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params8, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -384,7 +407,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("entries" in $proto) && !("next_cursor" in $proto) ? o1 : $ownKeys(o1);
     if ("entries" in (h10 as object)) {
       const v2 = o1["entries"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be array", "/entries", sp, "/properties/entries/type")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/entries", sp, "/properties/entries/type")) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -396,9 +419,9 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     }
     if ("next_cursor" in (h10 as object)) {
       const v9 = o1["next_cursor"];
-      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params12, "must be string or null", "/next_cursor", sp, "/properties/next_cursor/type")) return false; }
+      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params13, "must be string or null", "/next_cursor", sp, "/properties/next_cursor/type")) return false; }
     }
-    if (!("entries" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'entries'", "", sp, "/required")) return false; }
+    if (!("entries" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params14, "must have required property 'entries'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -428,8 +451,8 @@ function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params14, "must be >= 1", "", sp, "/minimum")) return false; }
-    if (d > 100) { ok = false; if (!$fail(e, a, "maximum", $params15, "must be <= 100", "", sp, "/maximum")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params15, "must be >= 1", "", sp, "/minimum")) return false; }
+    if (d > 100) { ok = false; if (!$fail(e, a, "maximum", $params16, "must be <= 100", "", sp, "/maximum")) return false; }
   }
   return ok;
 }
@@ -441,7 +464,7 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", $params16, "must be >= 0", "", sp, "/minimum")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", $params17, "must be >= 0", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
@@ -462,7 +485,7 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolea
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params14, "must be >= 1", "", sp, "/minimum")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params15, "must be >= 1", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
@@ -493,6 +516,16 @@ export function validateItem(value: unknown, options?: ValidateOptions): Validat
 
 export function isItem(value: unknown): value is T.Item {
   return $v_Item(value, null, false, 0);
+}
+
+export function validateProblem(value: unknown, options?: ValidateOptions): ValidationResult<T.Problem> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_Problem(r.value, r, all, 0) ? (r as ValidationResult<T.Problem>) : $invalid(r);
+}
+
+export function isProblem(value: unknown): value is T.Problem {
+  return $v_Problem(value, null, false, 0);
 }
 
 function $coerce_validateListChangesQuery(value: unknown): unknown {
@@ -651,6 +684,7 @@ function $issue(error: ValidationError, value: unknown): StandardSchemaV1.Issue 
 export const schemas = {
   Item: /* @__PURE__ */ $standard(validateItem),
   PostToFeedBody: /* @__PURE__ */ $standard(validateItem),
+  Problem: /* @__PURE__ */ $standard(validateProblem),
   ListChangesQuery: /* @__PURE__ */ $standard(validateListChangesQuery),
   ListItemsQuery: /* @__PURE__ */ $standard(validateListItemsQuery),
   ListShopPagesPathParams: /* @__PURE__ */ $standard(validateListShopPagesPathParams),

@@ -33,18 +33,31 @@ export const invalidates = {
 } as const satisfies Readonly<Record<string, readonly R.OperationId[]>>;
 
 /**
- * What a query of operation `K` fails with: one of its declared error answers (an `ApiError`
- * whose `status` and `body` narrow together), or an `UnexpectedError` (network, timeout, contract,
- * undeclared status: its `kind` says which), whose `status` is undefined. So
- * `query.error?.status === 404` narrows to the declared 404 answer.
+ * What a query or a mutation of operation `K` fails with: one of its declared error answers (an
+ * `ApiError` whose `status` and `body` narrow together), or an `UnexpectedError` (network,
+ * timeout, contract, undeclared status: its `kind` says which), whose `status` is undefined. So
+ * `query.error?.status === 404` narrows to the declared 404 answer, as
+ * `mutation.error?.status === 422` does to the declared 422 answer.
  */
 export type QueryErrorOf<K extends keyof ErrorAnswers & R.OperationId> = ApiErrorOf<K> | UnexpectedError;
 
+/** What a mutation of operation `K` fails with: `QueryErrorOf<K>`, under the name a mutation reads. */
+export type MutationErrorOf<K extends keyof ErrorAnswers & R.OperationId> = QueryErrorOf<K>;
+
 /**
- * Gives TanStack Query the error type `E` of options with data `D`: it infers a query's error
- * type from its options' `throwOnError`, which these options never set (a type only).
+ * Gives TanStack Query the error type `E` of options: each hook (useQuery, useSuspenseQuery,
+ * useInfiniteQuery, useSuspenseInfiniteQuery, useMutation) and each QueryClient method infers its
+ * error type from the options' `retry` and `retryDelay`, which every one of their options types
+ * has (the suspense hooks' leave out `throwOnError`). These options never set them (a type only);
+ * one given beside them takes its place, typed by the other, so a caller's `retry` gets `E`.
  */
-type Typed<D, E> = { queryKey: DataTag<QueryKey, D, E>; throwOnError?: (error: E, query: unknown) => boolean };
+type Failing<E> = {
+  retry?: (failureCount: number, error: E) => boolean;
+  retryDelay?: (failureCount: number, error: E) => number;
+};
+
+/** Gives TanStack Query the data type `D` and error type `E` of query options, through their key too. */
+type Typed<D, E> = Failing<E> & { queryKey: DataTag<QueryKey, D, E> };
 
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
@@ -54,13 +67,14 @@ export function listOwnersQueryKey(input: Parameters<Client["listOwners"]>[0]): 
   return queryKeyOf(api, R.listOwnersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOwners">, QueryErrorOf<"listOwners">>;
 }
 
-/** `{ queryKey, queryFn }` of `listOwners` (GET /accounts/{id}/owners), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ queryKey, queryFn }` of `listOwners` (GET /accounts/{id}/owners), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listOwners">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listOwnersQueryOptions(client: BaseClient, input: Parameters<Client["listOwners"]>[0]) {
   const options = queryOptionsOf(R.listOwnersCall, listOwnersQueryKey(input), (call) => client[RUNTIME].call<Result<"listOwners">>(R.listOwnersCall, input, call));
   return options as typeof options & Typed<Result<"listOwners">, QueryErrorOf<"listOwners">>;
 }
 
-/** `{ mutationKey, mutationFn, onSuccess }` of `createAccount` (POST /accounts); on success it invalidates `invalidates.createAccount`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+/** `{ mutationKey, mutationFn, onSuccess }` of `createAccount` (POST /accounts), failing with `MutationErrorOf<"createAccount">`; on success it invalidates `invalidates.createAccount`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createAccountMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createAccount">, Parameters<Client["createAccount"]>[0]>) {
-  return mutationOptionsOf(api, "createAccount", R.createAccountCall, [], (variables: Parameters<Client["createAccount"]>[0]) => client[RUNTIME].call<Result<"createAccount">>(R.createAccountCall, variables, undefined), settings);
+  const options = mutationOptionsOf(api, "createAccount", R.createAccountCall, [], (variables: Parameters<Client["createAccount"]>[0]) => client[RUNTIME].call<Result<"createAccount">>(R.createAccountCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"createAccount">>;
 }
