@@ -45,6 +45,7 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
     source: {
       specPath,
       openapiVersion: loaded.version,
+      ...(loaded.upgradedFrom !== undefined ? { upgradedFrom: loaded.upgradedFrom } : {}),
       title: stringAt(info, "title") ?? "",
       version: stringAt(info, "version") ?? "",
     },

@@ -8,6 +8,7 @@ export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" 
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
 import type { BodyKind } from "../../runtime/route-types.js";
+import type { OpenApiVersion } from "../schema/dialect.js";
 
 /** How a body's media type is encoded on the wire (the runtime's type), which decides how it is sent and parsed. */
 export type { BodyKind };
@@ -29,7 +30,9 @@ export interface ApiModel {
 export interface SourceInfo {
   /** the spec path as given, relative to the working directory, for headers and messages */
   readonly specPath: string;
-  readonly openapiVersion: "3.0" | "3.1";
+  readonly openapiVersion: OpenApiVersion;
+  /** "2.0" for a Swagger 2.0 document, read once upgraded to OpenAPI 3.0 */
+  readonly upgradedFrom?: "2.0";
   readonly title: string;
   readonly version: string;
 }

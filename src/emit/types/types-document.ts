@@ -1,6 +1,7 @@
 import { documentRefs } from "../../compiler/index.js";
 import { appendPointer, escapePointerSegment, pointerSegments, resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
+import type { OpenApiVersion } from "../../schema/dialect.js";
 import { keywordsWhere } from "../../schema/vocabulary.js";
 
 /**
@@ -34,7 +35,7 @@ export function typesDocument(
       webhooks[key] = structuredClone(resolvePointer(copy, pointer));
     copy.webhooks = webhooks;
   }
-  const refs = collectRefs(copy, copy["openapi"]?.toString().startsWith("3.1") === true ? "3.1" : "3.0");
+  const refs = collectRefs(copy, copy["openapi"]?.toString().startsWith("3.0") === true ? "3.0" : "3.1");
   for (const ref of refs) if (ref.target !== undefined) ref.node.$ref = `#${ref.target}`;
   hoistTargets(copy, refs);
   dropDefinitions(copy, "");
@@ -64,7 +65,7 @@ interface FoundRef {
 }
 
 /** Every `$ref` of the document (not inside `enum` or `const` values), each with its target's root pointer. */
-function collectRefs(document: Record<string, unknown>, version: "3.0" | "3.1"): FoundRef[] {
+function collectRefs(document: Record<string, unknown>, version: OpenApiVersion): FoundRef[] {
   const refs = documentRefs(document, version);
   const found: FoundRef[] = [];
   const visit = (value: unknown, pointer: string): void => {
