@@ -6,7 +6,21 @@
  */
 import type { ValidateOptions, ValidationResult } from "./validators/types.js";
 
-export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
+/**
+ * A route's method as sent: one of HTTP's (`QUERY`, a safe method with a body, included), or any
+ * other token an OpenAPI 3.2 document names in `additionalOperations` (`PURGE`, `COPY`).
+ */
+export type HttpMethod =
+  | "GET"
+  | "PUT"
+  | "POST"
+  | "DELETE"
+  | "OPTIONS"
+  | "HEAD"
+  | "PATCH"
+  | "TRACE"
+  | "QUERY"
+  | (string & {});
 
 /** How a body travels: JSON, multipart form, URL-encoded form, text, or raw bytes. */
 export type BodyKind = "json" | "multipart" | "form" | "text" | "binary";

@@ -93,6 +93,8 @@ function keyOf(api: QueryApi, segments: readonly string[], input: CallInput | un
   if (input?.query !== undefined) rest.query = input.query;
   if (input?.headers !== undefined) rest.headers = input.headers;
   if (input?.cookies !== undefined) rest.cookies = input.cookies;
+  // a QUERY operation's input is its body
+  if (input?.body !== undefined) rest.body = input.body;
   return Object.keys(rest).length === 0 ? [api.root, ...segments] : [api.root, ...segments, rest];
 }
 

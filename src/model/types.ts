@@ -4,7 +4,14 @@
  * points at them with JSON pointers.
  */
 
-export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
+/** A method a Path Item names by a field of its own (OpenAPI 3.2 adds `query`). */
+export type FixedMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace" | "query";
+
+/**
+ * An operation's method as the document names it: a fixed field of its Path Item (`get`, `query`),
+ * or a key of its `additionalOperations` (OpenAPI 3.2), written as it is sent (`PURGE`, `COPY`).
+ */
+export type HttpMethod = FixedMethod | (string & {});
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
 import type { BodyKind } from "../../runtime/route-types.js";
@@ -71,6 +78,10 @@ export interface OperationModel {
   /** whether the id was derived from method and path (the document has no operationId) */
   readonly derivedId: boolean;
   readonly method: HttpMethod;
+  /** the method as sent: a fixed one upper-cased ("GET", "QUERY"), an additional one as written ("PURGE") */
+  readonly httpMethod: string;
+  /** whether the operation is one of its Path Item's `additionalOperations` */
+  readonly additional: boolean;
   /** the path as written in the document ("/workers/{id}/documents") */
   readonly path: string;
   readonly pointer: string;
@@ -139,6 +150,11 @@ export interface BodyContentModel {
   readonly kind: BodyKind;
   /** pointer of the media type's schema; undefined when it has none */
   readonly schemaPointer?: string;
+  /**
+   * pointer of the media type's `itemSchema` (OpenAPI 3.2): the body is a sequence of items
+   * (server-sent events, JSON Lines, JSON text sequences, multipart/mixed), each of this schema
+   */
+  readonly itemSchemaPointer?: string;
   /** the component key when the schema is exactly a $ref to "#/components/schemas/<key>" */
   readonly componentRef?: string;
   /** whether the schema, or one it references, has readOnly or writeOnly properties */

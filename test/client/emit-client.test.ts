@@ -41,6 +41,8 @@ function operation(overrides: Partial<OperationModel> = {}): OperationModel {
     id: "getThing",
     derivedId: false,
     method: "get",
+    httpMethod: "GET",
+    additional: false,
     path: "/things/{id}",
     pointer: "#/p",
     deprecated: false,

@@ -145,7 +145,7 @@ function uniqueParts(parts: readonly TypePart[]): TypePart[] {
 
 /** Summary, description, then the method and path; `@deprecated` when the spec says so. */
 function methodDoc(operation: OperationModel): string {
-  const lines = [operation.summary, operation.description, `\`${operation.method.toUpperCase()} ${operation.path}\``];
+  const lines = [operation.summary, operation.description, `\`${operation.httpMethod} ${operation.path}\``];
   const text = lines
     .filter((line): line is string => line !== undefined && line.trim() !== "")
     .map((line) => line.trim())

@@ -1,10 +1,4 @@
-import type {
-  HttpMethod,
-  Route,
-  RouteContent,
-  RouteParameter,
-  RouteSecurityScheme,
-} from "../../../runtime/route-types.js";
+import type { Route, RouteContent, RouteParameter, RouteSecurityScheme } from "../../../runtime/route-types.js";
 import type { ApiModel, BodyContentModel, OperationModel, ParameterModel } from "../../model/types.js";
 import { CodeRef } from "../literal.js";
 
@@ -59,7 +53,7 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
   const responses = Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)]));
   return {
     operationId: operation.id,
-    method: operation.method.toUpperCase() as HttpMethod,
+    method: operation.httpMethod,
     path: operation.path,
     pathParams: operation.parameters.path.map((p) => p.name),
     ...pathStyles(operation.parameters.path.filter((p) => p.style !== "simple").map(objectParameter)),

@@ -44,7 +44,7 @@ export interface HandlerView {
 /** `credentialSchemes`: the security schemes whose credential goes to the authenticate hook (all but mutualTLS). */
 export function buildHandlerView(operation: OperationModel, credentialSchemes: ReadonlySet<string>): HandlerView {
   const { names } = operation;
-  const line = `${operation.method.toUpperCase()} ${operation.path}`;
+  const line = `${operation.httpMethod} ${operation.path}`;
   const summary = operation.summary ?? operation.id;
   const parts = bodyParts(operation);
   return {

@@ -33,11 +33,13 @@ export function operationAliases(
   const { names } = operation;
   const hook = "typesKey" in operation ? operation : undefined;
   const item = hook === undefined ? `paths[${quote(operation.path)}]` : `webhooks[${quote(hook.typesKey)}]`;
-  const base = `${item}[${quote(operation.method)}]`;
+  // an OpenAPI 3.2 additional operation is typed under its Path Item's `additionalOperations`
+  const member = operation.additional ? `["additionalOperations"]` : "";
+  const base = `${item}${member}[${quote(operation.method)}]`;
   const label =
     hook === undefined
-      ? `\`${operation.id}\` (${operation.method.toUpperCase()} ${operation.path})`
-      : `the ${hook.kind} \`${operation.id}\` (${operation.method.toUpperCase()} ${hook.kind === "webhook" ? hook.name : `${hook.owner} ${hook.name}`})`;
+      ? `\`${operation.id}\` (${operation.httpMethod} ${operation.path})`
+      : `the ${hook.kind} \`${operation.id}\` (${operation.httpMethod} ${hook.kind === "webhook" ? hook.name : `${hook.owner} ${hook.name}`})`;
   const aliases: TypeAlias[] = [];
   const add = (name: string | undefined, type: string, docs: string): void => {
     if (name !== undefined && !componentNames.has(name)) aliases.push({ name, type, docs });
