@@ -1,5 +1,6 @@
-import { bodyKindOf } from "../../runtime/media-types.js";
-import { appendPointer } from "../json-pointer.js";
+import { bodyKindOf, sequenceOf } from "../../runtime/media-types.js";
+import { appendPointer, resolvePointer } from "../json-pointer.js";
+import { isRecord } from "../json-value.js";
 import { entriesAt, followRef, type Located, stringAt } from "./document-nodes.js";
 import type { SchemaFacts } from "./schemas.js";
 import type { BodyContentModel, RequestBodyModel, ResponseModel } from "./types.js";
@@ -25,7 +26,7 @@ export function buildContents(
           ...(schemaPointer !== undefined
             ? schemaFacts(schemaPointer, mediaType, facts)
             : { hasReadWrite: false, binaryFields: [] }),
-          ...(itemSchemaPointer !== undefined ? { itemSchemaPointer } : {}),
+          ...(itemSchemaPointer !== undefined ? itemFacts(document, mediaType, itemSchemaPointer) : {}),
           pointer,
         },
       ];
@@ -86,4 +87,33 @@ export function buildResponses(
 function statusRank(status: string): number {
   if (status === "default") return 2;
   return status.includes("X") ? 1 : 0;
+}
+
+/** What the model records of an `itemSchema`: its pointer, how its items are framed, an event's JSON `data` schema. */
+function itemFacts(
+  document: unknown,
+  mediaType: string,
+  itemSchemaPointer: string,
+): Pick<BodyContentModel, "itemSchemaPointer" | "sequence" | "itemDataSchemaPointer"> {
+  const sequence = sequenceOf(mediaType);
+  const data = sequence === "sse" ? eventDataSchema(document, itemSchemaPointer) : undefined;
+  return {
+    itemSchemaPointer,
+    ...(sequence !== undefined ? { sequence } : {}),
+    ...(data !== undefined ? { itemDataSchemaPointer: data } : {}),
+  };
+}
+
+/** The `contentSchema` of an event's `data` whose `contentMediaType` is JSON (through `$ref`s), if any. */
+function eventDataSchema(document: unknown, itemSchemaPointer: string): string | undefined {
+  const item = followRef(document, resolvePointer(document, itemSchemaPointer), itemSchemaPointer);
+  const properties = item === undefined ? undefined : item.node.properties;
+  if (item === undefined || !isRecord(properties)) return undefined;
+  const at = appendPointer(item.pointer, "properties", "data");
+  const data = followRef(document, properties.data, at);
+  if (data === undefined || data.node.contentSchema === undefined) return undefined;
+  const type = data.node.contentMediaType;
+  return typeof type === "string" && bodyKindOf(type) === "json"
+    ? appendPointer(data.pointer, "contentSchema")
+    : undefined;
 }

@@ -14,7 +14,7 @@ export type FixedMethod = "get" | "put" | "post" | "delete" | "options" | "head"
 export type HttpMethod = FixedMethod | (string & {});
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
-import type { BodyKind } from "../../runtime/route-types.js";
+import type { BodyKind, SequenceKind } from "../../runtime/route-types.js";
 import type { OpenApiVersion } from "../schema/dialect.js";
 
 /** How a body's media type is encoded on the wire (the runtime's type), which decides how it is sent and parsed. */
@@ -155,6 +155,13 @@ export interface BodyContentModel {
    * (server-sent events, JSON Lines, JSON text sequences, multipart/mixed), each of this schema
    */
   readonly itemSchemaPointer?: string;
+  /** how the items are framed, for a media type with an `itemSchema` the runtime reads and writes */
+  readonly sequence?: SequenceKind;
+  /**
+   * server-sent events whose item schema gives `data` a `contentMediaType` of JSON and a
+   * `contentSchema`: that schema's pointer (the client and server decode and check `data` with it)
+   */
+  readonly itemDataSchemaPointer?: string;
   /** the component key when the schema is exactly a $ref to "#/components/schemas/<key>" */
   readonly componentRef?: string;
   /** whether the schema, or one it references, has readOnly or writeOnly properties */
@@ -209,6 +216,10 @@ export interface OperationNames {
   readonly bodyValidators: Readonly<Record<string, string>>;
   /** per status, for statuses with a JSON body */
   readonly responseValidators: Readonly<Record<string, string>>;
+  /** per status and media type, for answers that are sequences of items: the validator of an item */
+  readonly itemValidators: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** per status and media type, for server-sent events whose `data` is JSON: the validator of `data` decoded */
+  readonly itemDataValidators: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /**
    * The validators above that are a component schema's own, shared because the body is exactly
    * that component and checked the same in every direction: the operation compiles no copy.

@@ -57,6 +57,8 @@ function operation(overrides: Partial<OperationModel> = {}): OperationModel {
       responseTypes: { "200": "GetThingResponse200" },
       bodyValidators: {},
       responseValidators: {},
+      itemValidators: {},
+      itemDataValidators: {},
       sharedValidators: [],
     },
     ...overrides,

@@ -1,7 +1,7 @@
 import type { OperationModel } from "../../model/types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { CodeRef } from "../literal.js";
-import { buildRouteView, hasOtherAuth, hasOtherBody, hasParameters, hasStyles } from "./route-view.js";
+import { buildRouteView, hasOtherAuth, hasOtherBody, hasParameters, hasStreams, hasStyles } from "./route-view.js";
 
 /** The name of an operation's own route constant in routes.ts: `listEvents` → `listEventsRoute`. */
 export function routeConstName(operation: OperationModel): string {
@@ -58,6 +58,7 @@ export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
       usesBodies: model.operations.some(hasOtherBody),
       usesStyles: model.operations.some(hasStyles),
       usesAuth: model.operations.some((operation) => hasOtherAuth(operation, model)),
+      usesStreams: model.operations.some(hasStreams),
     }),
     ...config.runtime.take("route-types.ts"),
     ...config.runtime.take("media-types.ts"),

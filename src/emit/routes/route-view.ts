@@ -13,6 +13,7 @@ export type RouteView = Omit<Route, "validators" | "encoders"> & {
     readonly body?: CodeRef;
     readonly styles?: CodeRef;
     readonly auth?: CodeRef;
+    readonly stream?: CodeRef;
   };
 };
 
@@ -24,6 +25,8 @@ export interface ValidatorsView {
   readonly cookies?: CodeRef;
   readonly body: Readonly<Record<string, CodeRef>>;
   readonly responses: Readonly<Record<string, CodeRef>>;
+  readonly items?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
+  readonly itemData?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
 }
 
 /** The query styles whose object values the server reads by property name or as `k1,v1,k2,v2`. */
@@ -48,6 +51,7 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     mediaType: c.mediaType,
     kind: c.kind,
     ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}),
+    ...(c.sequence !== undefined && c.itemSchemaPointer !== undefined ? { sequence: c.sequence } : {}),
   });
   const body = operation.requestBody;
   const responses = Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)]));
@@ -87,6 +91,7 @@ function encodersView(operation: OperationModel, model: ApiModel): Pick<RouteVie
     ...(hasOtherBody(operation) ? { body: new CodeRef("bodyEncoder") } : {}),
     ...(hasStyles(operation) ? { styles: new CodeRef("styleEncoder") } : {}),
     ...(hasOtherAuth(operation, model) ? { auth: new CodeRef("authEncoder") } : {}),
+    ...(hasStreams(operation) ? { stream: new CodeRef("streamReader") } : {}),
   };
   return Object.keys(encoders).length === 0 ? {} : { encoders };
 }
@@ -98,6 +103,11 @@ function encodersView(operation: OperationModel, model: ApiModel): Pick<RouteVie
 export function hasOtherBody({ requestBody }: OperationModel): boolean {
   const contents = requestBody?.contents ?? [];
   return contents.length > 1 || contents.some((c) => c.kind !== "json" || c.mediaType.includes("*"));
+}
+
+/** Whether an answer of an operation is a sequence of items the runtime reads (server-sent events, JSON Lines, ...). */
+export function hasStreams({ names }: OperationModel): boolean {
+  return Object.keys(names.itemValidators).length > 0;
 }
 
 /** Whether an operation has path, query or header parameters (cookies are the style encoder's). */
@@ -138,6 +148,8 @@ function validatorsView({ names }: OperationModel): ValidatorsView {
     ...(names.cookiesValidator !== undefined ? { cookies: ref(names.cookiesValidator) } : {}),
     body: refs(names.bodyValidators),
     responses: refs(names.responseValidators),
+    ...nested("items", names.itemValidators, refs),
+    ...nested("itemData", names.itemDataValidators, refs),
   };
 }
 
@@ -153,4 +165,17 @@ function schemeView(name: string, model: ApiModel): RouteSecurityScheme[] {
       ...(scheme.scheme !== undefined ? { httpScheme: scheme.scheme } : {}),
     },
   ];
+}
+
+/** Validators by status, then media type, under `key`; absent when there are none. */
+function nested<K extends string>(
+  key: K,
+  byStatus: Readonly<Record<string, Readonly<Record<string, string>>>>,
+  refs: (byKey: Readonly<Record<string, string>>) => Record<string, CodeRef>,
+): Partial<Record<K, Record<string, Record<string, CodeRef>>>> {
+  const entries = Object.entries(byStatus);
+  if (entries.length === 0) return {};
+  return { [key]: Object.fromEntries(entries.map(([status, byType]) => [status, refs(byType)])) } as Partial<
+    Record<K, Record<string, Record<string, CodeRef>>>
+  >;
 }

@@ -96,7 +96,9 @@ function bodyPart(content: BodyContentModel, typeName: string | undefined): Body
 }
 
 function responseView(response: ResponseModel, typeName: string | undefined): ResponseView {
-  const bytes = response.contents.some((content) => content.kind === "binary") ? { bytes: true as const } : {};
+  const bytes = response.contents.some((content) => content.kind === "binary" && content.sequence === undefined)
+    ? { bytes: true as const }
+    : {};
   if (response.contents.length === 0) return { status: response.status, empty: true };
   if (typeName === undefined) return { status: response.status, untyped: true };
   return { status: response.status, type: typeName, ...bytes };

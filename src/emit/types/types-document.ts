@@ -136,6 +136,11 @@ function hoistedTo(target: string): "schemas" | "parameters" | undefined {
   return undefined;
 }
 
+/** The key under `components.schemas` of a schema `hoisted` names ("#/paths/..."), as the types name it. */
+export function hoistedKey(pointer: string): string {
+  return keyOf(pointer.slice(1));
+}
+
 /** The component key of a moved schema: its pointer, without the `components/schemas/` of one inside a component. */
 function keyOf(target: string): string {
   const body = target.slice(1);

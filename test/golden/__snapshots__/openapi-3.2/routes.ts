@@ -8,6 +8,7 @@
 import * as V from "./validators/index.js";
 import { bodyEncoder } from "./client/body.js";
 import { parameterEncoder } from "./client/parameters.js";
+import { streamReader } from "./client/streams.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -97,7 +98,7 @@ export const importFlightsRoute = {
   body: {
     required: true,
     pointer: "#/paths/~1flights~1imports/post/requestBody",
-    contents: [{ mediaType: "application/jsonl", kind: "binary" }],
+    contents: [{ mediaType: "application/jsonl", kind: "binary", sequence: "jsonl" }],
   },
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   accept: "application/json",
@@ -117,7 +118,7 @@ export const importFlightsCall = {
   body: {
     required: true,
     pointer: "#/paths/~1flights~1imports/post/requestBody",
-    contents: [{ mediaType: "application/jsonl", kind: "binary" }],
+    contents: [{ mediaType: "application/jsonl", kind: "binary", sequence: "jsonl" }],
   },
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   accept: "application/json",
@@ -211,14 +212,25 @@ export const streamPositionsRoute = {
   headers: [],
   responses: {
     "200": [
-      { mediaType: "application/jsonl", kind: "binary" },
-      { mediaType: "text/event-stream", kind: "text" },
+      { mediaType: "application/jsonl", kind: "binary", sequence: "jsonl" },
+      { mediaType: "text/event-stream", kind: "text", sequence: "sse" },
     ],
   },
   accept: "application/jsonl, text/event-stream",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
-  validators: { pathParams: V.validateStreamPositionsPathParams, body: {}, responses: {} },
-  encoders: { parameters: parameterEncoder },
+  validators: {
+    pathParams: V.validateStreamPositionsPathParams,
+    body: {},
+    responses: {},
+    items: {
+      "200": {
+        "application/jsonl": V.validateStreamPositionsResponse200ItemApplicationJsonl,
+        "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStream,
+      },
+    },
+    itemData: { "200": { "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStreamData } },
+  },
+  encoders: { parameters: parameterEncoder, stream: streamReader },
 } as const satisfies Route;
 
 /** `streamPositionsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -231,14 +243,24 @@ export const streamPositionsCall = {
   headers: [],
   responses: {
     "200": [
-      { mediaType: "application/jsonl", kind: "binary" },
-      { mediaType: "text/event-stream", kind: "text" },
+      { mediaType: "application/jsonl", kind: "binary", sequence: "jsonl" },
+      { mediaType: "text/event-stream", kind: "text", sequence: "sse" },
     ],
   },
   accept: "application/jsonl, text/event-stream",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
-  validators: { pathParams: V.validateStreamPositionsPathParams, body: {} },
-  encoders: { parameters: parameterEncoder },
+  validators: {
+    pathParams: V.validateStreamPositionsPathParams,
+    body: {},
+    items: {
+      "200": {
+        "application/jsonl": V.validateStreamPositionsResponse200ItemApplicationJsonl,
+        "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStream,
+      },
+    },
+    itemData: { "200": { "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStreamData } },
+  },
+  encoders: { parameters: parameterEncoder, stream: streamReader },
 } as const satisfies CallRoute;
 
 /**

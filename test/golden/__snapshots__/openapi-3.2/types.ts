@@ -143,6 +143,10 @@ export interface components {
             retry?: number;
             data: string;
         };
+        "paths/~1flights~1{number}~1positions/get/responses/200/content/text~1event-stream/itemSchema": components["schemas"]["PositionEvent"];
+        "paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema": components["schemas"]["Flight"];
+        "PositionEvent/properties/data/contentSchema": components["schemas"]["Position"];
+        "components/mediaTypes/PositionLines/itemSchema": components["schemas"]["Position"];
     };
     responses: {
         /** A problem */
@@ -352,5 +356,7 @@ export type SearchFlightsResponse400 = paths["/flights/search"]["query"]["respon
 export type SearchFlightsResponse = SearchFlightsResponse200;
 /** Path parameters of `streamPositions` (GET /flights/{number}/positions). */
 export type StreamPositionsPathParams = paths["/flights/{number}/positions"]["get"]["parameters"]["path"];
+/** Response 200 of `streamPositions` (GET /flights/{number}/positions). */
+export type StreamPositionsResponse200 = AsyncIterable<components["schemas"]["components/mediaTypes/PositionLines/itemSchema"]> | AsyncIterable<{ event?: string; data: components["schemas"]["PositionEvent/properties/data/contentSchema"]; id?: string; retry?: number }>;
 /** Success response body of `streamPositions` (GET /flights/{number}/positions). */
-export type StreamPositionsResponse = undefined;
+export type StreamPositionsResponse = StreamPositionsResponse200;

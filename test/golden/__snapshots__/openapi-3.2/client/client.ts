@@ -97,7 +97,7 @@ export class Client implements BaseClient {
       readonly path: T.StreamPositionsPathParams;
     },
     options?: CallOptions,
-  ): Promise<Blob | string> {
+  ): Promise<T.StreamPositionsResponse200> {
     return this[RUNTIME].call("streamPositions", args, options);
   }
 }

@@ -74,7 +74,7 @@ export interface HandlerTypes {
     headers: NoInput;
     body: undefined;
     responses: {
-      "200": unknown;
+      "200": T.StreamPositionsResponse200;
     };
   };
 }

@@ -489,6 +489,30 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   return ok;
 }
 
+// #/components/mediaTypes/PositionLines/itemSchema
+function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/mediaTypes/PositionLines/itemSchema");
+  let ok = true;
+  if (!$v_Position(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1positions/get/responses/200/content/text~1event-stream/itemSchema
+function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1flights~1%7Bnumber%7D~1positions/get/responses/200/content/text~1event-stream/itemSchema");
+  let ok = true;
+  if (!$v_PositionEvent(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  return ok;
+}
+
+// #/components/schemas/PositionEvent/properties/data/contentSchema
+function $v_contentSchema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PositionEvent/properties/data/contentSchema");
+  let ok = true;
+  if (!$v_Position(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  return ok;
+}
+
 // #/paths/~1flights~1_7Bnumber_7D/parameters/0/schema
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D/parameters/0/schema";
@@ -634,6 +658,24 @@ export function validateStreamPositionsPathParams(value: unknown, options?: Vali
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.StreamPositionsPathParams>) : $invalid(r);
+}
+
+export function validateStreamPositionsResponse200ItemApplicationJsonl(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_itemSchema(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+}
+
+export function validateStreamPositionsResponse200ItemTextEventStream(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_itemSchema_2(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+}
+
+export function validateStreamPositionsResponse200ItemTextEventStreamData(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_contentSchema(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 /** The Standard Schema v1 interface (types as in @standard-schema/spec). */
