@@ -10,6 +10,7 @@
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
+import { experimental_streamedQuery, QueryClient, type QueryKey } from "@tanstack/query-core";
 import type { FastifyInstance } from "fastify";
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
@@ -233,6 +234,27 @@ describe("server-sent events over Fastify", () => {
       { event: "position", id: "7", data: { lat: 1, lon: 2 } },
       { id: "7", data: { lat: 3, lon: 4 } },
     ]);
+  });
+});
+
+describe("TanStack Query", () => {
+  it("a streaming operation's stream options feed experimental_streamedQuery: the data is the items", async () => {
+    const query = (await import(join(out, "query", "index.ts"))) as {
+      streamPositionsStreamOptions(
+        client: object,
+        input: object,
+      ): { queryKey: QueryKey; streamFn: (context: { signal: AbortSignal }) => Promise<AsyncIterable<unknown>> };
+    };
+    const sent = [
+      { lat: 5, lon: 6 },
+      { lat: 7, lon: 8 },
+    ];
+    reset({ positions: sent });
+    const { queryKey, streamFn } = query.streamPositionsStreamOptions(client(baseOf(app)), path);
+    const queryClient = new QueryClient();
+    const data = await queryClient.fetchQuery({ queryKey, queryFn: experimental_streamedQuery({ streamFn }) });
+    expect(data).toEqual(sent);
+    expect(queryKey).toEqual(["flights", "flights", "BA117", "positions"]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { OperationModel } from "../../model/types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { callConstName } from "../routes/emit-routes.js";
+import { hasStreams } from "../routes/route-view.js";
 import { wrap } from "../server/emit-server.js";
 import { buildInvalidationMap, type Invalidation, isMutation, isQuery } from "./invalidation-map.js";
 import { type PagingRule, pagingOf } from "./paging.js";
@@ -72,6 +73,7 @@ function queryView(operation: OperationModel, rules: readonly PagingRule[]): obj
     fixedPath: !hasPathParameters(operation),
     optionsName: `${operation.names.method}QueryOptions`,
     optional: !required,
+    ...(hasStreams(operation) ? { stream: { optionsName: `${operation.names.method}StreamOptions` } } : {}),
     ...(paging === undefined
       ? {}
       : { infinite: { ...paging, optionsName: `${operation.names.method}InfiniteQueryOptions` } }),

@@ -98,6 +98,19 @@ export function streamPositionsQueryOptions(client: BaseClient, input: Parameter
   return options as typeof options & Typed<Result<"streamPositions">, QueryErrorOf<"streamPositions">>;
 }
 
+/**
+ * `{ queryKey, streamFn }` of `streamPositions` (GET /flights/{number}/positions), whose answer is a stream of items: give
+ * `streamFn` to TanStack Query's `experimental_streamedQuery` (@tanstack/query-core 5.89 and later)
+ * as the `queryFn` (`{ queryKey, queryFn: experimental_streamedQuery({ streamFn }) }`), whose data
+ * is then the items received so far; the query's `signal` stops the stream.
+ */
+export function streamPositionsStreamOptions(client: BaseClient, input: Parameters<Client["streamPositions"]>[0]) {
+  return {
+    queryKey: streamPositionsQueryKey(input),
+    streamFn: (context: { readonly signal: AbortSignal }) => client[RUNTIME].call<Result<"streamPositions">>(R.streamPositionsCall, input, { signal: context.signal }),
+  };
+}
+
 /** `{ mutationKey, mutationFn, onSuccess }` of `importFlights` (POST /flights/imports); on success it invalidates `invalidates.importFlights`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function importFlightsMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"importFlights">, Parameters<Client["importFlights"]>[0]>) {
   return mutationOptionsOf(api, "importFlights", R.importFlightsCall, [], (variables: Parameters<Client["importFlights"]>[0]) => client[RUNTIME].call<Result<"importFlights">>(R.importFlightsCall, variables, undefined), settings);
