@@ -5,7 +5,7 @@
  * The media-type rule, one for the generator, the client and the server: a media type's essence,
  * and how a body of that type travels (which decides how it is sent, parsed and validated).
  */
-import type { BodyKind } from "./route-types.js";
+import type { BodyKind, SequenceKind } from "./route-types.js";
 
 /** "Application/Problem+JSON; charset=utf-8" → "application/problem+json". */
 export function mediaTypeEssence(mediaType: string): string {
@@ -27,4 +27,18 @@ export function bodyKindOf(mediaType: string): BodyKind {
   if (essence === "application/x-www-form-urlencoded") return "form";
   if (essence.startsWith("text/")) return "text";
   return "binary";
+}
+
+/**
+ * How a sequence of items travels in a media type (an OpenAPI 3.2 `itemSchema`): server-sent
+ * events, JSON Lines (`application/jsonl`, `application/x-ndjson`), JSON text sequences (RFC 7464);
+ * undefined for a media type that is not one of these.
+ */
+export function sequenceOf(mediaType: string): SequenceKind | undefined {
+  const essence = mediaTypeEssence(mediaType);
+  if (essence === "text/event-stream") return "sse";
+  if (essence === "application/jsonl" || essence === "application/x-ndjson" || essence === "application/x-jsonlines")
+    return "jsonl";
+  if (essence === "application/json-seq") return "json-seq";
+  return undefined;
 }

@@ -6,7 +6,24 @@
  */
 import type { ValidateOptions, ValidationResult } from "./validators/types.js";
 
-export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
+/**
+ * A route's method as sent: one of HTTP's (`QUERY`, a safe method with a body, included), or any
+ * other token an OpenAPI 3.2 document names in `additionalOperations` (`PURGE`, `COPY`).
+ */
+export type HttpMethod =
+  | "GET"
+  | "PUT"
+  | "POST"
+  | "DELETE"
+  | "OPTIONS"
+  | "HEAD"
+  | "PATCH"
+  | "TRACE"
+  | "QUERY"
+  | (string & {});
+
+/** How a sequence of items travels: server-sent events, JSON Lines, or JSON text sequences (RFC 7464). */
+export type SequenceKind = "sse" | "jsonl" | "json-seq";
 
 /** How a body travels: JSON, multipart form, URL-encoded form, text, or raw bytes. */
 export type BodyKind = "json" | "multipart" | "form" | "text" | "binary";
@@ -31,6 +48,8 @@ export interface RouteContent {
   readonly kind: BodyKind;
   /** multipart and form bodies: the fields that carry file bytes */
   readonly binaryFields?: readonly string[];
+  /** a body that is a sequence of items (an OpenAPI 3.2 `itemSchema`): how the items are framed */
+  readonly sequence?: SequenceKind;
 }
 
 /** A generated validator. Parameter validators return the converted values ("7" → 7). */
@@ -46,6 +65,10 @@ export interface RouteValidators {
   readonly body: Readonly<Record<string, Validator>>;
   /** by status, for JSON responses */
   readonly responses: Readonly<Record<string, Validator>>;
+  /** by status and media type, for an answer that is a sequence: an item's validator (an SSE event's, `data` as sent) */
+  readonly items?: Readonly<Record<string, Readonly<Record<string, Validator>>>>;
+  /** by status and media type, for server-sent events whose `data` is JSON: the validator of `data` decoded */
+  readonly itemData?: Readonly<Record<string, Readonly<Record<string, Validator>>>>;
 }
 
 /** One security scheme of a requirement. */
@@ -114,12 +137,36 @@ export interface RouteEncoders {
   readonly auth?: AuthEncoder;
   /** present when the operation has an answer of another kind than JSON (text, bytes) */
   readonly answers?: AnswerReader;
+  /** present when an answer of the operation is a sequence of items (server-sent events, JSON Lines, ...) */
+  readonly stream?: StreamReader;
 }
 
 /** How the client tells the kind of a success answer's body, for a route with answers other than JSON. */
 export interface AnswerReader {
   /** the kind the body is read as: the declared content its media type matches, else its own kind */
   kindOf(response: Response, contents: readonly RouteContent[] | undefined): BodyKind;
+}
+
+/** An answer's stream as the client reads it: what it needs besides the answer. */
+export interface StreamContext {
+  readonly operationId: string;
+  /** the items' validators (none: items are not checked) */
+  readonly item: Validator | undefined;
+  readonly data: Validator | undefined;
+  /** server-sent events whose `data` is JSON, decoded before it is yielded */
+  readonly jsonData: boolean;
+  /** the call's signal, when it has one */
+  readonly signal: AbortSignal | undefined;
+  /** asks again after a dropped connection of server-sent events, with the last event's id */
+  reconnect(lastEventId: string | undefined): Promise<Response>;
+  /** called once the items are over (read to the end, stopped, or failed) */
+  done(): void;
+}
+
+/** How the client reads an answer that is a sequence of items. */
+export interface StreamReader {
+  /** the items of `response` (framed as `content` says) as they arrive, each checked */
+  read(content: RouteContent, response: Response, context: StreamContext): AsyncIterable<unknown>;
 }
 
 /** A user name and password for http basic authentication. */

@@ -8,6 +8,7 @@
  * the call brings. Parameters, cookies and bodies other than JSON are the work of the encoders the
  * route names: this module only calls them, so a page whose operations need none bundles none.
  */
+import { mediaTypeEssence } from "../media-types.js";
 import type {
   BodyEncoder,
   CallRoute,
@@ -28,7 +29,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from "./errors.js";
-import { ALL_ERRORS, readFailure, readSuccess } from "./response.js";
+import { ALL_ERRORS, declaredContents, readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
 import { CallScope } from "./transport.js";
 
@@ -100,10 +101,14 @@ export class Operation {
     const scope =
       options?.signal === undefined && timeoutMs === undefined ? undefined : new CallScope(options?.signal, timeoutMs);
     if (scope !== undefined) init.signal = scope.signal;
+    let streamed = false;
     try {
-      return await this.#exchange(url, init, scope);
+      const result = await this.#exchange(url, init, scope);
+      // a stream of items keeps the call's signal (and its timeout) until its items are over
+      streamed = typeof result === "object" && result !== null && Symbol.asyncIterator in result;
+      return result;
     } finally {
-      scope?.close();
+      if (!streamed) scope?.close();
     }
   }
 
@@ -123,8 +128,28 @@ export class Operation {
     const attempt = (wait?: Promise<void>): Promise<Response> => this.#fetch(url, init, scope, wait);
     const retry = this.#settings.retry;
     const response = await (retry === undefined ? attempt() : retry(attempt, this.#route.method, scope?.signal));
-    if (response.ok) return this.#read(response, scope);
-    throw await readFailure(this.#route, response);
+    if (!response.ok) throw await readFailure(this.#route, response);
+    const stream = this.#route.encoders?.stream;
+    const content = stream === undefined ? undefined : sequenceContent(this.#route, response);
+    if (stream === undefined || content === undefined) return this.#read(response, scope);
+    const check = this.#answers !== undefined || this.#settings.validateResponses;
+    const validators = this.#route.validators;
+    const status = String(response.status);
+    return stream.read(content, response, {
+      operationId: this.#route.operationId,
+      item: check ? validators.items?.[status]?.[content.mediaType] : undefined,
+      data: check ? validators.itemData?.[status]?.[content.mediaType] : undefined,
+      jsonData: validators.itemData?.[status]?.[content.mediaType] !== undefined,
+      signal: scope?.signal,
+      reconnect: async (lastEventId) => {
+        const headers = { ...(init.headers as Record<string, string>) };
+        if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+        const again = await this.#fetch(url, { ...init, headers }, scope, undefined);
+        if (!again.ok) throw await readFailure(this.#route, again);
+        return again;
+      },
+      done: () => scope?.close(),
+    });
   }
 
   /** One attempt's answer, once `wait` (a retry's) is over; its failure as the client reports it. */
@@ -265,18 +290,31 @@ function checkEncoders(route: CallRoute): void {
   );
   if (encoders.auth === undefined && !headerKeysOnly) lacking(route, "auth");
   const answers = Object.values(route.responses).flat();
-  if (encoders.answers === undefined && answers.some((content) => content.kind !== "json")) lacking(route, "answers");
+  if (encoders.answers === undefined && answers.some((content) => content.kind !== "json" && !content.sequence))
+    lacking(route, "answers");
+  const streams = answers.some((content) => content.sequence);
+  if (encoders.stream === undefined && streams) lacking(route, "stream");
 }
 
 /**
  * The refusal of a route without an encoder its operation needs: parameters (and its query and
  * header parameters' encoders), label, matrix and cookie parameters, a body other than JSON,
- * credentials other than API keys in headers, answers other than JSON. Each encoder is exported
- * by the client module of its name.
+ * credentials other than API keys in headers, answers other than JSON, answers that are streams of
+ * items. Each encoder is exported by the client module of its name (the stream reader by
+ * client/streams.ts).
  */
 function lacking(route: CallRoute, encoder: keyof RouteEncoders): never {
   throw new TypeError(
     `${route.operationId}: the route names no \`encoders.${encoder}\` (client/${encoder}.ts), which the operation needs: run \`npm run generate\` again`,
+  );
+}
+
+/** The declared content of a success answer that is a sequence of items, by the answer's media type. */
+function sequenceContent(route: CallRoute, response: Response): RouteContent | undefined {
+  const type = response.headers.get("content-type");
+  const essence = type === null ? "" : mediaTypeEssence(type);
+  return declaredContents(route, response.status)?.find(
+    (content) => content.sequence !== undefined && mediaTypeEssence(content.mediaType) === essence,
   );
 }
 

@@ -49,8 +49,8 @@ export interface QueryApi {
   readonly root: string;
 }
 
-/** What keys and invalidation need of an operation's route: its path template. */
-export type RoutePath = Pick<Route, "path">;
+/** What keys and invalidation need of an operation's route: its path template (and method: a QUERY's body is in its key). */
+export type RoutePath = Pick<Route, "path"> & { readonly method?: Route["method"] };
 
 /** A segment of a path template: literal text, or one made of parameters ("{id}", "{name}.{ext}"). */
 function segmentsOf(template: string): string[] {
@@ -75,6 +75,7 @@ export function queryKeyOf(api: QueryApi, route: RoutePath, input: CallInput | u
     api,
     segmentsOf(route.path).map((segment) => fill(segment, input?.path) ?? segment),
     input,
+    route.method === "QUERY",
   );
 }
 
@@ -84,15 +85,17 @@ export function queryKeyOf(api: QueryApi, route: RoutePath, input: CallInput | u
  * queries have no path parameters bundles no filling of them).
  */
 export function fixedQueryKeyOf(api: QueryApi, route: RoutePath, input: CallInput | undefined): QueryKey {
-  return keyOf(api, segmentsOf(route.path), input);
+  return keyOf(api, segmentsOf(route.path), input, route.method === "QUERY");
 }
 
 /** The key of the path's `segments`, then the rest of the input when there is any. */
-function keyOf(api: QueryApi, segments: readonly string[], input: CallInput | undefined): QueryKey {
+function keyOf(api: QueryApi, segments: readonly string[], input: CallInput | undefined, body = false): QueryKey {
   const rest: Record<string, unknown> = {};
   if (input?.query !== undefined) rest.query = input.query;
   if (input?.headers !== undefined) rest.headers = input.headers;
   if (input?.cookies !== undefined) rest.cookies = input.cookies;
+  // a QUERY operation's input is its body
+  if (body && input?.body !== undefined) rest.body = input.body;
   return Object.keys(rest).length === 0 ? [api.root, ...segments] : [api.root, ...segments, rest];
 }
 

@@ -20,7 +20,7 @@ export const catalog = {
   },
   UNSUPPORTED_VERSION: {
     severity: "error",
-    hint: "Convert the document to OpenAPI 3.0 or 3.1 (for Swagger 2.0, swagger2openapi does this).",
+    hint: 'Write the version as OpenAPI 3.0.x, 3.1.x or 3.2.x (`openapi: 3.1.0`), or Swagger 2.0 as `swagger: "2.0"`.',
   },
   OAS_INVALID: {
     severity: "error",

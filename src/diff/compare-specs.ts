@@ -52,6 +52,6 @@ async function loadBoth(base: SpecSource, head: SpecSource): Promise<[SpecSide, 
 function operationAliases(base: SpecSide, head: SpecSide): (operation: string) => string[] {
   return (id) => {
     const operation = head.model.operations.find((o) => o.id === id) ?? base.model.operations.find((o) => o.id === id);
-    return operation === undefined ? [id] : [id, `${operation.method.toUpperCase()} ${operation.path}`];
+    return operation === undefined ? [id] : [id, `${operation.httpMethod} ${operation.path}`];
   };
 }

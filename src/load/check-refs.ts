@@ -1,5 +1,6 @@
 import { documentRefs } from "../compiler/index.js";
 import { appendPointer, resolvePointer } from "../json-pointer.js";
+import type { OpenApiVersion } from "../schema/dialect.js";
 
 /** A local `$ref` ("#/...") whose target does not exist, and where the $ref stands. */
 export interface BrokenRef {
@@ -32,7 +33,7 @@ function allRefs(document: unknown): { ref: string; holder: string; node: object
  * as the schema compiler resolves them: in OpenAPI 3.1 a `#/...` reference inside a schema with
  * `$id` resolves against that schema, as JSON Schema 2020-12 says, not against the document.
  */
-export function findBrokenLocalRefs(document: unknown, version: "3.0" | "3.1" = "3.0"): BrokenRef[] {
+export function findBrokenLocalRefs(document: unknown, version: OpenApiVersion = "3.0"): BrokenRef[] {
   const refs = documentRefs(document, version);
   return allRefs(document)
     .filter(
@@ -55,7 +56,7 @@ function isAnchor(ref: string): boolean {
  * Whether any $ref points outside the document (another file or URL). In 3.1 a reference that
  * resolves against an enclosing `$id` to the `$id` of a schema of the document stays inside it.
  */
-export function hasExternalRefs(document: unknown, version: "3.0" | "3.1" = "3.0"): boolean {
+export function hasExternalRefs(document: unknown, version: OpenApiVersion = "3.0"): boolean {
   const external = allRefs(document).filter(({ ref }) => !ref.startsWith("#"));
   if (external.length === 0) return false;
   const refs = documentRefs(document, version);

@@ -2,12 +2,14 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { createDiagnostic, type Diagnostic, GenerationFailed, hasErrors } from "../diagnostics/diagnostic.js";
+import type { OpenApiVersion } from "../schema/dialect.js";
 import { type BrokenRef, findBrokenLocalRefs, findMisplacedComponentsRefs, hasExternalRefs } from "./check-refs.js";
 import { type ExternalSchemas, prepareExternalSchemas, type ReadFile } from "./external-schemas.js";
 import { findLegacyPatterns } from "./legacy-patterns.js";
 import { parseSource } from "./parse-source.js";
 import { findSameTemplates } from "./path-templates.js";
 import { createLocator, type Locate, type ResolvePositions } from "./source-locator.js";
+import { upgradeSwagger2 } from "./swagger-2.js";
 import { validateDocument } from "./validate-document.js";
 
 /** The loaded, validated and bundled document, and how to point back into its source. */
@@ -18,7 +20,10 @@ export interface LoadedSpec {
   readonly document: Readonly<Record<string, unknown>>;
   /** every file the document was read from, absolute, the spec first */
   readonly files: readonly string[];
-  readonly version: "3.0" | "3.1";
+  /** the OpenAPI version the document is read as (a Swagger 2.0 document's is "3.0", once upgraded) */
+  readonly version: OpenApiVersion;
+  /** "2.0" when the document was a Swagger 2.0 one, upgraded to OpenAPI 3.0 to be read */
+  readonly upgradedFrom?: "2.0";
   /** the location of a pointer (file and pointer; line and column come from resolvePositions) */
   readonly locate: Locate;
   /** adds line and column to diagnostics that point into this spec */
@@ -42,23 +47,32 @@ export async function loadSpec(
   const file = resolve(path);
   const parsed = await parseSource(file, text);
   if (!parsed.ok) throw new GenerationFailed(parsed.diagnostics);
-  const { locate, resolvePositions } = createLocator(file, parsed.text);
+  const located = createLocator(file, parsed.text);
+  const resolvePositions = located.resolvePositions;
   const fail = async (diagnostics: readonly Diagnostic[]): Promise<never> => {
     throw new GenerationFailed(await resolvePositions(diagnostics));
   };
-  const version = checkVersion(file, parsed.document, locate);
-  if (typeof version !== "string") return fail([version]);
-  const document = parsed.document as Record<string, unknown>;
-  const misplaced = findMisplacedComponentsRefs(document).map(({ at, map }) =>
+  const found = checkVersion(file, parsed.document, located.locate);
+  if (typeof found !== "string") return fail([found]);
+  const written = parsed.document as Record<string, unknown>;
+  const misplaced = findMisplacedComponentsRefs(written).map(({ at, map }) =>
     createDiagnostic(
       "OAS_INVALID",
       `${at} is a $ref, but OpenAPI allows no Reference Object here: the map of ${map} must be written in the document. Bundle the files first (for example with \`redocly bundle\`), or give each entry its own $ref`,
-      locate(at),
+      located.locate(at),
     ),
   );
   if (misplaced.length > 0) return fail(misplaced);
-  const broken = findBrokenLocalRefs(document, version).map((found) => brokenRefDiagnostic(found, locate));
-  if (broken.length > 0) return fail(broken);
+  // references are checked as written, so a broken one is named as the document spells it
+  const broken = findBrokenLocalRefs(written, found === "2.0" ? "3.0" : found);
+  if (broken.length > 0) return fail(broken.map((ref) => brokenRefDiagnostic(ref, located.locate)));
+  const upgraded =
+    found === "2.0"
+      ? await upgradeSwagger2(file, written, located.locate)
+      : { document: written, locate: located.locate };
+  if (Array.isArray(upgraded)) return fail(upgraded);
+  const { document, locate } = upgraded;
+  const version = found === "2.0" ? "3.0" : found;
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);
   const sameTemplates = findSameTemplates(document).map((repeat) =>
@@ -83,6 +97,7 @@ export async function loadSpec(
     document: bundled,
     files: external.files,
     version,
+    ...(found === "2.0" ? { upgradedFrom: found } : {}),
     locate,
     resolvePositions,
     diagnostics: [...diagnostics, ...patterns],
@@ -115,24 +130,26 @@ function legacyPatternDiagnostic(pattern: string, location: ReturnType<Locate>):
   );
 }
 
-/** The OpenAPI version, or the diagnostic that says why the document cannot be read as one. */
-function checkVersion(file: string, document: unknown, locate: Locate): "3.0" | "3.1" | Diagnostic {
+/** The OpenAPI (or Swagger) version, or the diagnostic that says why the document cannot be read as one. */
+function checkVersion(file: string, document: unknown, locate: Locate): OpenApiVersion | "2.0" | Diagnostic {
   if (document === null || typeof document !== "object" || Array.isArray(document)) {
     return createDiagnostic("SPEC_NOT_OPENAPI", "the document is not an object", { file, pointer: "" });
   }
   const { openapi, swagger } = document as { openapi?: unknown; swagger?: unknown };
-  if (typeof openapi === "string" && /^3\.[01]\.\d+$/.test(openapi)) return openapi.startsWith("3.0") ? "3.0" : "3.1";
+  if (typeof openapi === "string" && /^3\.[012]\.\d+(-.+)?$/.test(openapi))
+    return openapi.slice(0, 3) as OpenApiVersion;
+  if (swagger === "2.0" && openapi === undefined) return "2.0";
   if (swagger !== undefined)
     return createDiagnostic(
       "UNSUPPORTED_VERSION",
-      `Swagger ${String(swagger)} documents are not supported`,
+      `Swagger ${JSON.stringify(swagger)} is not supported (Swagger "2.0" and OpenAPI 3.0.x, 3.1.x and 3.2.x are)`,
       locate("#/swagger"),
     );
   if (openapi === undefined)
     return createDiagnostic("SPEC_NOT_OPENAPI", "the document has no `openapi` version field", { file, pointer: "" });
   return createDiagnostic(
     "UNSUPPORTED_VERSION",
-    `OpenAPI ${JSON.stringify(openapi)} is not supported (3.0.x and 3.1.x are)`,
+    `OpenAPI ${JSON.stringify(openapi)} is not supported (3.0.x, 3.1.x and 3.2.x are, and Swagger "2.0")`,
     locate("#/openapi"),
   );
 }

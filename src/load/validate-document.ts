@@ -35,11 +35,13 @@ export async function validateDocument(file: string, document: unknown, locate: 
   const details = (error as { details?: unknown }).details;
   if (!Array.isArray(details))
     return [createDiagnostic("OAS_INVALID", firstLine(error.message), { file, pointer: "" })];
-  return fromSchemaErrors(details as SchemaError[], document, locate);
+  const swagger = (document as { swagger?: unknown } | null)?.swagger !== undefined;
+  return fromSchemaErrors(swagger ? reduceBranchErrors(details) : (details as SchemaError[]), document, locate);
 }
 
 async function runValidation(file: string, document: unknown): Promise<Error | undefined> {
-  const check = openApiSchemaCheck((document as { openapi?: unknown } | null)?.openapi);
+  const fields = document as { openapi?: unknown; swagger?: unknown } | null;
+  const check = openApiSchemaCheck(fields?.openapi ?? fields?.swagger);
   if (check !== undefined) {
     if (check(document)) return undefined;
     return Object.assign(new Error("the document does not match the OpenAPI schema"), { details: check.errors ?? [] });
@@ -72,6 +74,19 @@ function reduceSchemaErrors(details: readonly SchemaError[]): SchemaError[] {
   const isNoise = (error: SchemaError): boolean =>
     SUMMARY_KEYWORDS.has(error.keyword) || (error.keyword === "required" && error.params?.missingProperty === "$ref");
   return details.filter((error) => !isNoise(error) || !hasDeeper(error));
+}
+
+/**
+ * The Swagger 2.0 schema describes a parameter as a oneOf of one schema per location, each closed:
+ * a fault inside one parameter fails every branch at the parameter itself (a property not allowed,
+ * one missing), which says nothing. Where an error stands below a place, the `required` and
+ * `additionalProperties` errors at that place are left out.
+ */
+function reduceBranchErrors(details: readonly SchemaError[]): SchemaError[] {
+  const noise = (error: SchemaError): boolean =>
+    (error.keyword === "required" || error.keyword === "additionalProperties") &&
+    details.some((other) => other.instancePath.startsWith(`${error.instancePath}/`));
+  return details.filter((error) => !noise(error));
 }
 
 function fromSchemaErrors(details: SchemaError[], document: unknown, locate: Locate): Diagnostic[] {

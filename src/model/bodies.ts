@@ -1,25 +1,35 @@
-import { bodyKindOf } from "../../runtime/media-types.js";
-import { appendPointer } from "../json-pointer.js";
+import { bodyKindOf, sequenceOf } from "../../runtime/media-types.js";
+import { appendPointer, resolvePointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
 import { entriesAt, followRef, type Located, stringAt } from "./document-nodes.js";
 import type { SchemaFacts } from "./schemas.js";
 import type { BodyContentModel, RequestBodyModel, ResponseModel } from "./types.js";
 
 /** The media types of a `content` map, sorted, each with its schema's pointer and facts. */
-export function buildContents(owner: Located, facts: (schemaPointer: string) => SchemaFacts): BodyContentModel[] {
+export function buildContents(
+  document: unknown,
+  owner: Located,
+  facts: (schemaPointer: string) => SchemaFacts,
+): BodyContentModel[] {
   return entriesAt(owner, "content")
-    .filter(([, media]) => isRecord(media))
-    .map(([mediaType, media, pointer]) => {
-      const schemaPointer =
-        (media as Record<string, unknown>).schema !== undefined ? appendPointer(pointer, "schema") : undefined;
-      return {
-        mediaType,
-        kind: bodyKindOf(mediaType),
-        ...(schemaPointer !== undefined
-          ? schemaFacts(schemaPointer, mediaType, facts)
-          : { hasReadWrite: false, binaryFields: [] }),
-        pointer,
-      };
+    .flatMap(([mediaType, written, at]) => {
+      // a Media Type Object may be a $ref to `components.mediaTypes` (OpenAPI 3.2)
+      const found = followRef(document, written, at);
+      if (found === undefined) return [];
+      const { node: media, pointer } = found;
+      const schemaPointer = media.schema !== undefined ? appendPointer(pointer, "schema") : undefined;
+      const itemSchemaPointer = media.itemSchema !== undefined ? appendPointer(pointer, "itemSchema") : undefined;
+      return [
+        {
+          mediaType,
+          kind: bodyKindOf(mediaType),
+          ...(schemaPointer !== undefined
+            ? schemaFacts(schemaPointer, mediaType, facts)
+            : { hasReadWrite: false, binaryFields: [] }),
+          ...(itemSchemaPointer !== undefined ? itemFacts(document, mediaType, itemSchemaPointer) : {}),
+          pointer,
+        },
+      ];
     })
     .sort((a, b) => a.mediaType.localeCompare(b.mediaType));
 }
@@ -47,7 +57,7 @@ export function buildRequestBody(
     required: located.node.required === true,
     pointer: located.pointer,
     ...(description !== undefined ? { description } : {}),
-    contents: buildContents(located, facts),
+    contents: buildContents(document, located, facts),
   };
 }
 
@@ -67,7 +77,7 @@ export function buildResponses(
           success: /^2/.test(status),
           description: stringAt(located.node, "description") ?? "",
           pointer: located.pointer,
-          contents: buildContents(located, facts),
+          contents: buildContents(document, located, facts),
         },
       ];
     })
@@ -77,4 +87,33 @@ export function buildResponses(
 function statusRank(status: string): number {
   if (status === "default") return 2;
   return status.includes("X") ? 1 : 0;
+}
+
+/** What the model records of an `itemSchema`: its pointer, how its items are framed, an event's JSON `data` schema. */
+function itemFacts(
+  document: unknown,
+  mediaType: string,
+  itemSchemaPointer: string,
+): Pick<BodyContentModel, "itemSchemaPointer" | "sequence" | "itemDataSchemaPointer"> {
+  const sequence = sequenceOf(mediaType);
+  const data = sequence === "sse" ? eventDataSchema(document, itemSchemaPointer) : undefined;
+  return {
+    itemSchemaPointer,
+    ...(sequence !== undefined ? { sequence } : {}),
+    ...(data !== undefined ? { itemDataSchemaPointer: data } : {}),
+  };
+}
+
+/** The `contentSchema` of an event's `data` whose `contentMediaType` is JSON (through `$ref`s), if any. */
+function eventDataSchema(document: unknown, itemSchemaPointer: string): string | undefined {
+  const item = followRef(document, resolvePointer(document, itemSchemaPointer), itemSchemaPointer);
+  const properties = item === undefined ? undefined : item.node.properties;
+  if (item === undefined || !isRecord(properties)) return undefined;
+  const at = appendPointer(item.pointer, "properties", "data");
+  const data = followRef(document, properties.data, at);
+  if (data === undefined || data.node.contentSchema === undefined) return undefined;
+  const type = data.node.contentMediaType;
+  return typeof type === "string" && bodyKindOf(type) === "json"
+    ? appendPointer(data.pointer, "contentSchema")
+    : undefined;
 }

@@ -1,3 +1,4 @@
+import { METHODS } from "node:http";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { isRecord } from "../json-value.js";
 import type { LoadedSpec } from "../load/load-spec.js";
@@ -45,6 +46,7 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
     source: {
       specPath,
       openapiVersion: loaded.version,
+      ...(loaded.upgradedFrom !== undefined ? { upgradedFrom: loaded.upgradedFrom } : {}),
       title: stringAt(info, "title") ?? "",
       version: stringAt(info, "version") ?? "",
     },
@@ -63,6 +65,7 @@ export function buildModel(loaded: LoadedSpec, specPath: string): { model: ApiMo
     ...methodCollisions(operations, locate),
     ...reservedMethods(operations, locate),
     ...queryInPaths(operations, locate),
+    ...unparsedMethods(operations, locate),
     ...[...types.adjustments, ...validators.adjustments].map((a) => adjustmentDiagnostic(a, model, locate)),
   ];
   return { model, diagnostics };
@@ -97,7 +100,7 @@ function nameWebhooks(
       diagnostics.push(
         createDiagnostic(
           "NAME_COLLISION",
-          `${draft.kind} "${draft.name}" (${draft.method.toUpperCase()}) and ${first.kind} "${first.name}" both become the receiver's name "${names.method}": give one an operationId of its own`,
+          `${draft.kind} "${draft.name}" (${draft.httpMethod}) and ${first.kind} "${first.name}" both become the receiver's name "${names.method}": give one an operationId of its own`,
           locate(draft.pointer),
         ),
       );
@@ -170,13 +173,30 @@ function queryInPaths(operations: readonly OperationModel[], locate: Locate): Di
       diagnostics.push(
         createDiagnostic(
           "NOT_GENERATED",
-          `${operation.method.toUpperCase()} ${operation.path} routes as ${route.split(" ")[1]}, like operation ${first.id}: the generated server serves only ${first.id} there (the client calls both)`,
+          `${operation.httpMethod} ${operation.path} routes as ${route.split(" ")[1]}, like operation ${first.id}: the generated server serves only ${first.id} there (the client calls both)`,
           locate(operation.pointer),
         ),
       );
     }
   }
   return diagnostics;
+}
+
+/**
+ * An additional operation (OpenAPI 3.2) whose method Node's HTTP parser does not read (it knows a
+ * fixed list, `http.METHODS`) cannot reach the generated Fastify server: Node answers 400 before
+ * any route. The client, the MSW handlers and the Fetch transport still take it.
+ */
+function unparsedMethods(operations: readonly OperationModel[], locate: Locate): Diagnostic[] {
+  return operations
+    .filter((operation) => operation.additional && !METHODS.includes(operation.httpMethod))
+    .map((operation) =>
+      createDiagnostic(
+        "NOT_GENERATED",
+        `${operation.httpMethod} ${operation.path} (${operation.id}): Node's HTTP parser refuses the method ${operation.httpMethod} (it reads only those of http.METHODS), so the generated Fastify server cannot serve it; the client, the MSW handlers and the Fetch transport take it`,
+        locate(operation.pointer),
+      ),
+    );
 }
 
 function adjustmentDiagnostic(adjustment: NameAdjustment, model: ApiModel, locate: Locate): Diagnostic {

@@ -16,7 +16,7 @@ const SUPPORTED_STYLES: Record<ParameterLocation, readonly string[]> = {
  * every path parameter a `{name}`. (A parameter's style: see `unsupportedStyles`.)
  */
 export function checkOperation(operation: OperationDraft, locate: Locate): Diagnostic[] {
-  const label = `${operation.method.toUpperCase()} ${operation.path}`;
+  const label = `${operation.httpMethod} ${operation.path}`;
   const placeholders = [...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
   const declared = operation.parameters.path.map((p) => p.name);
   const diagnostics: Diagnostic[] = [];
@@ -47,7 +47,7 @@ export function checkOperation(operation: OperationDraft, locate: Locate): Diagn
  * with a warning naming the parameter. Its types stay.
  */
 export function unsupportedStyles(operation: OperationDraft, locate: Locate): Diagnostic[] {
-  const label = `${operation.method.toUpperCase()} ${operation.path}`;
+  const label = `${operation.httpMethod} ${operation.path}`;
   const { path, query, header, cookie } = operation.parameters;
   return [...path, ...query, ...header, ...cookie]
     .filter((parameter) => !SUPPORTED_STYLES[parameter.in].includes(parameter.style))

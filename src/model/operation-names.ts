@@ -41,7 +41,7 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
     responseType: sharedComponentName(successContents, `${stem}Response`, context) ?? type("Response"),
     responseTypes: Object.fromEntries(
       operation.responses
-        .filter((r) => r.contents.some((c) => c.schemaPointer))
+        .filter((r) => r.contents.some((c) => c.schemaPointer !== undefined || c.itemSchemaPointer !== undefined))
         .map((r) => [r.status, type(`Response${statusSuffix(r.status)}`)]),
     ),
     responseValidators: Object.fromEntries(
@@ -50,8 +50,31 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
         return json === undefined ? [] : [[r.status, share(json) ?? validator(`Response${statusSuffix(r.status)}`)]];
       }),
     ),
+    ...itemNames(operation, validator),
   };
   return { ...names, sharedValidators: [...shared].sort() };
+}
+
+/**
+ * The validators of each answer that is a sequence of items, by status and media type: an item's,
+ * and a JSON event `data`'s.
+ */
+function itemNames(
+  operation: OperationDraft,
+  validator: (suffix: string) => string,
+): Pick<OperationNames, "itemValidators" | "itemDataValidators"> {
+  const items: Record<string, Record<string, string>> = {};
+  const data: Record<string, Record<string, string>> = {};
+  for (const response of operation.responses) {
+    const sequences = response.contents.filter((c) => c.sequence !== undefined && c.itemSchemaPointer !== undefined);
+    for (const content of sequences) {
+      const suffix = `Response${statusSuffix(response.status)}Item${sequences.length > 1 ? toPascalCase(content.mediaType) : ""}`;
+      items[response.status] = { ...items[response.status], [content.mediaType]: validator(suffix) };
+      if (content.itemDataSchemaPointer !== undefined)
+        data[response.status] = { ...data[response.status], [content.mediaType]: validator(`${suffix}Data`) };
+    }
+  }
+  return { itemValidators: items, itemDataValidators: data };
 }
 
 /**

@@ -10,9 +10,10 @@ import type { OperationDraft } from "./operation-names.js";
 import { buildParameters } from "./parameters.js";
 import type { SchemaFacts } from "./schemas.js";
 import { buildSecurity } from "./security.js";
-import type { HttpMethod } from "./types.js";
+import type { FixedMethod, HttpMethod } from "./types.js";
 
-export const HTTP_METHODS: readonly HttpMethod[] = [
+/** The methods a Path Item names by a field of its own, in the order operations are read. */
+export const HTTP_METHODS: readonly FixedMethod[] = [
   "get",
   "put",
   "post",
@@ -21,7 +22,30 @@ export const HTTP_METHODS: readonly HttpMethod[] = [
   "head",
   "patch",
   "trace",
+  "query",
 ];
+
+/**
+ * The operations of a Path Item: those of its method fields, then those of its
+ * `additionalOperations` (OpenAPI 3.2), each with its method as the document names it.
+ */
+export function operationsOf(pathItem: Located): [HttpMethod, Located][] {
+  const fixed = HTTP_METHODS.filter((method) => isRecord(pathItem.node[method])).map(
+    (method): [HttpMethod, Located] => [
+      method,
+      { node: pathItem.node[method] as Record<string, unknown>, pointer: appendPointer(pathItem.pointer, method) },
+    ],
+  );
+  const more = entriesAt(pathItem, "additionalOperations").flatMap(
+    ([method, node, pointer]): [HttpMethod, Located][] => (isRecord(node) ? [[method, { node, pointer }]] : []),
+  );
+  return [...fixed, ...more];
+}
+
+/** Whether a method is one of the Path Item's own fields (else an `additionalOperations` key). */
+export function isFixedMethod(method: string): method is FixedMethod {
+  return (HTTP_METHODS as readonly string[]).includes(method);
+}
 
 /** Every operation under `paths`, sorted by id, with diagnostics for missing and duplicate ids. */
 export function buildOperations(
@@ -34,10 +58,7 @@ export function buildOperations(
   for (const [path, item, pointer] of entriesAt({ node: document, pointer: "#" }, "paths")) {
     const pathItem = followRef(document, item, pointer);
     if (pathItem === undefined) continue;
-    for (const method of HTTP_METHODS) {
-      const node = pathItem.node[method];
-      if (!isRecord(node)) continue;
-      const operation = { node, pointer: appendPointer(pathItem.pointer, method) };
+    for (const [method, operation] of operationsOf(pathItem)) {
       const draft = buildOperation({ document, facts }, path, method, pathItem, operation);
       if (draft.derivedId) diagnostics.push(missingIdDiagnostic(draft, locate));
       diagnostics.push(...checkOperation(draft, locate));
@@ -72,6 +93,8 @@ export function buildOperation(
     id: declaredId !== undefined && declaredId.trim() !== "" ? declaredId : deriveOperationId(method, path),
     derivedId: declaredId === undefined || declaredId.trim() === "",
     method,
+    httpMethod: isFixedMethod(method) ? method.toUpperCase() : method,
+    additional: !isFixedMethod(method),
     path,
     pointer: operation.pointer,
     ...(summary !== undefined ? { summary } : {}),
@@ -88,7 +111,7 @@ export function buildOperation(
 function missingIdDiagnostic(operation: OperationDraft, locate: Locate): Diagnostic {
   return createDiagnostic(
     "OPERATION_ID_MISSING",
-    `${operation.method.toUpperCase()} ${operation.path} has no operationId; using "${operation.id}"`,
+    `${operation.httpMethod} ${operation.path} has no operationId; using "${operation.id}"`,
     locate(operation.pointer),
   );
 }
@@ -102,7 +125,7 @@ function duplicateIdDiagnostics(operations: readonly OperationDraft[], locate: L
       rest.map((other) =>
         createDiagnostic(
           "OPERATION_ID_DUPLICATE",
-          `operationId "${other.id}" of ${other.method.toUpperCase()} ${other.path} is also used by ${first?.method.toUpperCase()} ${first?.path} (${first?.pointer})`,
+          `operationId "${other.id}" of ${other.httpMethod} ${other.path} is also used by ${first?.httpMethod} ${first?.path} (${first?.pointer})`,
           locate(other.pointer),
         ),
       ),

@@ -4,10 +4,18 @@
  * points at them with JSON pointers.
  */
 
-export type HttpMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace";
+/** A method a Path Item names by a field of its own (OpenAPI 3.2 adds `query`). */
+export type FixedMethod = "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace" | "query";
+
+/**
+ * An operation's method as the document names it: a fixed field of its Path Item (`get`, `query`),
+ * or a key of its `additionalOperations` (OpenAPI 3.2), written as it is sent (`PURGE`, `COPY`).
+ */
+export type HttpMethod = FixedMethod | (string & {});
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
-import type { BodyKind } from "../../runtime/route-types.js";
+import type { BodyKind, SequenceKind } from "../../runtime/route-types.js";
+import type { OpenApiVersion } from "../schema/dialect.js";
 
 /** How a body's media type is encoded on the wire (the runtime's type), which decides how it is sent and parsed. */
 export type { BodyKind };
@@ -29,7 +37,9 @@ export interface ApiModel {
 export interface SourceInfo {
   /** the spec path as given, relative to the working directory, for headers and messages */
   readonly specPath: string;
-  readonly openapiVersion: "3.0" | "3.1";
+  readonly openapiVersion: OpenApiVersion;
+  /** "2.0" for a Swagger 2.0 document, read once upgraded to OpenAPI 3.0 */
+  readonly upgradedFrom?: "2.0";
   readonly title: string;
   readonly version: string;
 }
@@ -68,6 +78,10 @@ export interface OperationModel {
   /** whether the id was derived from method and path (the document has no operationId) */
   readonly derivedId: boolean;
   readonly method: HttpMethod;
+  /** the method as sent: a fixed one upper-cased ("GET", "QUERY"), an additional one as written ("PURGE") */
+  readonly httpMethod: string;
+  /** whether the operation is one of its Path Item's `additionalOperations` */
+  readonly additional: boolean;
   /** the path as written in the document ("/workers/{id}/documents") */
   readonly path: string;
   readonly pointer: string;
@@ -136,6 +150,18 @@ export interface BodyContentModel {
   readonly kind: BodyKind;
   /** pointer of the media type's schema; undefined when it has none */
   readonly schemaPointer?: string;
+  /**
+   * pointer of the media type's `itemSchema` (OpenAPI 3.2): the body is a sequence of items
+   * (server-sent events, JSON Lines, JSON text sequences, multipart/mixed), each of this schema
+   */
+  readonly itemSchemaPointer?: string;
+  /** how the items are framed, for a media type with an `itemSchema` the runtime reads and writes */
+  readonly sequence?: SequenceKind;
+  /**
+   * server-sent events whose item schema gives `data` a `contentMediaType` of JSON and a
+   * `contentSchema`: that schema's pointer (the client and server decode and check `data` with it)
+   */
+  readonly itemDataSchemaPointer?: string;
   /** the component key when the schema is exactly a $ref to "#/components/schemas/<key>" */
   readonly componentRef?: string;
   /** whether the schema, or one it references, has readOnly or writeOnly properties */
@@ -190,6 +216,10 @@ export interface OperationNames {
   readonly bodyValidators: Readonly<Record<string, string>>;
   /** per status, for statuses with a JSON body */
   readonly responseValidators: Readonly<Record<string, string>>;
+  /** per status and media type, for answers that are sequences of items: the validator of an item */
+  readonly itemValidators: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** per status and media type, for server-sent events whose `data` is JSON: the validator of `data` decoded */
+  readonly itemDataValidators: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /**
    * The validators above that are a component schema's own, shared because the body is exactly
    * that component and checked the same in every direction: the operation compiles no copy.

@@ -14,7 +14,7 @@ import { entriesAt, followRef, type Located, stringAt } from "./document-nodes.j
 import { deriveOperationId, toPascalCase } from "./names.js";
 import { unsupportedStyles } from "./operation-checks.js";
 import type { OperationDraft } from "./operation-names.js";
-import { buildOperation, HTTP_METHODS, type Sources } from "./operations.js";
+import { buildOperation, operationsOf, type Sources } from "./operations.js";
 import type { WebhookModel } from "./types.js";
 
 /** A webhook or callback before naming. */
@@ -32,7 +32,7 @@ export function buildWebhooks(sources: Sources, locate: Locate): { drafts: Webho
   const root = { node: sources.document, pointer: "#" };
   for (const [name, item, pointer] of entriesAt(root, "webhooks")) {
     const pathItem = followRef(sources.document, item, pointer);
-    for (const [method, operation] of pathItem === undefined ? [] : methodsOf(pathItem)) {
+    for (const [method, operation] of pathItem === undefined ? [] : operationsOf(pathItem)) {
       const draft = buildOperation(sources, `/${name}`, method, pathItem as Located, operation);
       if (draft.derivedId) diagnostics.push(missingId(`webhook "${name}" (${method.toUpperCase()})`, draft, locate));
       keep({ ...draft, kind: "webhook", name, typesKey: name });
@@ -41,14 +41,6 @@ export function buildWebhooks(sources: Sources, locate: Locate): { drafts: Webho
   for (const owner of declaringOperations(sources.document))
     for (const draft of callbacksOf(sources, owner)) keep(draft);
   return { drafts, diagnostics };
-}
-
-/** The operations of a Path Item, by method. */
-function methodsOf(pathItem: Located): [OperationDraft["method"], Located][] {
-  return HTTP_METHODS.filter((method) => isRecord(pathItem.node[method])).map((method) => [
-    method,
-    { node: pathItem.node[method] as Record<string, unknown>, pointer: appendPointer(pathItem.pointer, method) },
-  ]);
 }
 
 /** An operation under `paths` that declares callbacks, and its id (declared or derived, as operations.ts does). */
@@ -61,7 +53,7 @@ function declaringOperations(document: Record<string, unknown>): CallbackOwner[]
   const owners: CallbackOwner[] = [];
   for (const [path, item, pointer] of entriesAt({ node: document, pointer: "#" }, "paths")) {
     const pathItem = followRef(document, item, pointer);
-    for (const [method, operation] of pathItem === undefined ? [] : methodsOf(pathItem)) {
+    for (const [method, operation] of pathItem === undefined ? [] : operationsOf(pathItem)) {
       if (!isRecord(operation.node.callbacks)) continue;
       const declared = stringAt(operation.node, "operationId");
       const id = declared !== undefined && declared.trim() !== "" ? declared : deriveOperationId(method, path);
@@ -85,7 +77,7 @@ function callbacksOf(sources: Sources, owner: CallbackOwner): WebhookDraft[] {
       const pathItem = followRef(sources.document, item, appendPointer(callback.pointer, expression));
       return pathItem === undefined
         ? []
-        : methodsOf(pathItem).map((entry) => [expression, pathItem, ...entry] as const);
+        : operationsOf(pathItem).map((entry) => [expression, pathItem, ...entry] as const);
     });
     for (const [index, [expression, pathItem, method, operation]] of requests.entries()) {
       const stem = `${owner.id}${toPascalCase(name)}`;
@@ -108,7 +100,7 @@ function receivable(draft: WebhookDraft, locate: Locate): Diagnostic[] {
   const path = draft.parameters.path.map((parameter) =>
     createDiagnostic(
       "NOT_GENERATED",
-      `${label} (${draft.method.toUpperCase()}): path parameter "${parameter.name}" has no path to be read from (the receiver's path is the consumer's choice); the ${draft.kind} is left out of the receiver and the sender (the types describe it)`,
+      `${label} (${draft.httpMethod}): path parameter "${parameter.name}" has no path to be read from (the receiver's path is the consumer's choice); the ${draft.kind} is left out of the receiver and the sender (the types describe it)`,
       locate(parameter.pointer),
     ),
   );

@@ -32,8 +32,11 @@ export function dialectRules(name: Dialect): DialectRules {
   }
 }
 
-/** The dialect of an OpenAPI document's schemas, by its version. */
-export function openApiDialect(version: "3.0" | "3.1"): Dialect {
+/** The OpenAPI versions read as they are (a Swagger 2.0 document is read once upgraded to 3.0). */
+export type OpenApiVersion = "3.0" | "3.1" | "3.2";
+
+/** The dialect of an OpenAPI document's schemas, by its version: 3.1 and 3.2 speak the same. */
+export function openApiDialect(version: OpenApiVersion): Dialect {
   return version === "3.0" ? "openapi-3.0" : "openapi-3.1";
 }
 

@@ -44,12 +44,29 @@ const cases: { fixture: string; code: string; pointer: string; line?: number; co
   },
   { fixture: "not-openapi.yaml", code: "SPEC_NOT_OPENAPI", pointer: "", message: /no `openapi` version field/ },
   {
-    fixture: "swagger-2.yaml",
+    fixture: "swagger-1.2.yaml",
     code: "UNSUPPORTED_VERSION",
     pointer: "#/swagger",
     line: 1,
     column: 1,
-    message: /Swagger 2.0 documents are not supported/,
+    message: /Swagger "1.2" is not supported \(Swagger "2.0" and OpenAPI 3.0.x, 3.1.x and 3.2.x are\)/,
+  },
+  {
+    fixture: "swagger-2-unresolved-ref.yaml",
+    code: "REF_UNRESOLVED",
+    pointer: "#/paths/~1pets/post/parameters/0/schema/$ref",
+    line: 16,
+    column: 13,
+    message: /"#\/definitions\/Pett" does not resolve/,
+  },
+  {
+    // found once upgraded to 3.0, placed in the 2.0 file
+    fixture: "swagger-2-path-parameter.yaml",
+    code: "OAS_INVALID",
+    pointer: "#/paths/~1pets~1{id}/get",
+    line: 7,
+    column: 5,
+    message: /no path parameter "id" is declared/,
   },
   {
     fixture: "schema-invalid.yaml",
@@ -110,6 +127,14 @@ describe("diagnostics for invalid specs", () => {
     expect(error?.message).toMatch(message);
     expect(error?.hint.length).toBeGreaterThan(10);
     expect(error?.location?.file).toMatch(new RegExp(`${fixture.replace(".", "\\.")}$`));
+  });
+
+  it("a Swagger 2.0 document is checked against the 2.0 schema, each fault at its own place", async () => {
+    const diagnostics = await failureOf("swagger-2-invalid.yaml");
+    expect(errorsOf(diagnostics)).toEqual([
+      ["OAS_INVALID", "#/paths/~1pets/get/parameters/0/in", 11, 11],
+      ["OAS_INVALID", "#/paths/~1pets/get/parameters/0/collectionFormat", 13, 11],
+    ]);
   });
 
   it("an operation with a matrix path parameter is generated, with no warning", async () => {

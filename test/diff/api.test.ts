@@ -21,3 +21,38 @@ describe("runDiff from the package's API", () => {
     expect(formatReport(outcome.report, "markdown")).toMatch(/the documents are equivalent/);
   });
 });
+
+describe("runDiff across OpenAPI versions", () => {
+  it("a Swagger 2.0 document against its 3.1 successor reports only the version", async () => {
+    const outcome = await runDiff(
+      {
+        base: "test/diff/versions/pets-2.0.yaml",
+        head: "test/diff/versions/pets-3.1.yaml",
+        format: "json",
+        accepted: "spec/accepted-changes.yaml",
+        checkVersion: false,
+      },
+      repoRoot,
+    );
+    expect(outcome.report.changes.map((change) => [change.rule, change.before, change.after])).toEqual([
+      ["openapi-version-changed", "Swagger 2.0", "3.1.0"],
+    ]);
+  });
+
+  it("a 3.1 document against its 3.2 form, a GET made a QUERY, reports the operation replaced", async () => {
+    const outcome = await runDiff(
+      {
+        base: "test/diff/versions/pets-3.1.yaml",
+        head: "test/diff/versions/pets-3.2.yaml",
+        format: "json",
+        accepted: "spec/accepted-changes.yaml",
+        checkVersion: false,
+      },
+      repoRoot,
+    );
+    const rules = outcome.report.changes.map((change) => [change.rule, change.operation ?? ""]);
+    expect(rules).toContainEqual(["openapi-version-changed", ""]);
+    expect(rules).toContainEqual(["api-removed", "listPets"]);
+    expect(rules).toContainEqual(["endpoint-added", "searchPets"]);
+  });
+});

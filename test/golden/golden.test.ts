@@ -50,6 +50,7 @@ describe("golden files of the fixture specs", () => {
       "name-collisions",
       "nullable",
       "openapi-3.0",
+      "openapi-3.2",
       "pagination",
       "parameters",
       "read-write",

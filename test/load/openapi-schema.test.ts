@@ -1,6 +1,6 @@
 /**
  * The OpenAPI schema check compiled once per process gives exactly the errors of swagger-parser's
- * own check, for 3.0 and 3.1 documents, valid and not, but for the defects of its 3.1 schema that
+ * own check, for 2.0, 3.0 and 3.1 documents, valid and not, but for the defects of its 3.1 schema that
  * are mended (src/load/validator-defects.ts).
  */
 import { readFileSync } from "node:fs";
@@ -75,9 +75,55 @@ describe("the OpenAPI schema check", () => {
     expect(ours(misplaced)).not.toEqual([]);
   });
 
-  it("has none for other versions, which keep swagger-parser's own path", () => {
-    expect(openApiSchemaCheck("2.0")).toBeUndefined();
+  it("checks Swagger 2.0 as swagger-parser does, and has none for other versions", () => {
+    const swagger = { swagger: "2.0", info: { title: "t", version: "1" }, paths: { "/a": { get: {} } } };
+    const check = openApiSchemaCheck("2.0");
+    expect(check?.(swagger)).toBe(false);
+    expect(swaggerParserErrors(swagger)).toEqual(check?.errors);
+    expect(openApiSchemaCheck("1.2")).toBeUndefined();
     expect(openApiSchemaCheck(undefined)).toBeUndefined();
     expect(openApiSchemaCheck(3.1)).toBeUndefined();
+  });
+});
+
+describe("the OpenAPI 3.2 schema check (OAI's published schema)", () => {
+  const operation = { responses: { "200": { summary: "Found" } } };
+  const valid = {
+    openapi: "3.2.0",
+    $self: "https://example.com/api/openapi.yaml",
+    info: { title: "t", version: "1" },
+    servers: [{ url: "https://example.com", name: "production" }],
+    tags: [
+      { name: "a", summary: "A" },
+      { name: "b", parent: "a", kind: "nav" },
+    ],
+    paths: {
+      "/a": {
+        query: operation,
+        additionalOperations: { PURGE: operation },
+        get: { parameters: [{ name: "q", in: "querystring", content: { "application/json": {} } }], ...operation },
+      },
+    },
+    components: { mediaTypes: { Events: { itemSchema: { type: "object" } } } },
+  };
+  const invalid = (path: Record<string, unknown>): unknown[] => ours({ ...valid, paths: { "/a": path } });
+
+  it("accepts every field 3.2 adds", () => {
+    expect(ours(valid)).toEqual([]);
+    expect(openApiSchemaCheck("3.2.0")).toBe(openApiSchemaCheck("3.2.1"));
+    expect(openApiSchemaCheck("3.2.0")).not.toBe(openApiSchemaCheck("3.1.0"));
+  });
+
+  it("refuses what 3.2 forbids", () => {
+    expect(invalid({ additionalOperations: { POST: operation } })).not.toEqual([]);
+    const both = [
+      { name: "q", in: "querystring", content: { "application/json": {} } },
+      { name: "r", in: "query", schema: {} },
+    ];
+    expect(invalid({ get: { ...operation, parameters: both } })).not.toEqual([]);
+    expect(invalid({ get: { ...operation, parameters: [{ name: "q", in: "querystring", schema: {} }] } })).not.toEqual(
+      [],
+    );
+    expect(ours({ ...valid, $self: "https://example.com/a#b" })).not.toEqual([]);
   });
 });

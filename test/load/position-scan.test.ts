@@ -31,7 +31,12 @@ const corpus = corpusAvailable("position-scan rows of the corpus documents");
 const documents = [
   join(repoRoot, "spec/openapi.yaml"),
   ...readdirSync(join(repoRoot, "test/fixtures")).flatMap((name) =>
-    name === "invalid" || name === "lint" || name === "generality"
+    // swagger-parser, the full parse compared with, reads no OpenAPI 3.2; real-documents holds several
+    name === "invalid" ||
+    name === "lint" ||
+    name === "generality" ||
+    name === "openapi-3.2" ||
+    name === "real-documents"
       ? []
       : [join(repoRoot, "test/fixtures", name, "openapi.yaml")],
   ),

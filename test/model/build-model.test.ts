@@ -200,6 +200,8 @@ describe("operations", () => {
       responseTypes: { "200": "GetItemResponse200" },
       responseValidators: { "200": "validateGetItemResponse200" },
       bodyValidators: {},
+      itemValidators: {},
+      itemDataValidators: {},
       sharedValidators: [],
     });
     expect(postItems?.names).toMatchObject({

@@ -7,6 +7,7 @@
  * content-type parser hands the unread body stream over, so the body is read after the security
  * check and with the route's own limits.
  */
+import { METHODS } from "node:http";
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { mediaTypeEssence } from "../../media-types.js";
@@ -112,9 +113,26 @@ function mountRoute(
     scope.log.warn(`operation ${key} is not served: another operation already serves ${id}`);
     return;
   }
+  if (!acceptsMethod(scope, route.method, key)) return;
   mounted.add(id);
   const plan = new RoutePlan(route, key, picked, FASTIFY, settings);
   scope.route({ method: route.method, url: path.url, handler: (request, reply) => plan.handle(request, reply) });
+}
+
+/**
+ * Whether Fastify can route a method: its own (QUERY among them), or another Node's HTTP parser
+ * reads (`http.METHODS`: PURGE, COPY, LOCK, ...), which is added to Fastify's, with a body. Node's
+ * parser refuses any other method before a request reaches Fastify (400, "Invalid method"), so an
+ * operation of such a method (an OpenAPI 3.2 `additionalOperations` key) is not served, and said so.
+ */
+function acceptsMethod(scope: FastifyInstance, method: string, key: string): boolean {
+  if (scope.supportedMethods.includes(method)) return true;
+  if (!METHODS.includes(method)) {
+    scope.log.warn(`operation ${key} is not served: Node's HTTP parser refuses the method ${method}`);
+    return false;
+  }
+  scope.addHttpMethod(method, { hasBody: true });
+  return true;
 }
 
 /** The exact media types of every request body (ranges and multipart/form-data left out). */

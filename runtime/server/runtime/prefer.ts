@@ -123,7 +123,9 @@ function statusList(responses: readonly DeclaredResponse[]): string {
 
 /** The declared responses of a route, in the document's order, each with its examples. */
 function declaredResponses(document: unknown, route: Route): DeclaredResponse[] {
-  const operation = field(field(field(document, "paths"), route.path), route.method.toLowerCase());
+  const item = field(field(document, "paths"), route.path);
+  // an OpenAPI 3.2 additional operation is under `additionalOperations`, by its method as sent
+  const operation = field(item, route.method.toLowerCase()) ?? field(field(item, "additionalOperations"), route.method);
   const responses = field(operation, "responses");
   if (!isObject(responses)) return [];
   return Object.entries(responses)
@@ -137,14 +139,16 @@ function declaredResponses(document: unknown, route: Route): DeclaredResponse[] 
     });
 }
 
-/** The examples of a media type: its named `examples`, its `example`, then its schema's. */
+/** The examples of a media type: its named `examples` (their `dataValue` or `value`), its `example`, then its schema's. */
 function examplesOf(document: unknown, media: unknown): Map<string, unknown> {
   const examples = new Map<string, unknown>();
   const named = field(media, "examples");
   if (isObject(named)) {
     for (const [name, example] of Object.entries(named)) {
       const resolved = resolve(document, example);
-      if (isObject(resolved) && Object.hasOwn(resolved, "value")) examples.set(name, resolved["value"]);
+      // OpenAPI 3.2's `dataValue` is the example as data; `value`, before it, the same
+      const key = isObject(resolved) && Object.hasOwn(resolved, "dataValue") ? "dataValue" : "value";
+      if (isObject(resolved) && Object.hasOwn(resolved, key)) examples.set(name, resolved[key]);
     }
   }
   const schema = resolve(document, field(media, "schema"));

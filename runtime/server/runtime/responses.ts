@@ -19,6 +19,7 @@ import {
   PreparedJson,
 } from "./json-stream.js";
 import { createProblem, problemOutcome } from "./problems.js";
+import { isItems, itemsOutcome } from "./streams.js";
 import type { ResponseHeaders } from "./types.js";
 
 /**
@@ -61,6 +62,15 @@ export function compileResponder(route: Route, check: boolean, operation: string
     }
     const declared = lookup(answer.status);
     const content = answer.headers === undefined ? declared?.preferred : pickContent(declared, answer.headers);
+    if (content?.sequence !== undefined && isItems(answer.body))
+      return itemsOutcome(
+        { ...answer, body: answer.body },
+        route,
+        { ...content, sequence: content.sequence },
+        check,
+        operation,
+        request,
+      );
     if (isJsonStream(answer.body))
       return streamOutcome(answer as AnswerLike & { body: JsonStream }, declared, content, check, operation, request);
     const mismatch = check ? findMismatch(declared, content, answer) : undefined;

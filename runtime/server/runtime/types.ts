@@ -76,8 +76,17 @@ export interface HandlerInput<in out S extends OperationShape, out P = undefined
 /** Headers a handler adds to its answer ("content-type" picks one of the declared media types). */
 export type ResponseHeaders = Readonly<Record<string, string | number | string[]>>;
 
-/** A body as a handler may answer it: a JSON object or list may also come as a `JsonStream` or a `PreparedJson` of it. */
-type AnswerBody<B> = B extends Uint8Array ? B : B extends object ? B | JsonStream<B> | PreparedJson<B> : B;
+/**
+ * A body as a handler may answer it: a JSON object or list may also come as a `JsonStream` or a
+ * `PreparedJson` of it; a sequence of items (server-sent events, JSON Lines) as any iterable of them.
+ */
+type AnswerBody<B> = B extends Uint8Array
+  ? B
+  : B extends AsyncIterable<infer T>
+    ? AsyncIterable<T> | Iterable<T>
+    : B extends object
+      ? B | JsonStream<B> | PreparedJson<B>
+      : B;
 
 type Answer<S, B> = undefined extends B
   ? { readonly status: S; readonly body?: AnswerBody<B>; readonly headers?: ResponseHeaders }

@@ -1,4 +1,4 @@
-import { dialectRules } from "../../schema/dialect.js";
+import { dialectRules, type OpenApiVersion, openApiDialect } from "../../schema/dialect.js";
 import { indexDocument } from "./indexer.js";
 import { SchemaRegistry } from "./registry.js";
 import { DEFAULT_BASE_URI } from "./uri.js";
@@ -23,8 +23,8 @@ export interface DocumentRefs {
   enclosingId(holder: string): { readonly at: string; readonly id: string } | undefined;
 }
 
-export function documentRefs(document: unknown, version: "3.0" | "3.1"): DocumentRefs {
-  const registry = new SchemaRegistry(dialectRules(version === "3.1" ? "openapi-3.1" : "openapi-3.0"));
+export function documentRefs(document: unknown, version: OpenApiVersion): DocumentRefs {
+  const registry = new SchemaRegistry(dialectRules(openApiDialect(version)));
   const doc = registry.addDocument({
     root: document,
     retrievalUri: DEFAULT_BASE_URI,

@@ -23,16 +23,20 @@ const TOP_HANDLED: ReadonlySet<string> = new Set([
  */
 export function compareDocument(sides: DiffSides): Finding[] {
   const [base, head] = [sides.base.loaded.document, sides.head.loaded.document];
+  // a Swagger 2.0 side is read upgraded to 3.0: its version is the one it was written in
+  const [before, after] = [sides.base.loaded, sides.head.loaded].map((side) =>
+    side.upgradedFrom === undefined ? String(side.document.openapi) : `Swagger ${side.upgradedFrom}`,
+  );
   return [
-    ...(sameJson(base.openapi, head.openapi)
+    ...(before === after
       ? []
       : [
           {
             rule: "openapi-version-changed" as const,
             pointer: "#/openapi",
-            before: base.openapi,
-            after: head.openapi,
-            message: `OpenAPI version changed from ${String(base.openapi)} to ${String(head.openapi)}`,
+            before,
+            after,
+            message: `OpenAPI version changed from ${before} to ${after}`,
           },
         ]),
     ...compareInfo(base.info, head.info),

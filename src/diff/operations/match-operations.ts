@@ -34,5 +34,5 @@ export function matchOperations(base: readonly OperationModel[], head: readonly 
 
 /** "createVenue (POST /venues)": how the report names an operation. */
 export function describeOperation(operation: OperationModel): string {
-  return `${operation.id} (${operation.method.toUpperCase()} ${operation.path})`;
+  return `${operation.id} (${operation.httpMethod} ${operation.path})`;
 }

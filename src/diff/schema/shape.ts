@@ -3,7 +3,7 @@
  * one form, boolean schemas read as "anything" and "nothing". Child schemas stay as they are in
  * the document and are normalised when the comparison reaches them, so recursion costs nothing.
  */
-import { type DialectRules, dialectRules, openApiDialect } from "../../schema/dialect.js";
+import { type DialectRules, dialectRules, type OpenApiVersion, openApiDialect } from "../../schema/dialect.js";
 
 /** The JSON types a schema can name, apart from "null" (which a Shape keeps as `nullable`). */
 export type JsonType = "string" | "number" | "integer" | "boolean" | "object" | "array";
@@ -11,7 +11,7 @@ export type JsonType = "string" | "number" | "integer" | "boolean" | "object" | 
 /** A bundled document, the OpenAPI version that decides how its schemas read, and what was worked out about them. */
 export interface SchemaDoc {
   readonly document: unknown;
-  readonly version: "3.0" | "3.1";
+  readonly version: OpenApiVersion;
   /** the rules its schemas are read by (src/schema/dialect.ts) */
   readonly rules: DialectRules;
   readonly memo: SchemaMemo;
@@ -26,7 +26,7 @@ export interface SchemaMemo {
 }
 
 /** A schema document with nothing worked out yet. */
-export function createSchemaDoc(document: unknown, version: "3.0" | "3.1"): SchemaDoc {
+export function createSchemaDoc(document: unknown, version: OpenApiVersion): SchemaDoc {
   return {
     document,
     version,

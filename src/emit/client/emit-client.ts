@@ -1,5 +1,5 @@
 import type { EmitInput, GeneratedFile } from "../emitter.js";
-import { hasStyles } from "../routes/route-view.js";
+import { hasStreams, hasStyles } from "../routes/route-view.js";
 import { buildMethodView, type MethodView, type TypePart } from "./method-view.js";
 import { buildOptionsView, type OptionsView } from "./options-view.js";
 
@@ -22,15 +22,16 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
     methods,
   };
   const styles = [...model.operations, ...model.webhooks].some(hasStyles);
-  return [
-    render("client", view),
-    render("index", {}),
-    ...config.runtime.take("client", styles ? [] : [STYLES_RUNTIME]),
-  ];
+  const streams = model.operations.some(hasStreams);
+  const left = [...(styles ? [] : [STYLES_RUNTIME]), ...(streams ? [] : [STREAMS_RUNTIME])];
+  return [render("client", view), render("index", {}), ...config.runtime.take("client", left)];
 }
 
 /** Written only for specs with label or matrix path parameters or cookie parameters (the routes' style encoder). */
 const STYLES_RUNTIME = "client/styles.ts";
+
+/** Written only for specs with answers that are sequences of items (the routes' stream reader). */
+const STREAMS_RUNTIME = "client/streams.ts";
 
 /** What client.ts imports: only what its methods and options use, so no import is left unused. */
 function importsView(

@@ -121,6 +121,9 @@ function returnParts(operation: OperationModel): TypePart[] {
 function responseParts(response: ResponseModel, typeName: string | undefined): TypePart[] {
   if (response.contents.length === 0) return [builtin("undefined")];
   return response.contents.map((content) => {
+    // a sequence of items: the status's type, an async iterable of them
+    if (content.sequence !== undefined && content.itemSchemaPointer !== undefined && typeName !== undefined)
+      return generated(typeName);
     if (content.kind === "binary") return builtin("Blob");
     if (content.kind !== "json") return builtin("string");
     return content.schemaPointer !== undefined && typeName !== undefined ? generated(typeName) : builtin("unknown");
@@ -145,7 +148,7 @@ function uniqueParts(parts: readonly TypePart[]): TypePart[] {
 
 /** Summary, description, then the method and path; `@deprecated` when the spec says so. */
 function methodDoc(operation: OperationModel): string {
-  const lines = [operation.summary, operation.description, `\`${operation.method.toUpperCase()} ${operation.path}\``];
+  const lines = [operation.summary, operation.description, `\`${operation.httpMethod} ${operation.path}\``];
   const text = lines
     .filter((line): line is string => line !== undefined && line.trim() !== "")
     .map((line) => line.trim())

@@ -19,8 +19,9 @@ const DIALECT = "https://json-schema.org/draft/2020-12/schema";
  * say so in `$schema`); from a 3.0 document they are OpenAPI 3.0 Schema Objects.
  */
 export function emitJsonSchemas({ model, document }: EmitInput): GeneratedFile[] {
-  const dialect = model.source.openapiVersion === "3.1" ? { $schema: DIALECT } : {};
-  const rewriter = new Rewriter(document, model.source.openapiVersion === "3.1");
+  const jsonSchema = model.source.openapiVersion !== "3.0";
+  const dialect = jsonSchema ? { $schema: DIALECT } : {};
+  const rewriter = new Rewriter(document, jsonSchema);
   const defs: Record<string, unknown> = Object.fromEntries(
     model.schemas.map((schema) => [schema.name, rewriter.rewrite(component(document, schema.name), false)]),
   );

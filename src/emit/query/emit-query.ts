@@ -1,8 +1,9 @@
 import type { OperationModel } from "../../model/types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { callConstName } from "../routes/emit-routes.js";
+import { hasStreams } from "../routes/route-view.js";
 import { wrap } from "../server/emit-server.js";
-import { buildInvalidationMap, type Invalidation, isMutation } from "./invalidation-map.js";
+import { buildInvalidationMap, type Invalidation, isMutation, isQuery } from "./invalidation-map.js";
 import { type PagingRule, pagingOf } from "./paging.js";
 
 /** Why a query is invalidated, as its entry's comment says it. */
@@ -22,10 +23,10 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
   const map = buildInvalidationMap(model, document);
   const byName = new Map(model.operations.map((operation) => [operation.names.method, operation]));
   const title = `${model.source.title} (version ${model.source.version})`;
-  const gets = model.operations.filter((operation) => operation.method === "get");
+  const gets = model.operations.filter(isQuery);
   const view = {
     fileDoc: wrap(
-      `TanStack Query v5 options of ${title}: for each GET operation its query key and \`{ queryKey, queryFn }\` (and, for one paged by a cursor, offset or page query parameter, infinite query options), for each other operation \`{ mutationKey, mutationFn, onSuccess }\`, whose onSuccess invalidates the queries the spec says it can change. @tanstack/query-core is a peer dependency of this entry point (for its types only).`,
+      `TanStack Query v5 options of ${title}: for each GET (and QUERY) operation its query key and \`{ queryKey, queryFn }\` (and, for one paged by a cursor, offset or page query parameter, infinite query options), for each other operation \`{ mutationKey, mutationFn, onSuccess }\`, whose onSuccess invalidates the queries the spec says it can change. @tanstack/query-core is a peer dependency of this entry point (for its types only).`,
     ),
     root: keyRoot(model.source.title),
     queries: gets.map((operation) => queryView(operation, config.paging)),
@@ -58,9 +59,11 @@ function targetView(path: string): { readonly path: string; readonly templated: 
 }
 
 function queryView(operation: OperationModel, rules: readonly PagingRule[]): object {
-  const required = [...operation.parameters.path, ...operation.parameters.query, ...operation.parameters.header].some(
-    (parameter) => parameter.required,
-  );
+  const required =
+    operation.requestBody?.required === true ||
+    [...operation.parameters.path, ...operation.parameters.query, ...operation.parameters.header].some(
+      (parameter) => parameter.required,
+    );
   const paging = pagingOf(operation, rules);
   return {
     name: operation.names.method,
@@ -70,6 +73,7 @@ function queryView(operation: OperationModel, rules: readonly PagingRule[]): obj
     fixedPath: !hasPathParameters(operation),
     optionsName: `${operation.names.method}QueryOptions`,
     optional: !required,
+    ...(hasStreams(operation) ? { stream: { optionsName: `${operation.names.method}StreamOptions` } } : {}),
     ...(paging === undefined
       ? {}
       : { infinite: { ...paging, optionsName: `${operation.names.method}InfiniteQueryOptions` } }),
@@ -82,7 +86,7 @@ function hasPathParameters(operation: OperationModel): boolean {
 }
 
 function routeText(operation: OperationModel): string {
-  return `${operation.method.toUpperCase()} ${operation.path}`;
+  return `${operation.httpMethod} ${operation.path}`;
 }
 
 /**

@@ -28,8 +28,16 @@ export interface Invalidation {
 /** Mutations by method name, each with the queries it invalidates (sorted by name). */
 export type InvalidationMap = Readonly<Record<string, readonly Invalidation[]>>;
 
-const READS = new Set(["get", "head", "options", "trace"]);
+const READS = new Set(["get", "head", "options", "trace", "query"]);
 const COMPONENT_PREFIX = "#/components/schemas/";
+
+/**
+ * Whether an operation is read with query options: a GET, or a QUERY (OpenAPI 3.2: a safe,
+ * idempotent read whose input is a body, which its key holds).
+ */
+export function isQuery(operation: OperationModel): boolean {
+  return operation.method === "get" || operation.method === "query";
+}
 
 /** Whether an operation changes data (and so invalidates queries) rather than reads it. */
 export function isMutation(operation: OperationModel): boolean {
@@ -40,13 +48,11 @@ export function isMutation(operation: OperationModel): boolean {
 export function buildInvalidationMap(model: ApiModel, document: unknown): InvalidationMap {
   const graph = new SchemaGraph(document);
   // each query's path segments and the schemas it reads, found once for every mutation
-  const queries = model.operations
-    .filter((operation) => operation.method === "get")
-    .map((query) => ({
-      name: query.names.method,
-      segments: segmentsOf(query.path),
-      read: graph.reachable(successPointers(query)),
-    }));
+  const queries = model.operations.filter(isQuery).map((query) => ({
+    name: query.names.method,
+    segments: segmentsOf(query.path),
+    read: graph.reachable(successPointers(query)),
+  }));
   const map: Record<string, readonly Invalidation[]> = {};
   for (const mutation of model.operations.filter(isMutation)) {
     const own = { method: mutation.method, segments: segmentsOf(mutation.path) };

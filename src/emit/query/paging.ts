@@ -68,7 +68,7 @@ function operationProblem(model: ApiModel, rule: PagingRule): string | undefined
   const operation = model.operations.find((candidate) => candidate.id === rule.operation);
   if (operation === undefined) return `the document has no operation "${rule.operation}"`;
   if (operation.method !== "get")
-    return `${operation.id} is ${operation.method.toUpperCase()} ${operation.path}: only GET operations have query options`;
+    return `${operation.id} is ${operation.httpMethod} ${operation.path}: only GET operations have query options`;
   if (!hasOptionalQuery(operation, rule.parameter))
     return `${operation.id} has no optional query parameter "${rule.parameter}"`;
   return undefined;

@@ -33,7 +33,7 @@ export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
       name: routeConstName(operation),
       callName: callConstName(operation),
       key: operation.names.method,
-      doc: `\`${operation.method.toUpperCase()} ${operation.path}\` (${operation.names.method}): its entry in \`routes\`.`,
+      doc: `\`${operation.httpMethod} ${operation.path}\` (${operation.names.method}): its entry in \`routes\`.`,
       route,
       call: { ...route, validators: request },
       responses,

@@ -1,5 +1,4 @@
 import type {
-  HttpMethod,
   Route,
   RouteContent,
   RouteEncoders,
@@ -26,6 +25,8 @@ export interface ValidatorsView {
   readonly cookies?: CodeRef;
   readonly body: Readonly<Record<string, CodeRef>>;
   readonly responses: Readonly<Record<string, CodeRef>>;
+  readonly items?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
+  readonly itemData?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
 }
 
 /** The query styles whose object values the server reads by property name or as `k1,v1,k2,v2`. */
@@ -50,12 +51,13 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     mediaType: c.mediaType,
     kind: c.kind,
     ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}),
+    ...(c.sequence !== undefined && c.itemSchemaPointer !== undefined ? { sequence: c.sequence } : {}),
   });
   const body = operation.requestBody;
   const responses = Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)]));
   return {
     operationId: operation.id,
-    method: operation.method.toUpperCase() as HttpMethod,
+    method: operation.httpMethod,
     path: operation.path,
     pathParams: operation.parameters.path.map((p) => p.name),
     ...pathStyles(operation.parameters.path.filter((p) => p.style !== "simple").map(objectParameter)),
@@ -96,6 +98,7 @@ const ENCODERS = {
   styles: { name: "styleEncoder", module: "styles" },
   auth: { name: "authEncoder", module: "auth" },
   answers: { name: "answerReader", module: "answers" },
+  stream: { name: "streamReader", module: "streams" },
 } as const;
 
 /** An encoder a route names: the constant, and the client module (under client/) that exports it. */
@@ -114,12 +117,14 @@ function encodersOf(operation: OperationModel, model: ApiModel): Partial<Record<
     ...(hasStyles(operation) ? { styles: ENCODERS.styles } : {}),
     ...(hasOtherAuth(operation, model) ? { auth: ENCODERS.auth } : {}),
     ...(hasOtherAnswers(operation) ? { answers: ENCODERS.answers } : {}),
+    ...(hasStreams(operation) ? { stream: ENCODERS.stream } : {}),
   };
 }
 
 /** Whether an operation has an answer of another kind than JSON, whose body the answer reader reads. */
 function hasOtherAnswers({ responses }: OperationModel): boolean {
-  return responses.some((response) => response.contents.some((c) => c.kind !== "json"));
+  const streamed = (c: BodyContentModel): boolean => c.sequence !== undefined && c.itemSchemaPointer !== undefined;
+  return responses.some((response) => response.contents.some((c) => c.kind !== "json" && !streamed(c)));
 }
 
 /** The client's encoders an operation needs, as its route names them: only those it needs. */
@@ -141,6 +146,11 @@ export function encoderImports(operations: readonly OperationModel[], model: Api
 export function hasOtherBody({ requestBody }: OperationModel): boolean {
   const contents = requestBody?.contents ?? [];
   return contents.length > 1 || contents.some((c) => c.kind !== "json" || c.mediaType.includes("*"));
+}
+
+/** Whether an answer of an operation is a sequence of items the runtime reads (server-sent events, JSON Lines, ...). */
+export function hasStreams({ names }: OperationModel): boolean {
+  return Object.keys(names.itemValidators).length > 0;
 }
 
 /** Whether an operation has path, query or header parameters (cookies are the style encoder's). */
@@ -181,6 +191,8 @@ function validatorsView({ names }: OperationModel): ValidatorsView {
     ...(names.cookiesValidator !== undefined ? { cookies: ref(names.cookiesValidator) } : {}),
     body: refs(names.bodyValidators),
     responses: refs(names.responseValidators),
+    ...nested("items", names.itemValidators, refs),
+    ...nested("itemData", names.itemDataValidators, refs),
   };
 }
 
@@ -196,4 +208,17 @@ function schemeView(name: string, model: ApiModel): RouteSecurityScheme[] {
       ...(scheme.scheme !== undefined ? { httpScheme: scheme.scheme } : {}),
     },
   ];
+}
+
+/** Validators by status, then media type, under `key`; absent when there are none. */
+function nested<K extends string>(
+  key: K,
+  byStatus: Readonly<Record<string, Readonly<Record<string, string>>>>,
+  refs: (byKey: Readonly<Record<string, string>>) => Record<string, CodeRef>,
+): Partial<Record<K, Record<string, Record<string, CodeRef>>>> {
+  const entries = Object.entries(byStatus);
+  if (entries.length === 0) return {};
+  return { [key]: Object.fromEntries(entries.map(([status, byType]) => [status, refs(byType)])) } as Partial<
+    Record<K, Record<string, Record<string, CodeRef>>>
+  >;
 }

@@ -44,7 +44,7 @@ export interface HandlerView {
 /** `credentialSchemes`: the security schemes whose credential goes to the authenticate hook (all but mutualTLS). */
 export function buildHandlerView(operation: OperationModel, credentialSchemes: ReadonlySet<string>): HandlerView {
   const { names } = operation;
-  const line = `${operation.method.toUpperCase()} ${operation.path}`;
+  const line = `${operation.httpMethod} ${operation.path}`;
   const summary = operation.summary ?? operation.id;
   const parts = bodyParts(operation);
   return {
@@ -96,7 +96,9 @@ function bodyPart(content: BodyContentModel, typeName: string | undefined): Body
 }
 
 function responseView(response: ResponseModel, typeName: string | undefined): ResponseView {
-  const bytes = response.contents.some((content) => content.kind === "binary") ? { bytes: true as const } : {};
+  const bytes = response.contents.some((content) => content.kind === "binary" && content.sequence === undefined)
+    ? { bytes: true as const }
+    : {};
   if (response.contents.length === 0) return { status: response.status, empty: true };
   if (typeName === undefined) return { status: response.status, untyped: true };
   return { status: response.status, type: typeName, ...bytes };

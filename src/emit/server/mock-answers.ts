@@ -179,13 +179,15 @@ export function guidedSample(
   return undefined;
 }
 
-/** The example values of a media type: each of `examples` (following $refs, skipping externalValue), then `example`. */
+/** The example values of a media type: each of `examples` (`dataValue` or `value`, following $refs, skipping externalValue), then `example`. */
 function mediaExamples(content: BodyContentModel, document: unknown, source: SchemaSource): unknown[] {
   const media = resolvePointer(document, content.pointer);
   if (!isRecord(media)) return [];
   const examples = isRecord(media["examples"]) ? Object.values(media["examples"]) : [];
   const values = examples.flatMap((example) => {
     const resolved = isRecord(example) && typeof example["$ref"] === "string" ? source.deref(example["$ref"]) : example;
+    // OpenAPI 3.2's `dataValue` is the example as data; `value`, before it, the same
+    if (isRecord(resolved) && Object.hasOwn(resolved, "dataValue")) return [resolved["dataValue"]];
     return isRecord(resolved) && Object.hasOwn(resolved, "value") ? [resolved["value"]] : [];
   });
   return media["example"] === undefined ? values : [...values, media["example"]];

@@ -13,7 +13,7 @@ export type Unmarked<T> = T extends $Read<infer U> ? Unmarked<U> : T extends $Wr
  * properties out and response types writeOnly ones (openapi-typescript's Writable/Readable).
  */
 export async function emitTypes({ model, document }: EmitInput): Promise<GeneratedFile[]> {
-  const base = renderOpenapiTypes(document, model.usesReadWrite, callbackItems(model));
+  const base = renderOpenapiTypes(document, model.usesReadWrite, callbackItems(model), itemSchemas(model));
   const schemas = new Map(model.schemas.map((schema) => [schema.name, schema]));
   const componentNames = new Set(model.schemas.map((schema) => schema.typeName));
   const aliases = [
@@ -24,6 +24,17 @@ export async function emitTypes({ model, document }: EmitInput): Promise<Generat
   ];
   const content = `${base}\n${model.usesReadWrite ? UNMARKED : ""}${printAliases(aliases)}`;
   return [{ path: "types.ts", content }];
+}
+
+/** The schemas of the items of sequences (and of JSON event data), which the aliases name as components. */
+function itemSchemas(model: EmitInput["model"]): string[] {
+  const contents = [...model.operations, ...model.webhooks].flatMap((operation) => [
+    ...(operation.requestBody?.contents ?? []),
+    ...operation.responses.flatMap((response) => response.contents),
+  ]);
+  return contents.flatMap((content) =>
+    [content.itemSchemaPointer, content.itemDataSchemaPointer].filter((pointer) => pointer !== undefined),
+  );
 }
 
 /** Each callback's Path Item, by the key it is typed under in `webhooks`. */

@@ -1,4 +1,5 @@
 import type { BodyContentModel, OperationModel, ResponseModel, SchemaModel, WebhookModel } from "../../model/types.js";
+import { hoistedKey } from "./types-document.js";
 
 /** One exported alias: `export type <name> = <type>;` with its JSDoc. */
 export interface TypeAlias {
@@ -33,11 +34,13 @@ export function operationAliases(
   const { names } = operation;
   const hook = "typesKey" in operation ? operation : undefined;
   const item = hook === undefined ? `paths[${quote(operation.path)}]` : `webhooks[${quote(hook.typesKey)}]`;
-  const base = `${item}[${quote(operation.method)}]`;
+  // an OpenAPI 3.2 additional operation is typed under its Path Item's `additionalOperations`
+  const member = operation.additional ? `["additionalOperations"]` : "";
+  const base = `${item}${member}[${quote(operation.method)}]`;
   const label =
     hook === undefined
-      ? `\`${operation.id}\` (${operation.method.toUpperCase()} ${operation.path})`
-      : `the ${hook.kind} \`${operation.id}\` (${operation.method.toUpperCase()} ${hook.kind === "webhook" ? hook.name : `${hook.owner} ${hook.name}`})`;
+      ? `\`${operation.id}\` (${operation.httpMethod} ${operation.path})`
+      : `the ${hook.kind} \`${operation.id}\` (${operation.httpMethod} ${hook.kind === "webhook" ? hook.name : `${hook.owner} ${hook.name}`})`;
   const aliases: TypeAlias[] = [];
   const add = (name: string | undefined, type: string, docs: string): void => {
     if (name !== undefined && !componentNames.has(name)) aliases.push({ name, type, docs });
@@ -46,7 +49,9 @@ export function operationAliases(
   add(names.queryType, `NonNullable<${base}["parameters"]["query"]>`, `Query parameters of ${label}.`);
   add(names.headersType, `NonNullable<${base}["parameters"]["header"]>`, `Header parameters of ${label}.`);
   add(names.cookiesType, `NonNullable<${base}["parameters"]["cookie"]>`, `Cookie parameters of ${label}.`);
-  const body = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
+  const body =
+    operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined || c.itemSchemaPointer !== undefined) ??
+    [];
   if (body.length > 0) {
     const bodyBase = `NonNullable<${base}["requestBody"]>["content"]`;
     add(
@@ -57,7 +62,9 @@ export function operationAliases(
   }
   for (const response of operation.responses) {
     const name = names.responseTypes[response.status];
-    const contents = response.contents.filter((c) => c.schemaPointer !== undefined);
+    const contents = response.contents.filter(
+      (c) => c.schemaPointer !== undefined || c.itemSchemaPointer !== undefined,
+    );
     const responseBase = `${base}["responses"][${statusKey(response.status)}]["content"]`;
     add(
       name,
@@ -69,13 +76,22 @@ export function operationAliases(
   return aliases;
 }
 
-/** A component's own alias when the content is exactly a $ref to it; else an indexed access. */
+/**
+ * A component's own alias when the content is exactly a $ref to it; else an indexed access. A
+ * sequence of items (an `itemSchema` the runtime frames) is an async iterable of its items (a
+ * request's may be any iterable); a server-sent event is `{ event?, data, id?, retry? }`, its
+ * `data` typed by its `contentSchema` when that is JSON.
+ */
 function contentType(
   content: BodyContentModel,
   base: string,
   view: "Readable" | "Writable",
   schemas: ReadonlyMap<string, SchemaModel>,
 ): string {
+  if (content.itemSchemaPointer !== undefined && content.sequence !== undefined) {
+    const item = itemType(content);
+    return view === "Readable" ? `AsyncIterable<${item}>` : `AsyncIterable<${item}> | Iterable<${item}>`;
+  }
   const component = content.componentRef === undefined ? undefined : schemas.get(content.componentRef);
   const raw =
     component !== undefined && !content.hasReadWrite ? component.typeName : `${base}[${quote(content.mediaType)}]`;
@@ -96,4 +112,12 @@ function statusKey(status: string): string {
 function union(types: readonly string[]): string {
   const unique = [...new Set(types)];
   return unique.length === 0 ? "never" : unique.join(" | ");
+}
+
+/** The type of one item of a sequence: its schema's (hoisted as a component by types-document.ts), or an event's. */
+function itemType(content: BodyContentModel): string {
+  const schema = (pointer: string): string => `components["schemas"][${quote(hoistedKey(pointer))}]`;
+  if (content.sequence !== "sse") return schema(content.itemSchemaPointer ?? "");
+  const data = content.itemDataSchemaPointer === undefined ? "string" : schema(content.itemDataSchemaPointer);
+  return `{ event?: string; data: ${data}; id?: string; retry?: number }`;
 }

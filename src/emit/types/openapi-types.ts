@@ -1,5 +1,6 @@
 import type { transformSchema } from "openapi-typescript";
 import { loadOpenapiTypescript } from "../typescript-once.js";
+import { placeExtraOperations, standInExtraOperations } from "./extra-operations.js";
 import { typesDocument } from "./types-document.js";
 
 type OpenApiDocument = Parameters<typeof transformSchema>[0];
@@ -19,15 +20,18 @@ export function renderOpenapiTypes(
   document: Readonly<Record<string, unknown>>,
   readWriteMarkers: boolean,
   callbacks: Readonly<Record<string, string>> = {},
+  hoisted: readonly string[] = [],
 ): string {
   // The transform writes into the document it is given (discriminator enums): it is given a copy,
   // with every $ref against the root and to a whole component (types-document.ts). Bundling always
   // leaves a `components` object, which gives `components` its usual members.
-  const copy = typesDocument(document, callbacks);
+  const copy = typesDocument(document, callbacks, hoisted);
+  const standIns = standInExtraOperations(copy);
   const schema = (copy.components === undefined ? { ...copy, components: {} } : copy) as unknown as OpenApiDocument;
   const options = { silent: true, emptyObjectsUnknown: true, readWriteMarkers };
   const { astToString, transformSchema } = loadOpenapiTypescript();
-  return withNullableRequired(astToString(transformSchema(schema, transformContext(schema, options))));
+  const nodes = placeExtraOperations(transformSchema(schema, transformContext(schema, options)), standIns);
+  return withNullableRequired(astToString(nodes as Parameters<typeof astToString>[0]));
 }
 
 /** openapi-typescript's helper for `allOf` with `required`, as it prints it. */

@@ -1,6 +1,7 @@
 import { documentRefs } from "../../compiler/index.js";
 import { appendPointer, escapePointerSegment, pointerSegments, resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
+import type { OpenApiVersion } from "../../schema/dialect.js";
 import { keywordsWhere } from "../../schema/vocabulary.js";
 
 /**
@@ -18,6 +19,11 @@ import { keywordsWhere } from "../../schema/vocabulary.js";
  * - no schema keeps its `$defs`: openapi-typescript would print them as a required property of
  *   the object, which no value has (every definition a `$ref` uses is a component by then).
  *
+ * - a Media Type Object given by `$ref` (OpenAPI 3.2's `components.mediaTypes`) is written in
+ *   place, which openapi-typescript does not follow;
+ * - the schemas the aliases name that openapi-typescript does not type (`hoisted`: an `itemSchema`,
+ *   the schema of an `in: querystring` parameter) become components of their own, as above;
+ *
  * - each callback's Path Item (`callbacks`: key → its pointer) is copied under `webhooks` by that
  *   key, which openapi-typescript types as it types webhooks (it prints no callback of its own).
  *
@@ -26,17 +32,23 @@ import { keywordsWhere } from "../../schema/vocabulary.js";
 export function typesDocument(
   document: Readonly<Record<string, unknown>>,
   callbacks: Readonly<Record<string, string>> = {},
+  hoisted: readonly string[] = [],
 ): Record<string, unknown> {
   const copy = structuredClone(document) as Record<string, unknown>;
+  inlineMediaTypeRefs(copy);
   if (Object.keys(callbacks).length > 0) {
     const webhooks = isRecord(copy.webhooks) ? copy.webhooks : {};
     for (const [key, pointer] of Object.entries(callbacks))
       webhooks[key] = structuredClone(resolvePointer(copy, pointer));
     copy.webhooks = webhooks;
   }
-  const refs = collectRefs(copy, copy["openapi"]?.toString().startsWith("3.1") === true ? "3.1" : "3.0");
+  const refs = collectRefs(copy, copy["openapi"]?.toString().startsWith("3.0") === true ? "3.0" : "3.1");
   for (const ref of refs) if (ref.target !== undefined) ref.node.$ref = `#${ref.target}`;
-  hoistTargets(copy, refs);
+  hoistTargets(
+    copy,
+    refs,
+    hoisted.map((pointer) => pointer.slice(1)),
+  );
   dropDefinitions(copy, "");
   return copy;
 }
@@ -64,7 +76,7 @@ interface FoundRef {
 }
 
 /** Every `$ref` of the document (not inside `enum` or `const` values), each with its target's root pointer. */
-function collectRefs(document: Record<string, unknown>, version: "3.0" | "3.1"): FoundRef[] {
+function collectRefs(document: Record<string, unknown>, version: OpenApiVersion): FoundRef[] {
   const refs = documentRefs(document, version);
   const found: FoundRef[] = [];
   const visit = (value: unknown, pointer: string): void => {
@@ -87,12 +99,12 @@ function collectRefs(document: Record<string, unknown>, version: "3.0" | "3.1"):
  * a parameter two operations share), the deepest first, so that every pointer still to be moved
  * stays where it was.
  */
-function hoistTargets(document: Record<string, unknown>, refs: readonly FoundRef[]): void {
+function hoistTargets(document: Record<string, unknown>, refs: readonly FoundRef[], more: readonly string[]): void {
   const targets = [
     ...new Set(
-      refs
-        .map((ref) => ref.target)
-        .filter((target): target is string => target !== undefined && hoistedTo(target) !== undefined),
+      [...refs.map((ref) => ref.target), ...more].filter(
+        (target): target is string => target !== undefined && hoistedTo(target) !== undefined,
+      ),
     ),
   ];
   targets.sort((a, b) => pointerSegments(b).length - pointerSegments(a).length || a.localeCompare(b));
@@ -119,9 +131,14 @@ function hoistTargets(document: Record<string, unknown>, refs: readonly FoundRef
 function hoistedTo(target: string): "schemas" | "parameters" | undefined {
   const segments = pointerSegments(target);
   if (segments[0] === "components" && segments[1] === "schemas") return segments.length > 3 ? "schemas" : undefined;
-  if (segments.includes("schema")) return "schemas";
+  if (segments.includes("schema") || segments.includes("itemSchema")) return "schemas";
   if (segments[0] === "paths" && segments.at(-2) === "parameters") return "parameters";
   return undefined;
+}
+
+/** The key under `components.schemas` of a schema `hoisted` names ("#/paths/..."), as the types name it. */
+export function hoistedKey(pointer: string): string {
+  return keyOf(pointer.slice(1));
 }
 
 /** The component key of a moved schema: its pointer, without the `components/schemas/` of one inside a component. */
@@ -152,4 +169,27 @@ function setAt(document: unknown, pointer: string, value: unknown): void {
   const last = segments.at(-1) ?? "";
   if (Array.isArray(parent)) parent[Number(last)] = value;
   else parent[last] = value;
+}
+
+const MEDIA_TYPES = "#/components/mediaTypes/";
+
+/** Writes each Media Type Object given by `$ref` to `components.mediaTypes` in place, a chain of them followed. */
+function inlineMediaTypeRefs(document: Record<string, unknown>): void {
+  const visit = (value: unknown, key: string): void => {
+    if (Array.isArray(value)) for (const item of value) visit(item, "");
+    if (!isRecord(value) || DATA.has(key)) return;
+    if (key === "content")
+      for (const [mediaType, media] of Object.entries(value)) value[mediaType] = followMediaType(document, media);
+    for (const [name, child] of Object.entries(value)) visit(child, name);
+  };
+  visit(document, "");
+}
+
+function followMediaType(document: Record<string, unknown>, media: unknown): unknown {
+  let found = media;
+  for (let hops = 0; hops < 32 && isRecord(found) && typeof found.$ref === "string"; hops++) {
+    if (!found.$ref.startsWith(MEDIA_TYPES)) break;
+    found = structuredClone(resolvePointer(document, found.$ref));
+  }
+  return found;
 }

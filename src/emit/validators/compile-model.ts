@@ -1,6 +1,7 @@
 import { type CompiledValidators, compileValidators, SchemaCompileError } from "../../compiler/index.js";
 import { createDiagnostic, GenerationFailed } from "../../diagnostics/diagnostic.js";
 import type { ApiModel } from "../../model/types.js";
+import { openApiDialect } from "../../schema/dialect.js";
 import {
   componentEntries,
   operationEntries,
@@ -27,7 +28,7 @@ export function compileModelValidators(
         ...[...model.operations, ...model.webhooks].flatMap(operationEntries),
       ]),
       formats,
-      dialect: model.source.openapiVersion === "3.0" ? "openapi-3.0" : "openapi-3.1",
+      dialect: openApiDialect(model.source.openapiVersion),
       preamble: `import type * as T from "../types.js";`,
       publicTypes: { from: "./types.js" },
     });

@@ -70,7 +70,25 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
       direction: "response",
     });
   }
+  entries.push(...itemEntries(operation));
   return entries;
+}
+
+/** An item's validator (and a JSON event `data`'s) for each answer that is a sequence of items. */
+function itemEntries(operation: OperationModel): ValidatorEntry[] {
+  const { names } = operation;
+  return operation.responses.flatMap((response) =>
+    response.contents.flatMap((content): ValidatorEntry[] => {
+      const item = names.itemValidators[response.status]?.[content.mediaType];
+      const data = names.itemDataValidators[response.status]?.[content.mediaType];
+      const entries: ValidatorEntry[] = [];
+      if (item !== undefined && content.itemSchemaPointer !== undefined)
+        entries.push({ name: item, schema: { pointer: content.itemSchemaPointer }, direction: "response" });
+      if (data !== undefined && content.itemDataSchemaPointer !== undefined)
+        entries.push({ name: data, schema: { pointer: content.itemDataSchemaPointer }, direction: "response" });
+      return entries;
+    }),
+  );
 }
 
 /**

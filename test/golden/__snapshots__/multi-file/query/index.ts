@@ -2,10 +2,10 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /**
- * TanStack Query v5 options of Orders in several files (version 1.0.0): for each GET operation its
- * query key and `{ queryKey, queryFn }` (and, for one paged by a cursor, offset or page query
- * parameter, infinite query options), for each other operation `{ mutationKey, mutationFn,
- * onSuccess }`, whose onSuccess invalidates the queries the spec says it can change.
+ * TanStack Query v5 options of Orders in several files (version 1.0.0): for each GET (and QUERY)
+ * operation its query key and `{ queryKey, queryFn }` (and, for one paged by a cursor, offset or
+ * page query parameter, infinite query options), for each other operation `{ mutationKey,
+ * mutationFn, onSuccess }`, whose onSuccess invalidates the queries the spec says it can change.
  * @tanstack/query-core is a peer dependency of this entry point (for its types only).
  */
 import type { DataTag } from "@tanstack/query-core";

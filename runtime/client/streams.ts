@@ -1,0 +1,257 @@
+/**
+ * Answers that are sequences of items (an OpenAPI 3.2 `itemSchema`), read as they arrive: server-
+ * sent events as WHATWG's HTML standard parses an event stream, JSON Lines (one JSON text per
+ * line), and JSON text sequences (RFC 7464: each record starts with RS, U+001E). Each item is
+ * checked against its schema when answers are checked; one that does not parse or does not match
+ * ends the items with a `ResponseValidationError` (the items before it have been yielded), which a
+ * failure of the connection (`ApiNetworkError`) or the caller's abort (its reason) is not. Server-
+ * sent events reconnect after a dropped connection, sending the last event's id as
+ * `Last-Event-ID` and waiting the `retry` the server last gave. Only routes of operations that
+ * answer such sequences name this module (`encoders.stream`), so a page without one bundles none.
+ */
+import type { StreamContext, StreamReader, Validator } from "../route-types.js";
+import { ApiNetworkError, ResponseValidationError } from "./errors.js";
+
+/** A server-sent event as the client yields it: `data` decoded when it is JSON. */
+export interface ServerSentEvent<D = string> {
+  /** the event's type, when the server named one */
+  readonly event?: string;
+  readonly data: D;
+  /** the last event id the stream set, when any */
+  readonly id?: string;
+  /** the reconnection time this event set, in milliseconds */
+  readonly retry?: number;
+}
+
+/** The reader every route of a streaming operation names. */
+export const streamReader: StreamReader = {
+  read(content, response, context) {
+    if (content.sequence === "sse") return serverSentEvents(response, context, content.mediaType);
+    return jsonItems(response, context, content.sequence === "json-seq" ? "\u001e" : "\n");
+  },
+};
+
+/** How many times server-sent events reconnect in a row without receiving an event. */
+const RECONNECTS = 5;
+/** The wait before reconnecting until the server gives a `retry`, in milliseconds (as EventSource's). */
+const DEFAULT_RETRY = 1000;
+
+/** Text chunks of a body as they arrive, decoded as UTF-8 (a leading BOM dropped); a read failure is the network's. */
+async function* textOf(response: Response, context: StreamContext): AsyncGenerator<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return;
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: false });
+  try {
+    for (;;) {
+      let read: ReadableStreamReadResult<Uint8Array>;
+      try {
+        read = await reader.read();
+      } catch (error) {
+        // the caller's abort is its reason, as for any call; anything else, the network's
+        if (context.signal?.aborted === true) throw context.signal.reason;
+        throw isAbort(error) ? error : new ApiNetworkError(context.operationId, error);
+      }
+      if (read.done) break;
+      yield decoder.decode(read.value, { stream: true });
+    }
+    const rest = decoder.decode();
+    if (rest !== "") yield rest;
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
+}
+
+/** JSON items separated by `separator` (a line feed, or RS for RFC 7464), each parsed and checked. */
+async function* jsonItems(response: Response, context: StreamContext, separator: string): AsyncGenerator<unknown> {
+  let buffer = "";
+  try {
+    for await (const text of textOf(response, context)) {
+      buffer += text;
+      let end = buffer.indexOf(separator);
+      while (end !== -1) {
+        const record = buffer.slice(0, end);
+        buffer = buffer.slice(end + 1);
+        if (record.trim() !== "") yield checkedJson(record, separator !== "\n", response, context);
+        end = buffer.indexOf(separator);
+      }
+    }
+    if (buffer.trim() !== "") yield checkedJson(buffer, false, response, context);
+  } finally {
+    context.done();
+  }
+}
+
+/**
+ * One record parsed and checked. RFC 7464: a record is RS, a JSON text, LF; a top-level number,
+ * `true`, `false` or `null` not followed by its LF may have been cut short, and is refused.
+ */
+function checkedJson(record: string, sequence: boolean, response: Response, context: StreamContext): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(record);
+  } catch {
+    return fail(context, response, "json", "is not valid JSON", record);
+  }
+  if (sequence && !record.endsWith("\n") && (value === null || typeof value !== "object") && typeof value !== "string")
+    return fail(context, response, "json", "may have been cut short (no line feed after it)", record);
+  return checked(context.item, value, response, context, record);
+}
+
+function checked(
+  validator: Validator | undefined,
+  value: unknown,
+  response: Response,
+  context: StreamContext,
+  raw: unknown,
+): unknown {
+  const result = validator?.(value, { allErrors: true });
+  if (result !== undefined && !result.valid)
+    throw new ResponseValidationError(context.operationId, response, result.errors, raw);
+  return value;
+}
+
+function fail(context: StreamContext, response: Response, keyword: string, message: string, raw: unknown): never {
+  const issue = { instancePath: "", schemaPath: "", keyword, params: {}, message };
+  throw new ResponseValidationError(context.operationId, response, [issue], raw);
+}
+
+/** An event being read: the fields of its lines until a blank line dispatches it. */
+interface Pending {
+  data: string;
+  hasData: boolean;
+  type: string | undefined;
+  retry: number | undefined;
+}
+
+/** The state a stream keeps across events and reconnections. */
+interface EventStreamState {
+  lastEventId: string;
+  retry: number;
+}
+
+/**
+ * Server-sent events, as WHATWG's HTML standard parses an event stream (§9.2.6): lines end at CRLF,
+ * LF or CR; a line starting with ":" is a comment; `field: value` (one space after the colon
+ * dropped); `data` lines joined by LF; a blank line dispatches the event, unless it has no data;
+ * `id` without NULL sets the last event id, `retry` of digits only the reconnection time. After a
+ * dropped connection the request is sent again with `Last-Event-ID`, after that time.
+ */
+async function* serverSentEvents(first: Response, context: StreamContext, mediaType: string): AsyncGenerator<unknown> {
+  const state: EventStreamState = { lastEventId: "", retry: DEFAULT_RETRY };
+  let response = first;
+  let failures = 0;
+  try {
+    for (;;) {
+      const lines = new LineReader();
+      const pending: Pending = { data: "", hasData: false, type: undefined, retry: undefined };
+      try {
+        for await (const text of textOf(response, context))
+          for (const line of lines.push(text)) {
+            const event = readLine(line, pending, state);
+            if (event === undefined) continue;
+            failures = 0;
+            yield checkedEvent(event, response, context);
+          }
+        return;
+      } catch (error) {
+        if (!(error instanceof ApiNetworkError) || ++failures > RECONNECTS || context.signal?.aborted === true)
+          throw error;
+      }
+      await wait(state.retry, context.signal);
+      response = await context.reconnect(state.lastEventId === "" ? undefined : state.lastEventId);
+      if (!(response.headers.get("content-type") ?? "").toLowerCase().startsWith(mediaType.toLowerCase()))
+        throw new ApiNetworkError(context.operationId, new Error(`reconnection answered ${response.status}`));
+    }
+  } finally {
+    context.done();
+  }
+}
+
+/** Splits text into lines ended by CRLF, LF or CR, across chunks. */
+class LineReader {
+  #line = "";
+  #afterCr = false;
+
+  push(text: string): string[] {
+    const lines: string[] = [];
+    for (const char of text) {
+      const afterCr = this.#afterCr;
+      this.#afterCr = char === "\r";
+      if (afterCr && char === "\n") continue;
+      if (char === "\r" || char === "\n") {
+        lines.push(this.#line);
+        this.#line = "";
+      } else this.#line += char;
+    }
+    return lines;
+  }
+}
+
+/** Reads one line into the pending event; a blank line gives the event to dispatch, if any. */
+function readLine(line: string, pending: Pending, state: EventStreamState): ServerSentEvent | undefined {
+  if (line === "") return dispatch(pending, state);
+  if (line.startsWith(":")) return undefined;
+  const colon = line.indexOf(":");
+  const field = colon === -1 ? line : line.slice(0, colon);
+  let value = colon === -1 ? "" : line.slice(colon + 1);
+  if (value.startsWith(" ")) value = value.slice(1);
+  if (field === "data") {
+    pending.data += `${value}\n`;
+    pending.hasData = true;
+  } else if (field === "event") pending.type = value;
+  else if (field === "id" && !value.includes("\u0000")) state.lastEventId = value;
+  else if (field === "retry" && /^[0-9]+$/.test(value)) {
+    state.retry = Number(value);
+    pending.retry = state.retry;
+  }
+  return undefined;
+}
+
+function dispatch(pending: Pending, state: EventStreamState): ServerSentEvent | undefined {
+  const { data, hasData, type, retry } = pending;
+  pending.data = "";
+  pending.hasData = false;
+  pending.type = undefined;
+  pending.retry = undefined;
+  if (!hasData) return undefined;
+  return {
+    ...(type !== undefined && type !== "" ? { event: type } : {}),
+    data: data.slice(0, -1),
+    ...(state.lastEventId !== "" ? { id: state.lastEventId } : {}),
+    ...(retry !== undefined ? { retry } : {}),
+  };
+}
+
+/** An event checked as sent (`data` as text), then its `data` decoded from JSON and checked, when it is JSON. */
+function checkedEvent(event: ServerSentEvent, response: Response, context: StreamContext): unknown {
+  checked(context.item, event, response, context, event);
+  if (!context.jsonData) return event;
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data);
+  } catch {
+    return fail(context, response, "json", "has data that is not valid JSON", event);
+  }
+  checked(context.data, data, response, context, event);
+  return { ...event, data };
+}
+
+/** Waits `ms`, or until `signal` aborts (then rejects with its reason). */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    const abort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * Answers that are sequences of items (an OpenAPI 3.2 `itemSchema`): a handler answers an async
+ * iterable (or any iterable) of items for a response declared as server-sent events, JSON Lines
+ * or JSON text sequences, and each item is framed and written as it comes, so the client reads it
+ * at once. With response checks on, each item is checked before it is written (an event's `data`
+ * decoded, when it is JSON, against its `contentSchema`); one that fails, or a handler's iterator
+ * that throws, ends the response where it is (logged), so a client never reads an item that
+ * breaks the contract. When the client goes away, the handler's iterator is closed (its `return`,
+ * so a generator's `finally` runs) and no more items are asked of it.
+ */
+import type { Route, RouteContent, SequenceKind, Validator } from "../../route-types.js";
+import type { Outcome, ServerRequest } from "./exchange.js";
+import type { ResponseHeaders } from "./types.js";
+
+/** A server-sent event as a handler answers it: `data` as text, or a value sent as JSON. */
+export interface ServerSentEventItem<D = unknown> {
+  readonly event?: string;
+  readonly data: D;
+  readonly id?: string;
+  readonly retry?: number;
+}
+
+/** The items of an answer: async or not (a generator, a list, a database cursor). */
+export type Items<T> = AsyncIterable<T> | Iterable<T>;
+
+/** Whether an answer's body is items to stream (a string is text, never items). */
+export function isItems(body: unknown): body is Items<unknown> {
+  return (
+    typeof body === "object" &&
+    body !== null &&
+    !(body instanceof Uint8Array) &&
+    (Symbol.asyncIterator in body || Symbol.iterator in body)
+  );
+}
+
+/** An item that breaks the contract, or cannot be framed. */
+class ItemError extends Error {
+  override readonly name = "ItemError";
+}
+
+/** The outcome of an answer whose body is items, for a declared content that is a sequence. */
+export function itemsOutcome(
+  answer: { readonly status: number; readonly body: Items<unknown>; readonly headers?: ResponseHeaders },
+  route: Route,
+  content: RouteContent & { readonly sequence: SequenceKind },
+  check: boolean,
+  operation: string,
+  request: ServerRequest,
+): Outcome {
+  const status = String(answer.status);
+  const range = `${status[0]}XX`;
+  const pick = (byStatus: Readonly<Record<string, Readonly<Record<string, Validator>>>> | undefined) =>
+    check ? (byStatus?.[status] ?? byStatus?.[range] ?? byStatus?.["default"])?.[content.mediaType] : undefined;
+  const validators = { item: pick(route.validators.items), data: pick(route.validators.itemData) };
+  const frames = framed(answer.body, content.sequence, validators, (written, error) =>
+    request.log.error(
+      { err: error },
+      `streamed answer of ${operation} (status ${answer.status}) cut short after ${written} items: ${error instanceof Error ? error.message : String(error)}`,
+    ),
+  );
+  const sse = content.sequence === "sse";
+  return {
+    status: answer.status,
+    headers: sse ? { "cache-control": "no-cache", ...answer.headers } : answer.headers,
+    contentType: content.mediaType.includes("*") ? undefined : content.mediaType,
+    body: frames,
+  };
+}
+
+/** Each item framed as its sequence writes it, checked first; a failure is logged, then ends the body. */
+async function* framed(
+  items: Items<unknown>,
+  sequence: SequenceKind,
+  validators: { readonly item: Validator | undefined; readonly data: Validator | undefined },
+  logFailure: (written: number, error: unknown) => void,
+): AsyncGenerator<string> {
+  let written = 0;
+  try {
+    // a for-of over the handler's iterator: leaving it early (the client gone) closes that iterator
+    for await (const item of items) {
+      yield frame(item, sequence, validators);
+      written++;
+    }
+  } catch (error) {
+    logFailure(written, error);
+    throw error;
+  }
+}
+
+function frame(
+  item: unknown,
+  sequence: SequenceKind,
+  validators: { readonly item: Validator | undefined; readonly data: Validator | undefined },
+): string {
+  if (sequence !== "sse") {
+    check(validators.item, item);
+    const text = JSON.stringify(item);
+    if (text === undefined) throw new ItemError("an item is not JSON");
+    return sequence === "json-seq" ? `\u001e${text}\n` : `${text}\n`;
+  }
+  if (typeof item !== "object" || item === null || !("data" in item))
+    throw new ItemError("a server-sent event is not an object with `data`");
+  const event = item as ServerSentEventItem;
+  const data = typeof event.data === "string" ? event.data : JSON.stringify(event.data);
+  if (typeof event.data !== "string") check(validators.data, event.data);
+  check(validators.item, { ...event, data });
+  return eventText(event, data);
+}
+
+function check(validator: Validator | undefined, value: unknown): void {
+  const result = validator?.(value);
+  if (result !== undefined && !result.valid)
+    throw new ItemError(`an item does not match the contract: ${result.errors[0]?.message ?? "invalid"}`);
+}
+
+/** An event as the event-stream format writes it: each field on its line, `data` once per line of it. */
+function eventText(event: ServerSentEventItem, data: string): string {
+  let text = "";
+  if (event.event !== undefined) text += `event: ${oneLine(event.event)}\n`;
+  if (event.id !== undefined) text += `id: ${oneLine(event.id)}\n`;
+  if (event.retry !== undefined) text += `retry: ${Math.max(0, Math.trunc(event.retry))}\n`;
+  for (const line of data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
+  return `${text}\n`;
+}
+
+function oneLine(value: string): string {
+  if (/[\r\n]/.test(value)) throw new ItemError("an event's `event` or `id` holds a line break");
+  return value;
+}
