@@ -14,13 +14,8 @@ import { createServer } from "node:net";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DirectoryInUseError,
-  type DirectoryLock,
-  lockDirectory,
-  requestReset,
-  serveResets,
-} from "../../sandbox/store/directory-lock.js";
+import { DirectoryInUseError, type DirectoryLock, lockDirectory } from "../../sandbox/store/directory-lock.js";
+import { requestReset, serveResets } from "../../sandbox/store/lock-channel.js";
 import { bundled } from "../support/bundle.js";
 import { makeTempDir } from "../support/paths.js";
 
