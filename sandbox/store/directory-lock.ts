@@ -15,6 +15,10 @@
  *   socket in the abstract namespace named after the lock's real path, whose bind is atomic and
  *   which the kernel releases with its process. (Elsewhere two processes taking over one stale
  *   lock at the same instant are not kept apart; a lock taken normally always is.)
+ * - Nothing of another user's is touched: the lock's folder must be one no other user can write
+ *   (./owners.ts), a lock of another user is refused before any connection to it, naming its
+ *   owner, and the private folders left by takes that were killed are removed through their
+ *   descriptors, only when they are this user's (./folder-walk.ts).
  * - A holder greets whoever connects, and serves `npm run sandbox:reset` (./lock-channel.ts).
  * - A socket's path is limited to about 100 bytes: a longer one is reached relative to the
  *   working directory when that is short enough, else through /proc/self/fd on Linux, else the
@@ -22,10 +26,11 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { chmod, link, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, unlink } from "node:fs/promises";
+import { chmod, link, lstat, mkdir, mkdtemp, readFile, realpath, unlink } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+import { removeOwnFolder, withFolder } from "./folder-walk.js";
 import {
   describe,
   GREETING_MS,
@@ -34,11 +39,11 @@ import {
   lineReader,
   parseHolder,
   type ResetHandlers,
+  refuseForeignLock,
   serve,
 } from "./lock-channel.js";
 import { closeServer, codeOf, connectTo, ignoreMissing, listen, viaShortPath } from "./lock-sockets.js";
-
-export { type LockHolder, type ResetHandler, requestReset, serveResets } from "./lock-channel.js";
+import { refuseUnsafePlace, warnOfForeign } from "./owners.js";
 
 /** A held lock, and how to let it go (what the directory holds is ./data-directory.ts's to judge). */
 export interface DirectoryLock {
@@ -66,6 +71,7 @@ export class DirectoryInUseError extends Error {
 export async function lockDirectory(path: string): Promise<DirectoryLock> {
   const directory = resolve(path);
   await mkdir(dirname(directory), { recursive: true, mode: 0o700 });
+  await refuseUnsafePlace(directory);
   const file = `${directory}.lock`;
   const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   const handlers: ResetHandlers = new Map();
@@ -73,7 +79,7 @@ export async function lockDirectory(path: string): Promise<DirectoryLock> {
   const bound = await bindPrivately(file, (connection) => {
     connections.add(connection);
     connection.once("close", () => connections.delete(connection));
-    serve(connection, me, handlers);
+    serve(connection, me, handlers, file);
   });
   let placed: { dev: bigint; ino: bigint } | undefined;
   let releasing: Promise<void> | undefined;
@@ -96,8 +102,13 @@ export async function lockDirectory(path: string): Promise<DirectoryLock> {
     await release();
     throw error;
   } finally {
-    await rm(bound.folder, { recursive: true, force: true });
+    await removeFolder(bound.folder);
   }
+}
+
+/** Removes a private folder this process made beside the lock, through its descriptor. */
+async function removeFolder(folder: string): Promise<void> {
+  await withFolder(dirname(folder), (parent) => removeOwnFolder(parent, basename(folder)));
 }
 
 /**
@@ -129,25 +140,27 @@ async function bindPrivately(
     return { server, socket, folder };
   } catch (error) {
     await closeServer(server, new Set());
-    await rm(folder, { recursive: true, force: true });
+    await removeFolder(folder);
     throw error;
   }
 }
 
 /**
- * The private folders of takes that were killed before they ended (a take lasts milliseconds):
- * removed when older than a minute.
+ * The private folders of takes (and of `sandbox:reset`'s proofs) that were killed before they ended
+ * (each lasts milliseconds): removed through their descriptors when older than a minute and this
+ * user's; another user's are left as they are, with a warning.
  */
 async function removeLeftovers(file: string): Promise<void> {
-  const parent = dirname(file);
   const prefix = `.${basename(file)}-`;
-  const names = await readdir(parent).catch(() => []);
-  for (const name of names) {
-    if (!name.startsWith(prefix) || name.length !== prefix.length + 6) continue;
-    const info = await lstat(join(parent, name)).catch(() => undefined);
-    if (info?.isDirectory() && Date.now() - info.mtimeMs > 60_000)
-      await rm(join(parent, name), { recursive: true, force: true });
-  }
+  await withFolder(dirname(file), async (parent) => {
+    for (const { name } of await parent.entries()) {
+      if (!name.startsWith(prefix) || name.length !== prefix.length + 6) continue;
+      const info = await lstat(parent.entry(name)).catch(() => undefined);
+      if (info?.isDirectory() !== true || Date.now() - info.mtimeMs <= 60_000) continue;
+      const kept = await removeOwnFolder(parent, name);
+      if (kept !== undefined) warnOfForeign(join(dirname(file), name), kept.foreign);
+    }
+  });
 }
 
 /** Links the bound socket to the lock's path, taking over a stale lock there; the lock's file identity. */
@@ -189,13 +202,17 @@ type Found =
   | { readonly state: "live"; readonly holder: LockHolder | undefined }
   | { readonly state: "stale" };
 
-/** What is at the lock's path: nothing, a live lock (and who holds it), or a stale one. */
+/**
+ * What is at the lock's path: nothing, a live lock (and who holds it), or a stale one. A lock of
+ * another user is refused before anything is sent to it or read from it.
+ */
 async function inspect(file: string, directory: string, tries = 3): Promise<Found> {
-  const info = await lstat(file).catch((error: unknown) => {
+  const info = await lstat(file, { bigint: true }).catch((error: unknown) => {
     if (codeOf(error) === "ENOENT") return undefined;
     throw error;
   });
   if (info === undefined) return { state: "absent" };
+  refuseForeignLock(Number(info.uid), file, directory);
   if (!info.isSocket()) return inspectOther(info.isFile(), file, directory, tries);
   // a holder closing its socket (exiting, or letting the lock go) resets the connections it had not
   // taken, or closes them before its greeting: a moment later the lock is gone, or refuses

@@ -1,16 +1,24 @@
 /**
  * The reset channel of a data directory's lock (./directory-lock.ts). A holder greets whoever
  * connects to its lock with a line of JSON (its process id, host and start time), only for the
- * message that refuses a second process, and then serves one request of a line: `npm run
+ * message that refuses a second process, and then serves requests of a line: `npm run
  * sandbox:reset` asks the sandbox running on the directory to reset itself (`requestReset`,
  * answered by the handler `serveResets` registers). Only the same user can connect (the socket is
- * 0600), so a request needs no further proof.
+ * 0600), so a holder needs no proof of who asks.
+ *
+ * The asker checks who it talks to before it sends the seed: the lock's folder no other user can
+ * write, the lock's socket file this user's (before connecting, and the same file after), and the
+ * process listening on it this user's (./lock-proof.ts). What a holder says (its greeting, its
+ * errors) is printed only as escaped text.
  */
 
+import { lstat } from "node:fs/promises";
 import type { Socket } from "node:net";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
+import { answerChallenge, challengeHolder, printable } from "./lock-proof.js";
 import { codeOf, connectTo } from "./lock-sockets.js";
+import { ownUid, refuseUnsafePlace, userLabel } from "./owners.js";
 
 /** Who holds a lock, as its holder says when greeting. */
 export interface LockHolder {
@@ -48,19 +56,24 @@ export function serveResets(path: string, schema: string, reset: ResetHandler): 
 export async function requestReset(path: string, schema: string, seed: unknown): Promise<LockHolder> {
   const directory = resolve(path);
   const file = `${directory}.lock`;
+  await refuseUnsafePlace(directory);
+  const before = await ownLock(file, directory);
   const connection = await connectTo(file).catch((error: unknown) => {
-    const code = codeOf(error);
-    const stopped = code === "ECONNREFUSED" || code === "ENOENT";
-    throw new Error(
-      stopped
-        ? `the sandbox holding the data directory ${directory} stopped before it could be asked to reset it: run the command again`
-        : `the process holding the data directory ${directory} could not be asked to reset it (${code})`,
-      { cause: error },
-    );
+    throw notAsked(directory, codeOf(error), error);
   });
   try {
+    const after = await ownLock(file, directory);
+    if (after.dev !== before.dev || after.ino !== before.ino) throw notAsked(directory, "the lock changed");
     const lines = lineReader(connection);
     const holder = parseHolder(await lines.next(GREETING_MS));
+    const proven = await challengeHolder(file, async (challenge) => {
+      connection.write(`${JSON.stringify({ prove: challenge })}\n`);
+      return parseProof(await lines.next(GREETING_MS));
+    });
+    if (!proven)
+      throw new Error(
+        `the process holding the data directory ${directory} did not show that it runs as this user: nothing was sent to it. Stop it, or run the command again once it has stopped.`,
+      );
     connection.write(`${JSON.stringify({ reset: seed, schema })}\n`);
     const answer = parseAnswer(await lines.next(RESET_MS));
     if (answer === undefined)
@@ -71,6 +84,39 @@ export async function requestReset(path: string, schema: string, seed: unknown):
   } finally {
     connection.destroy();
   }
+}
+
+/** The lock's socket file, when it is one of this user's; a lock of another user is refused. */
+async function ownLock(file: string, directory: string): Promise<{ dev: bigint; ino: bigint }> {
+  const found = await lstat(file, { bigint: true }).catch((error: unknown) => {
+    throw notAsked(directory, codeOf(error), error);
+  });
+  refuseForeignLock(Number(found.uid), file, directory);
+  if (!found.isSocket()) throw notAsked(directory, "the lock is not a socket");
+  return found;
+}
+
+/** The error of a reset that could not be asked for: the holder stopped, or something else. */
+function notAsked(directory: string, code: string, cause?: unknown): Error {
+  const stopped = code === "ECONNREFUSED" || code === "ENOENT";
+  return new Error(
+    stopped
+      ? `the sandbox holding the data directory ${directory} stopped before it could be asked to reset it: run the command again`
+      : `the process holding the data directory ${directory} could not be asked to reset it (${code})`,
+    { cause },
+  );
+}
+
+/**
+ * Refuses a lock (at `file`, owned by `owner`) of another user: the sandbox neither connects to
+ * nor removes it.
+ */
+export function refuseForeignLock(owner: number, file: string, directory: string): void {
+  const uid = ownUid();
+  if (uid === undefined || owner === uid) return;
+  throw new Error(
+    `the lock ${file} of the data directory ${directory} belongs to user ${userLabel(owner)}, not to this user: the sandbox neither talks to nor removes another user's lock. Give DATA_DIR a folder of this user's; or, as that user, stop what holds it or remove it.`,
+  );
 }
 
 /** How long a holder has to greet, and to answer a reset. */
@@ -88,25 +134,34 @@ export function held(): Map<string, ResetHandlers> {
   return global[REGISTRY];
 }
 
-/** Greets a connection with who holds the lock, then answers its one request. */
-export function serve(connection: Socket, me: LockHolder, handlers: ResetHandlers): void {
+/**
+ * Greets a connection to the lock `file` with who holds it, answers a challenge (./lock-proof.ts)
+ * if one comes, then answers its one request.
+ */
+export function serve(connection: Socket, me: LockHolder, handlers: ResetHandlers, file: string): void {
   connection.unref();
   connection.on("error", () => undefined);
   connection.setTimeout(IDLE_MS, () => connection.destroy());
   connection.write(`${JSON.stringify(me)}\n`);
-  void lineReader(connection, MAX_REQUEST_BYTES)
-    .next(IDLE_MS)
-    .then(async (line) => {
-      if (line === undefined) return connection.end();
-      connection.setTimeout(0);
-      const answer = await answerRequest(line, handlers).catch((error: unknown) => ({
-        error: error instanceof Error ? error.message : String(error),
-      }));
-      connection.end(`${JSON.stringify(answer)}\n`);
-    })
-    .catch((error: unknown) => {
-      connection.end(`${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`);
-    });
+  void answerLines(connection, handlers, file).catch((error: unknown) => {
+    connection.end(`${JSON.stringify({ error: error instanceof Error ? error.message : String(error) })}\n`);
+  });
+}
+
+async function answerLines(connection: Socket, handlers: ResetHandlers, file: string): Promise<void> {
+  const lines = lineReader(connection, MAX_REQUEST_BYTES);
+  let line = await lines.next(IDLE_MS);
+  const challenge = line === undefined ? undefined : parseChallenge(line);
+  if (challenge !== undefined) {
+    connection.write(`${JSON.stringify({ proof: (await answerChallenge(file, challenge)) ?? null })}\n`);
+    line = await lines.next(IDLE_MS);
+  }
+  if (line === undefined) return void connection.end();
+  connection.setTimeout(0);
+  const answer = await answerRequest(line, handlers).catch((error: unknown) => ({
+    error: error instanceof Error ? error.message : String(error),
+  }));
+  connection.end(`${JSON.stringify(answer)}\n`);
 }
 
 async function answerRequest(line: string, handlers: ResetHandlers): Promise<{ done: true } | { error: string }> {
@@ -195,13 +250,34 @@ export class LineReader {
   }
 }
 
+/** Who a holder says it is, as printable text (what another process sends is never printed as it came). */
 export function parseHolder(line: string | undefined): LockHolder | undefined {
   if (line === undefined) return undefined;
   try {
     const value = JSON.parse(line) as Partial<LockHolder>;
-    return typeof value.pid === "number" && typeof value.host === "string"
-      ? { pid: value.pid, host: value.host, since: String(value.since ?? "") }
+    return Number.isSafeInteger(value.pid) && typeof value.host === "string"
+      ? { pid: value.pid as number, host: printable(value.host, 255), since: printable(String(value.since ?? ""), 40) }
       : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The path of a challenge (`{"prove": <path>}`), or undefined for any other line. */
+function parseChallenge(line: string): string | undefined {
+  try {
+    const value = JSON.parse(line) as { prove?: unknown } | null;
+    return typeof value?.prove === "string" ? value.prove : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A holder's answer to a challenge (`{"proof": <token>}`). */
+function parseProof(line: string | undefined): string | undefined {
+  try {
+    const value = JSON.parse(line ?? "") as { proof?: unknown } | null;
+    return typeof value?.proof === "string" ? value.proof : undefined;
   } catch {
     return undefined;
   }
@@ -223,7 +299,7 @@ function parseAnswer(line: string | undefined): { done: true } | { error: string
   if (line === undefined) return undefined;
   try {
     const value = JSON.parse(line) as { done?: unknown; error?: unknown };
-    if (typeof value.error === "string") return { error: value.error };
+    if (typeof value.error === "string") return { error: printable(value.error, 2000) };
     return value.done === true ? { done: true } : undefined;
   } catch {
     return undefined;
