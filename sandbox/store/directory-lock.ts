@@ -11,10 +11,8 @@
  *   and no other user can ever connect to it.
  * - A lock there whose connect is refused (its holder is gone), or a lock file of an earlier
  *   version (JSON text naming a process), is stale: it is removed and the link tried again. The
- *   removal is unconditional, so the check and the removal are made under a guard: on Linux, a
- *   socket in the abstract namespace named after the lock's real path, whose bind is atomic and
- *   which the kernel releases with its process. (Elsewhere two processes taking over one stale
- *   lock at the same instant are not kept apart; a lock taken normally always is.)
+ *   removal is unconditional, so the check and the removal are made under a guard that the kernel
+ *   releases and no other user can hold hostage (./lock-guard.ts).
  * - Nothing of another user's is touched: the lock's folder must be one no other user can write
  *   (./owners.ts), a lock of another user is refused before any connection to it, naming its
  *   owner, and the private folders left by takes that were killed are removed through their
@@ -24,9 +22,9 @@
  *   working directory when that is short enough, else through /proc/self/fd on Linux, else the
  *   error says to choose a shorter path.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { chmod, link, lstat, mkdir, mkdtemp, readFile, realpath, unlink } from "node:fs/promises";
+import { chmod, link, lstat, mkdir, mkdtemp, readFile, unlink } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { hostname } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -42,6 +40,7 @@ import {
   refuseForeignLock,
   serve,
 } from "./lock-channel.js";
+import { type StaleLock, underGuard } from "./lock-guard.js";
 import { closeServer, codeOf, connectTo, ignoreMissing, listen, viaShortPath } from "./lock-sockets.js";
 import { refuseUnsafePlace, warnOfForeign } from "./owners.js";
 
@@ -170,11 +169,15 @@ async function place(socket: string, file: string, directory: string): Promise<{
     const found = await inspect(file, directory);
     if (found.state === "live") throw new DirectoryInUseError(directory, found.holder);
     if (found.state === "absent") continue;
-    const took = await underGuard(file, async () => {
+    const took = await underGuard(file, found.lock, async () => {
       // judged again under the guard: another process may have taken it over since
       const again = await inspect(file, directory);
       if (again.state === "live") throw new DirectoryInUseError(directory, again.holder);
-      if (again.state === "stale") await unlink(file).catch(ignoreMissing);
+      if (again.state === "stale") {
+        // another stale lock than the one this guard is for: judged again, under its own guard
+        if (again.lock.dev !== found.lock.dev || again.lock.ino !== found.lock.ino) return false;
+        await unlink(file).catch(ignoreMissing);
+      }
       return linked(socket, file);
     });
     if (took) return lstat(socket, { bigint: true });
@@ -200,7 +203,7 @@ async function linked(socket: string, file: string): Promise<boolean> {
 type Found =
   | { readonly state: "absent" }
   | { readonly state: "live"; readonly holder: LockHolder | undefined }
-  | { readonly state: "stale" };
+  | { readonly state: "stale"; readonly lock: StaleLock };
 
 /**
  * What is at the lock's path: nothing, a live lock (and who holds it), or a stale one. A lock of
@@ -213,7 +216,8 @@ async function inspect(file: string, directory: string, tries = 3): Promise<Foun
   });
   if (info === undefined) return { state: "absent" };
   refuseForeignLock(Number(info.uid), file, directory);
-  if (!info.isSocket()) return inspectOther(info.isFile(), file, directory, tries);
+  const lock: StaleLock = { dev: info.dev, ino: info.ino, ctimeNs: info.ctimeNs };
+  if (!info.isSocket()) return inspectOther(info.isFile(), lock, file, directory, tries);
   // a holder closing its socket (exiting, or letting the lock go) resets the connections it had not
   // taken, or closes them before its greeting: a moment later the lock is gone, or refuses
   const lookAgain = async (): Promise<Found> => {
@@ -225,7 +229,7 @@ async function inspect(file: string, directory: string, tries = 3): Promise<Foun
   try {
     connection = await connectTo(file);
   } catch (error) {
-    return afterRefusal(error, file, directory, lookAgain);
+    return afterRefusal(error, lock, file, directory, lookAgain);
   }
   try {
     const lines = lineReader(connection);
@@ -239,7 +243,13 @@ async function inspect(file: string, directory: string, tries = 3): Promise<Foun
 }
 
 /** What is at the lock's path when it is not a socket: an earlier version's lock file (stale), or something in the way. */
-async function inspectOther(isFile: boolean, file: string, directory: string, tries: number): Promise<Found> {
+async function inspectOther(
+  isFile: boolean,
+  lock: StaleLock,
+  file: string,
+  directory: string,
+  tries: number,
+): Promise<Found> {
   if (!isFile)
     throw new Error(
       `${file} is in the way of the data directory ${directory}'s lock (it is not a file): move it away, or give the sandbox another directory (DATA_DIR)`,
@@ -247,7 +257,7 @@ async function inspectOther(isFile: boolean, file: string, directory: string, tr
   const old = await isOldLock(file);
   // replaced between the two looks (another process took it over): look again
   if (old === undefined && tries > 1) return inspect(file, directory, tries - 1);
-  if (old === true) return { state: "stale" };
+  if (old === true) return { state: "stale", lock };
   throw new Error(
     `${file} is in the way of the data directory ${directory}'s lock and is not a lock the sandbox made: move it away, or give the sandbox another directory (DATA_DIR)`,
   );
@@ -256,12 +266,13 @@ async function inspectOther(isFile: boolean, file: string, directory: string, tr
 /** What a connect to the lock that failed says of it. */
 function afterRefusal(
   error: unknown,
+  lock: StaleLock,
   file: string,
   directory: string,
   lookAgain: () => Promise<Found>,
 ): Found | Promise<Found> {
   const code = codeOf(error);
-  if (code === "ECONNREFUSED") return { state: "stale" };
+  if (code === "ECONNREFUSED") return { state: "stale", lock };
   if (code === "ECONNRESET") return lookAgain();
   if (code === "ENOENT") return { state: "absent" };
   if (code === "EAGAIN") return { state: "live", holder: undefined };
@@ -294,38 +305,5 @@ async function isOldLock(file: string): Promise<boolean | undefined> {
     return typeof value === "object" && value !== null && typeof value.pid === "number";
   } catch {
     return false;
-  }
-}
-
-/**
- * Runs `take` while holding the takeover guard of the lock `file`. On Linux the guard is a socket
- * in the abstract namespace, named after the lock's real path, so every process taking over that
- * lock meets the same name; a guard held stays held for milliseconds, and is waited for up to 5 s.
- */
-async function underGuard<T>(file: string, take: () => Promise<T>): Promise<T> {
-  if (process.platform !== "linux") return take();
-  const real = join(await realpath(dirname(file)), basename(file));
-  const name = `\0workforce-scheduling-api-lock-${createHash("sha256").update(real).digest("hex")}`;
-  const deadline = Date.now() + 5000;
-  let guard: Server;
-  for (;;) {
-    guard = createServer((connection) => connection.destroy());
-    try {
-      await listen(guard, name);
-      break;
-    } catch (error) {
-      if (codeOf(error) !== "EADDRINUSE") throw error;
-      if (Date.now() > deadline)
-        throw new Error(
-          `another process has been taking over the stale lock ${file} for 5 s and has not finished: try again`,
-        );
-      await new Promise((wake) => setTimeout(wake, 10));
-    }
-  }
-  guard.unref();
-  try {
-    return await take();
-  } finally {
-    await closeServer(guard, new Set());
   }
 }
