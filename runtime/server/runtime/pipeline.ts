@@ -23,6 +23,7 @@ import { handleError } from "./errors.js";
 import type { Outcome, Transport } from "./exchange.js";
 import { toRouterPath } from "./parameters.js";
 import { writeOutcome } from "./reply.js";
+import { stopReadingUnread } from "./stop-reading.js";
 
 export type { RouteHandler };
 
@@ -40,6 +41,8 @@ export interface MultipartSupport {
 export interface PipelineSettings extends CoreSettings<FastifyRequest> {
   /** present when some operation takes multipart/form-data */
   readonly multipart?: MultipartSupport;
+  /** the most of a body read after an answer given before it arrived whole (stop-reading.ts) */
+  readonly refusedBodyLimit?: number;
 }
 
 /** The Fastify transport: the request as it is, the body from its stream, the answer through the reply. */
@@ -82,6 +85,7 @@ export function mountRoutes<K extends string>(
   // does not run: the generated validators are the only ones.
   scope.setValidatorCompiler(() => () => true);
   scope.setErrorHandler(handleError);
+  scope.addHook("onSend", stopReadingUnread(settings.refusedBodyLimit));
   const mounted = new Set<string>();
   const mount = (target: FastifyInstance, keys: readonly K[]): void => {
     for (const key of keys) mountRoute(target, key, table[key], pick(key), settings, mounted);

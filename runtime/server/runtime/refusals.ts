@@ -10,6 +10,10 @@
  * After a client error nothing more can be read from the connection, so it is closed; but first
  * every answer still owed on it (a pipelining client may have sent several complete requests
  * ahead of the broken one) is written, so the answers arrive in the order of the requests.
+ *
+ * `attach` also has every answer given before its request's body arrived whole stop the reading
+ * of that body (stop-reading.ts), these refusals' included, and answers a request no route takes
+ * before its body is read.
  */
 /// <reference types="node" />
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
@@ -25,6 +29,13 @@ import {
   parameterTooLong,
   sendProblem,
 } from "./problems.js";
+import {
+  answerUnroutedEarly,
+  DEFAULT_REFUSED_BODY_LIMIT,
+  type RefusedBodyOptions,
+  stopReading,
+  stopReadingUnread,
+} from "./stop-reading.js";
 
 export { DEFAULT_MAX_PARAM_LENGTH };
 
@@ -42,7 +53,10 @@ export interface Refusals {
     readonly clientErrorHandler: (error: ClientError, socket: Duplex) => void;
     readonly routerOptions: { readonly maxParamLength: number };
   };
-  /** call once with the instance built with `options`: follows the answers owed per connection */
+  /**
+   * call once with the instance built with `options`: follows the answers owed per connection,
+   * and stops reading the bodies of requests answered before they arrived whole
+   */
   attach(app: FastifyInstance): void;
 }
 
@@ -53,10 +67,16 @@ const HEADERS_TOO_LARGE = createProblem(
 );
 
 /** Problem answers for the refusals Fastify and Node make before routing. */
-export function createRefusals(maxParamLength: number = DEFAULT_MAX_PARAM_LENGTH): Refusals {
+export function createRefusals(
+  maxParamLength: number = DEFAULT_MAX_PARAM_LENGTH,
+  options: RefusedBodyOptions = {},
+): Refusals {
   const owed = new OwedAnswers();
   const tooLong = parameterTooLong(maxParamLength);
+  const limit = options.refusedBodyLimit ?? DEFAULT_REFUSED_BODY_LIMIT;
   const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    // these answers run no hook of the instance: the reading of the body is stopped here
+    stopReading(request.raw, reply.raw, limit);
     const code = errorCode(error);
     if (code === "FST_ERR_BAD_URL") return sendProblem(reply, MALFORMED_URL);
     if (code === "FST_ERR_MAX_PARAM_LENGTH") return sendProblem(reply, tooLong);
@@ -68,7 +88,11 @@ export function createRefusals(maxParamLength: number = DEFAULT_MAX_PARAM_LENGTH
   };
   return {
     options: { frameworkErrors, clientErrorHandler, routerOptions: { maxParamLength } },
-    attach: (app) => void app.server.on("request", owed.track),
+    attach: (app) => {
+      app.server.on("request", owed.track);
+      app.addHook("onRequest", answerUnroutedEarly);
+      app.addHook("onSend", stopReadingUnread(limit));
+    },
   };
 }
 

@@ -11,10 +11,11 @@ import { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT } from "../../server/runtim
 import type { CookieReader } from "../../server/runtime/parameters.js";
 import { mountRoutes } from "../../server/runtime/pipeline.js";
 import type { Authenticate } from "../../server/runtime/security.js";
+import type { RefusedBodyOptions } from "../../server/runtime/stop-reading.js";
 import { pickWebhook, type ReceiverOptions, relocate, type WebhookPaths } from "./table.js";
 
 /** Options of `registerWebhookRoutes`: a receiver's, and the prefix it serves under. */
-export interface FastifyReceiverOptions<H, P = undefined> extends ReceiverOptions<H, P> {
+export interface FastifyReceiverOptions<H, P = undefined> extends ReceiverOptions<H, P>, RefusedBodyOptions {
   /** the path every webhook is received under (default "/webhooks") */
   readonly prefix?: string;
 }
@@ -37,6 +38,7 @@ export async function registerWebhookRoutes<K extends string, H extends object, 
         authenticate: options.authenticate as Authenticate<unknown> | undefined,
         bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
         fileSizeLimit: options.fileSizeLimit ?? DEFAULT_FILE_SIZE_LIMIT,
+        refusedBodyLimit: options.refusedBodyLimit,
         validateResponses: options.validateResponses ?? true,
         ...(cookies !== undefined ? { cookies } : {}),
       });
