@@ -128,6 +128,23 @@ describe("cookie parameters", () => {
     expect(await invalid.json()).toMatchObject({ errors: [{ in: "cookie", instancePath: "/visits" }] });
   });
 
+  it("refuse a malformed or non-UTF-8 escape, and JSON nested deeper than a body may be, with 400", async () => {
+    for (const cookie of ["session=abcd%zz", "session=abcd%", "session=abcd%C0%AF", "session=abcd%FF"]) {
+      const answer = await fetch(`${base}/session`, { headers: { cookie } });
+      expect([cookie, answer.status, ((await answer.json()) as { detail: string }).detail]).toEqual([
+        cookie,
+        400,
+        'The cookie "session" is not valid percent-encoded UTF-8: write a "%" as %25, and percent-encode its text as UTF-8.',
+      ]);
+    }
+    const deep = `${"[".repeat(1001)}${"]".repeat(1001)}`;
+    const nested = await fetch(`${base}/session`, { headers: { cookie: `session=abcd; cart=${deep}` } });
+    expect([nested.status, ((await nested.json()) as { detail: string }).detail]).toEqual([
+      400,
+      'The cookie "cart" is nested more than 1000 levels deep.',
+    ]);
+  });
+
   it("are checked by the client before the call leaves", async () => {
     await expect(client["getSession"]?.({ cookies: { session: "ab" } })).rejects.toMatchObject({
       name: "RequestValidationError",
