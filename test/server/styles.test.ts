@@ -184,6 +184,33 @@ describe("a webhook's cookie parameters", () => {
     expect(hookCookies).toEqual([{ session: "hook;session" }]);
   });
 
+  it("take no other method (405 with Allow) and no body the webhook does not declare (415, its handler not called)", async () => {
+    hookCookies.length = 0;
+    const url = `${base}/webhooks/loginHook`;
+    const wrongMethod = await fetch(url, { headers: { cookie: "session=s" } });
+    expect([wrongMethod.status, wrongMethod.headers.get("allow")]).toEqual([405, "POST"]);
+    for (const [type, body] of [
+      ["text/plain", "x".repeat(3_000_000)],
+      ["application/json", "{broken"],
+    ] as const) {
+      const sent = await fetch(url, { method: "POST", headers: { cookie: "session=s", "content-type": type }, body });
+      expect([sent.status, ((await sent.json()) as { detail: string }).detail]).toEqual([
+        415,
+        "This operation takes no request body; send the request without one.",
+      ]);
+    }
+    const receive = webhooks.createWebhookReceiver({ handlers: hookHandlers });
+    const fetched = await receive(
+      new Request("https://shop.example/webhooks/loginHook", {
+        method: "POST",
+        headers: { cookie: "session=s" },
+        body: "{broken",
+      }),
+    );
+    expect(fetched.status).toBe(415);
+    expect(hookCookies).toEqual([]);
+  });
+
   it("are read from the Cookie header by the Fetch receiver", async () => {
     hookCookies.length = 0;
     const receive = webhooks.createWebhookReceiver({ handlers: hookHandlers });

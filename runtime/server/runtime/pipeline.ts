@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { mediaTypeEssence } from "../../media-types.js";
 import type { Route } from "../../route-types.js";
 import { readBody } from "./body-stream.js";
-import { hasBody } from "./content.js";
+import { carriesContent, hasBody } from "./content.js";
 import {
   type MultipartReader as CoreMultipartReader,
   type CoreSettings,
@@ -48,6 +48,7 @@ export interface PipelineSettings extends CoreSettings<FastifyRequest> {
 /** The Fastify transport: the request as it is, the body from its stream, the answer through the reply. */
 const FASTIFY: Transport<FastifyRequest, FastifyReply> = {
   hasBody,
+  hasContent: carriesContent,
   readBody,
   send: (_request, reply, outcome) => sendOutcome(reply, outcome),
   fail: (request, reply, error) => handleError(error, request, reply),
