@@ -5,7 +5,8 @@
  * of the bytes, as the schema describes them as strings, and reach the handler as `UploadedFile`s
  * with their bytes intact. Nothing is ever cut short: a file, a text field or a field name over
  * its limit is refused with 413, never truncated, as soon as it passes the limit (the rest of the
- * body is not read). A body with no part at all is no body.
+ * body is not read). A file name that is not valid UTF-8 is refused with 400. A body with no part
+ * at all is no body.
  */
 /// <reference types="node" />
 
@@ -87,6 +88,20 @@ async function fileAsText(part: MultipartFile, fieldSize: number): Promise<strin
   return strictUtf8Text(bytes, `The form field ${JSON.stringify(part.fieldname)}`);
 }
 
+/**
+ * Refuses a file name the parser could not read as UTF-8: it puts U+FFFD in place of such bytes,
+ * and a name so altered is not what was sent. (A name holding U+FFFD as sent is refused too.)
+ */
+function refuseReplacedName(part: MultipartFile): void {
+  if (!part.filename.includes("\uFFFD")) return;
+  throw new ProblemError(
+    createProblem(
+      "malformedBody",
+      `The file name of the form field ${JSON.stringify(part.fieldname)} is not valid UTF-8 (it holds U+FFFD, which takes the place of bytes that are not): send the name encoded as UTF-8.`,
+    ),
+  );
+}
+
 function fieldTooLarge(fieldSize: number): ProblemError {
   return new ProblemError(createProblem("payloadTooLarge", `A form field is larger than ${fieldSize} bytes.`));
 }
@@ -116,6 +131,7 @@ function bytesWithin(file: MultipartFile["file"], limit: number, tooLarge: () =>
 
 async function toFile(part: Multipart, fileSize: number): Promise<UploadedFile> {
   if (part.type === "file") {
+    refuseReplacedName(part);
     const data = await bytesWithin(part.file, fileSize, () => fileTooLarge(fileSize));
     return { filename: part.filename, mimetype: part.mimetype, encoding: part.encoding, data };
   }
