@@ -49,7 +49,11 @@ export async function buildApiServer<O extends { readonly basePath?: string }>(
   const logger = withRedaction(options.logger, secretHeaders(Object.values(api.routes)));
   // With a logger, Fastify's own two lines per request give way to ours (one line, no query).
   const logging = logger === false ? {} : { logController: new LogController({ disableRequestLogging: true }) };
-  const refusals = createRefusals(options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH, options);
+  const logRequests = options.logRequests ?? logger !== false;
+  const refusals = createRefusals(options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH, {
+    ...(options.refusedBodyLimit === undefined ? {} : { refusedBodyLimit: options.refusedBodyLimit }),
+    logRequests,
+  });
   const routerOptions = { ...options.fastify?.routerOptions, ...refusals.options.routerOptions };
   const app = fastify({
     requestTimeout: DEFAULT_REQUEST_TIMEOUT,
@@ -62,7 +66,7 @@ export async function buildApiServer<O extends { readonly basePath?: string }>(
   refusals.attach(app);
   app.setErrorHandler(handleError);
   if ((options.basePath ?? api.basePath) !== "") app.setNotFoundHandler(createNotFoundHandler([], ""));
-  if (options.logRequests ?? logger !== false) {
+  if (logRequests) {
     app.addHook("onSend", noteProblem);
     app.addHook("onResponse", logRequestLine);
   }
