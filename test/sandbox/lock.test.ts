@@ -15,7 +15,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DirectoryInUseError, type DirectoryLock, lockDirectory } from "../../sandbox/store/directory-lock.js";
-import { requestReset, serveResets } from "../../sandbox/store/lock-channel.js";
+import { parseHolder, requestReset, serveResets } from "../../sandbox/store/lock-channel.js";
 import { bundled } from "../support/bundle.js";
 import { linesOf } from "../support/lines.js";
 import { makeTempDir } from "../support/paths.js";
@@ -249,6 +249,18 @@ describe("a lock whose holder lives", () => {
     await expect(requestReset(directory, "sandbox", {})).rejects.toThrow(
       `the sandbox holding the data directory ${directory} stopped before it could be asked to reset it`,
     );
+  });
+});
+
+describe("what a holder says", () => {
+  it("is printed only as escaped text: no terminal control, line break or other character outside printable ASCII", () => {
+    const greeting = JSON.stringify({ pid: 7, host: "\u001b[2Jevil\nhost\u009b", since: `\u0007${"x".repeat(100)}` });
+    expect(parseHolder(greeting)).toEqual({
+      pid: 7,
+      host: "\\u001b[2Jevil\\u000ahost\\u009b",
+      since: `\\u0007${"x".repeat(39)}…`,
+    });
+    expect(parseHolder('{"pid": 1.5, "host": "h"}')).toBeUndefined();
   });
 });
 
