@@ -138,7 +138,7 @@ async function empty(folder: OpenFolder): Promise<void> {
 }
 
 /** How many files have their modes changed at once (each holds a descriptor meanwhile). */
-const FILES_AT_ONCE = 32;
+const FILES_AT_ONCE = 64;
 
 /**
  * Makes the folder at `path` and every folder in it 0700 and every file 0600, through descriptors,
@@ -151,38 +151,57 @@ export function tightenTree(path: string): Promise<void> {
 
 async function tightenOpen(folder: OpenFolder): Promise<void> {
   if (folder.mine && (folder.mode & 0o777) !== 0o700) await folder.chmod(0o700);
-  const files: string[] = [];
-  for (const entry of await folder.entries()) {
-    if (entry.isFile()) files.push(entry.name);
-    if (!entry.isDirectory()) continue;
-    const child = await folder.child(entry.name);
-    if (child === undefined) continue;
-    try {
-      await tightenOpen(child);
-    } finally {
-      await child.close();
-    }
-  }
-  for (let at = 0; at < files.length; at += FILES_AT_ONCE)
-    await Promise.all(files.slice(at, at + FILES_AT_ONCE).map((name) => tightenFile(folder, name)));
+  const entries = await folder.entries();
+  const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => tightenChild(folder, entry.name));
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
+  const loose = (await Promise.all(files.map((name) => looseFile(folder, name)))).filter(
+    (found) => found !== undefined,
+  );
+  for (let at = 0; at < loose.length; at += FILES_AT_ONCE)
+    await Promise.all(loose.slice(at, at + FILES_AT_ONCE).map((found) => tightenFile(folder, found)));
+  await Promise.all(folders);
 }
 
-/** Makes one file 0600 on its own descriptor, when it is a file of this user with no other name. */
-async function tightenFile(folder: OpenFolder, name: string): Promise<void> {
+/** Tightens the folder `name` of `folder`, opened without following a link (a link is left as it is). */
+async function tightenChild(folder: OpenFolder, name: string): Promise<void> {
+  const child = await folder.child(name);
+  if (child === undefined) return;
+  try {
+    await tightenOpen(child);
+  } finally {
+    await child.close();
+  }
+}
+
+/** A file of `folder` whose mode is to be tightened: this user's, with no other name, not 0600. */
+interface LooseFile {
+  readonly name: string;
+  readonly dev: bigint;
+  readonly ino: bigint;
+}
+
+/** The file `name` when it is one of this user's with no other name whose mode is not 0600. */
+async function looseFile(folder: OpenFolder, name: string): Promise<LooseFile | undefined> {
   const uid = ownUid();
   const seen = await lstat(folder.entry(name), { bigint: true }).catch(() => undefined);
-  const loose = seen?.isFile() === true && (Number(seen.mode) & 0o777) !== 0o600;
-  if (seen === undefined || !loose || seen.nlink !== 1n || (uid !== undefined && seen.uid !== BigInt(uid))) return;
+  if (seen === undefined || !seen.isFile() || (Number(seen.mode) & 0o777) === 0o600 || seen.nlink !== 1n)
+    return undefined;
+  if (uid !== undefined && seen.uid !== BigInt(uid)) return undefined;
+  return { name, dev: seen.dev, ino: seen.ino };
+}
+
+/** Makes one file 0600 on its own descriptor, when it is still the file looked at. */
+async function tightenFile(folder: OpenFolder, found: LooseFile): Promise<void> {
   let handle: FileHandle;
   try {
-    handle = await open(folder.entry(name), FILE_FLAGS);
+    handle = await open(folder.entry(found.name), FILE_FLAGS);
   } catch (error) {
     if (PASSED_OVER.has(codeOf(error))) return;
     throw error;
   }
   try {
     const now = await handle.stat({ bigint: true });
-    if (now.isFile() && now.dev === seen.dev && now.ino === seen.ino && now.nlink === 1n) await handle.chmod(0o600);
+    if (now.isFile() && now.dev === found.dev && now.ino === found.ino && now.nlink === 1n) await handle.chmod(0o600);
   } finally {
     await handle.close();
   }
