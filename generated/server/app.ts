@@ -11,12 +11,13 @@ import { handleError } from "./runtime/errors.js";
 import { type LoggerOption, logRequestLine, noteProblem, secretHeaders, withRedaction } from "./runtime/logging.js";
 import { createNotFoundHandler } from "./runtime/not-found.js";
 import { createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "./runtime/refusals.js";
+import type { RefusedBodyOptions } from "./runtime/stop-reading.js";
 
 /** How long a request may take to arrive in full (ms) before it is refused with 408. */
 export const DEFAULT_REQUEST_TIMEOUT = 120_000;
 
 /** What `buildServer` takes beyond the options of `registerRoutes`: how the Fastify instance logs and refuses. */
-export interface AppOptions {
+export interface AppOptions extends RefusedBodyOptions {
   /** Fastify's logger: off (default), on, or pino options; credentials are redacted either way */
   readonly logger?: LoggerOption;
   /** log one line per request: method, path, status, time (default: when the logger is on) */
@@ -48,7 +49,11 @@ export async function buildApiServer<O extends { readonly basePath?: string }>(
   const logger = withRedaction(options.logger, secretHeaders(Object.values(api.routes)));
   // With a logger, Fastify's own two lines per request give way to ours (one line, no query).
   const logging = logger === false ? {} : { logController: new LogController({ disableRequestLogging: true }) };
-  const refusals = createRefusals(options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH);
+  const logRequests = options.logRequests ?? logger !== false;
+  const refusals = createRefusals(options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH, {
+    ...(options.refusedBodyLimit === undefined ? {} : { refusedBodyLimit: options.refusedBodyLimit }),
+    logRequests,
+  });
   const routerOptions = { ...options.fastify?.routerOptions, ...refusals.options.routerOptions };
   const app = fastify({
     requestTimeout: DEFAULT_REQUEST_TIMEOUT,
@@ -61,7 +66,7 @@ export async function buildApiServer<O extends { readonly basePath?: string }>(
   refusals.attach(app);
   app.setErrorHandler(handleError);
   if ((options.basePath ?? api.basePath) !== "") app.setNotFoundHandler(createNotFoundHandler([], ""));
-  if (options.logRequests ?? logger !== false) {
+  if (logRequests) {
     app.addHook("onSend", noteProblem);
     app.addHook("onResponse", logRequestLine);
   }

@@ -14,11 +14,18 @@
  * folder in it 0700, every file 0600, whatever the umask and the modes of the image it was made
  * from (whose files PGlite writes 0666). Directories made by earlier versions are tightened when
  * they are opened and again when they are closed (files PGlite creates while it runs take the
- * umask's modes; the directory's own 0700 keeps other users from reaching them meanwhile).
+ * umask's modes; the directory's own 0700 keeps other users from reaching them meanwhile), and so
+ * is a directory moved aside.
+ *
+ * A directory of another user is refused, as PostgreSQL refuses one, naming its owner. Partial
+ * folders are removed through their descriptors (./folder-walk.ts), and only this user's: one of
+ * another user is left as it is, with a warning naming its owner.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, lstat, mkdir, readdir, realpath, rename, rm, stat } from "node:fs/promises";
+import { lstat, mkdir, readdir, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { removeOwnFolder, tightenTree, withFolder } from "./folder-walk.js";
+import { ownUid, userLabel, warnOfForeign } from "./owners.js";
 
 /** What is at a data directory's path. */
 export type DirectoryState =
@@ -48,7 +55,7 @@ export async function makeParent(path: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
 }
 
-/** Looks at a data directory without changing anything in it. */
+/** Looks at a data directory without changing anything in it; one of another user is refused, naming its owner. */
 export async function inspectDirectory(path: string): Promise<DirectoryState> {
   let found: import("node:fs").Stats;
   try {
@@ -57,6 +64,8 @@ export async function inspectDirectory(path: string): Promise<DirectoryState> {
     if (errorCode(error) === "ENOENT") return { kind: "new" };
     throw error;
   }
+  const uid = ownUid();
+  if (uid !== undefined && found.uid !== uid) throw notOwned(path, found.uid, uid);
   if (!found.isDirectory()) return { kind: "foreign", reason: "it is a file, not a folder" };
   const entries = await readdir(path);
   if (entries.length === 0) return { kind: "new" };
@@ -86,12 +95,26 @@ export function notADatabase(path: string, reason: string): Error {
   );
 }
 
-/** Removes the partial folders a process stopped while making this directory left beside it. */
+/** The refusal of a data directory (or whatever is at its path) that another user owns. */
+function notOwned(path: string, owner: number, uid: number): Error {
+  return new Error(
+    `the data directory ${path} belongs to user ${userLabel(owner)}, not to this user (${userLabel(uid)}): the sandbox opens only a data directory of its own user, as PostgreSQL does. Nothing in it was changed; run the sandbox as its owner, or give DATA_DIR a folder of this user's.`,
+  );
+}
+
+/**
+ * Removes the partial folders a process stopped while making this directory left beside it, through
+ * their descriptors (./folder-walk.ts); one of another user is left as it is, with a warning.
+ */
 export async function removePartials(path: string): Promise<void> {
   const pattern = new RegExp(`^${escapeRegExp(basename(path))}\\.partial-[0-9a-f]{12}$`);
-  const siblings = await readdir(dirname(path)).catch(() => []);
-  for (const name of siblings.filter((sibling) => pattern.test(sibling)))
-    await rm(join(dirname(path), name), { recursive: true, force: true });
+  await withFolder(dirname(path), async (parent) => {
+    for (const entry of await parent.entries()) {
+      if (!pattern.test(entry.name)) continue;
+      const kept = await removeOwnFolder(parent, entry.name);
+      if (kept !== undefined) warnOfForeign(join(dirname(path), entry.name), kept.foreign);
+    }
+  });
 }
 
 /**
@@ -115,14 +138,15 @@ export async function removeServerLockFile(path: string): Promise<void> {
  */
 export async function buildDirectory(path: string, make: (partial: string) => Promise<void>): Promise<void> {
   await refuseMountPoint(path);
-  const partial = `${path}.partial-${randomBytes(6).toString("hex")}`;
+  const name = `${basename(path)}.partial-${randomBytes(6).toString("hex")}`;
+  const partial = join(dirname(path), name);
   await mkdir(partial, { mode: 0o700 });
   try {
     await make(partial);
     await tighten(partial);
     await rename(partial, path);
   } catch (error) {
-    await rm(partial, { recursive: true, force: true });
+    await withFolder(dirname(path), (parent) => removeOwnFolder(parent, name));
     throw error;
   }
 }
@@ -139,26 +163,27 @@ async function refuseMountPoint(path: string): Promise<void> {
     );
 }
 
-/** Moves a directory that cannot be opened aside, never deleting it; answers where it went. */
+/**
+ * Moves a directory that cannot be opened aside, never deleting it, and makes it private as a data
+ * directory is (one made by an earlier version may have looser modes); answers where it went.
+ */
 export async function moveAside(path: string): Promise<string> {
   const stamp = new Date().toISOString().slice(0, 19).replaceAll(":", "-");
   for (let n = 1; ; n++) {
     const aside = `${path}.broken-${stamp}Z${n === 1 ? "" : `-${n}`}`;
     if (await exists(aside)) continue;
     await rename(path, aside);
+    await tighten(aside);
     return aside;
   }
 }
 
-/** Makes every folder under `path` (and itself) 0700 and every file 0600, changing only those that differ. */
+/**
+ * Makes every folder under `path` (and itself) 0700 and every file 0600, changing only those that
+ * differ, through descriptors (./folder-walk.ts): a link in it is never followed.
+ */
 export async function tighten(path: string): Promise<void> {
-  const found = await lstat(path);
-  if (found.isDirectory()) {
-    if ((found.mode & 0o777) !== 0o700) await chmod(path, 0o700);
-    await Promise.all((await readdir(path)).map((entry) => tighten(join(path, entry))));
-  } else if (found.isFile() && (found.mode & 0o777) !== 0o600) {
-    await chmod(path, 0o600);
-  }
+  await tightenTree(path);
 }
 
 async function isFile(path: string): Promise<boolean> {

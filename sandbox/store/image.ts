@@ -12,22 +12,28 @@
  * latter first, and so keep the cache from ever being used there.
  *
  * An image decides the data, keys and schema of every sandbox made from it, so it is only taken from
- * a folder this user owns that no other user can write (the folder is created 0700), and only when
- * its bytes match the SHA-256 digest recorded when it was made (the digest heads the file, which is
- * written whole, 0600, and moved into place with one rename). Anything else (a folder of another
- * owner, one others can write, a missing or wrong digest, a truncated image) is ignored with one
- * warning per process, and the database runs initdb; its new image is saved only in a folder that
- * passes the check. A cache that cannot be read or written only costs time.
+ * a folder this user owns that no other user can write (the folder is created 0700), below folders
+ * no other user can write either (./owners.ts: whoever can write a folder above could swap the
+ * cache for one of theirs between the check and the read), and only from what was checked: the
+ * file is opened without following a link, and its owner (this user), its mode (no one else may
+ * write it) and its bytes (they must match the SHA-256 digest recorded when it was made, which
+ * heads the file, written whole, 0600, and moved into place with one rename) are checked on the
+ * open descriptor, the bytes it is loaded from. Anything else (a folder of another owner, one
+ * others can write, or below one others can write, a file of another user, a missing or wrong
+ * digest, a truncated image) is ignored with one warning per process, and the database runs
+ * initdb; its new image is saved only in a folder that passes the check. A cache that cannot be
+ * read or written only costs time.
  *
  * Processes that start together on a machine without the image (the workers of a test run) do not
  * all run initdb: the first claims the image (a claim file beside it), the others wait for it.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { lstat, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { existsSync, constants as fs, readFileSync } from "node:fs";
+import { type FileHandle, lstat, mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { homedir, tmpdir, userInfo } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
+import { modeText, ownUid, userLabel, whyOthersCanWriteAbove } from "./owners.js";
 
 /** The part of a PGlite instance the image needs. */
 interface Dumpable {
@@ -55,15 +61,18 @@ function homeFolder(): string | undefined {
 
 /**
  * Why the cache folder cannot be trusted with images, or undefined when it can: it must be a folder
- * (not a link), this user's, and not writable by the group or others. Created when missing, 0700.
+ * (not a link), this user's, not writable by the group or others, and every folder above it safe
+ * (./owners.ts). Created when missing, 0700.
  */
 async function distrust(folder: string): Promise<string | undefined> {
+  const above = await whyOthersCanWriteAbove(folder);
+  if (above !== undefined) return `the folder above it ${above}`;
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const found = await lstat(folder);
   if (!found.isDirectory()) return "it is not a folder";
-  const uid = process.getuid?.();
-  if (uid !== undefined && found.uid !== uid) return `it is owned by user ${found.uid}, not this user (${uid})`;
-  if ((found.mode & 0o022) !== 0) return `other users can write in it (mode 0${(found.mode & 0o777).toString(8)})`;
+  const uid = ownUid();
+  if (uid !== undefined && found.uid !== uid) return `it belongs to user ${userLabel(found.uid)}, not to this user`;
+  if ((found.mode & 0o022) !== 0) return `other users can write in it (mode ${modeText(found.mode)})`;
   return undefined;
 }
 
@@ -95,14 +104,34 @@ function header(tar: Buffer): string {
   return `workforce-scheduling-api image sha256=${createHash("sha256").update(tar).digest("hex")}\n`;
 }
 
-/** The cached image: absent, checked (its tar), or why it is not used. */
+/**
+ * The cached image: absent, checked (its tar), or why it is not used. The file is opened without
+ * following a link, and everything is checked on the open descriptor it is read from.
+ */
 async function readImage(file: string): Promise<Blob | { refused: string } | undefined> {
-  let bytes: Buffer<ArrayBuffer>;
+  let handle: FileHandle;
   try {
-    bytes = await readFile(file);
+    handle = await open(file, fs.O_RDONLY | fs.O_NOFOLLOW | fs.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ELOOP" ? { refused: "it is a symbolic link" } : undefined;
+  }
+  try {
+    const found = await handle.stat();
+    const uid = ownUid();
+    if (!found.isFile()) return { refused: "it is not a file" };
+    if (uid !== undefined && found.uid !== uid) return { refused: `it belongs to user ${userLabel(found.uid)}` };
+    if ((found.mode & 0o022) !== 0) return { refused: `other users can write it (mode ${modeText(found.mode)})` };
+    return checkedImage(await handle.readFile());
   } catch {
     return undefined;
+  } finally {
+    await handle.close();
   }
+}
+
+/** The tar of an image's bytes when they match the digest at their head, or why they are not used. */
+function checkedImage(bytes: Buffer<ArrayBuffer>): Blob | { refused: string } {
   const head = HEADER.exec(bytes.subarray(0, 128).toString("latin1"));
   if (head === null) return { refused: "it has no recorded digest" };
   const tar = bytes.subarray(head[0].length);

@@ -21,3 +21,4 @@ import "./server/answers.suite.js";
 import "./server/multipart.suite.js";
 import "./server/pipeline.suite.js";
 import "./server/app.suite.js";
+import "./server/stop-reading.suite.js";

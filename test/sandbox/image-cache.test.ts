@@ -56,7 +56,7 @@ it("ignores a planted image cache with one warning, makes the database with init
     const foreign = join(root, "foreign");
     await plant(foreign, plantedImage());
     await chown(foreign, 65534, 65534);
-    cases.push({ folder: foreign, why: /is owned by user 65534, not this user \(0\)/, saves: false });
+    cases.push({ folder: foreign, why: /belongs to user nobody \(uid 65534\), not to this user/, saves: false });
   }
   const open = join(root, "world-writable");
   await plant(open, plantedImage());

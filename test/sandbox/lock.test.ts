@@ -14,14 +14,10 @@ import { createServer } from "node:net";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DirectoryInUseError,
-  type DirectoryLock,
-  lockDirectory,
-  requestReset,
-  serveResets,
-} from "../../sandbox/store/directory-lock.js";
+import { DirectoryInUseError, type DirectoryLock, lockDirectory } from "../../sandbox/store/directory-lock.js";
+import { parseHolder, requestReset, serveResets } from "../../sandbox/store/lock-channel.js";
 import { bundled } from "../support/bundle.js";
+import { linesOf } from "../support/lines.js";
 import { makeTempDir } from "../support/paths.js";
 
 let dir: string;
@@ -38,34 +34,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A process's stdout, line by line. */
-function linesOf(child: ChildProcess): () => Promise<string> {
-  const waiting: ((line: string) => void)[] = [];
-  const ready: string[] = [];
-  let rest = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    rest += chunk.toString();
-    for (let newline = rest.indexOf("\n"); newline !== -1; newline = rest.indexOf("\n")) {
-      const line = rest.slice(0, newline);
-      rest = rest.slice(newline + 1);
-      const taker = waiting.shift();
-      if (taker === undefined) ready.push(line);
-      else taker(line);
-    }
-  });
-  return () => {
-    const line = ready.shift();
-    if (line !== undefined) return Promise.resolve(line);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("no line from the holder in 10 s")), 10_000);
-      waiting.push((got) => {
-        clearTimeout(timer);
-        resolve(got);
-      });
-    });
-  };
-}
-
 /** Starts the holder script (`hold` or `serve`) on `directory`, by `command` (node, or a wrapper). */
 function startHolder(
   directory: string,
@@ -75,7 +43,7 @@ function startHolder(
   const [command = process.execPath, ...args] = [...wrapper, process.execPath, holderScript, directory, mode];
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "inherit"] });
   started.push(child);
-  return { child, line: linesOf(child) };
+  return { child, line: linesOf(child, "the holder") };
 }
 
 /** Takes the lock in this process, trying again while a holder just killed is still exiting. */
@@ -281,6 +249,18 @@ describe("a lock whose holder lives", () => {
     await expect(requestReset(directory, "sandbox", {})).rejects.toThrow(
       `the sandbox holding the data directory ${directory} stopped before it could be asked to reset it`,
     );
+  });
+});
+
+describe("what a holder says", () => {
+  it("is printed only as escaped text: no terminal control, line break or other character outside printable ASCII", () => {
+    const greeting = JSON.stringify({ pid: 7, host: "\u001b[2Jevil\nhost\u009b", since: `\u0007${"x".repeat(100)}` });
+    expect(parseHolder(greeting)).toEqual({
+      pid: 7,
+      host: "\\u001b[2Jevil\\u000ahost\\u009b",
+      since: `\\u0007${"x".repeat(39)}…`,
+    });
+    expect(parseHolder('{"pid": 1.5, "host": "h"}')).toBeUndefined();
   });
 });
 

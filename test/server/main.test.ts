@@ -46,8 +46,19 @@ describe("the mock server process", () => {
       msg: expect.stringMatching(
         /^GET \/api\/1_12\/events 401 [\d.]+ ms: urn:problem-type:invalid-api-key \(The API key is not valid\.\)$/,
       ),
-      problem: { type: "urn:problem-type:invalid-api-key", detail: "The API key is not valid." },
+      problem: { type: "urn:problem-type:invalid-api-key" },
     });
+    // what the client sent is written once in its line: a preference no response meets, quoted by its detail
+    await fetch(`${base}/wage-rules`, {
+      headers: { "x-api-key": "first-key", prefer: "example=marker-of-the-client" },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const preferred =
+      server.output
+        .join("")
+        .split("\n")
+        .find((line) => line.includes("marker-of-the-client")) ?? "";
+    expect(preferred.split("marker-of-the-client")).toHaveLength(2);
     expect(log).not.toContain("first-key");
     expect(log).not.toContain("second-key");
   });

@@ -177,7 +177,24 @@ describe("document upload", () => {
     expect(problem["errors"]).toEqual([expect.objectContaining({ instancePath: "/file", keyword: "type" })]);
   });
 
-  it("stops reading at a refused field, answers at once, drains the rest, and lets the connection end", async () => {
+  it("refuses a file name that is not valid UTF-8 (400), never handing on one with U+FFFD in its place", async () => {
+    received = undefined;
+    for (const name of [Buffer.from([0x61, 0xff, 0x62]), Buffer.from("a\uFFFDb.bin")]) {
+      const head = Buffer.from('--b\r\ncontent-disposition: form-data; name="file"; filename="');
+      const rest = Buffer.from('"\r\ncontent-type: application/octet-stream\r\n\r\nbytes\r\n--b--\r\n');
+      const response = await server.call("POST", "/workers/1/documents", {
+        body: Buffer.concat([head, name, rest]),
+        contentType: "multipart/form-data; boundary=b",
+      });
+      const problem = await expectProblem(response, 400, "urn:problem-type:malformed-body");
+      expect(problem["detail"]).toBe(
+        'The file name of the form field "file" is not valid UTF-8 (it holds U+FFFD, which takes the place of bytes that are not): send the name encoded as UTF-8.',
+      );
+    }
+    expect(lastReceived()).toBeUndefined();
+  });
+
+  it("stops reading at a refused field, answers at once, reads at most a bound of the rest, and lets the connection end", async () => {
     const own = await startServer({ handlers });
     const form = new FormData();
     form.set("file_name", "n".repeat(1_048_577));

@@ -128,6 +128,23 @@ describe("cookie parameters", () => {
     expect(await invalid.json()).toMatchObject({ errors: [{ in: "cookie", instancePath: "/visits" }] });
   });
 
+  it("refuse a malformed or non-UTF-8 escape, and JSON nested deeper than a body may be, with 400", async () => {
+    for (const cookie of ["session=abcd%zz", "session=abcd%", "session=abcd%C0%AF", "session=abcd%FF"]) {
+      const answer = await fetch(`${base}/session`, { headers: { cookie } });
+      expect([cookie, answer.status, ((await answer.json()) as { detail: string }).detail]).toEqual([
+        cookie,
+        400,
+        'The cookie "session" is not valid percent-encoded UTF-8: write a "%" as %25, and percent-encode its text as UTF-8.',
+      ]);
+    }
+    const deep = `${"[".repeat(1001)}${"]".repeat(1001)}`;
+    const nested = await fetch(`${base}/session`, { headers: { cookie: `session=abcd; cart=${deep}` } });
+    expect([nested.status, ((await nested.json()) as { detail: string }).detail]).toEqual([
+      400,
+      'The cookie "cart" is nested more than 1000 levels deep.',
+    ]);
+  });
+
   it("are checked by the client before the call leaves", async () => {
     await expect(client["getSession"]?.({ cookies: { session: "ab" } })).rejects.toMatchObject({
       name: "RequestValidationError",
@@ -165,6 +182,33 @@ describe("a webhook's cookie parameters", () => {
     const sender = webhooks.createWebhookSender({ baseUrl: `${base}/webhooks` });
     await sender["loginHook"]?.({ cookies: { session: "hook;session" } });
     expect(hookCookies).toEqual([{ session: "hook;session" }]);
+  });
+
+  it("take no other method (405 with Allow) and no body the webhook does not declare (415, its handler not called)", async () => {
+    hookCookies.length = 0;
+    const url = `${base}/webhooks/loginHook`;
+    const wrongMethod = await fetch(url, { headers: { cookie: "session=s" } });
+    expect([wrongMethod.status, wrongMethod.headers.get("allow")]).toEqual([405, "POST"]);
+    for (const [type, body] of [
+      ["text/plain", "x".repeat(3_000_000)],
+      ["application/json", "{broken"],
+    ] as const) {
+      const sent = await fetch(url, { method: "POST", headers: { cookie: "session=s", "content-type": type }, body });
+      expect([sent.status, ((await sent.json()) as { detail: string }).detail]).toEqual([
+        415,
+        "This operation takes no request body; send the request without one.",
+      ]);
+    }
+    const receive = webhooks.createWebhookReceiver({ handlers: hookHandlers });
+    const fetched = await receive(
+      new Request("https://shop.example/webhooks/loginHook", {
+        method: "POST",
+        headers: { cookie: "session=s" },
+        body: "{broken",
+      }),
+    );
+    expect(fetched.status).toBe(415);
+    expect(hookCookies).toEqual([]);
   });
 
   it("are read from the Cookie header by the Fetch receiver", async () => {

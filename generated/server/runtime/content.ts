@@ -54,6 +54,18 @@ export function hasBody(request: Pick<IncomingRequest, "headers">): boolean {
   return length !== undefined && length !== "0";
 }
 
+/** Whether the headers announce bytes of a body: a non-zero Content-Length, or chunks. */
+export function carriesContent(request: Pick<IncomingRequest, "headers">): boolean {
+  const length = request.headers["content-length"];
+  return request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
+
+/** The 415 problem of a body sent to an operation that declares none: it is refused, never read. */
+export const UNDECLARED_BODY = createProblem(
+  "unsupportedMediaType",
+  "This operation takes no request body; send the request without one.",
+);
+
 /** The 415 problem, naming what the operation accepts. */
 export function unsupportedMediaType(header: string | undefined, contents: readonly RouteContent[]): ProblemDetails {
   const accepted = contents.map((content) => content.mediaType).join(" or ");

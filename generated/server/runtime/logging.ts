@@ -5,7 +5,10 @@
  * Logging that never shows a credential: the request serializer redacts every header a security
  * scheme reads (and Authorization and Cookie), and the one line logged per request has the
  * method, the path without its query (which may carry a key), the status and the time taken, and,
- * for a problem answer, the problem's `type` and `detail`, so that a refusal's line says why.
+ * for a problem answer, the problem's `type` and `detail`, so that a refusal's line says why. A
+ * detail may quote what the client sent (a `Prefer` header, a media type), so it is written once
+ * in a line: in its text; the line's `problem` field, for tools reading JSON lines, has the type.
+ * Requests refused before routing (refusals.ts) are logged once too, in lines of the same form.
  */
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
 import type { Route } from "../../route-types.js";
@@ -47,7 +50,7 @@ function serializeRequest(request: FastifyRequest, secrets: readonly string[]): 
 }
 
 /** What a problem answer's line says of it. */
-interface LoggedProblem {
+export interface LoggedProblem {
   readonly type: string;
   readonly detail?: string;
 }
@@ -90,16 +93,26 @@ function problemOf(text: string): LoggedProblem | undefined {
 
 /**
  * An onResponse hook logging one line per request: method, path, status and time, then, for a
- * problem, its type and detail (also as the line's `problem` field, for tools reading JSON lines).
+ * problem, its type and detail (the type also as the line's `problem` field).
  */
 export function logRequestLine(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   const line = `${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
-  const problem = answeredProblems.get(reply);
-  if (problem === undefined) request.log.info(line);
-  else
-    request.log.info(
-      { problem },
-      `${line}: ${problem.type}${problem.detail === undefined ? "" : ` (${problem.detail})`}`,
-    );
+  logLine(request.log, line, answeredProblems.get(reply));
   done();
+}
+
+/**
+ * Logs a request's line, `line` then, for a problem, its type and detail: each once (the detail
+ * may quote the client), the type also as the line's `problem` field, for tools reading JSON lines.
+ */
+export function logLine(
+  log: { info(object: unknown, message?: string): void },
+  line: string,
+  problem: LoggedProblem | undefined,
+): void {
+  if (problem === undefined) return log.info(line);
+  log.info(
+    { problem: { type: problem.type } },
+    `${line}: ${problem.type}${problem.detail === undefined ? "" : ` (${problem.detail})`}`,
+  );
 }

@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { mediaTypeEssence } from "../../media-types.js";
 import type { Route } from "../../route-types.js";
 import { readBody } from "./body-stream.js";
-import { hasBody } from "./content.js";
+import { carriesContent, hasBody } from "./content.js";
 import {
   type MultipartReader as CoreMultipartReader,
   type CoreSettings,
@@ -27,6 +27,7 @@ import { handleError } from "./errors.js";
 import type { Outcome, Transport } from "./exchange.js";
 import { toRouterPath } from "./parameters.js";
 import { writeOutcome } from "./reply.js";
+import { stopReadingUnread } from "./stop-reading.js";
 
 export type { RouteHandler };
 
@@ -44,11 +45,14 @@ export interface MultipartSupport {
 export interface PipelineSettings extends CoreSettings<FastifyRequest> {
   /** present when some operation takes multipart/form-data */
   readonly multipart?: MultipartSupport;
+  /** the most of a body read after an answer given before it arrived whole (stop-reading.ts) */
+  readonly refusedBodyLimit?: number;
 }
 
 /** The Fastify transport: the request as it is, the body from its stream, the answer through the reply. */
 const FASTIFY: Transport<FastifyRequest, FastifyReply> = {
   hasBody,
+  hasContent: carriesContent,
   readBody,
   send: (_request, reply, outcome) => sendOutcome(reply, outcome),
   fail: (request, reply, error) => handleError(error, request, reply),
@@ -86,6 +90,7 @@ export function mountRoutes<K extends string>(
   // does not run: the generated validators are the only ones.
   scope.setValidatorCompiler(() => () => true);
   scope.setErrorHandler(handleError);
+  scope.addHook("onSend", stopReadingUnread(settings.refusedBodyLimit));
   const mounted = new Set<string>();
   const mount = (target: FastifyInstance, keys: readonly K[]): void => {
     for (const key of keys) mountRoute(target, key, table[key], pick(key), settings, mounted);

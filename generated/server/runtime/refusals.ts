@@ -13,12 +13,18 @@
  * After a client error nothing more can be read from the connection, so it is closed; but first
  * every answer still owed on it (a pipelining client may have sent several complete requests
  * ahead of the broken one) is written, so the answers arrive in the order of the requests.
+ *
+ * `attach` also has every answer given before its request's body arrived whole stop the reading
+ * of that body (stop-reading.ts), these refusals' included, and answers a request no route takes
+ * before its body is read. With `logRequests`, each of these refusals gets its one log line, as
+ * every other request does (logging.ts).
  */
 /// <reference types="node" />
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { errorCode, handleError } from "./errors.js";
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { errorCode, handleError, pathOf } from "./errors.js";
+import { logLine } from "./logging.js";
 import { DEFAULT_MAX_PARAM_LENGTH } from "./parameters.js";
 import {
   createProblem,
@@ -28,6 +34,13 @@ import {
   parameterTooLong,
   sendProblem,
 } from "./problems.js";
+import {
+  answerUnroutedEarly,
+  DEFAULT_REFUSED_BODY_LIMIT,
+  type RefusedBodyOptions,
+  stopReading,
+  stopReadingUnread,
+} from "./stop-reading.js";
 
 export { DEFAULT_MAX_PARAM_LENGTH };
 
@@ -45,7 +58,10 @@ export interface Refusals {
     readonly clientErrorHandler: (error: ClientError, socket: Duplex) => void;
     readonly routerOptions: { readonly maxParamLength: number };
   };
-  /** call once with the instance built with `options`: follows the answers owed per connection */
+  /**
+   * call once with the instance built with `options`: follows the answers owed per connection,
+   * and stops reading the bodies of requests answered before they arrived whole
+   */
   attach(app: FastifyInstance): void;
 }
 
@@ -55,24 +71,57 @@ const HEADERS_TOO_LARGE = createProblem(
   "The request line and headers are larger than the server accepts.",
 );
 
+/** How the refusals are made: a refused body's bound, and whether each refusal gets its log line. */
+export interface RefusalOptions extends RefusedBodyOptions {
+  /** log one line per refusal, as logging.ts logs a request's (default false) */
+  readonly logRequests?: boolean;
+}
+
 /** Problem answers for the refusals Fastify and Node make before routing. */
-export function createRefusals(maxParamLength: number = DEFAULT_MAX_PARAM_LENGTH): Refusals {
+export function createRefusals(
+  maxParamLength: number = DEFAULT_MAX_PARAM_LENGTH,
+  options: RefusalOptions = {},
+): Refusals {
   const owed = new OwedAnswers();
   const tooLong = parameterTooLong(maxParamLength);
+  const limit = options.refusedBodyLimit ?? DEFAULT_REFUSED_BODY_LIMIT;
+  let log: FastifyBaseLogger | undefined;
   const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    // these answers run no hook of the instance: the body's reading is stopped, and the line logged, here
+    stopReading(request.raw, reply.raw, limit);
     const code = errorCode(error);
-    if (code === "FST_ERR_BAD_URL") return sendProblem(reply, MALFORMED_URL);
-    if (code === "FST_ERR_MAX_PARAM_LENGTH") return sendProblem(reply, tooLong);
+    const problem =
+      code === "FST_ERR_BAD_URL" ? MALFORMED_URL : code === "FST_ERR_MAX_PARAM_LENGTH" ? tooLong : undefined;
+    if (options.logRequests === true) logWhenAnswered(request, reply, problem);
+    if (problem !== undefined) return sendProblem(reply, problem);
     handleError(error, request, reply);
   };
   const clientErrorHandler = (error: ClientError, socket: Duplex): void => {
     if (error.code === "ECONNRESET" || error.code === "EPIPE" || !socket.writable) return void socket.destroy();
-    owed.whenAnswered(socket, () => writeProblem(socket, clientProblem(error)));
+    const problem = clientProblem(error);
+    // the request could not be read: its line has neither method nor path
+    if (options.logRequests === true && log !== undefined)
+      logLine(log, `(unreadable request) ${problem.status}`, problem);
+    owed.whenAnswered(socket, () => writeProblem(socket, problem));
   };
   return {
     options: { frameworkErrors, clientErrorHandler, routerOptions: { maxParamLength } },
-    attach: (app) => void app.server.on("request", owed.track),
+    attach: (app) => {
+      log = app.log;
+      app.server.on("request", owed.track);
+      app.addHook("onRequest", answerUnroutedEarly);
+      app.addHook("onSend", stopReadingUnread(limit));
+    },
   };
+}
+
+/** Logs the line of a request refused before routing once its answer is written. */
+function logWhenAnswered(request: FastifyRequest, reply: FastifyReply, problem: ProblemDetails | undefined): void {
+  const started = performance.now();
+  reply.raw.once("finish", () => {
+    const line = `${request.method} ${pathOf(request.url)} ${reply.statusCode} ${(performance.now() - started).toFixed(1)} ms`;
+    logLine(request.log, line, problem);
+  });
 }
 
 /** The problem of a connection error: 408, 431, or 400 naming what llhttp found wrong. */

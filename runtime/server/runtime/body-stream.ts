@@ -1,6 +1,6 @@
 /**
  * Request bodies over Node streams (the Fastify transport): read within a byte limit, and the
- * rest of a refused body thrown away.
+ * rest of a refused body left unread.
  */
 /// <reference types="node" />
 import type { Readable } from "node:stream";
@@ -12,8 +12,9 @@ const NO_BYTES = Buffer.alloc(0);
 
 /**
  * Reads the body (which the pass-through content-type parser left unread) up to `limit` bytes.
- * A declared Content-Length over the limit is refused before anything is read (Node then drains
- * the unread body); a body that grows past the limit while read has its rest thrown away.
+ * A declared Content-Length over the limit is refused before anything is read; a body that grows
+ * past the limit while read is cut there, as it streams. Either way the rest is not read
+ * (stop-reading.ts).
  */
 export function readBody(request: FastifyRequest, limit: number, done: BodyCallback): void {
   if (Number(request.headers["content-length"]) > limit) return done(tooLarge(limit), NO_BYTES);
@@ -27,7 +28,7 @@ export function readBody(request: FastifyRequest, limit: number, done: BodyCallb
     size += bytes.length;
     if (size <= limit) return void chunks.push(bytes);
     finished = true;
-    discardRest(request);
+    leaveRest(request);
     done(tooLarge(limit), NO_BYTES);
   });
   stream.on("end", () => {
@@ -43,24 +44,18 @@ export function readBody(request: FastifyRequest, limit: number, done: BodyCallb
   stream.resume();
 }
 
-/** How long the rest of a refused body may take to arrive (and be thrown away) before the connection is cut. */
-const DISCARD_WITHIN_MS = 10_000;
-
 /**
- * Throws away the rest of a body that will not be read (it was refused part-way): the request is
- * detached from any parser and drained, so the client can finish sending and read the answer; a
- * client still sending after DISCARD_WITHIN_MS has its connection cut, so no request lingers.
+ * Leaves the rest of a body that will not be read (it was refused part-way): the request is
+ * detached from any parser and paused. The answer that follows stops its reading (stop-reading.ts:
+ * at most a small bound more is read, then the connection is closed), so no client can have the
+ * server read what it has already refused.
  */
-export function discardRest(request: FastifyRequest): void {
+export function leaveRest(request: FastifyRequest): void {
   const raw = request.raw;
   if (raw.readableEnded || raw.destroyed) return;
   raw.unpipe();
   raw.removeAllListeners("data");
-  const timer = setTimeout(() => raw.destroy(), DISCARD_WITHIN_MS);
-  timer.unref();
-  raw.once("end", () => clearTimeout(timer));
-  raw.once("close", () => clearTimeout(timer));
-  raw.resume();
+  raw.pause();
 }
 
 function isReadable(value: unknown): value is Readable {

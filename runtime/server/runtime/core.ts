@@ -2,9 +2,10 @@
  * The request pipeline, the same for every route and every transport, driven by the route's
  * entry in the route table:
  *
- *   security (401, 403) → content type (415) → body read within its limit (413) and decoded
- *   (400) → path, query, headers and body checked by the generated validators (400, every error)
- *   → the handler → its answer, checked against the contract when response checks are on (500).
+ *   security (401, 403) → content type (415; also a body the operation does not declare, never
+ *   read) → body read within its limit (413) and decoded (400) → path, query, headers and body
+ *   checked by the generated validators (400, every error) → the handler → its answer, checked
+ *   against the contract when response checks are on (500).
  *
  * It knows no transport: it reads the request through the members of `IncomingRequest`, has the
  * transport read the body, and hands the transport the answer it decided (an `Outcome`) to write.
@@ -13,7 +14,13 @@
  */
 import { mediaTypeEssence } from "../../media-types.js";
 import type { Route, RouteContent } from "../../route-types.js";
-import { type ContentMatcher, compileContentMatcher, decodeBody, unsupportedMediaType } from "./content.js";
+import {
+  type ContentMatcher,
+  compileContentMatcher,
+  decodeBody,
+  UNDECLARED_BODY,
+  unsupportedMediaType,
+} from "./content.js";
 import type { IncomingRequest, Transport } from "./exchange.js";
 import { type CookieReader, toRouterPath } from "./parameters.js";
 import { problemOutcome } from "./problems.js";
@@ -112,6 +119,9 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
   private receive(request: Req, response: Res, principal: unknown): void {
     const body = this.route.body;
     const transport = this.transport;
+    // a body the operation does not declare is refused, never read nor handed to the handler
+    if (body === undefined && transport.hasContent(request))
+      return transport.send(request, response, problemOutcome(UNDECLARED_BODY));
     if (body === undefined || !transport.hasBody(request))
       return this.run(request, response, principal, undefined, undefined);
     const header = request.headers["content-type"] as string | undefined;

@@ -64,6 +64,8 @@ export type BodyCallback = (problem: ProblemDetails | undefined, body: Uint8Arra
 export interface Transport<Req extends IncomingRequest, Res> {
   /** whether the request carries a body */
   hasBody(request: Req): boolean;
+  /** whether the request carries bytes of a body (not only a Content-Type saying what they would be) */
+  hasContent(request: Req): boolean;
   /** reads the body, refusing one over `limit` bytes */
   readBody(request: Req, limit: number, done: BodyCallback): void;
   /** writes the answer */

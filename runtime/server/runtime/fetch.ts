@@ -8,7 +8,7 @@
  * service worker's page).
  */
 import type { Route } from "../../route-types.js";
-import { hasBody, tooLarge, UNREADABLE } from "./content.js";
+import { carriesContent, hasBody, tooLarge, UNREADABLE } from "./content.js";
 import { type CoreSettings, type RouteHandler, RoutePlan } from "./core.js";
 import { failureOutcome } from "./errors.js";
 import type { BodyCallback, IncomingRequest, Outcome, RequestLog, Transport } from "./exchange.js";
@@ -61,6 +61,7 @@ interface Entry {
 
 const FETCH: Transport<FetchRequest, Pending> = {
   hasBody: (request) => hasBody(request) || request.native.body !== null,
+  hasContent: (request) => carriesContent(request) || request.native.body !== null,
   readBody: (request, limit, done) => void readLimited(request.native, limit, done),
   send: (_request, pending, outcome) => pending.resolve(responseOf(outcome)),
   fail: (request, pending, error) => pending.resolve(responseOf(failureOutcome(error, request))),

@@ -4,13 +4,15 @@
  * that carry files (`binaryFields` in the route table) are validated with the file name in place
  * of the bytes, as the schema describes them as strings, and reach the handler as `UploadedFile`s
  * with their bytes intact. Nothing is ever cut short: a file, a text field or a field name over
- * its limit is refused with 413, never truncated. A body with no part at all is no body.
+ * its limit is refused with 413, never truncated, as soon as it passes the limit (the rest of the
+ * body is not read). A file name that is not valid UTF-8 is refused with 400. A body with no part
+ * at all is no body.
  */
 /// <reference types="node" />
 
-import type { Multipart } from "@fastify/multipart";
+import type { Multipart, MultipartFile } from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
-import { discardRest } from "./body-stream.js";
+import { leaveRest } from "./body-stream.js";
 import { strictUtf8Text } from "./content.js";
 import type { MultipartReader } from "./core.js";
 import { errorCode, problemOf } from "./errors.js";
@@ -61,7 +63,7 @@ async function readMultipart(
       checkPart(part, limits);
       const name = part.fieldname;
       if (binaryFields.includes(name)) {
-        const file = await toFile(part);
+        const file = await toFile(part, limits.fileSize);
         append(form, name, file.filename);
         files.set(name, appendFile(files.get(name), file));
       } else {
@@ -69,7 +71,7 @@ async function readMultipart(
       }
     }
   } catch (error) {
-    discardRest(request);
+    leaveRest(request);
     throw asProblem(error, limits);
   }
   return parts === 0 ? undefined : { form, files };
@@ -81,30 +83,65 @@ function checkPart(part: Multipart, limits: MultipartLimits): void {
 }
 
 /** A text field sent as a file part: its text, within the text field limit, which must be UTF-8 (it is never altered). */
-async function fileAsText(part: Multipart & { type: "file" }, fieldSize: number): Promise<string> {
-  const bytes = await part.toBuffer();
-  if (bytes.length > fieldSize) throw fieldTooLarge(fieldSize);
+async function fileAsText(part: MultipartFile, fieldSize: number): Promise<string> {
+  const bytes = await bytesWithin(part.file, fieldSize, () => fieldTooLarge(fieldSize));
   return strictUtf8Text(bytes, `The form field ${JSON.stringify(part.fieldname)}`);
+}
+
+/**
+ * Refuses a file name the parser could not read as UTF-8: it puts U+FFFD in place of such bytes,
+ * and a name so altered is not what was sent. (A name holding U+FFFD as sent is refused too.)
+ */
+function refuseReplacedName(part: MultipartFile): void {
+  if (!part.filename.includes("\uFFFD")) return;
+  throw new ProblemError(
+    createProblem(
+      "malformedBody",
+      `The file name of the form field ${JSON.stringify(part.fieldname)} is not valid UTF-8 (it holds U+FFFD, which takes the place of bytes that are not): send the name encoded as UTF-8.`,
+    ),
+  );
 }
 
 function fieldTooLarge(fieldSize: number): ProblemError {
   return new ProblemError(createProblem("payloadTooLarge", `A form field is larger than ${fieldSize} bytes.`));
 }
 
-async function toFile(part: Multipart): Promise<UploadedFile> {
-  if (part.type === "file")
-    return { filename: part.filename, mimetype: part.mimetype, encoding: part.encoding, data: await part.toBuffer() };
+function fileTooLarge(fileSize: number): ProblemError {
+  return new ProblemError(createProblem("payloadTooLarge", `An uploaded file is larger than ${fileSize} bytes.`));
+}
+
+/**
+ * The bytes of a file part, refused (`tooLarge`) as soon as they pass `limit`, as they stream: the
+ * parser would otherwise read the rest of the file to its end, however long, only to drop it.
+ */
+function bytesWithin(file: MultipartFile["file"], limit: number, tooLarge: () => ProblemError): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    file.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) reject(tooLarge());
+      else chunks.push(chunk);
+    });
+    file.once("limit", () => reject(tooLarge()));
+    file.once("error", reject);
+    file.once("end", () => resolve(Buffer.concat(chunks, size)));
+  });
+}
+
+async function toFile(part: Multipart, fileSize: number): Promise<UploadedFile> {
+  if (part.type === "file") {
+    refuseReplacedName(part);
+    const data = await bytesWithin(part.file, fileSize, () => fileTooLarge(fileSize));
+    return { filename: part.filename, mimetype: part.mimetype, encoding: part.encoding, data };
+  }
   const text = typeof part.value === "string" ? part.value : JSON.stringify(part.value);
   return { filename: "", mimetype: part.mimetype, encoding: part.encoding, data: Buffer.from(text, "utf8") };
 }
 
 function asProblem(error: unknown, limits: MultipartLimits): ProblemError {
   if (error instanceof ProblemError) return error;
-  if (errorCode(error) === "FST_REQ_FILE_TOO_LARGE") {
-    return new ProblemError(
-      createProblem("payloadTooLarge", `An uploaded file is larger than ${limits.fileSize} bytes.`),
-    );
-  }
+  if (errorCode(error) === "FST_REQ_FILE_TOO_LARGE") return fileTooLarge(limits.fileSize);
   const problem = problemOf(error);
   return new ProblemError(
     problem.status < 500 ? problem : createProblem("malformedBody", "The multipart body could not be read."),

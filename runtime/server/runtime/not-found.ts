@@ -23,10 +23,20 @@ interface PathPattern {
 
 const NOT_FOUND = createProblem("notFound", "No resource matches this path.");
 
+/** The not-found handlers made here, which answer without reading the body (stop-reading.ts). */
+const HANDLERS = new WeakSet<object>();
+
 /** A not-found handler for routes served under `prefix` (no routes: a plain 404). */
 export function createNotFoundHandler(routes: readonly Route[], prefix: string): NotFoundHandler {
   const answer = compileNotFound(routes, prefix);
-  return (request, reply) => writeOutcome(reply, answer(request.method, request.url));
+  const handler: NotFoundHandler = (request, reply) => writeOutcome(reply, answer(request.method, request.url));
+  HANDLERS.add(handler);
+  return handler;
+}
+
+/** Whether `handler` is a not-found handler of `createNotFoundHandler`. */
+export function isNotFoundHandler(handler: unknown): handler is NotFoundHandler {
+  return typeof handler === "function" && HANDLERS.has(handler);
 }
 
 /** The not-found answer of routes served under `prefix`, whatever the transport. */

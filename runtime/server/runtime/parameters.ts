@@ -10,9 +10,16 @@
  * spaceDelimited ("%20"; a "+" is a space inside an item), pipeDelimited ("|"), deepObject
  * (`filter[range][min]=3`, nested as URL-encoded forms are) and content (JSON text). Headers of
  * style content are JSON text too.
+ *
+ * JSON text in a parameter (style content: a query parameter, a header, a cookie) is held to the
+ * limit a JSON body is: nested more than 1000 levels deep, it is refused (400). A cookie parameter's
+ * percent escapes are decoded as strictly as a path's: a malformed escape, or bytes that are not
+ * UTF-8, are refused (400), never taken as the text sent.
  */
 import type { RouteParameter } from "../../route-types.js";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "./content.js";
 import { fieldPath, formOf } from "./form.js";
+import { createProblem, ProblemError } from "./problems.js";
 
 /** Parameter names to their raw values (strings, or lists of strings), before validation. */
 export type RawParameters = Record<string, unknown>;
@@ -176,11 +183,27 @@ export function compileCookieReader(parameters: readonly RouteParameter[], read:
 }
 
 function cookieValue(parameter: RouteParameter, raw: string): unknown {
-  if (parameter.style === "content") return parseContent(decodePercent(raw));
+  const decode = (text: string): string => decodeCookieText(text, parameter.name);
+  if (parameter.style === "content") return parseContent(decode(raw), "cookie", parameter.name);
   const object = !parameter.array && parameter.properties !== undefined;
-  if (!parameter.array && !object) return decodePercent(raw);
-  const items = raw === "" ? [] : raw.split(",").map(decodePercent);
+  if (!parameter.array && !object) return decode(raw);
+  const items = raw === "" ? [] : raw.split(",").map(decode);
   return parameter.array ? items : objectOf(items, [raw]);
+}
+
+/** A cookie parameter's text with its percent escapes decoded; a malformed or non-UTF-8 escape is refused (400). */
+function decodeCookieText(text: string, name: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new ProblemError(
+      createProblem(
+        "malformedRequest",
+        `The cookie ${JSON.stringify(name)} is not valid percent-encoded UTF-8: write a "%" as %25, and percent-encode its text as UTF-8.`,
+      ),
+    );
+  }
 }
 
 /** A cookie value's or a path item's percent escapes decoded; a malformed escape stays as it is. */
@@ -236,7 +259,7 @@ function readQueryValue(parameter: RouteParameter, pairs: readonly QueryPair[]):
   if (object && explode && style === "form") return readPropertyParameters(parameter.properties ?? [], pairs);
   const values = pairs.filter((pair) => pair.name === name).map((pair) => pair.rawValue);
   if (values.length === 0) return undefined;
-  if (style === "content") return oneOrList(values.map((value) => parseContent(decodeQueryText(value))));
+  if (style === "content") return oneOrList(values.map((value) => parseContent(decodeQueryText(value), "query", name)));
   const delimited = !explode && (array || object);
   if (!delimited) return array ? values.map(decodeQueryText) : oneOrList(values.map(decodeQueryText));
   const items = values.flatMap((value) => value.split(DELIMITERS[style] ?? ",").map(decodeQueryText));
@@ -291,13 +314,26 @@ function decodeQueryText(text: string): string {
   return decodePercent(text.includes("+") ? text.replaceAll("+", " ") : text);
 }
 
-/** A parameter of style content: its JSON text parsed; text that is not JSON as it is, for the validator to judge. */
-function parseContent(text: string): unknown {
+/**
+ * A parameter of style content: its JSON text parsed; text that is not JSON as it is, for the
+ * validator to judge. JSON nested deeper than a body may be is refused (400).
+ */
+function parseContent(text: string, where: "query" | "header" | "cookie", name: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     return text;
   }
+  // each level takes two characters at least, so a shorter text cannot be too deep
+  if (text.length > 2 * MAX_JSON_DEPTH && nestedDeeperThan(new TextEncoder().encode(text), MAX_JSON_DEPTH))
+    throw new ProblemError(
+      createProblem(
+        "malformedRequest",
+        `The ${where === "cookie" ? "cookie" : `${where} parameter`} ${JSON.stringify(name)} is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+      ),
+    );
+  return value;
 }
 
 /** The declared header parameters, keyed as the spec spells them (`names`, in route order). */
@@ -316,7 +352,7 @@ export function compileHeaderReader(parameters: readonly RouteParameter[]): Para
       // own headers only: the header object inherits "constructor", "__proto__", ...
       const value = Object.hasOwn(headers, key) ? headers[key] : undefined;
       if (value === undefined) continue;
-      if (content) defineOwn(out, name, typeof value === "string" ? parseContent(value) : value);
+      if (content) defineOwn(out, name, typeof value === "string" ? parseContent(value, "header", name) : value);
       else defineOwn(out, name, array && !Array.isArray(value) ? value.split(",").map((item) => item.trim()) : value);
     }
     return out;

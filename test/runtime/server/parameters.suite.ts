@@ -1,11 +1,14 @@
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
+import { readCookies } from "../../../runtime/server/runtime/cookies.js";
 import {
+  compileCookieReader,
   compileHeaderReader,
   compilePathReader,
   compileQueryReader,
   toRouterPath,
 } from "../../../runtime/server/runtime/parameters.js";
+import { PROBLEM_TYPES, ProblemError } from "../../../runtime/server/runtime/problems.js";
 import { param } from "../support/routes.js";
 
 describe("toRouterPath", () => {
@@ -271,5 +274,55 @@ describe("compileHeaderReader", () => {
     const read = compileHeaderReader([param("Constructor"), param("__proto__")]);
     expect(read({ host: "x" })).toEqual({});
     expect(Object.keys(read({}))).toEqual([]);
+  });
+});
+
+describe("JSON in parameters, and cookies", () => {
+  const nested = (levels: number): string => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+
+  /** The problem a reader threw. */
+  function thrown(read: () => unknown): unknown {
+    try {
+      read();
+    } catch (error) {
+      if (error instanceof ProblemError) return error.problem;
+      throw error;
+    }
+    throw new Error("expected a ProblemError");
+  }
+
+  it("refuses JSON in a query parameter, a header or a cookie nested deeper than a body may be, with 400", () => {
+    const content = param("where", { style: "content" });
+    const query = (levels: number) => compileQueryReader([content])(`/?where=${nested(levels)}`);
+    const header = (levels: number) => compileHeaderReader([content])({ where: nested(levels) });
+    const cookie = (levels: number) =>
+      compileCookieReader([content], readCookies)({ cookie: `where=${nested(levels)}` });
+    for (const read of [query, header, cookie]) expect(JSON.stringify(read(1000))).toContain(nested(1000));
+    expect([thrown(() => query(1001)), thrown(() => header(7000)), thrown(() => cookie(1001))]).toEqual([
+      {
+        ...PROBLEM_TYPES.malformedRequest,
+        detail: 'The query parameter "where" is nested more than 1000 levels deep.',
+      },
+      {
+        ...PROBLEM_TYPES.malformedRequest,
+        detail: 'The header parameter "where" is nested more than 1000 levels deep.',
+      },
+      { ...PROBLEM_TYPES.malformedRequest, detail: 'The cookie "where" is nested more than 1000 levels deep.' },
+    ]);
+  });
+
+  it("decodes a cookie's percent escapes, and refuses one malformed or not UTF-8 with 400, as a path's", () => {
+    const read = compileCookieReader([param("name"), param("tags", { array: true, explode: false })], readCookies);
+    expect(read({ cookie: "name=%C3%A4%2C%25; tags=a%2Cb,c" })).toEqual({ name: "ä,%", tags: ["a,b", "c"] });
+    for (const sent of ["%zz", "50%", "%C0%AF", "%FF", "%ED%A0%80", "%E2%82"])
+      expect(
+        thrown(() => read({ cookie: `name=${sent}` })),
+        sent,
+      ).toEqual({
+        ...PROBLEM_TYPES.malformedRequest,
+        detail:
+          'The cookie "name" is not valid percent-encoded UTF-8: write a "%" as %25, and percent-encode its text as UTF-8.',
+      });
+    expect(thrown(() => read({ cookie: "tags=a,%FF" }))).toMatchObject({ status: 400 });
   });
 });

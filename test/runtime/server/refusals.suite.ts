@@ -3,7 +3,7 @@ import { type FastifyError, fastify } from "fastify";
 import { describe, expect, it, vi } from "vitest";
 import { clientProblem, createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "../../../runtime/server/runtime/refusals.js";
 import { parseAnswers, rawExchange } from "../../support/raw-http.js";
-import { fakeReply, fakeRequest } from "../support/fastify.js";
+import { fakeReply, fakeRequest, logLines } from "../support/fastify.js";
 
 /** A connection error as Node's HTTP parser reports it. */
 function clientError(code: string | undefined, reason?: string): Error & { code?: string; reason?: string } {
@@ -171,5 +171,43 @@ describe("createRefusals", () => {
     } finally {
       await app.close();
     }
+  });
+
+  it("with logRequests, logs every refusal once, in a line of the form of any other request's", async () => {
+    const logs = logLines();
+    const refusals = createRefusals(16, { logRequests: true });
+    const app = fastify({ ...refusals.options, logger: { level: "info", stream: logs.stream } });
+    refusals.attach(app);
+    app.get("/items/:id", () => ({}));
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const address = app.server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      const get = (path: string): string => `GET ${path} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`;
+      for (const chunk of [get("/items/%zz"), get(`/items/${"7".repeat(17)}`), "NOT HTTP\r\n\r\n"])
+        await rawExchange(port, [chunk]);
+      await rawExchange(port, [`GET /items/1 HTTP/1.1\r\nhost: x\r\nx-big: ${"b".repeat(20_000)}\r\n\r\n`]);
+    } finally {
+      await app.close();
+    }
+    const lines = (logs.lines() as { msg?: string; problem?: unknown }[]).filter((line) => line.problem !== undefined);
+    expect(lines.map((line) => [line.msg?.replace(/ [\d.]+ ms/, " t ms"), line.problem])).toEqual([
+      [
+        "GET /items/%zz 400 t ms: urn:problem-type:malformed-url (The request path is not valid percent-encoded UTF-8.)",
+        { type: "urn:problem-type:malformed-url" },
+      ],
+      [
+        `GET /items/${"7".repeat(17)} 414 t ms: urn:problem-type:uri-too-long (A path parameter is longer than 16 characters.)`,
+        { type: "urn:problem-type:uri-too-long" },
+      ],
+      [
+        "(unreadable request) 400: urn:problem-type:malformed-request (The request is not valid HTTP/1.1: Invalid method encountered.)",
+        { type: "urn:problem-type:malformed-request" },
+      ],
+      [
+        "(unreadable request) 431: urn:problem-type:header-fields-too-large (The request line and headers are larger than the server accepts.)",
+        { type: "urn:problem-type:header-fields-too-large" },
+      ],
+    ]);
   });
 });

@@ -17,6 +17,7 @@ import { createNotFoundHandler } from "./runtime/not-found.js";
 import { mountRoutes, type PipelineSettings, type RouteHandler } from "./runtime/pipeline.js";
 import { answerPreferred as answerPreferredOf } from "./runtime/prefer.js";
 import type { Authenticate } from "./runtime/security.js";
+import type { RefusedBodyOptions } from "./runtime/stop-reading.js";
 
 export { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT };
 
@@ -24,7 +25,7 @@ export { DEFAULT_BODY_LIMIT, DEFAULT_FILE_SIZE_LIMIT };
  * Options of `registerRoutes`. `P` is the principal the authenticate hook answers for a caller and
  * every handler receives (undefined, the default, for a hook answering only yes or no).
  */
-export interface ServerOptions<in out P = undefined> {
+export interface ServerOptions<in out P = undefined> extends RefusedBodyOptions {
   /** one handler per operation (start from `createStubHandlers()`) */
   readonly handlers: Handlers<P>;
   /** decides whether a presented credential is valid, and who presents it (no operation of this API needs one) */
@@ -95,6 +96,7 @@ function pipelineSettings<P>(options: ServerOptions<P>): PipelineSettings {
     authenticate: options.authenticate,
     bodyLimit,
     fileSizeLimit,
+    refusedBodyLimit: options.refusedBodyLimit,
     validateResponses: options.validateResponses ?? process.env.NODE_ENV !== "production",
   };
 }

@@ -1,0 +1,112 @@
+/**
+ * Requests answered before their body arrived whole (refused: 401, 403, 404, 405, 413, 415; or any
+ * answer given without reading it) are not read to their end. Node reads such a body to its end
+ * after the answer, to keep the connection for the next request: a client could have the server
+ * read a gigabyte it has already refused. Instead the answer says `Connection: close`, then at most
+ * a small bound of the body (64 KiB by default, `refusedBodyLimit`) is read and thrown away, for
+ * at most 2 s, and the connection is closed. Reading that much first lets a client that is still
+ * sending see the answer, rather than a connection reset while its answer was on the way.
+ *
+ * A request no route takes is answered (404, 405) before Fastify reads its body, which the
+ * root's parsers would otherwise read up to their own limit.
+ */
+/// <reference types="node" />
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Socket } from "node:net";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { isNotFoundHandler } from "./not-found.js";
+
+/** The default bound of a refused body read before its connection is closed: 64 KiB. */
+export const DEFAULT_REFUSED_BODY_LIMIT = 65_536;
+
+/** How long the rest of a refused body is read before the connection is closed. */
+const LINGER_MS = 2000;
+
+/** The requests whose reading was stopped already (by the app's hook or a scope's). */
+const STOPPED = new WeakSet<IncomingMessage>();
+
+/** The option every server taking bodies has. */
+export interface RefusedBodyOptions {
+  /**
+   * the most of a body read after an answer given before it arrived whole (a refusal: 401, 403,
+   * 404, 405, 413, 415), before the connection is closed, in bytes (default 64 KiB)
+   */
+  readonly refusedBodyLimit?: number;
+}
+
+/**
+ * An onSend hook stopping the reading of every request answered before its body arrived whole.
+ * An answer decided as the request's head was parsed waits one turn of the event loop, for the
+ * parser to reach the end of the bytes already received: a small body sent with its head has
+ * then arrived whole, and the connection is kept for the next request.
+ */
+export function stopReadingUnread(
+  limit: number = DEFAULT_REFUSED_BODY_LIMIT,
+): (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+) => void {
+  return (request, reply, payload, done) => {
+    const raw = request.raw;
+    if (!(raw.socket instanceof Socket) || raw.complete || STOPPED.has(raw)) return done(null, payload);
+    setImmediate(() => {
+      stopReading(raw, reply.raw, limit);
+      done(null, payload);
+    });
+  };
+}
+
+/**
+ * Stops reading `request` when its body has not arrived whole: `response` (not yet written) says
+ * `Connection: close`, at most `limit` more bytes are read, and the connection is closed once the
+ * answer is written and the bound, the body's end or LINGER_MS is reached.
+ */
+export function stopReading(request: IncomingMessage, response: ServerResponse, limit: number): void {
+  // a request injected for a test (light-my-request) has no connection to stop reading
+  if (!(request.socket instanceof Socket) || request.complete || request.destroyed || STOPPED.has(request)) return;
+  STOPPED.add(request);
+  if (!response.headersSent) response.setHeader("connection", "close");
+  const socket = request.socket;
+  let read = 0;
+  let answered = false;
+  let ended = false;
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    request.pause();
+    // before the answer is written, Node closes the connection once it is (Connection: close)
+    if (!answered || socket.destroyed) return;
+    if (socket.writableFinished) socket.destroy();
+    else socket.once("finish", () => socket.destroy());
+  };
+  const timer = setTimeout(end, LINGER_MS);
+  timer.unref();
+  response.once("finish", () => {
+    answered = true;
+    // Node ends a Connection: close answer's socket as soon as it is written, with what the client
+    // is still sending unread; the reading goes on until `end`
+    if (!ended) socket.removeListener("finish", socket.destroy);
+  });
+  request.once("close", () => clearTimeout(timer));
+  request.unpipe();
+  request.removeAllListeners("data");
+  request.on("data", (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > limit) end();
+  });
+  request.once("end", end);
+  request.resume();
+}
+
+/**
+ * An onRequest hook answering a request no route takes at once, with its not-found handler (404,
+ * 405), before its body is read. Only the not-found handlers of this runtime are called so.
+ */
+export function answerUnroutedEarly(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const handler = request.routeOptions.handler as unknown;
+  if (request.is404 && isNotFoundHandler(handler)) return void handler(request, reply);
+  done();
+}
