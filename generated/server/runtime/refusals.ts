@@ -20,14 +20,8 @@ import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorCode, handleError } from "./errors.js";
 import { DEFAULT_MAX_PARAM_LENGTH } from "./parameters.js";
-import {
-  createProblem,
-  MALFORMED_URL,
-  PROBLEM_MEDIA_TYPE,
-  type ProblemDetails,
-  parameterTooLong,
-  sendProblem,
-} from "./problems.js";
+import { createProblem, MALFORMED_URL, PROBLEM_MEDIA_TYPE, type ProblemDetails, parameterTooLong } from "./problems.js";
+import { sendProblem } from "./reply.js";
 
 export { DEFAULT_MAX_PARAM_LENGTH };
 
