@@ -19,7 +19,7 @@ import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
 import type { Database } from "./store/database.js";
 import { DirectoryInUseError, requestReset, serveResets } from "./store/directory-lock.js";
-import { type DatabaseLocation, parseLocation } from "./store/engine.js";
+import { type DatabaseLocation, parseLocation, peerError, requirePeer } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { dropSchema, migrate, SCHEMA_NAME } from "./store/migrations.js";
 import { answerOutages } from "./store/outage.js";
@@ -100,8 +100,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 0;
   await checkListen(host, port);
-  // the server's modules load while the database opens
-  const serverModule = import("./server.js");
+  // the server's modules load while the database opens (Fastify and its plugins: optional peers)
+  const serverModule = requirePeer("fastify", () => import("./server.js"));
   serverModule.catch(() => undefined);
   // a new data directory is made whole, migrated and seeded, before it takes its place
   let seededNew = false;
@@ -123,7 +123,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await served?.server.close();
     if (!kept) await dropSchema(engine.db, schema).catch(() => undefined);
     await release();
-    throw error;
+    throw peerError(error);
   }
 }
 
