@@ -261,7 +261,7 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
 }
 
 /** Migrates the schema and seeds it when it holds no company yet; answers whether it seeded. */
-async function prepareSchema(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
+export async function prepareSchema(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
   await migrate(db, schema);
   return seedIfEmpty(db.withSchema(schema), schema, seed);
 }
@@ -279,7 +279,7 @@ export async function resolveSeed(seed: Seed | string | undefined): Promise<Seed
 }
 
 /** The schema a sandbox works in, and whether it is kept when the sandbox closes. */
-function schemaFor(location: DatabaseLocation, named: string | undefined): { schema: string; kept: boolean } {
+export function schemaFor(location: DatabaseLocation, named: string | undefined): { schema: string; kept: boolean } {
   if (named !== undefined) {
     if (!SCHEMA_NAME.test(named))
       throw new Error(
@@ -319,7 +319,7 @@ async function closeServer(server: FastifyInstance): Promise<void> {
   }
 }
 
-function once(run: () => Promise<void>): () => Promise<void> {
+export function once(run: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined;
   return () => {
     running ??= run();
