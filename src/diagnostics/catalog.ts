@@ -88,6 +88,10 @@ export const catalog = {
     severity: "error",
     hint: "Each entry of the accepted-changes file needs `rule` (a rule ID of the report), `operation` or `pointer`, and `reason`; the comment at the top of spec/accepted-changes.yaml shows the format.",
   },
+  RELEASE_BUILD_FAILED: {
+    severity: "error",
+    hint: "Fix what the build printed above (`npm run build` alone shows it again); nothing was published and no file of the repository was changed.",
+  },
   VERSION_INVALID: {
     severity: "error",
     hint: "Give package.json a semver `version` (1.2.3) on both sides of --check-version.",
