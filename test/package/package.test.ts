@@ -252,6 +252,7 @@ describe("the packed package", () => {
       "peerDependenciesMeta",
       "files",
     ]);
+    expect(manifest.peerDependencies).toMatchObject({ "@tanstack/react-query": "^5.89.0" });
     expect(manifest.peerDependenciesMeta).toEqual({
       fastify: { optional: true },
       "@fastify/multipart": { optional: true },
@@ -263,6 +264,7 @@ describe("the packed package", () => {
       yaml: { optional: true },
       msw: { optional: true },
       "@tanstack/query-core": { optional: true },
+      "@tanstack/react-query": { optional: true },
     });
   });
 
