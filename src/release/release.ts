@@ -188,18 +188,26 @@ interface Publication {
 async function publishAndRecord(root: string, publication: Publication): Promise<string> {
   const { packed, registry, version, options, place } = publication;
   if (options.dryRun) {
-    await publishTarball(packed.tarball, registry, { ...place, dryRun: true });
-    return `Dry run: npm checked the publish of ${version} to ${registry}; nothing was published and no file was written.\n`;
+    const checked = await publishTarball(packed.tarball, registry, { ...place, dryRun: true });
+    return `${warningsOf(checked)}Dry run: npm checked the publish of ${version} to ${registry}; nothing was published and no file was written.\n`;
   }
   const pending = [...(await versionFiles(root, version)), { path: CHANGELOG, text: publication.changelog }];
   const prepared = await prepare(root, pending);
+  let published: string;
   try {
-    await publishTarball(packed.tarball, registry, { ...place, dryRun: false });
+    published = await publishTarball(packed.tarball, registry, { ...place, dryRun: false });
   } catch (error) {
     await prepared.discard();
     throw error;
   }
   await prepared.commit();
-  const written = pending.map((file) => file.path).join(", ");
-  return `Published ${version} to ${registry}.\nWritten: ${written} (commit them: git commit -am "Release ${version}").\n`;
+  const written = pending.map((file) => file.path);
+  const commit = `git add ${written.join(" ")} && git commit -m "Release ${version}"`;
+  return `${warningsOf(published)}Published ${version} to ${registry}.\nWritten: ${written.join(", ")} (commit them: ${commit}).\n`;
+}
+
+/** npm's warnings in what it printed (a package.json it corrected, say), each on a line, for the user to see. */
+function warningsOf(output: string): string {
+  const warnings = output.split("\n").filter((line) => /^npm warn/i.test(line));
+  return warnings.length === 0 ? "" : `${warnings.join("\n")}\n`;
 }

@@ -122,6 +122,8 @@ describe("releases through a registry, and a consumer of them", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Published: nothing yet`);
     expect(run.stdout).toContain(`Published 1.0.0 to ${registry.url}.`);
+    // npm had nothing to say of the package it published (a field it corrected, a script it flags)
+    expect(run.stdout).not.toMatch(/^npm warn/im);
     expect(await section("1.0.0")).toBe(
       "## 1.0.0 (DATE)\n\nFirst release, from the contract Workforce Scheduling Service API 1.12: 9 operations (`addWorkerCredential`, `addWorkerDocument`, `createEvent`, `createPayrollGroup`, `createVenue`, `listEvents`, `listWageRules`, `updateClient`, `updateEvent`).\n",
     );
