@@ -42,8 +42,13 @@ function verdaccioConfig(dir: string): Record<string, unknown> {
   };
 }
 
-/** The registry process: Verdaccio's documented `runServer`, listening on a free port of 127.0.0.1, which it prints. */
+/**
+ * The registry process: Verdaccio's documented `runServer`, listening on a free port of 127.0.0.1,
+ * which it prints. It exits when its parent goes (the IPC channel closes), so a test runner
+ * stopped in the middle leaves no registry behind.
+ */
 const SERVE = [
+  `process.on("disconnect", () => process.exit(0));`,
   `import { runServer } from "verdaccio";`,
   `const server = await runServer(JSON.parse(process.argv[1]));`,
   `server.listen(0, "127.0.0.1", () => console.log("listening " + server.address().port));`,
@@ -54,7 +59,7 @@ export async function startRegistry(dir: string): Promise<Registry> {
   await mkdir(join(dir, "storage"), { recursive: true });
   const child = spawn(process.execPath, ["--input-type=module", "-e", SERVE, JSON.stringify(verdaccioConfig(dir))], {
     cwd: repoRoot,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   const stop = (): Promise<void> => stopProcess(child);
   try {
