@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
@@ -62,6 +62,9 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // the releases through a registry build the package four times: \`npm run test:release\` runs
+    // them (vitest.release.config.ts), and CI runs it beside \`npm test\`
+    exclude: [...configDefaults.exclude, "test/release/registry.test.ts"],
     // the generator's commands, which some tests run as processes, built from src/ once
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 60_000,

@@ -19,7 +19,7 @@ import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
 import type { Database } from "./store/database.js";
 import { DirectoryInUseError } from "./store/directory-lock.js";
-import { type DatabaseLocation, parseLocation } from "./store/engine.js";
+import { type DatabaseLocation, parseLocation, peerError, requirePeer } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { requestReset, serveResets } from "./store/lock-channel.js";
 import { dropSchema, migrate, SCHEMA_NAME } from "./store/migrations.js";
@@ -101,8 +101,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 0;
   await checkListen(host, port);
-  // the server's modules load while the database opens
-  const serverModule = import("./server.js");
+  // the server's modules load while the database opens (Fastify and its plugins: optional peers)
+  const serverModule = requirePeer("fastify", () => import("./server.js"));
   serverModule.catch(() => undefined);
   // a new data directory is made whole, migrated and seeded, before it takes its place
   let seededNew = false;
@@ -124,7 +124,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await served?.server.close();
     if (!kept) await dropSchema(engine.db, schema).catch(() => undefined);
     await release();
-    throw error;
+    throw peerError(error);
   }
 }
 
@@ -262,7 +262,7 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
 }
 
 /** Migrates the schema and seeds it when it holds no company yet; answers whether it seeded. */
-async function prepareSchema(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
+export async function prepareSchema(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
   await migrate(db, schema);
   return seedIfEmpty(db.withSchema(schema), schema, seed);
 }
@@ -280,7 +280,7 @@ export async function resolveSeed(seed: Seed | string | undefined): Promise<Seed
 }
 
 /** The schema a sandbox works in, and whether it is kept when the sandbox closes. */
-function schemaFor(location: DatabaseLocation, named: string | undefined): { schema: string; kept: boolean } {
+export function schemaFor(location: DatabaseLocation, named: string | undefined): { schema: string; kept: boolean } {
   if (named !== undefined) {
     if (!SCHEMA_NAME.test(named))
       throw new Error(
@@ -320,7 +320,7 @@ async function closeServer(server: FastifyInstance): Promise<void> {
   }
 }
 
-function once(run: () => Promise<void>): () => Promise<void> {
+export function once(run: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined;
   return () => {
     running ??= run();

@@ -9,6 +9,7 @@
  * text is compared in the same order. `bigint` ids are read as numbers (they stay far below 2^53).
  */
 import type { ColumnType, Generated, Kysely, Transaction } from "kysely";
+import type { UploadedFile } from "workforce-scheduling-api/handlers";
 
 /** A JSON value stored in a `jsonb` column: written as JSON text, read back parsed. */
 export type Json = ColumnType<unknown, string, string>;
@@ -129,13 +130,13 @@ export interface Database {
     update_error: Generated<boolean>;
     delete_error: Generated<boolean>;
   };
-  /** Uploaded bytes: a worker document's file or a credential's. */
+  /** Uploaded bytes: a worker document's file or a credential's (a `Buffer` in Node, as an upload's). */
   stored_files: {
     company_id: number;
     file_id: number;
     file_name: string;
     media_type: string;
-    bytes: Buffer;
+    bytes: UploadedFile["data"];
   };
   worker_documents: {
     company_id: number;

@@ -2,7 +2,9 @@
  * Where the sandbox's data lives, behind one SQL code path: Kysely's PostgreSQL dialect over a
  * `pg` pool. On a PostgreSQL server the pool connects to it; embedded, PGlite (PostgreSQL compiled
  * to WebAssembly, in this process) serves the same pool through its `node-postgres` adapter, as one
- * connection. So every query, migration and transaction is the same on both.
+ * connection. So every query, migration and transaction is the same on both. Where `pg` is not
+ * installed, the embedded engine runs Kysely's PostgreSQL SQL on PGlite itself, as a page does
+ * (./pglite-dialect.ts): the same SQL, without the statements `pg` prepares once per connection.
  *
  * Embedded engines open fast from a prepared image (./image.ts) instead of running `initdb`; a
  * data directory is held by one process at a time (./directory-lock.ts), and a new one is made
@@ -24,6 +26,7 @@ import {
 import type { Database } from "./database.js";
 import { lockDirectory } from "./directory-lock.js";
 import { loadImage } from "./image.js";
+import { PGliteDialect } from "./pglite-dialect.js";
 import { preparingPool } from "./prepared-statements.js";
 
 /** Where the data lives: in memory, in a PGlite data directory, or on a PostgreSQL server. */
@@ -168,18 +171,22 @@ type PGliteInstance = InstanceType<typeof import("@electric-sql/pglite").PGlite>
 /** The embedded engine's packages, loaded when first needed (they are optional peers). */
 interface Embedded {
   readonly PGlite: typeof import("@electric-sql/pglite").PGlite;
-  readonly createPgConfig: typeof import("@electric-sql/pglite/node-postgres").createPgConfig;
-  readonly pg: typeof import("pg").default;
+  /** `pg` and PGlite's adapter for it, when `pg` is installed */
+  readonly pool?: {
+    readonly createPgConfig: typeof import("@electric-sql/pglite/node-postgres").createPgConfig;
+    readonly pg: typeof import("pg").default;
+  };
 }
 
 async function loadEmbedded(): Promise<Embedded> {
   const { PGlite } = await requirePeer("@electric-sql/pglite", () => import("@electric-sql/pglite"));
+  const pg = await optionalPeer("pg", () => import("pg"));
+  if (pg === undefined) return { PGlite };
   const { createPgConfig } = await requirePeer(
     "@electric-sql/pglite",
     () => import("@electric-sql/pglite/node-postgres"),
   );
-  const { default: pg } = await requirePeer("pg", () => import("pg"));
-  return { PGlite, createPgConfig, pg };
+  return { PGlite, pool: { createPgConfig, pg: pg.default } };
 }
 
 async function openEmbedded(
@@ -286,11 +293,13 @@ async function startPGlite(embedded: Embedded, dataDir: string, fromImage: boole
   }
 }
 
-/** Kysely over a PGlite instance, through its node-postgres adapter (one connection). */
+/** Kysely over a PGlite instance, through its node-postgres adapter (one connection), or on PGlite itself without `pg`. */
 function queryLayer(embedded: Embedded, pglite: PGliteInstance): Kysely<Database> {
-  const pool = new embedded.pg.Pool({
-    ...embedded.createPgConfig(pglite),
-    types: { getTypeParser: numbersForInt8(embedded.pg) },
+  if (embedded.pool === undefined) return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const { pg, createPgConfig } = embedded.pool;
+  const pool = new pg.Pool({
+    ...createPgConfig(pglite),
+    types: { getTypeParser: numbersForInt8(pg) },
     allowExitOnIdle: true,
   });
   hearConnectionErrors(pool);
@@ -334,20 +343,48 @@ function hearConnectionErrors(pool: import("pg").Pool): void {
   pool.on("connect", (client) => client.on("error", () => undefined));
 }
 
-/** Loads an optional peer dependency, or says which package to install. */
+/**
+ * Loads an optional peer dependency (or a module that imports some), or says in one line which
+ * package to install: the one Node could not find (`@fastify/multipart`, loading the server's
+ * modules), else `name`.
+ */
 export async function requirePeer<T>(name: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    if (isMissingModule(error))
-      throw new Error(`the sandbox needs the package ${name}: install it (npm install --save-dev ${name})`, {
-        cause: error,
-      });
-    throw error;
+    throw peerError(error, name);
+  }
+}
+
+/** `error` in one line naming the package to install when a package could not be found; else `error` itself. */
+export function peerError(error: unknown, name?: string): unknown {
+  const missing = missingPackage(error) ?? (isMissingModule(error) ? name : undefined);
+  if (missing === undefined) return error;
+  return new Error(`the sandbox needs the package ${missing}: install it (npm install --save-dev ${missing})`, {
+    cause: error,
+  });
+}
+
+/** Loads an optional peer dependency; undefined when that package is not installed. */
+async function optionalPeer<T>(name: string, load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (error) {
+    if (missingPackage(error) === name) return undefined;
+    throw peerError(error, name);
   }
 }
 
 function isMissingModule(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND";
+}
+
+/** The package Node could not find ("Cannot find package 'pg' imported from ..."), or undefined. */
+function missingPackage(error: unknown): string | undefined {
+  if (!isMissingModule(error)) return undefined;
+  const specifier = /Cannot find (?:package|module) '([^']+)'/.exec((error as Error).message)?.[1];
+  if (specifier === undefined || /^[./]|^[A-Za-z]:|^node:|^file:/.test(specifier)) return undefined;
+  const parts = specifier.split("/");
+  return (specifier.startsWith("@") ? parts.slice(0, 2) : parts.slice(0, 1)).join("/");
 }

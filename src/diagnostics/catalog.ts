@@ -88,6 +88,35 @@ export const catalog = {
     severity: "error",
     hint: "Each entry of the accepted-changes file needs `rule` (a rule ID of the report), `operation` or `pointer`, and `reason`; the comment at the top of spec/accepted-changes.yaml shows the format.",
   },
+  RELEASE_USAGE: { severity: "error", hint: "Run `npm run release -- --help` for the options." },
+  RELEASE_OUT_OF_DATE: {
+    severity: "error",
+    hint: "Run `npm run generate` so that generated/ is written from the spec you release, then release again.",
+  },
+  RELEASE_REGISTRY: {
+    severity: "error",
+    hint: "Check the registry the release uses (`--registry`, package.json's `publishConfig.registry`, else npm's `registry` setting), that it is reachable, and that your .npmrc holds a token for it (`npm login --registry <url>`).",
+  },
+  RELEASE_PUBLISHED_INVALID: {
+    severity: "error",
+    hint: "The version the registry calls latest was not published by `npm run release` (it has no dist/openapi.json to compare with): publish a version with it first, or give the last good version a dist-tag of latest.",
+  },
+  RELEASE_VERSION: {
+    severity: "error",
+    hint: "Leave --version out to take the advised version, or give one at least as high; a breaking change made on purpose can be accepted in spec/accepted-changes.yaml, and then needs a minor version only.",
+  },
+  RELEASE_NOTHING: {
+    severity: "error",
+    hint: "Nothing to publish: change the spec, or give --version to release a change of the package's code that the contract does not show.",
+  },
+  RELEASE_BUILD_FAILED: {
+    severity: "error",
+    hint: "Fix what the build printed above (`npm run build` alone shows it again); nothing was published and no file of the repository was changed.",
+  },
+  RELEASE_PUBLISH_FAILED: {
+    severity: "error",
+    hint: "Nothing was published and no file of the repository was changed: fix what npm said (credentials, a version already published, the registry's access rules) and release again.",
+  },
   VERSION_INVALID: {
     severity: "error",
     hint: "Give package.json a semver `version` (1.2.3) on both sides of --check-version.",

@@ -51,10 +51,12 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["src/emit/run-emitters.ts"],
   ["src/emit/schedule.ts"],
   ["src/emit/emit-worker.ts"],
-  // the two commands' work (generation, spec:diff), the commands over them, and their entries
+  // the commands' work (generation, spec:diff), the commands over them, and their entries
   ["src/pipeline.ts", "src/diff"],
+  // a release: spec:diff against the registry's latest contract, the package staged and published
+  ["src/release"],
   ["src/commands"],
-  ["src/cli.ts", "src/diff/cli.ts", "src/index.ts"],
+  ["src/cli.ts", "src/diff/cli.ts", "src/release/cli.ts", "src/release/package-cli.ts", "src/index.ts"],
   // what the generator writes (the sandbox imports it by the package's name, as its users do)
   ["generated"],
   // the sandbox: the seed's schema, the store (every statement), the rules over it, its entry points

@@ -1,13 +1,19 @@
 /**
- * The package as another repository gets it: `npm pack` (which builds dist/ through prepack),
- * installed from the tarball into a fresh consumer project, each entry typechecked with
- * moduleResolution node16 and bundler, and loaded at runtime with both `import` and `require`.
+ * The package as another repository gets it: `npm run package` (which builds dist/ and packs the
+ * package as a release publishes it), installed from the tarball into a fresh consumer project,
+ * each entry typechecked with moduleResolution node16 and bundler, and alone with only its own
+ * peers installed, loaded at runtime with both `import` and `require`, and linted as published
+ * packages are (publint, arethetypeswrong).
  */
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { existsSync } from "node:fs";
+import { copyFile, cp, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { checkPackage, createPackageFromTarballData } from "@arethetypeswrong/core";
 import { type BuildOptions, build } from "esbuild";
+import { publint } from "publint";
+import { formatMessage } from "publint/utils";
 import ts from "typescript";
 import { build as viteBuild } from "vite";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -18,16 +24,35 @@ import { type PageServer, servePage } from "./page/serve.js";
 
 const run = promisify(execFile);
 const NAME = "workforce-scheduling-api";
+
+/**
+ * Every entry, with the packages a consumer of it installs for its types (the optional peers its
+ * declarations import): none for the client, the validators and the API without a server.
+ */
+const ENTRY_PEERS: Readonly<Record<string, readonly string[]>> = {
+  ".": [],
+  "./validators": [],
+  "./json-schemas": [],
+  "./spec": [],
+  "./handlers": [],
+  "./query": ["@tanstack/query-core"],
+  "./msw": ["msw"],
+  "./sandbox/in-page": ["@electric-sql/pglite", "kysely"],
+  "./server": ["fastify", "@types/node"],
+  "./sandbox": ["@electric-sql/pglite", "kysely", "fastify", "@types/node"],
+};
+const ENTRIES = Object.keys(ENTRY_PEERS);
 let consumer: string;
 let tarball: string;
+/** what npm printed on stderr installing the tarball (its warnings) */
+let installed: string;
 
-async function npm(args: string[], cwd: string): Promise<string> {
-  const { stdout } = await run("npm", args, {
+async function npm(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+  return run("npm", args, {
     cwd,
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, npm_config_loglevel: "error" },
+    env: { ...process.env, npm_config_loglevel: "warn", npm_config_update_notifier: "false" },
   });
-  return stdout;
 }
 
 /** Peer dependencies a server and sandbox user installs; taken from this repository's node_modules. */
@@ -126,24 +151,39 @@ async function sectionSamples(file: string, heading: RegExp): Promise<string[]> 
  * As the sandbox guide advises for test processes, on V8's baseline compiler (--liftoff-only);
  * the embedded database's prepared image is shared with this repository's runs.
  */
-async function runWithSandbox(script: string): Promise<string> {
+async function runWithSandbox(script: string, cwd: string = consumer): Promise<string> {
   const env = {
     ...process.env,
     SANDBOX_CACHE_DIR: join(repoRoot, "node_modules", ".cache", "workforce-scheduling-api"),
   };
   const args = ["--liftoff-only", "--input-type=module", "-e", script];
-  return (await run(process.execPath, args, { cwd: consumer, env })).stdout;
+  return (await run(process.execPath, args, { cwd, env })).stdout;
+}
+
+/**
+ * A project of its own with the installed package (copied, so that its imports resolve from this
+ * project only) and only the `peers` named, linked from this repository's node_modules.
+ */
+async function projectWith(peers: readonly string[]): Promise<string> {
+  const dir = await makeTempDir("entry");
+  await cp(join(consumer, "node_modules", NAME), join(dir, "node_modules", NAME), { recursive: true });
+  for (const peer of peers) {
+    await mkdir(dirname(join(dir, "node_modules", peer)), { recursive: true });
+    await symlink(join(repoRoot, "node_modules", peer), join(dir, "node_modules", peer), "dir");
+  }
+  await writeFile(join(dir, "package.json"), JSON.stringify({ name: "entry", private: true, type: "module" }));
+  return dir;
 }
 
 beforeAll(async () => {
   const packDir = await makeTempDir("pack");
-  // prepack builds dist/; its output comes before the JSON report on stdout
-  const output = await npm(["pack", "--json", "--pack-destination", packDir], repoRoot);
-  const [packed] = JSON.parse(output.slice(output.search(/^\[/m))) as { filename: string }[];
-  tarball = join(packDir, packed?.filename ?? "");
+  await npm(["run", "-s", "package", "--", "--pack-destination", packDir], repoRoot);
+  const [packed] = (await readdir(packDir)).filter((file) => file.endsWith(".tgz"));
+  tarball = join(packDir, packed ?? "");
   consumer = await makeTempDir("consumer");
   await writeFile(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  await npm(["install", "--no-audit", "--no-fund", "--offline", "--no-package-lock", tarball], consumer);
+  const args = ["install", "--no-audit", "--no-fund", "--offline", "--no-package-lock", tarball];
+  installed = (await npm(args, consumer)).stderr;
   await linkPeers();
 }, 300_000);
 
@@ -152,18 +192,31 @@ describe("the packed package", () => {
     const guide = await readFile(join(repoRoot, "docs", "package.md"), "utf8");
     const block = /^```sh run-by=test\/package\/package\.test\.ts\n([\s\S]*?)^```$/m.exec(guide)?.[1] ?? "";
     const commands = block.split("\n").map((line) => line.replace(/\s+#.*$/, ""));
-    expect(commands[0]).toBe("npm pack --pack-destination ..");
+    expect(commands[0]).toBe("npm run package -- --pack-destination ..");
     expect(commands[1]).toBe(`npm install ../${basename(tarball)}`);
   });
 
-  it("holds dist/ and package.json only, and has no runtime dependencies", async () => {
+  it("installs with no npm warning", () => {
+    expect(installed.split("\n").filter((line) => /^npm warn/i.test(line))).toEqual([]);
+  });
+
+  it("holds dist/, the consumers' README and guides, and a package.json of what consumers read only", async () => {
     const { stdout } = await run("tar", ["-tzf", tarball]);
     const files = stdout.trim().split("\n");
-    expect(
-      files.every(
-        (file) => file === "package/package.json" || file.startsWith("package/dist/") || file === "package/README.md",
-      ),
-    ).toBe(true);
+    const changelog = existsSync(join(repoRoot, "CHANGELOG.md")) ? ["package/CHANGELOG.md"] : [];
+    expect(files.filter((file) => !file.startsWith("package/dist/")).sort()).toEqual(
+      [
+        "package/README.md",
+        "package/docs/package.md",
+        "package/docs/sandbox.md",
+        "package/docs/server.md",
+        "package/package.json",
+        ...changelog,
+      ].sort(),
+    );
+    expect(files).not.toContain("package/dist/.built");
+    const readme = await readFile(join(consumer, "node_modules", NAME, "README.md"), "utf8");
+    expect(readme).toBe(await readFile(join(repoRoot, "docs", "package-readme.md"), "utf8"));
     for (const entry of [
       "index.js",
       "index.d.ts",
@@ -185,6 +238,21 @@ describe("the packed package", () => {
       unknown
     >;
     expect(manifest.dependencies).toBeUndefined();
+    expect(Object.keys(manifest)).toEqual([
+      "name",
+      "version",
+      "description",
+      "license",
+      "type",
+      "engines",
+      "exports",
+      "types",
+      "sideEffects",
+      "peerDependencies",
+      "peerDependenciesMeta",
+      "files",
+    ]);
+    expect(manifest.peerDependencies).toMatchObject({ "@tanstack/react-query": "^5.89.0" });
     expect(manifest.peerDependenciesMeta).toEqual({
       fastify: { optional: true },
       "@fastify/multipart": { optional: true },
@@ -196,7 +264,25 @@ describe("the packed package", () => {
       yaml: { optional: true },
       msw: { optional: true },
       "@tanstack/query-core": { optional: true },
+      "@tanstack/react-query": { optional: true },
     });
+  });
+
+  it("passes publint, and arethetypeswrong as an ES module package, with nothing to report", async () => {
+    const data = await readFile(tarball);
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    const linted = await publint({ pack: { tarball: bytes.slice().buffer }, level: "suggestion", strict: true });
+    expect(linted.messages.map((message) => `${message.code}: ${formatMessage(message, linted.pkg)}`)).toEqual([]);
+    const analysis = await checkPackage(createPackageFromTarballData(bytes));
+    // ES modules only: require() of ESM (Node 20.19+) and TypeScript's node10 resolution, which knows no exports, are not asked of it
+    const problems = "problems" in analysis ? analysis.problems : [];
+    const asked = problems.filter(
+      (problem) => !("resolutionKind" in problem) || !["node10", "node16-cjs"].includes(problem.resolutionKind),
+    );
+    expect(analysis.types).toEqual({ kind: "included" });
+    const entrypoints = "entrypoints" in analysis ? Object.keys(analysis.entrypoints) : [];
+    expect(entrypoints.sort()).toEqual([...ENTRIES, "./package.json"].sort());
+    expect(asked).toEqual([]);
   });
 
   it.each([
@@ -247,7 +333,7 @@ describe("the packed package", () => {
     expect(errors).toEqual([]);
   });
 
-  it("runs a sandbox: createSandbox, then a flow through the client (create a venue, an event there, list it)", async () => {
+  it("runs a sandbox without pg installed: createSandbox, then a flow through the client (create a venue, an event there, list it)", async () => {
     const script = [
       `import { createSandbox } from "${NAME}/sandbox";`,
       `import { createClient } from "${NAME}";`,
@@ -262,9 +348,51 @@ describe("the packed package", () => {
       `  await sandbox.close();`,
       `}`,
     ].join("\n");
-    const stdout = await runWithSandbox(script);
+    const server = ["fastify", "@fastify/multipart", "@fastify/swagger", "@fastify/swagger-ui"];
+    const stdout = await runWithSandbox(script, await projectWith(["@electric-sql/pglite", "kysely", ...server]));
     // Harbor's next venue after its seeded 318, and its first event
     expect(JSON.parse(stdout)).toEqual([319, 1, 1, "Hall"]);
+  });
+
+  it("runs a sandbox in process over MSW with only @electric-sql/pglite, kysely and msw installed; names a missing peer in one line", async () => {
+    const script = [
+      `import { setupServer } from "msw/node";`,
+      `import { createClient } from "${NAME}";`,
+      `import { createMswHandlers } from "${NAME}/msw";`,
+      `import { createSandbox, openSandbox } from "${NAME}/sandbox";`,
+      `const out = {};`,
+      `try {`,
+      `  const sandbox = await openSandbox();`,
+      `  const baseUrl = "http://sandbox.test/api/1_12";`,
+      `  const server = setupServer(...createMswHandlers(sandbox, { baseUrl }));`,
+      `  server.listen({ onUnhandledRequest: "error" });`,
+      `  try {`,
+      `    const client = createClient({ baseUrl, apiKey: "demo-key-harbor" });`,
+      `    out.venue = (await client.createVenue({ body: { name: "Hall", address: "1 Road", city: "Town", zip: "T1" } })).venue_id;`,
+      `    out.events = (await client.listEvents()).total_count;`,
+      `  } finally {`,
+      `    server.close();`,
+      `    await sandbox.close();`,
+      `  }`,
+      `} catch (error) {`,
+      `  out.openSandbox = error.message;`,
+      `}`,
+      `out.createSandbox = await createSandbox().then((s) => s.close().then(() => "started"), (error) => error.message);`,
+      `console.log(JSON.stringify(out));`,
+    ].join("\n");
+    const install = (name: string): string =>
+      `the sandbox needs the package ${name}: install it (npm install --save-dev ${name})`;
+    const inProcess = await projectWith(["@electric-sql/pglite", "kysely", "msw"]);
+    expect(JSON.parse(await runWithSandbox(script, inProcess))).toEqual({
+      venue: 319,
+      events: 0,
+      createSandbox: install("fastify"),
+    });
+    const withoutEngine = await projectWith(["kysely", "msw"]);
+    expect(JSON.parse(await runWithSandbox(script, withoutEngine))).toEqual({
+      openSandbox: install("@electric-sql/pglite"),
+      createSandbox: install("@electric-sql/pglite"),
+    });
   });
 
   it("loads every entry with import", async () => {
@@ -294,6 +422,34 @@ describe("the packed package", () => {
       cwd: consumer,
     });
     expect(JSON.parse(stdout)).toEqual(["function", true, "function", "3.1.0", 1, "#/$defs/Venue"]);
+  });
+});
+
+describe("each entry's types, with only its own peers installed", () => {
+  it.each(ENTRIES)("%s typechecks with skipLibCheck off", async (entry) => {
+    const peers = ENTRY_PEERS[entry] ?? [];
+    const dir = await projectWith(peers);
+    const specifier = entry === "." ? NAME : `${NAME}/${entry.slice(2)}`;
+    const source =
+      entry === "./spec"
+        ? `import spec from "${specifier}" with { type: "json" };\nexport const title: string = spec.info.title;\n`
+        : `import * as entry from "${specifier}";\nexport const names: string[] = Object.keys(entry);\n`;
+    await writeFile(join(dir, "check.ts"), source);
+    const compilerOptions = {
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      target: "es2022",
+      strict: true,
+      noEmit: true,
+      lib: ["es2023", "dom"],
+      types: peers.includes("@types/node") ? ["node"] : [],
+      resolveJsonModule: true,
+      skipLibCheck: false,
+    };
+    await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["check.ts"] }));
+    const { checked, errors } = consumerCheck(join(dir, "tsconfig.json"));
+    expect(errors).toEqual([]);
+    expect(checked.length).toBeGreaterThan(entry === "./spec" ? 0 : 1);
   });
 });
 

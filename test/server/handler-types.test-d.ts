@@ -14,7 +14,9 @@ it("gives a multipart body's file fields as bytes", () => {
   expectTypeOf<HandlerTypes["addWorkerDocument"]["body"]["file"]>().toEqualTypeOf<UploadedFile | undefined>();
   expectTypeOf<HandlerTypes["addWorkerDocument"]["body"]["p_id"]>().toEqualTypeOf<number | undefined>();
   expectTypeOf<HandlerTypes["addWorkerDocument"]["params"]>().toEqualTypeOf<AddWorkerDocumentPathParams>();
-  expectTypeOf<UploadedFile["data"]>().toEqualTypeOf<Buffer>();
+  // a Buffer where Node's types are loaded (read through globalThis, so a page's program needs none)
+  expectTypeOf<UploadedFile["data"]>().toExtend<Buffer>();
+  expectTypeOf<Buffer>().toExtend<UploadedFile["data"]>();
 });
 
 it("gives handlers the principal type of the server's authenticate hook", () => {

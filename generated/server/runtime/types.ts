@@ -6,7 +6,6 @@
  * converted) and what it may answer (a union of the operation's declared responses, so an
  * undeclared status or a body of the wrong shape does not compile).
  */
-/// <reference types="node" />
 import type { Declared, StatusOf } from "../../statuses.js";
 import type { ServerRequest } from "./exchange.js";
 import type { JsonStream, PreparedJson } from "./json-stream.js";
@@ -16,12 +15,19 @@ export type { StatusRange } from "../../statuses.js";
 /** A request part the operation does not have (no path parameters, no query, no headers). */
 export type NoInput = Readonly<Record<string, never>>;
 
+/**
+ * A file's bytes: Node's `Buffer` in a program that has Node's types (over Fastify, and over MSW
+ * in Node, a file arrives as one), else a `Uint8Array` (MSW in a page): read through
+ * `globalThis`, so that a page's program needs no Node types for the handlers' types.
+ */
+export type FileBytes = typeof globalThis extends { Buffer: { prototype: infer B } } ? B : Uint8Array;
+
 /** A file of a multipart body: its name and media type as sent, and its bytes. */
 export interface UploadedFile {
   readonly filename: string;
   readonly mimetype: string;
   readonly encoding: string;
-  readonly data: Buffer;
+  readonly data: FileBytes;
 }
 
 /** A multipart body whose file fields `F` carry the uploaded bytes instead of strings. */

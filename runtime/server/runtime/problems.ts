@@ -3,7 +3,6 @@
  * kind of problem, its `title`, the `status`, a `detail` for this occurrence and, for validation
  * failures, every failed check in `errors`. No stack trace or internal message ever reaches it.
  */
-import type { FastifyReply } from "fastify";
 import type { Outcome } from "./exchange.js";
 
 /** The media type of every error answer. */
@@ -118,14 +117,4 @@ export function serviceUnavailable(detail: string, retryAfterSeconds: number): P
 /** The answer of a problem, whatever the transport: its status, the problem media type and the JSON body. */
 export function problemOutcome(problem: ProblemDetails, headers?: Readonly<Record<string, string>>): Outcome {
   return { status: problem.status, headers, contentType: PROBLEM_MEDIA_TYPE, body: JSON.stringify(problem) };
-}
-
-/** Sends a problem over Fastify: its status, the problem media type and the JSON body. */
-export function sendProblem(
-  reply: FastifyReply,
-  problem: ProblemDetails,
-  headers?: Readonly<Record<string, string>>,
-): void {
-  if (headers !== undefined) reply.headers(headers);
-  reply.code(problem.status).header("content-type", PROBLEM_MEDIA_TYPE).send(JSON.stringify(problem));
 }

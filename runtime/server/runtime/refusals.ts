@@ -23,14 +23,8 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, Fa
 import { errorCode, handleError, pathOf } from "./errors.js";
 import { logLine } from "./logging.js";
 import { DEFAULT_MAX_PARAM_LENGTH } from "./parameters.js";
-import {
-  createProblem,
-  MALFORMED_URL,
-  PROBLEM_MEDIA_TYPE,
-  type ProblemDetails,
-  parameterTooLong,
-  sendProblem,
-} from "./problems.js";
+import { createProblem, MALFORMED_URL, PROBLEM_MEDIA_TYPE, type ProblemDetails, parameterTooLong } from "./problems.js";
+import { sendProblem } from "./reply.js";
 import {
   answerUnroutedEarly,
   DEFAULT_REFUSED_BODY_LIMIT,

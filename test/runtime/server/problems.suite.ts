@@ -7,8 +7,8 @@ import {
   PROBLEM_TYPES,
   ProblemError,
   type ProblemKind,
-  sendProblem,
 } from "../../../runtime/server/runtime/problems.js";
+import { sendProblem } from "../../../runtime/server/runtime/reply.js";
 
 describe("createProblem", () => {
   it.each(Object.keys(PROBLEM_TYPES) as ProblemKind[])(
