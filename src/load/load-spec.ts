@@ -6,7 +6,7 @@ import { type BrokenRef, findBrokenLocalRefs, findMisplacedComponentsRefs, hasEx
 import { type ExternalSchemas, prepareExternalSchemas, type ReadFile } from "./external-schemas.js";
 import { findLegacyPatterns } from "./legacy-patterns.js";
 import { parseSource } from "./parse-source.js";
-import { findSameTemplates } from "./path-templates.js";
+import { sameTemplateDiagnostics } from "./path-templates.js";
 import { createLocator, type Locate, type ResolvePositions } from "./source-locator.js";
 import { validateDocument } from "./validate-document.js";
 
@@ -29,7 +29,8 @@ export interface LoadedSpec {
 
 /**
  * Loads a spec: parse (swagger-parser's parsers), check the OpenAPI version and local $refs,
- * validate (swagger-parser), refuse paths that are one template (path-templates.ts), then bundle external references into the document. Throws
+ * validate (swagger-parser), bundle external references into the document, then refuse paths that
+ * are one template and share a method (path-templates.ts). Throws
  * GenerationFailed with every diagnostic when the document cannot be generated from. With
  * `text`, the document is that text and `path` only names it in diagnostics (it need not exist);
  * `read` reads the other files a multi-file document references (by default, from disk).
@@ -61,19 +62,13 @@ export async function loadSpec(
   if (broken.length > 0) return fail(broken);
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);
-  const sameTemplates = findSameTemplates(document).map((repeat) =>
-    createDiagnostic(
-      "PATH_TEMPLATE_DUPLICATE",
-      `paths "${repeat.earlier}" and "${repeat.path}" differ only in their parameter names (both are ${repeat.template}), which OpenAPI forbids: a request to one matches the other`,
-      locate(repeat.at),
-    ),
-  );
-  if (sameTemplates.length > 0) return fail(sameTemplates);
   const external = hasExternalRefs(document, version)
     ? await bundleDocument(file, document, read)
     : { document, files: [file] };
   if (typeof external === "string") return fail([createDiagnostic("REF_EXTERNAL_FAILED", external, locate("#"))]);
   const bundled = external.document;
+  const sameTemplates = sameTemplateDiagnostics(bundled, locate);
+  if (hasErrors(sameTemplates)) return fail(sameTemplates);
   const patterns =
     version === "3.0"
       ? findLegacyPatterns(bundled).map(({ pattern, at }) => legacyPatternDiagnostic(pattern, locate(at)))
@@ -85,7 +80,7 @@ export async function loadSpec(
     version,
     locate,
     resolvePositions,
-    diagnostics: [...diagnostics, ...patterns],
+    diagnostics: [...diagnostics, ...sameTemplates, ...patterns],
   };
 }
 
