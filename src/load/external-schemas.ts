@@ -15,6 +15,10 @@ export interface ExternalSchemas {
   readonly files: readonly string[];
   /** the text of each other file, as bundling is to read it (its schema references rewritten) */
   readonly texts: ReadonlyMap<string, string>;
+  /** each file's document as bundling reads it, the root's included, by absolute path */
+  readonly documents: ReadonlyMap<string, unknown>;
+  /** the text of each other file as it was read */
+  readonly sources: ReadonlyMap<string, string>;
 }
 
 /** A schema in another file: the file and the pointer within it ("" for the whole file). */
@@ -54,12 +58,16 @@ export async function prepareExternalSchemas(
   read: ReadFile,
 ): Promise<ExternalSchemas> {
   const documents = new Map<string, unknown>([[rootFile, root]]);
+  const sources = new Map<string, string>();
   const refs: FoundRef[] = [];
   const componentNames = new Set(Object.keys(componentSchemas(root)));
   for (const [file, document] of documents) {
     for (const found of findRefs(file, document, componentNames)) {
-      if (!documents.has(found.target.file))
-        documents.set(found.target.file, parse(await read(found.target.file)) as unknown);
+      if (!documents.has(found.target.file)) {
+        const text = await read(found.target.file);
+        sources.set(found.target.file, text);
+        documents.set(found.target.file, parse(text) as unknown);
+      }
       refs.push(withPointer(found, documents.get(found.target.file)));
     }
   }
@@ -77,7 +85,7 @@ export async function prepareExternalSchemas(
   const texts = new Map(
     [...documents].filter(([file]) => file !== rootFile).map(([file, document]) => [file, JSON.stringify(document)]),
   );
-  return { document: root, files: [...documents.keys()], texts };
+  return { document: root, files: [...documents.keys()], texts, documents, sources };
 }
 
 /** A reference as written: its target's file, and a pointer or an `$anchor` name in it. */

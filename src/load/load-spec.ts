@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import SwaggerParser from "@apidevtools/swagger-parser";
 import { createDiagnostic, type Diagnostic, GenerationFailed, hasErrors } from "../diagnostics/diagnostic.js";
+import { bundleFiles, checkOtherFiles } from "./bundle-files.js";
 import { type BrokenRef, findBrokenLocalRefs, findMisplacedComponentsRefs, hasExternalRefs } from "./check-refs.js";
-import { type ExternalSchemas, prepareExternalSchemas, type ReadFile } from "./external-schemas.js";
+import type { ReadFile } from "./external-schemas.js";
 import { findLegacyPatterns } from "./legacy-patterns.js";
 import { parseSource } from "./parse-source.js";
 import { sameTemplateDiagnostics } from "./path-templates.js";
@@ -63,12 +63,14 @@ export async function loadSpec(
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);
   const external = hasExternalRefs(document, version)
-    ? await bundleDocument(file, document, read)
-    : { document, files: [file] };
+    ? await bundleFiles(file, parsed.text, document, read)
+    : { document, files: [file], locate, resolvePositions };
   if (typeof external === "string") return fail([createDiagnostic("REF_EXTERNAL_FAILED", external, locate("#"))]);
   const bundled = external.document;
+  const inPlace = "fromOtherFile" in external ? await checkOtherFiles(file, external) : [];
+  if (hasErrors(inPlace)) throw new GenerationFailed(await external.resolvePositions(inPlace));
   const sameTemplates = sameTemplateDiagnostics(bundled, locate);
-  if (hasErrors(sameTemplates)) return fail(sameTemplates);
+  if (hasErrors(sameTemplates)) throw new GenerationFailed(await external.resolvePositions(sameTemplates));
   const patterns =
     version === "3.0"
       ? findLegacyPatterns(bundled).map(({ pattern, at }) => legacyPatternDiagnostic(pattern, locate(at)))
@@ -79,8 +81,8 @@ export async function loadSpec(
     files: external.files,
     version,
     locate,
-    resolvePositions,
-    diagnostics: [...diagnostics, ...sameTemplates, ...patterns],
+    resolvePositions: external.resolvePositions,
+    diagnostics: [...diagnostics, ...inPlace, ...sameTemplates, ...patterns],
   };
 }
 
@@ -130,42 +132,4 @@ function checkVersion(file: string, document: unknown, locate: Locate): "3.0" | 
     `OpenAPI ${JSON.stringify(openapi)} is not supported (3.0.x and 3.1.x are)`,
     locate("#/openapi"),
   );
-}
-
-/**
- * The document with the other files it references bundled in (each schema of another file a
- * component of its own: external-schemas.ts), and every file read; or why that failed.
- */
-async function bundleDocument(
-  file: string,
-  document: Record<string, unknown>,
-  read: ReadFile,
-): Promise<{ document: Record<string, unknown>; files: readonly string[] } | string> {
-  let prepared: ExternalSchemas;
-  try {
-    prepared = await prepareExternalSchemas(file, structuredClone(document), read);
-  } catch (error) {
-    return (error as Error).message.split("\n")[0] ?? "reading a referenced file failed";
-  }
-  const texts = prepared.texts;
-  const memory = {
-    order: 1,
-    canRead: (source: { url: string }) => texts.has(source.url),
-    read: (source: { url: string }) => texts.get(source.url) ?? "",
-  };
-  // swagger-parser's bundle() refuses a 3.1 document without `paths` or `webhooks`, which 3.1
-  // allows (one of paths, components, webhooks): it is given an empty `paths`, taken away after
-  const pathless = !("paths" in prepared.document) && !("webhooks" in prepared.document);
-  const input = pathless ? { ...prepared.document, paths: {} } : prepared.document;
-  try {
-    const bundled = (await SwaggerParser.bundle(
-      file,
-      input as never,
-      { resolve: { memory } } as SwaggerParser.Options,
-    )) as unknown as Record<string, unknown>;
-    if (pathless) delete bundled.paths;
-    return { document: bundled, files: prepared.files };
-  } catch (error) {
-    return (error as Error).message.split("\n")[0] ?? "bundling failed";
-  }
 }
