@@ -33,7 +33,8 @@ const ATTEMPTS = 48;
  * the first of these that the operation's generated response validator accepts: the examples of
  * its media type (`examples`, then `example`), data from openapi-sampler, data from the project's
  * builder (which tries other alternatives where the validator says a candidate fails). A response
- * without content answers without a body; a non-JSON one, its first string example or "".
+ * without content answers without a body; a non-JSON one, its first string example or "". An
+ * operation that declares no response answers 204.
  */
 export function buildMockAnswers(
   model: ApiModel,
@@ -75,6 +76,8 @@ function answerFor(
   validators: ReadonlyMap<string, LoadedValidator>,
   samples: SampleCache,
 ): { answer?: MockAnswerData; origin?: BodyOrigin } {
+  // an operation that declares no response allows any: it answers that it did what was asked
+  if (operation.responses.length === 0) return { answer: { status: 204 } };
   const response = operation.responses.find((candidate) => candidate.success);
   if (response === undefined) return {};
   const status = /^\d{3}$/.test(response.status) ? Number(response.status) : 200;
