@@ -5,8 +5,10 @@ import { bundleFiles, checkOtherFiles } from "./bundle-files.js";
 import { type BrokenRef, findBrokenLocalRefs, findMisplacedComponentsRefs, hasExternalRefs } from "./check-refs.js";
 import type { ReadFile } from "./external-schemas.js";
 import { findLegacyPatterns } from "./legacy-patterns.js";
+import { hasSelectors, type OperationSelection, selectOperations } from "./operation-filter.js";
 import { parseSource } from "./parse-source.js";
 import { sameTemplateDiagnostics } from "./path-templates.js";
+import { finishSelection } from "./prune-document.js";
 import { createLocator, type Locate, type ResolvePositions } from "./source-locator.js";
 import { validateDocument } from "./validate-document.js";
 
@@ -33,12 +35,15 @@ export interface LoadedSpec {
  * are one template and share a method (path-templates.ts). Throws
  * GenerationFailed with every diagnostic when the document cannot be generated from. With
  * `text`, the document is that text and `path` only names it in diagnostics (it need not exist);
- * `read` reads the other files a multi-file document references (by default, from disk).
+ * `read` reads the other files a multi-file document references (by default, from disk); with
+ * `selection`, only the operations it selects are kept (operation-filter.ts), and what only the
+ * others use is taken out before anything else reads the document (prune-document.ts).
  */
 export async function loadSpec(
   path: string,
   text?: string,
   read: ReadFile = (other) => readFile(other, "utf8"),
+  selection?: OperationSelection,
 ): Promise<LoadedSpec> {
   const file = resolve(path);
   const parsed = await parseSource(file, text);
@@ -49,8 +54,7 @@ export async function loadSpec(
   };
   const version = checkVersion(file, parsed.document, locate);
   if (typeof version !== "string") return fail([version]);
-  const document = parsed.document as Record<string, unknown>;
-  const misplaced = findMisplacedComponentsRefs(document).map(({ at, map }) =>
+  const misplaced = findMisplacedComponentsRefs(parsed.document).map(({ at, map }) =>
     createDiagnostic(
       "OAS_INVALID",
       `${at} is a $ref, but OpenAPI allows no Reference Object here: the map of ${map} must be written in the document. Bundle the files first (for example with \`redocly bundle\`), or give each entry its own $ref`,
@@ -58,15 +62,24 @@ export async function loadSpec(
     ),
   );
   if (misplaced.length > 0) return fail(misplaced);
+  const selected = hasSelectors(selection)
+    ? await selectOperations(file, parsed.document as Record<string, unknown>, selection, read)
+    : undefined;
+  if (selected !== undefined && hasErrors(selected.diagnostics)) return fail(selected.diagnostics);
+  const document = selected?.document ?? (parsed.document as Record<string, unknown>);
+  const multiFile = hasExternalRefs(document, version);
+  // in one file, what the filters leave out is gone before the document is checked
+  if (selected !== undefined && !multiFile) finishSelection(document, selected.pending, version);
   const broken = findBrokenLocalRefs(document, version).map((found) => brokenRefDiagnostic(found, locate));
   if (broken.length > 0) return fail(broken);
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);
-  const external = hasExternalRefs(document, version)
+  const external = multiFile
     ? await bundleFiles(file, parsed.text, document, read)
     : { document, files: [file], locate, resolvePositions };
   if (typeof external === "string") return fail([createDiagnostic("REF_EXTERNAL_FAILED", external, locate("#"))]);
   const bundled = external.document;
+  if (selected !== undefined && multiFile) finishSelection(bundled, selected.pending, version);
   const inPlace = "fromOtherFile" in external ? await checkOtherFiles(file, external) : [];
   if (hasErrors(inPlace)) throw new GenerationFailed(await external.resolvePositions(inPlace));
   const sameTemplates = sameTemplateDiagnostics(bundled, locate);
