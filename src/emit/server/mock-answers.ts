@@ -184,12 +184,19 @@ export function guidedSample(
 
 /** The example values of a media type: each of `examples` (following $refs, skipping externalValue), then `example`. */
 function mediaExamples(content: BodyContentModel, document: unknown, source: SchemaSource): unknown[] {
-  const media = resolvePointer(document, content.pointer);
-  if (!isRecord(media)) return [];
-  const examples = isRecord(media["examples"]) ? Object.values(media["examples"]) : [];
+  return exampleValues(resolvePointer(document, content.pointer), source);
+}
+
+/**
+ * The example values of an object with `examples` and `example` (a Media Type or a Parameter
+ * Object): each of `examples` (following $refs, skipping externalValue), then `example`.
+ */
+export function exampleValues(node: unknown, source: SchemaSource): unknown[] {
+  if (!isRecord(node)) return [];
+  const examples = isRecord(node["examples"]) ? Object.values(node["examples"]) : [];
   const values = examples.flatMap((example) => {
     const resolved = isRecord(example) && typeof example["$ref"] === "string" ? source.deref(example["$ref"]) : example;
     return isRecord(resolved) && Object.hasOwn(resolved, "value") ? [resolved["value"]] : [];
   });
-  return media["example"] === undefined ? values : [...values, media["example"]];
+  return node["example"] === undefined ? values : [...values, node["example"]];
 }
