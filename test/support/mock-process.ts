@@ -10,9 +10,15 @@ export interface MockProcess {
   readonly output: readonly string[];
 }
 
-/** Starts the mock server on an ephemeral port of 127.0.0.1, with `env` added to this environment. */
-export async function startMockProcess(env: Readonly<Record<string, string>>): Promise<MockProcess> {
-  const [main = ""] = await bundled(["generated/server/main.ts"]);
+/**
+ * Starts the mock server on an ephemeral port of 127.0.0.1, with `env` added to this environment:
+ * generated/'s, or the one of another output folder under the repository (`entry`, from its root).
+ */
+export async function startMockProcess(
+  env: Readonly<Record<string, string>>,
+  entry = "generated/server/main.ts",
+): Promise<MockProcess> {
+  const [main = ""] = await bundled([entry]);
   const child = spawn(process.execPath, [main], {
     cwd: repoRoot,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
