@@ -9,7 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { SchemaSource } from "../../../src/emit/server/mock-schema.js";
-import type { ApiModel } from "../../../src/model/types.js";
+import type { ApiModel, OperationModel } from "../../../src/model/types.js";
 import { dialectRules, openApiDialect } from "../../../src/schema/dialect.js";
 import { startMockProcess } from "../../support/mock-process.js";
 import { repoRoot } from "../../support/paths.js";
@@ -52,6 +52,16 @@ export interface BehaviourReport {
   /** the whole run: both started, every call, both stopped */
   readonly seconds: number;
   readonly outcomes: readonly CallOutcome[];
+  /** what the proxy printed: its start-up and its last lines */
+  readonly proxyOutput: string;
+}
+
+/** How a document is run. */
+export interface ExerciseOptions {
+  /** operations called after all others (one that stops the proxy, say) */
+  readonly last?: readonly string[];
+  /** how long the mock server and the proxy each may take to start (a large document takes minutes) */
+  readonly startMs?: number;
 }
 
 /** One of Prism's violations, as its `sl-violations` header lists them. */
@@ -73,28 +83,41 @@ export async function exerciseDocument(
   spec: string,
   out: string,
   model: ApiModel,
+  options: ExerciseOptions = {},
 ): Promise<BehaviourReport> {
   const started = performance.now();
   const port = await freePort();
   const entry = relative(repoRoot, join(out, "server", "main.ts"));
+  const startMs = options.startMs ?? 180_000;
   // the proxy reads the document while the mock server starts
   const [mock, proxy] = await Promise.allSettled([
-    startMockProcess({ PORT: String(port) }, entry),
-    startPrismProxy(spec, `http://127.0.0.1:${port}${model.basePath}`),
+    startMockProcess({ PORT: String(port) }, entry, startMs),
+    startPrismProxy(spec, `http://127.0.0.1:${port}${model.basePath}`, startMs),
   ]);
   try {
     if (mock.status === "rejected") throw mock.reason;
     if (proxy.status === "rejected") throw proxy.reason;
     const ready = (performance.now() - started) / 1000;
-    const outcomes = await callEach(out, model, proxy.value.origin);
-    return summarise(document, model, outcomes, { ready, total: (performance.now() - started) / 1000 });
+    const last = new Set(options.last ?? []);
+    const operations = [
+      ...model.operations.filter((operation) => !last.has(operation.id)),
+      ...model.operations.filter((operation) => last.has(operation.id)),
+    ];
+    const outcomes = await callEach(out, model, operations, proxy.value.origin);
+    const seconds = { ready, total: (performance.now() - started) / 1000 };
+    return { ...summarise(document, model, outcomes, seconds), proxyOutput: proxy.value.output() };
   } finally {
     if (proxy.status === "fulfilled") await proxy.value.stop();
     if (mock.status === "fulfilled") await stopProcess(mock.value.child);
   }
 }
 
-async function callEach(out: string, model: ApiModel, origin: string): Promise<CallOutcome[]> {
+async function callEach(
+  out: string,
+  model: ApiModel,
+  operations: readonly OperationModel[],
+  origin: string,
+): Promise<CallOutcome[]> {
   const bundled = JSON.parse(await readFile(join(out, "openapi.json"), "utf8")) as unknown;
   const source = new SchemaSource(bundled, dialectRules(openApiDialect(model.source.openapiVersion)));
   const validators = (await import(join(out, "validators", "index.ts"))) as Record<string, Validator | undefined>;
@@ -117,7 +140,7 @@ async function callEach(out: string, model: ApiModel, origin: string): Promise<C
     fetch: recording,
   });
   const outcomes: CallOutcome[] = [];
-  for (const operation of model.operations) {
+  for (const operation of operations) {
     const built = buildCall(operation, { source, validators });
     if ("unbuilt" in built) {
       outcomes.push({ operation: operation.id, violations: [], unbuilt: built.unbuilt });
@@ -206,7 +229,7 @@ function summarise(
   model: ApiModel,
   outcomes: readonly CallOutcome[],
   seconds: { ready: number; total: number },
-): BehaviourReport {
+): Omit<BehaviourReport, "proxyOutput"> {
   const called = outcomes.filter((outcome) => outcome.unbuilt === undefined);
   return {
     document,

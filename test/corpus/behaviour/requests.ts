@@ -10,12 +10,13 @@ import { exampleValues, guidedSample } from "../../../src/emit/server/mock-answe
 import { Choices } from "../../../src/emit/server/mock-choices.js";
 import { SampleBuilder } from "../../../src/emit/server/mock-sample.js";
 import type { SchemaSource } from "../../../src/emit/server/mock-schema.js";
+import type { LoadedValidator } from "../../../src/emit/server/mock-validators.js";
 import { resolvePointer } from "../../../src/json-pointer.js";
 import { isRecord } from "../../../src/json-value.js";
 import type { BodyContentModel, OperationModel, ParameterModel } from "../../../src/model/types.js";
 
 /** A generated validator, as the validators module exports it. */
-export type Validator = (value: unknown, options?: { allErrors?: boolean }) => { valid: boolean; errors?: unknown[] };
+export type Validator = LoadedValidator;
 
 /** What building requests reads: the bundled document's schemas, and the generated validators by name. */
 export interface RequestSources {
@@ -141,7 +142,7 @@ function sampleFor(schema: unknown, sources: RequestSources, validator: Validato
   } catch {
     // the builder below tries
   }
-  return guidedSample(schema, sources.source, validator as never)?.value;
+  return guidedSample(schema, sources.source, validator)?.value;
 }
 
 /** How many bodies the builder may try for one alternative the proxy asks for. */
@@ -182,7 +183,7 @@ export class BodyAlternatives {
       if (built === undefined) return undefined;
       const result = this.#validator?.(built.value, { allErrors: true });
       if (result === undefined || result.valid) return { value: withFiles(content, built.value) };
-      const paths = (result.errors ?? []).map((error) => (error as { instancePath: string }).instancePath);
+      const paths = (result.errors ?? []).map((error) => error.instancePath);
       if (!this.#choices.advance(paths)) return undefined;
     }
     return undefined;
