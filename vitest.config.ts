@@ -18,6 +18,7 @@ const LONGEST_FIRST = [
   "sandbox/first-start",
   "corpus/discord",
   "corpus/others",
+  "corpus/behaviour",
   "compiler/differential",
   "sandbox/statements",
   "sandbox/data-directory",

@@ -19,6 +19,7 @@ export { type DiffOptions, type DiffOutcome, formatReport, runDiff } from "./dif
 export type { Change, DiffReport } from "./diff/types.js";
 export type { GeneratedFile } from "./emit/emitter.js";
 export { type LoadedSpec, loadSpec } from "./load/load-spec.js";
+export type { OperationSelection } from "./load/operation-filter.js";
 export { buildModel } from "./model/build-model.js";
 export type * from "./model/types.js";
 export { DEFAULT_TEMPLATES_DIR, type GenerateOptions, type GenerateResult, generate } from "./pipeline.js";

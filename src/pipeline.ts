@@ -6,6 +6,7 @@ import { loadRuntimeFiles } from "./emit/runtime-files.js";
 import { scheduleEmitters } from "./emit/schedule.js";
 import { checkTemplateSyntax, finalizeFiles } from "./finalize/finalize.js";
 import { type LoadedSpec, loadSpec } from "./load/load-spec.js";
+import type { OperationSelection } from "./load/operation-filter.js";
 import { buildModel } from "./model/build-model.js";
 import type { ApiModel } from "./model/types.js";
 import { repositoryPath } from "./repository.js";
@@ -28,6 +29,11 @@ export interface GenerateOptions {
   readonly formats?: "assert" | "annotate";
   /** query parameters that page, beside the common names (a cursor, an offset, a page number) */
   readonly paging?: readonly PagingRule[];
+  /**
+   * the operations to generate: selectors to include (every operation when there is none) and to
+   * exclude, each an operationId, `tag:NAME` or `path:GLOB`; what only the others use is left out too
+   */
+  readonly operations?: OperationSelection;
   /** receives one line per stage with its duration */
   readonly onStage?: (stage: string, milliseconds: number) => void;
   /** receives every file the document was read from (the spec, and the files its $refs reach), once loaded */
@@ -54,7 +60,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   // the workers of emitters whose libraries take long to load start now, beside the load
   const emitters = scheduleEmitters();
   try {
-    const loaded = await time("load", () => loadSpec(options.spec));
+    const loaded = await time("load", () => loadSpec(options.spec, undefined, undefined, options.operations));
     options.onSources?.(loaded.files);
     const { model, diagnostics: found } = time("model", () => buildModel(loaded, displayPath(loaded.file)));
     const warnings = [...loaded.diagnostics, ...found, ...checkPagingRules(model, options.paging ?? [])];

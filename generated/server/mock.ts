@@ -12,7 +12,8 @@ import { answerWith, type MockAnswer } from "./runtime/answers.js";
 /**
  * The answer of each operation: its first 2xx response, with a body from the spec's examples or,
  * where none is valid, built from the response schema. Computed when this file was generated and
- * valid against the response schema. undefined: no answer could be built (the operation answers 501).
+ * valid against the response schema; 204 where the operation declares no response. undefined: no
+ * answer could be built (the operation answers 501).
  */
 export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> = {
   addWorkerCredential: {

@@ -17,6 +17,12 @@ const USAGE = `Usage: npm run generate -- [options]
   --paging NAME    the optional query parameter that pages GET operations (infinite query
                    options), beside cursor, offset, page and their kin; operationId=NAME for one
                    operation; may be repeated
+  --include-operation SELECTOR
+                   generate only the operations it selects: an operationId, tag:NAME or
+                   path:GLOB (* within a path segment, ** across segments); may be repeated
+  --exclude-operation SELECTOR
+                   leave out the operations it selects (after the includes); may be repeated.
+                   What only the operations left out use is left out too
   --templates DIR  use these handlebars templates instead of the built-in ones
   --debug          print the duration of every stage
   --help           show this text`;
@@ -52,6 +58,8 @@ function parseOptions(
       watch: { type: "boolean", default: false },
       formats: { type: "string", default: "assert" },
       paging: { type: "string", multiple: true, default: [] },
+      "include-operation": { type: "string", multiple: true, default: [] },
+      "exclude-operation": { type: "string", multiple: true, default: [] },
       templates: { type: "string" },
       debug: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
@@ -66,6 +74,7 @@ function parseOptions(
     check: values.check,
     formats: values.formats,
     paging: parsePagingRules(values.paging),
+    operations: { include: values["include-operation"], exclude: values["exclude-operation"] },
     ...(values.templates !== undefined ? { templatesDir: values.templates } : {}),
     ...(values.debug ? { onStage: (stage: string, ms: number) => io.err(`  ${stage}: ${ms.toFixed(0)} ms\n`) } : {}),
   };

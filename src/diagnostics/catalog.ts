@@ -34,6 +34,14 @@ export const catalog = {
     severity: "error",
     hint: "Keep one of the two paths and give it the other's operations (one parameter name for both), or make the paths differ in a fixed segment (/items/{id} and /items/by-sku/{sku}).",
   },
+  PATH_TEMPLATE_REPEATED: {
+    severity: "warning",
+    hint: "To follow OpenAPI, keep one of the two paths and give it the other's operations under one parameter name (/items/{id} with both GET and DELETE).",
+  },
+  OPERATION_FILTER_INVALID: {
+    severity: "error",
+    hint: "Give --include-operation and --exclude-operation an operationId, tag:NAME or path:GLOB (`*` within a segment, `**` across segments) that the document has; the message lists the nearest.",
+  },
   REF_UNRESOLVED: {
     severity: "error",
     hint: "Point the $ref at an existing location (for a component: #/components/schemas/<Name>), or add the missing target.",

@@ -112,6 +112,7 @@ export const rules = {
   "response-optional-property-removed": warning("response"),
   "response-required-property-added": addition("response"),
   "response-optional-property-added": addition("response"),
+  "response-property-added-closed": breaking("response"),
   "response-property-became-optional": breaking("response"),
   "response-property-became-required": addition("response"),
   "response-property-type-changed": breaking("response"),

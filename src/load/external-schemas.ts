@@ -15,6 +15,10 @@ export interface ExternalSchemas {
   readonly files: readonly string[];
   /** the text of each other file, as bundling is to read it (its schema references rewritten) */
   readonly texts: ReadonlyMap<string, string>;
+  /** each file's document as bundling reads it, the root's included, by absolute path */
+  readonly documents: ReadonlyMap<string, unknown>;
+  /** the text of each other file as it was read */
+  readonly sources: ReadonlyMap<string, string>;
 }
 
 /** A schema in another file: the file and the pointer within it ("" for the whole file). */
@@ -23,9 +27,16 @@ interface Target {
   readonly pointer: string;
 }
 
-/** A `$ref` to another file (or within one), where it stands. */
+/**
+ * A `$ref` to another file (or within one), or a discriminator's mapping value that is a
+ * reference (`tea: ./Tea.yaml`), where it stands: `holder[key]` holds it.
+ */
 interface FoundRef {
   readonly holder: Record<string, unknown>;
+  /** "$ref", or the mapping's key */
+  readonly key: string;
+  /** a mapping value: a string bundling leaves as written, so it is given the bundled pointer itself */
+  readonly mapping: boolean;
   readonly file: string;
   readonly at: string;
   readonly target: Target;
@@ -47,11 +58,16 @@ export async function prepareExternalSchemas(
   read: ReadFile,
 ): Promise<ExternalSchemas> {
   const documents = new Map<string, unknown>([[rootFile, root]]);
+  const sources = new Map<string, string>();
   const refs: FoundRef[] = [];
+  const componentNames = new Set(Object.keys(componentSchemas(root)));
   for (const [file, document] of documents) {
-    for (const found of findRefs(file, document)) {
-      if (!documents.has(found.target.file))
-        documents.set(found.target.file, parse(await read(found.target.file)) as unknown);
+    for (const found of findRefs(file, document, componentNames)) {
+      if (!documents.has(found.target.file)) {
+        const text = await read(found.target.file);
+        sources.set(found.target.file, text);
+        documents.set(found.target.file, parse(text) as unknown);
+      }
       refs.push(withPointer(found, documents.get(found.target.file)));
     }
   }
@@ -62,13 +78,14 @@ export async function prepareExternalSchemas(
     const name = names.get(keyOf(ref.target));
     if (name === undefined || (ref.file === rootFile && isComponentEntry(ref.at, name))) continue;
     const component = appendPointer("#/components/schemas", name);
-    ref.holder.$ref = ref.file === rootFile ? component : `${relativePath(dirname(ref.file), rootFile)}${component}`;
+    ref.holder[ref.key] =
+      ref.file === rootFile || ref.mapping ? component : `${relativePath(dirname(ref.file), rootFile)}${component}`;
   }
   addComponents(rootFile, root, names, schemas);
   const texts = new Map(
     [...documents].filter(([file]) => file !== rootFile).map(([file, document]) => [file, JSON.stringify(document)]),
   );
-  return { document: root, files: [...documents.keys()], texts };
+  return { document: root, files: [...documents.keys()], texts, documents, sources };
 }
 
 /** A reference as written: its target's file, and a pointer or an `$anchor` name in it. */
@@ -85,7 +102,7 @@ interface WrittenRef extends Omit<FoundRef, "target"> {
  * a file makes `$ref: ./leaf.yaml` within it mean `nested/leaf.yaml`, and a `#/...` pointer within
  * it starts at the schema with that `$id`.
  */
-function findRefs(file: string, document: unknown): WrittenRef[] {
+function findRefs(file: string, document: unknown, componentNames: ReadonlySet<string>): WrittenRef[] {
   const found: WrittenRef[] = [];
   const visit = (node: unknown, at: string, base: string, resource: string): void => {
     if (Array.isArray(node)) {
@@ -101,13 +118,43 @@ function findRefs(file: string, document: unknown): WrittenRef[] {
     }
     if (typeof node.$ref === "string") {
       const target = targetOf(file, node.$ref, inner, innerResource, at);
-      if (target !== undefined) found.push({ holder: node, file, at, target, ref: node.$ref });
+      if (target !== undefined)
+        found.push({ holder: node, key: "$ref", mapping: false, file, at, target, ref: node.$ref });
+    }
+    for (const value of mappingRefs(node, at, componentNames)) {
+      const target = targetOf(file, value.ref, inner, innerResource, value.at);
+      if (target !== undefined) found.push({ ...value, mapping: true, file, target });
     }
     for (const [key, child] of Object.entries(node))
       if (key !== "example" && key !== "examples") visit(child, appendPointer(at, key), inner, innerResource);
   };
   visit(document, "", pathToFileURL(file).href, "");
   return found;
+}
+
+/**
+ * The values of a schema's discriminator mapping that are references rather than component names,
+ * each with its key and pointer. OpenAPI allows either; a value is read as a reference when no
+ * component schema has that name and it has a path's or a fragment's shape (`./Tea.yaml`,
+ * `schemas/Tea.json`, `#/$defs/Tea`), as a reference in the file it is written in reads.
+ */
+function mappingRefs(
+  node: Record<string, unknown>,
+  at: string,
+  componentNames: ReadonlySet<string>,
+): { holder: Record<string, unknown>; key: string; ref: string; at: string }[] {
+  const mapping = isRecord(node.discriminator) ? node.discriminator.mapping : undefined;
+  if (!isRecord(mapping)) return [];
+  return Object.entries(mapping).flatMap(([key, ref]) =>
+    typeof ref === "string" && !componentNames.has(ref) && /[/#]|\.(ya?ml|json)$/i.test(ref)
+      ? [{ holder: mapping, key, ref, at: appendPointer(at, "discriminator", "mapping", key) }]
+      : [],
+  );
+}
+
+/** The root's component schemas, by name. */
+function componentSchemas(root: Record<string, unknown>): Record<string, unknown> {
+  return isRecord(root.components) && isRecord(root.components.schemas) ? root.components.schemas : {};
 }
 
 /**
@@ -155,8 +202,9 @@ function withPointer(found: WrittenRef, document: unknown): FoundRef {
     );
   }
   // the reference now names the schema by its pointer, as bundling reads references
-  found.holder.$ref = found.ref.replace(/#.*$/, `#${pointer}`);
-  return { holder: found.holder, file: found.file, at: found.at, target: { file: found.target.file, pointer } };
+  found.holder[found.key] = found.ref.replace(/#.*$/, `#${pointer}`);
+  const { holder, key, mapping, file, at } = found;
+  return { holder, key, mapping, file, at, target: { file: found.target.file, pointer } };
 }
 
 /** The pointer of the schema declaring `$anchor: name` in a file's own resource (not under another `$id`). */
@@ -238,7 +286,7 @@ function nameTargets(
   root: Record<string, unknown>,
   schemas: ReadonlyMap<string, Target>,
 ): Map<string, string> {
-  const components = isRecord(root.components) && isRecord(root.components.schemas) ? root.components.schemas : {};
+  const components = componentSchemas(root);
   const names = new Map<string, string>();
   // a component that is nothing but a reference to the schema names it
   for (const [name, value] of Object.entries(components)) {

@@ -1,13 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import SwaggerParser from "@apidevtools/swagger-parser";
 import { createDiagnostic, type Diagnostic, GenerationFailed, hasErrors } from "../diagnostics/diagnostic.js";
 import type { OpenApiVersion } from "../schema/dialect.js";
+import { bundleFiles, checkOtherFiles } from "./bundle-files.js";
 import { type BrokenRef, findBrokenLocalRefs, findMisplacedComponentsRefs, hasExternalRefs } from "./check-refs.js";
-import { type ExternalSchemas, prepareExternalSchemas, type ReadFile } from "./external-schemas.js";
+import type { ReadFile } from "./external-schemas.js";
 import { findLegacyPatterns } from "./legacy-patterns.js";
+import { hasSelectors, type OperationSelection, selectOperations } from "./operation-filter.js";
 import { parseSource } from "./parse-source.js";
-import { findSameTemplates } from "./path-templates.js";
+import { sameTemplateDiagnostics } from "./path-templates.js";
+import { finishSelection } from "./prune-document.js";
 import { createLocator, type Locate, type ResolvePositions } from "./source-locator.js";
 import { upgradeSwagger2 } from "./swagger-2.js";
 import { validateDocument } from "./validate-document.js";
@@ -34,15 +36,19 @@ export interface LoadedSpec {
 
 /**
  * Loads a spec: parse (swagger-parser's parsers), check the OpenAPI version and local $refs,
- * validate (swagger-parser), refuse paths that are one template (path-templates.ts), then bundle external references into the document. Throws
+ * upgrade a Swagger 2.0 document to OpenAPI 3.0 (swagger-2.ts), validate (swagger-parser), bundle external references into the document, then refuse paths that
+ * are one template and share a method (path-templates.ts). Throws
  * GenerationFailed with every diagnostic when the document cannot be generated from. With
  * `text`, the document is that text and `path` only names it in diagnostics (it need not exist);
- * `read` reads the other files a multi-file document references (by default, from disk).
+ * `read` reads the other files a multi-file document references (by default, from disk); with
+ * `selection`, only the operations it selects are kept (operation-filter.ts), and what only the
+ * others use is taken out before anything else reads the document (prune-document.ts).
  */
 export async function loadSpec(
   path: string,
   text?: string,
   read: ReadFile = (other) => readFile(other, "utf8"),
+  selection?: OperationSelection,
 ): Promise<LoadedSpec> {
   const file = resolve(path);
   const parsed = await parseSource(file, text);
@@ -71,23 +77,28 @@ export async function loadSpec(
       ? await upgradeSwagger2(file, written, located.locate)
       : { document: written, locate: located.locate };
   if (Array.isArray(upgraded)) return fail(upgraded);
-  const { document, locate } = upgraded;
+  const { locate } = upgraded;
   const version = found === "2.0" ? "3.0" : found;
+  const selected = hasSelectors(selection)
+    ? await selectOperations(file, upgraded.document, selection, read)
+    : undefined;
+  if (selected !== undefined && hasErrors(selected.diagnostics)) return fail(selected.diagnostics);
+  const document = selected?.document ?? upgraded.document;
+  const multiFile = hasExternalRefs(document, version);
+  // in one file, what the filters leave out is gone before the document is checked
+  if (selected !== undefined && !multiFile) finishSelection(document, selected.pending, version);
   const diagnostics = await validateDocument(file, document, locate);
   if (hasErrors(diagnostics)) return fail(diagnostics);
-  const sameTemplates = findSameTemplates(document).map((repeat) =>
-    createDiagnostic(
-      "PATH_TEMPLATE_DUPLICATE",
-      `paths "${repeat.earlier}" and "${repeat.path}" differ only in their parameter names (both are ${repeat.template}), which OpenAPI forbids: a request to one matches the other`,
-      locate(repeat.at),
-    ),
-  );
-  if (sameTemplates.length > 0) return fail(sameTemplates);
-  const external = hasExternalRefs(document, version)
-    ? await bundleDocument(file, document, read)
-    : { document, files: [file] };
+  const external = multiFile
+    ? await bundleFiles(file, parsed.text, document, read)
+    : { document, files: [file], locate, resolvePositions };
   if (typeof external === "string") return fail([createDiagnostic("REF_EXTERNAL_FAILED", external, locate("#"))]);
   const bundled = external.document;
+  if (selected !== undefined && multiFile) finishSelection(bundled, selected.pending, version);
+  const inPlace = "fromOtherFile" in external ? await checkOtherFiles(file, external) : [];
+  if (hasErrors(inPlace)) throw new GenerationFailed(await external.resolvePositions(inPlace));
+  const sameTemplates = sameTemplateDiagnostics(bundled, locate);
+  if (hasErrors(sameTemplates)) throw new GenerationFailed(await external.resolvePositions(sameTemplates));
   const patterns =
     version === "3.0"
       ? findLegacyPatterns(bundled).map(({ pattern, at }) => legacyPatternDiagnostic(pattern, locate(at)))
@@ -99,8 +110,8 @@ export async function loadSpec(
     version,
     ...(found === "2.0" ? { upgradedFrom: found } : {}),
     locate,
-    resolvePositions,
-    diagnostics: [...diagnostics, ...patterns],
+    resolvePositions: external.resolvePositions,
+    diagnostics: [...diagnostics, ...inPlace, ...sameTemplates, ...patterns],
   };
 }
 
@@ -152,42 +163,4 @@ function checkVersion(file: string, document: unknown, locate: Locate): OpenApiV
     `OpenAPI ${JSON.stringify(openapi)} is not supported (3.0.x, 3.1.x and 3.2.x are, and Swagger "2.0")`,
     locate("#/openapi"),
   );
-}
-
-/**
- * The document with the other files it references bundled in (each schema of another file a
- * component of its own: external-schemas.ts), and every file read; or why that failed.
- */
-async function bundleDocument(
-  file: string,
-  document: Record<string, unknown>,
-  read: ReadFile,
-): Promise<{ document: Record<string, unknown>; files: readonly string[] } | string> {
-  let prepared: ExternalSchemas;
-  try {
-    prepared = await prepareExternalSchemas(file, structuredClone(document), read);
-  } catch (error) {
-    return (error as Error).message.split("\n")[0] ?? "reading a referenced file failed";
-  }
-  const texts = prepared.texts;
-  const memory = {
-    order: 1,
-    canRead: (source: { url: string }) => texts.has(source.url),
-    read: (source: { url: string }) => texts.get(source.url) ?? "",
-  };
-  // swagger-parser's bundle() refuses a 3.1 document without `paths` or `webhooks`, which 3.1
-  // allows (one of paths, components, webhooks): it is given an empty `paths`, taken away after
-  const pathless = !("paths" in prepared.document) && !("webhooks" in prepared.document);
-  const input = pathless ? { ...prepared.document, paths: {} } : prepared.document;
-  try {
-    const bundled = (await SwaggerParser.bundle(
-      file,
-      input as never,
-      { resolve: { memory } } as SwaggerParser.Options,
-    )) as unknown as Record<string, unknown>;
-    if (pathless) delete bundled.paths;
-    return { document: bundled, files: prepared.files };
-  } catch (error) {
-    return (error as Error).message.split("\n")[0] ?? "bundling failed";
-  }
 }

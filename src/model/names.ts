@@ -3,6 +3,7 @@
  * things can never silently get the same name. Names are claimed in a fixed order (component
  * schemas by key, then operations by id), so the result is deterministic.
  */
+import { routeTypeNames } from "./route-table-names.js";
 
 /** Names the types module and the package root already use, or that generated code refers to
  * unqualified; a schema cannot take them. */
@@ -51,23 +52,14 @@ export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
   "UnexpectedKind",
   "BaseClient",
   "BaseClientOptions",
-  // the route table's exports, also at the package root
+  "retrying",
+  // the route table's own exports, also at the package root (its types come from the runtime, below)
   "routes",
-  "Route",
-  "RouteParameter",
-  "RouteContent",
-  "RouteSecurityScheme",
-  "RouteValidators",
-  "CallRoute",
-  "RequestValidators",
-  "ResponseValidators",
   "responseValidators",
-  "Validator",
   "OperationId",
-  "HttpMethod",
-  "BodyKind",
   "basePath",
   "servers",
+  ...routeTypeNames(),
   // the validators module's own exports
   "ValidationError",
   "ValidateOptions",

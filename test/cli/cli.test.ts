@@ -104,6 +104,35 @@ describe("a failed run", () => {
     );
   });
 
+  it("generates only the operations --include-operation and --exclude-operation leave, naming a selector that names nothing", async () => {
+    const before = await hashTree(out);
+    const filters = ["--include-operation", "listEvent", "--exclude-operation", "tag:Venue"];
+    const refused = await runCommand(["--out", out, ...filters]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'error OPERATION_FILTER_INVALID the operation filter "listEvent" names no operation of the document; the nearest: listEvents,',
+    );
+    expect(refused.stderr).toContain(
+      'the operation filter "tag:Venue" names no tag of the document; the nearest: tag:Venues',
+    );
+    expect(await hashTree(out)).toBe(before);
+    const some = join(await makeTempDir("cli-filters"), "generated");
+    const result = await runCommand([
+      "--out",
+      some,
+      "--include-operation",
+      "tag:Events",
+      "--exclude-operation",
+      "updateEvent",
+    ]);
+    expect([result.code, result.stderr]).toEqual([0, ""]);
+    const routes = await readFile(join(some, "routes.ts"), "utf8");
+    expect([...routes.matchAll(/^export const (\w+)Route = /gm)].map((match) => match[1])).toEqual([
+      "createEvent",
+      "listEvents",
+    ]);
+  });
+
   it("rejects an unknown option with the usage and exit code 2 (the process itself)", async () => {
     const result = await runCli(["--nope"]);
     expect(result.code).toBe(2);

@@ -76,6 +76,13 @@ describe("invalid schemas raise SchemaCompileError", () => {
     expect(error.message).toContain("use one of string");
   });
 
+  it("says a null among the type names is a null value, to be quoted, and which item it is", () => {
+    const error = compileError(() => compileSchema({ properties: { a: { type: ["object", null] } } }));
+    expect(error.pointer).toBe("#/properties/a/type/1");
+    expect(error.message).toMatch(/: unknown type null: this is a null value, not the type name "null" \(YAML reads/);
+    expect(error.message).toContain('write the name as a string, quoted in YAML: "null"');
+  });
+
   it("names a $ref that does not resolve", () => {
     const document = { openapi: "3.1.0", components: { schemas: { A: { $ref: "#/components/schemas/Missing" } } } };
     const error = compileError(() =>

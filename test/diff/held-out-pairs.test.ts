@@ -25,6 +25,7 @@ const EXPECTED: Readonly<Record<string, Outcome>> = {
   "09-response-additional-properties-widened": { verdict: "breaking", rule: "response-property-type-changed" },
   "10-response-min-zero-removed": { verdict: "not breaking" },
   "11-path-item-ref-refused": { verdict: "not breaking", rule: "endpoint-added" },
+  "12-closed-response-property-added": { verdict: "breaking", rule: "response-property-added-closed" },
 };
 
 const folder = join(repoRoot, "test/diff/held-out");

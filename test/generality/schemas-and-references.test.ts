@@ -10,6 +10,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { type Diagnostic, GenerationFailed, generate } from "../../src/index.js";
 import { repoRoot } from "../support/paths.js";
 import { listTypeScript, typecheck } from "../support/typecheck.js";
@@ -24,6 +25,7 @@ const GENERATING: Readonly<Record<string, string>> = {
   "02-shared-parameter-ref/root.yaml": "",
   "07-dynamic-ref-generic.yaml": `export const page: components["schemas"]["ThingPage"] = { items: [{ name: "a" }] };\n`,
   "08-defs-as-property.yaml": `export const envelope: components["schemas"]["Envelope"] = { data: { id: "x" } };\n`,
+  "11-discriminator-mapping-relative.yaml": `export const drink: components["schemas"]["Drink"] = { kind: "tea", leaves: "green" };\n`,
 };
 
 const out = join(repoRoot, ".tmp", `generality-references-${process.pid}`);
@@ -103,6 +105,16 @@ describe("schemas beyond the common subset, and references across files", () => 
     // and not the integer of the leaf.yaml beside the referring file
     ["05b-external-id-base-silent.yaml", "validateUser", [{ profile: { avatar: "a.png" } }], [{ profile: 7 }]],
     ["08-defs-as-property.yaml", "validateEnvelope", [{ data: { id: "x" } }, {}], [{ data: {} }, { data: { id: 1 } }]],
+    // the mapping's values read against Drink.yaml, where they are written, as its oneOf's refs are
+    [
+      "11-discriminator-mapping-relative.yaml",
+      "validateDrink",
+      [
+        { kind: "tea", leaves: "green" },
+        { kind: "coffee", shots: 2 },
+      ],
+      [{ kind: "tea", leaves: 1 }, { kind: "coffee", shots: "2" }, { kind: "juice" }],
+    ],
   ] as const)("%s: %s accepts and refuses as JSON Schema says", async (fixture, name, valid, invalid) => {
     const validate = (await validators(fixture))[name];
     expect(validate, `${fixture} exports ${name}`).toBeTypeOf("function");
@@ -140,5 +152,49 @@ describe("invalid documents, refused with the cause named", () => {
       "#/components/schemas is a $ref, but OpenAPI allows no Reference Object here: the map of schemas must be written in the document. Bundle the files first (for example with `redocly bundle`), or give each entry its own $ref",
     ]);
     expect(diagnostic?.join(" ")).not.toContain("schema.invalid");
+  });
+});
+
+describe("a discriminator mapping in the entry document whose values name other files", () => {
+  const drinks = (kind: string, extra: object): string =>
+    stringify({ type: "object", required: ["kind"], properties: { kind: { type: "string", enum: [kind] }, ...extra } });
+
+  it.each(["3.0.3", "3.1.0"])("%s: reads them against the entry document's folder", async (version) => {
+    const folder = join(out, `root-mapping-${version}`);
+    await mkdir(join(folder, "schemas"), { recursive: true });
+    await writeFile(join(folder, "schemas", "Tea.yaml"), drinks("tea", { leaves: { type: "string" } }));
+    await writeFile(join(folder, "schemas", "Coffee.yaml"), drinks("coffee", { shots: { type: "integer" } }));
+    const drink = {
+      oneOf: [{ $ref: "./schemas/Tea.yaml" }, { $ref: "./schemas/Coffee.yaml" }],
+      discriminator: { propertyName: "kind", mapping: { tea: "./schemas/Tea.yaml", coffee: "./schemas/Coffee.yaml" } },
+    };
+    const document = {
+      openapi: version,
+      info: { title: "root mapping", version: "1" },
+      paths: {
+        "/drink": {
+          get: {
+            operationId: "getDrink",
+            responses: {
+              "200": {
+                description: "A drink.",
+                content: { "application/json": { schema: { $ref: "#/components/schemas/Drink" } } },
+              },
+            },
+          },
+        },
+      },
+      components: { schemas: { Drink: drink } },
+    };
+    await writeFile(join(folder, "openapi.yaml"), stringify(document));
+    const result = await generate({ spec: join(folder, "openapi.yaml"), out: join(folder, "out") });
+    expect(result.diagnostics).toEqual([]);
+    const { validateDrink } = (await import(join(folder, "out", "validators", "index.ts"))) as Validators;
+    expect(
+      [
+        { kind: "tea", leaves: "x" },
+        { kind: "coffee", shots: "2" },
+      ].map((value) => validateDrink?.(value).valid),
+    ).toEqual([true, false]);
   });
 });

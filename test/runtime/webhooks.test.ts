@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createFetchReceiver } from "../../runtime/webhooks/runtime/fetch.js";
 import { WebhookSender } from "../../runtime/webhooks/runtime/sender.js";
 import { relocate } from "../../runtime/webhooks/runtime/table.js";
-import { route } from "./support/routes.js";
+import { http, route } from "./support/routes.js";
 
 const table = {
   paid: route({ operationId: "paid", method: "POST", path: "/paid", responses: { "204": [] } }),
@@ -54,5 +54,22 @@ describe("the webhook table", () => {
     expect((await post("http://localhost/webhooks/paid")).status).toBe(404);
     expect((await post("http://localhost/other")).status).toBe(404);
     expect(seen).toEqual(["paid"]);
+  });
+
+  it("receives a webhook whose security is optional without an authenticate hook", async () => {
+    const optional = {
+      pinged: route({
+        operationId: "pinged",
+        method: "POST",
+        path: "/pinged",
+        responses: { "204": [] },
+        security: [[http("bearer")], []],
+      }),
+    };
+    const receive = createFetchReceiver(optional, { handlers: { pinged: () => ({ status: 204 }) } });
+    const post = (headers: Record<string, string>): Promise<Response> =>
+      receive(new Request("http://localhost/webhooks/pinged", { method: "POST", headers }));
+    expect((await post({})).status).toBe(204);
+    expect((await post({ authorization: "Bearer anything" })).status).toBe(204);
   });
 });

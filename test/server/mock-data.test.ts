@@ -309,3 +309,24 @@ describe("mock answers of operations whose inline response schemas are written t
     expect(checked.get(names[0] as string)).toBeGreaterThan(1);
   });
 });
+
+describe("the mock answer of an operation that declares no response (OpenAPI 3.1)", () => {
+  it("is 204, which the server sends unchecked, and one with only an error response answers none", async () => {
+    const { buildMockAnswers } = await import("../../src/emit/server/mock-answers.js");
+    const { buildModel, loadSpec } = await import("../../src/index.js");
+    const text = JSON.stringify({
+      openapi: "3.1.0",
+      info: { title: "Silent", version: "1" },
+      paths: {
+        "/a": { get: { operationId: "getA" } },
+        "/b": { get: { operationId: "getB", responses: { "404": { description: "none" } } } },
+      },
+    });
+    const loaded = await loadSpec("silent.json", text);
+    const { model } = buildModel(loaded, "silent.json");
+    expect(buildMockAnswers(model, loaded.document, new Map()).map((view) => view.answer)).toEqual([
+      { status: 204 },
+      undefined,
+    ]);
+  });
+});

@@ -10,23 +10,31 @@ export interface MockProcess {
   readonly output: readonly string[];
 }
 
-/** Starts the mock server on an ephemeral port of 127.0.0.1, with `env` added to this environment. */
-export async function startMockProcess(env: Readonly<Record<string, string>>): Promise<MockProcess> {
-  const [main = ""] = await bundled(["generated/server/main.ts"]);
+/**
+ * Starts the mock server on an ephemeral port of 127.0.0.1, with `env` added to this environment:
+ * generated/'s, or the one of another output folder under the repository (`entry`, from its root),
+ * failing when it does not listen within `timeoutMs`.
+ */
+export async function startMockProcess(
+  env: Readonly<Record<string, string>>,
+  entry = "generated/server/main.ts",
+  timeoutMs = 30_000,
+): Promise<MockProcess> {
+  const [main = ""] = await bundled([entry]);
   const child = spawn(process.execPath, [main], {
     cwd: repoRoot,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
-  const origin = await listening(child, output);
+  const origin = await listening(child, output, timeoutMs);
   return { child, origin, output };
 }
 
 /** Resolves with the URL the server prints once it listens. */
-function listening(child: ChildProcess, output: string[]): Promise<string> {
+function listening(child: ChildProcess, output: string[], timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening" line in:\n${output.join("")}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`no "listening" line in:\n${output.join("")}`)), timeoutMs);
     child.stdout?.on("data", (chunk: Buffer) => {
       output.push(chunk.toString("utf8"));
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output.join(""));

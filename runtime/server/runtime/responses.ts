@@ -52,9 +52,13 @@ const FALLBACK_TYPES: Readonly<Record<string, string>> = {
 const JSON_TYPE = "application/json; charset=utf-8";
 const CONTENT_TYPES = new WeakMap<RouteContent, string>();
 
-/** The responder of a route. */
-export function compileResponder(route: Route, check: boolean, operation: string): Responder {
+/**
+ * The responder of a route. An operation that declares no response at all (OpenAPI 3.1 allows
+ * that) says nothing its answers could break: they are sent unchecked.
+ */
+export function compileResponder(route: Route, checks: boolean, operation: string): Responder {
   const lookup = compileLookup(route);
+  const check = checks && Object.keys(route.responses).length > 0;
   return (answer, request) => {
     if (!isAnswer(answer)) {
       request.log.error(`handler of ${operation} returned no { status, body } answer`);

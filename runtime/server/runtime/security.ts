@@ -67,16 +67,24 @@ export type SecurityCheck = (request: IncomingRequest) => SecurityVerdict | Prom
 const INVALID = createProblem("invalidKey", "The API key is not valid.");
 const FORBIDDEN = createProblem("forbidden", "The API key is not allowed to perform this operation.");
 
-/** The security check of a route, or undefined when it needs none. */
+/**
+ * The security check of a route, or undefined when it needs none. A route whose security is
+ * optional (an empty alternative: `security: [{bearer: []}, {}]`) and that has no hook to check a
+ * credential with lets every request through without a principal, as its handlers' types
+ * (`secured: false`) allow; a route that needs a credential cannot be served without a hook.
+ */
 export function compileSecurity(
   route: Route,
   authenticate: Authenticate<unknown> | undefined,
 ): SecurityCheck | undefined {
   const alternatives = route.security;
+  const optional = alternatives.some((schemes) => schemes.length === 0);
   if (alternatives.every((schemes) => schemes.length === 0)) return undefined;
   const credentials = alternatives.flat().filter((scheme) => scheme.type !== "mutualTLS");
-  if (credentials.length > 0 && authenticate === undefined)
+  if (credentials.length > 0 && authenticate === undefined) {
+    if (optional) return undefined;
     throw new Error(`operation ${route.operationId} is secured: pass an authenticate function`);
+  }
   const hook = authenticate ?? refuseAll;
   const missing = createProblem("missingKey", `The ${describe(credentials[0] ?? alternatives.flat()[0])} is required.`);
   const only = alternatives.length === 1 && alternatives[0]?.length === 1 ? alternatives[0][0] : undefined;

@@ -17,8 +17,10 @@ export class KeywordReader {
     return Object.hasOwn(this.schema, keyword) && this.schema[keyword] !== undefined;
   }
 
-  fail(keyword: string, message: string): never {
-    throw new SchemaCompileError(`${this.#pointer()}/${escapePointerSegment(keyword)}`, message);
+  /** Refuses the keyword's value, or with `item` the item at that index of its array. */
+  fail(keyword: string, message: string, item?: number): never {
+    const at = `${this.#pointer()}/${escapePointerSegment(keyword)}`;
+    throw new SchemaCompileError(item === undefined ? at : `${at}/${item}`, message);
   }
 
   number(keyword: string): number | undefined {

@@ -42,14 +42,24 @@ export function readTypes(ctx: ObjectNodeCtx): string[] | undefined {
       : Array.isArray(raw)
         ? raw
         : reader.fail("type", "type must be a type name or an array of type names");
-  for (const type of list) {
-    if (typeof type !== "string" || !TYPE_NAMES.includes(type)) {
-      reader.fail("type", `unknown type ${JSON.stringify(type)}; use one of ${TYPE_NAMES.join(", ")}`);
-    }
+  for (const [index, type] of list.entries()) {
+    if (typeof type !== "string" || !TYPE_NAMES.includes(type))
+      reader.fail("type", unknownType(type), typeof raw === "string" ? undefined : index);
   }
   const types = [...new Set(list as string[])];
   if (isNullable(ctx.fn.module.registry.rules, ctx.schema) && !types.includes("null")) types.push("null");
   return types.includes("number") ? types.filter((type) => type !== "integer") : types;
+}
+
+/**
+ * Why a `type` entry is not a type name. A null value is not the name "null": YAML reads an
+ * unquoted `null` (or `~`, or nothing) as no value, so the message says to quote it.
+ */
+function unknownType(type: unknown): string {
+  const names = TYPE_NAMES.join(", ");
+  if (type === null)
+    return `unknown type null: this is a null value, not the type name "null" (YAML reads an unquoted null, ~ or an empty item as no value); write the name as a string, quoted in YAML: "null". The type names are ${names}`;
+  return `unknown type ${JSON.stringify(type)}; use one of ${names}`;
 }
 
 function familyOf(type: string): Family | undefined {

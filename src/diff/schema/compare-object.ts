@@ -94,13 +94,25 @@ function removedProperty(ctx: SchemaContext, name: string, old: Shape, sides: Si
   return schemaFinding(ctx, kind, { pointer: old.pointer, at: sides.head.pointer, before: describeTypes(old), what });
 }
 
+/**
+ * A property added. To a response object closed to other properties (`additionalProperties: false`),
+ * required or not, it is a value the old contract refused: clients that check answers against it
+ * (the generated client's `validateResponses`, a strict deserialiser) refuse the new answers.
+ */
 function addedProperty(ctx: SchemaContext, name: string, now: Shape, sides: Sides): Finding {
   const required = sides.after.required.has(name);
-  const kind = required ? "property-added-required" : "property-added-optional";
-  return schemaFinding(ctx, kind, {
+  const presence = required ? "required" : "optional";
+  const closed = ctx.direction === "response" && sides.base.additional === "closed";
+  if (closed)
+    return schemaFinding(ctx, "property-added-closed", {
+      pointer: now.pointer,
+      after: describeTypes(now),
+      what: `added (${presence}) to an object that accepted no other properties`,
+    });
+  return schemaFinding(ctx, required ? "property-added-required" : "property-added-optional", {
     pointer: now.pointer,
     after: describeTypes(now),
-    what: `added (${required ? "required" : "optional"})`,
+    what: `added (${presence})`,
   });
 }
 

@@ -21,6 +21,7 @@ export type SchemaChangeKind =
   | "default-added"
   | "property-added-required"
   | "property-added-optional"
+  | "property-added-closed"
   | "property-removed-required"
   | "property-removed-optional"
   | "property-forbidden"
@@ -87,6 +88,7 @@ const BODIES: Readonly<Record<SchemaChangeKind, readonly [request: Classified, r
     ["response-required-property-added", "handlers"],
   ],
   "property-added-optional": [["new-optional-request-property"], ["response-optional-property-added"]],
+  "property-added-closed": [["new-optional-request-property"], ["response-property-added-closed"]],
   "property-removed-required": [
     ["request-property-removed", "callers"],
     ["response-required-property-removed", "callers"],
@@ -194,6 +196,8 @@ const POLARITY: Readonly<Record<SchemaChangeKind, Polarity>> = {
   // a property added to an open object constrains values that were free under its name
   "property-added-required": "narrows",
   "property-added-optional": "narrows",
+  // a property added to a closed object is a value it refused before
+  "property-added-closed": "widens",
   "property-removed-required": "widens",
   "property-removed-optional": "widens",
   "property-forbidden": "narrows",

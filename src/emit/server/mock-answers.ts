@@ -33,7 +33,8 @@ const ATTEMPTS = 48;
  * the first of these that the operation's generated response validator accepts: the examples of
  * its media type (`examples`, then `example`), data from openapi-sampler, data from the project's
  * builder (which tries other alternatives where the validator says a candidate fails). A response
- * without content answers without a body; a non-JSON one, its first string example or "".
+ * without content answers without a body; a non-JSON one, its first string example or "". An
+ * operation that declares no response answers 204.
  */
 export function buildMockAnswers(
   model: ApiModel,
@@ -75,6 +76,8 @@ function answerFor(
   validators: ReadonlyMap<string, LoadedValidator>,
   samples: SampleCache,
 ): { answer?: MockAnswerData; origin?: BodyOrigin } {
+  // an operation that declares no response allows any: it answers that it did what was asked
+  if (operation.responses.length === 0) return { answer: { status: 204 } };
   const response = operation.responses.find((candidate) => candidate.success);
   if (response === undefined) return {};
   const status = /^\d{3}$/.test(response.status) ? Number(response.status) : 200;
@@ -181,14 +184,21 @@ export function guidedSample(
 
 /** The example values of a media type: each of `examples` (`dataValue` or `value`, following $refs, skipping externalValue), then `example`. */
 function mediaExamples(content: BodyContentModel, document: unknown, source: SchemaSource): unknown[] {
-  const media = resolvePointer(document, content.pointer);
-  if (!isRecord(media)) return [];
-  const examples = isRecord(media["examples"]) ? Object.values(media["examples"]) : [];
+  return exampleValues(resolvePointer(document, content.pointer), source);
+}
+
+/**
+ * The example values of an object with `examples` and `example` (a Media Type or a Parameter
+ * Object): each of `examples` (following $refs, skipping externalValue), then `example`.
+ */
+export function exampleValues(node: unknown, source: SchemaSource): unknown[] {
+  if (!isRecord(node)) return [];
+  const examples = isRecord(node["examples"]) ? Object.values(node["examples"]) : [];
   const values = examples.flatMap((example) => {
     const resolved = isRecord(example) && typeof example["$ref"] === "string" ? source.deref(example["$ref"]) : example;
     // OpenAPI 3.2's `dataValue` is the example as data; `value`, before it, the same
     if (isRecord(resolved) && Object.hasOwn(resolved, "dataValue")) return [resolved["dataValue"]];
     return isRecord(resolved) && Object.hasOwn(resolved, "value") ? [resolved["value"]] : [];
   });
-  return media["example"] === undefined ? values : [...values, media["example"]];
+  return node["example"] === undefined ? values : [...values, node["example"]];
 }

@@ -97,6 +97,21 @@ export const responsePairs: readonly RulePair[] = [
     reverse: want("response-body-closed", "info", "minor"),
   },
   {
+    name: "an optional property added to a closed object",
+    base: (document) => set(`${V}/additionalProperties`, false)(without(document, `${V}/properties/city`)),
+    head: set(`${V}/properties/city`, { type: "string" }),
+    forward: want("response-property-added-closed", "breaking", "major"),
+    reverse: want("response-optional-property-removed", "warning", "major", TYPE),
+  },
+  {
+    name: "a required property added to a closed object",
+    base: (document) => set(`${V}/additionalProperties`, false)(without(document, `${V}/properties/city`)),
+    head: (document) =>
+      set(`${V}/required`, ["venue_id", "name", "city"])(set(`${V}/properties/city`, { type: "string" })(document)),
+    forward: want("response-property-added-closed", "breaking", "major"),
+    reverse: want("response-required-property-removed", "breaking", "major"),
+  },
+  {
     name: "the schema of other properties taken away (compared with anything)",
     base: set(`${V}/additionalProperties`, { type: "string" }),
     head: (document) => without(document, `${V}/additionalProperties`),

@@ -147,6 +147,12 @@ describe("readSuccess", () => {
       },
     ]);
   });
+
+  it("with checks on, reads any answer of an operation that declares no response unchecked", async () => {
+    const undeclared = route({ responses: {} });
+    expect(await readSuccess(undeclared, response(204, null), true)).toBeUndefined();
+    expect(await readSuccess(undeclared, response(200, '{"a":1}', "application/json"), true)).toEqual({ a: 1 });
+  });
 });
 
 describe("readFailure", () => {

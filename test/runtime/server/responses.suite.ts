@@ -59,6 +59,16 @@ describe("compileResponder", () => {
     expect([sent.payload, sent.headers["content-type"]]).toEqual(["name\nHall", "text/csv; header=present"]);
   });
 
+  it("sends any answer of an operation that declares no response, unchecked", () => {
+    const silent = route({ operationId: "getVenue", responses: {}, validators: { body: {}, responses: {} } });
+    expect(respond({ status: 204 }, true, silent)).toMatchObject({ statusCode: 204, errors: [] });
+    expect(respond({ status: 200, body: { any: 1 } }, true, silent)).toMatchObject({
+      statusCode: 200,
+      payload: '{"any":1}',
+      errors: [],
+    });
+  });
+
   it("sends text and byte bodies as they are, with their media type", () => {
     expect(respond({ status: 201, body: "créé" })).toMatchObject({
       statusCode: 201,

@@ -170,6 +170,12 @@ describe("compileSecurity", () => {
     ).toThrow("operation listVenues is secured: pass an authenticate function");
   });
 
+  it("serves a route whose security is optional without a hook, letting every request through without a principal", () => {
+    const optional = [[http("bearer")], []];
+    expect(compileSecurity(route({ operationId: "pinged", security: optional }), undefined)).toBeUndefined();
+    expect(compileSecurity(route({ security: [[MTLS], []] }), undefined)).toBeTypeOf("function");
+  });
+
   describe("one apiKey header (checked synchronously)", () => {
     const security = [[apiKey("header", "X-API-KEY")]];
     const check = (authenticate: Authenticate, headers: Record<string, string>): unknown =>
