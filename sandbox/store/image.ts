@@ -24,7 +24,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { lstat, mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { type FileHandle, lstat, mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { homedir, tmpdir, userInfo } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
@@ -91,23 +91,70 @@ function pgliteVersion(): string | undefined {
 /** The first line of an image file: its digest. The tar of the data directory follows. */
 const HEADER = /^workforce-scheduling-api image sha256=([0-9a-f]{64})\n/;
 
-function header(tar: Buffer): string {
+function header(tar: Uint8Array): string {
   return `workforce-scheduling-api image sha256=${createHash("sha256").update(tar).digest("hex")}\n`;
 }
 
-/** The cached image: absent, checked (its tar), or why it is not used. */
+/**
+ * The cached image: absent, checked (its tar), or why it is not used. The tar is read once, into
+ * a buffer of its own that PGlite is given as it is: a Blob of the bytes, and the copy its
+ * `arrayBuffer()` answers, were 40 MB each more, and Node keeps the last answer of a Blob's
+ * `arrayBuffer()` alive, so they stayed for as long as the process ran.
+ */
 async function readImage(file: string): Promise<Blob | { refused: string } | undefined> {
-  let bytes: Buffer<ArrayBuffer>;
+  let handle: FileHandle;
   try {
-    bytes = await readFile(file);
+    handle = await open(file, "r");
   } catch {
     return undefined;
   }
-  const head = HEADER.exec(bytes.subarray(0, 128).toString("latin1"));
-  if (head === null) return { refused: "it has no recorded digest" };
-  const tar = bytes.subarray(head[0].length);
-  if (header(tar) !== head[0]) return { refused: "it does not match its recorded digest (changed or cut short)" };
-  return new Blob([tar]);
+  try {
+    const start = await readAt(handle, 0, 128).catch(() => new Uint8Array(0));
+    const head = HEADER.exec(Buffer.from(start).toString("latin1"));
+    if (head === null) return { refused: "it has no recorded digest" };
+    const offset = Buffer.byteLength(head[0], "latin1");
+    const tar = await readAt(handle, offset, (await handle.stat()).size - offset);
+    if (header(tar) !== head[0]) return { refused: "it does not match its recorded digest (changed or cut short)" };
+    return new HandedOver(tar.buffer);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `length` bytes of a file from `position` (fewer at its end), in an ArrayBuffer of their own. */
+async function readAt(handle: FileHandle, position: number, length: number): Promise<Uint8Array<ArrayBuffer>> {
+  const bytes = new Uint8Array(new ArrayBuffer(Math.max(0, length)));
+  let at = 0;
+  while (at < bytes.length) {
+    const { bytesRead } = await handle.read(bytes, at, bytes.length - at, position + at);
+    if (bytesRead === 0) break;
+    at += bytesRead;
+  }
+  return at === bytes.length ? bytes : bytes.slice(0, at);
+}
+
+/**
+ * A Blob whose `arrayBuffer()` answers the buffer it was made with, once, without a copy: what
+ * PGlite reads an image from (it asks for the bytes once, and then holds them as its files).
+ */
+class HandedOver extends Blob {
+  #bytes: ArrayBuffer | undefined;
+
+  constructor(bytes: ArrayBuffer) {
+    super([], { type: "application/x-tar" });
+    this.#bytes = bytes;
+  }
+
+  override get size(): number {
+    return this.#bytes?.byteLength ?? 0;
+  }
+
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = this.#bytes;
+    this.#bytes = undefined;
+    if (bytes === undefined) throw new Error("the sandbox's image was read already");
+    return bytes;
+  }
 }
 
 const WARNED = Symbol.for("workforce-scheduling-api/sandbox/image-warned");
