@@ -267,6 +267,15 @@ async function openDirectory(
 export const EMBEDDED_START_PARAMS = ["-c", "shared_buffers=16MB", "-c", "max_connections=4"];
 
 /**
+ * How a new embedded database is made (`initdb`, when there is no image yet). Its write-ahead log
+ * goes in segments of 1 MB rather than 16 (initdb writes about 7 MB of it), and a segment no
+ * longer needed is removed rather than kept for reuse, past the first two: the image, a new data
+ * directory and a database in memory hold 2 MB of log, where they held 16 (40 MB in all, now 25).
+ * The two settings stay in the database's postgresql.conf.
+ */
+export const EMBEDDED_INITDB_PARAMS = ["--wal-segsize=1", "-c", "wal_recycle=off", "-c", "min_wal_size=2MB"];
+
+/**
  * Starts PGlite on `dataDir`. A new database starts from the prepared image, or runs initdb and
  * makes the image (`fromImage`); an existing one is opened as it is.
  */
@@ -277,6 +286,7 @@ async function startPGlite(embedded: Embedded, dataDir: string, fromImage: boole
     const pglite = new embedded.PGlite(dataDir, {
       ...(image instanceof Blob ? { loadDataDir: image } : {}),
       startParams: [...embedded.PGlite.defaultStartParams, ...EMBEDDED_START_PARAMS],
+      initDbStartParams: EMBEDDED_INITDB_PARAMS,
     });
     await pglite.waitReady;
     await claim?.save(pglite);

@@ -67,10 +67,19 @@ async function distrust(folder: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** The image file for the installed PGlite, named by its version (an image fits only the engine that made it). */
+/**
+ * The image file for the installed PGlite, named by its version (an image fits only the engine that
+ * made it) and by how it was made (its log in 1 MB segments: engine.ts's EMBEDDED_INITDB_PARAMS).
+ */
 function imageFile(): string | undefined {
   const version = pgliteVersion();
-  return version === undefined ? undefined : join(imageCacheDir(), `pglite-${version}.image`);
+  return version === undefined ? undefined : join(imageCacheDir(), `pglite-${version}-wal-1mb.image`);
+}
+
+/** The images earlier versions made in the same folder, removed when a new one is saved. */
+function earlierImages(file: string): string[] {
+  const base = file.replace(/-wal-1mb\.image$/, "");
+  return [`${base}.tar`, `${base}.image`];
 }
 
 function pgliteVersion(): string | undefined {
@@ -234,8 +243,7 @@ function claimed(file: string, claim: string): ImageClaim {
         // uncompressed (about 40 MB): loading it skips the unzip, a sixth of the time a start takes
         const tar = Buffer.from(await (await pglite.dumpDataDir("none")).arrayBuffer());
         await writeWhole(file, [Buffer.from(header(tar), "latin1"), tar]);
-        // the image of earlier versions, which recorded no digest
-        await rm(file.replace(/\.image$/, ".tar"), { force: true });
+        for (const earlier of earlierImages(file)) await rm(earlier, { force: true });
       } catch {
         // a cache that cannot be written costs only time
       } finally {
