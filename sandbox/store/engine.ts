@@ -96,6 +96,8 @@ export interface OpenOptions {
    * sandbox:reset`), instead of refused.
    */
   readonly replaceBroken?: boolean;
+  /** Told, in a line, of each step that can take seconds (making a database or a directory) as it begins. */
+  readonly progress?: (step: string) => void;
 }
 
 /** Opens the database at `location`. */
@@ -205,14 +207,14 @@ async function openEmbedded(
 ): Promise<Engine> {
   const embedded = await loadEmbedded();
   if (location.kind === "memory") {
-    const pglite = await startPGlite(embedded, "memory://", true);
+    const pglite = await startPGlite(embedded, "memory://", { new: true, ...options });
     return engineOver(embedded, pglite, location, "PGlite in memory", () => pglite.close());
   }
   const path = await realDirectory(location.path);
   await makeParent(path);
   const lock = await lockDirectory(location.path);
   try {
-    const { pglite, notice } = await openDirectory(embedded, path, options);
+    const { pglite, notice } = await openDirectory(embedded, { path, shown: location.path }, options);
     return engineOver(
       embedded,
       pglite,
@@ -238,7 +240,7 @@ async function openEmbedded(
  */
 async function openDirectory(
   embedded: Embedded,
-  path: string,
+  { path, shown }: { readonly path: string; readonly shown: string },
   options: OpenOptions,
 ): Promise<{ pglite: PGliteInstance; notice?: string }> {
   await removePartials(path);
@@ -247,7 +249,7 @@ async function openDirectory(
   if (state.kind === "database") {
     await removeServerLockFile(path);
     try {
-      const pglite = await startPGlite(embedded, path, false);
+      const pglite = await startPGlite(embedded, path);
       await tighten(path);
       return { pglite };
     } catch (error) {
@@ -259,8 +261,9 @@ async function openDirectory(
     if (options.replaceBroken !== true) throw cannotOpen(path, state.reason);
     notice = `the data directory ${path} could not be opened (${state.reason}): it was moved to ${await moveAside(path)}, and a new one made`;
   }
+  options.progress?.(`making the data directory ${shown}: a new database, its schema and the seed`);
   await buildDirectory(path, async (partial) => {
-    const made = await startPGlite(embedded, partial, true);
+    const made = await startPGlite(embedded, partial, { new: true, ...options });
     const db = queryLayer(embedded, made);
     try {
       await options.prepare?.(db);
@@ -269,7 +272,7 @@ async function openDirectory(
       await made.close();
     }
   });
-  const pglite = await startPGlite(embedded, path, false);
+  const pglite = await startPGlite(embedded, path);
   return notice === undefined ? { pglite } : { pglite, notice };
 }
 
@@ -295,12 +298,18 @@ export const EMBEDDED_START_PARAMS = ["-c", "shared_buffers=8MB", "-c", "max_con
 export const EMBEDDED_INITDB_PARAMS = ["--wal-segsize=1", "-c", "wal_recycle=off", "-c", "min_wal_size=2MB"];
 
 /**
- * Starts PGlite on `dataDir`. A new database starts from the prepared image, or runs initdb and
- * makes the image (`fromImage`); an existing one is opened as it is.
+ * Starts PGlite on `dataDir`. A new database (`made.new`) starts from the prepared image, or runs
+ * initdb and makes the image, which `made.progress` is told of; an existing one is opened as it is.
  */
-async function startPGlite(embedded: Embedded, dataDir: string, fromImage: boolean): Promise<PGliteInstance> {
-  const image = fromImage ? await loadImage() : undefined;
+async function startPGlite(
+  embedded: Embedded,
+  dataDir: string,
+  made: { readonly new?: boolean; readonly progress?: (step: string) => void } = {},
+): Promise<PGliteInstance> {
+  const image = made.new === true ? await loadImage() : undefined;
   const claim = image instanceof Blob ? undefined : image;
+  if (claim !== undefined)
+    made.progress?.("making a new database with initdb, once on this machine: the next ones start from its image");
   try {
     const pglite = new embedded.PGlite(dataDir, {
       ...(image instanceof Blob ? { loadDataDir: image } : {}),
