@@ -7,6 +7,7 @@
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
 import type { Route } from "../../route-types.js";
 import { pathOf } from "./errors.js";
+import { ignoredPreferences, PREFERENCE_APPLIED } from "./prefer.js";
 
 /** Fastify's logger option: off, on, or pino options. */
 export type LoggerOption = FastifyServerOptions["logger"];
@@ -87,16 +88,25 @@ function problemOf(text: string): LoggedProblem | undefined {
 
 /**
  * An onResponse hook logging one line per request: method, path, status and time, then, for a
- * problem, its type and detail (also as the line's `problem` field, for tools reading JSON lines).
+ * problem, its type and detail (also as the line's `problem` field, for tools reading JSON lines),
+ * and the preferences of its Prefer header that were not honoured (RFC 7240 has them ignored; the
+ * line says so, and lists them as its `prefer.ignored` field).
  */
 export function logRequestLine(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   const line = `${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
   const problem = answeredProblems.get(reply);
-  if (problem === undefined) request.log.info(line);
-  else
-    request.log.info(
-      { problem },
-      `${line}: ${problem.type}${problem.detail === undefined ? "" : ` (${problem.detail})`}`,
-    );
+  const prefer = request.headers.prefer;
+  const ignored = prefer === undefined ? [] : ignoredPreferences(prefer, reply.getHeader(PREFERENCE_APPLIED));
+  const fields = {
+    ...(problem === undefined ? {} : { problem }),
+    ...(ignored.length === 0 ? {} : { prefer: { ignored } }),
+  };
+  const said = [
+    line,
+    problem === undefined ? "" : `: ${problem.type}${problem.detail === undefined ? "" : ` (${problem.detail})`}`,
+    ignored.length === 0 ? "" : ` (Prefer ignored: ${ignored.join(", ")})`,
+  ].join("");
+  if (problem === undefined && ignored.length === 0) request.log.info(line);
+  else request.log.info(fields, said);
   done();
 }
