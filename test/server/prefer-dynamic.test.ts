@@ -3,7 +3,8 @@
  * with the mock's handlers, over loopback: a body built from the schema, checked against the
  * contract by the server itself (a body it did not accept would be a 500), the same for the same
  * request, another with `seed=N`; the preferences honoured named in `Preference-Applied`; the
- * others ignored and listed in the request's log line.
+ * others ignored and listed in the request's log line. And `GET /`, pointing to the reference and
+ * the base path.
  */
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -81,3 +82,18 @@ describe("preferences honoured and ignored", () => {
   });
 });
 
+describe("GET /", () => {
+  it("points to the reference and the base path, and sends a browser to the reference", async () => {
+    const response = await fetch(`${origin}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("link")).toBe('</docs>; rel="service-doc", </openapi.json>; rel="service-desc"');
+    expect(await response.json()).toEqual({
+      title: "Workforce Scheduling Service API",
+      reference: "/docs",
+      api: "/api/1_12",
+      spec: "/openapi.json",
+    });
+    const browser = await fetch(`${origin}/`, { headers: { accept: "text/html" }, redirect: "manual" });
+    expect([browser.status, browser.headers.get("location")]).toEqual([302, "/docs"]);
+  });
+});
