@@ -201,6 +201,24 @@ async function loadEmbedded(): Promise<Embedded> {
   return { PGlite, createPgConfig, pg };
 }
 
+/**
+ * Makes the image a new embedded database starts from, when this machine has none yet (it runs
+ * `initdb`, some seconds), so that the first `npm start` does not: npm's `prepare` runs it after
+ * `npm ci`. Answers whether it made one; with an image there already, it only loads it.
+ */
+export async function prepareImage(): Promise<boolean> {
+  const embedded = await loadEmbedded();
+  let made = false;
+  const pglite = await startPGlite(embedded, "memory://", {
+    new: true,
+    progress: () => {
+      made = true;
+    },
+  });
+  await pglite.close();
+  return made;
+}
+
 async function openEmbedded(
   location: DatabaseLocation & { kind: "memory" | "directory" },
   options: OpenOptions,
