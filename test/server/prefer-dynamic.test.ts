@@ -10,6 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import document from "../../generated/openapi.json" with { type: "json" };
 import { answerPreferred, buildServer, createMockHandlers, registerDocs } from "../../generated/server/index.js";
+import { runCurlFlow, shellBlock } from "../support/curl-flow.js";
 
 let app: FastifyInstance;
 let origin = "";
@@ -36,6 +37,10 @@ async function get(path: string, prefer?: string): Promise<[number, string | nul
 }
 
 describe("Prefer: dynamic=true", () => {
+  it("runs docs/server.md's session as shown", async () => {
+    expect(await runCurlFlow(shellBlock("docs/server.md", "dynamic=true"), origin)).toBe(3);
+  });
+
   it("answers a body built from the schema, valid, the same for the same request and seed", async () => {
     const [status, applied, body] = await get("/events", "dynamic=true");
     expect([status, applied]).toEqual([200, "dynamic=true"]);
