@@ -77,7 +77,7 @@ export async function startSandboxCommand(
       stdio: ["ignore", "pipe", "pipe"],
     }),
     // a first run bundles sandbox/main.ts before it starts
-    60_000,
+    110_000,
   );
 }
 
