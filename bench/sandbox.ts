@@ -322,8 +322,9 @@ printTable(
   ],
 );
 
-// npm start runs the built sandbox: build it once, outside the timings
-spawnSync(process.execPath, ["scripts/dist.mjs", "build"], { cwd: root, stdio: "inherit" });
+// npm start and npm run mock run their entries bundled: bundle them once, outside the timings
+for (const entry of ["sandbox/main.ts", "generated/server/main.ts"])
+  spawnSync(process.execPath, ["scripts/run-bundled.mjs", "--prepare", entry], { cwd: root, stdio: "inherit" });
 const dir = await mkdtemp(join(tmpdir(), "bench-sandbox-"));
 try {
   const dataDir = join(dir, "data");

@@ -1,55 +1,8 @@
 /**
- * How `npm start` logs: on a terminal, one readable line per event (pino-pretty, Fastify's own
- * printer: the time, the level, the message, in colour); on a pipe or in a file, the JSON lines
- * that log collectors read. Without pino-pretty installed (it is a tool of this repository, not a
- * dependency of the package), a terminal gets the JSON lines too.
+ * How the sandbox logs: Fastify's logger option, as `createSandbox` takes it. `npm start` gives it
+ * the package's `loggerFor(process.stdout)`: readable lines on a terminal, JSON lines on a pipe.
  */
 import type { BuildServerOptions } from "workforce-scheduling-api/server";
 
 /** Fastify's logger option, as `createSandbox` takes it. */
 export type SandboxLogger = BuildServerOptions<unknown>["logger"];
-
-/** The logger writing to `out` (the process's stdout): readable lines on a terminal, JSON lines elsewhere. */
-export async function loggerFor(out: NodeJS.WritableStream & { readonly isTTY?: boolean }): Promise<SandboxLogger> {
-  if (out.isTTY !== true) return { stream: batched(out) };
-  try {
-    const { default: pretty } = await import("pino-pretty");
-    // a request's line says all (method, path, status, time, a refusal's problem): its fields stay out
-    const options = { colorize: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,reqId,problem" };
-    return { stream: pretty({ ...options, destination: out }) };
-  } catch {
-    return { stream: batched(out) };
-  }
-}
-
-/** How long a line waits for others to be written with, at most, in milliseconds. */
-export const LOG_DELAY_MS = 20;
-
-/**
- * `out`, the lines of LOG_DELAY_MS written together, in one write. A line per request written at
- * once costs a system call each (writes to a file or a pipe are synchronous), a large part of a
- * request's own CPU under load, and the lines of one turn of the event loop are few (with 8
- * requests in flight, one or two): written together, the lines of a few hundred requests cost
- * one. What is waiting is written when the process exits; a process killed outright loses the
- * lines of its last LOG_DELAY_MS at most (never a write it acknowledged: those are in the database).
- */
-function batched(out: NodeJS.WritableStream): { write(line: string): void } {
-  let waiting: string[] = [];
-  let waitingLength = 0;
-  const flush = (): void => {
-    if (waiting.length === 0) return;
-    const text = waiting.join("");
-    waiting = [];
-    waitingLength = 0;
-    out.write(text);
-  };
-  process.on("exit", flush);
-  return {
-    write: (line) => {
-      if (waiting.length === 0) setTimeout(flush, LOG_DELAY_MS).unref();
-      waiting.push(line);
-      waitingLength += line.length;
-      if (waitingLength >= 65_536) flush();
-    },
-  };
-}

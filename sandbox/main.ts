@@ -1,25 +1,34 @@
 /**
  * `npm start`: the sandbox as a service, on PGlite in `.data/sandbox` by default (see ./settings.ts
- * for the environment it reads). It prints where it listens, where the data is, the demo keys
+ * for the environment and the command line it reads: `npm start -- --port 4000`). Each step of a
+ * start that can take seconds (a new database, a new data directory, migrating, loading the seed)
+ * is said on stderr as it begins. It prints where it listens, where the data is, the demo keys
  * when it runs on the demo seed, the keys API_KEYS adds, and a seed file it did not load because
  * the database already held data. A setting it cannot use, a port in use or a database it cannot
  * reach stops it with one line saying what to do. It logs readable lines on a terminal and JSON
- * lines on a pipe (./logging.ts). SIGINT and SIGTERM close it cleanly: the requests in flight are
- * answered, the database is closed (PGlite writes its checkpoint) and the directory is let go.
+ * lines on a pipe (the package's `loggerFor`). SIGINT and SIGTERM close it cleanly: the requests
+ * in flight are answered, the database is closed (PGlite writes its checkpoint) and the directory
+ * is let go.
  */
-import { loggerFor } from "./logging.js";
-import { ListenError } from "./port.js";
+import { loggerFor, startFailure } from "workforce-scheduling-api/server";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./sandbox.js";
 import { DEMO_SEED, seedKeys } from "./seed/seed.js";
-import { settingsFrom } from "./settings.js";
+import { settingsFrom, USAGE } from "./settings.js";
+
+const argv = process.argv.slice(2);
+if (argv.includes("--help")) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 
 let sandbox: Sandbox;
 let settings: SandboxOptions;
 try {
-  settings = settingsFrom(process.env);
-  sandbox = await createSandbox({ ...settings, logger: await loggerFor(process.stdout) });
+  settings = settingsFrom(process.env, argv);
+  const onProgress = (step: string): void => void process.stderr.write(`${step}\n`);
+  sandbox = await createSandbox({ ...settings, logger: await loggerFor(process.stdout), onProgress });
 } catch (error) {
-  process.stderr.write(`npm start: ${startFailure(error)}\n`);
+  process.stderr.write(`npm start: ${startFailure(error, "npm start")}\n`);
   process.exit(1);
 }
 
@@ -55,13 +64,4 @@ async function shutdown(signal: string): Promise<void> {
     process.stderr.write(`closing failed: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
-}
-
-/** Why the sandbox did not start, in one line; a port in use says how to choose another with PORT. */
-function startFailure(error: unknown): string {
-  if (error instanceof ListenError && error.code === "EADDRINUSE") {
-    const other = error.port === 65535 ? 3000 : error.port + 1;
-    return `port ${error.port} on ${error.host} is in use: stop what uses it, or choose another with PORT=${other} npm start (PORT=0 picks a free one)`;
-  }
-  return error instanceof Error ? error.message : String(error);
 }

@@ -9,9 +9,14 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import { basePath } from "workforce-scheduling-api";
-import type { Authenticate, Handlers } from "workforce-scheduling-api/server";
+import {
+  type Authenticate,
+  checkListen,
+  type Handlers,
+  listenError,
+  reachableOrigin,
+} from "workforce-scheduling-api/server";
 import type { SandboxLogger } from "./logging.js";
-import { checkListen, listenError } from "./port.js";
 import { checkSeed, readSeedFile } from "./seed/load-seed.js";
 import { DEMO_SEED, type Seed, seedKeys } from "./seed/seed.js";
 import type { ServiceContext } from "./service/context.js";
@@ -22,7 +27,7 @@ import { DirectoryInUseError } from "./store/directory-lock.js";
 import { type DatabaseLocation, parseLocation, peerError, requirePeer } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { requestReset, serveResets } from "./store/lock-channel.js";
-import { dropSchema, migrate, SCHEMA_NAME } from "./store/migrations.js";
+import { dropSchema, isCurrent, migrate, SCHEMA_NAME } from "./store/migrations.js";
 import { answerOutages } from "./store/outage.js";
 import { loadedFrom, resetTo, seedIfEmpty } from "./store/seeding.js";
 
@@ -56,6 +61,12 @@ export interface SandboxOptions {
   readonly validateResponses?: boolean;
   /** The clock (default: the system's); tests fix it to get the same dates every run. */
   readonly now?: () => Date;
+  /**
+   * Told of each step of the start that can take seconds, as it begins, in a line ("making a new
+   * database with initdb, ...", "migrating the schema sandbox", "loading the demo seed ..."): for a
+   * terminal, which would otherwise see nothing until the server listens. By default, nothing.
+   */
+  readonly onProgress?: (step: string) => void;
 }
 
 /** A running sandbox. */
@@ -106,14 +117,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   serverModule.catch(() => undefined);
   // a new data directory is made whole, migrated and seeded, before it takes its place
   let seededNew = false;
+  const progress = options.onProgress;
   const prepare = async (db: Kysely<Database>): Promise<void> => {
-    seededNew = await prepareSchema(db, schema, seed);
+    seededNew = await prepareSchema(db, schema, seed, progress);
   };
-  const { engine, release } = await acquireEngine(location, { prepare });
+  const { engine, release } = await acquireEngine(location, { prepare, ...(progress ? { progress } : {}) });
   let served: Served | undefined;
   try {
     const { buildSandboxServer } = await serverModule;
-    const loaded = (await prepareSchema(engine.db, schema, seed)) || seededNew;
+    const loaded = (await prepareSchema(engine.db, schema, seed, progress)) || seededNew;
     const db = engine.db.withSchema(schema);
     const seeded = loaded || (await loadedFrom(db, seed));
     const live = await serve(buildSandboxServer, { db, seed, seeded, host, port, options });
@@ -209,7 +221,7 @@ async function serve(
     const address = await server.listen({ host, port }).catch((error: unknown) => {
       throw listenError(error, host, port);
     });
-    const origin = reachable(address);
+    const origin = reachableOrigin(address);
     if (options.fileUrl === undefined) fileUrl = `${origin}/files`;
     return { server, origin, db, handlers, keys };
   } catch (error) {
@@ -261,16 +273,30 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
   }
 }
 
-/** Migrates the schema and seeds it when it holds no company yet; answers whether it seeded. */
-export async function prepareSchema(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
+/**
+ * Migrates the schema and seeds it when it holds no company yet, telling `progress` of each as it
+ * begins; answers whether it seeded.
+ */
+export async function prepareSchema(
+  db: Kysely<Database>,
+  schema: string,
+  seed: Seed,
+  progress?: (step: string) => void,
+): Promise<boolean> {
+  if (progress !== undefined && !(await isCurrent(db, schema))) progress(`migrating the schema ${schema}`);
   await migrate(db, schema);
-  return seedIfEmpty(db.withSchema(schema), schema, seed);
+  return seedIfEmpty(db.withSchema(schema), schema, seed, () => progress?.(`loading ${seedName(seed)}`));
 }
 
 /** What a reset loaded, for its message. */
 function loaded(seed: Seed): string {
+  return `loaded ${seedName(seed)}`;
+}
+
+/** A seed, for messages: "the demo seed (2 companies)". */
+function seedName(seed: Seed): string {
   const companies = seed.companies.length;
-  return `loaded ${seed === DEMO_SEED ? "the demo seed" : "the seed"} (${companies} ${companies === 1 ? "company" : "companies"})`;
+  return `${seed === DEMO_SEED ? "the demo seed" : "the seed"} (${companies} ${companies === 1 ? "company" : "companies"})`;
 }
 
 /** The seed of the options: checked, read from its file, or the demo seed. */
@@ -290,17 +316,6 @@ export function schemaFor(location: DatabaseLocation, named: string | undefined)
   }
   if (location.kind === "directory") return { schema: "sandbox", kept: true };
   return { schema: `sandbox_${randomBytes(6).toString("hex")}`, kept: false };
-}
-
-/**
- * The address a client on this machine reaches: a server listening on every interface (0.0.0.0,
- * ::) is reached at the loopback address. (Behind a proxy or in a container, set `fileUrl`.)
- */
-function reachable(address: string): string {
-  const url = new URL(address);
-  if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
-  if (url.hostname === "[::]" || url.hostname === "[::1]") url.hostname = "localhost";
-  return url.origin;
 }
 
 /** How long the requests in flight have to finish when the sandbox closes. */

@@ -1,21 +1,34 @@
 /**
- * The sandbox's settings from the environment, for `npm start` and `npm run sandbox:reset`:
+ * The sandbox's settings from the environment and the command line, for `npm start` and `npm run
+ * sandbox:reset`:
  *
  * - DATABASE_URL: "memory", or a postgres:// (or postgresql://) URL; when unset, PGlite in DATA_DIR
  * - DATA_DIR: the PGlite data directory when DATABASE_URL is unset (default .data/sandbox)
  * - SANDBOX_SCHEMA: the schema on PostgreSQL (default "sandbox")
  * - SANDBOX_SEED: a YAML or JSON seed file, loaded into an empty database (default: the demo seed)
  * - FILE_URL: the URL prefix of stored files in answers (default: this server's own /files)
- * - HOST, PORT: where the server listens (default 127.0.0.1:3000)
+ * - `--port N` and `--host ADDRESS`, else PORT and HOST: where the server listens (default 127.0.0.1:3000)
  * - API_KEYS: comma-separated keys accepted besides the seed's, as the seed's first key
  *
- * A value the sandbox cannot use is refused with what it accepts, before anything is opened.
+ * A value the sandbox cannot use, and an option it does not take, is refused with what it accepts,
+ * before anything is opened.
  */
+import { LISTEN_OPTIONS, listenPlaceOf } from "workforce-scheduling-api/server";
 import type { SandboxOptions } from "./sandbox.js";
 import { urlScheme } from "./store/engine.js";
 
-/** The options `npm start` passes to `createSandbox`, from `env`. */
-export function settingsFrom(env: NodeJS.ProcessEnv): SandboxOptions {
+/** What `npm start -- --help` prints. */
+export const USAGE = [
+  "npm start [-- options]: the sandbox, the service on a real database (docs/sandbox.md)",
+  ...LISTEN_OPTIONS.map(([option, meaning]) => `  ${option.padEnd(16)}${meaning}`),
+  "  --help          this text",
+  "The rest is read from the environment: DATABASE_URL, DATA_DIR, SANDBOX_SCHEMA, SANDBOX_SEED, FILE_URL,",
+  "API_KEYS (docs/sandbox.md#running-it).",
+].join("\n");
+
+/** The options `npm start` passes to `createSandbox`, from `env` and its command line's `argv`. */
+export function settingsFrom(env: NodeJS.ProcessEnv, argv: readonly string[] = []): SandboxOptions {
+  const { host, port } = listenPlaceOf(env, argv, "npm start");
   const url = env.DATABASE_URL?.trim() || undefined;
   if (url !== undefined) checkDatabaseUrl(url);
   const database = url ?? (env.DATA_DIR?.trim() || ".data/sandbox");
@@ -25,8 +38,8 @@ export function settingsFrom(env: NodeJS.ProcessEnv): SandboxOptions {
     ...(onServer ? { schema: env.SANDBOX_SCHEMA?.trim() || "sandbox" } : {}),
     ...(env.SANDBOX_SEED?.trim() ? { seed: env.SANDBOX_SEED.trim() } : {}),
     ...(env.FILE_URL?.trim() ? { fileUrl: env.FILE_URL.trim() } : {}),
-    host: env.HOST?.trim() || "127.0.0.1",
-    port: parsePort(env.PORT),
+    host,
+    port,
     ...apiKeysOf(env.API_KEYS),
   };
 }
@@ -59,12 +72,4 @@ function checkDatabaseUrl(url: string): void {
   throw new Error(
     `DATABASE_URL is ${JSON.stringify(url)}, which is not a URL: ${DATABASE_URL_FORMS}; for a data directory, unset DATABASE_URL and set DATA_DIR=${url}`,
   );
-}
-
-/** PORT as a port number (default 3000; 0 picks a free port). */
-function parsePort(raw: string | undefined): number {
-  const value = Number(raw === undefined || raw.trim() === "" ? "3000" : raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535)
-    throw new Error(`PORT must be a port number from 0 to 65535, not ${JSON.stringify(raw)}`);
-  return value;
 }

@@ -4,26 +4,18 @@
  * by tsconfig.sandbox.json (against dist/'s declarations, as a user of the package compiles).
  *
  *   node scripts/dist.mjs build            builds dist/ from scratch (npm run build, npm pack)
- *   node scripts/dist.mjs run <file> [...]  builds dist/ only when a source is newer than the last
- *                                          build, then runs dist/<file> in this process (npm start);
- *                                          first it warns when the spec has changed since generated/
- *                                          was written (./spec-drift.mjs)
  *
- * Running the built JavaScript instead of the TypeScript through a loader makes a start about
- * twice as fast: the sandbox's query layer alone is 280 modules.
+ * `npm start` does not run dist/: it runs the sandbox bundled by esbuild (./run-bundled.mjs), about
+ * a second to make where this build takes 12 s of CPU.
  */
 import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { builtAt, newestSource } from "./build-stamp.mjs";
-import { specDrift } from "./spec-drift.mjs";
+import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
 const stamp = join(dist, ".built");
-const SOURCES = ["generated", "sandbox"];
-const CONFIGS = ["tsconfig.json", "tsconfig.build.json", "tsconfig.sandbox.json"];
 
 /**
  * Compiles each configuration as `tsc -p <config> --noCheck` does (JavaScript and declarations,
@@ -93,24 +85,8 @@ function build() {
   utimesSync(stamp, started / 1000, started / 1000);
 }
 
-const [command, file, ...rest] = process.argv.slice(2);
-if (command === "build") build();
-else if (command === "run" && file !== undefined) {
-  const drift = specDrift(root);
-  if (drift !== undefined) process.stderr.write(`${drift}\n`);
-  if (
-    builtAt(stamp) <
-    newestSource(
-      CONFIGS.map((name) => join(root, name)),
-      SOURCES.map((name) => join(root, name)),
-    )
-  ) {
-    process.stderr.write("building dist/ (generated/ or sandbox/ changed since the last build)\n");
-    build();
-  }
-  process.argv = [process.argv[0] ?? process.execPath, join(dist, file), ...rest];
-  await import(pathToFileURL(join(dist, file)).href);
-} else {
-  console.error("usage: node scripts/dist.mjs build | run <file in dist/> [arguments]");
+if (process.argv[2] === "build" && process.argv.length === 3) build();
+else {
+  console.error("usage: node scripts/dist.mjs build");
   process.exit(2);
 }

@@ -3,11 +3,13 @@
  * `npm run docs`: the reference as one self-contained HTML file (build/reference.html), by Redocly
  * CLI's `build-docs` with telemetry and update notices off; arguments are passed on to it.
  *
- * On Node 20, Redocly CLI prints a box saying that Node 20 reached its end of life and that its
- * future releases will need Node 22.12. No setting turns it off, and its last release without it
- * (2.55) cannot inline the page's bundle (`--inlineBundle`), which the offline reference needs.
- * This project supports Node 20.19 and later, and this Redocly release runs on it, so that box,
- * and nothing else, is left out of what Redocly prints.
+ * Redocly CLI prints notices in boxes that are not about this build: on every run, that
+ * build-docs now renders with Redoc 3 and custom templates may need updates (this project's
+ * template, docs/redoc.hbs, is written for Redoc 3: test/docs/static-reference.test.ts opens the
+ * page it makes), and on Node 20 that Node 20 reached its end of life and its future releases will
+ * need Node 22.12. No setting turns them off, and its last release without the second (2.55)
+ * cannot inline the page's bundle (`--inlineBundle`), which the offline reference needs. So the
+ * boxes, and nothing else, are left out of what Redocly prints, on stdout and stderr.
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
@@ -26,20 +28,28 @@ const ARGUMENTS = [
   "build/reference.html",
 ];
 
-/** Redocly's end-of-life box about Node 20, from its top border to its bottom one. */
-const NODE_20_NOTICE = /\n?[^\S\n]*╔[^╔╚]*Node\.js 20 reached end-of-life[^╔╚]*╚═*╝[^\S\n]*\n?/u;
+/** A box Redocly draws around a notice, from its top border to its bottom one, with the blank lines around it. */
+const NOTICE = /\n*[^\S\n]*╔[^╔╚]*╚═*╝[^\S\n]*\n+/gu;
+
+/** `stream`'s text, all of it, once it ends. */
+function textOf(stream) {
+  let text = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk) => {
+    text += chunk;
+  });
+  return new Promise((resolve) => stream.on("end", () => resolve(text)));
+}
 
 const child = spawn(process.execPath, [cli, ...ARGUMENTS, ...process.argv.slice(2)], {
   cwd: root,
   env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-  stdio: ["ignore", "inherit", "pipe"],
+  stdio: ["ignore", "pipe", "pipe"],
 });
-let errors = "";
-child.stderr.setEncoding("utf8");
-child.stderr.on("data", (chunk) => {
-  errors += chunk;
-});
-child.on("close", (code, signal) => {
-  process.stderr.write(errors.replace(NODE_20_NOTICE, "\n"));
+const printed = Promise.all([textOf(child.stdout), textOf(child.stderr)]);
+child.on("close", async (code, signal) => {
+  const [out, errors] = await printed;
+  process.stdout.write(out.replace(NOTICE, "").replace(/^\n+/, ""));
+  process.stderr.write(errors.replace(NOTICE, ""));
   process.exit(code ?? (signal ? 1 : 0));
 });

@@ -3,7 +3,7 @@
  * read as `generated/openapi.json` (with an `x-generated` note), so the two are compared as data,
  * not by their files' times, which a checkout, a copy or an editor's save changes without changing
  * the contract. Reading the spec takes about 0.1 s, so it is read only when its file is newer than
- * generated/openapi.json (as after any edit or checkout of it). `npm start` (scripts/dist.mjs)
+ * generated/openapi.json (as after any edit or checkout of it). `npm start` (./run-bundled.mjs)
  * warns when they differ: the sandbox would serve the contract as it was, and `npm run generate`
  * brings it up to date.
  */

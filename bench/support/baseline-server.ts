@@ -14,7 +14,7 @@
 import Fastify, { type FastifyReply } from "fastify";
 import { jsonSchemas } from "../../generated/json-schemas.js";
 import { eventRecord } from "../../sandbox/service/events.js";
-import { EMBEDDED_START_PARAMS } from "../../sandbox/store/engine.js";
+import { compileWasmUnoptimised, EMBEDDED_START_PARAMS } from "../../sandbox/store/engine.js";
 import {
   type BodySent,
   createParameters,
@@ -76,6 +76,7 @@ async function postgresRunner(url: string): Promise<Run> {
 }
 
 async function pgliteRunner(dataDir: string): Promise<Run> {
+  compileWasmUnoptimised(); // as the sandbox's engine does
   const { PGlite } = await import("@electric-sql/pglite");
   const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
   const pglite = new PGlite(dataDir, { startParams: [...PGlite.defaultStartParams, ...EMBEDDED_START_PARAMS] });

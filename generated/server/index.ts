@@ -3,8 +3,9 @@
 
 /**
  * The server: a Fastify 5 plugin (registerRoutes), buildServer, the Handlers interface, stub and
- * mock handlers, and the problem and authentication helpers. fastify and @fastify/multipart are
- * peer dependencies of this entry point only.
+ * mock handlers, the problem and authentication helpers, and what a server's command needs (where
+ * it listens, why it cannot, where it logs). fastify and @fastify/multipart are peer dependencies
+ * of this entry point only.
  */
 // what a handler implementation uses, without Fastify (the handlers entry)
 export * from "../handlers/index.js";
@@ -21,4 +22,20 @@ export {
 } from "./plugin.js";
 export { DOCS_PATH, type ReferenceDocument } from "./runtime/docs.js";
 export { createKeyAuthenticator } from "./runtime/key-authenticator.js";
+export {
+  checkListen,
+  closeOnSignals,
+  commandLineOf,
+  LISTEN_OPTIONS,
+  ListenError,
+  type ListenPlace,
+  listenError,
+  listenPlaceOf,
+  type OptionHelp,
+  reachableOrigin,
+  startFailure,
+  UsageError,
+  usageOf,
+} from "./runtime/listen.js";
+export { LOG_DELAY_MS, loggerFor } from "./runtime/log-output.js";
 export { createRefusals, DEFAULT_MAX_PARAM_LENGTH, type Refusals } from "./runtime/refusals.js";

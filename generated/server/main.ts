@@ -3,22 +3,28 @@
 
 /**
  * The mock server (npm run mock): every operation answers its example response, or the one a
- * request prefers (`Prefer: code=404`, `Prefer: example=name`).
+ * request prefers (`Prefer: code=404`, `Prefer: example=name`, `Prefer: dynamic=true`).
  *
  * The API reference is at /docs, the spec at /openapi.json and /openapi.yaml (no key needed).
  *
- * HOST (default 127.0.0.1) and PORT (default 3000) come from the environment. With API_KEYS
- * (comma-separated) only those keys are accepted, otherwise any non-empty key is. One log line per
- * request; SIGINT and SIGTERM stop it gracefully.
+ * `--port N` and `--host ADDRESS` (else PORT and HOST; default 127.0.0.1:3000) say where it
+ * listens; `--help` lists them, and any other option is refused. With API_KEYS (comma-separated)
+ * only those keys are accepted, otherwise any non-empty key is. It prints where it listens and its
+ * routes, then one log line per request (readable on a terminal, JSON on a pipe); SIGINT and
+ * SIGTERM stop it gracefully.
  */
 /// <reference types="node" />
 import document from "../openapi.json" with { type: "json" };
+import { basePath, routes } from "../routes.js";
 import { answerPreferred, buildServer, createMockHandlers, registerDocs } from "./index.js";
-import { closeOnSignals, listenSettingsOf } from "./runtime/listen.js";
+import { runMockCommand } from "./runtime/mock-command.js";
 
-const { host, port, authenticate } = listenSettingsOf(process.env);
-const handlers = answerPreferred(createMockHandlers(), document);
-const app = await buildServer({ handlers, authenticate, logger: true });
-await registerDocs(app, document);
-await app.listen({ host, port });
-closeOnSignals(app);
+await runMockCommand({
+  routes: Object.values(routes),
+  basePath,
+  build: async ({ authenticate, logger }) => {
+    const app = await buildServer({ handlers: answerPreferred(createMockHandlers(), document), authenticate, logger });
+    await registerDocs(app, document);
+    return app;
+  },
+});

@@ -10,6 +10,7 @@
  * data directory is held by one process at a time (./directory-lock.ts), and a new one is made
  * whole beside its place before it is moved there (./data-directory.ts).
  */
+import { setFlagsFromString } from "node:v8";
 import { Kysely, PostgresDialect } from "kysely";
 import {
   buildDirectory,
@@ -98,6 +99,8 @@ export interface OpenOptions {
    * sandbox:reset`), instead of refused.
    */
   readonly replaceBroken?: boolean;
+  /** Told, in a line, of each step that can take seconds (making a database or a directory) as it begins. */
+  readonly progress?: (step: string) => void;
 }
 
 /** Opens the database at `location`. */
@@ -178,7 +181,23 @@ interface Embedded {
   };
 }
 
+/**
+ * Has V8 compile PGlite's WebAssembly (9 MB of PostgreSQL) with its baseline compiler only, never
+ * the optimising one; called before the engine compiles its module. V8 otherwise optimises a
+ * function after some use, and the compiler's memory stays with the process: a first
+ * createSandbox() peaked at 460 to 870 MB on Node 20, 22 and 24 without this, under 300 MB with
+ * it, for a few percent of the engine's throughput. Node refuses `--liftoff-only` in
+ * NODE_OPTIONS, so a test runner's processes could not be given it; set here, no flag is needed.
+ * A flag set at run time does not bring those it implies, so the two tier-up settings are set
+ * with it. They hold for the whole process: WebAssembly compiled after this is not optimised
+ * either.
+ */
+export function compileWasmUnoptimised(): void {
+  setFlagsFromString("--liftoff-only --no-wasm-tier-up --no-wasm-dynamic-tiering");
+}
+
 async function loadEmbedded(): Promise<Embedded> {
+  compileWasmUnoptimised();
   const { PGlite } = await requirePeer("@electric-sql/pglite", () => import("@electric-sql/pglite"));
   const pg = await optionalPeer("pg", () => import("pg"));
   if (pg === undefined) return { PGlite };
@@ -189,20 +208,38 @@ async function loadEmbedded(): Promise<Embedded> {
   return { PGlite, pool: { createPgConfig, pg: pg.default } };
 }
 
+/**
+ * Makes the image a new embedded database starts from, when this machine has none yet (it runs
+ * `initdb`, some seconds), so that the first `npm start` does not: npm's `prepare` runs it after
+ * `npm ci`. Answers whether it made one; with an image there already, it only loads it.
+ */
+export async function prepareImage(): Promise<boolean> {
+  const embedded = await loadEmbedded();
+  let made = false;
+  const pglite = await startPGlite(embedded, "memory://", {
+    new: true,
+    progress: () => {
+      made = true;
+    },
+  });
+  await pglite.close();
+  return made;
+}
+
 async function openEmbedded(
   location: DatabaseLocation & { kind: "memory" | "directory" },
   options: OpenOptions,
 ): Promise<Engine> {
   const embedded = await loadEmbedded();
   if (location.kind === "memory") {
-    const pglite = await startPGlite(embedded, "memory://", true);
+    const pglite = await startPGlite(embedded, "memory://", { new: true, ...options });
     return engineOver(embedded, pglite, location, "PGlite in memory", () => pglite.close());
   }
   const path = await realDirectory(location.path);
   await makeParent(path);
   const lock = await lockDirectory(location.path);
   try {
-    const { pglite, notice } = await openDirectory(embedded, path, options);
+    const { pglite, notice } = await openDirectory(embedded, { path, shown: location.path }, options);
     return engineOver(
       embedded,
       pglite,
@@ -228,7 +265,7 @@ async function openEmbedded(
  */
 async function openDirectory(
   embedded: Embedded,
-  path: string,
+  { path, shown }: { readonly path: string; readonly shown: string },
   options: OpenOptions,
 ): Promise<{ pglite: PGliteInstance; notice?: string }> {
   await removePartials(path);
@@ -237,7 +274,7 @@ async function openDirectory(
   if (state.kind === "database") {
     await removeServerLockFile(path);
     try {
-      const pglite = await startPGlite(embedded, path, false);
+      const pglite = await startPGlite(embedded, path);
       await tighten(path);
       return { pglite };
     } catch (error) {
@@ -249,8 +286,9 @@ async function openDirectory(
     if (options.replaceBroken !== true) throw cannotOpen(path, state.reason);
     notice = `the data directory ${path} could not be opened (${state.reason}): it was moved to ${await moveAside(path)}, and a new one made`;
   }
+  options.progress?.(`making the data directory ${shown}: a new database, its schema and the seed`);
   await buildDirectory(path, async (partial) => {
-    const made = await startPGlite(embedded, partial, true);
+    const made = await startPGlite(embedded, partial, { new: true, ...options });
     const db = queryLayer(embedded, made);
     try {
       await options.prepare?.(db);
@@ -259,31 +297,49 @@ async function openDirectory(
       await made.close();
     }
   });
-  const pglite = await startPGlite(embedded, path, false);
+  const pglite = await startPGlite(embedded, path);
   return notice === undefined ? { pglite } : { pglite, notice };
 }
 
 /**
  * The embedded engine's memory, sized for a development service. PostgreSQL's default 128 MB of
  * shared buffers is most of PGlite's resident memory once the pages it reads have filled it (its
- * WebAssembly heap only grows); 16 MB holds a development database's working set (10,000 events
- * and their indexes are about 5 MB) with room to spare, and a page not in them is read from the
- * operating system's cache, which PGlite reaches without a process switch. One backend serves
- * every query, so the shared memory sized by `max_connections` (100 by default) is cut to a few.
+ * WebAssembly heap only grows, and PostgreSQL's shared memory is all written as it starts); 8 MB
+ * holds a development database's working set (10,000 events and their indexes are about 5 MB),
+ * and a page not in them is read from the operating system's cache, which PGlite reaches without
+ * a process switch. (16 MB held 10 MB more of every process at rest, which on Node 24 was the
+ * difference between 158 and 147 MiB.) One backend serves every query, so the shared memory sized
+ * by `max_connections` (100 by default) is cut to a few.
  */
-export const EMBEDDED_START_PARAMS = ["-c", "shared_buffers=16MB", "-c", "max_connections=4"];
+export const EMBEDDED_START_PARAMS = ["-c", "shared_buffers=8MB", "-c", "max_connections=4"];
 
 /**
- * Starts PGlite on `dataDir`. A new database starts from the prepared image, or runs initdb and
- * makes the image (`fromImage`); an existing one is opened as it is.
+ * How a new embedded database is made (`initdb`, when there is no image yet). Its write-ahead log
+ * goes in segments of 1 MB rather than 16 (initdb writes about 7 MB of it), and a segment no
+ * longer needed is removed rather than kept for reuse, past the first two: the image, a new data
+ * directory and a database in memory hold 2 MB of log, where they held 16 (40 MB in all, now 25).
+ * The two settings stay in the database's postgresql.conf.
  */
-async function startPGlite(embedded: Embedded, dataDir: string, fromImage: boolean): Promise<PGliteInstance> {
-  const image = fromImage ? await loadImage() : undefined;
+export const EMBEDDED_INITDB_PARAMS = ["--wal-segsize=1", "-c", "wal_recycle=off", "-c", "min_wal_size=2MB"];
+
+/**
+ * Starts PGlite on `dataDir`. A new database (`made.new`) starts from the prepared image, or runs
+ * initdb and makes the image, which `made.progress` is told of; an existing one is opened as it is.
+ */
+async function startPGlite(
+  embedded: Embedded,
+  dataDir: string,
+  made: { readonly new?: boolean; readonly progress?: (step: string) => void } = {},
+): Promise<PGliteInstance> {
+  const image = made.new === true ? await loadImage() : undefined;
   const claim = image instanceof Blob ? undefined : image;
+  if (claim !== undefined)
+    made.progress?.("making a new database with initdb, once on this machine: the next ones start from its image");
   try {
     const pglite = new embedded.PGlite(dataDir, {
       ...(image instanceof Blob ? { loadDataDir: image } : {}),
       startParams: [...embedded.PGlite.defaultStartParams, ...EMBEDDED_START_PARAMS],
+      initDbStartParams: EMBEDDED_INITDB_PARAMS,
     });
     await pglite.waitReady;
     await claim?.save(pglite);

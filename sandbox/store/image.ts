@@ -76,10 +76,19 @@ async function distrust(folder: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** The image file for the installed PGlite, named by its version (an image fits only the engine that made it). */
+/**
+ * The image file for the installed PGlite, named by its version (an image fits only the engine that
+ * made it) and by how it was made (its log in 1 MB segments: engine.ts's EMBEDDED_INITDB_PARAMS).
+ */
 function imageFile(): string | undefined {
   const version = pgliteVersion();
-  return version === undefined ? undefined : join(imageCacheDir(), `pglite-${version}.image`);
+  return version === undefined ? undefined : join(imageCacheDir(), `pglite-${version}-wal-1mb.image`);
+}
+
+/** The images earlier versions made in the same folder, removed when a new one is saved. */
+function earlierImages(file: string): string[] {
+  const base = file.replace(/-wal-1mb\.image$/, "");
+  return [`${base}.tar`, `${base}.image`];
 }
 
 function pgliteVersion(): string | undefined {
@@ -100,13 +109,16 @@ function pgliteVersion(): string | undefined {
 /** The first line of an image file: its digest. The tar of the data directory follows. */
 const HEADER = /^workforce-scheduling-api image sha256=([0-9a-f]{64})\n/;
 
-function header(tar: Buffer): string {
+function header(tar: Uint8Array): string {
   return `workforce-scheduling-api image sha256=${createHash("sha256").update(tar).digest("hex")}\n`;
 }
 
 /**
  * The cached image: absent, checked (its tar), or why it is not used. The file is opened without
- * following a link, and everything is checked on the open descriptor it is read from.
+ * following a link, and everything is checked on the open descriptor it is read from. The tar is
+ * read once, into a buffer of its own that PGlite is given as it is: a Blob of the bytes, and the
+ * copy its `arrayBuffer()` answers, were 40 MB each more, and Node keeps the last answer of a
+ * Blob's `arrayBuffer()` alive, so they stayed for as long as the process ran.
  */
 async function readImage(file: string): Promise<Blob | { refused: string } | undefined> {
   let handle: FileHandle;
@@ -122,7 +134,7 @@ async function readImage(file: string): Promise<Blob | { refused: string } | und
     if (!found.isFile()) return { refused: "it is not a file" };
     if (uid !== undefined && found.uid !== uid) return { refused: `it belongs to user ${userLabel(found.uid)}` };
     if ((found.mode & 0o022) !== 0) return { refused: `other users can write it (mode ${modeText(found.mode)})` };
-    return checkedImage(await handle.readFile());
+    return await checkedImage(handle, found.size);
   } catch {
     return undefined;
   } finally {
@@ -130,13 +142,51 @@ async function readImage(file: string): Promise<Blob | { refused: string } | und
   }
 }
 
-/** The tar of an image's bytes when they match the digest at their head, or why they are not used. */
-function checkedImage(bytes: Buffer<ArrayBuffer>): Blob | { refused: string } {
-  const head = HEADER.exec(bytes.subarray(0, 128).toString("latin1"));
+/** The tar of an open image when it matches the digest at its head, or why it is not used. */
+async function checkedImage(handle: FileHandle, size: number): Promise<Blob | { refused: string }> {
+  const start = await readAt(handle, 0, 128).catch(() => new Uint8Array(0));
+  const head = HEADER.exec(Buffer.from(start).toString("latin1"));
   if (head === null) return { refused: "it has no recorded digest" };
-  const tar = bytes.subarray(head[0].length);
+  const offset = Buffer.byteLength(head[0], "latin1");
+  const tar = await readAt(handle, offset, size - offset);
   if (header(tar) !== head[0]) return { refused: "it does not match its recorded digest (changed or cut short)" };
-  return new Blob([tar]);
+  return new HandedOver(tar.buffer);
+}
+
+/** `length` bytes of a file from `position` (fewer at its end), in an ArrayBuffer of their own. */
+async function readAt(handle: FileHandle, position: number, length: number): Promise<Uint8Array<ArrayBuffer>> {
+  const bytes = new Uint8Array(new ArrayBuffer(Math.max(0, length)));
+  let at = 0;
+  while (at < bytes.length) {
+    const { bytesRead } = await handle.read(bytes, at, bytes.length - at, position + at);
+    if (bytesRead === 0) break;
+    at += bytesRead;
+  }
+  return at === bytes.length ? bytes : bytes.slice(0, at);
+}
+
+/**
+ * A Blob whose `arrayBuffer()` answers the buffer it was made with, once, without a copy: what
+ * PGlite reads an image from (it asks for the bytes once, and then holds them as its files).
+ */
+class HandedOver extends Blob {
+  #bytes: ArrayBuffer | undefined;
+
+  constructor(bytes: ArrayBuffer) {
+    super([], { type: "application/x-tar" });
+    this.#bytes = bytes;
+  }
+
+  override get size(): number {
+    return this.#bytes?.byteLength ?? 0;
+  }
+
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = this.#bytes;
+    this.#bytes = undefined;
+    if (bytes === undefined) throw new Error("the sandbox's image was read already");
+    return bytes;
+  }
 }
 
 const WARNED = Symbol.for("workforce-scheduling-api/sandbox/image-warned");
@@ -216,8 +266,7 @@ function claimed(file: string, claim: string): ImageClaim {
         // uncompressed (about 40 MB): loading it skips the unzip, a sixth of the time a start takes
         const tar = Buffer.from(await (await pglite.dumpDataDir("none")).arrayBuffer());
         await writeWhole(file, [Buffer.from(header(tar), "latin1"), tar]);
-        // the image of earlier versions, which recorded no digest
-        await rm(file.replace(/\.image$/, ".tar"), { force: true });
+        for (const earlier of earlierImages(file)) await rm(earlier, { force: true });
       } catch {
         // a cache that cannot be written costs only time
       } finally {

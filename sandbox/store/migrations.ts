@@ -253,7 +253,7 @@ function migrationsIn(schema: string): MigrationProvider {
  * lock (migrations are only added, so a database that has the latest has them all). A start on an
  * existing database is spared the Migrator's round trips.
  */
-async function isCurrent<D>(db: Kysely<D>, schema: string): Promise<boolean> {
+export async function isCurrent<D>(db: Kysely<D>, schema: string): Promise<boolean> {
   const table = await sql<{
     found: string | null;
   }>`select to_regclass(${`"${schema}".kysely_migration`})::text as found`.execute(db);

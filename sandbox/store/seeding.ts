@@ -18,12 +18,19 @@ export async function isEmpty(db: Kysely<Database> | Transaction<Database>): Pro
  * check and the load run in one transaction under a lock of the schema's own (an advisory lock,
  * held until it ends), so of several processes starting together on a new database exactly one
  * seeds it, and the others find it seeded; none empties what another has written since.
+ * `loading` is called as the load begins.
  */
-export async function seedIfEmpty(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
+export async function seedIfEmpty(
+  db: Kysely<Database>,
+  schema: string,
+  seed: Seed,
+  loading?: () => void,
+): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   return db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(${SEED_LOCK}, hashtext(${schema}))`.execute(tx);
     if (!(await isEmpty(tx))) return false;
+    loading?.();
     await loadSeed(tx, seed);
     return true;
   });

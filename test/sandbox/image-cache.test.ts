@@ -32,7 +32,7 @@ async function imageName(): Promise<string> {
   const { version } = JSON.parse(
     await readFile(join("node_modules", "@electric-sql", "pglite", "package.json"), "utf8"),
   ) as { version: string };
-  return `pglite-${version}.image`;
+  return `pglite-${version}-wal-1mb.image`;
 }
 
 /** An image of nothing a database can be made from, under a digest that matches it (a planter can compute one). */

@@ -1,12 +1,13 @@
 /**
- * `npm start`'s logs (sandbox/logging.ts): a terminal gets pino-pretty's readable lines, a pipe the
- * JSON lines (the lines of a few milliseconds in one write), through a real Fastify logger.
+ * The logs of `npm start` and `npm run mock` (the server runtime's log-output.ts): a terminal gets
+ * pino-pretty's readable lines, a pipe the JSON lines (the lines of a few milliseconds in one
+ * write), through a real Fastify logger.
  */
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { fastify } from "fastify";
 import { describe, expect, it } from "vitest";
-import { LOG_DELAY_MS, loggerFor } from "../../sandbox/logging.js";
+import { LOG_DELAY_MS, loggerFor } from "../../runtime/server/runtime/log-output.js";
 
 /** A stream that keeps what is written to it, a terminal or not. */
 function output(isTTY: boolean): Writable & { readonly isTTY: boolean; text(): string } {

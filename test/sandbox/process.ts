@@ -6,6 +6,8 @@
  * a process then starts without a TypeScript loader, which the tests that start many save.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { bundled } from "../support/bundle.js";
 import { repoRoot } from "../support/paths.js";
 
@@ -52,14 +54,42 @@ export async function spawnSandboxScript(
 
 /** Starts sandbox/main.ts on a free port and resolves once it listens. */
 export async function startSandboxProcess(env: Readonly<Record<string, string>>): Promise<SandboxProcess> {
-  const child = spawnScript((await scripts()).main, { PORT: "0", HOST: "127.0.0.1", ...env });
+  return listening(spawnScript((await scripts()).main, { PORT: "0", HOST: "127.0.0.1", ...env }));
+}
+
+/**
+ * Starts the sandbox as `npm start -- <args>` does, without npm: `npm start`'s own command (its node
+ * options, scripts/run-bundled.mjs, which bundles sandbox/main.ts when it changed), in this
+ * process's environment with `env` added; resolves once it listens.
+ */
+export async function startSandboxCommand(
+  env: Readonly<Record<string, string>>,
+  args: readonly string[],
+): Promise<SandboxProcess> {
+  const { scripts: defined } = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const [, ...command] = defined.start.split(" ");
+  return listening(
+    spawn(process.execPath, [...command, ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, NODE_ENV: "development", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+    // a first run bundles sandbox/main.ts before it starts
+    110_000,
+  );
+}
+
+/** `child`, a sandbox starting, once it says where it listens (within `timeout` ms). */
+function listening(child: ChildProcess, timeout = 30_000): Promise<SandboxProcess> {
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`the sandbox did not start in 30 s:\n${output}`));
-    }, 30_000);
+      reject(new Error(`the sandbox did not start in ${timeout / 1000} s:\n${output}`));
+    }, timeout);
     const listen = (chunk: Buffer): void => {
       output += chunk.toString();
       const match = /Sandbox listening at (http:\/\/\S+\/api\/1_12)/.exec(output);

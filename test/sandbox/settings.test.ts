@@ -67,6 +67,22 @@ describe("API_KEYS", () => {
   });
 });
 
+describe("the command line", () => {
+  it("takes --port and --host over PORT and HOST", () => {
+    expect(settingsFrom({ PORT: "3000", HOST: "0.0.0.0" }, ["--port", "4101"])).toMatchObject({
+      host: "0.0.0.0",
+      port: 4101,
+    });
+    expect(settingsFrom({}, ["--host=127.0.0.2"])).toMatchObject({ host: "127.0.0.2", port: 3000 });
+  });
+
+  it("refuses an option it does not take, with those it takes", () => {
+    expect(() => settingsFrom({}, ["--prot", "4101"])).toThrow(
+      "unknown option --prot: npm start takes --port N and --host ADDRESS (npm start -- --help says what each does)",
+    );
+  });
+});
+
 describe("the database option of createSandbox", () => {
   it("refuses a URL of another scheme rather than make a directory named after it", async () => {
     for (const [setting, scheme] of [
@@ -129,7 +145,7 @@ describe("npm start, refusing in one line", () => {
     const run = await runSandboxScript("main", { DATABASE_URL: "", DATA_DIR: dataDir, PORT: String(port) });
     expect([run.code, run.output.trim()]).toEqual([
       1,
-      `npm start: port ${port} on 127.0.0.1 is in use: stop what uses it, or choose another with PORT=${port + 1} npm start (PORT=0 picks a free one)`,
+      `npm start: port ${port} on 127.0.0.1 is in use: stop what uses it, or choose another with npm start -- --port ${port + 1} (or PORT=${port + 1}; 0 picks a free one)`,
     ]);
     // refused before the database was opened: the data directory was never made
     expect(existsSync(dataDir)).toBe(false);

@@ -8,10 +8,11 @@
  * Nothing is loaded from anywhere else: the pages carry a Content-Security-Policy that lets the
  * browser reach this server only (no CDN, font, validator badge or telemetry request). "Try it"
  * calls this server: the reference lists it first among the spec's servers, as the base path
- * on the same origin. These routes are outside the base path, so they need no API key; every
+ * on the same origin. `GET /` points to the reference and the base path. These routes are outside
+ * the base path, so they need no API key; every
  * operation still does. A path under `/docs` that serves nothing is a 404 problem, like any other.
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /** The OpenAPI document as the reference needs it: its title and servers; the rest is passed on. */
 export interface ReferenceDocument {
@@ -108,6 +109,22 @@ export async function registerDocs(app: FastifyInstance, document: ReferenceDocu
   app.get("/openapi.yaml", { schema: { hide: true } }, (_request, reply) =>
     sendSpec(reply, "application/yaml", app.swagger({ yaml: true })),
   );
+  if (basePath !== "" && basePath !== "/") app.get("/", { schema: { hide: true } }, pointTo(spec.info.title, basePath));
+}
+
+/**
+ * What `GET /` answers where the API has a base path: a browser (asking for HTML) is sent on to
+ * the reference; anyone else gets where the reference, the API and the spec are, as JSON and as
+ * `Link` headers (RFC 8631's service-doc and service-desc).
+ */
+function pointTo(title: string, basePath: string) {
+  const links = { reference: DOCS_PATH, api: basePath, spec: "/openapi.json" };
+  const link = `<${DOCS_PATH}>; rel="service-doc", </openapi.json>; rel="service-desc"`;
+  return (request: FastifyRequest, reply: FastifyReply): void => {
+    reply.header("link", link);
+    if ((request.headers.accept ?? "").includes("text/html")) void reply.redirect(DOCS_PATH, 302);
+    else void reply.header("content-type", "application/json; charset=utf-8").send({ title, ...links });
+  };
 }
 
 function withoutGeneratedMark(document: ReferenceDocument): ReferenceDocument {

@@ -13,6 +13,7 @@
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
 import type { Route } from "../../route-types.js";
 import { pathOf } from "./errors.js";
+import { ignoredPreferences, PREFERENCE_APPLIED } from "./prefer.js";
 
 /** Fastify's logger option: off, on, or pino options. */
 export type LoggerOption = FastifyServerOptions["logger"];
@@ -93,26 +94,38 @@ function problemOf(text: string): LoggedProblem | undefined {
 
 /**
  * An onResponse hook logging one line per request: method, path, status and time, then, for a
- * problem, its type and detail (the type also as the line's `problem` field).
+ * problem, its type and detail (also as the line's `problem` field, for tools reading JSON lines),
+ * and the preferences of its Prefer header that were not honoured (RFC 7240 has them ignored; the
+ * line says so, and lists them as its `prefer.ignored` field).
  */
 export function logRequestLine(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   const line = `${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
-  logLine(request.log, line, answeredProblems.get(reply));
+  const prefer = request.headers.prefer;
+  const ignored = prefer === undefined ? [] : ignoredPreferences(prefer, reply.getHeader(PREFERENCE_APPLIED));
+  logLine(request.log, line, answeredProblems.get(reply), ignored);
   done();
 }
 
 /**
  * Logs a request's line, `line` then, for a problem, its type and detail: each once (the detail
- * may quote the client), the type also as the line's `problem` field, for tools reading JSON lines.
+ * may quote the client), the type also as the line's `problem` field, for tools reading JSON
+ * lines; then the preferences that were `ignored`, also as its `prefer.ignored` field.
  */
 export function logLine(
   log: { info(object: unknown, message?: string): void },
   line: string,
   problem: LoggedProblem | undefined,
+  ignored: readonly string[] = [],
 ): void {
-  if (problem === undefined) return log.info(line);
-  log.info(
-    { problem: { type: problem.type } },
-    `${line}: ${problem.type}${problem.detail === undefined ? "" : ` (${problem.detail})`}`,
-  );
+  if (problem === undefined && ignored.length === 0) return log.info(line);
+  const fields = {
+    ...(problem === undefined ? {} : { problem: { type: problem.type } }),
+    ...(ignored.length === 0 ? {} : { prefer: { ignored } }),
+  };
+  const said = [
+    line,
+    problem === undefined ? "" : `: ${problem.type}${problem.detail === undefined ? "" : ` (${problem.detail})`}`,
+    ignored.length === 0 ? "" : ` (Prefer ignored: ${ignored.join(", ")})`,
+  ].join("");
+  log.info(fields, said);
 }

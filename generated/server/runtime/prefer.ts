@@ -2,17 +2,21 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /**
- * Error scenarios on demand, as Prism and other mock servers take them: a request with
- * `Prefer: code=404` is answered with that status of its operation, and one with
- * `Prefer: example=name` with the response example of that name, from the spec's examples
- * (the named ones of the response's content, then its `example`, then its schema's), without
- * calling the handler, so nothing is stored. The request has been authenticated and validated
- * first, as any other. A status the operation does not declare, or an example it does not have,
- * is refused with 400 listing the ones it declares. The answer goes through the same checks as a
- * handler's (against the contract, outside production).
+ * Error scenarios and data on demand, as Prism and other mock servers take them: a request with
+ * `Prefer: code=404` is answered with that status of its operation, one with `Prefer: example=name`
+ * with the response example of that name, from the spec's examples (the named ones of the
+ * response's content, then its `example`, then its schema's), and one with `Prefer: dynamic=true`
+ * with a body built from the response's schema (./dynamic.ts), valid against it, the same for the
+ * same request (`seed=N` draws another), all without calling the handler, so nothing is stored.
+ * The preferences honoured are named in `Preference-Applied` (RFC 7240); any other is ignored, as
+ * the RFC says, and the request's log line lists it. The request has been authenticated and
+ * validated first, as any other. A status the operation does not declare, or an example it does
+ * not have, is refused with 400 listing the ones it declares. The answer goes through the same
+ * checks as a handler's (against the contract, outside production).
  */
 import type { Route } from "../../route-types.js";
 import type { MockAnswer } from "./answers.js";
+import { dynamicValue, isObject, listOf, resolvePointer, seededRandom } from "./dynamic.js";
 import type { IncomingRequest } from "./exchange.js";
 import { createProblem, ProblemError } from "./problems.js";
 
@@ -30,18 +34,25 @@ interface DeclaredResponse {
   readonly mediaType: string | undefined;
   /** named examples in their order; an unnamed `example` (of the content or schema) is named "" */
   readonly examples: ReadonlyMap<string, unknown>;
+  /** the content's schema, as the document writes it */
+  readonly schema: unknown;
 }
 
-/** What a request prefers: a status, an example's name, or both. */
+/** What a request prefers: a status, an example's name, data built from the schema, a seed. */
 interface Preference {
   readonly code?: string;
   readonly example?: string;
+  readonly dynamic?: boolean;
+  readonly seed?: string;
 }
 
+/** The header that names the preferences honoured. */
+export const PREFERENCE_APPLIED = "preference-applied";
+
 /**
- * `handlers` answering the preferences of `Prefer` from the spec's examples; a request without
- * them is handled by `handlers` as before. Everything else `handlers` holds (its `authenticate`
- * hook, for one) is kept.
+ * `handlers` answering the preferences of `Prefer` from the spec's examples and schemas; a request
+ * without them is handled by `handlers` as before. Everything else `handlers` holds (its
+ * `authenticate` hook, for one) is kept.
  */
 export function answerPreferred<H extends object>(handlers: H, api: PreferredApi): H {
   const wrapped: Record<string, unknown> = Object.create(handlers) as Record<string, unknown>;
@@ -52,32 +63,66 @@ export function answerPreferred<H extends object>(handlers: H, api: PreferredApi
     wrapped[key] = (input: { readonly request?: IncomingRequest }) => {
       const preference = preferenceOf(input.request?.headers["prefer"]);
       if (preference === undefined) return (original as (input: unknown) => unknown).call(handlers, input);
-      return preferredAnswer(route, responses, preference);
+      const place = input.request === undefined ? "" : `${input.request.method} ${input.request.url}`;
+      return preferredAnswer(route, responses, preference, { document: api.document, place });
     };
   }
   return wrapped as H;
 }
 
-/** The `code` and `example` preferences of a Prefer header (several headers, commas, `;` parameters). */
-function preferenceOf(header: string | readonly string[] | undefined): Preference | undefined {
-  if (header === undefined) return undefined;
+/** The preferences of a Prefer header, by name, each `name=value` once (several headers, commas, `;` parameters). */
+export function preferencesOf(header: string | readonly string[] | undefined): Map<string, string> {
+  const found = new Map<string, string>();
+  if (header === undefined) return found;
   const text = typeof header === "string" ? header : header.join(",");
-  let code: string | undefined;
-  let example: string | undefined;
   for (const part of text.split(/[,;]/)) {
-    const match = /^\s*([A-Za-z-]+)\s*=\s*(?:"([^"]*)"|([^\s"]*))\s*$/.exec(part);
-    if (match === null) continue;
-    const name = match[1]?.toLowerCase();
-    const value = match[2] ?? match[3] ?? "";
-    if (name === "code") code ??= value;
-    else if (name === "example") example ??= value;
+    const match = /^\s*([!#$%&'*+.^_`|~\w-]+)\s*(?:=\s*(?:"([^"]*)"|([^\s"]*)))?\s*$/.exec(part);
+    const name = match?.[1]?.toLowerCase();
+    if (name !== undefined && !found.has(name)) found.set(name, match?.[2] ?? match?.[3] ?? "");
   }
-  if (code === undefined && example === undefined) return undefined;
-  return { ...(code === undefined ? {} : { code }), ...(example === undefined ? {} : { example }) };
+  return found;
+}
+
+/** The preferences this module answers (`dynamic` only as true or false), or undefined for none that changes the answer. */
+function preferenceOf(header: string | readonly string[] | undefined): Preference | undefined {
+  const found = preferencesOf(header);
+  const code = found.get("code");
+  const example = found.get("example");
+  const dynamic = found.get("dynamic")?.toLowerCase() === "true";
+  if (code === undefined && example === undefined && !dynamic) return undefined;
+  const seed = found.get("seed");
+  return {
+    ...(code === undefined ? {} : { code }),
+    ...(example === undefined ? {} : { example }),
+    ...(dynamic ? { dynamic } : {}),
+    ...(seed === undefined || !dynamic ? {} : { seed }),
+  };
+}
+
+/** The preferences of a Prefer header that are not among those `applied` names: ignored, for the log line. */
+export function ignoredPreferences(
+  header: string | readonly string[] | undefined,
+  applied: string | readonly string[] | number | undefined,
+): string[] {
+  const honoured = preferencesOf(typeof applied === "number" ? String(applied) : applied);
+  return [...preferencesOf(header)]
+    .filter(([name]) => !honoured.has(name))
+    .map(([name, value]) => (value === "" ? name : `${name}=${value}`));
+}
+
+/** Where a dynamic answer is built: the document its schemas are in, the request it answers ("GET /venues"). */
+interface DynamicPlace {
+  readonly document: unknown;
+  readonly place: string;
 }
 
 /** The answer a preference asks for, or a 400 problem saying what the operation declares. */
-function preferredAnswer(route: Route, responses: readonly DeclaredResponse[], preference: Preference): MockAnswer {
+function preferredAnswer(
+  route: Route,
+  responses: readonly DeclaredResponse[],
+  preference: Preference,
+  at: DynamicPlace,
+): MockAnswer {
   const candidates = preference.code === undefined ? responses : matching(route, responses, preference.code);
   const name = preference.example;
   const response = name === undefined ? candidates[0] : candidates.find((candidate) => candidate.examples.has(name));
@@ -86,16 +131,60 @@ function preferredAnswer(route: Route, responses: readonly DeclaredResponse[], p
   const status = preference.code ?? (/^\d{3}$/.test(response.status) ? response.status : "");
   if (!/^\d{3}$/.test(status))
     throw new ProblemError(createProblem("unsatisfiablePreference", refusal(route, responses, preference)));
-  if (response.mediaType === undefined) return { status: Number(status) };
+  const applied = [
+    ...(preference.code === undefined ? [] : [`code=${preference.code}`]),
+    ...(name === undefined ? [] : [`example=${quoted(name)}`]),
+  ];
+  const headers = (mediaType?: string) => ({
+    ...(mediaType === undefined ? {} : { "content-type": mediaType }),
+    ...(applied.length === 0 ? {} : { [PREFERENCE_APPLIED]: applied.join(", ") }),
+  });
+  if (response.mediaType === undefined) return { status: Number(status), headers: headers() };
+  if (name === undefined && preference.dynamic === true) {
+    const built = dynamicBody(route, response, preference.seed ?? "", at);
+    if (built !== undefined) {
+      applied.push("dynamic=true", ...(preference.seed === undefined ? [] : [`seed=${quoted(preference.seed)}`]));
+      return { status: Number(status), body: built.value, headers: headers(response.mediaType) };
+    }
+  }
   const body = name === undefined ? response.examples.values().next().value : response.examples.get(name);
   if (name === undefined && response.examples.size === 0)
     throw new ProblemError(
       createProblem(
         "unsatisfiablePreference",
-        `${route.operationId} declares status ${response.status}, but the spec gives no example of its body to answer with: add one to the spec, or prefer another status (${statusList(responses)}).`,
+        `${route.operationId} declares status ${response.status}, but the spec gives no example of its body to answer with: add one to the spec, prefer another status (${statusList(responses)}), or Prefer: dynamic=true.`,
       ),
     );
-  return { status: Number(status), body, headers: { "content-type": response.mediaType } };
+  return { status: Number(status), body, headers: headers(response.mediaType) };
+}
+
+/** How many seeds a dynamic answer tries before it answers the example instead. */
+const DYNAMIC_TRIES = 20;
+
+/**
+ * A body built from the response's schema that its generated validator accepts (a JSON response
+ * without one is taken as built), drawn from `seed` and the request: the same request and seed
+ * build the same body. Undefined when none of DYNAMIC_TRIES draws is valid.
+ */
+function dynamicBody(
+  route: Route,
+  response: DeclaredResponse,
+  seed: string,
+  at: DynamicPlace,
+): { readonly value: unknown } | undefined {
+  const validators = route.validators.responses;
+  const validate = Object.hasOwn(validators, response.status) ? validators[response.status] : undefined;
+  for (let attempt = 0; attempt < DYNAMIC_TRIES; attempt++) {
+    const random = seededRandom(`${seed}|${at.place}|${response.status}|${attempt}`);
+    const value = dynamicValue(at.document, response.schema, random);
+    if (value !== undefined && (validate === undefined || validate(value).valid)) return { value };
+  }
+  return undefined;
+}
+
+/** A preference's value as Preference-Applied writes it: quoted when it is not a token. */
+function quoted(value: string): string {
+  return /^[!#$%&'*+.^_`|~\w-]+$/.test(value) ? value : `"${value}"`;
 }
 
 /** The responses of the operation a code names: its own status, else its range ("4XX"). */
@@ -138,7 +227,7 @@ function declaredResponses(document: unknown, route: Route): DeclaredResponse[] 
       const mediaTypes = isObject(content) ? Object.keys(content) : [];
       const mediaType = mediaTypes.find((type) => /[/+]json\b/i.test(type)) ?? mediaTypes[0];
       const media = mediaType === undefined ? undefined : resolve(document, field(content, mediaType));
-      return { status, mediaType, examples: examplesOf(document, media) };
+      return { status, mediaType, examples: examplesOf(document, media), schema: field(media, "schema") };
     });
 }
 
@@ -161,29 +250,17 @@ function examplesOf(document: unknown, media: unknown): Map<string, unknown> {
   return examples;
 }
 
-function listOf(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
 /** A value with its local `$ref`s followed (at most 32, against cycles). */
 function resolve(document: unknown, value: unknown): unknown {
   let current = value;
   for (let hops = 0; hops < 32; hops++) {
     const ref = field(current, "$ref");
     if (typeof ref !== "string" || !ref.startsWith("#/")) return current;
-    current = ref
-      .slice(2)
-      .split("/")
-      .map((segment) => decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~"))
-      .reduce<unknown>((node, segment) => field(node, segment), document);
+    current = resolvePointer(document, ref);
   }
   return current;
 }
 
 function field(value: unknown, key: string): unknown {
   return isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

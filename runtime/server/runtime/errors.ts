@@ -41,6 +41,11 @@ const CLIENT_ERRORS: Readonly<Record<number, string>> = {
   451: "Unavailable For Legal Reasons",
 };
 
+/** The reason phrase of a 4xx status, for a status line (`Error` for another status). */
+export function reasonPhrase(status: number): string {
+  return CLIENT_ERRORS[status] ?? "Error";
+}
+
 /** Fastify and @fastify/multipart error codes, by the problem they stand for. */
 const KNOWN_CODES: Readonly<Record<string, ProblemDetails>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: createProblem("payloadTooLarge", "The request body is larger than the server accepts."),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
 import { buildApiServer } from "../../../runtime/server/app.js";
-import { listenSettingsOf, parsePort } from "../../../runtime/server/runtime/listen.js";
+import { commandLineOf, listenSettingsOf, parsePort } from "../../../runtime/server/runtime/listen.js";
 import { apiKey, route } from "../support/routes.js";
 
 const ROUTES = { getThings: route({ security: [[apiKey("header", "X-Secret")]] }) };
@@ -45,7 +45,47 @@ describe("listenSettingsOf", () => {
   });
 
   it("refuses a PORT that is not a port number", () => {
-    for (const raw of ["x", "-1", "65536", "1.5"]) expect(() => parsePort(raw)).toThrow(/PORT must be a port number/);
+    for (const raw of ["x", "-1", "65536", "1.5"])
+      expect(() => parsePort(raw)).toThrow(`PORT must be a port number from 0 to 65535, not ${JSON.stringify(raw)}`);
     expect(parsePort("")).toBe(3000);
+  });
+
+  it("takes --port and --host over PORT and HOST", () => {
+    const env = { HOST: "0.0.0.0", PORT: "4000" };
+    expect(listenSettingsOf(env, ["--port", "4101", "--host=::1"])).toMatchObject({ host: "::1", port: 4101 });
+    expect(listenSettingsOf(env, ["--port=0"])).toMatchObject({ host: "0.0.0.0", port: 0 });
+    expect(() => listenSettingsOf(env, ["--port", "80a"])).toThrow(
+      '--port must be a port number from 0 to 65535, not "80a"',
+    );
+  });
+});
+
+describe("commandLineOf", () => {
+  const accepted = [
+    ["--port N", "the port"],
+    ["--host ADDRESS", "the address"],
+  ] as const;
+  const takes = "npm start takes --port N and --host ADDRESS (npm start -- --help says what each does)";
+
+  it("reads each option once, with its value after it or after =", () => {
+    expect(commandLineOf(["--port", "1", "--host=a=b"], "npm start", accepted)).toEqual({ port: "1", host: "a=b" });
+    expect(commandLineOf(["--help"], "npm start", accepted)).toEqual({ help: "true" });
+  });
+
+  it.each([
+    [["--prot", "4101"], "unknown option --prot"],
+    [["--port"], "--port needs a value"],
+    [["--port", "--host", "x"], "--port needs a value"],
+    [["--port", "1", "--port=2"], "--port is given twice"],
+    [["4101"], '"4101" is not an option'],
+    [["-p", "4101"], '"-p" is not an option'],
+  ])("refuses %j, saying what it takes", (argv, what) => {
+    expect(() => commandLineOf(argv, "npm start", accepted)).toThrow(`${what}: ${takes}`);
+  });
+
+  it("says a command without options takes none", () => {
+    expect(() => commandLineOf(["--force"], "npm run sandbox:reset", [])).toThrow(
+      "unknown option --force: npm run sandbox:reset takes no options",
+    );
   });
 });
