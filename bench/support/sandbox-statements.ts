@@ -20,9 +20,13 @@ import type { EventUpdate } from "../../generated/types.js";
 import { createEvent, customFields, EVENT_BATCH, listEvents, updateEvent } from "../../sandbox/service/events.js";
 import type { Database } from "../../sandbox/store/database.js";
 
-/** The texts of `POST /events`, `PATCH /events/{id}` and a batch of `GET /events`. */
+/**
+ * The texts of `POST /events` (its two statements, in one transaction: the company's next id,
+ * then the insert), `PATCH /events/{id}` and a batch of `GET /events`.
+ */
 export interface StatementTexts {
-  readonly create: string;
+  readonly createId: string;
+  readonly createInsert: string;
   readonly update: string;
   readonly list: string;
 }
@@ -32,7 +36,11 @@ export type BodySent = EventUpdate;
 
 interface Recorded {
   readonly texts: StatementTexts;
-  readonly parameters: { readonly create: readonly unknown[]; readonly update: readonly unknown[] };
+  readonly parameters: {
+    readonly createId: readonly unknown[];
+    readonly createInsert: readonly unknown[];
+    readonly update: readonly unknown[];
+  };
 }
 
 /** The caller the baseline acts for. */
@@ -45,7 +53,16 @@ interface Acting {
 async function record(schema: string, caller: Acting, id: number, body: BodySent, day: string): Promise<Recorded> {
   const seen: CompiledQuery[] = [];
   // one row that every statement's reader takes: an id, a revision, an event record's columns
-  const row = { id, events_revision: 1, name: "", date: "", event_id: null, client_id: null, created: day };
+  const row = {
+    id,
+    last_event_id: id,
+    events_revision: 1,
+    name: "",
+    date: "",
+    event_id: null,
+    client_id: null,
+    created: day,
+  };
   const connection: DatabaseConnection = {
     executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
       seen.push(query);
@@ -78,12 +95,22 @@ async function record(schema: string, caller: Acting, id: number, body: BodySent
   await createEvent(context, who, createBody);
   await updateEvent(context, who, String(id), body);
   await listEvents(context, who);
-  const [create, update, , list] = seen;
-  if (create === undefined || update === undefined || list === undefined || seen.length !== 4)
-    throw new Error(`the sandbox ran ${seen.length} statements for a create, an edit and a list, not 4`);
+  const [createId, createInsert, update, , list] = seen;
+  if (
+    createId === undefined ||
+    createInsert === undefined ||
+    update === undefined ||
+    list === undefined ||
+    seen.length !== 5
+  )
+    throw new Error(`the sandbox ran ${seen.length} statements for a create, an edit and a list, not 5`);
   return {
-    texts: { create: create.sql, update: update.sql, list: list.sql },
-    parameters: { create: create.parameters, update: update.parameters },
+    texts: { createId: createId.sql, createInsert: createInsert.sql, update: update.sql, list: list.sql },
+    parameters: {
+      createId: createId.parameters,
+      createInsert: createInsert.parameters,
+      update: update.parameters,
+    },
   };
 }
 
@@ -93,17 +120,20 @@ export async function sandboxStatementTexts(schema: string): Promise<StatementTe
     .texts;
 }
 
-/** The parameters of the sandbox's create statement, by hand. */
-export function createParameters(caller: Acting, body: BodySent, day: string): unknown[] {
+/** The parameters of the sandbox's first statement of a create (the company's next id), by hand. */
+export function createIdParameters(caller: Acting, body: BodySent): unknown[] {
+  const company = caller.companyId;
+  // the company's events revision and its last event id, each one up
+  return [1, 1, company, ...guard(company, placeOf(body).venueId, body.client_id ?? null)];
+}
+
+/** The parameters of the sandbox's insert of a create, the event's id `id`, by hand. */
+export function createInsertParameters(caller: Acting, id: number, body: BodySent, day: string): unknown[] {
   const company = caller.companyId;
   const place = placeOf(body);
   const client = body.client_id ?? null;
   return [
-    // the company's events revision and its last event id, each one up
-    1,
-    1,
-    company,
-    ...guard(company, place.venueId, client),
+    id,
     company,
     body.name,
     body.date,
@@ -189,12 +219,18 @@ export async function checkParameters(): Promise<void> {
   ];
   for (const body of bodies) {
     const { parameters } = await record("sandbox", caller, 12, body, "2026-01-01");
-    const create = JSON.stringify(createParameters(caller, body, "2026-01-01"));
-    const update = JSON.stringify(updateParameters(caller, 12, body));
-    if (create !== JSON.stringify(parameters.create) || update !== JSON.stringify(parameters.update))
-      throw new Error(
-        `the baseline's parameters differ from the sandbox's for ${JSON.stringify(body)}:\n create ${create}\n sandbox ${JSON.stringify(parameters.create)}\n update ${update}\n sandbox ${JSON.stringify(parameters.update)}`,
-      );
+    const hand = {
+      createId: createIdParameters(caller, body),
+      createInsert: createInsertParameters(caller, 12, body, "2026-01-01"),
+      update: updateParameters(caller, 12, body),
+    };
+    for (const statement of ["createId", "createInsert", "update"] as const) {
+      const [ours, theirs] = [JSON.stringify(hand[statement]), JSON.stringify(parameters[statement])];
+      if (ours !== theirs)
+        throw new Error(
+          `the baseline's parameters of ${statement} differ from the sandbox's for ${JSON.stringify(body)}:\n baseline ${ours}\n sandbox  ${theirs}`,
+        );
+    }
   }
 }
 

@@ -1,11 +1,14 @@
 /**
  * The statements of events: the revision of a company's events, a batch of its list, the insert
  * and the edit (each guarded by the references it makes, and each taking a new revision of the
- * company's events in its own statement), and whether an event is the company's. Each is built
+ * company's events in its own transaction: the edit in its one statement, the insert in the
+ * statement that takes the event's id), and whether an event is the company's. Each is built
  * once (./statements.ts): no text depends on what a request sends, so the service runs one text of
  * each whatever the body holds. The rules (what an event's columns hold, what a refusal says) are
  * the service's (sandbox/service/events.ts).
  */
+
+import type { Kysely } from "kysely";
 import {
   type Expression,
   expressionBuilder,
@@ -66,34 +69,36 @@ export type EventInsert = Record<EventColumn, unknown> & {
   readonly guardClient: string | null;
 };
 
-/** Inserts the event when the venue and client it is guarded by are the company's; its ID, or undefined when one is not. */
-export async function insertEvent(db: Db, values: EventInsert): Promise<number | undefined> {
-  const { rows } = await INSERT_EVENT(db, values);
-  return rows[0]?.id;
+/**
+ * Inserts the event when the venue and client it is guarded by are the company's; its ID, or
+ * undefined when one is not. One transaction of two statements (see ./ids.ts): the company's row,
+ * when the references hold, takes its next event id and a new revision of its events (and stays
+ * locked until the insert commits); then the insert of the event with that id.
+ */
+export async function insertEvent(db: Kysely<Database>, values: EventInsert): Promise<number | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const { rows } = await TAKE_EVENT_ID(db, values, tx);
+    const id = rows[0]?.last_event_id;
+    if (id !== undefined) await INSERT_EVENT(db, { ...values, id }, tx);
+    return id;
+  });
 }
 
-/** The insert: the company's row, when the references hold, gives its next event id and a new revision of its events. */
-const INSERT_EVENT = statement((db, p: EventInsert) =>
+/** The company's row, when the references hold, gives its next event id and a new revision of its events. */
+const TAKE_EVENT_ID = statement((db, p: EventInsert) =>
   db
-    .with("touched", (db) =>
-      db
-        .updateTable("companies")
-        .set((eb) => ({ events_revision: eb("events_revision", "+", 1), last_event_id: eb("last_event_id", "+", 1) }))
-        .where("company_id", "=", p.company_id as number)
-        .where(referenceGuard(p.company_id as number, p.guardVenue, p.guardClient))
-        .returning("last_event_id"),
-    )
+    .updateTable("companies")
+    .set((eb) => ({ events_revision: eb("events_revision", "+", 1), last_event_id: eb("last_event_id", "+", 1) }))
+    .where("company_id", "=", p.company_id as number)
+    .where(referenceGuard(p.company_id as number, p.guardVenue, p.guardClient))
+    .returning("last_event_id"),
+);
+
+/** The event's row, with the id its company's row gave. */
+const INSERT_EVENT = statement((db, p: EventInsert & { readonly id: number }) =>
+  db
     .insertInto("events")
-    .columns(["id", ...EVENT_COLUMNS])
-    .expression((eb) =>
-      eb
-        .selectFrom("touched")
-        .select((touched) => [
-          touched.ref("touched.last_event_id").as("id"),
-          ...EVENT_COLUMNS.map((column) => typed(p[column], EVENT_COLUMN_TYPES[column]).as(column)),
-        ]),
-    )
-    .returning("id"),
+    .values({ id: p.id, ...Object.fromEntries(EVENT_COLUMNS.map((column) => [column, p[column]])) } as never),
 );
 
 /** `value` sent as a parameter of the SQL type given (a parameter a select list takes has no type of its own). */

@@ -23,7 +23,7 @@ import { COMPANY_TABLES } from "../../sandbox/store/database.js";
 import { type CitusCluster, citusAvailable, startCitus } from "../support/citus.js";
 import { describeSandbox, NOW } from "./behaviour.js";
 import { runKillRounds } from "./kill-rounds.js";
-import { planEveryOperation } from "./routed-statements.js";
+import { remoteCommandsOfEveryOperation, TWO_PHASE } from "./routed-statements.js";
 import { call, HARBOR, SUMMIT } from "./support.js";
 import { describeTwoProcesses } from "./two-processes.js";
 
@@ -79,17 +79,33 @@ if (!available) {
       );
     });
 
-    it("plans every statement of every operation as one task: no request fans out to every shard", async () => {
-      const plans = await planEveryOperation(cluster.url, sandbox.schema);
-      const routed = plans.filter((plan) => plan.tasks !== undefined);
-      const local = plans.filter((plan) => plan.tasks === undefined);
+    it("sends each request to its company's worker alone, each write one transaction there with no two-phase commit", async () => {
+      const requests = await remoteCommandsOfEveryOperation(cluster.url, sandbox.schema);
+      const workers = {
+        5: `127.0.0.1:${await cluster.workerOf("routed", 5)}`,
+        6: `127.0.0.1:${await cluster.workerOf("routed", 6)}`,
+      };
       process.stdout.write(
-        `Citus: ${plans.length} distinct statements, ${routed.filter((plan) => plan.tasks === 1).length} planned as one task, ${local.length} on the coordinator alone\n`,
+        `Citus, remote commands per request (from the coordinator): ${requests.map((request) => `${request.request} ${request.commands.length}`).join(", ")}\n`,
       );
-      expect(routed.length).toBeGreaterThanOrEqual(15);
-      expect(routed.filter((plan) => plan.tasks !== 1).map((plan) => `${plan.sql}\n${plan.plan}`)).toEqual([]);
-      // a statement Citus does not plan names none of the sandbox's tables
-      for (const plan of local) expect(plan.sql, plan.plan).not.toMatch(/"routed"\./);
+      expect(requests).toHaveLength(16);
+      for (const { request, company, commands } of requests) {
+        expect(new Set(commands.map((command) => command.node)), request).toEqual(
+          new Set(commands.length === 0 ? [] : [workers[company as 5 | 6]]),
+        );
+        expect(
+          commands.filter((command) => TWO_PHASE.test(command.command)),
+          request,
+        ).toEqual([]);
+      }
+      // each write reached its worker: a create is its transaction's begin, the counter's update, the insert, the commit
+      const create = requests.find((request) => request.request.startsWith("createEvent at a venue"));
+      expect(create?.commands.map((command) => command.command.split(/\s+/)[0])).toEqual([
+        "BEGIN",
+        "UPDATE",
+        "INSERT",
+        "COMMIT",
+      ]);
     });
   });
 
@@ -116,14 +132,7 @@ if (!available) {
     afterAll(() => sandbox?.close());
 
     /** The port of the worker holding `company`'s shards. */
-    const workerOf = async (company: number): Promise<number> => {
-      const [row] = await cluster.query<{ port: number }>(
-        `select nodeport as port from pg_dist_shard_placement
-         where shardid = get_shard_id_for_distribution_column('faults.companies', $1::bigint)`,
-        [company],
-      );
-      return Number(row?.port);
-    };
+    const workerOf = (company: number): Promise<number> => cluster.workerOf("faults", company);
     const listOf = async (key: string): Promise<Body[]> =>
       ((await call(sandbox.url, "listEvents", { key })).body as { data: Body[] }).data;
 

@@ -22,6 +22,8 @@ export interface CitusCluster {
   readonly workers: readonly PostgresNode[];
   /** runs `text` on the coordinator, as a connection of its own */
   query<T extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>;
+  /** the port of the worker holding `company`'s shards of the sandbox's tables in `schema` */
+  workerOf(schema: string, company: number): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -99,6 +101,15 @@ export async function startCitus(): Promise<CitusCluster> {
       coordinator,
       workers,
       query: (text, values) => queryOn(coordinator.url, text, values),
+      workerOf: async (schema, company) => {
+        const [row] = await queryOn<{ port: number }>(
+          coordinator.url,
+          `select nodeport as port from pg_dist_shard_placement
+           where shardid = get_shard_id_for_distribution_column($1, $2::bigint)`,
+          [`${schema}.companies`, company],
+        );
+        return Number(row?.port);
+      },
       stop,
     };
   } catch (error) {
