@@ -55,6 +55,13 @@ export interface SandboxOptions {
   readonly validateResponses?: boolean;
   /** The clock (default: the system's); tests fix it to get the same dates every run. */
   readonly now?: () => Date;
+  /**
+   * On a PostgreSQL server, the most a request may wait for the database, in milliseconds (default
+   * 3000): each statement, and each wait for a lock, a node or a connection, is cancelled past it,
+   * and the request answered 503 with `Retry-After`, nothing of it kept (`SANDBOX_TIMEOUT` of
+   * `npm start`, in seconds).
+   */
+  readonly timeout?: number;
 }
 
 /** A running sandbox. */
@@ -95,6 +102,7 @@ export interface Sandbox {
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const location = parseLocation(options.database ?? "memory");
+  const timeout = timeoutOf(options);
   const seed = await resolveSeed(options.seed);
   const { schema, kept } = schemaFor(location, options.schema);
   const host = options.host ?? "127.0.0.1";
@@ -108,20 +116,21 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const prepare = async (db: Kysely<Database>): Promise<void> => {
     seededNew = await prepareSchema(db, schema, seed);
   };
-  const { engine, release } = await acquireEngine(location, { prepare });
+  const { engine, release } = await acquireEngine(location, { prepare, ...timeout });
   let served: Served | undefined;
   try {
     const { buildSandboxServer } = await serverModule;
-    const loaded = (await prepareSchema(engine.db, schema, seed)) || seededNew;
+    const loaded = (await prepareSchema(engine.upkeep, schema, seed)) || seededNew;
     const db = engine.db.withSchema(schema);
+    const upkeep = engine.upkeep.withSchema(schema);
     const seeded = loaded || (await loadedFrom(db, seed));
-    const live = await serve(buildSandboxServer, { db, seed, seeded, host, port, options });
+    const live = await serve(buildSandboxServer, { db, upkeep, seed, seeded, host, port, options });
     served = live;
     const stopServingResets = serveResetsOf(location, schema, live);
     return sandboxOf(live, { seed, seeded, schema, kept, engine, release, stopServingResets }, options);
   } catch (error) {
     await served?.server.close();
-    if (!kept) await dropSchema(engine.db, schema).catch(() => undefined);
+    if (!kept) await dropSchema(engine.upkeep, schema).catch(() => undefined);
     await release();
     throw error;
   }
@@ -134,7 +143,7 @@ interface Held {
   readonly schema: string;
   /** the schema outlives the sandbox (a data directory's, or one named in the options) */
   readonly kept: boolean;
-  readonly engine: { readonly db: Kysely<Database>; readonly description: string };
+  readonly engine: { readonly upkeep: Kysely<Database>; readonly description: string };
   readonly release: () => Promise<void>;
   readonly stopServingResets: () => void;
 }
@@ -154,13 +163,13 @@ function sandboxOf(live: Served, held: Held, options: SandboxOptions): Sandbox {
     schema,
     description: `${engine.description}, schema ${schema}`,
     reset: async () => {
-      await resetTo(live.db, schema, seed);
+      await resetTo(live.upkeep, schema, seed);
       live.keys.forget();
     },
     close: once(async () => {
       held.stopServingResets();
       await closeServer(live.server);
-      if (!held.kept) await dropSchema(engine.db, schema);
+      if (!held.kept) await dropSchema(engine.upkeep, schema);
       await held.release();
     }),
   };
@@ -170,7 +179,8 @@ function sandboxOf(live: Served, held: Held, options: SandboxOptions): Sandbox {
 interface Served {
   readonly server: FastifyInstance;
   readonly origin: string;
-  readonly db: Kysely<Database>;
+  /** the schema's query layer of the sandbox's upkeep (resets) */
+  readonly upkeep: Kysely<Database>;
   readonly handlers: Handlers<Caller>;
   readonly keys: ReturnType<typeof createKeyBook>;
 }
@@ -178,6 +188,7 @@ interface Served {
 /** What the server of a sandbox is built from. */
 interface ServeInput {
   readonly db: Kysely<Database>;
+  readonly upkeep: Kysely<Database>;
   readonly seed: Seed;
   readonly seeded: boolean;
   readonly host: string;
@@ -188,7 +199,7 @@ interface ServeInput {
 /** Builds the sandbox's server over its schema and listens; one that cannot listen is closed. */
 async function serve(
   buildSandboxServer: typeof import("./server.js")["buildSandboxServer"],
-  { db, seed, seeded, host, port, options }: ServeInput,
+  { db, upkeep, seed, seeded, host, port, options }: ServeInput,
 ): Promise<Served> {
   let fileUrl = options.fileUrl ?? "";
   const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
@@ -210,7 +221,7 @@ async function serve(
     });
     const origin = reachable(address);
     if (options.fileUrl === undefined) fileUrl = `${origin}/files`;
-    return { server, origin, db, handlers, keys };
+    return { server, origin, upkeep, handlers, keys };
   } catch (error) {
     await server.close();
     throw error;
@@ -224,7 +235,7 @@ async function serve(
 function serveResetsOf(location: DatabaseLocation, schema: string, served: Served): () => void {
   if (location.kind !== "directory") return () => undefined;
   return serveResets(location.path, schema, async (sent) => {
-    await resetTo(served.db, schema, checkSeed(sent, "the seed sent by sandbox:reset"));
+    await resetTo(served.upkeep, schema, checkSeed(sent, "the seed sent by sandbox:reset"));
     served.keys.forget();
     served.server.log.info("reset to the seed sent by sandbox:reset");
   });
@@ -236,7 +247,9 @@ function serveResetsOf(location: DatabaseLocation, schema: string, served: Serve
  * asked through the directory's lock, so that it goes on serving the new data. Answers what it
  * did, for the command to print.
  */
-export async function resetSandbox(options: Pick<SandboxOptions, "database" | "seed" | "schema">): Promise<string> {
+export async function resetSandbox(
+  options: Pick<SandboxOptions, "database" | "seed" | "schema" | "timeout">,
+): Promise<string> {
   const location = parseLocation(options.database ?? "memory");
   const seed = await resolveSeed(options.seed);
   const { schema } = schemaFor(location, options.schema);
@@ -244,7 +257,7 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
   const prepare = (db: Kysely<Database>) => prepareSchema(db, schema, seed);
   let acquired: Awaited<ReturnType<typeof acquireEngine>>;
   try {
-    acquired = await acquireEngine(location, { prepare, replaceBroken: true });
+    acquired = await acquireEngine(location, { prepare, replaceBroken: true, ...timeoutOf(options) });
   } catch (error) {
     if (location.kind !== "directory" || !(error instanceof DirectoryInUseError)) throw error;
     const holder = await requestReset(location.path, schema, seed);
@@ -252,8 +265,8 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
   }
   const { engine, release } = acquired;
   try {
-    await migrate(engine.db, schema);
-    await resetTo(engine.db.withSchema(schema), schema, seed);
+    await migrate(engine.upkeep, schema);
+    await resetTo(engine.upkeep.withSchema(schema), schema, seed);
     return `${engine.notice === undefined ? "" : `${engine.notice}\n`}reset ${engine.description}, schema ${schema}: ${loaded(seed)}`;
   } finally {
     await release();
@@ -264,6 +277,20 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
 async function prepareSchema(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
   await migrate(db, schema);
   return seedIfEmpty(db.withSchema(schema), schema, seed);
+}
+
+/** The longest bound a sandbox takes: 10 minutes. */
+const MOST_TIMEOUT_MS = 600_000;
+
+/** The engine's `timeout` option of the sandbox's, checked: a number of milliseconds above 0. */
+function timeoutOf(options: Pick<SandboxOptions, "timeout">): { timeout?: number } {
+  const timeout = options.timeout;
+  if (timeout === undefined) return {};
+  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > MOST_TIMEOUT_MS)
+    throw new Error(
+      `the timeout ${JSON.stringify(timeout)} is not one the sandbox takes: give milliseconds above 0 and at most ${MOST_TIMEOUT_MS} (10 minutes)`,
+    );
+  return { timeout: Math.max(1, Math.round(timeout)) };
 }
 
 /** What a reset loaded, for its message. */
