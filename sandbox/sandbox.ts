@@ -14,12 +14,13 @@ import type { SandboxLogger } from "./logging.js";
 import { checkListen, listenError } from "./port.js";
 import { checkSeed, readSeedFile } from "./seed/load-seed.js";
 import { DEMO_SEED, type Seed, seedKeys } from "./seed/seed.js";
+import { budgetFor, CompanyBudgets, shareByCompany } from "./service/budget.js";
 import type { ServiceContext } from "./service/context.js";
 import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
 import type { Database } from "./store/database.js";
 import { DirectoryInUseError, requestReset, serveResets } from "./store/directory-lock.js";
-import { type DatabaseLocation, parseLocation } from "./store/engine.js";
+import { type DatabaseLocation, DEFAULT_TIMEOUT_MS, parseLocation } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { dropSchema, migrate, SCHEMA_NAME } from "./store/migrations.js";
 import { answerOutages } from "./store/outage.js";
@@ -124,7 +125,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     const db = engine.db.withSchema(schema);
     const upkeep = engine.upkeep.withSchema(schema);
     const seeded = loaded || (await loadedFrom(db, seed));
-    const live = await serve(buildSandboxServer, { db, upkeep, seed, seeded, host, port, options });
+    const budgets = new CompanyBudgets(budgetFor(timeout.timeout ?? DEFAULT_TIMEOUT_MS));
+    const live = await serve(buildSandboxServer, { db, upkeep, budgets, seed, seeded, host, port, options });
     served = live;
     const stopServingResets = serveResetsOf(location, schema, live);
     return sandboxOf(live, { seed, seeded, schema, kept, engine, release, stopServingResets }, options);
@@ -189,6 +191,8 @@ interface Served {
 interface ServeInput {
   readonly db: Kysely<Database>;
   readonly upkeep: Kysely<Database>;
+  /** each company's share of the sandbox */
+  readonly budgets: CompanyBudgets;
   readonly seed: Seed;
   readonly seeded: boolean;
   readonly host: string;
@@ -199,16 +203,18 @@ interface ServeInput {
 /** Builds the sandbox's server over its schema and listens; one that cannot listen is closed. */
 async function serve(
   buildSandboxServer: typeof import("./server.js")["buildSandboxServer"],
-  { db, upkeep, seed, seeded, host, port, options }: ServeInput,
+  { db, upkeep, budgets, seed, seeded, host, port, options }: ServeInput,
 ): Promise<Served> {
   let fileUrl = options.fileUrl ?? "";
   const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
   const keys = createKeyBook(db, { keys: options.apiKeys ?? [], as: seed.companies[0]?.api_keys[0]?.key ?? "" });
-  const handlers = answerOutages(createSandboxHandlers(context));
+  const shared = shareByCompany(createSandboxHandlers(context), keys.authenticate, budgets);
+  const handlers = answerOutages(shared.handlers);
   const filePath = options.fileUrl === undefined ? "/files" : new URL(options.fileUrl).pathname;
   const server = await buildSandboxServer({
     handlers,
     keys,
+    shares: shared,
     context,
     filePath,
     logger: options.logger ?? false,

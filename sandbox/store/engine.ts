@@ -46,8 +46,6 @@ export interface Engine {
    * resets, a schema dropped (the same as `db` on the embedded engine)
    */
   readonly upkeep: Kysely<Database>;
-  /** how many statements the engine runs at once: the pool's connections (1 embedded) */
-  readonly connections: number;
   /** for messages: "PGlite in memory", "PGlite in .data/sandbox", "PostgreSQL at 127.0.0.1:5432/app" */
   readonly description: string;
   /** what opening it did that its user should hear of (a broken data directory moved aside) */
@@ -169,7 +167,6 @@ async function openPostgres(location: DatabaseLocation & { kind: "postgres" }, t
     location,
     db,
     upkeep,
-    connections: POOL_SIZE,
     description: `PostgreSQL at ${url.host}${url.pathname}`,
     close: async () => {
       await db.destroy();
@@ -359,7 +356,6 @@ function engineOver(
     location,
     db,
     upkeep: db,
-    connections: 1,
     description,
     ...(notice === undefined ? {} : { notice }),
     close: async () => {
