@@ -57,8 +57,12 @@ export function budgetFor(wait: number): BudgetSettings {
  */
 const SLOTS = 4;
 
-/** How many requests of one company may wait for their turn. */
-const QUEUE = 16;
+/**
+ * How many requests of one company may wait for their turn. A waiting request holds no connection,
+ * only its socket, and waits the bound at most, so the queue is long enough for a client's burst
+ * (100 creates sent at once wait their turns and are all stored) and bounds only a flood.
+ */
+const QUEUE = 256;
 
 /** A request waiting for its turn at a gate. */
 interface Waiting {
