@@ -2,8 +2,8 @@
  * The hand-written baseline of `npm run bench:sandbox:load`: what the sandbox's event operations
  * could cost at least. Plain Fastify, the bodies checked by Fastify's own validation (Ajv) against
  * the contract's schemas, and the sandbox's own statements (their texts taken from the sandbox,
- * ./sandbox-statements.ts) with parameters written by hand: one per request, two in one transaction
- * for a create (the company's next id, then the insert). No key, no answer
+ * ./sandbox-statements.ts) with parameters written by hand: one per request, or on Citus two in
+ * one transaction for a create (the company's next id, then the insert). No key, no answer
  * check, no log: the same database and answers, and nothing else. On a PostgreSQL server it runs
  * through a `pg` pool of the sandbox's size; embedded, on the same PGlite engine (with the
  * sandbox's settings), through its own `pg` adapter; on both, each statement named (prepared once
@@ -20,6 +20,7 @@ import {
   type BodySent,
   createIdParameters,
   createInsertParameters,
+  createParameters,
   EVENT_BATCH,
   type StatementTexts,
   sandboxStatementTexts,
@@ -27,17 +28,22 @@ import {
 } from "./sandbox-statements.js";
 
 /** Runs one statement: its rows. */
-type Run = (name: keyof StatementTexts, text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
+type Run = (
+  name: keyof StatementTexts | "citus",
+  text: string,
+  values: unknown[],
+) => Promise<Record<string, unknown>[]>;
 
 /** Runs statements (`work`, given how to run each) in one transaction, on one connection. */
 type InTransaction = <T>(work: (run: Run) => Promise<T>) => Promise<T>;
 
 const location = process.env.BASELINE_DATABASE ?? "";
 const schema = process.env.BASELINE_SCHEMA ?? "sandbox";
-const texts = await sandboxStatementTexts(schema);
 const { run, inTransaction } = /^postgres(ql)?:\/\//.test(location)
   ? await postgresRunner(location)
   : await pgliteRunner(location);
+const [citus] = await run("citus", "select exists (select from pg_extension where extname = 'citus') as citus", []);
+const texts = await sandboxStatementTexts(schema, citus?.citus === true);
 
 /** The contract's schema `name`, as Fastify's Ajv takes it (draft 7 with `$defs`). */
 function bodySchema(name: "EventCreate" | "EventUpdate"): Record<string, unknown> {
@@ -51,16 +57,15 @@ const created = (): string => new Date().toISOString().slice(0, 10);
 
 app.post("/events", { schema: { body: bodySchema("EventCreate") } }, async (request, reply) => {
   const body = request.body as BodySent;
-  const id = await inTransaction(async (run) => {
-    const [row] = await run("createId", texts.createId, createIdParameters(HARBOR, body));
-    if (row === undefined) return undefined;
-    await run(
-      "createInsert",
-      texts.createInsert,
-      createInsertParameters(HARBOR, Number(row.last_event_id), body, created()),
-    );
-    return row.last_event_id;
-  });
+  const id = await (texts.create === undefined
+    ? inTransaction(async (run) => {
+        const [row] = await run("createId", texts.createId ?? "", createIdParameters(HARBOR, body));
+        if (row === undefined) return undefined;
+        const insert = createInsertParameters(HARBOR, Number(row.last_event_id), body, created());
+        await run("createInsert", texts.createInsert ?? "", insert);
+        return row.last_event_id;
+      })
+    : run("create", texts.create, createParameters(HARBOR, body, created())).then(([row]) => row?.id));
   if (id === undefined) return unprocessable(reply);
   return reply.code(201).send(id);
 });

@@ -18,15 +18,18 @@ import {
 } from "kysely";
 import type { EventUpdate } from "../../generated/types.js";
 import { createEvent, customFields, EVENT_BATCH, listEvents, updateEvent } from "../../sandbox/service/events.js";
+import { markDistributed } from "../../sandbox/store/citus.js";
 import type { Database } from "../../sandbox/store/database.js";
 
 /**
- * The texts of `POST /events` (its two statements, in one transaction: the company's next id,
- * then the insert), `PATCH /events/{id}` and a batch of `GET /events`.
+ * The texts of `POST /events`, `PATCH /events/{id}` and a batch of `GET /events`. A create is one
+ * statement (`create`); on Citus it is two in one transaction (`createId`, the company's next id,
+ * then `createInsert`), as sandbox/store/ids.ts says why.
  */
 export interface StatementTexts {
-  readonly createId: string;
-  readonly createInsert: string;
+  readonly create?: string;
+  readonly createId?: string;
+  readonly createInsert?: string;
   readonly update: string;
   readonly list: string;
 }
@@ -34,13 +37,12 @@ export interface StatementTexts {
 /** A write body, as both schemas let it be. */
 export type BodySent = EventUpdate;
 
+/** The statements recorded, by name. */
+type Named = "create" | "createId" | "createInsert" | "update";
+
 interface Recorded {
   readonly texts: StatementTexts;
-  readonly parameters: {
-    readonly createId: readonly unknown[];
-    readonly createInsert: readonly unknown[];
-    readonly update: readonly unknown[];
-  };
+  readonly parameters: Partial<Record<Named, readonly unknown[]>>;
 }
 
 /** The caller the baseline acts for. */
@@ -49,11 +51,22 @@ interface Acting {
   readonly personnelId: number;
 }
 
-/** What the sandbox's handlers run for `body` (its create and its edit of event `id`), and its list's batch. */
-async function record(schema: string, caller: Acting, id: number, body: BodySent, day: string): Promise<Recorded> {
+/**
+ * What the sandbox's handlers run for `body` (its create and its edit of event `id`), and its
+ * list's batch, on PostgreSQL or (`distributed`) on Citus.
+ */
+async function record(
+  schema: string,
+  caller: Acting,
+  id: number,
+  body: BodySent,
+  day: string,
+  distributed: boolean,
+): Promise<Recorded> {
   const seen: CompiledQuery[] = [];
-  // one row that every statement's reader takes: an id, a revision, an event record's columns
+  // one row that every statement's reader takes: whether Citus is there, an id, a revision, an event record's columns
   const row = {
+    citus: distributed,
     id,
     last_event_id: id,
     events_revision: 1,
@@ -81,43 +94,51 @@ async function record(schema: string, caller: Acting, id: number, body: BodySent
     releaseConnection: async () => undefined,
     destroy: async () => undefined,
   };
-  const db = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => driver,
-      createIntrospector: (kysely) => new PostgresIntrospector(kysely),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  }).withSchema(schema);
+  const db = (
+    await markDistributed(
+      new Kysely<Database>({
+        dialect: {
+          createAdapter: () => new PostgresAdapter(),
+          createDriver: () => driver,
+          createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+          createQueryCompiler: () => new PostgresQueryCompiler(),
+        },
+      }),
+    )
+  ).withSchema(schema);
+  seen.length = 0;
   const context = { db, fileUrl: () => "", now: () => new Date(`${day}T12:00:00Z`) };
   const who = { ...caller, name: "" };
   const { event_id: _, ...createBody } = body;
   await createEvent(context, who, createBody);
   await updateEvent(context, who, String(id), body);
   await listEvents(context, who);
-  const [createId, createInsert, update, , list] = seen;
-  if (
-    createId === undefined ||
-    createInsert === undefined ||
-    update === undefined ||
-    list === undefined ||
-    seen.length !== 5
-  )
-    throw new Error(`the sandbox ran ${seen.length} statements for a create, an edit and a list, not 5`);
-  return {
-    texts: { createId: createId.sql, createInsert: createInsert.sql, update: update.sql, list: list.sql },
-    parameters: {
-      createId: createId.parameters,
-      createInsert: createInsert.parameters,
-      update: update.parameters,
-    },
-  };
+  const names: readonly Named[] = distributed ? ["createId", "createInsert", "update"] : ["create", "update"];
+  // the list's batch follows its revision's read
+  const list = seen[names.length + 1];
+  if (list === undefined || seen.length !== names.length + 2)
+    throw new Error(
+      `the sandbox ran ${seen.length} statements for a create, an edit and a list, not ${names.length + 2}`,
+    );
+  const texts: Record<string, string> = { list: list.sql };
+  const parameters: Partial<Record<Named, readonly unknown[]>> = {};
+  names.forEach((name, i) => {
+    texts[name] = seen[i]?.sql ?? "";
+    parameters[name] = seen[i]?.parameters ?? [];
+  });
+  return { texts: texts as unknown as StatementTexts, parameters };
 }
 
-/** The sandbox's texts in `schema`. */
-export async function sandboxStatementTexts(schema: string): Promise<StatementTexts> {
-  return (await record(schema, { companyId: 1, personnelId: 1 }, 1, { name: "", date: "", venue: {} }, "2026-01-01"))
-    .texts;
+/** The sandbox's texts in `schema`, on PostgreSQL or (`distributed`) on Citus. */
+export async function sandboxStatementTexts(schema: string, distributed: boolean): Promise<StatementTexts> {
+  const caller = { companyId: 1, personnelId: 1 };
+  return (await record(schema, caller, 1, { name: "", date: "", venue: {} }, "2026-01-01", distributed)).texts;
+}
+
+/** The parameters of the sandbox's create in one statement, by hand. */
+export function createParameters(caller: Acting, body: BodySent, day: string): unknown[] {
+  // the insert's without the id, which the statement takes from the company's row
+  return [...createIdParameters(caller, body), ...createInsertParameters(caller, 0, body, day).slice(1)];
 }
 
 /** The parameters of the sandbox's first statement of a create (the company's next id), by hand. */
@@ -217,21 +238,23 @@ export async function checkParameters(): Promise<void> {
       custom_fields_text: [{ key: "K", value: "x" }],
     },
   ];
-  for (const body of bodies) {
-    const { parameters } = await record("sandbox", caller, 12, body, "2026-01-01");
-    const hand = {
-      createId: createIdParameters(caller, body),
-      createInsert: createInsertParameters(caller, 12, body, "2026-01-01"),
-      update: updateParameters(caller, 12, body),
-    };
-    for (const statement of ["createId", "createInsert", "update"] as const) {
-      const [ours, theirs] = [JSON.stringify(hand[statement]), JSON.stringify(parameters[statement])];
-      if (ours !== theirs)
-        throw new Error(
-          `the baseline's parameters of ${statement} differ from the sandbox's for ${JSON.stringify(body)}:\n baseline ${ours}\n sandbox  ${theirs}`,
-        );
+  for (const body of bodies)
+    for (const distributed of [false, true]) {
+      const { parameters } = await record("sandbox", caller, 12, body, "2026-01-01", distributed);
+      const hand: Record<Named, unknown[]> = {
+        create: createParameters(caller, body, "2026-01-01"),
+        createId: createIdParameters(caller, body),
+        createInsert: createInsertParameters(caller, 12, body, "2026-01-01"),
+        update: updateParameters(caller, 12, body),
+      };
+      for (const [statement, theirs] of Object.entries(parameters)) {
+        const ours = JSON.stringify(hand[statement as Named]);
+        if (ours !== JSON.stringify(theirs))
+          throw new Error(
+            `the baseline's parameters of ${statement} differ from the sandbox's for ${JSON.stringify(body)}:\n baseline ${ours}\n sandbox  ${JSON.stringify(theirs)}`,
+          );
+      }
     }
-  }
 }
 
 export { EVENT_BATCH };

@@ -9,6 +9,7 @@
  * whole beside its place before it is moved there (./data-directory.ts).
  */
 import { Kysely, PostgresDialect } from "kysely";
+import { markDistributed, markedLike } from "./citus.js";
 import {
   buildDirectory,
   cannotOpen,
@@ -38,7 +39,8 @@ export interface Engine {
   readonly location: DatabaseLocation;
   /**
    * the query layer of requests; each sandbox works in a schema of its own (`db.withSchema`). On a
-   * PostgreSQL server each of its statements, and its wait for a connection, is bounded (`timeout`)
+   * PostgreSQL server each of its statements, and its wait for a connection, is bounded (`timeout`);
+   * on a Citus cluster it is marked so (./citus.ts), for the statements whose form Citus decides
    */
   readonly db: Kysely<Database>;
   /**
@@ -159,10 +161,13 @@ async function openPostgres(location: DatabaseLocation & { kind: "postgres" }, t
     lock_timeout: timeout,
   });
   hearConnectionErrors(pool);
-  const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: preparingPool(pool, undefined, recoverAfterTimeouts(upkeepPool)) }),
-  });
-  const upkeep = new Kysely<Database>({ dialect: new PostgresDialect({ pool: upkeepPool }) });
+  const upkeep = await markDistributed(new Kysely<Database>({ dialect: new PostgresDialect({ pool: upkeepPool }) }));
+  const db = markedLike(
+    new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: preparingPool(pool, undefined, recoverAfterTimeouts(upkeepPool)) }),
+    }),
+    upkeep,
+  );
   return {
     location,
     db,

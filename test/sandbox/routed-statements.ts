@@ -14,6 +14,7 @@ import pg from "pg";
 import { expect } from "vitest";
 import { createSandboxHandlers } from "../../sandbox/service/handlers.js";
 import { createKeyBook } from "../../sandbox/service/keys.js";
+import { markDistributed } from "../../sandbox/store/citus.js";
 import type { Database } from "../../sandbox/store/database.js";
 import { call, download, HARBOR, NOW, SUMMIT } from "./support.js";
 
@@ -64,7 +65,10 @@ export async function remoteCommandsOfEveryOperation(url: string, schema: string
         heard.push({ command: notice.message.slice("issuing ".length), node });
     }),
   );
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }).withSchema(schema);
+  // marked as the sandbox's engine marks a Citus cluster's query layer
+  const db = (await markDistributed(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }))).withSchema(
+    schema,
+  );
   const { buildSandboxServer } = await import("../../sandbox/server.js");
   let fileUrl = "";
   const context = { db, fileUrl: () => fileUrl, now: () => NOW };
