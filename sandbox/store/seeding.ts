@@ -10,9 +10,26 @@ import { COMPANY_TABLES, type Database } from "./database.js";
 import { keyDigest, keySecret } from "./key-digests.js";
 import { isDatabaseBusy } from "./outage.js";
 
-/** Whether the schema holds no company yet (a new database, to be seeded). */
+/**
+ * Whether the schema holds no company yet (a new database, to be seeded). A schema seeded once
+ * says so in its settings, which the start reads alone: on Citus they are a reference table, on
+ * every node, where the companies are spread over the workers, so a start reads no worker's shard
+ * and starts while one is down. Only a schema without that setting (a new one, or one seeded before
+ * the setting was kept) has its companies read.
+ */
 export async function isEmpty(db: Kysely<Database> | Transaction<Database>): Promise<boolean> {
+  if ((await storedSeedDigest(db)) !== undefined) return false;
   return (await db.selectFrom("companies").select("company_id").limit(1).executeTakeFirst()) === undefined;
+}
+
+/** The digest of the seed the schema was last loaded from, as its settings hold it. */
+async function storedSeedDigest(db: Kysely<Database> | Transaction<Database>): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("sandbox_settings")
+    .select("value")
+    .where("name", "=", SEED_DIGEST)
+    .executeTakeFirst();
+  return row?.value;
 }
 
 /**
@@ -42,12 +59,7 @@ async function seedDigest(seed: Seed): Promise<string> {
 
 /** Whether the schema's data was last loaded from `seed` (by a start or a reset, whatever was written since). */
 export async function loadedFrom(db: Kysely<Database>, seed: Seed): Promise<boolean> {
-  const row = await db
-    .selectFrom("sandbox_settings")
-    .select("value")
-    .where("name", "=", SEED_DIGEST)
-    .executeTakeFirst();
-  return row?.value === (await seedDigest(seed));
+  return (await storedSeedDigest(db)) === (await seedDigest(seed));
 }
 
 /** The first key of the seeding lock (the second is the schema's hash): "seed" in ASCII. */
