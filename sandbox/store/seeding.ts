@@ -5,7 +5,7 @@
  */
 import { type Kysely, sql, type Transaction } from "kysely";
 import { CREDENTIAL_TYPE_FIELDS, type Seed, type SeedCompany } from "../seed/seed.js";
-import { onCitus } from "./citus.js";
+import { FOLLOW_MS, follow, onCitus, onCitusWorker } from "./citus.js";
 import { COMPANY_TABLES, type Database } from "./database.js";
 import { keyDigest, keySecret } from "./key-digests.js";
 import { isDatabaseBusy } from "./outage.js";
@@ -40,6 +40,15 @@ async function storedSeedDigest(db: Kysely<Database> | Transaction<Database>): P
  */
 export async function seedIfEmpty(db: Kysely<Database>, schema: string, seed: Seed): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
+  // the seeding lock holds on one node: on a Citus worker the coordinator's process seeds
+  if (await onCitusWorker(db)) {
+    await follow(
+      async () => !(await isEmpty(db)),
+      () =>
+        `the sandbox's schema "${schema}" holds no data on this Citus worker after ${FOLLOW_MS / 1000} s: it is seeded on the coordinator, so start a sandbox process with DATABASE_URL naming the coordinator first`,
+    );
+    return false;
+  }
   return db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(${SEED_LOCK}, hashtext(${schema}))`.execute(tx);
     if (!(await isEmpty(tx))) return false;
