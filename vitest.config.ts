@@ -13,6 +13,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const LONGEST_FIRST = [
   "package/package",
   "sandbox/citus",
+  "sandbox/citus-faults",
   "corpus/stripe",
   "corpus/openai",
   "sandbox/first-start",

@@ -300,17 +300,21 @@ async function driverRate(db: Kysely<Database>, seconds: number): Promise<number
   const started = performance.now();
   const worker = async (): Promise<void> => {
     while (performance.now() < deadline) {
-      await insertWithNextId(db, HARBOR, "last_event_id", "events", "id", {
-        company_id: HARBOR,
-        name: `Driver ${done}`,
-        date: "2024-04-20",
-        created: "2026-11-25",
-        admin_origin: DANA,
-        venue_id: 318,
-        custom_fields: JSON.stringify([{ name: "Round", value: String(done) }]),
-      })
-        .returning("id")
-        .executeTakeFirstOrThrow();
+      await insertWithNextId(
+        db,
+        HARBOR,
+        "last_event_id",
+        { table: "events", idColumn: "id", returned: ["id"] },
+        {
+          company_id: HARBOR,
+          name: `Driver ${done}`,
+          date: "2024-04-20",
+          created: "2026-11-25",
+          admin_origin: DANA,
+          venue_id: 318,
+          custom_fields: JSON.stringify([{ name: "Round", value: String(done) }]),
+        },
+      );
       done += 1;
     }
   };

@@ -19,12 +19,13 @@ import {
 import type { SandboxLogger } from "./logging.js";
 import { checkSeed, readSeedFile } from "./seed/load-seed.js";
 import { DEMO_SEED, type Seed, seedKeys } from "./seed/seed.js";
+import { budgetFor, CompanyBudgets, shareByCompany } from "./service/budget.js";
 import type { ServiceContext } from "./service/context.js";
 import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
 import type { Database } from "./store/database.js";
 import { DirectoryInUseError } from "./store/directory-lock.js";
-import { type DatabaseLocation, parseLocation, peerError, requirePeer } from "./store/engine.js";
+import { type DatabaseLocation, DEFAULT_TIMEOUT_MS, parseLocation, peerError, requirePeer } from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { requestReset, serveResets } from "./store/lock-channel.js";
 import { dropSchema, isCurrent, migrate, SCHEMA_NAME } from "./store/migrations.js";
@@ -67,6 +68,13 @@ export interface SandboxOptions {
    * terminal, which would otherwise see nothing until the server listens. By default, nothing.
    */
   readonly onProgress?: (step: string) => void;
+  /**
+   * On a PostgreSQL server, the most a request may wait for the database, in milliseconds (default
+   * 3000): each statement, and each wait for a lock, a node or a connection, is cancelled past it,
+   * and the request answered 503 with `Retry-After`, nothing of it kept (`SANDBOX_TIMEOUT` of
+   * `npm start`, in seconds).
+   */
+  readonly timeout?: number;
 }
 
 /** A running sandbox. */
@@ -107,6 +115,7 @@ export interface Sandbox {
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const location = parseLocation(options.database ?? "memory");
+  const timeout = timeoutOf(options);
   const seed = await resolveSeed(options.seed);
   const { schema, kept } = schemaFor(location, options.schema);
   const host = options.host ?? "127.0.0.1";
@@ -121,20 +130,22 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const prepare = async (db: Kysely<Database>): Promise<void> => {
     seededNew = await prepareSchema(db, schema, seed, progress);
   };
-  const { engine, release } = await acquireEngine(location, { prepare, ...(progress ? { progress } : {}) });
+  const { engine, release } = await acquireEngine(location, { prepare, ...timeout, ...(progress ? { progress } : {}) });
   let served: Served | undefined;
   try {
     const { buildSandboxServer } = await serverModule;
-    const loaded = (await prepareSchema(engine.db, schema, seed, progress)) || seededNew;
+    const loaded = (await prepareSchema(engine.upkeep, schema, seed, progress)) || seededNew;
     const db = engine.db.withSchema(schema);
+    const upkeep = engine.upkeep.withSchema(schema);
     const seeded = loaded || (await loadedFrom(db, seed));
-    const live = await serve(buildSandboxServer, { db, seed, seeded, host, port, options });
+    const budgets = new CompanyBudgets(budgetFor(timeout.timeout ?? DEFAULT_TIMEOUT_MS));
+    const live = await serve(buildSandboxServer, { db, upkeep, budgets, seed, seeded, host, port, options });
     served = live;
     const stopServingResets = serveResetsOf(location, schema, live);
     return sandboxOf(live, { seed, seeded, schema, kept, engine, release, stopServingResets }, options);
   } catch (error) {
     await served?.server.close();
-    if (!kept) await dropSchema(engine.db, schema).catch(() => undefined);
+    if (!kept) await dropSchema(engine.upkeep, schema).catch(() => undefined);
     await release();
     throw peerError(error);
   }
@@ -147,7 +158,7 @@ interface Held {
   readonly schema: string;
   /** the schema outlives the sandbox (a data directory's, or one named in the options) */
   readonly kept: boolean;
-  readonly engine: { readonly db: Kysely<Database>; readonly description: string };
+  readonly engine: { readonly upkeep: Kysely<Database>; readonly description: string };
   readonly release: () => Promise<void>;
   readonly stopServingResets: () => void;
 }
@@ -167,13 +178,13 @@ function sandboxOf(live: Served, held: Held, options: SandboxOptions): Sandbox {
     schema,
     description: `${engine.description}, schema ${schema}`,
     reset: async () => {
-      await resetTo(live.db, schema, seed);
+      await resetTo(live.upkeep, schema, seed);
       live.keys.forget();
     },
     close: once(async () => {
       held.stopServingResets();
       await closeServer(live.server);
-      if (!held.kept) await dropSchema(engine.db, schema);
+      if (!held.kept) await dropSchema(engine.upkeep, schema);
       await held.release();
     }),
   };
@@ -183,7 +194,8 @@ function sandboxOf(live: Served, held: Held, options: SandboxOptions): Sandbox {
 interface Served {
   readonly server: FastifyInstance;
   readonly origin: string;
-  readonly db: Kysely<Database>;
+  /** the schema's query layer of the sandbox's upkeep (resets) */
+  readonly upkeep: Kysely<Database>;
   readonly handlers: Handlers<Caller>;
   readonly keys: ReturnType<typeof createKeyBook>;
 }
@@ -191,6 +203,9 @@ interface Served {
 /** What the server of a sandbox is built from. */
 interface ServeInput {
   readonly db: Kysely<Database>;
+  readonly upkeep: Kysely<Database>;
+  /** each company's share of the sandbox */
+  readonly budgets: CompanyBudgets;
   readonly seed: Seed;
   readonly seeded: boolean;
   readonly host: string;
@@ -201,16 +216,18 @@ interface ServeInput {
 /** Builds the sandbox's server over its schema and listens; one that cannot listen is closed. */
 async function serve(
   buildSandboxServer: typeof import("./server.js")["buildSandboxServer"],
-  { db, seed, seeded, host, port, options }: ServeInput,
+  { db, upkeep, budgets, seed, seeded, host, port, options }: ServeInput,
 ): Promise<Served> {
   let fileUrl = options.fileUrl ?? "";
   const context: ServiceContext = { db, fileUrl: () => fileUrl, now: options.now ?? (() => new Date()) };
   const keys = createKeyBook(db, { keys: options.apiKeys ?? [], as: seed.companies[0]?.api_keys[0]?.key ?? "" });
-  const handlers = answerOutages(createSandboxHandlers(context));
+  const shared = shareByCompany(createSandboxHandlers(context), keys.authenticate, budgets);
+  const handlers = answerOutages(shared.handlers);
   const filePath = options.fileUrl === undefined ? "/files" : new URL(options.fileUrl).pathname;
   const server = await buildSandboxServer({
     handlers,
     keys,
+    shares: shared,
     context,
     filePath,
     logger: options.logger ?? false,
@@ -223,7 +240,7 @@ async function serve(
     });
     const origin = reachableOrigin(address);
     if (options.fileUrl === undefined) fileUrl = `${origin}/files`;
-    return { server, origin, db, handlers, keys };
+    return { server, origin, upkeep, handlers, keys };
   } catch (error) {
     await server.close();
     throw error;
@@ -237,7 +254,7 @@ async function serve(
 function serveResetsOf(location: DatabaseLocation, schema: string, served: Served): () => void {
   if (location.kind !== "directory") return () => undefined;
   return serveResets(location.path, schema, async (sent) => {
-    await resetTo(served.db, schema, checkSeed(sent, "the seed sent by sandbox:reset"));
+    await resetTo(served.upkeep, schema, checkSeed(sent, "the seed sent by sandbox:reset"));
     served.keys.forget();
     served.server.log.info("reset to the seed sent by sandbox:reset");
   });
@@ -249,7 +266,9 @@ function serveResetsOf(location: DatabaseLocation, schema: string, served: Serve
  * asked through the directory's lock, so that it goes on serving the new data. Answers what it
  * did, for the command to print.
  */
-export async function resetSandbox(options: Pick<SandboxOptions, "database" | "seed" | "schema">): Promise<string> {
+export async function resetSandbox(
+  options: Pick<SandboxOptions, "database" | "seed" | "schema" | "timeout">,
+): Promise<string> {
   const location = parseLocation(options.database ?? "memory");
   const seed = await resolveSeed(options.seed);
   const { schema } = schemaFor(location, options.schema);
@@ -257,7 +276,7 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
   const prepare = (db: Kysely<Database>) => prepareSchema(db, schema, seed);
   let acquired: Awaited<ReturnType<typeof acquireEngine>>;
   try {
-    acquired = await acquireEngine(location, { prepare, replaceBroken: true });
+    acquired = await acquireEngine(location, { prepare, replaceBroken: true, ...timeoutOf(options) });
   } catch (error) {
     if (location.kind !== "directory" || !(error instanceof DirectoryInUseError)) throw error;
     const holder = await requestReset(location.path, schema, seed);
@@ -265,8 +284,8 @@ export async function resetSandbox(options: Pick<SandboxOptions, "database" | "s
   }
   const { engine, release } = acquired;
   try {
-    await migrate(engine.db, schema);
-    await resetTo(engine.db.withSchema(schema), schema, seed);
+    await migrate(engine.upkeep, schema);
+    await resetTo(engine.upkeep.withSchema(schema), schema, seed);
     return `${engine.notice === undefined ? "" : `${engine.notice}\n`}reset ${engine.description}, schema ${schema}: ${loaded(seed)}`;
   } finally {
     await release();
@@ -286,6 +305,20 @@ export async function prepareSchema(
   if (progress !== undefined && !(await isCurrent(db, schema))) progress(`migrating the schema ${schema}`);
   await migrate(db, schema);
   return seedIfEmpty(db.withSchema(schema), schema, seed, () => progress?.(`loading ${seedName(seed)}`));
+}
+
+/** The longest bound a sandbox takes: 10 minutes. */
+const MOST_TIMEOUT_MS = 600_000;
+
+/** The engine's `timeout` option of the sandbox's, checked: a number of milliseconds above 0. */
+function timeoutOf(options: Pick<SandboxOptions, "timeout">): { timeout?: number } {
+  const timeout = options.timeout;
+  if (timeout === undefined) return {};
+  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > MOST_TIMEOUT_MS)
+    throw new Error(
+      `the timeout ${JSON.stringify(timeout)} is not one the sandbox takes: give milliseconds above 0 and at most ${MOST_TIMEOUT_MS} (10 minutes)`,
+    );
+  return { timeout: Math.max(1, Math.round(timeout)) };
 }
 
 /** What a reset loaded, for its message. */

@@ -21,6 +21,7 @@ import {
 import document from "workforce-scheduling-api/spec" with { type: "json" };
 import type { SandboxLogger } from "./logging.js";
 import type { SeedKey } from "./seed/seed.js";
+import type { SharedSandbox } from "./service/budget.js";
 import type { ServiceContext } from "./service/context.js";
 import { readStoredFile } from "./service/files.js";
 import type { Caller, KeyBook } from "./service/keys.js";
@@ -30,6 +31,12 @@ import { outageProblem } from "./store/outage.js";
 export interface SandboxServerOptions {
   readonly handlers: Handlers<Caller>;
   readonly keys: KeyBook;
+  /**
+   * each company's share of the sandbox: its key hook (a caller's request waits for its company's
+   * turn before its body is read), and the end of each request's turn when its answer is sent or its
+   * client gone; without it, the key book's hook alone
+   */
+  readonly shares?: Pick<SharedSandbox, "authenticate" | "finished">;
   readonly context: ServiceContext;
   /** the path the stored files are served under ("/files") */
   readonly filePath: string;
@@ -44,10 +51,17 @@ export interface SandboxServerOptions {
 export async function buildSandboxServer(options: SandboxServerOptions): Promise<FastifyInstance> {
   const app = await buildServer<Caller>({
     handlers: answerPreferred(options.handlers, document),
-    authenticate: options.keys.authenticate,
+    authenticate: options.shares?.authenticate ?? options.keys.authenticate,
     logger: options.logger,
     ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
   });
+  const finished = options.shares?.finished;
+  // the response's close comes whether it was sent or its connection went first
+  if (finished !== undefined)
+    app.addHook("onRequest", (request, reply, done) => {
+      reply.raw.once("close", () => finished(request));
+      done();
+    });
   await registerDocs(app, withDemoKeys(document, options.demoKeys ?? []));
   registerFiles(app, options);
   return app;

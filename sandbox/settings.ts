@@ -9,6 +9,7 @@
  * - FILE_URL: the URL prefix of stored files in answers (default: this server's own /files)
  * - `--port N` and `--host ADDRESS`, else PORT and HOST: where the server listens (default 127.0.0.1:3000)
  * - API_KEYS: comma-separated keys accepted besides the seed's, as the seed's first key
+ * - SANDBOX_TIMEOUT: on PostgreSQL, the seconds a request may wait for the database (default 3)
  *
  * A value the sandbox cannot use, and an option it does not take, is refused with what it accepts,
  * before anything is opened.
@@ -41,7 +42,19 @@ export function settingsFrom(env: NodeJS.ProcessEnv, argv: readonly string[] = [
     host,
     port,
     ...apiKeysOf(env.API_KEYS),
+    ...timeoutOf(env.SANDBOX_TIMEOUT),
   };
+}
+
+/** SANDBOX_TIMEOUT, seconds (a decimal number above 0, at most 600), as the option's milliseconds. */
+function timeoutOf(raw: string | undefined): { timeout?: number } {
+  if (raw === undefined || raw.trim() === "") return {};
+  const seconds = Number(raw.trim());
+  if (!/^\d*\.?\d+$/.test(raw.trim()) || !(seconds > 0) || seconds > 600)
+    throw new Error(
+      `SANDBOX_TIMEOUT must be the seconds a request may wait for the database, above 0 and at most 600 (for example 3 or 0.5), not ${JSON.stringify(raw)}`,
+    );
+  return { timeout: Math.max(1, Math.round(seconds * 1000)) };
 }
 
 /** API_KEYS, comma-separated, as the option (none when unset or empty). */

@@ -18,11 +18,18 @@ import {
 } from "kysely";
 import type { EventUpdate } from "../../generated/types.js";
 import { createEvent, customFields, EVENT_BATCH, listEvents, updateEvent } from "../../sandbox/service/events.js";
+import { markDistributed } from "../../sandbox/store/citus.js";
 import type { Database } from "../../sandbox/store/database.js";
 
-/** The texts of `POST /events`, `PATCH /events/{id}` and a batch of `GET /events`. */
+/**
+ * The texts of `POST /events`, `PATCH /events/{id}` and a batch of `GET /events`. A create is one
+ * statement (`create`); on Citus it is two in one transaction (`createId`, the company's next id,
+ * then `createInsert`), as sandbox/store/ids.ts says why.
+ */
 export interface StatementTexts {
-  readonly create: string;
+  readonly create?: string;
+  readonly createId?: string;
+  readonly createInsert?: string;
   readonly update: string;
   readonly list: string;
 }
@@ -30,9 +37,12 @@ export interface StatementTexts {
 /** A write body, as both schemas let it be. */
 export type BodySent = EventUpdate;
 
+/** The statements recorded, by name. */
+type Named = "create" | "createId" | "createInsert" | "update";
+
 interface Recorded {
   readonly texts: StatementTexts;
-  readonly parameters: { readonly create: readonly unknown[]; readonly update: readonly unknown[] };
+  readonly parameters: Partial<Record<Named, readonly unknown[]>>;
 }
 
 /** The caller the baseline acts for. */
@@ -41,11 +51,31 @@ interface Acting {
   readonly personnelId: number;
 }
 
-/** What the sandbox's handlers run for `body` (its create and its edit of event `id`), and its list's batch. */
-async function record(schema: string, caller: Acting, id: number, body: BodySent, day: string): Promise<Recorded> {
+/**
+ * What the sandbox's handlers run for `body` (its create and its edit of event `id`), and its
+ * list's batch, on PostgreSQL or (`distributed`) on Citus.
+ */
+async function record(
+  schema: string,
+  caller: Acting,
+  id: number,
+  body: BodySent,
+  day: string,
+  distributed: boolean,
+): Promise<Recorded> {
   const seen: CompiledQuery[] = [];
-  // one row that every statement's reader takes: an id, a revision, an event record's columns
-  const row = { id, events_revision: 1, name: "", date: "", event_id: null, client_id: null, created: day };
+  // one row that every statement's reader takes: whether Citus is there, an id, a revision, an event record's columns
+  const row = {
+    citus: distributed,
+    id,
+    last_event_id: id,
+    events_revision: 1,
+    name: "",
+    date: "",
+    event_id: null,
+    client_id: null,
+    created: day,
+  };
   const connection: DatabaseConnection = {
     executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
       seen.push(query);
@@ -64,46 +94,67 @@ async function record(schema: string, caller: Acting, id: number, body: BodySent
     releaseConnection: async () => undefined,
     destroy: async () => undefined,
   };
-  const db = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => driver,
-      createIntrospector: (kysely) => new PostgresIntrospector(kysely),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  }).withSchema(schema);
+  const db = (
+    await markDistributed(
+      new Kysely<Database>({
+        dialect: {
+          createAdapter: () => new PostgresAdapter(),
+          createDriver: () => driver,
+          createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+          createQueryCompiler: () => new PostgresQueryCompiler(),
+        },
+      }),
+    )
+  ).withSchema(schema);
+  seen.length = 0;
   const context = { db, fileUrl: () => "", now: () => new Date(`${day}T12:00:00Z`) };
   const who = { ...caller, name: "" };
   const { event_id: _, ...createBody } = body;
   await createEvent(context, who, createBody);
   await updateEvent(context, who, String(id), body);
   await listEvents(context, who);
-  const [create, update, , list] = seen;
-  if (create === undefined || update === undefined || list === undefined || seen.length !== 4)
-    throw new Error(`the sandbox ran ${seen.length} statements for a create, an edit and a list, not 4`);
-  return {
-    texts: { create: create.sql, update: update.sql, list: list.sql },
-    parameters: { create: create.parameters, update: update.parameters },
-  };
+  const names: readonly Named[] = distributed ? ["createId", "createInsert", "update"] : ["create", "update"];
+  // the list's batch follows its revision's read
+  const list = seen[names.length + 1];
+  if (list === undefined || seen.length !== names.length + 2)
+    throw new Error(
+      `the sandbox ran ${seen.length} statements for a create, an edit and a list, not ${names.length + 2}`,
+    );
+  const texts: Record<string, string> = { list: list.sql };
+  const parameters: Partial<Record<Named, readonly unknown[]>> = {};
+  names.forEach((name, i) => {
+    texts[name] = seen[i]?.sql ?? "";
+    parameters[name] = seen[i]?.parameters ?? [];
+  });
+  return { texts: texts as unknown as StatementTexts, parameters };
 }
 
-/** The sandbox's texts in `schema`. */
-export async function sandboxStatementTexts(schema: string): Promise<StatementTexts> {
-  return (await record(schema, { companyId: 1, personnelId: 1 }, 1, { name: "", date: "", venue: {} }, "2026-01-01"))
-    .texts;
+/** The sandbox's texts in `schema`, on PostgreSQL or (`distributed`) on Citus. */
+export async function sandboxStatementTexts(schema: string, distributed: boolean): Promise<StatementTexts> {
+  const caller = { companyId: 1, personnelId: 1 };
+  return (await record(schema, caller, 1, { name: "", date: "", venue: {} }, "2026-01-01", distributed)).texts;
 }
 
-/** The parameters of the sandbox's create statement, by hand. */
+/** The parameters of the sandbox's create in one statement, by hand. */
 export function createParameters(caller: Acting, body: BodySent, day: string): unknown[] {
+  // the insert's without the id, which the statement takes from the company's row
+  return [...createIdParameters(caller, body), ...createInsertParameters(caller, 0, body, day).slice(1)];
+}
+
+/** The parameters of the sandbox's first statement of a create (the company's next id), by hand. */
+export function createIdParameters(caller: Acting, body: BodySent): unknown[] {
+  const company = caller.companyId;
+  // the company's events revision and its last event id, each one up
+  return [1, 1, company, ...guard(company, placeOf(body).venueId, body.client_id ?? null)];
+}
+
+/** The parameters of the sandbox's insert of a create, the event's id `id`, by hand. */
+export function createInsertParameters(caller: Acting, id: number, body: BodySent, day: string): unknown[] {
   const company = caller.companyId;
   const place = placeOf(body);
   const client = body.client_id ?? null;
   return [
-    // the company's events revision and its last event id, each one up
-    1,
-    1,
-    company,
-    ...guard(company, place.venueId, client),
+    id,
     company,
     body.name,
     body.date,
@@ -187,15 +238,23 @@ export async function checkParameters(): Promise<void> {
       custom_fields_text: [{ key: "K", value: "x" }],
     },
   ];
-  for (const body of bodies) {
-    const { parameters } = await record("sandbox", caller, 12, body, "2026-01-01");
-    const create = JSON.stringify(createParameters(caller, body, "2026-01-01"));
-    const update = JSON.stringify(updateParameters(caller, 12, body));
-    if (create !== JSON.stringify(parameters.create) || update !== JSON.stringify(parameters.update))
-      throw new Error(
-        `the baseline's parameters differ from the sandbox's for ${JSON.stringify(body)}:\n create ${create}\n sandbox ${JSON.stringify(parameters.create)}\n update ${update}\n sandbox ${JSON.stringify(parameters.update)}`,
-      );
-  }
+  for (const body of bodies)
+    for (const distributed of [false, true]) {
+      const { parameters } = await record("sandbox", caller, 12, body, "2026-01-01", distributed);
+      const hand: Record<Named, unknown[]> = {
+        create: createParameters(caller, body, "2026-01-01"),
+        createId: createIdParameters(caller, body),
+        createInsert: createInsertParameters(caller, 12, body, "2026-01-01"),
+        update: updateParameters(caller, 12, body),
+      };
+      for (const [statement, theirs] of Object.entries(parameters)) {
+        const ours = JSON.stringify(hand[statement as Named]);
+        if (ours !== JSON.stringify(theirs))
+          throw new Error(
+            `the baseline's parameters of ${statement} differ from the sandbox's for ${JSON.stringify(body)}:\n baseline ${ours}\n sandbox  ${JSON.stringify(theirs)}`,
+          );
+      }
+    }
 }
 
 export { EVENT_BATCH };

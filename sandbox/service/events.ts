@@ -118,10 +118,10 @@ async function eventBatch(db: Db, companyId: number, after: number, limit: numbe
 
 /**
  * Stores a new event and answers its ID (201), the company's next, or 422 for references that
- * name nothing. The common case is one statement: the company's row, guarded by the references
- * the event makes (the venue, the client), takes its next event id and a new revision of its
- * events, and the insert takes that id (sandbox/store/events.ts). Only when the guard holds it
- * back are the references read again, to say which names nothing.
+ * name nothing. The common case is one transaction of two statements: the company's row, guarded
+ * by the references the event makes (the venue, the client), takes its next event id and a new
+ * revision of its events, and the insert takes that id (sandbox/store/events.ts). Only when the
+ * guard holds it back are the references read again, to say which names nothing.
  */
 export async function createEvent(
   context: ServiceContext,

@@ -6,7 +6,7 @@ import type { Caller } from "./keys.js";
 
 /**
  * Stores a venue of the caller's company and answers it with its new `venue_id`, the company's
- * next (`saved` defaults to 0). One statement: the company's counter and the insert.
+ * next (`saved` defaults to 0). One transaction: the company's counter, then the insert.
  */
 export async function createVenue(
   context: ServiceContext,

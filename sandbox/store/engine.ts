@@ -12,6 +12,7 @@
  */
 import { setFlagsFromString } from "node:v8";
 import { Kysely, PostgresDialect } from "kysely";
+import { markDistributed, markedLike } from "./citus.js";
 import {
   buildDirectory,
   cannotOpen,
@@ -29,6 +30,7 @@ import { lockDirectory } from "./directory-lock.js";
 import { loadImage } from "./image.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import { preparingPool } from "./prepared-statements.js";
+import { recoverAfterTimeouts } from "./recovery.js";
 
 /** Where the data lives: in memory, in a PGlite data directory, or on a PostgreSQL server. */
 export type DatabaseLocation =
@@ -39,8 +41,17 @@ export type DatabaseLocation =
 /** An open database: the query layer over it, and how to close it. */
 export interface Engine {
   readonly location: DatabaseLocation;
-  /** the query layer; each sandbox works in a schema of its own (`db.withSchema`) */
+  /**
+   * the query layer of requests; each sandbox works in a schema of its own (`db.withSchema`). On a
+   * PostgreSQL server each of its statements, and its wait for a connection, is bounded (`timeout`);
+   * on a Citus cluster it is marked so (./citus.ts), for the statements whose form Citus decides
+   */
   readonly db: Kysely<Database>;
+  /**
+   * the query layer of the sandbox's own upkeep, with no bound on a statement: migrations, seeding,
+   * resets, a schema dropped (the same as `db` on the embedded engine)
+   */
+  readonly upkeep: Kysely<Database>;
   /** for messages: "PGlite in memory", "PGlite in .data/sandbox", "PostgreSQL at 127.0.0.1:5432/app" */
   readonly description: string;
   /** what opening it did that its user should hear of (a broken data directory moved aside) */
@@ -101,38 +112,78 @@ export interface OpenOptions {
   readonly replaceBroken?: boolean;
   /** Told, in a line, of each step that can take seconds (making a database or a directory) as it begins. */
   readonly progress?: (step: string) => void;
+  /**
+   * On a PostgreSQL server, the most a request's statement may wait, in milliseconds, for a lock, a
+   * node or a connection (default DEFAULT_TIMEOUT_MS): past it the statement is cancelled, its
+   * transaction rolled back, and the request answered 503.
+   */
+  readonly timeout?: number;
 }
+
+/** The bound of a request's statements on a PostgreSQL server, by default: 3 s. */
+export const DEFAULT_TIMEOUT_MS = 3000;
 
 /** Opens the database at `location`. */
 export async function openEngine(location: DatabaseLocation, options: OpenOptions = {}): Promise<Engine> {
-  if (location.kind === "postgres") return openPostgres(location);
+  if (location.kind === "postgres") return openPostgres(location, options.timeout ?? DEFAULT_TIMEOUT_MS);
   return openEmbedded(location, options);
 }
 
-/** How long a request waits for a connection to PostgreSQL before it is answered 503. */
+/** How long the first connection to PostgreSQL, and one of the upkeep's, may take. */
 const CONNECT_TIMEOUT_MS = 5000;
 
-async function openPostgres(location: DatabaseLocation & { kind: "postgres" }): Promise<Engine> {
+/** The connections of a PostgreSQL server's pool of requests. */
+const POOL_SIZE = 10;
+
+/**
+ * Two pools on a PostgreSQL server: the requests', whose statements (`statement_timeout`) and
+ * lock waits (`lock_timeout`) are bounded by `timeout`, as is a request's wait for one of its
+ * connections, so that a held lock, a node that does not answer or a pool in use all end in a 503
+ * within the bound, never a hang; and the upkeep's, unbounded, for the migrations, the seed and
+ * resets, which may wait for one another and take longer on a large database.
+ */
+async function openPostgres(location: DatabaseLocation & { kind: "postgres" }, timeout: number): Promise<Engine> {
   const { default: pg } = await requirePeer("pg", () => import("pg"));
-  // A server that does not answer fails a request after CONNECT_TIMEOUT_MS (a 503), never hangs it.
-  const pool = new pg.Pool({
+  const common = {
     connectionString: location.url,
     types: { getTypeParser: numbersForInt8(pg) },
-    max: 10,
     allowExitOnIdle: true,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
-  });
-  hearConnectionErrors(pool);
+  };
+  const upkeepPool = new pg.Pool({ ...common, max: 2, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  hearConnectionErrors(upkeepPool);
   const url = new URL(location.url);
   try {
-    (await pool.connect()).release();
+    (await upkeepPool.connect()).release();
   } catch (error) {
-    await pool.end();
+    await upkeepPool.end();
     throw new Error(connectFailure(url, error), { cause: error });
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
-  return { location, db, description: `PostgreSQL at ${url.host}${url.pathname}`, close: () => db.destroy() };
+  const pool = new pg.Pool({
+    ...common,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: timeout,
+    statement_timeout: timeout,
+    lock_timeout: timeout,
+  });
+  hearConnectionErrors(pool);
+  const upkeep = await markDistributed(new Kysely<Database>({ dialect: new PostgresDialect({ pool: upkeepPool }) }));
+  const db = markedLike(
+    new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: preparingPool(pool, undefined, recoverAfterTimeouts(upkeepPool)) }),
+    }),
+    upkeep,
+  );
+  return {
+    location,
+    db,
+    upkeep,
+    description: `PostgreSQL at ${url.host}${url.pathname}`,
+    close: async () => {
+      await db.destroy();
+      await upkeep.destroy();
+    },
+  };
 }
 
 /**
@@ -374,6 +425,7 @@ function engineOver(
   return {
     location,
     db,
+    upkeep: db,
     description,
     ...(notice === undefined ? {} : { notice }),
     close: async () => {

@@ -1,6 +1,7 @@
 /**
  * The open databases of this process, shared: one embedded engine in memory for every in-memory
- * sandbox (each works in a schema of its own), one per data directory, one pool per PostgreSQL URL.
+ * sandbox (each works in a schema of its own), one per data directory, one pool per PostgreSQL URL
+ * (and bound of its statements).
  * Opening an embedded engine costs about a second; a sandbox after the first in a process only
  * creates its schema.
  *
@@ -13,7 +14,7 @@
  * loads modules again for each test file) still share the engines of the process.
  */
 import { resolve } from "node:path";
-import { type DatabaseLocation, type Engine, type OpenOptions, openEngine } from "./engine.js";
+import { type DatabaseLocation, DEFAULT_TIMEOUT_MS, type Engine, type OpenOptions, openEngine } from "./engine.js";
 
 /** How long an engine with no sandbox left stays open for the next one. */
 const GRACE_MS = 2000;
@@ -32,9 +33,10 @@ function registry(): Map<string, Shared> {
   return global[REGISTRY];
 }
 
-function keyOf(location: DatabaseLocation): string {
+function keyOf(location: DatabaseLocation, options: OpenOptions): string {
   if (location.kind === "memory") return "memory";
-  return location.kind === "directory" ? `directory:${resolve(location.path)}` : `postgres:${location.url}`;
+  if (location.kind === "directory") return `directory:${resolve(location.path)}`;
+  return `postgres:${options.timeout ?? DEFAULT_TIMEOUT_MS}:${location.url}`;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function acquireEngine(
   options: OpenOptions = {},
 ): Promise<{ engine: Engine; release: () => Promise<void> }> {
   const shared = registry();
-  const key = keyOf(location);
+  const key = keyOf(location, options);
   let entry = shared.get(key);
   if (entry === undefined) {
     const opening = openEngine(location, options);

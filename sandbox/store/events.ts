@@ -1,11 +1,14 @@
 /**
  * The statements of events: the revision of a company's events, a batch of its list, the insert
  * and the edit (each guarded by the references it makes, and each taking a new revision of the
- * company's events in its own statement), and whether an event is the company's. Each is built
+ * company's events in its own transaction: the edit in its one statement, the insert in the
+ * statement that takes the event's id, or on Citus in a statement before it), and whether an event is the company's. Each is built
  * once (./statements.ts): no text depends on what a request sends, so the service runs one text of
  * each whatever the body holds. The rules (what an event's columns hold, what a refusal says) are
  * the service's (sandbox/service/events.ts).
  */
+
+import type { Kysely } from "kysely";
 import {
   type Expression,
   expressionBuilder,
@@ -14,6 +17,7 @@ import {
   type SqlBool,
   sql,
 } from "kysely";
+import { isDistributed } from "./citus.js";
 import type { Database, Db } from "./database.js";
 import { statement } from "./statements.js";
 
@@ -66,23 +70,26 @@ export type EventInsert = Record<EventColumn, unknown> & {
   readonly guardClient: string | null;
 };
 
-/** Inserts the event when the venue and client it is guarded by are the company's; its ID, or undefined when one is not. */
-export async function insertEvent(db: Db, values: EventInsert): Promise<number | undefined> {
-  const { rows } = await INSERT_EVENT(db, values);
-  return rows[0]?.id;
+/**
+ * Inserts the event when the venue and client it is guarded by are the company's; its ID, or
+ * undefined when one is not. The company's row, when the references hold, takes its next event id
+ * and a new revision of its events (and stays locked until the insert commits), and the insert
+ * takes that id: one statement, or on Citus two in one transaction (see ./ids.ts).
+ */
+export async function insertEvent(db: Kysely<Database>, values: EventInsert): Promise<number | undefined> {
+  if (!isDistributed(db)) return (await INSERT_EVENT_IN_ONE(db, values)).rows[0]?.id;
+  return db.transaction().execute(async (tx) => {
+    const { rows } = await TAKE_EVENT_ID(db, values, tx);
+    const id = rows[0]?.last_event_id;
+    if (id !== undefined) await INSERT_EVENT(db, { ...values, id }, tx);
+    return id;
+  });
 }
 
-/** The insert: the company's row, when the references hold, gives its next event id and a new revision of its events. */
-const INSERT_EVENT = statement((db, p: EventInsert) =>
+/** The insert in one statement: the company's row, when the references hold, gives its next event id and a new revision of its events. */
+const INSERT_EVENT_IN_ONE = statement((db, p: EventInsert) =>
   db
-    .with("touched", (db) =>
-      db
-        .updateTable("companies")
-        .set((eb) => ({ events_revision: eb("events_revision", "+", 1), last_event_id: eb("last_event_id", "+", 1) }))
-        .where("company_id", "=", p.company_id as number)
-        .where(referenceGuard(p.company_id as number, p.guardVenue, p.guardClient))
-        .returning("last_event_id"),
-    )
+    .with("touched", () => takeEventId(db, p))
     .insertInto("events")
     .columns(["id", ...EVENT_COLUMNS])
     .expression((eb) =>
@@ -94,6 +101,26 @@ const INSERT_EVENT = statement((db, p: EventInsert) =>
         ]),
     )
     .returning("id"),
+);
+
+/** The company's row, when the references hold, gives its next event id and a new revision of its events. */
+const TAKE_EVENT_ID = statement((db, p: EventInsert) => takeEventId(db, p));
+
+/** The update of the company's row that gives the event's id, when the references hold. */
+function takeEventId(db: Kysely<Database>, p: EventInsert) {
+  return db
+    .updateTable("companies")
+    .set((eb) => ({ events_revision: eb("events_revision", "+", 1), last_event_id: eb("last_event_id", "+", 1) }))
+    .where("company_id", "=", p.company_id as number)
+    .where(referenceGuard(p.company_id as number, p.guardVenue, p.guardClient))
+    .returning("last_event_id");
+}
+
+/** The event's row, with the id its company's row gave. */
+const INSERT_EVENT = statement((db, p: EventInsert & { readonly id: number }) =>
+  db
+    .insertInto("events")
+    .values({ id: p.id, ...Object.fromEntries(EVENT_COLUMNS.map((column) => [column, p[column]])) } as never),
 );
 
 /** `value` sent as a parameter of the SQL type given (a parameter a select list takes has no type of its own). */

@@ -10,14 +10,13 @@ export async function insertStoredFile(
   mediaType: string,
   bytes: Buffer,
 ): Promise<number> {
-  const row = await insertWithNextId(db, companyId, "last_file_id", "stored_files", "file_id", {
-    company_id: companyId,
-    file_name: fileName,
-    media_type: mediaType,
-    bytes,
-  })
-    .returning("file_id")
-    .executeTakeFirstOrThrow();
+  const row = await insertWithNextId(
+    db,
+    companyId,
+    "last_file_id",
+    { table: "stored_files", idColumn: "file_id", returned: ["file_id"] },
+    { company_id: companyId, file_name: fileName, media_type: mediaType, bytes },
+  );
   return row.file_id;
 }
 

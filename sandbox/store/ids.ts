@@ -1,18 +1,27 @@
 /**
  * Record ids, counted per company. A company's row holds the last id it gave of each kind of
- * record (`companies.last_venue_id`, …), and an insert takes the next one in its own statement: a
- * CTE advances the counter and the insert takes its new value. So a company's ids count from 1
- * whatever other companies do, and an insert touches its own company's rows only (no table-wide
- * sequence: a database distributed by company numbers each company's records on its node).
+ * record (`companies.last_venue_id`, …), and an insert takes the next one: in one transaction, the
+ * counter's update (`update companies set last_x = last_x + 1 where company_id = $1 returning
+ * last_x`) and then the insert of the record with that id (`insert into ... values (...)`). So a
+ * company's ids count from 1 whatever other companies do, and an insert touches its own company's
+ * rows only (no table-wide sequence: a database distributed by company numbers each company's
+ * records on its node).
  *
  * The counter's update locks the company's row until the insert's transaction ends: concurrent
  * inserts of one company wait for each other there and take one id each, in turn (an update that
  * waited reads the row as the other left it), and an insert that fails gives its id back.
  *
- * The insert selects its row from the CTE (`insert ... select`), never a subquery in `values`,
- * which Citus refuses: so the one statement runs on the one node holding the company.
+ * On Citus (a query layer marked so, ./citus.ts) that is two statements in one transaction: each
+ * names the company, so Citus sends each whole to the company's worker (a router query, one
+ * task), and the transaction runs and commits on that one worker, in one phase. One statement
+ * taking the id in a CTE (`with next_id as (update ...) insert ... select ... from next_id`) Citus
+ * runs in steps (the update on the worker, its row pulled to the coordinator and copied back for
+ * the insert) and commits with two phases (`PREPARE TRANSACTION`, `COMMIT PREPARED`), for one row
+ * on one node. Elsewhere (PostgreSQL, PGlite) it is that one statement: one round trip, where the
+ * transaction of two takes four (`BEGIN`, the update, the insert, `COMMIT`).
  */
-import { sql } from "kysely";
+import { type Selectable, sql, type Transaction } from "kysely";
+import { isDistributed } from "./citus.js";
 import type { Database, Db } from "./database.js";
 
 /** A counter of the company's row: the last id of one kind of record. */
@@ -21,38 +30,86 @@ export type IdCounter = keyof {
 };
 
 /**
- * `db` with the CTE `next_id`, whose one row's `id` is the company's next id of `counter` (the
- * counter advanced), for the insert that follows to take: `eb.selectFrom("next_id").select("id")`.
+ * Advances the company's counter and answers its new value, the company's next id of that kind.
+ * Run it in the transaction of the insert that takes the id: the company's row stays locked until
+ * that transaction ends.
  */
-export function withNextId(db: Db, companyId: number, counter: IdCounter) {
-  return db.with("next_id", (query) =>
-    query
-      .updateTable("companies")
-      .set(counter, (eb) => eb(counter, "+", 1))
-      .where("company_id", "=", companyId)
-      .returning((eb) => eb.ref(counter).as("id")),
-  );
+async function nextId(db: Db, companyId: number, counter: IdCounter): Promise<number> {
+  const row = await db
+    .updateTable("companies")
+    .set(counter, (eb) => eb(counter, "+", 1))
+    .where("company_id", "=", companyId)
+    .returning((eb) => eb.ref(counter).as("id"))
+    .executeTakeFirst();
+  if (row === undefined) throw new Error(`company ${companyId} has no row: its key outlived a reset that removed it`);
+  return row.id;
 }
 
 /** The tables whose records are numbered on a counter of their company. */
 type CountedTable = "venues" | "events" | "payroll_groups" | "stored_files" | "worker_documents" | "worker_credentials";
 
+/** Runs `work` in `db` when it is a transaction already, else in a transaction of its own. */
+function inTransaction<T>(db: Db, work: (tx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
+}
+
+/** The arguments of an insert of a counted record: the database, the company, its counter, the table, the values. */
+type InsertArguments = [
+  db: Db,
+  companyId: number,
+  counter: IdCounter,
+  into: { readonly table: CountedTable; readonly idColumn: string; readonly returned?: readonly string[] },
+  values: Readonly<Record<string, unknown>>,
+];
+
 /**
- * The insert of one record of `table`, its `idColumn` the company's next id of `counter` and its
- * other columns `values` (each sent as a parameter, which takes the column's type), in one
- * statement: `with next_id as (update ...) insert into table (id, ...) select next_id.id, ... from next_id`.
+ * Inserts one record of `table`, its `idColumn` the company's next id of `counter` and its other
+ * columns `values` (each sent as a parameter, which takes the column's type), and answers the row
+ * as stored (its `returned` columns, or all of them): the counter's update and the insert, in one
+ * statement, or on Citus two statements in one transaction (`db`'s, or one of their own).
  */
+export function insertWithNextId<T extends CountedTable, C extends keyof Selectable<Database[T]> & string>(
+  db: Db,
+  companyId: number,
+  counter: IdCounter,
+  into: { readonly table: T; readonly idColumn: keyof Database[T] & string; readonly returned: readonly C[] },
+  values: Partial<Record<keyof Database[T] & string, unknown>>,
+): Promise<Pick<Selectable<Database[T]>, C>>;
 export function insertWithNextId<T extends CountedTable>(
   db: Db,
   companyId: number,
   counter: IdCounter,
-  table: T,
-  idColumn: keyof Database[T] & string,
+  into: { readonly table: T; readonly idColumn: keyof Database[T] & string },
   values: Partial<Record<keyof Database[T] & string, unknown>>,
-) {
-  const columns = Object.keys(values) as (keyof Database[T] & string)[];
-  return withNextId(db, companyId, counter)
-    .insertInto(table)
-    .columns([idColumn, ...columns] as never)
+): Promise<Selectable<Database[T]>>;
+export function insertWithNextId(...args: InsertArguments): Promise<unknown> {
+  const [db, companyId, counter, into, values] = args;
+  if (!isDistributed(db)) return insertInOneStatement(...args);
+  return inTransaction(db, async (tx) => {
+    const id = await nextId(tx, companyId, counter);
+    const insert = tx.insertInto(into.table).values({ ...values, [into.idColumn]: id } as never);
+    const returning = into.returned === undefined ? insert.returningAll() : insert.returning(into.returned as never);
+    return returning.executeTakeFirstOrThrow();
+  });
+}
+
+/**
+ * The insert of `insertWithNextId` as one statement, where the database is not Citus: `with
+ * next_id as (update ...) insert into table (id, ...) select next_id.id, ... from next_id`.
+ */
+function insertInOneStatement(...[db, companyId, counter, into, values]: InsertArguments): Promise<unknown> {
+  const columns = Object.keys(values);
+  const insert = db
+    .with("next_id", (query) =>
+      query
+        .updateTable("companies")
+        .set(counter, (eb) => eb(counter, "+", 1))
+        .where("company_id", "=", companyId)
+        .returning((eb) => eb.ref(counter).as("id")),
+    )
+    .insertInto(into.table)
+    .columns([into.idColumn, ...columns] as never)
     .expression(sql`select next_id.id, ${sql.join(columns.map((column) => sql`${values[column]}`))} from next_id`);
+  const returning = into.returned === undefined ? insert.returningAll() : insert.returning(into.returned as never);
+  return returning.executeTakeFirstOrThrow();
 }

@@ -19,20 +19,48 @@ export interface NewPayrollGroup {
   readonly location_all: boolean | null;
 }
 
+/**
+ * The columns read back from a new payroll group: all but its lists, which are stored as they
+ * are sent (a `text[]` holds each string exactly) and answered from what was sent, rather than
+ * read back: a group may list 150,000 locations.
+ */
+const READ_BACK = [
+  "company_id",
+  "id",
+  "name",
+  "payroll_item_id",
+  "invoice_cost",
+  "default_wage",
+  "insert_date",
+  "deleted",
+  "wage_rules_id",
+  "location_all",
+  "pending",
+  "update_error",
+  "delete_error",
+] as const satisfies readonly Exclude<keyof PayrollGroupRow, "group_rows" | "locations">[];
+
 /** Inserts a payroll group of the company, its id the company's next: the row as stored. */
-export function insertPayrollGroup(db: Db, companyId: number, group: NewPayrollGroup): Promise<PayrollGroupRow> {
-  return insertWithNextId(db, companyId, "last_payroll_group_id", "payroll_groups", "id", {
-    company_id: companyId,
-    name: group.name,
-    payroll_item_id: group.payroll_item_id,
-    invoice_cost: group.invoice_cost,
-    default_wage: group.default_wage,
-    insert_date: group.insert_date,
-    wage_rules_id: group.wage_rules_id,
-    group_rows: [...group.group_rows],
-    locations: [...group.locations],
-    location_all: group.location_all,
-  })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export async function insertPayrollGroup(db: Db, companyId: number, group: NewPayrollGroup): Promise<PayrollGroupRow> {
+  const group_rows = [...group.group_rows];
+  const locations = [...group.locations];
+  const row = await insertWithNextId(
+    db,
+    companyId,
+    "last_payroll_group_id",
+    { table: "payroll_groups", idColumn: "id", returned: READ_BACK },
+    {
+      company_id: companyId,
+      name: group.name,
+      payroll_item_id: group.payroll_item_id,
+      invoice_cost: group.invoice_cost,
+      default_wage: group.default_wage,
+      insert_date: group.insert_date,
+      wage_rules_id: group.wage_rules_id,
+      group_rows,
+      locations,
+      location_all: group.location_all,
+    },
+  );
+  return { ...row, group_rows, locations };
 }

@@ -54,19 +54,24 @@ export class StatementNames {
 }
 
 /**
- * `pool` as Kysely's PostgreSQL dialect takes it, each query named by `names` (see above). Each
- * connection of the pool is handed to Kysely as the same object every time it is checked out:
- * Kysely keeps its own connection object per object it is handed, so a new one per checkout would
- * cost a connection object, and a weak map's entry, per query.
+ * `pool` as Kysely's PostgreSQL dialect takes it, each query named by `names` (see above), and
+ * each error a query meets passed to `heard` too. Each connection of the pool is handed to Kysely
+ * as the same object every time it is checked out: Kysely keeps its own connection object per
+ * object it is handed, so a new one per checkout would cost a connection object, and a weak map's
+ * entry, per query.
  */
-export function preparingPool(pool: Pool, names = new StatementNames()): PostgresPool {
+export function preparingPool(
+  pool: Pool,
+  names = new StatementNames(),
+  heard: (error: unknown) => void = () => undefined,
+): PostgresPool {
   const handed = new WeakMap<PoolClient, PreparingClient>();
   return {
     connect: async () => {
       const client = await pool.connect();
       let preparing = handed.get(client);
       if (preparing === undefined) {
-        preparing = new PreparingClient(client, names);
+        preparing = new PreparingClient(client, names, heard);
         handed.set(client, preparing);
       }
       return preparing;
@@ -84,12 +89,14 @@ export function preparingPool(pool: Pool, names = new StatementNames()): Postgre
 class PreparingClient implements PostgresPoolClient {
   readonly #client: PoolClient;
   readonly #names: StatementNames;
+  readonly #listener: (error: unknown) => void;
   /** the outage a query of this checkout met */
   #broken: Error | undefined;
 
-  constructor(client: PoolClient, names: StatementNames) {
+  constructor(client: PoolClient, names: StatementNames, listener: (error: unknown) => void) {
     this.#client = client;
     this.#names = names;
+    this.#listener = listener;
   }
 
   query<R>(sql: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
@@ -110,6 +117,7 @@ class PreparingClient implements PostgresPoolClient {
   }
 
   readonly #heard = (error: unknown): never => {
+    this.#listener(error);
     if (this.#broken === undefined && isDatabaseOutage(error))
       this.#broken = error instanceof Error ? error : new Error("the connection failed");
     throw error;

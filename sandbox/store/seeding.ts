@@ -5,12 +5,31 @@
  */
 import { type Kysely, sql, type Transaction } from "kysely";
 import { CREDENTIAL_TYPE_FIELDS, type Seed, type SeedCompany } from "../seed/seed.js";
+import { FOLLOW_MS, follow, onCitus, onCitusWorker } from "./citus.js";
 import { COMPANY_TABLES, type Database } from "./database.js";
 import { keyDigest, keySecret } from "./key-digests.js";
+import { isDatabaseBusy } from "./outage.js";
 
-/** Whether the schema holds no company yet (a new database, to be seeded). */
+/**
+ * Whether the schema holds no company yet (a new database, to be seeded). A schema seeded once
+ * says so in its settings, which the start reads alone: on Citus they are a reference table, on
+ * every node, where the companies are spread over the workers, so a start reads no worker's shard
+ * and starts while one is down. Only a schema without that setting (a new one, or one seeded before
+ * the setting was kept) has its companies read.
+ */
 export async function isEmpty(db: Kysely<Database> | Transaction<Database>): Promise<boolean> {
+  if ((await storedSeedDigest(db)) !== undefined) return false;
   return (await db.selectFrom("companies").select("company_id").limit(1).executeTakeFirst()) === undefined;
+}
+
+/** The digest of the seed the schema was last loaded from, as its settings hold it. */
+async function storedSeedDigest(db: Kysely<Database> | Transaction<Database>): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("sandbox_settings")
+    .select("value")
+    .where("name", "=", SEED_DIGEST)
+    .executeTakeFirst();
+  return row?.value;
 }
 
 /**
@@ -27,6 +46,15 @@ export async function seedIfEmpty(
   loading?: () => void,
 ): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
+  // the seeding lock holds on one node: on a Citus worker the coordinator's process seeds
+  if (await onCitusWorker(db)) {
+    await follow(
+      async () => !(await isEmpty(db)),
+      () =>
+        `the sandbox's schema "${schema}" holds no data on this Citus worker after ${FOLLOW_MS / 1000} s: it is seeded on the coordinator, so start a sandbox process with DATABASE_URL naming the coordinator first`,
+    );
+    return false;
+  }
   return db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(${SEED_LOCK}, hashtext(${schema}))`.execute(tx);
     if (!(await isEmpty(tx))) return false;
@@ -47,45 +75,67 @@ async function seedDigest(seed: Seed): Promise<string> {
 
 /** Whether the schema's data was last loaded from `seed` (by a start or a reset, whatever was written since). */
 export async function loadedFrom(db: Kysely<Database>, seed: Seed): Promise<boolean> {
-  const row = await db
-    .selectFrom("sandbox_settings")
-    .select("value")
-    .where("name", "=", SEED_DIGEST)
-    .executeTakeFirst();
-  return row?.value === (await seedDigest(seed));
+  return (await storedSeedDigest(db)) === (await seedDigest(seed));
 }
 
 /** The first key of the seeding lock (the second is the schema's hash): "seed" in ASCII. */
 const SEED_LOCK = 0x73656564;
 
 /**
- * Empties every company table of `schema` and loads the seed, in one transaction. The tables are
- * truncated, except on Citus, where their rows are deleted: a TRUNCATE of distributed tables locks
- * every shard of each on every worker, and took about 350 ms for the sandbox's tables on a cluster
- * of three nodes, where deleting a development database's rows took about 12 ms (the workers'
- * autovacuum then reclaims them). PGlite runs no autovacuum, so there the rows deleted by every
- * reset would stay in the tables' files; it truncates, as PostgreSQL does.
+ * Empties every company table of `schema` and loads the seed, in one transaction, while writes
+ * wait. The transaction first locks the company tables against writes, every one in one
+ * statement (on Citus, on every node, where a write through any node takes its lock); a write in
+ * flight ends first, and those that come after wait for the reset, so none lands between two of
+ * its deletes (a row whose parent it has just deleted) nor is lost under it. Writes lock the
+ * tables in another order than a list of them can (an edit of an event locks `events` before
+ * `companies`), so the lock waits a moment at most (RESET_LOCK_WAIT) and the reset tries again
+ * when writes hold one, never sitting in a deadlock with them.
+ *
+ * The tables are then truncated, except on Citus, where their rows are deleted: a TRUNCATE of
+ * distributed tables locks every shard of each on every worker, and took about 350 ms for the
+ * sandbox's tables on a cluster of three nodes, where deleting a development database's rows took
+ * about 12 ms (the workers' autovacuum then reclaims them). PGlite runs no autovacuum, so there the
+ * rows deleted by every reset would stay in the tables' files; it truncates, as PostgreSQL does.
  */
 export async function resetTo(db: Kysely<Database>, schema: string, seed: Seed): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    if (await onCitus(tx)) {
-      // the referring tables first
-      for (const table of [...COMPANY_TABLES].reverse())
-        await sql`delete from ${sql.table(`${schema}.${table}`)}`.execute(tx);
-    } else {
-      const tables = sql.join(COMPANY_TABLES.map((table) => sql.table(`${schema}.${table}`)));
-      await sql`truncate table ${tables}`.execute(tx);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.transaction().execute(async (tx) => {
+        const citus = await onCitus(tx);
+        await lockForReset(tx, schema, citus);
+        const tables = COMPANY_TABLES.map((table) => sql.table(`${schema}.${table}`));
+        if (citus) {
+          // the referring tables first
+          for (const table of [...tables].reverse()) await sql`delete from ${table}`.execute(tx);
+        } else await sql`truncate table ${sql.join(tables)}`.execute(tx);
+        await loadSeed(tx, seed);
+      });
+      return;
+    } catch (error) {
+      if (!isDatabaseBusy(error) || attempt >= RESET_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
     }
-    await loadSeed(tx, seed);
-  });
+  }
 }
 
-/** Whether the database is a Citus cluster's (the `citus` extension is there, as the migrations see it). */
-async function onCitus(tx: Transaction<Database>): Promise<boolean> {
-  const found = await sql<{
-    citus: boolean;
-  }>`select exists (select from pg_extension where extname = 'citus') as citus`.execute(tx);
-  return found.rows[0]?.citus === true;
+/** How long a reset waits for the writes in flight to let go of the tables, at each attempt. */
+const RESET_LOCK_WAIT = "500ms";
+
+/** How many times a reset tries to lock the tables (about 35 s of writes holding them, at most). */
+const RESET_ATTEMPTS = 60;
+
+/**
+ * Locks the company tables of `schema` against writes for the rest of the transaction (reads go
+ * on, on Citus; a truncate's lock on PostgreSQL), waiting RESET_LOCK_WAIT at most: a statement
+ * timeout too, as Citus takes the lock on the other nodes by statements of its own.
+ */
+async function lockForReset(tx: Transaction<Database>, schema: string, citus: boolean): Promise<void> {
+  const tables = sql.join(COMPANY_TABLES.map((table) => sql.table(`${schema}.${table}`)));
+  await sql`select set_config('lock_timeout', ${RESET_LOCK_WAIT}, true), set_config('statement_timeout', ${RESET_LOCK_WAIT}, true)`.execute(
+    tx,
+  );
+  await sql`lock table ${tables} in ${sql.raw(citus ? "exclusive" : "access exclusive")} mode`.execute(tx);
+  await sql`select set_config('lock_timeout', '0', true), set_config('statement_timeout', '0', true)`.execute(tx);
 }
 
 /** Loads a seed into an empty schema, in the transaction given, and records which seed it was. */

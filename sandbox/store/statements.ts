@@ -28,8 +28,11 @@ interface Built {
   checked: boolean;
 }
 
-/** A statement of named parameters `P`, answering rows `R`. */
-export type Statement<P, R> = (db: Kysely<Database>, parameters: P) => Promise<QueryResult<R>>;
+/**
+ * A statement of named parameters `P`, answering rows `R`: built on the query layer `db` (once per
+ * layer) and run there, or on `on`, a transaction of that layer.
+ */
+export type Statement<P, R> = (db: Kysely<Database>, parameters: P, on?: Kysely<Database>) => Promise<QueryResult<R>>;
 
 /**
  * Defines a statement: `build` makes it with the query builder from the query layer and the
@@ -39,7 +42,7 @@ export function statement<P extends object, R>(
   build: (db: Kysely<Database>, parameters: P) => Compilable<R>,
 ): Statement<P, R> {
   const built = new WeakMap<Kysely<Database>, Built>();
-  return async (db, parameters) => {
+  return async (db, parameters, on = db) => {
     let entry = built.get(db);
     if (entry === undefined) {
       entry = buildOnce(db, build);
@@ -52,7 +55,7 @@ export function statement<P extends object, R>(
       checkBuild(build(db, parameters).compile(), entry.query.sql, bound);
       entry.checked = true;
     }
-    return db.executeQuery<R>({ ...entry.query, parameters: bound } as CompiledQuery<R>);
+    return on.executeQuery<R>({ ...entry.query, parameters: bound } as CompiledQuery<R>);
   };
 }
 

@@ -18,16 +18,20 @@ export interface VenueRow {
 
 /** Inserts a venue of the company, its `venue_id` the company's next: the row as stored. */
 export function insertVenue(db: Db, companyId: number, venue: Omit<VenueRow, "venue_id">): Promise<VenueRow> {
-  return insertWithNextId(db, companyId, "last_venue_id", "venues", "venue_id", {
-    company_id: companyId,
-    name: venue.name,
-    address: venue.address,
-    city: venue.city,
-    zip: venue.zip,
-    saved: venue.saved,
-  })
-    .returning(["venue_id", "name", "address", "city", "zip", "saved"])
-    .executeTakeFirstOrThrow();
+  return insertWithNextId(
+    db,
+    companyId,
+    "last_venue_id",
+    { table: "venues", idColumn: "venue_id", returned: ["venue_id", "name", "address", "city", "zip", "saved"] },
+    {
+      company_id: companyId,
+      name: venue.name,
+      address: venue.address,
+      city: venue.city,
+      zip: venue.zip,
+      saved: venue.saved,
+    },
+  );
 }
 
 /** The venue `venueId` of the company, with its name, or undefined. */

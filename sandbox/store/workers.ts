@@ -43,17 +43,21 @@ export function insertWorkerDocument(
   companyId: number,
   document: NewWorkerDocument,
 ): Promise<WorkerDocumentRow> {
-  return insertWithNextId(db, companyId, "last_worker_document_id", "worker_documents", "id", {
-    company_id: companyId,
-    personnel_id: document.personnel_id,
-    name: document.name,
-    file_name: document.file_name,
-    type: document.type,
-    file_id: document.file_id,
-    date_added: document.date_added,
-  })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertWithNextId(
+    db,
+    companyId,
+    "last_worker_document_id",
+    { table: "worker_documents", idColumn: "id" },
+    {
+      company_id: companyId,
+      personnel_id: document.personnel_id,
+      name: document.name,
+      file_name: document.file_name,
+      type: document.type,
+      file_id: document.file_id,
+      date_added: document.date_added,
+    },
+  );
 }
 
 /** A worker's credential as stored. */
@@ -68,23 +72,27 @@ export function insertWorkerCredential(
   companyId: number,
   credential: NewWorkerCredential,
 ): Promise<WorkerCredentialRow> {
-  return insertWithNextId(db, companyId, "last_worker_credential_id", "worker_credentials", "id", {
-    company_id: companyId,
-    personnel_id: credential.personnel_id,
-    credentials_id: credential.credentials_id,
-    submitter_id: credential.submitter_id,
-    name: credential.name,
-    date_completed: credential.date_completed,
-    date_expired: credential.date_expired,
-    date_submitted: credential.date_submitted,
-    clients_id: credential.clients_id,
-    locations_id: credential.locations_id,
-    file_id: credential.file_id,
-    file_name: credential.file_name,
-    file_type: credential.file_type,
-  })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return insertWithNextId(
+    db,
+    companyId,
+    "last_worker_credential_id",
+    { table: "worker_credentials", idColumn: "id" },
+    {
+      company_id: companyId,
+      personnel_id: credential.personnel_id,
+      credentials_id: credential.credentials_id,
+      submitter_id: credential.submitter_id,
+      name: credential.name,
+      date_completed: credential.date_completed,
+      date_expired: credential.date_expired,
+      date_submitted: credential.date_submitted,
+      clients_id: credential.clients_id,
+      locations_id: credential.locations_id,
+      file_id: credential.file_id,
+      file_name: credential.file_name,
+      file_type: credential.file_type,
+    },
+  );
 }
 
 /** The name of the company's person `personnelId` (a key's holder, who is always there). */

@@ -13,8 +13,11 @@ describe("the load benchmark's baseline statements", () => {
   });
 
   it("runs the sandbox's texts for a create, an edit and a batch of the list", async () => {
-    const texts = await sandboxStatementTexts("sandbox_x");
+    const texts = await sandboxStatementTexts("sandbox_x", false);
     expect(texts.create).toMatch(/^with .*insert into "sandbox_x"\."events"/s);
+    const onCitus = await sandboxStatementTexts("sandbox_x", true);
+    expect(onCitus.createId).toMatch(/^update "sandbox_x"\."companies"/);
+    expect(onCitus.createInsert).toMatch(/^insert into "sandbox_x"\."events"/);
     expect(texts.update).toMatch(/update "sandbox_x"\."events"/);
     expect(texts.list).toMatch(/from "sandbox_x"\."events"/);
   });

@@ -136,11 +136,12 @@ export function describeIds(current: () => Sandbox): void {
       const { engine, release } = await acquireEngine(parseLocation(current().database));
       const schema = `ids_upgrade_${randomBytes(4).toString("hex")}`;
       try {
-        await migrate(engine.db, schema, "0002_events_revision");
+        // migrations run on the upkeep's connections, without the bound of a request's statements
+        await migrate(engine.upkeep, schema, "0002_events_revision");
         const db = engine.db.withSchema(schema);
         await fillBefore(engine.db, schema);
         const before = await allIds(engine.db, schema);
-        await migrate(engine.db, schema);
+        await migrate(engine.upkeep, schema);
         expect(await allIds(engine.db, schema)).toEqual(before);
         const identities = await sql<{ count: number }>`select count(*)::int as count from information_schema.columns
           where table_schema = ${schema} and is_identity = 'YES'`.execute(engine.db);

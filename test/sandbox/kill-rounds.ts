@@ -22,6 +22,8 @@ export interface KillFigures {
   readonly lost: readonly string[];
   /** how many times the directory was opened (every start; a failed open throws) */
   readonly opens: number;
+  /** the statuses of the answers that were not 2xx (a writer stops at the first) */
+  readonly refusals: readonly number[];
 }
 
 interface Written {
@@ -50,6 +52,7 @@ export async function runKillRounds(
   let edits = 0;
   let opens = 0;
   const lost: string[] = [];
+  const refusals: number[] = [];
   for (let round = 0; round <= rounds; round++) {
     const sandbox = await startSandboxProcess(typeof dataDir === "string" ? { DATA_DIR: dataDir } : dataDir);
     opens++;
@@ -64,6 +67,7 @@ export async function runKillRounds(
       write(sandbox.url, `r${round}w${writer}`, events, stop, {
         created: () => creates++,
         edited: () => edits++,
+        refused: (status) => refusals.push(status),
       }),
     );
     // a count, not a time, so that a slow machine writes as much before the kill as a fast one
@@ -84,6 +88,7 @@ export async function runKillRounds(
     found: events.size - lost.length,
     lost,
     opens,
+    refusals,
   };
 }
 
@@ -93,7 +98,7 @@ async function write(
   tag: string,
   events: Map<number, Written>,
   stop: { now: boolean },
-  count: { created: () => void; edited: () => void },
+  count: { created: () => void; edited: () => void; refused: (status: number) => void },
 ): Promise<void> {
   const mine: number[] = [];
   for (let n = 0; !stop.now; n++) {
@@ -108,14 +113,20 @@ async function write(
           date: "2024-04-21",
           venue: { venue_id: "318" },
         });
-        if (response.status !== 200) throw new Error(`edit answered ${response.status}`);
+        if (response.status !== 200) {
+          count.refused(response.status);
+          throw new Error(`edit answered ${response.status}`);
+        }
         record.acked = name;
         record.pending = undefined;
         count.edited();
       } else {
         const name = `${tag}-${n}`;
         const response = await send(url, "POST", "/events", { name, date: "2024-04-20", venue: { venue_id: "318" } });
-        if (response.status !== 201) throw new Error(`create answered ${response.status}`);
+        if (response.status !== 201) {
+          count.refused(response.status);
+          throw new Error(`create answered ${response.status}`);
+        }
         const created = (await response.json()) as number;
         events.set(created, { acked: name, pending: undefined });
         mine.push(created);

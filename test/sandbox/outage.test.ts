@@ -1,7 +1,13 @@
 /** Which errors mean the database is away (answered 503), and which are the sandbox's own (500). */
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "workforce-scheduling-api/server";
-import { guardOutage, isDatabaseOutage, RETRY_AFTER_SECONDS } from "../../sandbox/store/outage.js";
+import {
+  guardOutage,
+  isDatabaseBusy,
+  isDatabaseOutage,
+  outageProblem,
+  RETRY_AFTER_SECONDS,
+} from "../../sandbox/store/outage.js";
 
 const withCode = (code: string, message = "failed"): Error => Object.assign(new Error(message), { code });
 
@@ -21,6 +27,28 @@ describe("isDatabaseOutage", () => {
     ["pg's connect timeout", new Error("timeout exceeded when trying to connect")],
     ["a cause that is one", new Error("query failed", { cause: withCode("ECONNREFUSED") })],
     ["every address refusing", new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")], "")],
+    [
+      "Citus's report of a worker lost under a statement (XX000)",
+      Object.assign(
+        withCode(
+          "XX000",
+          "server closed the connection unexpectedly\n\tThis probably means the server terminated abnormally\n\tbefore or while processing the request.",
+        ),
+        { where: "while executing command on 127.0.0.1:9701" },
+      ),
+    ],
+    ["Citus's lost worker connection (XX000)", withCode("XX000", "connection not open")],
+    [
+      "Citus's worker that cannot be read from (XX000)",
+      withCode("XX000", "cannot connect to 127.0.0.1:9702 to fetch intermediate results"),
+    ],
+    [
+      "Citus's worker that refuses connections (08006)",
+      withCode(
+        "08006",
+        "connection to the remote node postgres@127.0.0.1:9702 failed with the following error: Connection refused",
+      ),
+    ],
   ])("is true for %s", (_label, error) => {
     expect(isDatabaseOutage(error)).toBe(true);
   });
@@ -29,6 +57,11 @@ describe("isDatabaseOutage", () => {
     ["a unique violation (23505)", withCode("23505", "duplicate key value")],
     ["a syntax error (42601)", withCode("42601")],
     ["a bug", new TypeError("cannot read properties of undefined")],
+    ["another internal error (XX000)", withCode("XX000", "could not find shard placement")],
+    [
+      "a lock timeout (55P03), which is a wait, not an outage",
+      withCode("55P03", "canceling statement due to lock timeout"),
+    ],
     ["a string", "ECONNREFUSED"],
     ["undefined", undefined],
     [
@@ -37,6 +70,32 @@ describe("isDatabaseOutage", () => {
     ],
   ])("is false for %s", (_label, error) => {
     expect(isDatabaseOutage(error)).toBe(false);
+  });
+});
+
+describe("isDatabaseBusy", () => {
+  it.each([
+    ["a statement timeout (57014)", withCode("57014", "canceling statement due to statement timeout")],
+    ["a lock timeout (55P03)", withCode("55P03", "canceling statement due to lock timeout")],
+    [
+      "a deadlock (40P01)",
+      withCode("40P01", "canceling the transaction since it was involved in a distributed deadlock"),
+    ],
+    ["a cause that is one", new Error("query failed", { cause: withCode("57014") })],
+  ])("is true for %s, answered 503 with Retry-After", (_label, error) => {
+    expect(isDatabaseBusy(error)).toBe(true);
+    expect(outageProblem(error)).toMatchObject({
+      problem: { status: 503, type: "urn:problem-type:service-unavailable" },
+      headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
+    });
+  });
+
+  it.each([
+    ["a unique violation (23505)", withCode("23505")],
+    ["a refused connection", withCode("ECONNREFUSED")],
+    ["undefined", undefined],
+  ])("is false for %s", (_label, error) => {
+    expect(isDatabaseBusy(error)).toBe(false);
   });
 });
 

@@ -3,8 +3,14 @@
  * harness starts): the same suite as on PGlite, the same SQL. Skipped with a message where there
  * is no PostgreSQL; in CI it must run.
  */
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../sandbox/index.js";
+import { createEvent } from "../../sandbox/service/events.js";
+import { createVenue } from "../../sandbox/service/venues.js";
+import { markDistributed } from "../../sandbox/store/citus.js";
+import type { Database } from "../../sandbox/store/database.js";
 import { type PostgresServer, postgresAvailable, startPostgres } from "../support/postgres.js";
 import { describeSandbox, NOW } from "./behaviour.js";
 
@@ -31,6 +37,43 @@ if (available) {
       await expect(createSandbox({ database: user.href })).rejects.toThrow(
         new RegExp(`^${where} refused (the password of )?user "no_such_user" \\((28000|28P01)`),
       );
+    });
+  });
+  describe("round trips of a create on PostgreSQL", () => {
+    it("sends a create as one statement, the company's next id taken in it: one round trip", async () => {
+      const sandbox = await createSandbox({ database: server?.url ?? "", schema: "trips", now: () => NOW });
+      const sent: string[] = [];
+      const pool = new pg.Pool({ connectionString: server?.url ?? "", max: 1 });
+      pool.on("connect", (client) => {
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        client.query = ((...args: unknown[]) => {
+          const [text] = args as [string | { text: string }];
+          sent.push((typeof text === "string" ? text : text.text).split(/\s+/)[0] ?? "");
+          return query(...args);
+        }) as typeof client.query;
+      });
+      // as the sandbox's engine makes it: marked when the database is Citus's, which this one is not
+      const db = (await markDistributed(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }))).withSchema(
+        sandbox.schema,
+      );
+      try {
+        const context = { db, fileUrl: () => "", now: () => NOW };
+        const caller = { companyId: 5, personnelId: 7, name: "Dana" };
+        sent.length = 0;
+        const created = await createEvent(context, caller, {
+          name: "Trip",
+          date: "2024-04-20",
+          venue: { venue_id: "318" },
+        });
+        expect(created.status).toBe(201);
+        expect(sent).toEqual(["with"]);
+        sent.length = 0;
+        await createVenue(context, caller, { name: "Hall", address: "1 Road", city: "Town", zip: "AB1 2CD" });
+        expect(sent).toEqual(["with"]);
+      } finally {
+        await db.destroy();
+        await sandbox.close();
+      }
     });
   });
 } else {

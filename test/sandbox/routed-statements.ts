@@ -1,63 +1,56 @@
 /**
- * Every statement of every operation is single-shard on Citus. A sandbox server is built over the
- * cluster's coordinator with a query layer whose Kysely log hook captures each statement it sends
- * (text and values); every operation then runs through it over loopback HTTP (each write, the
- * lists, a file's download, a refused reference, an unknown id, a key read afresh), and each
- * captured statement is EXPLAINed on the coordinator with its values: a statement over the
- * sandbox's tables must plan as one Citus task (a router query: one shard of one company, or a
- * reference table), never a fan-out to every shard. Statements that name no table of the sandbox
- * (the seeding lock) run on the coordinator alone.
+ * What Citus sends to the workers for each request. A sandbox server is built over the node at
+ * `url` (the coordinator, or a worker: Citus takes queries on any node) with a pool whose
+ * connections ask Citus to report every command it sends to another node
+ * (`citus.log_remote_commands`, a notice per command naming the command and the node), and every
+ * operation runs through it over loopback HTTP, one request at a time (each write, the lists, a
+ * file's download, a refused reference, an unknown id, a key read afresh). The notices a request's
+ * connection received while it ran are that request's remote commands: what Citus ran on the
+ * workers for it, and on which. Commands Citus runs on the node itself (a reference table's local
+ * copy, a shard the node holds) are reported as such and sent nowhere.
  */
-import { type CompiledQuery, Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { expect } from "vitest";
 import { createSandboxHandlers } from "../../sandbox/service/handlers.js";
 import { createKeyBook } from "../../sandbox/service/keys.js";
+import { markDistributed } from "../../sandbox/store/citus.js";
 import type { Database } from "../../sandbox/store/database.js";
-import { queryOn } from "../support/citus.js";
 import { call, download, HARBOR, NOW, SUMMIT } from "./support.js";
 
-/** What one captured statement planned as. */
-export interface RoutedStatement {
-  readonly sql: string;
-  /** the largest "Task Count: n" of its Citus plan, or undefined for a statement Citus does not distribute */
-  readonly tasks: number | undefined;
-  readonly plan: string;
+/** A command Citus sent to another node, and the node (`host:port`). */
+export interface RemoteCommand {
+  readonly command: string;
+  readonly node: string;
 }
 
-/** Statements that begin and end a transaction (logged too), which name no table. */
-const TRANSACTION_CONTROL = /^(begin|commit|rollback|savepoint|release)\b/i;
-
-/**
- * The statement with its values written in as literals (of no type, as its parameters were sent):
- * Citus cannot EXPLAIN an `insert ... select` that takes parameters, and plans a statement for
- * the values it is given, so this is the plan it runs.
- */
-function withValues(query: CompiledQuery): string {
-  return query.sql.replace(/\$(\d+)/g, (_match, index: string) => literal(query.parameters[Number(index) - 1]));
+/** One request and the commands Citus sent to other nodes while it ran. */
+export interface RoutedRequest {
+  readonly request: string;
+  /** the company whose key made the request */
+  readonly company: number;
+  readonly commands: readonly RemoteCommand[];
 }
 
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return "null";
-  if (Buffer.isBuffer(value)) return `'\\x${value.toString("hex")}'`;
-  const text = Array.isArray(value)
-    ? `{${value.map((item) => JSON.stringify(String(item))).join(",")}}`
-    : String(value);
-  return `'${text.replaceAll("'", "''")}'`;
-}
+/** The commands of a two-phase commit. */
+export const TWO_PHASE = /^(PREPARE TRANSACTION|COMMIT PREPARED|ROLLBACK PREPARED)\b/i;
 
 /** PostgreSQL's bigint, read as a number as the sandbox reads it. */
 const INT8 = 20;
 
+/** The companies of the demo seed's keys. */
+const COMPANY_OF: Readonly<Record<string, number>> = { [HARBOR]: 5, [SUMMIT]: 6 };
+
 /**
- * Runs every operation against the (migrated, seeded) `schema` on the coordinator at `url`, through a
- * server whose statements are captured, and answers each distinct statement's plan.
+ * Runs every operation against the (migrated, seeded) `schema` through the node at `url`, and
+ * answers each request with the remote commands Citus issued for it.
  */
-export async function planEveryOperation(url: string, schema: string): Promise<RoutedStatement[]> {
-  const captured: CompiledQuery[] = [];
+export async function remoteCommandsOfEveryOperation(url: string, schema: string): Promise<RoutedRequest[]> {
+  let heard: RemoteCommand[] = [];
   const pool = new pg.Pool({
     connectionString: url,
     max: 4,
+    options: "-c citus.log_remote_commands=on",
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         oid === INT8 && format !== "binary"
@@ -65,13 +58,17 @@ export async function planEveryOperation(url: string, schema: string): Promise<R
           : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
     },
   });
-  const root = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
-    log: (event) => {
-      captured.push(event.query);
-    },
-  });
-  const db = root.withSchema(schema);
+  pool.on("connect", (client) =>
+    client.on("notice", (notice) => {
+      const node = /on server \S*?@(\S+:\d+)/.exec(notice.detail ?? "")?.[1];
+      if (node !== undefined && notice.message?.startsWith("issuing ") === true)
+        heard.push({ command: notice.message.slice("issuing ".length), node });
+    }),
+  );
+  // marked as the sandbox's engine marks a Citus cluster's query layer
+  const db = (await markDistributed(new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }))).withSchema(
+    schema,
+  );
   const { buildSandboxServer } = await import("../../sandbox/server.js");
   let fileUrl = "";
   const context = { db, fileUrl: () => fileUrl, now: () => NOW };
@@ -82,66 +79,84 @@ export async function planEveryOperation(url: string, schema: string): Promise<R
     filePath: "/files",
     logger: false,
   });
+  const requests: RoutedRequest[] = [];
   try {
     const origin = await server.listen({ host: "127.0.0.1", port: 0 });
     fileUrl = `${origin}/files`;
-    await everyOperation(`${origin}/api/1_12`);
+    await everyOperation(`${origin}/api/1_12`, async (request, key, send) => {
+      heard = [];
+      await send();
+      requests.push({ request, company: COMPANY_OF[key] ?? 0, commands: heard });
+    });
   } finally {
     await server.close();
-    await root.destroy();
+    await db.destroy();
   }
-  const distinct = new Map<string, CompiledQuery>();
-  for (const query of captured)
-    if (!TRANSACTION_CONTROL.test(query.sql) && !distinct.has(query.sql)) distinct.set(query.sql, query);
-  const plans: RoutedStatement[] = [];
-  for (const query of distinct.values()) {
-    const rows = await queryOn<{ "QUERY PLAN": string }>(url, `explain ${withValues(query)}`);
-    const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
-    const counts = [...plan.matchAll(/Task Count: (\d+)/g)].map((match) => Number(match[1]));
-    plans.push({ sql: query.sql, tasks: counts.length === 0 ? undefined : Math.max(...counts), plan });
-  }
-  return plans;
+  return requests;
 }
 
-/** Each operation of the API, with the answers it must give (so each really ran). */
-async function everyOperation(api: string): Promise<void> {
+/** Runs one request (`send`), named `request` and made with `key`. */
+export type Step = (request: string, key: string, send: () => Promise<void>) => Promise<void>;
+
+const runStep: Step = (_request, _key, send) => send();
+
+/**
+ * Each operation of the API through the sandbox at `api`, with the answers it must give (so each
+ * really ran), one request at a time, each through `step`.
+ */
+export async function everyOperation(api: string, step: Step = runStep): Promise<void> {
   const venue = { name: "Hall", address: "1 Road", city: "Town", zip: "AB1 2CD" };
   const event = { name: "Spring gala", date: "2024-04-20", venue: { venue_id: "318" } };
+  const expectStatus = (status: number, request: string, options: Parameters<typeof call>[2] = {}) => {
+    const [operation] = request.split(" ") as [Parameters<typeof call>[1]];
+    return step(request, options.key ?? HARBOR, async () => {
+      expect((await call(api, operation, options)).status, request).toBe(status);
+    });
+  };
   // a key nobody holds: the key book reads the keys afresh, then refuses it
-  expect((await fetch(`${api}/events`, { headers: { "x-api-key": "no-such-key" } })).status).toBe(401);
-  expect((await call(api, "createVenue", { json: venue })).status).toBe(200);
-  const created = await call(api, "createEvent", {
-    json: { ...event, client_id: "HARBOR42", custom_fields_text: [{ key: "Round", value: "1" }] },
+  await step("an unknown key", HARBOR, async () => {
+    expect((await fetch(`${api}/events`, { headers: { "x-api-key": "no-such-key" } })).status).toBe(401);
   });
-  expect(created.status).toBe(201);
-  expect((await call(api, "createEvent", { json: { ...event, venue: { name: "Tent", city: "Leeds" } } })).status).toBe(
-    201,
-  );
-  expect((await call(api, "createEvent", { json: { ...event, client_id: "SUMMIT1" } })).status).toBe(422);
-  const id = created.body as number;
-  expect((await call(api, "updateEvent", { path: { id }, json: { ...event, name: "Edited" } })).status).toBe(200);
-  expect((await call(api, "updateEvent", { path: { id: 999_999 }, json: event })).status).toBe(404);
-  expect((await call(api, "listEvents")).status).toBe(200);
-  expect((await call(api, "listEvents", { key: SUMMIT })).status).toBe(200);
-  expect((await call(api, "listWageRules")).status).toBe(200);
-  expect(
-    (await call(api, "updateClient", { path: { id: "HARBOR42" }, json: { client_name: "Harbor plc" } })).status,
-  ).toBe(200);
-  expect(
-    (await call(api, "createPayrollGroup", { json: { name: "Crew", wage_rules_id: "7", locations: ["318"] } })).status,
-  ).toBe(200);
-  const credential = await call(api, "addWorkerCredential", {
+  await expectStatus(200, "createVenue", { json: venue });
+  let id = 0;
+  await step("createEvent at a venue, with a client", HARBOR, async () => {
+    const created = await call(api, "createEvent", {
+      json: { ...event, client_id: "HARBOR42", custom_fields_text: [{ key: "Round", value: "1" }] },
+    });
+    expect(created.status).toBe(201);
+    id = created.body as number;
+  });
+  await expectStatus(201, "createEvent at a location of its own", {
+    json: { ...event, venue: { name: "Tent", city: "Leeds" } },
+  });
+  await expectStatus(422, "createEvent naming another company's client", { json: { ...event, client_id: "SUMMIT1" } });
+  await step("updateEvent", HARBOR, async () => {
+    expect((await call(api, "updateEvent", { path: { id }, json: { ...event, name: "Edited" } })).status).toBe(200);
+  });
+  await expectStatus(404, "updateEvent of an unknown id", { path: { id: 999_999 }, json: event });
+  await expectStatus(200, "listEvents");
+  await expectStatus(200, "listEvents of the other company", { key: SUMMIT });
+  await expectStatus(200, "listWageRules");
+  await expectStatus(200, "updateClient", { path: { id: "HARBOR42" }, json: { client_name: "Harbor plc" } });
+  await expectStatus(200, "createPayrollGroup", { json: { name: "Crew", wage_rules_id: "7", locations: ["318"] } });
+  await expectStatus(200, "addWorkerCredential", {
     path: { id: 1042 },
     json: { credentials_id: "3", clients_id: "HARBOR42", locations_id: "318", file: "scan", file_name: "a.txt" },
   });
-  expect(credential.status).toBe(200);
-  const form = new FormData();
-  form.set("name", "Contract");
-  form.set("type", "application/pdf");
-  form.set("file", new Blob([new Uint8Array([1, 2, 3])]), "c.pdf");
-  const document = await call(api, "addWorkerDocument", { path: { id: 1042 }, form });
-  expect(document.status).toBe(200);
-  const location = String((document.body as { location: string }).location);
-  expect((await download(location, HARBOR)).status).toBe(200);
-  expect((await download(location, SUMMIT)).status).toBe(404);
+  let location = "";
+  await step("addWorkerDocument", HARBOR, async () => {
+    const form = new FormData();
+    form.set("name", "Contract");
+    form.set("type", "application/pdf");
+    form.set("file", new Blob([new Uint8Array([1, 2, 3])]), "c.pdf");
+    const document = await call(api, "addWorkerDocument", { path: { id: 1042 }, form });
+    expect(document.status).toBe(200);
+    location = String((document.body as { location: string }).location);
+  });
+  await step("a stored file's download", HARBOR, async () => {
+    expect((await download(location, HARBOR)).status).toBe(200);
+  });
+  await step("a stored file's download with another company's key", SUMMIT, async () => {
+    expect((await download(location, SUMMIT)).status).toBe(404);
+  });
 }

@@ -10,6 +10,8 @@
  *   acknowledged.
  * - A connection killed under a request, and the server stopped, get 503 problems with
  *   `Retry-After` at once; the sandbox serves again when the server is back, without a restart.
+ *   A row another transaction holds past the sandbox's bound gets a 503 within the bound, and
+ *   nothing of the request is kept.
  *   A request cancelled by its client mid-write leaves the whole write or none of it.
  */
 import { setTimeout as delay } from "node:timers/promises";
@@ -122,6 +124,40 @@ if (!available) {
       expect(
         (await call(sandbox.url, "updateEvent", { path: { id }, json: event({ name: "Kept", venue: {} }) })).status,
       ).toBe(200);
+    });
+
+    it("answers 503 with Retry-After within the bound when another transaction holds the row a write needs, keeping nothing", async () => {
+      const bounded = await createSandbox({ database: server.url, now: () => NOW, timeout: 1000 });
+      const holder = new pg.Client({ connectionString: server.url });
+      await holder.connect();
+      try {
+        const id = (await call(bounded.url, "createEvent", { json: event({ name: "Held" }) })).body as number;
+        const before = (await listOf(bounded.url)).total_count;
+        await holder.query("begin");
+        await holder.query(`select 1 from "${bounded.schema}".companies where company_id = 5 for update`);
+        await holder.query(`select 1 from "${bounded.schema}".events where id = $1 for update`, [id]);
+        const [create, edit] = await Promise.all([
+          raw(`${bounded.url}/events`, { method: "POST", body: JSON.stringify(event({ name: "Never kept" })) }),
+          raw(`${bounded.url}/events/${id}`, {
+            method: "PATCH",
+            body: JSON.stringify(event({ name: "Never kept", venue: {} })),
+          }),
+        ]);
+        for (const answer of [create, edit]) {
+          expectUnavailable(answer);
+          // the bound, not the pool's connect timeout nor a hang
+          expect(answer.ms).toBeGreaterThanOrEqual(900);
+          expect(answer.ms).toBeLessThan(3000);
+        }
+        await holder.query("rollback");
+        const after = await listOf(bounded.url);
+        expect(after.total_count).toBe(before);
+        expect(after.data.find((item) => item.id === id)?.name).toBe("Held");
+        expect((await call(bounded.url, "createEvent", { json: event({ name: "After" }) })).status).toBe(201);
+      } finally {
+        await holder.end();
+        await bounded.close();
+      }
     });
 
     it("closes a connection whose query met an outage, so the pool never hands it out again", async () => {

@@ -83,6 +83,30 @@ describe("the command line", () => {
   });
 });
 
+describe("SANDBOX_TIMEOUT", () => {
+  it.each([
+    [undefined, undefined],
+    ["", undefined],
+    ["3", 3000],
+    [" 0.5 ", 500],
+    ["600", 600_000],
+  ])("takes %j as a bound of %j ms", (raw, timeout) => {
+    expect(settingsFrom(raw === undefined ? {} : { SANDBOX_TIMEOUT: raw }).timeout).toEqual(timeout);
+  });
+
+  it.each(["0", "-1", "3s", "1e3", "601", "soon"])("refuses %j, saying what it takes", (raw) => {
+    expect(() => settingsFrom({ SANDBOX_TIMEOUT: raw })).toThrow(
+      `SANDBOX_TIMEOUT must be the seconds a request may wait for the database, above 0 and at most 600 (for example 3 or 0.5), not ${JSON.stringify(raw)}`,
+    );
+  });
+
+  it("is refused by createSandbox when it is no positive number of milliseconds, before anything is opened", async () => {
+    await expect(createSandbox({ database: "memory", timeout: 0 })).rejects.toThrow(
+      "the timeout 0 is not one the sandbox takes: give milliseconds above 0 and at most 600000 (10 minutes)",
+    );
+  });
+});
+
 describe("the database option of createSandbox", () => {
   it("refuses a URL of another scheme rather than make a directory named after it", async () => {
     for (const [setting, scheme] of [

@@ -27,7 +27,11 @@ export const listOf = async (url: string): Promise<{ data: Body[]; total_count: 
   (await call(url, "listEvents")).body as { data: Body[]; total_count: number };
 
 /** Describes the two processes' tests on the database at `databaseUrl()` (named `label`). */
-export function describeTwoProcesses(label: string, databaseUrl: () => string): void {
+export function describeTwoProcesses(
+  label: string,
+  databaseUrl: () => string,
+  settings: Readonly<Record<string, string>> = {},
+): void {
   /** Runs `sql` on the database, as its own connection. */
   async function admin<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
     const client = new pg.Client({ connectionString: databaseUrl() });
@@ -41,7 +45,7 @@ export function describeTwoProcesses(label: string, databaseUrl: () => string): 
 
   describe(`two sandbox processes on ${label}`, () => {
     const processes: SandboxProcess[] = [];
-    const env = (): Record<string, string> => ({ DATABASE_URL: databaseUrl(), SANDBOX_SCHEMA: "shared" });
+    const env = (): Record<string, string> => ({ DATABASE_URL: databaseUrl(), SANDBOX_SCHEMA: "shared", ...settings });
     let one: SandboxProcess;
     let two: SandboxProcess;
 

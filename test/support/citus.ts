@@ -22,6 +22,10 @@ export interface CitusCluster {
   readonly workers: readonly PostgresNode[];
   /** runs `text` on the coordinator, as a connection of its own */
   query<T extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>;
+  /** the port of the worker holding `company`'s shards of the sandbox's tables in `schema` */
+  workerOf(schema: string, company: number): Promise<number>;
+  /** starts one more worker and adds it to the cluster (it holds no shard until they are moved there) */
+  addWorker(): Promise<PostgresNode>;
   stop(): Promise<void>;
 }
 
@@ -74,22 +78,25 @@ export async function startCitus(): Promise<CitusCluster> {
     await Promise.all(started.map((node) => node.outage.halt()));
     await rm(dir, { recursive: true, force: true });
   };
+  const settings = [
+    "shared_preload_libraries=citus",
+    // a shard move copies by logical replication, which writes may go on during
+    "wal_level=logical",
+    `citus.shard_count=${TEST_SHARD_COUNT}`,
+    // the nodes talk over loopback, without TLS (Citus asks for it by default)
+    "citus.node_conninfo=sslmode=disable",
+  ];
+  const startOne = async (name: string): Promise<PostgresNode> => {
+    const nodeDir = join(dir, name);
+    await mkdir(nodeDir, { mode: 0o700 });
+    const node = await startNode(bin, nodeDir, settings);
+    started.push(node);
+    return node;
+  };
   try {
-    const settings = [
-      "shared_preload_libraries=citus",
-      // a shard move copies by logical replication, which writes may go on during
-      "wal_level=logical",
-      `citus.shard_count=${TEST_SHARD_COUNT}`,
-      // the nodes talk over loopback, without TLS (Citus asks for it by default)
-      "citus.node_conninfo=sslmode=disable",
-    ];
     // one after another: each initdb takes a core for a second or two
-    for (const name of ["coordinator", "worker1", "worker2"]) {
-      const nodeDir = join(dir, name);
-      await mkdir(nodeDir, { mode: 0o700 });
-      started.push(await startNode(bin, nodeDir, settings));
-    }
-    const [coordinator, ...workers] = started as [PostgresNode, ...PostgresNode[]];
+    for (const name of ["coordinator", "worker1", "worker2"]) await startOne(name);
+    const [coordinator, ...workers] = [...started] as [PostgresNode, ...PostgresNode[]];
     await Promise.all(started.map((node) => queryOn(node.url, "create extension citus")));
     await queryOn(coordinator.url, "select citus_set_coordinator_host('127.0.0.1', $1)", [coordinator.port]);
     for (const worker of workers)
@@ -99,6 +106,22 @@ export async function startCitus(): Promise<CitusCluster> {
       coordinator,
       workers,
       query: (text, values) => queryOn(coordinator.url, text, values),
+      workerOf: async (schema, company) => {
+        const [row] = await queryOn<{ port: number }>(
+          coordinator.url,
+          `select nodeport as port from pg_dist_shard_placement
+           where shardid = get_shard_id_for_distribution_column($1, $2::bigint)`,
+          [`${schema}.companies`, company],
+        );
+        return Number(row?.port);
+      },
+      addWorker: async () => {
+        const worker = await startOne(`worker${workers.length + 1}`);
+        await queryOn(worker.url, "create extension citus");
+        await queryOn(coordinator.url, "select citus_add_node('127.0.0.1', $1)", [worker.port]);
+        workers.push(worker);
+        return worker;
+      },
       stop,
     };
   } catch (error) {

@@ -89,7 +89,12 @@ export interface PostgresNode {
   readonly url: string;
   readonly port: number;
   readonly process: ChildProcess;
-  readonly outage: { halt(): Promise<void>; resume(): Promise<void> };
+  readonly outage: {
+    halt(): Promise<void>;
+    resume(): Promise<void>;
+    /** kills the server and every process of it with SIGKILL, by PID, as a crash of its machine would end them */
+    crash(): Promise<void>;
+  };
 }
 
 /**
@@ -147,6 +152,11 @@ export async function startNode(bin: string, dir: string, settings: readonly str
     server.kill("SIGINT");
     await exited;
   };
+  /** The server's processes: the postmaster and its children, by PID. */
+  const processes = (): number[] => {
+    const postmaster = server.pid ?? 0;
+    return [postmaster, ...childrenOf(postmaster)];
+  };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
@@ -159,8 +169,37 @@ export async function startNode(bin: string, dir: string, settings: readonly str
         await halt();
         server = await launch();
       },
+      crash: async () => {
+        if (server.exitCode !== null || server.signalCode !== null) return;
+        const exited = new Promise((resolve) => server.once("exit", resolve));
+        for (const pid of processes()) signal(pid, "SIGKILL");
+        await exited;
+      },
     },
   };
+}
+
+/** The PIDs of the processes whose parent is `parent`, from /proc. */
+function childrenOf(parent: number): number[] {
+  const children: number[] = [];
+  for (const name of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) children.push(Number(name));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return children;
+}
+
+/** Sends `name` to `pid`, which may have ended meanwhile. */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // ended meanwhile
+  }
 }
 
 /** Reports whether a cluster of the tests' own can be started (fails in CI when not), for `tests`. */

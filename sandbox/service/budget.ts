@@ -1,0 +1,264 @@
+/**
+ * Fair shares between companies: each company's requests work within a budget of their own, so
+ * one company's requests, blocked or large, cannot take the sandbox from the others.
+ *
+ * - **Concurrent work (a bulkhead).** A company has `slots` (4) requests working on the database at
+ *   once at most: on a PostgreSQL server, 4 of the pool's 10 connections. Its other requests wait
+ *   their turn, in order, at most `wait` (the sandbox's bound); past it, or when `queue` of them
+ *   already wait, a request is answered 503 with `Retry-After` and nothing of it is done. So a
+ *   company whose rows are locked, or whose worker is down, holds a few connections while its
+ *   requests wait on the database, never the pool. A request works while its handler runs.
+ * - **Bulk work.** A request whose headers declare a body of more than `BULK` bytes (64 KiB), or do
+ *   not say its length, is bulk work: the largest payroll group (150,000 locations, 879 KiB of
+ *   JSON) costs the process and the database a second or more, where other requests take
+ *   milliseconds. While another company is served (it made a request in the last second), a
+ *   company's bulk requests run one at a time, each taking its turn as soon as its key is checked,
+ *   before its body is read (a body waiting costs nothing), and keeping it until its answer is
+ *   sent; after each, its company's next bulk request waits `PACE` times as long as it took. So
+ *   bulk work takes a quarter of the sandbox's time at most while others are served, and the
+ *   others' requests, each a turn of the engine between two, keep their pace. A company alone
+ *   runs its bulk work as it comes.
+ *
+ * The handlers keep the concurrent-work budget on every transport (`shareByCompany`); the bulk
+ * work's turn is taken by the key hook, which the HTTP server calls before it reads a body.
+ */
+import { type Authenticate, type Handlers, serviceUnavailable } from "workforce-scheduling-api/handlers";
+import type { Caller } from "./keys.js";
+
+/** The size of body above which a request is bulk work, in bytes. */
+export const BULK = 65_536;
+
+/** How many times its own duration a company's bulk request makes its next one wait, while others are served. */
+export const PACE = 3;
+
+/** How recent another company's request must be for it to count as served. */
+const SERVED_MS = 1000;
+
+/** A company's budget. */
+export interface BudgetSettings {
+  /** the requests of one company working on the database at once */
+  readonly slots: number;
+  /** how long a request may wait for its company's turn, in milliseconds */
+  readonly wait: number;
+  /** how many requests of one company may wait for each kind of turn; a request beyond them is refused at once */
+  readonly queue: number;
+}
+
+/** A company's budget, its requests waiting at most `wait` ms for their turn. */
+export function budgetFor(wait: number): BudgetSettings {
+  return { slots: SLOTS, wait, queue: QUEUE };
+}
+
+/**
+ * The requests of one company working at once: on a PostgreSQL server, 4 of the pool's 10
+ * connections, so that the others stay free for the other companies whatever one company's
+ * requests wait on; on the embedded engine, which runs one statement at a time, 4 of the requests
+ * queued for it.
+ */
+const SLOTS = 4;
+
+/**
+ * How many requests of one company may wait for their turn. A waiting request holds no connection,
+ * only its socket, and waits the bound at most, so the queue is long enough for a client's burst
+ * (100 creates sent at once wait their turns and are all stored) and bounds only a flood.
+ */
+const QUEUE = 256;
+
+/** A request waiting for its turn at a gate. */
+interface Waiting {
+  readonly start: () => void;
+}
+
+/**
+ * Turns of one kind for one company: at most `limit()` at once, the others waiting in order, each
+ * at most the budget's wait, and none before `notBefore`.
+ */
+class Gate {
+  inUse = 0;
+  /** when the next turn may start (bulk work paced) */
+  notBefore = 0;
+  readonly #waiting: Waiting[] = [];
+  readonly #limit: () => number;
+  readonly #settings: BudgetSettings;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(limit: () => number, settings: BudgetSettings) {
+    this.#limit = limit;
+    this.#settings = settings;
+  }
+
+  /** Resolves when the turn is the request's; rejects with a 503 problem when it does not come within the wait. */
+  enter(): Promise<void> {
+    if (this.#waiting.length === 0 && this.#open()) {
+      this.inUse++;
+      return Promise.resolve();
+    }
+    if (this.#waiting.length >= this.#settings.queue) return Promise.reject(this.#refusal());
+    return new Promise((resolve, reject) => {
+      const waiting: Waiting = {
+        start: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#waiting.splice(this.#waiting.indexOf(waiting), 1);
+        reject(this.#refusal());
+      }, this.#settings.wait);
+      this.#waiting.push(waiting);
+      this.admit();
+    });
+  }
+
+  /** Ends a turn, and starts the turns waiting that now may. */
+  leave(): void {
+    this.inUse--;
+    this.admit();
+  }
+
+  /** Whether requests wait here. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  /** Starts the waiting turns, in order, while they may; wakes up when a pause ends. */
+  admit(): void {
+    while (this.#waiting.length > 0 && this.#open()) {
+      this.inUse++;
+      this.#waiting.shift()?.start();
+    }
+    const paused = this.notBefore - Date.now();
+    if (this.#waiting.length > 0 && paused > 0 && this.#timer === undefined) {
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined;
+        this.admit();
+      }, paused);
+      this.#timer.unref?.();
+    }
+  }
+
+  #open(): boolean {
+    return this.inUse < this.#limit() && Date.now() >= this.notBefore;
+  }
+
+  /** The 503 of a request whose turn did not come: Retry-After the pause left, or a second. */
+  #refusal(): unknown {
+    return serviceUnavailable(
+      "This company's requests already use its share of the sandbox; this one waited its turn too long. Nothing of it was done; try again.",
+      Math.max(1, Math.ceil((this.notBefore - Date.now()) / 1000)),
+    );
+  }
+}
+
+/** What the budget knows of a company. */
+interface Company {
+  readonly work: Gate;
+  readonly bulk: Gate;
+  /** when it last made a request */
+  seen: number;
+}
+
+/** The budgets of every company of one sandbox. */
+export class CompanyBudgets {
+  readonly #settings: BudgetSettings;
+  /** one entry per company that has made a request: the seed's few */
+  readonly #companies = new Map<number, Company>();
+
+  constructor(settings: BudgetSettings) {
+    this.#settings = settings;
+  }
+
+  /** Runs `work` (a handler's) for `companyId` in one of its slots, when its turn comes (see the module's comment). */
+  async work<T>(companyId: number, work: () => Promise<T>): Promise<T> {
+    const company = this.#arrive(companyId);
+    await company.work.enter();
+    try {
+      return await work();
+    } finally {
+      company.work.leave();
+    }
+  }
+
+  /**
+   * Waits for `companyId`'s turn of bulk work (at once when no other company is served): the
+   * function that ends it, paces the company's next, and starts the next waiting.
+   */
+  async bulk(companyId: number): Promise<() => void> {
+    const company = this.#arrive(companyId);
+    await company.bulk.enter();
+    const started = Date.now();
+    return () => {
+      if (this.#othersServed(companyId, started - SERVED_MS))
+        company.bulk.notBefore = Math.max(company.bulk.notBefore, Date.now() + (Date.now() - started) * PACE);
+      company.bulk.leave();
+    };
+  }
+
+  /** The company of a request that arrives now. */
+  #arrive(companyId: number): Company {
+    let company = this.#companies.get(companyId);
+    if (company === undefined) {
+      company = {
+        work: new Gate(() => this.#settings.slots, this.#settings),
+        bulk: new Gate(
+          () => (this.#othersServed(companyId, Date.now() - SERVED_MS) ? 1 : Number.POSITIVE_INFINITY),
+          this.#settings,
+        ),
+        seen: 0,
+      };
+      this.#companies.set(companyId, company);
+    }
+    company.seen = Date.now();
+    return company;
+  }
+
+  /** Whether another company has a request working or waiting, or made one `since`. */
+  #othersServed(companyId: number, since: number): boolean {
+    for (const [id, other] of this.#companies)
+      if (id !== companyId && (other.seen >= since || other.work.inUse > 0 || other.work.waiting > 0)) return true;
+    return false;
+  }
+}
+
+/** Whether a request's headers declare bulk work: a body of more than BULK bytes, or one whose length they do not say. */
+export function isBulk(headers: Readonly<Record<string, unknown>>): boolean {
+  const length = headers["content-length"];
+  if (typeof length === "string" && /^\d+$/.test(length)) return Number(length) > BULK;
+  return headers["transfer-encoding"] !== undefined;
+}
+
+/** The handlers and the key hook of a sandbox, sharing it between companies. */
+export interface SharedSandbox {
+  /** the key hook: a caller's bulk request then waits for its company's turn of bulk work, before its body is read */
+  readonly authenticate: Authenticate<Caller>;
+  /** the handlers, each run in one of its company's slots */
+  readonly handlers: Handlers<Caller>;
+  /** the transport's word that a request's answer is sent, or its client gone: its bulk turn, if any, ends */
+  finished(request: object): void;
+}
+
+/** `handlers` and `authenticate`, each request of a company taking its turns within the company's budget. */
+export function shareByCompany(
+  handlers: Handlers<Caller>,
+  authenticate: Authenticate<Caller>,
+  budgets: CompanyBudgets,
+): SharedSandbox {
+  const bulkTurns = new WeakMap<object, () => void>();
+  const shared: Record<string, unknown> = {};
+  for (const [name, handler] of Object.entries(handlers) as [string, (input: never) => unknown][])
+    shared[name] = (input: { principal: Caller }) =>
+      budgets.work(input.principal.companyId, async () => handler(input as never));
+  return {
+    authenticate: async (key, request, scheme) => {
+      const caller = await authenticate(key, request, scheme);
+      if (typeof caller === "object" && isBulk(request.headers))
+        bulkTurns.set(request, await budgets.bulk(caller.companyId));
+      return caller;
+    },
+    handlers: shared as unknown as Handlers<Caller>,
+    finished: (request) => {
+      bulkTurns.get(request)?.();
+      bulkTurns.delete(request);
+    },
+  };
+}
