@@ -84,9 +84,9 @@ function tallyWindow(profile: Profile, window: Window, tally: Tally): void {
     const frame = nodes.get(profile.samples[i] ?? -1);
     if (frame === undefined || frame.functionName === "(idle)") continue;
     const where = frame.url.replace(/^file:\/\/\/work\/[^/]+\//, "").replace(/^.*\/node_modules\//, "");
-    const name = `${frame.functionName || "(anonymous)"} ${where}:${frame.lineNumber + 1}`;
-    tally.functions.set(name, (tally.functions.get(name) ?? 0) + 1);
     const part = partOf(frame.functionName, frame.url);
+    const name = `${frame.functionName || "(anonymous)"} ${where}:${frame.lineNumber + 1} [${part}]`;
+    tally.functions.set(name, (tally.functions.get(name) ?? 0) + 1);
     tally.parts.set(part, (tally.parts.get(part) ?? 0) + 1);
     tally.samples += 1;
   }
@@ -137,10 +137,13 @@ function printTally(target: string, tally: Tally, top: number): void {
   printTable(
     ["function (self time)", "µs per request"],
     byCount(tally.functions)
+      .filter(([name]) => only.test(name))
       .slice(0, top)
       .map(([name, samples]) => [name, perRequest(tally, samples).toFixed(1)]),
   );
 }
 
-const [dir = ".", operation = "POST /events", size = "10000", top = "30"] = process.argv.slice(2);
+const [dir = ".", operation = "POST /events", size = "10000", top = "30", part = ""] = process.argv.slice(2);
+/** The functions listed: those of the parts matching the last argument, or all. */
+const only = new RegExp(part);
 for (const [target, tally] of [...tallies(dir, operation, Number(size))].sort()) printTally(target, tally, Number(top));
