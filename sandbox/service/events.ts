@@ -25,7 +25,6 @@ import {
   eventRows,
   eventsRevision,
   insertEvent,
-  sentOrKeptValue,
 } from "../store/events.js";
 import { recordExists } from "../store/records.js";
 import type { ServiceContext } from "./context.js";
@@ -193,33 +192,48 @@ export async function updateEvent(
   );
 }
 
-/** The parameters of an edit of the event: each field set to the value sent or kept, and the references it is guarded by. */
+/**
+ * The parameters of an edit of the event: each field set to the value sent or kept (a value of
+ * null and `_sent` false keep the stored one), and the references it is guarded by. One object
+ * literal of fixed properties: the statement reads each by name.
+ */
 function editValues(caller: Caller, eventId: number, body: EventUpdate, place: Place | undefined): EventEdit {
   const sentLists = body.custom_fields_text !== undefined || body.custom_fields_id !== undefined;
-  const customFieldsSent = sentLists
-    ? JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id))
-    : undefined;
+  const fields = sentLists ? JSON.stringify(customFields(body.custom_fields_text, body.custom_fields_id)) : null;
   const location = place === undefined ? undefined : locationColumns(place);
+  const moved = location !== undefined;
   return {
     companyId: caller.companyId,
     eventId,
     name: body.name,
     date: body.date,
-    ...sentOrKeptValue("event_id", body.event_id),
-    ...sentOrKeptValue("client_id", body.client_id),
-    ...sentOrKeptValue("job_id", body.job_id),
-    ...sentOrKeptValue("admin_comments", body.admin_comments),
-    ...sentOrKeptValue("comments", body.comments),
-    ...sentOrKeptValue("custom_fields", customFieldsSent),
-    ...sentOrKeptValue("venue_id", location?.venue_id, location !== undefined),
-    ...sentOrKeptValue("location_name", location?.location_name, location !== undefined),
-    ...sentOrKeptValue("location_address", location?.location_address, location !== undefined),
-    ...sentOrKeptValue("location_city", location?.location_city, location !== undefined),
-    ...sentOrKeptValue("location_zip", location?.location_zip, location !== undefined),
-    ...sentOrKeptValue("location_saved", location?.location_saved, location !== undefined),
+    event_id: body.event_id ?? null,
+    event_id_sent: body.event_id !== undefined,
+    client_id: body.client_id ?? null,
+    client_id_sent: body.client_id !== undefined,
+    job_id: body.job_id ?? null,
+    job_id_sent: body.job_id !== undefined,
+    admin_comments: body.admin_comments ?? null,
+    admin_comments_sent: body.admin_comments !== undefined,
+    comments: body.comments ?? null,
+    comments_sent: body.comments !== undefined,
+    custom_fields: fields,
+    custom_fields_sent: sentLists,
+    venue_id: location?.venue_id ?? null,
+    venue_id_sent: moved,
+    location_name: location?.location_name ?? null,
+    location_name_sent: moved,
+    location_address: location?.location_address ?? null,
+    location_address_sent: moved,
+    location_city: location?.location_city ?? null,
+    location_city_sent: moved,
+    location_zip: location?.location_zip ?? null,
+    location_zip_sent: moved,
+    location_saved: location?.location_saved ?? null,
+    location_saved_sent: moved,
     guardVenue: place?.kind === "venue" ? place.venueId : null,
     guardClient: body.client_id ?? null,
-  } as EventEdit;
+  };
 }
 
 /** Where an event is held: a venue of the company, or a location made of the fields sent. */

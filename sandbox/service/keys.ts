@@ -8,6 +8,9 @@
  * on Citus the keys are a reference table, so neither read goes to every shard.
  * Extra keys (`API_KEYS`) are never stored: each is accepted as another key of the database, the
  * seed's first, and so calls as that key's holder.
+ * The keys last found are remembered, in memory only, with the digest they matched, for as long as
+ * the digests read are: a key presented again (every request of a client) is compared with them,
+ * in constant time too, and found without its digest being made again.
  */
 import type { Kysely } from "kysely";
 import type { Authenticate } from "workforce-scheduling-api/handlers";
@@ -42,7 +45,12 @@ interface Known {
   readonly holders: readonly Omit<Caller, "name">[];
   /** the callers whose holder's name has been read, by the digest's index */
   readonly callers: Map<number, Promise<Caller>>;
+  /** the keys last found, with their digest's index, the latest last (at most REMEMBERED) */
+  readonly found: { readonly key: string; readonly index: number }[];
 }
+
+/** How many of the keys last found are remembered. */
+const REMEMBERED = 16;
 
 /** Keys accepted besides the stored ones, each as the stored key `as` (its company and holder). */
 export interface ExtraKeys {
@@ -88,6 +96,7 @@ async function readKeys(db: Kysely<Database>): Promise<Known> {
     digests: rows.map((row) => row.key_digest),
     holders: rows.map((row) => ({ companyId: row.company_id, personnelId: row.personnel_id })),
     callers: new Map(),
+    found: [],
   };
 }
 
@@ -103,14 +112,30 @@ function callerOf(db: Kysely<Database>, known: Known, index: number): Promise<Ca
   return caller;
 }
 
-/** The index of the digest of `key`, or -1, comparing with every stored digest in constant time. */
+/**
+ * The index of the digest of `key`, or -1: a key found before is recognised among those
+ * remembered, any other is digested and compared with every stored digest; both in constant time.
+ */
 async function find(known: Known, key: string): Promise<number> {
+  const remembered = rememberedIndex(known, key);
+  if (remembered !== -1) return remembered;
   const digest = await keyDigest(known.secret, key);
   let found = -1;
   for (let i = 0; i < known.digests.length; i++) {
     if (sameDigest(known.digests[i] ?? "", digest) && found === -1) found = i;
   }
+  if (found !== -1) {
+    if (known.found.length >= REMEMBERED) known.found.shift();
+    known.found.push({ key, index: found });
+  }
   return found;
+}
+
+/** The index of the digest a remembered key matched, or -1, comparing `key` with every one of them whole. */
+function rememberedIndex(known: Known, key: string): number {
+  let index = -1;
+  for (const entry of known.found) if (sameDigest(entry.key, key) && index === -1) index = entry.index;
+  return index;
 }
 
 /** Whether `key` is one of the extra keys, comparing with each of them in constant time. */

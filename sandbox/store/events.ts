@@ -201,15 +201,6 @@ const EDIT_EVENT = statement((db, p: EventEdit) => {
   return recordColumns(edited, p.companyId);
 });
 
-/** The parameters of `column` in an edit: the value sent (null when none is), and whether it is sent (by default, when it is not undefined). */
-export function sentOrKeptValue<C extends KeptColumn>(
-  column: C,
-  value: unknown,
-  sent = value !== undefined,
-): Record<C | `${C}_sent`, unknown> {
-  return { [column]: value ?? null, [`${column}_sent`]: sent } as Record<C | `${C}_sent`, unknown>;
-}
-
 /** The columns an edit sets, with their SQL types. */
 const EDITED_COLUMN_TYPES = { ...EVENT_COLUMN_TYPES, event_id: "text" } as const;
 

@@ -1,0 +1,149 @@
+/**
+ * Where a server's CPU goes per request, from the V8 CPU profiles `npm run bench:sandbox:load --
+ * --cpu-prof DIR` writes: `npx tsx bench/support/cpu-profile.ts DIR [operation] [size]`.
+ *
+ * Only the samples taken while a measurement ran count (`DIR/windows.json` says when, in the
+ * profiles' clock); idle samples are left out. Each part's share of the remaining samples is
+ * turned into CPU per request with the CPU the server used over the window, from /proc: a sample
+ * taken while another process held the core counts as its function's, so under load the profile's
+ * own times overstate, and only its shares are taken from it.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { printTable } from "./stats.js";
+
+/** A measurement as the benchmark wrote it. */
+interface Window {
+  readonly pid: number;
+  readonly target: string;
+  readonly operation: string;
+  readonly size: number;
+  readonly start: number;
+  readonly end: number;
+  readonly requests: number;
+  readonly cpu: number;
+}
+
+/** The parts of a V8 CPU profile read here. */
+interface Profile {
+  readonly nodes: readonly {
+    readonly id: number;
+    readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  }[];
+  readonly startTime: number;
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+/** Samples by function and by part, and the requests and CPU of the windows they came from. */
+interface Tally {
+  readonly functions: Map<string, number>;
+  readonly parts: Map<string, number>;
+  samples: number;
+  requests: number;
+  cpu: number;
+}
+
+/** Which part of the stack a function is, by where its code comes from. */
+const PARTS: readonly [RegExp, string][] = [
+  [/^\(garbage collector\)$/, "V8's collector"],
+  [/^\(program\)$/, "V8 and native code (program)"],
+  [/node_modules\/(pg|pg-protocol|pg-pool|pg-types|pgpass|postgres-\w+)\//, "pg and its protocol"],
+  [/node_modules\/kysely\//, "Kysely"],
+  [/node_modules\/(pino|pino-std-serializers|sonic-boom|thread-stream)\//, "pino (the log)"],
+  [/node_modules\/(fastify|find-my-way|avvio|light-my-request|@fastify\/[\w-]+|fast-json-stringify)\//, "Fastify"],
+  [/node_modules\/(ajv|fast-uri)\//, "Ajv"],
+  [/\/dist\/sandbox\/service\//, "sandbox: service"],
+  [/\/dist\/sandbox\/store\//, "sandbox: store"],
+  [/\/dist\/sandbox\//, "sandbox: other"],
+  [/\/dist\/validators\//, "generated validators"],
+  [/\/dist\/server\//, "generated server runtime"],
+  [/\/dist\//, "generated: other"],
+  [/\/bench\/support\//, "baseline's own code"],
+  [/^node:(_http|internal\/http)|^node:http/, "Node: HTTP"],
+  [/^node:(net|internal\/(stream|streams|net)|stream)/, "Node: net and streams"],
+  [/^node:internal\/crypto|^node:crypto/, "Node: crypto"],
+  [/^node:/, "Node: other"],
+  [/node_modules\//, "other packages"],
+  [/^$/, "built-ins (no script)"],
+];
+
+function partOf(functionName: string, url: string): string {
+  const subject = url === "" && functionName.startsWith("(") ? functionName : url;
+  for (const [pattern, part] of PARTS) if (pattern.test(subject)) return part;
+  return "other";
+}
+
+/** Adds the samples of `profile` within `window` to `tally`. */
+function tallyWindow(profile: Profile, window: Window, tally: Tally): void {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  let time = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    time += profile.timeDeltas[i] ?? 0;
+    if (time < window.start || time > window.end) continue;
+    const frame = nodes.get(profile.samples[i] ?? -1);
+    if (frame === undefined || frame.functionName === "(idle)") continue;
+    const where = frame.url.replace(/^file:\/\/\/work\/[^/]+\//, "").replace(/^.*\/node_modules\//, "");
+    const part = partOf(frame.functionName, frame.url);
+    const name = `${frame.functionName || "(anonymous)"} ${where}:${frame.lineNumber + 1} [${part}]`;
+    tally.functions.set(name, (tally.functions.get(name) ?? 0) + 1);
+    tally.parts.set(part, (tally.parts.get(part) ?? 0) + 1);
+    tally.samples += 1;
+  }
+  tally.requests += window.requests;
+  tally.cpu += window.cpu;
+}
+
+function emptyTally(): Tally {
+  return { functions: new Map(), parts: new Map(), samples: 0, requests: 0, cpu: 0 };
+}
+
+/** The tallies of every target measured for `operation` at `size`, over every profile of `dir`. */
+function tallies(dir: string, operation: string, size: number): Map<string, Tally> {
+  const windows = JSON.parse(readFileSync(join(dir, "windows.json"), "utf8")) as Window[];
+  const byTarget = new Map<string, Tally>();
+  for (const file of readdirSync(dir).filter((name) => name.endsWith(".cpuprofile"))) {
+    const pid = Number(file.split(".")[3]);
+    const chosen = windows.filter((w) => w.pid === pid && w.operation === operation && w.size === size);
+    if (chosen.length === 0) continue;
+    const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as Profile;
+    for (const window of chosen) {
+      const tally = byTarget.get(window.target) ?? emptyTally();
+      byTarget.set(window.target, tally);
+      tallyWindow(profile, window, tally);
+    }
+  }
+  return byTarget;
+}
+
+/** µs of CPU per request of `samples` of the tally. */
+function perRequest(tally: Tally, samples: number): number {
+  return ((samples / tally.samples) * tally.cpu * 1e6) / tally.requests;
+}
+
+function printTally(target: string, tally: Tally, top: number): void {
+  const total = (tally.cpu * 1e6) / tally.requests;
+  console.log(`\n${target}: ${total.toFixed(0)} µs of CPU per request (${tally.requests} requests, /proc)\n`);
+  const byCount = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]);
+  printTable(
+    ["part", "µs per request", "share"],
+    byCount(tally.parts).map(([part, samples]) => [
+      part,
+      perRequest(tally, samples).toFixed(1),
+      `${((samples / tally.samples) * 100).toFixed(1)}%`,
+    ]),
+  );
+  console.log("");
+  printTable(
+    ["function (self time)", "µs per request"],
+    byCount(tally.functions)
+      .filter(([name]) => only.test(name))
+      .slice(0, top)
+      .map(([name, samples]) => [name, perRequest(tally, samples).toFixed(1)]),
+  );
+}
+
+const [dir = ".", operation = "POST /events", size = "10000", top = "30", part = ""] = process.argv.slice(2);
+/** The functions listed: those of the parts matching the last argument, or all. */
+const only = new RegExp(part);
+for (const [target, tally] of [...tallies(dir, operation, Number(size))].sort()) printTally(target, tally, Number(top));
