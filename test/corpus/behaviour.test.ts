@@ -220,7 +220,7 @@ if (!corpusAvailable("the corpus's behaviour through Prism's proxy")) {
 
     it.concurrent.each(documents.map((document) => [document.name, document] as const))(
       "%s: every answer passes Prism's proxy and the response validators",
-      { timeout: FULL ? 3_600_000 : 240_000 },
+      { timeout: FULL ? 3_600_000 : 600_000 },
       (_name, document) => slot(() => checkDocument(document, root, rows)),
     );
   });

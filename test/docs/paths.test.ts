@@ -5,7 +5,8 @@
  * comments are. A span counts as a path when it has no spaces and holds a `/` or ends in a file
  * extension, and is none of: a URL, a package or a package's subpath (`@tanstack/query-core`,
  * `workforce-scheduling-api/handlers`), a media type, a JSON pointer (`#/...`), a path of the API
- * (`/events`), a path outside the repository (`../shared/corpus`, `~/.cache`), or code. A path
+ * (`/events`), a path outside the repository (`../shared/corpus`, `~/.cache`), a selector
+ * (`path:/pet/*`), or code. A path
  * whose first folder is one of the repository's (`src/...`, `sandbox/...`, `generated/...`) must
  * exist as written; a shorter one (`server/app.ts`, named inside a section about
  * `runtime/`), must end a path of the repository. A placeholder or glob (`<target>`, `**`)
@@ -105,7 +106,7 @@ function backtickSpans(markdown: string, skipped: readonly string[] = []): strin
 function pathIn(span: string, packages: readonly string[]): string | undefined {
   const text = span.trim();
   if (/\s|#/.test(text) || text.includes("://") || /^[@/~$]|^\.{1,2}\//.test(text) || MEDIA_TYPE.test(text)) return;
-  if (/[=(),;"'`|]/.test(text) || packages.some((name) => text === name || text.startsWith(`${name}/`))) return;
+  if (/[=(),;:"'`|]/.test(text) || packages.some((name) => text === name || text.startsWith(`${name}/`))) return;
   if (!text.includes("/") && !EXTENSION.test(text)) return;
   const cut = text.search(PLACEHOLDER);
   const path = cut === -1 ? text : text.slice(0, text.lastIndexOf("/", cut) + 1);

@@ -27,7 +27,11 @@ export async function startMockProcess(
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
-  const origin = await listening(child, output, timeoutMs);
+  // one that does not come up is not left behind
+  const origin = await listening(child, output, timeoutMs).catch((error: unknown) => {
+    child.kill("SIGKILL");
+    throw error;
+  });
   return { child, origin, output };
 }
 
