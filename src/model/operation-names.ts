@@ -34,7 +34,9 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
     typeStem: stem,
     method: toMethodName(operation.id),
     ...(path.length > 0 ? { pathParamsType: type("PathParams"), pathParamsValidator: validator("PathParams") } : {}),
-    ...(query.length > 0 ? { queryType: type("Query"), queryValidator: validator("Query") } : {}),
+    ...(query.length > 0 || operation.querystring !== undefined
+      ? { queryType: type("Query"), queryValidator: validator("Query") }
+      : {}),
     ...(header.length > 0 ? { headersType: type("Headers"), headersValidator: validator("Headers") } : {}),
     ...(cookie.length > 0 ? { cookiesType: type("Cookies"), cookiesValidator: validator("Cookies") } : {}),
     ...bodyNames(operation, context, { stem, owner, validator, share }),

@@ -76,12 +76,13 @@ export function buildMethodView(operation: OperationModel): MethodView {
 function parameterGroups({
   names,
   parameters,
+  querystring,
 }: OperationModel): Pick<MethodView, "path" | "query" | "headers" | "cookies"> {
   const group = (type: string | undefined, list: readonly { required: boolean }[]): GroupView | false =>
     type === undefined ? false : { type, optional: !list.some((p) => p.required) };
   return {
     path: group(names.pathParamsType, parameters.path),
-    query: group(names.queryType, parameters.query),
+    query: group(names.queryType, querystring === undefined ? parameters.query : [querystring]),
     headers: group(names.headersType, parameters.header),
     cookies: group(names.cookiesType, parameters.cookie),
   };

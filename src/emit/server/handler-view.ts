@@ -31,6 +31,8 @@ export interface HandlerView {
   readonly summary: string;
   readonly params?: string;
   readonly query?: string;
+  /** the query is an optional `in: querystring` parameter, undefined when not sent */
+  readonly queryOptional: boolean;
   readonly headers?: string;
   readonly cookies?: string;
   readonly bodyParts: readonly BodyPartView[];
@@ -54,6 +56,8 @@ export function buildHandlerView(operation: OperationModel, credentialSchemes: R
     summary: `${summary} (${line})`,
     ...(names.pathParamsType !== undefined ? { params: names.pathParamsType } : {}),
     ...(names.queryType !== undefined ? { query: names.queryType } : {}),
+    // an optional `in: querystring` parameter that is not sent reaches the handler as undefined
+    queryOptional: operation.querystring?.required === false,
     ...(names.headersType !== undefined ? { headers: names.headersType } : {}),
     ...(names.cookiesType !== undefined ? { cookies: names.cookiesType } : {}),
     bodyParts: parts,
