@@ -117,6 +117,9 @@ export class Operation {
     const init: RequestInit = { method: this.#route.method, headers: this.#headersOf(args, options, sent) };
     // JSON text, or what the route's body encoder makes of the body
     if (sent !== undefined) init.body = this.#bodies?.encode(sent.content, args.body) ?? JSON.stringify(args.body);
+    // a body of items is streamed as they come: fetch takes a stream with `duplex: "half"` only
+    if (typeof ReadableStream !== "undefined" && init.body instanceof ReadableStream)
+      (init as RequestInit & { duplex: "half" }).duplex = "half";
     return init;
   }
 

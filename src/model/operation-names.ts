@@ -101,16 +101,25 @@ function bodyNames(
   operation: OperationDraft,
   context: NamingContext,
   { stem, owner, validator, share }: Claims,
-): Pick<OperationNames, "bodyType" | "bodyValidators"> {
+): Pick<OperationNames, "bodyType" | "bodyValidators" | "bodyItemValidators"> {
+  const sequences =
+    operation.requestBody?.contents.filter((c) => c.sequence !== undefined && c.itemSchemaPointer !== undefined) ?? [];
   const contents = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
-  if (contents.length === 0) return { bodyValidators: {} };
+  if (contents.length + sequences.length === 0) return { bodyValidators: {}, bodyItemValidators: {} };
   const bodyType =
-    sharedComponentName(contents, `${stem}Body`, context) ?? context.types.claim(`${stem}Body`, owner, "Type");
+    (sequences.length === 0 ? sharedComponentName(contents, `${stem}Body`, context) : undefined) ??
+    context.types.claim(`${stem}Body`, owner, "Type");
   const validated = contents.filter((c) => c.kind !== "binary");
   const nameFor = (c: BodyContentModel): string =>
     (c.kind === "json" ? share(c) : undefined) ??
     validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
-  return { bodyType, bodyValidators: Object.fromEntries(validated.map((c) => [c.mediaType, nameFor(c)])) };
+  const itemName = (c: BodyContentModel): string =>
+    validator(sequences.length === 1 ? "BodyItem" : `BodyItem${toPascalCase(c.mediaType)}`);
+  return {
+    bodyType,
+    bodyValidators: Object.fromEntries(validated.map((c) => [c.mediaType, nameFor(c)])),
+    bodyItemValidators: Object.fromEntries(sequences.map((c) => [c.mediaType, itemName(c)])),
+  };
 }
 
 /**

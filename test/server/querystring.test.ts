@@ -4,25 +4,11 @@
  * encoded by the generated client, read and checked by the generated Fastify server, by the MSW
  * handlers and by the mock. The output's typecheck is the golden test's.
  */
-import { rm } from "node:fs/promises";
-import { join } from "node:path";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../../src/index.js";
-import { repoRoot } from "../support/paths.js";
-import { listenFlights, withFlightsMsw } from "./flights.js";
-
-const out = join(repoRoot, ".tmp", `querystring-${process.pid}`);
-const spec = join(repoRoot, "test/fixtures/openapi-3.2/openapi.yaml");
+import { listenFlights, type ServedFlights, serveFlights, withFlightsMsw } from "./flights.js";
 
 type Input = { query: unknown; request: { url: string } };
 type Handler = (input: Input) => unknown;
-type Call = (args?: object) => Promise<unknown>;
-interface ServerModule {
-  buildServer(options: { handlers: Record<string, Handler>; authenticate: unknown }): Promise<FastifyInstance>;
-  createKeyAuthenticator(keys: string[]): unknown;
-  createMockHandlers(): Record<string, Handler>;
-}
 
 const seen: { query: unknown; url: string }[] = [];
 const record: Handler = ({ query, request }) => {
@@ -30,25 +16,17 @@ const record: Handler = ({ query, request }) => {
   return { status: 200, body: { flights: [] } };
 };
 const handlers: Record<string, Handler> = { findFlights: record, filterFlights: record };
-let server: ServerModule;
-let createClient: (options: { baseUrl: string; apiKey: string }) => Record<string, Call>;
-let app: FastifyInstance;
+let served: ServedFlights;
+let server: ServedFlights["server"];
+let createClient: ServedFlights["createClient"];
+let out = "";
 let base = "";
 
 beforeAll(async () => {
-  await generate({ spec, out });
-  server = (await import(join(out, "server", "index.ts"))) as ServerModule;
-  ({ createClient } = (await import(join(out, "index.ts"))) as { createClient: typeof createClient });
-  app = await server.buildServer({
-    handlers: { ...server.createMockHandlers(), ...handlers },
-    authenticate: server.createKeyAuthenticator(["k"]),
-  });
-  base = await listenFlights(app);
+  served = await serveFlights("querystring", handlers, "createMockHandlers");
+  ({ server, createClient, out, base } = served);
 }, 60_000);
-afterAll(async () => {
-  await app?.close();
-  await rm(out, { recursive: true, force: true });
-});
+afterAll(() => served?.close());
 
 /** GET `target` under the base with the key; the status and the JSON answer. */
 async function get(target: string): Promise<{ status: number; body: unknown }> {

@@ -97,6 +97,9 @@ function bodyView(operation: OperationModel): MethodView["body"] {
 
 /** Raw-byte media types take bytes; multipart and form fields that carry files take file input. */
 function bodyPart(content: BodyContentModel, bodyType: string | undefined): TypePart {
+  // a sequence of items: any iterable or async iterable of them, streamed
+  if (content.sequence !== undefined && content.itemSchemaPointer !== undefined && bodyType !== undefined)
+    return generated(bodyType, []);
   if (content.kind === "binary") return builtin("RawBody");
   if (content.schemaPointer === undefined || bodyType === undefined)
     return builtin(content.kind === "text" ? "string" : "unknown");

@@ -24,6 +24,7 @@ export interface ValidatorsView {
   readonly headers?: CodeRef;
   readonly cookies?: CodeRef;
   readonly body: Readonly<Record<string, CodeRef>>;
+  readonly bodyItems?: Readonly<Record<string, CodeRef>>;
   readonly responses: Readonly<Record<string, CodeRef>>;
   readonly items?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
   readonly itemData?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
@@ -200,6 +201,7 @@ function validatorsView({ names }: OperationModel): ValidatorsView {
     ...(names.headersValidator !== undefined ? { headers: ref(names.headersValidator) } : {}),
     ...(names.cookiesValidator !== undefined ? { cookies: ref(names.cookiesValidator) } : {}),
     body: refs(names.bodyValidators),
+    ...(Object.keys(names.bodyItemValidators).length > 0 ? { bodyItems: refs(names.bodyItemValidators) } : {}),
     responses: refs(names.responseValidators),
     ...nested("items", names.itemValidators, refs),
     ...nested("itemData", names.itemDataValidators, refs),

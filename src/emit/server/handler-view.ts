@@ -9,6 +9,8 @@ export interface BodyPartView {
   readonly uploadType?: string;
   readonly uploadFiles?: readonly string[];
   readonly bytes?: true;
+  /** a sequence of items (an `itemSchema` the runtime reads): the items of the named type, as they arrive */
+  readonly items?: string;
   readonly text?: true;
   readonly unknown?: true;
   readonly none?: true;
@@ -91,6 +93,8 @@ function bodyParts(operation: OperationModel): BodyPartView[] {
 }
 
 function bodyPart(content: BodyContentModel, typeName: string | undefined): BodyPartView {
+  if (content.sequence !== undefined && content.itemSchemaPointer !== undefined && typeName !== undefined)
+    return { items: typeName };
   if (content.kind === "binary") return { bytes: true };
   if (typeName === undefined || content.schemaPointer === undefined)
     return content.kind === "text" ? { text: true } : { unknown: true };

@@ -95,8 +95,22 @@ function querystringEntry({ names, querystring }: OperationModel): ValidatorEntr
   ];
 }
 
-/** An item's validator (and a JSON event `data`'s) for each answer that is a sequence of items. */
+/**
+ * An item's validator for each request body that is a sequence of items, and (with a JSON event
+ * `data`'s) for each answer that is one.
+ */
 function itemEntries(operation: OperationModel): ValidatorEntry[] {
+  const { names } = operation;
+  const bodies = (operation.requestBody?.contents ?? []).flatMap((content): ValidatorEntry[] => {
+    const name = names.bodyItemValidators[content.mediaType];
+    return name === undefined || content.itemSchemaPointer === undefined
+      ? []
+      : [{ name, schema: { pointer: content.itemSchemaPointer }, direction: "request" }];
+  });
+  return [...bodies, ...responseItemEntries(operation)];
+}
+
+function responseItemEntries(operation: OperationModel): ValidatorEntry[] {
   const { names } = operation;
   return operation.responses.flatMap((response) =>
     response.contents.flatMap((content): ValidatorEntry[] => {

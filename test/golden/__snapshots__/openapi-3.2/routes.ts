@@ -140,7 +140,11 @@ export const importFlightsRoute = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   accept: "application/json",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
-  validators: { body: {}, responses: { "200": V.validateImportFlightsResponse200 } },
+  validators: {
+    body: {},
+    bodyItems: { "application/jsonl": V.validateImportFlightsBodyItem },
+    responses: { "200": V.validateImportFlightsResponse200 },
+  },
   encoders: { body: bodyEncoder },
 } as const satisfies Route;
 
@@ -160,7 +164,7 @@ export const importFlightsCall = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   accept: "application/json",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
-  validators: { body: {} },
+  validators: { body: {}, bodyItems: { "application/jsonl": V.validateImportFlightsBodyItem } },
   encoders: { body: bodyEncoder },
 } as const satisfies CallRoute;
 

@@ -387,6 +387,8 @@ export type GetFlightResponse200 = Flight;
 export type GetFlightResponse404 = paths["/flights/{number}"]["get"]["responses"][404]["content"]["application/problem+json"];
 /** Success response body of `getFlight` (GET /flights/{number}). */
 export type GetFlightResponse = GetFlightResponse200;
+/** Request body of `importFlights` (POST /flights/imports). */
+export type ImportFlightsBody = AsyncIterable<components["schemas"]["paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema"]> | Iterable<components["schemas"]["paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema"]>;
 /** Response 200 of `importFlights` (POST /flights/imports). */
 export type ImportFlightsResponse200 = paths["/flights/imports"]["post"]["responses"][200]["content"]["application/json"];
 /** Success response body of `importFlights` (POST /flights/imports). */

@@ -4,7 +4,6 @@
 import { servers, routes, type OperationId, type ResponseValidators } from "../routes.js";
 import type * as T from "../types.js";
 import type { BasicCredentials } from "./auth.js";
-import type { RawBody } from "./body.js";
 import type { ApiError } from "./errors.js";
 import { type BaseClient, RUNTIME, Runtime, type CallOptions, type TransportOptions } from "./runtime.js";
 import { type RetryPolicy, withRetrying } from "./retry.js";
@@ -76,7 +75,7 @@ export class Client implements BaseClient {
   /** `POST /flights/imports` */
   importFlights(
     args: {
-      readonly body: RawBody;
+      readonly body: T.ImportFlightsBody;
     },
     options?: CallOptions,
   ): Promise<T.ImportFlightsResponse> {

@@ -51,7 +51,7 @@ export interface HandlerTypes {
     params: NoInput;
     query: NoInput;
     headers: NoInput;
-    body: Buffer;
+    body: Extract<T.ImportFlightsBody, AsyncIterable<unknown>>;
     responses: {
       "200": T.ImportFlightsResponse200;
     };

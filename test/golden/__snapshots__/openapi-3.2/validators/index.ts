@@ -603,6 +603,14 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   return ok;
 }
 
+// #/paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema
+function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema");
+  let ok = true;
+  if (!$v_Flight(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  return ok;
+}
+
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
@@ -642,7 +650,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/mediaTypes/PositionLines/itemSchema
-function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/mediaTypes/PositionLines/itemSchema");
   let ok = true;
   if (!$v_Position(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
@@ -650,7 +658,7 @@ function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boole
 }
 
 // #/paths/~1flights~1_7Bnumber_7D~1positions/get/responses/200/content/text~1event-stream/itemSchema
-function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1flights~1%7Bnumber%7D~1positions/get/responses/200/content/text~1event-stream/itemSchema");
   let ok = true;
   if (!$v_PositionEvent(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
@@ -810,6 +818,12 @@ export function validateImportFlightsResponse200(value: unknown, options?: Valid
   return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.ImportFlightsResponse200>) : $invalid(r);
 }
 
+export function validateImportFlightsBodyItem(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_itemSchema(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+}
+
 export function validatePurgeFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.PurgeFlightPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -831,13 +845,13 @@ export function validateStreamPositionsPathParams(value: unknown, options?: Vali
 export function validateStreamPositionsResponse200ItemApplicationJsonl(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_itemSchema(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+  return $v_itemSchema_2(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 export function validateStreamPositionsResponse200ItemTextEventStream(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_itemSchema_2(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+  return $v_itemSchema_3(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 export function validateStreamPositionsResponse200ItemTextEventStreamData(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
