@@ -28,6 +28,21 @@ export type SequenceKind = "sse" | "jsonl" | "json-seq";
 /** How a body travels: JSON, multipart form, URL-encoded form, text, or raw bytes. */
 export type BodyKind = "json" | "multipart" | "form" | "text" | "binary";
 
+/**
+ * How an OpenAPI 3.2 `in: querystring` parameter travels: a URL-encoded form, JSON text
+ * (percent-encoded), or its text as it is.
+ */
+export type QuerystringKind = "form" | "json" | "text";
+
+/** The query string as one value (an OpenAPI 3.2 `in: querystring` parameter): the call's `query`. */
+export interface RouteQuerystring {
+  /** the parameter's name, for messages (it is not sent) */
+  readonly name: string;
+  readonly required: boolean;
+  readonly mediaType: string;
+  readonly kind: QuerystringKind;
+}
+
 export interface RouteParameter {
   /** the parameter name as the spec spells it (HTTP header names match case-insensitively) */
   readonly name: string;
@@ -63,6 +78,8 @@ export interface RouteValidators {
   readonly cookies?: Validator;
   /** by request media type */
   readonly body: Readonly<Record<string, Validator>>;
+  /** by request media type, for a body that is a sequence of items: an item's validator (an SSE event's as sent) */
+  readonly bodyItems?: Readonly<Record<string, Validator>>;
   /** by status, for JSON responses */
   readonly responses: Readonly<Record<string, Validator>>;
   /** by status and media type, for an answer that is a sequence: an item's validator (an SSE event's, `data` as sent) */
@@ -98,6 +115,8 @@ export interface Route {
   /** the path parameters of style label (".a") or matrix (";id=a"); those of style simple are not listed */
   readonly pathStyles?: readonly RouteParameter[];
   readonly query: readonly RouteParameter[];
+  /** the query string as one value, in place of query parameters (the `query` validator checks it) */
+  readonly querystring?: RouteQuerystring;
   readonly headers: readonly RouteParameter[];
   /** the cookie parameters (style form, or content), when the operation has any */
   readonly cookies?: readonly RouteParameter[];
@@ -127,6 +146,8 @@ export interface RouteEncoders {
   readonly parameters?: ParameterEncoder;
   /** present when the operation has query parameters: of the styles they use (deepObject's apart) */
   readonly query?: QueryEncoder;
+  /** present when the operation has an `in: querystring` parameter */
+  readonly querystring?: QuerystringEncoder;
   /** present when the operation has header parameters */
   readonly headers?: HeaderEncoder;
   /** present when the operation's body may be other than JSON, or has more than one media type */
@@ -261,6 +282,14 @@ export interface QueryEncoder {
   encode(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string;
   /** the parameters as the server reads them back: texts, lists or objects of texts; JSON ones as they are */
   asSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown>;
+}
+
+/** How the client writes the query string of a route's `in: querystring` parameter, and reads it back as the server reads it. */
+export interface QuerystringEncoder {
+  /** the query string (without "?") of the value, "" when there is nothing to send */
+  encode(querystring: RouteQuerystring, value: unknown): string;
+  /** the value as the server reads it back: a form's fields as texts, JSON as parsed */
+  asSent(querystring: RouteQuerystring, value: unknown): unknown;
 }
 
 /** How the client writes a route's header parameters, and reads them back as the server reads them. */

@@ -117,6 +117,9 @@ export class Operation {
     const init: RequestInit = { method: this.#route.method, headers: this.#headersOf(args, options, sent) };
     // JSON text, or what the route's body encoder makes of the body
     if (sent !== undefined) init.body = this.#bodies?.encode(sent.content, args.body) ?? JSON.stringify(args.body);
+    // a body of items is streamed as they come: fetch takes a stream with `duplex: "half"` only
+    if (typeof ReadableStream !== "undefined" && init.body instanceof ReadableStream)
+      (init as RequestInit & { duplex: "half" }).duplex = "half";
     return init;
   }
 
@@ -275,9 +278,14 @@ declare const process: { readonly env: Readonly<Record<string, string | undefine
 function checkEncoders(route: CallRoute): void {
   const encoders = route.encoders ?? {};
   const contents = route.body?.contents ?? [];
-  if (encoders.parameters === undefined && route.pathParams.length + route.query.length + route.headers.length > 0)
+  const querystring = route.querystring !== undefined;
+  if (
+    encoders.parameters === undefined &&
+    (route.pathParams.length + route.query.length + route.headers.length > 0 || querystring)
+  )
     lacking(route, "parameters");
   if (encoders.query === undefined && route.query.length > 0) lacking(route, "query");
+  if (encoders.querystring === undefined && querystring) lacking(route, "querystring");
   if (encoders.headers === undefined && route.headers.length > 0) lacking(route, "headers");
   if (encoders.styles === undefined && (route.pathStyles ?? route.cookies) !== undefined) lacking(route, "styles");
   if (encoders.body === undefined && contents.some((content) => content.kind !== "json" || contents.length > 1))

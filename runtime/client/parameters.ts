@@ -72,14 +72,22 @@ function urlOf(
   authQuery: string,
   styles: StyleEncoder | undefined,
 ): ((values: ParameterValues) => string) | undefined {
-  if (route.pathParams.length + route.query.length === 0) return undefined;
+  if (route.pathParams.length + route.query.length === 0 && route.querystring === undefined) return undefined;
   return (values) => {
     const path = fillPath(route.path, values.path ?? EMPTY, styles?.pathWriter(route));
     if (typeof path !== "string") throw pathRefusal(route.operationId, path);
-    const query = values.query === undefined ? "" : (route.encoders?.query?.encode(route.query, values.query) ?? "");
+    const query = queryOf(route, values.query);
     const all = query === "" ? authQuery : authQuery === "" ? query : `${query}&${authQuery}`;
     return base + (all === "" ? path : `${path}?${all}`);
   };
+}
+
+/** The query string of a call: its query parameters, or its `in: querystring` parameter's value. */
+function queryOf(route: CallRoute, values: ParameterValues["query"]): string {
+  if (values === undefined) return "";
+  const encoders = route.encoders;
+  if (route.querystring !== undefined) return encoders?.querystring?.encode(route.querystring, values) ?? "";
+  return encoders?.query?.encode(route.query, values) ?? "";
 }
 
 /** The error of a path that cannot be filled: a parameter missing, or a dot segment ("." or ".."). */
@@ -117,7 +125,11 @@ function check(
     const path = pathAsSent(values.path ?? EMPTY);
     collect("path", pathParams, styles?.pathAsSent(route, values.path ?? EMPTY, path) ?? path);
   }
-  if (query !== undefined) collect("query", query, encoders?.query?.asSent(route.query, values.query ?? EMPTY) ?? {});
+  if (query !== undefined && route.querystring !== undefined) {
+    const sent = encoders?.querystring?.asSent(route.querystring, values.query);
+    if (sent !== undefined || route.querystring.required) collect("query", query, sent);
+  } else if (query !== undefined)
+    collect("query", query, encoders?.query?.asSent(route.query, values.query ?? EMPTY) ?? {});
   if (headers !== undefined)
     collect("header", headers, encoders?.headers?.asSent(route.headers, values.headers ?? EMPTY) ?? {});
 }

@@ -119,10 +119,25 @@ function fromSchemaErrors(details: SchemaError[], document: unknown, locate: Loc
 }
 
 function describeSchemaError(detail: SchemaError): string {
+  const rule = parametersRule(detail);
+  if (rule !== undefined) return rule;
   const extra =
     detail.params?.additionalProperty ?? detail.params?.unevaluatedProperty ?? detail.params?.missingProperty;
   const base = detail.message ?? `fails ${detail.keyword}`;
   return typeof extra === "string" && !base.includes(`'${extra}'`) ? `${base}: '${extra}'` : base;
+}
+
+/**
+ * OAI's 3.2 schema states the rules of `in: querystring` on a list of parameters as a `not` (no
+ * `in: query` beside it) and a `maxContains` (one at most): said in words, each says what to do.
+ */
+function parametersRule(detail: SchemaError): string | undefined {
+  if (!detail.instancePath.endsWith("/parameters")) return undefined;
+  if (detail.keyword === "not")
+    return "has `in: query` parameters beside an `in: querystring` one, which is the whole query string: make each a property of the querystring's schema";
+  if (detail.keyword === "maxContains")
+    return "has more than one `in: querystring` parameter: the whole query string is one value, keep one";
+  return undefined;
 }
 
 function capErrors(diagnostics: Diagnostic[]): Diagnostic[] {

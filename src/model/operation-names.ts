@@ -34,7 +34,9 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
     typeStem: stem,
     method: toMethodName(operation.id),
     ...(path.length > 0 ? { pathParamsType: type("PathParams"), pathParamsValidator: validator("PathParams") } : {}),
-    ...(query.length > 0 ? { queryType: type("Query"), queryValidator: validator("Query") } : {}),
+    ...(query.length > 0 || operation.querystring !== undefined
+      ? { queryType: type("Query"), queryValidator: validator("Query") }
+      : {}),
     ...(header.length > 0 ? { headersType: type("Headers"), headersValidator: validator("Headers") } : {}),
     ...(cookie.length > 0 ? { cookiesType: type("Cookies"), cookiesValidator: validator("Cookies") } : {}),
     ...bodyNames(operation, context, { stem, owner, validator, share }),
@@ -99,16 +101,25 @@ function bodyNames(
   operation: OperationDraft,
   context: NamingContext,
   { stem, owner, validator, share }: Claims,
-): Pick<OperationNames, "bodyType" | "bodyValidators"> {
+): Pick<OperationNames, "bodyType" | "bodyValidators" | "bodyItemValidators"> {
+  const sequences =
+    operation.requestBody?.contents.filter((c) => c.sequence !== undefined && c.itemSchemaPointer !== undefined) ?? [];
   const contents = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
-  if (contents.length === 0) return { bodyValidators: {} };
+  if (contents.length + sequences.length === 0) return { bodyValidators: {}, bodyItemValidators: {} };
   const bodyType =
-    sharedComponentName(contents, `${stem}Body`, context) ?? context.types.claim(`${stem}Body`, owner, "Type");
+    (sequences.length === 0 ? sharedComponentName(contents, `${stem}Body`, context) : undefined) ??
+    context.types.claim(`${stem}Body`, owner, "Type");
   const validated = contents.filter((c) => c.kind !== "binary");
   const nameFor = (c: BodyContentModel): string =>
     (c.kind === "json" ? share(c) : undefined) ??
     validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
-  return { bodyType, bodyValidators: Object.fromEntries(validated.map((c) => [c.mediaType, nameFor(c)])) };
+  const itemName = (c: BodyContentModel): string =>
+    validator(sequences.length === 1 ? "BodyItem" : `BodyItem${toPascalCase(c.mediaType)}`);
+  return {
+    bodyType,
+    bodyValidators: Object.fromEntries(validated.map((c) => [c.mediaType, nameFor(c)])),
+    bodyItemValidators: Object.fromEntries(sequences.map((c) => [c.mediaType, itemName(c)])),
+  };
 }
 
 /**

@@ -8,6 +8,7 @@ import { deriveOperationId } from "./names.js";
 import { checkOperation, unsupportedStyles } from "./operation-checks.js";
 import type { OperationDraft } from "./operation-names.js";
 import { buildParameters } from "./parameters.js";
+import { buildQuerystring, checkQuerystring } from "./querystring.js";
 import type { SchemaFacts } from "./schemas.js";
 import { buildSecurity } from "./security.js";
 import type { FixedMethod, HttpMethod } from "./types.js";
@@ -62,6 +63,7 @@ export function buildOperations(
       const draft = buildOperation({ document, facts }, path, method, pathItem, operation);
       if (draft.derivedId) diagnostics.push(missingIdDiagnostic(draft, locate));
       diagnostics.push(...checkOperation(draft, locate));
+      diagnostics.push(...checkQuerystring(document, { pathItem, operation }, draft, locate));
       const unsupported = unsupportedStyles(draft, locate);
       diagnostics.push(...unsupported);
       if (unsupported.length === 0) operations.push(draft);
@@ -89,6 +91,7 @@ export function buildOperation(
   const summary = stringAt(node, "summary") ?? stringAt(pathItem.node, "summary");
   const description = stringAt(node, "description") ?? stringAt(pathItem.node, "description");
   const requestBody = buildRequestBody(document, operation, facts);
+  const querystring = buildQuerystring(document, pathItem, operation);
   return {
     id: declaredId !== undefined && declaredId.trim() !== "" ? declaredId : deriveOperationId(method, path),
     derivedId: declaredId === undefined || declaredId.trim() === "",
@@ -102,6 +105,7 @@ export function buildOperation(
     deprecated: node.deprecated === true,
     tags: Array.isArray(node.tags) ? node.tags.map(String) : [],
     parameters: buildParameters(document, pathItem, operation),
+    ...(querystring !== undefined ? { querystring } : {}),
     ...(requestBody !== undefined ? { requestBody } : {}),
     responses: buildResponses(document, operation, facts),
     security: buildSecurity(node, document),

@@ -14,7 +14,7 @@ export type FixedMethod = "get" | "put" | "post" | "delete" | "options" | "head"
 export type HttpMethod = FixedMethod | (string & {});
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
-import type { BodyKind, SequenceKind } from "../../runtime/route-types.js";
+import type { BodyKind, QuerystringKind, SequenceKind } from "../../runtime/route-types.js";
 import type { OpenApiVersion } from "../schema/dialect.js";
 
 /** How a body's media type is encoded on the wire (the runtime's type), which decides how it is sent and parsed. */
@@ -90,6 +90,8 @@ export interface OperationModel {
   readonly deprecated: boolean;
   readonly tags: readonly string[];
   readonly parameters: ParametersByLocation;
+  /** an OpenAPI 3.2 `in: querystring` parameter: the whole query string as one value (no query parameters beside it) */
+  readonly querystring?: QuerystringModel;
   readonly requestBody?: RequestBodyModel;
   readonly responses: readonly ResponseModel[];
   /** alternatives, any one of which suffices; an alternative with no schemes ({}) makes
@@ -136,6 +138,23 @@ export interface ParameterModel {
   readonly objectProperties?: readonly string[];
   readonly description?: string;
   readonly deprecated: boolean;
+}
+
+/**
+ * The query string as one value (OpenAPI 3.2's `in: querystring`), described by the one media type
+ * of its `content`: a URL-encoded form, JSON text, or (any other media type) the text as it is.
+ */
+export interface QuerystringModel {
+  readonly name: string;
+  readonly required: boolean;
+  readonly pointer: string;
+  readonly mediaType: string;
+  readonly kind: QuerystringKind;
+  /** pointer of the content's schema; undefined when it has none */
+  readonly schemaPointer?: string;
+  /** the component key when the schema is exactly a $ref to "#/components/schemas/<key>" */
+  readonly componentRef?: string;
+  readonly description?: string;
 }
 
 export interface RequestBodyModel {
@@ -214,6 +233,8 @@ export interface OperationNames {
   readonly cookiesValidator?: string;
   /** per request media type */
   readonly bodyValidators: Readonly<Record<string, string>>;
+  /** per request media type that is a sequence of items (an `itemSchema` the runtime reads): the validator of an item */
+  readonly bodyItemValidators: Readonly<Record<string, string>>;
   /** per status, for statuses with a JSON body */
   readonly responseValidators: Readonly<Record<string, string>>;
   /** per status and media type, for answers that are sequences of items: the validator of an item */

@@ -56,6 +56,7 @@ function operation(overrides: Partial<OperationModel> = {}): OperationModel {
       responseType: "GetThingResponse",
       responseTypes: { "200": "GetThingResponse200" },
       bodyValidators: {},
+      bodyItemValidators: {},
       responseValidators: {},
       itemValidators: {},
       itemDataValidators: {},

@@ -69,6 +69,24 @@ const cases: { fixture: string; code: string; pointer: string; line?: number; co
     message: /no path parameter "id" is declared/,
   },
   {
+    // OpenAPI 3.2: the whole query string is one value, so no query parameter goes beside it
+    fixture: "querystring-beside-query.yaml",
+    code: "OAS_INVALID",
+    pointer: "#/paths/~1events/get/parameters",
+    line: 7,
+    column: 7,
+    message: /has `in: query` parameters beside an `in: querystring` one/,
+  },
+  {
+    // the Path Item's querystring, the operation's query parameter: each list alone is valid
+    fixture: "querystring-inherited.yaml",
+    code: "OAS_INVALID",
+    pointer: "#/paths/~1events/get/parameters/0",
+    line: 14,
+    column: 11,
+    message: /query parameter "timezone" beside the `in: querystring` parameter "criteria"/,
+  },
+  {
     fixture: "schema-invalid.yaml",
     code: "OAS_INVALID",
     pointer: "#/info",

@@ -200,6 +200,7 @@ describe("operations", () => {
       responseTypes: { "200": "GetItemResponse200" },
       responseValidators: { "200": "validateGetItemResponse200" },
       bodyValidators: {},
+      bodyItemValidators: {},
       itemValidators: {},
       itemDataValidators: {},
       sharedValidators: [],

@@ -9,11 +9,10 @@ import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { QueryClient } from "@tanstack/query-core";
 import type { FastifyInstance } from "fastify";
-import type { HttpHandler } from "msw";
-import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../src/index.js";
 import { repoRoot } from "../support/paths.js";
+import { listenFlights, withFlightsMsw } from "./flights.js";
 
 const out = join(repoRoot, ".tmp", `openapi-3.2-${process.pid}`);
 const spec = join(repoRoot, "test/fixtures/openapi-3.2/openapi.yaml");
@@ -66,9 +65,7 @@ beforeAll(async () => {
     ),
     authenticate: server.createKeyAuthenticator(["k"]),
   });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const address = app.server.address();
-  base = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/v1`;
+  base = await listenFlights(app);
 }, 60_000);
 afterAll(async () => {
   await app?.close();
@@ -122,25 +119,15 @@ describe("a QUERY operation and an additional operation (PURGE)", () => {
   });
 
   it("are served by the MSW handlers the same way", async () => {
-    const { createMswHandlers } = (await import(join(out, "msw", "index.ts"))) as {
-      createMswHandlers(handlers: Record<string, Handler>, options: object): HttpHandler[];
-    };
     seen.length = 0;
-    const msw = setupServer(
-      ...createMswHandlers(
-        { ...server.createMockHandlers(), ...handlers },
-        { baseUrl: "https://flights.example/v1", authenticate: server.createKeyAuthenticator(["k"]) },
-      ),
-    );
-    msw.listen({ onUnhandledRequest: "bypass" });
-    try {
-      const client = pkg.createClient({ baseUrl: "https://flights.example/v1", apiKey: "k" });
+    const baseUrl = "https://flights.example/v1";
+    const authenticate = server.createKeyAuthenticator(["k"]);
+    await withFlightsMsw(out, { ...server.createMockHandlers(), ...handlers }, { baseUrl, authenticate }, async () => {
+      const client = pkg.createClient({ baseUrl, apiKey: "k" });
       expect(await client["searchFlights"]?.({ body: { origin: "CDG" } })).toEqual({ flights });
       expect(await client["purgeFlight"]?.({ path: { number: "AF6" } })).toBeUndefined();
       expect(seen.map((call) => call.method)).toEqual(["QUERY", "PURGE"]);
-    } finally {
-      msw.close();
-    }
+    });
   });
 
   it("TanStack Query reads a QUERY as a query, keyed by its body", async () => {

@@ -66,6 +66,7 @@ const FETCH: Transport<FetchRequest, Pending> = {
   hasBody: (request) => hasBody(request) || request.native.body !== null,
   hasContent: (request) => carriesContent(request) || request.native.body !== null,
   readBody: (request, limit, done) => void readLimited(request.native, limit, done),
+  bodyChunks: (request) => chunksOf(request.native),
   send: (_request, pending, outcome) => pending.resolve(responseOf(outcome)),
   fail: (request, pending, error) => pending.resolve(responseOf(failureOutcome(error, request))),
 };
@@ -231,6 +232,17 @@ async function readLimited(native: Request, limit: number, done: BodyCallback): 
     return done(UNREADABLE, new Uint8Array(0));
   }
   done(undefined, concat(chunks, size));
+}
+
+/** A request's body as it arrives, chunk by chunk (the reader released when the items are left). */
+async function* chunksOf(native: Request): AsyncGenerator<Uint8Array> {
+  const reader = native.body?.getReader();
+  if (reader === undefined) return;
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) yield read.value;
+  } finally {
+    reader.releaseLock();
+  }
 }
 
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {

@@ -15,7 +15,7 @@ import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { mediaTypeEssence } from "../../media-types.js";
 import type { Route } from "../../route-types.js";
-import { readBody } from "./body-stream.js";
+import { bodyChunks, readBody } from "./body-stream.js";
 import { carriesContent, hasBody } from "./content.js";
 import {
   type MultipartReader as CoreMultipartReader,
@@ -54,6 +54,7 @@ const FASTIFY: Transport<FastifyRequest, FastifyReply> = {
   hasBody,
   hasContent: carriesContent,
   readBody,
+  bodyChunks,
   send: (_request, reply, outcome) => sendOutcome(reply, outcome),
   fail: (request, reply, error) => handleError(error, request, reply),
 };

@@ -15,9 +15,11 @@ import {
   compileHeaderReader,
   compilePathReader,
   compileQueryReader,
+  compileQuerystringReader,
   compileStyledPathReader,
   type ParameterReader,
   type QueryReader,
+  type QuerystringReader,
   type RouterPath,
   type StyledPathReader,
 } from "./parameters.js";
@@ -44,7 +46,7 @@ export class InputReader {
   private readonly route: Route;
   private readonly readPath: ParameterReader;
   private readonly readStyledPath: StyledPathReader | undefined;
-  private readonly readQuery: QueryReader;
+  private readonly readQuery: QueryReader | QuerystringReader;
   private readonly readHeaders: ParameterReader;
   private readonly readCookies: ParameterReader | undefined;
   private readonly bodyRequired: ValidationIssue | undefined;
@@ -54,7 +56,9 @@ export class InputReader {
     this.readPath = compilePathReader(path);
     const styles = route.pathStyles;
     this.readStyledPath = styles === undefined ? undefined : compileStyledPathReader(route.path, styles);
-    this.readQuery = compileQueryReader(route.query);
+    const querystring = route.querystring;
+    this.readQuery =
+      querystring === undefined ? compileQueryReader(route.query) : compileQuerystringReader(querystring);
     this.readHeaders = compileHeaderReader(route.headers);
     const declared = route.cookies ?? [];
     if (declared.length > 0 && cookies === undefined)
@@ -88,9 +92,16 @@ export class InputReader {
       else issues = collect(issues, "path", result.errors);
     }
     if (validators.query !== undefined) {
-      const result = validators.query(this.readQuery(request.url), ALL_ERRORS);
-      if (result.valid) query = result.value;
-      else issues = collect(issues, "query", result.errors);
+      const read = this.readQuery(request.url);
+      const querystring = this.route.querystring;
+      if (read === undefined && querystring !== undefined) {
+        if (querystring.required) issues = [...(issues ?? []), missingQuerystringIssue(querystring.name)];
+        else query = undefined;
+      } else {
+        const result = validators.query(read, ALL_ERRORS);
+        if (result.valid) query = result.value;
+        else issues = collect(issues, "query", result.errors);
+      }
     }
     if (validators.headers !== undefined) {
       const result = validators.headers(this.readHeaders(request.headers), ALL_ERRORS);
@@ -129,6 +140,18 @@ function missingBodyIssue(pointer: string): ValidationIssue {
     keyword: "required",
     params: {},
     message: "is required",
+  };
+}
+
+/** The issue of a required `in: querystring` parameter whose query string is empty. */
+function missingQuerystringIssue(name: string): ValidationIssue {
+  return {
+    in: "query",
+    instancePath: "",
+    schemaPath: "#/required",
+    keyword: "required",
+    params: { missingProperty: name },
+    message: `must have the query string "${name}"`,
   };
 }
 

@@ -44,6 +44,11 @@ export function readBody(request: FastifyRequest, limit: number, done: BodyCallb
   stream.resume();
 }
 
+/** The body's bytes as they arrive (a body that is a sequence of items, read item by item). */
+export function bodyChunks(request: FastifyRequest): AsyncIterable<Uint8Array> {
+  return isReadable(request.body) ? request.body : request.raw;
+}
+
 /**
  * Leaves the rest of a body that will not be read (it was refused part-way): the request is
  * detached from any parser and paused. The answer that follows stops its reading (stop-reading.ts:

@@ -13,7 +13,7 @@
  * Everything a route needs is prepared once; a request allocates only its input.
  */
 import { mediaTypeEssence } from "../../media-types.js";
-import type { Route, RouteContent } from "../../route-types.js";
+import type { Route, RouteContent, SequenceKind } from "../../route-types.js";
 import {
   type ContentMatcher,
   compileContentMatcher,
@@ -25,6 +25,7 @@ import type { IncomingRequest, Transport } from "./exchange.js";
 import { type CookieReader, toRouterPath } from "./parameters.js";
 import { problemOutcome } from "./problems.js";
 import { InputReader, validationProblem } from "./request.js";
+import { requestItems } from "./request-items.js";
 import { compileResponder, type Responder } from "./responses.js";
 import {
   Admission,
@@ -66,6 +67,11 @@ export interface CoreSettings<Req = never> {
 }
 
 const CLOSE: Readonly<Record<string, string>> = { connection: "close" };
+
+/** The body as it is: the items of a sequence are checked as they are read, not decoded before. */
+function same(body: unknown): unknown {
+  return body;
+}
 
 /** One route, prepared: every step of the pipeline with its route-specific data. */
 export class RoutePlan<Req extends IncomingRequest, Res> {
@@ -128,6 +134,8 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
     const content = this.match(header ?? "");
     if (content === undefined)
       return transport.send(request, response, problemOutcome(unsupportedMediaType(header, body.contents)));
+    const sequence = content.sequence;
+    if (sequence !== undefined) return this.receiveItems(request, response, principal, { ...content, sequence });
     const reader = this.settings.multipart?.read;
     if (
       reader !== undefined &&
@@ -146,6 +154,18 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
         return transport.send(request, response, problemOutcome(problem, problem.status === 413 ? CLOSE : undefined));
       this.run(request, response, principal, content, raw, undefined);
     });
+  }
+
+  /** A body that is a sequence of items: the handler is given them as they arrive, each checked (request-items.ts). */
+  private receiveItems(
+    request: Req,
+    response: Res,
+    principal: unknown,
+    content: RouteContent & { readonly sequence: SequenceKind },
+  ): void {
+    const validator = this.route.validators.bodyItems?.[content.mediaType];
+    const items = requestItems(this.transport.bodyChunks(request), content, validator, this.settings.bodyLimit);
+    this.run(request, response, principal, content, items, same);
   }
 
   private run(

@@ -68,6 +68,8 @@ export interface Transport<Req extends IncomingRequest, Res> {
   hasContent(request: Req): boolean;
   /** reads the body, refusing one over `limit` bytes */
   readBody(request: Req, limit: number, done: BodyCallback): void;
+  /** the body's bytes as they arrive, for a body that is a sequence of items */
+  bodyChunks(request: Req): AsyncIterable<Uint8Array>;
   /** writes the answer */
   send(request: Req, response: Res, outcome: Outcome): void;
   /** answers an error thrown on the way (a `ProblemError`, a failure of the transport, a bug) */

@@ -16,9 +16,9 @@
  * percent escapes are decoded as strictly as a path's: a malformed escape, or bytes that are not
  * UTF-8, are refused (400), never taken as the text sent.
  */
-import type { RouteParameter } from "../../route-types.js";
+import type { RouteParameter, RouteQuerystring } from "../../route-types.js";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./content.js";
-import { fieldPath, formOf } from "./form.js";
+import { fieldPath, formOf, parseForm } from "./form.js";
 import { createProblem, ProblemError } from "./problems.js";
 
 /** Parameter names to their raw values (strings, or lists of strings), before validation. */
@@ -227,6 +227,27 @@ export function compileQueryReader(parameters: readonly RouteParameter[]): Query
       if (value !== undefined) defineOwn(out, parameter.name, value);
     }
     return out;
+  };
+}
+
+/** Reads an `in: querystring` parameter (OpenAPI 3.2) from a request target; undefined when it is not sent. */
+export type QuerystringReader = (url: string) => unknown;
+
+/**
+ * The whole query string as one value, as its media type says: a URL-encoded form read as form
+ * bodies are (nested fields in brackets, a repeated name a list), JSON text percent-decoded and
+ * parsed (text that is not JSON as it is, for the validator to refuse), any other media type's
+ * text percent-decoded. An empty query string is not sent, except a required form's, read as {}.
+ */
+export function compileQuerystringReader(querystring: RouteQuerystring): QuerystringReader {
+  const { kind, name, required } = querystring;
+  return (url) => {
+    const start = url.indexOf("?");
+    const text = start === -1 ? "" : url.slice(start + 1);
+    if (kind === "form") return text === "" && !required ? undefined : parseForm(text);
+    if (text === "") return undefined;
+    const decoded = decodePercent(text);
+    return kind === "json" ? parseContent(decoded, "query", name) : decoded;
   };
 }
 

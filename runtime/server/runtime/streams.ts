@@ -9,6 +9,7 @@
  * so a generator's `finally` runs) and no more items are asked of it.
  */
 import type { Route, RouteContent, SequenceKind, Validator } from "../../route-types.js";
+import { eventData, frameItem } from "../../sequences.js";
 import type { Outcome, ServerRequest } from "./exchange.js";
 import type { ResponseHeaders } from "./types.js";
 
@@ -92,38 +93,17 @@ function frame(
   sequence: SequenceKind,
   validators: { readonly item: Validator | undefined; readonly data: Validator | undefined },
 ): string {
-  if (sequence !== "sse") {
-    check(validators.item, item);
-    const text = JSON.stringify(item);
-    if (text === undefined) throw new ItemError("an item is not JSON");
-    return sequence === "json-seq" ? `\u001e${text}\n` : `${text}\n`;
+  if (sequence !== "sse") check(validators.item, item);
+  else if (typeof item === "object" && item !== null && "data" in item) {
+    const event = item as ServerSentEventItem;
+    if (typeof event.data !== "string") check(validators.data, event.data);
+    check(validators.item, { ...event, data: eventData(event.data) });
   }
-  if (typeof item !== "object" || item === null || !("data" in item))
-    throw new ItemError("a server-sent event is not an object with `data`");
-  const event = item as ServerSentEventItem;
-  const data = typeof event.data === "string" ? event.data : JSON.stringify(event.data);
-  if (typeof event.data !== "string") check(validators.data, event.data);
-  check(validators.item, { ...event, data });
-  return eventText(event, data);
+  return frameItem(item, sequence);
 }
 
 function check(validator: Validator | undefined, value: unknown): void {
   const result = validator?.(value);
   if (result !== undefined && !result.valid)
     throw new ItemError(`an item does not match the contract: ${result.errors[0]?.message ?? "invalid"}`);
-}
-
-/** An event as the event-stream format writes it: each field on its line, `data` once per line of it. */
-function eventText(event: ServerSentEventItem, data: string): string {
-  let text = "";
-  if (event.event !== undefined) text += `event: ${oneLine(event.event)}\n`;
-  if (event.id !== undefined) text += `id: ${oneLine(event.id)}\n`;
-  if (event.retry !== undefined) text += `retry: ${Math.max(0, Math.trunc(event.retry))}\n`;
-  for (const line of data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
-  return `${text}\n`;
-}
-
-function oneLine(value: string): string {
-  if (/[\r\n]/.test(value)) throw new ItemError("an event's `event` or `id` holds a line break");
-  return value;
 }

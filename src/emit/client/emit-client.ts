@@ -23,7 +23,12 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
   };
   const styles = [...model.operations, ...model.webhooks].some(hasStyles);
   const streams = model.operations.some(hasStreams);
-  const left = [...(styles ? [] : [STYLES_RUNTIME]), ...(streams ? [] : [STREAMS_RUNTIME])];
+  const querystring = model.operations.some((operation) => operation.querystring !== undefined);
+  const left = [
+    ...(styles ? [] : [STYLES_RUNTIME]),
+    ...(streams ? [] : [STREAMS_RUNTIME]),
+    ...(querystring ? [] : [QUERYSTRING_RUNTIME]),
+  ];
   return [render("client", view), render("index", {}), ...config.runtime.take("client", left)];
 }
 
@@ -32,6 +37,9 @@ const STYLES_RUNTIME = "client/styles.ts";
 
 /** Written only for specs with answers that are sequences of items (the routes' stream reader). */
 const STREAMS_RUNTIME = "client/streams.ts";
+
+/** Written only for specs with an `in: querystring` parameter (the routes' querystring encoder). */
+const QUERYSTRING_RUNTIME = "client/querystring.ts";
 
 /** What client.ts imports: only what its methods and options use, so no import is left unused. */
 function importsView(

@@ -76,12 +76,13 @@ export function buildMethodView(operation: OperationModel): MethodView {
 function parameterGroups({
   names,
   parameters,
+  querystring,
 }: OperationModel): Pick<MethodView, "path" | "query" | "headers" | "cookies"> {
   const group = (type: string | undefined, list: readonly { required: boolean }[]): GroupView | false =>
     type === undefined ? false : { type, optional: !list.some((p) => p.required) };
   return {
     path: group(names.pathParamsType, parameters.path),
-    query: group(names.queryType, parameters.query),
+    query: group(names.queryType, querystring === undefined ? parameters.query : [querystring]),
     headers: group(names.headersType, parameters.header),
     cookies: group(names.cookiesType, parameters.cookie),
   };
@@ -96,6 +97,9 @@ function bodyView(operation: OperationModel): MethodView["body"] {
 
 /** Raw-byte media types take bytes; multipart and form fields that carry files take file input. */
 function bodyPart(content: BodyContentModel, bodyType: string | undefined): TypePart {
+  // a sequence of items: any iterable or async iterable of them, streamed
+  if (content.sequence !== undefined && content.itemSchemaPointer !== undefined && bodyType !== undefined)
+    return generated(bodyType, []);
   if (content.kind === "binary") return builtin("RawBody");
   if (content.schemaPointer === undefined || bodyType === undefined)
     return builtin(content.kind === "text" ? "string" : "unknown");

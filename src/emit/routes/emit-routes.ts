@@ -58,6 +58,7 @@ export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
     }),
     ...config.runtime.take("route-types.ts"),
     ...config.runtime.take("media-types.ts"),
+    ...config.runtime.take("sequences.ts"),
     ...config.runtime.take("statuses.ts"),
   ];
 }

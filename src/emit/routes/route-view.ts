@@ -24,6 +24,7 @@ export interface ValidatorsView {
   readonly headers?: CodeRef;
   readonly cookies?: CodeRef;
   readonly body: Readonly<Record<string, CodeRef>>;
+  readonly bodyItems?: Readonly<Record<string, CodeRef>>;
   readonly responses: Readonly<Record<string, CodeRef>>;
   readonly items?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
   readonly itemData?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
@@ -62,6 +63,7 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     pathParams: operation.parameters.path.map((p) => p.name),
     ...pathStyles(operation.parameters.path.filter((p) => p.style !== "simple").map(objectParameter)),
     query: operation.parameters.query.map(queryParameter),
+    ...querystringView(operation),
     headers: operation.parameters.header.map(parameter),
     ...(operation.parameters.cookie.length > 0 ? { cookies: operation.parameters.cookie.map(objectParameter) } : {}),
     ...(body !== undefined
@@ -93,6 +95,7 @@ const ENCODERS = {
   parameters: { name: "parameterEncoder", module: "parameters" },
   query: { name: "queryEncoder", module: "query" },
   deepObjectQuery: { name: "deepObjectQueryEncoder", module: "deep-object" },
+  querystring: { name: "querystringEncoder", module: "querystring" },
   headers: { name: "headerEncoder", module: "headers" },
   body: { name: "bodyEncoder", module: "body" },
   styles: { name: "styleEncoder", module: "styles" },
@@ -112,6 +115,7 @@ function encodersOf(operation: OperationModel, model: ApiModel): Partial<Record<
     ...(query.length > 0
       ? { query: query.some((p) => p.style === "deepObject") ? ENCODERS.deepObjectQuery : ENCODERS.query }
       : {}),
+    ...(operation.querystring !== undefined ? { querystring: ENCODERS.querystring } : {}),
     ...(header.length > 0 ? { headers: ENCODERS.headers } : {}),
     ...(hasOtherBody(operation) ? { body: ENCODERS.body } : {}),
     ...(hasStyles(operation) ? { styles: ENCODERS.styles } : {}),
@@ -153,9 +157,16 @@ export function hasStreams({ names }: OperationModel): boolean {
   return Object.keys(names.itemValidators).length > 0;
 }
 
-/** Whether an operation has path, query or header parameters (cookies are the style encoder's). */
-export function hasParameters({ parameters }: OperationModel): boolean {
-  return parameters.path.length + parameters.query.length + parameters.header.length > 0;
+/** Whether an operation has path, query or header parameters, or a querystring (cookies are the style encoder's). */
+export function hasParameters({ parameters, querystring }: OperationModel): boolean {
+  return parameters.path.length + parameters.query.length + parameters.header.length > 0 || querystring !== undefined;
+}
+
+/** The route's `in: querystring` parameter, when the operation has one. */
+function querystringView({ querystring }: OperationModel): Pick<RouteView, "querystring"> {
+  if (querystring === undefined) return {};
+  const { name, required, mediaType, kind } = querystring;
+  return { querystring: { name, required, mediaType, kind } };
 }
 
 /** Whether an operation has label or matrix path parameters, or cookie parameters. */
@@ -190,6 +201,7 @@ function validatorsView({ names }: OperationModel): ValidatorsView {
     ...(names.headersValidator !== undefined ? { headers: ref(names.headersValidator) } : {}),
     ...(names.cookiesValidator !== undefined ? { cookies: ref(names.cookiesValidator) } : {}),
     body: refs(names.bodyValidators),
+    ...(Object.keys(names.bodyItemValidators).length > 0 ? { bodyItems: refs(names.bodyItemValidators) } : {}),
     responses: refs(names.responseValidators),
     ...nested("items", names.itemValidators, refs),
     ...nested("itemData", names.itemDataValidators, refs),

@@ -9,6 +9,8 @@ export interface BodyPartView {
   readonly uploadType?: string;
   readonly uploadFiles?: readonly string[];
   readonly bytes?: true;
+  /** a sequence of items (an `itemSchema` the runtime reads): the items of the named type, as they arrive */
+  readonly items?: string;
   readonly text?: true;
   readonly unknown?: true;
   readonly none?: true;
@@ -31,6 +33,8 @@ export interface HandlerView {
   readonly summary: string;
   readonly params?: string;
   readonly query?: string;
+  /** the query is an optional `in: querystring` parameter, undefined when not sent */
+  readonly queryOptional: boolean;
   readonly headers?: string;
   readonly cookies?: string;
   readonly bodyParts: readonly BodyPartView[];
@@ -54,6 +58,8 @@ export function buildHandlerView(operation: OperationModel, credentialSchemes: R
     summary: `${summary} (${line})`,
     ...(names.pathParamsType !== undefined ? { params: names.pathParamsType } : {}),
     ...(names.queryType !== undefined ? { query: names.queryType } : {}),
+    // an optional `in: querystring` parameter that is not sent reaches the handler as undefined
+    queryOptional: operation.querystring?.required === false,
     ...(names.headersType !== undefined ? { headers: names.headersType } : {}),
     ...(names.cookiesType !== undefined ? { cookies: names.cookiesType } : {}),
     bodyParts: parts,
@@ -87,6 +93,8 @@ function bodyParts(operation: OperationModel): BodyPartView[] {
 }
 
 function bodyPart(content: BodyContentModel, typeName: string | undefined): BodyPartView {
+  if (content.sequence !== undefined && content.itemSchemaPointer !== undefined && typeName !== undefined)
+    return { items: typeName };
   if (content.kind === "binary") return { bytes: true };
   if (typeName === undefined || content.schemaPointer === undefined)
     return content.kind === "text" ? { text: true } : { unknown: true };

@@ -26,15 +26,26 @@ export async function emitTypes({ model, document }: EmitInput): Promise<Generat
   return [{ path: "types.ts", content }];
 }
 
-/** The schemas of the items of sequences (and of JSON event data), which the aliases name as components. */
+/**
+ * The schemas of the items of sequences (and of JSON event data) and of `in: querystring`
+ * parameters, which the aliases name as components.
+ */
 function itemSchemas(model: EmitInput["model"]): string[] {
   const contents = [...model.operations, ...model.webhooks].flatMap((operation) => [
     ...(operation.requestBody?.contents ?? []),
     ...operation.responses.flatMap((response) => response.contents),
   ]);
-  return contents.flatMap((content) =>
-    [content.itemSchemaPointer, content.itemDataSchemaPointer].filter((pointer) => pointer !== undefined),
+  const querystrings = model.operations.flatMap((operation) =>
+    operation.querystring?.componentRef === undefined && operation.querystring?.schemaPointer !== undefined
+      ? [operation.querystring.schemaPointer]
+      : [],
   );
+  return [
+    ...contents.flatMap((content) =>
+      [content.itemSchemaPointer, content.itemDataSchemaPointer].filter((pointer) => pointer !== undefined),
+    ),
+    ...querystrings,
+  ];
 }
 
 /** Each callback's Path Item, by the key it is typed under in `webhooks`. */

@@ -1,4 +1,11 @@
-import type { BodyContentModel, OperationModel, ResponseModel, SchemaModel, WebhookModel } from "../../model/types.js";
+import type {
+  BodyContentModel,
+  OperationModel,
+  QuerystringModel,
+  ResponseModel,
+  SchemaModel,
+  WebhookModel,
+} from "../../model/types.js";
 import { hoistedKey } from "./types-document.js";
 
 /** One exported alias: `export type <name> = <type>;` with its JSDoc. */
@@ -46,7 +53,15 @@ export function operationAliases(
     if (name !== undefined && !componentNames.has(name)) aliases.push({ name, type, docs });
   };
   add(names.pathParamsType, `${base}["parameters"]["path"]`, `Path parameters of ${label}.`);
-  add(names.queryType, `NonNullable<${base}["parameters"]["query"]>`, `Query parameters of ${label}.`);
+  const querystring = operation.querystring;
+  if (querystring === undefined)
+    add(names.queryType, `NonNullable<${base}["parameters"]["query"]>`, `Query parameters of ${label}.`);
+  else
+    add(
+      names.queryType,
+      querystringType(querystring, schemas),
+      `The query string of ${label} (\`${querystring.name}\`, ${querystring.mediaType}).`,
+    );
   add(names.headersType, `NonNullable<${base}["parameters"]["header"]>`, `Header parameters of ${label}.`);
   add(names.cookiesType, `NonNullable<${base}["parameters"]["cookie"]>`, `Cookie parameters of ${label}.`);
   const body =
@@ -112,6 +127,18 @@ function statusKey(status: string): string {
 function union(types: readonly string[]): string {
   const unique = [...new Set(types)];
   return unique.length === 0 ? "never" : unique.join(" | ");
+}
+
+/**
+ * The type of an `in: querystring` parameter: its content's schema (a component's alias, or the
+ * schema hoisted as a component by types-document.ts), `unknown` without one.
+ */
+function querystringType(querystring: QuerystringModel, schemas: ReadonlyMap<string, SchemaModel>): string {
+  const component = querystring.componentRef === undefined ? undefined : schemas.get(querystring.componentRef);
+  if (component !== undefined)
+    return component.hasReadWrite ? `Writable<components["schemas"][${quote(component.name)}]>` : component.typeName;
+  const pointer = querystring.schemaPointer;
+  return pointer === undefined ? "unknown" : `components["schemas"][${quote(hoistedKey(pointer))}]`;
 }
 
 /** The type of one item of a sequence: its schema's (hoisted as a component by types-document.ts), or an event's. */

@@ -41,7 +41,8 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
     });
   };
   parameterEntry(names.pathParamsValidator, names.pathParamsType, parameters.path);
-  parameterEntry(names.queryValidator, names.queryType, parameters.query);
+  if (operation.querystring === undefined) parameterEntry(names.queryValidator, names.queryType, parameters.query);
+  else entries.push(...querystringEntry(operation));
   parameterEntry(names.headersValidator, names.headersType, parameters.header);
   parameterEntry(names.cookiesValidator, names.cookiesType, parameters.cookie);
   for (const content of operation.requestBody?.contents ?? []) {
@@ -74,8 +75,42 @@ export function operationEntries(operation: OperationModel): ValidatorEntry[] {
   return entries;
 }
 
-/** An item's validator (and a JSON event `data`'s) for each answer that is a sequence of items. */
+/**
+ * The validator of an `in: querystring` parameter: its content's schema, form fields converted
+ * from their texts as a form body's are; a component's type when its schema is exactly one.
+ */
+function querystringEntry({ names, querystring }: OperationModel): ValidatorEntry[] {
+  const name = names.queryValidator;
+  if (name === undefined || querystring === undefined) return [];
+  const type = names.queryType;
+  return [
+    {
+      name,
+      typeName: `T.${type ?? "unknown"}`,
+      schema: querystring.schemaPointer === undefined ? { inline: {} } : { pointer: querystring.schemaPointer },
+      direction: "request",
+      coerceStrings: querystring.kind === "form",
+      standardSchemaKeys: type === undefined ? [] : [type],
+    },
+  ];
+}
+
+/**
+ * An item's validator for each request body that is a sequence of items, and (with a JSON event
+ * `data`'s) for each answer that is one.
+ */
 function itemEntries(operation: OperationModel): ValidatorEntry[] {
+  const { names } = operation;
+  const bodies = (operation.requestBody?.contents ?? []).flatMap((content): ValidatorEntry[] => {
+    const name = names.bodyItemValidators[content.mediaType];
+    return name === undefined || content.itemSchemaPointer === undefined
+      ? []
+      : [{ name, schema: { pointer: content.itemSchemaPointer }, direction: "request" }];
+  });
+  return [...bodies, ...responseItemEntries(operation)];
+}
+
+function responseItemEntries(operation: OperationModel): ValidatorEntry[] {
   const { names } = operation;
   return operation.responses.flatMap((response) =>
     response.contents.flatMap((content): ValidatorEntry[] => {

@@ -19,6 +19,7 @@ const $defs = {
     properties: {
       origin: { type: "string", minLength: 3, maxLength: 3 },
       limit: { type: "integer", minimum: 1, maximum: 50 },
+      carriers: { type: "array", items: { type: "string", minLength: 2, maxLength: 2 } },
     },
   },
   Flight: {

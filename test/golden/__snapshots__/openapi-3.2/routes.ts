@@ -7,6 +7,7 @@
  */
 import * as V from "./validators/index.js";
 import { parameterEncoder } from "./client/parameters.js";
+import { querystringEncoder } from "./client/querystring.js";
 import { bodyEncoder } from "./client/body.js";
 import { streamReader } from "./client/streams.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
@@ -19,6 +20,38 @@ export const basePath = "/v1";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [{ url: "http://127.0.0.1:3000/v1", variables: {} }] as const;
 
+/** `GET /flights/filter` (filterFlights): its entry in `routes`. */
+export const filterFlightsRoute = {
+  operationId: "filterFlights",
+  method: "GET",
+  path: "/flights/filter",
+  pathParams: [],
+  query: [],
+  querystring: { name: "filter", required: false, mediaType: "application/json", kind: "json" },
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
+  security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: { query: V.validateFilterFlightsQuery, body: {}, responses: { "200": V.validateFlightList } },
+  encoders: { parameters: parameterEncoder, querystring: querystringEncoder },
+} as const satisfies Route;
+
+/** `filterFlightsRoute` without its answers' validators: what the TanStack Query options call. */
+export const filterFlightsCall = {
+  operationId: "filterFlights",
+  method: "GET",
+  path: "/flights/filter",
+  pathParams: [],
+  query: [],
+  querystring: { name: "filter", required: false, mediaType: "application/json", kind: "json" },
+  headers: [],
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
+  security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: { query: V.validateFilterFlightsQuery, body: {} },
+  encoders: { parameters: parameterEncoder, querystring: querystringEncoder },
+} as const satisfies CallRoute;
+
 /** `GET /flights/find` (findFlights): its entry in `routes`. */
 export const findFlightsRoute = {
   operationId: "findFlights",
@@ -26,11 +59,13 @@ export const findFlightsRoute = {
   path: "/flights/find",
   pathParams: [],
   query: [],
+  querystring: { name: "criteria", required: true, mediaType: "application/x-www-form-urlencoded", kind: "form" },
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   accept: "application/json",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
-  validators: { body: {}, responses: { "200": V.validateFlightList } },
+  validators: { query: V.validateFindFlightsQuery, body: {}, responses: { "200": V.validateFlightList } },
+  encoders: { parameters: parameterEncoder, querystring: querystringEncoder },
 } as const satisfies Route;
 
 /** `findFlightsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -40,11 +75,13 @@ export const findFlightsCall = {
   path: "/flights/find",
   pathParams: [],
   query: [],
+  querystring: { name: "criteria", required: true, mediaType: "application/x-www-form-urlencoded", kind: "form" },
   headers: [],
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   accept: "application/json",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
-  validators: { body: {} },
+  validators: { query: V.validateFindFlightsQuery, body: {} },
+  encoders: { parameters: parameterEncoder, querystring: querystringEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /flights/{number}` (getFlight): its entry in `routes`. */
@@ -103,7 +140,11 @@ export const importFlightsRoute = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   accept: "application/json",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
-  validators: { body: {}, responses: { "200": V.validateImportFlightsResponse200 } },
+  validators: {
+    body: {},
+    bodyItems: { "application/jsonl": V.validateImportFlightsBodyItem },
+    responses: { "200": V.validateImportFlightsResponse200 },
+  },
   encoders: { body: bodyEncoder },
 } as const satisfies Route;
 
@@ -123,7 +164,7 @@ export const importFlightsCall = {
   responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
   accept: "application/json",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
-  validators: { body: {} },
+  validators: { body: {}, bodyItems: { "application/jsonl": V.validateImportFlightsBodyItem } },
   encoders: { body: bodyEncoder },
 } as const satisfies CallRoute;
 
@@ -268,6 +309,7 @@ export const streamPositionsCall = {
  * `validateResponses` to check answers (a page that does not, does not bundle them).
  */
 export const responseValidators = {
+  filterFlights: { "200": V.validateFlightList },
   findFlights: { "200": V.validateFlightList },
   getFlight: { "200": V.validateFlight, "404": V.validateGetFlightResponse404 },
   importFlights: { "200": V.validateImportFlightsResponse200 },
@@ -277,6 +319,7 @@ export const responseValidators = {
 } as const satisfies ResponseValidators;
 
 export const routes = {
+  filterFlights: filterFlightsRoute,
   findFlights: findFlightsRoute,
   getFlight: getFlightRoute,
   importFlights: importFlightsRoute,

@@ -35,6 +35,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flights/filter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["filterFlights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/flights/{number}": {
         parameters: {
             query?: never;
@@ -101,6 +117,7 @@ export interface components {
         Criteria: {
             origin: string;
             limit?: number;
+            carriers?: string[];
         };
         FlightList: {
             flights: components["schemas"]["Flight"][];
@@ -144,6 +161,10 @@ export interface components {
             data: string;
         };
         "paths/~1flights~1{number}~1positions/get/responses/200/content/text~1event-stream/itemSchema": components["schemas"]["PositionEvent"];
+        "paths/~1flights~1filter/get/parameters/0/content/application~1json/schema": {
+            origins?: string[];
+            cancelled?: boolean;
+        };
         "paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema": components["schemas"]["Flight"];
         "PositionEvent/properties/data/contentSchema": components["schemas"]["Position"];
         "components/mediaTypes/PositionLines/itemSchema": components["schemas"]["Position"];
@@ -170,6 +191,26 @@ export interface components {
 export type $defs = Record<string, never>;
 export interface operations {
     findFlights: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flights that match. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlightList"];
+                };
+            };
+        };
+    };
+    filterFlights: {
         parameters: {
             query?: never;
             header?: never;
@@ -326,6 +367,14 @@ export type Position = components["schemas"]["Position"];
 export type PositionEvent = components["schemas"]["PositionEvent"];
 /** The `ScheduledFlight` schema (#/components/schemas/ScheduledFlight). */
 export type ScheduledFlight = components["schemas"]["ScheduledFlight"];
+/** The query string of `filterFlights` (GET /flights/filter) (`filter`, application/json). */
+export type FilterFlightsQuery = components["schemas"]["paths/~1flights~1filter/get/parameters/0/content/application~1json/schema"];
+/** Response 200 of `filterFlights` (GET /flights/filter). */
+export type FilterFlightsResponse200 = FlightList;
+/** Success response body of `filterFlights` (GET /flights/filter). */
+export type FilterFlightsResponse = FilterFlightsResponse200;
+/** The query string of `findFlights` (GET /flights/find) (`criteria`, application/x-www-form-urlencoded). */
+export type FindFlightsQuery = Criteria;
 /** Response 200 of `findFlights` (GET /flights/find). */
 export type FindFlightsResponse200 = FlightList;
 /** Success response body of `findFlights` (GET /flights/find). */
@@ -338,6 +387,8 @@ export type GetFlightResponse200 = Flight;
 export type GetFlightResponse404 = paths["/flights/{number}"]["get"]["responses"][404]["content"]["application/problem+json"];
 /** Success response body of `getFlight` (GET /flights/{number}). */
 export type GetFlightResponse = GetFlightResponse200;
+/** Request body of `importFlights` (POST /flights/imports). */
+export type ImportFlightsBody = AsyncIterable<components["schemas"]["paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema"]> | Iterable<components["schemas"]["paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema"]>;
 /** Response 200 of `importFlights` (POST /flights/imports). */
 export type ImportFlightsResponse200 = paths["/flights/imports"]["post"]["responses"][200]["content"]["application/json"];
 /** Success response body of `importFlights` (POST /flights/imports). */

@@ -4,9 +4,8 @@
 import { servers, routes, type OperationId, type ResponseValidators } from "../routes.js";
 import type * as T from "../types.js";
 import type { BasicCredentials } from "./auth.js";
-import type { RawBody } from "./body.js";
 import type { ApiError } from "./errors.js";
-import { type BaseClient, RUNTIME, Runtime, type CallOptions, type NoArgs, type TransportOptions } from "./runtime.js";
+import { type BaseClient, RUNTIME, Runtime, type CallOptions, type TransportOptions } from "./runtime.js";
 import { type RetryPolicy, withRetrying } from "./retry.js";
 import { type ErrorAnswer, isDeclaredApiError } from "./typed-errors.js";
 
@@ -43,9 +42,21 @@ export class Client implements BaseClient {
     this[RUNTIME] = new Runtime({ routes, servers }, withRetrying(options));
   }
 
+  /** `GET /flights/filter` */
+  filterFlights(
+    args?: {
+      readonly query?: T.FilterFlightsQuery;
+    },
+    options?: CallOptions,
+  ): Promise<T.FilterFlightsResponse> {
+    return this[RUNTIME].call("filterFlights", args, options);
+  }
+
   /** `GET /flights/find` */
   findFlights(
-    args?: NoArgs,
+    args: {
+      readonly query: T.FindFlightsQuery;
+    },
     options?: CallOptions,
   ): Promise<T.FindFlightsResponse> {
     return this[RUNTIME].call("findFlights", args, options);
@@ -64,7 +75,7 @@ export class Client implements BaseClient {
   /** `POST /flights/imports` */
   importFlights(
     args: {
-      readonly body: RawBody;
+      readonly body: T.ImportFlightsBody;
     },
     options?: CallOptions,
   ): Promise<T.ImportFlightsResponse> {
@@ -134,6 +145,8 @@ export function createBaseClient(options: BaseClientOptions): BaseClient {
  * operation carries as `body` (see `isApiError`).
  */
 export interface ErrorAnswers {
+  filterFlights: {
+  };
   findFlights: {
   };
   getFlight: {

@@ -12,7 +12,15 @@
  * `Last-Event-ID` and waiting the `retry` the server last gave. Only routes of operations that
  * answer such sequences name this module (`encoders.stream`), so a page without one bundles none.
  */
-import type { StreamContext, StreamReader, Validator } from "../route-types.js";
+import type { SequenceKind, StreamContext, StreamReader, Validator } from "../route-types.js";
+import {
+  cutShort,
+  type EventStreamState,
+  LineReader,
+  pendingEvent,
+  RecordSplitter,
+  readEventLine,
+} from "../sequences.js";
 import { ApiNetworkError, ResponseValidationError } from "./errors.js";
 
 /** A server-sent event as the client yields it: `data` decoded when it is JSON. */
@@ -30,7 +38,7 @@ export interface ServerSentEvent<D = string> {
 export const streamReader: StreamReader = {
   read(content, response, context) {
     if (content.sequence === "sse") return serverSentEvents(response, context, content.mediaType);
-    return jsonItems(response, context, content.sequence === "json-seq" ? "\u001e" : "\n");
+    return jsonItems(response, context, content.sequence === "json-seq" ? "json-seq" : "jsonl");
   },
 };
 
@@ -68,21 +76,19 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
 }
 
-/** JSON items separated by `separator` (a line feed, or RS for RFC 7464), each parsed and checked. */
-async function* jsonItems(response: Response, context: StreamContext, separator: string): AsyncGenerator<unknown> {
-  let buffer = "";
+/** JSON items of a JSON Lines or JSON text sequence body, each parsed and checked. */
+async function* jsonItems(
+  response: Response,
+  context: StreamContext,
+  sequence: Exclude<SequenceKind, "sse">,
+): AsyncGenerator<unknown> {
+  const records = new RecordSplitter(sequence);
+  const seq = sequence === "json-seq";
   try {
-    for await (const text of textOf(response, context)) {
-      buffer += text;
-      let end = buffer.indexOf(separator);
-      while (end !== -1) {
-        const record = buffer.slice(0, end);
-        buffer = buffer.slice(end + 1);
-        if (record.trim() !== "") yield checkedJson(record, separator !== "\n", response, context);
-        end = buffer.indexOf(separator);
-      }
-    }
-    if (buffer.trim() !== "") yield checkedJson(buffer, false, response, context);
+    for await (const text of textOf(response, context))
+      for (const record of records.push(text)) yield checkedJson(record, seq, response, context);
+    const last = records.end();
+    if (last !== undefined) yield checkedJson(last, false, response, context);
   } finally {
     context.done();
   }
@@ -99,7 +105,7 @@ function checkedJson(record: string, sequence: boolean, response: Response, cont
   } catch {
     return fail(context, response, "json", "is not valid JSON", record);
   }
-  if (sequence && !record.endsWith("\n") && (value === null || typeof value !== "object") && typeof value !== "string")
+  if (sequence && cutShort(record, value))
     return fail(context, response, "json", "may have been cut short (no line feed after it)", record);
   return checked(context.item, value, response, context, record);
 }
@@ -122,20 +128,6 @@ function fail(context: StreamContext, response: Response, keyword: string, messa
   throw new ResponseValidationError(context.operationId, response, [issue], raw);
 }
 
-/** An event being read: the fields of its lines until a blank line dispatches it. */
-interface Pending {
-  data: string;
-  hasData: boolean;
-  type: string | undefined;
-  retry: number | undefined;
-}
-
-/** The state a stream keeps across events and reconnections. */
-interface EventStreamState {
-  lastEventId: string;
-  retry: number;
-}
-
 /**
  * Server-sent events, as WHATWG's HTML standard parses an event stream (§9.2.6): lines end at CRLF,
  * LF or CR; a line starting with ":" is a comment; `field: value` (one space after the colon
@@ -150,11 +142,11 @@ async function* serverSentEvents(first: Response, context: StreamContext, mediaT
   try {
     for (;;) {
       const lines = new LineReader();
-      const pending: Pending = { data: "", hasData: false, type: undefined, retry: undefined };
+      const pending = pendingEvent();
       try {
         for await (const text of textOf(response, context))
           for (const line of lines.push(text)) {
-            const event = readLine(line, pending, state);
+            const event = readEventLine(line, pending, state);
             if (event === undefined) continue;
             failures = 0;
             yield checkedEvent(event, response, context);
@@ -172,61 +164,6 @@ async function* serverSentEvents(first: Response, context: StreamContext, mediaT
   } finally {
     context.done();
   }
-}
-
-/** Splits text into lines ended by CRLF, LF or CR, across chunks. */
-class LineReader {
-  #line = "";
-  #afterCr = false;
-
-  push(text: string): string[] {
-    const lines: string[] = [];
-    for (const char of text) {
-      const afterCr = this.#afterCr;
-      this.#afterCr = char === "\r";
-      if (afterCr && char === "\n") continue;
-      if (char === "\r" || char === "\n") {
-        lines.push(this.#line);
-        this.#line = "";
-      } else this.#line += char;
-    }
-    return lines;
-  }
-}
-
-/** Reads one line into the pending event; a blank line gives the event to dispatch, if any. */
-function readLine(line: string, pending: Pending, state: EventStreamState): ServerSentEvent | undefined {
-  if (line === "") return dispatch(pending, state);
-  if (line.startsWith(":")) return undefined;
-  const colon = line.indexOf(":");
-  const field = colon === -1 ? line : line.slice(0, colon);
-  let value = colon === -1 ? "" : line.slice(colon + 1);
-  if (value.startsWith(" ")) value = value.slice(1);
-  if (field === "data") {
-    pending.data += `${value}\n`;
-    pending.hasData = true;
-  } else if (field === "event") pending.type = value;
-  else if (field === "id" && !value.includes("\u0000")) state.lastEventId = value;
-  else if (field === "retry" && /^[0-9]+$/.test(value)) {
-    state.retry = Number(value);
-    pending.retry = state.retry;
-  }
-  return undefined;
-}
-
-function dispatch(pending: Pending, state: EventStreamState): ServerSentEvent | undefined {
-  const { data, hasData, type, retry } = pending;
-  pending.data = "";
-  pending.hasData = false;
-  pending.type = undefined;
-  pending.retry = undefined;
-  if (!hasData) return undefined;
-  return {
-    ...(type !== undefined && type !== "" ? { event: type } : {}),
-    data: data.slice(0, -1),
-    ...(state.lastEventId !== "" ? { id: state.lastEventId } : {}),
-    ...(retry !== undefined ? { retry } : {}),
-  };
 }
 
 /** An event checked as sent (`data` as text), then its `data` decoded from JSON and checked, when it is JSON. */

@@ -67,6 +67,17 @@ type Typed<D, E> = Failing<E> & { queryKey: DataTag<QueryKey, D, E> };
 /** What a call of operation `K` resolves to. */
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
+/** The query key of `filterFlights` (GET /flights/filter); a prefix of it names every query below. */
+export function filterFlightsQueryKey(input?: Parameters<Client["filterFlights"]>[0]): DataTag<QueryKey, Result<"filterFlights">, QueryErrorOf<"filterFlights">> {
+  return fixedQueryKeyOf(api, R.filterFlightsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"filterFlights">, QueryErrorOf<"filterFlights">>;
+}
+
+/** `{ queryKey, queryFn }` of `filterFlights` (GET /flights/filter), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"filterFlights">`; `client` is a `Client` or a `createBaseClient()`. */
+export function filterFlightsQueryOptions(client: BaseClient, input?: Parameters<Client["filterFlights"]>[0]) {
+  const options = queryOptionsOf(R.filterFlightsCall, filterFlightsQueryKey(input), (call) => client[RUNTIME].call<Result<"filterFlights">>(R.filterFlightsCall, input, call));
+  return options as typeof options & Typed<Result<"filterFlights">, QueryErrorOf<"filterFlights">>;
+}
+
 /** The query key of `findFlights` (GET /flights/find); a prefix of it names every query below. */
 export function findFlightsQueryKey(input?: Parameters<Client["findFlights"]>[0]): DataTag<QueryKey, Result<"findFlights">, QueryErrorOf<"findFlights">> {
   return fixedQueryKeyOf(api, R.findFlightsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"findFlights">, QueryErrorOf<"findFlights">>;

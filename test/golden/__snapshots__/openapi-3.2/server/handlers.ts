@@ -15,10 +15,20 @@ import type { Handler, NoInput, WithFiles } from "./runtime/types.js";
  * so that its handler always knows the caller's principal.
  */
 export interface HandlerTypes {
+  filterFlights: {
+    secured: true;
+    params: NoInput;
+    query: T.FilterFlightsQuery | undefined;
+    headers: NoInput;
+    body: undefined;
+    responses: {
+      "200": T.FilterFlightsResponse200;
+    };
+  };
   findFlights: {
     secured: true;
     params: NoInput;
-    query: NoInput;
+    query: T.FindFlightsQuery;
     headers: NoInput;
     body: undefined;
     responses: {
@@ -41,7 +51,7 @@ export interface HandlerTypes {
     params: NoInput;
     query: NoInput;
     headers: NoInput;
-    body: Buffer;
+    body: Extract<T.ImportFlightsBody, AsyncIterable<unknown>>;
     responses: {
       "200": T.ImportFlightsResponse200;
     };
@@ -85,6 +95,12 @@ export interface HandlerTypes {
  * the default, for a hook that answers only yes or no).
  */
 export interface Handlers<in P = undefined> {
+  /**
+   * filterFlights
+   *
+   * `GET /flights/filter`
+   */
+  filterFlights: Handler<HandlerTypes["filterFlights"], P>;
   /**
    * findFlights
    *

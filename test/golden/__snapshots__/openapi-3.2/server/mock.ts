@@ -16,6 +16,12 @@ import { answerWith, type MockAnswer } from "./runtime/answers.js";
  * answer could be built (the operation answers 501).
  */
 export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> = {
+  filterFlights: {
+    status: 200,
+    body: {
+      flights: [{ number: "string", origin: "string", destination: "string", status: "scheduled" }],
+    },
+  },
   findFlights: {
     status: 200,
     body: {

@@ -15,6 +15,8 @@ import { notImplemented } from "./runtime/problems.js";
  */
 export function createStubHandlers<P = undefined>(): Handlers<P> {
   return {
+    /** filterFlights (GET /flights/filter) */
+    filterFlights: () => notImplemented("filterFlights"),
     /** findFlights (GET /flights/find) */
     findFlights: () => notImplemented("findFlights"),
     /** getFlight (GET /flights/{number}) */

@@ -89,35 +89,123 @@ function $cpLen(s: string): number {
   return n;
 }
 
-const $params0 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params1 = /* @__PURE__ */ $freeze({ missingProperty: "status" });
-const $params2 = /* @__PURE__ */ $freeze({ missingProperty: "reason" });
-const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params4 = /* @__PURE__ */ $freeze({ limit: 3 });
-const $params5 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
-const $params6 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 50 });
-const $params7 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "origin" });
-const $params9 = /* @__PURE__ */ $freeze({ propertyName: "status", error: "missing" });
-const $params10 = /* @__PURE__ */ $freeze({ propertyName: "status", error: "type" });
-const $value11 = /* @__PURE__ */ $json("[\"cancelled\",\"ScheduledFlight\",\"scheduled\"]");
-const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "number" });
-const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "destination" });
-const $params14 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params15 = /* @__PURE__ */ $freeze({ missingProperty: "flights" });
-const $params16 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -90 });
-const $params17 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 90 });
-const $params18 = /* @__PURE__ */ $freeze({ type: "number" });
-const $params19 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -180 });
-const $params20 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 180 });
-const $params21 = /* @__PURE__ */ $freeze({ missingProperty: "lat" });
-const $params22 = /* @__PURE__ */ $freeze({ missingProperty: "lon" });
-const $params23 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
-const $params24 = /* @__PURE__ */ $freeze({ missingProperty: "data" });
-const $params25 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
-const $params26 = /* @__PURE__ */ $freeze({ missingProperty: "count" });
-const $re27 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
-const $params28 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
+const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
+const $NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+function $coerce(v: unknown, flags: number): unknown {
+  if (typeof v !== "string" || (flags & 16) !== 0) return v;
+  if ((flags & 2) !== 0) {
+    if ($NUMBER_TEXT.test(v)) {
+      const n = Number(v);
+      if (Number.isFinite(n)) return n;
+    }
+  } else if ((flags & 1) !== 0 && $INTEGER_TEXT.test(v) && v !== "-0") {
+    const n = Number(v);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  if ((flags & 4) !== 0 && (v === "true" || v === "false")) return v === "true";
+  if ((flags & 8) !== 0 && v === "null") return null;
+  return v;
+}
+
+const $TEXT_FORMS: Readonly<Record<string, string>> = {
+  integer: 'an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991',
+  number: "a number is written as a JSON number",
+  boolean: 'a boolean is written "true" or "false"',
+  null: 'null is written "null"',
+};
+/**
+ * $invalid for values that arrived as text (parameters, form fields): a type failure of a text
+ * says which texts convert, and one of a list at the top level says the name was repeated.
+ */
+function $invalidText(r: $Sink): { valid: false; errors: ValidationError[] } {
+  const errors = r.errors ?? [];
+  for (let i = 0; i < errors.length; i++) {
+    const x = errors[i];
+    if (x === undefined || x.keyword !== "type") continue;
+    const v = $valueAt(r.value, x.instancePath);
+    if (Array.isArray(v) && x.instancePath.lastIndexOf("/") === 0) x.message += " (it was sent " + v.length + " times)";
+    if (typeof v !== "string") continue;
+    const forms = String(x.params["type"]).split(",").filter((t) => $hop.call($TEXT_FORMS, t)).map((t) => $TEXT_FORMS[t]);
+    if (forms.length > 0) x.message += " (" + forms.join("; ") + ")";
+  }
+  return $invalid(r);
+}
+function $valueAt(value: unknown, pointer: string): unknown {
+  if (pointer === "") return value;
+  let v = value;
+  for (const part of pointer.slice(1).split("/")) {
+    if (typeof v !== "object" || v === null) return undefined;
+    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
+    v = $hop.call(v, key) ? (v as Record<string, unknown>)[key] : undefined;
+  }
+  return v;
+}
+
+/** A conversion plan: type flags for a value, [1, items] for an array, [0, properties, rest] for an object. */
+type $Plan = number | readonly [1, $Plan] | readonly [0, Readonly<Record<string, $Plan>>, $Plan];
+function $coercePlan(v: unknown, plan: $Plan): unknown {
+  if (typeof plan === "number") return $coerce(v, plan);
+  if (plan[0] === 1) {
+    const list = typeof v === "string" ? [v] : v;
+    if (!Array.isArray(list)) return v;
+    let out: unknown[] | null = null;
+    for (let i = 0; i < list.length; i++) {
+      const c = $coercePlan(list[i], plan[1]);
+      if (c !== list[i]) { if (out === null) out = list.slice(); out[i] = c; }
+    }
+    return out === null ? list : out;
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const src = v as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const k in src) {
+    if (!$hop.call(src, k)) continue;
+    const p = $hop.call(plan[1], k) ? plan[1][k] : plan[2];
+    if (p === undefined || p === 0) continue;
+    const c = $coercePlan(src[k], p);
+    if (c !== src[k]) out = $withOwn(src, out, k, c);
+  }
+  return out === null ? v : out;
+}
+
+function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
+  const target = out === null ? { ...src } : out;
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  return target;
+}
+
+const $plan0 = /* @__PURE__ */ $json("[0,{\"limit\":1,\"carriers\":[1,0]},0]") as $Plan;
+const $params1 = /* @__PURE__ */ $freeze({ type: "string" });
+const $params2 = /* @__PURE__ */ $freeze({ missingProperty: "status" });
+const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "reason" });
+const $params4 = /* @__PURE__ */ $freeze({ type: "object" });
+const $params5 = /* @__PURE__ */ $freeze({ limit: 3 });
+const $params6 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
+const $params7 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 50 });
+const $params8 = /* @__PURE__ */ $freeze({ type: "integer" });
+const $params9 = /* @__PURE__ */ $freeze({ limit: 2 });
+const $params10 = /* @__PURE__ */ $freeze({ type: "array" });
+const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "origin" });
+const $params12 = /* @__PURE__ */ $freeze({ propertyName: "status", error: "missing" });
+const $params13 = /* @__PURE__ */ $freeze({ propertyName: "status", error: "type" });
+const $value14 = /* @__PURE__ */ $json("[\"cancelled\",\"ScheduledFlight\",\"scheduled\"]");
+const $params15 = /* @__PURE__ */ $freeze({ missingProperty: "number" });
+const $params16 = /* @__PURE__ */ $freeze({ missingProperty: "destination" });
+const $params17 = /* @__PURE__ */ $freeze({ missingProperty: "flights" });
+const $params18 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -90 });
+const $params19 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 90 });
+const $params20 = /* @__PURE__ */ $freeze({ type: "number" });
+const $params21 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -180 });
+const $params22 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 180 });
+const $params23 = /* @__PURE__ */ $freeze({ missingProperty: "lat" });
+const $params24 = /* @__PURE__ */ $freeze({ missingProperty: "lon" });
+const $params25 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
+const $params26 = /* @__PURE__ */ $freeze({ missingProperty: "data" });
+const $params27 = /* @__PURE__ */ $freeze({ type: "boolean" });
+const $params28 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
+const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "count" });
+const $re30 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
+const $params31 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
 
 // #/components/schemas/CancelledFlight
 function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -125,7 +213,7 @@ function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_FlightBase(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/allOf/1/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/allOf/1/type")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
     const h10 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("status" in $proto) && !("reason" in $proto) ? o5 : $ownKeys(o5);
@@ -135,10 +223,10 @@ function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
     }
     if ("reason" in (h10 as object)) {
       const v9 = o5["reason"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/reason", sp, "/allOf/1/properties/reason/type")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/reason", sp, "/allOf/1/properties/reason/type")) return false; }
     }
-    if (!("status" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params1, "must have required property 'status'", "", sp, "/allOf/1/required")) return false; }
-    if (!("reason" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'reason'", "", sp, "/allOf/1/required")) return false; }
+    if (!("status" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'status'", "", sp, "/allOf/1/required")) return false; }
+    if (!("reason" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params3, "must have required property 'reason'", "", sp, "/allOf/1/required")) return false; }
   }
   return ok;
 }
@@ -148,27 +236,42 @@ function $v_Criteria(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   const sp = "#/components/schemas/Criteria";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
-    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("origin" in $proto) && !("limit" in $proto) ? o1 : $ownKeys(o1);
-    if ("origin" in (h4 as object)) {
+    const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("origin" in $proto) && !("limit" in $proto) && !("carriers" in $proto) ? o1 : $ownKeys(o1);
+    if ("origin" in (h8 as object)) {
       const v2 = o1["origin"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/origin", sp, "/properties/origin/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, "/properties/origin/type")) return false; }
       else {
-        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 3 characters", "/origin", sp, "/properties/origin/maxLength")) return false; }
-        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params4, "must be at least 3 characters", "/origin", sp, "/properties/origin/minLength")) return false; }
+        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, "/properties/origin/maxLength")) return false; }
+        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, "/properties/origin/minLength")) return false; }
       }
     }
-    if ("limit" in (h4 as object)) {
+    if ("limit" in (h8 as object)) {
       const v3 = o1["limit"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "/limit", sp, "/properties/limit/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/limit", sp, "/properties/limit/type")) return false; }
       else {
-        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", $params5, "must be >= 1", "/limit", sp, "/properties/limit/minimum")) return false; }
-        if (v3 > 50) { ok = false; if (!$fail(e, a, "maximum", $params6, "must be <= 50", "/limit", sp, "/properties/limit/maximum")) return false; }
+        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", $params6, "must be >= 1", "/limit", sp, "/properties/limit/minimum")) return false; }
+        if (v3 > 50) { ok = false; if (!$fail(e, a, "maximum", $params7, "must be <= 50", "/limit", sp, "/properties/limit/maximum")) return false; }
       }
     }
-    if (!("origin" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'origin'", "", sp, "/required")) return false; }
+    if ("carriers" in (h8 as object)) {
+      const v4 = o1["carriers"];
+      if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/carriers", sp, "/properties/carriers/type")) return false; }
+      else {
+        const arr5 = v4 as unknown[];
+        for (let i6 = 0; i6 < arr5.length; i6++) {
+          const v7 = arr5[i6];
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params1, "must be string", "/carriers/" + i6, sp, "/properties/carriers/items/type")) return false; }
+          else {
+            if (v7.length > 2 && (v7.length > 4 || $cpLen(v7) > 2)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params9, "must be at most 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/maxLength")) return false; }
+            if (v7.length < 4 && (v7.length < 2 || $cpLen(v7) < 2)) { ok = false; if (e === null || !$fail(e, a, "minLength", $params9, "must be at least 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/minLength")) return false; }
+          }
+        }
+      }
+    }
+    if (!("origin" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'origin'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -182,8 +285,8 @@ function $v_Flight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   let p4 = o3 === null;
   if (o3 !== null) {
     const g5 = $hop.call(o3, "status") ? o3["status"] : undefined;
-    if (g5 === undefined) { ok = false; if (!$fail(e, a, "discriminator", $params9, "must have required property 'status' (discriminator)", "", sp, "/discriminator")) return false; }
-    else if (typeof g5 !== "string") { ok = false; if (!$fail(e, a, "discriminator", $params10, "must be a string (discriminator)", "/status", sp, "/discriminator")) return false; }
+    if (g5 === undefined) { ok = false; if (!$fail(e, a, "discriminator", $params12, "must have required property 'status' (discriminator)", "", sp, "/discriminator")) return false; }
+    else if (typeof g5 !== "string") { ok = false; if (!$fail(e, a, "discriminator", $params13, "must be a string (discriminator)", "/status", sp, "/discriminator")) return false; }
     else switch (g5) {
       case "cancelled": {
         if (!$v_CancelledFlight(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
@@ -197,7 +300,7 @@ function $v_Flight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         if (!$v_ScheduledFlight(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
         break;
       }
-      default: { ok = false; if (e === null || !$fail(e, a, "discriminator", { propertyName: "status", error: "value", allowedValues: $value11 }, "must be one of: \"cancelled\", \"ScheduledFlight\", \"scheduled\" (discriminator)", "/status", sp, "/discriminator")) return false; }
+      default: { ok = false; if (e === null || !$fail(e, a, "discriminator", { propertyName: "status", error: "value", allowedValues: $value14 }, "must be one of: \"cancelled\", \"ScheduledFlight\", \"scheduled\" (discriminator)", "/status", sp, "/discriminator")) return false; }
     }
   }
   if (p4) {
@@ -227,25 +330,25 @@ function $v_FlightBase(d: unknown, e: $Errors, a: boolean, depth: number): boole
   const sp = "#/components/schemas/FlightBase";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) && !("origin" in $proto) && !("destination" in $proto) ? o1 : $ownKeys(o1);
     if ("number" in (h5 as object)) {
       const v2 = o1["number"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/number", sp, "/properties/number/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/number", sp, "/properties/number/type")) return false; }
     }
     if ("origin" in (h5 as object)) {
       const v3 = o1["origin"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/origin", sp, "/properties/origin/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, "/properties/origin/type")) return false; }
     }
     if ("destination" in (h5 as object)) {
       const v4 = o1["destination"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/destination", sp, "/properties/destination/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, "/properties/destination/type")) return false; }
     }
-    if (!("number" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
-    if (!("origin" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'origin'", "", sp, "/required")) return false; }
-    if (!("destination" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'destination'", "", sp, "/required")) return false; }
+    if (!("number" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("origin" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'origin'", "", sp, "/required")) return false; }
+    if (!("destination" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params16, "must have required property 'destination'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -255,13 +358,13 @@ function $v_FlightList(d: unknown, e: $Errors, a: boolean, depth: number): boole
   const sp = "#/components/schemas/FlightList";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h9 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("flights" in $proto) ? o1 : $ownKeys(o1);
     if ("flights" in (h9 as object)) {
       const v2 = o1["flights"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be array", "/flights", sp, "/properties/flights/type")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/flights", sp, "/properties/flights/type")) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -271,7 +374,7 @@ function $v_FlightList(d: unknown, e: $Errors, a: boolean, depth: number): boole
         }
       }
     }
-    if (!("flights" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'flights'", "", sp, "/required")) return false; }
+    if (!("flights" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params17, "must have required property 'flights'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -281,27 +384,27 @@ function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, depth: number): bool
   const sp = "#/components/schemas/FlightQuery";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("origin" in $proto) && !("destination" in $proto) ? o1 : $ownKeys(o1);
     if ("origin" in (h4 as object)) {
       const v2 = o1["origin"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/origin", sp, "/properties/origin/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, "/properties/origin/type")) return false; }
       else {
-        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 3 characters", "/origin", sp, "/properties/origin/maxLength")) return false; }
-        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params4, "must be at least 3 characters", "/origin", sp, "/properties/origin/minLength")) return false; }
+        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, "/properties/origin/maxLength")) return false; }
+        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, "/properties/origin/minLength")) return false; }
       }
     }
     if ("destination" in (h4 as object)) {
       const v3 = o1["destination"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/destination", sp, "/properties/destination/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, "/properties/destination/type")) return false; }
       else {
-        if (v3.length > 3 && (v3.length > 6 || $cpLen(v3) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 3 characters", "/destination", sp, "/properties/destination/maxLength")) return false; }
-        if (v3.length < 6 && (v3.length < 3 || $cpLen(v3) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params4, "must be at least 3 characters", "/destination", sp, "/properties/destination/minLength")) return false; }
+        if (v3.length > 3 && (v3.length > 6 || $cpLen(v3) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/destination", sp, "/properties/destination/maxLength")) return false; }
+        if (v3.length < 6 && (v3.length < 3 || $cpLen(v3) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/destination", sp, "/properties/destination/minLength")) return false; }
       }
     }
-    if (!("origin" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'origin'", "", sp, "/required")) return false; }
+    if (!("origin" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'origin'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -311,28 +414,28 @@ function $v_Position(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   const sp = "#/components/schemas/Position";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto) ? o1 : $ownKeys(o1);
     if ("lat" in (h4 as object)) {
       const v2 = o1["lat"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params18, "must be number", "/lat", sp, "/properties/lat/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params20, "must be number", "/lat", sp, "/properties/lat/type")) return false; }
       else {
-        if (v2 < -90) { ok = false; if (!$fail(e, a, "minimum", $params16, "must be >= -90", "/lat", sp, "/properties/lat/minimum")) return false; }
-        if (v2 > 90) { ok = false; if (!$fail(e, a, "maximum", $params17, "must be <= 90", "/lat", sp, "/properties/lat/maximum")) return false; }
+        if (v2 < -90) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= -90", "/lat", sp, "/properties/lat/minimum")) return false; }
+        if (v2 > 90) { ok = false; if (!$fail(e, a, "maximum", $params19, "must be <= 90", "/lat", sp, "/properties/lat/maximum")) return false; }
       }
     }
     if ("lon" in (h4 as object)) {
       const v3 = o1["lon"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params18, "must be number", "/lon", sp, "/properties/lon/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params20, "must be number", "/lon", sp, "/properties/lon/type")) return false; }
       else {
-        if (v3 < -180) { ok = false; if (!$fail(e, a, "minimum", $params19, "must be >= -180", "/lon", sp, "/properties/lon/minimum")) return false; }
-        if (v3 > 180) { ok = false; if (!$fail(e, a, "maximum", $params20, "must be <= 180", "/lon", sp, "/properties/lon/maximum")) return false; }
+        if (v3 < -180) { ok = false; if (!$fail(e, a, "minimum", $params21, "must be >= -180", "/lon", sp, "/properties/lon/minimum")) return false; }
+        if (v3 > 180) { ok = false; if (!$fail(e, a, "maximum", $params22, "must be <= 180", "/lon", sp, "/properties/lon/maximum")) return false; }
       }
     }
-    if (!("lat" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params21, "must have required property 'lat'", "", sp, "/required")) return false; }
-    if (!("lon" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params22, "must have required property 'lon'", "", sp, "/required")) return false; }
+    if (!("lat" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params23, "must have required property 'lat'", "", sp, "/required")) return false; }
+    if (!("lon" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params24, "must have required property 'lon'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -342,7 +445,7 @@ function $v_PositionEvent(d: unknown, e: $Errors, a: boolean, depth: number): bo
   const sp = "#/components/schemas/PositionEvent";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("event" in $proto) && !("id" in $proto) && !("retry" in $proto) && !("data" in $proto) ? o1 : $ownKeys(o1);
@@ -352,20 +455,20 @@ function $v_PositionEvent(d: unknown, e: $Errors, a: boolean, depth: number): bo
     }
     if ("id" in (h8 as object)) {
       const v5 = o1["id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/id", sp, "/properties/id/type")) return false; }
     }
     if ("retry" in (h8 as object)) {
       const v6 = o1["retry"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "/retry", sp, "/properties/retry/type")) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/retry", sp, "/properties/retry/type")) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/retry", sp, "/properties/retry/minimum")) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 0", "/retry", sp, "/properties/retry/minimum")) return false; }
       }
     }
     if ("data" in (h8 as object)) {
       const v7 = o1["data"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/data", sp, "/properties/data/type")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/data", sp, "/properties/data/type")) return false; }
     }
-    if (!("data" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params24, "must have required property 'data'", "", sp, "/required")) return false; }
+    if (!("data" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params26, "must have required property 'data'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -376,7 +479,7 @@ function $v_ScheduledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_FlightBase(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/allOf/1/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/allOf/1/type")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
     const h9 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("status" in $proto) ? o5 : $ownKeys(o5);
@@ -388,66 +491,123 @@ function $v_ScheduledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
   return ok;
 }
 
+// #/paths/~1flights~1filter/get/parameters/0/content/application~1json/schema
+function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  const sp = "#/paths/~1flights~1filter/get/parameters/0/content/application~1json/schema";
+  if (depth > $MAX_DEPTH) return $deep(e, sp);
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    for (const k2 in o1) {
+      if (!$hop.call(o1, k2)) continue;
+      switch (k2) {
+        case "origins": {
+          const v3 = o1[k2];
+          if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/origins", sp, "/properties/origins/type")) return false; }
+          else {
+            const arr4 = v3 as unknown[];
+            for (let i5 = 0; i5 < arr4.length; i5++) {
+              const v6 = arr4[i5];
+              if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params1, "must be string", "/origins/" + i5, sp, "/properties/origins/items/type")) return false; }
+              else {
+                if (v6.length > 3 && (v6.length > 6 || $cpLen(v6) > 3)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origins/" + i5, sp, "/properties/origins/items/maxLength")) return false; }
+                if (v6.length < 6 && (v6.length < 3 || $cpLen(v6) < 3)) { ok = false; if (e === null || !$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origins/" + i5, sp, "/properties/origins/items/minLength")) return false; }
+              }
+            }
+          }
+          break;
+        }
+        case "cancelled": {
+          const v7 = o1[k2];
+          if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params27, "must be boolean", "/cancelled", sp, "/properties/cancelled/type")) return false; }
+          break;
+        }
+        default: {
+          { ok = false; if (e === null || !$fail(e, a, "additionalProperties", { additionalProperty: k2 }, "must not have additional property '" + k2 + "'", "", sp, "/additionalProperties")) return false; }
+        }
+      }
+    }
+  }
+  return ok;
+}
+
+// #/paths/~1flights~1find/get/parameters/0/content/application~1x-www-form-urlencoded/schema
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1flights~1find/get/parameters/0/content/application~1x-www-form-urlencoded/schema");
+  let ok = true;
+  if (!$v_Criteria(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  return ok;
+}
+
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
     if ("number" in (h6 as object)) {
       const v2 = o1["number"];
       const s3 = $mark(e);
-      if (!$v_schema_3(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/responses/Problem/content/application~1problem_2Bjson/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/responses/Problem/content/application~1problem%2Bjson/schema";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("title" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("title" in (h4 as object)) {
       const v2 = o1["title"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/title", sp, "/properties/title/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/title", sp, "/properties/title/type")) return false; }
     }
     if ("status" in (h4 as object)) {
       const v3 = o1["status"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "/status", sp, "/properties/status/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/status", sp, "/properties/status/type")) return false; }
     }
-    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params25, "must have required property 'title'", "", sp, "/required")) return false; }
-    if (!("status" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params1, "must have required property 'status'", "", sp, "/required")) return false; }
+    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params28, "must have required property 'title'", "", sp, "/required")) return false; }
+    if (!("status" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'status'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1flights~1imports/post/responses/200/content/application~1json/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1flights~1imports/post/responses/200/content/application~1json/schema";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("count" in $proto) ? o1 : $ownKeys(o1);
     if ("count" in (h3 as object)) {
       const v2 = o1["count"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "/count", sp, "/properties/count/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/count", sp, "/properties/count/type")) return false; }
       else {
-        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/count", sp, "/properties/count/minimum")) return false; }
+        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 0", "/count", sp, "/properties/count/minimum")) return false; }
       }
     }
-    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params26, "must have required property 'count'", "", sp, "/required")) return false; }
+    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params29, "must have required property 'count'", "", sp, "/required")) return false; }
   }
+  return ok;
+}
+
+// #/paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema
+function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema");
+  let ok = true;
+  if (!$v_Flight(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
@@ -456,16 +616,16 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
     if ("number" in (h6 as object)) {
       const v2 = o1["number"];
       const s3 = $mark(e);
-      if (!$v_schema_3(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -475,22 +635,22 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
     if ("number" in (h6 as object)) {
       const v2 = o1["number"];
       const s3 = $mark(e);
-      if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
 
 // #/components/mediaTypes/PositionLines/itemSchema
-function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/components/mediaTypes/PositionLines/itemSchema");
   let ok = true;
   if (!$v_Position(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
@@ -498,7 +658,7 @@ function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boole
 }
 
 // #/paths/~1flights~1_7Bnumber_7D~1positions/get/responses/200/content/text~1event-stream/itemSchema
-function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1flights~1%7Bnumber%7D~1positions/get/responses/200/content/text~1event-stream/itemSchema");
   let ok = true;
   if (!$v_PositionEvent(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
@@ -514,23 +674,23 @@ function $v_contentSchema(d: unknown, e: $Errors, a: boolean, depth: number): bo
 }
 
 // #/paths/~1flights~1_7Bnumber_7D/parameters/0/schema
-function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D/parameters/0/schema";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$re27.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params28, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
+    if (!$re30.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params31, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1flights~1_7Bnumber_7D~1positions/parameters/0/schema
-function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D~1positions/parameters/0/schema";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -624,6 +784,22 @@ export function isScheduledFlight(value: unknown): value is T.ScheduledFlight {
   return $v_ScheduledFlight(value, null, false, 0);
 }
 
+export function validateFilterFlightsQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.FilterFlightsQuery> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.FilterFlightsQuery>) : $invalid(r);
+}
+
+function $coerce_validateFindFlightsQuery(value: unknown): unknown {
+  return $coercePlan(value, $plan0);
+}
+
+export function validateFindFlightsQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.FindFlightsQuery> {
+  const r: $Sink = { valid: true, value: $coerce_validateFindFlightsQuery(value), errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.FindFlightsQuery>) : $invalidText(r);
+}
+
 export function validateGetFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetFlightPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -633,13 +809,19 @@ export function validateGetFlightPathParams(value: unknown, options?: ValidateOp
 export function validateGetFlightResponse404(value: unknown, options?: ValidateOptions): ValidationResult<T.GetFlightResponse404> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.GetFlightResponse404>) : $invalid(r);
+  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.GetFlightResponse404>) : $invalid(r);
 }
 
 export function validateImportFlightsResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.ImportFlightsResponse200> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.ImportFlightsResponse200>) : $invalid(r);
+  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.ImportFlightsResponse200>) : $invalid(r);
+}
+
+export function validateImportFlightsBodyItem(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_itemSchema(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 export function validatePurgeFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.PurgeFlightPathParams> {
@@ -651,7 +833,7 @@ export function validatePurgeFlightPathParams(value: unknown, options?: Validate
 export function validateSearchFlightsResponse400(value: unknown, options?: ValidateOptions): ValidationResult<T.SearchFlightsResponse400> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.SearchFlightsResponse400>) : $invalid(r);
+  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.SearchFlightsResponse400>) : $invalid(r);
 }
 
 export function validateStreamPositionsPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.StreamPositionsPathParams> {
@@ -663,13 +845,13 @@ export function validateStreamPositionsPathParams(value: unknown, options?: Vali
 export function validateStreamPositionsResponse200ItemApplicationJsonl(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_itemSchema(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+  return $v_itemSchema_2(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 export function validateStreamPositionsResponse200ItemTextEventStream(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_itemSchema_2(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+  return $v_itemSchema_3(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 export function validateStreamPositionsResponse200ItemTextEventStreamData(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
@@ -776,6 +958,8 @@ export const schemas = {
   Position: /* @__PURE__ */ $standard(validatePosition),
   PositionEvent: /* @__PURE__ */ $standard(validatePositionEvent),
   ScheduledFlight: /* @__PURE__ */ $standard(validateScheduledFlight),
+  FilterFlightsQuery: /* @__PURE__ */ $standard(validateFilterFlightsQuery),
+  FindFlightsQuery: /* @__PURE__ */ $standard(validateFindFlightsQuery),
   GetFlightPathParams: /* @__PURE__ */ $standard(validateGetFlightPathParams),
   PurgeFlightPathParams: /* @__PURE__ */ $standard(validatePurgeFlightPathParams),
   StreamPositionsPathParams: /* @__PURE__ */ $standard(validateStreamPositionsPathParams),
