@@ -14,6 +14,7 @@ export {
   RequestValidationError,
   ResponseValidationError,
   retrying,
+  timingOut,
   UnexpectedError,
   type ApiErrorOf,
   type BaseClient,
@@ -23,5 +24,6 @@ export {
   type ErrorAnswers,
   type RetryOptions,
   type RetryPolicy,
+  type TimeoutPolicy,
   type UnexpectedKind,
 } from "./client/index.js";

@@ -20,3 +20,4 @@ export {
 } from "./errors.js";
 export type { BaseClient, CallOptions, FetchFunction, NoArgs, TransportOptions } from "./runtime.js";
 export { type RetryOptions, type RetryPolicy, retrying } from "./retry.js";
+export { type TimeoutPolicy, timingOut } from "./transport.js";

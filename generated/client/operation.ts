@@ -30,7 +30,7 @@ import {
 } from "./errors.js";
 import { ALL_ERRORS, readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
-import { CallScope } from "./transport.js";
+import type { CallScope } from "./transport.js";
 
 /** A request media type of the operation, with its headers and validator. */
 interface PreparedContent {
@@ -95,13 +95,14 @@ export class Operation {
   async send(args: CallArgs, options: CallOptions | undefined): Promise<unknown> {
     const init = this.#init(args, options);
     const url = typeof this.#url === "string" ? this.#url : this.#url(args);
-    const timeoutMs = options?.timeoutMs ?? this.#settings.timeoutMs;
-    // a call gets a signal only when it has a timeout or its caller's signal
-    const scope =
-      options?.signal === undefined && timeoutMs === undefined ? undefined : new CallScope(options?.signal, timeoutMs);
-    if (scope !== undefined) init.signal = scope.signal;
+    const caller = options?.signal;
+    // a call with a timeout (the client's timeout policy decides) gets a signal of its own
+    const scope = this.#settings.timeout?.(caller, options?.timeoutMs);
+    const signal = scope?.signal ?? caller;
+    if (signal !== undefined) init.signal = signal;
+    const failure = (error: unknown): unknown => this.#failure(error, caller, scope);
     try {
-      return await this.#exchange(url, init, scope);
+      return await this.#exchange(url, init, signal, failure);
     } finally {
       scope?.close();
     }
@@ -119,42 +120,35 @@ export class Operation {
   }
 
   /** The final answer (the retry policy, if any, tries again), read; or the call's failure. */
-  async #exchange(url: string, init: RequestInit, scope: CallScope | undefined): Promise<unknown> {
-    const attempt = (wait?: Promise<void>): Promise<Response> => this.#fetch(url, init, scope, wait);
-    const retry = this.#settings.retry;
-    const response = await (retry === undefined ? attempt() : retry(attempt, this.#route.method, scope?.signal));
-    if (response.ok) return this.#read(response, scope);
-    throw await readFailure(this.#route, response);
-  }
-
-  /** One attempt's answer, once `wait` (a retry's) is over; its failure as the client reports it. */
-  async #fetch(
+  async #exchange(
     url: string,
     init: RequestInit,
-    scope: CallScope | undefined,
-    wait: Promise<void> | undefined,
-  ): Promise<Response> {
-    try {
-      // the first attempt is sent at once, in the call's own turn
-      if (wait !== undefined) await wait;
-      return await this.#settings.fetch(url, init);
-    } catch (error) {
-      throw this.#failure(error, scope);
-    }
-  }
-
-  async #read(response: Response, scope: CallScope | undefined): Promise<unknown> {
+    signal: AbortSignal | undefined,
+    failure: (error: unknown) => unknown,
+  ): Promise<unknown> {
+    const attempt = async (wait?: Promise<void>): Promise<Response> => {
+      try {
+        // the first attempt is sent at once, in the call's own turn
+        if (wait !== undefined) await wait;
+        return await this.#settings.fetch(url, init);
+      } catch (error) {
+        throw failure(error);
+      }
+    };
+    const retry = this.#settings.retry;
+    const response = await (retry === undefined ? attempt() : retry(attempt, this.#route.method, signal));
+    if (!response.ok) throw await readFailure(this.#route, response);
     try {
       return await readSuccess(this.#route, response, this.#answers ?? this.#settings.validateResponses);
     } catch (error) {
-      throw error instanceof ResponseValidationError ? error : this.#failure(error, scope);
+      throw error instanceof ResponseValidationError ? error : failure(error);
     }
   }
 
   /** The caller's abort reason, a timeout, or a network failure. */
-  #failure(error: unknown, scope: CallScope | undefined): unknown {
-    if (scope?.caller?.aborted) return scope.caller.reason;
-    if (scope?.timedOut) return new ApiTimeoutError(this.#route.operationId, scope.timeoutMs ?? 0, error);
+  #failure(error: unknown, caller: AbortSignal | undefined, scope: CallScope | undefined): unknown {
+    if (caller?.aborted) return caller.reason;
+    if (scope?.timedOut) return new ApiTimeoutError(this.#route.operationId, scope.timeoutMs, error);
     return new ApiNetworkError(this.#route.operationId, error);
   }
 

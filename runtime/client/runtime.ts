@@ -7,6 +7,7 @@
 import type { CallRoute, Credentials, ResponseValidators, Route, Validator } from "../route-types.js";
 import { EMPTY, Operation } from "./operation.js";
 import type { RetryOptions, RetryPolicy } from "./retry.js";
+import type { TimeoutPolicy } from "./transport.js";
 
 /** The fetch the client calls: the global one by default. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -32,9 +33,11 @@ export interface TransportOptions {
 }
 
 /** Everything the engine needs: where to send, how, and which credentials to present. */
-export interface RuntimeOptions extends Omit<TransportOptions, "retry">, Credentials {
+export interface RuntimeOptions extends Omit<TransportOptions, "retry" | "timeoutMs">, Credentials {
   /** when and after how long calls are tried again (`retrying(options)` makes one); none by default */
   readonly retry?: RetryPolicy;
+  /** how calls time out (`timingOut(ms)` makes one); without one, no call times out, whatever its `timeoutMs` */
+  readonly timeout?: TimeoutPolicy;
   readonly baseUrl?: string;
   readonly serverVariables?: Readonly<Record<string, string | undefined>>;
 }
@@ -43,7 +46,7 @@ export interface RuntimeOptions extends Omit<TransportOptions, "retry">, Credent
 export interface CallOptions {
   /** cancels the call, including a pending retry wait; the call rejects with the signal's reason */
   readonly signal?: AbortSignal;
-  /** this call's timeout, overriding the client's (Infinity: none) */
+  /** this call's timeout, overriding the client's (Infinity: none): see `TimeoutPolicy` */
   readonly timeoutMs?: number;
   /** extra headers for this call */
   readonly headers?: Readonly<Record<string, string>>;
@@ -67,8 +70,8 @@ export interface Settings extends Credentials {
   readonly baseUrl: string;
   readonly fetch: FetchFunction;
   readonly headers: Readonly<Record<string, string>>;
-  readonly timeoutMs: number | undefined;
-  readonly retry: RetryPolicy | undefined;
+  readonly timeout?: TimeoutPolicy;
+  readonly retry?: RetryPolicy;
   readonly validateRequests: boolean;
   readonly validateResponses: boolean;
   /** the answers' validators given as `validateResponses` */
@@ -143,14 +146,11 @@ export interface BaseClient {
 }
 
 function resolveSettings(servers: readonly ServerEntry[], options: RuntimeOptions): Settings {
-  const timeoutMs = options.timeoutMs;
   return {
     ...options,
     baseUrl: (options.baseUrl ?? defaultBaseUrl(servers, options.serverVariables)).replace(/\/+$/, ""),
     fetch: options.fetch ?? globalFetch,
     headers: lowerCaseKeys(options.headers ?? {}),
-    timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) ? timeoutMs : undefined,
-    retry: options.retry,
     validateRequests: options.validateRequests ?? true,
     validateResponses: options.validateResponses !== undefined && options.validateResponses !== false,
     responseValidators: typeof options.validateResponses === "object" ? options.validateResponses : undefined,

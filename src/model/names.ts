@@ -39,6 +39,8 @@ export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
   "CallOptions",
   "RetryOptions",
   "RetryPolicy",
+  "timingOut",
+  "TimeoutPolicy",
   "ApiError",
   "ApiErrorOf",
   "ErrorAnswers",

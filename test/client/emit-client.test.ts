@@ -212,6 +212,7 @@ describe("emitClient", () => {
       "client/headers.ts",
       "client/operation.ts",
       "client/parameters.ts",
+      "client/policies.ts",
       "client/query.ts",
       "client/response.ts",
       "client/retry.ts",

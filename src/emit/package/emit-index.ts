@@ -16,6 +16,7 @@ const CLIENT_VALUES = [
   "RequestValidationError",
   "ResponseValidationError",
   "retrying",
+  "timingOut",
   "UnexpectedError",
 ];
 const CLIENT_TYPES = [
@@ -27,6 +28,7 @@ const CLIENT_TYPES = [
   "ErrorAnswers",
   "RetryOptions",
   "RetryPolicy",
+  "TimeoutPolicy",
   "UnexpectedKind",
 ];
 

@@ -5,7 +5,9 @@ import { servers, routes, type OperationId, type ResponseValidators } from "../r
 import type * as T from "../types.js";
 import type { ApiError } from "./errors.js";
 import { type BaseClient, RUNTIME, Runtime, type CallOptions, type TransportOptions } from "./runtime.js";
-import { type RetryPolicy, withRetrying } from "./retry.js";
+import { withPolicies } from "./policies.js";
+import type { RetryPolicy } from "./retry.js";
+import type { TimeoutPolicy } from "./transport.js";
 import { type ErrorAnswer, isDeclaredApiError } from "./typed-errors.js";
 
 /** The options of `createClient`: where the service is, the credentials, and how calls behave. */
@@ -23,7 +25,7 @@ export class Client implements BaseClient {
   declare readonly [RUNTIME]: Runtime;
 
   constructor(options: ClientOptions = {}) {
-    this[RUNTIME] = new Runtime({ routes, servers }, withRetrying(options));
+    this[RUNTIME] = new Runtime({ routes, servers }, withPolicies(options));
   }
 
   /**
@@ -49,14 +51,17 @@ export function createClient(options: ClientOptions = {}): Client {
 /**
  * The options of `createBaseClient`: those of `createClient`, but answers are checked only
  * against the validators given (`validateResponses: responseValidators`), which the client does
- * not hold otherwise, and retries are a policy given (`retry: retrying({ retries: 2 })`), so a
- * page that does not retry does not bundle them.
+ * not hold otherwise, and retries and timeouts are policies given (`retry: retrying({ retries: 2
+ * })`, `timeout: timingOut(5_000)`), so a page that does not retry or time out does not bundle
+ * them.
  */
-export interface BaseClientOptions extends Omit<ClientOptions, "validateResponses" | "retry"> {
+export interface BaseClientOptions extends Omit<ClientOptions, "validateResponses" | "retry" | "timeoutMs"> {
   /** check each success body against these validators of the answers (default: no check) */
   readonly validateResponses?: false | ResponseValidators;
   /** when and after how long calls are tried again: `retrying({ retries: 2 })` (default: never) */
   readonly retry?: RetryPolicy;
+  /** how long a call may take, retries and waits included: `timingOut(5_000)` (default: no limit) */
+  readonly timeout?: TimeoutPolicy;
 }
 
 /**
