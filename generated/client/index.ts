@@ -3,6 +3,7 @@
 
 /** The typed client: `createClient`, its options and the errors it throws. */
 
+export { type AnswerCheck, checkingAnswers } from "./answer-check.js";
 export type { BasicCredentials } from "./auth.js";
 export type { Bytes, FileInput, NamedFile, RawBody, WithFiles } from "./body.js";
 export { type ApiErrorOf, type BaseClientOptions, Client, type ClientOptions, createBaseClient, createClient, type ErrorAnswers, isApiError } from "./client.js";

@@ -46,8 +46,6 @@ export const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
 export class Operation {
   readonly #route: CallRoute;
   readonly #settings: Settings;
-  /** the answers' validators, when answers are checked */
-  readonly #answers: Readonly<Record<string, Validator>> | undefined;
   /** the route's parameter encoder; undefined for an operation without parameters */
   readonly #parameters: ParameterEncoder | undefined;
   /** the route's encoder of label and matrix path parameters and of cookies, when it has such parameters */
@@ -59,10 +57,9 @@ export class Operation {
   readonly #headers: Readonly<Record<string, string>>;
   readonly #contents: readonly PreparedContent[];
 
-  constructor(route: CallRoute, settings: Settings, answers?: Readonly<Record<string, Validator>>) {
+  constructor(route: CallRoute, settings: Settings) {
     this.#route = route;
     this.#settings = settings;
-    this.#answers = answers;
     // a route written by hand without an encoder it needs is refused before anything is sent
     // (outside a production build: see checkEncoders)
     if (typeof process !== "undefined" && process.env.NODE_ENV !== "production") checkEncoders(route);
@@ -139,7 +136,7 @@ export class Operation {
     const response = await (retry === undefined ? attempt() : retry(attempt, this.#route.method, signal));
     if (!response.ok) throw await readFailure(this.#route, response);
     try {
-      return await readSuccess(this.#route, response, this.#answers ?? this.#settings.validateResponses);
+      return await readSuccess(this.#route, response, this.#settings.validateResponses);
     } catch (error) {
       throw error instanceof ResponseValidationError ? error : failure(error);
     }

@@ -7,7 +7,8 @@
  * the operation's route itself (the TanStack Query options do, so a page bundles only the routes
  * it calls). Operations are prepared on their first call and kept for the client's life.
  */
-import type { CallRoute, Credentials, ResponseValidators, Route, Validator } from "../route-types.js";
+import type { CallRoute, Credentials, ResponseValidators, Route } from "../route-types.js";
+import type { AnswerCheck } from "./answer-check.js";
 import { EMPTY, Operation } from "./operation.js";
 import type { RetryOptions, RetryPolicy } from "./retry.js";
 import type { TimeoutPolicy } from "./transport.js";
@@ -28,19 +29,22 @@ export interface TransportOptions {
   /** check path, query, header and body against the contract before sending (default true) */
   readonly validateRequests?: boolean;
   /**
-   * check each success body against the contract (default false): `true` where the client holds
-   * the route table (`createClient`); else the answers' validators (`responseValidators`), which
-   * a page that does not check answers leaves out of its bundle
+   * check each success body against the contract (default false): `true` for the validators of
+   * the client's own spec, or the answers' validators to check against (`responseValidators`)
    */
   readonly validateResponses?: boolean | ResponseValidators;
 }
 
 /** Everything the engine needs: where to send, how, and which credentials to present. */
-export interface RuntimeOptions extends Omit<TransportOptions, "retry" | "timeoutMs">, Credentials {
+export interface RuntimeOptions
+  extends Omit<TransportOptions, "retry" | "timeoutMs" | "validateResponses">,
+    Credentials {
   /** when and after how long calls are tried again (`retrying(options)` makes one); none by default */
   readonly retry?: RetryPolicy;
   /** how calls time out (`timingOut(ms)` makes one); without one, no call times out, whatever its `timeoutMs` */
   readonly timeout?: TimeoutPolicy;
+  /** how answers are checked (`checkingAnswers(validators)` makes one); without one, none is */
+  readonly validateResponses?: AnswerCheck;
   readonly baseUrl?: string;
   readonly serverVariables?: Readonly<Record<string, string | undefined>>;
 }
@@ -76,9 +80,7 @@ export interface Settings extends Credentials {
   readonly timeout?: TimeoutPolicy;
   readonly retry?: RetryPolicy;
   readonly validateRequests: boolean;
-  readonly validateResponses: boolean;
-  /** the answers' validators given as `validateResponses` */
-  readonly responseValidators?: ResponseValidators;
+  readonly validateResponses?: AnswerCheck;
 }
 
 /** A server of the spec: its URL, whose `{name}` placeholders are filled from `variables`. */
@@ -117,22 +119,10 @@ export class Runtime {
     if (route === undefined) throw new TypeError(`no operation "${operation}" in the route table`);
     let prepared = this.#operations.get(route);
     if (prepared === undefined) {
-      const answers = this.#settings.validateResponses ? this.#answerValidators(route) : undefined;
-      prepared = new Operation(route, this.#settings, answers);
+      prepared = new Operation(route, this.#settings);
       this.#operations.set(route, prepared);
     }
     return prepared.send((args ?? EMPTY) as CallArgs, options) as Promise<R>;
-  }
-
-  /** The validators of the answers of `route`: its own, its entry's in the table, or the ones given. */
-  #answerValidators(route: CallRoute): Readonly<Record<string, Validator>> {
-    const id = route.operationId;
-    const answers =
-      route.validators.responses ?? this.#routes[id]?.validators.responses ?? this.#settings.responseValidators?.[id];
-    if (answers !== undefined) return answers;
-    throw new TypeError(
-      `${id}: validateResponses needs the answers' validators: give createBaseClient \`validateResponses: responseValidators\``,
-    );
   }
 }
 
@@ -155,8 +145,6 @@ function resolveSettings(servers: readonly ServerEntry[], options: RuntimeOption
     fetch: options.fetch ?? globalFetch,
     headers: lowerCaseKeys(options.headers ?? {}),
     validateRequests: options.validateRequests ?? true,
-    validateResponses: options.validateResponses !== undefined && options.validateResponses !== false,
-    responseValidators: typeof options.validateResponses === "object" ? options.validateResponses : undefined,
   };
 }
 

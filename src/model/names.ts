@@ -41,6 +41,8 @@ export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
   "RetryPolicy",
   "timingOut",
   "TimeoutPolicy",
+  "checkingAnswers",
+  "AnswerCheck",
   "ApiError",
   "ApiErrorOf",
   "ErrorAnswers",

@@ -204,6 +204,7 @@ describe("emitClient", () => {
     expect(emit(model([operation()])).map((file) => file.path)).toEqual([
       "client/client.ts",
       "client/index.ts",
+      "client/answer-check.ts",
       "client/answers.ts",
       "client/auth.ts",
       "client/body.ts",

@@ -9,6 +9,7 @@ const CLIENT_VALUES = [
   "ApiError",
   "ApiNetworkError",
   "ApiTimeoutError",
+  "checkingAnswers",
   "Client",
   "createBaseClient",
   "createClient",
@@ -20,6 +21,7 @@ const CLIENT_VALUES = [
   "UnexpectedError",
 ];
 const CLIENT_TYPES = [
+  "AnswerCheck",
   "ApiErrorOf",
   "BaseClient",
   "BaseClientOptions",

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { checkingAnswers } from "../../../runtime/client/answer-check.js";
 import { authEncoder } from "../../../runtime/client/auth.js";
 import {
   ApiError,
@@ -59,7 +60,6 @@ function settings(fetch: FetchFunction, overrides: Partial<Settings> = {}): Sett
     fetch,
     headers: {},
     validateRequests: true,
-    validateResponses: false,
     ...overrides,
   };
 }
@@ -438,7 +438,7 @@ describe("Operation", () => {
       const checked = route({ validators: { body: {}, responses: { "200": stringProperties("name") } } });
       expect(await send(checked, fakeFetch(ok({ name: 1 })))).toEqual({ name: 1 });
       const error = await rejection(
-        send(checked, fakeFetch(ok({ name: 1 })), {}, undefined, { validateResponses: true }),
+        send(checked, fakeFetch(ok({ name: 1 })), {}, undefined, { validateResponses: checkingAnswers() }),
       );
       expect(error).toBeInstanceOf(ResponseValidationError);
     });
