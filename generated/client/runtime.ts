@@ -5,11 +5,11 @@
  * The generic request engine behind every generated method, driven by the routes it is given: it
  * knows no operation by itself. A call names its operation by its key in the route table, or gives
  * the operation's route itself (the TanStack Query options do, so a page bundles only the routes
- * it calls). Operations are prepared on their first call and kept for the client's life.
+ * it calls).
  */
 import type { CallRoute, Credentials, ResponseValidators, Route } from "../route-types.js";
 import type { AnswerCheck } from "./answer-check.js";
-import { EMPTY, Operation } from "./operation.js";
+import { EMPTY, send } from "./operation.js";
 import type { RetryOptions, RetryPolicy } from "./retry.js";
 import type { TimeoutPolicy } from "./transport.js";
 
@@ -98,11 +98,10 @@ export interface ClientApi {
   readonly servers: readonly ServerEntry[];
 }
 
-/** The engine of one client: its resolved options and its prepared operations. */
+/** The engine of one client: its resolved options. */
 export class Runtime {
   readonly #routes: Readonly<Record<string, Route>>;
   readonly #settings: Settings;
-  readonly #operations = new Map<CallRoute, Operation>();
 
   constructor(api: ClientApi, options: RuntimeOptions) {
     this.#routes = api.routes ?? {};
@@ -117,12 +116,7 @@ export class Runtime {
   async call<R>(operation: string | CallRoute, args: object | undefined, options: CallOptions | undefined): Promise<R> {
     const route = typeof operation === "string" ? this.#routes[operation] : operation;
     if (route === undefined) throw new TypeError(`no operation "${operation}" in the route table`);
-    let prepared = this.#operations.get(route);
-    if (prepared === undefined) {
-      prepared = new Operation(route, this.#settings);
-      this.#operations.set(route, prepared);
-    }
-    return prepared.send((args ?? EMPTY) as CallArgs, options) as Promise<R>;
+    return send(route, this.#settings, (args ?? EMPTY) as CallArgs, options) as Promise<R>;
   }
 }
 

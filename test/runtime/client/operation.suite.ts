@@ -8,7 +8,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from "../../../runtime/client/errors.js";
-import { Operation } from "../../../runtime/client/operation.js";
+import { send as sendCall } from "../../../runtime/client/operation.js";
 import { retrying } from "../../../runtime/client/retry.js";
 import type { CallArgs, CallOptions, FetchFunction, Settings } from "../../../runtime/client/runtime.js";
 import { timingOut } from "../../../runtime/client/transport.js";
@@ -71,7 +71,7 @@ async function send(
   options?: CallOptions,
   overrides: Partial<Settings> = {},
 ): Promise<unknown> {
-  return new Operation(table, settings(fetch, overrides)).send(args, options);
+  return sendCall(table, settings(fetch, overrides), args, options);
 }
 
 const GET_WORKER = route({
