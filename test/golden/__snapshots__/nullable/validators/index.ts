@@ -13,13 +13,15 @@ const $MAX_DEPTH = 1000;
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -109,7 +111,7 @@ function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("city" in $proto) ? o1 : $ownKeys(o1);
     if ("city" in (h3 as object)) {
       const v2 = o1["city"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/city", sp, "/properties/city/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/city", sp, 1)) return false; }
     }
     if (!("city" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params1, "must have required property 'city'", "", sp, "/required")) return false; }
   }
@@ -127,21 +129,21 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     const h27 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("nickname" in $proto) && !("score" in $proto) && !("tags" in $proto) && !("address" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("nickname" in (h27 as object)) {
       const v2 = o1["nickname"];
-      if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "type", $params4, "must be string or null", "/nickname", sp, "/properties/nickname/type")) return false; }
+      if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "type", $params4, "must be string or null", "/nickname", sp, 1)) return false; }
       if (typeof v2 === "string") {
-        if (v2.length > 20 && (v2.length > 40 || $cpLen(v2) > 20)) { ok = false; if (!$fail(e, a, "maxLength", $params3, "must be at most 20 characters", "/nickname", sp, "/properties/nickname/maxLength")) return false; }
+        if (v2.length > 20 && (v2.length > 40 || $cpLen(v2) > 20)) { ok = false; if (!$fail(e, a, "maxLength", $params3, "must be at most 20 characters", "/nickname", sp, 1)) return false; }
       }
     }
     if ("score" in (h27 as object)) {
       const v3 = o1["score"];
-      if (!((typeof v3 === "number" && Number.isFinite(v3)) || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params6, "must be number or null", "/score", sp, "/properties/score/type")) return false; }
+      if (!((typeof v3 === "number" && Number.isFinite(v3)) || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params6, "must be number or null", "/score", sp, 1)) return false; }
       if (typeof v3 === "number") {
-        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", $params5, "must be >= 0", "/score", sp, "/properties/score/minimum")) return false; }
+        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", $params5, "must be >= 0", "/score", sp, 1)) return false; }
       }
     }
     if ("tags" in (h27 as object)) {
       const v4 = o1["tags"];
-      if (!(Array.isArray(v4) || v4 === null)) { ok = false; if (!$fail(e, a, "type", $params7, "must be array or null", "/tags", sp, "/properties/tags/type")) return false; }
+      if (!(Array.isArray(v4) || v4 === null)) { ok = false; if (!$fail(e, a, "type", $params7, "must be array or null", "/tags", sp, 1)) return false; }
       if (Array.isArray(v4)) {
         const arr5 = v4 as unknown[];
         for (let i6 = 0; i6 < arr5.length; i6++) {
@@ -169,11 +171,11 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         if (k19) { if (c11 === 0) f12 = 1; else g13 = 1; c11++; }
       }
-      if (c11 !== 1) { ok = false; if (e === null || !$fail(e, a, "oneOf", { passingSchemas: c11 > 1 ? [f12, g13] : null }, c11 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf", "/address", sp, "/properties/address/oneOf")) return false; }
+      if (c11 !== 1) { ok = false; if (e === null || !$fail(e, a, "oneOf", { passingSchemas: c11 > 1 ? [f12, g13] : null }, c11 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf", "/address", sp, 1)) return false; }
     }
     if ("status" in (h27 as object)) {
       const v24 = o1["status"];
-      if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value9 }, "must be equal to one of: \"active\", \"retired\", null", "/status", sp, "/properties/status/enum")) return false; }
+      if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value9 }, "must be equal to one of: \"active\", \"retired\", null", "/status", sp, 1)) return false; }
     }
     if (!("nickname" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'nickname'", "", sp, "/required")) return false; }
     if (!("score" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'score'", "", sp, "/required")) return false; }

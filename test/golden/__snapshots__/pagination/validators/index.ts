@@ -13,13 +13,15 @@ const $MAX_DEPTH = 1000;
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -188,7 +190,7 @@ function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h3 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/name", sp, 1)) return false; }
     }
     if (!("name" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'name'", "", sp, "/required")) return false; }
   }
@@ -206,11 +208,11 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("title" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("title" in (h4 as object)) {
       const v2 = o1["title"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/title", sp, "/properties/title/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/title", sp, 1)) return false; }
     }
     if ("status" in (h4 as object)) {
       const v3 = o1["status"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/status", sp, "/properties/status/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/status", sp, 1)) return false; }
     }
     if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params7, "must have required property 'title'", "", sp, "/required")) return false; }
   }
@@ -299,7 +301,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("items" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("items" in (h10 as object)) {
       const v2 = o1["items"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/items", sp, "/properties/items/type")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/items", sp, 1)) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -311,7 +313,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     }
     if ("total" in (h10 as object)) {
       const v9 = o1["total"];
-      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/total", sp, "/properties/total/type")) return false; }
+      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/total", sp, 1)) return false; }
     }
     if (!("items" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'items'", "", sp, "/required")) return false; }
     if (!("total" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'total'", "", sp, "/required")) return false; }
@@ -407,7 +409,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("entries" in $proto) && !("next_cursor" in $proto) ? o1 : $ownKeys(o1);
     if ("entries" in (h10 as object)) {
       const v2 = o1["entries"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/entries", sp, "/properties/entries/type")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/entries", sp, 1)) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -419,7 +421,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     }
     if ("next_cursor" in (h10 as object)) {
       const v9 = o1["next_cursor"];
-      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params13, "must be string or null", "/next_cursor", sp, "/properties/next_cursor/type")) return false; }
+      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params13, "must be string or null", "/next_cursor", sp, 1)) return false; }
     }
     if (!("entries" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params14, "must have required property 'entries'", "", sp, "/required")) return false; }
   }

@@ -13,13 +13,15 @@ const $MAX_DEPTH = 1000;
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -297,13 +299,13 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("number" in (h4 as object)) {
       const v2 = o1["number"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "/number", sp, "/properties/number/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "/number", sp, 1)) return false; }
     }
     if ("total" in (h4 as object)) {
       const v3 = o1["total"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/total", sp, "/properties/total/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/total", sp, 1)) return false; }
       else {
-        if (!$multipleOf(v3, 1, 2)) { ok = false; if (!$fail(e, a, "multipleOf", $params8, "must be a multiple of 0.01", "/total", sp, "/properties/total/multipleOf")) return false; }
+        if (!$multipleOf(v3, 1, 2)) { ok = false; if (!$fail(e, a, "multipleOf", $params8, "must be a multiple of 0.01", "/total", sp, 1)) return false; }
       }
     }
     if (!("number" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'number'", "", sp, "/required")) return false; }
@@ -439,7 +441,7 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("status" in (h3 as object)) {
       const v2 = o1["status"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "/status", sp, "/properties/status/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "/status", sp, 1)) return false; }
     }
   }
   return ok;
@@ -469,11 +471,11 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolea
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto) ? o1 : $ownKeys(o1);
     if ("lat" in (h4 as object)) {
       const v2 = o1["lat"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lat", sp, "/properties/lat/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lat", sp, 1)) return false; }
     }
     if ("lon" in (h4 as object)) {
       const v3 = o1["lon"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lon", sp, "/properties/lon/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lon", sp, 1)) return false; }
     }
   }
   return ok;

@@ -13,13 +13,15 @@ const $MAX_DEPTH = 1000;
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -270,32 +272,32 @@ function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, 1)) return false; }
     }
     if ("createdAt" in (h13 as object)) {
       const v3 = o1["createdAt"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, "/properties/createdAt/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, 1)) return false; }
       else {
-        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, "/properties/createdAt/format")) return false; }
+        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, 1)) return false; }
       }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, "/properties/email/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, 1)) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, "/properties/email/format")) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, 1)) return false; }
       }
     }
     if ("password" in (h13 as object)) {
       const v5 = o1["password"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, "/properties/password/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, 1)) return false; }
       else {
-        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, "/properties/password/minLength")) return false; }
+        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, 1)) return false; }
       }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, "/properties/owners/type")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -322,11 +324,11 @@ function $v_Owner(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, 1)) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, 1)) return false; }
     }
     if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'name'", "", sp, "/required")) return false; }
   }
@@ -395,28 +397,28 @@ function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): bool
     const o1 = d as Record<string, unknown>;
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, "/properties/id/readOnly")) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, 1)) return false; }
     }
     if ("createdAt" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/createdAt", sp, "/properties/createdAt/readOnly")) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/createdAt", sp, 1)) return false; }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, "/properties/email/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, 1)) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, "/properties/email/format")) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, 1)) return false; }
       }
     }
     if ("password" in (h13 as object)) {
       const v5 = o1["password"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, "/properties/password/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, 1)) return false; }
       else {
-        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, "/properties/password/minLength")) return false; }
+        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, 1)) return false; }
       }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, "/properties/owners/type")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -443,28 +445,28 @@ function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): bool
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, 1)) return false; }
     }
     if ("createdAt" in (h13 as object)) {
       const v3 = o1["createdAt"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, "/properties/createdAt/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, 1)) return false; }
       else {
-        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, "/properties/createdAt/format")) return false; }
+        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, 1)) return false; }
       }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, "/properties/email/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, 1)) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, "/properties/email/format")) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, 1)) return false; }
       }
     }
     if ("password" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "writeOnly", $params10, "is write-only and must not appear in a response", "/password", sp, "/properties/password/writeOnly")) return false; }
+      { ok = false; if (!$fail(e, a, "writeOnly", $params10, "is write-only and must not appear in a response", "/password", sp, 1)) return false; }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, "/properties/owners/type")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -498,11 +500,11 @@ function $v_Owner_req(d: unknown, e: $Errors, a: boolean, depth: number): boolea
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
-      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, "/properties/id/readOnly")) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, 1)) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, 1)) return false; }
     }
     if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'name'", "", sp, "/required")) return false; }
   }
