@@ -9,9 +9,10 @@
  */
 import type { CallRoute, Credentials, ResponseValidators, Route } from "../route-types.js";
 import type { AnswerCheck } from "./answer-check.js";
-import { EMPTY, send } from "./operation.js";
+import { send } from "./operation.js";
 import type { RetryOptions, RetryPolicy } from "./retry.js";
 import type { TimeoutPolicy } from "./transport.js";
+import { EMPTY } from "./values.js";
 
 /** The fetch the client calls: the global one by default. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;

@@ -23,9 +23,7 @@ import {
 } from "./errors.js";
 import { ALL_ERRORS, readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
-
-/** No values: what the engine reads when a call brings none. */
-export const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+import { EMPTY } from "./values.js";
 
 /** Sends a call of the operation of `route` and reads its answer; throws the client's errors. */
 export async function send(
