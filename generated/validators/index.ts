@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -43,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -276,9 +270,8 @@ const $params42 = /* @__PURE__ */ $freeze({ limit: 20 });
 const $params43 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
 
 // #/components/schemas/ClientUpdate
-function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/ClientUpdate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -347,9 +340,8 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boo
 }
 
 // #/components/schemas/CustomField
-function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_CustomField(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/CustomField";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -372,9 +364,8 @@ function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): bool
 }
 
 // #/components/schemas/CustomFieldInput
-function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/CustomFieldInput";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -397,7 +388,6 @@ function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number):
 // #/components/schemas/Event
 function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Event";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -472,7 +462,6 @@ function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/components/schemas/EventCreate
 function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
@@ -489,7 +478,6 @@ function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 // #/components/schemas/EventList
 function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventList";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -518,7 +506,6 @@ function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 // #/components/schemas/EventListItem
 function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventListItem";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_Event(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
@@ -534,9 +521,8 @@ function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): bo
 }
 
 // #/components/schemas/EventPersonnel
-function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/EventPersonnel";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -557,7 +543,6 @@ function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): b
 // #/components/schemas/EventUpdate
 function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventUpdate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
@@ -576,9 +561,8 @@ function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 }
 
 // #/components/schemas/EventVenueInput
-function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/EventVenueInput";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -615,7 +599,6 @@ function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, depth: number): 
 // #/components/schemas/EventWriteFields
 function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventWriteFields";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -697,9 +680,8 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
 }
 
 // #/components/schemas/Location
-function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Location(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Location";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -734,9 +716,8 @@ function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/components/schemas/PayrollGroup
-function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/PayrollGroup";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -817,9 +798,8 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boo
 }
 
 // #/components/schemas/PayrollGroupCreate
-function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/PayrollGroupCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -874,7 +854,6 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number
 // #/components/schemas/Problem
 function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Problem";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -924,9 +903,8 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 }
 
 // #/components/schemas/ValidationIssue
-function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/ValidationIssue";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -965,9 +943,8 @@ function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): 
 }
 
 // #/components/schemas/Venue
-function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Venue(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Venue";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1018,9 +995,8 @@ function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/schemas/VenueCreate
-function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/VenueCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1071,15 +1047,13 @@ function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 }
 
 // #/components/schemas/WageRules
-function $v_WageRules(_d: unknown, e: $Errors, _a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WageRules");
+function $v_WageRules(_d: unknown, _e: $Errors, _a: boolean, _depth: number): boolean {
   return true;
 }
 
 // #/components/schemas/WorkerCredential
-function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerCredential";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1274,9 +1248,8 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number):
 }
 
 // #/components/schemas/WorkerCredentialCreate
-function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerCredentialCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1333,9 +1306,8 @@ function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: nu
 }
 
 // #/components/schemas/WorkerDocument
-function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerDocument";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1386,9 +1358,8 @@ function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): b
 }
 
 // #/components/schemas/WorkerDocumentUpload
-function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerDocumentUpload";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1429,7 +1400,6 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: numb
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1448,7 +1418,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1466,16 +1435,14 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1workers~1_7Bid_7D~1documents/post/requestBody/content/multipart~1form-data/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1workers~1%7Bid%7D~1documents/post/requestBody/content/multipart~1form-data/schema");
   let ok = true;
   if (!$v_WorkerDocumentUpload(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
 // #/paths/~1events/post/responses/201/content/application~1json/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1events/post/responses/201/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "", sp, "/type")) return false; }
   return ok;
@@ -1484,7 +1451,6 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1501,9 +1467,8 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1clients~1_7Bid_7D/patch/responses/200/content/application~1json/schema
-function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "", sp, "/type")) return false; }
   return ok;
@@ -1512,7 +1477,6 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1529,9 +1493,8 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/parameters/WorkerId/schema
-function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/parameters/WorkerId/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -1541,18 +1504,16 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/components/parameters/ClientId/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/parameters/ClientId/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/components/parameters/EventId/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/parameters/EventId/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "", sp, "/type")) return false; }
   return ok;

@@ -24,7 +24,6 @@ export type ValidationResult<T> =
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -59,11 +58,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -133,7 +127,6 @@ const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "zip" });
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -172,7 +165,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/_defs/company
 function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/$defs/company";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -534,9 +526,8 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 }
 
 // #/_defs/id
-function $v_id(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_id(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/$defs/id";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -547,9 +538,8 @@ function $v_id(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate
-function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -618,9 +608,8 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boo
 }
 
 // #/_defs/count
-function $v_count(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_count(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/$defs/count";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -631,9 +620,8 @@ function $v_count(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate
-function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {

@@ -5,7 +5,7 @@
  * fails.
  */
 import type { ValidationError } from "../types.js";
-import { type $Errors, $MAX_DEPTH, type $Sink } from "./module.js";
+import type { $Errors, $Sink } from "./module.js";
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -46,6 +46,9 @@ export function $escape(key: string | number): string {
   const s = String(key);
   return s.indexOf("~") < 0 && s.indexOf("/") < 0 ? s : s.replace(/~/g, "~0").replace(/\//g, "~1");
 }
+
+/** How deep the functions of a schema that may recur call each other (each checks it first). */
+export const $MAX_DEPTH = 1000;
 
 export function $deep(e: $Errors, schemaPath: string): boolean {
   if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);

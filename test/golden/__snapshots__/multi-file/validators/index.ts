@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -44,6 +43,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.instancePath = path + x.instancePath;
   }
 }
+
+/** How deep the functions of a schema that may recur call each other (each checks it first). */
+const $MAX_DEPTH = 1000;
 
 function $deep(e: $Errors, schemaPath: string): boolean {
   if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
@@ -216,9 +218,8 @@ function $v_Category(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/components/schemas/Currency
-function $v_Currency(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Currency(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Currency";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   if (!(d === "EUR" || d === "GBP" || d === "USD")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value5 }, "must be equal to one of: \"EUR\", \"GBP\", \"USD\"", "", sp, "/enum")) return false; }
@@ -228,7 +229,6 @@ function $v_Currency(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #/components/schemas/Customer
 function $v_Customer(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Customer";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -256,7 +256,6 @@ function $v_Customer(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #/components/schemas/Order
 function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Order";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -297,7 +296,6 @@ function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/components/schemas/OrderCreate
 function $v_OrderCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/OrderCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -328,7 +326,6 @@ function $v_OrderCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 // #/components/schemas/OrderLine
 function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/OrderLine";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -362,7 +359,6 @@ function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 // #/components/schemas/Price
 function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Price";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -387,9 +383,8 @@ function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/schemas/customer-id
-function $v_customer_id(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_customer_id(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/customer-id";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -401,7 +396,6 @@ function $v_customer_id(d: unknown, e: $Errors, a: boolean, depth: number): bool
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -420,7 +414,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/paths/~1orders/get/responses/200/content/application~1json/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1orders/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "", sp, "/type")) return false; }
   else {
@@ -436,7 +429,6 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1customers~1_7BcustomerId_7D/get/parameters/0/schema
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1customers~1%7BcustomerId%7D/get/parameters/0/schema");
   let ok = true;
   if (!$v_customer_id(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -50,11 +49,6 @@ function $escape(key: string | number): string {
   return s.indexOf("~") < 0 && s.indexOf("/") < 0 ? s : s.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
-}
-
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   r.valid = false;
   r.value = undefined;
@@ -82,9 +76,8 @@ const $params2 = /* @__PURE__ */ $freeze({ type: "string" });
 const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
 
 // #/components/schemas/0
-function $v_0(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_0(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/0";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params0, "must be integer", "", sp, "/type")) return false; }
   return ok;
@@ -93,7 +86,6 @@ function $v_0(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/components/schemas/CreateThingBody
 function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/CreateThingBody";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "", sp, "/type")) return false; }
   else {
@@ -108,9 +100,8 @@ function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): 
 }
 
 // #/components/schemas/Record
-function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Record(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Record";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -129,18 +120,16 @@ function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/schemas/VenueItem
-function $v_VenueItem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_VenueItem(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/VenueItem";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params2, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/components/schemas/venue-item
-function $v_venue_item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_venue_item(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/venue-item";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -155,9 +144,8 @@ function $v_venue_item(d: unknown, e: $Errors, a: boolean, depth: number): boole
 }
 
 // #/components/schemas/venue_item
-function $v_venue_item_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_venue_item_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/venue_item";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -43,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -101,9 +95,8 @@ const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "address" });
 const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
 
 // #/components/schemas/Address
-function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Address(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Address";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
   else {
@@ -121,7 +114,6 @@ function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 // #/components/schemas/Profile
 function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Profile";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
   else {
@@ -187,7 +179,6 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
   else {
@@ -204,9 +195,8 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1profiles~1_7Bid_7D/put/parameters/0/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1profiles~1%7Bid%7D/put/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "", sp, "/type")) return false; }
   return ok;

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -29,11 +28,6 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -81,9 +75,8 @@ const $params6 = /* @__PURE__ */ $freeze({ missingProperty: "value" });
 const $params7 = /* @__PURE__ */ $freeze({ type: "object" });
 
 // #/components/schemas/Reading
-function $v_Reading(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Reading(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Reading";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -43,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -180,9 +174,8 @@ const $params16 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 100 });
 const $params17 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
 
 // #/components/schemas/Item
-function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Item(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Item";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -198,9 +191,8 @@ function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/schemas/Problem
-function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Problem(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Problem";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -222,7 +214,6 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -238,9 +229,8 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1changes/get/responses/200/content/application~1json/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1changes/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "", sp, "/type")) return false; }
   else {
@@ -265,7 +255,6 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -293,7 +282,6 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/paths/~1items/get/responses/200/content/application~1json/schema
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1items/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -324,7 +312,6 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -343,7 +330,6 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -366,7 +352,6 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/responses/200/content/application~1json/schema
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "", sp, "/type")) return false; }
   else {
@@ -383,7 +368,6 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #
 function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -401,7 +385,6 @@ function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/paths/~1feed/get/responses/200/content/application~1json/schema
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1feed/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -429,27 +412,24 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1changes/get/parameters/0/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1changes/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1items/get/parameters/2/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1items/get/parameters/2/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1items/get/parameters/1/schema
-function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1items/get/parameters/1/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -460,9 +440,8 @@ function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1items/get/parameters/0/schema
-function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1items/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -472,18 +451,16 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/0/schema
-function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/1/schema
-function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_10(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -493,18 +470,16 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/2/schema
-function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_11(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/2/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1feed/get/parameters/0/schema
-function $v_schema_12(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_12(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1feed/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
   return ok;

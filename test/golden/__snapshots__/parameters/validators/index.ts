@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -43,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -224,7 +218,6 @@ const $params22 = /* @__PURE__ */ $freeze({ limit: 1 });
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -249,7 +242,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -272,7 +264,6 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -289,9 +280,8 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/responses/200/content/application~1json/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -316,7 +306,6 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -353,9 +342,8 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1search/get/responses/200/content/application~1json/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
   else {
@@ -369,9 +357,8 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/0/schema
-function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -381,9 +368,8 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/parameters/0/schema
-function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
@@ -393,9 +379,8 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/1/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
   else {
@@ -410,18 +395,16 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/2/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/2/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "type", $params18, "must be boolean", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/3/schema
-function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
@@ -431,9 +414,8 @@ function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1search/get/parameters/2/schema
-function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/2/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -448,9 +430,8 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1search/get/parameters/1/schema
-function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/1/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -461,9 +442,8 @@ function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1search/get/parameters/4/schema
-function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_10(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/4/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -482,9 +462,8 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 }
 
 // #/paths/~1search/get/parameters/0/schema
-function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_11(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
@@ -495,9 +474,8 @@ function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 }
 
 // #/paths/~1search/get/parameters/3/schema
-function $v_schema_12(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_12(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/3/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
   else {

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -43,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -264,7 +258,6 @@ const $params10 = /* @__PURE__ */ $freeze({});
 // #/components/schemas/Account
 function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Account";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -314,9 +307,8 @@ function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 }
 
 // #/components/schemas/Owner
-function $v_Owner(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Owner(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Owner";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -337,7 +329,6 @@ function $v_Owner(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1accounts/post/requestBody/content/application~1json/schema
 function $v_schema_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1accounts/post/requestBody/content/application~1json/schema");
   let ok = true;
   if (!$v_Account_req(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
@@ -345,7 +336,6 @@ function $v_schema_req(d: unknown, e: $Errors, a: boolean, depth: number): boole
 
 // #/paths/~1accounts/post/responses/201/content/application~1json/schema
 function $v_schema_res(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1accounts/post/responses/201/content/application~1json/schema");
   let ok = true;
   if (!$v_Account_res(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
@@ -354,7 +344,6 @@ function $v_schema_res(d: unknown, e: $Errors, a: boolean, depth: number): boole
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -373,7 +362,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/paths/~1accounts~1_7Bid_7D~1owners/get/responses/200/content/application~1json/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1accounts~1%7Bid%7D~1owners/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "", sp, "/type")) return false; }
   else {
@@ -390,7 +378,6 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/components/schemas/Account
 function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Account";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -437,7 +424,6 @@ function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): bool
 // #/components/schemas/Account
 function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Account";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -482,18 +468,16 @@ function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): bool
 }
 
 // #/paths/~1accounts~1_7Bid_7D~1owners/get/parameters/0/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1accounts~1%7Bid%7D~1owners/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/components/schemas/Owner
-function $v_Owner_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Owner_req(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Owner";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {

@@ -8,7 +8,6 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
@@ -44,6 +43,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.instancePath = path + x.instancePath;
   }
 }
+
+/** How deep the functions of a schema that may recur call each other (each checks it first). */
+const $MAX_DEPTH = 1000;
 
 function $deep(e: $Errors, schemaPath: string): boolean {
   if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
