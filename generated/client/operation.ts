@@ -18,7 +18,6 @@ import type {
 } from "../route-types.js";
 import {
   ApiNetworkError,
-  ApiTimeoutError,
   type RequestIssue,
   type RequestPart,
   RequestValidationError,
@@ -50,7 +49,7 @@ export async function send(
   if (signal !== undefined) init.signal = signal;
   const failure = (error: unknown): unknown => {
     if (caller?.aborted) return caller.reason;
-    if (scope?.timedOut) return new ApiTimeoutError(route.operationId, scope.timeoutMs, error);
+    if (scope?.timedOut) return scope.timeoutError(route.operationId, error);
     return new ApiNetworkError(route.operationId, error);
   };
   try {

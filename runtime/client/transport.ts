@@ -6,6 +6,7 @@
  * needed, so it works wherever AbortController does) and the forwarding is removed when the call
  * ends.
  */
+import { ApiTimeoutError } from "./errors.js";
 
 /**
  * How calls time out: given the caller's signal and the call's own timeout (`timeoutMs` of its
@@ -50,6 +51,11 @@ export class CallScope {
   expire(): void {
     this.timedOut = true;
     this.#controller.abort(new DOMException(`timed out after ${this.timeoutMs} ms`, "TimeoutError"));
+  }
+
+  /** The error of a call of `operationId` that timed out; `cause` is what the aborted fetch threw. */
+  timeoutError(operationId: string, cause: unknown): ApiTimeoutError {
+    return new ApiTimeoutError(operationId, this.timeoutMs, cause);
   }
 
   close(): void {
