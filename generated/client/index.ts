@@ -3,6 +3,7 @@
 
 /** The typed client: `createClient`, its options and the errors it throws. */
 
+export { type AnswerCheck, checkingAnswers } from "./answer-check.js";
 export type { BasicCredentials } from "./auth.js";
 export type { Bytes, FileInput, NamedFile, RawBody, WithFiles } from "./body.js";
 export { type ApiErrorOf, type BaseClientOptions, Client, type ClientOptions, createBaseClient, createClient, type ErrorAnswers, isApiError } from "./client.js";
@@ -20,3 +21,4 @@ export {
 } from "./errors.js";
 export type { BaseClient, CallOptions, FetchFunction, NoArgs, TransportOptions } from "./runtime.js";
 export { type RetryOptions, type RetryPolicy, retrying } from "./retry.js";
+export { type TimeoutPolicy, timingOut } from "./transport.js";

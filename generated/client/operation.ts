@@ -2,28 +2,23 @@
 // change the spec (or the templates) and run `npm run generate` again.
 
 /**
- * One operation, prepared once per client from its route: its URL (fixed, or filled in by the
- * route's parameter encoder), the header object of each request media type (accept,
- * content-type, credentials, the client's headers), the validators. `send` then only fills in what
- * the call brings. Parameters, cookies and bodies other than JSON are the work of the encoders the
- * route names: this module only calls them, so a page whose operations need none bundles none.
+ * One call of an operation, from its route: checked, its URL made (fixed, or filled in by the
+ * route's parameter encoder), its headers and body written, sent, its answer read. Parameters,
+ * cookies and bodies other than JSON are the work of the encoders the route names: this module
+ * only calls them, so a page whose operations need none bundles none.
  */
 import { mediaTypeEssence } from "../media-types.js";
 import type {
-  BodyEncoder,
   CallRoute,
   CredentialPlacement,
   Credentials,
   IssueCollector,
-  ParameterEncoder,
   RouteContent,
   RouteEncoders,
-  StyleEncoder,
   Validator,
 } from "../route-types.js";
 import {
   ApiNetworkError,
-  ApiTimeoutError,
   type RequestIssue,
   type RequestPart,
   RequestValidationError,
@@ -31,202 +26,162 @@ import {
 } from "./errors.js";
 import { ALL_ERRORS, declaredContents, readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
-import { CallScope } from "./transport.js";
+import { EMPTY } from "./values.js";
 
-/** A request media type of the operation, with its headers and validator. */
-interface PreparedContent {
-  readonly content: RouteContent;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly validator: Validator | undefined;
+/** Sends a call of the operation of `route` and reads its answer; throws the client's errors. */
+export async function send(
+  route: CallRoute,
+  settings: Settings,
+  args: CallArgs,
+  options: CallOptions | undefined,
+): Promise<unknown> {
+  // a route written by hand without an encoder it needs is refused before anything is sent
+  // (outside a production build: see checkEncoders)
+  if (typeof process !== "undefined" && process.env.NODE_ENV !== "production") checkEncoders(route);
+  const content = chooseContent(route, args);
+  if (settings.validateRequests) check(route, args, content);
+  const sent = args.body === undefined ? undefined : content;
+  const init: RequestInit = { method: route.method };
+  const url = prepare(route, settings, args, options, sent, init);
+  const caller = options?.signal;
+  // a call with a timeout (the client's timeout policy decides) gets a signal of its own
+  const scope = settings.timeout?.(caller, options?.timeoutMs);
+  const signal = scope?.signal ?? caller;
+  if (signal !== undefined) init.signal = signal;
+  const failure = (error: unknown): unknown => {
+    if (caller?.aborted) return caller.reason;
+    if (scope?.timedOut) return scope.timeoutError(route.operationId, error);
+    return new ApiNetworkError(route.operationId, error);
+  };
+  let streamed = false;
+  try {
+    const result = await exchange(route, settings, url, init, failure, () => scope?.close());
+    // a stream of items keeps the call's signal (and its timeout) until its items are over
+    streamed = typeof result === "object" && result !== null && Symbol.asyncIterator in result;
+    return result;
+  } finally {
+    if (!streamed) scope?.close();
+  }
 }
 
-/** No values: what the engine reads when a call brings none. */
-export const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+/**
+ * The call's URL; its headers (accept, credentials, the content type of the body sent, the
+ * client's headers, the call's header parameters, its cookies, its own headers) and its body
+ * (JSON text, or what the route's body encoder makes of it) set on `init`.
+ */
+function prepare(
+  route: CallRoute,
+  settings: Settings,
+  args: CallArgs,
+  options: CallOptions | undefined,
+  sent: RouteContent | undefined,
+  init: RequestInit,
+): string {
+  const encoders = route.encoders;
+  const placed = encoders?.auth?.place(route, settings) ?? headerKeys(route, settings);
+  const base = settings.baseUrl;
+  const url =
+    encoders?.parameters?.urlOf(route, base, placed.query, encoders.styles)?.(args) ??
+    base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
+  const bodies = encoders?.body;
+  const type = sent === undefined ? undefined : bodies === undefined ? sent.mediaType : bodies.contentType(sent);
+  const headers: Record<string, string> = {
+    ...(route.accept === undefined ? undefined : { accept: route.accept }),
+    ...placed.headers,
+    ...(type === undefined ? undefined : { "content-type": type }),
+    ...settings.headers,
+  };
+  const values = args.headers ?? EMPTY;
+  if (encoders?.headers !== undefined) encoders.headers.write(route, values, headers);
+  // a route without header parameters sends the headers it is given as their text
+  else
+    for (const [name, value] of Object.entries(values))
+      if (value !== undefined) headers[name.toLowerCase()] = String(value);
+  if (args.cookies !== undefined) encoders?.styles?.writeCookies(route, args.cookies, headers);
+  for (const [name, value] of Object.entries(options?.headers ?? EMPTY))
+    if (typeof value === "string") headers[name.toLowerCase()] = value;
+  init.headers = headers;
+  if (sent !== undefined) init.body = bodies?.encode(sent, args.body) ?? JSON.stringify(args.body);
+  // a body of items is streamed as they come: fetch takes a stream with `duplex: "half"` only
+  if (typeof ReadableStream !== "undefined" && init.body instanceof ReadableStream)
+    (init as RequestInit & { duplex: "half" }).duplex = "half";
+  return url;
+}
 
-/** An operation of the route table, ready to send; one per client and operation. */
-export class Operation {
-  readonly #route: CallRoute;
-  readonly #settings: Settings;
-  /** the answers' validators, when answers are checked */
-  readonly #answers: Readonly<Record<string, Validator>> | undefined;
-  /** the route's parameter encoder; undefined for an operation without parameters */
-  readonly #parameters: ParameterEncoder | undefined;
-  /** the route's encoder of label and matrix path parameters and of cookies, when it has such parameters */
-  readonly #styles: StyleEncoder | undefined;
-  /** the route's body encoder, when its body may be other than JSON */
-  readonly #bodies: BodyEncoder | undefined;
-  /** the URL of every call, or how a call's parameters make it */
-  readonly #url: string | ((args: CallArgs) => string);
-  readonly #headers: Readonly<Record<string, string>>;
-  readonly #contents: readonly PreparedContent[];
-
-  constructor(route: CallRoute, settings: Settings, answers?: Readonly<Record<string, Validator>>) {
-    this.#route = route;
-    this.#settings = settings;
-    this.#answers = answers;
-    // a route written by hand without an encoder it needs is refused before anything is sent
-    // (outside a production build: see checkEncoders)
-    if (typeof process !== "undefined" && process.env.NODE_ENV !== "production") checkEncoders(route);
-    const parameters = route.encoders?.parameters;
-    const styles = route.encoders?.styles;
-    const bodies = route.encoders?.body;
-    const contents = route.body?.contents ?? [];
-    this.#parameters = parameters;
-    this.#styles = styles;
-    this.#bodies = bodies;
-    const placed = route.encoders?.auth?.place(route, settings) ?? headerKeys(route, settings);
-    const base = settings.baseUrl;
-    this.#url =
-      parameters?.urlOf(route, base, placed.query, styles) ??
-      base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
-    const accept = route.accept === undefined ? undefined : { accept: route.accept };
-    this.#headers = { ...accept, ...placed.headers, ...settings.headers };
-    this.#contents = contents.map((content) => this.#prepareContent(content));
-  }
-
-  #prepareContent(content: RouteContent): PreparedContent {
-    const encoder = this.#bodies;
-    const type = encoder === undefined ? content.mediaType : encoder.contentType(content);
-    const headers =
-      type === undefined ? this.#headers : { ...this.#headers, "content-type": type, ...this.#settings.headers };
-    return { content, headers, validator: this.#route.validators.body[content.mediaType] };
-  }
-
-  /** Sends the call and reads its answer; throws the client's errors. */
-  async send(args: CallArgs, options: CallOptions | undefined): Promise<unknown> {
-    const init = this.#init(args, options);
-    const url = typeof this.#url === "string" ? this.#url : this.#url(args);
-    const timeoutMs = options?.timeoutMs ?? this.#settings.timeoutMs;
-    // a call gets a signal only when it has a timeout or its caller's signal
-    const scope =
-      options?.signal === undefined && timeoutMs === undefined ? undefined : new CallScope(options?.signal, timeoutMs);
-    if (scope !== undefined) init.signal = scope.signal;
-    let streamed = false;
-    try {
-      const result = await this.#exchange(url, init, scope);
-      // a stream of items keeps the call's signal (and its timeout) until its items are over
-      streamed = typeof result === "object" && result !== null && Symbol.asyncIterator in result;
-      return result;
-    } finally {
-      if (!streamed) scope?.close();
-    }
-  }
-
-  /** The request without its signal: checked (when enabled), headers and body encoded. */
-  #init(args: CallArgs, options: CallOptions | undefined): RequestInit {
-    const prepared = this.#chooseContent(args);
-    if (this.#settings.validateRequests) this.#check(args, prepared);
-    const sent = args.body === undefined ? undefined : prepared;
-    const init: RequestInit = { method: this.#route.method, headers: this.#headersOf(args, options, sent) };
-    // JSON text, or what the route's body encoder makes of the body
-    if (sent !== undefined) init.body = this.#bodies?.encode(sent.content, args.body) ?? JSON.stringify(args.body);
-    // a body of items is streamed as they come: fetch takes a stream with `duplex: "half"` only
-    if (typeof ReadableStream !== "undefined" && init.body instanceof ReadableStream)
-      (init as RequestInit & { duplex: "half" }).duplex = "half";
-    return init;
-  }
-
-  /** The final answer (the retry policy, if any, tries again), read; or the call's failure. */
-  async #exchange(url: string, init: RequestInit, scope: CallScope | undefined): Promise<unknown> {
-    const attempt = (wait?: Promise<void>): Promise<Response> => this.#fetch(url, init, scope, wait);
-    const retry = this.#settings.retry;
-    const response = await (retry === undefined ? attempt() : retry(attempt, this.#route.method, scope?.signal));
-    if (!response.ok) throw await readFailure(this.#route, response);
-    const stream = this.#route.encoders?.stream;
-    const content = stream === undefined ? undefined : sequenceContent(this.#route, response);
-    if (stream === undefined || content === undefined) return this.#read(response, scope);
-    const check = this.#answers !== undefined || this.#settings.validateResponses;
-    const validators = this.#route.validators;
-    const status = String(response.status);
-    return stream.read(content, response, {
-      operationId: this.#route.operationId,
-      item: check ? validators.items?.[status]?.[content.mediaType] : undefined,
-      data: check ? validators.itemData?.[status]?.[content.mediaType] : undefined,
-      jsonData: validators.itemData?.[status]?.[content.mediaType] !== undefined,
-      signal: scope?.signal,
-      reconnect: async (lastEventId) => {
-        const headers = { ...(init.headers as Record<string, string>) };
-        if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
-        const again = await this.#fetch(url, { ...init, headers }, scope, undefined);
-        if (!again.ok) throw await readFailure(this.#route, again);
-        return again;
-      },
-      done: () => scope?.close(),
-    });
-  }
-
-  /** One attempt's answer, once `wait` (a retry's) is over; its failure as the client reports it. */
-  async #fetch(
-    url: string,
-    init: RequestInit,
-    scope: CallScope | undefined,
-    wait: Promise<void> | undefined,
-  ): Promise<Response> {
+/**
+ * The final answer (the retry policy, if any, tries again), read, or its stream of items (`done`
+ * is called when the items are over); or the call's failure.
+ */
+async function exchange(
+  route: CallRoute,
+  settings: Settings,
+  url: string,
+  init: RequestInit,
+  failure: (error: unknown) => unknown,
+  done: () => void,
+): Promise<unknown> {
+  const attempt = async (wait?: Promise<void>, sent: RequestInit = init): Promise<Response> => {
     try {
       // the first attempt is sent at once, in the call's own turn
       if (wait !== undefined) await wait;
-      return await this.#settings.fetch(url, init);
+      return await settings.fetch(url, sent);
     } catch (error) {
-      throw this.#failure(error, scope);
+      throw failure(error);
     }
+  };
+  const retry = settings.retry;
+  const response = await (retry === undefined ? attempt() : retry(attempt, route.method, init.signal ?? undefined));
+  if (!response.ok) throw await readFailure(route, response);
+  const stream = route.encoders?.stream;
+  const content = stream === undefined ? undefined : sequenceContent(route, response);
+  if (stream !== undefined && content !== undefined) {
+    const check = settings.validateResponses !== undefined;
+    const validators = route.validators;
+    const status = String(response.status);
+    return stream.read(content, response, {
+      operationId: route.operationId,
+      item: check ? validators.items?.[status]?.[content.mediaType] : undefined,
+      data: check ? validators.itemData?.[status]?.[content.mediaType] : undefined,
+      jsonData: validators.itemData?.[status]?.[content.mediaType] !== undefined,
+      signal: init.signal ?? undefined,
+      reconnect: async (lastEventId) => {
+        const headers = { ...(init.headers as Record<string, string>) };
+        if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
+        const again = await attempt(undefined, { ...init, headers });
+        if (!again.ok) throw await readFailure(route, again);
+        return again;
+      },
+      done,
+    });
   }
+  try {
+    return await readSuccess(route, response, settings.validateResponses);
+  } catch (error) {
+    throw error instanceof ResponseValidationError ? error : failure(error);
+  }
+}
 
-  async #read(response: Response, scope: CallScope | undefined): Promise<unknown> {
-    try {
-      return await readSuccess(this.#route, response, this.#answers ?? this.#settings.validateResponses);
-    } catch (error) {
-      throw error instanceof ResponseValidationError ? error : this.#failure(error, scope);
-    }
-  }
+/** The only media type; else the one asked for or the one the body fits (the route's body encoder tells). */
+function chooseContent(route: CallRoute, args: CallArgs): RouteContent | undefined {
+  const contents = route.body?.contents ?? [];
+  return route.encoders?.body?.choose(contents, args.body, args.contentType) ?? contents[0];
+}
 
-  /** The caller's abort reason, a timeout, or a network failure. */
-  #failure(error: unknown, scope: CallScope | undefined): unknown {
-    if (scope?.caller?.aborted) return scope.caller.reason;
-    if (scope?.timedOut) return new ApiTimeoutError(this.#route.operationId, scope.timeoutMs ?? 0, error);
-    return new ApiNetworkError(this.#route.operationId, error);
+/** Checks the call's parameters, cookies and body; throws a RequestValidationError listing every issue. */
+function check(route: CallRoute, args: CallArgs, content: RouteContent | undefined): void {
+  const issues: RequestIssue[] = [];
+  const collect: IssueCollector = (part, validator, value) => collectIssues(issues, part, validator, value);
+  const encoders = route.encoders;
+  encoders?.parameters?.check(route, args, encoders.styles, collect);
+  encoders?.styles?.checkCookies(route, args.cookies ?? EMPTY, collect);
+  const body = route.body;
+  if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
+  else if (content !== undefined && args.body !== undefined) {
+    // file fields as the text the validator reads
+    const checked = encoders?.body?.checked(args.body, content.binaryFields ?? []) ?? args.body;
+    collectIssues(issues, "body", route.validators.body[content.mediaType], checked);
   }
-
-  /** The call's headers: the prepared ones, then its header parameters, its cookies, its own headers. */
-  #headersOf(
-    args: CallArgs,
-    options: CallOptions | undefined,
-    prepared: PreparedContent | undefined,
-  ): Record<string, string> {
-    const headers: Record<string, string> = { ...(prepared?.headers ?? this.#headers) };
-    const values = args.headers ?? EMPTY;
-    const encoder = this.#route.encoders?.headers;
-    if (encoder !== undefined) encoder.write(this.#route, values, headers);
-    // a route without header parameters sends the headers it is given as their text
-    else
-      for (const [name, value] of Object.entries(values))
-        if (value !== undefined) headers[name.toLowerCase()] = String(value);
-    if (args.cookies !== undefined) this.#styles?.writeCookies(this.#route, args.cookies, headers);
-    for (const [name, value] of Object.entries(options?.headers ?? EMPTY))
-      if (typeof value === "string") headers[name.toLowerCase()] = value;
-    return headers;
-  }
-
-  /** The only media type; else the one asked for or the one the body fits (the route's body encoder tells). */
-  #chooseContent(args: CallArgs): PreparedContent | undefined {
-    const contents = this.#contents;
-    const chosen = this.#bodies?.choose(this.#route.body?.contents ?? [], args.body, args.contentType);
-    return contents.find((c) => c.content === chosen) ?? contents[0];
-  }
-
-  #check(args: CallArgs, prepared: PreparedContent | undefined): void {
-    const issues: RequestIssue[] = [];
-    const collect: IssueCollector = (part, validator, value) => collectIssues(issues, part, validator, value);
-    this.#parameters?.check(this.#route, args, this.#styles, collect);
-    this.#styles?.checkCookies(this.#route, args.cookies ?? EMPTY, collect);
-    const body = this.#route.body;
-    if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
-    else if (prepared !== undefined && args.body !== undefined) {
-      // file fields as the text the validator reads
-      const checked = this.#bodies?.checked(args.body, prepared.content.binaryFields ?? []) ?? args.body;
-      collectIssues(issues, "body", prepared.validator, checked);
-    }
-    if (issues.length > 0) throw new RequestValidationError(this.#route.operationId, issues);
-  }
+  if (issues.length > 0) throw new RequestValidationError(route.operationId, issues);
 }
 
 function collectIssues(

@@ -10,7 +10,7 @@
  * properties of the call's values are read (values.ts).
  */
 import type { CallRoute, IssueCollector, ParameterEncoder, ParameterValues, StyleEncoder } from "../route-types.js";
-import { RequestValidationError } from "./errors.js";
+import { type RequestIssue, RequestValidationError } from "./errors.js";
 import { EMPTY, own, simpleValue } from "./values.js";
 
 /** Why a path cannot be filled: a parameter missing, or one that is a dot segment ("." or ".."). */
@@ -95,20 +95,26 @@ function queryOf(route: CallRoute, values: ParameterValues["query"]): string {
 
 /** The error of a path that cannot be filled: a parameter missing, or a dot segment ("." or ".."). */
 function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidationError {
-  const missing = "missing" in refusal;
-  const name = missing ? refusal.missing : refusal.dotSegment;
-  const pointer = `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-  const [keyword, instancePath, params, message] = missing
-    ? ["required", "", { missingProperty: name }, `must have required property '${name}'`]
-    : [
-        "dotSegment",
-        pointer,
-        {},
-        `${pointer} must not be "." or "..", which would change the path the request is sent to`,
-      ];
-  return new RequestValidationError(operationId, [
-    { in: "path", instancePath, schemaPath: `#/${keyword}`, keyword, params, message },
-  ]);
+  const issue =
+    "missing" in refusal
+      ? {
+          keyword: "required",
+          instancePath: "",
+          params: { missingProperty: refusal.missing },
+          message: `must have required property '${refusal.missing}'`,
+        }
+      : dotSegmentIssue(`/${refusal.dotSegment.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+  return new RequestValidationError(operationId, [{ in: "path", schemaPath: `#/${issue.keyword}`, ...issue }]);
+}
+
+/** The issue of a path parameter at `pointer` that is a dot segment. */
+function dotSegmentIssue(pointer: string): Omit<RequestIssue, "in" | "schemaPath"> {
+  return {
+    keyword: "dotSegment",
+    instancePath: pointer,
+    params: {},
+    message: `${pointer} must not be "." or "..", which would change the path the request is sent to`,
+  };
 }
 
 /**
@@ -125,8 +131,9 @@ function check(
   const { pathParams, query, headers } = route.validators;
   const encoders = route.encoders;
   if (pathParams !== undefined) {
-    const path = pathAsSent(values.path ?? EMPTY);
-    collect("path", pathParams, styles?.pathAsSent(route, values.path ?? EMPTY, path) ?? path);
+    const given = values.path ?? EMPTY;
+    const path = pathAsSent(given);
+    collect("path", pathParams, styles?.pathAsSent(route, given, path) ?? path);
   }
   if (query !== undefined && route.querystring !== undefined) {
     const sent = encoders?.querystring?.asSent(route.querystring, values.query);

@@ -61,14 +61,6 @@ export function retrying(retry: RetryOptions): RetryPolicy {
   };
 }
 
-/** Options whose `retry` is given as RetryOptions, with it as the policy the engine takes. */
-export function withRetrying<O extends { readonly retry?: RetryOptions }>(
-  options: O,
-): Omit<O, "retry"> & { readonly retry?: RetryPolicy } {
-  const { retry, ...rest } = options;
-  return retry === undefined ? rest : { ...rest, retry: retrying(retry) };
-}
-
 /**
  * How long to wait before attempt `attempt + 1`, or undefined for no retry. Idempotent methods are
  * retried after network failures and 5xx/429 answers; any method after a 429/503 answer that

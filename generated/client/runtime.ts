@@ -5,11 +5,14 @@
  * The generic request engine behind every generated method, driven by the routes it is given: it
  * knows no operation by itself. A call names its operation by its key in the route table, or gives
  * the operation's route itself (the TanStack Query options do, so a page bundles only the routes
- * it calls). Operations are prepared on their first call and kept for the client's life.
+ * it calls).
  */
-import type { CallRoute, Credentials, ResponseValidators, Route, Validator } from "../route-types.js";
-import { EMPTY, Operation } from "./operation.js";
+import type { CallRoute, Credentials, ResponseValidators, Route } from "../route-types.js";
+import type { AnswerCheck } from "./answer-check.js";
+import { send } from "./operation.js";
 import type { RetryOptions, RetryPolicy } from "./retry.js";
+import type { TimeoutPolicy } from "./transport.js";
+import { EMPTY } from "./values.js";
 
 /** The fetch the client calls: the global one by default. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -27,17 +30,22 @@ export interface TransportOptions {
   /** check path, query, header and body against the contract before sending (default true) */
   readonly validateRequests?: boolean;
   /**
-   * check each success body against the contract (default false): `true` where the client holds
-   * the route table (`createClient`); else the answers' validators (`responseValidators`), which
-   * a page that does not check answers leaves out of its bundle
+   * check each success body against the contract (default false): `true` for the validators of
+   * the client's own spec, or the answers' validators to check against (`responseValidators`)
    */
   readonly validateResponses?: boolean | ResponseValidators;
 }
 
 /** Everything the engine needs: where to send, how, and which credentials to present. */
-export interface RuntimeOptions extends Omit<TransportOptions, "retry">, Credentials {
+export interface RuntimeOptions
+  extends Omit<TransportOptions, "retry" | "timeoutMs" | "validateResponses">,
+    Credentials {
   /** when and after how long calls are tried again (`retrying(options)` makes one); none by default */
   readonly retry?: RetryPolicy;
+  /** how calls time out (`timingOut(ms)` makes one); without one, no call times out, whatever its `timeoutMs` */
+  readonly timeout?: TimeoutPolicy;
+  /** how answers are checked (`checkingAnswers(validators)` makes one); without one, none is */
+  readonly validateResponses?: AnswerCheck;
   readonly baseUrl?: string;
   readonly serverVariables?: Readonly<Record<string, string | undefined>>;
 }
@@ -46,7 +54,7 @@ export interface RuntimeOptions extends Omit<TransportOptions, "retry">, Credent
 export interface CallOptions {
   /** cancels the call, including a pending retry wait; the call rejects with the signal's reason */
   readonly signal?: AbortSignal;
-  /** this call's timeout, overriding the client's (Infinity: none) */
+  /** this call's timeout, overriding the client's (Infinity: none): see `TimeoutPolicy` */
   readonly timeoutMs?: number;
   /** extra headers for this call */
   readonly headers?: Readonly<Record<string, string>>;
@@ -70,12 +78,10 @@ export interface Settings extends Credentials {
   readonly baseUrl: string;
   readonly fetch: FetchFunction;
   readonly headers: Readonly<Record<string, string>>;
-  readonly timeoutMs: number | undefined;
-  readonly retry: RetryPolicy | undefined;
+  readonly timeout?: TimeoutPolicy;
+  readonly retry?: RetryPolicy;
   readonly validateRequests: boolean;
-  readonly validateResponses: boolean;
-  /** the answers' validators given as `validateResponses` */
-  readonly responseValidators?: ResponseValidators;
+  readonly validateResponses?: AnswerCheck;
 }
 
 /** A server of the spec: its URL, whose `{name}` placeholders are filled from `variables`. */
@@ -93,11 +99,10 @@ export interface ClientApi {
   readonly servers: readonly ServerEntry[];
 }
 
-/** The engine of one client: its resolved options and its prepared operations. */
+/** The engine of one client: its resolved options. */
 export class Runtime {
   readonly #routes: Readonly<Record<string, Route>>;
   readonly #settings: Settings;
-  readonly #operations = new Map<CallRoute, Operation>();
 
   constructor(api: ClientApi, options: RuntimeOptions) {
     this.#routes = api.routes ?? {};
@@ -112,24 +117,7 @@ export class Runtime {
   async call<R>(operation: string | CallRoute, args: object | undefined, options: CallOptions | undefined): Promise<R> {
     const route = typeof operation === "string" ? this.#routes[operation] : operation;
     if (route === undefined) throw new TypeError(`no operation "${operation}" in the route table`);
-    let prepared = this.#operations.get(route);
-    if (prepared === undefined) {
-      const answers = this.#settings.validateResponses ? this.#answerValidators(route) : undefined;
-      prepared = new Operation(route, this.#settings, answers);
-      this.#operations.set(route, prepared);
-    }
-    return prepared.send((args ?? EMPTY) as CallArgs, options) as Promise<R>;
-  }
-
-  /** The validators of the answers of `route`: its own, its entry's in the table, or the ones given. */
-  #answerValidators(route: CallRoute): Readonly<Record<string, Validator>> {
-    const id = route.operationId;
-    const answers =
-      route.validators.responses ?? this.#routes[id]?.validators.responses ?? this.#settings.responseValidators?.[id];
-    if (answers !== undefined) return answers;
-    throw new TypeError(
-      `${id}: validateResponses needs the answers' validators: give createBaseClient \`validateResponses: responseValidators\``,
-    );
+    return send(route, this.#settings, (args ?? EMPTY) as CallArgs, options) as Promise<R>;
   }
 }
 
@@ -146,17 +134,12 @@ export interface BaseClient {
 }
 
 function resolveSettings(servers: readonly ServerEntry[], options: RuntimeOptions): Settings {
-  const timeoutMs = options.timeoutMs;
   return {
     ...options,
     baseUrl: (options.baseUrl ?? defaultBaseUrl(servers, options.serverVariables)).replace(/\/+$/, ""),
     fetch: options.fetch ?? globalFetch,
     headers: lowerCaseKeys(options.headers ?? {}),
-    timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) ? timeoutMs : undefined,
-    retry: options.retry,
     validateRequests: options.validateRequests ?? true,
-    validateResponses: options.validateResponses !== undefined && options.validateResponses !== false,
-    responseValidators: typeof options.validateResponses === "object" ? options.validateResponses : undefined,
   };
 }
 

@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -41,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -274,9 +270,8 @@ const $params42 = /* @__PURE__ */ $freeze({ limit: 20 });
 const $params43 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
 
 // #/components/schemas/ClientUpdate
-function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/ClientUpdate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -284,59 +279,59 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boo
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("client_name" in $proto) && !("client_contact_name" in $proto) && !("client_contact_email" in $proto) && !("client_invoice_customer_id" in $proto) && !("client_address" in $proto) && !("client_city" in $proto) && !("client_state" in $proto) && !("client_postal_code" in $proto) ? o1 : $ownKeys(o1);
     if ("client_name" in (h10 as object)) {
       const v2 = o1["client_name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_name", sp, "/properties/client_name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_name", sp, 1)) return false; }
       else {
-        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_name", sp, "/properties/client_name/maxLength")) return false; }
-        if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/client_name", sp, "/properties/client_name/minLength")) return false; }
+        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_name", sp, 1)) return false; }
+        if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/client_name", sp, 1)) return false; }
       }
     }
     if ("client_contact_name" in (h10 as object)) {
       const v3 = o1["client_contact_name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_contact_name", sp, "/properties/client_contact_name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_contact_name", sp, 1)) return false; }
       else {
-        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_name", sp, "/properties/client_contact_name/maxLength")) return false; }
+        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_name", sp, 1)) return false; }
       }
     }
     if ("client_contact_email" in (h10 as object)) {
       const v4 = o1["client_contact_email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_contact_email", sp, "/properties/client_contact_email/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_contact_email", sp, 1)) return false; }
       else {
-        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_email", sp, "/properties/client_contact_email/maxLength")) return false; }
+        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_email", sp, 1)) return false; }
       }
     }
     if ("client_invoice_customer_id" in (h10 as object)) {
       const v5 = o1["client_invoice_customer_id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_invoice_customer_id", sp, "/properties/client_invoice_customer_id/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_invoice_customer_id", sp, 1)) return false; }
       else {
-        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_invoice_customer_id", sp, "/properties/client_invoice_customer_id/maxLength")) return false; }
+        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_invoice_customer_id", sp, 1)) return false; }
       }
     }
     if ("client_address" in (h10 as object)) {
       const v6 = o1["client_address"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_address", sp, "/properties/client_address/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_address", sp, 1)) return false; }
       else {
-        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/client_address", sp, "/properties/client_address/maxLength")) return false; }
+        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/client_address", sp, 1)) return false; }
       }
     }
     if ("client_city" in (h10 as object)) {
       const v7 = o1["client_city"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_city", sp, "/properties/client_city/type")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_city", sp, 1)) return false; }
       else {
-        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_city", sp, "/properties/client_city/maxLength")) return false; }
+        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_city", sp, 1)) return false; }
       }
     }
     if ("client_state" in (h10 as object)) {
       const v8 = o1["client_state"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_state", sp, "/properties/client_state/type")) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_state", sp, 1)) return false; }
       else {
-        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_state", sp, "/properties/client_state/maxLength")) return false; }
+        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_state", sp, 1)) return false; }
       }
     }
     if ("client_postal_code" in (h10 as object)) {
       const v9 = o1["client_postal_code"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_postal_code", sp, "/properties/client_postal_code/type")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_postal_code", sp, 1)) return false; }
       else {
-        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_postal_code", sp, "/properties/client_postal_code/maxLength")) return false; }
+        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_postal_code", sp, 1)) return false; }
       }
     }
     if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'client_name'", "", sp, "/required")) return false; }
@@ -345,9 +340,8 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boo
 }
 
 // #/components/schemas/CustomField
-function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_CustomField(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/CustomField";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -355,24 +349,23 @@ function $v_CustomField(d: unknown, e: $Errors, a: boolean, depth: number): bool
     const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("value" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h5 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, 1)) return false; }
     }
     if ("name" in (h5 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
     }
     if ("value" in (h5 as object)) {
       const v4 = o1["value"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/value", sp, "/properties/value/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/value", sp, 1)) return false; }
     }
   }
   return ok;
 }
 
 // #/components/schemas/CustomFieldInput
-function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/CustomFieldInput";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -380,11 +373,11 @@ function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number):
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("key" in $proto) && !("value" in $proto) ? o1 : $ownKeys(o1);
     if ("key" in (h4 as object)) {
       const v2 = o1["key"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/key", sp, "/properties/key/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/key", sp, 1)) return false; }
     }
     if ("value" in (h4 as object)) {
       const v3 = o1["value"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/value", sp, "/properties/value/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/value", sp, 1)) return false; }
     }
     if (!("key" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'key'", "", sp, "/required")) return false; }
     if (!("value" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'value'", "", sp, "/required")) return false; }
@@ -395,7 +388,6 @@ function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, depth: number):
 // #/components/schemas/Event
 function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Event";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -403,32 +395,32 @@ function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h31 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("date" in $proto) && !("event_id" in $proto) && !("client_id" in $proto) && !("created" in $proto) && !("location" in $proto) && !("admin_origin" in $proto) && !("reviewer" in $proto) && !("time_tracking_manager" in $proto) && !("custom_fields" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h31 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params10, "must be number", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params10, "must be number", "/id", sp, 1)) return false; }
     }
     if ("name" in (h31 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
     }
     if ("date" in (h31 as object)) {
       const v4 = o1["date"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date", sp, "/properties/date/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date", sp, 1)) return false; }
       else {
-        if (!$fmtDate(v4)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/date", sp, "/properties/date/format")) return false; }
+        if (!$fmtDate(v4)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/date", sp, 1)) return false; }
       }
     }
     if ("event_id" in (h31 as object)) {
       const v5 = o1["event_id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/event_id", sp, "/properties/event_id/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/event_id", sp, 1)) return false; }
     }
     if ("client_id" in (h31 as object)) {
       const v6 = o1["client_id"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_id", sp, "/properties/client_id/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_id", sp, 1)) return false; }
     }
     if ("created" in (h31 as object)) {
       const v7 = o1["created"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/created", sp, "/properties/created/type")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/created", sp, 1)) return false; }
       else {
-        if (!$fmtDate(v7)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/created", sp, "/properties/created/format")) return false; }
+        if (!$fmtDate(v7)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/created", sp, 1)) return false; }
       }
     }
     if ("location" in (h31 as object)) {
@@ -453,7 +445,7 @@ function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     }
     if ("custom_fields" in (h31 as object)) {
       const v24 = o1["custom_fields"];
-      if (!Array.isArray(v24)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields", sp, "/properties/custom_fields/type")) return false; }
+      if (!Array.isArray(v24)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields", sp, 1)) return false; }
       else {
         const arr25 = v24 as unknown[];
         for (let i26 = 0; i26 < arr25.length; i26++) {
@@ -470,7 +462,6 @@ function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/components/schemas/EventCreate
 function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
@@ -487,7 +478,6 @@ function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 // #/components/schemas/EventList
 function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventList";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -495,7 +485,7 @@ function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolea
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("data" in $proto) && !("total_count" in $proto) ? o1 : $ownKeys(o1);
     if ("data" in (h10 as object)) {
       const v2 = o1["data"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/data", sp, "/properties/data/type")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/data", sp, 1)) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -507,7 +497,7 @@ function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolea
     }
     if ("total_count" in (h10 as object)) {
       const v9 = o1["total_count"];
-      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/total_count", sp, "/properties/total_count/type")) return false; }
+      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/total_count", sp, 1)) return false; }
     }
   }
   return ok;
@@ -516,7 +506,6 @@ function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 // #/components/schemas/EventListItem
 function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventListItem";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_Event(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
@@ -532,9 +521,8 @@ function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): bo
 }
 
 // #/components/schemas/EventPersonnel
-function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/EventPersonnel";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -542,11 +530,11 @@ function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): b
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("personnel_id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("personnel_id" in (h4 as object)) {
       const v2 = o1["personnel_id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/personnel_id", sp, "/properties/personnel_id/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/personnel_id", sp, 1)) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
     }
   }
   return ok;
@@ -555,7 +543,6 @@ function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, depth: number): b
 // #/components/schemas/EventUpdate
 function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventUpdate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
@@ -574,9 +561,8 @@ function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 }
 
 // #/components/schemas/EventVenueInput
-function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/EventVenueInput";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -584,27 +570,27 @@ function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, depth: number): 
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("venue_id" in (h8 as object)) {
       const v2 = o1["venue_id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/venue_id", sp, "/properties/venue_id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/venue_id", sp, 1)) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
     }
     if ("address" in (h8 as object)) {
       const v4 = o1["address"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, "/properties/address/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, 1)) return false; }
     }
     if ("city" in (h8 as object)) {
       const v5 = o1["city"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, "/properties/city/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, 1)) return false; }
     }
     if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, "/properties/zip/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, 1)) return false; }
     }
     if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/saved", sp, "/properties/saved/type")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/saved", sp, 1)) return false; }
     }
   }
   return ok;
@@ -613,7 +599,6 @@ function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, depth: number): 
 // #/components/schemas/EventWriteFields
 function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventWriteFields";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -621,13 +606,13 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
     const h26 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("date" in $proto) && !("venue" in $proto) && !("job_id" in $proto) && !("client_id" in $proto) && !("admin_comments" in $proto) && !("comments" in $proto) && !("custom_fields_text" in $proto) && !("custom_fields_id" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h26 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
     }
     if ("date" in (h26 as object)) {
       const v3 = o1["date"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date", sp, "/properties/date/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date", sp, 1)) return false; }
       else {
-        if (!$fmtDate(v3)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/date", sp, "/properties/date/format")) return false; }
+        if (!$fmtDate(v3)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/date", sp, 1)) return false; }
       }
     }
     if ("venue" in (h26 as object)) {
@@ -637,35 +622,35 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
     }
     if ("job_id" in (h26 as object)) {
       const v8 = o1["job_id"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/job_id", sp, "/properties/job_id/type")) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/job_id", sp, 1)) return false; }
       else {
-        if (v8.length > 150 && (v8.length > 300 || $cpLen(v8) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/job_id", sp, "/properties/job_id/maxLength")) return false; }
+        if (v8.length > 150 && (v8.length > 300 || $cpLen(v8) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/job_id", sp, 1)) return false; }
       }
     }
     if ("client_id" in (h26 as object)) {
       const v9 = o1["client_id"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_id", sp, "/properties/client_id/type")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_id", sp, 1)) return false; }
       else {
-        if (!$re15.test(v9)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^[A-Za-z0-9]+\"", "/client_id", sp, "/properties/client_id/pattern")) return false; }
+        if (!$re15.test(v9)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^[A-Za-z0-9]+\"", "/client_id", sp, 1)) return false; }
       }
     }
     if ("admin_comments" in (h26 as object)) {
       const v10 = o1["admin_comments"];
-      if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/admin_comments", sp, "/properties/admin_comments/type")) return false; }
+      if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/admin_comments", sp, 1)) return false; }
       else {
-        if (v10.length > 65535 && (v10.length > 131070 || $cpLen(v10) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/admin_comments", sp, "/properties/admin_comments/maxLength")) return false; }
+        if (v10.length > 65535 && (v10.length > 131070 || $cpLen(v10) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/admin_comments", sp, 1)) return false; }
       }
     }
     if ("comments" in (h26 as object)) {
       const v11 = o1["comments"];
-      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/comments", sp, "/properties/comments/type")) return false; }
+      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/comments", sp, 1)) return false; }
       else {
-        if (v11.length > 65535 && (v11.length > 131070 || $cpLen(v11) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/comments", sp, "/properties/comments/maxLength")) return false; }
+        if (v11.length > 65535 && (v11.length > 131070 || $cpLen(v11) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/comments", sp, 1)) return false; }
       }
     }
     if ("custom_fields_text" in (h26 as object)) {
       const v12 = o1["custom_fields_text"];
-      if (!Array.isArray(v12)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields_text", sp, "/properties/custom_fields_text/type")) return false; }
+      if (!Array.isArray(v12)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields_text", sp, 1)) return false; }
       else {
         const arr13 = v12 as unknown[];
         for (let i14 = 0; i14 < arr13.length; i14++) {
@@ -677,7 +662,7 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
     }
     if ("custom_fields_id" in (h26 as object)) {
       const v19 = o1["custom_fields_id"];
-      if (!Array.isArray(v19)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields_id", sp, "/properties/custom_fields_id/type")) return false; }
+      if (!Array.isArray(v19)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields_id", sp, 1)) return false; }
       else {
         const arr20 = v19 as unknown[];
         for (let i21 = 0; i21 < arr20.length; i21++) {
@@ -695,9 +680,8 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
 }
 
 // #/components/schemas/Location
-function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Location(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Location";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -705,36 +689,35 @@ function $v_Location(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h8 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/id", sp, 1)) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
     }
     if ("address" in (h8 as object)) {
       const v4 = o1["address"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, "/properties/address/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, 1)) return false; }
     }
     if ("city" in (h8 as object)) {
       const v5 = o1["city"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, "/properties/city/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, 1)) return false; }
     }
     if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, "/properties/zip/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, 1)) return false; }
     }
     if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
-      if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/saved", sp, "/properties/saved/type")) return false; }
+      if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/saved", sp, 1)) return false; }
     }
   }
   return ok;
 }
 
 // #/components/schemas/PayrollGroup
-function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/PayrollGroup";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -742,43 +725,43 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boo
     const h21 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("payroll_item_id" in $proto) && !("default_wage" in $proto) && !("insert_date" in $proto) && !("invoice_cost" in $proto) && !("deleted" in $proto) && !("wage_rules_id" in $proto) && !("group_rows" in $proto) && !("locations" in $proto) && !("pending" in $proto) && !("updateError" in $proto) && !("deleteError" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h21 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, 1)) return false; }
     }
     if ("name" in (h21 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
     }
     if ("payroll_item_id" in (h21 as object)) {
       const v4 = o1["payroll_item_id"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/payroll_item_id", sp, "/properties/payroll_item_id/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/payroll_item_id", sp, 1)) return false; }
     }
     if ("default_wage" in (h21 as object)) {
       const v5 = o1["default_wage"];
-      if (!((typeof v5 === "number" && Number.isFinite(v5)) || v5 === null)) { ok = false; if (!$fail(e, a, "type", $params22, "must be number or null", "/default_wage", sp, "/properties/default_wage/type")) return false; }
+      if (!((typeof v5 === "number" && Number.isFinite(v5)) || v5 === null)) { ok = false; if (!$fail(e, a, "type", $params22, "must be number or null", "/default_wage", sp, 1)) return false; }
     }
     if ("insert_date" in (h21 as object)) {
       const v6 = o1["insert_date"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/insert_date", sp, "/properties/insert_date/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/insert_date", sp, 1)) return false; }
     }
     if ("invoice_cost" in (h21 as object)) {
       const v7 = o1["invoice_cost"];
-      if (!((typeof v7 === "number" && Number.isFinite(v7)) || v7 === null)) { ok = false; if (!$fail(e, a, "type", $params22, "must be number or null", "/invoice_cost", sp, "/properties/invoice_cost/type")) return false; }
+      if (!((typeof v7 === "number" && Number.isFinite(v7)) || v7 === null)) { ok = false; if (!$fail(e, a, "type", $params22, "must be number or null", "/invoice_cost", sp, 1)) return false; }
     }
     if ("deleted" in (h21 as object)) {
       const v8 = o1["deleted"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, "/properties/deleted/type")) return false; }
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, 1)) return false; }
       else {
-        if (v8 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/deleted", sp, "/properties/deleted/minimum")) return false; }
-        if (v8 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/deleted", sp, "/properties/deleted/maximum")) return false; }
+        if (v8 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/deleted", sp, 1)) return false; }
+        if (v8 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/deleted", sp, 1)) return false; }
       }
     }
     if ("wage_rules_id" in (h21 as object)) {
       const v9 = o1["wage_rules_id"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/wage_rules_id", sp, "/properties/wage_rules_id/type")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/wage_rules_id", sp, 1)) return false; }
     }
     if ("group_rows" in (h21 as object)) {
       const v10 = o1["group_rows"];
-      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/group_rows", sp, "/properties/group_rows/type")) return false; }
+      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/group_rows", sp, 1)) return false; }
       else {
         const arr11 = v10 as unknown[];
         for (let i12 = 0; i12 < arr11.length; i12++) {
@@ -789,7 +772,7 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boo
     }
     if ("locations" in (h21 as object)) {
       const v14 = o1["locations"];
-      if (!Array.isArray(v14)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/locations", sp, "/properties/locations/type")) return false; }
+      if (!Array.isArray(v14)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/locations", sp, 1)) return false; }
       else {
         const arr15 = v14 as unknown[];
         for (let i16 = 0; i16 < arr15.length; i16++) {
@@ -800,24 +783,23 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, depth: number): boo
     }
     if ("pending" in (h21 as object)) {
       const v18 = o1["pending"];
-      if (typeof v18 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/pending", sp, "/properties/pending/type")) return false; }
+      if (typeof v18 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/pending", sp, 1)) return false; }
     }
     if ("updateError" in (h21 as object)) {
       const v19 = o1["updateError"];
-      if (typeof v19 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/updateError", sp, "/properties/updateError/type")) return false; }
+      if (typeof v19 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/updateError", sp, 1)) return false; }
     }
     if ("deleteError" in (h21 as object)) {
       const v20 = o1["deleteError"];
-      if (typeof v20 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/deleteError", sp, "/properties/deleteError/type")) return false; }
+      if (typeof v20 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/deleteError", sp, 1)) return false; }
     }
   }
   return ok;
 }
 
 // #/components/schemas/PayrollGroupCreate
-function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/PayrollGroupCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -825,23 +807,23 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number
     const h15 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("payroll_item_id" in $proto) && !("invoice_cost" in $proto) && !("locationAll" in $proto) && !("locations" in $proto) && !("group_rows" in $proto) && !("wage_rules_id" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h15 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
     }
     if ("payroll_item_id" in (h15 as object)) {
       const v3 = o1["payroll_item_id"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/payroll_item_id", sp, "/properties/payroll_item_id/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/payroll_item_id", sp, 1)) return false; }
     }
     if ("invoice_cost" in (h15 as object)) {
       const v4 = o1["invoice_cost"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/invoice_cost", sp, "/properties/invoice_cost/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/invoice_cost", sp, 1)) return false; }
     }
     if ("locationAll" in (h15 as object)) {
       const v5 = o1["locationAll"];
-      if (typeof v5 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/locationAll", sp, "/properties/locationAll/type")) return false; }
+      if (typeof v5 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/locationAll", sp, 1)) return false; }
     }
     if ("locations" in (h15 as object)) {
       const v6 = o1["locations"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/locations", sp, "/properties/locations/type")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/locations", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -852,7 +834,7 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number
     }
     if ("group_rows" in (h15 as object)) {
       const v10 = o1["group_rows"];
-      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/group_rows", sp, "/properties/group_rows/type")) return false; }
+      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/group_rows", sp, 1)) return false; }
       else {
         const arr11 = v10 as unknown[];
         for (let i12 = 0; i12 < arr11.length; i12++) {
@@ -863,7 +845,7 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number
     }
     if ("wage_rules_id" in (h15 as object)) {
       const v14 = o1["wage_rules_id"];
-      if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/wage_rules_id", sp, "/properties/wage_rules_id/type")) return false; }
+      if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/wage_rules_id", sp, 1)) return false; }
     }
   }
   return ok;
@@ -872,7 +854,6 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, depth: number
 // #/components/schemas/Problem
 function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Problem";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -880,31 +861,31 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     const h14 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("type" in $proto) && !("title" in $proto) && !("status" in $proto) && !("detail" in $proto) && !("instance" in $proto) && !("errors" in $proto) ? o1 : $ownKeys(o1);
     if ("type" in (h14 as object)) {
       const v2 = o1["type"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, "/properties/type/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, 1)) return false; }
     }
     if ("title" in (h14 as object)) {
       const v3 = o1["title"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/title", sp, "/properties/title/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/title", sp, 1)) return false; }
     }
     if ("status" in (h14 as object)) {
       const v4 = o1["status"];
-      if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/status", sp, "/properties/status/type")) return false; }
+      if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/status", sp, 1)) return false; }
       else {
-        if (v4 < 100) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 100", "/status", sp, "/properties/status/minimum")) return false; }
-        if (v4 > 599) { ok = false; if (!$fail(e, a, "maximum", $params26, "must be <= 599", "/status", sp, "/properties/status/maximum")) return false; }
+        if (v4 < 100) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 100", "/status", sp, 1)) return false; }
+        if (v4 > 599) { ok = false; if (!$fail(e, a, "maximum", $params26, "must be <= 599", "/status", sp, 1)) return false; }
       }
     }
     if ("detail" in (h14 as object)) {
       const v5 = o1["detail"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/detail", sp, "/properties/detail/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/detail", sp, 1)) return false; }
     }
     if ("instance" in (h14 as object)) {
       const v6 = o1["instance"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/instance", sp, "/properties/instance/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/instance", sp, 1)) return false; }
     }
     if ("errors" in (h14 as object)) {
       const v7 = o1["errors"];
-      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/errors", sp, "/properties/errors/type")) return false; }
+      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/errors", sp, 1)) return false; }
       else {
         const arr8 = v7 as unknown[];
         for (let i9 = 0; i9 < arr8.length; i9++) {
@@ -922,9 +903,8 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 }
 
 // #/components/schemas/ValidationIssue
-function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/ValidationIssue";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -932,28 +912,28 @@ function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): 
     const h9 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("in" in $proto) && !("instancePath" in $proto) && !("schemaPath" in $proto) && !("keyword" in $proto) && !("params" in $proto) && !("message" in $proto) ? o1 : $ownKeys(o1);
     if ("in" in (h9 as object)) {
       const v2 = o1["in"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/in", sp, "/properties/in/type")) return false; }
-      if (!(v2 === "path" || v2 === "query" || v2 === "header" || v2 === "body")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value30 }, "must be equal to one of: \"path\", \"query\", \"header\", \"body\"", "/in", sp, "/properties/in/enum")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/in", sp, 1)) return false; }
+      if (!(v2 === "path" || v2 === "query" || v2 === "header" || v2 === "body")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value30 }, "must be equal to one of: \"path\", \"query\", \"header\", \"body\"", "/in", sp, 1)) return false; }
     }
     if ("instancePath" in (h9 as object)) {
       const v3 = o1["instancePath"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/instancePath", sp, "/properties/instancePath/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/instancePath", sp, 1)) return false; }
     }
     if ("schemaPath" in (h9 as object)) {
       const v4 = o1["schemaPath"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/schemaPath", sp, "/properties/schemaPath/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/schemaPath", sp, 1)) return false; }
     }
     if ("keyword" in (h9 as object)) {
       const v5 = o1["keyword"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/keyword", sp, "/properties/keyword/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/keyword", sp, 1)) return false; }
     }
     if ("params" in (h9 as object)) {
       const v6 = o1["params"];
-      if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "/params", sp, "/properties/params/type")) return false; }
+      if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "/params", sp, 1)) return false; }
     }
     if ("message" in (h9 as object)) {
       const v8 = o1["message"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/message", sp, "/properties/message/type")) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/message", sp, 1)) return false; }
     }
     if (!("in" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params31, "must have required property 'in'", "", sp, "/required")) return false; }
     if (!("instancePath" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params32, "must have required property 'instancePath'", "", sp, "/required")) return false; }
@@ -963,9 +943,8 @@ function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, depth: number): 
 }
 
 // #/components/schemas/Venue
-function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Venue(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Venue";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -973,42 +952,42 @@ function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("venue_id" in (h8 as object)) {
       const v2 = o1["venue_id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/venue_id", sp, "/properties/venue_id/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/venue_id", sp, 1)) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
       else {
-        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, "/properties/name/maxLength")) return false; }
+        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, 1)) return false; }
       }
     }
     if ("address" in (h8 as object)) {
       const v4 = o1["address"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, "/properties/address/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, 1)) return false; }
       else {
-        if (v4.length > 150 && (v4.length > 300 || $cpLen(v4) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, "/properties/address/maxLength")) return false; }
+        if (v4.length > 150 && (v4.length > 300 || $cpLen(v4) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, 1)) return false; }
       }
     }
     if ("city" in (h8 as object)) {
       const v5 = o1["city"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, "/properties/city/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, 1)) return false; }
       else {
-        if (v5.length > 75 && (v5.length > 150 || $cpLen(v5) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, "/properties/city/maxLength")) return false; }
+        if (v5.length > 75 && (v5.length > 150 || $cpLen(v5) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, 1)) return false; }
       }
     }
     if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, "/properties/zip/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, 1)) return false; }
       else {
-        if (v6.length > 10 && (v6.length > 20 || $cpLen(v6) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, "/properties/zip/maxLength")) return false; }
+        if (v6.length > 10 && (v6.length > 20 || $cpLen(v6) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, 1)) return false; }
       }
     }
     if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
-      if (typeof v7 !== "number" || !Number.isInteger(v7)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/saved", sp, "/properties/saved/type")) return false; }
+      if (typeof v7 !== "number" || !Number.isInteger(v7)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/saved", sp, 1)) return false; }
       else {
-        if (v7 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/saved", sp, "/properties/saved/minimum")) return false; }
-        if (v7 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/saved", sp, "/properties/saved/maximum")) return false; }
+        if (v7 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/saved", sp, 1)) return false; }
+        if (v7 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/saved", sp, 1)) return false; }
       }
     }
   }
@@ -1016,9 +995,8 @@ function $v_Venue(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/schemas/VenueCreate
-function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/VenueCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1026,38 +1004,38 @@ function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h7 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
       else {
-        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, "/properties/name/maxLength")) return false; }
+        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, 1)) return false; }
       }
     }
     if ("address" in (h7 as object)) {
       const v3 = o1["address"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, "/properties/address/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, 1)) return false; }
       else {
-        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, "/properties/address/maxLength")) return false; }
+        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, 1)) return false; }
       }
     }
     if ("city" in (h7 as object)) {
       const v4 = o1["city"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, "/properties/city/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, 1)) return false; }
       else {
-        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, "/properties/city/maxLength")) return false; }
+        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, 1)) return false; }
       }
     }
     if ("zip" in (h7 as object)) {
       const v5 = o1["zip"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, "/properties/zip/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, 1)) return false; }
       else {
-        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, "/properties/zip/maxLength")) return false; }
+        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, 1)) return false; }
       }
     }
     if ("saved" in (h7 as object)) {
       const v6 = o1["saved"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/saved", sp, "/properties/saved/type")) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/saved", sp, 1)) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/saved", sp, "/properties/saved/minimum")) return false; }
-        if (v6 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/saved", sp, "/properties/saved/maximum")) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/saved", sp, 1)) return false; }
+        if (v6 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/saved", sp, 1)) return false; }
       }
     }
     if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params18, "must have required property 'name'", "", sp, "/required")) return false; }
@@ -1069,15 +1047,13 @@ function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 }
 
 // #/components/schemas/WageRules
-function $v_WageRules(_d: unknown, e: $Errors, _a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/WageRules");
+function $v_WageRules(_d: unknown, _e: $Errors, _a: boolean, _depth: number): boolean {
   return true;
 }
 
 // #/components/schemas/WorkerCredential
-function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerCredential";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1087,182 +1063,182 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number):
       switch (k2) {
         case "id": {
           const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, "/properties/id/type")) return false; }
+          if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, 1)) return false; }
           break;
         }
         case "personnel_id": {
           const v4 = o1[k2];
-          if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/personnel_id", sp, "/properties/personnel_id/type")) return false; }
+          if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/personnel_id", sp, 1)) return false; }
           break;
         }
         case "credentials_id": {
           const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/credentials_id", sp, "/properties/credentials_id/type")) return false; }
+          if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/credentials_id", sp, 1)) return false; }
           break;
         }
         case "submitter_id": {
           const v6 = o1[k2];
-          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/submitter_id", sp, "/properties/submitter_id/type")) return false; }
+          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/submitter_id", sp, 1)) return false; }
           break;
         }
         case "submitter_name": {
           const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/submitter_name", sp, "/properties/submitter_name/type")) return false; }
+          if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/submitter_name", sp, 1)) return false; }
           break;
         }
         case "date_completed": {
           const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed", sp, "/properties/date_completed/type")) return false; }
+          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed", sp, 1)) return false; }
           break;
         }
         case "date_completed_nice": {
           const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed_nice", sp, "/properties/date_completed_nice/type")) return false; }
+          if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed_nice", sp, 1)) return false; }
           break;
         }
         case "date_expired": {
           const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired", sp, "/properties/date_expired/type")) return false; }
+          if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired", sp, 1)) return false; }
           break;
         }
         case "date_expired_nice": {
           const v11 = o1[k2];
-          if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired_nice", sp, "/properties/date_expired_nice/type")) return false; }
+          if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired_nice", sp, 1)) return false; }
           break;
         }
         case "date_submitted": {
           const v12 = o1[k2];
-          if (typeof v12 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_submitted", sp, "/properties/date_submitted/type")) return false; }
+          if (typeof v12 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_submitted", sp, 1)) return false; }
           break;
         }
         case "date_submitted_nice": {
           const v13 = o1[k2];
-          if (typeof v13 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_submitted_nice", sp, "/properties/date_submitted_nice/type")) return false; }
+          if (typeof v13 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_submitted_nice", sp, 1)) return false; }
           break;
         }
         case "file_location_value": {
           const v14 = o1[k2];
-          if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_location_value", sp, "/properties/file_location_value/type")) return false; }
+          if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_location_value", sp, 1)) return false; }
           break;
         }
         case "file_name": {
           const v15 = o1[k2];
-          if (typeof v15 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, "/properties/file_name/type")) return false; }
+          if (typeof v15 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, 1)) return false; }
           break;
         }
         case "file_display_name": {
           const v16 = o1[k2];
-          if (typeof v16 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_display_name", sp, "/properties/file_display_name/type")) return false; }
+          if (typeof v16 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_display_name", sp, 1)) return false; }
           break;
         }
         case "clients_id": {
           const v17 = o1[k2];
-          if (typeof v17 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/clients_id", sp, "/properties/clients_id/type")) return false; }
+          if (typeof v17 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/clients_id", sp, 1)) return false; }
           break;
         }
         case "client_name": {
           const v18 = o1[k2];
-          if (typeof v18 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_name", sp, "/properties/client_name/type")) return false; }
+          if (typeof v18 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_name", sp, 1)) return false; }
           break;
         }
         case "locations_id": {
           const v19 = o1[k2];
-          if (typeof v19 !== "number" || !Number.isInteger(v19)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/locations_id", sp, "/properties/locations_id/type")) return false; }
+          if (typeof v19 !== "number" || !Number.isInteger(v19)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/locations_id", sp, 1)) return false; }
           break;
         }
         case "location_name": {
           const v20 = o1[k2];
-          if (typeof v20 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/location_name", sp, "/properties/location_name/type")) return false; }
+          if (typeof v20 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/location_name", sp, 1)) return false; }
           break;
         }
         case "deleted": {
           const v21 = o1[k2];
-          if (typeof v21 !== "number" || !Number.isInteger(v21)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, "/properties/deleted/type")) return false; }
+          if (typeof v21 !== "number" || !Number.isInteger(v21)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, 1)) return false; }
           break;
         }
         case "personnel_credentials_id": {
           const v22 = o1[k2];
-          if (typeof v22 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/personnel_credentials_id", sp, "/properties/personnel_credentials_id/type")) return false; }
+          if (typeof v22 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/personnel_credentials_id", sp, 1)) return false; }
           break;
         }
         case "company_id": {
           const v23 = o1[k2];
-          if (typeof v23 !== "number" || !Number.isInteger(v23)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/company_id", sp, "/properties/company_id/type")) return false; }
+          if (typeof v23 !== "number" || !Number.isInteger(v23)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/company_id", sp, 1)) return false; }
           break;
         }
         case "name": {
           const v24 = o1[k2];
-          if (typeof v24 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+          if (typeof v24 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
           break;
         }
         case "description": {
           const v25 = o1[k2];
-          if (typeof v25 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/description", sp, "/properties/description/type")) return false; }
+          if (typeof v25 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/description", sp, 1)) return false; }
           break;
         }
         case "expiring_inform": {
           const v26 = o1[k2];
-          if (typeof v26 !== "number" || !Number.isInteger(v26)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform", sp, "/properties/expiring_inform/type")) return false; }
+          if (typeof v26 !== "number" || !Number.isInteger(v26)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform", sp, 1)) return false; }
           break;
         }
         case "expiring_inform_period": {
           const v27 = o1[k2];
-          if (typeof v27 !== "number" || !Number.isInteger(v27)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_period", sp, "/properties/expiring_inform_period/type")) return false; }
+          if (typeof v27 !== "number" || !Number.isInteger(v27)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_period", sp, 1)) return false; }
           break;
         }
         case "expiring_inform_hr": {
           const v28 = o1[k2];
-          if (typeof v28 !== "number" || !Number.isInteger(v28)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_hr", sp, "/properties/expiring_inform_hr/type")) return false; }
+          if (typeof v28 !== "number" || !Number.isInteger(v28)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_hr", sp, 1)) return false; }
           break;
         }
         case "expiring_inform_hr_period": {
           const v29 = o1[k2];
-          if (typeof v29 !== "number" || !Number.isInteger(v29)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_hr_period", sp, "/properties/expiring_inform_hr_period/type")) return false; }
+          if (typeof v29 !== "number" || !Number.isInteger(v29)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_hr_period", sp, 1)) return false; }
           break;
         }
         case "expired_inform": {
           const v30 = o1[k2];
-          if (typeof v30 !== "number" || !Number.isInteger(v30)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expired_inform", sp, "/properties/expired_inform/type")) return false; }
+          if (typeof v30 !== "number" || !Number.isInteger(v30)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expired_inform", sp, 1)) return false; }
           break;
         }
         case "expired_inform_hr": {
           const v31 = o1[k2];
-          if (typeof v31 !== "number" || !Number.isInteger(v31)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expired_inform_hr", sp, "/properties/expired_inform_hr/type")) return false; }
+          if (typeof v31 !== "number" || !Number.isInteger(v31)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expired_inform_hr", sp, 1)) return false; }
           break;
         }
         case "rule_usable": {
           const v32 = o1[k2];
-          if (typeof v32 !== "number" || !Number.isInteger(v32)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/rule_usable", sp, "/properties/rule_usable/type")) return false; }
+          if (typeof v32 !== "number" || !Number.isInteger(v32)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/rule_usable", sp, 1)) return false; }
           break;
         }
         case "worker_viewable": {
           const v33 = o1[k2];
-          if (typeof v33 !== "number" || !Number.isInteger(v33)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_viewable", sp, "/properties/worker_viewable/type")) return false; }
+          if (typeof v33 !== "number" || !Number.isInteger(v33)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_viewable", sp, 1)) return false; }
           break;
         }
         case "worker_editable": {
           const v34 = o1[k2];
-          if (typeof v34 !== "number" || !Number.isInteger(v34)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_editable", sp, "/properties/worker_editable/type")) return false; }
+          if (typeof v34 !== "number" || !Number.isInteger(v34)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_editable", sp, 1)) return false; }
           break;
         }
         case "type": {
           const v35 = o1[k2];
-          if (typeof v35 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, "/properties/type/type")) return false; }
+          if (typeof v35 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, 1)) return false; }
           break;
         }
         case "protected": {
           const v36 = o1[k2];
-          if (typeof v36 !== "number" || !Number.isInteger(v36)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/protected", sp, "/properties/protected/type")) return false; }
+          if (typeof v36 !== "number" || !Number.isInteger(v36)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/protected", sp, 1)) return false; }
           break;
         }
         case "course_id": {
           const v37 = o1[k2];
-          if (typeof v37 !== "number" || !Number.isInteger(v37)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/course_id", sp, "/properties/course_id/type")) return false; }
+          if (typeof v37 !== "number" || !Number.isInteger(v37)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/course_id", sp, 1)) return false; }
           break;
         }
         case "expiration_months": {
           const v38 = o1[k2];
-          if (typeof v38 !== "number" || !Number.isInteger(v38)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiration_months", sp, "/properties/expiration_months/type")) return false; }
+          if (typeof v38 !== "number" || !Number.isInteger(v38)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiration_months", sp, 1)) return false; }
           break;
         }
       }
@@ -1272,9 +1248,8 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, depth: number):
 }
 
 // #/components/schemas/WorkerCredentialCreate
-function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerCredentialCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1282,58 +1257,57 @@ function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, depth: nu
     const h12 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("credentials_id" in $proto) && !("p_id" in $proto) && !("date_completed" in $proto) && !("date_expired" in $proto) && !("clients_id" in $proto) && !("locations_id" in $proto) && !("file_name" in $proto) && !("file_type" in $proto) && !("file" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("credentials_id" in (h12 as object)) {
       const v2 = o1["credentials_id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/credentials_id", sp, "/properties/credentials_id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/credentials_id", sp, 1)) return false; }
     }
     if ("p_id" in (h12 as object)) {
       const v3 = o1["p_id"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/p_id", sp, "/properties/p_id/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/p_id", sp, 1)) return false; }
     }
     if ("date_completed" in (h12 as object)) {
       const v4 = o1["date_completed"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed", sp, "/properties/date_completed/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed", sp, 1)) return false; }
       else {
-        if (!$fmtDateTime(v4)) { ok = false; if (!$fail(e, a, "format", $params39, "must match format \"date-time\"", "/date_completed", sp, "/properties/date_completed/format")) return false; }
+        if (!$fmtDateTime(v4)) { ok = false; if (!$fail(e, a, "format", $params39, "must match format \"date-time\"", "/date_completed", sp, 1)) return false; }
       }
     }
     if ("date_expired" in (h12 as object)) {
       const v5 = o1["date_expired"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired", sp, "/properties/date_expired/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired", sp, 1)) return false; }
       else {
-        if (!$fmtDateTime(v5)) { ok = false; if (!$fail(e, a, "format", $params39, "must match format \"date-time\"", "/date_expired", sp, "/properties/date_expired/format")) return false; }
+        if (!$fmtDateTime(v5)) { ok = false; if (!$fail(e, a, "format", $params39, "must match format \"date-time\"", "/date_expired", sp, 1)) return false; }
       }
     }
     if ("clients_id" in (h12 as object)) {
       const v6 = o1["clients_id"];
-      if (!(typeof v6 === "string" || v6 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/clients_id", sp, "/properties/clients_id/type")) return false; }
+      if (!(typeof v6 === "string" || v6 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/clients_id", sp, 1)) return false; }
     }
     if ("locations_id" in (h12 as object)) {
       const v7 = o1["locations_id"];
-      if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/locations_id", sp, "/properties/locations_id/type")) return false; }
+      if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/locations_id", sp, 1)) return false; }
     }
     if ("file_name" in (h12 as object)) {
       const v8 = o1["file_name"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, "/properties/file_name/type")) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, 1)) return false; }
     }
     if ("file_type" in (h12 as object)) {
       const v9 = o1["file_type"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_type", sp, "/properties/file_type/type")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_type", sp, 1)) return false; }
     }
     if ("file" in (h12 as object)) {
       const v10 = o1["file"];
-      if (!(typeof v10 === "string" || v10 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/file", sp, "/properties/file/type")) return false; }
+      if (!(typeof v10 === "string" || v10 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/file", sp, 1)) return false; }
     }
     if ("name" in (h12 as object)) {
       const v11 = o1["name"];
-      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
     }
   }
   return ok;
 }
 
 // #/components/schemas/WorkerDocument
-function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerDocument";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1341,52 +1315,51 @@ function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, depth: number): b
     const h11 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("file_name" in $proto) && !("location" in $proto) && !("date_added" in $proto) && !("type" in $proto) && !("deleted" in $proto) && !("date_deleted" in $proto) && !("worker_viewable" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h11 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, 1)) return false; }
     }
     if ("name" in (h11 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
     }
     if ("file_name" in (h11 as object)) {
       const v4 = o1["file_name"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, "/properties/file_name/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, 1)) return false; }
     }
     if ("location" in (h11 as object)) {
       const v5 = o1["location"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/location", sp, "/properties/location/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/location", sp, 1)) return false; }
     }
     if ("date_added" in (h11 as object)) {
       const v6 = o1["date_added"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_added", sp, "/properties/date_added/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_added", sp, 1)) return false; }
     }
     if ("type" in (h11 as object)) {
       const v7 = o1["type"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, "/properties/type/type")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, 1)) return false; }
     }
     if ("deleted" in (h11 as object)) {
       const v8 = o1["deleted"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, "/properties/deleted/type")) return false; }
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, 1)) return false; }
       else {
-        if (v8 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/deleted", sp, "/properties/deleted/minimum")) return false; }
-        if (v8 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/deleted", sp, "/properties/deleted/maximum")) return false; }
+        if (v8 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/deleted", sp, 1)) return false; }
+        if (v8 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/deleted", sp, 1)) return false; }
       }
     }
     if ("date_deleted" in (h11 as object)) {
       const v9 = o1["date_deleted"];
-      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/date_deleted", sp, "/properties/date_deleted/type")) return false; }
+      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/date_deleted", sp, 1)) return false; }
     }
     if ("worker_viewable" in (h11 as object)) {
       const v10 = o1["worker_viewable"];
-      if (typeof v10 !== "number" || !Number.isInteger(v10)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_viewable", sp, "/properties/worker_viewable/type")) return false; }
+      if (typeof v10 !== "number" || !Number.isInteger(v10)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_viewable", sp, 1)) return false; }
     }
   }
   return ok;
 }
 
 // #/components/schemas/WorkerDocumentUpload
-function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerDocumentUpload";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1394,31 +1367,31 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: numb
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("p_id" in $proto) && !("name" in $proto) && !("file" in $proto) && !("type" in $proto) && !("file_name" in $proto) ? o1 : $ownKeys(o1);
     if ("p_id" in (h7 as object)) {
       const v2 = o1["p_id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/p_id", sp, "/properties/p_id/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/p_id", sp, 1)) return false; }
     }
     if ("name" in (h7 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
       else {
-        if (v3.length > 100 && (v3.length > 200 || $cpLen(v3) > 100)) { ok = false; if (!$fail(e, a, "maxLength", $params41, "must be at most 100 characters", "/name", sp, "/properties/name/maxLength")) return false; }
-        if (v3.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/name", sp, "/properties/name/minLength")) return false; }
+        if (v3.length > 100 && (v3.length > 200 || $cpLen(v3) > 100)) { ok = false; if (!$fail(e, a, "maxLength", $params41, "must be at most 100 characters", "/name", sp, 1)) return false; }
+        if (v3.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/name", sp, 1)) return false; }
       }
     }
     if ("file" in (h7 as object)) {
       const v4 = o1["file"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file", sp, "/properties/file/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file", sp, 1)) return false; }
     }
     if ("type" in (h7 as object)) {
       const v5 = o1["type"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, "/properties/type/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, 1)) return false; }
       else {
-        if (v5.length > 20 && (v5.length > 40 || $cpLen(v5) > 20)) { ok = false; if (!$fail(e, a, "maxLength", $params42, "must be at most 20 characters", "/type", sp, "/properties/type/maxLength")) return false; }
-        if (v5.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/type", sp, "/properties/type/minLength")) return false; }
+        if (v5.length > 20 && (v5.length > 40 || $cpLen(v5) > 20)) { ok = false; if (!$fail(e, a, "maxLength", $params42, "must be at most 20 characters", "/type", sp, 1)) return false; }
+        if (v5.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/type", sp, 1)) return false; }
       }
     }
     if ("file_name" in (h7 as object)) {
       const v6 = o1["file_name"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, "/properties/file_name/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, 1)) return false; }
     }
   }
   return ok;
@@ -1427,7 +1400,6 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, depth: numb
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1446,7 +1418,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1464,16 +1435,14 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1workers~1_7Bid_7D~1documents/post/requestBody/content/multipart~1form-data/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1workers~1%7Bid%7D~1documents/post/requestBody/content/multipart~1form-data/schema");
   let ok = true;
   if (!$v_WorkerDocumentUpload(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
 // #/paths/~1events/post/responses/201/content/application~1json/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1events/post/responses/201/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "", sp, "/type")) return false; }
   return ok;
@@ -1482,7 +1451,6 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1499,9 +1467,8 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1clients~1_7Bid_7D/patch/responses/200/content/application~1json/schema
-function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "", sp, "/type")) return false; }
   return ok;
@@ -1510,7 +1477,6 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -1527,9 +1493,8 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/parameters/WorkerId/schema
-function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/parameters/WorkerId/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -1539,18 +1504,16 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/components/parameters/ClientId/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/parameters/ClientId/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/components/parameters/EventId/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/parameters/EventId/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "", sp, "/type")) return false; }
   return ok;

@@ -133,12 +133,25 @@ export class UnexpectedError extends Error {
   }
 }
 
+/**
+ * The kind of a call's failure, by the name of the client's error (not by its class, so that a
+ * page without timeouts bundles no `ApiTimeoutError`, which only the timeout policy makes).
+ */
 function unexpectedKind(cause: unknown): UnexpectedKind {
-  if (cause instanceof ApiNetworkError) return "network";
-  if (cause instanceof ApiTimeoutError) return "timeout";
-  if (cause instanceof RequestValidationError) return "request";
-  if (cause instanceof ResponseValidationError) return "response";
-  return cause instanceof ApiError ? "status" : "other";
+  switch (cause instanceof Error ? cause.name : "") {
+    case "ApiNetworkError":
+      return "network";
+    case "ApiTimeoutError":
+      return "timeout";
+    case "RequestValidationError":
+      return "request";
+    case "ResponseValidationError":
+      return "response";
+    case "ApiError":
+      return "status";
+    default:
+      return "other";
+  }
 }
 
 function asProblem(body: unknown): ProblemDetails | undefined {

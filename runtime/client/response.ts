@@ -1,17 +1,19 @@
 /**
  * Reading answers: a success body as the route declares it for the status (JSON parsed, text as a
- * string, other media types as a Blob, no content as undefined), checked against the response
- * validators on request; an error answer becomes an ApiError with its parsed body. The kind of a
+ * string, other media types as a Blob, no content as undefined), checked by the client's answer
+ * check when it has one (answer-check.ts); an error answer becomes an ApiError with its parsed body. The kind of a
  * body other than JSON is the answer reader's to tell (answers.ts), which the route of an
  * operation with such answers names: a route whose answers are JSON reads JSON here, or text for a
  * status it does not declare whose media type is not JSON.
  */
 
 import { isJsonMediaType } from "../media-types.js";
-import type { BodyKind, CallRoute, RouteContent, Validator } from "../route-types.js";
+import type { BodyKind, CallRoute, RouteContent } from "../route-types.js";
+import type { AnswerCheck } from "./answer-check.js";
 import { ApiError, ResponseValidationError } from "./errors.js";
 
-type ReadKind = BodyKind | "none";
+/** How a body is read: by its kind, or not at all. */
+export type ReadKind = BodyKind | "none";
 
 /** The route's declared contents for a status: exact, then its range ("4XX"), then default. */
 export function declaredContents(route: CallRoute, status: number): readonly RouteContent[] | undefined {
@@ -19,26 +21,16 @@ export function declaredContents(route: CallRoute, status: number): readonly Rou
 }
 
 /** The entry of a status in a record keyed by status: exact, then its range ("4XX"), then default. */
-function byStatus<T>(record: Readonly<Record<string, T>>, status: number): T | undefined {
+export function byStatus<T>(record: Readonly<Record<string, T>>, status: number): T | undefined {
   return record[status] ?? record[`${Math.floor(status / 100)}XX`] ?? record["default"];
 }
 
-/**
- * The body of a 2xx answer, checked when `validate` is set: `true` against the route's own
- * answers' validators, an object against those validators. An operation that declares no response
- * at all (OpenAPI 3.1 allows that) says nothing its answers could break: they are read unchecked.
- */
-export async function readSuccess(
-  route: CallRoute,
-  response: Response,
-  validate: boolean | Readonly<Record<string, Validator>>,
-): Promise<unknown> {
+/** The body of a 2xx answer, checked by `check` when there is one. */
+export async function readSuccess(route: CallRoute, response: Response, check?: AnswerCheck): Promise<unknown> {
   const contents = declaredContents(route, response.status);
   const kind = readKind(route, response, contents);
   const body = await readAs(kind, response, route.operationId);
-  if (validate === false || Object.keys(route.responses).length === 0) return body;
-  const validators = validate === true ? (route.validators.responses ?? {}) : validate;
-  checkResponse(route.operationId, validators, response, contents, kind, body);
+  check?.(route, response, contents, kind, body);
   return body;
 }
 
@@ -95,30 +87,6 @@ async function readAs(kind: ReadKind, response: Response, operationId: string): 
     default:
       return response.text();
   }
-}
-
-function checkResponse(
-  operationId: string,
-  validators: Readonly<Record<string, Validator>>,
-  response: Response,
-  contents: readonly RouteContent[] | undefined,
-  kind: ReadKind,
-  body: unknown,
-): void {
-  if (contents === undefined) {
-    const issue = {
-      instancePath: "",
-      schemaPath: "#/responses",
-      keyword: "status",
-      params: { status: response.status },
-      message: `status ${response.status} is not declared`,
-    };
-    throw new ResponseValidationError(operationId, response, [issue], body);
-  }
-  const validator = kind === "json" ? byStatus(validators, response.status) : undefined;
-  const result = validator?.(body, ALL_ERRORS);
-  if (result !== undefined && !result.valid)
-    throw new ResponseValidationError(operationId, response, result.errors, body);
 }
 
 /** The options of a validator that reports every error (the client reports them all). */

@@ -24,18 +24,19 @@ export type ValidationResult<T> =
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -57,11 +58,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -131,7 +127,6 @@ const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "zip" });
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -143,10 +138,10 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         case "companies": {
           r3++;
           const v4 = o1[k2];
-          if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/companies", sp, "/properties/companies/type")) return false; }
+          if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/companies", sp, 1)) return false; }
           else {
             const arr5 = v4 as unknown[];
-            if (arr5.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/companies", sp, "/properties/companies/minItems")) return false; }
+            if (arr5.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/companies", sp, 1)) return false; }
             for (let i6 = 0; i6 < arr5.length; i6++) {
               const v7 = arr5[i6];
               const s8 = $mark(e);
@@ -170,7 +165,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/_defs/company
 function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/$defs/company";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -189,20 +183,20 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         case "name": {
           r3++;
           const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/name", sp, "/properties/name/type")) return false; }
+          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/name", sp, 1)) return false; }
           else {
-            if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/name", sp, "/properties/name/maxLength")) return false; }
-            if (v8.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params0, "must be at least 1 character", "/name", sp, "/properties/name/minLength")) return false; }
+            if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/name", sp, 1)) return false; }
+            if (v8.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params0, "must be at least 1 character", "/name", sp, 1)) return false; }
           }
           break;
         }
         case "api_keys": {
           r3++;
           const v9 = o1[k2];
-          if (!Array.isArray(v9)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/api_keys", sp, "/properties/api_keys/type")) return false; }
+          if (!Array.isArray(v9)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/api_keys", sp, 1)) return false; }
           else {
             const arr10 = v9 as unknown[];
-            if (arr10.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/api_keys", sp, "/properties/api_keys/minItems")) return false; }
+            if (arr10.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/api_keys", sp, 1)) return false; }
             for (let i11 = 0; i11 < arr10.length; i11++) {
               const v12 = arr10[i11];
               if (typeof v12 !== "object" || v12 === null || Array.isArray(v12)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/api_keys/" + i11, sp, "/properties/api_keys/items/type")) return false; }
@@ -246,10 +240,10 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         case "personnel": {
           r3++;
           const v21 = o1[k2];
-          if (!Array.isArray(v21)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/personnel", sp, "/properties/personnel/type")) return false; }
+          if (!Array.isArray(v21)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/personnel", sp, 1)) return false; }
           else {
             const arr22 = v21 as unknown[];
-            if (arr22.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/personnel", sp, "/properties/personnel/minItems")) return false; }
+            if (arr22.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/personnel", sp, 1)) return false; }
             for (let i23 = 0; i23 < arr22.length; i23++) {
               const v24 = arr22[i23];
               if (typeof v24 !== "object" || v24 === null || Array.isArray(v24)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/personnel/" + i23, sp, "/properties/personnel/items/type")) return false; }
@@ -292,7 +286,7 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "clients": {
           const v33 = o1[k2];
-          if (!Array.isArray(v33)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/clients", sp, "/properties/clients/type")) return false; }
+          if (!Array.isArray(v33)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/clients", sp, 1)) return false; }
           else {
             const arr34 = v33 as unknown[];
             for (let i35 = 0; i35 < arr34.length; i35++) {
@@ -327,7 +321,7 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "credential_types": {
           const v45 = o1[k2];
-          if (!Array.isArray(v45)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/credential_types", sp, "/properties/credential_types/type")) return false; }
+          if (!Array.isArray(v45)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/credential_types", sp, 1)) return false; }
           else {
             const arr46 = v45 as unknown[];
             for (let i47 = 0; i47 < arr46.length; i47++) {
@@ -462,7 +456,7 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "wage_rules": {
           const v104 = o1[k2];
-          if (!Array.isArray(v104)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/wage_rules", sp, "/properties/wage_rules/type")) return false; }
+          if (!Array.isArray(v104)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/wage_rules", sp, 1)) return false; }
           else {
             const arr105 = v104 as unknown[];
             for (let i106 = 0; i106 < arr105.length; i106++) {
@@ -487,7 +481,7 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "venues": {
           const v111 = o1[k2];
-          if (!Array.isArray(v111)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/venues", sp, "/properties/venues/type")) return false; }
+          if (!Array.isArray(v111)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/venues", sp, 1)) return false; }
           else {
             const arr112 = v111 as unknown[];
             for (let i113 = 0; i113 < arr112.length; i113++) {
@@ -532,9 +526,8 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 }
 
 // #/_defs/id
-function $v_id(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_id(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/$defs/id";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -545,9 +538,8 @@ function $v_id(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate
-function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -555,59 +547,59 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boo
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("client_name" in $proto) && !("client_contact_name" in $proto) && !("client_contact_email" in $proto) && !("client_invoice_customer_id" in $proto) && !("client_address" in $proto) && !("client_city" in $proto) && !("client_state" in $proto) && !("client_postal_code" in $proto) ? o1 : $ownKeys(o1);
     if ("client_name" in (h10 as object)) {
       const v2 = o1["client_name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_name", sp, "/properties/client_name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_name", sp, 1)) return false; }
       else {
-        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_name", sp, "/properties/client_name/maxLength")) return false; }
-        if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params0, "must be at least 1 character", "/client_name", sp, "/properties/client_name/minLength")) return false; }
+        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_name", sp, 1)) return false; }
+        if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params0, "must be at least 1 character", "/client_name", sp, 1)) return false; }
       }
     }
     if ("client_contact_name" in (h10 as object)) {
       const v3 = o1["client_contact_name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_contact_name", sp, "/properties/client_contact_name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_contact_name", sp, 1)) return false; }
       else {
-        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_contact_name", sp, "/properties/client_contact_name/maxLength")) return false; }
+        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_contact_name", sp, 1)) return false; }
       }
     }
     if ("client_contact_email" in (h10 as object)) {
       const v4 = o1["client_contact_email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_contact_email", sp, "/properties/client_contact_email/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_contact_email", sp, 1)) return false; }
       else {
-        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_contact_email", sp, "/properties/client_contact_email/maxLength")) return false; }
+        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_contact_email", sp, 1)) return false; }
       }
     }
     if ("client_invoice_customer_id" in (h10 as object)) {
       const v5 = o1["client_invoice_customer_id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_invoice_customer_id", sp, "/properties/client_invoice_customer_id/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_invoice_customer_id", sp, 1)) return false; }
       else {
-        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_invoice_customer_id", sp, "/properties/client_invoice_customer_id/maxLength")) return false; }
+        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_invoice_customer_id", sp, 1)) return false; }
       }
     }
     if ("client_address" in (h10 as object)) {
       const v6 = o1["client_address"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_address", sp, "/properties/client_address/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_address", sp, 1)) return false; }
       else {
-        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params12, "must be at most 65535 characters", "/client_address", sp, "/properties/client_address/maxLength")) return false; }
+        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params12, "must be at most 65535 characters", "/client_address", sp, 1)) return false; }
       }
     }
     if ("client_city" in (h10 as object)) {
       const v7 = o1["client_city"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_city", sp, "/properties/client_city/type")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_city", sp, 1)) return false; }
       else {
-        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_city", sp, "/properties/client_city/maxLength")) return false; }
+        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_city", sp, 1)) return false; }
       }
     }
     if ("client_state" in (h10 as object)) {
       const v8 = o1["client_state"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_state", sp, "/properties/client_state/type")) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_state", sp, 1)) return false; }
       else {
-        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_state", sp, "/properties/client_state/maxLength")) return false; }
+        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_state", sp, 1)) return false; }
       }
     }
     if ("client_postal_code" in (h10 as object)) {
       const v9 = o1["client_postal_code"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_postal_code", sp, "/properties/client_postal_code/type")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_postal_code", sp, 1)) return false; }
       else {
-        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_postal_code", sp, "/properties/client_postal_code/maxLength")) return false; }
+        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_postal_code", sp, 1)) return false; }
       }
     }
     if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params21, "must have required property 'client_name'", "", sp, "/required")) return false; }
@@ -616,9 +608,8 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, depth: number): boo
 }
 
 // #/_defs/count
-function $v_count(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_count(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/$defs/count";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -629,9 +620,8 @@ function $v_count(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate
-function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -639,38 +629,38 @@ function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h7 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/name", sp, 1)) return false; }
       else {
-        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params23, "must be at most 150 characters", "/name", sp, "/properties/name/maxLength")) return false; }
+        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params23, "must be at most 150 characters", "/name", sp, 1)) return false; }
       }
     }
     if ("address" in (h7 as object)) {
       const v3 = o1["address"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/address", sp, "/properties/address/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/address", sp, 1)) return false; }
       else {
-        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params23, "must be at most 150 characters", "/address", sp, "/properties/address/maxLength")) return false; }
+        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params23, "must be at most 150 characters", "/address", sp, 1)) return false; }
       }
     }
     if ("city" in (h7 as object)) {
       const v4 = o1["city"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/city", sp, "/properties/city/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/city", sp, 1)) return false; }
       else {
-        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params24, "must be at most 75 characters", "/city", sp, "/properties/city/maxLength")) return false; }
+        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params24, "must be at most 75 characters", "/city", sp, 1)) return false; }
       }
     }
     if ("zip" in (h7 as object)) {
       const v5 = o1["zip"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/zip", sp, "/properties/zip/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/zip", sp, 1)) return false; }
       else {
-        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params25, "must be at most 10 characters", "/zip", sp, "/properties/zip/maxLength")) return false; }
+        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params25, "must be at most 10 characters", "/zip", sp, 1)) return false; }
       }
     }
     if ("saved" in (h7 as object)) {
       const v6 = o1["saved"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "/saved", sp, "/properties/saved/type")) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "/saved", sp, 1)) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= 0", "/saved", sp, "/properties/saved/minimum")) return false; }
-        if (v6 > 1) { ok = false; if (!$fail(e, a, "maximum", $params26, "must be <= 1", "/saved", sp, "/properties/saved/maximum")) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= 0", "/saved", sp, 1)) return false; }
+        if (v6 > 1) { ok = false; if (!$fail(e, a, "maximum", $params26, "must be <= 1", "/saved", sp, 1)) return false; }
       }
     }
     if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'name'", "", sp, "/required")) return false; }

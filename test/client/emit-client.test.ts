@@ -209,6 +209,7 @@ describe("emitClient", () => {
     expect(emit(model([operation()])).map((file) => file.path)).toEqual([
       "client/client.ts",
       "client/index.ts",
+      "client/answer-check.ts",
       "client/answers.ts",
       "client/auth.ts",
       "client/body.ts",
@@ -217,6 +218,7 @@ describe("emitClient", () => {
       "client/headers.ts",
       "client/operation.ts",
       "client/parameters.ts",
+      "client/policies.ts",
       "client/query.ts",
       "client/response.ts",
       "client/retry.ts",

@@ -10,6 +10,7 @@
 import { QueryClient } from "@tanstack/query-core";
 import { describe, expect, it } from "vitest";
 import {
+  checkingAnswers,
   createBaseClient,
   createClient,
   ResponseValidationError,
@@ -21,7 +22,7 @@ import { bundleBesideGenerated } from "../support/page-bundle.js";
 
 /** A page of two operations (list events, create one), its client made by `factory` with `options`. */
 const page = (factory: string, options = ""): string => `
-import { ${factory}${options === "" ? "" : ", responseValidators"} } from "./index.js";
+import { ${factory}${options === "" ? "" : ", checkingAnswers, responseValidators"} } from "./index.js";
 import { createEventMutationOptions, listEventsQueryOptions } from "./query/index.js";
 const client = ${factory}({ baseUrl: "/api/1_12", apiKey: "k"${options} });
 export const options = [listEventsQueryOptions(client), createEventMutationOptions(client)];
@@ -42,6 +43,7 @@ async function kept(
   retries: boolean;
   placesCredentials: boolean;
   checksEncoders: boolean;
+  checksAnswers: boolean;
 }> {
   const text = await bundleBesideGenerated(source, mode);
   const names = (pattern: RegExp): string[] => [...text.matchAll(pattern)].map((match) => match[1] ?? "").sort();
@@ -56,21 +58,22 @@ async function kept(
     retries: /^function retryDelay\(/m.test(text),
     placesCredentials: /^function placeCredentials\(/m.test(text),
     checksEncoders: /^function checkEncoders\(/m.test(text),
+    checksAnswers: /^function checkingAnswers\(/m.test(text),
   };
 }
 
 describe("a page's bundle", () => {
   it("with createBaseClient, holds the call entries and request validators of the operations it uses, no other", async () => {
-    const { validators, routes, encodesParameters, encodesForms, retries, placesCredentials } = await kept(
-      page("createBaseClient"),
-    );
+    const { validators, routes, encodesParameters, encodesForms, retries, placesCredentials, checksAnswers } =
+      await kept(page("createBaseClient"));
     expect(routes).toEqual(["createEventCall", "listEventsCall"]);
     expect(validators).toEqual(["validateEventCreate"]);
     // neither operation has parameters nor a body other than JSON, so their encoding is left out
     expect(encodesParameters).toBe(false);
     expect(encodesForms).toBe(false);
-    // nor does it retry, so the retries are left out
+    // nor does it retry or check answers, so the retries and the answer check are left out
     expect(retries).toBe(false);
+    expect(checksAnswers).toBe(false);
     // its operations take an API key in a header, which the engine places itself
     expect(placesCredentials).toBe(false);
   });
@@ -106,8 +109,11 @@ export const options = addWorkerDocumentMutationOptions(createBaseClient({ baseU
   });
 
   it("with createBaseClient checking answers, holds their validators too", async () => {
-    const { validators } = await kept(page("createBaseClient", ", validateResponses: responseValidators"));
+    const { validators, checksAnswers } = await kept(
+      page("createBaseClient", ", validateResponses: checkingAnswers(responseValidators)"),
+    );
     expect(validators).toEqual(expect.arrayContaining(["validateEventCreate", "validateEventList", "validateProblem"]));
+    expect(checksAnswers).toBe(true);
   });
 
   it("with createBaseClient given a retry policy, holds the retries", async () => {
@@ -166,7 +172,7 @@ describe("the base client", () => {
       apiKey: "k",
       baseUrl: "http://api.test",
       fetch,
-      validateResponses: responseValidators,
+      validateResponses: checkingAnswers(responseValidators),
     });
     // a query reports an answer that breaks the contract as an UnexpectedError, the check's error its cause
     const error = await listEventsQueryOptions(checked)

@@ -14,6 +14,7 @@ import {
   createBaseClient,
   type FetchFunction,
   RequestValidationError,
+  timingOut,
   UnexpectedError,
 } from "../../generated/client/index.js";
 import { createEventMutationOptions, listEventsQueryOptions } from "../../generated/query/index.js";
@@ -22,7 +23,8 @@ const PROBLEM = { type: "urn:problem-type:unauthorized", title: "Unauthorized", 
 
 /** The error a listEvents query fails with when the API is `fetch`. */
 async function failure(fetch: FetchFunction, timeoutMs?: number): Promise<unknown> {
-  const client = createBaseClient({ apiKey: "k", baseUrl: "http://api.test", fetch, timeoutMs });
+  const timeout = timeoutMs === undefined ? undefined : timingOut(timeoutMs);
+  const client = createBaseClient({ apiKey: "k", baseUrl: "http://api.test", fetch, timeout });
   return new QueryClient().fetchQuery(listEventsQueryOptions(client)).then(
     () => expect.fail("the query succeeded"),
     (error: unknown) => error,

@@ -4,7 +4,7 @@
  * not 2xx). For the tests of a receiver, and for a provider's own service. It is the client's
  * engine over the webhook table, with the consumer's base URL and the receiver's `paths`.
  */
-import { withRetrying } from "../../client/retry.js";
+import { withPolicies } from "../../client/policies.js";
 import { type CallOptions, Runtime, type TransportOptions } from "../../client/runtime.js";
 import type { Route } from "../../route-types.js";
 import { relocate, type WebhookPaths } from "./table.js";
@@ -26,7 +26,7 @@ export class WebhookSender<K extends string> {
       throw new TypeError(
         `baseUrl "${options.baseUrl}" is not an http(s) URL: give the consumer's, as "http://127.0.0.1:3000/webhooks"`,
       );
-    this.#runtime = new Runtime({ routes: relocate(table, options.paths), servers: [] }, withRetrying(options));
+    this.#runtime = new Runtime({ routes: relocate(table, options.paths), servers: [] }, withPolicies(options));
   }
 
   /** Sends the webhook `key` with `args` (headers, query, body); resolves to the answer's body. */

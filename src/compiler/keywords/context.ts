@@ -35,6 +35,16 @@ export class InstancePath {
     return this.#segments.every((segment) => segment.kind === "static");
   }
 
+  /** The path's text when it is static ("/venue/name"), else undefined. */
+  get staticText(): string | undefined {
+    let text = "";
+    for (const segment of this.#segments) {
+      if (segment.kind !== "static") return undefined;
+      text += `/${escapePointerSegment(segment.token)}`;
+    }
+    return text;
+  }
+
   child(token: string | number): InstancePath {
     return new InstancePath([...this.#segments, { kind: "static", token: String(token) }]);
   }

@@ -60,11 +60,22 @@ export function failWith(
   ctx.fn.uses(true, true);
   const text = typeof message === "string" ? str(message) : message;
   const constant = instancePath.isStatic && typeof message === "string" && CONSTANT_PARAMS.has(errorParams);
-  const rest = schemaPath.rest === undefined ? code`` : code`, ${schemaPath.rest}`;
+  const rest = schemaPath.rest === undefined ? code`` : code`, ${restCode(schemaPath.rest, instancePath, keyword)}`;
   const call = code`${fail}(e, a, ${str(keyword)}, ${paramsExpression(ctx, errorParams)}, ${text}, ${path}, ${schemaPath.path}${rest})`;
   return constant
     ? code`{ ${okVar} = false; if (!${call}) ${ctx.scope.exit()}; }`
     : code`{ ${okVar} = false; if (e === null || !${call}) ${ctx.scope.exit()}; }`;
+}
+
+/**
+ * The rest of an error's schema path after its function's own: `1` where it is the keyword of the
+ * declared property the instance path names ("/properties/name/type" for "/name"), which `$fail`
+ * writes from the two (each property's name is then in the validator once less); else the text.
+ */
+function restCode(rest: Code, instancePath: InstancePath, keyword: string): Code {
+  const text = instancePath.staticText;
+  const derived = text !== undefined && text.lastIndexOf("/") === 0 ? str(`/properties${text}/${keyword}`) : undefined;
+  return derived !== undefined && derived.toString() === rest.toString() ? code`1` : rest;
 }
 
 /** A statement for a failure whose errors a called function already recorded. */

@@ -16,11 +16,13 @@ export function compileFunction(module: ModuleState, request: FunctionRequest): 
   if (request.tracking) module.helper("tracker");
   const out = new Block();
   out.line(comment(schemaPath));
-  out.open(code`function ${request.name}(${parameters(ctx, body, request.tracking)})${tsOnly`: boolean`}`);
+  const bounded = module.graph.mayRecur(request.location);
+  out.open(code`function ${request.name}(${parameters(ctx, body, request.tracking, bounded)})${tsOnly`: boolean`}`);
   // the function's own path, when its errors' paths start with it (FunctionBuilder.schemaPath)
   const own = ctx.fn.usesSchemaPath ? code`sp` : str(schemaPath);
   if (ctx.fn.usesSchemaPath) out.line(code`const sp = ${str(schemaPath)};`);
-  out.line(code`if (depth > $MAX_DEPTH) return ${module.helper("deep")}(e, ${own});`);
+  // only a schema that may recur can meet an instance deeper than its own nesting
+  if (bounded) out.line(code`if (depth > $MAX_DEPTH) return ${module.helper("deep")}(e, ${own});`);
   if (body.empty) {
     out.line(code`return true;`);
   } else {
@@ -34,11 +36,13 @@ export function compileFunction(module: ModuleState, request: FunctionRequest): 
 }
 
 /** Parameters the body never reads get a leading underscore, for projects checking unused parameters. */
-function parameters(ctx: NodeCtx, body: Block, tracking: boolean): Code {
+function parameters(ctx: NodeCtx, body: Block, tracking: boolean, bounded: boolean): Code {
   const data = body.mentions(/\bd\b/) ? code`d` : code`_d`;
+  const depth = bounded || body.mentions(/\bdepth\b/) ? code`depth` : code`_depth`;
+  const sink = bounded || body.mentions(/\be\b/) ? code`e` : code`_e`;
   const all = ctx.fn.usage.all > 0 ? code`a` : code`_a`;
   const tracker = !tracking ? code`` : code`, ${body.mentions(/\bt\b/) ? code`t` : code`_t`}${tsOnly`: $Evaluated`}`;
-  return code`${data}${tsOnly`: unknown`}, e${tsOnly`: $Errors`}, ${all}${tsOnly`: boolean`}, depth${tsOnly`: number`}${tracker}`;
+  return code`${data}${tsOnly`: unknown`}, ${sink}${tsOnly`: $Errors`}, ${all}${tsOnly`: boolean`}, ${depth}${tsOnly`: number`}${tracker}`;
 }
 
 function rootContext(module: ModuleState, request: FunctionRequest, schemaPath: string): NodeCtx {

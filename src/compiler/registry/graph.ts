@@ -10,6 +10,12 @@ export interface RefGraph {
   hasReadOnly(location: SchemaLocation): boolean;
   /** the schema at `location`, or anything it references, declares `writeOnly: true` */
   hasWriteOnly(location: SchemaLocation): boolean;
+  /**
+   * the schema at `location` may reach itself or another schema again through its references,
+   * so the validator of an instance may go as deep as the instance does (true for a location
+   * the graph does not hold)
+   */
+  mayRecur(location: SchemaLocation): boolean;
 }
 
 interface GraphNode {
@@ -48,10 +54,50 @@ export function buildRefGraph(registry: SchemaRegistry, roots: readonly SchemaLo
   }
   const readOnly = propagate(nodes, (node) => node.readOnly);
   const writeOnly = propagate(nodes, (node) => node.writeOnly);
+  const finite = acyclic(nodes);
   return {
     hasReadOnly: (location) => readOnly.has(locationKey(location)),
     hasWriteOnly: (location) => writeOnly.has(locationKey(location)),
+    mayRecur: (location) => !finite.has(locationKey(location)),
   };
+}
+
+/**
+ * Keys of nodes that reach no cycle of references: those without references, then, again and
+ * again, those whose every reference is to one of them (linear in the references).
+ */
+function acyclic(nodes: ReadonlyMap<string, GraphNode>): Set<string> {
+  const referrers = referrersOf(nodes);
+  const pending = new Map<string, number>();
+  const queue: string[] = [];
+  for (const [key, node] of nodes) {
+    const targets = new Set(node.refs.map(locationKey));
+    pending.set(key, targets.size);
+    if (targets.size === 0) queue.push(key);
+  }
+  const done = new Set<string>();
+  for (let key = queue.pop(); key !== undefined; key = queue.pop()) {
+    done.add(key);
+    for (const referrer of new Set(referrers.get(key) ?? [])) {
+      const left = (pending.get(referrer) ?? 0) - 1;
+      pending.set(referrer, left);
+      if (left === 0) queue.push(referrer);
+    }
+  }
+  return done;
+}
+
+/** The keys of the nodes that reference each key. */
+function referrersOf(nodes: ReadonlyMap<string, GraphNode>): Map<string, string[]> {
+  const referrers = new Map<string, string[]>();
+  for (const [key, node] of nodes) {
+    for (const target of node.refs) {
+      const list = referrers.get(locationKey(target)) ?? [];
+      list.push(key);
+      referrers.set(locationKey(target), list);
+    }
+  }
+  return referrers;
 }
 
 /**
@@ -105,14 +151,7 @@ function scan(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, out
 
 /** Keys of nodes that have the flag or reach a node that has it. */
 function propagate(nodes: ReadonlyMap<string, GraphNode>, flag: (node: GraphNode) => boolean): Set<string> {
-  const referrers = new Map<string, string[]>();
-  for (const [key, node] of nodes) {
-    for (const target of node.refs) {
-      const list = referrers.get(locationKey(target)) ?? [];
-      list.push(key);
-      referrers.set(locationKey(target), list);
-    }
-  }
+  const referrers = referrersOf(nodes);
   const marked = new Set<string>();
   const queue = [...nodes].filter(([, node]) => flag(node)).map(([key]) => key);
   for (let key = queue.pop(); key !== undefined; key = queue.pop()) {

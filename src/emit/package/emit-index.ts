@@ -9,6 +9,7 @@ const CLIENT_VALUES = [
   "ApiError",
   "ApiNetworkError",
   "ApiTimeoutError",
+  "checkingAnswers",
   "Client",
   "createBaseClient",
   "createClient",
@@ -16,9 +17,11 @@ const CLIENT_VALUES = [
   "RequestValidationError",
   "ResponseValidationError",
   "retrying",
+  "timingOut",
   "UnexpectedError",
 ];
 const CLIENT_TYPES = [
+  "AnswerCheck",
   "ApiErrorOf",
   "BaseClient",
   "BaseClientOptions",
@@ -27,6 +30,7 @@ const CLIENT_TYPES = [
   "ErrorAnswers",
   "RetryOptions",
   "RetryPolicy",
+  "TimeoutPolicy",
   "UnexpectedKind",
 ];
 

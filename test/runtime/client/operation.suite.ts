@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { checkingAnswers } from "../../../runtime/client/answer-check.js";
 import { authEncoder } from "../../../runtime/client/auth.js";
 import {
   ApiError,
@@ -7,9 +8,10 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from "../../../runtime/client/errors.js";
-import { Operation } from "../../../runtime/client/operation.js";
+import { send as sendCall } from "../../../runtime/client/operation.js";
 import { retrying } from "../../../runtime/client/retry.js";
 import type { CallArgs, CallOptions, FetchFunction, Settings } from "../../../runtime/client/runtime.js";
+import { timingOut } from "../../../runtime/client/transport.js";
 import type { Route, Validator } from "../../../runtime/route-types.js";
 import { rejection } from "../support/promises.js";
 import { accepting, apiKey, content, http, param, refusing, route, stringProperties } from "../support/routes.js";
@@ -57,10 +59,7 @@ function settings(fetch: FetchFunction, overrides: Partial<Settings> = {}): Sett
     baseUrl: "https://api.test/v1",
     fetch,
     headers: {},
-    timeoutMs: undefined,
-    retry: undefined,
     validateRequests: true,
-    validateResponses: false,
     ...overrides,
   };
 }
@@ -72,7 +71,7 @@ async function send(
   options?: CallOptions,
   overrides: Partial<Settings> = {},
 ): Promise<unknown> {
-  return new Operation(table, settings(fetch, overrides)).send(args, options);
+  return sendCall(table, settings(fetch, overrides), args, options);
 }
 
 const GET_WORKER = route({
@@ -439,7 +438,7 @@ describe("Operation", () => {
       const checked = route({ validators: { body: {}, responses: { "200": stringProperties("name") } } });
       expect(await send(checked, fakeFetch(ok({ name: 1 })))).toEqual({ name: 1 });
       const error = await rejection(
-        send(checked, fakeFetch(ok({ name: 1 })), {}, undefined, { validateResponses: true }),
+        send(checked, fakeFetch(ok({ name: 1 })), {}, undefined, { validateResponses: checkingAnswers() }),
       );
       expect(error).toBeInstanceOf(ResponseValidationError);
     });
@@ -507,7 +506,7 @@ describe("Operation", () => {
     it("times out with an ApiTimeoutError, retries and waits included", async () => {
       vi.useFakeTimers();
       const fetch = hangingFetch();
-      const outcome = rejection(send(route(), fetch, {}, undefined, { timeoutMs: 100 }));
+      const outcome = rejection(send(route(), fetch, {}, undefined, { timeout: timingOut(100) }));
       await vi.advanceTimersByTimeAsync(100);
       const error = await outcome;
       expect(error).toBeInstanceOf(ApiTimeoutError);
@@ -522,7 +521,7 @@ describe("Operation", () => {
           waiting,
           {},
           { timeoutMs: 60 },
-          { retry: retrying({ retries: 5, minDelayMs: 1000, random: () => 0.5 }), timeoutMs: 10_000 },
+          { retry: retrying({ retries: 5, minDelayMs: 1000, random: () => 0.5 }), timeout: timingOut(10_000) },
         ),
       );
       await vi.advanceTimersByTimeAsync(60);
@@ -555,10 +554,21 @@ describe("Operation", () => {
       expect(waiting.calls).toHaveLength(1);
     });
 
+    it("without a timeout policy, sends the caller's signal as it is and times nothing out", async () => {
+      vi.useFakeTimers();
+      const fetch = fakeFetch(ok({ fine: true }));
+      const caller = new AbortController();
+      expect(await send(route(), fetch, {}, { signal: caller.signal, timeoutMs: 5 })).toEqual({ fine: true });
+      expect(fetch.calls[0]?.init.signal).toBe(caller.signal);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
     it("takes an infinite timeout for a call as no timeout", async () => {
       vi.useFakeTimers();
       const fetch = fakeFetch(ok({ fine: true }));
-      expect(await send(route(), fetch, {}, { timeoutMs: Infinity }, { timeoutMs: 5 })).toEqual({ fine: true });
+      expect(await send(route(), fetch, {}, { timeoutMs: Infinity }, { timeout: timingOut(5) })).toEqual({
+        fine: true,
+      });
       expect(vi.getTimerCount()).toBe(0);
     });
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { checkingAnswers } from "../../../runtime/client/answer-check.js";
 import { ApiError, ResponseValidationError } from "../../../runtime/client/errors.js";
 import { declaredContents, readFailure, readSuccess } from "../../../runtime/client/response.js";
 import type { Route } from "../../../runtime/route-types.js";
@@ -68,44 +69,44 @@ describe("readSuccess", () => {
     ],
     ["one of several contents, bytes by their kind", response(203, "<a/>", "application/xml"), expect.any(Blob)],
   ])("reads %s", async (_label, answer, body) => {
-    expect(await readSuccess(ROUTE, answer, false)).toEqual(body);
+    expect(await readSuccess(ROUTE, answer)).toEqual(body);
   });
 
   it("reads bytes as a Blob", async () => {
-    const blob = await readSuccess(ROUTE, response(202, new Uint8Array([0, 255]), "image/png"), false);
+    const blob = await readSuccess(ROUTE, response(202, new Uint8Array([0, 255]), "image/png"));
     expect(blob).toBeInstanceOf(Blob);
     expect([...new Uint8Array(await (blob as Blob).arrayBuffer())]).toEqual([0, 255]);
-    const chosen = await readSuccess(ROUTE, response(203, new Uint8Array([1]), "application/octet-stream"), false);
+    const chosen = await readSuccess(ROUTE, response(203, new Uint8Array([1]), "application/octet-stream"));
     expect(chosen).toBeInstanceOf(Blob);
   });
 
   it("reads nothing from a HEAD answer, a 205, a 304 or a status declared without content, and cancels the body", async () => {
     const head = route({ method: "HEAD", responses: { "200": [json] } });
-    expect(await readSuccess(head, response(200, "ignored", "application/json"), true)).toBeUndefined();
+    expect(await readSuccess(head, response(200, "ignored", "application/json"), checkingAnswers())).toBeUndefined();
     const empty = route({ responses: { "200": [] } });
     const answer = response(200, "ignored", "application/json");
-    expect(await readSuccess(empty, answer, true)).toBeUndefined();
+    expect(await readSuccess(empty, answer, checkingAnswers())).toBeUndefined();
     expect(answer.bodyUsed).toBe(true);
-    expect(await readSuccess(ROUTE, response(205, null), false)).toBeUndefined();
+    expect(await readSuccess(ROUTE, response(205, null))).toBeUndefined();
   });
 
   it("reads a status nothing declares by its Content-Type, as text when there is none", async () => {
     const bare = route({ responses: {} });
-    expect(await readSuccess(bare, response(200, '{"a":1}', "application/json"), false)).toEqual({ a: 1 });
-    expect(await readSuccess(bare, response(200, "plain"), false)).toBe("plain");
-    expect(await readSuccess(bare, response(200, "x", "image/gif"), false)).toBeInstanceOf(Blob);
+    expect(await readSuccess(bare, response(200, '{"a":1}', "application/json"))).toEqual({ a: 1 });
+    expect(await readSuccess(bare, response(200, "plain"))).toBe("plain");
+    expect(await readSuccess(bare, response(200, "x", "image/gif"))).toBeInstanceOf(Blob);
   });
 
   it("reads JSON on a route whose answers are JSON and that names no answer reader, or text for an undeclared status", async () => {
     const jsonOnly = route({ responses: { "200": [json] }, encoders: undefined });
-    expect(await readSuccess(jsonOnly, response(200, '{"a":1}', "text/plain"), false)).toEqual({ a: 1 });
-    expect(await readSuccess(jsonOnly, response(201, '{"a":2}', "application/hal+json"), false)).toEqual({ a: 2 });
-    expect(await readSuccess(jsonOnly, response(201, "<p>made</p>", "text/html"), false)).toBe("<p>made</p>");
-    expect(await readSuccess(jsonOnly, response(201, "x"), false)).toBe("x");
+    expect(await readSuccess(jsonOnly, response(200, '{"a":1}', "text/plain"))).toEqual({ a: 1 });
+    expect(await readSuccess(jsonOnly, response(201, '{"a":2}', "application/hal+json"))).toEqual({ a: 2 });
+    expect(await readSuccess(jsonOnly, response(201, "<p>made</p>", "text/html"))).toBe("<p>made</p>");
+    expect(await readSuccess(jsonOnly, response(201, "x"))).toBe("x");
   });
 
   it("refuses malformed JSON with a ResponseValidationError, checks on or off", async () => {
-    for (const validate of [true, false]) {
+    for (const validate of [checkingAnswers(), undefined]) {
       const error = await rejection(readSuccess(ROUTE, response(200, "{oops", "application/json"), validate));
       expect(error).toBeInstanceOf(ResponseValidationError);
       expect(error).toMatchObject({
@@ -118,19 +119,29 @@ describe("readSuccess", () => {
   });
 
   it("with checks on, checks a JSON body with the validator of its status, its class or default", async () => {
-    expect(await readSuccess(ROUTE, response(200, '{"name":"x"}', "application/json"), true)).toEqual({ name: "x" });
-    const invalid = await rejection(readSuccess(ROUTE, response(200, '{"name":1}', "application/json"), true));
+    expect(await readSuccess(ROUTE, response(200, '{"name":"x"}', "application/json"), checkingAnswers())).toEqual({
+      name: "x",
+    });
+    const invalid = await rejection(
+      readSuccess(ROUTE, response(200, '{"name":1}', "application/json"), checkingAnswers()),
+    );
     expect(invalid).toMatchObject({ message: "getVenue: invalid 200 answer: /name must be string", body: { name: 1 } });
-    const ranged = await rejection(readSuccess(ROUTE, response(299, '{"data":1}', "application/vnd.api+json"), true));
+    const ranged = await rejection(
+      readSuccess(ROUTE, response(299, '{"data":1}', "application/vnd.api+json"), checkingAnswers()),
+    );
     expect(ranged).toMatchObject({ status: 299, message: "getVenue: invalid 299 answer: /data must be array" });
-    expect(await readSuccess(ROUTE, response(201, "not JSON, not checked", "text/plain"), true)).toBe(
+    expect(await readSuccess(ROUTE, response(201, "not JSON, not checked", "text/plain"), checkingAnswers())).toBe(
       "not JSON, not checked",
     );
   });
 
   it("with checks on, refuses a status nothing declares", async () => {
     const error = await rejection(
-      readSuccess(route({ responses: { "200": [json] } }), response(201, '{"a":1}', "application/json"), true),
+      readSuccess(
+        route({ responses: { "200": [json] } }),
+        response(201, '{"a":1}', "application/json"),
+        checkingAnswers(),
+      ),
     );
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(error).toMatchObject({
@@ -150,8 +161,10 @@ describe("readSuccess", () => {
 
   it("with checks on, reads any answer of an operation that declares no response unchecked", async () => {
     const undeclared = route({ responses: {} });
-    expect(await readSuccess(undeclared, response(204, null), true)).toBeUndefined();
-    expect(await readSuccess(undeclared, response(200, '{"a":1}', "application/json"), true)).toEqual({ a: 1 });
+    expect(await readSuccess(undeclared, response(204, null), checkingAnswers())).toBeUndefined();
+    expect(await readSuccess(undeclared, response(200, '{"a":1}', "application/json"), checkingAnswers())).toEqual({
+      a: 1,
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isIdempotent, pause, type RetryOptions, retryAfter, retryDelay } from "../../../runtime/client/retry.js";
-import { CallScope } from "../../../runtime/client/transport.js";
+import { CallScope, timingOut } from "../../../runtime/client/transport.js";
 
 /** How a promise has settled so far: "pending", "resolved" or the rejection reason. */
 function track(promise: Promise<unknown>): () => unknown {
@@ -20,19 +20,25 @@ describe("transport", () => {
     vi.useRealTimers();
   });
 
-  describe("CallScope", () => {
-    it("without a timeout, uses the caller's signal, or one that never aborts", () => {
-      const caller = new AbortController();
-      expect(new CallScope(caller.signal, undefined).signal).toBe(caller.signal);
+  describe("timingOut", () => {
+    it("gives a call without a finite timeout no scope: it sends the caller's signal as it is", () => {
       for (const timeout of [undefined, Infinity, Number.NaN]) {
-        const scope = new CallScope(undefined, timeout);
-        vi.advanceTimersByTime(1e9);
-        expect(scope.signal.aborted).toBe(false);
-        expect(scope.timedOut).toBe(false);
+        expect(timingOut(timeout)(new AbortController().signal, undefined)).toBeUndefined();
+        const scope = timingOut(50)(undefined, timeout);
+        expect(scope === undefined ? undefined : scope.timeoutMs).toBe(timeout === undefined ? 50 : undefined);
+        scope?.close();
       }
       expect(vi.getTimerCount()).toBe(0);
     });
 
+    it("gives a call the client's timeout, or its own", () => {
+      expect(timingOut(50)(undefined, undefined)?.timeoutMs).toBe(50);
+      expect(timingOut(50)(undefined, 20)?.timeoutMs).toBe(20);
+      expect(timingOut()(undefined, 20)?.timeoutMs).toBe(20);
+    });
+  });
+
+  describe("CallScope", () => {
     it("aborts with a TimeoutError when the timeout expires, and says it timed out", () => {
       const scope = new CallScope(undefined, 50);
       vi.advanceTimersByTime(49);
@@ -104,7 +110,7 @@ describe("transport", () => {
       await vi.advanceTimersByTimeAsync(1);
       expect(plain()).toBe("resolved");
       const caller = new AbortController();
-      const scoped = track(pause(20, new CallScope(caller.signal, undefined).signal));
+      const scoped = track(pause(20, caller.signal));
       caller.abort("gone");
       await vi.advanceTimersByTimeAsync(0);
       expect(scoped()).toBe("gone");

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { $deep, $escape, $fail, $invalid, $mark, $prefix } from "../../../runtime/validators/helpers/errors.js";
-import { $MAX_DEPTH, type $Sink } from "../../../runtime/validators/helpers/module.js";
+import {
+  $deep,
+  $escape,
+  $fail,
+  $invalid,
+  $MAX_DEPTH,
+  $mark,
+  $prefix,
+} from "../../../runtime/validators/helpers/errors.js";
+import type { $Sink } from "../../../runtime/validators/helpers/module.js";
 
 const sink = (): $Sink => ({ valid: true, value: 1, errors: undefined });
 

@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -27,11 +28,6 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -73,9 +69,8 @@ const $params10 = /* @__PURE__ */ $freeze({ propertyName: "kind", error: "type" 
 const $value11 = /* @__PURE__ */ $json("[\"cat\",\"dog\"]");
 
 // #/components/schemas/Cat
-function $v_Cat(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Cat(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Cat";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be object", "", sp, "/type")) return false; }
   else {
@@ -83,14 +78,14 @@ function $v_Cat(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("lives" in $proto) ? o1 : $ownKeys(o1);
     if ("kind" in (h4 as object)) {
       const v2 = o1["kind"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/kind", sp, "/properties/kind/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/kind", sp, 1)) return false; }
     }
     if ("lives" in (h4 as object)) {
       const v3 = o1["lives"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params3, "must be integer", "/lives", sp, "/properties/lives/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params3, "must be integer", "/lives", sp, 1)) return false; }
       else {
-        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", $params1, "must be >= 0", "/lives", sp, "/properties/lives/minimum")) return false; }
-        if (v3 > 9) { ok = false; if (!$fail(e, a, "maximum", $params2, "must be <= 9", "/lives", sp, "/properties/lives/maximum")) return false; }
+        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", $params1, "must be >= 0", "/lives", sp, 1)) return false; }
+        if (v3 > 9) { ok = false; if (!$fail(e, a, "maximum", $params2, "must be <= 9", "/lives", sp, 1)) return false; }
       }
     }
     if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'kind'", "", sp, "/required")) return false; }
@@ -100,9 +95,8 @@ function $v_Cat(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/schemas/Dog
-function $v_Dog(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Dog(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Dog";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be object", "", sp, "/type")) return false; }
   else {
@@ -110,11 +104,11 @@ function $v_Dog(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("goodBoy" in $proto) ? o1 : $ownKeys(o1);
     if ("kind" in (h4 as object)) {
       const v2 = o1["kind"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/kind", sp, "/properties/kind/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/kind", sp, 1)) return false; }
     }
     if ("goodBoy" in (h4 as object)) {
       const v3 = o1["goodBoy"];
-      if (typeof v3 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params7, "must be boolean", "/goodBoy", sp, "/properties/goodBoy/type")) return false; }
+      if (typeof v3 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params7, "must be boolean", "/goodBoy", sp, 1)) return false; }
     }
     if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'kind'", "", sp, "/required")) return false; }
     if (!("goodBoy" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'goodBoy'", "", sp, "/required")) return false; }
@@ -125,7 +119,6 @@ function $v_Dog(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/components/schemas/Pet
 function $v_Pet(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Pet";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   const o3 = typeof d === "object" && d !== null && !Array.isArray(d) ? (d as Record<string, unknown>) : null;
   let p4 = o3 === null;

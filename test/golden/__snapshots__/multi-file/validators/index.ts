@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -42,6 +43,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.instancePath = path + x.instancePath;
   }
 }
+
+/** How deep the functions of a schema that may recur call each other (each checks it first). */
+const $MAX_DEPTH = 1000;
 
 function $deep(e: $Errors, schemaPath: string): boolean {
   if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
@@ -194,11 +198,11 @@ function $v_Category(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("children" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h10 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/name", sp, 1)) return false; }
     }
     if ("children" in (h10 as object)) {
       const v3 = o1["children"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/children", sp, "/properties/children/type")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/children", sp, 1)) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -214,9 +218,8 @@ function $v_Category(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/components/schemas/Currency
-function $v_Currency(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Currency(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Currency";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   if (!(d === "EUR" || d === "GBP" || d === "USD")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value5 }, "must be equal to one of: \"EUR\", \"GBP\", \"USD\"", "", sp, "/enum")) return false; }
@@ -226,7 +229,6 @@ function $v_Currency(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #/components/schemas/Customer
 function $v_Customer(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Customer";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -234,11 +236,11 @@ function $v_Customer(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("credit" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h8 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/id", sp, 1)) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/name", sp, 1)) return false; }
     }
     if ("credit" in (h8 as object)) {
       const v4 = o1["credit"];
@@ -254,7 +256,6 @@ function $v_Customer(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #/components/schemas/Order
 function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Order";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -262,7 +263,7 @@ function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h18 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("customer" in $proto) && !("lines" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h18 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/id", sp, 1)) return false; }
     }
     if ("customer" in (h18 as object)) {
       const v3 = o1["customer"];
@@ -271,7 +272,7 @@ function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     }
     if ("lines" in (h18 as object)) {
       const v7 = o1["lines"];
-      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/lines", sp, "/properties/lines/type")) return false; }
+      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/lines", sp, 1)) return false; }
       else {
         const arr8 = v7 as unknown[];
         for (let i9 = 0; i9 < arr8.length; i9++) {
@@ -295,7 +296,6 @@ function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/components/schemas/OrderCreate
 function $v_OrderCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/OrderCreate";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -303,14 +303,14 @@ function $v_OrderCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("customerId" in $proto) && !("lines" in $proto) ? o1 : $ownKeys(o1);
     if ("customerId" in (h10 as object)) {
       const v2 = o1["customerId"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/customerId", sp, "/properties/customerId/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/customerId", sp, 1)) return false; }
     }
     if ("lines" in (h10 as object)) {
       const v3 = o1["lines"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/lines", sp, "/properties/lines/type")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/lines", sp, 1)) return false; }
       else {
         const arr4 = v3 as unknown[];
-        if (arr4.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params9, "must have at least 1 item", "/lines", sp, "/properties/lines/minItems")) return false; }
+        if (arr4.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params9, "must have at least 1 item", "/lines", sp, 1)) return false; }
         for (let i5 = 0; i5 < arr4.length; i5++) {
           const v6 = arr4[i5];
           const s7 = $mark(e);
@@ -326,7 +326,6 @@ function $v_OrderCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 // #/components/schemas/OrderLine
 function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/OrderLine";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -334,16 +333,16 @@ function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolea
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("sku" in $proto) && !("quantity" in $proto) && !("price" in $proto) ? o1 : $ownKeys(o1);
     if ("sku" in (h8 as object)) {
       const v2 = o1["sku"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/sku", sp, "/properties/sku/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/sku", sp, 1)) return false; }
       else {
-        if (!$re10.test(v2)) { ok = false; if (!$fail(e, a, "pattern", $params11, "must match pattern \"^[A-Z0-9-]+$\"", "/sku", sp, "/properties/sku/pattern")) return false; }
+        if (!$re10.test(v2)) { ok = false; if (!$fail(e, a, "pattern", $params11, "must match pattern \"^[A-Z0-9-]+$\"", "/sku", sp, 1)) return false; }
       }
     }
     if ("quantity" in (h8 as object)) {
       const v3 = o1["quantity"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/quantity", sp, "/properties/quantity/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/quantity", sp, 1)) return false; }
       else {
-        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", $params12, "must be >= 1", "/quantity", sp, "/properties/quantity/minimum")) return false; }
+        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", $params12, "must be >= 1", "/quantity", sp, 1)) return false; }
       }
     }
     if ("price" in (h8 as object)) {
@@ -360,7 +359,6 @@ function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 // #/components/schemas/Price
 function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Price";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -368,9 +366,9 @@ function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("amount" in $proto) && !("currency" in $proto) ? o1 : $ownKeys(o1);
     if ("amount" in (h7 as object)) {
       const v2 = o1["amount"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/amount", sp, "/properties/amount/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/amount", sp, 1)) return false; }
       else {
-        if (!$re15.test(v2)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^-?[0-9]+(\\\\.[0-9]+)?$\"", "/amount", sp, "/properties/amount/pattern")) return false; }
+        if (!$re15.test(v2)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^-?[0-9]+(\\\\.[0-9]+)?$\"", "/amount", sp, 1)) return false; }
       }
     }
     if ("currency" in (h7 as object)) {
@@ -385,9 +383,8 @@ function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/schemas/customer-id
-function $v_customer_id(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_customer_id(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/customer-id";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -399,7 +396,6 @@ function $v_customer_id(d: unknown, e: $Errors, a: boolean, depth: number): bool
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -418,7 +414,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/paths/~1orders/get/responses/200/content/application~1json/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1orders/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "", sp, "/type")) return false; }
   else {
@@ -434,7 +429,6 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1customers~1_7BcustomerId_7D/get/parameters/0/schema
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1customers~1%7BcustomerId%7D/get/parameters/0/schema");
   let ok = true;
   if (!$v_customer_id(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;

@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -41,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -188,7 +184,6 @@ const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -207,7 +202,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -224,9 +218,8 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1albums~1_7BalbumId_7D~1photos/post/requestBody/content/multipart~1form-data/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -234,11 +227,11 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("image" in $proto) && !("thumbnails" in $proto) && !("title" in $proto) && !("rating" in $proto) && !("public" in $proto) ? o1 : $ownKeys(o1);
     if ("image" in (h10 as object)) {
       const v2 = o1["image"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/image", sp, "/properties/image/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/image", sp, 1)) return false; }
     }
     if ("thumbnails" in (h10 as object)) {
       const v3 = o1["thumbnails"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params5, "must be array", "/thumbnails", sp, "/properties/thumbnails/type")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params5, "must be array", "/thumbnails", sp, 1)) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -249,23 +242,23 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     }
     if ("title" in (h10 as object)) {
       const v7 = o1["title"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/title", sp, "/properties/title/type")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/title", sp, 1)) return false; }
       else {
-        if (v7.length > 80 && (v7.length > 160 || $cpLen(v7) > 80)) { ok = false; if (!$fail(e, a, "maxLength", $params6, "must be at most 80 characters", "/title", sp, "/properties/title/maxLength")) return false; }
-        if (v7.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params7, "must be at least 1 character", "/title", sp, "/properties/title/minLength")) return false; }
+        if (v7.length > 80 && (v7.length > 160 || $cpLen(v7) > 80)) { ok = false; if (!$fail(e, a, "maxLength", $params6, "must be at most 80 characters", "/title", sp, 1)) return false; }
+        if (v7.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params7, "must be at least 1 character", "/title", sp, 1)) return false; }
       }
     }
     if ("rating" in (h10 as object)) {
       const v8 = o1["rating"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "/rating", sp, "/properties/rating/type")) return false; }
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "/rating", sp, 1)) return false; }
       else {
-        if (v8 < 1) { ok = false; if (!$fail(e, a, "minimum", $params8, "must be >= 1", "/rating", sp, "/properties/rating/minimum")) return false; }
-        if (v8 > 5) { ok = false; if (!$fail(e, a, "maximum", $params9, "must be <= 5", "/rating", sp, "/properties/rating/maximum")) return false; }
+        if (v8 < 1) { ok = false; if (!$fail(e, a, "minimum", $params8, "must be >= 1", "/rating", sp, 1)) return false; }
+        if (v8 > 5) { ok = false; if (!$fail(e, a, "maximum", $params9, "must be <= 5", "/rating", sp, 1)) return false; }
       }
     }
     if ("public" in (h10 as object)) {
       const v9 = o1["public"];
-      if (typeof v9 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params11, "must be boolean", "/public", sp, "/properties/public/type")) return false; }
+      if (typeof v9 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params11, "must be boolean", "/public", sp, 1)) return false; }
     }
     if (!("image" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'image'", "", sp, "/required")) return false; }
     if (!("title" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'title'", "", sp, "/required")) return false; }
@@ -274,9 +267,8 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1albums~1_7BalbumId_7D~1photos/post/responses/201/content/application~1json/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -284,29 +276,27 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("bytes" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, 1)) return false; }
     }
     if ("bytes" in (h4 as object)) {
       const v3 = o1["bytes"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "/bytes", sp, "/properties/bytes/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "/bytes", sp, 1)) return false; }
     }
   }
   return ok;
 }
 
 // #/paths/~1albums~1_7BalbumId_7D~1cover/put/parameters/0/schema
-function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1albums~1%7BalbumId%7D~1cover/put/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1albums~1_7BalbumId_7D~1photos/post/parameters/0/schema
-function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1albums~1%7BalbumId%7D~1photos/post/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "", sp, "/type")) return false; }
   return ok;

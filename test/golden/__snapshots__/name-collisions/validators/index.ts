@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -46,11 +47,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
 function $escape(key: string | number): string {
   const s = String(key);
   return s.indexOf("~") < 0 && s.indexOf("/") < 0 ? s : s.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -80,9 +76,8 @@ const $params2 = /* @__PURE__ */ $freeze({ type: "string" });
 const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
 
 // #/components/schemas/0
-function $v_0(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_0(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/0";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params0, "must be integer", "", sp, "/type")) return false; }
   return ok;
@@ -91,7 +86,6 @@ function $v_0(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/components/schemas/CreateThingBody
 function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/CreateThingBody";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "", sp, "/type")) return false; }
   else {
@@ -106,9 +100,8 @@ function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): 
 }
 
 // #/components/schemas/Record
-function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Record(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Record";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -127,18 +120,16 @@ function $v_Record(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/schemas/VenueItem
-function $v_VenueItem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_VenueItem(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/VenueItem";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params2, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/components/schemas/venue-item
-function $v_venue_item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_venue_item(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/venue-item";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -146,16 +137,15 @@ function $v_venue_item(d: unknown, e: $Errors, a: boolean, depth: number): boole
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h3 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params2, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params2, "must be string", "/name", sp, 1)) return false; }
     }
   }
   return ok;
 }
 
 // #/components/schemas/venue_item
-function $v_venue_item_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_venue_item_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/venue_item";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
   else {
@@ -163,7 +153,7 @@ function $v_venue_item_2(d: unknown, e: $Errors, a: boolean, depth: number): boo
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h3 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params0, "must be integer", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params0, "must be integer", "/id", sp, 1)) return false; }
     }
   }
   return ok;

@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -41,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -99,9 +95,8 @@ const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "address" });
 const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
 
 // #/components/schemas/Address
-function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Address(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Address";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
   else {
@@ -109,7 +104,7 @@ function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("city" in $proto) ? o1 : $ownKeys(o1);
     if ("city" in (h3 as object)) {
       const v2 = o1["city"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/city", sp, "/properties/city/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/city", sp, 1)) return false; }
     }
     if (!("city" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params1, "must have required property 'city'", "", sp, "/required")) return false; }
   }
@@ -119,7 +114,6 @@ function $v_Address(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 // #/components/schemas/Profile
 function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Profile";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
   else {
@@ -127,21 +121,21 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     const h27 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("nickname" in $proto) && !("score" in $proto) && !("tags" in $proto) && !("address" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("nickname" in (h27 as object)) {
       const v2 = o1["nickname"];
-      if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "type", $params4, "must be string or null", "/nickname", sp, "/properties/nickname/type")) return false; }
+      if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "type", $params4, "must be string or null", "/nickname", sp, 1)) return false; }
       if (typeof v2 === "string") {
-        if (v2.length > 20 && (v2.length > 40 || $cpLen(v2) > 20)) { ok = false; if (!$fail(e, a, "maxLength", $params3, "must be at most 20 characters", "/nickname", sp, "/properties/nickname/maxLength")) return false; }
+        if (v2.length > 20 && (v2.length > 40 || $cpLen(v2) > 20)) { ok = false; if (!$fail(e, a, "maxLength", $params3, "must be at most 20 characters", "/nickname", sp, 1)) return false; }
       }
     }
     if ("score" in (h27 as object)) {
       const v3 = o1["score"];
-      if (!((typeof v3 === "number" && Number.isFinite(v3)) || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params6, "must be number or null", "/score", sp, "/properties/score/type")) return false; }
+      if (!((typeof v3 === "number" && Number.isFinite(v3)) || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params6, "must be number or null", "/score", sp, 1)) return false; }
       if (typeof v3 === "number") {
-        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", $params5, "must be >= 0", "/score", sp, "/properties/score/minimum")) return false; }
+        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", $params5, "must be >= 0", "/score", sp, 1)) return false; }
       }
     }
     if ("tags" in (h27 as object)) {
       const v4 = o1["tags"];
-      if (!(Array.isArray(v4) || v4 === null)) { ok = false; if (!$fail(e, a, "type", $params7, "must be array or null", "/tags", sp, "/properties/tags/type")) return false; }
+      if (!(Array.isArray(v4) || v4 === null)) { ok = false; if (!$fail(e, a, "type", $params7, "must be array or null", "/tags", sp, 1)) return false; }
       if (Array.isArray(v4)) {
         const arr5 = v4 as unknown[];
         for (let i6 = 0; i6 < arr5.length; i6++) {
@@ -169,11 +163,11 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         if (k19) { if (c11 === 0) f12 = 1; else g13 = 1; c11++; }
       }
-      if (c11 !== 1) { ok = false; if (e === null || !$fail(e, a, "oneOf", { passingSchemas: c11 > 1 ? [f12, g13] : null }, c11 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf", "/address", sp, "/properties/address/oneOf")) return false; }
+      if (c11 !== 1) { ok = false; if (e === null || !$fail(e, a, "oneOf", { passingSchemas: c11 > 1 ? [f12, g13] : null }, c11 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf", "/address", sp, 1)) return false; }
     }
     if ("status" in (h27 as object)) {
       const v24 = o1["status"];
-      if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value9 }, "must be equal to one of: \"active\", \"retired\", null", "/status", sp, "/properties/status/enum")) return false; }
+      if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value9 }, "must be equal to one of: \"active\", \"retired\", null", "/status", sp, 1)) return false; }
     }
     if (!("nickname" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'nickname'", "", sp, "/required")) return false; }
     if (!("score" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'score'", "", sp, "/required")) return false; }
@@ -185,7 +179,6 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
   else {
@@ -202,9 +195,8 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1profiles~1_7Bid_7D/put/parameters/0/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1profiles~1%7Bid%7D/put/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "", sp, "/type")) return false; }
   return ok;

@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -27,11 +28,6 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
   if (e.errors === undefined) e.errors = [error];
   else e.errors.push(error);
   return a;
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -79,9 +75,8 @@ const $params6 = /* @__PURE__ */ $freeze({ missingProperty: "value" });
 const $params7 = /* @__PURE__ */ $freeze({ type: "object" });
 
 // #/components/schemas/Reading
-function $v_Reading(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Reading(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Reading";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -89,24 +84,24 @@ function $v_Reading(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("value" in $proto) && !("note" in $proto) && !("unit" in $proto) ? o1 : $ownKeys(o1);
     if ("value" in (h5 as object)) {
       const v2 = o1["value"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params1, "must be number", "/value", sp, "/properties/value/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params1, "must be number", "/value", sp, 1)) return false; }
       else {
-        if (v2 <= 0) { ok = false; if (!$fail(e, a, "minimum", $params0, "must be > 0", "/value", sp, "/properties/value/minimum")) return false; }
+        if (v2 <= 0) { ok = false; if (!$fail(e, a, "minimum", $params0, "must be > 0", "/value", sp, 1)) return false; }
       }
     }
     if ("note" in (h5 as object)) {
       const v3 = o1["note"];
       if (v3 !== null) {
-        if (!(typeof v3 === "string" || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params3, "must be string or null", "/note", sp, "/properties/note/type")) return false; }
+        if (!(typeof v3 === "string" || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params3, "must be string or null", "/note", sp, 1)) return false; }
         if (typeof v3 === "string") {
-          if (v3.length > 140 && (v3.length > 280 || $cpLen(v3) > 140)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 140 characters", "/note", sp, "/properties/note/maxLength")) return false; }
+          if (v3.length > 140 && (v3.length > 280 || $cpLen(v3) > 140)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 140 characters", "/note", sp, 1)) return false; }
         }
       }
     }
     if ("unit" in (h5 as object)) {
       const v4 = o1["unit"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/unit", sp, "/properties/unit/type")) return false; }
-      if (!(v4 === "celsius" || v4 === "fahrenheit")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value5 }, "must be equal to one of: \"celsius\", \"fahrenheit\"", "/unit", sp, "/properties/unit/enum")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/unit", sp, 1)) return false; }
+      if (!(v4 === "celsius" || v4 === "fahrenheit")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value5 }, "must be equal to one of: \"celsius\", \"fahrenheit\"", "/unit", sp, 1)) return false; }
     }
     if (!("value" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'value'", "", sp, "/required")) return false; }
   }

@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -41,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -210,7 +206,6 @@ const $params31 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" }
 // #/components/schemas/CancelledFlight
 function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/CancelledFlight";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_FlightBase(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/allOf/1/type")) return false; }
@@ -232,9 +227,8 @@ function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
 }
 
 // #/components/schemas/Criteria
-function $v_Criteria(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Criteria(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Criteria";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -242,23 +236,23 @@ function $v_Criteria(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("origin" in $proto) && !("limit" in $proto) && !("carriers" in $proto) ? o1 : $ownKeys(o1);
     if ("origin" in (h8 as object)) {
       const v2 = o1["origin"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, "/properties/origin/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, 1)) return false; }
       else {
-        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, "/properties/origin/maxLength")) return false; }
-        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, "/properties/origin/minLength")) return false; }
+        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
+        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, 1)) return false; }
       }
     }
     if ("limit" in (h8 as object)) {
       const v3 = o1["limit"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/limit", sp, "/properties/limit/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/limit", sp, 1)) return false; }
       else {
-        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", $params6, "must be >= 1", "/limit", sp, "/properties/limit/minimum")) return false; }
-        if (v3 > 50) { ok = false; if (!$fail(e, a, "maximum", $params7, "must be <= 50", "/limit", sp, "/properties/limit/maximum")) return false; }
+        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", $params6, "must be >= 1", "/limit", sp, 1)) return false; }
+        if (v3 > 50) { ok = false; if (!$fail(e, a, "maximum", $params7, "must be <= 50", "/limit", sp, 1)) return false; }
       }
     }
     if ("carriers" in (h8 as object)) {
       const v4 = o1["carriers"];
-      if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/carriers", sp, "/properties/carriers/type")) return false; }
+      if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/carriers", sp, 1)) return false; }
       else {
         const arr5 = v4 as unknown[];
         for (let i6 = 0; i6 < arr5.length; i6++) {
@@ -279,7 +273,6 @@ function $v_Criteria(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #/components/schemas/Flight
 function $v_Flight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Flight";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   const o3 = typeof d === "object" && d !== null && !Array.isArray(d) ? (d as Record<string, unknown>) : null;
   let p4 = o3 === null;
@@ -326,9 +319,8 @@ function $v_Flight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/schemas/FlightBase
-function $v_FlightBase(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_FlightBase(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/FlightBase";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -336,15 +328,15 @@ function $v_FlightBase(d: unknown, e: $Errors, a: boolean, depth: number): boole
     const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) && !("origin" in $proto) && !("destination" in $proto) ? o1 : $ownKeys(o1);
     if ("number" in (h5 as object)) {
       const v2 = o1["number"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/number", sp, "/properties/number/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/number", sp, 1)) return false; }
     }
     if ("origin" in (h5 as object)) {
       const v3 = o1["origin"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, "/properties/origin/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, 1)) return false; }
     }
     if ("destination" in (h5 as object)) {
       const v4 = o1["destination"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, "/properties/destination/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, 1)) return false; }
     }
     if (!("number" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
     if (!("origin" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'origin'", "", sp, "/required")) return false; }
@@ -356,7 +348,6 @@ function $v_FlightBase(d: unknown, e: $Errors, a: boolean, depth: number): boole
 // #/components/schemas/FlightList
 function $v_FlightList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/FlightList";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -364,7 +355,7 @@ function $v_FlightList(d: unknown, e: $Errors, a: boolean, depth: number): boole
     const h9 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("flights" in $proto) ? o1 : $ownKeys(o1);
     if ("flights" in (h9 as object)) {
       const v2 = o1["flights"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/flights", sp, "/properties/flights/type")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/flights", sp, 1)) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -380,9 +371,8 @@ function $v_FlightList(d: unknown, e: $Errors, a: boolean, depth: number): boole
 }
 
 // #/components/schemas/FlightQuery
-function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/FlightQuery";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -390,18 +380,18 @@ function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, depth: number): bool
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("origin" in $proto) && !("destination" in $proto) ? o1 : $ownKeys(o1);
     if ("origin" in (h4 as object)) {
       const v2 = o1["origin"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, "/properties/origin/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, 1)) return false; }
       else {
-        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, "/properties/origin/maxLength")) return false; }
-        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, "/properties/origin/minLength")) return false; }
+        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
+        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, 1)) return false; }
       }
     }
     if ("destination" in (h4 as object)) {
       const v3 = o1["destination"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, "/properties/destination/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, 1)) return false; }
       else {
-        if (v3.length > 3 && (v3.length > 6 || $cpLen(v3) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/destination", sp, "/properties/destination/maxLength")) return false; }
-        if (v3.length < 6 && (v3.length < 3 || $cpLen(v3) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/destination", sp, "/properties/destination/minLength")) return false; }
+        if (v3.length > 3 && (v3.length > 6 || $cpLen(v3) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/destination", sp, 1)) return false; }
+        if (v3.length < 6 && (v3.length < 3 || $cpLen(v3) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/destination", sp, 1)) return false; }
       }
     }
     if (!("origin" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'origin'", "", sp, "/required")) return false; }
@@ -410,9 +400,8 @@ function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, depth: number): bool
 }
 
 // #/components/schemas/Position
-function $v_Position(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Position(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Position";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -420,18 +409,18 @@ function $v_Position(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto) ? o1 : $ownKeys(o1);
     if ("lat" in (h4 as object)) {
       const v2 = o1["lat"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params20, "must be number", "/lat", sp, "/properties/lat/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params20, "must be number", "/lat", sp, 1)) return false; }
       else {
-        if (v2 < -90) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= -90", "/lat", sp, "/properties/lat/minimum")) return false; }
-        if (v2 > 90) { ok = false; if (!$fail(e, a, "maximum", $params19, "must be <= 90", "/lat", sp, "/properties/lat/maximum")) return false; }
+        if (v2 < -90) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= -90", "/lat", sp, 1)) return false; }
+        if (v2 > 90) { ok = false; if (!$fail(e, a, "maximum", $params19, "must be <= 90", "/lat", sp, 1)) return false; }
       }
     }
     if ("lon" in (h4 as object)) {
       const v3 = o1["lon"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params20, "must be number", "/lon", sp, "/properties/lon/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params20, "must be number", "/lon", sp, 1)) return false; }
       else {
-        if (v3 < -180) { ok = false; if (!$fail(e, a, "minimum", $params21, "must be >= -180", "/lon", sp, "/properties/lon/minimum")) return false; }
-        if (v3 > 180) { ok = false; if (!$fail(e, a, "maximum", $params22, "must be <= 180", "/lon", sp, "/properties/lon/maximum")) return false; }
+        if (v3 < -180) { ok = false; if (!$fail(e, a, "minimum", $params21, "must be >= -180", "/lon", sp, 1)) return false; }
+        if (v3 > 180) { ok = false; if (!$fail(e, a, "maximum", $params22, "must be <= 180", "/lon", sp, 1)) return false; }
       }
     }
     if (!("lat" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params23, "must have required property 'lat'", "", sp, "/required")) return false; }
@@ -441,9 +430,8 @@ function $v_Position(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/components/schemas/PositionEvent
-function $v_PositionEvent(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_PositionEvent(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/PositionEvent";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -451,22 +439,22 @@ function $v_PositionEvent(d: unknown, e: $Errors, a: boolean, depth: number): bo
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("event" in $proto) && !("id" in $proto) && !("retry" in $proto) && !("data" in $proto) ? o1 : $ownKeys(o1);
     if ("event" in (h8 as object)) {
       const v2 = o1["event"];
-      if (!(v2 === "position")) { ok = false; if (e === null || !$fail(e, a, "const", { allowedValue: "position" }, "must be equal to constant \"position\"", "/event", sp, "/properties/event/const")) return false; }
+      if (!(v2 === "position")) { ok = false; if (e === null || !$fail(e, a, "const", { allowedValue: "position" }, "must be equal to constant \"position\"", "/event", sp, 1)) return false; }
     }
     if ("id" in (h8 as object)) {
       const v5 = o1["id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/id", sp, 1)) return false; }
     }
     if ("retry" in (h8 as object)) {
       const v6 = o1["retry"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/retry", sp, "/properties/retry/type")) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/retry", sp, 1)) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 0", "/retry", sp, "/properties/retry/minimum")) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 0", "/retry", sp, 1)) return false; }
       }
     }
     if ("data" in (h8 as object)) {
       const v7 = o1["data"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/data", sp, "/properties/data/type")) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/data", sp, 1)) return false; }
     }
     if (!("data" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params26, "must have required property 'data'", "", sp, "/required")) return false; }
   }
@@ -476,7 +464,6 @@ function $v_PositionEvent(d: unknown, e: $Errors, a: boolean, depth: number): bo
 // #/components/schemas/ScheduledFlight
 function $v_ScheduledFlight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/ScheduledFlight";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!$v_FlightBase(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/allOf/1/type")) return false; }
@@ -492,9 +479,8 @@ function $v_ScheduledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
 }
 
 // #/paths/~1flights~1filter/get/parameters/0/content/application~1json/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1filter/get/parameters/0/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -504,7 +490,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       switch (k2) {
         case "origins": {
           const v3 = o1[k2];
-          if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/origins", sp, "/properties/origins/type")) return false; }
+          if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/origins", sp, 1)) return false; }
           else {
             const arr4 = v3 as unknown[];
             for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -520,7 +506,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         }
         case "cancelled": {
           const v7 = o1[k2];
-          if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params27, "must be boolean", "/cancelled", sp, "/properties/cancelled/type")) return false; }
+          if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params27, "must be boolean", "/cancelled", sp, 1)) return false; }
           break;
         }
         default: {
@@ -534,7 +520,6 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1flights~1find/get/parameters/0/content/application~1x-www-form-urlencoded/schema
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1flights~1find/get/parameters/0/content/application~1x-www-form-urlencoded/schema");
   let ok = true;
   if (!$v_Criteria(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
@@ -543,7 +528,6 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -560,9 +544,8 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/responses/Problem/content/application~1problem_2Bjson/schema
-function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/responses/Problem/content/application~1problem%2Bjson/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -570,11 +553,11 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("title" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("title" in (h4 as object)) {
       const v2 = o1["title"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/title", sp, "/properties/title/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/title", sp, 1)) return false; }
     }
     if ("status" in (h4 as object)) {
       const v3 = o1["status"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/status", sp, "/properties/status/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/status", sp, 1)) return false; }
     }
     if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params28, "must have required property 'title'", "", sp, "/required")) return false; }
     if (!("status" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'status'", "", sp, "/required")) return false; }
@@ -583,9 +566,8 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1flights~1imports/post/responses/200/content/application~1json/schema
-function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1imports/post/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -593,9 +575,9 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("count" in $proto) ? o1 : $ownKeys(o1);
     if ("count" in (h3 as object)) {
       const v2 = o1["count"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/count", sp, "/properties/count/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/count", sp, 1)) return false; }
       else {
-        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 0", "/count", sp, "/properties/count/minimum")) return false; }
+        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 0", "/count", sp, 1)) return false; }
       }
     }
     if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params29, "must have required property 'count'", "", sp, "/required")) return false; }
@@ -605,7 +587,6 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 
 // #/paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema
 function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema");
   let ok = true;
   if (!$v_Flight(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
@@ -614,7 +595,6 @@ function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boole
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -633,7 +613,6 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
   else {
@@ -651,7 +630,6 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/components/mediaTypes/PositionLines/itemSchema
 function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/mediaTypes/PositionLines/itemSchema");
   let ok = true;
   if (!$v_Position(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
@@ -659,7 +637,6 @@ function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boo
 
 // #/paths/~1flights~1_7Bnumber_7D~1positions/get/responses/200/content/text~1event-stream/itemSchema
 function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1flights~1%7Bnumber%7D~1positions/get/responses/200/content/text~1event-stream/itemSchema");
   let ok = true;
   if (!$v_PositionEvent(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
@@ -667,16 +644,14 @@ function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boo
 
 // #/components/schemas/PositionEvent/properties/data/contentSchema
 function $v_contentSchema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/components/schemas/PositionEvent/properties/data/contentSchema");
   let ok = true;
   if (!$v_Position(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
 // #/paths/~1flights~1_7Bnumber_7D/parameters/0/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   else {
@@ -686,9 +661,8 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1flights~1_7Bnumber_7D~1positions/parameters/0/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D~1positions/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   return ok;

@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -41,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -178,9 +174,8 @@ const $params16 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 100 });
 const $params17 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
 
 // #/components/schemas/Item
-function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Item(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Item";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -188,7 +183,7 @@ function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h3 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/name", sp, 1)) return false; }
     }
     if (!("name" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'name'", "", sp, "/required")) return false; }
   }
@@ -196,9 +191,8 @@ function $v_Item(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/schemas/Problem
-function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Problem(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Problem";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -206,11 +200,11 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("title" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("title" in (h4 as object)) {
       const v2 = o1["title"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/title", sp, "/properties/title/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/title", sp, 1)) return false; }
     }
     if ("status" in (h4 as object)) {
       const v3 = o1["status"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/status", sp, "/properties/status/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/status", sp, 1)) return false; }
     }
     if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params7, "must have required property 'title'", "", sp, "/required")) return false; }
   }
@@ -220,7 +214,6 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -236,9 +229,8 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1changes/get/responses/200/content/application~1json/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1changes/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "", sp, "/type")) return false; }
   else {
@@ -263,7 +255,6 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -291,7 +282,6 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/paths/~1items/get/responses/200/content/application~1json/schema
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1items/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -299,7 +289,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("items" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("items" in (h10 as object)) {
       const v2 = o1["items"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/items", sp, "/properties/items/type")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/items", sp, 1)) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -311,7 +301,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     }
     if ("total" in (h10 as object)) {
       const v9 = o1["total"];
-      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/total", sp, "/properties/total/type")) return false; }
+      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/total", sp, 1)) return false; }
     }
     if (!("items" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'items'", "", sp, "/required")) return false; }
     if (!("total" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'total'", "", sp, "/required")) return false; }
@@ -322,7 +312,6 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -341,7 +330,6 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -364,7 +352,6 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/responses/200/content/application~1json/schema
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "", sp, "/type")) return false; }
   else {
@@ -381,7 +368,6 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 // #
 function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -399,7 +385,6 @@ function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/paths/~1feed/get/responses/200/content/application~1json/schema
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1feed/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -407,7 +392,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("entries" in $proto) && !("next_cursor" in $proto) ? o1 : $ownKeys(o1);
     if ("entries" in (h10 as object)) {
       const v2 = o1["entries"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/entries", sp, "/properties/entries/type")) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/entries", sp, 1)) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -419,7 +404,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     }
     if ("next_cursor" in (h10 as object)) {
       const v9 = o1["next_cursor"];
-      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params13, "must be string or null", "/next_cursor", sp, "/properties/next_cursor/type")) return false; }
+      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params13, "must be string or null", "/next_cursor", sp, 1)) return false; }
     }
     if (!("entries" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params14, "must have required property 'entries'", "", sp, "/required")) return false; }
   }
@@ -427,27 +412,24 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1changes/get/parameters/0/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1changes/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1items/get/parameters/2/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1items/get/parameters/2/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1items/get/parameters/1/schema
-function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1items/get/parameters/1/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -458,9 +440,8 @@ function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1items/get/parameters/0/schema
-function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1items/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -470,18 +451,16 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/0/schema
-function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/1/schema
-function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_10(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -491,18 +470,16 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1pages/get/parameters/2/schema
-function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_11(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/2/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1feed/get/parameters/0/schema
-function $v_schema_12(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_12(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1feed/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
   return ok;

@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -41,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -222,7 +218,6 @@ const $params22 = /* @__PURE__ */ $freeze({ limit: 1 });
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -247,7 +242,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -270,7 +264,6 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -287,9 +280,8 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/responses/200/content/application~1json/schema
-function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -297,13 +289,13 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("number" in (h4 as object)) {
       const v2 = o1["number"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "/number", sp, "/properties/number/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "/number", sp, 1)) return false; }
     }
     if ("total" in (h4 as object)) {
       const v3 = o1["total"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/total", sp, "/properties/total/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/total", sp, 1)) return false; }
       else {
-        if (!$multipleOf(v3, 1, 2)) { ok = false; if (!$fail(e, a, "multipleOf", $params8, "must be a multiple of 0.01", "/total", sp, "/properties/total/multipleOf")) return false; }
+        if (!$multipleOf(v3, 1, 2)) { ok = false; if (!$fail(e, a, "multipleOf", $params8, "must be a multiple of 0.01", "/total", sp, 1)) return false; }
       }
     }
     if (!("number" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'number'", "", sp, "/required")) return false; }
@@ -314,7 +306,6 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -351,9 +342,8 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/paths/~1search/get/responses/200/content/application~1json/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
   else {
@@ -367,9 +357,8 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/0/schema
-function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -379,9 +368,8 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/parameters/0/schema
-function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
@@ -391,9 +379,8 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/1/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
   else {
@@ -408,18 +395,16 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/2/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/2/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "type", $params18, "must be boolean", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/paths/~1shops~1_7BshopId_7D~1orders~1_7BorderNumber_7D/get/parameters/3/schema
-function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
@@ -429,9 +414,8 @@ function $v_schema_7(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1search/get/parameters/2/schema
-function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/2/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -439,16 +423,15 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("status" in (h3 as object)) {
       const v2 = o1["status"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "/status", sp, "/properties/status/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "/status", sp, 1)) return false; }
     }
   }
   return ok;
 }
 
 // #/paths/~1search/get/parameters/1/schema
-function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/1/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "", sp, "/type")) return false; }
   else {
@@ -459,9 +442,8 @@ function $v_schema_9(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 }
 
 // #/paths/~1search/get/parameters/4/schema
-function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_10(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/4/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
   else {
@@ -469,20 +451,19 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, depth: number): boolea
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto) ? o1 : $ownKeys(o1);
     if ("lat" in (h4 as object)) {
       const v2 = o1["lat"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lat", sp, "/properties/lat/type")) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lat", sp, 1)) return false; }
     }
     if ("lon" in (h4 as object)) {
       const v3 = o1["lon"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lon", sp, "/properties/lon/type")) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lon", sp, 1)) return false; }
     }
   }
   return ok;
 }
 
 // #/paths/~1search/get/parameters/0/schema
-function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_11(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
@@ -493,9 +474,8 @@ function $v_schema_11(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 }
 
 // #/paths/~1search/get/parameters/3/schema
-function $v_schema_12(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_12(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/3/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
   else {

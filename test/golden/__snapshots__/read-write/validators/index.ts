@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -41,11 +42,6 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
-}
-
-function $deep(e: $Errors, schemaPath: string): boolean {
-  if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
-  return false;
 }
 
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
@@ -262,7 +258,6 @@ const $params10 = /* @__PURE__ */ $freeze({});
 // #/components/schemas/Account
 function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Account";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -270,32 +265,32 @@ function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, 1)) return false; }
     }
     if ("createdAt" in (h13 as object)) {
       const v3 = o1["createdAt"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, "/properties/createdAt/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, 1)) return false; }
       else {
-        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, "/properties/createdAt/format")) return false; }
+        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, 1)) return false; }
       }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, "/properties/email/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, 1)) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, "/properties/email/format")) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, 1)) return false; }
       }
     }
     if ("password" in (h13 as object)) {
       const v5 = o1["password"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, "/properties/password/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, 1)) return false; }
       else {
-        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, "/properties/password/minLength")) return false; }
+        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, 1)) return false; }
       }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, "/properties/owners/type")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -312,9 +307,8 @@ function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 }
 
 // #/components/schemas/Owner
-function $v_Owner(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Owner(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Owner";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -322,11 +316,11 @@ function $v_Owner(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, 1)) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, 1)) return false; }
     }
     if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'name'", "", sp, "/required")) return false; }
   }
@@ -335,7 +329,6 @@ function $v_Owner(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 
 // #/paths/~1accounts/post/requestBody/content/application~1json/schema
 function $v_schema_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1accounts/post/requestBody/content/application~1json/schema");
   let ok = true;
   if (!$v_Account_req(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
@@ -343,7 +336,6 @@ function $v_schema_req(d: unknown, e: $Errors, a: boolean, depth: number): boole
 
 // #/paths/~1accounts/post/responses/201/content/application~1json/schema
 function $v_schema_res(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  if (depth > $MAX_DEPTH) return $deep(e, "#/paths/~1accounts/post/responses/201/content/application~1json/schema");
   let ok = true;
   if (!$v_Account_res(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
@@ -352,7 +344,6 @@ function $v_schema_res(d: unknown, e: $Errors, a: boolean, depth: number): boole
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -371,7 +362,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/paths/~1accounts~1_7Bid_7D~1owners/get/responses/200/content/application~1json/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1accounts~1%7Bid%7D~1owners/get/responses/200/content/application~1json/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "", sp, "/type")) return false; }
   else {
@@ -388,35 +378,34 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 // #/components/schemas/Account
 function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Account";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, "/properties/id/readOnly")) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, 1)) return false; }
     }
     if ("createdAt" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/createdAt", sp, "/properties/createdAt/readOnly")) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/createdAt", sp, 1)) return false; }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, "/properties/email/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, 1)) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, "/properties/email/format")) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, 1)) return false; }
       }
     }
     if ("password" in (h13 as object)) {
       const v5 = o1["password"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, "/properties/password/type")) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, 1)) return false; }
       else {
-        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, "/properties/password/minLength")) return false; }
+        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, 1)) return false; }
       }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, "/properties/owners/type")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -435,7 +424,6 @@ function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): bool
 // #/components/schemas/Account
 function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Account";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
@@ -443,28 +431,28 @@ function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): bool
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, "/properties/id/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, 1)) return false; }
     }
     if ("createdAt" in (h13 as object)) {
       const v3 = o1["createdAt"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, "/properties/createdAt/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, 1)) return false; }
       else {
-        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, "/properties/createdAt/format")) return false; }
+        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, 1)) return false; }
       }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, "/properties/email/type")) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, 1)) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, "/properties/email/format")) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, 1)) return false; }
       }
     }
     if ("password" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "writeOnly", $params10, "is write-only and must not appear in a response", "/password", sp, "/properties/password/writeOnly")) return false; }
+      { ok = false; if (!$fail(e, a, "writeOnly", $params10, "is write-only and must not appear in a response", "/password", sp, 1)) return false; }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, "/properties/owners/type")) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -480,29 +468,27 @@ function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): bool
 }
 
 // #/paths/~1accounts~1_7Bid_7D~1owners/get/parameters/0/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1accounts~1%7Bid%7D~1owners/get/parameters/0/schema";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
 // #/components/schemas/Owner
-function $v_Owner_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_Owner_req(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Owner";
-  if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
-      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, "/properties/id/readOnly")) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, 1)) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, 1)) return false; }
     }
     if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'name'", "", sp, "/required")) return false; }
   }

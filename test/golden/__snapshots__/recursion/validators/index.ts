@@ -8,18 +8,19 @@ export type { ValidateOptions, ValidationError, ValidationResult } from "./types
 
 interface $Sink { valid: boolean; value?: unknown; errors?: ValidationError[] }
 type $Errors = $Sink | null;
-const $MAX_DEPTH = 1000;
 
 /**
  * Records an error. The message is given without the instance path, which is put in front here
  * (and a space); the schema path may come in two parts, the validator function's own and the
- * rest, joined here (so that nothing is built without a sink).
+ * rest, joined here (so that nothing is built without a sink); a rest of `1` is the keyword of
+ * the declared property the instance path names ("/properties/name/type" for "/name").
  */
-function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string): boolean {
+function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<string, unknown>>, message: string, instancePath: string, schemaPath: string, schemaRest?: string | 1): boolean {
   if (e === null) return false;
+  const rest = schemaRest === 1 ? "/properties" + instancePath + "/" + keyword : schemaRest;
   const error: ValidationError = {
     instancePath,
-    schemaPath: schemaRest === undefined ? schemaPath : schemaPath + schemaRest,
+    schemaPath: rest === undefined ? schemaPath : schemaPath + rest,
     keyword,
     params,
     message: instancePath === "" ? message : instancePath + " " + message,
@@ -42,6 +43,9 @@ function $prefix(e: $Errors, n: number, path: string): void {
     x.instancePath = path + x.instancePath;
   }
 }
+
+/** How deep the functions of a schema that may recur call each other (each checks it first). */
+const $MAX_DEPTH = 1000;
 
 function $deep(e: $Errors, schemaPath: string): boolean {
   if (e !== null) $fail(e, false, "maxDepth", { limit: $MAX_DEPTH }, "must not be nested more than " + $MAX_DEPTH + " levels deep", "", schemaPath);
@@ -83,7 +87,7 @@ function $v_File(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("parent" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h7 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, 1)) return false; }
     }
     if ("parent" in (h7 as object)) {
       const v3 = o1["parent"];
@@ -105,11 +109,11 @@ function $v_Folder(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("files" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h10 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, "/properties/name/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, 1)) return false; }
     }
     if ("files" in (h10 as object)) {
       const v3 = o1["files"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/files", sp, "/properties/files/type")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/files", sp, 1)) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -134,11 +138,11 @@ function $v_TreeNode(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("label" in $proto) && !("children" in $proto) ? o1 : $ownKeys(o1);
     if ("label" in (h10 as object)) {
       const v2 = o1["label"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/label", sp, "/properties/label/type")) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/label", sp, 1)) return false; }
     }
     if ("children" in (h10 as object)) {
       const v3 = o1["children"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/children", sp, "/properties/children/type")) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/children", sp, 1)) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
