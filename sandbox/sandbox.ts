@@ -9,13 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { Kysely } from "kysely";
 import { basePath } from "workforce-scheduling-api";
-import {
-  type Authenticate,
-  checkListen,
-  type Handlers,
-  listenError,
-  reachableOrigin,
-} from "workforce-scheduling-api/server";
+import type { Authenticate, Handlers } from "workforce-scheduling-api/server";
 import type { SandboxLogger } from "./logging.js";
 import { checkSeed, readSeedFile } from "./seed/load-seed.js";
 import { DEMO_SEED, type Seed, seedKeys } from "./seed/seed.js";
@@ -120,10 +114,11 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const { schema, kept } = schemaFor(location, options.schema);
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 0;
-  await checkListen(host, port);
-  // the server's modules load while the database opens (Fastify and its plugins: optional peers)
+  // the server's modules (Fastify and its plugins: optional peers) load while the port is checked
+  // and the database opens; `openSandbox`, which serves no HTTP, never loads them
   const serverModule = requirePeer("fastify", () => import("./server.js"));
   serverModule.catch(() => undefined);
+  await (await serverModule).checkListen(host, port);
   // a new data directory is made whole, migrated and seeded, before it takes its place
   let seededNew = false;
   const progress = options.onProgress;
@@ -133,13 +128,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const { engine, release } = await acquireEngine(location, { prepare, ...timeout, ...(progress ? { progress } : {}) });
   let served: Served | undefined;
   try {
-    const { buildSandboxServer } = await serverModule;
+    const parts = await serverModule;
     const loaded = (await prepareSchema(engine.upkeep, schema, seed, progress)) || seededNew;
     const db = engine.db.withSchema(schema);
     const upkeep = engine.upkeep.withSchema(schema);
     const seeded = loaded || (await loadedFrom(db, seed));
     const budgets = new CompanyBudgets(budgetFor(timeout.timeout ?? DEFAULT_TIMEOUT_MS));
-    const live = await serve(buildSandboxServer, { db, upkeep, budgets, seed, seeded, host, port, options });
+    const live = await serve(parts, { db, upkeep, budgets, seed, seeded, host, port, options });
     served = live;
     const stopServingResets = serveResetsOf(location, schema, live);
     return sandboxOf(live, { seed, seeded, schema, kept, engine, release, stopServingResets }, options);
@@ -215,7 +210,7 @@ interface ServeInput {
 
 /** Builds the sandbox's server over its schema and listens; one that cannot listen is closed. */
 async function serve(
-  buildSandboxServer: typeof import("./server.js")["buildSandboxServer"],
+  { buildSandboxServer, listenError, reachableOrigin }: typeof import("./server.js"),
   { db, upkeep, budgets, seed, seeded, host, port, options }: ServeInput,
 ): Promise<Served> {
   let fileUrl = options.fileUrl ?? "";

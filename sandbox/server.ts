@@ -19,6 +19,10 @@ import {
   registerDocs,
 } from "workforce-scheduling-api/server";
 import document from "workforce-scheduling-api/spec" with { type: "json" };
+
+// how the server listens, for createSandbox, which loads this module only when it serves HTTP
+export { checkListen, listenError, reachableOrigin } from "workforce-scheduling-api/server";
+
 import type { SandboxLogger } from "./logging.js";
 import type { SeedKey } from "./seed/seed.js";
 import type { SharedSandbox } from "./service/budget.js";
