@@ -95,14 +95,21 @@ function problemOf(text: string): LoggedProblem | undefined {
 /**
  * An onResponse hook logging one line per request: method, path, status and time, then, for a
  * problem, its type and detail (also as the line's `problem` field, for tools reading JSON lines),
- * and the preferences of its Prefer header that were not honoured (RFC 7240 has them ignored; the
- * line says so, and lists them as its `prefer.ignored` field).
+ * and, for an answer that is no problem, the preferences of its Prefer header that were not
+ * honoured (RFC 7240 has them ignored; the line says so, and lists them as its `prefer.ignored`
+ * field).
  */
 export function logRequestLine(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   const line = `${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
   const prefer = request.headers.prefer;
-  const ignored = prefer === undefined ? [] : ignoredPreferences(prefer, reply.getHeader(PREFERENCE_APPLIED));
-  logLine(request.log, line, answeredProblems.get(reply), ignored);
+  const problem = answeredProblems.get(reply);
+  // a refused request had no preference applied or ignored: its problem says why (and may quote
+  // the preference that made it, which the line then holds once)
+  const ignored =
+    prefer === undefined || problem !== undefined
+      ? []
+      : ignoredPreferences(prefer, reply.getHeader(PREFERENCE_APPLIED));
+  logLine(request.log, line, problem, ignored);
   done();
 }
 
