@@ -67,8 +67,9 @@ export default defineConfig({
     // the releases through a registry build the package four times: \`npm run test:release\` runs
     // them (vitest.release.config.ts), and CI runs it beside \`npm test\`
     exclude: [...configDefaults.exclude, "test/release/registry.test.ts"],
-    // the generator's commands, which some tests run as processes, built from src/ once
-    globalSetup: ["test/support/global-setup.ts"],
+    // the generator's commands, which some tests run as processes, built from src/ once; the
+    // PostgreSQL server the suites that only connect to one share, started once
+    globalSetup: ["test/support/global-setup.ts", "test/support/postgres-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
