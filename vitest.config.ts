@@ -11,6 +11,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * short and the longest to run, and started last they leave one worker alone at the end.
  */
 const LONGEST_FIRST = [
+  "package/package-types",
+  "package/package-pages",
+  "package/package-runtime",
   "package/package",
   "sandbox/citus",
   "sandbox/citus-faults",
