@@ -11,12 +11,16 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * short and the longest to run, and started last they leave one worker alone at the end.
  */
 const LONGEST_FIRST = [
+  "package/package-types",
+  "package/package-pages",
+  "package/package-runtime",
   "package/package",
   "sandbox/citus",
   "sandbox/citus-faults",
   "corpus/stripe",
   "corpus/openai",
-  "sandbox/first-start",
+  "sandbox/first-start-sigkill",
+  "sandbox/first-start-sigint",
   "corpus/discord",
   "corpus/others",
   "corpus/behaviour",
@@ -67,8 +71,9 @@ export default defineConfig({
     // the releases through a registry build the package four times: \`npm run test:release\` runs
     // them (vitest.release.config.ts), and CI runs it beside \`npm test\`
     exclude: [...configDefaults.exclude, "test/release/registry.test.ts"],
-    // the generator's commands, which some tests run as processes, built from src/ once
-    globalSetup: ["test/support/global-setup.ts"],
+    // the generator's commands, which some tests run as processes, built from src/ once; the
+    // PostgreSQL server the suites that only connect to one share, started once
+    globalSetup: ["test/support/global-setup.ts", "test/support/postgres-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -5,23 +5,23 @@
  */
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../sandbox/index.js";
 import { createEvent } from "../../sandbox/service/events.js";
 import { createVenue } from "../../sandbox/service/venues.js";
 import { markDistributed } from "../../sandbox/store/citus.js";
 import type { Database } from "../../sandbox/store/database.js";
-import { type PostgresServer, postgresAvailable, startPostgres } from "../support/postgres.js";
+import { postgresAvailable } from "../support/postgres.js";
+import { sharedPostgres } from "../support/shared-postgres.js";
 import { describeSandbox, NOW } from "./behaviour.js";
 
 const available = postgresAvailable("sandbox suites on PostgreSQL");
-let server: PostgresServer | undefined;
+let server: { url: string } | undefined;
 
 if (available) {
   beforeAll(async () => {
-    server = await startPostgres();
-  }, 60_000);
-  afterAll(() => server?.stop());
+    server = await sharedPostgres();
+  }, 120_000);
   describeSandbox("PostgreSQL", () => createSandbox({ database: server?.url ?? "", now: () => NOW }));
   describe("opening PostgreSQL", () => {
     it("names a database or a user the server does not have, in one line", async () => {

@@ -13,7 +13,8 @@ import type { Database } from "../../sandbox/store/database.js";
 import { type Engine, openEngine, parseLocation } from "../../sandbox/store/engine.js";
 import { MOST_NAMED, preparingPool, StatementNames } from "../../sandbox/store/prepared-statements.js";
 import { statement } from "../../sandbox/store/statements.js";
-import { type PostgresServer, postgresAvailable, startPostgres } from "../support/postgres.js";
+import { postgresAvailable } from "../support/postgres.js";
+import { sharedPostgres } from "../support/shared-postgres.js";
 
 describe("StatementNames", () => {
   it("names a text the second time it runs, by its SHA-1, and the same way in every pool", () => {
@@ -123,12 +124,11 @@ describe("named statements on PostgreSQL (a pool of connections)", () => {
     it.skip("needs PostgreSQL: see the message above", () => undefined);
     return;
   }
-  let server: PostgresServer | undefined;
+  let server: { url: string } | undefined;
   runsNamedStatements(async () => {
-    server = await startPostgres();
+    server = await sharedPostgres();
     return openEngine(parseLocation(server.url));
   }, "several");
-  afterAll(() => server?.stop());
 
   it("hands each connection over as one object, checkout after checkout", async () => {
     const pool = new pg.Pool({ connectionString: server?.url, max: 1 });

@@ -11,8 +11,10 @@
  * machine a start takes twice as long as on a quiet one); each round then waits for the event that
  * opens its phase and stops the process a fraction of the phase's length after it: 2 moments of
  * starting, 4 of making, 3 of opening and the moment it listens, for each signal (20 rounds, and
- * the one measured, stopped by SIGINT once it listens). SANDBOX_SWEEP_STEPS=n sets n moments in
- * each of the first three phases (SANDBOX_SWEEP_STEPS=10: 63 rounds).
+ * one measured per signal, stopped by that signal once it listens). SANDBOX_SWEEP_STEPS=n sets n
+ * moments in each of the first three phases (SANDBOX_SWEEP_STEPS=10: 64 rounds). Each signal's sweep
+ * is a test file of its own (./first-start-sigkill.test.ts, ./first-start-sigint.test.ts), so that
+ * the two can run at once in different workers.
  *
  * What a next start does depends only on what a stop left: a whole directory (opened as it is), or
  * none, with or without partial folders beside it (a new one is made; the partial folders are
@@ -75,31 +77,38 @@ interface Round {
   others?: readonly string[];
 }
 
-let root: string | undefined;
+/** the first starts running now (stopped by SIGKILL after the file, should a round fail midway) */
 const children = new Set<ChildProcess>();
-afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
-  if (root !== undefined) await rm(root, { recursive: true, force: true });
-});
 
-it("leaves a directory the next start opens with the whole seed, wherever SIGKILL or SIGINT stops the first start", async () => {
+/** The sweep of one signal, as one test: the measured start, then a round at every moment of each phase. */
+export function describeFirstStartSweep(signal: Round["signal"]): void {
+  let root: string | undefined;
+  afterAll(async () => {
+    for (const child of children) child.kill("SIGKILL");
+    if (root !== undefined) await rm(root, { recursive: true, force: true });
+  });
+  it(`leaves a directory the next start opens with the whole seed, wherever ${signal} stops the first start`, async () => {
+    root = await makeTempDir("sandbox-first-start");
+    await sweep(signal, root);
+  }, 300_000);
+}
+
+async function sweep(signal: Round["signal"], root: string): Promise<void> {
   const started = { time: performance.now(), cpu: process.cpuUsage() };
-  root = await makeTempDir("sandbox-first-start");
   // the prepared image, made here when this machine has none yet (a fresh checkout): every start
   // measured and stopped then loads it, as every start after a machine's first does
   await (await createSandbox()).close();
   // one start run to its end: how long each phase lasts here, now; then stopped as a round would be
-  const measured: Round = { signal: "SIGINT", phase: "listening", after: 0, dir: join(root, "measured", "data") };
+  const measured: Round = { signal, phase: "listening", after: 0, dir: join(root, "measured", "data") };
   const timeline = await stopFirstStart(measured, (opened) => opened.listening + 200);
   const length = (phase: Phase): number =>
     phase === "listening" ? 0 : timeline[PHASES[PHASES.indexOf(phase) + 1] as Phase] - timeline[phase];
   const rounds: Round[] = [measured];
-  for (const signal of ["SIGKILL", "SIGINT"] as const)
-    for (const phase of PHASES)
-      for (let k = 0; k < MOMENTS[phase]; k++) {
-        const after = Math.round((length(phase) * k) / MOMENTS[phase]);
-        rounds.push({ signal, phase, after, dir: join(root, `${signal}-${phase}-${k}`, "data") });
-      }
+  for (const phase of PHASES)
+    for (let k = 0; k < MOMENTS[phase]; k++) {
+      const after = Math.round((length(phase) * k) / MOMENTS[phase]);
+      rounds.push({ signal, phase, after, dir: join(root, `${signal}-${phase}-${k}`, "data") });
+    }
   let next = 1;
   const worker = async (): Promise<void> => {
     for (let round = rounds[next++]; round !== undefined; round = rounds[next++])
@@ -108,8 +117,8 @@ it("leaves a directory the next start opens with the whole seed, wherever SIGKIL
   await Promise.all(Array.from({ length: AT_ONCE }, worker));
   for (const round of rounds) if (needsNextStart(round, rounds)) await nextStart(round);
   const cpu = process.cpuUsage(started.cpu);
-  const figures = summary(rounds, timeline, performance.now() - started.time, (cpu.user + cpu.system) / 1000);
-  process.stdout.write(`first-start sweep: ${JSON.stringify(figures)}\n`);
+  const figures = summary(signal, rounds, timeline, performance.now() - started.time, (cpu.user + cpu.system) / 1000);
+  process.stdout.write(`first-start sweep, ${signal}: ${JSON.stringify(figures)}\n`);
   const opened = rounds.filter((round) => round.opened !== undefined);
   expect(opened.filter((round) => round.opened !== true || round.partialsAfter !== 0)).toEqual([]);
   expect(rounds.filter((round) => round.left === undefined || (round.others ?? []).length > 0)).toEqual([]);
@@ -118,12 +127,10 @@ it("leaves a directory the next start opens with the whole seed, wherever SIGKIL
   const states = (of: readonly Round[]) => new Set(of.map(leftover));
   expect(states(opened)).toEqual(states(rounds));
   // the stops reached every phase: a stop while making leaves a partial folder, once listening a whole directory
-  for (const signal of ["SIGKILL", "SIGINT"]) {
-    const of = rounds.filter((round) => round.signal === signal && round !== measured);
-    expect(of.filter((round) => round.phase === "making" && (round.partials ?? 0) > 0).length).toBeGreaterThan(0);
-    expect(of.filter((round) => round.phase === "listening" && round.left === "whole").length).toBeGreaterThan(0);
-  }
-}, 300_000);
+  const of = rounds.filter((round) => round !== measured);
+  expect(of.filter((round) => round.phase === "making" && (round.partials ?? 0) > 0).length).toBeGreaterThan(0);
+  expect(of.filter((round) => round.phase === "listening" && round.left === "whole").length).toBeGreaterThan(0);
+}
 
 /**
  * Spawns the first start on an empty DATA_DIR, watches when each phase opens, and sends the round's
@@ -223,22 +230,23 @@ function needsNextStart(round: Round, rounds: readonly Round[]): boolean {
   return rounds.find((other) => other.left !== undefined && leftover(other) === leftover(round)) === round;
 }
 
-/** The sweep's figures: the phases' moments, where the stops landed by signal, and what it cost. */
-function summary(rounds: readonly Round[], timeline: Timeline, wallMs: number, cpuMs: number): Record<string, unknown> {
-  const by = (signal: string) => {
-    const of = rounds.filter((round) => round.signal === signal);
-    return {
-      absent: of.filter((round) => round.left === "absent").length,
-      absentWithPartial: of.filter((round) => round.left === "absent" && (round.partials ?? 0) > 0).length,
-      whole: of.filter((round) => round.left === "whole").length,
-      afterListening: of.filter((round) => round.listened).length,
-      nextStartOpened: of.filter((round) => round.opened).length,
-    };
-  };
+/** The sweep's figures: the phases' moments, where the signal's stops landed, and what it cost. */
+function summary(
+  signal: Round["signal"],
+  rounds: readonly Round[],
+  timeline: Timeline,
+  wallMs: number,
+  cpuMs: number,
+): Record<string, unknown> {
   return {
     phasesOpenedAtMs: Object.fromEntries(PHASES.map((phase) => [phase, Math.round(timeline[phase])])),
-    SIGKILL: by("SIGKILL"),
-    SIGINT: by("SIGINT"),
+    [signal]: {
+      absent: rounds.filter((round) => round.left === "absent").length,
+      absentWithPartial: rounds.filter((round) => round.left === "absent" && (round.partials ?? 0) > 0).length,
+      whole: rounds.filter((round) => round.left === "whole").length,
+      afterListening: rounds.filter((round) => round.listened).length,
+      nextStartOpened: rounds.filter((round) => round.opened).length,
+    },
     wallSeconds: Math.round(wallMs / 100) / 10,
     testProcessCpuSeconds: Math.round(cpuMs / 100) / 10,
   };
