@@ -19,7 +19,14 @@ import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
 import type { Database } from "./store/database.js";
 import { DirectoryInUseError } from "./store/directory-lock.js";
-import { type DatabaseLocation, DEFAULT_TIMEOUT_MS, parseLocation, peerError, requirePeer } from "./store/engine.js";
+import {
+  type DatabaseLocation,
+  DEFAULT_TIMEOUT_MS,
+  loadDriver,
+  parseLocation,
+  peerError,
+  requirePeer,
+} from "./store/engine.js";
 import { acquireEngine } from "./store/engines.js";
 import { requestReset, serveResets } from "./store/lock-channel.js";
 import { dropSchema, isCurrent, migrate, SCHEMA_NAME } from "./store/migrations.js";
@@ -118,6 +125,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // and the database opens; `openSandbox`, which serves no HTTP, never loads them
   const serverModule = requirePeer("fastify", () => import("./server.js"));
   serverModule.catch(() => undefined);
+  // a missing driver is named first, as a missing Fastify would be after it
+  await loadDriver(location);
   await (await serverModule).checkListen(host, port);
   // a new data directory is made whole, migrated and seeded, before it takes its place
   let seededNew = false;

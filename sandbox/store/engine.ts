@@ -452,6 +452,15 @@ function hearConnectionErrors(pool: import("pg").Pool): void {
 }
 
 /**
+ * Loads the driver `location` needs (`pg` for a PostgreSQL server, PGlite otherwise), so that a
+ * missing one is named before anything else is loaded or opened.
+ */
+export async function loadDriver(location: DatabaseLocation): Promise<void> {
+  if (location.kind === "postgres") await requirePeer("pg", () => import("pg"));
+  else await requirePeer("@electric-sql/pglite", () => import("@electric-sql/pglite"));
+}
+
+/**
  * Loads an optional peer dependency (or a module that imports some), or says in one line which
  * package to install: the one Node could not find (`@fastify/multipart`, loading the server's
  * modules), else `name`.
