@@ -312,7 +312,7 @@ describe("mock answers of operations whose inline response schemas are written t
 
 describe("the mock answer of an operation that declares no response (OpenAPI 3.1)", () => {
   it("is 204, which the server sends unchecked, and one with only an error response answers none", async () => {
-    const { buildMockAnswers } = await import("../../src/emit/server/mock-answers.js");
+    const { buildMockAnswers } = await import("../../src/mock/answers.js");
     const { buildModel, loadSpec } = await import("../../src/index.js");
     const text = JSON.stringify({
       openapi: "3.1.0",
