@@ -5,12 +5,12 @@
  * valid data for the answers that are not examples, which is what deciding to keep both rests on.
  */
 import { sample as openapiSample } from "openapi-sampler";
-import { buildMockAnswers, guidedSample, mockValidatorNames } from "../src/emit/server/mock-answers.js";
-import { SchemaSource } from "../src/emit/server/mock-schema.js";
-import { loadValidators } from "../src/emit/server/mock-validators.js";
 import { compileModelValidators } from "../src/emit/validators/compile-model.js";
 import { buildModel, loadSpec } from "../src/index.js";
 import { resolvePointer } from "../src/json-pointer.js";
+import { buildMockAnswers, guidedSample, mockValidatorNames } from "../src/mock/answers.js";
+import { SchemaSource } from "../src/mock/schema.js";
+import { loadValidators } from "../src/mock/validators.js";
 import { dialectRules, openApiDialect } from "../src/schema/dialect.js";
 
 const alone = process.argv.includes("--alone");

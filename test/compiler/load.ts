@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
-import { loadValidators } from "../../src/emit/server/mock-validators.js";
+import { loadValidators } from "../../src/mock/validators.js";
 import { stripTypes } from "./strip-types.js";
 
 /** The shape every generated validator function has. */

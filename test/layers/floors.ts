@@ -28,6 +28,8 @@ export const FLOORS: readonly (readonly string[])[] = [
   // the document read, then modelled
   ["src/load"],
   ["src/model"],
+  // the mock's data, built from a schema and judged by the generated validators
+  ["src/mock"],
   // the paging rules (`--paging`): configuration that the emitters' settings, the pipeline and the
   // command read, beside the query emitter that applies them
   ["src/emit/query/paging.ts"],

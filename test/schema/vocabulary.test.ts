@@ -11,10 +11,10 @@ import { describe, expect, it } from "vitest";
 import { compileValidators, type ValidatorEntry } from "../../src/compiler/index.js";
 import { META_SCHEMA_PREFIX, META_SCHEMAS } from "../../src/compiler/registry/meta-schemas.js";
 import { appliedSubschemas, definitionSubschemas } from "../../src/compiler/registry/subschemas.js";
-import { guidedSample } from "../../src/emit/server/mock-answers.js";
-import { mergeAllOf } from "../../src/emit/server/mock-merge.js";
-import { SchemaSource } from "../../src/emit/server/mock-schema.js";
-import { loadValidators } from "../../src/emit/server/mock-validators.js";
+import { guidedSample } from "../../src/mock/answers.js";
+import { mergeAllOf } from "../../src/mock/merge.js";
+import { SchemaSource } from "../../src/mock/schema.js";
+import { loadValidators } from "../../src/mock/validators.js";
 import { dialectRules } from "../../src/schema/dialect.js";
 import { type KeywordEntry, keywordEntry, keywordsWhere, VOCABULARY } from "../../src/schema/vocabulary.js";
 import { baseDocument, diffDocuments, type Json, rulesOf, set } from "../diff/support.js";
@@ -295,12 +295,12 @@ describe("the mock honours every bound of the vocabulary", () => {
     const stricter = keywordEntry(keyword)?.bound?.side === "lower" ? 3 : 1;
     expect(
       mergeAllOf(merged(keyword), source)[keyword],
-      `the mock's allOf merge keeps a looser \`${keyword}\`: src/emit/server/mock-merge.ts merges the vocabulary's bounds`,
+      `the mock's allOf merge keeps a looser \`${keyword}\`: src/mock/merge.ts merges the vocabulary's bounds`,
     ).toBe(stricter);
     const sample = guidedSample({ $ref: `#/components/schemas/${keyword}` }, source, validator(keyword));
     expect(
       sample === undefined ? false : validator(keyword)?.(sample.value).valid,
-      `the mock builds no data within \`${keyword}\`: src/emit/server/mock-typed.ts builds each type's data`,
+      `the mock builds no data within \`${keyword}\`: src/mock/typed.ts builds each type's data`,
     ).toBe(true);
   });
 
@@ -310,7 +310,7 @@ describe("the mock honours every bound of the vocabulary", () => {
     const instance = keywordEntry(keyword)?.instance;
     expect(
       sample === undefined ? undefined : jsonType(sample.value),
-      `the mock does not build a schema with \`${keyword}\` and no type as a ${instance}: src/emit/server/mock-sample.ts infers the type from the vocabulary`,
+      `the mock does not build a schema with \`${keyword}\` and no type as a ${instance}: src/mock/sample.ts infers the type from the vocabulary`,
     ).toBe(instance);
     expect(validator(name)?.(sample?.value).valid).toBe(true);
   });

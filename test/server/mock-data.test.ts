@@ -8,9 +8,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { compileValidators, type ValidatorEntry } from "../../src/compiler/index.js";
-import { sampleData } from "../../src/emit/server/mock-answers.js";
-import { SchemaSource } from "../../src/emit/server/mock-schema.js";
-import { loadValidators } from "../../src/emit/server/mock-validators.js";
+import { sampleData } from "../../src/mock/answers.js";
+import { SchemaSource } from "../../src/mock/schema.js";
+import { loadValidators } from "../../src/mock/validators.js";
 import { dialectRules } from "../../src/schema/dialect.js";
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -204,7 +204,7 @@ describe("mock answers from the spec's examples", () => {
 
 describe("mock answers of operations that answer with the same schema", () => {
   it("build the data once, and each operation takes it only once its own validator accepts it", async () => {
-    const { buildMockAnswers } = await import("../../src/emit/server/mock-answers.js");
+    const { buildMockAnswers } = await import("../../src/mock/answers.js");
     const { buildModel, loadSpec } = await import("../../src/index.js");
     const { makeTempDir } = await import("../support/paths.js");
     const { writeFile } = await import("node:fs/promises");
@@ -268,7 +268,7 @@ describe("mock answers of operations that answer with the same schema", () => {
 
 describe("mock answers of operations whose inline response schemas are written the same", () => {
   it("share the data too, each operation checking it with its own validator", async () => {
-    const { buildMockAnswers, mockValidatorNames } = await import("../../src/emit/server/mock-answers.js");
+    const { buildMockAnswers, mockValidatorNames } = await import("../../src/mock/answers.js");
     const { compileModelValidators } = await import("../../src/emit/validators/compile-model.js");
     const { buildModel, loadSpec } = await import("../../src/index.js");
     const { makeTempDir } = await import("../support/paths.js");
@@ -312,7 +312,7 @@ describe("mock answers of operations whose inline response schemas are written t
 
 describe("the mock answer of an operation that declares no response (OpenAPI 3.1)", () => {
   it("is 204, which the server sends unchecked, and one with only an error response answers none", async () => {
-    const { buildMockAnswers } = await import("../../src/emit/server/mock-answers.js");
+    const { buildMockAnswers } = await import("../../src/mock/answers.js");
     const { buildModel, loadSpec } = await import("../../src/index.js");
     const text = JSON.stringify({
       openapi: "3.1.0",

@@ -1,7 +1,7 @@
+import { buildMockAnswers, mockValidatorNames } from "../../mock/answers.js";
+import { loadValidators } from "../../mock/validators.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { wrap } from "./emit-server.js";
-import { buildMockAnswers, mockValidatorNames } from "./mock-answers.js";
-import { loadValidators } from "./mock-validators.js";
 
 /**
  * generated/server/mock.ts: the mock handlers, each answering its operation's first 2xx response

@@ -8,7 +8,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { SchemaSource } from "../../../src/emit/server/mock-schema.js";
+import { SchemaSource } from "../../../src/mock/schema.js";
 import type { ApiModel, OperationModel } from "../../../src/model/types.js";
 import { dialectRules, openApiDialect } from "../../../src/schema/dialect.js";
 import { startMockProcess } from "../../support/mock-process.js";

@@ -6,13 +6,13 @@
  * operation takes.
  */
 import { sample as openapiSample } from "openapi-sampler";
-import { exampleValues, guidedSample } from "../../../src/emit/server/mock-answers.js";
-import { Choices } from "../../../src/emit/server/mock-choices.js";
-import { SampleBuilder } from "../../../src/emit/server/mock-sample.js";
-import type { SchemaSource } from "../../../src/emit/server/mock-schema.js";
-import type { LoadedValidator } from "../../../src/emit/server/mock-validators.js";
 import { resolvePointer } from "../../../src/json-pointer.js";
 import { isRecord } from "../../../src/json-value.js";
+import { exampleValues, guidedSample } from "../../../src/mock/answers.js";
+import { Choices } from "../../../src/mock/choices.js";
+import { SampleBuilder } from "../../../src/mock/sample.js";
+import type { SchemaSource } from "../../../src/mock/schema.js";
+import type { LoadedValidator } from "../../../src/mock/validators.js";
 import type { BodyContentModel, OperationModel, ParameterModel } from "../../../src/model/types.js";
 
 /** A generated validator, as the validators module exports it. */

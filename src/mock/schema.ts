@@ -1,8 +1,8 @@
-import { isRecord } from "../../json-value.js";
-import { type DialectRules, ownKeywordsApply } from "../../schema/dialect.js";
-import { readDiscriminator } from "../../schema/discriminator.js";
-import { isMarked } from "../../schema/read-write.js";
-import { type DocumentPlace, documentTree, type SchemaTree } from "../../schema/tree.js";
+import { isRecord } from "../json-value.js";
+import { type DialectRules, ownKeywordsApply } from "../schema/dialect.js";
+import { readDiscriminator } from "../schema/discriminator.js";
+import { isMarked } from "../schema/read-write.js";
+import { type DocumentPlace, documentTree, type SchemaTree } from "../schema/tree.js";
 
 type Schema = Record<string, unknown>;
 

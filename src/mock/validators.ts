@@ -1,5 +1,5 @@
-import * as helpers from "../../../runtime/validators/helpers/index.js";
-import type { ValidationError } from "../../../runtime/validators/types.js";
+import * as helpers from "../../runtime/validators/helpers/index.js";
+import type { ValidationError } from "../../runtime/validators/types.js";
 
 /** A generated validator, as loaded at generation time. */
 export type LoadedValidator = (

@@ -1,6 +1,6 @@
-import { isRecord } from "../../json-value.js";
-import { boundKeywords } from "../../schema/vocabulary.js";
-import type { SchemaSource } from "./mock-schema.js";
+import { isRecord } from "../json-value.js";
+import { boundKeywords } from "../schema/vocabulary.js";
+import type { SchemaSource } from "./schema.js";
 
 type Schema = Record<string, unknown>;
 

@@ -1,12 +1,13 @@
 import { sample as openapiSample } from "openapi-sampler";
-import { resolvePointer } from "../../json-pointer.js";
-import { isRecord } from "../../json-value.js";
-import type { ApiModel, BodyContentModel, OperationModel } from "../../model/types.js";
-import { dialectRules, openApiDialect } from "../../schema/dialect.js";
-import { Choices } from "./mock-choices.js";
-import { type Sample, SampleBuilder } from "./mock-sample.js";
-import { SchemaSource } from "./mock-schema.js";
-import type { LoadedValidator } from "./mock-validators.js";
+import { resolvePointer } from "../json-pointer.js";
+import { isRecord } from "../json-value.js";
+import type { ApiModel, BodyContentModel, OperationModel } from "../model/types.js";
+import { dialectRules, openApiDialect } from "../schema/dialect.js";
+import { Choices } from "./choices.js";
+import type { Sample } from "./context.js";
+import { SampleBuilder } from "./sample.js";
+import { SchemaSource } from "./schema.js";
+import type { LoadedValidator } from "./validators.js";
 
 /** The mock answer of one operation, as data for `mock.ts`. */
 export interface MockAnswerData {

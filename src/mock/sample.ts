@@ -1,26 +1,11 @@
-import { escapePointerSegment } from "../../json-pointer.js";
-import { isRecord } from "../../json-value.js";
-import { isNullable } from "../../schema/dialect.js";
-import { keywordsWhere } from "../../schema/vocabulary.js";
-import type { Choices } from "./mock-choices.js";
-import { mergeAllOf } from "./mock-merge.js";
-import type { SchemaSource } from "./mock-schema.js";
-import { sampleArray, sampleNumber, sampleObject, sampleString } from "./mock-typed.js";
-
-/** A built value (wrapped, as null and false are values too). */
-export interface Sample {
-  readonly value: unknown;
-}
-
-/** Builds samples of subschemas: what the per-type builders call back into. */
-export interface SampleContext {
-  readonly source: SchemaSource;
-  readonly choices: Choices;
-  /** a sample of a subschema at an instance path, one level deeper; undefined when none can be built */
-  sample(schema: unknown, path: string, depth: number): Sample | undefined;
-  /** near the top: optional properties and one array item may be included; deeper: only what is required */
-  full(depth: number): boolean;
-}
+import { isRecord } from "../json-value.js";
+import { isNullable } from "../schema/dialect.js";
+import { keywordsWhere } from "../schema/vocabulary.js";
+import type { Choices } from "./choices.js";
+import type { Sample, SampleContext } from "./context.js";
+import { mergeAllOf } from "./merge.js";
+import type { SchemaSource } from "./schema.js";
+import { sampleArray, sampleNumber, sampleObject, sampleString } from "./typed.js";
 
 /** Nesting deeper than this is not built: a schema that requires it gets no sample. */
 const MAX_DEPTH = 10;
@@ -149,11 +134,6 @@ export class SampleBuilder implements SampleContext {
     const order = ["null", "boolean", "integer", "number", "string", "array", "object"];
     return typeof first === "string" && order.includes(first) ? order.indexOf(first) : order.length;
   }
-}
-
-/** The instance path of a child: "/a" + "b" → "/a/b". */
-export function childPath(path: string, key: string | number): string {
-  return `${path}/${escapePointerSegment(key)}`;
 }
 
 /**

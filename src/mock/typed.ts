@@ -1,9 +1,9 @@
-import { isRecord } from "../../json-value.js";
-import { type DialectRules, exclusiveFlag } from "../../schema/dialect.js";
-import type { Choices } from "./mock-choices.js";
-import { formatSample } from "./mock-formats.js";
-import { samplePattern } from "./mock-pattern.js";
-import { childPath, type Sample, type SampleContext } from "./mock-sample.js";
+import { isRecord } from "../json-value.js";
+import { type DialectRules, exclusiveFlag } from "../schema/dialect.js";
+import type { Choices } from "./choices.js";
+import { childPath, type Sample, type SampleContext } from "./context.js";
+import { formatSample } from "./formats.js";
+import { samplePattern } from "./pattern.js";
 
 type Schema = Record<string, unknown>;
 
