@@ -121,11 +121,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const { schema, kept } = schemaFor(location, options.schema);
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? 0;
-  // the server's modules (Fastify and its plugins: optional peers) load while the port is checked
-  // and the database opens; `openSandbox`, which serves no HTTP, never loads them
+  // the server's modules (Fastify and its plugins: optional peers) load while the driver does; the
+  // port is checked with them before the database opens; `openSandbox`, which serves no HTTP,
+  // never loads them
   const serverModule = requirePeer("fastify", () => import("./server.js"));
   serverModule.catch(() => undefined);
-  // a missing driver is named first, as a missing Fastify would be after it
+  // a missing driver is named first, then a missing Fastify
   await loadDriver(location);
   await (await serverModule).checkListen(host, port);
   // a new data directory is made whole, migrated and seeded, before it takes its place
