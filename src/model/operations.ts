@@ -1,6 +1,7 @@
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { appendPointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
+import { PATH_ITEM_METHODS } from "../load/path-items.js";
 import type { Locate } from "../load/source-locator.js";
 import { buildRequestBody, buildResponses } from "./bodies.js";
 import { entriesAt, followRef, type Located, stringAt } from "./document-nodes.js";
@@ -13,18 +14,8 @@ import type { SchemaFacts } from "./schemas.js";
 import { buildSecurity } from "./security.js";
 import type { FixedMethod, HttpMethod } from "./types.js";
 
-/** The methods a Path Item names by a field of its own, in the order operations are read. */
-export const HTTP_METHODS: readonly FixedMethod[] = [
-  "get",
-  "put",
-  "post",
-  "delete",
-  "options",
-  "head",
-  "patch",
-  "trace",
-  "query",
-];
+/** The methods a Path Item names by a field of its own, in the order operations are read (the loader's list). */
+export const HTTP_METHODS: readonly FixedMethod[] = PATH_ITEM_METHODS;
 
 /**
  * The operations of a Path Item: those of its method fields, then those of its
