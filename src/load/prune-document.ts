@@ -10,7 +10,7 @@ import { appendPointer, escapePointerSegment, pointerSegments, resolvePointer } 
 import { isRecord } from "../json-value.js";
 import type { OpenApiVersion } from "../schema/dialect.js";
 import type { PendingRemoval } from "./operation-filter.js";
-import { resolvePathItem } from "./path-items.js";
+import { removeOperation, resolvePathItem } from "./path-items.js";
 
 /** How many rounds of copying references into removed parts are made before giving up (a circle). */
 const ROUNDS = 32;
@@ -27,7 +27,7 @@ export function finishSelection(
   pruneComponents(document, version);
 }
 
-function removeFromPathItem(document: Record<string, unknown>, { map, key, methods }: PendingRemoval): void {
+function removeFromPathItem(document: Record<string, unknown>, { map, key, operations }: PendingRemoval): void {
   const entries = document[map];
   if (!isRecord(entries)) return;
   const item = entries[key];
@@ -35,7 +35,7 @@ function removeFromPathItem(document: Record<string, unknown>, { map, key, metho
   if (!isRecord(item) || resolved === undefined) return;
   const siblings = Object.fromEntries(Object.entries(item).filter(([name]) => name !== "$ref"));
   const copy: Record<string, unknown> = { ...structuredClone(resolved), ...siblings };
-  for (const method of methods) delete copy[method];
+  for (const at of operations) removeOperation(copy, at);
   entries[key] = copy;
 }
 

@@ -183,3 +183,55 @@ describe("operation filters", () => {
     expect(ids(generated.model)).toEqual(["listItems", "readAudit"]);
   });
 });
+
+/** An OpenAPI 3.2 document whose Path Items hold `query` and `additionalOperations` operations, one given by `$ref`. */
+const METHODS_32 = {
+  openapi: "3.2.0",
+  info: { title: "Methods", version: "1" },
+  paths: {
+    "/items": {
+      get: operation("listItems", ["items"]),
+      query: operation("searchItems", ["items"]),
+      additionalOperations: {
+        PURGE: operation("purgeItems", ["admin"]),
+        LINK: operation("linkItems", ["items"]),
+      },
+    },
+    "/cache": { $ref: "#/components/pathItems/Cache" },
+  },
+  components: {
+    schemas: { Item: { type: "object", properties: { id: { type: "string" } } } },
+    pathItems: {
+      Cache: {
+        get: operation("readCache", ["cache"]),
+        additionalOperations: { PURGE: operation("purgeCache", ["cache", "admin"]) },
+      },
+    },
+  },
+};
+
+describe("operation filters on the methods of additionalOperations", () => {
+  it("select them by operationId, tag and path as the fixed methods", async () => {
+    expect(ids((await load({ include: ["purgeItems"] }, METHODS_32)).model)).toEqual(["purgeItems"]);
+    expect(ids((await load({ include: ["tag:admin"] }, METHODS_32)).model)).toEqual(["purgeCache", "purgeItems"]);
+    expect(ids((await load({ include: ["path:/items"], exclude: ["tag:admin"] }, METHODS_32)).model)).toEqual([
+      "linkItems",
+      "listItems",
+      "searchItems",
+    ]);
+  });
+
+  it("take an operation left out from additionalOperations, the field with its last one", async () => {
+    const { loaded } = await load({ exclude: ["purgeItems", "purgeCache"] }, METHODS_32);
+    const paths = loaded.document.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths["/items"]?.additionalOperations ?? {})).toEqual(["LINK"]);
+    // a Path Item given by $ref is written in place without it
+    expect(paths["/cache"]).toEqual({ get: operation("readCache", ["cache"]) });
+  });
+
+  it("name the operationIds of additionalOperations among the nearest", async () => {
+    expect(await refusal({ include: ["purgeItem"] }, METHODS_32)).toEqual([
+      'OPERATION_FILTER_INVALID the operation filter "purgeItem" names no operation of the document; the nearest: purgeItems, purgeCache, linkItems',
+    ]);
+  });
+});
