@@ -65,4 +65,25 @@ describe("references into other files", () => {
       `REF_EXTERNAL_FAILED the $ref "./other.yaml#kinds" at ${join(folder, "openapi.yaml")}#/components/schemas/User/properties/box names the $anchor "kinds", which ${join(folder, "other.yaml")} does not declare: add "$anchor: kinds" to the schema meant, or refer to it by a JSON pointer`,
     ]);
   });
+
+  it("bundles an OpenAPI 3.2 document of several files, keeping its version", async () => {
+    const root = [
+      "openapi: 3.2.0",
+      'info: {title: t, version: "1"}',
+      "paths:",
+      "  /shapes:",
+      "    query:",
+      "      responses:",
+      "        '200': {$ref: './answers.yaml#/Shapes'}",
+    ].join("\n");
+    const answers =
+      "Shapes:\n  description: The shapes.\n  content:\n    application/json:\n      schema: {type: array}\n";
+    const { document, files } = await loadSpec(join(folder, "openapi.yaml"), root, async (file) => {
+      if (file !== join(folder, "answers.yaml")) throw new Error(`ENOENT: ${file}`);
+      return answers;
+    });
+    expect(document.openapi).toBe("3.2.0");
+    expect(files).toEqual([join(folder, "openapi.yaml"), join(folder, "answers.yaml")]);
+    expect(resolvePointer(document, "#/paths/~1shapes/query/responses/200/description")).toBe("The shapes.");
+  });
 });
