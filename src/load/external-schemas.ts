@@ -33,7 +33,7 @@ interface Target {
  */
 interface FoundRef {
   readonly holder: Record<string, unknown>;
-  /** "$ref", or the mapping's key */
+  /** "$ref", the mapping's key, or "defaultMapping" */
   readonly key: string;
   /** a mapping value: a string bundling leaves as written, so it is given the bundled pointer itself */
   readonly mapping: boolean;
@@ -133,8 +133,8 @@ function findRefs(file: string, document: unknown, componentNames: ReadonlySet<s
 }
 
 /**
- * The values of a schema's discriminator mapping that are references rather than component names,
- * each with its key and pointer. OpenAPI allows either; a value is read as a reference when no
+ * The values of a schema's discriminator mapping (and its `defaultMapping`) that are references
+ * rather than component names, each with its holder, key and pointer. OpenAPI allows either; a value is read as a reference when no
  * component schema has that name and it has a path's or a fragment's shape (`./Tea.yaml`,
  * `schemas/Tea.json`, `#/$defs/Tea`), as a reference in the file it is written in reads.
  */
@@ -143,13 +143,27 @@ function mappingRefs(
   at: string,
   componentNames: ReadonlySet<string>,
 ): { holder: Record<string, unknown>; key: string; ref: string; at: string }[] {
-  const mapping = isRecord(node.discriminator) ? node.discriminator.mapping : undefined;
-  if (!isRecord(mapping)) return [];
-  return Object.entries(mapping).flatMap(([key, ref]) =>
-    typeof ref === "string" && !componentNames.has(ref) && /[/#]|\.(ya?ml|json)$/i.test(ref)
-      ? [{ holder: mapping, key, ref, at: appendPointer(at, "discriminator", "mapping", key) }]
-      : [],
+  const discriminator = node.discriminator;
+  if (!isRecord(discriminator)) return [];
+  const isRef = (ref: unknown): ref is string =>
+    typeof ref === "string" && !componentNames.has(ref) && /[/#]|\.(ya?ml|json)$/i.test(ref);
+  const mapping = isRecord(discriminator.mapping) ? discriminator.mapping : {};
+  const mapped = Object.entries(mapping).flatMap(([key, ref]) =>
+    isRef(ref) ? [{ holder: mapping, key, ref, at: appendPointer(at, "discriminator", "mapping", key) }] : [],
   );
+  // `defaultMapping` (OpenAPI 3.2) is written as a mapping value is
+  const fallback = discriminator.defaultMapping;
+  return isRef(fallback)
+    ? [
+        ...mapped,
+        {
+          holder: discriminator,
+          key: "defaultMapping",
+          ref: fallback,
+          at: appendPointer(at, "discriminator", "defaultMapping"),
+        },
+      ]
+    : mapped;
 }
 
 /** The root's component schemas, by name. */

@@ -128,14 +128,15 @@ function walkReferences(
     if (key !== "example" && key !== "enum") walkReferences(child, appendPointer(at, key), visit);
 }
 
-/** Every discriminator mapping value under a node. */
+/** Every discriminator mapping value under a node, and every `defaultMapping`. */
 function walkMappings(node: unknown, visit: (value: string) => void): void {
   if (Array.isArray(node)) {
     for (const item of node) walkMappings(item, visit);
     return;
   }
   if (!isRecord(node)) return;
-  const mapping = isRecord(node.discriminator) ? node.discriminator.mapping : undefined;
-  if (isRecord(mapping)) for (const value of Object.values(mapping)) if (typeof value === "string") visit(value);
+  const discriminator = isRecord(node.discriminator) ? node.discriminator : {};
+  const mapping = isRecord(discriminator.mapping) ? Object.values(discriminator.mapping) : [];
+  for (const value of [...mapping, discriminator.defaultMapping]) if (typeof value === "string") visit(value);
   for (const [key, child] of Object.entries(node)) if (key !== "example" && key !== "enum") walkMappings(child, visit);
 }

@@ -86,4 +86,26 @@ describe("references into other files", () => {
     expect(files).toEqual([join(folder, "openapi.yaml"), join(folder, "answers.yaml")]);
     expect(resolvePointer(document, "#/paths/~1shapes/query/responses/200/description")).toBe("The shapes.");
   });
+
+  it("reads a defaultMapping that names a schema of another file, as a mapping value, into a component", async () => {
+    const root = [
+      "openapi: 3.2.0",
+      'info: {title: t, version: "1"}',
+      "components:",
+      "  schemas:",
+      "    Shape:",
+      "      anyOf: [{$ref: './shapes.yaml#/Circle'}]",
+      "      discriminator: {propertyName: kind, defaultMapping: './shapes.yaml#/Sketch'}",
+    ].join("\n");
+    const shapes = "Circle: {type: object, required: [kind]}\nSketch: {type: object, required: [strokes]}\n";
+    const { document } = await loadSpec(join(folder, "openapi.yaml"), root, async (file) => {
+      if (file !== join(folder, "shapes.yaml")) throw new Error(`ENOENT: ${file}`);
+      return shapes;
+    });
+    expect(resolvePointer(document, "#/components/schemas/Shape/discriminator")).toEqual({
+      propertyName: "kind",
+      defaultMapping: "#/components/schemas/Sketch",
+    });
+    expect(resolvePointer(document, "#/components/schemas/Sketch")).toEqual({ type: "object", required: ["strokes"] });
+  });
 });

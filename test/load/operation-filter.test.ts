@@ -234,4 +234,29 @@ describe("operation filters on the methods of additionalOperations", () => {
       'OPERATION_FILTER_INVALID the operation filter "purgeItem" names no operation of the document; the nearest: purgeItems, purgeCache, linkItems',
     ]);
   });
+
+  it("keep a schema that only a discriminator's defaultMapping names", async () => {
+    const document = structuredClone(METHODS_32) as unknown as {
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    document.components.schemas.Entry = {
+      anyOf: [{ $ref: "#/components/schemas/Item" }],
+      discriminator: { propertyName: "kind", defaultMapping: "Fallback" },
+    };
+    document.components.schemas.Fallback = { type: "object", required: ["raw"] };
+    const linked = document.paths["/items"]?.additionalOperations as Record<string, Record<string, unknown>>;
+    linked.LINK = operation("linkItems", ["items"], {
+      "200": {
+        description: "OK.",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Entry" } } },
+      },
+    });
+    const { loaded } = await load({ include: ["linkItems"] }, document);
+    expect(Object.keys((loaded.document.components as { schemas: object }).schemas)).toEqual([
+      "Item",
+      "Entry",
+      "Fallback",
+    ]);
+  });
 });
