@@ -19,7 +19,7 @@ const OPERATION_HANDLED: ReadonlySet<string> = new Set([
   "responses",
   "security",
 ]);
-const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set([...HTTP_METHODS, "parameters", "$ref"]);
+const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set([...HTTP_METHODS, "additionalOperations", "parameters", "$ref"]);
 
 /**
  * Operations removed and added, and every matched pair compared; each finding names its
