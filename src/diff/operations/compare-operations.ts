@@ -6,6 +6,7 @@ import type { Finding } from "../finding.js";
 import { compareResidual, rawPair } from "../residual.js";
 import { originsByPair } from "../schema/shared-comparisons.js";
 import { compareParameters } from "./compare-parameters.js";
+import { compareQuerystring } from "./compare-querystring.js";
 import { compareRequestBody } from "./compare-request-body.js";
 import { compareResponses } from "./compare-responses.js";
 import { compareSecurity } from "./compare-security.js";
@@ -76,6 +77,7 @@ function compareOperation(ctx: OperationContext, renamedSchemes: ReadonlyMap<str
     ...operationIdChange(ctx.before, ctx.after),
     ...compareSecurity(ctx, renamedSchemes),
     ...compareParameters(ctx),
+    ...compareQuerystring(ctx),
     ...compareRequestBody(ctx),
     ...compareResponses(ctx),
     ...residuals(ctx),

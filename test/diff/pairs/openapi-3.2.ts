@@ -1,13 +1,15 @@
 /**
  * One pair per change OpenAPI 3.2 brings to a comparison: `query` and `additionalOperations`
- * operations added or removed (webhooks' too), and a sequence's `itemSchema` narrowed or widened
- * (per direction, as a body's `schema` is).
+ * operations added or removed (webhooks' too), a sequence's `itemSchema` narrowed or widened (per
+ * direction, as a body's `schema` is), and the query string as one value (`in: querystring`)
+ * added, removed or changed.
  */
-import { type RulePair, want } from "../check-pairs.js";
+import { bothWays, type RulePair, want } from "../check-pairs.js";
 import { chain, type Json, set, without } from "../support.js";
 
 const VENUES = "#/paths/~1venues";
 const GET = "#/paths/~1venues~1{id}/get";
+const TYPE = "package-type-changed";
 
 /** The base document as OpenAPI 3.2, with the steps given applied. */
 const v32 = (...steps: ((document: Json) => Json)[]): ((document: Json) => Json) =>
@@ -26,6 +28,17 @@ const purge = { operationId: "purgeVenues", responses: { "204": { description: "
 const counts = (maximum: number) => ({
   "application/jsonl": {
     itemSchema: { type: "object", required: ["n"], properties: { n: { type: "integer", minimum: 0, maximum } } },
+  },
+});
+
+const filter = (mediaType: string, maximum: number, required = true) => ({
+  name: "filter",
+  in: "querystring",
+  required,
+  content: {
+    [mediaType]: {
+      schema: { type: "object", properties: { city: { type: "string" }, limit: { type: "integer", maximum } } },
+    },
   },
 });
 
@@ -64,5 +77,33 @@ export const openapi32Pairs: readonly RulePair[] = [
     head: set(`${VENUES}/post/requestBody/content`, counts(10)),
     forward: want("request-property-constraint-tightened", "breaking", "major"),
     reverse: want("request-property-constraint-loosened", "info", "minor"),
+  },
+  {
+    // the query string is one value or a list of parameters, never both: the base has no `q`
+    name: "a required querystring added",
+    base: v32((document) => without(document, `${GET}/parameters/1`)),
+    head: set(`${GET}/parameters/1`, filter("application/x-www-form-urlencoded", 50)),
+    forward: want("new-required-request-parameter", "breaking", "major", "package-export-added"),
+    reverse: want("request-parameter-removed", "warning", "major", "package-export-removed", TYPE),
+  },
+  {
+    name: "an optional querystring added",
+    base: v32((document) => without(document, `${GET}/parameters/1`)),
+    head: set(`${GET}/parameters/1`, filter("application/json", 50, false)),
+    forward: want("new-optional-request-parameter", "info", "minor", "package-export-added"),
+    reverse: want("request-parameter-removed", "warning", "major", "package-export-removed", TYPE),
+  },
+  {
+    name: "a querystring's content schema narrowed",
+    base: v32(set(`${GET}/parameters/1`, filter("application/x-www-form-urlencoded", 50))),
+    head: set(`${GET}/parameters/1`, filter("application/x-www-form-urlencoded", 20)),
+    forward: want("request-property-constraint-tightened", "breaking", "major"),
+    reverse: want("request-property-constraint-loosened", "info", "minor"),
+  },
+  {
+    name: "a querystring written as JSON, not as a form",
+    base: v32(set(`${GET}/parameters/1`, filter("application/x-www-form-urlencoded", 50))),
+    head: set(`${GET}/parameters/1`, filter("application/json", 50)),
+    ...bothWays(want("request-parameter-serialization-changed", "breaking", "major")),
   },
 ];
