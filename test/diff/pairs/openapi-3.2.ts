@@ -1,11 +1,11 @@
 /**
  * One pair per change OpenAPI 3.2 brings to a comparison: `query` and `additionalOperations`
  * operations added or removed (webhooks' too), a sequence's `itemSchema` narrowed or widened (per
- * direction, as a body's `schema` is), and the query string as one value (`in: querystring`)
- * added, removed or changed.
+ * direction, as a body's `schema` is), the query string as one value (`in: querystring`) added,
+ * removed or changed, and a discriminator's `defaultMapping` added, removed or pointed elsewhere.
  */
 import { bothWays, type RulePair, want } from "../check-pairs.js";
-import { chain, type Json, set, without } from "../support.js";
+import { chain, discriminated, type Json, PAYMENT_TAGS, set, without } from "../support.js";
 
 const VENUES = "#/paths/~1venues";
 const GET = "#/paths/~1venues~1{id}/get";
@@ -41,6 +41,14 @@ const filter = (mediaType: string, maximum: number, required = true) => ({
     },
   },
 });
+
+const PAYMENT = "#/components/schemas/Venue/properties/payment";
+const PAYMENT_IN = "#/components/schemas/VenueCreate/properties/payment";
+const withDefault = (pointer: string, target: string | undefined) =>
+  chain(
+    discriminated(pointer, "method", PAYMENT_TAGS),
+    target === undefined ? (document: Json) => document : set(`${pointer}/discriminator/defaultMapping`, target),
+  );
 
 export const openapi32Pairs: readonly RulePair[] = [
   {
@@ -105,5 +113,31 @@ export const openapi32Pairs: readonly RulePair[] = [
     base: v32(set(`${GET}/parameters/1`, filter("application/x-www-form-urlencoded", 50))),
     head: set(`${GET}/parameters/1`, filter("application/json", 50)),
     ...bothWays(want("request-parameter-serialization-changed", "breaking", "major")),
+  },
+  {
+    name: "a request discriminator's defaultMapping added",
+    base: v32(withDefault(PAYMENT_IN, undefined)),
+    head: withDefault(PAYMENT_IN, "Card"),
+    forward: want("request-discriminator-default-mapping-added", "info", "minor"),
+    reverse: want("request-discriminator-default-mapping-removed", "breaking", "major"),
+  },
+  {
+    name: "a response discriminator's defaultMapping added",
+    base: v32(withDefault(PAYMENT, undefined)),
+    head: withDefault(PAYMENT, "#/components/schemas/Transfer"),
+    forward: want("response-discriminator-default-mapping-added", "warning", "minor"),
+    reverse: want("response-discriminator-default-mapping-removed", "info", "minor"),
+  },
+  {
+    name: "a discriminator's defaultMapping pointed at another schema",
+    base: v32(withDefault(PAYMENT, "Card")),
+    head: withDefault(PAYMENT, "Transfer"),
+    ...bothWays(want("response-discriminator-default-mapping-changed", "breaking", "major")),
+  },
+  {
+    name: "a request discriminator's defaultMapping pointed at another schema",
+    base: v32(withDefault(PAYMENT_IN, "Card")),
+    head: withDefault(PAYMENT_IN, "Transfer"),
+    ...bothWays(want("request-discriminator-default-mapping-changed", "breaking", "major")),
   },
 ];
