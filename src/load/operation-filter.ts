@@ -7,7 +7,6 @@
  * select. Webhooks' operations are selected by operationId and tag too. A selector that names
  * nothing the document has is an error, with the nearest names it has.
  */
-import { dirname, resolve } from "node:path";
 import { parse } from "yaml";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { resolvePointer } from "../json-pointer.js";
@@ -15,6 +14,7 @@ import { isRecord } from "../json-value.js";
 import type { ReadFile } from "./external-schemas.js";
 import { type PathItemOperation, pathItemOperations, removeOperation } from "./path-items.js";
 import { copyDangling } from "./prune-document.js";
+import { SelfBases } from "./self-base.js";
 
 /** The operations to generate: selectors to include (all operations when none) and to exclude. */
 export interface OperationSelection {
@@ -179,11 +179,12 @@ function removeUnselected(
 /** Every operation under `paths` and `webhooks`, Path Items given by `$ref` read where they lead. */
 async function listCandidates(file: string, document: Record<string, unknown>, read: ReadFile): Promise<Candidate[]> {
   const documents = new Map<string, unknown>([[file, document]]);
+  const bases = new SelfBases();
   const candidates: Candidate[] = [];
   for (const map of ["paths", "webhooks"] as const) {
     const entries = isRecord(document[map]) ? document[map] : {};
     for (const [key, item] of Object.entries(entries)) {
-      const pathItem = await followPathItem(file, item, documents, read);
+      const pathItem = await followPathItem(file, item, documents, read, bases);
       for (const { segments, operation } of pathItemOperations(pathItem)) {
         const id = typeof operation.operationId === "string" ? operation.operationId : undefined;
         const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag) => typeof tag === "string") : [];
@@ -194,21 +195,28 @@ async function listCandidates(file: string, document: Record<string, unknown>, r
   return candidates;
 }
 
-/** The Path Item an entry stands for, through `$ref`s within the file or to other files (read once each). */
+/**
+ * The Path Item an entry stands for, through `$ref`s within the file or to other files (read once
+ * each), which read against the base URI of the file they are in (its `$self`: ./self-base.ts).
+ */
 async function followPathItem(
   file: string,
   item: unknown,
   documents: Map<string, unknown>,
   read: ReadFile,
+  bases: SelfBases,
 ): Promise<Record<string, unknown> | undefined> {
   let at = file;
   let node = item;
   for (let step = 0; step < 16 && isRecord(node) && typeof node.$ref === "string"; step++) {
-    const [target = "", fragment = ""] = node.$ref.split("#", 2);
-    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined;
-    if (target !== "") at = resolve(dirname(at), decodeURIComponent(target));
+    const ref = node.$ref;
+    if (!ref.startsWith("#")) {
+      const next = bases.fileOf(new URL(ref, bases.register(at, documents.get(at))), at);
+      if (next === undefined) return undefined;
+      at = next;
+    }
     if (!documents.has(at)) documents.set(at, await read(at).then(parse, () => undefined));
-    node = resolvePointer(documents.get(at), `#${fragment}`);
+    node = resolvePointer(documents.get(at), `#${ref.includes("#") ? ref.slice(ref.indexOf("#") + 1) : ""}`);
   }
   return isRecord(node) ? node : undefined;
 }
