@@ -10,7 +10,7 @@
  * Migrations are only ever added: an applied one is never edited.
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
-import { FOLLOW_MS, follow, onCitusWorker } from "./citus.js";
+import { FOLLOW_MS, follow, onCitusWorker } from "../engine/citus.js";
 
 /** The statements of each migration, in order, with `$schema` standing for the schema's quoted name. */
 const MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
