@@ -14,7 +14,7 @@ import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
 import { PGliteDialect } from "./store/engine/pglite-dialect.js";
 import type { Database } from "./store/schema/database.js";
-import { migrate } from "./store/schema/migrations.js";
+import { migrate } from "./store/schema/migrate.js";
 import { resetTo, seedIfEmpty } from "./store/schema/seeding.js";
 
 /** Options of `openInPageSandbox`. */

@@ -12,7 +12,7 @@ import { createKeyBook } from "./service/keys.js";
 import { parseLocation } from "./store/engine/engine.js";
 import { acquireEngine } from "./store/engine/engines.js";
 import { answerOutages } from "./store/outage.js";
-import { dropSchema } from "./store/schema/migrations.js";
+import { dropSchema } from "./store/schema/migrate.js";
 import { loadedFrom, resetTo } from "./store/schema/seeding.js";
 
 /** Options of `openSandbox`: those of `createSandbox` that do not concern a server. */

@@ -30,7 +30,7 @@ import { acquireEngine } from "./store/engine/engines.js";
 import { requestReset, serveResets } from "./store/engine/lock-channel.js";
 import { answerOutages } from "./store/outage.js";
 import type { Database } from "./store/schema/database.js";
-import { dropSchema, isCurrent, migrate, SCHEMA_NAME } from "./store/schema/migrations.js";
+import { dropSchema, isCurrent, migrate, SCHEMA_NAME } from "./store/schema/migrate.js";
 import { loadedFrom, resetTo, seedIfEmpty } from "./store/schema/seeding.js";
 
 /** Options of `createSandbox`. */

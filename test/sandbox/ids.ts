@@ -19,7 +19,7 @@ import { addWorkerCredential, addWorkerDocument } from "../../sandbox/service/wo
 import { parseLocation } from "../../sandbox/store/engine/engine.js";
 import { acquireEngine } from "../../sandbox/store/engine/engines.js";
 import type { Database } from "../../sandbox/store/schema/database.js";
-import { migrate } from "../../sandbox/store/schema/migrations.js";
+import { migrate } from "../../sandbox/store/schema/migrate.js";
 import { call, HARBOR, NOW, SUMMIT } from "./support.js";
 
 type Body = Record<string, unknown>;
