@@ -48,9 +48,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../sandbox/store/database.js";
-import { openEngine, parseLocation } from "../sandbox/store/engine.js";
-import { insertWithNextId } from "../sandbox/store/ids.js";
+import { openEngine, parseLocation } from "../sandbox/store/engine/engine.js";
+import { insertWithNextId } from "../sandbox/store/records/ids.js";
+import type { Database } from "../sandbox/store/schema/database.js";
 import { type CitusCluster, citusMissing, startCitus } from "../test/support/citus.js";
 import { freePort, type PostgresServer, postgresMissing, startPostgres } from "../test/support/postgres.js";
 import { checkParameters } from "./support/sandbox-statements.js";
@@ -215,7 +215,7 @@ async function prepare(dir: string, size: number): Promise<Prepared> {
   const dataDir = join(dir, `embedded-${size}`);
   const { createSandbox } = await import("../sandbox/index.js");
   const sandbox = await createSandbox({ database: dataDir });
-  const { acquireEngine } = await import("../sandbox/store/engines.js");
+  const { acquireEngine } = await import("../sandbox/store/engine/engines.js");
   const shared = await acquireEngine(parseLocation(dataDir));
   try {
     await addEvents(shared.engine.db, "sandbox", size);
