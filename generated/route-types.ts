@@ -159,7 +159,7 @@ export interface RouteEncoders {
   /** present when the operation has an answer of another kind than JSON (text, bytes) */
   readonly answers?: AnswerReader;
   /** present when an answer of the operation is a sequence of items (server-sent events, JSON Lines, ...) */
-  readonly stream?: StreamReader;
+  readonly stream?: StreamAnswers;
 }
 
 /** How the client tells the kind of a success answer's body, for a route with answers other than JSON. */
@@ -188,6 +188,23 @@ export interface StreamContext {
 export interface StreamReader {
   /** the items of `response` (framed as `content` says) as they arrive, each checked */
   read(content: RouteContent, response: Response, context: StreamContext): AsyncIterable<unknown>;
+}
+
+/** How the client answers a call whose success answer may be a sequence of items (client/stream-answers.ts). */
+export interface StreamAnswers {
+  /**
+   * the items of a success answer declared as a sequence, as they arrive (checked when `checked`),
+   * `resend` asking again after a dropped connection, `done` called once they are over; undefined
+   * for any other answer
+   */
+  answer(
+    route: CallRoute,
+    response: Response,
+    checked: boolean,
+    init: RequestInit,
+    resend: (init: RequestInit) => Promise<Response>,
+    done: () => void,
+  ): AsyncIterable<unknown> | undefined;
 }
 
 /** A user name and password for http basic authentication. */

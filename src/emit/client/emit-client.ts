@@ -26,7 +26,7 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
   const querystring = model.operations.some((operation) => operation.querystring !== undefined);
   const left = [
     ...(styles ? [] : [STYLES_RUNTIME]),
-    ...(streams ? [] : [STREAMS_RUNTIME]),
+    ...(streams ? [] : STREAMS_RUNTIME),
     ...(querystring ? [] : [QUERYSTRING_RUNTIME]),
   ];
   return [render("client", view), render("index", {}), ...config.runtime.take("client", left)];
@@ -35,8 +35,8 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
 /** Written only for specs with label or matrix path parameters or cookie parameters (the routes' style encoder). */
 const STYLES_RUNTIME = "client/styles.ts";
 
-/** Written only for specs with answers that are sequences of items (the routes' stream reader). */
-const STREAMS_RUNTIME = "client/streams.ts";
+/** Written only for specs with answers that are sequences of items (the routes' stream encoder and its reader). */
+const STREAMS_RUNTIME = ["client/stream-answers.ts", "client/streams.ts"];
 
 /** Written only for specs with an `in: querystring` parameter (the routes' querystring encoder). */
 const QUERYSTRING_RUNTIME = "client/querystring.ts";

@@ -101,7 +101,7 @@ const ENCODERS = {
   styles: { name: "styleEncoder", module: "styles" },
   auth: { name: "authEncoder", module: "auth" },
   answers: { name: "answerReader", module: "answers" },
-  stream: { name: "streamReader", module: "streams" },
+  stream: { name: "streamAnswers", module: "stream-answers" },
 } as const;
 
 /** An encoder a route names: the constant, and the client module (under client/) that exports it. */

@@ -9,7 +9,7 @@ import * as V from "./validators/index.js";
 import { parameterEncoder } from "./client/parameters.js";
 import { querystringEncoder } from "./client/querystring.js";
 import { bodyEncoder } from "./client/body.js";
-import { streamReader } from "./client/streams.js";
+import { streamAnswers } from "./client/stream-answers.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -271,7 +271,7 @@ export const streamPositionsRoute = {
     },
     itemData: { "200": { "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStreamData } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamReader },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies Route;
 
 /** `streamPositionsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -301,7 +301,7 @@ export const streamPositionsCall = {
     },
     itemData: { "200": { "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStreamData } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamReader },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies CallRoute;
 
 /**
