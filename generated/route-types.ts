@@ -293,8 +293,19 @@ export interface ParameterEncoder {
   check(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined, collect: IssueCollector): void;
 }
 
+/**
+ * The query string of a call, written and checked by the encoder of the route's query (its query
+ * parameters', or its `in: querystring` parameter's), which the parameter encoder hands it.
+ */
+export interface QueryPart {
+  /** the call's query string (without "?"), "" when there is nothing to send */
+  queryOf(route: CallRoute, values: Readonly<Record<string, unknown>>): string;
+  /** checks the call's query, as the server reads it back, with the route's validator of it */
+  check(route: CallRoute, values: ParameterValues, collect: IssueCollector): void;
+}
+
 /** How the client writes a route's query parameters, and reads them back as the server reads them. */
-export interface QueryEncoder {
+export interface QueryEncoder extends QueryPart {
   /** the encoded query pairs ("a=1&b=x%20y") of the parameters that have a value, in their order */
   encode(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string;
   /** the parameters as the server reads them back: texts, lists or objects of texts; JSON ones as they are */
@@ -302,7 +313,7 @@ export interface QueryEncoder {
 }
 
 /** How the client writes the query string of a route's `in: querystring` parameter, and reads it back as the server reads it. */
-export interface QuerystringEncoder {
+export interface QuerystringEncoder extends QueryPart {
   /** the query string (without "?") of the value, "" when there is nothing to send */
   encode(querystring: RouteQuerystring, value: unknown): string;
   /** the value as the server reads it back: a form's fields as texts, JSON as parsed */
@@ -315,6 +326,8 @@ export interface HeaderEncoder {
   write(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
   /** the declared headers as the server reads them back, keyed as the spec spells them */
   asSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /** checks the call's header parameters, as the server reads them back, with the route's validator of them */
+  check(route: CallRoute, values: ParameterValues, collect: IssueCollector): void;
 }
 
 /** A call's path, query and header parameters, as the client is given them. */
