@@ -32,8 +32,8 @@ export async function send(
   options: CallOptions | undefined,
 ): Promise<unknown> {
   // a route written by hand without an encoder it needs is refused before anything is sent
-  // (outside a production build: see checkEncoders)
-  if (typeof process !== "undefined" && process.env.NODE_ENV !== "production") checkEncoders(route);
+  // (outside a production build: see checkEncoders; written so that a bundler drops it whole)
+  if (typeof process === "undefined" ? false : process.env.NODE_ENV !== "production") checkEncoders(route);
   const content = chooseContent(route, args);
   if (settings.validateRequests) check(route, args, content);
   const sent = args.body === undefined ? undefined : content;
