@@ -98,6 +98,7 @@ const ENCODERS = {
   querystring: { name: "querystringEncoder", module: "querystring" },
   headers: { name: "headerEncoder", module: "headers" },
   body: { name: "bodyEncoder", module: "body" },
+  itemBody: { name: "itemBodyEncoder", module: "item-bodies" },
   styles: { name: "styleEncoder", module: "styles" },
   auth: { name: "authEncoder", module: "auth" },
   answers: { name: "answerReader", module: "answers" },
@@ -117,7 +118,7 @@ function encodersOf(operation: OperationModel, model: ApiModel): Partial<Record<
       : {}),
     ...(operation.querystring !== undefined ? { querystring: ENCODERS.querystring } : {}),
     ...(header.length > 0 ? { headers: ENCODERS.headers } : {}),
-    ...(hasOtherBody(operation) ? { body: ENCODERS.body } : {}),
+    ...(hasOtherBody(operation) ? { body: hasItemBody(operation) ? ENCODERS.itemBody : ENCODERS.body } : {}),
     ...(hasStyles(operation) ? { styles: ENCODERS.styles } : {}),
     ...(hasOtherAuth(operation, model) ? { auth: ENCODERS.auth } : {}),
     ...(hasOtherAnswers(operation) ? { answers: ENCODERS.answers } : {}),
@@ -150,6 +151,11 @@ export function encoderImports(operations: readonly OperationModel[], model: Api
 export function hasOtherBody({ requestBody }: OperationModel): boolean {
   const contents = requestBody?.contents ?? [];
   return contents.length > 1 || contents.some((c) => c.kind !== "json" || c.mediaType.includes("*"));
+}
+
+/** Whether an operation's body may be a sequence of items (streamed by the item body encoder). */
+export function hasItemBody({ requestBody }: OperationModel): boolean {
+  return (requestBody?.contents ?? []).some((c) => c.sequence !== undefined);
 }
 
 /** Whether an answer of an operation is a sequence of items the runtime reads (server-sent events, JSON Lines, ...). */
