@@ -32,8 +32,11 @@ export async function send(
   options: CallOptions | undefined,
 ): Promise<unknown> {
   // a route written by hand without an encoder it needs is refused before anything is sent
-  // (outside a production build: see checkEncoders; written so that a bundler drops it whole)
-  if (typeof process === "undefined" ? false : process.env.NODE_ENV !== "production") checkEncoders(route);
+  // (outside a production build: see checkEncoders; two conditions, not one, so that a bundler
+  // drops the check whole, the test of `process` too)
+  if (typeof process !== "undefined") {
+    if (process.env.NODE_ENV !== "production") checkEncoders(route);
+  }
   const content = chooseContent(route, args);
   if (settings.validateRequests) check(route, args, content);
   const sent = args.body === undefined ? undefined : content;
