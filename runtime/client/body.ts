@@ -38,13 +38,16 @@ const OCTET_STREAM = "application/octet-stream";
  * item-bodies.ts's).
  */
 export function encodeBody(content: RouteContent, body: unknown): BodyInit {
+  return content.kind === "form" ? toSearchParams(body) : encodeOtherThanForm(content, body);
+}
+
+/** The wire form of a body of any kind but a URL-encoded form. */
+function encodeOtherThanForm(content: RouteContent, body: unknown): BodyInit {
   switch (content.kind) {
     case "json":
       return JSON.stringify(body);
     case "multipart":
       return toFormData(body, content.binaryFields ?? []);
-    case "form":
-      return toSearchParams(body);
     case "binary":
       return isBytes(body) ? toBlob(body, "") : scalar(body);
     default:
@@ -176,6 +179,17 @@ function chooseContent(
  */
 export const bodyEncoder: BodyEncoder = {
   encode: encodeBody,
+  contentType: contentTypeOf,
+  choose: chooseContent,
+  checked: withFilesAsText,
+};
+
+/**
+ * The body encoder of the routes whose bodies include no URL-encoded form: `bodyEncoder` without
+ * the form's encoding, which a page whose operations send none then does not bundle.
+ */
+export const bodyEncoderWithoutForms: BodyEncoder = {
+  encode: encodeOtherThanForm,
   contentType: contentTypeOf,
   choose: chooseContent,
   checked: withFilesAsText,

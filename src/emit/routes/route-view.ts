@@ -98,6 +98,7 @@ const ENCODERS = {
   querystring: { name: "querystringEncoder", module: "querystring" },
   headers: { name: "headerEncoder", module: "headers" },
   body: { name: "bodyEncoder", module: "body" },
+  bodyWithoutForms: { name: "bodyEncoderWithoutForms", module: "body" },
   itemBody: { name: "itemBodyEncoder", module: "item-bodies" },
   styles: { name: "styleEncoder", module: "styles" },
   auth: { name: "authEncoder", module: "auth" },
@@ -118,7 +119,7 @@ function encodersOf(operation: OperationModel, model: ApiModel): Partial<Record<
       : {}),
     ...(operation.querystring !== undefined ? { querystring: ENCODERS.querystring } : {}),
     ...(header.length > 0 ? { headers: ENCODERS.headers } : {}),
-    ...(hasOtherBody(operation) ? { body: hasItemBody(operation) ? ENCODERS.itemBody : ENCODERS.body } : {}),
+    ...(hasOtherBody(operation) ? { body: bodyEncoderOf(operation) } : {}),
     ...(hasStyles(operation) ? { styles: ENCODERS.styles } : {}),
     ...(hasOtherAuth(operation, model) ? { auth: ENCODERS.auth } : {}),
     ...(hasOtherAnswers(operation) ? { answers: ENCODERS.answers } : {}),
@@ -151,6 +152,13 @@ export function encoderImports(operations: readonly OperationModel[], model: Api
 export function hasOtherBody({ requestBody }: OperationModel): boolean {
   const contents = requestBody?.contents ?? [];
   return contents.length > 1 || contents.some((c) => c.kind !== "json" || c.mediaType.includes("*"));
+}
+
+/** The body encoder of an operation whose body may be other than JSON: with forms and items only where it sends them. */
+function bodyEncoderOf(operation: OperationModel): EncoderImport {
+  if (hasItemBody(operation)) return ENCODERS.itemBody;
+  const forms = (operation.requestBody?.contents ?? []).some((c) => c.kind === "form");
+  return forms ? ENCODERS.body : ENCODERS.bodyWithoutForms;
 }
 
 /** Whether an operation's body may be a sequence of items (streamed by the item body encoder). */
