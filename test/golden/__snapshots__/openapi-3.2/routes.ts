@@ -8,8 +8,8 @@
 import * as V from "./validators/index.js";
 import { parameterEncoder } from "./client/parameters.js";
 import { querystringEncoder } from "./client/querystring.js";
-import { bodyEncoder } from "./client/body.js";
-import { streamReader } from "./client/streams.js";
+import { itemBodyEncoder } from "./client/item-bodies.js";
+import { streamAnswers } from "./client/stream-answers.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -145,7 +145,7 @@ export const importFlightsRoute = {
     bodyItems: { "application/jsonl": V.validateImportFlightsBodyItem },
     responses: { "200": V.validateImportFlightsResponse200 },
   },
-  encoders: { body: bodyEncoder },
+  encoders: { body: itemBodyEncoder },
 } as const satisfies Route;
 
 /** `importFlightsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -165,7 +165,7 @@ export const importFlightsCall = {
   accept: "application/json",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { body: {}, bodyItems: { "application/jsonl": V.validateImportFlightsBodyItem } },
-  encoders: { body: bodyEncoder },
+  encoders: { body: itemBodyEncoder },
 } as const satisfies CallRoute;
 
 /** `PURGE /flights/{number}` (purgeFlight): its entry in `routes`. */
@@ -271,7 +271,7 @@ export const streamPositionsRoute = {
     },
     itemData: { "200": { "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStreamData } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamReader },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies Route;
 
 /** `streamPositionsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -301,7 +301,7 @@ export const streamPositionsCall = {
     },
     itemData: { "200": { "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStreamData } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamReader },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies CallRoute;
 
 /**
