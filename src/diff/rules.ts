@@ -94,6 +94,9 @@ export const rules = {
   "request-discriminator-property-changed": breaking("request"),
   "request-discriminator-changed": warning("request"),
   "request-discriminator-mapping-added": addition("request"),
+  "request-discriminator-default-mapping-added": addition("request"),
+  "request-discriminator-default-mapping-removed": breaking("request"),
+  "request-discriminator-default-mapping-changed": breaking("request"),
   // responses
   "response-success-status-removed": breaking("response"),
   "response-success-status-added": warning("response"),
@@ -133,6 +136,9 @@ export const rules = {
   "response-discriminator-property-changed": breaking("response"),
   "response-discriminator-changed": warning("response"),
   "response-discriminator-mapping-added": warning("response"),
+  "response-discriminator-default-mapping-added": warning("response"),
+  "response-discriminator-default-mapping-removed": addition("response"),
+  "response-discriminator-default-mapping-changed": breaking("response"),
   // webhooks: requests the API sends (their bodies read as responses), and the answers it takes in
   "webhook-removed": breaking("operation"),
   "webhook-added": addition("operation"),

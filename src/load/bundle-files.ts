@@ -77,6 +77,10 @@ async function bundleWithSwaggerParser(
   // It is given a copy: the prepared document stays as written, for the origins.
   const pathless = !("paths" in prepared.document) && !("webhooks" in prepared.document);
   const input = structuredClone(pathless ? { ...prepared.document, paths: {} } : prepared.document);
+  // nor does it know OpenAPI 3.2, whose references bundle as 3.1's do: it is given 3.1's version,
+  // and the document its own back
+  const version = input.openapi;
+  if (typeof version === "string" && version.startsWith("3.2.")) input.openapi = "3.1.2";
   try {
     const bundled = (await SwaggerParser.bundle(
       file,
@@ -84,6 +88,7 @@ async function bundleWithSwaggerParser(
       { resolve: { memory } } as SwaggerParser.Options,
     )) as unknown as Record<string, unknown>;
     if (pathless) delete bundled.paths;
+    bundled.openapi = version;
     return bundled;
   } catch (error) {
     return (error as Error).message.split("\n")[0] ?? "bundling failed";

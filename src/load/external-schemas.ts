@@ -1,8 +1,9 @@
 import { basename, dirname, extname, relative, sep } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { parse } from "yaml";
 import { appendPointer, pointerSegments } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
+import { SelfBases } from "./self-base.js";
 
 /** Reads a file of the document (from disk, or from git for `spec:diff`). */
 export type ReadFile = (file: string) => Promise<string>;
@@ -33,7 +34,7 @@ interface Target {
  */
 interface FoundRef {
   readonly holder: Record<string, unknown>;
-  /** "$ref", or the mapping's key */
+  /** "$ref", the mapping's key, or "defaultMapping" */
   readonly key: string;
   /** a mapping value: a string bundling leaves as written, so it is given the bundled pointer itself */
   readonly mapping: boolean;
@@ -61,8 +62,9 @@ export async function prepareExternalSchemas(
   const sources = new Map<string, string>();
   const refs: FoundRef[] = [];
   const componentNames = new Set(Object.keys(componentSchemas(root)));
+  const bases = new SelfBases();
   for (const [file, document] of documents) {
-    for (const found of findRefs(file, document, componentNames)) {
+    for (const found of findRefs(file, document, componentNames, bases)) {
       if (!documents.has(found.target.file)) {
         const text = await read(found.target.file);
         sources.set(found.target.file, text);
@@ -71,7 +73,9 @@ export async function prepareExternalSchemas(
       refs.push(withPointer(found, documents.get(found.target.file)));
     }
   }
-  for (const [file, document] of documents) if (file !== rootFile) dropFileIds(document, pathToFileURL(file).href);
+  for (const [file, document] of documents)
+    if (file !== rootFile)
+      dropFileIds(document, bases.register(file, document), (url) => bases.fileOf(url, file) !== undefined);
   const schemas = schemaTargets(rootFile, refs);
   const names = nameTargets(rootFile, root, schemas);
   for (const ref of refs) {
@@ -100,10 +104,24 @@ interface WrittenRef extends Omit<FoundRef, "target"> {
  * Every `$ref` of a file to another file, or to a place within itself, with where it stands. A
  * reference reads against the `$id`s around it (JSON Schema 2020-12 §8.2.1): `$id: ./nested/` in
  * a file makes `$ref: ./leaf.yaml` within it mean `nested/leaf.yaml`, and a `#/...` pointer within
- * it starts at the schema with that `$id`.
+ * it starts at the schema with that `$id`. Outside any `$id`, it reads against the file's base URI,
+ * its `$self` where it has one (./self-base.ts); such a reference is then written as a path from
+ * this file, as bundling reads references.
  */
-function findRefs(file: string, document: unknown, componentNames: ReadonlySet<string>): WrittenRef[] {
+function findRefs(
+  file: string,
+  document: unknown,
+  componentNames: ReadonlySet<string>,
+  bases: SelfBases,
+): WrittenRef[] {
   const found: WrittenRef[] = [];
+  const here = pathToFileURL(file).href;
+  const own = bases.register(file, document);
+  const place = (holder: Record<string, unknown>, key: string, ref: string, target: WrittenRef["target"]): string => {
+    if (own === here) return ref;
+    holder[key] = writtenFrom(file, target);
+    return holder[key] as string;
+  };
   const visit = (node: unknown, at: string, base: string, resource: string): void => {
     if (Array.isArray(node)) {
       for (const [index, item] of node.entries()) visit(item, appendPointer(at, index), base, resource);
@@ -116,25 +134,49 @@ function findRefs(file: string, document: unknown, componentNames: ReadonlySet<s
       inner = new URL(node.$id, base).href.replace(/#.*$/, "");
       innerResource = at;
     }
+    const rebased = inner === own;
     if (typeof node.$ref === "string") {
-      const target = targetOf(file, node.$ref, inner, innerResource, at);
-      if (target !== undefined)
-        found.push({ holder: node, key: "$ref", mapping: false, file, at, target, ref: node.$ref });
+      const target = targetOf(
+        { file, bases, by: rebased && own !== here ? "$self" : "$id" },
+        node.$ref,
+        inner,
+        innerResource,
+        at,
+      );
+      if (target !== undefined) {
+        const ref = rebased ? place(node, "$ref", node.$ref, target) : node.$ref;
+        found.push({ holder: node, key: "$ref", mapping: false, file, at, target, ref });
+      }
     }
     for (const value of mappingRefs(node, at, componentNames)) {
-      const target = targetOf(file, value.ref, inner, innerResource, value.at);
-      if (target !== undefined) found.push({ ...value, mapping: true, file, target });
+      const target = targetOf(
+        { file, bases, by: rebased && own !== here ? "$self" : "$id" },
+        value.ref,
+        inner,
+        innerResource,
+        value.at,
+      );
+      if (target === undefined) continue;
+      const ref = rebased ? place(value.holder, value.key, value.ref, target) : value.ref;
+      found.push({ ...value, ref, mapping: true, file, target });
     }
     for (const [key, child] of Object.entries(node))
       if (key !== "example" && key !== "examples") visit(child, appendPointer(at, key), inner, innerResource);
   };
-  visit(document, "", pathToFileURL(file).href, "");
+  visit(document, "", own, "");
   return found;
 }
 
+/** A reference to a target as a path from `file` (or a fragment, within it), as bundling reads it. */
+function writtenFrom(file: string, target: WrittenRef["target"]): string {
+  const fragment = "pointer" in target ? target.pointer : target.anchor;
+  if (target.file === file) return `#${fragment}`;
+  return `${relativePath(dirname(file), target.file)}${fragment === "" ? "" : `#${fragment}`}`;
+}
+
 /**
- * The values of a schema's discriminator mapping that are references rather than component names,
- * each with its key and pointer. OpenAPI allows either; a value is read as a reference when no
+ * The values of a schema's discriminator mapping (and its `defaultMapping`) that are references
+ * rather than component names, each with its holder, key and pointer. OpenAPI allows either; a value is read as a reference when no
  * component schema has that name and it has a path's or a fragment's shape (`./Tea.yaml`,
  * `schemas/Tea.json`, `#/$defs/Tea`), as a reference in the file it is written in reads.
  */
@@ -143,13 +185,27 @@ function mappingRefs(
   at: string,
   componentNames: ReadonlySet<string>,
 ): { holder: Record<string, unknown>; key: string; ref: string; at: string }[] {
-  const mapping = isRecord(node.discriminator) ? node.discriminator.mapping : undefined;
-  if (!isRecord(mapping)) return [];
-  return Object.entries(mapping).flatMap(([key, ref]) =>
-    typeof ref === "string" && !componentNames.has(ref) && /[/#]|\.(ya?ml|json)$/i.test(ref)
-      ? [{ holder: mapping, key, ref, at: appendPointer(at, "discriminator", "mapping", key) }]
-      : [],
+  const discriminator = node.discriminator;
+  if (!isRecord(discriminator)) return [];
+  const isRef = (ref: unknown): ref is string =>
+    typeof ref === "string" && !componentNames.has(ref) && /[/#]|\.(ya?ml|json)$/i.test(ref);
+  const mapping = isRecord(discriminator.mapping) ? discriminator.mapping : {};
+  const mapped = Object.entries(mapping).flatMap(([key, ref]) =>
+    isRef(ref) ? [{ holder: mapping, key, ref, at: appendPointer(at, "discriminator", "mapping", key) }] : [],
   );
+  // `defaultMapping` (OpenAPI 3.2) is written as a mapping value is
+  const fallback = discriminator.defaultMapping;
+  return isRef(fallback)
+    ? [
+        ...mapped,
+        {
+          holder: discriminator,
+          key: "defaultMapping",
+          ref: fallback,
+          at: appendPointer(at, "discriminator", "defaultMapping"),
+        },
+      ]
+    : mapped;
 }
 
 /** The root's component schemas, by name. */
@@ -158,12 +214,13 @@ function componentSchemas(root: Record<string, unknown>): Record<string, unknown
 }
 
 /**
- * The file and pointer (or anchor) a reference names, or undefined for a URL (left to bundling) or
- * an anchor within the file (left to the schema compiler). A reference that an `$id` of another
- * scheme turns into a URL cannot be read from a file: that is an error, never a guess.
+ * The file and pointer (or anchor) a reference names, or undefined for a URL no file stands for
+ * (left to bundling) or an anchor within the file (left to the schema compiler). A relative
+ * reference that an `$id` or `$self` turns into a URL no file stands for cannot be read from a
+ * file: that is an error, never a guess.
  */
 function targetOf(
-  file: string,
+  { file, bases, by = "$id" }: { readonly file: string; readonly bases: SelfBases; readonly by?: "$id" | "$self" },
   ref: string,
   base: string,
   resource: string,
@@ -174,16 +231,18 @@ function targetOf(
     if (fragment !== "" && !fragment.startsWith("/")) return undefined;
     return { file, pointer: resource + pointerOf(fragment) };
   }
-  if (/^[a-z][a-z0-9+.-]*:/i.test(ref) && !ref.toLowerCase().startsWith("file:")) return undefined;
+  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(ref);
   const url = new URL(ref, base);
-  if (url.protocol !== "file:") {
+  const target = bases.fileOf(url, file);
+  if (target === undefined) {
+    if (absolute) return undefined;
     throw new Error(
-      `the $ref "${ref}" at ${file}#${at} reads against the $id around it as ${url.href}, which is not a file of the document: refer to the file by a path from this file, or give the $id as a path (such as "./schemas/")`,
+      by === "$id"
+        ? `the $ref "${ref}" at ${file}#${at} reads against the $id around it as ${url.href}, which is not a file of the document: refer to the file by a path from this file, or give the $id as a path (such as "./schemas/")`
+        : `the $ref "${ref}" at ${file}#${at} reads against the document's $self as ${url.href}, which is not a file of the document (no document read names itself so, and it is not beside the $self of one): refer to the file by a path from the $self, or give $self as a path (such as "./v2/openapi.yaml") or as a URL of the same origin as the others`,
     );
   }
   const fragment = decodeURIComponent(url.hash.slice(1));
-  url.hash = "";
-  const target = fileURLToPath(url);
   if (fragment !== "" && !fragment.startsWith("/")) return { file: target, anchor: fragment };
   return { file: target, pointer: pointerOf(fragment) };
 }
@@ -234,19 +293,20 @@ function findAnchor(document: unknown, name: string): string | undefined {
  * they changed the meaning of now points at a component, and in the bundled document they would
  * change the meaning of those references again.
  */
-function dropFileIds(document: unknown, base: string): void {
+function dropFileIds(document: unknown, base: string, isFile: (url: URL) => boolean): void {
   if (Array.isArray(document)) {
-    for (const item of document) dropFileIds(item, base);
+    for (const item of document) dropFileIds(item, base, isFile);
     return;
   }
   if (!isRecord(document)) return;
   let inner = base;
   if (typeof document.$id === "string") {
-    inner = new URL(document.$id, base).href;
-    if (inner.startsWith("file:")) delete document.$id;
+    const url = new URL(document.$id, base);
+    inner = url.href;
+    if (isFile(url)) delete document.$id;
   }
   for (const [key, child] of Object.entries(document))
-    if (key !== "enum" && key !== "const" && key !== "example" && key !== "examples") dropFileIds(child, inner);
+    if (key !== "enum" && key !== "const" && key !== "example" && key !== "examples") dropFileIds(child, inner, isFile);
 }
 
 /**
@@ -293,7 +353,7 @@ function nameTargets(
     const at = appendPointer("", "components", "schemas", name);
     const written =
       isRecord(value) && typeof value.$ref === "string" && Object.keys(value).length === 1
-        ? targetOf(rootFile, value.$ref, pathToFileURL(rootFile).href, "", at)
+        ? targetOf({ file: rootFile, bases: new SelfBases() }, value.$ref, pathToFileURL(rootFile).href, "", at)
         : undefined;
     const target = written !== undefined && "pointer" in written ? written : undefined;
     if (target !== undefined && schemas.has(keyOf(target)) && !names.has(keyOf(target))) names.set(keyOf(target), name);

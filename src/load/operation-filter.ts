@@ -7,14 +7,14 @@
  * select. Webhooks' operations are selected by operationId and tag too. A selector that names
  * nothing the document has is an error, with the nearest names it has.
  */
-import { dirname, resolve } from "node:path";
 import { parse } from "yaml";
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { resolvePointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
 import type { ReadFile } from "./external-schemas.js";
-import { type PathItemMethod, pathItemMethods } from "./path-items.js";
+import { type PathItemOperation, pathItemOperations, removeOperation } from "./path-items.js";
 import { copyDangling } from "./prune-document.js";
+import { SelfBases } from "./self-base.js";
 
 /** The operations to generate: selectors to include (all operations when none) and to exclude. */
 export interface OperationSelection {
@@ -22,11 +22,14 @@ export interface OperationSelection {
   readonly exclude?: readonly string[];
 }
 
-/** One operation as the selectors see it: where it is (`paths` or `webhooks`, its key), its method, id and tags. */
+/**
+ * One operation as the selectors see it: where it is (`paths` or `webhooks`, its key, and its place
+ * in the Path Item: a method field, or a method of `additionalOperations`), its id and tags.
+ */
 interface Candidate {
   readonly map: "paths" | "webhooks";
   readonly key: string;
-  readonly method: PathItemMethod;
+  readonly segments: PathItemOperation["segments"];
   readonly id: string | undefined;
   readonly tags: readonly string[];
 }
@@ -36,11 +39,12 @@ type Selector =
   | { readonly kind: "tag"; readonly text: string; readonly value: string }
   | { readonly kind: "path"; readonly text: string; readonly value: string; readonly pattern: RegExp };
 
-/** Methods to take out of a Path Item given by `$ref`, once the document is bundled (./prune-document.ts). */
+/** Operations to take out of a Path Item given by `$ref`, once the document is bundled (./prune-document.ts). */
 export interface PendingRemoval {
   readonly map: "paths" | "webhooks";
   readonly key: string;
-  readonly methods: readonly PathItemMethod[];
+  /** where each stands in the Path Item: ["get"], ["additionalOperations", "PURGE"] */
+  readonly operations: readonly PathItemOperation["segments"][];
 }
 
 /** The document with the unselected operations taken out, what is left to take out, and the selectors' errors. */
@@ -162,11 +166,11 @@ function removeUnselected(
     const entries = isRecord(document[map]) ? document[map] : {};
     for (const [key, item] of Object.entries(entries)) {
       const own = candidates.filter((c) => c.map === map && c.key === key);
-      const dropped = own.filter((c) => !kept.has(c)).map((c) => c.method);
+      const dropped = own.filter((c) => !kept.has(c)).map((c) => c.segments);
       if (dropped.length === 0) continue;
       if (dropped.length === own.length) delete entries[key];
-      else if (isRecord(item) && typeof item.$ref !== "string") for (const method of dropped) delete item[method];
-      else pending.push({ map, key, methods: dropped });
+      else if (isRecord(item) && typeof item.$ref !== "string") for (const at of dropped) removeOperation(item, at);
+      else pending.push({ map, key, operations: dropped });
     }
   }
   return pending;
@@ -175,37 +179,44 @@ function removeUnselected(
 /** Every operation under `paths` and `webhooks`, Path Items given by `$ref` read where they lead. */
 async function listCandidates(file: string, document: Record<string, unknown>, read: ReadFile): Promise<Candidate[]> {
   const documents = new Map<string, unknown>([[file, document]]);
+  const bases = new SelfBases();
   const candidates: Candidate[] = [];
   for (const map of ["paths", "webhooks"] as const) {
     const entries = isRecord(document[map]) ? document[map] : {};
     for (const [key, item] of Object.entries(entries)) {
-      const pathItem = await followPathItem(file, item, documents, read);
-      for (const method of pathItemMethods(pathItem)) {
-        const operation = pathItem?.[method] as Record<string, unknown>;
+      const pathItem = await followPathItem(file, item, documents, read, bases);
+      for (const { segments, operation } of pathItemOperations(pathItem)) {
         const id = typeof operation.operationId === "string" ? operation.operationId : undefined;
         const tags = Array.isArray(operation.tags) ? operation.tags.filter((tag) => typeof tag === "string") : [];
-        candidates.push({ map, key, method, id, tags });
+        candidates.push({ map, key, segments, id, tags });
       }
     }
   }
   return candidates;
 }
 
-/** The Path Item an entry stands for, through `$ref`s within the file or to other files (read once each). */
+/**
+ * The Path Item an entry stands for, through `$ref`s within the file or to other files (read once
+ * each), which read against the base URI of the file they are in (its `$self`: ./self-base.ts).
+ */
 async function followPathItem(
   file: string,
   item: unknown,
   documents: Map<string, unknown>,
   read: ReadFile,
+  bases: SelfBases,
 ): Promise<Record<string, unknown> | undefined> {
   let at = file;
   let node = item;
   for (let step = 0; step < 16 && isRecord(node) && typeof node.$ref === "string"; step++) {
-    const [target = "", fragment = ""] = node.$ref.split("#", 2);
-    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return undefined;
-    if (target !== "") at = resolve(dirname(at), decodeURIComponent(target));
+    const ref = node.$ref;
+    if (!ref.startsWith("#")) {
+      const next = bases.fileOf(new URL(ref, bases.register(at, documents.get(at))), at);
+      if (next === undefined) return undefined;
+      at = next;
+    }
     if (!documents.has(at)) documents.set(at, await read(at).then(parse, () => undefined));
-    node = resolvePointer(documents.get(at), `#${fragment}`);
+    node = resolvePointer(documents.get(at), `#${ref.includes("#") ? ref.slice(ref.indexOf("#") + 1) : ""}`);
   }
   return isRecord(node) ? node : undefined;
 }

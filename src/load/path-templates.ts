@@ -9,7 +9,7 @@
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { appendPointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
-import { type PathItemMethod, pathItemMethods, resolvePathItem } from "./path-items.js";
+import { pathItemOperations, resolvePathItem } from "./path-items.js";
 import type { Locate } from "./source-locator.js";
 
 /** A path that repeats an earlier one's template, and the earlier one. */
@@ -20,10 +20,10 @@ export interface SameTemplate {
   readonly template: string;
   /** the pointer of the later path */
   readonly at: string;
-  /** the methods both paths have an operation under (none: requests tell them apart) */
-  readonly shared: readonly PathItemMethod[];
+  /** the methods both paths have an operation under, as requests send them ("GET", "PURGE"; none: requests tell them apart) */
+  readonly shared: readonly string[];
   /** the methods of each, for the message */
-  readonly methods: { readonly earlier: readonly PathItemMethod[]; readonly path: readonly PathItemMethod[] };
+  readonly methods: { readonly earlier: readonly string[]; readonly path: readonly string[] };
 }
 
 /** The template of a path with its parameter names erased: "/items/{id}" → "/items/{}". */
@@ -34,20 +34,20 @@ export function erasedTemplate(path: string): string {
 /**
  * Every path of `paths` whose template an earlier path already has: against the first earlier one
  * it shares a method with, else against the first of its template. Path Items given by a local
- * `$ref` are read where it leads.
+ * `$ref` are read where it leads; the methods of `additionalOperations` count as the fixed ones do.
  */
 export function findSameTemplates(document: unknown): SameTemplate[] {
   const paths = isRecord(document) && isRecord(document.paths) ? document.paths : {};
-  const groups = new Map<string, { path: string; methods: PathItemMethod[] }[]>();
+  const groups = new Map<string, { path: string; methods: string[] }[]>();
   const repeats: SameTemplate[] = [];
   for (const [path, item] of Object.entries(paths)) {
     const template = erasedTemplate(path);
-    const methods = pathItemMethods(resolvePathItem(document, item));
+    const methods = pathItemOperations(resolvePathItem(document, item)).map((found) => found.httpMethod);
     const group = groups.get(template) ?? [];
     groups.set(template, [...group, { path, methods }]);
     if (group.length === 0) continue;
     const sharing = group.find((earlier) => earlier.methods.some((method) => methods.includes(method)));
-    const earlier = sharing ?? (group[0] as { path: string; methods: PathItemMethod[] });
+    const earlier = sharing ?? (group[0] as { path: string; methods: string[] });
     repeats.push({
       path,
       earlier: earlier.path,
@@ -61,8 +61,7 @@ export function findSameTemplates(document: unknown): SameTemplate[] {
 }
 
 /** "GET", "GET and DELETE", "GET, PUT and DELETE" */
-function listMethods(methods: readonly PathItemMethod[], joiner = "and"): string {
-  const names = methods.map((method) => method.toUpperCase());
+function listMethods(names: readonly string[], joiner = "and"): string {
   return names.length <= 1 ? (names[0] ?? "no method") : `${names.slice(0, -1).join(", ")} ${joiner} ${names.at(-1)}`;
 }
 

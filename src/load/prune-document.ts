@@ -10,7 +10,7 @@ import { appendPointer, escapePointerSegment, pointerSegments, resolvePointer } 
 import { isRecord } from "../json-value.js";
 import type { OpenApiVersion } from "../schema/dialect.js";
 import type { PendingRemoval } from "./operation-filter.js";
-import { resolvePathItem } from "./path-items.js";
+import { removeOperation, resolvePathItem } from "./path-items.js";
 
 /** How many rounds of copying references into removed parts are made before giving up (a circle). */
 const ROUNDS = 32;
@@ -27,7 +27,7 @@ export function finishSelection(
   pruneComponents(document, version);
 }
 
-function removeFromPathItem(document: Record<string, unknown>, { map, key, methods }: PendingRemoval): void {
+function removeFromPathItem(document: Record<string, unknown>, { map, key, operations }: PendingRemoval): void {
   const entries = document[map];
   if (!isRecord(entries)) return;
   const item = entries[key];
@@ -35,7 +35,7 @@ function removeFromPathItem(document: Record<string, unknown>, { map, key, metho
   if (!isRecord(item) || resolved === undefined) return;
   const siblings = Object.fromEntries(Object.entries(item).filter(([name]) => name !== "$ref"));
   const copy: Record<string, unknown> = { ...structuredClone(resolved), ...siblings };
-  for (const method of methods) delete copy[method];
+  for (const at of operations) removeOperation(copy, at);
   entries[key] = copy;
 }
 
@@ -128,14 +128,15 @@ function walkReferences(
     if (key !== "example" && key !== "enum") walkReferences(child, appendPointer(at, key), visit);
 }
 
-/** Every discriminator mapping value under a node. */
+/** Every discriminator mapping value under a node, and every `defaultMapping`. */
 function walkMappings(node: unknown, visit: (value: string) => void): void {
   if (Array.isArray(node)) {
     for (const item of node) walkMappings(item, visit);
     return;
   }
   if (!isRecord(node)) return;
-  const mapping = isRecord(node.discriminator) ? node.discriminator.mapping : undefined;
-  if (isRecord(mapping)) for (const value of Object.values(mapping)) if (typeof value === "string") visit(value);
+  const discriminator = isRecord(node.discriminator) ? node.discriminator : {};
+  const mapping = isRecord(discriminator.mapping) ? Object.values(discriminator.mapping) : [];
+  for (const value of [...mapping, discriminator.defaultMapping]) if (typeof value === "string") visit(value);
   for (const [key, child] of Object.entries(node)) if (key !== "example" && key !== "enum") walkMappings(child, visit);
 }

@@ -1,7 +1,6 @@
 import { createDiagnostic, type Diagnostic } from "../diagnostics/diagnostic.js";
 import { appendPointer } from "../json-pointer.js";
-import { isRecord } from "../json-value.js";
-import { PATH_ITEM_METHODS } from "../load/path-items.js";
+import { PATH_ITEM_METHODS, pathItemOperations } from "../load/path-items.js";
 import type { Locate } from "../load/source-locator.js";
 import { buildRequestBody, buildResponses } from "./bodies.js";
 import { entriesAt, followRef, type Located, stringAt } from "./document-nodes.js";
@@ -22,16 +21,10 @@ export const HTTP_METHODS: readonly FixedMethod[] = PATH_ITEM_METHODS;
  * `additionalOperations` (OpenAPI 3.2), each with its method as the document names it.
  */
 export function operationsOf(pathItem: Located): [HttpMethod, Located][] {
-  const fixed = HTTP_METHODS.filter((method) => isRecord(pathItem.node[method])).map(
-    (method): [HttpMethod, Located] => [
-      method,
-      { node: pathItem.node[method] as Record<string, unknown>, pointer: appendPointer(pathItem.pointer, method) },
-    ],
-  );
-  const more = entriesAt(pathItem, "additionalOperations").flatMap(
-    ([method, node, pointer]): [HttpMethod, Located][] => (isRecord(node) ? [[method, { node, pointer }]] : []),
-  );
-  return [...fixed, ...more];
+  return pathItemOperations(pathItem.node).map(({ method, segments, operation }): [HttpMethod, Located] => [
+    method,
+    { node: operation, pointer: appendPointer(pathItem.pointer, ...segments) },
+  ]);
 }
 
 /** Whether a method is one of the Path Item's own fields (else an `additionalOperations` key). */

@@ -14,6 +14,11 @@ export interface Discrimination<L> {
   readonly keyword: "oneOf" | "anyOf";
   /** tag value → what it selects, the mapping's first (in its order), then the branches' (in theirs) */
   readonly cases: ReadonlyMap<string, DiscriminatorCase<L>>;
+  /**
+   * what `defaultMapping` (OpenAPI 3.2) selects when the tag is absent or selects nothing: a branch
+   * or a schema outside them; undefined without one (such a tag is then an error)
+   */
+  readonly fallback?: number | { readonly location: L };
 }
 
 interface Branch<L> {
@@ -30,7 +35,9 @@ const COMPONENT_PREFIX = "/components/schemas/";
  * OpenAPI, no oneOf/anyOf). Tag values come from `mapping` (a bare name is a component schema),
  * then, for branches the mapping does not name, the component name of a `$ref` branch and the
  * `const`/`enum` of the branch's tag property; a value several branches claim is "ambiguous",
- * left to plain oneOf/anyOf validation. References resolve from the discriminated schema.
+ * left to plain oneOf/anyOf validation. `defaultMapping` (a name or a reference, as a mapping value)
+ * is what a tag that is absent or selects nothing selects. References resolve from the discriminated
+ * schema.
  */
 export function readDiscriminator<L>(
   tree: SchemaTree<L>,
@@ -51,7 +58,31 @@ export function readDiscriminator<L>(
   const mapped = readMapping(tree, discriminator["mapping"], location, branches, cases);
   const unmapped = branches.filter((branch) => branch.target === undefined || !mapped.has(tree.key(branch.target)));
   addImplicit(tree, unmapped, propertyName, cases);
-  return { propertyName, keyword, cases };
+  const fallback = readDefault(tree, discriminator["defaultMapping"], location, branches);
+  return { propertyName, keyword, cases, ...(fallback === undefined ? {} : { fallback }) };
+}
+
+/** What `defaultMapping` selects: the branch it names, or the schema outside them. */
+function readDefault<L>(
+  tree: SchemaTree<L>,
+  value: unknown,
+  location: L,
+  branches: readonly Branch<L>[],
+): Discrimination<L>["fallback"] {
+  if (value === undefined) return undefined;
+  const at = tree.child(location, "discriminator", "defaultMapping");
+  if (typeof value !== "string") tree.fail(at, "discriminator.defaultMapping must be a $ref string or a schema name");
+  const target = tree.follow(mappingRef(value), location, at);
+  if (target === undefined) return undefined;
+  const branch = branches.find(
+    (candidate) => candidate.target !== undefined && tree.key(candidate.target) === tree.key(target),
+  );
+  return branch === undefined ? { location: target } : branch.index;
+}
+
+/** A mapping value as a reference: a bare name is the component schema of that name. */
+export function mappingRef(value: string): string {
+  return value.includes("/") || value.includes("#") ? value : `#${COMPONENT_PREFIX}${escapePointerSegment(value)}`;
 }
 
 function readBranches<L>(tree: SchemaTree<L>, branches: readonly unknown[], location: L, keyword: string): Branch<L>[] {
@@ -78,9 +109,7 @@ function readMapping<L>(
     const value = mapping[tag];
     if (typeof value !== "string")
       tree.fail(tree.child(at, tag), "a discriminator mapping value must be a $ref string or a schema name");
-    const ref =
-      value.includes("/") || value.includes("#") ? value : `#${COMPONENT_PREFIX}${escapePointerSegment(value)}`;
-    const target = tree.follow(ref, location, tree.child(at, tag));
+    const target = tree.follow(mappingRef(value), location, tree.child(at, tag));
     if (target === undefined) continue;
     const branch = branches.find(
       (candidate) => candidate.target !== undefined && tree.key(candidate.target) === tree.key(target),

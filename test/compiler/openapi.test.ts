@@ -297,6 +297,70 @@ describe("discriminator", () => {
   });
 });
 
+describe("discriminator.defaultMapping (OpenAPI 3.2)", () => {
+  const document = openApi("3.2.0", {
+    Shape: {
+      oneOf: [
+        { $ref: "#/components/schemas/Circle" },
+        { $ref: "#/components/schemas/Square" },
+        { $ref: "#/components/schemas/Plain" },
+      ],
+      discriminator: { propertyName: "kind", mapping: { circle: "Circle" }, defaultMapping: "Plain" },
+    },
+    Circle: {
+      type: "object",
+      required: ["kind", "radius"],
+      properties: { kind: { const: "circle" }, radius: { type: "number" } },
+    },
+    Square: {
+      type: "object",
+      required: ["kind", "side"],
+      properties: { kind: { const: "square" }, side: { type: "number" } },
+    },
+    Plain: {
+      type: "object",
+      required: ["label"],
+      properties: { kind: { type: "string" }, label: { type: "string" } },
+    },
+    // the default outside the branches, by reference
+    Event: {
+      anyOf: [{ $ref: "#/components/schemas/Circle" }],
+      discriminator: { propertyName: "kind", defaultMapping: "#/components/schemas/Unknown" },
+    },
+    Unknown: { type: "object", required: ["raw"], properties: { raw: { type: "string" } } },
+  });
+  const entries: ValidatorEntry[] = [
+    { name: "validateShape", schema: { pointer: "#/components/schemas/Shape" } },
+    { name: "validateEvent", schema: { pointer: "#/components/schemas/Event" } },
+  ];
+
+  it("validates an object without the tag, or with a tag nothing maps, against the default schema", async () => {
+    const { validateShape } = await validators(document, entries);
+    expect(validateShape?.({ kind: "circle", radius: 1 }).valid).toBe(true);
+    expect(validateShape?.({ kind: "square", side: 2 }).valid).toBe(true);
+    expect(validateShape?.({ label: "no kind" }).valid).toBe(true);
+    expect(validateShape?.({ kind: "hexagon", label: "unmapped" }).valid).toBe(true);
+    expect(validateShape?.({ kind: "Plain", label: "by its name" }).valid).toBe(true);
+    // the default schema judges the object, its tag included
+    expect(validateShape?.({}).errors?.map((e) => e.message)).toEqual(["must have required property 'label'"]);
+    expect(validateShape?.({ kind: 7, label: "x" }).errors?.map((e) => e.message)).toEqual(["/kind must be string"]);
+    // a mapped tag still selects its own branch, never the default
+    expect(validateShape?.({ kind: "circle", label: "x" }).errors?.map((e) => e.message)).toEqual([
+      "must have required property 'radius'",
+    ]);
+  });
+
+  it("reaches a default schema that is none of the branches", async () => {
+    const { validateEvent } = await validators(document, entries);
+    expect(validateEvent?.({ kind: "circle", radius: 1 }).valid).toBe(true);
+    expect(validateEvent?.({ raw: "?" }).valid).toBe(true);
+    expect(validateEvent?.({ kind: "other", raw: "?" }).valid).toBe(true);
+    expect(validateEvent?.({ kind: "other" }).errors?.map((e) => e.message)).toEqual([
+      "must have required property 'raw'",
+    ]);
+  });
+});
+
 describe("OpenAPI 3.0 keywords", () => {
   it("lets nullable: true accept null in both OpenAPI dialects, as the generated types (T | null) do", async () => {
     for (const [version, dialect] of [

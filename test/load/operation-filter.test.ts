@@ -183,3 +183,80 @@ describe("operation filters", () => {
     expect(ids(generated.model)).toEqual(["listItems", "readAudit"]);
   });
 });
+
+/** An OpenAPI 3.2 document whose Path Items hold `query` and `additionalOperations` operations, one given by `$ref`. */
+const METHODS_32 = {
+  openapi: "3.2.0",
+  info: { title: "Methods", version: "1" },
+  paths: {
+    "/items": {
+      get: operation("listItems", ["items"]),
+      query: operation("searchItems", ["items"]),
+      additionalOperations: {
+        PURGE: operation("purgeItems", ["admin"]),
+        LINK: operation("linkItems", ["items"]),
+      },
+    },
+    "/cache": { $ref: "#/components/pathItems/Cache" },
+  },
+  components: {
+    schemas: { Item: { type: "object", properties: { id: { type: "string" } } } },
+    pathItems: {
+      Cache: {
+        get: operation("readCache", ["cache"]),
+        additionalOperations: { PURGE: operation("purgeCache", ["cache", "admin"]) },
+      },
+    },
+  },
+};
+
+describe("operation filters on the methods of additionalOperations", () => {
+  it("select them by operationId, tag and path as the fixed methods", async () => {
+    expect(ids((await load({ include: ["purgeItems"] }, METHODS_32)).model)).toEqual(["purgeItems"]);
+    expect(ids((await load({ include: ["tag:admin"] }, METHODS_32)).model)).toEqual(["purgeCache", "purgeItems"]);
+    expect(ids((await load({ include: ["path:/items"], exclude: ["tag:admin"] }, METHODS_32)).model)).toEqual([
+      "linkItems",
+      "listItems",
+      "searchItems",
+    ]);
+  });
+
+  it("take an operation left out from additionalOperations, the field with its last one", async () => {
+    const { loaded } = await load({ exclude: ["purgeItems", "purgeCache"] }, METHODS_32);
+    const paths = loaded.document.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths["/items"]?.additionalOperations ?? {})).toEqual(["LINK"]);
+    // a Path Item given by $ref is written in place without it
+    expect(paths["/cache"]).toEqual({ get: operation("readCache", ["cache"]) });
+  });
+
+  it("name the operationIds of additionalOperations among the nearest", async () => {
+    expect(await refusal({ include: ["purgeItem"] }, METHODS_32)).toEqual([
+      'OPERATION_FILTER_INVALID the operation filter "purgeItem" names no operation of the document; the nearest: purgeItems, purgeCache, linkItems',
+    ]);
+  });
+
+  it("keep a schema that only a discriminator's defaultMapping names", async () => {
+    const document = structuredClone(METHODS_32) as unknown as {
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    document.components.schemas.Entry = {
+      anyOf: [{ $ref: "#/components/schemas/Item" }],
+      discriminator: { propertyName: "kind", defaultMapping: "Fallback" },
+    };
+    document.components.schemas.Fallback = { type: "object", required: ["raw"] };
+    const linked = document.paths["/items"]?.additionalOperations as Record<string, Record<string, unknown>>;
+    linked.LINK = operation("linkItems", ["items"], {
+      "200": {
+        description: "OK.",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Entry" } } },
+      },
+    });
+    const { loaded } = await load({ include: ["linkItems"] }, document);
+    expect(Object.keys((loaded.document.components as { schemas: object }).schemas)).toEqual([
+      "Item",
+      "Entry",
+      "Fallback",
+    ]);
+  });
+});

@@ -134,6 +134,44 @@ describe("paths that are one template once parameter names are erased", () => {
     ]);
   });
 
+  it("counts the methods of additionalOperations (OpenAPI 3.2) as the fixed ones", async () => {
+    const document = (paths: Record<string, object>): string =>
+      stringify({ openapi: "3.2.0", info: { title: "t", version: "1" }, paths });
+    const operation = (operationId: string, name: string) => ({
+      operationId,
+      parameters: [{ name, in: "path", required: true, schema: { type: "string" } }],
+      responses: { "204": { description: "none" } },
+    });
+    const failed = await refusal(
+      document({
+        "/items/{id}": { get: operation("getItem", "id"), additionalOperations: { PURGE: operation("purge", "id") } },
+        "/items/{sku}": { additionalOperations: { PURGE: operation("purgeBySku", "sku") } },
+      }),
+    );
+    expect(failed.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      [
+        "PATH_TEMPLATE_DUPLICATE",
+        'paths "/items/{id}" and "/items/{sku}" differ only in their parameter names (both are /items/{}) and both have PURGE: a PURGE request to one matches the other, which is why OpenAPI forbids such paths',
+      ],
+    ]);
+    const loaded = await loadSpec(
+      "paths.yaml",
+      document({
+        "/items/{id}": { get: operation("getItem", "id") },
+        "/items/{sku}": {
+          query: operation("findBySku", "sku"),
+          additionalOperations: { LINK: operation("link", "sku") },
+        },
+      }),
+    );
+    expect(loaded.diagnostics.map((d) => [d.code, d.message.split("; ")[1]])).toEqual([
+      [
+        "PATH_TEMPLATE_REPEATED",
+        'they share no method ("/items/{id}" has GET, "/items/{sku}" has QUERY and LINK), so every request goes to one of them by its method: both are generated',
+      ],
+    ]);
+  });
+
   it("leaves paths that differ in a fixed segment, or in where a parameter stands, alone", async () => {
     const loaded = await loadSpec("paths.yaml", withPaths(["/items/{id}", "/items/by-sku/{sku}", "/items/{id}.json"]));
     expect(loaded.diagnostics).toEqual([]);

@@ -16,8 +16,9 @@ const messages = {
 
 /**
  * OpenAPI discriminator on oneOf/anyOf: for an object, the tag property selects the one
- * branch to validate (a missing or unknown tag is an error). Non-objects, and tags several
- * branches claim, get the plain oneOf/anyOf semantics via `plain`.
+ * branch to validate (a missing or unknown tag is an error, unless `defaultMapping` names the
+ * schema such a tag selects). Non-objects, and tags several branches claim, get the plain
+ * oneOf/anyOf semantics via `plain`.
  */
 export function compileDiscriminated(
   ctx: ObjectNodeCtx,
@@ -50,6 +51,11 @@ function emitSelection(
   const { propertyName, cases } = discrimination;
   const tag = ctx.fn.fresh("g");
   const name = str(propertyName);
+  out.line(code`const ${tag} = ${ctx.fn.module.helper("hop")}.call(${o}, ${name}) ? ${o}[${name}] : undefined;`);
+  if (discrimination.fallback !== undefined) {
+    emitWithFallback(ctx, out, discrimination, tag, usePlain);
+    return;
+  }
   const at = childLocation(ctx.at, "discriminator");
   const tagPath = ctx.path.child(propertyName);
   const missing = failWith(
@@ -66,7 +72,6 @@ function emitSelection(
     messages.discriminatorType,
     { at, path: tagPath },
   );
-  out.line(code`const ${tag} = ${ctx.fn.module.helper("hop")}.call(${o}, ${name}) ? ${o}[${name}] : undefined;`);
   out.line(code`if (${tag} === undefined) ${missing}`);
   out.line(code`else if (typeof ${tag} !== "string") ${notString}`);
   out.open(code`else switch (${tag})`);
@@ -77,6 +82,28 @@ function emitSelection(
   out.line(
     code`default: ${failWith(ctx, "discriminator", unknown, messages.discriminatorValue(tags), { at, path: tagPath })}`,
   );
+  out.close();
+}
+
+/**
+ * With `defaultMapping`: a tag a case names selects that case; any other (absent, not a string, or
+ * a value nothing maps) selects the default schema, which then judges the object, tag included.
+ */
+function emitWithFallback(
+  ctx: ObjectNodeCtx,
+  out: Block,
+  discrimination: Discrimination<SchemaLocation>,
+  tag: Code,
+  usePlain: Code,
+): void {
+  const unmatched = ctx.fn.fresh("u");
+  out.line(code`let ${unmatched} = false;`);
+  out.open(code`switch (${tag})`);
+  for (const [value, target] of discrimination.cases) emitCase(ctx, out, discrimination, value, target, usePlain);
+  out.line(code`default: ${unmatched} = true;`);
+  out.close();
+  out.open(code`if (${unmatched})`);
+  emitTarget(ctx, out, discrimination, discrimination.fallback as NonNullable<typeof discrimination.fallback>);
   out.close();
 }
 
@@ -93,8 +120,18 @@ function emitCase(
     return;
   }
   out.open(code`case ${str(value)}:`);
-  if (typeof target === "number") compileSubschema(inPlace(ctx, [discrimination.keyword, target]), out);
-  else emitCall(ctx, out, target.location);
+  emitTarget(ctx, out, discrimination, target);
   out.line(code`break;`);
   out.close();
+}
+
+/** Validates the object against what a tag selects: a branch in place, or a schema outside the branches. */
+function emitTarget(
+  ctx: ObjectNodeCtx,
+  out: Block,
+  discrimination: Discrimination<SchemaLocation>,
+  target: number | { readonly location: SchemaLocation },
+): void {
+  if (typeof target === "number") compileSubschema(inPlace(ctx, [discrimination.keyword, target]), out);
+  else emitCall(ctx, out, target.location);
 }

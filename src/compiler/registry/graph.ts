@@ -142,7 +142,8 @@ function scan(registry: SchemaRegistry, schema: unknown, at: SchemaLocation, out
     if (name !== "" && !name.startsWith("/")) node.dynamicNames.push(name);
   }
   const discrimination = readDiscriminator(registry.tree, registry.rules, schema, at);
-  for (const target of discrimination?.cases.values() ?? [])
+  const fallback = discrimination?.fallback;
+  for (const target of [...(discrimination?.cases.values() ?? []), ...(fallback === undefined ? [] : [fallback])])
     if (typeof target === "object") node.refs.push(target.location);
   for (const sub of appliedSubschemas(schema, registry.rules)) {
     scan(registry, sub.schema, childLocation(at, ...sub.tokens), base, node);

@@ -39,7 +39,7 @@ export interface ContentsPair {
   readonly after: readonly BodyContentModel[];
 }
 
-const MEDIA_HANDLED: ReadonlySet<string> = new Set(["schema"]);
+const MEDIA_HANDLED: ReadonlySet<string> = new Set(["schema", "itemSchema"]);
 
 /** Media types removed and added, and the schema and other fields of each media type in both. */
 export function compareContents(ctx: ExchangeContext, where: ContentsPlace, pair: ContentsPair): Finding[] {
@@ -83,12 +83,22 @@ function compareContent(
   const label = `${where.label} (${now.mediaType})`;
   const schemaCtx = schemaContextOf(ctx, where.place, label, where.owner);
   const documents = { base: ctx.sides.base.loaded.document, head: ctx.sides.head.loaded.document };
+  // a sequence's items (OpenAPI 3.2's `itemSchema`) are judged as a body is, per direction
+  const items =
+    old.itemSchemaPointer === undefined && now.itemSchemaPointer === undefined
+      ? []
+      : compareSchemas(
+          schemaContextOf(ctx, where.place, `${label} items`, where.owner),
+          schemaParts(ctx.sides.base, old.itemSchemaPointer, old.pointer),
+          schemaParts(ctx.sides.head, now.itemSchemaPointer, now.pointer),
+        );
   return [
     ...compareSchemas(
       schemaCtx,
       schemaParts(ctx.sides.base, old.schemaPointer, old.pointer),
       schemaParts(ctx.sides.head, now.schemaPointer, now.pointer),
     ),
+    ...items,
     ...compareResidual(
       rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, label, where.place),
       MEDIA_HANDLED,

@@ -6,6 +6,7 @@ import type { Finding } from "../finding.js";
 import { compareResidual, rawPair } from "../residual.js";
 import { originsByPair } from "../schema/shared-comparisons.js";
 import { compareParameters } from "./compare-parameters.js";
+import { compareQuerystring } from "./compare-querystring.js";
 import { compareRequestBody } from "./compare-request-body.js";
 import { compareResponses } from "./compare-responses.js";
 import { compareSecurity } from "./compare-security.js";
@@ -19,7 +20,7 @@ const OPERATION_HANDLED: ReadonlySet<string> = new Set([
   "responses",
   "security",
 ]);
-const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set([...HTTP_METHODS, "parameters", "$ref"]);
+const PATH_ITEM_HANDLED: ReadonlySet<string> = new Set([...HTTP_METHODS, "additionalOperations", "parameters", "$ref"]);
 
 /**
  * Operations removed and added, and every matched pair compared; each finding names its
@@ -76,6 +77,7 @@ function compareOperation(ctx: OperationContext, renamedSchemes: ReadonlyMap<str
     ...operationIdChange(ctx.before, ctx.after),
     ...compareSecurity(ctx, renamedSchemes),
     ...compareParameters(ctx),
+    ...compareQuerystring(ctx),
     ...compareRequestBody(ctx),
     ...compareResponses(ctx),
     ...residuals(ctx),

@@ -1,8 +1,7 @@
-import { appendPointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import { buildRequestBody, buildResponses } from "../../model/bodies.js";
 import { entriesAt, followRef } from "../../model/document-nodes.js";
-import { HTTP_METHODS } from "../../model/operations.js";
+import { isFixedMethod, operationsOf } from "../../model/operations.js";
 import { createSchemaFacts, listComponentSchemas } from "../../model/schemas.js";
 import type { RequestBodyModel, ResponseModel } from "../../model/types.js";
 import type { Finding } from "../finding.js";
@@ -188,25 +187,21 @@ function webhooksOf(side: SpecSide): Webhook[] {
   return entriesAt({ node: document, pointer: "#" }, "webhooks").flatMap(([name, item, pointer]) => {
     const pathItem = followRef(document, item, pointer);
     if (pathItem === undefined) return [];
-    return HTTP_METHODS.flatMap((method): Webhook[] => {
-      const node = pathItem.node[method];
-      if (!isRecord(node)) return [];
-      const operation = { node, pointer: appendPointer(pathItem.pointer, method) };
+    return operationsOf(pathItem).map(([method, operation]): Webhook => {
+      const { node } = operation;
       const requestBody = buildRequestBody(document, operation, facts);
       const id =
         typeof node.operationId === "string" && node.operationId !== ""
           ? node.operationId
-          : `${method.toUpperCase()} webhook ${name}`;
-      return [
-        {
-          name,
-          method,
-          id,
-          pointer: operation.pointer,
-          ...(requestBody !== undefined ? { requestBody } : {}),
-          responses: buildResponses(document, operation, facts),
-        },
-      ];
+          : `${isFixedMethod(method) ? method.toUpperCase() : method} webhook ${name}`;
+      return {
+        name,
+        method,
+        id,
+        pointer: operation.pointer,
+        ...(requestBody !== undefined ? { requestBody } : {}),
+        responses: buildResponses(document, operation, facts),
+      };
     });
   });
 }

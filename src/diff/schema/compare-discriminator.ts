@@ -6,10 +6,16 @@
  * hint beside oneOf/anyOf validation (OpenAPI 3.1), so a tag value dropped or pointed at another
  * schema, and a discriminator added or removed, are warnings to review; a tag value added is new
  * to readers of responses (a warning, as an enum value added is) and to nobody in requests.
+ * `defaultMapping` (OpenAPI 3.2) is no hint: it is the only schema an object without a tag (or
+ * with one nothing maps) is read by. Added, a request may leave the tag out (and a response may
+ * come without it, a warning as a tag value added is); removed, such a request is refused (and
+ * responses come tagged); pointed at another schema, untagged objects are read as another shape,
+ * breaking both ways.
  */
 import { appendPointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import { componentSchemaName } from "../../model/schemas.js";
+import { mappingRef } from "../../schema/discriminator.js";
 import type { Finding } from "../finding.js";
 import { schemaDigest } from "./canonical.js";
 import { type SchemaContext, schemaFinding } from "./schema-context.js";
@@ -20,7 +26,15 @@ interface Discriminator {
   readonly pointer: string;
   readonly propertyName: string;
   /** tag value → the target's $ref and the digest of what it means */
-  readonly mapping: ReadonlyMap<string, { readonly ref: string; readonly meaning: string }>;
+  readonly mapping: ReadonlyMap<string, Target>;
+  /** what `defaultMapping` names, if it is given */
+  readonly fallback?: Target;
+}
+
+/** What a tag value (or the default) selects: the $ref, and the digest of what it means. */
+interface Target {
+  readonly ref: string;
+  readonly meaning: string;
 }
 
 /** The discriminator changes of one level. */
@@ -45,7 +59,40 @@ export function compareDiscriminators(ctx: SchemaContext, base: Shape, head: Sha
       }),
     ];
   }
-  return mappingChanges(ctx, before, after);
+  return [...mappingChanges(ctx, before, after), ...defaultChanges(ctx, before, after)];
+}
+
+/** `defaultMapping` added, removed, or pointed at a schema of another meaning. */
+function defaultChanges(ctx: SchemaContext, before: Discriminator, after: Discriminator): Finding[] {
+  const [was, is] = [before.fallback, after.fallback];
+  if (was?.meaning === is?.meaning) return [];
+  const change = {
+    pointer: appendPointer(after.pointer, "defaultMapping"),
+    before: was?.ref,
+    after: is?.ref,
+    typed: false,
+  };
+  const untagged = `objects without \`${after.propertyName}\` (or with a value nothing maps)`;
+  if (was === undefined)
+    return [
+      schemaFinding(ctx, "discriminator-default-mapping-added", {
+        ...change,
+        what: `discriminator default ${is?.ref} added: ${untagged} are read by it`,
+      }),
+    ];
+  if (is === undefined)
+    return [
+      schemaFinding(ctx, "discriminator-default-mapping-removed", {
+        ...change,
+        what: `discriminator default ${was.ref} removed: ${untagged} are refused`,
+      }),
+    ];
+  return [
+    schemaFinding(ctx, "discriminator-default-mapping-changed", {
+      ...change,
+      what: `discriminator default now ${is.ref}, not ${was.ref}: ${untagged} are read by it`,
+    }),
+  ];
 }
 
 function mappingChanges(ctx: SchemaContext, before: Discriminator, after: Discriminator): Finding[] {
@@ -77,35 +124,36 @@ function readDiscriminator(doc: SchemaDoc, shape: Shape): Discriminator | undefi
   const explicit = isRecord(value.mapping) ? value.mapping : {};
   const mapping = new Map<string, string>();
   for (const [tag, target] of Object.entries(explicit))
-    if (typeof target === "string")
-      mapping.set(tag, target.includes("#") || target.includes("/") ? target : `${COMPONENTS}${target}`);
+    if (typeof target === "string") mapping.set(tag, mappingRef(target));
   const named = new Set(mapping.values());
   for (const branch of shape.branchings.flatMap((branching) => branching.branches)) {
     const ref = branch.length === 1 && isRecord(branch[0]?.value) ? branch[0].value.$ref : undefined;
     const name = componentSchemaName(ref);
     if (typeof ref === "string" && name !== undefined && !named.has(ref) && !mapping.has(name)) mapping.set(name, ref);
   }
+  const fallback =
+    typeof value.defaultMapping === "string"
+      ? withMeaning(doc, mappingRef(value.defaultMapping), keyword.pointer, ["defaultMapping"])
+      : undefined;
   return {
     pointer: keyword.pointer,
     propertyName: value.propertyName,
     mapping: withMeanings(doc, mapping, keyword.pointer),
+    ...(fallback === undefined ? {} : { fallback }),
   };
 }
-
-const COMPONENTS = "#/components/schemas/";
 
 /**
  * Each tag value's target with the digest of what it means, so that a component renamed (the
  * same schema under another name) is no change; a target outside the document is its text.
  */
-function withMeanings(
-  doc: SchemaDoc,
-  mapping: ReadonlyMap<string, string>,
-  pointer: string,
-): Map<string, { ref: string; meaning: string }> {
-  const meaning = (ref: string, tag: string): string =>
-    ref.startsWith("#/")
-      ? schemaDigest(doc, [{ value: { $ref: ref }, pointer: appendPointer(pointer, "mapping", tag) }], "meaning")
-      : ref;
-  return new Map([...mapping].map(([tag, ref]) => [tag, { ref, meaning: meaning(ref, tag) }]));
+function withMeanings(doc: SchemaDoc, mapping: ReadonlyMap<string, string>, pointer: string): Map<string, Target> {
+  return new Map([...mapping].map(([tag, ref]) => [tag, withMeaning(doc, ref, pointer, ["mapping", tag])]));
+}
+
+function withMeaning(doc: SchemaDoc, ref: string, pointer: string, at: readonly string[]): Target {
+  const meaning = ref.startsWith("#/")
+    ? schemaDigest(doc, [{ value: { $ref: ref }, pointer: appendPointer(pointer, ...at) }], "meaning")
+    : ref;
+  return { ref, meaning };
 }

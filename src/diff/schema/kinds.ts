@@ -36,7 +36,10 @@ export type SchemaChangeKind =
   | "anyOf-removed"
   | "discriminator-property-changed"
   | "discriminator-changed"
-  | "discriminator-mapping-added";
+  | "discriminator-mapping-added"
+  | "discriminator-default-mapping-added"
+  | "discriminator-default-mapping-removed"
+  | "discriminator-default-mapping-changed";
 
 /** A rule, and whose code the type change can break (none when the generated types stay the same). */
 type Classified = readonly [RuleId, TypeBreak?];
@@ -140,6 +143,18 @@ const BODIES: Readonly<Record<SchemaChangeKind, readonly [request: Classified, r
   ],
   "discriminator-changed": [["request-discriminator-changed"], ["response-discriminator-changed"]],
   "discriminator-mapping-added": [["request-discriminator-mapping-added"], ["response-discriminator-mapping-added"]],
+  "discriminator-default-mapping-added": [
+    ["request-discriminator-default-mapping-added"],
+    ["response-discriminator-default-mapping-added"],
+  ],
+  "discriminator-default-mapping-removed": [
+    ["request-discriminator-default-mapping-removed"],
+    ["response-discriminator-default-mapping-removed"],
+  ],
+  "discriminator-default-mapping-changed": [
+    ["request-discriminator-default-mapping-changed"],
+    ["response-discriminator-default-mapping-changed"],
+  ],
 };
 
 /** A parameter's own schema has parameter rules; properties inside it (deepObject) keep the body's. */
@@ -214,6 +229,10 @@ const POLARITY: Readonly<Record<SchemaChangeKind, Polarity>> = {
   "discriminator-property-changed": "neutral",
   "discriminator-changed": "neutral",
   "discriminator-mapping-added": "neutral",
+  // the schema objects without a tag are read by: more of them valid, fewer, or others
+  "discriminator-default-mapping-added": "widens",
+  "discriminator-default-mapping-removed": "narrows",
+  "discriminator-default-mapping-changed": "changes",
 };
 
 const NEGATED: Readonly<Record<Polarity, SchemaChangeKind | undefined>> = {

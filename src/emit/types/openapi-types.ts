@@ -1,5 +1,6 @@
 import type { transformSchema } from "openapi-typescript";
 import { loadOpenapiTypescript } from "../typescript-once.js";
+import { scanWithDefaults } from "./default-mapping.js";
 import { placeExtraOperations, standInExtraOperations } from "./extra-operations.js";
 import { typesDocument } from "./types-document.js";
 
@@ -61,7 +62,7 @@ function transformContext(
     alphabetize: false,
     arrayLength: false,
     defaultNonNullable: true,
-    discriminators: scanDiscriminators(schema, options),
+    discriminators: scanWithDefaults(schema, options, scanDiscriminators, resolveRef),
     emptyObjectsUnknown: options.emptyObjectsUnknown,
     enum: false,
     enumValues: false,

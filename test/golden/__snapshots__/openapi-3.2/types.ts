@@ -131,12 +131,6 @@ export interface components {
         ScheduledFlight: components["schemas"]["FlightBase"] & {
             /** @constant */
             status?: "scheduled";
-        } & {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            status: "ScheduledFlight";
         };
         CancelledFlight: components["schemas"]["FlightBase"] & {
             /** @constant */

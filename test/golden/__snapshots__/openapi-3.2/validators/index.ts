@@ -189,26 +189,23 @@ const $params8 = /* @__PURE__ */ $freeze({ type: "integer" });
 const $params9 = /* @__PURE__ */ $freeze({ limit: 2 });
 const $params10 = /* @__PURE__ */ $freeze({ type: "array" });
 const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "origin" });
-const $params12 = /* @__PURE__ */ $freeze({ propertyName: "status", error: "missing" });
-const $params13 = /* @__PURE__ */ $freeze({ propertyName: "status", error: "type" });
-const $value14 = /* @__PURE__ */ $json("[\"cancelled\",\"ScheduledFlight\",\"scheduled\"]");
-const $params15 = /* @__PURE__ */ $freeze({ missingProperty: "number" });
-const $params16 = /* @__PURE__ */ $freeze({ missingProperty: "destination" });
-const $params17 = /* @__PURE__ */ $freeze({ missingProperty: "flights" });
-const $params18 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -90 });
-const $params19 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 90 });
-const $params20 = /* @__PURE__ */ $freeze({ type: "number" });
-const $params21 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -180 });
-const $params22 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 180 });
-const $params23 = /* @__PURE__ */ $freeze({ missingProperty: "lat" });
-const $params24 = /* @__PURE__ */ $freeze({ missingProperty: "lon" });
-const $params25 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
-const $params26 = /* @__PURE__ */ $freeze({ missingProperty: "data" });
-const $params27 = /* @__PURE__ */ $freeze({ type: "boolean" });
-const $params28 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
-const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "count" });
-const $re30 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
-const $params31 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
+const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "number" });
+const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "destination" });
+const $params14 = /* @__PURE__ */ $freeze({ missingProperty: "flights" });
+const $params15 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -90 });
+const $params16 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 90 });
+const $params17 = /* @__PURE__ */ $freeze({ type: "number" });
+const $params18 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -180 });
+const $params19 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 180 });
+const $params20 = /* @__PURE__ */ $freeze({ missingProperty: "lat" });
+const $params21 = /* @__PURE__ */ $freeze({ missingProperty: "lon" });
+const $params22 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
+const $params23 = /* @__PURE__ */ $freeze({ missingProperty: "data" });
+const $params24 = /* @__PURE__ */ $freeze({ type: "boolean" });
+const $params25 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
+const $params26 = /* @__PURE__ */ $freeze({ missingProperty: "count" });
+const $re27 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
+const $params28 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
 
 // #/components/schemas/CancelledFlight
 function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -285,9 +282,8 @@ function $v_Flight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   let p4 = o3 === null;
   if (o3 !== null) {
     const g5 = $hop.call(o3, "status") ? o3["status"] : undefined;
-    if (g5 === undefined) { ok = false; if (!$fail(e, a, "discriminator", $params12, "must have required property 'status' (discriminator)", "", sp, "/discriminator")) return false; }
-    else if (typeof g5 !== "string") { ok = false; if (!$fail(e, a, "discriminator", $params13, "must be a string (discriminator)", "/status", sp, "/discriminator")) return false; }
-    else switch (g5) {
+    let u6 = false;
+    switch (g5) {
       case "cancelled": {
         if (!$v_CancelledFlight(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
         break;
@@ -300,27 +296,30 @@ function $v_Flight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         if (!$v_ScheduledFlight(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
         break;
       }
-      default: { ok = false; if (e === null || !$fail(e, a, "discriminator", { propertyName: "status", error: "value", allowedValues: $value14 }, "must be one of: \"cancelled\", \"ScheduledFlight\", \"scheduled\" (discriminator)", "/status", sp, "/discriminator")) return false; }
+      default: u6 = true;
+    }
+    if (u6) {
+      if (!$v_ScheduledFlight(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
     }
   }
   if (p4) {
-    let c12 = 0, f13 = -1, g14 = -1;
-    const e23 = e, a24 = a;
-    for (let pass25 = 0; pass25 < (e23 === null ? 1 : 2) && (pass25 === 0 || c12 === 0); pass25++) {
-      const e: $Errors = pass25 === 0 ? null : e23;
-      const a = pass25 === 0 ? false : a24;
-      let k15 = true;
-      L16: {
-        if (!$v_ScheduledFlight(d, e, a, depth + 1)) { k15 = false; if (!a) break L16; }
+    let c15 = 0, f16 = -1, g17 = -1;
+    const e26 = e, a27 = a;
+    for (let pass28 = 0; pass28 < (e26 === null ? 1 : 2) && (pass28 === 0 || c15 === 0); pass28++) {
+      const e: $Errors = pass28 === 0 ? null : e26;
+      const a = pass28 === 0 ? false : a27;
+      let k18 = true;
+      L19: {
+        if (!$v_ScheduledFlight(d, e, a, depth + 1)) { k18 = false; if (!a) break L19; }
       }
-      if (k15) { if (c12 === 0) f13 = 0; else g14 = 0; c12++; }
-      let k19 = true;
-      L20: {
-        if (!$v_CancelledFlight(d, e, a, depth + 1)) { k19 = false; if (!a) break L20; }
+      if (k18) { if (c15 === 0) f16 = 0; else g17 = 0; c15++; }
+      let k22 = true;
+      L23: {
+        if (!$v_CancelledFlight(d, e, a, depth + 1)) { k22 = false; if (!a) break L23; }
       }
-      if (k19) { if (c12 === 0) f13 = 1; else g14 = 1; c12++; }
+      if (k22) { if (c15 === 0) f16 = 1; else g17 = 1; c15++; }
     }
-    if (c12 !== 1) { ok = false; if (e === null || !$fail(e, a, "oneOf", { passingSchemas: c12 > 1 ? [f13, g14] : null }, c12 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf", "", sp, "/oneOf")) return false; }
+    if (c15 !== 1) { ok = false; if (e === null || !$fail(e, a, "oneOf", { passingSchemas: c15 > 1 ? [f16, g17] : null }, c15 > 1 ? "must match exactly one schema in oneOf, but matches more than one" : "must match exactly one schema in oneOf", "", sp, "/oneOf")) return false; }
   }
   return ok;
 }
@@ -345,9 +344,9 @@ function $v_FlightBase(d: unknown, e: $Errors, a: boolean, _depth: number): bool
       const v4 = o1["destination"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, 1)) return false; }
     }
-    if (!("number" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
     if (!("origin" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'origin'", "", sp, "/required")) return false; }
-    if (!("destination" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params16, "must have required property 'destination'", "", sp, "/required")) return false; }
+    if (!("destination" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'destination'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -372,7 +371,7 @@ function $v_FlightList(d: unknown, e: $Errors, a: boolean, depth: number): boole
         }
       }
     }
-    if (!("flights" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params17, "must have required property 'flights'", "", sp, "/required")) return false; }
+    if (!("flights" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params14, "must have required property 'flights'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -416,22 +415,22 @@ function $v_Position(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto) ? o1 : $ownKeys(o1);
     if ("lat" in (h4 as object)) {
       const v2 = o1["lat"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params20, "must be number", "/lat", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params17, "must be number", "/lat", sp, 1)) return false; }
       else {
-        if (v2 < -90) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= -90", "/lat", sp, 1)) return false; }
-        if (v2 > 90) { ok = false; if (!$fail(e, a, "maximum", $params19, "must be <= 90", "/lat", sp, 1)) return false; }
+        if (v2 < -90) { ok = false; if (!$fail(e, a, "minimum", $params15, "must be >= -90", "/lat", sp, 1)) return false; }
+        if (v2 > 90) { ok = false; if (!$fail(e, a, "maximum", $params16, "must be <= 90", "/lat", sp, 1)) return false; }
       }
     }
     if ("lon" in (h4 as object)) {
       const v3 = o1["lon"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params20, "must be number", "/lon", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params17, "must be number", "/lon", sp, 1)) return false; }
       else {
-        if (v3 < -180) { ok = false; if (!$fail(e, a, "minimum", $params21, "must be >= -180", "/lon", sp, 1)) return false; }
-        if (v3 > 180) { ok = false; if (!$fail(e, a, "maximum", $params22, "must be <= 180", "/lon", sp, 1)) return false; }
+        if (v3 < -180) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= -180", "/lon", sp, 1)) return false; }
+        if (v3 > 180) { ok = false; if (!$fail(e, a, "maximum", $params19, "must be <= 180", "/lon", sp, 1)) return false; }
       }
     }
-    if (!("lat" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params23, "must have required property 'lat'", "", sp, "/required")) return false; }
-    if (!("lon" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params24, "must have required property 'lon'", "", sp, "/required")) return false; }
+    if (!("lat" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params20, "must have required property 'lat'", "", sp, "/required")) return false; }
+    if (!("lon" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params21, "must have required property 'lon'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -456,14 +455,14 @@ function $v_PositionEvent(d: unknown, e: $Errors, a: boolean, _depth: number): b
       const v6 = o1["retry"];
       if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/retry", sp, 1)) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 0", "/retry", sp, 1)) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params22, "must be >= 0", "/retry", sp, 1)) return false; }
       }
     }
     if ("data" in (h8 as object)) {
       const v7 = o1["data"];
       if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/data", sp, 1)) return false; }
     }
-    if (!("data" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params26, "must have required property 'data'", "", sp, "/required")) return false; }
+    if (!("data" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params23, "must have required property 'data'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -513,7 +512,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean 
         }
         case "cancelled": {
           const v7 = o1[k2];
-          if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params27, "must be boolean", "/cancelled", sp, 1)) return false; }
+          if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params24, "must be boolean", "/cancelled", sp, 1)) return false; }
           break;
         }
         default: {
@@ -545,7 +544,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -566,7 +565,7 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
       const v3 = o1["status"];
       if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/status", sp, 1)) return false; }
     }
-    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params28, "must have required property 'title'", "", sp, "/required")) return false; }
+    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params25, "must have required property 'title'", "", sp, "/required")) return false; }
     if (!("status" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'status'", "", sp, "/required")) return false; }
   }
   return ok;
@@ -584,10 +583,10 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
       const v2 = o1["count"];
       if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/count", sp, 1)) return false; }
       else {
-        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 0", "/count", sp, 1)) return false; }
+        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params22, "must be >= 0", "/count", sp, 1)) return false; }
       }
     }
-    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params29, "must have required property 'count'", "", sp, "/required")) return false; }
+    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params26, "must have required property 'count'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -612,7 +611,7 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -630,7 +629,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -662,7 +661,7 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$re30.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params31, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
+    if (!$re27.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params28, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
   }
   return ok;
 }
