@@ -177,3 +177,26 @@ function dispatch(pending: PendingEvent, state: EventStreamState): EventFields |
 export function cutShort(record: string, value: unknown): boolean {
   return !record.endsWith("\n") && (value === null || typeof value !== "object") && typeof value !== "string";
 }
+
+/**
+ * The items of a whole sequence written out as text (an example's `serializedValue`, or a `value`
+ * that is a string): JSON texts of JSON Lines or of a JSON text sequence, events (`data` as text)
+ * of an event stream. Throws a `FramingError` on a record that is not JSON.
+ */
+export function itemsOfText(text: string, sequence: SequenceKind): unknown[] {
+  if (sequence === "sse") {
+    const state: EventStreamState = { lastEventId: "", retry: 0 };
+    const pending = pendingEvent();
+    // a last event not followed by its blank line is dispatched all the same
+    return new LineReader().push(`${text}\n\n`).flatMap((line) => readEventLine(line, pending, state) ?? []);
+  }
+  const records = new RecordSplitter(sequence);
+  const all = [...records.push(text), ...[records.end()].filter((record) => record !== undefined)];
+  return all.map((record) => {
+    try {
+      return JSON.parse(record) as unknown;
+    } catch {
+      throw new FramingError(`a record is not JSON: ${record.slice(0, 40)}`);
+    }
+  });
+}

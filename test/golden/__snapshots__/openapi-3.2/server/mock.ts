@@ -49,7 +49,10 @@ export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> 
       ],
     },
   },
-  streamPositions: { status: 200, body: "" },
+  streamPositions: {
+    status: 200,
+    body: [{ lat: 51.47, lon: -0.45 }, { lat: 51.5, lon: -0.6 }, { lat: 51.6, lon: -0.9 }],
+  },
 };
 
 /** Handlers answering every operation with its entry of `mockAnswers`: the mock server's. */
