@@ -83,6 +83,11 @@ export interface RouteValidators {
   readonly items?: Readonly<Record<string, Readonly<Record<string, Validator>>>>;
   /** by status and media type, for server-sent events whose `data` is JSON: the validator of `data` decoded */
   readonly itemData?: Readonly<Record<string, Readonly<Record<string, Validator>>>>;
+  /**
+   * by status and media type, for an answer that is a sequence whose media type also declares a
+   * `schema`: the validator of its items as a whole (the list of them), checked once they end
+   */
+  readonly sequences?: Readonly<Record<string, Readonly<Record<string, Validator>>>>;
 }
 
 /** One security scheme of a requirement. */
@@ -173,6 +178,8 @@ export interface StreamContext {
   readonly data: Validator | undefined;
   /** server-sent events whose `data` is JSON, decoded before it is yielded */
   readonly jsonData: boolean;
+  /** the validator of the items as a whole (a `schema` beside the `itemSchema`), checked once they end */
+  readonly whole?: Validator | undefined;
   /** the call's signal, when it has one */
   readonly signal: AbortSignal | undefined;
   /** asks again after a dropped connection of server-sent events, with the last event's id */

@@ -143,6 +143,7 @@ async function exchange(
       item: check ? validators.items?.[status]?.[content.mediaType] : undefined,
       data: check ? validators.itemData?.[status]?.[content.mediaType] : undefined,
       jsonData: validators.itemData?.[status]?.[content.mediaType] !== undefined,
+      whole: check ? validators.sequences?.[status]?.[content.mediaType] : undefined,
       signal: init.signal ?? undefined,
       reconnect: async (lastEventId) => {
         const headers = { ...(init.headers as Record<string, string>) };

@@ -4,7 +4,9 @@
  * line), and JSON text sequences (RFC 7464: each record starts with RS, U+001E). Each item is
  * checked against its schema when answers are checked; one that does not parse or does not match
  * ends the items with a `ResponseValidationError` (the items before it have been yielded), which a
- * failure of the connection (`ApiNetworkError`) or the caller's abort (its reason) is not. Server-
+ * failure of the connection (`ApiNetworkError`) or the caller's abort (its reason) is not. A media
+ * type that declares a `schema` beside its `itemSchema` has the items checked as a whole (the list
+ * of them) once they end: a failure is a `ResponseValidationError` after the last item. Server-
  * sent events reconnect after a dropped connection, sending the last event's id as
  * `Last-Event-ID` and waiting the `retry` the server last gave. Only routes of operations that
  * answer such sequences name this module (`encoders.stream`), so a page without one bundles none.
@@ -34,8 +36,10 @@ export interface ServerSentEvent<D = string> {
 /** The reader every route of a streaming operation names. */
 export const streamReader: StreamReader = {
   read(content, response, context) {
-    if (content.sequence === "sse") return serverSentEvents(response, context, content.mediaType);
-    return jsonItems(response, context, content.sequence === "json-seq" ? "json-seq" : "jsonl");
+    // the items as a whole are checked once they end, when the media type declares a `schema` too
+    const whole = context.whole === undefined ? undefined : [];
+    if (content.sequence === "sse") return serverSentEvents(response, context, content.mediaType, whole);
+    return jsonItems(response, context, content.sequence === "json-seq" ? "json-seq" : "jsonl", whole);
   },
 };
 
@@ -78,14 +82,20 @@ async function* jsonItems(
   response: Response,
   context: StreamContext,
   sequence: Exclude<SequenceKind, "sse">,
+  whole: unknown[] | undefined,
 ): AsyncGenerator<unknown> {
   const records = new RecordSplitter(sequence);
   const seq = sequence === "json-seq";
+  const kept = (item: unknown): unknown => {
+    whole?.push(item);
+    return item;
+  };
   try {
     for await (const text of textOf(response, context))
-      for (const record of records.push(text)) yield checkedJson(record, seq, response, context);
+      for (const record of records.push(text)) yield kept(checkedJson(record, seq, response, context));
     const last = records.end();
-    if (last !== undefined) yield checkedJson(last, false, response, context);
+    if (last !== undefined) yield kept(checkedJson(last, false, response, context));
+    checkWhole(whole, response, context);
   } finally {
     context.done();
   }
@@ -120,6 +130,11 @@ function checked(
   return value;
 }
 
+/** The items as a whole (as sent: an event's `data` as text), checked against the media type's `schema`. */
+function checkWhole(whole: unknown[] | undefined, response: Response, context: StreamContext): void {
+  if (whole !== undefined) checked(context.whole, whole, response, context, whole);
+}
+
 function fail(context: StreamContext, response: Response, keyword: string, message: string, raw: unknown): never {
   const issue = { instancePath: "", schemaPath: "", keyword, params: {}, message };
   throw new ResponseValidationError(context.operationId, response, [issue], raw);
@@ -132,7 +147,12 @@ function fail(context: StreamContext, response: Response, keyword: string, messa
  * `id` without NULL sets the last event id, `retry` of digits only the reconnection time. After a
  * dropped connection the request is sent again with `Last-Event-ID`, after that time.
  */
-async function* serverSentEvents(first: Response, context: StreamContext, mediaType: string): AsyncGenerator<unknown> {
+async function* serverSentEvents(
+  first: Response,
+  context: StreamContext,
+  mediaType: string,
+  whole: unknown[] | undefined,
+): AsyncGenerator<unknown> {
   const state: EventStreamState = { lastEventId: "", retry: DEFAULT_RETRY };
   let response = first;
   let failures = 0;
@@ -146,9 +166,10 @@ async function* serverSentEvents(first: Response, context: StreamContext, mediaT
             const event = readEventLine(line, pending, state);
             if (event === undefined) continue;
             failures = 0;
+            whole?.push(event);
             yield checkedEvent(event, response, context);
           }
-        return;
+        return checkWhole(whole, response, context);
       } catch (error) {
         if (!(error instanceof ApiNetworkError) || ++failures > RECONNECTS || context.signal?.aborted === true)
           throw error;

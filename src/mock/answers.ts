@@ -60,7 +60,7 @@ export function mockValidatorNames(model: ApiModel): string[] {
   return model.operations.flatMap((operation) => {
     const response = operation.responses.find((candidate) => candidate.success);
     const answered = response === undefined ? undefined : answeredContent(operation, response);
-    return [answered?.validator, answered?.item, answered?.data].filter((name) => name !== undefined);
+    return [answered?.validator, answered?.item, answered?.data, answered?.whole].filter((name) => name !== undefined);
   });
 }
 
@@ -68,18 +68,20 @@ export function mockValidatorNames(model: ApiModel): string[] {
 function answeredContent(
   operation: OperationModel,
   response: OperationModel["responses"][number],
-): { content: BodyContentModel; validator?: string; item?: string; data?: string } | undefined {
+): { content: BodyContentModel; validator?: string; item?: string; data?: string; whole?: string } | undefined {
   const content = response.contents.find((candidate) => candidate.kind === "json") ?? response.contents[0];
   if (content === undefined) return undefined;
   const { names } = operation;
   const validator = content.kind === "json" ? names.responseValidators[response.status] : undefined;
   const item = names.itemValidators[response.status]?.[content.mediaType];
   const data = names.itemDataValidators[response.status]?.[content.mediaType];
+  const whole = names.sequenceValidators[response.status]?.[content.mediaType];
   return {
     content,
     ...(validator === undefined ? {} : { validator }),
     ...(item === undefined ? {} : { item }),
     ...(data === undefined ? {} : { data }),
+    ...(whole === undefined ? {} : { whole }),
   };
 }
 
@@ -101,7 +103,7 @@ function answerFor(
   const { sequence, itemSchemaPointer } = content;
   if (sequence !== undefined && itemSchemaPointer !== undefined) {
     const loaded = (name: string | undefined) => (name === undefined ? undefined : validators.get(name));
-    const checks = { item: loaded(answered.item), data: loaded(answered.data) };
+    const checks = { item: loaded(answered.item), data: loaded(answered.data), whole: loaded(answered.whole) };
     const sampler: Sampler = (schema, validator) => sampleData(schema, source, validator);
     const items = sequenceBody({ ...content, sequence, itemSchemaPointer }, document, source, checks, sampler);
     return items === undefined ? {} : { answer: { status, body: items.value }, origin: items.origin };

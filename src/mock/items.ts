@@ -1,7 +1,7 @@
 /**
  * The mock's answer for a response that is a sequence of items (an OpenAPI 3.2 `itemSchema`):
- * the items of its first example whose every item the item validator accepts, else one item
- * built from the item schema. An example of a sequence is the whole content (OpenAPI 3.2 maps a
+ * the items of its first example whose every item the item validator accepts (and the whole list
+ * the `schema` beside it, if any), else one item built from the item schema. An example of a sequence is the whole content (OpenAPI 3.2 maps a
  * sequence to an array of its items): `dataValue` (or a `value`) listing the items, or the text on
  * the wire (`serializedValue`, or a `value` that is a string), cut into items as the runtime reads
  * them. A server-sent event's `data` is text; where it is JSON, its `contentSchema` builds it.
@@ -16,10 +16,14 @@ import type { Sample } from "./context.js";
 import type { SchemaSource } from "./schema.js";
 import type { LoadedValidator } from "./validators.js";
 
-/** What checks an item: its own validator, and for an event with JSON `data`, that of `data` decoded. */
+/**
+ * What checks the items: each item's validator, for an event with JSON `data` that of `data`
+ * decoded, and the whole list's (a `schema` beside the `itemSchema`).
+ */
 export interface ItemChecks {
   readonly item: LoadedValidator | undefined;
   readonly data: LoadedValidator | undefined;
+  readonly whole: LoadedValidator | undefined;
 }
 
 /** Builds data for a schema that a validator accepts (the mock's sampler), undefined when it finds none. */
@@ -33,12 +37,13 @@ export function sequenceBody(
   checks: ItemChecks,
   sample: Sampler,
 ): { readonly value: unknown[]; readonly origin: "example" | "builder" } | undefined {
-  const example = sequenceExamples(resolvePointer(document, content.pointer), content.sequence, source).find((items) =>
-    items.every((item) => itemValid(item, checks)),
+  const wholeValid = (items: unknown[]): boolean => checks.whole === undefined || checks.whole(items).valid;
+  const example = sequenceExamples(resolvePointer(document, content.pointer), content.sequence, source).find(
+    (items) => items.every((item) => itemValid(item, checks)) && wholeValid(items),
   );
   if (example !== undefined) return { value: example, origin: "example" };
   const built = builtItem(content, document, checks, sample);
-  return built === undefined ? undefined : { value: [built], origin: "builder" };
+  return built === undefined || !wholeValid([built]) ? undefined : { value: [built], origin: "builder" };
 }
 
 /**

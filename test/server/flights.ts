@@ -44,7 +44,11 @@ export async function listenFlights(app: FastifyInstance): Promise<string> {
 
 /** The generated server's entry, as the suites use it. */
 export interface FlightsServer {
-  buildServer(options: { handlers: Record<string, FlightsHandler>; authenticate: unknown }): Promise<FastifyInstance>;
+  buildServer(options: {
+    handlers: Record<string, FlightsHandler>;
+    authenticate: unknown;
+    validateResponses?: boolean;
+  }): Promise<FastifyInstance>;
   createKeyAuthenticator(keys: string[]): unknown;
   createMockHandlers(): Record<string, FlightsHandler>;
   createStubHandlers(): Record<string, FlightsHandler>;
@@ -57,6 +61,7 @@ export interface ServedFlights {
   readonly createClient: (options: {
     baseUrl: string;
     apiKey: string;
+    validateResponses?: boolean;
   }) => Record<string, (args?: object) => Promise<unknown>>;
   readonly base: string;
   /** stops the server and removes the output */

@@ -304,6 +304,47 @@ export const streamPositionsCall = {
   encoders: { parameters: parameterEncoder, stream: streamReader },
 } as const satisfies CallRoute;
 
+/** `GET /flights/{number}/track` (trackFlight): its entry in `routes`. */
+export const trackFlightRoute = {
+  operationId: "trackFlight",
+  method: "GET",
+  path: "/flights/{number}/track",
+  pathParams: ["number"],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/x-ndjson", kind: "binary", sequence: "jsonl" }] },
+  accept: "application/x-ndjson",
+  security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateTrackFlightPathParams,
+    body: {},
+    responses: {},
+    items: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Item } },
+    sequences: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Sequence } },
+  },
+  encoders: { parameters: parameterEncoder, stream: streamReader },
+} as const satisfies Route;
+
+/** `trackFlightRoute` without its answers' validators: what the TanStack Query options call. */
+export const trackFlightCall = {
+  operationId: "trackFlight",
+  method: "GET",
+  path: "/flights/{number}/track",
+  pathParams: ["number"],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/x-ndjson", kind: "binary", sequence: "jsonl" }] },
+  accept: "application/x-ndjson",
+  security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateTrackFlightPathParams,
+    body: {},
+    items: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Item } },
+    sequences: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Sequence } },
+  },
+  encoders: { parameters: parameterEncoder, stream: streamReader },
+} as const satisfies CallRoute;
+
 /**
  * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
  * `validateResponses` to check answers (a page that does not, does not bundle them).
@@ -316,6 +357,7 @@ export const responseValidators = {
   purgeFlight: {},
   searchFlights: { "200": V.validateFlightList, "400": V.validateSearchFlightsResponse400 },
   streamPositions: {},
+  trackFlight: {},
 } as const satisfies ResponseValidators;
 
 export const routes = {
@@ -326,6 +368,7 @@ export const routes = {
   purgeFlight: purgeFlightRoute,
   searchFlights: searchFlightsRoute,
   streamPositions: streamPositionsRoute,
+  trackFlight: trackFlightRoute,
 } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */

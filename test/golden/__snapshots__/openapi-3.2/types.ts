@@ -90,6 +90,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flights/{number}/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                number: string;
+            };
+            cookie?: never;
+        };
+        get: operations["trackFlight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/flights/imports": {
         parameters: {
             query?: never;
@@ -161,6 +179,7 @@ export interface components {
             data: string;
         };
         "paths/~1flights~1{number}~1positions/get/responses/200/content/text~1event-stream/itemSchema": components["schemas"]["PositionEvent"];
+        "paths/~1flights~1{number}~1track/get/responses/200/content/application~1x-ndjson/itemSchema": components["schemas"]["Position"];
         "paths/~1flights~1filter/get/parameters/0/content/application~1json/schema": {
             origins?: string[];
             cancelled?: boolean;
@@ -272,6 +291,28 @@ export interface operations {
                 content: {
                     "text/event-stream": unknown;
                     "application/jsonl": unknown;
+                };
+            };
+        };
+    };
+    trackFlight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The flight's last positions, four at most, as they are read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Position"][];
                 };
             };
         };
@@ -411,3 +452,9 @@ export type StreamPositionsPathParams = paths["/flights/{number}/positions"]["ge
 export type StreamPositionsResponse200 = AsyncIterable<components["schemas"]["components/mediaTypes/PositionLines/itemSchema"]> | AsyncIterable<{ event?: string; data: components["schemas"]["PositionEvent/properties/data/contentSchema"]; id?: string; retry?: number }>;
 /** Success response body of `streamPositions` (GET /flights/{number}/positions). */
 export type StreamPositionsResponse = StreamPositionsResponse200;
+/** Path parameters of `trackFlight` (GET /flights/{number}/track). */
+export type TrackFlightPathParams = paths["/flights/{number}/track"]["get"]["parameters"]["path"];
+/** Response 200 of `trackFlight` (GET /flights/{number}/track). */
+export type TrackFlightResponse200 = AsyncIterable<components["schemas"]["paths/~1flights~1{number}~1track/get/responses/200/content/application~1x-ndjson/itemSchema"]>;
+/** Success response body of `trackFlight` (GET /flights/{number}/track). */
+export type TrackFlightResponse = TrackFlightResponse200;

@@ -114,6 +114,16 @@ export class Client implements BaseClient {
   ): Promise<T.StreamPositionsResponse200> {
     return this[RUNTIME].call("streamPositions", args, options);
   }
+
+  /** `GET /flights/{number}/track` */
+  trackFlight(
+    args: {
+      readonly path: T.TrackFlightPathParams;
+    },
+    options?: CallOptions,
+  ): Promise<T.TrackFlightResponse200> {
+    return this[RUNTIME].call("trackFlight", args, options);
+  }
 }
 
 /** Creates a client; see `ClientOptions` for what it takes. */
@@ -165,6 +175,8 @@ export interface ErrorAnswers {
     "400": T.SearchFlightsResponse400;
   };
   streamPositions: {
+  };
+  trackFlight: {
   };
 }
 

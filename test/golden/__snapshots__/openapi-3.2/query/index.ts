@@ -135,6 +135,30 @@ export function streamPositionsStreamOptions(client: BaseClient, input: Paramete
   };
 }
 
+/** The query key of `trackFlight` (GET /flights/{number}/track); a prefix of it names every query below. */
+export function trackFlightQueryKey(input: Parameters<Client["trackFlight"]>[0]): DataTag<QueryKey, Result<"trackFlight">, QueryErrorOf<"trackFlight">> {
+  return queryKeyOf(api, R.trackFlightCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"trackFlight">, QueryErrorOf<"trackFlight">>;
+}
+
+/** `{ queryKey, queryFn }` of `trackFlight` (GET /flights/{number}/track), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"trackFlight">`; `client` is a `Client` or a `createBaseClient()`. */
+export function trackFlightQueryOptions(client: BaseClient, input: Parameters<Client["trackFlight"]>[0]) {
+  const options = queryOptionsOf(R.trackFlightCall, trackFlightQueryKey(input), (call) => client[RUNTIME].call<Result<"trackFlight">>(R.trackFlightCall, input, call));
+  return options as typeof options & Typed<Result<"trackFlight">, QueryErrorOf<"trackFlight">>;
+}
+
+/**
+ * `{ queryKey, streamFn }` of `trackFlight` (GET /flights/{number}/track), whose answer is a stream of items: give
+ * `streamFn` to TanStack Query's `experimental_streamedQuery` (@tanstack/query-core 5.89 and later)
+ * as the `queryFn` (`{ queryKey, queryFn: experimental_streamedQuery({ streamFn }) }`), whose data
+ * is then the items received so far; the query's `signal` stops the stream.
+ */
+export function trackFlightStreamOptions(client: BaseClient, input: Parameters<Client["trackFlight"]>[0]) {
+  return {
+    queryKey: trackFlightQueryKey(input),
+    streamFn: (context: { readonly signal: AbortSignal }) => client[RUNTIME].call<Result<"trackFlight">>(R.trackFlightCall, input, { signal: context.signal }),
+  };
+}
+
 /** `{ mutationKey, mutationFn, onSuccess }` of `importFlights` (POST /flights/imports), failing with `MutationErrorOf<"importFlights">`; on success it invalidates `invalidates.importFlights`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function importFlightsMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"importFlights">, Parameters<Client["importFlights"]>[0]>) {
   const options = mutationOptionsOf(api, "importFlights", R.importFlightsCall, [], (variables: Parameters<Client["importFlights"]>[0]) => client[RUNTIME].call<Result<"importFlights">>(R.importFlightsCall, variables, undefined), settings);

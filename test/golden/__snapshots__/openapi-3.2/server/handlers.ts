@@ -87,6 +87,16 @@ export interface HandlerTypes {
       "200": T.StreamPositionsResponse200;
     };
   };
+  trackFlight: {
+    secured: true;
+    params: T.TrackFlightPathParams;
+    query: NoInput;
+    headers: NoInput;
+    body: undefined;
+    responses: {
+      "200": T.TrackFlightResponse200;
+    };
+  };
 }
 
 /**
@@ -137,4 +147,10 @@ export interface Handlers<in P = undefined> {
    * `GET /flights/{number}/positions`
    */
   streamPositions: Handler<HandlerTypes["streamPositions"], P>;
+  /**
+   * trackFlight
+   *
+   * `GET /flights/{number}/track`
+   */
+  trackFlight: Handler<HandlerTypes["trackFlight"], P>;
 }

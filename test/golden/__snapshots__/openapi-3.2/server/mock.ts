@@ -53,6 +53,7 @@ export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> 
     status: 200,
     body: [{ lat: 51.47, lon: -0.45 }, { lat: 51.5, lon: -0.6 }, { lat: 51.6, lon: -0.9 }],
   },
+  trackFlight: { status: 200, body: [{ lat: 10, lon: 10 }, { lat: 11, lon: 11 }] },
 };
 
 /** Handlers answering every operation with its entry of `mockAnswers`: the mock server's. */

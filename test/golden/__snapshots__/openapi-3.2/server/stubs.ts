@@ -29,5 +29,7 @@ export function createStubHandlers<P = undefined>(): Handlers<P> {
     searchFlights: () => notImplemented("searchFlights"),
     /** streamPositions (GET /flights/{number}/positions) */
     streamPositions: () => notImplemented("streamPositions"),
+    /** trackFlight (GET /flights/{number}/track) */
+    trackFlight: () => notImplemented("trackFlight"),
   };
 }

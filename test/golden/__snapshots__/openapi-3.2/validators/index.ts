@@ -200,8 +200,9 @@ const $params26 = /* @__PURE__ */ $freeze({ missingProperty: "data" });
 const $params27 = /* @__PURE__ */ $freeze({ type: "boolean" });
 const $params28 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
 const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "count" });
-const $re30 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
-const $params31 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
+const $params30 = /* @__PURE__ */ $freeze({ limit: 4 });
+const $re31 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
+const $params32 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
 
 // #/components/schemas/CancelledFlight
 function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -536,7 +537,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     if ("number" in (h6 as object)) {
       const v2 = o1["number"];
       const s3 = $mark(e);
-      if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
     if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
   }
@@ -603,7 +604,7 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     if ("number" in (h6 as object)) {
       const v2 = o1["number"];
       const s3 = $mark(e);
-      if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
     if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
   }
@@ -621,7 +622,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     if ("number" in (h6 as object)) {
       const v2 = o1["number"];
       const s3 = $mark(e);
-      if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
     if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
   }
@@ -649,20 +650,70 @@ function $v_contentSchema(d: unknown, e: $Errors, a: boolean, depth: number): bo
   return ok;
 }
 
+// #
+function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  const sp = "#";
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
+    if ("number" in (h6 as object)) {
+      const v2 = o1["number"];
+      const s3 = $mark(e);
+      if (!$v_schema_8(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+    }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'number'", "", sp, "/required")) return false; }
+  }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1track/get/responses/200/content/application~1x-ndjson/itemSchema
+function $v_itemSchema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  let ok = true;
+  if (!$v_Position(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1track/get/responses/200/content/application~1x-ndjson/schema
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  const sp = "#/paths/~1flights~1%7Bnumber%7D~1track/get/responses/200/content/application~1x-ndjson/schema";
+  let ok = true;
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "", sp, "/type")) return false; }
+  else {
+    const arr1 = d as unknown[];
+    if (arr1.length > 4) { ok = false; if (!$fail(e, a, "maxItems", $params30, "must have at most 4 items", "", sp, "/maxItems")) return false; }
+    for (let i2 = 0; i2 < arr1.length; i2++) {
+      const v3 = arr1[i2];
+      const s4 = $mark(e);
+      if (!$v_Position(v3, e, a, depth + 1)) { $prefix(e, s4, "/" + i2); { ok = false; if (!a) return false; } }
+    }
+  }
+  return ok;
+}
+
 // #/paths/~1flights~1_7Bnumber_7D/parameters/0/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D/parameters/0/schema";
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$re30.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params31, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
+    if (!$re31.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params32, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1flights~1_7Bnumber_7D~1positions/parameters/0/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
+function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D~1positions/parameters/0/schema";
+  let ok = true;
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1track/parameters/0/schema
+function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
+  const sp = "#/paths/~1flights~1%7Bnumber%7D~1track/parameters/0/schema";
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   return ok;
@@ -834,6 +885,24 @@ export function validateStreamPositionsResponse200ItemTextEventStreamData(value:
   return $v_contentSchema(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
+export function validateTrackFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.TrackFlightPathParams> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.TrackFlightPathParams>) : $invalid(r);
+}
+
+export function validateTrackFlightResponse200Item(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_itemSchema_4(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+}
+
+export function validateTrackFlightResponse200Sequence(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+}
+
 /** The Standard Schema v1 interface (types as in @standard-schema/spec). */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
   /** The Standard Schema properties. */
@@ -937,4 +1006,5 @@ export const schemas = {
   GetFlightPathParams: /* @__PURE__ */ $standard(validateGetFlightPathParams),
   PurgeFlightPathParams: /* @__PURE__ */ $standard(validatePurgeFlightPathParams),
   StreamPositionsPathParams: /* @__PURE__ */ $standard(validateStreamPositionsPathParams),
+  TrackFlightPathParams: /* @__PURE__ */ $standard(validateTrackFlightPathParams),
 } as const;
