@@ -22,8 +22,11 @@ export type HttpMethod =
   | "QUERY"
   | (string & {});
 
-/** How a sequence of items travels: server-sent events, JSON Lines, or JSON text sequences (RFC 7464). */
-export type SequenceKind = "sse" | "jsonl" | "json-seq";
+/**
+ * How a sequence of items travels: server-sent events, JSON Lines, JSON text sequences (RFC 7464),
+ * or the parts of multipart/mixed (RFC 2046), one item each.
+ */
+export type SequenceKind = "sse" | "jsonl" | "json-seq" | "multipart";
 
 /** How a body travels: JSON, multipart form, URL-encoded form, text, or raw bytes. */
 export type BodyKind = "json" | "multipart" | "form" | "text" | "binary";
@@ -254,8 +257,11 @@ export type IssueCollector = (
 export interface BodyEncoder {
   /** the body as sent for a content: JSON text, a form, multipart form data, text or bytes */
   encode(content: RouteContent, body: unknown): BodyInit;
-  /** the content-type header of a content (none for multipart: fetch writes it, with its boundary) */
-  contentType(content: RouteContent): string | undefined;
+  /**
+   * the content-type header of a content (none for a multipart form: fetch writes it, with its
+   * boundary; multipart/mixed items with the boundary of `body`, as `encode` made it)
+   */
+  contentType(content: RouteContent, body?: BodyInit): string | undefined;
   /**
    * the content of the media type the call asks for (`asked`); else the one the body fits: raw
    * bytes, a form with files, JSON, the first

@@ -4,7 +4,7 @@
  * Buffer, or an ArrayBuffer), or bytes with a file name and media type.
  */
 import type { BodyEncoder, RouteContent, SequenceKind } from "../route-types.js";
-import { frameItem } from "../sequences.js";
+import { sequenceWriter, withBoundary } from "../sequences.js";
 import { deepEntries, isPlainObject, scalar } from "./values.js";
 
 /** Raw bytes: a Blob (or File), a Uint8Array (or Node Buffer), an ArrayBuffer. */
@@ -57,8 +57,9 @@ export function encodeBody(content: RouteContent, body: unknown): BodyInit {
  */
 function itemStream(items: unknown, sequence: SequenceKind): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  const writer = sequenceWriter(sequence);
   let iterator: AsyncIterator<unknown> | Iterator<unknown> | undefined;
-  return new ReadableStream<Uint8Array>({
+  const stream = new ReadableStream<Uint8Array>({
     start() {
       if (typeof items !== "object" || items === null) throw new TypeError("a body of items is not an iterable");
       iterator =
@@ -68,17 +69,34 @@ function itemStream(items: unknown, sequence: SequenceKind): ReadableStream<Uint
     },
     async pull(controller) {
       const next = await iterator?.next();
-      if (next === undefined || next.done === true) return controller.close();
-      controller.enqueue(encoder.encode(frameItem(next.value, sequence)));
+      if (next === undefined || next.done === true) {
+        const end = writer.end();
+        if (end !== "") controller.enqueue(encoder.encode(end));
+        return controller.close();
+      }
+      controller.enqueue(encoder.encode(writer.item(next.value)));
     },
     async cancel() {
       await iterator?.return?.();
     },
   });
+  if (writer.boundary !== undefined) BOUNDARIES.set(stream, writer.boundary);
+  return stream;
 }
 
-/** The Content-Type to send: none for multipart (fetch adds the boundary), a wildcard resolved. */
-export function contentTypeOf(content: RouteContent): string | undefined {
+/** The boundary of each multipart/mixed body of items, which its Content-Type names. */
+const BOUNDARIES = new WeakMap<object, string>();
+
+/**
+ * The Content-Type to send: none for a multipart form (fetch adds the boundary), multipart/mixed
+ * items with the boundary of the body encoded (`body`), a wildcard resolved.
+ */
+export function contentTypeOf(content: RouteContent, body?: BodyInit): string | undefined {
+  if (content.sequence === "multipart")
+    return withBoundary(
+      content.mediaType,
+      typeof body === "object" && body !== null ? BOUNDARIES.get(body) : undefined,
+    );
   if (content.kind === "multipart") return undefined;
   return content.mediaType.includes("*") ? OCTET_STREAM : content.mediaType;
 }

@@ -1,21 +1,25 @@
 /**
  * Answers that are sequences of items (an OpenAPI 3.2 `itemSchema`), read as they arrive: server-
  * sent events as WHATWG's HTML standard parses an event stream, JSON Lines (one JSON text per
- * line), and JSON text sequences (RFC 7464: each record starts with RS, U+001E). Each item is
- * checked against its schema when answers are checked; one that does not parse or does not match
- * ends the items with a `ResponseValidationError` (the items before it have been yielded), which a
- * failure of the connection (`ApiNetworkError`) or the caller's abort (its reason) is not. A media
- * type that declares a `schema` beside its `itemSchema` has the items checked as a whole (the list
- * of them) once they end: a failure is a `ResponseValidationError` after the last item. Server-
- * sent events reconnect after a dropped connection, sending the last event's id as
+ * line), JSON text sequences (RFC 7464: each record starts with RS, U+001E), and the parts of
+ * multipart/mixed (RFC 2046). Each item is checked against its schema when answers are checked;
+ * one that does not parse or does not match ends the items with a `ResponseValidationError` (the
+ * items before it have been yielded), which a failure of the connection (`ApiNetworkError`) or
+ * the caller's abort (its reason) is not. A media type that declares a `schema` beside its
+ * `itemSchema` has the items checked as a whole (the list of them) once they end: a failure is a
+ * `ResponseValidationError` after the last item. Server-sent events reconnect after a dropped connection, sending the last event's id as
  * `Last-Event-ID` and waiting the `retry` the server last gave. Only routes of operations that
  * answer such sequences name this module (`encoders.stream`), so a page without one bundles none.
  */
-import type { SequenceKind, StreamContext, StreamReader, Validator } from "../route-types.js";
+import type { StreamContext, StreamReader, Validator } from "../route-types.js";
 import {
+  boundaryOf,
   cutShort,
   type EventStreamState,
   LineReader,
+  type Part,
+  PartSplitter,
+  partItem,
   pendingEvent,
   RecordSplitter,
   readEventLine,
@@ -39,6 +43,7 @@ export const streamReader: StreamReader = {
     // the items as a whole are checked once they end, when the media type declares a `schema` too
     const whole = context.whole === undefined ? undefined : [];
     if (content.sequence === "sse") return serverSentEvents(response, context, content.mediaType, whole);
+    if (content.sequence === "multipart") return partItems(response, context, whole);
     return jsonItems(response, context, content.sequence === "json-seq" ? "json-seq" : "jsonl", whole);
   },
 };
@@ -81,7 +86,7 @@ function isAbort(error: unknown): boolean {
 async function* jsonItems(
   response: Response,
   context: StreamContext,
-  sequence: Exclude<SequenceKind, "sse">,
+  sequence: "jsonl" | "json-seq",
   whole: unknown[] | undefined,
 ): AsyncGenerator<unknown> {
   const records = new RecordSplitter(sequence);
@@ -98,6 +103,41 @@ async function* jsonItems(
     checkWhole(whole, response, context);
   } finally {
     context.done();
+  }
+}
+
+/**
+ * The parts of multipart/mixed (RFC 2046), an item each: a JSON part parsed, any other its text;
+ * the boundary is the one the answer's Content-Type names. Parts that end without the close
+ * delimiter were cut short: the items before are yielded, then that is a failure to read them.
+ */
+async function* partItems(
+  response: Response,
+  context: StreamContext,
+  whole: unknown[] | undefined,
+): AsyncGenerator<unknown> {
+  try {
+    const boundary = boundaryOf(response.headers.get("content-type"));
+    if (boundary === undefined) fail(context, response, "multipart", "names no boundary in its Content-Type", "");
+    const parts = new PartSplitter(boundary);
+    for await (const text of textOf(response, context))
+      for (const part of parts.push(text)) {
+        const item = checked(context.item, partValue(part, response, context), response, context, part.body);
+        whole?.push(item);
+        yield item;
+      }
+    if (!parts.closed) fail(context, response, "multipart", "ends without its close delimiter (cut short)", "");
+    checkWhole(whole, response, context);
+  } finally {
+    context.done();
+  }
+}
+
+function partValue(part: Part, response: Response, context: StreamContext): unknown {
+  try {
+    return partItem(part);
+  } catch {
+    return fail(context, response, "json", "is a JSON part that is not valid JSON", part.body);
   }
 }
 

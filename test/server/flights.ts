@@ -62,6 +62,7 @@ export interface ServedFlights {
     baseUrl: string;
     apiKey: string;
     validateResponses?: boolean;
+    fetch?: typeof fetch;
   }) => Record<string, (args?: object) => Promise<unknown>>;
   readonly base: string;
   /** stops the server and removes the output */
@@ -88,4 +89,22 @@ export async function serveFlights(
     await rm(out, { recursive: true, force: true });
   };
   return { out, server, createClient, base, close };
+}
+
+/**
+ * A second server of an output already served, with `handlers` over the `fallback` ones and its
+ * answers unchecked (`validateResponses: false`), so the client meets what breaks the contract.
+ */
+export async function serveUnchecked(
+  served: ServedFlights,
+  handlers: Record<string, FlightsHandler>,
+  fallback: "createMockHandlers" | "createStubHandlers",
+): Promise<{ readonly base: string; close(): Promise<void> }> {
+  const { server } = served;
+  const app = await server.buildServer({
+    handlers: { ...server[fallback](), ...handlers },
+    authenticate: server.createKeyAuthenticator(["k"]),
+    validateResponses: false,
+  });
+  return { base: await listenFlights(app), close: () => app.close() };
 }

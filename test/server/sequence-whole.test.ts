@@ -8,7 +8,7 @@
  * break the whole's `schema`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServedFlights, serveFlights } from "./flights.js";
+import { type ServedFlights, serveFlights, serveUnchecked } from "./flights.js";
 
 const track = { items: [] as unknown[] };
 const handlers = {
@@ -18,19 +18,11 @@ const positions = (count: number) => Array.from({ length: count }, (_, index) =>
 
 type Stream = (args: object) => Promise<AsyncIterable<unknown>>;
 let served: ServedFlights;
-let unchecked: { close(): Promise<unknown>; base: string };
+let unchecked: { readonly base: string; close(): Promise<void> };
 
 beforeAll(async () => {
   served = await serveFlights("sequence-whole", handlers, "createMockHandlers");
-  const app = await served.server.buildServer({
-    handlers: { ...served.server.createMockHandlers(), ...handlers },
-    authenticate: served.server.createKeyAuthenticator(["k"]),
-    validateResponses: false,
-  });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const address = app.server.address();
-  const port = typeof address === "object" && address !== null ? address.port : 0;
-  unchecked = { close: () => app.close(), base: `http://127.0.0.1:${port}/v1` };
+  unchecked = await serveUnchecked(served, handlers, "createMockHandlers");
 }, 60_000);
 afterAll(async () => {
   await unchecked?.close();

@@ -45,6 +45,17 @@ export class Client implements BaseClient {
     this[RUNTIME] = new Runtime({ routes, servers }, withPolicies(options, responseValidators));
   }
 
+  /** `POST /flights/{number}/notes` */
+  addFlightNotes(
+    args: {
+      readonly path: T.AddFlightNotesPathParams;
+      readonly body: T.AddFlightNotesBody;
+    },
+    options?: CallOptions,
+  ): Promise<T.AddFlightNotesResponse> {
+    return this[RUNTIME].call("addFlightNotes", args, options);
+  }
+
   /** `GET /flights/filter` */
   filterFlights(
     args?: {
@@ -93,6 +104,16 @@ export class Client implements BaseClient {
     options?: CallOptions,
   ): Promise<T.PurgeFlightResponse> {
     return this[RUNTIME].call("purgeFlight", args, options);
+  }
+
+  /** `GET /flights/{number}/notes` */
+  readFlightNotes(
+    args: {
+      readonly path: T.ReadFlightNotesPathParams;
+    },
+    options?: CallOptions,
+  ): Promise<T.ReadFlightNotesResponse200> {
+    return this[RUNTIME].call("readFlightNotes", args, options);
   }
 
   /** `QUERY /flights/search` */
@@ -160,6 +181,8 @@ export function createBaseClient(options: BaseClientOptions): BaseClient {
  * operation carries as `body` (see `isApiError`).
  */
 export interface ErrorAnswers {
+  addFlightNotes: {
+  };
   filterFlights: {
   };
   findFlights: {
@@ -170,6 +193,8 @@ export interface ErrorAnswers {
   importFlights: {
   };
   purgeFlight: {
+  };
+  readFlightNotes: {
   };
   searchFlights: {
     "400": T.SearchFlightsResponse400;

@@ -15,6 +15,16 @@ import type { Handler, NoInput, WithFiles } from "./runtime/types.js";
  * so that its handler always knows the caller's principal.
  */
 export interface HandlerTypes {
+  addFlightNotes: {
+    secured: true;
+    params: T.AddFlightNotesPathParams;
+    query: NoInput;
+    headers: NoInput;
+    body: Extract<T.AddFlightNotesBody, AsyncIterable<unknown>>;
+    responses: {
+      "200": T.AddFlightNotesResponse200;
+    };
+  };
   filterFlights: {
     secured: true;
     params: NoInput;
@@ -66,6 +76,16 @@ export interface HandlerTypes {
       "204": undefined;
     };
   };
+  readFlightNotes: {
+    secured: true;
+    params: T.ReadFlightNotesPathParams;
+    query: NoInput;
+    headers: NoInput;
+    body: undefined;
+    responses: {
+      "200": T.ReadFlightNotesResponse200;
+    };
+  };
   searchFlights: {
     secured: true;
     params: NoInput;
@@ -106,6 +126,12 @@ export interface HandlerTypes {
  */
 export interface Handlers<in P = undefined> {
   /**
+   * addFlightNotes
+   *
+   * `POST /flights/{number}/notes`
+   */
+  addFlightNotes: Handler<HandlerTypes["addFlightNotes"], P>;
+  /**
    * filterFlights
    *
    * `GET /flights/filter`
@@ -135,6 +161,12 @@ export interface Handlers<in P = undefined> {
    * `PURGE /flights/{number}`
    */
   purgeFlight: Handler<HandlerTypes["purgeFlight"], P>;
+  /**
+   * readFlightNotes
+   *
+   * `GET /flights/{number}/notes`
+   */
+  readFlightNotes: Handler<HandlerTypes["readFlightNotes"], P>;
   /**
    * searchFlights
    *

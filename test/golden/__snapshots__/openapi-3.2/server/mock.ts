@@ -16,6 +16,7 @@ import { answerWith, type MockAnswer } from "./runtime/answers.js";
  * answer could be built (the operation answers 501).
  */
 export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> = {
+  addFlightNotes: { status: 200, body: { count: 0 } },
   filterFlights: {
     status: 200,
     body: {
@@ -34,6 +35,7 @@ export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> 
   },
   importFlights: { status: 200, body: { count: 0 } },
   purgeFlight: { status: 204 },
+  readFlightNotes: { status: 200, body: ["Boarding at gate B32.", { lat: 51.47, lon: -0.45 }] },
   searchFlights: {
     status: 200,
     body: {
