@@ -278,6 +278,8 @@ export class PartSplitter {
   readonly #delimiter: string;
   #buffer = "";
   #state: "preamble" | "delimited" | "part" | "closed" = "preamble";
+  /** where in the buffer the end of the part being read may be: what comes before was searched */
+  #searched = 0;
 
   constructor(boundary: string) {
     this.#delimiter = `--${boundary}`;
@@ -325,8 +327,13 @@ export class PartSplitter {
       return null;
     }
     if (this.#state !== "part") return undefined;
-    const end = buffer.indexOf(`\r\n${this.#delimiter}`);
-    if (end === -1) return undefined;
+    const end = buffer.indexOf(`\r\n${this.#delimiter}`, this.#searched);
+    if (end === -1) {
+      // the next search starts where a delimiter cut by the end of this text could begin
+      this.#searched = Math.max(0, buffer.length - this.#delimiter.length - 1);
+      return undefined;
+    }
+    this.#searched = 0;
     this.#buffer = buffer.slice(end + 2 + this.#delimiter.length);
     this.#state = "delimited";
     return partOf(buffer.slice(0, end));
