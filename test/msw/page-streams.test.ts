@@ -3,7 +3,8 @@
  * (test/fixtures/openapi-3.2/): the generated client in headless Chromium reads the items the
  * generated MSW handlers stream, typed and checked: the mock's JSON Lines, a handler's items as it
  * gives them (the second only once the page has read the first, so a body sent whole would never
- * end), and server-sent events with their JSON `data` decoded. No call leaves the page.
+ * end), server-sent events with their JSON `data` decoded, and the mock's multipart/mixed parts.
+ * No call leaves the page.
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -61,6 +62,7 @@ window.run = async () => {
     mocked: await collect(await client.streamPositions(path)),
     gated: await collect(await client.streamPositions(path, as("gated")), (got) => got.length === 1 && release()),
     events: await collect(await client.streamPositions(path, as("events"))),
+    notes: await collect(await client.readFlightNotes(path)),
   };
 };
 `;
@@ -84,6 +86,7 @@ describe.skipIf(chromiumPath === undefined)(
           { event: "position", id: "1", data: { lat: 1, lon: -1 } },
           { event: "position", id: "2", data: { lat: 2, lon: -2 } },
         ],
+        notes: ["Boarding at gate B32.", { lat: 51.47, lon: -0.45 }],
       });
       // every call was answered in the page
       expect(paths.filter((path) => path.startsWith("/v1"))).toEqual([]);
