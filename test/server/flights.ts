@@ -52,6 +52,7 @@ export interface FlightsServer {
   createKeyAuthenticator(keys: string[]): unknown;
   createMockHandlers(): Record<string, FlightsHandler>;
   createStubHandlers(): Record<string, FlightsHandler>;
+  answerPreferred(handlers: Record<string, FlightsHandler>, document: unknown): Record<string, FlightsHandler>;
 }
 
 /** The fixture's output generated into `out`, its Fastify server listening with `handlers` over the `fallback` ones. */

@@ -1,14 +1,15 @@
 /**
  * A media type that declares both `schema` and `itemSchema` (test/fixtures/openapi-3.2/,
- * `trackFlight`: JSON Lines of positions, four at most), over loopback HTTP: the stream is typed
+ * `trackFlight`: JSON Lines of positions, two at most), over loopback HTTP: the stream is typed
  * and checked item by item by `itemSchema`, and the items as a whole by `schema` once they end.
  * The client yields every item, then a `ResponseValidationError` when the whole breaks the
  * `schema`; the Fastify server with checks on cuts such an answer short, after the items, so the
  * client sees a transport failure rather than a normal end; the mock skips an example whose items
- * break the whole's `schema`.
+ * break the whole's `schema`, and `Prefer: dynamic=true` builds none that do.
  */
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServedFlights, serveFlights, serveUnchecked } from "./flights.js";
+import { listenFlights, type ServedFlights, serveFlights, serveUnchecked } from "./flights.js";
 
 const track = { items: [] as unknown[] };
 const handlers = {
@@ -46,12 +47,12 @@ async function read(base: string, items?: unknown[]): Promise<{ got: unknown[]; 
 
 describe("a stream whose media type declares both schema and itemSchema", () => {
   it("is read item by item, and checked as a whole once it ends", async () => {
-    expect(await read(served.base, positions(4))).toEqual({ got: positions(4), failure: undefined });
+    expect(await read(served.base, positions(2))).toEqual({ got: positions(2), failure: undefined });
   });
 
   it("the client yields every item, then a ResponseValidationError when the whole breaks the schema", async () => {
-    const { got, failure } = await read(unchecked.base, positions(5));
-    expect(got).toEqual(positions(5));
+    const { got, failure } = await read(unchecked.base, positions(3));
+    expect(got).toEqual(positions(3));
     expect(failure).toMatchObject({ name: "ResponseValidationError", errors: [{ keyword: "maxItems" }] });
   });
 
@@ -65,9 +66,34 @@ describe("a stream whose media type declares both schema and itemSchema", () => 
   });
 
   it("the server with checks on cuts an answer whose whole breaks the schema, after its items", async () => {
-    const { got, failure } = await read(served.base, positions(5));
-    expect(got).toEqual(positions(5));
+    const { got, failure } = await read(served.base, positions(3));
+    expect(got).toEqual(positions(3));
     expect(failure).toMatchObject({ name: "ApiNetworkError" });
+  });
+
+  it("Prefer: dynamic=true builds no items whose whole breaks the schema: the first example answers", async () => {
+    const { server, out } = served;
+    const { default: document } = (await import(join(out, "openapi.json"), { with: { type: "json" } })) as {
+      default: unknown;
+    };
+    const app = await server.buildServer({
+      handlers: server.answerPreferred(server.createMockHandlers(), document),
+      authenticate: server.createKeyAuthenticator(["k"]),
+      validateResponses: false,
+    });
+    try {
+      const base = await listenFlights(app);
+      const headers = { "x-api-key": "k", prefer: "dynamic=true" };
+      const track = await fetch(`${base}/flights/BA117/track`, { headers });
+      expect(track.headers.get("preference-applied")).toBeNull();
+      expect(await track.text()).toBe('{"lat":1,"lon":1}\n{"lat":2,"lon":2}\n{"lat":3,"lon":3}\n');
+      // where no whole limits them, three items are built
+      const positions = await fetch(`${base}/flights/BA117/positions`, { headers });
+      expect(positions.headers.get("preference-applied")).toBe("dynamic=true");
+      expect((await positions.text()).trim().split("\n")).toHaveLength(3);
+    } finally {
+      await app.close();
+    }
   });
 
   it("the mock answers the first example whose items and whole are valid", async () => {

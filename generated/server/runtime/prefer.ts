@@ -201,8 +201,9 @@ function drawValid(
 const DYNAMIC_ITEMS = 3;
 
 /**
- * Items built from the item schema, each valid against the item validator; a server-sent event's
- * JSON `data` built from its `contentSchema` (and checked by its validator), sent as JSON.
+ * Items built from the item schema, each valid against the item validator (and the list against
+ * the whole's, if any); a server-sent event's JSON `data` built from its `contentSchema` (and
+ * checked by its validator), sent as JSON.
  */
 function dynamicItems(
   route: Route,
@@ -235,7 +236,8 @@ function dynamicItems(
     if (built === undefined) return undefined;
     items.push(built.value);
   }
-  return { value: items };
+  // a `schema` beside the `itemSchema` judges them as a whole
+  return pick(route.validators.sequences)?.(items).valid === false ? undefined : { value: items };
 }
 
 /** A preference's value as Preference-Applied writes it: quoted when it is not a token. */

@@ -327,7 +327,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** The flight's last positions, four at most, as they are read */
+            /** The flight's last positions, two at most, as they are read */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -202,9 +202,8 @@ const $params28 = /* @__PURE__ */ $freeze({ missingProperty: "data" });
 const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "count" });
 const $params30 = /* @__PURE__ */ $freeze({ type: "boolean" });
 const $params31 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
-const $params32 = /* @__PURE__ */ $freeze({ limit: 4 });
-const $re33 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
-const $params34 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
+const $re32 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
+const $params33 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
 
 // #/components/schemas/CancelledFlight
 function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -783,7 +782,7 @@ function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
-    if (arr1.length > 4) { ok = false; if (!$fail(e, a, "maxItems", $params32, "must have at most 4 items", "", sp, "/maxItems")) return false; }
+    if (arr1.length > 2) { ok = false; if (!$fail(e, a, "maxItems", $params9, "must have at most 2 items", "", sp, "/maxItems")) return false; }
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
       const s4 = $mark(e);
@@ -807,7 +806,7 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$re33.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params34, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
+    if (!$re32.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params33, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
   }
   return ok;
 }
