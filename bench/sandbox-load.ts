@@ -14,8 +14,10 @@
  * flight on keep-alive connections. The sandbox runs as `npm start` runs it (the built package,
  * response checks on), embedded (PGlite in a data directory), where PostgreSQL is at hand
  * (DATABASE_URL or Debian's binaries) on PostgreSQL, and where Citus is installed
- * (scripts/citus.sh) on a throwaway Citus cluster on this machine (a coordinator and two workers,
- * DATABASE_URL naming the coordinator), each figure beside single PostgreSQL's of the same run.
+ * (scripts/citus.sh) on a throwaway Citus cluster on this machine (a coordinator and two workers),
+ * with DATABASE_URL naming the coordinator, then the worker holding the measured company's shards,
+ * then another worker (the process routing its own requests), with the cluster's CPU per `POST
+ * /events` on each node.
  *
  * - `POST /events` and `PATCH /events/{id}` at 1,000, 10,000 and 100,000 stored events, `GET
  *   /events` (the whole list) at 1,000. Targets: at 10,000, each of ours at least 5× json-server's
@@ -46,9 +48,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Kysely, sql } from "kysely";
-import type { Database } from "../sandbox/store/database.js";
-import { openEngine, parseLocation } from "../sandbox/store/engine.js";
-import { insertWithNextId } from "../sandbox/store/ids.js";
+import { openEngine, parseLocation } from "../sandbox/store/engine/engine.js";
+import { insertWithNextId } from "../sandbox/store/records/ids.js";
+import type { Database } from "../sandbox/store/schema/database.js";
 import { type CitusCluster, citusMissing, startCitus } from "../test/support/citus.js";
 import { freePort, type PostgresServer, postgresMissing, startPostgres } from "../test/support/postgres.js";
 import { checkParameters } from "./support/sandbox-statements.js";
@@ -75,7 +77,14 @@ const HARBOR = 5;
 const DANA = 7;
 
 type Operation = "POST /events" | "PATCH /events/{id}" | "GET /events";
-type Target = "embedded" | "postgres" | "citus" | "json-server" | Baseline;
+type Target = "embedded" | "postgres" | Citus | "json-server" | Baseline;
+/**
+ * The sandbox on a Citus cluster: its process connected to the coordinator, to the worker that
+ * holds the measured company's shards, or to a worker that does not (and routes its requests on).
+ */
+type Citus = "citus" | "citus, on the company's worker" | "citus, on another worker";
+const CITUS: readonly Citus[] = ["citus", "citus, on the company's worker", "citus, on another worker"];
+const isCitus = (target: Target): target is Citus => (CITUS as readonly string[]).includes(target);
 /** The hand-written baseline, on each engine. */
 type Baseline = "baseline, embedded" | "baseline, postgres";
 const BASELINES: Record<"embedded" | "postgres", Baseline> = {
@@ -206,7 +215,7 @@ async function prepare(dir: string, size: number): Promise<Prepared> {
   const dataDir = join(dir, `embedded-${size}`);
   const { createSandbox } = await import("../sandbox/index.js");
   const sandbox = await createSandbox({ database: dataDir });
-  const { acquireEngine } = await import("../sandbox/store/engines.js");
+  const { acquireEngine } = await import("../sandbox/store/engine/engines.js");
   const shared = await acquireEngine(parseLocation(dataDir));
   try {
     await addEvents(shared.engine.db, "sandbox", size);
@@ -390,20 +399,18 @@ function serverCpu(postmaster: number): number {
   return ticks / TICKS;
 }
 
-/** CPU seconds of the Citus cluster's coordinator and of its workers together. */
-function clusterCpu(): { coordinator: number; workers: number } {
+/** CPU seconds of each node of the Citus cluster: the coordinator's, then each worker's. */
+function clusterCpu(): number[] {
   const pid = (node: { process: ChildProcess } | undefined): number => node?.process.pid ?? 0;
-  return {
-    coordinator: serverCpu(pid(citus?.coordinator)),
-    workers: (citus?.workers ?? []).reduce((sum, worker) => sum + serverCpu(pid(worker)), 0),
-  };
+  return [citus?.coordinator, ...(citus?.workers ?? [])].map((node) => serverCpu(pid(node)));
 }
 
-/** CPU milliseconds per POST on the coordinator and on the workers, over the rounds. */
-const cpuPerPost: { coordinator: number[]; workers: number[] } = { coordinator: [], workers: [] };
-function recordCpu(before: ReturnType<typeof clusterCpu>, after: ReturnType<typeof clusterCpu>, posts: number): void {
-  cpuPerPost.coordinator.push(((after.coordinator - before.coordinator) * 1000) / posts);
-  cpuPerPost.workers.push(((after.workers - before.workers) * 1000) / posts);
+/** Per way of connecting, CPU milliseconds per POST on each node (coordinator first), over the rounds. */
+const cpuPerPost = new Map<Citus, number[][]>();
+function recordCpu(target: Citus, before: readonly number[], after: readonly number[], posts: number): void {
+  const nodes = cpuPerPost.get(target) ?? after.map(() => []);
+  for (const [i, seconds] of after.entries()) nodes[i]?.push(((seconds - (before[i] ?? 0)) * 1000) / posts);
+  cpuPerPost.set(target, nodes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -488,7 +495,7 @@ const missingCitus = citusMissing();
 let postgres: PostgresServer | undefined;
 let citus: CitusCluster | undefined;
 /** The database server of a target on one (PostgreSQL, Citus's coordinator). */
-const serverUrl = (target: Target): string => (target === "citus" ? citus?.url : postgres?.url) ?? "";
+const serverUrl = (target: Target): string => (isCitus(target) ? citus?.url : postgres?.url) ?? "";
 try {
   if (!TARGETS.includes("postgres")) console.log("PostgreSQL left out: not among --targets");
   else if (missing === undefined) postgres = await startPostgres();
@@ -502,7 +509,7 @@ try {
   const targets: Target[] = [
     ...(chosen("embedded", {}) ? ["embedded" as const, BASELINES.embedded] : []),
     ...(chosen("postgres", postgres) ? ["postgres" as const, BASELINES.postgres] : []),
-    ...(chosen("citus", citus) ? ["citus" as const] : []),
+    ...(chosen("citus", citus) ? CITUS : []),
     ...(chosen("json-server", {}) ? ["json-server" as const] : []),
   ];
   for (let round = 0; round < ROUNDS; round++) {
@@ -518,9 +525,9 @@ try {
             await measure(target, server, "GET /events", size, round);
           });
         await measured(target, data, `${round}_${size}`, async (base, server) => {
-          const before = target === "citus" ? clusterCpu() : undefined;
+          const before = isCitus(target) ? clusterCpu() : undefined;
           const posts = await measure(target, server, "POST /events", size, round);
-          if (before !== undefined) recordCpu(before, clusterCpu(), posts.requests);
+          if (before !== undefined && isCitus(target)) recordCpu(target, before, clusterCpu(), posts.requests);
           await measure(target, server, "PATCH /events/{id}", size, round);
           if (size === 100_000 && (target === "embedded" || target === "postgres")) {
             const count = (await (await fetch(`${base}/events`, { headers: { "x-api-key": KEY } })).json()) as {
@@ -611,7 +618,18 @@ async function startTarget(target: Target, data: Prepared, copy: string): Promis
   }
   flushFiles();
   if (target === BASELINES.postgres) return startBaseline(postgres?.url ?? "", schema);
-  return startSandbox({ DATABASE_URL: serverUrl(target), SANDBOX_SCHEMA: schema });
+  return startSandbox({ DATABASE_URL: await sandboxUrl(target, schema), SANDBOX_SCHEMA: schema });
+}
+
+/**
+ * Where the sandbox of `target` connects: on a worker, the process routes its own requests with
+ * the metadata Citus keeps on every node, to the measured company's worker (itself, or another).
+ */
+async function sandboxUrl(target: Target, schema: string): Promise<string> {
+  if (target !== "citus, on the company's worker" && target !== "citus, on another worker") return serverUrl(target);
+  const port = await citus?.workerOf(schema, HARBOR);
+  const own = target === "citus, on the company's worker";
+  return citus?.workers.find((worker) => (worker.port === port) === own)?.url ?? "";
 }
 
 /** The driver-only insert rate on a fresh copy of the embedded data, and on PostgreSQL and Citus. */
@@ -661,13 +679,44 @@ function report(targets: readonly Target[]): void {
     ...resourceTargets(target),
   ]);
   printTable(["measure", "value", "target", ""], rows);
-  if (cpuPerPost.coordinator.length > 0) {
-    const coordinator = median(cpuPerPost.coordinator);
-    const workers = median(cpuPerPost.workers);
-    console.log(
-      `\nCitus, CPU per POST /events (medians): coordinator ${coordinator.toFixed(2)} ms, the two workers ${workers.toFixed(2)} ms together; the coordinator's share ${((coordinator / (coordinator + workers)) * 100).toFixed(0)}%`,
-    );
-  }
+  printCitus();
+}
+
+/**
+ * On Citus, per way the sandbox connects: `POST /events`'s rate, and its CPU per request on each
+ * node of the cluster (the sandbox's own process apart), with the coordinator's share of it.
+ */
+function printCitus(): void {
+  if (cpuPerPost.size === 0) return;
+  const size = Math.max(...SIZES.filter((value) => value <= 10_000));
+  console.log(
+    `\nCitus, POST /events at ${size.toLocaleString("en")} events and over every size: requests per second, and the cluster's CPU per request in ms (medians; each node's own processes from /proc)\n`,
+  );
+  const ms = (value: number): string => value.toFixed(2);
+  const rows = [...cpuPerPost].map(([target, nodes]) => {
+    const [coordinator = 0, ...workers] = nodes.map((values) => median(values));
+    const cluster = coordinator + workers.reduce((sum, value) => sum + value, 0);
+    return [
+      target === "citus" ? "the coordinator" : target.replace("citus, on ", ""),
+      rps(figure(target, "POST /events", size)),
+      ms(coordinator),
+      ...workers.map(ms),
+      ms(cluster),
+      `${((coordinator / cluster) * 100).toFixed(0)}%`,
+    ];
+  });
+  const workerCount = (rows[0]?.length ?? 6) - 5;
+  printTable(
+    [
+      "the sandbox connects to",
+      "requests/s",
+      "coordinator",
+      ...Array.from({ length: workerCount }, (_, i) => `worker ${i + 1}`),
+      "cluster",
+      "coordinator's share",
+    ],
+    rows,
+  );
 }
 
 /** The rates: each engine's sandbox against json-server and against its baseline, and the driver's inserts. */

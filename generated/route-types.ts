@@ -167,7 +167,7 @@ export interface RouteEncoders {
   /** present when the operation has an answer of another kind than JSON (text, bytes) */
   readonly answers?: AnswerReader;
   /** present when an answer of the operation is a sequence of items (server-sent events, JSON Lines, ...) */
-  readonly stream?: StreamReader;
+  readonly stream?: StreamAnswers;
 }
 
 /** How the client tells the kind of a success answer's body, for a route with answers other than JSON. */
@@ -198,6 +198,23 @@ export interface StreamContext {
 export interface StreamReader {
   /** the items of `response` (framed as `content` says) as they arrive, each checked */
   read(content: RouteContent, response: Response, context: StreamContext): AsyncIterable<unknown>;
+}
+
+/** How the client answers a call whose success answer may be a sequence of items (client/stream-answers.ts). */
+export interface StreamAnswers {
+  /**
+   * the items of a success answer declared as a sequence, as they arrive (checked when `checked`),
+   * `resend` asking again after a dropped connection, `done` called once they are over; undefined
+   * for any other answer
+   */
+  answer(
+    route: CallRoute,
+    response: Response,
+    checked: boolean,
+    init: RequestInit,
+    resend: (init: RequestInit) => Promise<Response>,
+    done: () => void,
+  ): AsyncIterable<unknown> | undefined;
 }
 
 /** A user name and password for http basic authentication. */
@@ -289,8 +306,19 @@ export interface ParameterEncoder {
   check(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined, collect: IssueCollector): void;
 }
 
+/**
+ * The query string of a call, written and checked by the encoder of the route's query (its query
+ * parameters', or its `in: querystring` parameter's), which the parameter encoder hands it.
+ */
+export interface QueryPart {
+  /** the call's query string (without "?"), "" when there is nothing to send */
+  queryOf(route: CallRoute, values: Readonly<Record<string, unknown>>): string;
+  /** checks the call's query, as the server reads it back, with the route's validator of it */
+  check(route: CallRoute, values: ParameterValues, collect: IssueCollector): void;
+}
+
 /** How the client writes a route's query parameters, and reads them back as the server reads them. */
-export interface QueryEncoder {
+export interface QueryEncoder extends QueryPart {
   /** the encoded query pairs ("a=1&b=x%20y") of the parameters that have a value, in their order */
   encode(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): string;
   /** the parameters as the server reads them back: texts, lists or objects of texts; JSON ones as they are */
@@ -298,7 +326,7 @@ export interface QueryEncoder {
 }
 
 /** How the client writes the query string of a route's `in: querystring` parameter, and reads it back as the server reads it. */
-export interface QuerystringEncoder {
+export interface QuerystringEncoder extends QueryPart {
   /** the query string (without "?") of the value, "" when there is nothing to send */
   encode(querystring: RouteQuerystring, value: unknown): string;
   /** the value as the server reads it back: a form's fields as texts, JSON as parsed */
@@ -311,6 +339,8 @@ export interface HeaderEncoder {
   write(route: CallRoute, values: Readonly<Record<string, unknown>>, headers: Record<string, string>): void;
   /** the declared headers as the server reads them back, keyed as the spec spells them */
   asSent(parameters: readonly RouteParameter[], values: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /** checks the call's header parameters, as the server reads them back, with the route's validator of them */
+  check(route: CallRoute, values: ParameterValues, collect: IssueCollector): void;
 }
 
 /** A call's path, query and header parameters, as the client is given them. */

@@ -12,10 +12,10 @@ import { DEMO_SEED, type Seed } from "./seed/seed.js";
 import type { ServiceContext } from "./service/context.js";
 import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
-import type { Database } from "./store/database.js";
-import { migrate } from "./store/migrations.js";
-import { PGliteDialect } from "./store/pglite-dialect.js";
-import { resetTo, seedIfEmpty } from "./store/seeding.js";
+import { PGliteDialect } from "./store/engine/pglite-dialect.js";
+import type { Database } from "./store/schema/database.js";
+import { migrate } from "./store/schema/migrate.js";
+import { resetTo, seedIfEmpty } from "./store/schema/seeding.js";
 
 /** Options of `openInPageSandbox`. */
 export interface InPageSandboxOptions {

@@ -9,11 +9,11 @@ import { once, prepareSchema, resolveSeed, type Sandbox, type SandboxOptions, sc
 import type { ServiceContext } from "./service/context.js";
 import { createSandboxHandlers } from "./service/handlers.js";
 import { createKeyBook } from "./service/keys.js";
-import { parseLocation } from "./store/engine.js";
-import { acquireEngine } from "./store/engines.js";
-import { dropSchema } from "./store/migrations.js";
+import { parseLocation } from "./store/engine/engine.js";
+import { acquireEngine } from "./store/engine/engines.js";
 import { answerOutages } from "./store/outage.js";
-import { loadedFrom, resetTo } from "./store/seeding.js";
+import { dropSchema } from "./store/schema/migrate.js";
+import { loadedFrom, resetTo } from "./store/schema/seeding.js";
 
 /** Options of `openSandbox`: those of `createSandbox` that do not concern a server. */
 export type InProcessSandboxOptions = Pick<SandboxOptions, "database" | "seed" | "schema" | "apiKeys" | "now"> & {

@@ -3,7 +3,7 @@
  * database starts from, so that the first `npm start` loads it rather than running `initdb`. A
  * failure stops nothing: the first start makes the image then, as it would have.
  */
-import { prepareImage } from "./store/engine.js";
+import { prepareImage } from "./store/engine/engine.js";
 
 const started = performance.now();
 process.stderr.write("making the sandbox's image of a new database (once on this machine)... ");

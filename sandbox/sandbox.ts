@@ -17,8 +17,7 @@ import { budgetFor, CompanyBudgets, shareByCompany } from "./service/budget.js";
 import type { ServiceContext } from "./service/context.js";
 import { createSandboxHandlers } from "./service/handlers.js";
 import { type Caller, createKeyBook } from "./service/keys.js";
-import type { Database } from "./store/database.js";
-import { DirectoryInUseError } from "./store/directory-lock.js";
+import { DirectoryInUseError } from "./store/engine/directory-lock.js";
 import {
   type DatabaseLocation,
   DEFAULT_TIMEOUT_MS,
@@ -26,12 +25,13 @@ import {
   parseLocation,
   peerError,
   requirePeer,
-} from "./store/engine.js";
-import { acquireEngine } from "./store/engines.js";
-import { requestReset, serveResets } from "./store/lock-channel.js";
-import { dropSchema, isCurrent, migrate, SCHEMA_NAME } from "./store/migrations.js";
+} from "./store/engine/engine.js";
+import { acquireEngine } from "./store/engine/engines.js";
+import { requestReset, serveResets } from "./store/engine/lock-channel.js";
 import { answerOutages } from "./store/outage.js";
-import { loadedFrom, resetTo, seedIfEmpty } from "./store/seeding.js";
+import type { Database } from "./store/schema/database.js";
+import { dropSchema, isCurrent, migrate, SCHEMA_NAME } from "./store/schema/migrate.js";
+import { loadedFrom, resetTo, seedIfEmpty } from "./store/schema/seeding.js";
 
 /** Options of `createSandbox`. */
 export interface SandboxOptions {

@@ -16,7 +16,7 @@
  */
 import { LISTEN_OPTIONS, listenPlaceOf } from "workforce-scheduling-api/server";
 import type { SandboxOptions } from "./sandbox.js";
-import { urlScheme } from "./store/engine.js";
+import { urlScheme } from "./store/engine/engine.js";
 
 /** What `npm start -- --help` prints. */
 export const USAGE = [

@@ -15,7 +15,7 @@
 import Fastify, { type FastifyReply } from "fastify";
 import { jsonSchemas } from "../../generated/json-schemas.js";
 import { eventRecord } from "../../sandbox/service/events.js";
-import { compileWasmUnoptimised, EMBEDDED_START_PARAMS } from "../../sandbox/store/engine.js";
+import { compileWasmUnoptimised, EMBEDDED_START_PARAMS } from "../../sandbox/store/engine/engine.js";
 import {
   type BodySent,
   createIdParameters,

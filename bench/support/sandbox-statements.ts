@@ -18,13 +18,13 @@ import {
 } from "kysely";
 import type { EventUpdate } from "../../generated/types.js";
 import { createEvent, customFields, EVENT_BATCH, listEvents, updateEvent } from "../../sandbox/service/events.js";
-import { markDistributed } from "../../sandbox/store/citus.js";
-import type { Database } from "../../sandbox/store/database.js";
+import { markDistributed } from "../../sandbox/store/engine/citus.js";
+import type { Database } from "../../sandbox/store/schema/database.js";
 
 /**
  * The texts of `POST /events`, `PATCH /events/{id}` and a batch of `GET /events`. A create is one
  * statement (`create`); on Citus it is two in one transaction (`createId`, the company's next id,
- * then `createInsert`), as sandbox/store/ids.ts says why.
+ * then `createInsert`), as sandbox/store/records/ids.ts says why.
  */
 export interface StatementTexts {
   readonly create?: string;

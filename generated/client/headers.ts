@@ -6,7 +6,7 @@
  * exploded), or content (JSON text); and read back as the server reads them.
  */
 import type { CallRoute, HeaderEncoder, RouteParameter } from "../route-types.js";
-import { defineOwn, own, simpleValue } from "./values.js";
+import { defineOwn, EMPTY, own, simpleValue } from "./values.js";
 
 /** A header value (style simple): arrays comma-joined, objects as `k,v` (or `k=v` exploded). */
 export function headerValue(value: unknown, explode: boolean): string {
@@ -61,4 +61,11 @@ function writeHeaders(
  * The header encoder the route of each operation with header parameters names (`Route.encoders`):
  * a page whose operations have none does not bundle it.
  */
-export const headerEncoder: HeaderEncoder = { write: writeHeaders, asSent: headersAsSent };
+export const headerEncoder: HeaderEncoder = {
+  write: writeHeaders,
+  asSent: headersAsSent,
+  check(route, values, collect) {
+    const validator = route.validators.headers;
+    if (validator !== undefined) collect("header", validator, headersAsSent(route.headers, values.headers ?? EMPTY));
+  },
+};

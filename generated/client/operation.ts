@@ -7,7 +7,6 @@
  * cookies and bodies other than JSON are the work of the encoders the route names: this module
  * only calls them, so a page whose operations need none bundles none.
  */
-import { mediaTypeEssence } from "../media-types.js";
 import type {
   CallRoute,
   CredentialPlacement,
@@ -24,7 +23,7 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from "./errors.js";
-import { ALL_ERRORS, declaredContents, readFailure, readSuccess } from "./response.js";
+import { ALL_ERRORS, readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
 import { EMPTY } from "./values.js";
 
@@ -36,8 +35,11 @@ export async function send(
   options: CallOptions | undefined,
 ): Promise<unknown> {
   // a route written by hand without an encoder it needs is refused before anything is sent
-  // (outside a production build: see checkEncoders)
-  if (typeof process !== "undefined" && process.env.NODE_ENV !== "production") checkEncoders(route);
+  // (outside a production build: see checkEncoders; two conditions, not one, so that a bundler
+  // drops the check whole, the test of `process` too)
+  if (typeof process !== "undefined") {
+    if (process.env.NODE_ENV !== "production") checkEncoders(route);
+  }
   const content = chooseContent(route, args);
   if (settings.validateRequests) check(route, args, content);
   const sent = args.body === undefined ? undefined : content;
@@ -133,29 +135,15 @@ async function exchange(
   const retry = settings.retry;
   const response = await (retry === undefined ? attempt() : retry(attempt, route.method, init.signal ?? undefined));
   if (!response.ok) throw await readFailure(route, response);
-  const stream = route.encoders?.stream;
-  const content = stream === undefined ? undefined : sequenceContent(route, response);
-  if (stream !== undefined && content !== undefined) {
-    const check = settings.validateResponses !== undefined;
-    const validators = route.validators;
-    const status = String(response.status);
-    return stream.read(content, response, {
-      operationId: route.operationId,
-      item: check ? validators.items?.[status]?.[content.mediaType] : undefined,
-      data: check ? validators.itemData?.[status]?.[content.mediaType] : undefined,
-      jsonData: validators.itemData?.[status]?.[content.mediaType] !== undefined,
-      whole: check ? validators.sequences?.[status]?.[content.mediaType] : undefined,
-      signal: init.signal ?? undefined,
-      reconnect: async (lastEventId) => {
-        const headers = { ...(init.headers as Record<string, string>) };
-        if (lastEventId !== undefined) headers["last-event-id"] = lastEventId;
-        const again = await attempt(undefined, { ...init, headers });
-        if (!again.ok) throw await readFailure(route, again);
-        return again;
-      },
-      done,
-    });
-  }
+  const items = route.encoders?.stream?.answer(
+    route,
+    response,
+    settings.validateResponses !== undefined,
+    init,
+    (again) => attempt(undefined, again),
+    done,
+  );
+  if (items !== undefined) return items;
   try {
     return await readSuccess(route, response, settings.validateResponses);
   } catch (error) {
@@ -265,21 +253,12 @@ function checkEncoders(route: CallRoute): void {
  * The refusal of a route without an encoder its operation needs: parameters (and its query and
  * header parameters' encoders), label, matrix and cookie parameters, a body other than JSON,
  * credentials other than API keys in headers, answers other than JSON, answers that are streams of
- * items. Each encoder is exported by the client module of its name (the stream reader by
- * client/streams.ts).
+ * items. Each encoder is exported by the client module of its name (the stream's by
+ * client/stream-answers.ts).
  */
 function lacking(route: CallRoute, encoder: keyof RouteEncoders): never {
   throw new TypeError(
     `${route.operationId}: the route names no \`encoders.${encoder}\` (client/${encoder}.ts), which the operation needs: run \`npm run generate\` again`,
-  );
-}
-
-/** The declared content of a success answer that is a sequence of items, by the answer's media type. */
-function sequenceContent(route: CallRoute, response: Response): RouteContent | undefined {
-  const type = response.headers.get("content-type");
-  const essence = type === null ? "" : mediaTypeEssence(type);
-  return declaredContents(route, response.status)?.find(
-    (content) => content.sequence !== undefined && mediaTypeEssence(content.mediaType) === essence,
   );
 }
 

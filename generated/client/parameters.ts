@@ -4,12 +4,20 @@
 /**
  * Parameters on the wire: the path template filled with encodeURIComponent (style simple; label
  * and matrix are styles.ts's), the call's URL with its query string, and the checks of the call's
- * parameters as the server reads them back; query and header parameters are written and read
- * back by the encoders their route names for them (query.ts, deep-object.ts, headers.ts), so an
- * operation brings only the encoding of the places and styles its parameters use. Only own
+ * path parameters as the server reads them back; query and header parameters are written, read
+ * back and checked by the encoders their route names for them (query.ts, deep-object.ts,
+ * querystring.ts, headers.ts), so an operation brings only the encoding of the places and styles
+ * its parameters use. Only own
  * properties of the call's values are read (values.ts).
  */
-import type { CallRoute, IssueCollector, ParameterEncoder, ParameterValues, StyleEncoder } from "../route-types.js";
+import type {
+  CallRoute,
+  IssueCollector,
+  ParameterEncoder,
+  ParameterValues,
+  QueryPart,
+  StyleEncoder,
+} from "../route-types.js";
 import { type RequestIssue, RequestValidationError } from "./errors.js";
 import { EMPTY, own, simpleValue } from "./values.js";
 
@@ -79,18 +87,15 @@ function urlOf(
   return (values) => {
     const path = fillPath(route.path, values.path ?? EMPTY, styles?.pathWriter(route));
     if (typeof path !== "string") throw pathRefusal(route.operationId, path);
-    const query = queryOf(route, values.query);
+    const query = values.query === undefined ? "" : (queryPart(route)?.queryOf(route, values.query) ?? "");
     const all = query === "" ? authQuery : authQuery === "" ? query : `${query}&${authQuery}`;
     return base + (all === "" ? path : `${path}?${all}`);
   };
 }
 
-/** The query string of a call: its query parameters, or its `in: querystring` parameter's value. */
-function queryOf(route: CallRoute, values: ParameterValues["query"]): string {
-  if (values === undefined) return "";
-  const encoders = route.encoders;
-  if (route.querystring !== undefined) return encoders?.querystring?.encode(route.querystring, values) ?? "";
-  return encoders?.query?.encode(route.query, values) ?? "";
+/** The encoder of a call's query string: its `in: querystring` parameter's, or its query parameters'. */
+function queryPart(route: CallRoute): QueryPart | undefined {
+  return route.querystring === undefined ? route.encoders?.query : route.encoders?.querystring;
 }
 
 /** The error of a path that cannot be filled: a parameter missing, or a dot segment ("." or ".."). */
@@ -120,7 +125,7 @@ function dotSegmentIssue(pointer: string): Omit<RequestIssue, "in" | "schemaPath
 /**
  * Checks a call's path, query and header parameters as the server reads them back (the path's
  * here, with its label and matrix ones by the style encoder; the others by the route's query and
- * header encoders) with the route's validators of those it has.
+ * header encoders, which hold their checks) with the route's validators of those it has.
  */
 function check(
   route: CallRoute,
@@ -128,20 +133,14 @@ function check(
   styles: StyleEncoder | undefined,
   collect: IssueCollector,
 ): void {
-  const { pathParams, query, headers } = route.validators;
-  const encoders = route.encoders;
+  const pathParams = route.validators.pathParams;
   if (pathParams !== undefined) {
     const given = values.path ?? EMPTY;
     const path = pathAsSent(given);
     collect("path", pathParams, styles?.pathAsSent(route, given, path) ?? path);
   }
-  if (query !== undefined && route.querystring !== undefined) {
-    const sent = encoders?.querystring?.asSent(route.querystring, values.query);
-    if (sent !== undefined || route.querystring.required) collect("query", query, sent);
-  } else if (query !== undefined)
-    collect("query", query, encoders?.query?.asSent(route.query, values.query ?? EMPTY) ?? {});
-  if (headers !== undefined)
-    collect("header", headers, encoders?.headers?.asSent(route.headers, values.headers ?? EMPTY) ?? {});
+  queryPart(route)?.check(route, values, collect);
+  route.encoders?.headers?.check(route, values, collect);
 }
 
 /**

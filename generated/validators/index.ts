@@ -86,21 +86,11 @@ function $cpLen(s: string): number {
 }
 
 const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
-const $NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
-function $coerce(v: unknown, flags: number): unknown {
-  if (typeof v !== "string" || (flags & 16) !== 0) return v;
-  if ((flags & 2) !== 0) {
-    if ($NUMBER_TEXT.test(v)) {
-      const n = Number(v);
-      if (Number.isFinite(n)) return n;
-    }
-  } else if ((flags & 1) !== 0 && $INTEGER_TEXT.test(v) && v !== "-0") {
-    const n = Number(v);
-    if (Number.isSafeInteger(n)) return n;
-  }
-  if ((flags & 4) !== 0 && (v === "true" || v === "false")) return v === "true";
-  if ((flags & 8) !== 0 && v === "null") return null;
-  return v;
+/** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
+function $integerText(v: unknown): unknown {
+  if (typeof v !== "string" || !$INTEGER_TEXT.test(v) || v === "-0") return v;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
 }
 
 const $TEXT_FORMS: Readonly<Record<string, string>> = {
@@ -137,28 +127,19 @@ function $valueAt(value: unknown, pointer: string): unknown {
   return v;
 }
 
-/** A conversion plan: type flags for a value, [1, items] for an array, [0, properties, rest] for an object. */
-type $Plan = number | readonly [1, $Plan] | readonly [0, Readonly<Record<string, $Plan>>, $Plan];
-function $coercePlan(v: unknown, plan: $Plan): unknown {
-  if (typeof plan === "number") return $coerce(v, plan);
-  if (plan[0] === 1) {
-    const list = typeof v === "string" ? [v] : v;
-    if (!Array.isArray(list)) return v;
-    let out: unknown[] | null = null;
-    for (let i = 0; i < list.length; i++) {
-      const c = $coercePlan(list[i], plan[1]);
-      if (c !== list[i]) { if (out === null) out = list.slice(); out[i] = c; }
-    }
-    return out === null ? list : out;
-  }
+/**
+ * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
+ * all flags: path and header parameters, most query parameters), each by `convert` (the general
+ * conversion of flags, or that of integers where every flag is 1), as the general plan converts
+ * it. (Its text names no other helper: a section takes every helper its text names.)
+ */
+function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, convert: (v: unknown, flags: number) => unknown): unknown {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
   const src = v as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
   for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const p = $hop.call(plan[1], k) ? plan[1][k] : plan[2];
-    if (p === undefined || p === 0) continue;
-    const c = $coercePlan(src[k], p);
+    if (!$hop.call(src, k) || !$hop.call(plan, k)) continue;
+    const c = convert(src[k], plan[k] as number);
     if (c !== src[k]) out = $withOwn(src, out, k, c);
   }
   return out === null ? v : out;
@@ -224,8 +205,8 @@ function $fmtDateTime(s: string): boolean {
   return (t === 84 || t === 116) && $dateAt(s, 0) && $timeAt(s, 11);
 }
 
-const $plan0 = /* @__PURE__ */ $json("[0,{\"id\":1},0]") as $Plan;
-const $plan1 = /* @__PURE__ */ $json("[0,{\"p_id\":1},0]") as $Plan;
+const $plan0 = /* @__PURE__ */ $json("{\"id\":1}") as Readonly<Record<string, number>>;
+const $plan1 = /* @__PURE__ */ $json("{\"p_id\":1}") as Readonly<Record<string, number>>;
 const $params2 = /* @__PURE__ */ $freeze({ limit: 255 });
 const $params3 = /* @__PURE__ */ $freeze({ limit: 1 });
 const $params4 = /* @__PURE__ */ $freeze({ type: "string" });
@@ -1750,7 +1731,7 @@ export function isWorkerDocumentUpload(value: unknown): value is T.WorkerDocumen
 }
 
 function $coerce_validateAddWorkerCredentialPathParams(value: unknown): unknown {
-  return $coercePlan(value, $plan0);
+  return $coerceProps(value, $plan0, $integerText);
 }
 
 export function validateAddWorkerCredentialPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialPathParams> {
@@ -1760,7 +1741,7 @@ export function validateAddWorkerCredentialPathParams(value: unknown, options?: 
 }
 
 function $coerce_validateAddWorkerDocumentPathParams(value: unknown): unknown {
-  return $coercePlan(value, $plan0);
+  return $coerceProps(value, $plan0, $integerText);
 }
 
 export function validateAddWorkerDocumentPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentPathParams> {
@@ -1770,7 +1751,7 @@ export function validateAddWorkerDocumentPathParams(value: unknown, options?: Va
 }
 
 function $coerce_validateAddWorkerDocumentBody(value: unknown): unknown {
-  return $coercePlan(value, $plan1);
+  return $coerceProps(value, $plan1, $integerText);
 }
 
 export function validateAddWorkerDocumentBody(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentBody> {

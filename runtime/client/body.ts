@@ -1,10 +1,10 @@
 /**
  * Request bodies on the wire: JSON, text, URL-encoded forms, raw bytes, and multipart forms built
  * with FormData, whose file fields take a Blob or File, bytes (a Uint8Array, so also a Node
- * Buffer, or an ArrayBuffer), or bytes with a file name and media type.
+ * Buffer, or an ArrayBuffer), or bytes with a file name and media type. Bodies that are sequences
+ * of items are item-bodies.ts's.
  */
-import type { BodyEncoder, RouteContent, SequenceKind } from "../route-types.js";
-import { sequenceWriter, withBoundary } from "../sequences.js";
+import type { BodyEncoder, RouteContent } from "../route-types.js";
 import { deepEntries, isPlainObject, scalar } from "./values.js";
 
 /** Raw bytes: a Blob (or File), a Uint8Array (or Node Buffer), an ArrayBuffer. */
@@ -33,16 +33,21 @@ export type FileField<V> = V extends readonly unknown[] ? readonly FileInput[] :
 
 const OCTET_STREAM = "application/octet-stream";
 
-/** The wire form of a body for one media type. */
+/**
+ * The wire form of a body for one media type (a body that is a sequence of items is
+ * item-bodies.ts's).
+ */
 export function encodeBody(content: RouteContent, body: unknown): BodyInit {
-  if (content.sequence !== undefined) return itemStream(body, content.sequence);
+  return content.kind === "form" ? toSearchParams(body) : encodeOtherThanForm(content, body);
+}
+
+/** The wire form of a body of any kind but a URL-encoded form. */
+function encodeOtherThanForm(content: RouteContent, body: unknown): BodyInit {
   switch (content.kind) {
     case "json":
       return JSON.stringify(body);
     case "multipart":
       return toFormData(body, content.binaryFields ?? []);
-    case "form":
-      return toSearchParams(body);
     case "binary":
       return isBytes(body) ? toBlob(body, "") : scalar(body);
     default:
@@ -50,53 +55,8 @@ export function encodeBody(content: RouteContent, body: unknown): BodyInit {
   }
 }
 
-/**
- * A body that is a sequence of items (an OpenAPI 3.2 `itemSchema`): each item of the iterable, or
- * async iterable, framed as its media type says and sent as it comes (the stream asks for the next
- * item only when fetch has taken the one before).
- */
-function itemStream(items: unknown, sequence: SequenceKind): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const writer = sequenceWriter(sequence);
-  let iterator: AsyncIterator<unknown> | Iterator<unknown> | undefined;
-  const stream = new ReadableStream<Uint8Array>({
-    start() {
-      if (typeof items !== "object" || items === null) throw new TypeError("a body of items is not an iterable");
-      iterator =
-        Symbol.asyncIterator in items
-          ? (items as AsyncIterable<unknown>)[Symbol.asyncIterator]()
-          : (items as Iterable<unknown>)[Symbol.iterator]();
-    },
-    async pull(controller) {
-      const next = await iterator?.next();
-      if (next === undefined || next.done === true) {
-        const end = writer.end();
-        if (end !== "") controller.enqueue(encoder.encode(end));
-        return controller.close();
-      }
-      controller.enqueue(encoder.encode(writer.item(next.value)));
-    },
-    async cancel() {
-      await iterator?.return?.();
-    },
-  });
-  if (writer.boundary !== undefined) BOUNDARIES.set(stream, writer.boundary);
-  return stream;
-}
-
-/** The boundary of each multipart/mixed body of items, which its Content-Type names. */
-const BOUNDARIES = new WeakMap<object, string>();
-
-/**
- * The Content-Type to send: none for a multipart form (fetch adds the boundary), multipart/mixed
- * items with the boundary of the body encoded (`body`), a wildcard resolved.
- */
-export function contentTypeOf(content: RouteContent, body?: BodyInit): string | undefined {
-  if (content.sequence === "multipart")
-    return withBoundary(
-      content.mediaType,
-      typeof body === "object" && body !== null ? BOUNDARIES.get(body) : undefined,
-    );
+/** The Content-Type to send: none for multipart (fetch adds the boundary), a wildcard resolved. */
+export function contentTypeOf(content: RouteContent): string | undefined {
   if (content.kind === "multipart") return undefined;
   return content.mediaType.includes("*") ? OCTET_STREAM : content.mediaType;
 }
@@ -214,10 +174,22 @@ function chooseContent(
 
 /**
  * The body encoder the route of each operation whose body may be other than JSON names
- * (`Route.encoders`): a page whose operations send JSON alone does not bundle this module.
+ * (`Route.encoders`; one whose body may be a sequence of items names item-bodies.ts's): a page
+ * whose operations send JSON alone does not bundle this module.
  */
 export const bodyEncoder: BodyEncoder = {
   encode: encodeBody,
+  contentType: contentTypeOf,
+  choose: chooseContent,
+  checked: withFilesAsText,
+};
+
+/**
+ * The body encoder of the routes whose bodies include no URL-encoded form: `bodyEncoder` without
+ * the form's encoding, which a page whose operations send none then does not bundle.
+ */
+export const bodyEncoderWithoutForms: BodyEncoder = {
+  encode: encodeOtherThanForm,
   contentType: contentTypeOf,
   choose: chooseContent,
   checked: withFilesAsText,

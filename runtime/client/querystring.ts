@@ -48,4 +48,15 @@ function asSent(querystring: RouteQuerystring, value: unknown): unknown {
 }
 
 /** The encoder the route of each operation with an `in: querystring` parameter names (`Route.encoders.querystring`). */
-export const querystringEncoder: QuerystringEncoder = { encode, asSent };
+export const querystringEncoder: QuerystringEncoder = {
+  encode,
+  asSent,
+  queryOf: (route, values) => (route.querystring === undefined ? "" : encode(route.querystring, values)),
+  check(route, values, collect) {
+    const { querystring } = route;
+    const validator = route.validators.query;
+    if (validator === undefined || querystring === undefined) return;
+    const sent = asSent(querystring, values.query);
+    if (sent !== undefined || querystring.required) collect("query", validator, sent);
+  },
+};

@@ -6,7 +6,7 @@
  * one error.
  */
 import { readFile } from "node:fs/promises";
-import { requirePeer } from "../store/engine.js";
+import { requirePeer } from "../store/engine/engine.js";
 import type { Seed, SeedCompany } from "./seed.js";
 import { validateSeed } from "./validate-seed.js";
 

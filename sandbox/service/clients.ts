@@ -1,6 +1,6 @@
 /** Clients: seeded, and edited through the API. */
 import type { ClientUpdate } from "workforce-scheduling-api";
-import { updateClientRow } from "../store/clients.js";
+import { updateClientRow } from "../store/records/clients.js";
 import type { ServiceContext } from "./context.js";
 import type { Caller } from "./keys.js";
 import { notFound } from "./refusals.js";

@@ -5,7 +5,7 @@
  * any other transport of the generated `Handlers` interface.
  */
 import type { Kysely } from "kysely";
-import type { Database } from "../store/database.js";
+import type { Database } from "../store/schema/database.js";
 
 export interface ServiceContext {
   /** the sandbox's tables (the query layer, scoped to its schema) */

@@ -16,7 +16,6 @@ import type {
   Location,
 } from "workforce-scheduling-api";
 import { type JsonStream, type PreparedJson, prepareJson, streamJson } from "workforce-scheduling-api/handlers";
-import type { Db } from "../store/database.js";
 import {
   type EventEdit,
   type EventInsert,
@@ -25,8 +24,9 @@ import {
   eventRows,
   eventsRevision,
   insertEvent,
-} from "../store/events.js";
-import { recordExists } from "../store/records.js";
+} from "../store/records/events.js";
+import { recordExists } from "../store/records/records.js";
+import type { Db } from "../store/schema/database.js";
 import type { ServiceContext } from "./context.js";
 import { dateText } from "./dates.js";
 import type { Caller } from "./keys.js";
@@ -119,7 +119,7 @@ async function eventBatch(db: Db, companyId: number, after: number, limit: numbe
  * Stores a new event and answers its ID (201), the company's next, or 422 for references that
  * name nothing. The common case is one transaction of two statements: the company's row, guarded
  * by the references the event makes (the venue, the client), takes its next event id and a new
- * revision of its events, and the insert takes that id (sandbox/store/events.ts). Only when the
+ * revision of its events, and the insert takes that id (sandbox/store/records/events.ts). Only when the
  * guard holds it back are the references read again, to say which names nothing.
  */
 export async function createEvent(

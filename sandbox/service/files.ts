@@ -1,5 +1,5 @@
 /** The stored files, as the URL a document's `location` gives serves them: to the file's company only. */
-import { storedFileRow } from "../store/files.js";
+import { storedFileRow } from "../store/records/files.js";
 import type { ServiceContext } from "./context.js";
 import type { Caller } from "./keys.js";
 

@@ -14,11 +14,11 @@
  */
 import type { Kysely } from "kysely";
 import type { Authenticate } from "workforce-scheduling-api/handlers";
-import type { Database } from "../store/database.js";
-import { keyDigest, keySecret } from "../store/key-digests.js";
-import { keyRows } from "../store/keys.js";
 import { guardOutage } from "../store/outage.js";
-import { personName } from "../store/workers.js";
+import { keyRows } from "../store/records/keys.js";
+import { personName } from "../store/records/workers.js";
+import type { Database } from "../store/schema/database.js";
+import { keyDigest, keySecret } from "../store/schema/key-digests.js";
 
 /** Who calls: the company the key belongs to, and the person holding it. */
 export interface Caller {

@@ -1,9 +1,9 @@
 /** Payroll groups: created through the API, naming a wage rule and venues of the company. */
 import type { PayrollGroup, PayrollGroupCreate } from "workforce-scheduling-api";
-import type { Db } from "../store/database.js";
-import { insertPayrollGroup, type PayrollGroupRow } from "../store/payroll-groups.js";
-import { recordExists } from "../store/records.js";
-import { venueIdsOf } from "../store/venues.js";
+import { insertPayrollGroup, type PayrollGroupRow } from "../store/records/payroll-groups.js";
+import { recordExists } from "../store/records/records.js";
+import { venueIdsOf } from "../store/records/venues.js";
+import type { Db } from "../store/schema/database.js";
 import type { ServiceContext } from "./context.js";
 import { timestampText } from "./dates.js";
 import type { Caller } from "./keys.js";
@@ -72,7 +72,7 @@ async function unknownReferences(db: Db, companyId: number, body: PayrollGroupCr
     value: location,
     key: recordNumber(location),
   }));
-  // the venues of all the locations in one read (../store/venues.ts)
+  // the venues of all the locations in one read (../store/records/venues.ts)
   const venues = await checkReferences(locations, (ids) => venueIdsOf(db, companyId, ids));
   return [...rules.refusals, ...venues.refusals];
 }

@@ -1,6 +1,6 @@
 /** Venues: created by the API, and named by events, credentials and payroll groups. */
 import type { Venue, VenueCreate } from "workforce-scheduling-api";
-import { insertVenue } from "../store/venues.js";
+import { insertVenue } from "../store/records/venues.js";
 import type { ServiceContext } from "./context.js";
 import type { Caller } from "./keys.js";
 

@@ -1,5 +1,5 @@
 /** Wage rules: seeded, read through the API, named by payroll groups. */
-import { wageRuleBodies } from "../store/wage-rules.js";
+import { wageRuleBodies } from "../store/records/wage-rules.js";
 import type { ServiceContext } from "./context.js";
 import type { Caller } from "./keys.js";
 

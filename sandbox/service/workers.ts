@@ -10,11 +10,10 @@ import type {
   WorkerDocumentUpload,
 } from "workforce-scheduling-api";
 import type { UploadedFile } from "workforce-scheduling-api/handlers";
-import { clientNamed } from "../store/clients.js";
-import type { Db } from "../store/database.js";
-import { insertStoredFile } from "../store/files.js";
-import { recordExists } from "../store/records.js";
-import { venueNamed } from "../store/venues.js";
+import { clientNamed } from "../store/records/clients.js";
+import { insertStoredFile } from "../store/records/files.js";
+import { recordExists } from "../store/records/records.js";
+import { venueNamed } from "../store/records/venues.js";
 import {
   type CredentialTypeRow,
   credentialType,
@@ -23,7 +22,8 @@ import {
   type NewWorkerCredential,
   type WorkerCredentialRow,
   type WorkerDocumentRow,
-} from "../store/workers.js";
+} from "../store/records/workers.js";
+import type { Db } from "../store/schema/database.js";
 import { type ServiceContext, storedFileUrl } from "./context.js";
 import { niceDate, storedTimestamp, timestampText } from "./dates.js";
 import type { Caller } from "./keys.js";

@@ -38,10 +38,18 @@ const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300)$/;
 /**
  * What libpq says of a connection lost under a statement, as Citus reports it for a worker that
  * went away (SQLSTATE XX000, "... while executing command on host:port"), and Citus's own
- * message for a worker it cannot reach to fetch a result.
+ * messages (SQLSTATE XX000 too) for a worker it cannot reach to fetch a result, a worker's
+ * connection lost inside the transaction ("marked as essential"), a commit a worker did not
+ * answer (see COMMIT_IN_DOUBT), and every placement of a task failed.
  */
 const LOST_WORKER_MESSAGES =
-  /^(server closed the connection unexpectedly|could not (receive|send) data (from|to) server|connection not open|no connection to the server|SSL SYSCALL error|SSL connection has been closed unexpectedly|lost synchronization with server|cannot connect to \S+ to fetch intermediate results)/i;
+  /^(server closed the connection unexpectedly|could not (receive|send) data (from|to) server|connection not open|no connection to the server|connection to server was lost|unexpected response from server|SSL SYSCALL error|SSL error: unexpected eof|SSL connection has been closed unexpectedly|lost synchronization with server|cannot connect to \S+ to fetch intermediate results|failure on connection marked as essential|could not commit transaction for shard \d+ on at least one active node|execution cannot recover from multiple connection failures)/i;
+
+/**
+ * Citus's message for a worker lost while it was committing (XX000): the worker may have
+ * committed before it went, so the write may have been kept.
+ */
+const COMMIT_IN_DOUBT = /^could not commit transaction for shard \d+ on at least one active node/;
 
 /**
  * SQLSTATEs of a statement cancelled for waiting too long or in a cycle: 57014 (a statement
@@ -80,8 +88,21 @@ export function isDatabaseBusy(error: unknown, depth = 0): boolean {
   return isDatabaseBusy(cause, depth + 1);
 }
 
+/** Whether an error (or one it was caused by) is a commit whose outcome the database could not tell. */
+export function isCommitInDoubt(error: unknown, depth = 0): boolean {
+  if (typeof error !== "object" || error === null || depth > 4) return false;
+  const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (code === "XX000" && typeof message === "string" && COMMIT_IN_DOUBT.test(message)) return true;
+  return isCommitInDoubt(cause, depth + 1);
+}
+
 /** The error to answer for `error`: a 503 problem for an outage or a wait past the bound, else `error` itself. */
 export function outageProblem(error: unknown): unknown {
+  if (isCommitInDoubt(error))
+    return serviceUnavailable(
+      "The sandbox's database lost a node while this request was being committed, so it may have been kept: read it back before you try again.",
+      RETRY_AFTER_SECONDS,
+    );
   if (isDatabaseOutage(error))
     return serviceUnavailable(
       "The sandbox's database cannot be reached just now. Nothing of this request was kept; try again.",

@@ -3,19 +3,21 @@ import { type DialectRules, ownKeywordsApply } from "../schema/dialect.js";
 import { readDiscriminator } from "../schema/discriminator.js";
 import { isMarked } from "../schema/read-write.js";
 import { type DocumentPlace, documentTree, type SchemaTree } from "../schema/tree.js";
+import { keywordsWhere } from "../schema/vocabulary.js";
 
 type Schema = Record<string, unknown>;
 
-/** Keywords that only describe: a `$ref` with nothing else beside it is just its target. */
-const ANNOTATIONS = new Set([
+/**
+ * Keywords that only describe: a `$ref` with nothing else beside it is just its target. They are
+ * the vocabulary's documentation holding no data (src/schema/vocabulary.ts; `example` and
+ * `examples` are data the mock may answer with), `deprecated`, and what a Reference Object and the
+ * mock's extension add beside a `$ref`.
+ */
+const ANNOTATIONS: ReadonlySet<string> = new Set([
   "$ref",
-  "description",
-  "title",
-  "summary",
-  "$comment",
   "deprecated",
-  "externalDocs",
-  "xml",
+  ...keywordsWhere((entry) => entry.role === "documentation" && entry.holds !== "data"),
+  "summary",
   "x-unbounded",
 ]);
 

@@ -68,6 +68,13 @@ export interface KeywordEntry {
    * (additionalProperties; unevaluated* read the in-place applicators' too).
    */
   readonly with?: readonly string[];
+  /**
+   * How many of what it applies its schemas to (or of its schemas) must pass, for a keyword that
+   * holds schemas: "some" (anyOf, contains), "one" (oneOf), "none" (not). Left out, every one must
+   * (allOf, properties, propertyNames, ...), so the keyword written in two parts of an allOf applies
+   * both parts' schemas to the same values, as one keyword holding their allOf would.
+   */
+  readonly applies?: "some" | "one" | "none";
 }
 
 const lower = { side: "lower", exclusive: false } as const;
@@ -98,12 +105,12 @@ export const VOCABULARY = {
   propertyNames: { vocabulary: "applicator", role: "applicator", instance: "object", holds: "schema" },
   dependentSchemas: { vocabulary: "applicator", role: "applicator", instance: "object", holds: "schema-map" },
   allOf: { vocabulary: "applicator", role: "applicator", instance: "any", holds: "schema-array" },
-  anyOf: { vocabulary: "applicator", role: "applicator", instance: "any", holds: "schema-array" },
-  oneOf: { vocabulary: "applicator", role: "applicator", instance: "any", holds: "schema-array" },
+  anyOf: { vocabulary: "applicator", role: "applicator", instance: "any", holds: "schema-array", applies: "some" },
+  oneOf: { vocabulary: "applicator", role: "applicator", instance: "any", holds: "schema-array", applies: "one" },
   prefixItems: { vocabulary: "applicator", role: "applicator", instance: "array", holds: "schema-array" },
   items: { vocabulary: "applicator", role: "applicator", instance: "array", holds: "schema", with: ["prefixItems"] },
-  contains: { vocabulary: "applicator", role: "applicator", instance: "array", holds: "schema" },
-  not: { vocabulary: "applicator", role: "applicator", instance: "any", holds: "schema" },
+  contains: { vocabulary: "applicator", role: "applicator", instance: "array", holds: "schema", applies: "some" },
+  not: { vocabulary: "applicator", role: "applicator", instance: "any", holds: "schema", applies: "none" },
   if: { vocabulary: "applicator", role: "applicator", instance: "any", holds: "schema" },
   // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword here
   then: { vocabulary: "applicator", role: "applicator", instance: "any", holds: "schema", with: ["if"] },

@@ -40,6 +40,8 @@ async function kept(
   encodesHeaders: boolean;
   encodesStyles: boolean;
   encodesForms: boolean;
+  encodesUrlForms: boolean;
+  framesItems: boolean;
   retries: boolean;
   placesCredentials: boolean;
   checksEncoders: boolean;
@@ -55,6 +57,8 @@ async function kept(
     encodesHeaders: /^function headersAsSent\(/m.test(text),
     encodesStyles: /^function styledPathText\(/m.test(text),
     encodesForms: /^function toFormData\(/m.test(text),
+    encodesUrlForms: /^function toSearchParams\(/m.test(text),
+    framesItems: /^function itemStream\(/m.test(text),
     retries: /^function retryDelay\(/m.test(text),
     placesCredentials: /^function placeCredentials\(/m.test(text),
     checksEncoders: /^function checkEncoders\(/m.test(text),
@@ -100,12 +104,17 @@ export const options = updateEventMutationOptions(createBaseClient({ baseUrl: "/
     });
   });
 
-  it("with an operation that sends a multipart body, holds the form encoding", async () => {
+  it("with an operation that sends a multipart body, holds the multipart encoding, not a URL-encoded form's nor items'", async () => {
     const source = `import { createBaseClient } from "./index.js";
 import { addWorkerDocumentMutationOptions } from "./query/index.js";
 export const options = addWorkerDocumentMutationOptions(createBaseClient({ baseUrl: "/api/1_12", apiKey: "k" }));
 `;
-    expect(await kept(source)).toMatchObject({ encodesParameters: true, encodesForms: true });
+    expect(await kept(source)).toMatchObject({
+      encodesParameters: true,
+      encodesForms: true,
+      encodesUrlForms: false,
+      framesItems: false,
+    });
   });
 
   it("with createBaseClient checking answers, holds their validators too", async () => {

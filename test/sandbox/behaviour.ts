@@ -13,8 +13,8 @@ import type { PreparedJson } from "workforce-scheduling-api/server";
 import { validateEventList } from "workforce-scheduling-api/validators";
 import type { Sandbox } from "../../sandbox/index.js";
 import { EVENT_BATCH, KEPT_BATCHES, listEvents } from "../../sandbox/service/events.js";
-import { parseLocation } from "../../sandbox/store/engine.js";
-import { acquireEngine } from "../../sandbox/store/engines.js";
+import { parseLocation } from "../../sandbox/store/engine/engine.js";
+import { acquireEngine } from "../../sandbox/store/engine/engines.js";
 import { describeIds } from "./ids.js";
 import { type Answer, type CallOptions, call, download, HARBOR, NOT_FOUND, NOW, SUMMIT } from "./support.js";
 

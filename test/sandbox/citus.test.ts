@@ -17,7 +17,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../sandbox/index.js";
-import { COMPANY_TABLES } from "../../sandbox/store/database.js";
+import { COMPANY_TABLES } from "../../sandbox/store/schema/database.js";
 import { type CitusCluster, citusAvailable, startCitus } from "../support/citus.js";
 import { describeSandbox, NOW } from "./behaviour.js";
 import { describeProcessesOnEveryNode, resetsUnderWrites } from "./citus-nodes.js";

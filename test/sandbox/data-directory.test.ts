@@ -15,7 +15,7 @@ import { chmod, cp, lstat, mkdir, readdir, readFile, rm, stat, writeFile } from 
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../sandbox/index.js";
-import { makeParent, tighten } from "../../sandbox/store/data-directory.js";
+import { makeParent, tighten } from "../../sandbox/store/engine/data-directory.js";
 import { makeTempDir } from "../support/paths.js";
 import { runSandboxScript, type SandboxProcess, startSandboxProcess } from "./process.js";
 import { call, SUMMIT } from "./support.js";

@@ -1,6 +1,6 @@
 /**
  * The sandbox's housekeeping acts only on what is this user's, where no other user can swap it
- * (sandbox/store/owners.ts, folder-walk.ts): a data directory of another user is refused by `npm
+ * (sandbox/store/engine/owners.ts, folder-walk.ts): a data directory of another user is refused by `npm
  * start` naming its owner, and left as it is; a folder another user could write (no sticky bit) is
  * refused for a data directory, saying why and how to make it safe; a lock's leftover folder of
  * another user is left as it is, with a warning; and tightening modes changes neither what a link
@@ -9,8 +9,8 @@
 import { chmod, chown, link, lstat, mkdir, readdir, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lockDirectory } from "../../sandbox/store/directory-lock.js";
-import { tightenTree } from "../../sandbox/store/folder-walk.js";
+import { lockDirectory } from "../../sandbox/store/engine/directory-lock.js";
+import { tightenTree } from "../../sandbox/store/engine/folder-walk.js";
 import { makeTempDir } from "../support/paths.js";
 import { NOBODY, otherUserAvailable } from "./other-user.js";
 import { runSandboxScript } from "./process.js";

@@ -16,10 +16,10 @@ import type { Caller } from "../../sandbox/service/keys.js";
 import { createPayrollGroup } from "../../sandbox/service/payroll-groups.js";
 import { createVenue } from "../../sandbox/service/venues.js";
 import { addWorkerCredential, addWorkerDocument } from "../../sandbox/service/workers.js";
-import type { Database } from "../../sandbox/store/database.js";
-import { parseLocation } from "../../sandbox/store/engine.js";
-import { acquireEngine } from "../../sandbox/store/engines.js";
-import { migrate } from "../../sandbox/store/migrations.js";
+import { parseLocation } from "../../sandbox/store/engine/engine.js";
+import { acquireEngine } from "../../sandbox/store/engine/engines.js";
+import type { Database } from "../../sandbox/store/schema/database.js";
+import { migrate } from "../../sandbox/store/schema/migrate.js";
 import { call, HARBOR, NOW, SUMMIT } from "./support.js";
 
 type Body = Record<string, unknown>;

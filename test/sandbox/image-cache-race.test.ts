@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { chmod, chown, mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadImage } from "../../sandbox/store/image.js";
+import { loadImage } from "../../sandbox/store/engine/image.js";
 import { makeTempDir } from "../support/paths.js";
 import { NOBODY, otherUserAvailable, startAsNobody, stopAllAsNobody } from "./other-user.js";
 

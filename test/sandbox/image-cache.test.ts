@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { chmod, chown, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { imageCacheDir, loadImage } from "../../sandbox/store/image.js";
+import { imageCacheDir, loadImage } from "../../sandbox/store/engine/image.js";
 import { makeTempDir } from "../support/paths.js";
 import { startSandboxProcess } from "./process.js";
 import { call, HARBOR, SUMMIT } from "./support.js";

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../sandbox/index.js";
 import { DEMO_SEED, seedKeys } from "../../sandbox/seed/seed.js";
 import { createKeyBook } from "../../sandbox/service/keys.js";
-import type { Database } from "../../sandbox/store/database.js";
-import { parseLocation } from "../../sandbox/store/engine.js";
-import { acquireEngine } from "../../sandbox/store/engines.js";
-import { keyDigest, keySecret } from "../../sandbox/store/key-digests.js";
+import { parseLocation } from "../../sandbox/store/engine/engine.js";
+import { acquireEngine } from "../../sandbox/store/engine/engines.js";
+import type { Database } from "../../sandbox/store/schema/database.js";
+import { keyDigest, keySecret } from "../../sandbox/store/schema/key-digests.js";
 
 const SCHEME = { scheme: "ApiKeyAuth", type: "apiKey", in: "header", name: "X-API-KEY" } as const;
 const REQUEST = {} as never;

@@ -1,11 +1,11 @@
 /**
- * Key digests (sandbox/store/key-digests.ts): HMAC-SHA-256 made from copies of the secret's two
+ * Key digests (sandbox/store/schema/key-digests.ts): HMAC-SHA-256 made from copies of the secret's two
  * starting hashes gives the bytes Node's own HMAC gives, for secrets shorter than, as long as and
  * longer than SHA-256's block, for any key, and when the secret changes between digests.
  */
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { keyDigest } from "../../sandbox/store/key-digests.js";
+import { keyDigest } from "../../sandbox/store/schema/key-digests.js";
 
 const hmac = (secret: string, key: string): string => createHmac("sha256", secret).update(key, "utf8").digest("hex");
 

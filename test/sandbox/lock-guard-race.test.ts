@@ -1,5 +1,5 @@
 /**
- * The guard under which a stale lock is taken over (sandbox/store/lock-guard.ts), squatted by
+ * The guard under which a stale lock is taken over (sandbox/store/engine/lock-guard.ts), squatted by
  * another user, nobody, who binds every abstract name it can find or compute: the name an earlier
  * version used (made from the lock's path, which anyone can read in /proc/net/unix), every name of
  * the sandbox it sees in /proc/net/unix as soon as its holder lets it go, and, where it can look
@@ -11,7 +11,7 @@ import { chmod, link, mkdir, realpath, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lockDirectory } from "../../sandbox/store/directory-lock.js";
+import { lockDirectory } from "../../sandbox/store/engine/directory-lock.js";
 import { makeTempDir } from "../support/paths.js";
 import { otherUserAvailable, startAsNobody, stopAllAsNobody } from "./other-user.js";
 

@@ -1,5 +1,5 @@
 /**
- * A process that only takes a data directory's lock (../../sandbox/store/directory-lock.ts), for
+ * A process that only takes a data directory's lock (../../sandbox/store/engine/directory-lock.ts), for
  * the lock's tests: no database, so that many can start cheaply. `node lock-holder.mjs <dir> hold`
  * takes the lock at once and keeps it until killed; `... <dir> serve` takes it on each line "take"
  * read from stdin, lets it go on "release", and ends with stdin (keeping a lock it holds: the lock
@@ -7,7 +7,7 @@
  * `refused <message>` or `released`.
  */
 import { createInterface } from "node:readline";
-import { type DirectoryLock, lockDirectory } from "../../sandbox/store/directory-lock.js";
+import { type DirectoryLock, lockDirectory } from "../../sandbox/store/engine/directory-lock.js";
 
 const [, , directory = "", mode = "hold"] = process.argv;
 let lock: DirectoryLock | undefined;

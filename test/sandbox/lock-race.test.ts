@@ -13,8 +13,8 @@
 import { chmod, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DirectoryInUseError, lockDirectory } from "../../sandbox/store/directory-lock.js";
-import { requestReset, serveResets } from "../../sandbox/store/lock-channel.js";
+import { DirectoryInUseError, lockDirectory } from "../../sandbox/store/engine/directory-lock.js";
+import { requestReset, serveResets } from "../../sandbox/store/engine/lock-channel.js";
 import { makeTempDir } from "../support/paths.js";
 import { otherUserAvailable, startAsNobody, stopAllAsNobody } from "./other-user.js";
 

@@ -1,5 +1,5 @@
 /**
- * The data directory's lock (sandbox/store/directory-lock.ts), with real processes that only take
+ * The data directory's lock (sandbox/store/engine/directory-lock.ts), with real processes that only take
  * it (./lock-holder.ts, bundled once): a holder killed and the lock taken again at once, before it
  * is reaped; a zombie holder; lock files of earlier versions naming live unrelated processes; a
  * second live process refused, naming the holder; two processes taking over one stale lock at the
@@ -14,8 +14,8 @@ import { createServer } from "node:net";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DirectoryInUseError, type DirectoryLock, lockDirectory } from "../../sandbox/store/directory-lock.js";
-import { parseHolder, requestReset, serveResets } from "../../sandbox/store/lock-channel.js";
+import { DirectoryInUseError, type DirectoryLock, lockDirectory } from "../../sandbox/store/engine/directory-lock.js";
+import { parseHolder, requestReset, serveResets } from "../../sandbox/store/engine/lock-channel.js";
 import { bundled } from "../support/bundle.js";
 import { linesOf } from "../support/lines.js";
 import { makeTempDir } from "../support/paths.js";

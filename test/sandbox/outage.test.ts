@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ProblemError } from "workforce-scheduling-api/server";
 import {
   guardOutage,
+  isCommitInDoubt,
   isDatabaseBusy,
   isDatabaseOutage,
   outageProblem,
@@ -41,6 +42,18 @@ describe("isDatabaseOutage", () => {
     [
       "Citus's worker that cannot be read from (XX000)",
       withCode("XX000", "cannot connect to 127.0.0.1:9702 to fetch intermediate results"),
+    ],
+    [
+      "Citus's worker connection lost inside the transaction (XX000)",
+      withCode("XX000", "failure on connection marked as essential: 127.0.0.1:9702"),
+    ],
+    [
+      "Citus's commit a worker did not answer (XX000)",
+      withCode("XX000", "could not commit transaction for shard 102008 on at least one active node"),
+    ],
+    [
+      "Citus's task whose every placement failed (XX000)",
+      withCode("XX000", "execution cannot recover from multiple connection failures. Last node failed 127.0.0.1:9702"),
     ],
     [
       "Citus's worker that refuses connections (08006)",
@@ -96,6 +109,36 @@ describe("isDatabaseBusy", () => {
     ["undefined", undefined],
   ])("is false for %s", (_label, error) => {
     expect(isDatabaseBusy(error)).toBe(false);
+  });
+});
+
+describe("isCommitInDoubt", () => {
+  it("is true of Citus's commit a worker did not answer: a 503 that says the write may have been kept", () => {
+    const error = new Error("commit failed", {
+      cause: withCode("XX000", "could not commit transaction for shard 102015 on at least one active node"),
+    });
+    expect(isCommitInDoubt(error)).toBe(true);
+    expect(isDatabaseOutage(error)).toBe(true);
+    expect(outageProblem(error)).toMatchObject({
+      problem: { status: 503, detail: expect.stringContaining("may have been kept") },
+      headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
+    });
+  });
+
+  it.each([
+    ["a refused connection", withCode("ECONNREFUSED")],
+    ["a connection lost under a statement", withCode("XX000", "server closed the connection unexpectedly")],
+  ])("is false for %s, whose 503 says nothing was kept", (_label, error) => {
+    expect(isCommitInDoubt(error)).toBe(false);
+    expect(outageProblem(error)).toMatchObject({
+      problem: { status: 503, detail: expect.stringContaining("Nothing of this request was kept") },
+    });
+  });
+
+  it("is false for the same words under another SQLSTATE, which is no outage", () => {
+    const error = withCode("23505", "could not commit transaction for shard 1 on at least one active node");
+    expect(isCommitInDoubt(error)).toBe(false);
+    expect(outageProblem(error)).toBe(error);
   });
 });
 

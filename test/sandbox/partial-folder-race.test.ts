@@ -9,7 +9,7 @@
 import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { removePartials } from "../../sandbox/store/data-directory.js";
+import { removePartials } from "../../sandbox/store/engine/data-directory.js";
 import { makeTempDir } from "../support/paths.js";
 import { otherUserAvailable, startAsNobody, stopAllAsNobody } from "./other-user.js";
 

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { prepareImage } from "../../sandbox/store/engine.js";
+import { prepareImage } from "../../sandbox/store/engine/engine.js";
 import { makeTempDir, repoRoot } from "../support/paths.js";
 
 let cache: string;

@@ -1,18 +1,18 @@
 /**
- * Statements prepared once per connection (sandbox/store/prepared-statements.ts): which texts are
+ * Statements prepared once per connection (sandbox/store/engine/prepared-statements.ts): which texts are
  * named, and that named statements run right on PGlite's one session and on a PostgreSQL pool of
  * several connections, through a table dropped and made again. And statements built once
- * (sandbox/store/statements.ts): each run binds its own values, and a builder that looks at its
+ * (sandbox/store/records/statements.ts): each run binds its own values, and a builder that looks at its
  * parameters is refused on its first run.
  */
 import { createHash } from "node:crypto";
 import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../sandbox/store/database.js";
-import { type Engine, openEngine, parseLocation } from "../../sandbox/store/engine.js";
-import { MOST_NAMED, preparingPool, StatementNames } from "../../sandbox/store/prepared-statements.js";
-import { statement } from "../../sandbox/store/statements.js";
+import { type Engine, openEngine, parseLocation } from "../../sandbox/store/engine/engine.js";
+import { MOST_NAMED, preparingPool, StatementNames } from "../../sandbox/store/engine/prepared-statements.js";
+import { statement } from "../../sandbox/store/records/statements.js";
+import type { Database } from "../../sandbox/store/schema/database.js";
 import { postgresAvailable } from "../support/postgres.js";
 import { sharedPostgres } from "../support/shared-postgres.js";
 
@@ -134,7 +134,7 @@ describe("named statements on PostgreSQL (a pool of connections)", () => {
     const pool = new pg.Pool({ connectionString: server?.url, max: 1 });
     // the server stops right after this test, and `pool.end()` does not wait for the connection's
     // socket to close: one still closing then hears the server's shutdown, which `pg` emits as an
-    // error on it, unheard without these (as the sandbox's own pool hears it, ../../sandbox/store/engine.ts)
+    // error on it, unheard without these (as the sandbox's own pool hears it, ../../sandbox/store/engine/engine.ts)
     pool.on("error", () => undefined);
     pool.on("connect", (client) => client.on("error", () => undefined));
     try {

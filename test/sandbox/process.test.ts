@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lockDirectory } from "../../sandbox/store/directory-lock.js";
+import { lockDirectory } from "../../sandbox/store/engine/directory-lock.js";
 import { runCurlFlow, shellBlock } from "../support/curl-flow.js";
 import { makeTempDir } from "../support/paths.js";
 import { freePort } from "../support/postgres.js";

@@ -14,8 +14,8 @@ import pg from "pg";
 import { expect } from "vitest";
 import { createSandboxHandlers } from "../../sandbox/service/handlers.js";
 import { createKeyBook } from "../../sandbox/service/keys.js";
-import { markDistributed } from "../../sandbox/store/citus.js";
-import type { Database } from "../../sandbox/store/database.js";
+import { markDistributed } from "../../sandbox/store/engine/citus.js";
+import type { Database } from "../../sandbox/store/schema/database.js";
 import { call, download, HARBOR, NOW, SUMMIT } from "./support.js";
 
 /** A command Citus sent to another node, and the node (`host:port`). */

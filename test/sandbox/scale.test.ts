@@ -18,7 +18,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../sandbox/index.js";
-import { preparingPool } from "../../sandbox/store/prepared-statements.js";
+import { preparingPool } from "../../sandbox/store/engine/prepared-statements.js";
 import { type PostgresServer, startPostgres, throwawayAvailable } from "../support/postgres.js";
 import { type Answer, call, HARBOR, NOW } from "./support.js";
 import { describeTwoProcesses, event, listOf } from "./two-processes.js";

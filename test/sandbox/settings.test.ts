@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../sandbox/index.js";
 import { settingsFrom } from "../../sandbox/settings.js";
-import { connectFailure, parseLocation } from "../../sandbox/store/engine.js";
+import { connectFailure, parseLocation } from "../../sandbox/store/engine/engine.js";
 import { makeTempDir, repoRoot } from "../support/paths.js";
 import { runSandboxScript, startSandboxProcess } from "./process.js";
 

@@ -1,7 +1,7 @@
 /**
  * The sandbox's statements do not grow with its input. No SQL text depends on the length of a list
  * or on which optional fields a body sends: requests of every shape name a small, fixed set of
- * texts (sandbox/store/prepared-statements.ts names a text run twice, and each named text costs
+ * texts (sandbox/store/engine/prepared-statements.ts names a text run twice, and each named text costs
  * the engine memory for as long as the connection lives). In a sandbox process (as `npm start`
  * runs it), 1,000 distinct lengths of a payroll group's `locations` leave its memory within 50 MB
  * of where it started, and 100,000 locations are answered, never with a 5xx: a list is bounded by
@@ -11,8 +11,8 @@ import { readFileSync } from "node:fs";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../sandbox/index.js";
-import { parseLocation } from "../../sandbox/store/engine.js";
-import { acquireEngine } from "../../sandbox/store/engines.js";
+import { parseLocation } from "../../sandbox/store/engine/engine.js";
+import { acquireEngine } from "../../sandbox/store/engine/engines.js";
 import { type SandboxProcess, startSandboxProcess } from "./process.js";
 import { call, HARBOR, NOW, SUMMIT } from "./support.js";
 

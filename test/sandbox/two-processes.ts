@@ -9,7 +9,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LATEST_MIGRATION } from "../../sandbox/store/migrations.js";
+import { LATEST_MIGRATION } from "../../sandbox/store/schema/migrate.js";
 import { type SandboxProcess, startSandboxProcess } from "./process.js";
 import { call, HARBOR } from "./support.js";
 

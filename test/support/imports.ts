@@ -46,11 +46,11 @@ export function importsOf(modules: readonly string[]): Import[] {
   return modules.flatMap((module) => importsIn(module, readFileSync(join(repoRoot, module), "utf8")));
 }
 
-/** The module a relative specifier names: `x.js` is `x.ts` in source, a folder its `index.ts`. */
+/** The module a relative specifier names: `x.js` is `x.ts` in source, a folder its `index.ts`, `x.json` a JSON module. */
 function resolveImport(from: string, specifier: string): string | undefined {
   const target = join(dirname(from), specifier);
   const candidates = [target.replace(/\.js$/, ".ts"), target, join(target, "index.ts")];
-  const found = candidates.find((path) => existsSync(join(repoRoot, path)) && path.endsWith(".ts"));
+  const found = candidates.find((path) => existsSync(join(repoRoot, path)) && /\.(ts|json)$/.test(path));
   return found?.split(sep).join("/");
 }
 

@@ -13,6 +13,13 @@ import type { $Sink } from "./module.js";
 import { $hop } from "./values.js";
 
 const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
+/** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
+export function $integerText(v: unknown): unknown {
+  if (typeof v !== "string" || !$INTEGER_TEXT.test(v) || v === "-0") return v;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+}
+
 const $NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 export function $coerce(v: unknown, flags: number): unknown {
   if (typeof v !== "string" || (flags & 16) !== 0) return v;
@@ -21,9 +28,9 @@ export function $coerce(v: unknown, flags: number): unknown {
       const n = Number(v);
       if (Number.isFinite(n)) return n;
     }
-  } else if ((flags & 1) !== 0 && $INTEGER_TEXT.test(v) && v !== "-0") {
-    const n = Number(v);
-    if (Number.isSafeInteger(n)) return n;
+  } else if ((flags & 1) !== 0) {
+    const n = $integerText(v);
+    if (n !== v) return n;
   }
   if ((flags & 4) !== 0 && (v === "true" || v === "false")) return v === "true";
   if ((flags & 8) !== 0 && v === "null") return null;
@@ -86,6 +93,24 @@ export function $coercePlan(v: unknown, plan: $Plan): unknown {
     const p = $hop.call(plan[1], k) ? plan[1][k] : plan[2];
     if (p === undefined || p === 0) continue;
     const c = $coercePlan(src[k], p);
+    if (c !== src[k]) out = $withOwn(src, out, k, c);
+  }
+  return out === null ? v : out;
+}
+
+/**
+ * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
+ * all flags: path and header parameters, most query parameters), each by `convert` (the general
+ * conversion of flags, or that of integers where every flag is 1), as the general plan converts
+ * it. (Its text names no other helper: a section takes every helper its text names.)
+ */
+export function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, convert: (v: unknown, flags: number) => unknown): unknown {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const src = v as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const k in src) {
+    if (!$hop.call(src, k) || !$hop.call(plan, k)) continue;
+    const c = convert(src[k], plan[k] as number);
     if (c !== src[k]) out = $withOwn(src, out, k, c);
   }
   return out === null ? v : out;

@@ -25,11 +25,26 @@ type Plan = number | [1, Plan] | [0, Record<string, Plan>, Plan];
 export function emitCoercer(module: ModuleState, location: SchemaLocation, name: Code): Code | undefined {
   const plan = planFor(module, follow(module, module.registry.schemaAt(location), location), 0);
   if (plan === 0) return undefined;
-  const constant = module.jsonConstant("plan", plan, tsOnly` as $Plan`);
-  const helper = module.helper("coercePlan");
   return code`function ${name}(value${tsOnly`: unknown`})${tsOnly`: unknown`} {
-  return ${helper}(value, ${constant});
+  return ${conversion(module, plan)};
 }`;
+}
+
+/**
+ * The call converting `value` by a plan: a plan of scalars by property name (path and header
+ * parameters, most query parameters) by `$coerceProps`, each property by `$integerText` where all
+ * are integers, so that such a validator brings no other conversion; any other by `$coercePlan`.
+ */
+function conversion(module: ModuleState, plan: Plan): Code {
+  if (typeof plan !== "number" && plan[0] === 0 && plan[2] === 0) {
+    const flags = Object.values(plan[1]);
+    if (flags.every((flag) => typeof flag === "number")) {
+      const constant = module.jsonConstant("plan", plan[1], tsOnly` as Readonly<Record<string, number>>`);
+      const convert = module.helper(flags.every((flag) => flag === 1) ? "integerText" : "coerce");
+      return code`${module.helper("coerceProps")}(value, ${constant}, ${convert})`;
+    }
+  }
+  return code`${module.helper("coercePlan")}(value, ${module.jsonConstant("plan", plan, tsOnly` as $Plan`)})`;
 }
 
 function planFor(module: ModuleState, resolved: Resolved | undefined, depth: number): Plan {

@@ -51,15 +51,12 @@ const CONSUMED: ReadonlySet<string> = new Set([
   ),
 ]);
 
-/** The subschema keywords whose schemas, written in several parts, all apply to the same values; `contains` and `not` do not combine so. */
-const CONJUNCTIVE: ReadonlySet<SubschemaKeyword> = new Set([
-  "propertyNames",
-  "patternProperties",
-  "dependentSchemas",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
-]);
+/**
+ * The keywords that apply their schemas to every value they select (src/schema/vocabulary.ts's
+ * `applies` left out): their schemas, written in several parts, all apply to the same values;
+ * `contains` (some item) and `not` do not combine so.
+ */
+const CONJUNCTIVE: ReadonlySet<string> = new Set(keywordsWhere((entry) => entry.applies === undefined));
 
 const folders: Record<string, Folder> = {
   type: (draft, value) => intersectDraftTypes(draft, Array.isArray(value) ? value : [value]),

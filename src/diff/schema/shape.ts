@@ -4,6 +4,7 @@
  * the document and are normalised when the comparison reaches them, so recursion costs nothing.
  */
 import { type DialectRules, dialectRules, type OpenApiVersion, openApiDialect } from "../../schema/dialect.js";
+import type { SchemaKeyword, VOCABULARY } from "../../schema/vocabulary.js";
 
 /** The JSON types a schema can name, apart from "null" (which a Shape keeps as `nullable`). */
 export type JsonType = "string" | "number" | "integer" | "boolean" | "object" | "array";
@@ -57,19 +58,25 @@ export interface Branching {
   readonly branches: readonly SchemaParts[];
 }
 
+/** The keywords that hold a schema or a map of schemas to apply (src/schema/vocabulary.ts), `then` and `else` left to `if`. */
+type HoldingSubschemas = {
+  [K in SchemaKeyword]: (typeof VOCABULARY)[K] extends {
+    readonly holds: "schema" | "schema-map";
+    readonly role: "applicator" | "annotation";
+  }
+    ? (typeof VOCABULARY)[K] extends { readonly with: readonly ["if"] }
+      ? never
+      : K
+    : never;
+}[SchemaKeyword];
+
 /**
  * The applicators that take a subschema and apply it in place: each restricts the instance while
  * it is there (absent, it accepts anything), except `not`, which refuses what its schema accepts.
+ * They are every keyword holding subschemas but those a Shape reads into fields of its own
+ * (`properties`, `additional`, `items`, `conditionals`).
  */
-export type SubschemaKeyword =
-  | "contains"
-  | "propertyNames"
-  | "patternProperties"
-  | "dependentSchemas"
-  | "unevaluatedItems"
-  | "unevaluatedProperties"
-  | "contentSchema"
-  | "not";
+export type SubschemaKeyword = Exclude<HoldingSubschemas, "properties" | "additionalProperties" | "items" | "if">;
 
 /** A subschema of one level: its keyword, its key within the keyword, and its schema. */
 export interface Subschema {

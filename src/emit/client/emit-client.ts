@@ -1,5 +1,5 @@
 import type { EmitInput, GeneratedFile } from "../emitter.js";
-import { hasStreams, hasStyles } from "../routes/route-view.js";
+import { hasItemBody, hasStreams, hasStyles } from "../routes/route-view.js";
 import { buildMethodView, type MethodView, type TypePart } from "./method-view.js";
 import { buildOptionsView, type OptionsView } from "./options-view.js";
 
@@ -26,8 +26,9 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
   const querystring = model.operations.some((operation) => operation.querystring !== undefined);
   const left = [
     ...(styles ? [] : [STYLES_RUNTIME]),
-    ...(streams ? [] : [STREAMS_RUNTIME]),
+    ...(streams ? [] : STREAMS_RUNTIME),
     ...(querystring ? [] : [QUERYSTRING_RUNTIME]),
+    ...(model.operations.some(hasItemBody) ? [] : [ITEM_BODIES_RUNTIME]),
   ];
   return [render("client", view), render("index", {}), ...config.runtime.take("client", left)];
 }
@@ -35,8 +36,11 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
 /** Written only for specs with label or matrix path parameters or cookie parameters (the routes' style encoder). */
 const STYLES_RUNTIME = "client/styles.ts";
 
-/** Written only for specs with answers that are sequences of items (the routes' stream reader). */
-const STREAMS_RUNTIME = "client/streams.ts";
+/** Written only for specs with answers that are sequences of items (the routes' stream encoder and its reader). */
+const STREAMS_RUNTIME = ["client/stream-answers.ts", "client/streams.ts"];
+
+/** Written only for specs with a request body that is a sequence of items (the routes' item body encoder). */
+const ITEM_BODIES_RUNTIME = "client/item-bodies.ts";
 
 /** Written only for specs with an `in: querystring` parameter (the routes' querystring encoder). */
 const QUERYSTRING_RUNTIME = "client/querystring.ts";

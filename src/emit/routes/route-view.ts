@@ -99,10 +99,12 @@ const ENCODERS = {
   querystring: { name: "querystringEncoder", module: "querystring" },
   headers: { name: "headerEncoder", module: "headers" },
   body: { name: "bodyEncoder", module: "body" },
+  bodyWithoutForms: { name: "bodyEncoderWithoutForms", module: "body" },
+  itemBody: { name: "itemBodyEncoder", module: "item-bodies" },
   styles: { name: "styleEncoder", module: "styles" },
   auth: { name: "authEncoder", module: "auth" },
   answers: { name: "answerReader", module: "answers" },
-  stream: { name: "streamReader", module: "streams" },
+  stream: { name: "streamAnswers", module: "stream-answers" },
 } as const;
 
 /** An encoder a route names: the constant, and the client module (under client/) that exports it. */
@@ -118,7 +120,7 @@ function encodersOf(operation: OperationModel, model: ApiModel): Partial<Record<
       : {}),
     ...(operation.querystring !== undefined ? { querystring: ENCODERS.querystring } : {}),
     ...(header.length > 0 ? { headers: ENCODERS.headers } : {}),
-    ...(hasOtherBody(operation) ? { body: ENCODERS.body } : {}),
+    ...(hasOtherBody(operation) ? { body: bodyEncoderOf(operation) } : {}),
     ...(hasStyles(operation) ? { styles: ENCODERS.styles } : {}),
     ...(hasOtherAuth(operation, model) ? { auth: ENCODERS.auth } : {}),
     ...(hasOtherAnswers(operation) ? { answers: ENCODERS.answers } : {}),
@@ -151,6 +153,18 @@ export function encoderImports(operations: readonly OperationModel[], model: Api
 export function hasOtherBody({ requestBody }: OperationModel): boolean {
   const contents = requestBody?.contents ?? [];
   return contents.length > 1 || contents.some((c) => c.kind !== "json" || c.mediaType.includes("*"));
+}
+
+/** The body encoder of an operation whose body may be other than JSON: with forms and items only where it sends them. */
+function bodyEncoderOf(operation: OperationModel): EncoderImport {
+  if (hasItemBody(operation)) return ENCODERS.itemBody;
+  const forms = (operation.requestBody?.contents ?? []).some((c) => c.kind === "form");
+  return forms ? ENCODERS.body : ENCODERS.bodyWithoutForms;
+}
+
+/** Whether an operation's body may be a sequence of items (streamed by the item body encoder). */
+export function hasItemBody({ requestBody }: OperationModel): boolean {
+  return (requestBody?.contents ?? []).some((c) => c.sequence !== undefined);
 }
 
 /** Whether an answer of an operation is a sequence of items the runtime reads (server-sent events, JSON Lines, ...). */

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { contentTypeOf, encodeBody, hasFiles, isBytes, withFilesAsText } from "../../../runtime/client/body.js";
+import {
+  bodyEncoder,
+  bodyEncoderWithoutForms,
+  contentTypeOf,
+  encodeBody,
+  hasFiles,
+  isBytes,
+  withFilesAsText,
+} from "../../../runtime/client/body.js";
 import { parseForm } from "../../../runtime/server/runtime/form.js";
 import { content } from "../support/routes.js";
 
@@ -74,6 +82,25 @@ describe("encodeBody", () => {
     ["application/octet-stream", 7, "7"],
   ])("%s: %j → %j", (mediaType, body, wire) => {
     expect(encodeBody(content(mediaType), body)).toBe(wire);
+  });
+
+  it("is what the encoder without forms sends for every kind but a URL-encoded form", async () => {
+    for (const [mediaType, body] of [
+      ["application/json", { a: [1, "ä"] }],
+      ["text/plain", 42],
+      ["application/octet-stream", "raw text"],
+    ] as const)
+      expect(bodyEncoderWithoutForms.encode(content(mediaType), body)).toBe(encodeBody(content(mediaType), body));
+    const upload = { name: "scan", file: BYTES };
+    const without = bodyEncoderWithoutForms.encode(UPLOAD, upload);
+    expect(without).toBeInstanceOf(FormData);
+    expect(await partsOf(without as FormData)).toEqual(await partsOf(multipart(upload)));
+    const blob = bodyEncoderWithoutForms.encode(content("image/png"), BYTES);
+    expect([...new Uint8Array(await (blob as Blob).arrayBuffer())]).toEqual([0, 1, 255]);
+    // its other members are the full encoder's
+    const { encode: _full, ...rest } = bodyEncoder;
+    const { encode: _partial, ...same } = bodyEncoderWithoutForms;
+    expect(same).toEqual(rest);
   });
 
   it("sends bytes as a Blob without a media type, which the Content-Type header gives", async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { $coerce, $coercePlan, $invalidText, $withOwn } from "../../../runtime/validators/helpers/coerce.js";
+import {
+  $coerce,
+  $coercePlan,
+  $coerceProps,
+  $integerText,
+  $invalidText,
+  $withOwn,
+} from "../../../runtime/validators/helpers/coerce.js";
 
 const INTEGER = 1;
 const NUMBER = 2;
@@ -31,6 +38,53 @@ describe("coercion helpers", () => {
     expect($coercePlan(unchanged, plan)).toBe(unchanged);
     // a single value where a list is expected is a list of one
     expect($coercePlan("2", [1, INTEGER])).toEqual([2]);
+  });
+
+  it("$integerText converts as $coerce converts an integer alone", () => {
+    for (const text of [
+      "42",
+      "-7",
+      "0",
+      "-0",
+      "007",
+      "+1",
+      "1e3",
+      "1.0",
+      "9007199254740991",
+      "9007199254740992",
+      "x",
+      "",
+    ])
+      expect($integerText(text)).toBe($coerce(text, INTEGER));
+    expect($integerText(42)).toBe(42);
+    expect($integerText(null)).toBeNull();
+  });
+
+  it("$coerceProps converts a plan of scalars by name as $coercePlan does, and copies only what changes", () => {
+    const plan = JSON.parse(`{"a":${INTEGER},"b":${BOOLEAN | NULL},"__proto__":${INTEGER}}`) as Readonly<
+      Record<string, number>
+    >;
+    const values: unknown[] = [
+      { a: "1", b: "null", c: "3" },
+      { a: "x", b: "true" },
+      JSON.parse('{"__proto__":"5","a":"2"}'),
+      { c: "keep" },
+      Object.create({ a: "1" }),
+      "1",
+      ["1"],
+      null,
+    ];
+    for (const value of values) {
+      const general = $coercePlan(value, [0, plan, 0]);
+      expect($coerceProps(value, plan, $coerce)).toEqual(general);
+      if (general === value) expect($coerceProps(value, plan, $coerce)).toBe(value);
+    }
+    expect(Object.hasOwn($coerceProps(JSON.parse('{"__proto__":"5"}'), plan, $coerce) as object, "__proto__")).toBe(
+      true,
+    );
+    const integers = JSON.parse('{"id":1}') as Readonly<Record<string, number>>;
+    expect($coerceProps({ id: "7", other: "8" }, integers, $integerText)).toEqual({ id: 7, other: "8" });
+    expect($coerceProps({ id: "07" }, integers, $integerText)).toEqual({ id: "07" });
   });
 
   it("$withOwn sets an own property, even one named __proto__", () => {

@@ -8,8 +8,8 @@
 import * as V from "./validators/index.js";
 import { parameterEncoder } from "./client/parameters.js";
 import { querystringEncoder } from "./client/querystring.js";
-import { bodyEncoder } from "./client/body.js";
-import { streamReader } from "./client/streams.js";
+import { itemBodyEncoder } from "./client/item-bodies.js";
+import { streamAnswers } from "./client/stream-answers.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -42,7 +42,7 @@ export const addFlightNotesRoute = {
     bodyItems: { "multipart/mixed": V.validateAddFlightNotesBodyItem },
     responses: { "200": V.validateAddFlightNotesResponse200 },
   },
-  encoders: { parameters: parameterEncoder, body: bodyEncoder },
+  encoders: { parameters: parameterEncoder, body: itemBodyEncoder },
 } as const satisfies Route;
 
 /** `addFlightNotesRoute` without its answers' validators: what the TanStack Query options call. */
@@ -66,7 +66,7 @@ export const addFlightNotesCall = {
     body: {},
     bodyItems: { "multipart/mixed": V.validateAddFlightNotesBodyItem },
   },
-  encoders: { parameters: parameterEncoder, body: bodyEncoder },
+  encoders: { parameters: parameterEncoder, body: itemBodyEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /flights/filter` (filterFlights): its entry in `routes`. */
@@ -194,7 +194,7 @@ export const importFlightsRoute = {
     bodyItems: { "application/jsonl": V.validateImportFlightsBodyItem },
     responses: { "200": V.validateImportFlightsResponse200 },
   },
-  encoders: { body: bodyEncoder },
+  encoders: { body: itemBodyEncoder },
 } as const satisfies Route;
 
 /** `importFlightsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -214,7 +214,7 @@ export const importFlightsCall = {
   accept: "application/json",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { body: {}, bodyItems: { "application/jsonl": V.validateImportFlightsBodyItem } },
-  encoders: { body: bodyEncoder },
+  encoders: { body: itemBodyEncoder },
 } as const satisfies CallRoute;
 
 /** `PURGE /flights/{number}` (purgeFlight): its entry in `routes`. */
@@ -262,7 +262,7 @@ export const readFlightNotesRoute = {
     responses: {},
     items: { "200": { "multipart/mixed": V.validateReadFlightNotesResponse200Item } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamReader },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies Route;
 
 /** `readFlightNotesRoute` without its answers' validators: what the TanStack Query options call. */
@@ -281,7 +281,7 @@ export const readFlightNotesCall = {
     body: {},
     items: { "200": { "multipart/mixed": V.validateReadFlightNotesResponse200Item } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamReader },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies CallRoute;
 
 /** `QUERY /flights/search` (searchFlights): its entry in `routes`. */
@@ -359,7 +359,7 @@ export const streamPositionsRoute = {
     },
     itemData: { "200": { "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStreamData } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamReader },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies Route;
 
 /** `streamPositionsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -389,7 +389,7 @@ export const streamPositionsCall = {
     },
     itemData: { "200": { "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStreamData } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamReader },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies CallRoute;
 
 /** `GET /flights/{number}/track` (trackFlight): its entry in `routes`. */
@@ -410,7 +410,7 @@ export const trackFlightRoute = {
     items: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Item } },
     sequences: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Sequence } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamReader },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies Route;
 
 /** `trackFlightRoute` without its answers' validators: what the TanStack Query options call. */
@@ -430,7 +430,7 @@ export const trackFlightCall = {
     items: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Item } },
     sequences: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Sequence } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamReader },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies CallRoute;
 
 /**

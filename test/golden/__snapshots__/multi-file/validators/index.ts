@@ -82,21 +82,11 @@ function $ownKeys(o: object): object {
 }
 
 const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
-const $NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
-function $coerce(v: unknown, flags: number): unknown {
-  if (typeof v !== "string" || (flags & 16) !== 0) return v;
-  if ((flags & 2) !== 0) {
-    if ($NUMBER_TEXT.test(v)) {
-      const n = Number(v);
-      if (Number.isFinite(n)) return n;
-    }
-  } else if ((flags & 1) !== 0 && $INTEGER_TEXT.test(v) && v !== "-0") {
-    const n = Number(v);
-    if (Number.isSafeInteger(n)) return n;
-  }
-  if ((flags & 4) !== 0 && (v === "true" || v === "false")) return v === "true";
-  if ((flags & 8) !== 0 && v === "null") return null;
-  return v;
+/** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
+function $integerText(v: unknown): unknown {
+  if (typeof v !== "string" || !$INTEGER_TEXT.test(v) || v === "-0") return v;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
 }
 
 const $TEXT_FORMS: Readonly<Record<string, string>> = {
@@ -133,28 +123,19 @@ function $valueAt(value: unknown, pointer: string): unknown {
   return v;
 }
 
-/** A conversion plan: type flags for a value, [1, items] for an array, [0, properties, rest] for an object. */
-type $Plan = number | readonly [1, $Plan] | readonly [0, Readonly<Record<string, $Plan>>, $Plan];
-function $coercePlan(v: unknown, plan: $Plan): unknown {
-  if (typeof plan === "number") return $coerce(v, plan);
-  if (plan[0] === 1) {
-    const list = typeof v === "string" ? [v] : v;
-    if (!Array.isArray(list)) return v;
-    let out: unknown[] | null = null;
-    for (let i = 0; i < list.length; i++) {
-      const c = $coercePlan(list[i], plan[1]);
-      if (c !== list[i]) { if (out === null) out = list.slice(); out[i] = c; }
-    }
-    return out === null ? list : out;
-  }
+/**
+ * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
+ * all flags: path and header parameters, most query parameters), each by `convert` (the general
+ * conversion of flags, or that of integers where every flag is 1), as the general plan converts
+ * it. (Its text names no other helper: a section takes every helper its text names.)
+ */
+function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, convert: (v: unknown, flags: number) => unknown): unknown {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
   const src = v as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
   for (const k in src) {
-    if (!$hop.call(src, k)) continue;
-    const p = $hop.call(plan[1], k) ? plan[1][k] : plan[2];
-    if (p === undefined || p === 0) continue;
-    const c = $coercePlan(src[k], p);
+    if (!$hop.call(src, k) || !$hop.call(plan, k)) continue;
+    const c = convert(src[k], plan[k] as number);
     if (c !== src[k]) out = $withOwn(src, out, k, c);
   }
   return out === null ? v : out;
@@ -166,7 +147,7 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
   return target;
 }
 
-const $plan0 = /* @__PURE__ */ $json("[0,{\"customerId\":1},0]") as $Plan;
+const $plan0 = /* @__PURE__ */ $json("{\"customerId\":1}") as Readonly<Record<string, number>>;
 const $params1 = /* @__PURE__ */ $freeze({ type: "string" });
 const $params2 = /* @__PURE__ */ $freeze({ type: "array" });
 const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
@@ -515,7 +496,7 @@ export function isCustomerId(value: unknown): value is T.CustomerId {
 }
 
 function $coerce_validateGetCustomerPathParams(value: unknown): unknown {
-  return $coercePlan(value, $plan0);
+  return $coerceProps(value, $plan0, $integerText);
 }
 
 export function validateGetCustomerPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetCustomerPathParams> {

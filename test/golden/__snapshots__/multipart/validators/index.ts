@@ -82,6 +82,13 @@ function $cpLen(s: string): number {
 }
 
 const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
+/** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
+function $integerText(v: unknown): unknown {
+  if (typeof v !== "string" || !$INTEGER_TEXT.test(v) || v === "-0") return v;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+}
+
 const $NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 function $coerce(v: unknown, flags: number): unknown {
   if (typeof v !== "string" || (flags & 16) !== 0) return v;
@@ -90,9 +97,9 @@ function $coerce(v: unknown, flags: number): unknown {
       const n = Number(v);
       if (Number.isFinite(n)) return n;
     }
-  } else if ((flags & 1) !== 0 && $INTEGER_TEXT.test(v) && v !== "-0") {
-    const n = Number(v);
-    if (Number.isSafeInteger(n)) return n;
+  } else if ((flags & 1) !== 0) {
+    const n = $integerText(v);
+    if (n !== v) return n;
   }
   if ((flags & 4) !== 0 && (v === "true" || v === "false")) return v === "true";
   if ((flags & 8) !== 0 && v === "null") return null;
@@ -160,13 +167,31 @@ function $coercePlan(v: unknown, plan: $Plan): unknown {
   return out === null ? v : out;
 }
 
+/**
+ * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
+ * all flags: path and header parameters, most query parameters), each by `convert` (the general
+ * conversion of flags, or that of integers where every flag is 1), as the general plan converts
+ * it. (Its text names no other helper: a section takes every helper its text names.)
+ */
+function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, convert: (v: unknown, flags: number) => unknown): unknown {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const src = v as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const k in src) {
+    if (!$hop.call(src, k) || !$hop.call(plan, k)) continue;
+    const c = convert(src[k], plan[k] as number);
+    if (c !== src[k]) out = $withOwn(src, out, k, c);
+  }
+  return out === null ? v : out;
+}
+
 function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
   const target = out === null ? { ...src } : out;
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   return target;
 }
 
-const $plan0 = /* @__PURE__ */ $json("[0,{\"albumId\":1},0]") as $Plan;
+const $plan0 = /* @__PURE__ */ $json("{\"albumId\":1}") as Readonly<Record<string, number>>;
 const $plan1 = /* @__PURE__ */ $json("[0,{\"thumbnails\":[1,0],\"rating\":1,\"public\":4},0]") as $Plan;
 const $params2 = /* @__PURE__ */ $freeze({ missingProperty: "albumId" });
 const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
@@ -303,7 +328,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 }
 
 function $coerce_validateReplaceCoverPathParams(value: unknown): unknown {
-  return $coercePlan(value, $plan0);
+  return $coerceProps(value, $plan0, $integerText);
 }
 
 export function validateReplaceCoverPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.ReplaceCoverPathParams> {
@@ -313,7 +338,7 @@ export function validateReplaceCoverPathParams(value: unknown, options?: Validat
 }
 
 function $coerce_validateUploadPhotoPathParams(value: unknown): unknown {
-  return $coercePlan(value, $plan0);
+  return $coerceProps(value, $plan0, $integerText);
 }
 
 export function validateUploadPhotoPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UploadPhotoPathParams> {

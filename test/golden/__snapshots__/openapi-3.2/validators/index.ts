@@ -86,6 +86,13 @@ function $cpLen(s: string): number {
 }
 
 const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
+/** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
+function $integerText(v: unknown): unknown {
+  if (typeof v !== "string" || !$INTEGER_TEXT.test(v) || v === "-0") return v;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+}
+
 const $NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 function $coerce(v: unknown, flags: number): unknown {
   if (typeof v !== "string" || (flags & 16) !== 0) return v;
@@ -94,9 +101,9 @@ function $coerce(v: unknown, flags: number): unknown {
       const n = Number(v);
       if (Number.isFinite(n)) return n;
     }
-  } else if ((flags & 1) !== 0 && $INTEGER_TEXT.test(v) && v !== "-0") {
-    const n = Number(v);
-    if (Number.isSafeInteger(n)) return n;
+  } else if ((flags & 1) !== 0) {
+    const n = $integerText(v);
+    if (n !== v) return n;
   }
   if ((flags & 4) !== 0 && (v === "true" || v === "false")) return v === "true";
   if ((flags & 8) !== 0 && v === "null") return null;

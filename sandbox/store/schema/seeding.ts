@@ -4,11 +4,11 @@
  * anew by the seed, so a reset sandbox numbers its records as a new one does.
  */
 import { type Kysely, sql, type Transaction } from "kysely";
-import { CREDENTIAL_TYPE_FIELDS, type Seed, type SeedCompany } from "../seed/seed.js";
-import { FOLLOW_MS, follow, onCitus, onCitusWorker } from "./citus.js";
+import { CREDENTIAL_TYPE_FIELDS, type Seed, type SeedCompany } from "../../seed/seed.js";
+import { FOLLOW_MS, follow, onCitus, onCitusWorker } from "../engine/citus.js";
+import { isDatabaseBusy } from "../outage.js";
 import { COMPANY_TABLES, type Database } from "./database.js";
 import { keyDigest, keySecret } from "./key-digests.js";
-import { isDatabaseBusy } from "./outage.js";
 
 /**
  * Whether the schema holds no company yet (a new database, to be seeded). A schema seeded once

@@ -13,7 +13,7 @@
 import { createHash } from "node:crypto";
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import type { Pool, PoolClient } from "pg";
-import { isDatabaseOutage } from "./outage.js";
+import { isDatabaseOutage } from "../outage.js";
 
 /**
  * The most texts named per pool; later ones run unnamed. Each named text costs the engine memory

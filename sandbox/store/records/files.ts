@@ -1,5 +1,5 @@
 /** The statements of stored files: the bytes of uploads, stored once, read back by the file's company only. */
-import type { Db } from "./database.js";
+import type { Db } from "../schema/database.js";
 import { insertWithNextId } from "./ids.js";
 
 /** Stores bytes for the company; answers their number, the company's next. */

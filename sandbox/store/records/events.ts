@@ -17,8 +17,8 @@ import {
   type SqlBool,
   sql,
 } from "kysely";
-import { isDistributed } from "./citus.js";
-import type { Database, Db } from "./database.js";
+import { isDistributed } from "../engine/citus.js";
+import type { Database, Db } from "../schema/database.js";
 import { statement } from "./statements.js";
 
 /** The revision of the company's events: every write of one of its events takes a new one. */

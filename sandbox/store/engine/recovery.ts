@@ -13,7 +13,7 @@
  * the coordinator's (every write sent through it); for others, Citus's own recovery runs.
  */
 import type { Pool } from "pg";
-import { isDatabaseBusy } from "./outage.js";
+import { isDatabaseBusy } from "../outage.js";
 
 /** The least time between two recoveries the sandbox asks for. */
 const RECOVERY_INTERVAL_MS = 1000;

@@ -1,7 +1,7 @@
 /** The statements of clients: the edit, and the reads that find a client a reference names. */
 import { type RawBuilder, sql } from "kysely";
 import type { ClientUpdate } from "workforce-scheduling-api";
-import type { Db } from "./database.js";
+import type { Db } from "../schema/database.js";
 
 /** The fields of the client object (any other property of a body is not stored). */
 const CLIENT_FIELDS = [

@@ -12,6 +12,7 @@
  */
 import { setFlagsFromString } from "node:v8";
 import { Kysely, PostgresDialect } from "kysely";
+import type { Database } from "../schema/database.js";
 import { markDistributed, markedLike } from "./citus.js";
 import {
   buildDirectory,
@@ -25,7 +26,6 @@ import {
   removeServerLockFile,
   tighten,
 } from "./data-directory.js";
-import type { Database } from "./database.js";
 import { lockDirectory } from "./directory-lock.js";
 import { loadImage } from "./image.js";
 import { PGliteDialect } from "./pglite-dialect.js";
@@ -188,7 +188,7 @@ async function openPostgres(location: DatabaseLocation & { kind: "postgres" }, t
 
 /**
  * Why the first connection to PostgreSQL failed, in one line naming the server, for a start that
- * cannot go on (a request later is answered 503 instead, ./outage.ts). The password is never shown.
+ * cannot go on (a request later is answered 503 instead, ../outage.ts). The password is never shown.
  */
 export function connectFailure(url: URL, error: unknown): string {
   const host = url.hostname === "" ? "localhost" : url.hostname;
@@ -442,7 +442,7 @@ function describe(error: unknown): string {
 /**
  * A connection the server drops (a restart, an administrator, a network) is an error of the
  * connection, not of the process: the query it was running fails (and its request is answered
- * 503, ./outage.ts), and the pool opens a new connection when one is next needed. `pg` also emits
+ * 503, ../outage.ts), and the pool opens a new connection when one is next needed. `pg` also emits
  * the error on the connection, idle in the pool or lent to a query; unheard, that would end the
  * process, so both are heard here.
  */

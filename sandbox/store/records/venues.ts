@@ -3,7 +3,7 @@
  * venues of a company some ids name, for the references events, credentials and payroll groups make.
  */
 import { sql } from "kysely";
-import type { Db } from "./database.js";
+import type { Db } from "../schema/database.js";
 import { insertWithNextId } from "./ids.js";
 
 /** A venue's columns as the API answers them. */

@@ -4,7 +4,7 @@
  * credential names.
  */
 import type { Selectable } from "kysely";
-import type { Database, Db } from "./database.js";
+import type { Database, Db } from "../schema/database.js";
 import { insertWithNextId } from "./ids.js";
 
 /** A credential type as stored. */

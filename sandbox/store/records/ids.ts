@@ -11,7 +11,7 @@
  * inserts of one company wait for each other there and take one id each, in turn (an update that
  * waited reads the row as the other left it), and an insert that fails gives its id back.
  *
- * On Citus (a query layer marked so, ./citus.ts) that is two statements in one transaction: each
+ * On Citus (a query layer marked so, ../engine/citus.ts) that is two statements in one transaction: each
  * names the company, so Citus sends each whole to the company's worker (a router query, one
  * task), and the transaction runs and commits on that one worker, in one phase. One statement
  * taking the id in a CTE (`with next_id as (update ...) insert ... select ... from next_id`) Citus
@@ -21,8 +21,8 @@
  * transaction of two takes four (`BEGIN`, the update, the insert, `COMMIT`).
  */
 import { type Selectable, sql, type Transaction } from "kysely";
-import { isDistributed } from "./citus.js";
-import type { Database, Db } from "./database.js";
+import { isDistributed } from "../engine/citus.js";
+import type { Database, Db } from "../schema/database.js";
 
 /** A counter of the company's row: the last id of one kind of record. */
 export type IdCounter = keyof {

@@ -1,9 +1,9 @@
 /**
  * The statement of API keys: every stored digest with its company and holder, read on its own (on
  * Citus the keys are a reference table, so the read goes to no shard). The digests' secret is read
- * by ./key-digests.ts; the holders' names by ./workers.ts, from their company's rows.
+ * by ../schema/key-digests.ts; the holders' names by ./workers.ts, from their company's rows.
  */
-import type { Db } from "./database.js";
+import type { Db } from "../schema/database.js";
 
 /** A stored key: its digest, its company and its holder. */
 export interface KeyRow {

@@ -1,6 +1,6 @@
 /** The statements of payroll groups: the insert, its id the company's next. */
 import type { Selectable } from "kysely";
-import type { Database, Db } from "./database.js";
+import type { Database, Db } from "../schema/database.js";
 import { insertWithNextId } from "./ids.js";
 
 /** A payroll group as stored. */

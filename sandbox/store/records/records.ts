@@ -3,7 +3,7 @@
  * venue, a client, a wage rule), an ID in the path (an event, a worker), one text per table:
  * `select <key> from <table> where company_id = $1 and <key> = $2`.
  */
-import type { Database, Db } from "./database.js";
+import type { Database, Db } from "../schema/database.js";
 
 /** The tables whose records are looked up by key, and the column of each record's key. */
 const KEYS = {
