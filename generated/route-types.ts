@@ -22,8 +22,11 @@ export type HttpMethod =
   | "QUERY"
   | (string & {});
 
-/** How a sequence of items travels: server-sent events, JSON Lines, or JSON text sequences (RFC 7464). */
-export type SequenceKind = "sse" | "jsonl" | "json-seq";
+/**
+ * How a sequence of items travels: server-sent events, JSON Lines, JSON text sequences (RFC 7464),
+ * or the parts of multipart/mixed (RFC 2046), one item each.
+ */
+export type SequenceKind = "sse" | "jsonl" | "json-seq" | "multipart";
 
 /** How a body travels: JSON, multipart form, URL-encoded form, text, or raw bytes. */
 export type BodyKind = "json" | "multipart" | "form" | "text" | "binary";
@@ -86,6 +89,11 @@ export interface RouteValidators {
   readonly items?: Readonly<Record<string, Readonly<Record<string, Validator>>>>;
   /** by status and media type, for server-sent events whose `data` is JSON: the validator of `data` decoded */
   readonly itemData?: Readonly<Record<string, Readonly<Record<string, Validator>>>>;
+  /**
+   * by status and media type, for an answer that is a sequence whose media type also declares a
+   * `schema`: the validator of its items as a whole (the list of them), checked once they end
+   */
+  readonly sequences?: Readonly<Record<string, Readonly<Record<string, Validator>>>>;
 }
 
 /** One security scheme of a requirement. */
@@ -176,6 +184,8 @@ export interface StreamContext {
   readonly data: Validator | undefined;
   /** server-sent events whose `data` is JSON, decoded before it is yielded */
   readonly jsonData: boolean;
+  /** the validator of the items as a whole (a `schema` beside the `itemSchema`), checked once they end */
+  readonly whole?: Validator | undefined;
   /** the call's signal, when it has one */
   readonly signal: AbortSignal | undefined;
   /** asks again after a dropped connection of server-sent events, with the last event's id */
@@ -264,8 +274,11 @@ export type IssueCollector = (
 export interface BodyEncoder {
   /** the body as sent for a content: JSON text, a form, multipart form data, text or bytes */
   encode(content: RouteContent, body: unknown): BodyInit;
-  /** the content-type header of a content (none for multipart: fetch writes it, with its boundary) */
-  contentType(content: RouteContent): string | undefined;
+  /**
+   * the content-type header of a content (none for a multipart form: fetch writes it, with its
+   * boundary; multipart/mixed items with the boundary of `body`, as `encode` made it)
+   */
+  contentType(content: RouteContent, body?: BodyInit): string | undefined;
   /**
    * the content of the media type the call asks for (`asked`); else the one the body fits: raw
    * bytes, a form with files, JSON, the first

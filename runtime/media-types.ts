@@ -28,8 +28,8 @@ export function bodyKindOf(mediaType: string): BodyKind {
 
 /**
  * How a sequence of items travels in a media type (an OpenAPI 3.2 `itemSchema`): server-sent
- * events, JSON Lines (`application/jsonl`, `application/x-ndjson`), JSON text sequences (RFC 7464);
- * undefined for a media type that is not one of these.
+ * events, JSON Lines (`application/jsonl`, `application/x-ndjson`), JSON text sequences (RFC 7464),
+ * the parts of `multipart/mixed`; undefined for a media type that is not one of these.
  */
 export function sequenceOf(mediaType: string): SequenceKind | undefined {
   const essence = mediaTypeEssence(mediaType);
@@ -37,5 +37,6 @@ export function sequenceOf(mediaType: string): SequenceKind | undefined {
   if (essence === "application/jsonl" || essence === "application/x-ndjson" || essence === "application/x-jsonlines")
     return "jsonl";
   if (essence === "application/json-seq") return "json-seq";
+  if (essence === "multipart/mixed") return "multipart";
   return undefined;
 }

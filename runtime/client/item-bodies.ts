@@ -4,7 +4,7 @@
  * this encoder (`encoders.body`), so no other page bundles the framing of items.
  */
 import type { BodyEncoder, SequenceKind } from "../route-types.js";
-import { frameItem } from "../sequences.js";
+import { sequenceWriter, withBoundary } from "../sequences.js";
 import { bodyEncoder, encodeBody } from "./body.js";
 
 /**
@@ -14,8 +14,9 @@ import { bodyEncoder, encodeBody } from "./body.js";
  */
 function itemStream(items: unknown, sequence: SequenceKind): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  const writer = sequenceWriter(sequence);
   let iterator: AsyncIterator<unknown> | Iterator<unknown> | undefined;
-  return new ReadableStream<Uint8Array>({
+  const stream = new ReadableStream<Uint8Array>({
     start() {
       if (typeof items !== "object" || items === null) throw new TypeError("a body of items is not an iterable");
       iterator =
@@ -25,18 +26,34 @@ function itemStream(items: unknown, sequence: SequenceKind): ReadableStream<Uint
     },
     async pull(controller) {
       const next = await iterator?.next();
-      if (next === undefined || next.done === true) return controller.close();
-      controller.enqueue(encoder.encode(frameItem(next.value, sequence)));
+      if (next === undefined || next.done === true) {
+        const end = writer.end();
+        if (end !== "") controller.enqueue(encoder.encode(end));
+        return controller.close();
+      }
+      controller.enqueue(encoder.encode(writer.item(next.value)));
     },
     async cancel() {
       await iterator?.return?.();
     },
   });
+  if (writer.boundary !== undefined) BOUNDARIES.set(stream, writer.boundary);
+  return stream;
 }
 
-/** The body encoder of the routes whose body may be a sequence of items: body.ts's, with the items streamed. */
+/** The boundary of each multipart/mixed body of items, which its Content-Type names. */
+const BOUNDARIES = new WeakMap<object, string>();
+
+/**
+ * The body encoder of the routes whose body may be a sequence of items: body.ts's, with the items
+ * streamed, and multipart/mixed items sent with the boundary of the body encoded.
+ */
 export const itemBodyEncoder: BodyEncoder = {
   ...bodyEncoder,
   encode: (content, body) =>
     content.sequence === undefined ? encodeBody(content, body) : itemStream(body, content.sequence),
+  contentType: (content, body) =>
+    content.sequence === "multipart"
+      ? withBoundary(content.mediaType, typeof body === "object" && body !== null ? BOUNDARIES.get(body) : undefined)
+      : bodyEncoder.contentType(content),
 };

@@ -83,7 +83,8 @@ function prepare(
     encoders?.parameters?.urlOf(route, base, placed.query, encoders.styles)?.(args) ??
     base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
   const bodies = encoders?.body;
-  const type = sent === undefined ? undefined : bodies === undefined ? sent.mediaType : bodies.contentType(sent);
+  const body = sent === undefined ? undefined : (bodies?.encode(sent, args.body) ?? JSON.stringify(args.body));
+  const type = sent === undefined ? undefined : bodies === undefined ? sent.mediaType : bodies.contentType(sent, body);
   const headers: Record<string, string> = {
     ...(route.accept === undefined ? undefined : { accept: route.accept }),
     ...placed.headers,
@@ -100,7 +101,7 @@ function prepare(
   for (const [name, value] of Object.entries(options?.headers ?? EMPTY))
     if (typeof value === "string") headers[name.toLowerCase()] = value;
   init.headers = headers;
-  if (sent !== undefined) init.body = bodies?.encode(sent, args.body) ?? JSON.stringify(args.body);
+  if (body !== undefined) init.body = body;
   // a body of items is streamed as they come: fetch takes a stream with `duplex: "half"` only
   if (typeof ReadableStream !== "undefined" && init.body instanceof ReadableStream)
     (init as RequestInit & { duplex: "half" }).duplex = "half";

@@ -1,19 +1,25 @@
 /**
  * Answers that are sequences of items (an OpenAPI 3.2 `itemSchema`), read as they arrive: server-
  * sent events as WHATWG's HTML standard parses an event stream, JSON Lines (one JSON text per
- * line), and JSON text sequences (RFC 7464: each record starts with RS, U+001E). Each item is
- * checked against its schema when answers are checked; one that does not parse or does not match
- * ends the items with a `ResponseValidationError` (the items before it have been yielded), which a
- * failure of the connection (`ApiNetworkError`) or the caller's abort (its reason) is not. Server-
- * sent events reconnect after a dropped connection, sending the last event's id as
+ * line), JSON text sequences (RFC 7464: each record starts with RS, U+001E), and the parts of
+ * multipart/mixed (RFC 2046). Each item is checked against its schema when answers are checked;
+ * one that does not parse or does not match ends the items with a `ResponseValidationError` (the
+ * items before it have been yielded), which a failure of the connection (`ApiNetworkError`) or
+ * the caller's abort (its reason) is not. A media type that declares a `schema` beside its
+ * `itemSchema` has the items checked as a whole (the list of them) once they end: a failure is a
+ * `ResponseValidationError` after the last item. Server-sent events reconnect after a dropped connection, sending the last event's id as
  * `Last-Event-ID` and waiting the `retry` the server last gave. Only routes of operations that
  * answer such sequences name this module (`encoders.stream`), so a page without one bundles none.
  */
-import type { SequenceKind, StreamContext, StreamReader, Validator } from "../route-types.js";
+import type { StreamContext, StreamReader, Validator } from "../route-types.js";
 import {
+  boundaryOf,
   cutShort,
   type EventStreamState,
   LineReader,
+  type Part,
+  PartSplitter,
+  partItem,
   pendingEvent,
   RecordSplitter,
   readEventLine,
@@ -34,8 +40,11 @@ export interface ServerSentEvent<D = string> {
 /** The reader every route of a streaming operation names. */
 export const streamReader: StreamReader = {
   read(content, response, context) {
-    if (content.sequence === "sse") return serverSentEvents(response, context, content.mediaType);
-    return jsonItems(response, context, content.sequence === "json-seq" ? "json-seq" : "jsonl");
+    // the items as a whole are checked once they end, when the media type declares a `schema` too
+    const whole = context.whole === undefined ? undefined : [];
+    if (content.sequence === "sse") return serverSentEvents(response, context, content.mediaType, whole);
+    if (content.sequence === "multipart") return partItems(response, context, whole);
+    return jsonItems(response, context, content.sequence === "json-seq" ? "json-seq" : "jsonl", whole);
   },
 };
 
@@ -77,17 +86,58 @@ function isAbort(error: unknown): boolean {
 async function* jsonItems(
   response: Response,
   context: StreamContext,
-  sequence: Exclude<SequenceKind, "sse">,
+  sequence: "jsonl" | "json-seq",
+  whole: unknown[] | undefined,
 ): AsyncGenerator<unknown> {
   const records = new RecordSplitter(sequence);
   const seq = sequence === "json-seq";
+  const kept = (item: unknown): unknown => {
+    whole?.push(item);
+    return item;
+  };
   try {
     for await (const text of textOf(response, context))
-      for (const record of records.push(text)) yield checkedJson(record, seq, response, context);
+      for (const record of records.push(text)) yield kept(checkedJson(record, seq, response, context));
     const last = records.end();
-    if (last !== undefined) yield checkedJson(last, false, response, context);
+    if (last !== undefined) yield kept(checkedJson(last, false, response, context));
+    checkWhole(whole, response, context);
   } finally {
     context.done();
+  }
+}
+
+/**
+ * The parts of multipart/mixed (RFC 2046), an item each: a JSON part parsed, any other its text;
+ * the boundary is the one the answer's Content-Type names. Parts that end without the close
+ * delimiter were cut short: the items before are yielded, then that is a failure to read them.
+ */
+async function* partItems(
+  response: Response,
+  context: StreamContext,
+  whole: unknown[] | undefined,
+): AsyncGenerator<unknown> {
+  try {
+    const boundary = boundaryOf(response.headers.get("content-type"));
+    if (boundary === undefined) fail(context, response, "multipart", "names no boundary in its Content-Type", "");
+    const parts = new PartSplitter(boundary);
+    for await (const text of textOf(response, context))
+      for (const part of parts.push(text)) {
+        const item = checked(context.item, partValue(part, response, context), response, context, part.body);
+        whole?.push(item);
+        yield item;
+      }
+    if (!parts.closed) fail(context, response, "multipart", "ends without its close delimiter (cut short)", "");
+    checkWhole(whole, response, context);
+  } finally {
+    context.done();
+  }
+}
+
+function partValue(part: Part, response: Response, context: StreamContext): unknown {
+  try {
+    return partItem(part);
+  } catch {
+    return fail(context, response, "json", "is a JSON part that is not valid JSON", part.body);
   }
 }
 
@@ -120,6 +170,11 @@ function checked(
   return value;
 }
 
+/** The items as a whole (as sent: an event's `data` as text), checked against the media type's `schema`. */
+function checkWhole(whole: unknown[] | undefined, response: Response, context: StreamContext): void {
+  if (whole !== undefined) checked(context.whole, whole, response, context, whole);
+}
+
 function fail(context: StreamContext, response: Response, keyword: string, message: string, raw: unknown): never {
   const issue = { instancePath: "", schemaPath: "", keyword, params: {}, message };
   throw new ResponseValidationError(context.operationId, response, [issue], raw);
@@ -132,7 +187,12 @@ function fail(context: StreamContext, response: Response, keyword: string, messa
  * `id` without NULL sets the last event id, `retry` of digits only the reconnection time. After a
  * dropped connection the request is sent again with `Last-Event-ID`, after that time.
  */
-async function* serverSentEvents(first: Response, context: StreamContext, mediaType: string): AsyncGenerator<unknown> {
+async function* serverSentEvents(
+  first: Response,
+  context: StreamContext,
+  mediaType: string,
+  whole: unknown[] | undefined,
+): AsyncGenerator<unknown> {
   const state: EventStreamState = { lastEventId: "", retry: DEFAULT_RETRY };
   let response = first;
   let failures = 0;
@@ -146,9 +206,10 @@ async function* serverSentEvents(first: Response, context: StreamContext, mediaT
             const event = readEventLine(line, pending, state);
             if (event === undefined) continue;
             failures = 0;
+            whole?.push(event);
             yield checkedEvent(event, response, context);
           }
-        return;
+        return checkWhole(whole, response, context);
       } catch (error) {
         if (!(error instanceof ApiNetworkError) || ++failures > RECONNECTS || context.signal?.aborted === true)
           throw error;

@@ -57,7 +57,10 @@ export function createApiMswHandlers<H extends object, P = undefined>(
   options: MswHandlerOptions<H, P> = {},
 ): HttpHandler[] {
   const baseUrl = options.baseUrl ?? api.basePath;
-  const chosen: object = { ...handlers, ...options.overrides };
+  // the overrides over the handlers, whose prototype keeps what they hold beside their own
+  // functions (the hook of the mock handlers, under answerPreferred's wrapping)
+  const chosen: object =
+    options.overrides === undefined ? handlers : Object.assign(Object.create(handlers) as object, options.overrides);
   const serve = createFetchHandler(api.routes, (key) => pick(chosen, key), {
     baseUrl,
     authenticate: options.authenticate as Authenticate<unknown> | undefined,

@@ -5,6 +5,7 @@ import type { ApiModel, BodyContentModel, OperationModel } from "../model/types.
 import { dialectRules, openApiDialect } from "../schema/dialect.js";
 import { Choices } from "./choices.js";
 import type { Sample } from "./context.js";
+import { type Sampler, sequenceBody } from "./items.js";
 import { SampleBuilder } from "./sample.js";
 import { SchemaSource } from "./schema.js";
 import type { LoadedValidator } from "./validators.js";
@@ -34,8 +35,9 @@ const ATTEMPTS = 48;
  * the first of these that the operation's generated response validator accepts: the examples of
  * its media type (`examples`, then `example`), data from openapi-sampler, data from the project's
  * builder (which tries other alternatives where the validator says a candidate fails). A response
- * without content answers without a body; a non-JSON one, its first string example or "". An
- * operation that declares no response answers 204.
+ * without content answers without a body; a sequence of items (an `itemSchema`), the items of an
+ * example or one built (./items.ts), which the runtime streams; another non-JSON one, its first
+ * string example or "". An operation that declares no response answers 204.
  */
 export function buildMockAnswers(
   model: ApiModel,
@@ -50,24 +52,37 @@ export function buildMockAnswers(
   }));
 }
 
-/** The validators the mock answers are checked with: those of each operation's first 2xx JSON response. */
+/**
+ * The validators the mock answers are checked with: those of each operation's first 2xx JSON
+ * response, or of the items of one that is a sequence (and of their JSON event `data`).
+ */
 export function mockValidatorNames(model: ApiModel): string[] {
   return model.operations.flatMap((operation) => {
     const response = operation.responses.find((candidate) => candidate.success);
-    const validator = response === undefined ? undefined : answeredContent(operation, response)?.validator;
-    return validator === undefined ? [] : [validator];
+    const answered = response === undefined ? undefined : answeredContent(operation, response);
+    return [answered?.validator, answered?.item, answered?.data, answered?.whole].filter((name) => name !== undefined);
   });
 }
 
-/** The content a response answers with (its JSON one, else its first), and the validator of a JSON one. */
+/** The content a response answers with (its JSON one, else its first), and its validators. */
 function answeredContent(
   operation: OperationModel,
   response: OperationModel["responses"][number],
-): { content: BodyContentModel; validator?: string } | undefined {
+): { content: BodyContentModel; validator?: string; item?: string; data?: string; whole?: string } | undefined {
   const content = response.contents.find((candidate) => candidate.kind === "json") ?? response.contents[0];
   if (content === undefined) return undefined;
-  const validator = content.kind === "json" ? operation.names.responseValidators[response.status] : undefined;
-  return validator === undefined ? { content } : { content, validator };
+  const { names } = operation;
+  const validator = content.kind === "json" ? names.responseValidators[response.status] : undefined;
+  const item = names.itemValidators[response.status]?.[content.mediaType];
+  const data = names.itemDataValidators[response.status]?.[content.mediaType];
+  const whole = names.sequenceValidators[response.status]?.[content.mediaType];
+  return {
+    content,
+    ...(validator === undefined ? {} : { validator }),
+    ...(item === undefined ? {} : { item }),
+    ...(data === undefined ? {} : { data }),
+    ...(whole === undefined ? {} : { whole }),
+  };
 }
 
 function answerFor(
@@ -85,6 +100,14 @@ function answerFor(
   const answered = answeredContent(operation, response);
   if (answered === undefined) return { answer: { status } };
   const { content } = answered;
+  const { sequence, itemSchemaPointer } = content;
+  if (sequence !== undefined && itemSchemaPointer !== undefined) {
+    const loaded = (name: string | undefined) => (name === undefined ? undefined : validators.get(name));
+    const checks = { item: loaded(answered.item), data: loaded(answered.data), whole: loaded(answered.whole) };
+    const sampler: Sampler = (schema, validator) => sampleData(schema, source, validator);
+    const items = sequenceBody({ ...content, sequence, itemSchemaPointer }, document, source, checks, sampler);
+    return items === undefined ? {} : { answer: { status, body: items.value }, origin: items.origin };
+  }
   if (content.kind !== "json") return { answer: { status, body: textBody(content, document, source).value } };
   const validator = answered.validator === undefined ? undefined : validators.get(answered.validator);
   const body = jsonBody(content, document, source, validator, samples);

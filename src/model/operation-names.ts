@@ -59,24 +59,32 @@ export function nameOperation(operation: OperationDraft, context: NamingContext)
 
 /**
  * The validators of each answer that is a sequence of items, by status and media type: an item's,
- * and a JSON event `data`'s.
+ * a JSON event `data`'s, and the whole sequence's (its `schema`, when it declares one).
  */
 function itemNames(
   operation: OperationDraft,
   validator: (suffix: string) => string,
-): Pick<OperationNames, "itemValidators" | "itemDataValidators"> {
+): Pick<OperationNames, "itemValidators" | "itemDataValidators" | "sequenceValidators"> {
   const items: Record<string, Record<string, string>> = {};
   const data: Record<string, Record<string, string>> = {};
+  const wholes: Record<string, Record<string, string>> = {};
   for (const response of operation.responses) {
     const sequences = response.contents.filter((c) => c.sequence !== undefined && c.itemSchemaPointer !== undefined);
     for (const content of sequences) {
-      const suffix = `Response${statusSuffix(response.status)}Item${sequences.length > 1 ? toPascalCase(content.mediaType) : ""}`;
+      const own = sequences.length > 1 ? toPascalCase(content.mediaType) : "";
+      const suffix = `Response${statusSuffix(response.status)}Item${own}`;
       items[response.status] = { ...items[response.status], [content.mediaType]: validator(suffix) };
       if (content.itemDataSchemaPointer !== undefined)
         data[response.status] = { ...data[response.status], [content.mediaType]: validator(`${suffix}Data`) };
+      // a `schema` beside the `itemSchema` describes the items as a whole
+      if (content.schemaPointer !== undefined)
+        wholes[response.status] = {
+          ...wholes[response.status],
+          [content.mediaType]: validator(`Response${statusSuffix(response.status)}Sequence${own}`),
+        };
     }
   }
-  return { itemValidators: items, itemDataValidators: data };
+  return { itemValidators: items, itemDataValidators: data, sequenceValidators: wholes };
 }
 
 /**

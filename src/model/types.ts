@@ -242,6 +242,11 @@ export interface OperationNames {
   /** per status and media type, for server-sent events whose `data` is JSON: the validator of `data` decoded */
   readonly itemDataValidators: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /**
+   * per status and media type, for answers that are sequences of items whose media type also
+   * declares a `schema`: the validator of the items as a whole (the list of them, once it ends)
+   */
+  readonly sequenceValidators: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /**
    * The validators above that are a component schema's own, shared because the body is exactly
    * that component and checked the same in every direction: the operation compiles no copy.
    */

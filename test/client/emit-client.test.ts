@@ -60,6 +60,7 @@ function operation(overrides: Partial<OperationModel> = {}): OperationModel {
       responseValidators: {},
       itemValidators: {},
       itemDataValidators: {},
+      sequenceValidators: {},
       sharedValidators: [],
     },
     ...overrides,

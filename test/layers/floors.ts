@@ -10,7 +10,9 @@ export const FLOORS: readonly (readonly string[])[] = [
   // the runtime, copied into every output: it imports nothing above it, so nothing of the generator
   ["runtime/validators", "runtime/statuses.ts"],
   ["runtime/validators/helpers", "runtime/route-types.ts"],
-  ["runtime/media-types.ts", "runtime/sequences.ts"],
+  ["runtime/media-types.ts"],
+  // how sequences of items are framed (a part's media type read as media-types.ts says)
+  ["runtime/sequences.ts"],
   // the engines: the client's, and the server's (which the MSW path and the in-page sandbox load too)
   ["runtime/client", "runtime/server/runtime"],
   ["runtime/server", "runtime/query", "runtime/msw", "runtime/webhooks"],

@@ -203,6 +203,7 @@ describe("operations", () => {
       bodyItemValidators: {},
       itemValidators: {},
       itemDataValidators: {},
+      sequenceValidators: {},
       sharedValidators: [],
     });
     expect(postItems?.names).toMatchObject({

@@ -3,6 +3,7 @@
  * share, one suite per source module, run in this one file (see server.test.ts).
  */
 import "./media-types.suite.js";
+import "./sequences.suite.js";
 import "./client/parameters.suite.js";
 import "./client/body.suite.js";
 import "./client/transport.suite.js";

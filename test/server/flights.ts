@@ -44,10 +44,15 @@ export async function listenFlights(app: FastifyInstance): Promise<string> {
 
 /** The generated server's entry, as the suites use it. */
 export interface FlightsServer {
-  buildServer(options: { handlers: Record<string, FlightsHandler>; authenticate: unknown }): Promise<FastifyInstance>;
+  buildServer(options: {
+    handlers: Record<string, FlightsHandler>;
+    authenticate: unknown;
+    validateResponses?: boolean;
+  }): Promise<FastifyInstance>;
   createKeyAuthenticator(keys: string[]): unknown;
   createMockHandlers(): Record<string, FlightsHandler>;
   createStubHandlers(): Record<string, FlightsHandler>;
+  answerPreferred(handlers: Record<string, FlightsHandler>, document: unknown): Record<string, FlightsHandler>;
 }
 
 /** The fixture's output generated into `out`, its Fastify server listening with `handlers` over the `fallback` ones. */
@@ -57,6 +62,8 @@ export interface ServedFlights {
   readonly createClient: (options: {
     baseUrl: string;
     apiKey: string;
+    validateResponses?: boolean;
+    fetch?: typeof fetch;
   }) => Record<string, (args?: object) => Promise<unknown>>;
   readonly base: string;
   /** stops the server and removes the output */
@@ -83,4 +90,22 @@ export async function serveFlights(
     await rm(out, { recursive: true, force: true });
   };
   return { out, server, createClient, base, close };
+}
+
+/**
+ * A second server of an output already served, with `handlers` over the `fallback` ones and its
+ * answers unchecked (`validateResponses: false`), so the client meets what breaks the contract.
+ */
+export async function serveUnchecked(
+  served: ServedFlights,
+  handlers: Record<string, FlightsHandler>,
+  fallback: "createMockHandlers" | "createStubHandlers",
+): Promise<{ readonly base: string; close(): Promise<void> }> {
+  const { server } = served;
+  const app = await server.buildServer({
+    handlers: { ...server[fallback](), ...handlers },
+    authenticate: server.createKeyAuthenticator(["k"]),
+    validateResponses: false,
+  });
+  return { base: await listenFlights(app), close: () => app.close() };
 }

@@ -8,14 +8,13 @@
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { build } from "esbuild";
 import type { FastifyInstance } from "fastify";
 import type { HttpHandler } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../src/index.js";
-import { servePage } from "../package/page/serve.js";
-import { chromiumPath, launchBrowser, noBrowserMessage, requireBrowserInCi } from "../support/browser.js";
+import { chromiumPath, noBrowserMessage, requireBrowserInCi } from "../support/browser.js";
+import { runPageScript } from "../support/page-run.js";
 import { repoRoot } from "../support/paths.js";
 
 const out = join(repoRoot, ".tmp", `styles-${process.pid}`);
@@ -252,29 +251,13 @@ describe.skipIf(chromiumPath === undefined)(
   `the MSW handlers in a browser page${chromiumPath === undefined ? ` (skipped: ${noBrowserMessage})` : ""}`,
   () => {
     it("read the page's cookies, which its fetch does not send as a header, and matrix path parameters", async () => {
-      const bundle = await build({
-        stdin: { contents: PAGE_SCRIPT(out), resolveDir: repoRoot, loader: "js" },
-        bundle: true,
-        write: false,
-        format: "esm",
-        platform: "browser",
-        logLevel: "silent",
+      const { answers, paths } = await runPageScript(PAGE_SCRIPT(out));
+      expect(answers).toEqual({
+        session: { params: {}, cookies: { session: "page;cookie", flags: ["a", "b"] } },
+        matrix: { params: matrixArgs.path, cookies: {} },
       });
-      const server = await servePage(repoRoot, bundle.outputFiles[0]?.text ?? "");
-      const browser = await launchBrowser(chromiumPath ?? "");
-      try {
-        await browser.page.goto(server.origin);
-        const answers = await browser.page.evaluate(() => (window as unknown as { run(): Promise<unknown> }).run());
-        expect(answers).toEqual({
-          session: { params: {}, cookies: { session: "page;cookie", flags: ["a", "b"] } },
-          matrix: { params: matrixArgs.path, cookies: {} },
-        });
-        // every call was answered in the page
-        expect(server.paths.filter((path) => /^\/(session|matrix)/.test(path))).toEqual([]);
-      } finally {
-        await browser.close();
-        await server.close();
-      }
+      // every call was answered in the page
+      expect(paths.filter((path) => /^\/(session|matrix)/.test(path))).toEqual([]);
     }, 60_000);
   },
 );

@@ -12,11 +12,14 @@
  * the RFC says, and the request's log line lists it. The request has been authenticated and
  * validated first, as any other. A status the operation does not declare, or an example it does
  * not have, is refused with 400 listing the ones it declares. The answer goes through the same
- * checks as a handler's (against the contract, outside production).
+ * checks as a handler's (against the contract, outside production). A response that is a sequence
+ * of items (an OpenAPI 3.2 `itemSchema`) is answered with an example's items (its `dataValue`, or
+ * its text on the wire cut into items), or items built from the item schema, which are streamed.
  */
-import type { Route } from "../../route-types.js";
+import type { Route, RouteContent, RouteValidators, SequenceKind } from "../../route-types.js";
+import { itemsOfText } from "../../sequences.js";
 import type { MockAnswer } from "./answers.js";
-import { dynamicValue, isObject, listOf, resolvePointer, seededRandom } from "./dynamic.js";
+import { dynamicValue, isObject, listOf, type Random, resolvePointer, seededRandom } from "./dynamic.js";
 import type { IncomingRequest } from "./exchange.js";
 import { createProblem, ProblemError } from "./problems.js";
 
@@ -36,6 +39,8 @@ interface DeclaredResponse {
   readonly examples: ReadonlyMap<string, unknown>;
   /** the content's schema, as the document writes it */
   readonly schema: unknown;
+  /** a sequence of items (an `itemSchema`): how they are framed; its examples are lists of items */
+  readonly sequence?: SequenceKind;
 }
 
 /** What a request prefers: a status, an example's name, data built from the schema, a seed. */
@@ -172,14 +177,67 @@ function dynamicBody(
   seed: string,
   at: DynamicPlace,
 ): { readonly value: unknown } | undefined {
+  if (response.sequence !== undefined) return dynamicItems(route, response, seed, at);
   const validators = route.validators.responses;
   const validate = Object.hasOwn(validators, response.status) ? validators[response.status] : undefined;
+  const draw = (random: Random): unknown => dynamicValue(at.document, response.schema, random);
+  return drawValid(`${seed}|${at.place}|${response.status}`, draw, (value) => validate?.(value).valid ?? true);
+}
+
+/** The first value of DYNAMIC_TRIES draws (each seeded by `key` and its attempt) that `valid` accepts. */
+function drawValid(
+  key: string,
+  draw: (random: Random) => unknown,
+  valid: (value: unknown) => boolean,
+): { readonly value: unknown } | undefined {
   for (let attempt = 0; attempt < DYNAMIC_TRIES; attempt++) {
-    const random = seededRandom(`${seed}|${at.place}|${response.status}|${attempt}`);
-    const value = dynamicValue(at.document, response.schema, random);
-    if (value !== undefined && (validate === undefined || validate(value).valid)) return { value };
+    const value = draw(seededRandom(`${key}|${attempt}`));
+    if (value !== undefined && valid(value)) return { value };
   }
   return undefined;
+}
+
+/** How many items a dynamic answer that is a sequence streams. */
+const DYNAMIC_ITEMS = 3;
+
+/**
+ * Items built from the item schema, each valid against the item validator (and the list against
+ * the whole's, if any); a server-sent event's JSON `data` built from its `contentSchema` (and
+ * checked by its validator), sent as JSON.
+ */
+function dynamicItems(
+  route: Route,
+  response: DeclaredResponse,
+  seed: string,
+  at: DynamicPlace,
+): { readonly value: unknown } | undefined {
+  const pick = (byStatus: RouteValidators["items"]) => byStatus?.[response.status]?.[response.mediaType ?? ""];
+  const item = pick(route.validators.items);
+  const data = pick(route.validators.itemData);
+  const dataSchema =
+    data === undefined
+      ? undefined
+      : field(resolve(at.document, field(resolve(at.document, response.schema), "properties")), "data");
+  const contentSchema = field(resolve(at.document, dataSchema), "contentSchema");
+  const draw = (random: Random): unknown => {
+    const value = dynamicValue(at.document, response.schema, random);
+    return contentSchema === undefined || !isObject(value)
+      ? value
+      : { ...value, data: dynamicValue(at.document, contentSchema, random) };
+  };
+  const valid = (value: unknown): boolean => {
+    if (contentSchema === undefined || !isObject(value)) return item?.(value).valid ?? true;
+    const decoded = value["data"];
+    return (data?.(decoded).valid ?? true) && (item?.({ ...value, data: JSON.stringify(decoded) }).valid ?? true);
+  };
+  const items: unknown[] = [];
+  for (let index = 0; index < DYNAMIC_ITEMS; index++) {
+    const built = drawValid(`${seed}|${at.place}|${response.status}|${index}`, draw, valid);
+    if (built === undefined) return undefined;
+    items.push(built.value);
+  }
+  // a `schema` beside the `itemSchema` judges them as a whole
+  return pick(route.validators.sequences)?.(items).valid === false ? undefined : { value: items };
 }
 
 /** A preference's value as Preference-Applied writes it: quoted when it is not a token. */
@@ -225,10 +283,55 @@ function declaredResponses(document: unknown, route: Route): DeclaredResponse[] 
     .map(([status, declared]) => {
       const content = field(resolve(document, declared), "content");
       const mediaTypes = isObject(content) ? Object.keys(content) : [];
-      const mediaType = mediaTypes.find((type) => /[/+]json\b/i.test(type)) ?? mediaTypes[0];
+      // a sequence of items is answered as the mock answers it: the route's JSON content, else its first
+      const sequence = sequenceAnswered(route.responses[status]);
+      const mediaType = sequence?.mediaType ?? mediaTypes.find((type) => /[/+]json\b/i.test(type)) ?? mediaTypes[0];
       const media = mediaType === undefined ? undefined : resolve(document, field(content, mediaType));
+      if (sequence?.sequence !== undefined)
+        return {
+          status,
+          mediaType,
+          examples: itemExamples(document, media, sequence.sequence),
+          schema: field(media, "itemSchema"),
+          sequence: sequence.sequence,
+        };
       return { status, mediaType, examples: examplesOf(document, media), schema: field(media, "schema") };
     });
+}
+
+/** The content a status is answered with when it is a sequence of items (the JSON one, else the first). */
+function sequenceAnswered(contents: readonly RouteContent[] | undefined): RouteContent | undefined {
+  const answered = contents?.find((content) => content.kind === "json") ?? contents?.[0];
+  return answered?.sequence === undefined ? undefined : answered;
+}
+
+/**
+ * The examples of a sequence, each the list of its items: a `dataValue` (or `value`) that lists
+ * them, or the text on the wire (`serializedValue`, or a `value` that is a string) cut into items;
+ * then the media type's `example`. One whose text does not parse is left out.
+ */
+function itemExamples(document: unknown, media: unknown, sequence: SequenceKind): Map<string, unknown> {
+  const examples = new Map<string, unknown>();
+  const named = field(media, "examples");
+  const add = (name: string, value: unknown): void => {
+    if (Array.isArray(value)) examples.set(name, value);
+    else if (typeof value === "string")
+      try {
+        examples.set(name, itemsOfText(value, sequence));
+      } catch {
+        // not a text of this sequence: no example to answer
+      }
+  };
+  if (isObject(named))
+    for (const [name, example] of Object.entries(named)) {
+      const resolved = resolve(document, example);
+      const key = ["dataValue", "value", "serializedValue"].find(
+        (candidate) => field(resolved, candidate) !== undefined,
+      );
+      if (key !== undefined) add(name, field(resolved, key));
+    }
+  if (field(media, "example") !== undefined && !examples.has("")) add("", field(media, "example"));
+  return examples;
 }
 
 /** The examples of a media type: its named `examples` (their `dataValue` or `value`), its `example`, then its schema's. */

@@ -3,16 +3,19 @@
 
 /**
  * Answers that are sequences of items (an OpenAPI 3.2 `itemSchema`): a handler answers an async
- * iterable (or any iterable) of items for a response declared as server-sent events, JSON Lines
- * or JSON text sequences, and each item is framed and written as it comes, so the client reads it
- * at once. With response checks on, each item is checked before it is written (an event's `data`
- * decoded, when it is JSON, against its `contentSchema`); one that fails, or a handler's iterator
- * that throws, ends the response where it is (logged), so a client never reads an item that
- * breaks the contract. When the client goes away, the handler's iterator is closed (its `return`,
- * so a generator's `finally` runs) and no more items are asked of it.
+ * iterable (or any iterable) of items for a response declared as server-sent events, JSON Lines,
+ * JSON text sequences or multipart/mixed (a part each, the boundary new for each answer), and
+ * each item is framed and written as it comes, so the client reads it at once. With response
+ * checks on, each item is checked before it is written (an event's `data` decoded, when it is
+ * JSON, against its `contentSchema`); one that fails, or a handler's iterator that throws, ends
+ * the response where it is (logged), so a client never reads an item that breaks the contract. A media type that declares a `schema` beside its `itemSchema` has the items
+ * checked as a whole (the list of them, as sent) once the handler's items end: a failure ends the
+ * response without its normal end, as a failed item does. When the client goes away, the
+ * handler's iterator is closed (its `return`, so a generator's `finally` runs) and no more items
+ * are asked of it.
  */
 import type { Route, RouteContent, SequenceKind, Validator } from "../../route-types.js";
-import { eventData, frameItem } from "../../sequences.js";
+import { eventData, type SequenceWriter, sequenceWriter, withBoundary } from "../../sequences.js";
 import type { Outcome, ServerRequest } from "./exchange.js";
 import type { ResponseHeaders } from "./types.js";
 
@@ -55,8 +58,13 @@ export function itemsOutcome(
   const range = `${status[0]}XX`;
   const pick = (byStatus: Readonly<Record<string, Readonly<Record<string, Validator>>>> | undefined) =>
     check ? (byStatus?.[status] ?? byStatus?.[range] ?? byStatus?.["default"])?.[content.mediaType] : undefined;
-  const validators = { item: pick(route.validators.items), data: pick(route.validators.itemData) };
-  const frames = framed(answer.body, content.sequence, validators, (written, error) =>
+  const validators = {
+    item: pick(route.validators.items),
+    data: pick(route.validators.itemData),
+    whole: pick(route.validators.sequences),
+  };
+  const writer = sequenceWriter(content.sequence);
+  const frames = framed(answer.body, { sequence: content.sequence, writer }, validators, (written, error) =>
     request.log.error(
       { err: error },
       `streamed answer of ${operation} (status ${answer.status}) cut short after ${written} items: ${error instanceof Error ? error.message : String(error)}`,
@@ -66,7 +74,7 @@ export function itemsOutcome(
   return {
     status: answer.status,
     headers: sse ? { "cache-control": "no-cache", ...answer.headers } : answer.headers,
-    contentType: content.mediaType.includes("*") ? undefined : content.mediaType,
+    contentType: content.mediaType.includes("*") ? undefined : withBoundary(content.mediaType, writer.boundary),
     body: frames,
   };
 }
@@ -74,39 +82,53 @@ export function itemsOutcome(
 /** Each item framed as its sequence writes it, checked first; a failure is logged, then ends the body. */
 async function* framed(
   items: Items<unknown>,
-  sequence: SequenceKind,
-  validators: { readonly item: Validator | undefined; readonly data: Validator | undefined },
+  { sequence, writer }: { readonly sequence: SequenceKind; readonly writer: SequenceWriter },
+  validators: ItemValidators,
   logFailure: (written: number, error: unknown) => void,
 ): AsyncGenerator<string> {
   let written = 0;
+  // the items as sent, when the media type's `schema` checks them as a whole once they end
+  const whole: unknown[] | undefined = validators.whole === undefined ? undefined : [];
   try {
     // a for-of over the handler's iterator: leaving it early (the client gone) closes that iterator
     for await (const item of items) {
-      yield frame(item, sequence, validators);
+      checkItem(item, sequence, validators);
+      yield writer.item(item);
+      whole?.push(asSent(item, sequence));
       written++;
     }
+    if (whole !== undefined) check(validators.whole, whole, "the items as a whole do not match the contract");
+    const end = writer.end();
+    if (end !== "") yield end;
   } catch (error) {
     logFailure(written, error);
     throw error;
   }
 }
 
-function frame(
-  item: unknown,
-  sequence: SequenceKind,
-  validators: { readonly item: Validator | undefined; readonly data: Validator | undefined },
-): string {
+/** The validators of a sequence's items: each item's, an event's JSON `data`'s, and the whole's. */
+interface ItemValidators {
+  readonly item: Validator | undefined;
+  readonly data: Validator | undefined;
+  readonly whole: Validator | undefined;
+}
+
+/** An item as the client reads it before decoding: an event's `data` as text. */
+function asSent(item: unknown, sequence: SequenceKind): unknown {
+  if (sequence !== "sse" || typeof item !== "object" || item === null || !("data" in item)) return item;
+  return { ...item, data: eventData(item.data) };
+}
+
+function checkItem(item: unknown, sequence: SequenceKind, validators: ItemValidators): void {
   if (sequence !== "sse") check(validators.item, item);
   else if (typeof item === "object" && item !== null && "data" in item) {
     const event = item as ServerSentEventItem;
     if (typeof event.data !== "string") check(validators.data, event.data);
     check(validators.item, { ...event, data: eventData(event.data) });
   }
-  return frameItem(item, sequence);
 }
 
-function check(validator: Validator | undefined, value: unknown): void {
+function check(validator: Validator | undefined, value: unknown, what = "an item does not match the contract"): void {
   const result = validator?.(value);
-  if (result !== undefined && !result.valid)
-    throw new ItemError(`an item does not match the contract: ${result.errors[0]?.message ?? "invalid"}`);
+  if (result !== undefined && !result.valid) throw new ItemError(`${what}: ${result.errors[0]?.message ?? "invalid"}`);
 }

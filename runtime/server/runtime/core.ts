@@ -164,7 +164,9 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
     content: RouteContent & { readonly sequence: SequenceKind },
   ): void {
     const validator = this.route.validators.bodyItems?.[content.mediaType];
-    const items = requestItems(this.transport.bodyChunks(request), content, validator, this.settings.bodyLimit);
+    const contentType = (request.headers["content-type"] as string | undefined) ?? "";
+    const limits = { bytes: this.settings.bodyLimit, contentType };
+    const items = requestItems(this.transport.bodyChunks(request), content, validator, limits);
     this.run(request, response, principal, content, items, same);
   }
 

@@ -1,6 +1,6 @@
 /**
  * Request bodies that are sequences of items (an OpenAPI 3.2 `itemSchema`: JSON Lines, JSON text
- * sequences, server-sent events uploaded), handed to the handler as an async iterable of items as
+ * sequences, server-sent events uploaded, the parts of multipart/mixed), handed to the handler as an async iterable of items as
  * they arrive, each parsed and checked against the item schema first. An item that does not parse
  * or match, or one longer than the body limit, ends the items with a `ProblemError` (400, its
  * issues `in: "body"` at `/<index>`, the item's position in the sequence): a handler that lets it
@@ -8,10 +8,13 @@
  */
 import type { RouteContent, SequenceKind, Validator } from "../../route-types.js";
 import {
+  boundaryOf,
   cutShort,
   type EventFields,
   type EventStreamState,
   LineReader,
+  PartSplitter,
+  partItem,
   pendingEvent,
   RecordSplitter,
   readEventLine,
@@ -24,10 +27,16 @@ export async function* requestItems(
   chunks: AsyncIterable<Uint8Array>,
   content: RouteContent & { readonly sequence: SequenceKind },
   validator: Validator | undefined,
-  limit: number,
+  limits: { readonly bytes: number; readonly contentType: string },
 ): AsyncGenerator<unknown> {
+  const { sequence } = content;
+  const limit = limits.bytes;
   const items =
-    content.sequence === "sse" ? events(texts(chunks), limit) : records(texts(chunks), content.sequence, limit);
+    sequence === "sse"
+      ? events(texts(chunks), limit)
+      : sequence === "multipart"
+        ? parts(texts(chunks), boundaryOf(limits.contentType), limit)
+        : records(texts(chunks), sequence, limit);
   let index = 0;
   for await (const item of items) {
     if (item instanceof Unreadable) throw itemProblem(index, item.issue);
@@ -76,7 +85,7 @@ async function* texts(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<string>
 /** JSON Lines or a JSON text sequence: each record parsed (or why it cannot be). */
 async function* records(
   texts: AsyncIterable<string>,
-  sequence: Exclude<SequenceKind, "sse">,
+  sequence: "jsonl" | "json-seq",
   limit: number,
 ): AsyncGenerator<unknown> {
   const splitter = new RecordSplitter(sequence);
@@ -88,7 +97,7 @@ async function* records(
   if (last !== undefined) yield parsed(last, sequence === "json-seq" ? "jsonl" : sequence);
 }
 
-function parsed(record: string, sequence: Exclude<SequenceKind, "sse">): unknown {
+function parsed(record: string, sequence: "jsonl" | "json-seq"): unknown {
   let value: unknown;
   try {
     value = JSON.parse(record);
@@ -112,6 +121,31 @@ async function* events(texts: AsyncIterable<string>, limit: number): AsyncGenera
     }
     if (pending.data.length > limit) return yield tooLong(limit);
   }
+}
+
+/**
+ * The parts of multipart/mixed, an item each (a JSON part parsed, any other its text), cut at the
+ * boundary the Content-Type names; parts that end without the close delimiter were cut short.
+ */
+async function* parts(
+  texts: AsyncIterable<string>,
+  boundary: string | undefined,
+  limit: number,
+): AsyncGenerator<unknown> {
+  if (boundary === undefined)
+    return yield new Unreadable("multipart", "cannot be read: the Content-Type names no boundary (`boundary=…`)");
+  const splitter = new PartSplitter(boundary);
+  for await (const text of texts) {
+    for (const part of splitter.push(text)) {
+      try {
+        yield partItem(part);
+      } catch {
+        return yield new Unreadable("json", "is a JSON part that is not valid JSON");
+      }
+    }
+    if (splitter.pending > limit) return yield tooLong(limit);
+  }
+  if (!splitter.closed) yield new Unreadable("multipart", "is cut short: the parts end without the close delimiter");
 }
 
 function tooLong(limit: number): Unreadable {

@@ -28,6 +28,7 @@ export interface ValidatorsView {
   readonly responses: Readonly<Record<string, CodeRef>>;
   readonly items?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
   readonly itemData?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
+  readonly sequences?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
 }
 
 /** The query styles whose object values the server reads by property name or as `k1,v1,k2,v2`. */
@@ -219,6 +220,7 @@ function validatorsView({ names }: OperationModel): ValidatorsView {
     responses: refs(names.responseValidators),
     ...nested("items", names.itemValidators, refs),
     ...nested("itemData", names.itemDataValidators, refs),
+    ...nested("sequences", names.sequenceValidators, refs),
   };
 }
 

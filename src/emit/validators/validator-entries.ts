@@ -116,11 +116,15 @@ function responseItemEntries(operation: OperationModel): ValidatorEntry[] {
     response.contents.flatMap((content): ValidatorEntry[] => {
       const item = names.itemValidators[response.status]?.[content.mediaType];
       const data = names.itemDataValidators[response.status]?.[content.mediaType];
+      const whole = names.sequenceValidators[response.status]?.[content.mediaType];
       const entries: ValidatorEntry[] = [];
-      if (item !== undefined && content.itemSchemaPointer !== undefined)
-        entries.push({ name: item, schema: { pointer: content.itemSchemaPointer }, direction: "response" });
-      if (data !== undefined && content.itemDataSchemaPointer !== undefined)
-        entries.push({ name: data, schema: { pointer: content.itemDataSchemaPointer }, direction: "response" });
+      const add = (name: string | undefined, pointer: string | undefined): void => {
+        if (name !== undefined && pointer !== undefined)
+          entries.push({ name, schema: { pointer }, direction: "response" });
+      };
+      add(item, content.itemSchemaPointer);
+      add(data, content.itemDataSchemaPointer);
+      add(whole, content.schemaPointer);
       return entries;
     }),
   );

@@ -49,6 +49,7 @@ const $defs = {
       destination: { type: "string", minLength: 3, maxLength: 3 },
     },
   },
+  Note: { anyOf: [{ type: "string", maxLength: 200 }, { $ref: "#/$defs/Position" }] },
   Position: {
     type: "object",
     required: ["lat", "lon"],
@@ -110,6 +111,7 @@ export const jsonSchemas = {
     $ref: "#/$defs/FlightQuery",
     $defs: $defs,
   },
+  Note: { $schema: "https://json-schema.org/draft/2020-12/schema", $ref: "#/$defs/Note", $defs: $defs },
   Position: {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $ref: "#/$defs/Position",

@@ -20,6 +20,55 @@ export const basePath = "/v1";
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [{ url: "http://127.0.0.1:3000/v1", variables: {} }] as const;
 
+/** `POST /flights/{number}/notes` (addFlightNotes): its entry in `routes`. */
+export const addFlightNotesRoute = {
+  operationId: "addFlightNotes",
+  method: "POST",
+  path: "/flights/{number}/notes",
+  pathParams: ["number"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1flights~1{number}~1notes/post/requestBody",
+    contents: [{ mediaType: "multipart/mixed", kind: "multipart", sequence: "multipart" }],
+  },
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
+  security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateAddFlightNotesPathParams,
+    body: {},
+    bodyItems: { "multipart/mixed": V.validateAddFlightNotesBodyItem },
+    responses: { "200": V.validateAddFlightNotesResponse200 },
+  },
+  encoders: { parameters: parameterEncoder, body: itemBodyEncoder },
+} as const satisfies Route;
+
+/** `addFlightNotesRoute` without its answers' validators: what the TanStack Query options call. */
+export const addFlightNotesCall = {
+  operationId: "addFlightNotes",
+  method: "POST",
+  path: "/flights/{number}/notes",
+  pathParams: ["number"],
+  query: [],
+  headers: [],
+  body: {
+    required: true,
+    pointer: "#/paths/~1flights~1{number}~1notes/post/requestBody",
+    contents: [{ mediaType: "multipart/mixed", kind: "multipart", sequence: "multipart" }],
+  },
+  responses: { "200": [{ mediaType: "application/json", kind: "json" }] },
+  accept: "application/json",
+  security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateAddFlightNotesPathParams,
+    body: {},
+    bodyItems: { "multipart/mixed": V.validateAddFlightNotesBodyItem },
+  },
+  encoders: { parameters: parameterEncoder, body: itemBodyEncoder },
+} as const satisfies CallRoute;
+
 /** `GET /flights/filter` (filterFlights): its entry in `routes`. */
 export const filterFlightsRoute = {
   operationId: "filterFlights",
@@ -196,6 +245,45 @@ export const purgeFlightCall = {
   encoders: { parameters: parameterEncoder },
 } as const satisfies CallRoute;
 
+/** `GET /flights/{number}/notes` (readFlightNotes): its entry in `routes`. */
+export const readFlightNotesRoute = {
+  operationId: "readFlightNotes",
+  method: "GET",
+  path: "/flights/{number}/notes",
+  pathParams: ["number"],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "multipart/mixed", kind: "multipart", sequence: "multipart" }] },
+  accept: "multipart/mixed",
+  security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateReadFlightNotesPathParams,
+    body: {},
+    responses: {},
+    items: { "200": { "multipart/mixed": V.validateReadFlightNotesResponse200Item } },
+  },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
+} as const satisfies Route;
+
+/** `readFlightNotesRoute` without its answers' validators: what the TanStack Query options call. */
+export const readFlightNotesCall = {
+  operationId: "readFlightNotes",
+  method: "GET",
+  path: "/flights/{number}/notes",
+  pathParams: ["number"],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "multipart/mixed", kind: "multipart", sequence: "multipart" }] },
+  accept: "multipart/mixed",
+  security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateReadFlightNotesPathParams,
+    body: {},
+    items: { "200": { "multipart/mixed": V.validateReadFlightNotesResponse200Item } },
+  },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
+} as const satisfies CallRoute;
+
 /** `QUERY /flights/search` (searchFlights): its entry in `routes`. */
 export const searchFlightsRoute = {
   operationId: "searchFlights",
@@ -304,28 +392,75 @@ export const streamPositionsCall = {
   encoders: { parameters: parameterEncoder, stream: streamAnswers },
 } as const satisfies CallRoute;
 
+/** `GET /flights/{number}/track` (trackFlight): its entry in `routes`. */
+export const trackFlightRoute = {
+  operationId: "trackFlight",
+  method: "GET",
+  path: "/flights/{number}/track",
+  pathParams: ["number"],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/x-ndjson", kind: "binary", sequence: "jsonl" }] },
+  accept: "application/x-ndjson",
+  security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateTrackFlightPathParams,
+    body: {},
+    responses: {},
+    items: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Item } },
+    sequences: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Sequence } },
+  },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
+} as const satisfies Route;
+
+/** `trackFlightRoute` without its answers' validators: what the TanStack Query options call. */
+export const trackFlightCall = {
+  operationId: "trackFlight",
+  method: "GET",
+  path: "/flights/{number}/track",
+  pathParams: ["number"],
+  query: [],
+  headers: [],
+  responses: { "200": [{ mediaType: "application/x-ndjson", kind: "binary", sequence: "jsonl" }] },
+  accept: "application/x-ndjson",
+  security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
+  validators: {
+    pathParams: V.validateTrackFlightPathParams,
+    body: {},
+    items: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Item } },
+    sequences: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Sequence } },
+  },
+  encoders: { parameters: parameterEncoder, stream: streamAnswers },
+} as const satisfies CallRoute;
+
 /**
  * The validators of each operation's JSON answers, by status: give them to `createBaseClient` as
  * `validateResponses` to check answers (a page that does not, does not bundle them).
  */
 export const responseValidators = {
+  addFlightNotes: { "200": V.validateAddFlightNotesResponse200 },
   filterFlights: { "200": V.validateFlightList },
   findFlights: { "200": V.validateFlightList },
   getFlight: { "200": V.validateFlight, "404": V.validateGetFlightResponse404 },
   importFlights: { "200": V.validateImportFlightsResponse200 },
   purgeFlight: {},
+  readFlightNotes: {},
   searchFlights: { "200": V.validateFlightList, "400": V.validateSearchFlightsResponse400 },
   streamPositions: {},
+  trackFlight: {},
 } as const satisfies ResponseValidators;
 
 export const routes = {
+  addFlightNotes: addFlightNotesRoute,
   filterFlights: filterFlightsRoute,
   findFlights: findFlightsRoute,
   getFlight: getFlightRoute,
   importFlights: importFlightsRoute,
   purgeFlight: purgeFlightRoute,
+  readFlightNotes: readFlightNotesRoute,
   searchFlights: searchFlightsRoute,
   streamPositions: streamPositionsRoute,
+  trackFlight: trackFlightRoute,
 } as const satisfies Readonly<Record<string, Route>>;
 
 /** An operation's key in `routes`: its operationId (as a method name). */

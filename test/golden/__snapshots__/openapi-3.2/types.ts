@@ -90,6 +90,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flights/{number}/track": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                number: string;
+            };
+            cookie?: never;
+        };
+        get: operations["trackFlight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flights/{number}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                number: string;
+            };
+            cookie?: never;
+        };
+        get: operations["readFlightNotes"];
+        put?: never;
+        post: operations["addFlightNotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/flights/imports": {
         parameters: {
             query?: never;
@@ -147,6 +183,7 @@ export interface components {
             lat: number;
             lon: number;
         };
+        Note: string | components["schemas"]["Position"];
         PositionEvent: {
             /** @constant */
             event?: "position";
@@ -154,11 +191,14 @@ export interface components {
             retry?: number;
             data: string;
         };
+        "paths/~1flights~1{number}~1notes/get/responses/200/content/multipart~1mixed/itemSchema": components["schemas"]["Note"];
         "paths/~1flights~1{number}~1positions/get/responses/200/content/text~1event-stream/itemSchema": components["schemas"]["PositionEvent"];
+        "paths/~1flights~1{number}~1track/get/responses/200/content/application~1x-ndjson/itemSchema": components["schemas"]["Position"];
         "paths/~1flights~1filter/get/parameters/0/content/application~1json/schema": {
             origins?: string[];
             cancelled?: boolean;
         };
+        "paths/~1flights~1{number}~1notes/post/requestBody/content/multipart~1mixed/itemSchema": components["schemas"]["Note"];
         "paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema": components["schemas"]["Flight"];
         "PositionEvent/properties/data/contentSchema": components["schemas"]["Position"];
         "components/mediaTypes/PositionLines/itemSchema": components["schemas"]["Position"];
@@ -270,6 +310,78 @@ export interface operations {
             };
         };
     };
+    trackFlight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The flight's last positions, two at most, as they are read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Position"][];
+                };
+            };
+        };
+    };
+    readFlightNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** The flight's notes and positions, a part each */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "multipart/mixed": unknown;
+                };
+            };
+        };
+    };
+    addFlightNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                number: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/mixed": unknown;
+            };
+        };
+        responses: {
+            /** @description How many notes were read. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                    };
+                };
+            };
+        };
+    };
     importFlights: {
         parameters: {
             query?: never;
@@ -355,12 +467,22 @@ export type FlightBase = components["schemas"]["FlightBase"];
 export type FlightList = components["schemas"]["FlightList"];
 /** The `FlightQuery` schema (#/components/schemas/FlightQuery). */
 export type FlightQuery = components["schemas"]["FlightQuery"];
+/** The `Note` schema (#/components/schemas/Note). */
+export type Note = components["schemas"]["Note"];
 /** The `Position` schema (#/components/schemas/Position). */
 export type Position = components["schemas"]["Position"];
 /** The `PositionEvent` schema (#/components/schemas/PositionEvent). */
 export type PositionEvent = components["schemas"]["PositionEvent"];
 /** The `ScheduledFlight` schema (#/components/schemas/ScheduledFlight). */
 export type ScheduledFlight = components["schemas"]["ScheduledFlight"];
+/** Path parameters of `addFlightNotes` (POST /flights/{number}/notes). */
+export type AddFlightNotesPathParams = paths["/flights/{number}/notes"]["post"]["parameters"]["path"];
+/** Request body of `addFlightNotes` (POST /flights/{number}/notes). */
+export type AddFlightNotesBody = AsyncIterable<components["schemas"]["paths/~1flights~1{number}~1notes/post/requestBody/content/multipart~1mixed/itemSchema"]> | Iterable<components["schemas"]["paths/~1flights~1{number}~1notes/post/requestBody/content/multipart~1mixed/itemSchema"]>;
+/** Response 200 of `addFlightNotes` (POST /flights/{number}/notes). */
+export type AddFlightNotesResponse200 = paths["/flights/{number}/notes"]["post"]["responses"][200]["content"]["application/json"];
+/** Success response body of `addFlightNotes` (POST /flights/{number}/notes). */
+export type AddFlightNotesResponse = AddFlightNotesResponse200;
 /** The query string of `filterFlights` (GET /flights/filter) (`filter`, application/json). */
 export type FilterFlightsQuery = components["schemas"]["paths/~1flights~1filter/get/parameters/0/content/application~1json/schema"];
 /** Response 200 of `filterFlights` (GET /flights/filter). */
@@ -391,6 +513,12 @@ export type ImportFlightsResponse = ImportFlightsResponse200;
 export type PurgeFlightPathParams = paths["/flights/{number}"]["additionalOperations"]["PURGE"]["parameters"]["path"];
 /** Success response body of `purgeFlight` (PURGE /flights/{number}). */
 export type PurgeFlightResponse = undefined;
+/** Path parameters of `readFlightNotes` (GET /flights/{number}/notes). */
+export type ReadFlightNotesPathParams = paths["/flights/{number}/notes"]["get"]["parameters"]["path"];
+/** Response 200 of `readFlightNotes` (GET /flights/{number}/notes). */
+export type ReadFlightNotesResponse200 = AsyncIterable<components["schemas"]["paths/~1flights~1{number}~1notes/get/responses/200/content/multipart~1mixed/itemSchema"]>;
+/** Success response body of `readFlightNotes` (GET /flights/{number}/notes). */
+export type ReadFlightNotesResponse = ReadFlightNotesResponse200;
 /** Request body of `searchFlights` (QUERY /flights/search). */
 export type SearchFlightsBody = FlightQuery;
 /** Response 200 of `searchFlights` (QUERY /flights/search). */
@@ -405,3 +533,9 @@ export type StreamPositionsPathParams = paths["/flights/{number}/positions"]["ge
 export type StreamPositionsResponse200 = AsyncIterable<components["schemas"]["components/mediaTypes/PositionLines/itemSchema"]> | AsyncIterable<{ event?: string; data: components["schemas"]["PositionEvent/properties/data/contentSchema"]; id?: string; retry?: number }>;
 /** Success response body of `streamPositions` (GET /flights/{number}/positions). */
 export type StreamPositionsResponse = StreamPositionsResponse200;
+/** Path parameters of `trackFlight` (GET /flights/{number}/track). */
+export type TrackFlightPathParams = paths["/flights/{number}/track"]["get"]["parameters"]["path"];
+/** Response 200 of `trackFlight` (GET /flights/{number}/track). */
+export type TrackFlightResponse200 = AsyncIterable<components["schemas"]["paths/~1flights~1{number}~1track/get/responses/200/content/application~1x-ndjson/itemSchema"]>;
+/** Success response body of `trackFlight` (GET /flights/{number}/track). */
+export type TrackFlightResponse = TrackFlightResponse200;

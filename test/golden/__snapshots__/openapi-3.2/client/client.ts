@@ -45,6 +45,17 @@ export class Client implements BaseClient {
     this[RUNTIME] = new Runtime({ routes, servers }, withPolicies(options, responseValidators));
   }
 
+  /** `POST /flights/{number}/notes` */
+  addFlightNotes(
+    args: {
+      readonly path: T.AddFlightNotesPathParams;
+      readonly body: T.AddFlightNotesBody;
+    },
+    options?: CallOptions,
+  ): Promise<T.AddFlightNotesResponse> {
+    return this[RUNTIME].call("addFlightNotes", args, options);
+  }
+
   /** `GET /flights/filter` */
   filterFlights(
     args?: {
@@ -95,6 +106,16 @@ export class Client implements BaseClient {
     return this[RUNTIME].call("purgeFlight", args, options);
   }
 
+  /** `GET /flights/{number}/notes` */
+  readFlightNotes(
+    args: {
+      readonly path: T.ReadFlightNotesPathParams;
+    },
+    options?: CallOptions,
+  ): Promise<T.ReadFlightNotesResponse200> {
+    return this[RUNTIME].call("readFlightNotes", args, options);
+  }
+
   /** `QUERY /flights/search` */
   searchFlights(
     args: {
@@ -113,6 +134,16 @@ export class Client implements BaseClient {
     options?: CallOptions,
   ): Promise<T.StreamPositionsResponse200> {
     return this[RUNTIME].call("streamPositions", args, options);
+  }
+
+  /** `GET /flights/{number}/track` */
+  trackFlight(
+    args: {
+      readonly path: T.TrackFlightPathParams;
+    },
+    options?: CallOptions,
+  ): Promise<T.TrackFlightResponse200> {
+    return this[RUNTIME].call("trackFlight", args, options);
   }
 }
 
@@ -150,6 +181,8 @@ export function createBaseClient(options: BaseClientOptions): BaseClient {
  * operation carries as `body` (see `isApiError`).
  */
 export interface ErrorAnswers {
+  addFlightNotes: {
+  };
   filterFlights: {
   };
   findFlights: {
@@ -161,10 +194,14 @@ export interface ErrorAnswers {
   };
   purgeFlight: {
   };
+  readFlightNotes: {
+  };
   searchFlights: {
     "400": T.SearchFlightsResponse400;
   };
   streamPositions: {
+  };
+  trackFlight: {
   };
 }
 

@@ -31,6 +31,7 @@ function answer(
     item: checked ? validators.items?.[status]?.[content.mediaType] : undefined,
     data: checked ? validators.itemData?.[status]?.[content.mediaType] : undefined,
     jsonData: validators.itemData?.[status]?.[content.mediaType] !== undefined,
+    whole: checked ? validators.sequences?.[status]?.[content.mediaType] : undefined,
     signal: init.signal ?? undefined,
     reconnect: async (lastEventId) => {
       const headers = { ...(init.headers as Record<string, string>) };

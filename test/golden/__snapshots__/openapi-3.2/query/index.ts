@@ -28,6 +28,12 @@ const api: QueryApi = { root: queryKeyRoot };
  * changed, found in the spec (see each entry for why).
  */
 export const invalidates = {
+  /**
+   * `POST /flights/{number}/notes` invalidates:
+   * - `getFlight` (`GET /flights/{number}`): the collection or item it belongs to
+   * - `readFlightNotes` (`GET /flights/{number}/notes`): the same path
+   */
+  addFlightNotes: ["getFlight", "readFlightNotes"],
   /** `POST /flights/imports`: no GET operation shares its path or answers a schema it writes. */
   importFlights: [],
   /**
@@ -100,6 +106,30 @@ export function getFlightQueryOptions(client: BaseClient, input: Parameters<Clie
   return options as typeof options & Typed<Result<"getFlight">, QueryErrorOf<"getFlight">>;
 }
 
+/** The query key of `readFlightNotes` (GET /flights/{number}/notes); a prefix of it names every query below. */
+export function readFlightNotesQueryKey(input: Parameters<Client["readFlightNotes"]>[0]): DataTag<QueryKey, Result<"readFlightNotes">, QueryErrorOf<"readFlightNotes">> {
+  return queryKeyOf(api, R.readFlightNotesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"readFlightNotes">, QueryErrorOf<"readFlightNotes">>;
+}
+
+/** `{ queryKey, queryFn }` of `readFlightNotes` (GET /flights/{number}/notes), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"readFlightNotes">`; `client` is a `Client` or a `createBaseClient()`. */
+export function readFlightNotesQueryOptions(client: BaseClient, input: Parameters<Client["readFlightNotes"]>[0]) {
+  const options = queryOptionsOf(R.readFlightNotesCall, readFlightNotesQueryKey(input), (call) => client[RUNTIME].call<Result<"readFlightNotes">>(R.readFlightNotesCall, input, call));
+  return options as typeof options & Typed<Result<"readFlightNotes">, QueryErrorOf<"readFlightNotes">>;
+}
+
+/**
+ * `{ queryKey, streamFn }` of `readFlightNotes` (GET /flights/{number}/notes), whose answer is a stream of items: give
+ * `streamFn` to TanStack Query's `experimental_streamedQuery` (@tanstack/query-core 5.89 and later)
+ * as the `queryFn` (`{ queryKey, queryFn: experimental_streamedQuery({ streamFn }) }`), whose data
+ * is then the items received so far; the query's `signal` stops the stream.
+ */
+export function readFlightNotesStreamOptions(client: BaseClient, input: Parameters<Client["readFlightNotes"]>[0]) {
+  return {
+    queryKey: readFlightNotesQueryKey(input),
+    streamFn: (context: { readonly signal: AbortSignal }) => client[RUNTIME].call<Result<"readFlightNotes">>(R.readFlightNotesCall, input, { signal: context.signal }),
+  };
+}
+
 /** The query key of `searchFlights` (QUERY /flights/search); a prefix of it names every query below. */
 export function searchFlightsQueryKey(input: Parameters<Client["searchFlights"]>[0]): DataTag<QueryKey, Result<"searchFlights">, QueryErrorOf<"searchFlights">> {
   return fixedQueryKeyOf(api, R.searchFlightsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"searchFlights">, QueryErrorOf<"searchFlights">>;
@@ -133,6 +163,36 @@ export function streamPositionsStreamOptions(client: BaseClient, input: Paramete
     queryKey: streamPositionsQueryKey(input),
     streamFn: (context: { readonly signal: AbortSignal }) => client[RUNTIME].call<Result<"streamPositions">>(R.streamPositionsCall, input, { signal: context.signal }),
   };
+}
+
+/** The query key of `trackFlight` (GET /flights/{number}/track); a prefix of it names every query below. */
+export function trackFlightQueryKey(input: Parameters<Client["trackFlight"]>[0]): DataTag<QueryKey, Result<"trackFlight">, QueryErrorOf<"trackFlight">> {
+  return queryKeyOf(api, R.trackFlightCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"trackFlight">, QueryErrorOf<"trackFlight">>;
+}
+
+/** `{ queryKey, queryFn }` of `trackFlight` (GET /flights/{number}/track), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"trackFlight">`; `client` is a `Client` or a `createBaseClient()`. */
+export function trackFlightQueryOptions(client: BaseClient, input: Parameters<Client["trackFlight"]>[0]) {
+  const options = queryOptionsOf(R.trackFlightCall, trackFlightQueryKey(input), (call) => client[RUNTIME].call<Result<"trackFlight">>(R.trackFlightCall, input, call));
+  return options as typeof options & Typed<Result<"trackFlight">, QueryErrorOf<"trackFlight">>;
+}
+
+/**
+ * `{ queryKey, streamFn }` of `trackFlight` (GET /flights/{number}/track), whose answer is a stream of items: give
+ * `streamFn` to TanStack Query's `experimental_streamedQuery` (@tanstack/query-core 5.89 and later)
+ * as the `queryFn` (`{ queryKey, queryFn: experimental_streamedQuery({ streamFn }) }`), whose data
+ * is then the items received so far; the query's `signal` stops the stream.
+ */
+export function trackFlightStreamOptions(client: BaseClient, input: Parameters<Client["trackFlight"]>[0]) {
+  return {
+    queryKey: trackFlightQueryKey(input),
+    streamFn: (context: { readonly signal: AbortSignal }) => client[RUNTIME].call<Result<"trackFlight">>(R.trackFlightCall, input, { signal: context.signal }),
+  };
+}
+
+/** `{ mutationKey, mutationFn, onSuccess }` of `addFlightNotes` (POST /flights/{number}/notes), failing with `MutationErrorOf<"addFlightNotes">`; on success it invalidates `invalidates.addFlightNotes`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
+export function addFlightNotesMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addFlightNotes">, Parameters<Client["addFlightNotes"]>[0]>) {
+  const options = mutationOptionsOf(api, "addFlightNotes", R.addFlightNotesCall, [templated("/flights/{number}"), templated("/flights/{number}/notes")], (variables: Parameters<Client["addFlightNotes"]>[0]) => client[RUNTIME].call<Result<"addFlightNotes">>(R.addFlightNotesCall, variables, undefined), settings);
+  return options as typeof options & Failing<MutationErrorOf<"addFlightNotes">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `importFlights` (POST /flights/imports), failing with `MutationErrorOf<"importFlights">`; on success it invalidates `invalidates.importFlights`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */

@@ -15,6 +15,16 @@ import type { Handler, NoInput, WithFiles } from "./runtime/types.js";
  * so that its handler always knows the caller's principal.
  */
 export interface HandlerTypes {
+  addFlightNotes: {
+    secured: true;
+    params: T.AddFlightNotesPathParams;
+    query: NoInput;
+    headers: NoInput;
+    body: Extract<T.AddFlightNotesBody, AsyncIterable<unknown>>;
+    responses: {
+      "200": T.AddFlightNotesResponse200;
+    };
+  };
   filterFlights: {
     secured: true;
     params: NoInput;
@@ -66,6 +76,16 @@ export interface HandlerTypes {
       "204": undefined;
     };
   };
+  readFlightNotes: {
+    secured: true;
+    params: T.ReadFlightNotesPathParams;
+    query: NoInput;
+    headers: NoInput;
+    body: undefined;
+    responses: {
+      "200": T.ReadFlightNotesResponse200;
+    };
+  };
   searchFlights: {
     secured: true;
     params: NoInput;
@@ -87,6 +107,16 @@ export interface HandlerTypes {
       "200": T.StreamPositionsResponse200;
     };
   };
+  trackFlight: {
+    secured: true;
+    params: T.TrackFlightPathParams;
+    query: NoInput;
+    headers: NoInput;
+    body: undefined;
+    responses: {
+      "200": T.TrackFlightResponse200;
+    };
+  };
 }
 
 /**
@@ -95,6 +125,12 @@ export interface HandlerTypes {
  * the default, for a hook that answers only yes or no).
  */
 export interface Handlers<in P = undefined> {
+  /**
+   * addFlightNotes
+   *
+   * `POST /flights/{number}/notes`
+   */
+  addFlightNotes: Handler<HandlerTypes["addFlightNotes"], P>;
   /**
    * filterFlights
    *
@@ -126,6 +162,12 @@ export interface Handlers<in P = undefined> {
    */
   purgeFlight: Handler<HandlerTypes["purgeFlight"], P>;
   /**
+   * readFlightNotes
+   *
+   * `GET /flights/{number}/notes`
+   */
+  readFlightNotes: Handler<HandlerTypes["readFlightNotes"], P>;
+  /**
    * searchFlights
    *
    * `QUERY /flights/search`
@@ -137,4 +179,10 @@ export interface Handlers<in P = undefined> {
    * `GET /flights/{number}/positions`
    */
   streamPositions: Handler<HandlerTypes["streamPositions"], P>;
+  /**
+   * trackFlight
+   *
+   * `GET /flights/{number}/track`
+   */
+  trackFlight: Handler<HandlerTypes["trackFlight"], P>;
 }

@@ -16,6 +16,7 @@ import { answerWith, type MockAnswer } from "./runtime/answers.js";
  * answer could be built (the operation answers 501).
  */
 export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> = {
+  addFlightNotes: { status: 200, body: { count: 0 } },
   filterFlights: {
     status: 200,
     body: {
@@ -34,6 +35,7 @@ export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> 
   },
   importFlights: { status: 200, body: { count: 0 } },
   purgeFlight: { status: 204 },
+  readFlightNotes: { status: 200, body: ["Boarding at gate B32.", { lat: 51.47, lon: -0.45 }] },
   searchFlights: {
     status: 200,
     body: {
@@ -49,7 +51,11 @@ export const mockAnswers: Readonly<Record<OperationId, MockAnswer | undefined>> 
       ],
     },
   },
-  streamPositions: { status: 200, body: "" },
+  streamPositions: {
+    status: 200,
+    body: [{ lat: 51.47, lon: -0.45 }, { lat: 51.5, lon: -0.6 }, { lat: 51.6, lon: -0.9 }],
+  },
+  trackFlight: { status: 200, body: [{ lat: 10, lon: 10 }, { lat: 11, lon: 11 }] },
 };
 
 /** Handlers answering every operation with its entry of `mockAnswers`: the mock server's. */

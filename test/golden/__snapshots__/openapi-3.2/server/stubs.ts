@@ -15,6 +15,8 @@ import { notImplemented } from "./runtime/problems.js";
  */
 export function createStubHandlers<P = undefined>(): Handlers<P> {
   return {
+    /** addFlightNotes (POST /flights/{number}/notes) */
+    addFlightNotes: () => notImplemented("addFlightNotes"),
     /** filterFlights (GET /flights/filter) */
     filterFlights: () => notImplemented("filterFlights"),
     /** findFlights (GET /flights/find) */
@@ -25,9 +27,13 @@ export function createStubHandlers<P = undefined>(): Handlers<P> {
     importFlights: () => notImplemented("importFlights"),
     /** purgeFlight (PURGE /flights/{number}) */
     purgeFlight: () => notImplemented("purgeFlight"),
+    /** readFlightNotes (GET /flights/{number}/notes) */
+    readFlightNotes: () => notImplemented("readFlightNotes"),
     /** searchFlights (QUERY /flights/search) */
     searchFlights: () => notImplemented("searchFlights"),
     /** streamPositions (GET /flights/{number}/positions) */
     streamPositions: () => notImplemented("streamPositions"),
+    /** trackFlight (GET /flights/{number}/track) */
+    trackFlight: () => notImplemented("trackFlight"),
   };
 }

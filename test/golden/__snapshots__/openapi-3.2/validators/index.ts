@@ -192,20 +192,22 @@ const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "origin" });
 const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "number" });
 const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "destination" });
 const $params14 = /* @__PURE__ */ $freeze({ missingProperty: "flights" });
-const $params15 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -90 });
-const $params16 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 90 });
-const $params17 = /* @__PURE__ */ $freeze({ type: "number" });
-const $params18 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -180 });
-const $params19 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 180 });
-const $params20 = /* @__PURE__ */ $freeze({ missingProperty: "lat" });
-const $params21 = /* @__PURE__ */ $freeze({ missingProperty: "lon" });
-const $params22 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
-const $params23 = /* @__PURE__ */ $freeze({ missingProperty: "data" });
-const $params24 = /* @__PURE__ */ $freeze({ type: "boolean" });
-const $params25 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
+const $params15 = /* @__PURE__ */ $freeze({ limit: 200 });
+const $params16 = /* @__PURE__ */ $freeze({});
+const $params17 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -90 });
+const $params18 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 90 });
+const $params19 = /* @__PURE__ */ $freeze({ type: "number" });
+const $params20 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -180 });
+const $params21 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 180 });
+const $params22 = /* @__PURE__ */ $freeze({ missingProperty: "lat" });
+const $params23 = /* @__PURE__ */ $freeze({ missingProperty: "lon" });
+const $params24 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
+const $params25 = /* @__PURE__ */ $freeze({ missingProperty: "data" });
 const $params26 = /* @__PURE__ */ $freeze({ missingProperty: "count" });
-const $re27 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
-const $params28 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
+const $params27 = /* @__PURE__ */ $freeze({ type: "boolean" });
+const $params28 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
+const $re29 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
+const $params30 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
 
 // #/components/schemas/CancelledFlight
 function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -405,6 +407,35 @@ function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, _depth: number): boo
   return ok;
 }
 
+// #/components/schemas/Note
+function $v_Note(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  const sp = "#/components/schemas/Note";
+  let ok = true;
+  let m3 = false;
+  const e10 = e, a11 = a;
+  for (let pass12 = 0; pass12 < (e10 === null ? 1 : 2) && (pass12 === 0 || !m3); pass12++) {
+    const e: $Errors = pass12 === 0 ? null : e10;
+    const a = pass12 === 0 ? false : a11;
+    let k4 = true;
+    L5: {
+      if (typeof d !== "string") { k4 = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/anyOf/0/type")) break L5; }
+      else {
+        if (d.length > 200 && (d.length > 400 || $cpLen(d) > 200)) { k4 = false; if (!$fail(e, a, "maxLength", $params15, "must be at most 200 characters", "", sp, "/anyOf/0/maxLength")) break L5; }
+      }
+    }
+    if (k4) { m3 = true; }
+    if (!m3) {
+      let k6 = true;
+      L7: {
+        if (!$v_Position(d, e, a, depth + 1)) { k6 = false; if (!a) break L7; }
+      }
+      if (k6) { m3 = true; }
+    }
+  }
+  if (!m3) { ok = false; if (!$fail(e, a, "anyOf", $params16, "must match at least one schema in anyOf", "", sp, "/anyOf")) return false; }
+  return ok;
+}
+
 // #/components/schemas/Position
 function $v_Position(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Position";
@@ -415,22 +446,22 @@ function $v_Position(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto) ? o1 : $ownKeys(o1);
     if ("lat" in (h4 as object)) {
       const v2 = o1["lat"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params17, "must be number", "/lat", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params19, "must be number", "/lat", sp, 1)) return false; }
       else {
-        if (v2 < -90) { ok = false; if (!$fail(e, a, "minimum", $params15, "must be >= -90", "/lat", sp, 1)) return false; }
-        if (v2 > 90) { ok = false; if (!$fail(e, a, "maximum", $params16, "must be <= 90", "/lat", sp, 1)) return false; }
+        if (v2 < -90) { ok = false; if (!$fail(e, a, "minimum", $params17, "must be >= -90", "/lat", sp, 1)) return false; }
+        if (v2 > 90) { ok = false; if (!$fail(e, a, "maximum", $params18, "must be <= 90", "/lat", sp, 1)) return false; }
       }
     }
     if ("lon" in (h4 as object)) {
       const v3 = o1["lon"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params17, "must be number", "/lon", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params19, "must be number", "/lon", sp, 1)) return false; }
       else {
-        if (v3 < -180) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= -180", "/lon", sp, 1)) return false; }
-        if (v3 > 180) { ok = false; if (!$fail(e, a, "maximum", $params19, "must be <= 180", "/lon", sp, 1)) return false; }
+        if (v3 < -180) { ok = false; if (!$fail(e, a, "minimum", $params20, "must be >= -180", "/lon", sp, 1)) return false; }
+        if (v3 > 180) { ok = false; if (!$fail(e, a, "maximum", $params21, "must be <= 180", "/lon", sp, 1)) return false; }
       }
     }
-    if (!("lat" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params20, "must have required property 'lat'", "", sp, "/required")) return false; }
-    if (!("lon" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params21, "must have required property 'lon'", "", sp, "/required")) return false; }
+    if (!("lat" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params22, "must have required property 'lat'", "", sp, "/required")) return false; }
+    if (!("lon" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params23, "must have required property 'lon'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -455,14 +486,14 @@ function $v_PositionEvent(d: unknown, e: $Errors, a: boolean, _depth: number): b
       const v6 = o1["retry"];
       if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/retry", sp, 1)) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params22, "must be >= 0", "/retry", sp, 1)) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params24, "must be >= 0", "/retry", sp, 1)) return false; }
       }
     }
     if ("data" in (h8 as object)) {
       const v7 = o1["data"];
       if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/data", sp, 1)) return false; }
     }
-    if (!("data" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params23, "must have required property 'data'", "", sp, "/required")) return false; }
+    if (!("data" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params25, "must have required property 'data'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -484,8 +515,53 @@ function $v_ScheduledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
   return ok;
 }
 
-// #/paths/~1flights~1filter/get/parameters/0/content/application~1json/schema
+// #
+function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  const sp = "#";
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
+    if ("number" in (h6 as object)) {
+      const v2 = o1["number"];
+      const s3 = $mark(e);
+      if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+    }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+  }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1notes/post/responses/200/content/application~1json/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
+  const sp = "#/paths/~1flights~1%7Bnumber%7D~1notes/post/responses/200/content/application~1json/schema";
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("count" in $proto) ? o1 : $ownKeys(o1);
+    if ("count" in (h3 as object)) {
+      const v2 = o1["count"];
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/count", sp, 1)) return false; }
+      else {
+        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params24, "must be >= 0", "/count", sp, 1)) return false; }
+      }
+    }
+    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params26, "must have required property 'count'", "", sp, "/required")) return false; }
+  }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1notes/post/requestBody/content/multipart~1mixed/itemSchema
+function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  let ok = true;
+  if (!$v_Note(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  return ok;
+}
+
+// #/paths/~1flights~1filter/get/parameters/0/content/application~1json/schema
+function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1filter/get/parameters/0/content/application~1json/schema";
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
@@ -512,7 +588,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean 
         }
         case "cancelled": {
           const v7 = o1[k2];
-          if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params24, "must be boolean", "/cancelled", sp, 1)) return false; }
+          if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params27, "must be boolean", "/cancelled", sp, 1)) return false; }
           break;
         }
         default: {
@@ -525,76 +601,9 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean 
 }
 
 // #/paths/~1flights~1find/get/parameters/0/content/application~1x-www-form-urlencoded/schema
-function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   let ok = true;
   if (!$v_Criteria(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  return ok;
-}
-
-// #
-function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  const sp = "#";
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
-    if ("number" in (h6 as object)) {
-      const v2 = o1["number"];
-      const s3 = $mark(e);
-      if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
-    }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
-  }
-  return ok;
-}
-
-// #/components/responses/Problem/content/application~1problem_2Bjson/schema
-function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
-  const sp = "#/components/responses/Problem/content/application~1problem%2Bjson/schema";
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("title" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
-    if ("title" in (h4 as object)) {
-      const v2 = o1["title"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/title", sp, 1)) return false; }
-    }
-    if ("status" in (h4 as object)) {
-      const v3 = o1["status"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/status", sp, 1)) return false; }
-    }
-    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params25, "must have required property 'title'", "", sp, "/required")) return false; }
-    if (!("status" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'status'", "", sp, "/required")) return false; }
-  }
-  return ok;
-}
-
-// #/paths/~1flights~1imports/post/responses/200/content/application~1json/schema
-function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
-  const sp = "#/paths/~1flights~1imports/post/responses/200/content/application~1json/schema";
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("count" in $proto) ? o1 : $ownKeys(o1);
-    if ("count" in (h3 as object)) {
-      const v2 = o1["count"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/count", sp, 1)) return false; }
-      else {
-        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params22, "must be >= 0", "/count", sp, 1)) return false; }
-      }
-    }
-    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params26, "must have required property 'count'", "", sp, "/required")) return false; }
-  }
-  return ok;
-}
-
-// #/paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema
-function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  let ok = true;
-  if (!$v_Flight(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
@@ -609,10 +618,59 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     if ("number" in (h6 as object)) {
       const v2 = o1["number"];
       const s3 = $mark(e);
-      if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_8(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
     if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
   }
+  return ok;
+}
+
+// #/components/responses/Problem/content/application~1problem_2Bjson/schema
+function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
+  const sp = "#/components/responses/Problem/content/application~1problem%2Bjson/schema";
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("title" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
+    if ("title" in (h4 as object)) {
+      const v2 = o1["title"];
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/title", sp, 1)) return false; }
+    }
+    if ("status" in (h4 as object)) {
+      const v3 = o1["status"];
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/status", sp, 1)) return false; }
+    }
+    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params28, "must have required property 'title'", "", sp, "/required")) return false; }
+    if (!("status" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'status'", "", sp, "/required")) return false; }
+  }
+  return ok;
+}
+
+// #/paths/~1flights~1imports/post/responses/200/content/application~1json/schema
+function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
+  const sp = "#/paths/~1flights~1imports/post/responses/200/content/application~1json/schema";
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("count" in $proto) ? o1 : $ownKeys(o1);
+    if ("count" in (h3 as object)) {
+      const v2 = o1["count"];
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/count", sp, 1)) return false; }
+      else {
+        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params24, "must be >= 0", "/count", sp, 1)) return false; }
+      }
+    }
+    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params26, "must have required property 'count'", "", sp, "/required")) return false; }
+  }
+  return ok;
+}
+
+// #/paths/~1flights~1imports/post/requestBody/content/application~1jsonl/itemSchema
+function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  let ok = true;
+  if (!$v_Flight(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
@@ -627,7 +685,50 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     if ("number" in (h6 as object)) {
       const v2 = o1["number"];
       const s3 = $mark(e);
-      if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+      if (!$v_schema_8(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+    }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+  }
+  return ok;
+}
+
+// #
+function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  const sp = "#";
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
+    if ("number" in (h6 as object)) {
+      const v2 = o1["number"];
+      const s3 = $mark(e);
+      if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+    }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+  }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1notes/get/responses/200/content/multipart~1mixed/itemSchema
+function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  let ok = true;
+  if (!$v_Note(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  return ok;
+}
+
+// #
+function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  const sp = "#";
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
+    if ("number" in (h6 as object)) {
+      const v2 = o1["number"];
+      const s3 = $mark(e);
+      if (!$v_schema_9(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
     if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
   }
@@ -635,14 +736,14 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 }
 
 // #/components/mediaTypes/PositionLines/itemSchema
-function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_itemSchema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   let ok = true;
   if (!$v_Position(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
 }
 
 // #/paths/~1flights~1_7Bnumber_7D~1positions/get/responses/200/content/text~1event-stream/itemSchema
-function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_itemSchema_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   let ok = true;
   if (!$v_PositionEvent(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
   return ok;
@@ -655,20 +756,78 @@ function $v_contentSchema(d: unknown, e: $Errors, a: boolean, depth: number): bo
   return ok;
 }
 
+// #
+function $v_root_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  const sp = "#";
+  let ok = true;
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  else {
+    const o1 = d as Record<string, unknown>;
+    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
+    if ("number" in (h6 as object)) {
+      const v2 = o1["number"];
+      const s3 = $mark(e);
+      if (!$v_schema_10(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
+    }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+  }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1track/get/responses/200/content/application~1x-ndjson/itemSchema
+function $v_itemSchema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  let ok = true;
+  if (!$v_Position(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1track/get/responses/200/content/application~1x-ndjson/schema
+function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+  const sp = "#/paths/~1flights~1%7Bnumber%7D~1track/get/responses/200/content/application~1x-ndjson/schema";
+  let ok = true;
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "", sp, "/type")) return false; }
+  else {
+    const arr1 = d as unknown[];
+    if (arr1.length > 2) { ok = false; if (!$fail(e, a, "maxItems", $params9, "must have at most 2 items", "", sp, "/maxItems")) return false; }
+    for (let i2 = 0; i2 < arr1.length; i2++) {
+      const v3 = arr1[i2];
+      const s4 = $mark(e);
+      if (!$v_Position(v3, e, a, depth + 1)) { $prefix(e, s4, "/" + i2); { ok = false; if (!a) return false; } }
+    }
+  }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1notes/parameters/0/schema
+function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
+  const sp = "#/paths/~1flights~1%7Bnumber%7D~1notes/parameters/0/schema";
+  let ok = true;
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
+  return ok;
+}
+
 // #/paths/~1flights~1_7Bnumber_7D/parameters/0/schema
-function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
+function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D/parameters/0/schema";
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$re27.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params28, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
+    if (!$re29.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params30, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
   }
   return ok;
 }
 
 // #/paths/~1flights~1_7Bnumber_7D~1positions/parameters/0/schema
-function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
+function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D~1positions/parameters/0/schema";
+  let ok = true;
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
+  return ok;
+}
+
+// #/paths/~1flights~1_7Bnumber_7D~1track/parameters/0/schema
+function $v_schema_10(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
+  const sp = "#/paths/~1flights~1%7Bnumber%7D~1track/parameters/0/schema";
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
   return ok;
@@ -734,6 +893,16 @@ export function isFlightQuery(value: unknown): value is T.FlightQuery {
   return $v_FlightQuery(value, null, false, 0);
 }
 
+export function validateNote(value: unknown, options?: ValidateOptions): ValidationResult<T.Note> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_Note(r.value, r, all, 0) ? (r as ValidationResult<T.Note>) : $invalid(r);
+}
+
+export function isNote(value: unknown): value is T.Note {
+  return $v_Note(value, null, false, 0);
+}
+
 export function validatePosition(value: unknown, options?: ValidateOptions): ValidationResult<T.Position> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
@@ -764,10 +933,28 @@ export function isScheduledFlight(value: unknown): value is T.ScheduledFlight {
   return $v_ScheduledFlight(value, null, false, 0);
 }
 
+export function validateAddFlightNotesPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddFlightNotesPathParams> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.AddFlightNotesPathParams>) : $invalid(r);
+}
+
+export function validateAddFlightNotesResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.AddFlightNotesResponse200> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.AddFlightNotesResponse200>) : $invalid(r);
+}
+
+export function validateAddFlightNotesBodyItem(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_itemSchema(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+}
+
 export function validateFilterFlightsQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.FilterFlightsQuery> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.FilterFlightsQuery>) : $invalid(r);
+  return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.FilterFlightsQuery>) : $invalid(r);
 }
 
 function $coerce_validateFindFlightsQuery(value: unknown): unknown {
@@ -777,67 +964,97 @@ function $coerce_validateFindFlightsQuery(value: unknown): unknown {
 export function validateFindFlightsQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.FindFlightsQuery> {
   const r: $Sink = { valid: true, value: $coerce_validateFindFlightsQuery(value), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.FindFlightsQuery>) : $invalidText(r);
+  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.FindFlightsQuery>) : $invalidText(r);
 }
 
 export function validateGetFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetFlightPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetFlightPathParams>) : $invalid(r);
+  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.GetFlightPathParams>) : $invalid(r);
 }
 
 export function validateGetFlightResponse404(value: unknown, options?: ValidateOptions): ValidationResult<T.GetFlightResponse404> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.GetFlightResponse404>) : $invalid(r);
+  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.GetFlightResponse404>) : $invalid(r);
 }
 
 export function validateImportFlightsResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.ImportFlightsResponse200> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.ImportFlightsResponse200>) : $invalid(r);
+  return $v_schema_5(r.value, r, all, 0) ? (r as ValidationResult<T.ImportFlightsResponse200>) : $invalid(r);
 }
 
 export function validateImportFlightsBodyItem(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_itemSchema(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+  return $v_itemSchema_2(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 export function validatePurgeFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.PurgeFlightPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.PurgeFlightPathParams>) : $invalid(r);
+  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.PurgeFlightPathParams>) : $invalid(r);
+}
+
+export function validateReadFlightNotesPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.ReadFlightNotesPathParams> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.ReadFlightNotesPathParams>) : $invalid(r);
+}
+
+export function validateReadFlightNotesResponse200Item(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_itemSchema_3(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 export function validateSearchFlightsResponse400(value: unknown, options?: ValidateOptions): ValidationResult<T.SearchFlightsResponse400> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.SearchFlightsResponse400>) : $invalid(r);
+  return $v_schema_4(r.value, r, all, 0) ? (r as ValidationResult<T.SearchFlightsResponse400>) : $invalid(r);
 }
 
 export function validateStreamPositionsPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.StreamPositionsPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.StreamPositionsPathParams>) : $invalid(r);
+  return $v_root_5(r.value, r, all, 0) ? (r as ValidationResult<T.StreamPositionsPathParams>) : $invalid(r);
 }
 
 export function validateStreamPositionsResponse200ItemApplicationJsonl(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_itemSchema_2(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+  return $v_itemSchema_4(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 export function validateStreamPositionsResponse200ItemTextEventStream(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_itemSchema_3(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+  return $v_itemSchema_5(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 export function validateStreamPositionsResponse200ItemTextEventStreamData(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_contentSchema(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+}
+
+export function validateTrackFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.TrackFlightPathParams> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_root_6(r.value, r, all, 0) ? (r as ValidationResult<T.TrackFlightPathParams>) : $invalid(r);
+}
+
+export function validateTrackFlightResponse200Item(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_itemSchema_6(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
+}
+
+export function validateTrackFlightResponse200Sequence(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
+  const r: $Sink = { valid: true, value: value, errors: undefined };
+  const all = options !== undefined && options.allErrors === true;
+  return $v_schema_6(r.value, r, all, 0) ? (r as ValidationResult<unknown>) : $invalid(r);
 }
 
 /** The Standard Schema v1 interface (types as in @standard-schema/spec). */
@@ -935,12 +1152,16 @@ export const schemas = {
   FlightList: /* @__PURE__ */ $standard(validateFlightList),
   FlightQuery: /* @__PURE__ */ $standard(validateFlightQuery),
   SearchFlightsBody: /* @__PURE__ */ $standard(validateFlightQuery),
+  Note: /* @__PURE__ */ $standard(validateNote),
   Position: /* @__PURE__ */ $standard(validatePosition),
   PositionEvent: /* @__PURE__ */ $standard(validatePositionEvent),
   ScheduledFlight: /* @__PURE__ */ $standard(validateScheduledFlight),
+  AddFlightNotesPathParams: /* @__PURE__ */ $standard(validateAddFlightNotesPathParams),
   FilterFlightsQuery: /* @__PURE__ */ $standard(validateFilterFlightsQuery),
   FindFlightsQuery: /* @__PURE__ */ $standard(validateFindFlightsQuery),
   GetFlightPathParams: /* @__PURE__ */ $standard(validateGetFlightPathParams),
   PurgeFlightPathParams: /* @__PURE__ */ $standard(validatePurgeFlightPathParams),
+  ReadFlightNotesPathParams: /* @__PURE__ */ $standard(validateReadFlightNotesPathParams),
   StreamPositionsPathParams: /* @__PURE__ */ $standard(validateStreamPositionsPathParams),
+  TrackFlightPathParams: /* @__PURE__ */ $standard(validateTrackFlightPathParams),
 } as const;
