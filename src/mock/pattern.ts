@@ -9,11 +9,20 @@
  * not match is not returned either.
  */
 export function samplePattern(source: string, variant = 0): string | undefined {
-  const parsed = new PatternReader(source).read();
+  let parsed = READ.get(source);
+  if (!READ.has(source)) {
+    parsed = new PatternReader(source).read();
+    if (READ.size >= READ_KEPT) READ.clear();
+    READ.set(source, parsed);
+  }
   if (parsed === undefined) return undefined;
   const out = writeAlternatives(parsed, new Digits(variant));
   return out !== undefined && matches(source, out) ? out : undefined;
 }
+
+/** The patterns read so far (a document repeats its patterns), up to READ_KEPT of them. */
+const READ = new Map<string, Alternatives | undefined>();
+const READ_KEPT = 4096;
 
 /** What a pattern is made of: alternatives, each a sequence of quantified atoms. */
 type Alternatives = readonly Sequence[];
