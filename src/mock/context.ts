@@ -15,8 +15,12 @@ export interface Sample {
 export interface SampleContext {
   readonly source: SchemaSource;
   readonly choices: Choices;
-  /** a sample of a subschema at an instance path, one level deeper; undefined when none can be built */
-  sample(schema: unknown, path: string, depth: number): Sample | undefined;
+  /**
+   * a sample of a subschema at an instance path, one level deeper; undefined when none can be
+   * built. Variant 0 is the plainest; others differ from it where the schema leaves room (the
+   * items of a `uniqueItems` array).
+   */
+  sample(schema: unknown, path: string, depth: number, variant?: number): Sample | undefined;
   /** near the top: optional properties and one array item may be included; deeper: only what is required */
   full(depth: number): boolean;
 }

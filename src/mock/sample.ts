@@ -38,43 +38,48 @@ export class SampleBuilder implements SampleContext {
     return depth <= 1;
   }
 
-  sample(schema: unknown, path: string, depth: number): Sample | undefined {
+  sample(schema: unknown, path: string, depth: number, variant = 0): Sample | undefined {
     if (schema === true || (isRecord(schema) && Object.keys(schema).length === 0))
       return { value: depth === 0 ? {} : null };
     if (!isRecord(schema) || depth > MAX_DEPTH || this.#active.has(schema)) return undefined;
     this.#active.add(schema);
     try {
-      return this.#fromValues(schema, path) ?? this.#construct(schema, path, depth);
+      return this.#fromValues(schema, path, variant) ?? this.#construct(schema, path, depth, variant);
     } finally {
       this.#active.delete(schema);
     }
   }
 
-  /** `const`, one of `enum`, or one of the examples and `default` (or none of them: construct). */
-  #fromValues(schema: Record<string, unknown>, path: string): Sample | undefined {
+  /**
+   * `const`, one of `enum`, or one of the examples and `default` (or none of them: construct);
+   * each variant takes the next.
+   */
+  #fromValues(schema: Record<string, unknown>, path: string, variant: number): Sample | undefined {
     if (schema["const"] !== undefined) return { value: schema["const"] };
-    if (Array.isArray(schema["enum"]) && schema["enum"].length > 0)
-      return { value: schema["enum"][this.choices.pick(path, schema["enum"].length)] };
+    if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) {
+      const values = schema["enum"];
+      return { value: values[(this.choices.pick(path, values.length) + variant) % values.length] };
+    }
     const examples = Array.isArray(schema["examples"]) ? schema["examples"] : [];
     const candidates = [...examples, schema["example"], schema["default"]].filter((value) => value !== undefined);
-    const chosen = this.choices.pick(path, candidates.length + 1);
+    const chosen = (this.choices.pick(path, candidates.length + 1) + variant) % (candidates.length + 1);
     return chosen < candidates.length ? { value: candidates[chosen] } : undefined;
   }
 
-  #construct(schema: Record<string, unknown>, path: string, depth: number): Sample | undefined {
+  #construct(schema: Record<string, unknown>, path: string, depth: number, variant: number): Sample | undefined {
     const resolved = this.source.resolveRefs(schema);
     if (resolved === undefined) return undefined;
-    if (resolved !== schema) return this.sample(resolved, path, depth);
-    if (Array.isArray(schema["allOf"])) return this.sample(mergeAllOf(schema, this.source), path, depth);
+    if (resolved !== schema) return this.sample(resolved, path, depth, variant);
+    if (Array.isArray(schema["allOf"])) return this.sample(mergeAllOf(schema, this.source), path, depth, variant);
     const branches = this.#branches(schema, depth);
     if (branches !== undefined)
       return branches.length === 0
         ? undefined
-        : this.sample(branches[this.choices.pick(path, branches.length)], path, depth);
+        : this.sample(branches[this.choices.pick(path, branches.length)], path, depth, variant);
     const types = this.#types(schema, depth);
     return types.length === 0
       ? undefined
-      : this.#ofType(types[this.choices.pick(path, types.length)] ?? "", schema, path, depth);
+      : this.#ofType(types[this.choices.pick(path, types.length)] ?? "", schema, path, depth, variant);
   }
 
   /** oneOf/anyOf alternatives, each with the schema's other keywords (the tag set for a discriminator). */
@@ -105,21 +110,27 @@ export class SampleBuilder implements SampleContext {
     return this.full(depth) ? ordered : ordered.reverse();
   }
 
-  #ofType(type: string, schema: Record<string, unknown>, path: string, depth: number): Sample | undefined {
+  #ofType(
+    type: string,
+    schema: Record<string, unknown>,
+    path: string,
+    depth: number,
+    variant: number,
+  ): Sample | undefined {
     switch (type) {
       case "null":
         return { value: null };
       case "boolean":
-        return { value: true };
+        return { value: variant % 2 === 0 };
       case "integer":
       case "number":
-        return sampleNumber(schema, type === "integer", this.source.rules);
+        return sampleNumber(schema, type === "integer", this.source.rules, variant);
       case "string":
-        return sampleString(schema, path, this.choices);
+        return sampleString(schema, path, this.choices, variant);
       case "array":
-        return sampleArray(schema, path, depth, this);
+        return sampleArray(schema, path, depth, this, variant);
       case "object":
-        return sampleObject(schema, path, depth, this);
+        return sampleObject(schema, path, depth, this, variant);
       default:
         return undefined;
     }

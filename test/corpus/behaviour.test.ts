@@ -8,7 +8,10 @@
  *
  * `npm test` runs SELECTED, a few documents side by side; `npm run test:corpus`
  * (CORPUS_BEHAVIOUR=all) runs every corpus document that generates and every generality fixture
- * that does. Skipped, saying so, where the corpus is absent.
+ * that does; CORPUS_BEHAVIOUR=all-but-large (what CI runs) all of them but the three largest
+ * documents (LARGE: Stripe's, OpenAI's and Discord's, most of the full run's time);
+ * CORPUS_BEHAVIOUR=discord.json,museum.yaml runs those named (file names). Skipped, saying so,
+ * where the corpus is absent.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
@@ -18,9 +21,17 @@ import { parse } from "yaml";
 import { GenerationFailed, generate } from "../../src/index.js";
 import { isRecord } from "../../src/json-value.js";
 import { corpusAbsentMessage, corpusAvailable, corpusDir, repoRoot } from "../support/paths.js";
+import { PrismStartFailed } from "../support/prism.js";
 import { type BehaviourReport, type CallOutcome, exerciseDocument } from "./behaviour/exercise.js";
+import { LARGE } from "./corpus-suite.js";
 
-const FULL = process.env.CORPUS_BEHAVIOUR === "all";
+const SETTING = process.env.CORPUS_BEHAVIOUR ?? "";
+const BUT_LARGE = SETTING === "all-but-large";
+const FULL = SETTING === "all" || BUT_LARGE;
+/** The documents CORPUS_BEHAVIOUR names, when it names some rather than a selection. */
+const NAMED = FULL || SETTING === "" ? undefined : SETTING.split(",").map((name) => name.trim());
+/** Whether the run is a long one (every document, or those named): long bounds then. */
+const LONG = FULL || NAMED !== undefined;
 
 /**
  * The documents `npm test` runs: OpenAPI 3.0 with forms, XML and API keys (Swagger's Petstore),
@@ -49,8 +60,10 @@ interface PrismException {
   /** the operation, for `flagged` and `crashes` */
   readonly operation?: string;
   readonly why: string;
-  /** what the proxy says */
+  /** what the proxy says (or, where it says nothing, how the start failed) */
   readonly message: RegExp;
+  /** for `unread`: how long the proxy is given to start, where it does not within any bound */
+  readonly startMs?: number;
 }
 
 /** Prism's $ref resolver (json-schema-ref-parser) reads a JSON pointer against the file's root. */
@@ -109,13 +122,26 @@ const PRISM_EXCEPTIONS: readonly PrismException[] = [
     why: `a $ref to "#/$defs/Payload" inside a schema with an $id: ${ROOT_POINTERS}`,
     message: /token "\$defs" in "#\/\$defs\/Payload" does not exist/,
   },
+  {
+    kind: "unread",
+    document: "stripe.yaml",
+    why:
+      "Prism reads a document by dereferencing it whole with @stoplight/json-schema-ref-parser, whose crawl " +
+      "walks a schema again each time it is reached again (stopping only at cycles), and then copies the result " +
+      "as a tree, breaking only cycles (@stoplight/json's decycle); Stripe's schemas refer to one another densely " +
+      "(expandable fields, each an anyOf of an id and the object). On the shared 2-core machine it had not " +
+      'started after 30 minutes (302 s of CPU, 248 MB), printing only "Starting Prism…", and profiled, its ' +
+      "time goes to that crawl; no option of `prism proxy` changes how it reads",
+    message: /prism proxy did not start within 300 s/,
+    startMs: 300_000,
+  },
 ];
 
-/** How long the mock server and the proxy may take to start: Prism reads Stripe's 4 MB for minutes. */
-const START_MS = FULL ? 900_000 : 180_000;
+/** How long the mock server and the proxy may take to start: Prism reads OpenAI's 3 MB for minutes on a loaded machine. */
+const START_MS = LONG ? 900_000 : 180_000;
 
 /** How many documents run at once: each is a mock server, a proxy and a client. */
-const AT_ONCE = FULL ? 2 : 3;
+const AT_ONCE = LONG ? 2 : 3;
 
 interface Candidate {
   readonly name: string;
@@ -134,7 +160,14 @@ function candidates(): Candidate[] {
     ...listDocuments(openapi).map((name) => ({ name, spec: join(openapi, name) })),
     ...listDocuments(fixtures).map((name) => ({ name, spec: join(fixtures, name) })),
   ];
-  return all.filter(({ name, spec }) => !REFUSED.has(name) && (FULL || SELECTED.includes(name)) && hasPaths(spec));
+  const unknown = (NAMED ?? []).filter((named) => !all.some(({ name }) => name === named));
+  if (unknown.length > 0)
+    throw new Error(
+      `CORPUS_BEHAVIOUR names ${unknown.join(", ")}, not a document of ${openapi} or ${fixtures}: name file names there, comma-separated, or "all"`,
+    );
+  const selected = (name: string): boolean =>
+    FULL ? !(BUT_LARGE && (LARGE as readonly string[]).includes(name)) : (NAMED ?? SELECTED).includes(name);
+  return all.filter(({ name, spec }) => !REFUSED.has(name) && selected(name) && hasPaths(spec));
 }
 
 function hasPaths(spec: string): boolean {
@@ -202,7 +235,14 @@ if (!corpusAvailable("the corpus's behaviour through Prism's proxy")) {
   const rows: string[] = [];
   const started = performance.now();
 
-  describe(`the corpus's behaviour through Prism's proxy (${FULL ? "every document" : "a selection"})`, () => {
+  const selection = BUT_LARGE
+    ? "every document but the largest"
+    : FULL
+      ? "every document"
+      : NAMED === undefined
+        ? "a selection"
+        : NAMED.join(", ");
+  describe(`the corpus's behaviour through Prism's proxy (${selection})`, () => {
     beforeAll(() => mkdir(root, { recursive: true }));
     afterAll(async () => {
       await rm(root, { recursive: true, force: true });
@@ -214,13 +254,16 @@ if (!corpusAvailable("the corpus's behaviour through Prism's proxy")) {
 
     it("has every document of its selection, and of the exceptions when it runs all", () => {
       const names = documents.map(({ name }) => name);
-      for (const name of SELECTED) expect(names).toContain(name);
-      if (FULL) for (const exception of PRISM_EXCEPTIONS) expect(names).toContain(exception.document);
+      for (const name of NAMED ?? SELECTED) if (!REFUSED.has(name)) expect(names).toContain(name);
+      if (FULL)
+        for (const exception of PRISM_EXCEPTIONS)
+          if (!(BUT_LARGE && (LARGE as readonly string[]).includes(exception.document)))
+            expect(names).toContain(exception.document);
     });
 
     it.concurrent.each(documents.map((document) => [document.name, document] as const))(
       "%s: every answer passes Prism's proxy and the response validators",
-      { timeout: FULL ? 3_600_000 : 600_000 },
+      { timeout: LONG ? 3_600_000 : 600_000 },
       (_name, document) => slot(() => checkDocument(document, root, rows)),
     );
   });
@@ -240,9 +283,14 @@ async function checkDocument(document: Candidate, root: string, rows: string[]):
   const exceptions = PRISM_EXCEPTIONS.filter((exception) => exception.document === document.name);
   const unread = exceptions.find((exception) => exception.kind === "unread");
   if (unread !== undefined) {
-    await expect(exerciseDocument(document.name, document.spec, out, result.model)).rejects.toMatchObject({
-      output: expect.stringMatching(unread.message),
-    });
+    const startMs = unread.startMs ?? START_MS;
+    const failed: unknown = await exerciseDocument(document.name, document.spec, out, result.model, { startMs }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(PrismStartFailed);
+    const { message, output } = failed as PrismStartFailed;
+    expect(`${message}\n${output}`).toMatch(unread.message);
     rows.push(`| ${document.name} | ${result.model.operations.length} | – | Prism does not start: ${unread.why} |`);
     return;
   }

@@ -9,6 +9,7 @@ import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { compileValidators, type ValidatorEntry } from "../../src/compiler/index.js";
 import { sampleData } from "../../src/mock/answers.js";
+import { samplePattern } from "../../src/mock/pattern.js";
 import { SchemaSource } from "../../src/mock/schema.js";
 import { loadValidators } from "../../src/mock/validators.js";
 import { dialectRules } from "../../src/schema/dialect.js";
@@ -83,6 +84,38 @@ const schemas: Record<string, unknown> = {
     additionalProperties: false,
     properties: { code: { type: "string", pattern: "^[A-Z]{3}-[0-9]{4}$" } },
   },
+  // Discord's snowflake ids, and its bulk delete's body: at least two distinct ids
+  Snowflake: { type: "string", pattern: "^(0|[1-9][0-9]*)$", format: "snowflake" },
+  BulkDelete: {
+    type: "object",
+    required: ["messages"],
+    properties: {
+      messages: {
+        type: "array",
+        items: { $ref: "#/components/schemas/Snowflake" },
+        minItems: 2,
+        maxItems: 100,
+        uniqueItems: true,
+      },
+    },
+  },
+  DistinctRecords: {
+    type: "array",
+    minItems: 3,
+    uniqueItems: true,
+    items: {
+      type: "object",
+      required: ["id", "on", "size", "kind", "flag"],
+      properties: {
+        id: { type: "string", format: "uuid" },
+        on: { type: "string", format: "date" },
+        size: { type: "integer", minimum: 1, maximum: 2 },
+        kind: { enum: ["a", "b"] },
+        flag: { type: "boolean" },
+      },
+    },
+  },
+  DistinctCodes: { type: "array", minItems: 4, uniqueItems: true, items: { $ref: "#/components/schemas/Coded" } },
 };
 const document = { openapi: "3.1.0", info: { title: "t", version: "1" }, paths: {}, components: { schemas } };
 const ref = (name: string): unknown => ({ $ref: `#/components/schemas/${name}` });
@@ -98,6 +131,7 @@ const validators = loadValidators(compileValidators({ document, entries }).javas
 function oracle(): (name: string, value: unknown) => boolean {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
+  ajv.addFormat("snowflake", /^(0|[1-9][0-9]*)$/);
   ajv.addKeyword({ keyword: "discriminator" });
   ajv.addSchema({ ...document, $id: "doc.json" });
   return (name, value) => ajv.validate({ $ref: `doc.json#/components/schemas/${name}` }, value) as boolean;
@@ -129,6 +163,9 @@ describe("mock data", () => {
       Either: "builder",
       Exclusive: "builder",
       Coded: "builder",
+      BulkDelete: "builder",
+      DistinctRecords: "builder",
+      DistinctCodes: "builder",
     });
   });
 
@@ -137,6 +174,16 @@ describe("mock data", () => {
     expect(["Cat", "Dog"]).toContain(
       (sampleData(ref("Pet"), source, validators.get("validatePet"))?.value as { pet?: unknown } | undefined)?.pet,
     );
+  });
+
+  it("builds the distinct items a uniqueItems array needs, each valid by its pattern or format", () => {
+    const bulk = sampleData(ref("BulkDelete"), source, validators.get("validateBulkDelete"))?.value;
+    expect(bulk).toEqual({ messages: ["0", "1"] });
+    const records = sampleData(ref("DistinctRecords"), source, validators.get("validateDistinctRecords"))?.value;
+    expect(records).toHaveLength(3);
+    expect(new Set((records as { id: string }[]).map((record) => JSON.stringify(record))).size).toBe(3);
+    const codes = sampleData(ref("DistinctCodes"), source, validators.get("validateDistinctCodes"))?.value;
+    expect(new Set((codes as { code: string }[]).map(({ code }) => code)).size).toBe(4);
   });
 
   it("gives up, rather than answer invalid data, when nothing valid can be built", () => {
@@ -159,6 +206,24 @@ describe("mock data", () => {
         never,
       ),
     ).toBeUndefined();
+  });
+});
+
+describe("pattern samples", () => {
+  it("read groups and alternatives, and give distinct strings the pattern matches for each variant", () => {
+    const patterns = ["^(0|[1-9][0-9]*)$", "^(?:ab|c)+-(?<n>\\d{2,3})$", "^[A-Z]{3}-[0-9]{4}$", "^v[1-9]\\.x?$"];
+    for (const pattern of patterns) {
+      const samples = Array.from({ length: 8 }, (_, variant) => samplePattern(pattern, variant));
+      for (const sample of samples) expect(sample).toMatch(new RegExp(pattern, "u"));
+      expect(new Set(samples).size).toBeGreaterThanOrEqual(4);
+    }
+    expect(samplePattern("^(0|[1-9][0-9]*)$")).toBe("0");
+    expect(samplePattern("^/v1/items/[^/]+$")).toBe("/v1/items/a");
+  });
+
+  it("are not attempted for look-arounds and backreferences", () => {
+    expect(samplePattern("^(?!0)\\d+$")).toBeUndefined();
+    expect(samplePattern("^(a)\\1$")).toBeUndefined();
   });
 });
 
