@@ -11,11 +11,13 @@
  * Targets, with each bundler: the two-operation page at most 1.5x openapi-react-query's (gzip),
  * each further operation at most 1 KiB gzip (the dearest third operation, the first with
  * parameters among them), one validator at most 2 KiB gzip. The exit code is 1 when one is missed.
+ * Then where the bytes go (bench/support/shares.ts): each module's share of the two-operation page
+ * and of the page with the dearest third operation, with esbuild.
  * Usage: npm run bench:bundle
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type Bundler, esbuildBundler, type Size, viteBundler } from "./support/bundlers.js";
+import { type Bundler, EXTERNAL, esbuildBundler, type Size, viteBundler } from "./support/bundlers.js";
 import {
   ALL_VALIDATORS,
   heyApiPage,
@@ -28,6 +30,7 @@ import {
   TWO,
 } from "./support/pages.js";
 import { generatePeers, type PeerSources } from "./support/peers.js";
+import { pageShares } from "./support/shares.js";
 import { printTable } from "./support/stats.js";
 
 const root = join(import.meta.dirname, "..");
@@ -166,6 +169,29 @@ function printTargets(reports: readonly Report[]): boolean {
   return targets.every((target) => target.ok);
 }
 
+/**
+ * Each module's share of the two-operation page and of the page with the dearest third operation
+ * (esbuild's; the pages as `measure` wrote them in `dir`).
+ */
+async function printShares(report: Report, dir: string): Promise<void> {
+  const third = dearest(report.third).name;
+  const pages = [
+    await pageShares(root, join(dir, "two.ts"), alias, EXTERNAL),
+    await pageShares(root, join(dir, `third-${third}.ts`), alias, EXTERNAL),
+  ];
+  // the page's own module is named for the page: one row for both
+  const named = (module: string): string => (module.startsWith(".tmp/") ? "the page's own code" : module);
+  const modules = [...new Set(pages.flatMap((shares) => shares.map((share) => named(share.module))))];
+  const shareIn = (page: number, module: string): string => {
+    const share = pages[page]?.find((s) => named(s.module) === module);
+    return share === undefined ? "" : `${bytes(share.gzip)} B`;
+  };
+  printTable(
+    ["module (its share: the page's gzip without it, less)", "list + create", `list + create + ${third}`],
+    modules.map((module) => [module, shareIn(0, module), shareIn(1, module)]),
+  );
+}
+
 async function main(): Promise<void> {
   // inside the repository, so the pages resolve its node_modules
   await mkdir(join(root, ".tmp"), { recursive: true });
@@ -179,7 +205,11 @@ async function main(): Promise<void> {
     console.log("");
     printFurther(reports);
     console.log("");
-    if (!printTargets(reports)) process.exitCode = 1;
+    const met = printTargets(reports);
+    console.log("");
+    const esbuild = reports[0];
+    if (esbuild !== undefined) await printShares(esbuild, dir);
+    if (!met) process.exitCode = 1;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -24,7 +24,7 @@ export interface Bundler {
 }
 
 /** The packages a page leaves to the application. */
-const EXTERNAL = ["react", "react-dom", "@tanstack/react-query", "@tanstack/query-core"];
+export const EXTERNAL = ["react", "react-dom", "@tanstack/react-query", "@tanstack/query-core"];
 
 /** The weight of a build's chunks (JavaScript files; a page of these has no other assets). */
 function weigh(chunks: readonly Uint8Array[]): Size {
