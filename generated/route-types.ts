@@ -83,6 +83,11 @@ export interface RouteValidators {
   readonly body: Readonly<Record<string, Validator>>;
   /** by request media type, for a body that is a sequence of items: an item's validator (an SSE event's as sent) */
   readonly bodyItems?: Readonly<Record<string, Validator>>;
+  /**
+   * by request media type, for a body that is a sequence whose media type also declares a
+   * `schema`: the validator of its items as a whole (the list of them), checked once they end
+   */
+  readonly bodySequences?: Readonly<Record<string, Validator>>;
   /** by status, for JSON responses */
   readonly responses: Readonly<Record<string, Validator>>;
   /** by status and media type, for an answer that is a sequence: an item's validator (an SSE event's, `data` as sent) */

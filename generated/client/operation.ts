@@ -166,7 +166,12 @@ function check(route: CallRoute, args: CallArgs, content: RouteContent | undefin
   encoders?.styles?.checkCookies(route, args.cookies ?? EMPTY, collect);
   const body = route.body;
   if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
-  else if (content !== undefined && args.body !== undefined) {
+  else if (content?.sequence !== undefined) {
+    // items given as a list are checked as a whole where a `schema` describes it; an iterable is
+    // sent as it comes, unread before, so the server judges its whole
+    if (Array.isArray(args.body))
+      collectIssues(issues, "body", route.validators.bodySequences?.[content.mediaType], args.body);
+  } else if (content !== undefined && args.body !== undefined) {
     // file fields as the text the validator reads
     const checked = encoders?.body?.checked(args.body, content.binaryFields ?? []) ?? args.body;
     collectIssues(issues, "body", route.validators.body[content.mediaType], checked);

@@ -5,8 +5,13 @@ import { appendPointer, pointerSegments } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
 import { SelfBases } from "./self-base.js";
 
-/** Reads a file of the document (from disk, or from git for `spec:diff`). */
-export type ReadFile = (file: string) => Promise<string>;
+/**
+ * Reads a file of the document (from disk, or from git for `spec:diff`); with `list`, it can also
+ * list the files under a folder (from disk), where documents named by their `$self` are looked for.
+ */
+export type ReadFile = ((file: string) => Promise<string>) & {
+  readonly list?: (folder: string) => Promise<readonly string[]>;
+};
 
 /** A multi-file document made ready to bundle. */
 export interface ExternalSchemas {
@@ -63,6 +68,7 @@ export async function prepareExternalSchemas(
   const refs: FoundRef[] = [];
   const componentNames = new Set(Object.keys(componentSchemas(root)));
   const bases = new SelfBases();
+  await bases.lookBeside(rootFile, root, read);
   for (const [file, document] of documents) {
     for (const found of findRefs(file, document, componentNames, bases)) {
       if (!documents.has(found.target.file)) {
@@ -239,7 +245,7 @@ function targetOf(
     throw new Error(
       by === "$id"
         ? `the $ref "${ref}" at ${file}#${at} reads against the $id around it as ${url.href}, which is not a file of the document: refer to the file by a path from this file, or give the $id as a path (such as "./schemas/")`
-        : `the $ref "${ref}" at ${file}#${at} reads against the document's $self as ${url.href}, which is not a file of the document (no document read names itself so, and it is not beside the $self of one): refer to the file by a path from the $self, or give $self as a path (such as "./v2/openapi.yaml") or as a URL of the same origin as the others`,
+        : `the $ref "${ref}" at ${file}#${at} reads against the document's $self as ${url.href}, which is not a file of the document (no document read or beside the entry names itself so by its $self, and it is not beside the $self of one): refer to the file by a path from the $self, or give $self as a path (such as "./v2/openapi.yaml") or as a URL of the same origin as the others`,
     );
   }
   const fragment = decodeURIComponent(url.hash.slice(1));

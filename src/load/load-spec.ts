@@ -10,6 +10,7 @@ import { hasSelectors, type OperationSelection, selectOperations } from "./opera
 import { parseSource } from "./parse-source.js";
 import { sameTemplateDiagnostics } from "./path-templates.js";
 import { finishSelection } from "./prune-document.js";
+import { filesUnder } from "./self-base.js";
 import { createLocator, type Locate, type ResolvePositions } from "./source-locator.js";
 import { upgradeSwagger2 } from "./swagger-2.js";
 import { validateDocument } from "./validate-document.js";
@@ -34,6 +35,9 @@ export interface LoadedSpec {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** Files read from disk, and the folders beside the entry listed (for documents named by their `$self`). */
+const readFromDisk: ReadFile = Object.assign((other: string) => readFile(other, "utf8"), { list: filesUnder });
+
 /**
  * Loads a spec: parse (swagger-parser's parsers), check the OpenAPI version and local $refs,
  * upgrade a Swagger 2.0 document to OpenAPI 3.0 (swagger-2.ts), validate (swagger-parser), bundle external references into the document, then refuse paths that
@@ -47,7 +51,7 @@ export interface LoadedSpec {
 export async function loadSpec(
   path: string,
   text?: string,
-  read: ReadFile = (other) => readFile(other, "utf8"),
+  read: ReadFile = readFromDisk,
   selection?: OperationSelection,
 ): Promise<LoadedSpec> {
   const file = resolve(path);

@@ -180,6 +180,7 @@ function removeUnselected(
 async function listCandidates(file: string, document: Record<string, unknown>, read: ReadFile): Promise<Candidate[]> {
   const documents = new Map<string, unknown>([[file, document]]);
   const bases = new SelfBases();
+  await bases.lookBeside(file, document, read);
   const candidates: Candidate[] = [];
   for (const map of ["paths", "webhooks"] as const) {
     const entries = isRecord(document[map]) ? document[map] : {};

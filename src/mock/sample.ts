@@ -14,7 +14,8 @@ const TYPE_ORDER = ["object", "array", "string", "integer", "number", "boolean",
 /**
  * Candidate data for a schema, for the mock handlers, built keyword by keyword: examples, `const`,
  * `enum` or `default` where the schema has them, else every required property (optional ones near
- * the top), a oneOf/anyOf branch (the discriminator's tag set), a pattern or format sample. It
+ * the top), a oneOf/anyOf branch (the discriminator's tag set, or, last, its `defaultMapping`'s
+ * schema as that schema has the tag; each variant the next branch), a pattern or format sample. It
  * checks nothing: at each point with alternatives it takes the one `choices` says, and the
  * generated validator, judging the result, tells `choices` where to try another.
  */
@@ -75,7 +76,12 @@ export class SampleBuilder implements SampleContext {
     if (branches !== undefined)
       return branches.length === 0
         ? undefined
-        : this.sample(branches[this.choices.pick(path, branches.length)], path, depth, variant);
+        : this.sample(
+            branches[(this.choices.pick(path, branches.length) + variant) % branches.length],
+            path,
+            depth,
+            variant,
+          );
     const types = this.#types(schema, depth);
     return types.length === 0
       ? undefined
@@ -92,9 +98,12 @@ export class SampleBuilder implements SampleContext {
         ? discriminator["propertyName"]
         : undefined;
     if (tagName !== undefined) {
-      return [...this.source.discriminatorCases(schema)].map(([tag, target]) => ({
+      const { cases, fallback } = this.source.discriminatorCases(schema);
+      const tagged = [...cases].map(([tag, target]) => ({
         allOf: [rest, target, { properties: { [tagName]: { const: tag } }, required: [tagName] }],
       }));
+      // the default judges an object whose tag is absent or maps nothing: built as its schema has it
+      return fallback === undefined ? tagged : [...tagged, { allOf: [rest, fallback] }];
     }
     const options = (schema[keyword] as unknown[]).map((branch) => ({ allOf: [rest, branch] }));
     return this.full(depth) ? options : options.sort((a, b) => this.#rank(a) - this.#rank(b));

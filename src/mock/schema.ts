@@ -21,6 +21,13 @@ const ANNOTATIONS: ReadonlySet<string> = new Set([
   "x-unbounded",
 ]);
 
+/** A discriminator's tag values and what each selects, and what selects an object no tag maps. */
+export interface DiscriminatorCases {
+  readonly cases: ReadonlyMap<string, unknown>;
+  /** the `defaultMapping`'s schema (OpenAPI 3.2), when there is one */
+  readonly fallback?: unknown;
+}
+
 /**
  * What building sample data needs to know of the document's schemas (it checks nothing), read by
  * the OpenAPI schema rules (src/schema/) the validators are compiled by.
@@ -30,7 +37,7 @@ export class SchemaSource {
   readonly document: unknown;
   readonly rules: DialectRules;
   readonly #tree: SchemaTree<DocumentPlace>;
-  readonly #discriminators = new WeakMap<object, ReadonlyMap<string, unknown>>();
+  readonly #discriminators = new WeakMap<object, DiscriminatorCases>();
 
   constructor(document: unknown, rules: DialectRules) {
     this.document = document;
@@ -66,21 +73,31 @@ export class SchemaSource {
 
   /**
    * Tag values of an OpenAPI discriminator and the schema each selects, as the validators read
-   * them (src/schema/discriminator.ts); a value several branches claim selects none of them.
+   * them (src/schema/discriminator.ts); a value several branches claim selects none of them. With
+   * an OpenAPI 3.2 `defaultMapping`, `fallback` is the schema an object whose tag is absent or maps
+   * nothing is judged by.
    */
-  discriminatorCases(schema: Schema): ReadonlyMap<string, unknown> {
+  discriminatorCases(schema: Schema): DiscriminatorCases {
     const known = this.#discriminators.get(schema);
     if (known !== undefined) return known;
     const branches = (
       Array.isArray(schema["oneOf"]) ? schema["oneOf"] : Array.isArray(schema["anyOf"]) ? schema["anyOf"] : []
     ) as unknown[];
+    const read = readDiscriminator(this.#tree, this.rules, schema, { value: schema });
+    const selected = (target: number | { readonly location: DocumentPlace }): unknown =>
+      typeof target === "number"
+        ? branches[target]
+        : target.location.pointer === undefined
+          ? undefined
+          : { $ref: target.location.pointer };
     const cases = new Map<string, unknown>();
-    for (const [tag, selected] of readDiscriminator(this.#tree, this.rules, schema, { value: schema })?.cases ?? []) {
-      if (typeof selected === "number") cases.set(tag, branches[selected]);
-      else if (selected !== "ambiguous" && selected.location.pointer !== undefined)
-        cases.set(tag, { $ref: selected.location.pointer });
+    for (const [tag, target] of read?.cases ?? []) {
+      const chosen = target === "ambiguous" ? undefined : selected(target);
+      if (chosen !== undefined) cases.set(tag, chosen);
     }
-    this.#discriminators.set(schema, cases);
-    return cases;
+    const fallback = read?.fallback === undefined ? undefined : selected(read.fallback);
+    const found = { cases, ...(fallback === undefined ? {} : { fallback }) };
+    this.#discriminators.set(schema, found);
+    return found;
   }
 }

@@ -109,24 +109,29 @@ function bodyNames(
   operation: OperationDraft,
   context: NamingContext,
   { stem, owner, validator, share }: Claims,
-): Pick<OperationNames, "bodyType" | "bodyValidators" | "bodyItemValidators"> {
+): Pick<OperationNames, "bodyType" | "bodyValidators" | "bodyItemValidators" | "bodySequenceValidators"> {
   const sequences =
     operation.requestBody?.contents.filter((c) => c.sequence !== undefined && c.itemSchemaPointer !== undefined) ?? [];
   const contents = operation.requestBody?.contents.filter((c) => c.schemaPointer !== undefined) ?? [];
-  if (contents.length + sequences.length === 0) return { bodyValidators: {}, bodyItemValidators: {} };
+  if (contents.length + sequences.length === 0)
+    return { bodyValidators: {}, bodyItemValidators: {}, bodySequenceValidators: {} };
   const bodyType =
     (sequences.length === 0 ? sharedComponentName(contents, `${stem}Body`, context) : undefined) ??
     context.types.claim(`${stem}Body`, owner, "Type");
-  const validated = contents.filter((c) => c.kind !== "binary");
+  // a sequence's `schema` judges its items as a whole, not the body as it arrives
+  const validated = contents.filter((c) => c.kind !== "binary" && !sequences.includes(c));
   const nameFor = (c: BodyContentModel): string =>
     (c.kind === "json" ? share(c) : undefined) ??
     validator(validated.length === 1 ? "Body" : `Body${toPascalCase(c.mediaType)}`);
-  const itemName = (c: BodyContentModel): string =>
-    validator(sequences.length === 1 ? "BodyItem" : `BodyItem${toPascalCase(c.mediaType)}`);
+  const sequenceName = (c: BodyContentModel, part: string): string =>
+    validator(sequences.length === 1 ? `Body${part}` : `Body${part}${toPascalCase(c.mediaType)}`);
+  // a `schema` beside the `itemSchema` describes the items as a whole
+  const wholes = sequences.filter((c) => c.schemaPointer !== undefined);
   return {
     bodyType,
     bodyValidators: Object.fromEntries(validated.map((c) => [c.mediaType, nameFor(c)])),
-    bodyItemValidators: Object.fromEntries(sequences.map((c) => [c.mediaType, itemName(c)])),
+    bodyItemValidators: Object.fromEntries(sequences.map((c) => [c.mediaType, sequenceName(c, "Item")])),
+    bodySequenceValidators: Object.fromEntries(wholes.map((c) => [c.mediaType, sequenceName(c, "Sequence")])),
   };
 }
 

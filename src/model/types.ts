@@ -235,6 +235,11 @@ export interface OperationNames {
   readonly bodyValidators: Readonly<Record<string, string>>;
   /** per request media type that is a sequence of items (an `itemSchema` the runtime reads): the validator of an item */
   readonly bodyItemValidators: Readonly<Record<string, string>>;
+  /**
+   * per request media type that is a sequence of items and also declares a `schema`: the
+   * validator of the items as a whole (the list of them, once they end)
+   */
+  readonly bodySequenceValidators: Readonly<Record<string, string>>;
   /** per status, for statuses with a JSON body */
   readonly responseValidators: Readonly<Record<string, string>>;
   /** per status and media type, for answers that are sequences of items: the validator of an item */

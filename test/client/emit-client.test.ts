@@ -57,6 +57,7 @@ function operation(overrides: Partial<OperationModel> = {}): OperationModel {
       responseTypes: { "200": "GetThingResponse200" },
       bodyValidators: {},
       bodyItemValidators: {},
+      bodySequenceValidators: {},
       responseValidators: {},
       itemValidators: {},
       itemDataValidators: {},

@@ -3,7 +3,8 @@
  * (test/fixtures/multi-file/self/): an absolute `$self` makes a path from the root of its origin
  * and an absolute URL beside it the files beside the document; a relative one moves the base
  * before any reference reads against it; the operation filters read Path Items through it too; a
- * reference it turns into a URL no file stands for is refused, naming it.
+ * reference it turns into a URL no file stands for is refused, naming it; and a URI another
+ * document names itself by (its `$self`) is that document, found among those beside the entry.
  */
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ import { listTypeScript, typecheck } from "../support/typecheck.js";
 const fixtures = join(repoRoot, "test/fixtures/multi-file/self");
 const absolute = join(fixtures, "v2", "openapi.yaml");
 const relative = join(fixtures, "relative", "openapi.yaml");
+const identity = join(fixtures, "identity", "openapi.yaml");
 const out = join(repoRoot, ".tmp", `self-base-${process.pid}`);
 afterAll(() => rm(out, { recursive: true, force: true }));
 
@@ -90,5 +92,41 @@ describe("a relative $self", () => {
     const without = (await readFile(relative, "utf8")).replace(/^\$self: .*\n/m, "");
     const plain = await loadSpec(relative, without);
     expect(resolvePointer(plain.document, "#/components/schemas/pet/required")).toEqual(["legacyName"]);
+  });
+});
+
+describe("a $self as another document's identity", () => {
+  it("finds the document a URI names among those beside the entry, by their $self", async () => {
+    const { document, files } = await loadSpec(identity);
+    expect(files.map((file) => file.slice(fixtures.length + 1)).sort()).toEqual([
+      "identity/catalog.yaml",
+      "identity/openapi.yaml",
+      "identity/shared/errors.yaml",
+    ]);
+    expect(resolvePointer(document, "#/components/schemas/Item/required")).toEqual(["sku", "price"]);
+    expect(resolvePointer(document, "#/components/schemas/Problem/required")).toEqual(["title", "status"]);
+  });
+
+  it("generates validators of the schemas found so", { timeout: 120_000 }, async () => {
+    const result = await generate({ spec: identity, out: join(out, "identity") });
+    expect(result.diagnostics).toEqual([]);
+    const validators = (await import(join(out, "identity", "validators", "index.ts"))) as Record<
+      string,
+      (value: unknown) => { valid: boolean }
+    >;
+    expect(validators.validateItem?.({ sku: "ABC-123", price: 2 }).valid).toBe(true);
+    expect(validators.validateItem?.({ sku: "abc", price: 2 }).valid).toBe(false);
+    expect(validators.validateProblem?.({ title: "Gone", status: 410 }).valid).toBe(true);
+  });
+
+  it("refuses a URI that no document beside the entry names itself by, naming the URI", async () => {
+    const text = (await readFile(identity, "utf8")).replace(
+      "https://schemas.example.org/errors/openapi.yaml#",
+      "https://schemas.example.org/faults/openapi.yaml#",
+    );
+    // an absolute URI no document names is left to the bundler, which cannot download it either
+    expect(await refusalMessages(loadSpec(identity, text))).toEqual([
+      expect.stringMatching(/^REF_EXTERNAL_FAILED .*https:\/\/schemas\.example\.org\/faults\/openapi\.yaml/),
+    ]);
   });
 });

@@ -201,6 +201,7 @@ describe("operations", () => {
       responseValidators: { "200": "validateGetItemResponse200" },
       bodyValidators: {},
       bodyItemValidators: {},
+      bodySequenceValidators: {},
       itemValidators: {},
       itemDataValidators: {},
       sequenceValidators: {},

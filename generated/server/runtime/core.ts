@@ -29,6 +29,7 @@ import { type CookieReader, toRouterPath } from "./parameters.js";
 import { problemOutcome } from "./problems.js";
 import { InputReader, validationProblem } from "./request.js";
 import { requestItems } from "./request-items.js";
+import { checkedAsWhole } from "./request-whole.js";
 import { compileResponder, type Responder } from "./responses.js";
 import {
   Admission,
@@ -159,7 +160,10 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
     });
   }
 
-  /** A body that is a sequence of items: the handler is given them as they arrive, each checked (request-items.ts). */
+  /**
+   * A body that is a sequence of items: the handler is given them as they arrive, each checked
+   * (request-items.ts), and the list of them once they end where a `schema` describes it (request-whole.ts).
+   */
   private receiveItems(
     request: Req,
     response: Res,
@@ -170,7 +174,8 @@ export class RoutePlan<Req extends IncomingRequest, Res> {
     const contentType = (request.headers["content-type"] as string | undefined) ?? "";
     const limits = { bytes: this.settings.bodyLimit, contentType };
     const items = requestItems(this.transport.bodyChunks(request), content, validator, limits);
-    this.run(request, response, principal, content, items, same);
+    const whole = this.route.validators.bodySequences?.[content.mediaType];
+    this.run(request, response, principal, content, whole === undefined ? items : checkedAsWhole(items, whole), same);
   }
 
   private run(

@@ -5,9 +5,10 @@
  * Values built from a JSON Schema at run time, for `Prefer: dynamic=true` (as Prism answers it):
  * every keyword that shapes data is read (`type`, `enum`, `const`, `properties` and `required`,
  * `items` and the item counts, the string formats and lengths, the number bounds and `multipleOf`,
- * `allOf`, `oneOf`/`anyOf` with a discriminator's tag, OpenAPI 3.0's `nullable`), and each choice
- * is drawn from a seeded generator, so the same seed builds the same value. It checks nothing: the
- * caller judges a value with the operation's generated validator and asks again with another seed.
+ * `allOf`, `oneOf`/`anyOf` with a discriminator's tag or its default, OpenAPI 3.0's `nullable`),
+ * and each choice is drawn from a seeded generator, so the same seed builds the same value. It
+ * checks nothing: the caller judges a value with the operation's generated validator and asks
+ * again with another seed.
  */
 
 /** Numbers in [0, 1), the same sequence for the same seed. */
@@ -118,20 +119,28 @@ class Builder {
     return merged;
   }
 
-  /** oneOf/anyOf alternatives with the schema's other keywords; a discriminator's tag set to each one's. */
+  /**
+   * oneOf/anyOf alternatives with the schema's other keywords; a discriminator's tag set to each
+   * one's (its `mapping` key, else its component's name). The schema `defaultMapping` (OpenAPI
+   * 3.2) names judges an object whose tag is absent or maps nothing, so it is drawn with its tag
+   * as its own schema has it, among the branches or beside them.
+   */
   #branches(schema: Schema): Schema[] | undefined {
     const keyword = Array.isArray(schema["oneOf"]) ? "oneOf" : Array.isArray(schema["anyOf"]) ? "anyOf" : undefined;
     if (keyword === undefined) return undefined;
     const { oneOf: _one, anyOf: _any, discriminator, ...rest } = schema;
     const tag = isObject(discriminator) ? discriminator["propertyName"] : undefined;
     const mapping = isObject(discriminator) && isObject(discriminator["mapping"]) ? discriminator["mapping"] : {};
-    return (schema[keyword] as unknown[]).map((branch) => {
+    const fallback = isObject(discriminator) ? mappedRef(discriminator["defaultMapping"]) : undefined;
+    const branches = (schema[keyword] as unknown[]).map((branch) => {
       const ref = isObject(branch) && typeof branch["$ref"] === "string" ? branch["$ref"] : undefined;
-      if (typeof tag !== "string" || ref === undefined) return { allOf: [rest, branch] };
-      const named = Object.entries(mapping).find(([, target]) => target === ref)?.[0];
+      if (typeof tag !== "string" || ref === undefined || ref === fallback) return { allOf: [rest, branch] };
+      const named = Object.entries(mapping).find(([, target]) => mappedRef(target) === ref)?.[0];
       const value = named ?? ref.slice(ref.lastIndexOf("/") + 1);
       return { allOf: [rest, branch, { properties: { [tag]: { const: value } }, required: [tag] }] };
     });
+    const listed = (schema[keyword] as unknown[]).some((branch) => isObject(branch) && branch["$ref"] === fallback);
+    return fallback === undefined || listed ? branches : [...branches, { allOf: [rest, { $ref: fallback }] }];
   }
 
   #number(schema: Schema, integer: boolean): number | undefined {
@@ -255,6 +264,12 @@ export function resolvePointer(document: unknown, ref: string): unknown {
       (node, segment) => (isObject(node) && Object.hasOwn(node, segment) ? node[segment] : undefined),
       document,
     );
+}
+
+/** A discriminator's mapping value as a reference: a bare name is the component schema of that name. */
+function mappedRef(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  return value.includes("/") || value.includes("#") ? value : `#/components/schemas/${value.replace(/~/g, "~0")}`;
 }
 
 function numberAt(schema: Schema, key: string): number | undefined {

@@ -83,25 +83,60 @@ function compareContent(
   const label = `${where.label} (${now.mediaType})`;
   const schemaCtx = schemaContextOf(ctx, where.place, label, where.owner);
   const documents = { base: ctx.sides.base.loaded.document, head: ctx.sides.head.loaded.document };
+  const switched = switchedSequence(where, label, old, now);
   // a sequence's items (OpenAPI 3.2's `itemSchema`) are judged as a body is, per direction
   const items =
-    old.itemSchemaPointer === undefined && now.itemSchemaPointer === undefined
+    switched !== undefined || (old.itemSchemaPointer === undefined && now.itemSchemaPointer === undefined)
       ? []
       : compareSchemas(
           schemaContextOf(ctx, where.place, `${label} items`, where.owner),
           schemaParts(ctx.sides.base, old.itemSchemaPointer, old.pointer),
           schemaParts(ctx.sides.head, now.itemSchemaPointer, now.pointer),
         );
+  // one document that became a stream of items (or back) is that switch; a `schema` on both sides is still compared
+  const whole =
+    switched !== undefined && (old.schemaPointer === undefined || now.schemaPointer === undefined)
+      ? []
+      : compareSchemas(
+          schemaCtx,
+          schemaParts(ctx.sides.base, old.schemaPointer, old.pointer),
+          schemaParts(ctx.sides.head, now.schemaPointer, now.pointer),
+        );
   return [
-    ...compareSchemas(
-      schemaCtx,
-      schemaParts(ctx.sides.base, old.schemaPointer, old.pointer),
-      schemaParts(ctx.sides.head, now.schemaPointer, now.pointer),
-    ),
+    ...(switched === undefined ? [] : [switched]),
+    ...whole,
     ...items,
     ...compareResidual(
       rawPair(documents.base, documents.head, { base: old.pointer, head: now.pointer }, label, where.place),
       MEDIA_HANDLED,
     ),
   ];
+}
+
+/**
+ * A media type whose body was one document (`schema`) and is now a sequence of items
+ * (`itemSchema`, OpenAPI 3.2), or the reverse: the generated code reads and writes it otherwise
+ * (a list or bytes against an async iterable of items), whatever the bytes on the wire.
+ */
+function switchedSequence(
+  where: ContentsPlace,
+  label: string,
+  old: BodyContentModel,
+  now: BodyContentModel,
+): Finding | undefined {
+  const before = old.itemSchemaPointer !== undefined;
+  const after = now.itemSchemaPointer !== undefined;
+  if (before === after) return undefined;
+  const place = where.place === "request" ? "request" : "response";
+  const message = after
+    ? `${label}: one document became a stream of items (\`itemSchema\`), ${place === "request" ? "sent and read item by item" : "an async iterable of items to the client"}`
+    : `${label}: a stream of items became one document (\`schema\`), ${place === "request" ? "sent and read whole" : "read whole by the client"}`;
+  return {
+    rule: after ? `${place}-body-became-stream` : `${place}-body-became-document`,
+    pointer: now.pointer,
+    at: now.pointer,
+    before: before ? "itemSchema" : "schema",
+    after: after ? "itemSchema" : "schema",
+    message,
+  };
 }

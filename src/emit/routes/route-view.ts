@@ -25,6 +25,7 @@ export interface ValidatorsView {
   readonly cookies?: CodeRef;
   readonly body: Readonly<Record<string, CodeRef>>;
   readonly bodyItems?: Readonly<Record<string, CodeRef>>;
+  readonly bodySequences?: Readonly<Record<string, CodeRef>>;
   readonly responses: Readonly<Record<string, CodeRef>>;
   readonly items?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
   readonly itemData?: Readonly<Record<string, Readonly<Record<string, CodeRef>>>>;
@@ -217,6 +218,9 @@ function validatorsView({ names }: OperationModel): ValidatorsView {
     ...(names.cookiesValidator !== undefined ? { cookies: ref(names.cookiesValidator) } : {}),
     body: refs(names.bodyValidators),
     ...(Object.keys(names.bodyItemValidators).length > 0 ? { bodyItems: refs(names.bodyItemValidators) } : {}),
+    ...(Object.keys(names.bodySequenceValidators).length > 0
+      ? { bodySequences: refs(names.bodySequenceValidators) }
+      : {}),
     responses: refs(names.responseValidators),
     ...nested("items", names.itemValidators, refs),
     ...nested("itemData", names.itemDataValidators, refs),

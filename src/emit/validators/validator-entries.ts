@@ -96,16 +96,18 @@ function querystringEntry({ names, querystring }: OperationModel): ValidatorEntr
 }
 
 /**
- * An item's validator for each request body that is a sequence of items, and (with a JSON event
- * `data`'s) for each answer that is one.
+ * An item's validator for each request body that is a sequence of items (and its whole's, with a
+ * `schema` beside the `itemSchema`), and (with a JSON event `data`'s) for each answer that is one.
  */
 function itemEntries(operation: OperationModel): ValidatorEntry[] {
   const { names } = operation;
   const bodies = (operation.requestBody?.contents ?? []).flatMap((content): ValidatorEntry[] => {
-    const name = names.bodyItemValidators[content.mediaType];
-    return name === undefined || content.itemSchemaPointer === undefined
-      ? []
-      : [{ name, schema: { pointer: content.itemSchemaPointer }, direction: "request" }];
+    const entry = (name: string | undefined, pointer: string | undefined): ValidatorEntry[] =>
+      name === undefined || pointer === undefined ? [] : [{ name, schema: { pointer }, direction: "request" }];
+    return [
+      ...entry(names.bodyItemValidators[content.mediaType], content.itemSchemaPointer),
+      ...entry(names.bodySequenceValidators[content.mediaType], content.schemaPointer),
+    ];
   });
   return [...bodies, ...responseItemEntries(operation)];
 }

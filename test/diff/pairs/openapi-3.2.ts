@@ -1,7 +1,8 @@
 /**
  * One pair per change OpenAPI 3.2 brings to a comparison: `query` and `additionalOperations`
  * operations added or removed (webhooks' too), a sequence's `itemSchema` narrowed or widened (per
- * direction, as a body's `schema` is), the query string as one value (`in: querystring`) added,
+ * direction, as a body's `schema` is), one document that became a stream of items or the reverse
+ * (a media type's `schema` for an `itemSchema`), the query string as one value (`in: querystring`) added,
  * removed or changed, and a discriminator's `defaultMapping` added, removed or pointed elsewhere.
  */
 import { bothWays, type RulePair, want } from "../check-pairs.js";
@@ -28,6 +29,13 @@ const purge = { operationId: "purgeVenues", responses: { "204": { description: "
 const counts = (maximum: number) => ({
   "application/jsonl": {
     itemSchema: { type: "object", required: ["n"], properties: { n: { type: "integer", minimum: 0, maximum } } },
+  },
+});
+
+/** The same counts as one JSON document: the list of them, read or sent whole. */
+const countList = (maximum: number) => ({
+  "application/jsonl": {
+    schema: { type: "array", items: counts(maximum)["application/jsonl"].itemSchema },
   },
 });
 
@@ -85,6 +93,31 @@ export const openapi32Pairs: readonly RulePair[] = [
     head: set(`${VENUES}/post/requestBody/content`, counts(10)),
     forward: want("request-property-constraint-tightened", "breaking", "major"),
     reverse: want("request-property-constraint-loosened", "info", "minor"),
+  },
+  {
+    name: "a response's one document became a stream of items",
+    base: v32(set(`${GET}/responses/200/content`, countList(100))),
+    head: set(`${GET}/responses/200/content`, counts(100)),
+    forward: want("response-body-became-stream", "breaking", "major"),
+    reverse: want("response-body-became-document", "breaking", "major"),
+  },
+  {
+    // the `schema` kept beside the `itemSchema` still describes the whole, and is compared as before
+    name: "a response's one document became a stream of items, its schema kept beside",
+    base: v32(set(`${GET}/responses/200/content`, countList(100))),
+    head: set(
+      `${GET}/responses/200/content/application~1jsonl/itemSchema`,
+      counts(100)["application/jsonl"].itemSchema,
+    ),
+    forward: want("response-body-became-stream", "breaking", "major"),
+    reverse: want("response-body-became-document", "breaking", "major"),
+  },
+  {
+    name: "a request body's one document became a stream of items",
+    base: v32(set(`${VENUES}/post/requestBody/content`, countList(100))),
+    head: set(`${VENUES}/post/requestBody/content`, counts(100)),
+    forward: want("request-body-became-stream", "breaking", "major"),
+    reverse: want("request-body-became-document", "breaking", "major"),
   },
   {
     // the query string is one value or a list of parameters, never both: the base has no `q`
