@@ -68,6 +68,25 @@ export interface RouteContent {
   readonly binaryFields?: readonly string[];
   /** a body that is a sequence of items (an OpenAPI 3.2 `itemSchema`): how the items are framed */
   readonly sequence?: SequenceKind;
+  /** multipart/mixed items: how the parts are encoded by position (`prefixEncoding`, `itemEncoding`) */
+  readonly parts?: PartEncodings;
+}
+
+/**
+ * An Encoding Object of multipart/mixed items (OpenAPI 3.2, "Encoding By Position"): the media
+ * types a part may have, and the headers it carries besides its Content-Type.
+ */
+export interface PartEncoding {
+  /** the media types or ranges a part may have ("image/png, image/jpeg", "image/*"); any when absent */
+  readonly contentType?: string;
+  /** the headers the Encoding Object declares: an item at its position is `{ headers, body }` */
+  readonly headers?: readonly { readonly name: string; readonly required: boolean }[];
+}
+
+/** `prefixEncoding` for the first parts, one each, and `itemEncoding` for every other part. */
+export interface PartEncodings {
+  readonly prefix?: readonly PartEncoding[];
+  readonly item?: PartEncoding;
 }
 
 /** A generated validator. Parameter validators return the converted values ("7" → 7). */

@@ -11,15 +11,18 @@
  * `Last-Event-ID` and waiting the `retry` the server last gave. Only routes of operations that
  * answer such sequences name this module (`encoders.stream`), so a page without one bundles none.
  */
-import type { StreamContext, StreamReader, Validator } from "../route-types.js";
+import type { PartEncoding, PartEncodings, StreamContext, StreamReader, Validator } from "../route-types.js";
 import {
   boundaryOf,
   cutShort,
   type EventStreamState,
+  encodingAt,
   LineReader,
   type Part,
+  PartError,
   PartSplitter,
   partItem,
+  partValue,
   pendingEvent,
   RecordSplitter,
   readEventLine,
@@ -43,7 +46,7 @@ export const streamReader: StreamReader = {
     // the items as a whole are checked once they end, when the media type declares a `schema` too
     const whole = context.whole === undefined ? undefined : [];
     if (content.sequence === "sse") return serverSentEvents(response, context, content.mediaType, whole);
-    if (content.sequence === "multipart") return partItems(response, context, whole);
+    if (content.sequence === "multipart") return partItems(response, context, content.parts, whole);
     return jsonItems(response, context, content.sequence === "json-seq" ? "json-seq" : "jsonl", whole);
   },
 };
@@ -53,11 +56,10 @@ const RECONNECTS = 5;
 /** The wait before reconnecting until the server gives a `retry`, in milliseconds (as EventSource's). */
 const DEFAULT_RETRY = 1000;
 
-/** Text chunks of a body as they arrive, decoded as UTF-8 (a leading BOM dropped); a read failure is the network's. */
-async function* textOf(response: Response, context: StreamContext): AsyncGenerator<string> {
+/** The bytes of a body as they arrive; a read failure is the network's (the caller's abort, its reason). */
+async function* chunksOf(response: Response, context: StreamContext): AsyncGenerator<Uint8Array> {
   const reader = response.body?.getReader();
   if (reader === undefined) return;
-  const decoder = new TextDecoder("utf-8", { ignoreBOM: false });
   try {
     for (;;) {
       let read: ReadableStreamReadResult<Uint8Array>;
@@ -69,13 +71,19 @@ async function* textOf(response: Response, context: StreamContext): AsyncGenerat
         throw isAbort(error) ? error : new ApiNetworkError(context.operationId, error);
       }
       if (read.done) break;
-      yield decoder.decode(read.value, { stream: true });
+      yield read.value;
     }
-    const rest = decoder.decode();
-    if (rest !== "") yield rest;
   } finally {
     reader.cancel().catch(() => undefined);
   }
+}
+
+/** Text chunks of a body as they arrive, decoded as UTF-8 (a leading BOM dropped). */
+async function* textOf(response: Response, context: StreamContext): AsyncGenerator<string> {
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: false });
+  for await (const chunk of chunksOf(response, context)) yield decoder.decode(chunk, { stream: true });
+  const rest = decoder.decode();
+  if (rest !== "") yield rest;
 }
 
 function isAbort(error: unknown): boolean {
@@ -107,37 +115,46 @@ async function* jsonItems(
 }
 
 /**
- * The parts of multipart/mixed (RFC 2046), an item each: a JSON part parsed, any other its text;
- * the boundary is the one the answer's Content-Type names. Parts that end without the close
- * delimiter were cut short: the items before are yielded, then that is a failure to read them.
+ * The parts of multipart/mixed (RFC 2046), an item each, read from their bytes by the Encoding
+ * Object of their position (`prefixEncoding`, `itemEncoding`): a JSON part parsed, a text part its
+ * text, any other a Blob of its bytes and media type, `{ headers, body }` where the encoding declares
+ * headers; a part of a media type its encoding does not take, or without a header it requires, is
+ * refused. The boundary is the one the answer's Content-Type names. Parts that end without the
+ * close delimiter were cut short: the items before are yielded, then that is a failure to read them.
  */
 async function* partItems(
   response: Response,
   context: StreamContext,
+  parts: PartEncodings | undefined,
   whole: unknown[] | undefined,
 ): AsyncGenerator<unknown> {
   try {
     const boundary = boundaryOf(response.headers.get("content-type"));
     if (boundary === undefined) fail(context, response, "multipart", "names no boundary in its Content-Type", "");
-    const parts = new PartSplitter(boundary);
-    for await (const text of textOf(response, context))
-      for (const part of parts.push(text)) {
-        const item = checked(context.item, partValue(part, response, context), response, context, part.body);
-        whole?.push(item);
+    const splitter = new PartSplitter(boundary);
+    let index = 0;
+    for await (const chunk of chunksOf(response, context))
+      for (const part of splitter.push(chunk)) {
+        const encoding = encodingAt(parts, index++);
+        const item = readPart(part, encoding, response, context);
+        const { body, bytes } = partValue(item, encoding);
+        if (!bytes) checked(context.item, body, response, context, body);
+        whole?.push(body);
         yield item;
       }
-    if (!parts.closed) fail(context, response, "multipart", "ends without its close delimiter (cut short)", "");
+    if (!splitter.closed) fail(context, response, "multipart", "ends without its close delimiter (cut short)", "");
     checkWhole(whole, response, context);
   } finally {
     context.done();
   }
 }
 
-function partValue(part: Part, response: Response, context: StreamContext): unknown {
+function readPart(part: Part, encoding: PartEncoding | undefined, response: Response, context: StreamContext): unknown {
   try {
-    return partItem(part);
-  } catch {
-    return fail(context, response, "json", "is a JSON part that is not valid JSON", part.body);
+    return partItem(part, encoding);
+  } catch (error) {
+    const keyword = error instanceof PartError ? error.keyword : "multipart";
+    return fail(context, response, keyword, error instanceof Error ? error.message : String(error), part.type);
   }
 }
 

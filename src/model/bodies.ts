@@ -3,7 +3,7 @@ import { appendPointer, resolvePointer } from "../json-pointer.js";
 import { isRecord } from "../json-value.js";
 import { entriesAt, followRef, type Located, stringAt } from "./document-nodes.js";
 import type { SchemaFacts } from "./schemas.js";
-import type { BodyContentModel, RequestBodyModel, ResponseModel } from "./types.js";
+import type { BodyContentModel, PartEncodingModel, PartsModel, RequestBodyModel, ResponseModel } from "./types.js";
 
 /** The media types of a `content` map, sorted, each with its schema's pointer and facts. */
 export function buildContents(
@@ -27,6 +27,9 @@ export function buildContents(
             ? schemaFacts(schemaPointer, mediaType, facts)
             : { hasReadWrite: false, binaryFields: [] }),
           ...(itemSchemaPointer !== undefined ? itemFacts(document, mediaType, itemSchemaPointer) : {}),
+          ...(itemSchemaPointer !== undefined && sequenceOf(mediaType) === "multipart"
+            ? { parts: partsModel(document, found, itemSchemaPointer) }
+            : {}),
           pointer,
         },
       ];
@@ -116,4 +119,57 @@ function eventDataSchema(document: unknown, itemSchemaPointer: string): string |
   return typeof type === "string" && bodyKindOf(type) === "json"
     ? appendPointer(data.pointer, "contentSchema")
     : undefined;
+}
+
+/**
+ * How multipart/mixed items are encoded by position (OpenAPI 3.2 "Encoding By Position"):
+ * `prefixEncoding`'s Encoding Objects for the first parts, `itemEncoding`'s for every other. A
+ * position carries bytes when its `contentType` lists only media types of bytes, or, without one,
+ * when the item schema is binary (as the Encoding Object's default `contentType` says).
+ */
+function partsModel(document: unknown, media: Located, itemSchemaPointer: string): PartsModel {
+  const schemaBinary = isBinarySchema(document, resolvePointer(document, itemSchemaPointer), itemSchemaPointer);
+  const encoding = (node: unknown, pointer: string): PartEncodingModel => {
+    const found = isRecord(node) ? followRef(document, node, pointer) : undefined;
+    const contentType = found === undefined ? undefined : stringAt(found.node, "contentType");
+    const headers =
+      found === undefined
+        ? []
+        : entriesAt(found, "headers")
+            .filter(([name]) => name.toLowerCase() !== "content-type")
+            .map(([name, header, at]) => ({ name, required: followRef(document, header, at)?.node.required === true }));
+    const binary =
+      contentType === undefined
+        ? schemaBinary
+        : contentType.split(",").every((range) => {
+            const kind = bodyKindOf(range.trim());
+            return kind !== "json" && kind !== "text";
+          });
+    return {
+      ...(contentType !== undefined ? { contentType } : {}),
+      ...(headers.length > 0 ? { headers } : {}),
+      binary,
+    };
+  };
+  const prefix = Array.isArray(media.node.prefixEncoding) ? media.node.prefixEncoding : [];
+  return {
+    prefix: prefix.map((node, i) => encoding(node, appendPointer(media.pointer, "prefixEncoding", String(i)))),
+    item: encoding(media.node.itemEncoding, appendPointer(media.pointer, "itemEncoding")),
+  };
+}
+
+/**
+ * Whether a schema describes bytes (through `$ref`s): `format: binary` (OpenAPI 3.0, upgraded), a
+ * `contentMediaType` that is neither JSON nor text, or a `contentEncoding`.
+ */
+function isBinarySchema(document: unknown, schema: unknown, pointer: string): boolean {
+  const node = followRef(document, schema, pointer)?.node;
+  if (node === undefined) return false;
+  const type = node.contentMediaType;
+  const kind = typeof type === "string" ? bodyKindOf(type) : undefined;
+  return (
+    node.format === "binary" ||
+    node.contentEncoding !== undefined ||
+    (kind !== undefined && kind !== "json" && kind !== "text")
+  );
 }

@@ -14,7 +14,7 @@ export type FixedMethod = "get" | "put" | "post" | "delete" | "options" | "head"
 export type HttpMethod = FixedMethod | (string & {});
 export type ParameterLocation = "path" | "query" | "header" | "cookie";
 
-import type { BodyKind, QuerystringKind, SequenceKind } from "../../runtime/route-types.js";
+import type { BodyKind, PartEncoding, QuerystringKind, SequenceKind } from "../../runtime/route-types.js";
 import type { OpenApiVersion } from "../schema/dialect.js";
 
 /** How a body's media type is encoded on the wire (the runtime's type), which decides how it is sent and parsed. */
@@ -176,6 +176,8 @@ export interface BodyContentModel {
   readonly itemSchemaPointer?: string;
   /** how the items are framed, for a media type with an `itemSchema` the runtime reads and writes */
   readonly sequence?: SequenceKind;
+  /** multipart/mixed items: how their parts are encoded by position (`prefixEncoding`, `itemEncoding`) */
+  readonly parts?: PartsModel;
   /**
    * server-sent events whose item schema gives `data` a `contentMediaType` of JSON and a
    * `contentSchema`: that schema's pointer (the client and server decode and check `data` with it)
@@ -189,6 +191,21 @@ export interface BodyContentModel {
    * or a contentMediaType/contentEncoding), sorted; [] otherwise */
   readonly binaryFields: readonly string[];
   readonly pointer: string;
+}
+
+/** An Encoding Object of multipart/mixed items, and whether the parts it encodes carry bytes. */
+export interface PartEncodingModel extends PartEncoding {
+  /** its `contentType` lists only media types of bytes, or (without one) the item schema is binary */
+  readonly binary: boolean;
+}
+
+/**
+ * The parts of multipart/mixed items by position: `prefixEncoding`'s for the first ones, then
+ * `itemEncoding`'s (or none: `item` then says only whether the item schema is binary).
+ */
+export interface PartsModel {
+  readonly prefix: readonly PartEncodingModel[];
+  readonly item: PartEncodingModel;
 }
 
 export interface ResponseModel {

@@ -6,30 +6,38 @@
 import { describe, expect, it } from "vitest";
 import {
   boundaryOf,
+  encodingAt,
   FramingError,
   itemsOfText,
+  type Part,
+  PartError,
   PartSplitter,
   partItem,
   sequenceWriter,
 } from "../../runtime/sequences.js";
 
+/** A frame as text (a multipart/mixed part's bytes decoded). */
+const decoded = (frame: string | Uint8Array): string =>
+  typeof frame === "string" ? frame : new TextDecoder().decode(frame);
+
 /** The items of multipart text, fed `size` characters at a time. */
 function partsIn(text: string, boundary: string, size: number): { items: unknown[]; closed: boolean } {
   const splitter = new PartSplitter(boundary);
   const items: unknown[] = [];
-  for (let at = 0; at < text.length; at += size) items.push(...splitter.push(text.slice(at, at + size)).map(partItem));
+  for (let at = 0; at < text.length; at += size)
+    items.push(...splitter.push(text.slice(at, at + size)).map((part) => partItem(part)));
   return { items, closed: splitter.closed };
 }
 
 describe("multipart/mixed", () => {
   const items = ["one", { lat: 1, lon: 2 }, [1, "two"], "three\r\n--not-the-boundary", 4];
 
-  it("is written a part each under a new boundary, and read back the same however the text is cut", () => {
+  it("is written a part each under a new boundary, and read back the same however the text is cut", async () => {
     const writer = sequenceWriter("multipart");
     const again = sequenceWriter("multipart");
     expect(writer.boundary).toMatch(/^item-[0-9a-f]{36}$/);
     expect(again.boundary).not.toBe(writer.boundary);
-    const text = items.map((item) => writer.item(item)).join("") + writer.end();
+    const text = (await Promise.all(items.map((item) => writer.item(item)))).map(decoded).join("") + writer.end();
     for (const size of [1, 2, 7, 64, text.length])
       expect(partsIn(text, writer.boundary ?? "", size)).toEqual({ items, closed: true });
   });
@@ -49,7 +57,58 @@ describe("multipart/mixed", () => {
   it("refuses an item that holds the boundary, and a JSON part that does not parse", () => {
     const writer = sequenceWriter("multipart");
     expect(() => writer.item(`x--${writer.boundary}`)).toThrow(FramingError);
-    expect(() => partItem({ type: "application/json", body: "{" })).toThrow(FramingError);
+    expect(() => partItem({ type: "application/json", headers: {}, body: new TextEncoder().encode("{") })).toThrow(
+      FramingError,
+    );
+  });
+
+  it("writes bytes as a part of raw bytes and reads them back as a Blob, however the bytes are cut", async () => {
+    const bytes = new Uint8Array([13, 10, 45, 45, 105, 116, 101, 109, 45, 13, 10, 45, 255, 0, 13]);
+    const writer = sequenceWriter("multipart");
+    const frames = [await writer.item(new Blob([bytes], { type: "image/png" })), await writer.item(bytes)];
+    const whole = new Uint8Array([
+      ...frames.flatMap((frame) => [...(frame as Uint8Array)]),
+      ...new TextEncoder().encode(writer.end()),
+    ]);
+    for (const size of [1, 3, whole.length]) {
+      const splitter = new PartSplitter(writer.boundary ?? "");
+      const parts = [];
+      for (let at = 0; at < whole.length; at += size) parts.push(...splitter.push(whole.slice(at, at + size)));
+      expect(splitter.closed).toBe(true);
+      expect(parts.map((part) => [part.type, [...part.body]])).toEqual([
+        ["image/png", [...bytes]],
+        ["application/octet-stream", [...bytes]],
+      ]);
+      expect(partItem(parts[0] as Part)).toBeInstanceOf(Blob);
+    }
+  });
+
+  it("reads and writes each part by the Encoding Object of its position", async () => {
+    const parts = {
+      prefix: [{ contentType: "application/json" }],
+      item: { contentType: "image/*", headers: [{ name: "Content-Location", required: true }] },
+    };
+    expect(encodingAt(parts, 0)).toEqual(parts.prefix[0]);
+    expect(encodingAt(parts, 5)).toEqual(parts.item);
+    const writer = sequenceWriter("multipart", parts);
+    const first = decoded(await writer.item("a string, sent as JSON"));
+    expect(first).toContain('content-type: application/json\r\n\r\n"a string, sent as JSON"');
+    const second = decoded(
+      await writer.item({ headers: { "content-location": "/a" }, body: new Blob(["x"], { type: "image/gif" }) }),
+    );
+    expect(second).toContain("content-type: image/gif\r\nContent-Location: /a\r\n\r\nx");
+    expect(() => writer.item({ headers: {}, body: new Uint8Array([1]) })).toThrow("lacks the header Content-Location");
+    expect(() => writer.item({ headers: { "Content-Location": "/b" }, body: "text" })).toThrow("give a Blob");
+    const part = (type: string, headers: Record<string, string> = {}): Part => ({
+      type,
+      headers,
+      body: new Uint8Array([1]),
+    });
+    expect(() => partItem(part("text/plain"), parts.item)).toThrow(PartError);
+    expect(() => partItem(part("image/png"), parts.item)).toThrow("without the header Content-Location");
+    expect(partItem(part("image/png", { "content-location": "/c" }), parts.item)).toMatchObject({
+      headers: { "Content-Location": "/c" },
+    });
   });
 
   it("names its boundary in the Content-Type, quoted or not", () => {

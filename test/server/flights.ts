@@ -70,14 +70,18 @@ export interface ServedFlights {
   close(): Promise<void>;
 }
 
-/** Generates the fixture into `.tmp/<name>-<pid>` and serves it on loopback, the key "k" accepted. */
+/**
+ * Generates the fixture (or another 3.2 document whose API key is `x-api-key`, `spec` from the
+ * repository's root) into `.tmp/<name>-<pid>` and serves it on loopback, the key "k" accepted.
+ */
 export async function serveFlights(
   name: string,
   handlers: Record<string, FlightsHandler>,
   fallback: "createMockHandlers" | "createStubHandlers",
+  spec = "test/fixtures/openapi-3.2/openapi.yaml",
 ): Promise<ServedFlights> {
   const out = join(repoRoot, ".tmp", `${name}-${process.pid}`);
-  await generate({ spec: join(repoRoot, "test/fixtures/openapi-3.2/openapi.yaml"), out });
+  await generate({ spec: join(repoRoot, spec), out });
   const server = (await import(join(out, "server", "index.ts"))) as FlightsServer;
   const { createClient } = (await import(join(out, "index.ts"))) as Pick<ServedFlights, "createClient">;
   const app = await server.buildServer({

@@ -54,7 +54,7 @@ export interface Outcome {
   readonly headers: AnswerHeaders | undefined;
   /** set after `headers` (so it wins), unless undefined */
   readonly contentType: string | undefined;
-  readonly body: string | Uint8Array | AsyncIterable<string> | undefined;
+  readonly body: string | Uint8Array | AsyncIterable<string | Uint8Array> | undefined;
 }
 
 /** Called once the body is read: a problem (413, unreadable), or the bytes. */

@@ -279,8 +279,8 @@ export function responseOf(outcome: Outcome): Response {
   });
 }
 
-/** A streamed body as a Fetch body: its text encoded as it is read; a failure of the source errors the body. */
-function readableOf(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+/** A streamed body as a Fetch body: its text encoded (its bytes as they are) as it is read; a failure of the source errors the body. */
+function readableOf(chunks: AsyncIterable<string | Uint8Array>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const iterator = chunks[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>({
@@ -288,7 +288,7 @@ function readableOf(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
       try {
         const next = await iterator.next();
         if (next.done === true) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
+        else controller.enqueue(typeof next.value === "string" ? encoder.encode(next.value) : next.value);
       } catch (error) {
         controller.error(error);
       }

@@ -6,15 +6,18 @@
  * issues `in: "body"` at `/<index>`, the item's position in the sequence): a handler that lets it
  * through answers that problem; one that catches it decides. The items before it were handed over.
  */
-import type { RouteContent, SequenceKind, Validator } from "../../route-types.js";
+import type { PartEncodings, RouteContent, SequenceKind, Validator } from "../../route-types.js";
 import {
   boundaryOf,
   cutShort,
   type EventFields,
   type EventStreamState,
+  encodingAt,
   LineReader,
+  PartError,
   PartSplitter,
   partItem,
+  partValue,
   pendingEvent,
   RecordSplitter,
   readEventLine,
@@ -35,12 +38,15 @@ export async function* requestItems(
     sequence === "sse"
       ? events(texts(chunks), limit)
       : sequence === "multipart"
-        ? parts(texts(chunks), boundaryOf(limits.contentType), limit)
+        ? parts(chunks, boundaryOf(limits.contentType), content.parts, limit)
         : records(texts(chunks), sequence, limit);
   let index = 0;
   for await (const item of items) {
     if (item instanceof Unreadable) throw itemProblem(index, item.issue);
-    const result = validator?.(item, { allErrors: true });
+    // a multipart/mixed part's body is what the item schema describes, bytes aside (no JSON Schema checks them)
+    const part = sequence === "multipart" ? partValue(item, encodingAt(content.parts, index)) : undefined;
+    const result =
+      part?.bytes === true ? undefined : validator?.(part === undefined ? item : part.body, { allErrors: true });
     if (result !== undefined && !result.valid)
       throw new ProblemError(
         validationProblem(
@@ -124,23 +130,31 @@ async function* events(texts: AsyncIterable<string>, limit: number): AsyncGenera
 }
 
 /**
- * The parts of multipart/mixed, an item each (a JSON part parsed, any other its text), cut at the
- * boundary the Content-Type names; parts that end without the close delimiter were cut short.
+ * The parts of multipart/mixed, an item each, cut at the boundary the Content-Type names and read
+ * by the Encoding Object of their position (a JSON part parsed, a text part its text, any other a
+ * Blob of its bytes; `{ headers, body }` where the encoding declares headers); a part of a media
+ * type its encoding does not take, or without a header it requires, is unreadable, and so are
+ * parts that end without the close delimiter (cut short).
  */
 async function* parts(
-  texts: AsyncIterable<string>,
+  chunks: AsyncIterable<Uint8Array>,
   boundary: string | undefined,
+  encodings: PartEncodings | undefined,
   limit: number,
 ): AsyncGenerator<unknown> {
   if (boundary === undefined)
     return yield new Unreadable("multipart", "cannot be read: the Content-Type names no boundary (`boundary=…`)");
   const splitter = new PartSplitter(boundary);
-  for await (const text of texts) {
-    for (const part of splitter.push(text)) {
+  let index = 0;
+  for await (const chunk of chunks) {
+    for (const part of splitter.push(chunk)) {
       try {
-        yield partItem(part);
-      } catch {
-        return yield new Unreadable("json", "is a JSON part that is not valid JSON");
+        yield partItem(part, encodingAt(encodings, index++));
+      } catch (error) {
+        return yield new Unreadable(
+          error instanceof PartError ? error.keyword : "multipart",
+          error instanceof Error ? error.message : String(error),
+        );
       }
     }
     if (splitter.pending > limit) return yield tooLong(limit);

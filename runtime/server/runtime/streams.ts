@@ -12,7 +12,14 @@
  * are asked of it.
  */
 import type { Route, RouteContent, SequenceKind, Validator } from "../../route-types.js";
-import { eventData, type SequenceWriter, sequenceWriter, withBoundary } from "../../sequences.js";
+import {
+  encodingAt,
+  eventData,
+  partValue,
+  type SequenceWriter,
+  sequenceWriter,
+  withBoundary,
+} from "../../sequences.js";
 import type { Outcome, ServerRequest } from "./exchange.js";
 import type { ResponseHeaders } from "./types.js";
 
@@ -60,8 +67,8 @@ export function itemsOutcome(
     data: pick(route.validators.itemData),
     whole: pick(route.validators.sequences),
   };
-  const writer = sequenceWriter(content.sequence);
-  const frames = framed(answer.body, { sequence: content.sequence, writer }, validators, (written, error) =>
+  const writer = sequenceWriter(content.sequence, content.parts);
+  const frames = framed(answer.body, { ...content, writer }, validators, (written, error) =>
     request.log.error(
       { err: error },
       `streamed answer of ${operation} (status ${answer.status}) cut short after ${written} items: ${error instanceof Error ? error.message : String(error)}`,
@@ -79,19 +86,23 @@ export function itemsOutcome(
 /** Each item framed as its sequence writes it, checked first; a failure is logged, then ends the body. */
 async function* framed(
   items: Items<unknown>,
-  { sequence, writer }: { readonly sequence: SequenceKind; readonly writer: SequenceWriter },
+  content: RouteContent & { readonly sequence: SequenceKind; readonly writer: SequenceWriter },
   validators: ItemValidators,
   logFailure: (written: number, error: unknown) => void,
-): AsyncGenerator<string> {
+): AsyncGenerator<string | Uint8Array> {
+  const { sequence, writer } = content;
   let written = 0;
   // the items as sent, when the media type's `schema` checks them as a whole once they end
   const whole: unknown[] | undefined = validators.whole === undefined ? undefined : [];
   try {
     // a for-of over the handler's iterator: leaving it early (the client gone) closes that iterator
     for await (const item of items) {
-      checkItem(item, sequence, validators);
-      yield writer.item(item);
-      whole?.push(asSent(item, sequence));
+      // a multipart/mixed part's body is what its schema describes, bytes aside (no JSON Schema checks them)
+      const part = sequence === "multipart" ? partValue(item, encodingAt(content.parts, written)) : undefined;
+      if (part === undefined) checkItem(item, sequence, validators);
+      else if (!part.bytes) check(validators.item, part.body);
+      yield await writer.item(item);
+      whole?.push(part === undefined ? asSent(item, sequence) : part.body);
       written++;
     }
     if (whole !== undefined) check(validators.whole, whole, "the items as a whole do not match the contract");

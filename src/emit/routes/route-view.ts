@@ -1,4 +1,5 @@
 import type {
+  PartEncoding,
   Route,
   RouteContent,
   RouteEncoders,
@@ -55,6 +56,7 @@ export function buildRouteView(operation: OperationModel, model: ApiModel): Rout
     kind: c.kind,
     ...(c.binaryFields.length > 0 ? { binaryFields: c.binaryFields } : {}),
     ...(c.sequence !== undefined && c.itemSchemaPointer !== undefined ? { sequence: c.sequence } : {}),
+    ...partsView(c),
   });
   const body = operation.requestBody;
   const responses = Object.fromEntries(operation.responses.map((r) => [r.status, r.contents.map(content)]));
@@ -253,4 +255,19 @@ function nested<K extends string>(
   return { [key]: Object.fromEntries(entries.map(([status, byType]) => [status, refs(byType)])) } as Partial<
     Record<K, Record<string, Record<string, CodeRef>>>
   >;
+}
+
+/** The encodings of multipart/mixed parts by position, when the media type declares any. */
+function partsView(content: BodyContentModel): Pick<RouteContent, "parts"> {
+  const parts = content.parts;
+  if (parts === undefined) return {};
+  const view = ({ contentType, headers }: PartEncoding): PartEncoding => ({
+    ...(contentType !== undefined ? { contentType } : {}),
+    ...(headers !== undefined ? { headers } : {}),
+  });
+  const item = view(parts.item);
+  const declared = (encoding: PartEncoding): boolean => Object.keys(encoding).length > 0;
+  const prefix = parts.prefix.map(view);
+  if (!prefix.some(declared) && !declared(item)) return {};
+  return { parts: { ...(prefix.length > 0 ? { prefix } : {}), ...(declared(item) ? { item } : {}) } };
 }

@@ -1,6 +1,8 @@
 import type {
   BodyContentModel,
   OperationModel,
+  PartEncodingModel,
+  PartsModel,
   QuerystringModel,
   ResponseModel,
   SchemaModel,
@@ -144,7 +146,26 @@ function querystringType(querystring: QuerystringModel, schemas: ReadonlyMap<str
 /** The type of one item of a sequence: its schema's (hoisted as a component by types-document.ts), or an event's. */
 function itemType(content: BodyContentModel): string {
   const schema = (pointer: string): string => `components["schemas"][${quote(hoistedKey(pointer))}]`;
+  if (content.sequence === "multipart" && content.parts !== undefined)
+    return partsType(content.parts, schema(content.itemSchemaPointer ?? ""));
   if (content.sequence !== "sse") return schema(content.itemSchemaPointer ?? "");
   const data = content.itemDataSchemaPointer === undefined ? "string" : schema(content.itemDataSchemaPointer);
   return `{ event?: string; data: ${data}; id?: string; retry?: number }`;
+}
+
+/**
+ * The item of multipart/mixed parts, by position: a `Blob` where its part carries bytes (its
+ * Encoding Object's `contentType` lists only such media types, or the item schema is binary), else
+ * the item schema's type; `{ headers, body }` where the Encoding Object declares headers (each a
+ * string, as the part carries it). Positions alike give one alternative.
+ */
+function partsType(parts: PartsModel, schemaType: string): string {
+  const shape = (encoding: PartEncodingModel): string => {
+    const body = encoding.binary ? "Blob" : schemaType;
+    const headers = encoding.headers ?? [];
+    if (headers.length === 0) return body;
+    const fields = headers.map(({ name, required }) => `${quote(name)}${required ? "" : "?"}: string`).join("; ");
+    return `{ headers: { ${fields} }; body: ${body} }`;
+  };
+  return union([...parts.prefix, parts.item].map(shape));
 }

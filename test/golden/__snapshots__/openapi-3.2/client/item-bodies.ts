@@ -6,7 +6,7 @@
  * every other body is body.ts's. Only routes of operations whose body may be such a sequence name
  * this encoder (`encoders.body`), so no other page bundles the framing of items.
  */
-import type { BodyEncoder, SequenceKind } from "../route-types.js";
+import type { BodyEncoder, RouteContent, SequenceKind } from "../route-types.js";
 import { sequenceWriter, withBoundary } from "../sequences.js";
 import { bodyEncoder, encodeBody } from "./body.js";
 
@@ -15,9 +15,12 @@ import { bodyEncoder, encodeBody } from "./body.js";
  * async iterable, framed as its media type says and sent as it comes (the stream asks for the next
  * item only when fetch has taken the one before).
  */
-function itemStream(items: unknown, sequence: SequenceKind): ReadableStream<Uint8Array> {
+function itemStream(
+  items: unknown,
+  content: RouteContent & { readonly sequence: SequenceKind },
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const writer = sequenceWriter(sequence);
+  const writer = sequenceWriter(content.sequence, content.parts);
   let iterator: AsyncIterator<unknown> | Iterator<unknown> | undefined;
   const stream = new ReadableStream<Uint8Array>({
     start() {
@@ -34,7 +37,8 @@ function itemStream(items: unknown, sequence: SequenceKind): ReadableStream<Uint
         if (end !== "") controller.enqueue(encoder.encode(end));
         return controller.close();
       }
-      controller.enqueue(encoder.encode(writer.item(next.value)));
+      const frame = await writer.item(next.value);
+      controller.enqueue(typeof frame === "string" ? encoder.encode(frame) : frame);
     },
     async cancel() {
       await iterator?.return?.();
@@ -54,7 +58,9 @@ const BOUNDARIES = new WeakMap<object, string>();
 export const itemBodyEncoder: BodyEncoder = {
   ...bodyEncoder,
   encode: (content, body) =>
-    content.sequence === undefined ? encodeBody(content, body) : itemStream(body, content.sequence),
+    content.sequence === undefined
+      ? encodeBody(content, body)
+      : itemStream(body, { ...content, sequence: content.sequence }),
   contentType: (content, body) =>
     content.sequence === "multipart"
       ? withBoundary(content.mediaType, typeof body === "object" && body !== null ? BOUNDARIES.get(body) : undefined)
