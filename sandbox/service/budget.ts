@@ -64,14 +64,18 @@ const SLOTS = 4;
  */
 const QUEUE = 256;
 
-/** A request waiting for its turn at a gate. */
+/** A request waiting for its turn at a gate, until its deadline (Date.now()'s clock). */
 interface Waiting {
   readonly start: () => void;
+  readonly refuse: (problem: unknown) => void;
+  readonly deadline: number;
 }
 
 /**
  * Turns of one kind for one company: at most `limit()` at once, the others waiting in order, each
- * at most the budget's wait, and none before `notBefore`.
+ * at most the budget's wait, and none before `notBefore`. The waiting requests share one timer,
+ * set for the first one's deadline (the queue is in the order of the deadlines, each the same wait
+ * after its arrival), not one each: a request that waits costs no timer of its own.
  */
 class Gate {
   inUse = 0;
@@ -81,32 +85,29 @@ class Gate {
   readonly #limit: () => number;
   readonly #settings: BudgetSettings;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** the timer of the first waiting request's deadline, and when it is set for */
+  #expiry: ReturnType<typeof setTimeout> | undefined;
+  #expiresAt = 0;
 
   constructor(limit: () => number, settings: BudgetSettings) {
     this.#limit = limit;
     this.#settings = settings;
   }
 
-  /** Resolves when the turn is the request's; rejects with a 503 problem when it does not come within the wait. */
-  enter(): Promise<void> {
+  /**
+   * Takes a turn: undefined when it is the request's at once, else a promise resolved when it
+   * comes, or rejected with a 503 problem when it does not come within the wait.
+   */
+  enter(): Promise<void> | undefined {
     if (this.#waiting.length === 0 && this.#open()) {
       this.inUse++;
-      return Promise.resolve();
+      return undefined;
     }
     if (this.#waiting.length >= this.#settings.queue) return Promise.reject(this.#refusal());
     return new Promise((resolve, reject) => {
-      const waiting: Waiting = {
-        start: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      };
-      const timer = setTimeout(() => {
-        this.#waiting.splice(this.#waiting.indexOf(waiting), 1);
-        reject(this.#refusal());
-      }, this.#settings.wait);
-      this.#waiting.push(waiting);
+      this.#waiting.push({ start: resolve, refuse: reject, deadline: Date.now() + this.#settings.wait });
       this.admit();
+      this.#expire();
     });
   }
 
@@ -127,6 +128,10 @@ class Gate {
       this.inUse++;
       this.#waiting.shift()?.start();
     }
+    if (this.#waiting.length === 0 && this.#expiry !== undefined) {
+      clearTimeout(this.#expiry);
+      this.#expiry = undefined;
+    }
     const paused = this.notBefore - Date.now();
     if (this.#waiting.length > 0 && paused > 0 && this.#timer === undefined) {
       this.#timer = setTimeout(() => {
@@ -135,6 +140,21 @@ class Gate {
       }, paused);
       this.#timer.unref?.();
     }
+  }
+
+  /** Refuses the waiting requests whose deadline has passed, and sets the timer for the next deadline. */
+  #expire(): void {
+    const now = Date.now();
+    while ((this.#waiting[0]?.deadline ?? Number.POSITIVE_INFINITY) <= now)
+      this.#waiting.shift()?.refuse(this.#refusal());
+    const next = this.#waiting[0]?.deadline;
+    if (next === undefined || (this.#expiry !== undefined && this.#expiresAt <= next)) return;
+    if (this.#expiry !== undefined) clearTimeout(this.#expiry);
+    this.#expiresAt = next;
+    this.#expiry = setTimeout(() => {
+      this.#expiry = undefined;
+      this.#expire();
+    }, next - now);
   }
 
   #open(): boolean {
@@ -169,14 +189,10 @@ export class CompanyBudgets {
   }
 
   /** Runs `work` (a handler's) for `companyId` in one of its slots, when its turn comes (see the module's comment). */
-  async work<T>(companyId: number, work: () => Promise<T>): Promise<T> {
-    const company = this.#arrive(companyId);
-    await company.work.enter();
-    try {
-      return await work();
-    } finally {
-      company.work.leave();
-    }
+  work<T>(companyId: number, work: () => Promise<T>): Promise<T> {
+    const gate = this.#arrive(companyId).work;
+    const turn = gate.enter();
+    return turn === undefined ? inTurn(gate, work) : turn.then(() => inTurn(gate, work));
   }
 
   /**
@@ -218,6 +234,27 @@ export class CompanyBudgets {
       if (id !== companyId && (other.seen >= since || other.work.inUse > 0 || other.work.waiting > 0)) return true;
     return false;
   }
+}
+
+/** Runs `work` in a turn of `gate` taken for it, ending the turn when the work ends, done or failed. */
+function inTurn<T>(gate: Gate, work: () => Promise<T>): Promise<T> {
+  let running: Promise<T>;
+  try {
+    running = work();
+  } catch (error) {
+    gate.leave();
+    return Promise.reject(error);
+  }
+  return running.then(
+    (value) => {
+      gate.leave();
+      return value;
+    },
+    (error: unknown) => {
+      gate.leave();
+      throw error;
+    },
+  );
 }
 
 /** Whether a request's headers declare bulk work: a body of more than BULK bytes, or one whose length they do not say. */

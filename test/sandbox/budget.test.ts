@@ -66,6 +66,26 @@ describe("a company's concurrent work", () => {
     await expect(budgets.work(5, async () => 7)).resolves.toBe(7);
   });
 
+  it("refuses each waiting request at its own deadline, and starts one whose turn came before it", async () => {
+    const budgets = new CompanyBudgets({ slots: 1, wait: 80, queue: 4 });
+    const busy = holding();
+    const running = budgets.work(5, busy.work);
+    const started = Date.now();
+    const first = budgets.work(5, async () => "first").catch((error: unknown) => error);
+    await delay(40);
+    const second = budgets.work(5, async () => "second").catch((error: unknown) => error);
+    expect(await first).toBeInstanceOf(ProblemError);
+    const firstAt = Date.now() - started;
+    expect(firstAt).toBeGreaterThanOrEqual(70);
+    expect(await settled(second)).toBe(false);
+    expect(await second).toBeInstanceOf(ProblemError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+    const third = budgets.work(5, async () => "third");
+    busy.finish();
+    await running;
+    await expect(third).resolves.toBe("third");
+  });
+
   it("ends a request's turn when its work fails", async () => {
     const budgets = new CompanyBudgets({ slots: 1, wait: 1000, queue: 4 });
     await expect(budgets.work(5, async () => Promise.reject(new Error("failed")))).rejects.toThrow("failed");
