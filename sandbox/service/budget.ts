@@ -22,7 +22,12 @@
  * The handlers keep the concurrent-work budget on every transport (`shareByCompany`); the bulk
  * work's turn is taken by the key hook, which the HTTP server calls before it reads a body.
  */
-import { type Authenticate, type Handlers, serviceUnavailable } from "workforce-scheduling-api/handlers";
+import {
+  type Authenticate,
+  type AuthResult,
+  type Handlers,
+  serviceUnavailable,
+} from "workforce-scheduling-api/handlers";
 import type { Caller } from "./keys.js";
 
 /** The size of body above which a request is bulk work, in bytes. */
@@ -257,6 +262,10 @@ function inTurn<T>(gate: Gate, work: () => Promise<T>): Promise<T> {
   );
 }
 
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
 /** Whether a request's headers declare bulk work: a body of more than BULK bytes, or one whose length they do not say. */
 export function isBulk(headers: Readonly<Record<string, unknown>>): boolean {
   const length = headers["content-length"];
@@ -286,11 +295,17 @@ export function shareByCompany(
     shared[name] = (input: { principal: Caller }) =>
       budgets.work(input.principal.companyId, async () => handler(input as never));
   return {
-    authenticate: async (key, request, scheme) => {
-      const caller = await authenticate(key, request, scheme);
-      if (typeof caller === "object" && isBulk(request.headers))
-        bulkTurns.set(request, await budgets.bulk(caller.companyId));
-      return caller;
+    // a caller answered at once stays so: only a bulk request waits, for its turn
+    authenticate: (key, request, scheme) => {
+      const withTurn = (caller: AuthResult<Caller>): AuthResult<Caller> | Promise<AuthResult<Caller>> => {
+        if (typeof caller !== "object" || !isBulk(request.headers)) return caller;
+        return budgets.bulk(caller.companyId).then((end) => {
+          bulkTurns.set(request, end);
+          return caller;
+        });
+      };
+      const caller = authenticate(key, request, scheme);
+      return isPromiseLike(caller) ? Promise.resolve(caller).then(withTurn) : withTurn(caller);
     },
     handlers: shared as unknown as Handlers<Caller>,
     finished: (request) => {
