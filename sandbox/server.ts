@@ -25,7 +25,7 @@ export { checkListen, listenError, reachableOrigin } from "workforce-scheduling-
 
 import type { SandboxLogger } from "./logging.js";
 import type { SeedKey } from "./seed/seed.js";
-import type { SharedSandbox } from "./service/budget.js";
+import { isBulk, type SharedSandbox } from "./service/budget.js";
 import type { ServiceContext } from "./service/context.js";
 import { readStoredFile } from "./service/files.js";
 import type { Caller, KeyBook } from "./service/keys.js";
@@ -36,9 +36,9 @@ export interface SandboxServerOptions {
   readonly handlers: Handlers<Caller>;
   readonly keys: KeyBook;
   /**
-   * each company's share of the sandbox: its key hook (a caller's request waits for its company's
-   * turn before its body is read), and the end of each request's turn when its answer is sent or its
-   * client gone; without it, the key book's hook alone
+   * each company's share of the sandbox: its key hook (a caller's bulk request waits for its
+   * company's turn before its body is read), and the end of each bulk request's turn when its answer
+   * is sent or its client gone; without it, the key book's hook alone
    */
   readonly shares?: Pick<SharedSandbox, "authenticate" | "finished">;
   readonly context: ServiceContext;
@@ -60,10 +60,12 @@ export async function buildSandboxServer(options: SandboxServerOptions): Promise
     ...(options.validateResponses === undefined ? {} : { validateResponses: options.validateResponses }),
   });
   const finished = options.shares?.finished;
-  // the response's close comes whether it was sent or its connection went first
+  // the response's close comes whether it was sent or its connection went first; only a request
+  // its headers declare bulk work takes a turn to end (the key hook takes it on the same headers),
+  // so no other waits for its close
   if (finished !== undefined)
     app.addHook("onRequest", (request, reply, done) => {
-      reply.raw.once("close", () => finished(request));
+      if (isBulk(request.headers)) reply.raw.once("close", () => finished(request));
       done();
     });
   await registerDocs(app, withDemoKeys(document, options.demoKeys ?? []));

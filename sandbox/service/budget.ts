@@ -22,7 +22,12 @@
  * The handlers keep the concurrent-work budget on every transport (`shareByCompany`); the bulk
  * work's turn is taken by the key hook, which the HTTP server calls before it reads a body.
  */
-import { type Authenticate, type Handlers, serviceUnavailable } from "workforce-scheduling-api/handlers";
+import {
+  type Authenticate,
+  type AuthResult,
+  type Handlers,
+  serviceUnavailable,
+} from "workforce-scheduling-api/handlers";
 import type { Caller } from "./keys.js";
 
 /** The size of body above which a request is bulk work, in bytes. */
@@ -64,14 +69,18 @@ const SLOTS = 4;
  */
 const QUEUE = 256;
 
-/** A request waiting for its turn at a gate. */
+/** A request waiting for its turn at a gate, until its deadline (Date.now()'s clock). */
 interface Waiting {
   readonly start: () => void;
+  readonly refuse: (problem: unknown) => void;
+  readonly deadline: number;
 }
 
 /**
  * Turns of one kind for one company: at most `limit()` at once, the others waiting in order, each
- * at most the budget's wait, and none before `notBefore`.
+ * at most the budget's wait, and none before `notBefore`. The waiting requests share one timer,
+ * set for the first one's deadline (the queue is in the order of the deadlines, each the same wait
+ * after its arrival), not one each: a request that waits costs no timer of its own.
  */
 class Gate {
   inUse = 0;
@@ -81,32 +90,29 @@ class Gate {
   readonly #limit: () => number;
   readonly #settings: BudgetSettings;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** the timer of the first waiting request's deadline, and when it is set for */
+  #expiry: ReturnType<typeof setTimeout> | undefined;
+  #expiresAt = 0;
 
   constructor(limit: () => number, settings: BudgetSettings) {
     this.#limit = limit;
     this.#settings = settings;
   }
 
-  /** Resolves when the turn is the request's; rejects with a 503 problem when it does not come within the wait. */
-  enter(): Promise<void> {
+  /**
+   * Takes a turn: undefined when it is the request's at once, else a promise resolved when it
+   * comes, or rejected with a 503 problem when it does not come within the wait.
+   */
+  enter(): Promise<void> | undefined {
     if (this.#waiting.length === 0 && this.#open()) {
       this.inUse++;
-      return Promise.resolve();
+      return undefined;
     }
     if (this.#waiting.length >= this.#settings.queue) return Promise.reject(this.#refusal());
     return new Promise((resolve, reject) => {
-      const waiting: Waiting = {
-        start: () => {
-          clearTimeout(timer);
-          resolve();
-        },
-      };
-      const timer = setTimeout(() => {
-        this.#waiting.splice(this.#waiting.indexOf(waiting), 1);
-        reject(this.#refusal());
-      }, this.#settings.wait);
-      this.#waiting.push(waiting);
+      this.#waiting.push({ start: resolve, refuse: reject, deadline: Date.now() + this.#settings.wait });
       this.admit();
+      this.#expire();
     });
   }
 
@@ -127,6 +133,10 @@ class Gate {
       this.inUse++;
       this.#waiting.shift()?.start();
     }
+    if (this.#waiting.length === 0 && this.#expiry !== undefined) {
+      clearTimeout(this.#expiry);
+      this.#expiry = undefined;
+    }
     const paused = this.notBefore - Date.now();
     if (this.#waiting.length > 0 && paused > 0 && this.#timer === undefined) {
       this.#timer = setTimeout(() => {
@@ -135,6 +145,21 @@ class Gate {
       }, paused);
       this.#timer.unref?.();
     }
+  }
+
+  /** Refuses the waiting requests whose deadline has passed, and sets the timer for the next deadline. */
+  #expire(): void {
+    const now = Date.now();
+    while ((this.#waiting[0]?.deadline ?? Number.POSITIVE_INFINITY) <= now)
+      this.#waiting.shift()?.refuse(this.#refusal());
+    const next = this.#waiting[0]?.deadline;
+    if (next === undefined || (this.#expiry !== undefined && this.#expiresAt <= next)) return;
+    if (this.#expiry !== undefined) clearTimeout(this.#expiry);
+    this.#expiresAt = next;
+    this.#expiry = setTimeout(() => {
+      this.#expiry = undefined;
+      this.#expire();
+    }, next - now);
   }
 
   #open(): boolean {
@@ -169,14 +194,10 @@ export class CompanyBudgets {
   }
 
   /** Runs `work` (a handler's) for `companyId` in one of its slots, when its turn comes (see the module's comment). */
-  async work<T>(companyId: number, work: () => Promise<T>): Promise<T> {
-    const company = this.#arrive(companyId);
-    await company.work.enter();
-    try {
-      return await work();
-    } finally {
-      company.work.leave();
-    }
+  work<T>(companyId: number, work: () => Promise<T>): Promise<T> {
+    const gate = this.#arrive(companyId).work;
+    const turn = gate.enter();
+    return turn === undefined ? inTurn(gate, work) : turn.then(() => inTurn(gate, work));
   }
 
   /**
@@ -220,6 +241,31 @@ export class CompanyBudgets {
   }
 }
 
+/** Runs `work` in a turn of `gate` taken for it, ending the turn when the work ends, done or failed. */
+function inTurn<T>(gate: Gate, work: () => Promise<T>): Promise<T> {
+  let running: Promise<T>;
+  try {
+    running = work();
+  } catch (error) {
+    gate.leave();
+    return Promise.reject(error);
+  }
+  return running.then(
+    (value) => {
+      gate.leave();
+      return value;
+    },
+    (error: unknown) => {
+      gate.leave();
+      throw error;
+    },
+  );
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
 /** Whether a request's headers declare bulk work: a body of more than BULK bytes, or one whose length they do not say. */
 export function isBulk(headers: Readonly<Record<string, unknown>>): boolean {
   const length = headers["content-length"];
@@ -249,11 +295,17 @@ export function shareByCompany(
     shared[name] = (input: { principal: Caller }) =>
       budgets.work(input.principal.companyId, async () => handler(input as never));
   return {
-    authenticate: async (key, request, scheme) => {
-      const caller = await authenticate(key, request, scheme);
-      if (typeof caller === "object" && isBulk(request.headers))
-        bulkTurns.set(request, await budgets.bulk(caller.companyId));
-      return caller;
+    // a caller answered at once stays so: only a bulk request waits, for its turn
+    authenticate: (key, request, scheme) => {
+      const withTurn = (caller: AuthResult<Caller>): AuthResult<Caller> | Promise<AuthResult<Caller>> => {
+        if (typeof caller !== "object" || !isBulk(request.headers)) return caller;
+        return budgets.bulk(caller.companyId).then((end) => {
+          bulkTurns.set(request, end);
+          return caller;
+        });
+      };
+      const caller = authenticate(key, request, scheme);
+      return isPromiseLike(caller) ? Promise.resolve(caller).then(withTurn) : withTurn(caller);
     },
     handlers: shared as unknown as Handlers<Caller>,
     finished: (request) => {

@@ -8,6 +8,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { ProblemError } from "workforce-scheduling-api/handlers";
+import { createSandbox } from "../../sandbox/index.js";
 import { BULK, budgetFor, CompanyBudgets, isBulk, PACE } from "../../sandbox/service/budget.js";
 
 /** Whether `promise` has settled once the tasks queued now have run. */
@@ -66,6 +67,26 @@ describe("a company's concurrent work", () => {
     await expect(budgets.work(5, async () => 7)).resolves.toBe(7);
   });
 
+  it("refuses each waiting request at its own deadline, and starts one whose turn came before it", async () => {
+    const budgets = new CompanyBudgets({ slots: 1, wait: 80, queue: 4 });
+    const busy = holding();
+    const running = budgets.work(5, busy.work);
+    const started = Date.now();
+    const first = budgets.work(5, async () => "first").catch((error: unknown) => error);
+    await delay(40);
+    const second = budgets.work(5, async () => "second").catch((error: unknown) => error);
+    expect(await first).toBeInstanceOf(ProblemError);
+    const firstAt = Date.now() - started;
+    expect(firstAt).toBeGreaterThanOrEqual(70);
+    expect(await settled(second)).toBe(false);
+    expect(await second).toBeInstanceOf(ProblemError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+    const third = budgets.work(5, async () => "third");
+    busy.finish();
+    await running;
+    await expect(third).resolves.toBe("third");
+  });
+
   it("ends a request's turn when its work fails", async () => {
     const budgets = new CompanyBudgets({ slots: 1, wait: 1000, queue: 4 });
     await expect(budgets.work(5, async () => Promise.reject(new Error("failed")))).rejects.toThrow("failed");
@@ -99,6 +120,27 @@ describe("a company's bulk work", () => {
     (await budgets.bulk(5))();
     expect(Date.now() - ended).toBeLessThan(50);
   });
+
+  it("ends a bulk request's turn over HTTP when its answer is sent, while another company is served", async () => {
+    const sandbox = await createSandbox({ database: "memory" });
+    try {
+      const send = (key: string, body: string) =>
+        fetch(`${sandbox.url}/events`, {
+          method: "POST",
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body,
+        });
+      // a body above BULK bytes: each takes its company's one bulk turn; a turn never ended would
+      // hold the next one back until it is refused, 503
+      const bulk = JSON.stringify({ name: "x".repeat(BULK + 1), date: "2024-04-20", venue: { venue_id: "318" } });
+      const small = JSON.stringify({ name: "Small", date: "2024-04-20", venue: {} });
+      expect((await send("demo-key-summit", small)).status).toBe(201);
+      for (let i = 0; i < 3; i++) expect((await send("demo-key-harbor", bulk)).status).toBe(201);
+      expect((await send("demo-key-harbor", small)).status).toBe(201);
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
 
   it("is a body of more than 64 KiB as the headers declare it, or one whose length they do not say", () => {
     expect(isBulk({})).toBe(false);

@@ -2,7 +2,8 @@
  * The key book (sandbox/service/keys.ts) remembers the keys it last found, so a key presented again
  * is found without its digest: its answers are those of a book that remembers nothing, for the
  * seed's keys, near misses of them and keys it never held, in any order and past the most keys it
- * remembers; and a key remembered is refused once the digests read again no longer hold it.
+ * remembers; a key found before is answered at once, not as a promise; and a key remembered is
+ * refused once the digests read again no longer hold it.
  */
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -61,6 +62,22 @@ describe("the key book", () => {
         )
         .execute();
     }
+  });
+
+  it("answers a key found before at once, not as a promise, until it forgets what it read", async () => {
+    const book = createKeyBook(db);
+    const key = seedKeys(DEMO_SEED)[0]?.key ?? "";
+    const first = book.authenticate(key, REQUEST, SCHEME);
+    expect(first).toBeInstanceOf(Promise);
+    const caller = await first;
+    const again = book.authenticate(key, REQUEST, SCHEME);
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toEqual(caller);
+    expect(book.authenticate("not-a-key", REQUEST, SCHEME)).toBeInstanceOf(Promise);
+    book.forget();
+    const reread = book.authenticate(key, REQUEST, SCHEME);
+    expect(reread).toBeInstanceOf(Promise);
+    expect(await reread).toEqual(caller);
   });
 
   it("refuses a key it remembered once the digests read again no longer hold it", async () => {
