@@ -94,6 +94,7 @@ function acceptView(responses: Readonly<Record<string, readonly RouteContent[]>>
  */
 const ENCODERS = {
   parameters: { name: "parameterEncoder", module: "parameters" },
+  path: { name: "pathEncoder", module: "path-parameters" },
   query: { name: "queryEncoder", module: "query" },
   deepObjectQuery: { name: "deepObjectQueryEncoder", module: "deep-object" },
   querystring: { name: "querystringEncoder", module: "querystring" },
@@ -114,7 +115,9 @@ export type EncoderImport = (typeof ENCODERS)[keyof typeof ENCODERS];
 function encodersOf(operation: OperationModel, model: ApiModel): Partial<Record<keyof RouteEncoders, EncoderImport>> {
   const { query, header } = operation.parameters;
   return {
-    ...(hasParameters(operation) ? { parameters: ENCODERS.parameters } : {}),
+    ...(hasParameters(operation)
+      ? { parameters: scalarPathOnly(operation) ? ENCODERS.path : ENCODERS.parameters }
+      : {}),
     ...(query.length > 0
       ? { query: query.some((p) => p.style === "deepObject") ? ENCODERS.deepObjectQuery : ENCODERS.query }
       : {}),
@@ -175,6 +178,19 @@ export function hasStreams({ names }: OperationModel): boolean {
 /** Whether an operation has path, query or header parameters, or a querystring (cookies are the style encoder's). */
 export function hasParameters({ parameters, querystring }: OperationModel): boolean {
   return parameters.path.length + parameters.query.length + parameters.header.length > 0 || querystring !== undefined;
+}
+
+/**
+ * Whether an operation's only parameters are path parameters of style simple whose schemas are
+ * scalars: its route names the path encoder, which writes nothing else.
+ */
+function scalarPathOnly({ parameters, querystring }: OperationModel): boolean {
+  const { path, query, header } = parameters;
+  return (
+    query.length + header.length === 0 &&
+    querystring === undefined &&
+    path.every((p) => p.style === "simple" && p.scalar === true)
+  );
 }
 
 /** The route's `in: querystring` parameter, when the operation has one. */
