@@ -7,7 +7,7 @@
  */
 import * as V from "./validators/index.js";
 import { pathEncoder } from "./client/path-parameters.js";
-import { bodyEncoderWithoutForms } from "./client/body.js";
+import { multipartBodyEncoder } from "./client/body.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -141,7 +141,7 @@ export const addWorkerDocumentRoute = {
       "500": V.validateProblem,
     },
   },
-  encoders: { parameters: pathEncoder, body: bodyEncoderWithoutForms },
+  encoders: { parameters: pathEncoder, body: multipartBodyEncoder },
 } as const satisfies Route;
 
 /** `addWorkerDocumentRoute` without its answers' validators: what the TanStack Query options call. */
@@ -175,7 +175,7 @@ export const addWorkerDocumentCall = {
     pathParams: V.validateAddWorkerDocumentPathParams,
     body: { "multipart/form-data": V.validateAddWorkerDocumentBody },
   },
-  encoders: { parameters: pathEncoder, body: bodyEncoderWithoutForms },
+  encoders: { parameters: pathEncoder, body: multipartBodyEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /events` (createEvent): its entry in `routes`. */

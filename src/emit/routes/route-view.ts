@@ -101,6 +101,7 @@ const ENCODERS = {
   headers: { name: "headerEncoder", module: "headers" },
   body: { name: "bodyEncoder", module: "body" },
   bodyWithoutForms: { name: "bodyEncoderWithoutForms", module: "body" },
+  multipart: { name: "multipartBodyEncoder", module: "body" },
   itemBody: { name: "itemBodyEncoder", module: "item-bodies" },
   styles: { name: "styleEncoder", module: "styles" },
   auth: { name: "authEncoder", module: "auth" },
@@ -158,11 +159,15 @@ export function hasOtherBody({ requestBody }: OperationModel): boolean {
   return contents.length > 1 || contents.some((c) => c.kind !== "json" || c.mediaType.includes("*"));
 }
 
-/** The body encoder of an operation whose body may be other than JSON: with forms and items only where it sends them. */
+/**
+ * The body encoder of an operation whose body may be other than JSON: with forms and items only
+ * where it sends them, a multipart form's alone where that is its one media type.
+ */
 function bodyEncoderOf(operation: OperationModel): EncoderImport {
   if (hasItemBody(operation)) return ENCODERS.itemBody;
-  const forms = (operation.requestBody?.contents ?? []).some((c) => c.kind === "form");
-  return forms ? ENCODERS.body : ENCODERS.bodyWithoutForms;
+  const contents = operation.requestBody?.contents ?? [];
+  if (contents.length === 1 && contents[0]?.kind === "multipart") return ENCODERS.multipart;
+  return contents.some((c) => c.kind === "form") ? ENCODERS.body : ENCODERS.bodyWithoutForms;
 }
 
 /** Whether an operation's body may be a sequence of items (streamed by the item body encoder). */

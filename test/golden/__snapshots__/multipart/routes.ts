@@ -8,6 +8,7 @@
 import * as V from "./validators/index.js";
 import { pathEncoder } from "./client/path-parameters.js";
 import { bodyEncoderWithoutForms } from "./client/body.js";
+import { multipartBodyEncoder } from "./client/body.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -77,7 +78,7 @@ export const uploadPhotoRoute = {
     body: { "multipart/form-data": V.validateUploadPhotoBody },
     responses: { "201": V.validateUploadPhotoResponse201 },
   },
-  encoders: { parameters: pathEncoder, body: bodyEncoderWithoutForms },
+  encoders: { parameters: pathEncoder, body: multipartBodyEncoder },
 } as const satisfies Route;
 
 /** `uploadPhotoRoute` without its answers' validators: what the TanStack Query options call. */
@@ -100,7 +101,7 @@ export const uploadPhotoCall = {
     pathParams: V.validateUploadPhotoPathParams,
     body: { "multipart/form-data": V.validateUploadPhotoBody },
   },
-  encoders: { parameters: pathEncoder, body: bodyEncoderWithoutForms },
+  encoders: { parameters: pathEncoder, body: multipartBodyEncoder },
 } as const satisfies CallRoute;
 
 /**
