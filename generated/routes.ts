@@ -6,8 +6,8 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import { parameterEncoder } from "./client/parameters.js";
-import { bodyEncoderWithoutForms } from "./client/body.js";
+import { pathEncoder } from "./client/path-parameters.js";
+import { multipartBodyEncoder } from "./client/body.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -61,7 +61,7 @@ export const addWorkerCredentialRoute = {
       "500": V.validateProblem,
     },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies Route;
 
 /** `addWorkerCredentialRoute` without its answers' validators: what the TanStack Query options call. */
@@ -95,7 +95,7 @@ export const addWorkerCredentialCall = {
     pathParams: V.validateAddWorkerCredentialPathParams,
     body: { "application/json": V.validateWorkerCredentialCreate },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /workers/{id}/documents` (addWorkerDocument): its entry in `routes`. */
@@ -141,7 +141,7 @@ export const addWorkerDocumentRoute = {
       "500": V.validateProblem,
     },
   },
-  encoders: { parameters: parameterEncoder, body: bodyEncoderWithoutForms },
+  encoders: { parameters: pathEncoder, body: multipartBodyEncoder },
 } as const satisfies Route;
 
 /** `addWorkerDocumentRoute` without its answers' validators: what the TanStack Query options call. */
@@ -175,7 +175,7 @@ export const addWorkerDocumentCall = {
     pathParams: V.validateAddWorkerDocumentPathParams,
     body: { "multipart/form-data": V.validateAddWorkerDocumentBody },
   },
-  encoders: { parameters: parameterEncoder, body: bodyEncoderWithoutForms },
+  encoders: { parameters: pathEncoder, body: multipartBodyEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /events` (createEvent): its entry in `routes`. */
@@ -517,7 +517,7 @@ export const updateClientRoute = {
       "500": V.validateProblem,
     },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies Route;
 
 /** `updateClientRoute` without its answers' validators: what the TanStack Query options call. */
@@ -551,7 +551,7 @@ export const updateClientCall = {
     pathParams: V.validateUpdateClientPathParams,
     body: { "application/json": V.validateClientUpdate },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies CallRoute;
 
 /** `PATCH /events/{id}` (updateEvent): its entry in `routes`. */
@@ -597,7 +597,7 @@ export const updateEventRoute = {
       "500": V.validateProblem,
     },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies Route;
 
 /** `updateEventRoute` without its answers' validators: what the TanStack Query options call. */
@@ -631,7 +631,7 @@ export const updateEventCall = {
     pathParams: V.validateUpdateEventPathParams,
     body: { "application/json": V.validateEventUpdate },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies CallRoute;
 
 /**

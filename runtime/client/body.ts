@@ -194,3 +194,16 @@ export const bodyEncoderWithoutForms: BodyEncoder = {
   choose: chooseContent,
   checked: withFilesAsText,
 };
+
+/**
+ * The body encoder of the routes whose one media type is a multipart form: what `bodyEncoder`
+ * does for that content alone (it is the content chosen, whatever the call asks, and fetch writes
+ * its content type, with the boundary), so a page whose operations send no other body than such
+ * forms bundles neither the choice of a media type nor the other encodings.
+ */
+export const multipartBodyEncoder: BodyEncoder = {
+  encode: (content, body) => toFormData(body, content.binaryFields ?? []),
+  contentType: () => undefined,
+  choose: (contents) => contents[0],
+  checked: withFilesAsText,
+};

@@ -4,8 +4,9 @@
  * path parameters as the server reads them back; query and header parameters are written, read
  * back and checked by the encoders their route names for them (query.ts, deep-object.ts,
  * querystring.ts, headers.ts), so an operation brings only the encoding of the places and styles
- * its parameters use. Only own
- * properties of the call's values are read (values.ts).
+ * its parameters use; an operation whose only parameters are scalar path parameters of style
+ * simple brings path-parameters.ts's encoder instead of this one. Only own properties of the
+ * call's values are read (values.ts).
  */
 import type {
   CallRoute,
@@ -15,43 +16,26 @@ import type {
   QueryPart,
   StyleEncoder,
 } from "../route-types.js";
-import { type RequestIssue, RequestValidationError } from "./errors.js";
-import { EMPTY, own, simpleValue } from "./values.js";
+import { fillWith, type PathRefusal, pathRefusal, textsOf } from "./path-parameters.js";
+import { EMPTY, simpleValue } from "./values.js";
 
-/** Why a path cannot be filled: a parameter missing, or one that is a dot segment ("." or ".."). */
-export type PathRefusal = { readonly missing: string } | { readonly dotSegment: string };
-
-const PLACEHOLDER = /\{([^{}]+)\}/g;
+export type { PathRefusal } from "./path-parameters.js";
 
 /**
  * The path with each placeholder replaced by its encoded value (`styled` gives that of a label or
- * matrix parameter, styles.ts); else the first parameter that is missing, or whose text is "." or
- * ".." (a dot segment, which URL normalisation would resolve, sending the call to another path;
- * its percent-encoded forms are resolved too, and a label's "" or "." is written so).
+ * matrix parameter, styles.ts; a label's "" or "." is written so); else the first parameter that
+ * is missing, or that is a dot segment (path-parameters.ts's `fillWith`).
  */
 export function fillPath(
   path: string,
   values: Readonly<Record<string, unknown>>,
   styled?: (name: string, value: unknown) => string | undefined,
 ): string | PathRefusal {
-  let refusal: PathRefusal | undefined;
-  const filled = path.replace(PLACEHOLDER, (_placeholder, name: string) => {
-    const value = own(values, name);
-    if (value === undefined || value === null) refusal ??= { missing: name };
-    else {
-      const text = styled?.(name, value) ?? simpleValue(value, false, encodeURIComponent);
-      if (!isDotSegment(text)) return text;
-      refusal ??= { dotSegment: name };
-    }
-    return "";
-  });
-  return refusal ?? filled;
-}
-
-/** "." or "..", written plainly or percent-encoded (".%2E"), as URL parsers resolve them. */
-function isDotSegment(text: string): boolean {
-  const plain = text.length <= 6 ? text.replace(/%2e/gi, ".") : text;
-  return plain === "." || plain === "..";
+  return fillWith(
+    path,
+    values,
+    (name, value) => styled?.(name, value) ?? simpleValue(value, false, encodeURIComponent),
+  );
 }
 
 /**
@@ -61,12 +45,7 @@ function isDotSegment(text: string): boolean {
  * integer 2^53, sent as "9007199254740992", is refused by both.
  */
 export function pathAsSent(values: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  // fromEntries defines each as an own data property, "__proto__" too
-  return Object.fromEntries(
-    Object.entries(values)
-      .filter((entry) => entry[1] !== undefined && entry[1] !== null)
-      .map(([name, value]) => [name, simpleValue(value, false, String)]),
-  );
+  return textsOf(values, (value) => simpleValue(value, false, String));
 }
 
 /**
@@ -93,30 +72,6 @@ function urlOf(
 /** The encoder of a call's query string: its `in: querystring` parameter's, or its query parameters'. */
 function queryPart(route: CallRoute): QueryPart | undefined {
   return route.querystring === undefined ? route.encoders?.query : route.encoders?.querystring;
-}
-
-/** The error of a path that cannot be filled: a parameter missing, or a dot segment ("." or ".."). */
-function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidationError {
-  const issue =
-    "missing" in refusal
-      ? {
-          keyword: "required",
-          instancePath: "",
-          params: { missingProperty: refusal.missing },
-          message: `must have required property '${refusal.missing}'`,
-        }
-      : dotSegmentIssue(`/${refusal.dotSegment.replaceAll("~", "~0").replaceAll("/", "~1")}`);
-  return new RequestValidationError(operationId, [{ in: "path", schemaPath: `#/${issue.keyword}`, ...issue }]);
-}
-
-/** The issue of a path parameter at `pointer` that is a dot segment. */
-function dotSegmentIssue(pointer: string): Omit<RequestIssue, "in" | "schemaPath"> {
-  return {
-    keyword: "dotSegment",
-    instancePath: pointer,
-    params: {},
-    message: `${pointer} must not be "." or "..", which would change the path the request is sent to`,
-  };
 }
 
 /**

@@ -49,6 +49,7 @@ function toParameter(document: unknown, { node, pointer }: Located): ParameterMo
       : followRef(document, resolvePointer(document, schemaPointer), schemaPointer)?.node;
   const isArray = schema !== undefined && isArraySchema(schema);
   const objectProperties = schema !== undefined && !isArray ? objectSchemaProperties(schema) : undefined;
+  const scalar = node.schema !== undefined && schema !== undefined && isScalarSchema(schema);
   return [
     {
       name,
@@ -60,6 +61,7 @@ function toParameter(document: unknown, { node, pointer }: Located): ParameterMo
       explode: typeof node.explode === "boolean" ? node.explode : style === "form",
       isArray,
       ...(objectProperties !== undefined ? { objectProperties } : {}),
+      ...(scalar ? { scalar: true as const } : {}),
       ...(description !== undefined ? { description } : {}),
       deprecated: node.deprecated === true,
     },
@@ -83,6 +85,22 @@ function isArraySchema(schema: Record<string, unknown>): boolean {
     type === "array" ||
     (Array.isArray(type) && type.includes("array")) ||
     (type === undefined && schema.items !== undefined)
+  );
+}
+
+/** The types whose values a parameter writes as one text. */
+const SCALAR_TYPES = new Set(["string", "number", "integer", "boolean", "null"]);
+
+/**
+ * Whether a parameter schema (after $refs) can only be a scalar: its `type` names scalar types
+ * alone (`null` with them), so no list or object is valid.
+ */
+function isScalarSchema(schema: Record<string, unknown>): boolean {
+  const types: unknown[] = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return (
+    types.length > 0 &&
+    types.every((type) => typeof type === "string" && SCALAR_TYPES.has(type)) &&
+    types.some((type) => type !== "null")
   );
 }
 

@@ -136,6 +136,8 @@ export interface ParameterModel {
   readonly isArray: boolean;
   /** the schema is an object (and not an array): the names of its properties */
   readonly objectProperties?: readonly string[];
+  /** the parameter's `schema` can only be a scalar (its type names no array or object): absent otherwise */
+  readonly scalar?: true;
   readonly description?: string;
   readonly deprecated: boolean;
 }

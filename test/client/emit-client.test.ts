@@ -220,6 +220,7 @@ describe("emitClient", () => {
       "client/headers.ts",
       "client/operation.ts",
       "client/parameters.ts",
+      "client/path-parameters.ts",
       "client/policies.ts",
       "client/query.ts",
       "client/response.ts",

@@ -112,6 +112,7 @@ describe("operations", () => {
           style: "simple",
           explode: false,
           isArray: false,
+          scalar: true,
           deprecated: false,
         },
       ],
@@ -138,6 +139,7 @@ describe("operations", () => {
           style: "simple",
           explode: false,
           isArray: false,
+          scalar: true,
           deprecated: false,
         },
       ],
@@ -370,5 +372,29 @@ describe("object parameters", () => {
       q: undefined,
       range: ["min", "max"],
     });
+  });
+
+  it("are scalars only when their type names scalar types alone", () => {
+    const scalars = (list: readonly { name: string; scalar?: true }[]): string[] =>
+      list.filter((p) => p.scalar === true).map((p) => p.name);
+    expect(scalars(model.operations[0]?.parameters.query ?? [])).toEqual(["q"]);
+    const typed = [
+      { name: "a", in: "query", schema: { type: ["integer", "null"] } },
+      { name: "b", in: "query", schema: { type: "null" } },
+      { name: "c", in: "query", schema: { enum: ["x", "y"] } },
+      { name: "d", in: "query", schema: { $ref: "#/components/schemas/Flag" } },
+      { name: "e", in: "query", content: { "application/json": { schema: { type: "string" } } } },
+    ];
+    const built = buildModel(
+      load({
+        ...base,
+        paths: {
+          "/p": { get: { operationId: "getP", parameters: typed, responses: { "204": { description: "ok" } } } },
+        },
+        components: { schemas: { Flag: { type: "boolean" } } },
+      }),
+      "fragment.yaml",
+    );
+    expect(scalars(built.model.operations[0]?.parameters.query ?? [])).toEqual(["a", "d"]);
   });
 });

@@ -36,6 +36,7 @@ async function kept(
   validators: string[];
   routes: string[];
   encodesParameters: boolean;
+  encodesEveryParameter: boolean;
   encodesQuery: boolean;
   encodesHeaders: boolean;
   encodesStyles: boolean;
@@ -52,7 +53,8 @@ async function kept(
   return {
     validators: names(/^function (validate\w+)\(/gm),
     routes: names(/^var (\w+(?:Route|Call)) = /gm),
-    encodesParameters: /^function fillPath\(/m.test(text),
+    encodesParameters: /^function fillWith\(/m.test(text),
+    encodesEveryParameter: /^function fillPath\(/m.test(text),
     encodesQuery: /^function encodeQuery\(/m.test(text),
     encodesHeaders: /^function headersAsSent\(/m.test(text),
     encodesStyles: /^function styledPathText\(/m.test(text),
@@ -91,13 +93,14 @@ describe("a page's bundle", () => {
     expect(production.validators).toEqual(["validateEventCreate"]);
   });
 
-  it("with an operation that has path parameters, holds the path's encoding and no other place's or style's", async () => {
+  it("with an operation that has scalar path parameters, holds the path's encoding and no other place's or style's", async () => {
     const source = `import { createBaseClient } from "./index.js";
 import { updateEventMutationOptions } from "./query/index.js";
 export const options = updateEventMutationOptions(createBaseClient({ baseUrl: "/api/1_12", apiKey: "k" }));
 `;
     expect(await kept(source)).toMatchObject({
       encodesParameters: true,
+      encodesEveryParameter: false,
       encodesQuery: false,
       encodesHeaders: false,
       encodesStyles: false,

@@ -160,7 +160,7 @@ function emitEntry(module: ModuleState, { entry, location }: LocatedEntry, root:
   const coercion = coercer === undefined ? undefined : emitCoercer(module, location, coercer);
   const out = new Block();
   if (coercion !== undefined) {
-    out.line(coercion);
+    out.line(coercion.code);
     out.blank();
   }
   const input = coercion === undefined || coercer === undefined ? code`value` : code`${coercer}(value)`;
@@ -169,7 +169,9 @@ function emitEntry(module: ModuleState, { entry, location }: LocatedEntry, root:
     type,
     input,
     root,
-    invalid: module.helper(coercion === undefined ? "invalid" : "invalidText"),
+    invalid: module.helper(
+      coercion === undefined ? "invalid" : coercion.integers ? "invalidIntegerText" : "invalidText",
+    ),
   });
   if (entry.guardName !== undefined) {
     out.blank();

@@ -22,12 +22,31 @@ type Plan = number | [1, Plan] | [0, Record<string, Plan>, Plan];
  * them as the schemas say ("7" → 7 for an integer, also inside nested objects and arrays),
  * copying only what changed. Returns undefined when nothing can need a conversion.
  */
-export function emitCoercer(module: ModuleState, location: SchemaLocation, name: Code): Code | undefined {
+export function emitCoercer(module: ModuleState, location: SchemaLocation, name: Code): Coercer | undefined {
   const plan = planFor(module, follow(module, module.registry.schemaAt(location), location), 0);
   if (plan === 0) return undefined;
-  return code`function ${name}(value${tsOnly`: unknown`})${tsOnly`: unknown`} {
+  const text = code`function ${name}(value${tsOnly`: unknown`})${tsOnly`: unknown`} {
   return ${conversion(module, plan)};
 }`;
+  return { code: text, integers: integersOnly(plan) };
+}
+
+/** A conversion function, and whether it converts only integers, by property name (`$invalidIntegerText` explains its failures). */
+export interface Coercer {
+  readonly code: Code;
+  readonly integers: boolean;
+}
+
+/** Whether a plan is of scalars by property name whose every flag is 1 (integers). */
+function integersOnly(plan: Plan): boolean {
+  return flatFlags(plan)?.every((flag) => flag === 1) === true;
+}
+
+/** The flags of a plan of scalars by property name; else undefined. */
+function flatFlags(plan: Plan): number[] | undefined {
+  if (typeof plan === "number" || plan[0] !== 0 || plan[2] !== 0) return undefined;
+  const flags = Object.values(plan[1]);
+  return flags.every((flag) => typeof flag === "number") ? flags : undefined;
 }
 
 /**
@@ -36,13 +55,10 @@ export function emitCoercer(module: ModuleState, location: SchemaLocation, name:
  * are integers, so that such a validator brings no other conversion; any other by `$coercePlan`.
  */
 function conversion(module: ModuleState, plan: Plan): Code {
-  if (typeof plan !== "number" && plan[0] === 0 && plan[2] === 0) {
-    const flags = Object.values(plan[1]);
-    if (flags.every((flag) => typeof flag === "number")) {
-      const constant = module.jsonConstant("plan", plan[1], tsOnly` as Readonly<Record<string, number>>`);
-      const convert = module.helper(flags.every((flag) => flag === 1) ? "integerText" : "coerce");
-      return code`${module.helper("coerceProps")}(value, ${constant}, ${convert})`;
-    }
+  if (typeof plan !== "number" && flatFlags(plan) !== undefined) {
+    const constant = module.jsonConstant("plan", plan[1], tsOnly` as Readonly<Record<string, number>>`);
+    const convert = module.helper(integersOnly(plan) ? "integerText" : "coerce");
+    return code`${module.helper("coerceProps")}(value, ${constant}, ${convert})`;
   }
   return code`${module.helper("coercePlan")}(value, ${module.jsonConstant("plan", plan, tsOnly` as $Plan`)})`;
 }

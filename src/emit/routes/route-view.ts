@@ -97,12 +97,14 @@ function acceptView(responses: Readonly<Record<string, readonly RouteContent[]>>
  */
 const ENCODERS = {
   parameters: { name: "parameterEncoder", module: "parameters" },
+  path: { name: "pathEncoder", module: "path-parameters" },
   query: { name: "queryEncoder", module: "query" },
   deepObjectQuery: { name: "deepObjectQueryEncoder", module: "deep-object" },
   querystring: { name: "querystringEncoder", module: "querystring" },
   headers: { name: "headerEncoder", module: "headers" },
   body: { name: "bodyEncoder", module: "body" },
   bodyWithoutForms: { name: "bodyEncoderWithoutForms", module: "body" },
+  multipart: { name: "multipartBodyEncoder", module: "body" },
   itemBody: { name: "itemBodyEncoder", module: "item-bodies" },
   styles: { name: "styleEncoder", module: "styles" },
   auth: { name: "authEncoder", module: "auth" },
@@ -117,7 +119,9 @@ export type EncoderImport = (typeof ENCODERS)[keyof typeof ENCODERS];
 function encodersOf(operation: OperationModel, model: ApiModel): Partial<Record<keyof RouteEncoders, EncoderImport>> {
   const { query, header } = operation.parameters;
   return {
-    ...(hasParameters(operation) ? { parameters: ENCODERS.parameters } : {}),
+    ...(hasParameters(operation)
+      ? { parameters: scalarPathOnly(operation) ? ENCODERS.path : ENCODERS.parameters }
+      : {}),
     ...(query.length > 0
       ? { query: query.some((p) => p.style === "deepObject") ? ENCODERS.deepObjectQuery : ENCODERS.query }
       : {}),
@@ -158,11 +162,15 @@ export function hasOtherBody({ requestBody }: OperationModel): boolean {
   return contents.length > 1 || contents.some((c) => c.kind !== "json" || c.mediaType.includes("*"));
 }
 
-/** The body encoder of an operation whose body may be other than JSON: with forms and items only where it sends them. */
+/**
+ * The body encoder of an operation whose body may be other than JSON: with forms and items only
+ * where it sends them, a multipart form's alone where that is its one media type.
+ */
 function bodyEncoderOf(operation: OperationModel): EncoderImport {
   if (hasItemBody(operation)) return ENCODERS.itemBody;
-  const forms = (operation.requestBody?.contents ?? []).some((c) => c.kind === "form");
-  return forms ? ENCODERS.body : ENCODERS.bodyWithoutForms;
+  const contents = operation.requestBody?.contents ?? [];
+  if (contents.length === 1 && contents[0]?.kind === "multipart") return ENCODERS.multipart;
+  return contents.some((c) => c.kind === "form") ? ENCODERS.body : ENCODERS.bodyWithoutForms;
 }
 
 /** Whether an operation's body may be a sequence of items (streamed by the item body encoder). */
@@ -178,6 +186,19 @@ export function hasStreams({ names }: OperationModel): boolean {
 /** Whether an operation has path, query or header parameters, or a querystring (cookies are the style encoder's). */
 export function hasParameters({ parameters, querystring }: OperationModel): boolean {
   return parameters.path.length + parameters.query.length + parameters.header.length > 0 || querystring !== undefined;
+}
+
+/**
+ * Whether an operation's only parameters are path parameters of style simple whose schemas are
+ * scalars: its route names the path encoder, which writes nothing else.
+ */
+function scalarPathOnly({ parameters, querystring }: OperationModel): boolean {
+  const { path, query, header } = parameters;
+  return (
+    query.length + header.length === 0 &&
+    querystring === undefined &&
+    path.every((p) => p.style === "simple" && p.scalar === true)
+  );
 }
 
 /** The route's `in: querystring` parameter, when the operation has one. */

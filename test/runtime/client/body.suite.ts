@@ -6,6 +6,7 @@ import {
   encodeBody,
   hasFiles,
   isBytes,
+  multipartBodyEncoder,
   withFilesAsText,
 } from "../../../runtime/client/body.js";
 import { parseForm } from "../../../runtime/server/runtime/form.js";
@@ -101,6 +102,25 @@ describe("encodeBody", () => {
     const { encode: _full, ...rest } = bodyEncoder;
     const { encode: _partial, ...same } = bodyEncoderWithoutForms;
     expect(same).toEqual(rest);
+  });
+
+  it("is what the multipart encoder does for a route whose one media type is a multipart form", async () => {
+    const named = { data: "text", filename: "a.txt", contentType: "text/plain" };
+    for (const body of [
+      { name: "scan", file: BYTES, scans: [BYTES, named], tags: ["a", "b"], n: 3 },
+      { file: new Blob(["x"], { type: "image/png" }) },
+      "not an object",
+    ]) {
+      const sent = multipartBodyEncoder.encode(UPLOAD, body);
+      expect(sent).toBeInstanceOf(FormData);
+      expect(await partsOf(sent as FormData)).toEqual(await partsOf(multipart(body)));
+      expect(multipartBodyEncoder.contentType(UPLOAD, sent)).toBe(bodyEncoder.contentType(UPLOAD, sent));
+      expect(multipartBodyEncoder.checked(body, ["file", "scans"])).toEqual(
+        bodyEncoder.checked(body, ["file", "scans"]),
+      );
+      for (const asked of [undefined, "multipart/form-data", "application/json"])
+        expect(multipartBodyEncoder.choose([UPLOAD], body, asked)).toBe(bodyEncoder.choose([UPLOAD], body, asked));
+    }
   });
 
   it("sends bytes as a Blob without a media type, which the Content-Type header gives", async () => {

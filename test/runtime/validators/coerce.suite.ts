@@ -4,6 +4,7 @@ import {
   $coercePlan,
   $coerceProps,
   $integerText,
+  $invalidIntegerText,
   $invalidText,
   $withOwn,
 } from "../../../runtime/validators/helpers/coerce.js";
@@ -119,6 +120,48 @@ describe("coercion helpers", () => {
     expect(result.errors.map((error) => error.message)).toEqual([
       expect.stringMatching(/^\/limit must be integer \(an integer is written in decimal digits/),
       "/ids must be integer (it was sent 2 times)",
+    ]);
+  });
+
+  it("$invalidIntegerText says what $invalidText says of values whose every conversion is of an integer", () => {
+    const failure = (instancePath: string, keyword: string, type?: string) => ({
+      instancePath,
+      schemaPath: "#",
+      keyword,
+      params: type === undefined ? {} : { type },
+      message: `${instancePath} must be ${type ?? "something"}`,
+    });
+    const sink = () => ({
+      valid: true,
+      // __proto__ as an own property, as a parameter of that name is read
+      value: JSON.parse(
+        '{"limit":"ten","ids":["1","2"],"a/b~c":"x","__proto__":"y","n":5,"name":["p","q"]}',
+      ) as unknown,
+      errors: [
+        failure("/limit", "type", "integer"),
+        failure("/ids", "type", "integer"),
+        failure("/a~1b~0c", "type", "integer"),
+        failure("/__proto__", "type", "integer"),
+        failure("/n", "type", "integer"),
+        failure("/name", "type", "string"),
+        failure("/limit", "minimum"),
+        failure("/missing", "type", "integer"),
+        failure("", "type", "object"),
+      ],
+    });
+    const general = $invalidText(sink());
+    const integers = $invalidIntegerText(sink());
+    expect(integers).toEqual(general);
+    expect(integers.errors.map((error) => error.message)).toEqual([
+      expect.stringMatching(/^\/limit must be integer \(an integer is written in decimal digits/),
+      "/ids must be integer (it was sent 2 times)",
+      expect.stringMatching(/^\/a~1b~0c must be integer \(an integer is written/),
+      expect.stringMatching(/^\/__proto__ must be integer \(an integer is written/),
+      "/n must be integer",
+      "/name must be string (it was sent 2 times)",
+      "/limit must be something",
+      "/missing must be integer",
+      " must be object",
     ]);
   });
 });

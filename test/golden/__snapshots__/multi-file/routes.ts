@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import { parameterEncoder } from "./client/parameters.js";
+import { pathEncoder } from "./client/path-parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -99,7 +99,7 @@ export const getCustomerRoute = {
     body: {},
     responses: { "200": V.validateCustomer },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies Route;
 
 /** `getCustomerRoute` without its answers' validators: what the TanStack Query options call. */
@@ -114,7 +114,7 @@ export const getCustomerCall = {
   accept: "application/json",
   security: [],
   validators: { pathParams: V.validateGetCustomerPathParams, body: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /orders` (listOrders): its entry in `routes`. */

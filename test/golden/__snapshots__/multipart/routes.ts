@@ -6,8 +6,9 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import { parameterEncoder } from "./client/parameters.js";
+import { pathEncoder } from "./client/path-parameters.js";
 import { bodyEncoderWithoutForms } from "./client/body.js";
+import { multipartBodyEncoder } from "./client/body.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -34,7 +35,7 @@ export const replaceCoverRoute = {
   responses: { "204": [] },
   security: [],
   validators: { pathParams: V.validateReplaceCoverPathParams, body: {}, responses: {} },
-  encoders: { parameters: parameterEncoder, body: bodyEncoderWithoutForms },
+  encoders: { parameters: pathEncoder, body: bodyEncoderWithoutForms },
 } as const satisfies Route;
 
 /** `replaceCoverRoute` without its answers' validators: what the TanStack Query options call. */
@@ -53,7 +54,7 @@ export const replaceCoverCall = {
   responses: { "204": [] },
   security: [],
   validators: { pathParams: V.validateReplaceCoverPathParams, body: {} },
-  encoders: { parameters: parameterEncoder, body: bodyEncoderWithoutForms },
+  encoders: { parameters: pathEncoder, body: bodyEncoderWithoutForms },
 } as const satisfies CallRoute;
 
 /** `POST /albums/{albumId}/photos` (uploadPhoto): its entry in `routes`. */
@@ -77,7 +78,7 @@ export const uploadPhotoRoute = {
     body: { "multipart/form-data": V.validateUploadPhotoBody },
     responses: { "201": V.validateUploadPhotoResponse201 },
   },
-  encoders: { parameters: parameterEncoder, body: bodyEncoderWithoutForms },
+  encoders: { parameters: pathEncoder, body: multipartBodyEncoder },
 } as const satisfies Route;
 
 /** `uploadPhotoRoute` without its answers' validators: what the TanStack Query options call. */
@@ -100,7 +101,7 @@ export const uploadPhotoCall = {
     pathParams: V.validateUploadPhotoPathParams,
     body: { "multipart/form-data": V.validateUploadPhotoBody },
   },
-  encoders: { parameters: parameterEncoder, body: bodyEncoderWithoutForms },
+  encoders: { parameters: pathEncoder, body: multipartBodyEncoder },
 } as const satisfies CallRoute;
 
 /**

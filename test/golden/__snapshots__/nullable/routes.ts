@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import { parameterEncoder } from "./client/parameters.js";
+import { pathEncoder } from "./client/path-parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -38,7 +38,7 @@ export const putProfileRoute = {
     body: { "application/json": V.validateProfile },
     responses: { "200": V.validateProfile },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies Route;
 
 /** `putProfileRoute` without its answers' validators: what the TanStack Query options call. */
@@ -58,7 +58,7 @@ export const putProfileCall = {
   accept: "application/json",
   security: [],
   validators: { pathParams: V.validatePutProfilePathParams, body: { "application/json": V.validateProfile } },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies CallRoute;
 
 /**

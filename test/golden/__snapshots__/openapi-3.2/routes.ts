@@ -7,6 +7,7 @@
  */
 import * as V from "./validators/index.js";
 import { parameterEncoder } from "./client/parameters.js";
+import { pathEncoder } from "./client/path-parameters.js";
 import { querystringEncoder } from "./client/querystring.js";
 import { itemBodyEncoder } from "./client/item-bodies.js";
 import { streamAnswers } from "./client/stream-answers.js";
@@ -42,7 +43,7 @@ export const addFlightNotesRoute = {
     bodyItems: { "multipart/mixed": V.validateAddFlightNotesBodyItem },
     responses: { "200": V.validateAddFlightNotesResponse200 },
   },
-  encoders: { parameters: parameterEncoder, body: itemBodyEncoder },
+  encoders: { parameters: pathEncoder, body: itemBodyEncoder },
 } as const satisfies Route;
 
 /** `addFlightNotesRoute` without its answers' validators: what the TanStack Query options call. */
@@ -66,7 +67,7 @@ export const addFlightNotesCall = {
     body: {},
     bodyItems: { "multipart/mixed": V.validateAddFlightNotesBodyItem },
   },
-  encoders: { parameters: parameterEncoder, body: itemBodyEncoder },
+  encoders: { parameters: pathEncoder, body: itemBodyEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /flights/filter` (filterFlights): its entry in `routes`. */
@@ -152,7 +153,7 @@ export const getFlightRoute = {
     body: {},
     responses: { "200": V.validateFlight, "404": V.validateGetFlightResponse404 },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies Route;
 
 /** `getFlightRoute` without its answers' validators: what the TanStack Query options call. */
@@ -170,7 +171,7 @@ export const getFlightCall = {
   accept: "application/json, application/problem+json",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { pathParams: V.validateGetFlightPathParams, body: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies CallRoute;
 
 /** `POST /flights/imports` (importFlights): its entry in `routes`. */
@@ -228,7 +229,7 @@ export const purgeFlightRoute = {
   responses: { "204": [] },
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { pathParams: V.validatePurgeFlightPathParams, body: {}, responses: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies Route;
 
 /** `purgeFlightRoute` without its answers' validators: what the TanStack Query options call. */
@@ -242,7 +243,7 @@ export const purgeFlightCall = {
   responses: { "204": [] },
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { pathParams: V.validatePurgeFlightPathParams, body: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies CallRoute;
 
 /** `GET /flights/{number}/notes` (readFlightNotes): its entry in `routes`. */
@@ -262,7 +263,7 @@ export const readFlightNotesRoute = {
     responses: {},
     items: { "200": { "multipart/mixed": V.validateReadFlightNotesResponse200Item } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamAnswers },
+  encoders: { parameters: pathEncoder, stream: streamAnswers },
 } as const satisfies Route;
 
 /** `readFlightNotesRoute` without its answers' validators: what the TanStack Query options call. */
@@ -281,7 +282,7 @@ export const readFlightNotesCall = {
     body: {},
     items: { "200": { "multipart/mixed": V.validateReadFlightNotesResponse200Item } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamAnswers },
+  encoders: { parameters: pathEncoder, stream: streamAnswers },
 } as const satisfies CallRoute;
 
 /** `QUERY /flights/search` (searchFlights): its entry in `routes`. */
@@ -359,7 +360,7 @@ export const streamPositionsRoute = {
     },
     itemData: { "200": { "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStreamData } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamAnswers },
+  encoders: { parameters: pathEncoder, stream: streamAnswers },
 } as const satisfies Route;
 
 /** `streamPositionsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -389,7 +390,7 @@ export const streamPositionsCall = {
     },
     itemData: { "200": { "text/event-stream": V.validateStreamPositionsResponse200ItemTextEventStreamData } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamAnswers },
+  encoders: { parameters: pathEncoder, stream: streamAnswers },
 } as const satisfies CallRoute;
 
 /** `GET /flights/{number}/track` (trackFlight): its entry in `routes`. */
@@ -410,7 +411,7 @@ export const trackFlightRoute = {
     items: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Item } },
     sequences: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Sequence } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamAnswers },
+  encoders: { parameters: pathEncoder, stream: streamAnswers },
 } as const satisfies Route;
 
 /** `trackFlightRoute` without its answers' validators: what the TanStack Query options call. */
@@ -430,7 +431,7 @@ export const trackFlightCall = {
     items: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Item } },
     sequences: { "200": { "application/x-ndjson": V.validateTrackFlightResponse200Sequence } },
   },
-  encoders: { parameters: parameterEncoder, stream: streamAnswers },
+  encoders: { parameters: pathEncoder, stream: streamAnswers },
 } as const satisfies CallRoute;
 
 /**

@@ -6,7 +6,7 @@
  * disagree on methods, paths, parameters, media types, security or validation.
  */
 import * as V from "./validators/index.js";
-import { parameterEncoder } from "./client/parameters.js";
+import { pathEncoder } from "./client/path-parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -74,7 +74,7 @@ export const listOwnersRoute = {
     body: {},
     responses: { "200": V.validateListOwnersResponse200 },
   },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies Route;
 
 /** `listOwnersRoute` without its answers' validators: what the TanStack Query options call. */
@@ -89,7 +89,7 @@ export const listOwnersCall = {
   accept: "application/json",
   security: [],
   validators: { pathParams: V.validateListOwnersPathParams, body: {} },
-  encoders: { parameters: parameterEncoder },
+  encoders: { parameters: pathEncoder },
 } as const satisfies CallRoute;
 
 /**

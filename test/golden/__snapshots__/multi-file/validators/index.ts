@@ -89,38 +89,24 @@ function $integerText(v: unknown): unknown {
   return Number.isSafeInteger(n) ? n : v;
 }
 
-const $TEXT_FORMS: Readonly<Record<string, string>> = {
-  integer: 'an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991',
-  number: "a number is written as a JSON number",
-  boolean: 'a boolean is written "true" or "false"',
-  null: 'null is written "null"',
-};
+const $INTEGER_FORM =
+  'an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991';
+
 /**
- * $invalid for values that arrived as text (parameters, form fields): a type failure of a text
- * says which texts convert, and one of a list at the top level says the name was repeated.
+ * The invalid result (as for any text) of values whose every conversion is of an integer, by
+ * property name (path and header parameters, most query parameters): a type failure of a text
+ * as an integer says how an integer is written, and one of a list says the name was repeated.
+ * Only a property's failures can be of a text (the whole is an object, and a property holding
+ * other properties would convert them too), so the value failed is read by the property's name.
  */
-function $invalidText(r: $Sink): { valid: false; errors: ValidationError[] } {
-  const errors = r.errors ?? [];
-  for (let i = 0; i < errors.length; i++) {
-    const x = errors[i];
-    if (x === undefined || x.keyword !== "type") continue;
-    const v = $valueAt(r.value, x.instancePath);
-    if (Array.isArray(v) && x.instancePath.lastIndexOf("/") === 0) x.message += " (it was sent " + v.length + " times)";
-    if (typeof v !== "string") continue;
-    const forms = String(x.params["type"]).split(",").filter((t) => $hop.call($TEXT_FORMS, t)).map((t) => $TEXT_FORMS[t]);
-    if (forms.length > 0) x.message += " (" + forms.join("; ") + ")";
+function $invalidIntegerText(r: $Sink): { valid: false; errors: ValidationError[] } {
+  for (const x of r.errors ?? []) {
+    const key = x.instancePath.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+    const v = x.keyword === "type" && x.instancePath.lastIndexOf("/") === 0 && $hop.call(r.value, key) ? (r.value as Record<string, unknown>)[key] : undefined;
+    if (Array.isArray(v)) x.message += " (it was sent " + v.length + " times)";
+    if (typeof v === "string" && x.params["type"] === "integer") x.message += " (" + $INTEGER_FORM + ")";
   }
   return $invalid(r);
-}
-function $valueAt(value: unknown, pointer: string): unknown {
-  if (pointer === "") return value;
-  let v = value;
-  for (const part of pointer.slice(1).split("/")) {
-    if (typeof v !== "object" || v === null) return undefined;
-    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
-    v = $hop.call(v, key) ? (v as Record<string, unknown>)[key] : undefined;
-  }
-  return v;
 }
 
 /**
@@ -502,7 +488,7 @@ function $coerce_validateGetCustomerPathParams(value: unknown): unknown {
 export function validateGetCustomerPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetCustomerPathParams> {
   const r: $Sink = { valid: true, value: $coerce_validateGetCustomerPathParams(value), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetCustomerPathParams>) : $invalidText(r);
+  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetCustomerPathParams>) : $invalidIntegerText(r);
 }
 
 export function validateListOrdersResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.ListOrdersResponse200> {

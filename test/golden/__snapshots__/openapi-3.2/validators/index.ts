@@ -110,8 +110,11 @@ function $coerce(v: unknown, flags: number): unknown {
   return v;
 }
 
+const $INTEGER_FORM =
+  'an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991';
+
 const $TEXT_FORMS: Readonly<Record<string, string>> = {
-  integer: 'an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991',
+  integer: $INTEGER_FORM,
   number: "a number is written as a JSON number",
   boolean: 'a boolean is written "true" or "false"',
   null: 'null is written "null"',

@@ -126,8 +126,28 @@ function $coerce(v: unknown, flags: number): unknown {
   return v;
 }
 
+const $INTEGER_FORM =
+  'an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991';
+
+/**
+ * The invalid result (as for any text) of values whose every conversion is of an integer, by
+ * property name (path and header parameters, most query parameters): a type failure of a text
+ * as an integer says how an integer is written, and one of a list says the name was repeated.
+ * Only a property's failures can be of a text (the whole is an object, and a property holding
+ * other properties would convert them too), so the value failed is read by the property's name.
+ */
+function $invalidIntegerText(r: $Sink): { valid: false; errors: ValidationError[] } {
+  for (const x of r.errors ?? []) {
+    const key = x.instancePath.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+    const v = x.keyword === "type" && x.instancePath.lastIndexOf("/") === 0 && $hop.call(r.value, key) ? (r.value as Record<string, unknown>)[key] : undefined;
+    if (Array.isArray(v)) x.message += " (it was sent " + v.length + " times)";
+    if (typeof v === "string" && x.params["type"] === "integer") x.message += " (" + $INTEGER_FORM + ")";
+  }
+  return $invalid(r);
+}
+
 const $TEXT_FORMS: Readonly<Record<string, string>> = {
-  integer: 'an integer is written in decimal digits with an optional "-" and no "+", exponent, fraction or leading zero, from -9007199254740991 to 9007199254740991',
+  integer: $INTEGER_FORM,
   number: "a number is written as a JSON number",
   boolean: 'a boolean is written "true" or "false"',
   null: 'null is written "null"',
@@ -520,7 +540,7 @@ function $coerce_validateGetOrderPathParams(value: unknown): unknown {
 export function validateGetOrderPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderPathParams> {
   const r: $Sink = { valid: true, value: $coerce_validateGetOrderPathParams(value), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderPathParams>) : $invalidText(r);
+  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderPathParams>) : $invalidIntegerText(r);
 }
 
 function $coerce_validateGetOrderQuery(value: unknown): unknown {
