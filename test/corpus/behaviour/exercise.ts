@@ -2,8 +2,11 @@
  * One generated package's behaviour, judged by a third party: its mock server runs as a process on
  * loopback, Stoplight Prism's validation proxy (`prism proxy`) stands in front of it with the
  * document, and the generated client sends every operation through the proxy (requests built by
- * ./requests.ts), checking each answer with the generated response validators. Counted per
- * document: the operations called, the answers the proxy flags (its `sl-violations` header), the
+ * ./requests.ts), checking each answer with the generated response validators. A large document
+ * gets two proxies, each taking the next operation once it is done with one: on its first call
+ * of an operation Prism compiles validators (Ajv's) for its schemas, from the document
+ * dereferenced whole, which costs seconds on Discord's and OpenAI's largest answers, so two
+ * processes judge on two cores. Counted per document: the operations called, the answers the proxy flags (its `sl-violations` header), the
  * requests it flags, the answers the response validators refuse, and the client's other errors.
  */
 import { readFile } from "node:fs/promises";
@@ -15,7 +18,7 @@ import { startMockProcess } from "../../support/mock-process.js";
 import { repoRoot } from "../../support/paths.js";
 import { freePort } from "../../support/postgres.js";
 import { startPrismProxy, stopProcess } from "../../support/prism.js";
-import { BodyAlternatives, buildCall, type CallArgs, type Validator } from "./requests.js";
+import { BodyAlternatives, buildCall, type CallArgs, type RequestSources, type Validator } from "./requests.js";
 
 /** What became of one operation's call. */
 export interface CallOutcome {
@@ -64,6 +67,9 @@ export interface ExerciseOptions {
   readonly startMs?: number;
 }
 
+/** From how many operations a document gets two proxies. */
+const TWO_PROXIES_FROM = 100;
+
 /** One of Prism's violations, as its `sl-violations` header lists them. */
 interface Violation {
   readonly location?: readonly string[];
@@ -89,34 +95,43 @@ export async function exerciseDocument(
   const port = await freePort();
   const entry = relative(repoRoot, join(out, "server", "main.ts"));
   const startMs = options.startMs ?? 180_000;
-  // the proxy reads the document while the mock server starts
-  const [mock, proxy] = await Promise.allSettled([
+  const upstream = `http://127.0.0.1:${port}${model.basePath}`;
+  const count = model.operations.length >= TWO_PROXIES_FROM ? 2 : 1;
+  // the proxies read the document while the mock server starts
+  const [mock, ...proxies] = await Promise.allSettled([
     startMockProcess({ PORT: String(port) }, entry, startMs),
-    startPrismProxy(spec, `http://127.0.0.1:${port}${model.basePath}`, startMs),
+    ...Array.from({ length: count }, () => startPrismProxy(spec, upstream, startMs)),
   ]);
+  const running = proxies.flatMap((proxy) => (proxy.status === "fulfilled" ? [proxy.value] : []));
   try {
     if (mock.status === "rejected") throw mock.reason;
-    if (proxy.status === "rejected") throw proxy.reason;
+    for (const proxy of proxies) if (proxy.status === "rejected") throw proxy.reason;
     const ready = (performance.now() - started) / 1000;
     const last = new Set(options.last ?? []);
     const operations = [
       ...model.operations.filter((operation) => !last.has(operation.id)),
       ...model.operations.filter((operation) => last.has(operation.id)),
     ];
-    const outcomes = await callEach(out, model, operations, proxy.value.origin);
+    const origins = running.map((proxy) => proxy.origin);
+    const outcomes = await callEach(out, model, operations, origins);
     const seconds = { ready, total: (performance.now() - started) / 1000 };
-    return { ...summarise(document, model, outcomes, seconds), proxyOutput: proxy.value.output() };
+    const proxyOutput = running.map((proxy) => proxy.output()).join("\n");
+    return { ...summarise(document, model, outcomes, seconds), proxyOutput };
   } finally {
-    if (proxy.status === "fulfilled") await proxy.value.stop();
+    await Promise.all(running.map((proxy) => proxy.stop()));
     if (mock.status === "fulfilled") await stopProcess(mock.value.child);
   }
 }
 
+/**
+ * Calls every operation, in order, each proxy taking the next one once it is done with one; the
+ * outcomes in the operations' order.
+ */
 async function callEach(
   out: string,
   model: ApiModel,
   operations: readonly OperationModel[],
-  origin: string,
+  origins: readonly string[],
 ): Promise<CallOutcome[]> {
   const bundled = JSON.parse(await readFile(join(out, "openapi.json"), "utf8")) as unknown;
   const source = new SchemaSource(bundled, dialectRules(openApiDialect(model.source.openapiVersion)));
@@ -124,29 +139,26 @@ async function callEach(
   const { createClient } = (await import(join(out, "client", "index.ts"))) as {
     createClient(options: object): Record<string, ClientMethod | undefined>;
   };
-  let heard: string | null = null;
-  const recording = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, init);
-    heard = response.headers.get("sl-violations");
-    return response;
-  };
-  const client = createClient({
-    baseUrl: origin,
-    apiKey: "key",
-    bearerToken: "token",
-    basic: { username: "user", password: "secret" },
-    validateResponses: true,
-    timeoutMs: 600_000,
-    fetch: recording,
-  });
   const outcomes: CallOutcome[] = [];
-  for (const operation of operations) {
-    const built = buildCall(operation, { source, validators });
-    if ("unbuilt" in built) {
-      outcomes.push({ operation: operation.id, violations: [], unbuilt: built.unbuilt });
-      continue;
-    }
-    const call = async (args: CallArgs): Promise<CallOutcome> => {
+  let next = 0;
+  const through = async (origin: string): Promise<void> => {
+    // one client for each proxy: the violations header heard is that of the proxy's last answer
+    let heard: string | null = null;
+    const recording = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const response = await fetch(input, init);
+      heard = response.headers.get("sl-violations");
+      return response;
+    };
+    const client = createClient({
+      baseUrl: origin,
+      apiKey: "key",
+      bearerToken: "token",
+      basic: { username: "user", password: "secret" },
+      validateResponses: true,
+      timeoutMs: 600_000,
+      fetch: recording,
+    });
+    const call = async (operation: OperationModel, args: CallArgs): Promise<CallOutcome> => {
       heard = null;
       const error = await client[operation.names.method]?.(args).then(
         () => undefined,
@@ -154,18 +166,33 @@ async function callEach(
       );
       return outcomeOf(operation.id, error, heard);
     };
-    let outcome = await call(built.args);
-    const alternatives = new BodyAlternatives(operation, { source, validators });
-    for (let retry = 0; retry < BODY_RETRIES && bodyRefused(outcome); retry++) {
-      const body = alternatives.next(bodyPlaces(outcome));
-      if (body === undefined) break;
-      built.args.body = body.value;
-      outcome = await call(built.args);
+    for (let index = next++; index < operations.length; index = next++) {
+      const operation = operations[index] as OperationModel;
+      outcomes[index] = await callOne(operation, { source, validators }, (args) => call(operation, args));
     }
-    const wrong = outcome.error !== undefined || outcome.violations.length > 0;
-    outcomes.push(wrong ? { ...outcome, request: shorten(built.args) } : outcome);
-  }
+  };
+  await Promise.all(origins.map(through));
   return outcomes;
+}
+
+/** One operation's call, and where the proxy refuses its body, calls with other bodies. */
+async function callOne(
+  operation: OperationModel,
+  context: RequestSources,
+  call: (args: CallArgs) => Promise<CallOutcome>,
+): Promise<CallOutcome> {
+  const built = buildCall(operation, context);
+  if ("unbuilt" in built) return { operation: operation.id, violations: [], unbuilt: built.unbuilt };
+  let outcome = await call(built.args);
+  const alternatives = new BodyAlternatives(operation, context);
+  for (let retry = 0; retry < BODY_RETRIES && bodyRefused(outcome); retry++) {
+    const body = alternatives.next(bodyPlaces(outcome));
+    if (body === undefined) break;
+    built.args.body = body.value;
+    outcome = await call(built.args);
+  }
+  const wrong = outcome.error !== undefined || outcome.violations.length > 0;
+  return wrong ? { ...outcome, request: shorten(built.args) } : outcome;
 }
 
 /** How many other bodies are tried for an operation whose body the proxy refused. */
