@@ -1,7 +1,7 @@
 /**
  * The sandbox on a Citus cluster when parts of it fail: a throwaway cluster of its own (a
  * coordinator and two workers on loopback, ../support/citus.ts), started once for the file, apart
- * from ./citus.test.ts so that the scheduler can run the two side by side. Harbor Events (5) and
+ * from ./citus.1.test.ts and ./citus.2.test.ts so that the scheduler can run the two side by side. Harbor Events (5) and
  * Summit Staffing (6), the demo seed's companies, are put on different workers first.
  *
  * - A company's row held by a prepared transaction on its worker: its requests get 503 with

@@ -1,5 +1,5 @@
 /**
- * The sandbox on a Citus cluster beyond one process on the coordinator (./citus.test.ts runs these
+ * The sandbox on a Citus cluster beyond one process on the coordinator (./citus.2.test.ts runs these
  * on its cluster):
  *
  * - Processes on any node: a sandbox process connected to a worker (Citus's metadata is on every

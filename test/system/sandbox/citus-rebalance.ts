@@ -1,5 +1,5 @@
 /**
- * A worker added to the cluster, and the rebalance docs/sandbox.md gives for it (./citus.test.ts
+ * A worker added to the cluster, and the rebalance docs/sandbox.md gives for it (./citus.2.test.ts
  * runs it last on its cluster, which it leaves with three workers): twelve companies, each with
  * events of its own, on two workers; a third is added and the shard groups rebalanced by their
  * count. The companies must then be on every worker, each with all its events, and served.

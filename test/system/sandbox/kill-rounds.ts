@@ -1,6 +1,6 @@
 /**
  * The kill test: rounds of `kill -9` of a sandbox process on a PGlite data directory (or a database
- * server: ./citus.test.ts runs it on a Citus cluster) while it takes concurrent writes (creates and
+ * server: ./citus-faults.test.ts runs it on a Citus cluster) while it takes concurrent writes (creates and
  * edits of events), each round restarting it on the same directory (or database).
  * A round kills the process once 15 creates were acknowledged, at a random moment in the next 300 ms.
  * After every restart the directory must open, and every write answered 2xx must be there: each

@@ -1,7 +1,7 @@
 /**
  * Two sandbox processes (sandbox/main.ts, as `npm start` runs it) on one database, shared by the
  * suites of each server the sandbox runs on at scale (./scale.test.ts on PostgreSQL,
- * ./citus.test.ts on a Citus cluster): starting together on a new schema, they migrate and seed it
+ * ./citus.2.test.ts on a Citus cluster): starting together on a new schema, they migrate and seed it
  * once; a write through one is read through the other; concurrent creates through both get
  * distinct, consecutive ids and exact counts; concurrent edits of one event apply one after the
  * other; and `kill -9` of one loses nothing it acknowledged.
