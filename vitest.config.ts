@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { configDefaults, defineConfig } from "vitest/config";
+import { configDefaults, defineConfig, type UserWorkspaceConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
@@ -11,30 +11,33 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * short and the longest to run, and started last they leave one worker alone at the end.
  */
 const LONGEST_FIRST = [
-  "package/package-types",
-  "package/package-pages",
-  "package/package-runtime",
-  "package/package",
-  "sandbox/citus",
-  "sandbox/citus-faults",
-  "corpus/stripe",
-  "corpus/openai",
-  "sandbox/first-start-sigkill",
-  "sandbox/first-start-sigint",
-  "corpus/discord",
-  "corpus/others",
-  "corpus/behaviour",
-  "compiler/differential",
-  "sandbox/statements",
-  "sandbox/data-directory",
+  "system/package/package-types",
+  "system/package/package-pages",
+  "system/package/package-runtime",
+  "system/package/package",
+  "system/sandbox/citus.1",
+  "system/sandbox/citus.2",
+  "system/sandbox/citus-faults",
+  "output/corpus/stripe",
+  "output/corpus/openai",
+  "system/sandbox/first-start-sigkill.1",
+  "system/sandbox/first-start-sigint.1",
+  "system/sandbox/first-start-sigkill.2",
+  "system/sandbox/first-start-sigint.2",
+  "output/corpus/discord",
+  "output/corpus/others",
+  "output/corpus/behaviour",
+  "unit/src/compiler/index.differential",
+  "system/sandbox/statements",
+  "system/sandbox/data-directory",
 ];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const rank = (file: TestSpecification): number => {
-      const match = /[\\/]test[\\/]([\w-]+[\\/][\w-]+)\.test\.ts$/.exec(file.moduleId);
-      const known = LONGEST_FIRST.indexOf((match?.[1] ?? "").replace("\\", "/"));
+      const match = /[\\/]test[\\/]([\w./\\-]+)\.test\.ts$/.exec(file.moduleId);
+      const known = LONGEST_FIRST.indexOf((match?.[1] ?? "").replaceAll("\\", "/"));
       return known === -1 ? LONGEST_FIRST.length : known;
     };
     return sorted
@@ -59,39 +62,63 @@ const PACKAGE_ENTRIES: Readonly<Record<string, string>> = {
   "workforce-scheduling-api/spec": generated("openapi.json"),
 };
 
+/**
+ * The suite's tiers, each a vitest project over its folder of test/ (`vitest run --project unit`):
+ * `unit`, the code's own tests, each at the path of the code it tests under `test/unit/` (a test of
+ * `src/load/swagger-2.ts` is `test/unit/src/load/swagger-2.test.ts`, and a second file of it
+ * `swagger-2.<aspect>.test.ts`); `output`, the generated output's behaviour (client, server, MSW,
+ * query, validators, webhooks, the goldens, other documents and the corpus); `system`, processes,
+ * databases, browsers and the package; `architecture`, the rules over the repository (floors, doc
+ * paths and samples, the contract, CI). `npm run test:quick` runs the first two.
+ * test/architecture/tiers.test.ts holds every test file to a tier and every unit test to its code.
+ */
+export const TIERS = ["unit", "output", "system", "architecture"] as const;
+
+/** How the sandbox's imports of the package resolve (PACKAGE_ENTRIES). */
+const resolve = {
+  alias: Object.entries(PACKAGE_ENTRIES).map(([name, file]) => ({
+    find: new RegExp(`^${name.replace(/[/-]/g, "\\$&")}$`),
+    replacement: file,
+  })),
+};
+
+/** What every tier runs with. */
+const TIER_SETTINGS: UserWorkspaceConfig["test"] = {
+  // the releases through a registry build the package four times: \`npm run test:release\` runs
+  // them (vitest.release.config.ts), and CI runs it beside \`npm test\`
+  exclude: [...configDefaults.exclude, "test/system/release/registry.test.ts"],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: "forks",
+  // PGlite's WebAssembly runs on V8's baseline compiler only: the sandbox tests use the engine for
+  // seconds, and optimising its 9 MB module in the background cost more CPU than it saved (the
+  // in-process PGlite suites took about 30% less CPU, the same answers)
+  execArgv: ["--liftoff-only"],
+  // test files share a worker's module cache: the generator, TypeScript and Fastify load once per
+  // worker instead of once per file (tests keep no state in shared modules, and restore timers)
+  isolate: false,
+  // a test that asserts nothing fails
+  expect: { requireAssertions: true },
+};
+
 export default defineConfig({
-  resolve: {
-    alias: Object.entries(PACKAGE_ENTRIES).map(([name, file]) => ({
-      find: new RegExp(`^${name.replace(/[/-]/g, "\\$&")}$`),
-      replacement: file,
-    })),
-  },
+  resolve,
   test: {
-    include: ["test/**/*.test.ts"],
-    // the releases through a registry build the package four times: \`npm run test:release\` runs
-    // them (vitest.release.config.ts), and CI runs it beside \`npm test\`
-    exclude: [...configDefaults.exclude, "test/release/registry.test.ts"],
+    // the tiers do not extend this config: a project that did would run the global setup again
+    projects: TIERS.map((name) => ({
+      resolve,
+      test: { ...TIER_SETTINGS, name, include: [`test/${name}/**/*.test.ts`] },
+    })),
+    ...TIER_SETTINGS,
     // the generator's commands, which some tests run as processes, built from src/ once; the
-    // PostgreSQL server the suites that only connect to one share, started once
+    // PostgreSQL server the suites that only connect to one share, started once, for every tier
     globalSetup: ["test/support/global-setup.ts", "test/support/postgres-setup.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: "forks",
     // one worker more than there are cores: many tests wait on sockets, child processes or the
     // browser rather than compute. On the 2-core machine, npm test took 185 s with 2 workers,
     // 136 to 141 s with 3 and 153 s with 4 (vitest's default, cores - 1, leaves a core idle)
     maxWorkers: availableParallelism() + 1,
-    // PGlite's WebAssembly runs on V8's baseline compiler only: the sandbox tests use the engine for
-    // seconds, and optimising its 9 MB module in the background cost more CPU than it saved (the
-    // in-process PGlite suites took about 30% less CPU, the same answers)
-    execArgv: ["--liftoff-only"],
-    // test files share a worker's module cache: the generator, TypeScript and Fastify load once per
-    // worker instead of once per file (tests keep no state in shared modules, and restore timers)
-    isolate: false,
     sequence: { sequencer: LongestFirst },
     // vitest's own report, then what failed in a few lines, last (./test/support/failure-summary.ts)
     reporters: ["default", "./test/support/failure-summary.ts"],
-    // a test that asserts nothing fails
-    expect: { requireAssertions: true },
   },
 });

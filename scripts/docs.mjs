@@ -5,7 +5,7 @@
  *
  * Redocly CLI prints notices in boxes that are not about this build: on every run, that
  * build-docs now renders with Redoc 3 and custom templates may need updates (this project's
- * template, docs/redoc.hbs, is written for Redoc 3: test/docs/static-reference.test.ts opens the
+ * template, docs/redoc.hbs, is written for Redoc 3: test/system/docs/static-reference.test.ts opens the
  * page it makes), and on Node 20 that Node 20 reached its end of life and its future releases will
  * need Node 22.12. No setting turns them off, and its last release without the second (2.55)
  * cannot inline the page's bundle (`--inlineBundle`), which the offline reference needs. So the

@@ -5,8 +5,8 @@
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { runKillRounds } from "../test/sandbox/kill-rounds.js";
 import { makeTempDir } from "../test/support/paths.js";
+import { runKillRounds } from "../test/system/sandbox/kill-rounds.js";
 
 const rounds = Number(process.argv[2] ?? "20");
 const dir = await makeTempDir("sandbox-kill");

@@ -19,7 +19,7 @@ const env = { ...process.env, PATH: [join(root, "node_modules", ".bin"), process
 
 /**
  * The checks, each the npm script of that name (run without npm's own start-up). The spec lint
- * (`npm run lint:spec`) is one of the suites' tests (test/spec/lint.test.ts), which asserts on
+ * (`npm run lint:spec`) is one of the suites' tests (test/architecture/spec/lint.test.ts), which asserts on
  * spectral's findings; it is not run a second time here.
  */
 const CHECKS = ["typecheck", "lint"].map((name) => ({ name, command: scripts[name] }));

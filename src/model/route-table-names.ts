@@ -10,7 +10,7 @@ const EXPORTED_DECLARATION =
 
 /**
  * The names a module's text exports by declaration. The route types declare each export so (no
- * `export { ... }` list, no re-export): test/model/reserved-names.test.ts holds the list to what the
+ * `export { ... }` list, no re-export): test/unit/src/model/names.reserved.test.ts holds the list to what the
  * TypeScript compiler sees exported.
  */
 export function exportedDeclarations(text: string): string[] {

@@ -6,7 +6,7 @@
  * classification of bounds, restrictions, encodings and documentation, the mock's merging of
  * bounds and the type it builds a schema without `type` as, and the keywords holding data or
  * schema maps (types emitter, legacy pattern scan) come from here, so a keyword added once
- * reaches each of them; test/schema/vocabulary.test.ts fails, naming the file to change, where a
+ * reaches each of them; test/unit/src/schema/vocabulary.test.ts fails, naming the file to change, where a
  * reader ignores an entry. The validators' checks themselves are code, one function per keyword
  * family in src/compiler/keywords/.
  *

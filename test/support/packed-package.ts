@@ -1,6 +1,6 @@
 /**
  * The package as another repository gets it, made once per test run for the package's test files
- * (test/package/): `npm run package` (which builds dist/ and packs the package as a release
+ * (test/system/package/): `npm run package` (which builds dist/ and packs the package as a release
  * publishes it), the tarball installed into a fresh consumer project, and the peers a server and
  * sandbox user installs linked there from this repository's node_modules. The first file to ask
  * makes it while the others wait (a folder made under the run's folder is the claim; a file written

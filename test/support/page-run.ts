@@ -1,9 +1,9 @@
 /**
  * A page script run in headless Chromium: bundled for the browser with esbuild, served with MSW's
- * service worker script (test/package/page/serve.ts), and its `window.run()` awaited.
+ * service worker script (test/system/package/page/serve.ts), and its `window.run()` awaited.
  */
 import { build } from "esbuild";
-import { servePage } from "../package/page/serve.js";
+import { servePage } from "../system/package/page/serve.js";
 import { chromiumPath, launchBrowser } from "./browser.js";
 import { repoRoot } from "./paths.js";
 

@@ -19,7 +19,7 @@ import { STATEMENTS as distributionOnCitus } from "./migrations/0004_distributio
 /**
  * The statements of each migration, in order, with `$schema` standing for the schema's quoted name:
  * one module per migration under ./migrations/, named as the Migrator records it. An applied
- * migration's statements never change (test/sandbox/migrations.test.ts pins each one's digest).
+ * migration's statements never change (test/unit/sandbox/store/schema/migrate.test.ts pins each one's digest).
  */
 export const MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
   "0001_companies_and_records": companiesAndRecords,

@@ -6,7 +6,7 @@
  * they are never fetched. Each is the published file byte for byte, in ./meta-schemas/ under its
  * URI's path with `.json` (json-schema.org serves them from the json-schema-org/json-schema-spec
  * repository, commit 601a66c8b0f25246bf0e1fb488c5b5f030a79b72), and
- * test/compiler/meta-schemas.test.ts holds each to the digest of the published file.
+ * test/unit/src/compiler/registry/meta-schemas.test.ts holds each to the digest of the published file.
  */
 import applicator from "./meta-schemas/meta/applicator.json" with { type: "json" };
 import content from "./meta-schemas/meta/content.json" with { type: "json" };

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../../../runtime/client/errors.js";
+import { defaultBaseUrl, Runtime, type ServerEntry } from "../../../../runtime/client/runtime.js";
+import { isDeclaredApiError } from "../../../../runtime/client/typed-errors.js";
+import { content, refusing, route, stringProperties } from "../support/routes.js";
+
+const json = content("application/json");
+const ROUTES = {
+  getThing: route({
+    operationId: "getThing",
+    path: "/things/{id}",
+    pathParams: ["id"],
+    responses: { "200": [json], "404": [json], "5XX": [json] },
+  }),
+  deleteThing: route({
+    operationId: "deleteThing",
+    method: "DELETE",
+    path: "/things/{id}",
+    pathParams: ["id"],
+    responses: { "204": [], "409": [json] },
+    validators: { body: {}, responses: { "409": stringProperties("reason") } },
+  }),
+};
+const SERVERS: readonly ServerEntry[] = [
+  {
+    url: "{origin}/api/{version}",
+    variables: { origin: { default: "http://localhost:3000" }, version: { default: "v1" } },
+  },
+];
+
+describe("Runtime", () => {
+  it("calls the operations of the route table it is given, at the first server's URL", async () => {
+    const urls: string[] = [];
+    const fetch = async (url: string): Promise<Response> => {
+      urls.push(url);
+      return Response.json({ id: "7" });
+    };
+    const runtime = new Runtime({ routes: ROUTES, servers: SERVERS }, { fetch, serverVariables: { version: "v2" } });
+    expect(await runtime.call("getThing", { path: { id: "7" } }, undefined)).toEqual({ id: "7" });
+    expect(urls).toEqual(["http://localhost:3000/api/v2/things/7"]);
+    await expect(runtime.call("listThings", undefined, undefined)).rejects.toThrow(
+      'no operation "listThings" in the route table',
+    );
+  });
+
+  it("fills the first server's variables from the options or their defaults", () => {
+    expect(defaultBaseUrl(SERVERS, undefined)).toBe("http://localhost:3000/api/v1");
+    expect(defaultBaseUrl(SERVERS, { origin: "https://example.test" })).toBe("https://example.test/api/v1");
+    expect(defaultBaseUrl([], undefined)).toBe("");
+  });
+});
+
+describe("isDeclaredApiError", () => {
+  const answer = (status: number) => new Response(null, { status });
+
+  it("is true for an answer of a status the operation declares, exactly or by class", () => {
+    expect(isDeclaredApiError(ROUTES, new ApiError("getThing", answer(404), undefined), "getThing")).toBe(true);
+    expect(isDeclaredApiError(ROUTES, new ApiError("getThing", answer(503), undefined), "getThing")).toBe(true);
+    expect(isDeclaredApiError(ROUTES, new ApiError("getThing", answer(409), undefined), "getThing")).toBe(false);
+  });
+
+  it("is false for another operation, another table's operation, or a body its status's schema refuses", () => {
+    expect(isDeclaredApiError(ROUTES, new ApiError("getThing", answer(404), undefined), "deleteThing")).toBe(false);
+    expect(isDeclaredApiError({}, new ApiError("getThing", answer(404), undefined), "getThing")).toBe(false);
+    expect(
+      isDeclaredApiError(ROUTES, new ApiError("deleteThing", answer(409), { reason: "in use" }), "deleteThing"),
+    ).toBe(true);
+    expect(isDeclaredApiError(ROUTES, new ApiError("deleteThing", answer(409), { reason: 1 }), "deleteThing")).toBe(
+      false,
+    );
+    expect(
+      isDeclaredApiError(
+        {
+          getThing: route({
+            responses: { "404": [json] },
+            validators: { body: {}, responses: { "404": refusing("no") } },
+          }),
+        },
+        new ApiError("getThing", answer(404), {}),
+        "getThing",
+      ),
+    ).toBe(false);
+  });
+});

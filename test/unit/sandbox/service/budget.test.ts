@@ -1,0 +1,152 @@
+/**
+ * Each company's budget (sandbox/service/budget.ts), on its own: a company's requests work a few at
+ * a time, wait their turn in order and within the bound, and are refused with 503 and Retry-After
+ * past it, while another company works on; a company's bulk requests run one at a time and paced
+ * while another company is served, and as they come when it is alone; a request's headers say
+ * whether it is bulk work.
+ */
+import { setTimeout as delay } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { ProblemError } from "workforce-scheduling-api/handlers";
+import { createSandbox } from "../../../../sandbox/index.js";
+import { BULK, budgetFor, CompanyBudgets, isBulk, PACE } from "../../../../sandbox/service/budget.js";
+
+/** Whether `promise` has settled once the tasks queued now have run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await delay(5);
+  return done;
+}
+
+/** Work that runs until `finish` is called. */
+function holding(): { work: () => Promise<void>; finish: () => void } {
+  let finish = (): void => undefined;
+  const ended = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  return { work: () => ended, finish: () => finish() };
+}
+
+describe("a company's concurrent work", () => {
+  it("is 4 requests at once (of a PostgreSQL pool's 10 connections), 256 more waiting at most the bound", () => {
+    expect(budgetFor(3000)).toEqual({ slots: 4, wait: 3000, queue: 256 });
+  });
+
+  it("runs a company's requests on its slots, its next in turn, while another company works on", async () => {
+    const budgets = new CompanyBudgets({ slots: 2, wait: 1000, queue: 4 });
+    const first = holding();
+    const running = [budgets.work(5, first.work), budgets.work(5, holding().work)];
+    const third = budgets.work(5, async () => "third");
+    expect(await settled(third)).toBe(false);
+    await expect(budgets.work(6, async () => "other")).resolves.toBe("other");
+    first.finish();
+    await expect(third).resolves.toBe("third");
+    expect(running).toHaveLength(2);
+  });
+
+  it("refuses a request whose turn does not come within the wait with 503 and Retry-After, and one beyond the queue at once", async () => {
+    const budgets = new CompanyBudgets({ slots: 1, wait: 50, queue: 1 });
+    const busy = holding();
+    const running = budgets.work(5, busy.work);
+    const waited = budgets.work(5, async () => undefined);
+    const beyond = await budgets.work(5, async () => undefined).catch((error: unknown) => error);
+    expect(beyond).toBeInstanceOf(ProblemError);
+    const started = Date.now();
+    const late = await waited.catch((error: unknown) => error);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+    expect(late).toMatchObject({
+      problem: { status: 503, type: "urn:problem-type:service-unavailable" },
+      headers: { "retry-after": "1" },
+    });
+    busy.finish();
+    await running;
+    await expect(budgets.work(5, async () => 7)).resolves.toBe(7);
+  });
+
+  it("refuses each waiting request at its own deadline, and starts one whose turn came before it", async () => {
+    const budgets = new CompanyBudgets({ slots: 1, wait: 80, queue: 4 });
+    const busy = holding();
+    const running = budgets.work(5, busy.work);
+    const started = Date.now();
+    const first = budgets.work(5, async () => "first").catch((error: unknown) => error);
+    await delay(40);
+    const second = budgets.work(5, async () => "second").catch((error: unknown) => error);
+    expect(await first).toBeInstanceOf(ProblemError);
+    const firstAt = Date.now() - started;
+    expect(firstAt).toBeGreaterThanOrEqual(70);
+    expect(await settled(second)).toBe(false);
+    expect(await second).toBeInstanceOf(ProblemError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+    const third = budgets.work(5, async () => "third");
+    busy.finish();
+    await running;
+    await expect(third).resolves.toBe("third");
+  });
+
+  it("ends a request's turn when its work fails", async () => {
+    const budgets = new CompanyBudgets({ slots: 1, wait: 1000, queue: 4 });
+    await expect(budgets.work(5, async () => Promise.reject(new Error("failed")))).rejects.toThrow("failed");
+    await expect(budgets.work(5, async () => 7)).resolves.toBe(7);
+  });
+});
+
+describe("a company's bulk work", () => {
+  it("runs one at a time while another company is served, and paces the next by PACE times the last one's length", async () => {
+    const budgets = new CompanyBudgets({ slots: 4, wait: 5000, queue: 4 });
+    await budgets.work(6, async () => undefined);
+    const end = await budgets.bulk(5);
+    const next = budgets.bulk(5);
+    expect(await settled(next)).toBe(false);
+    await delay(100);
+    end();
+    const ended = Date.now();
+    (await next)();
+    expect(Date.now() - ended).toBeGreaterThanOrEqual(100 * PACE - 20);
+  });
+
+  it("runs as it comes, unpaced, when no other company is served", async () => {
+    const budgets = new CompanyBudgets({ slots: 4, wait: 5000, queue: 4 });
+    const first = await budgets.bulk(5);
+    const second = budgets.bulk(5);
+    expect(await settled(second)).toBe(true);
+    await delay(100);
+    first();
+    (await second)();
+    const ended = Date.now();
+    (await budgets.bulk(5))();
+    expect(Date.now() - ended).toBeLessThan(50);
+  });
+
+  it("ends a bulk request's turn over HTTP when its answer is sent, while another company is served", async () => {
+    const sandbox = await createSandbox({ database: "memory" });
+    try {
+      const send = (key: string, body: string) =>
+        fetch(`${sandbox.url}/events`, {
+          method: "POST",
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          body,
+        });
+      // a body above BULK bytes: each takes its company's one bulk turn; a turn never ended would
+      // hold the next one back until it is refused, 503
+      const bulk = JSON.stringify({ name: "x".repeat(BULK + 1), date: "2024-04-20", venue: { venue_id: "318" } });
+      const small = JSON.stringify({ name: "Small", date: "2024-04-20", venue: {} });
+      expect((await send("demo-key-summit", small)).status).toBe(201);
+      for (let i = 0; i < 3; i++) expect((await send("demo-key-harbor", bulk)).status).toBe(201);
+      expect((await send("demo-key-harbor", small)).status).toBe(201);
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
+
+  it("is a body of more than 64 KiB as the headers declare it, or one whose length they do not say", () => {
+    expect(isBulk({})).toBe(false);
+    expect(isBulk({ "content-length": String(BULK) })).toBe(false);
+    expect(isBulk({ "content-length": String(BULK + 1) })).toBe(true);
+    expect(isBulk({ "content-length": "900048" })).toBe(true);
+    expect(isBulk({ "transfer-encoding": "chunked" })).toBe(true);
+  });
+});
