@@ -293,8 +293,15 @@ export type IssueCollector = (
 
 /** How the client encodes a body other than JSON, and picks one of several media types. */
 export interface BodyEncoder {
-  /** the body as sent for a content: JSON text, a form, multipart form data, text or bytes */
-  encode(content: RouteContent, body: unknown): BodyInit;
+  /**
+   * the body as sent for a content: JSON text, a form, multipart form data, text or bytes, a
+   * stream of items; `checked`, the call's route when the call checks its request, has a body of
+   * items checked (a list as a whole at once, each item as it is sent), a RequestValidationError
+   * thrown at once or ending the stream
+   */
+  encode(content: RouteContent, body: unknown, checked?: CallRoute): BodyInit;
+  /** the RequestValidationError that cut short a body of items `encode` made, if one did */
+  cut?(body: BodyInit | null | undefined): unknown;
   /**
    * the content-type header of a content (none for a multipart form: fetch writes it, with its
    * boundary; multipart/mixed items with the boundary of `body`, as `encode` made it)

@@ -75,7 +75,10 @@ export class ApiNetworkError extends Error {
   }
 }
 
-/** The request breaks the contract; nothing was sent. `errors` lists every failure. */
+/**
+ * The request breaks the contract; nothing was sent (of a body of items, the items before the one
+ * that broke it, the upload then cut short). `errors` lists every failure.
+ */
 export class RequestValidationError extends Error {
   override readonly name = "RequestValidationError";
   declare readonly operationId: string;

@@ -58,6 +58,10 @@ export async function send(
     // a stream of items keeps the call's signal (and its timeout) until its items are over
     streamed = typeof result === "object" && result !== null && Symbol.asyncIterator in result;
     return result;
+  } catch (error) {
+    // a body of items cut short by its check fails the call with the check's error, whatever
+    // the server or the network made of the cut
+    throw route.encoders?.body?.cut?.(init.body) ?? error;
   } finally {
     if (!streamed) scope?.close();
   }
@@ -83,7 +87,8 @@ function prepare(
     encoders?.parameters?.urlOf(route, base, placed.query, encoders.styles)?.(args) ??
     base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
   const bodies = encoders?.body;
-  const body = sent === undefined ? undefined : (bodies?.encode(sent, args.body) ?? JSON.stringify(args.body));
+  const checked = settings.validateRequests ? route : undefined;
+  const body = sent === undefined ? undefined : (bodies?.encode(sent, args.body, checked) ?? JSON.stringify(args.body));
   const type = sent === undefined ? undefined : bodies === undefined ? sent.mediaType : bodies.contentType(sent, body);
   const headers: Record<string, string> = {
     ...(route.accept === undefined ? undefined : { accept: route.accept }),
@@ -163,12 +168,8 @@ function check(route: CallRoute, args: CallArgs, content: RouteContent | undefin
   encoders?.styles?.checkCookies(route, args.cookies ?? EMPTY, collect);
   const body = route.body;
   if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
-  else if (content?.sequence !== undefined) {
-    // items given as a list are checked as a whole where a `schema` describes it; an iterable is
-    // sent as it comes, unread before, so the server judges its whole
-    if (Array.isArray(args.body))
-      collectIssues(issues, "body", route.validators.bodySequences?.[content.mediaType], args.body);
-  } else if (content !== undefined && args.body !== undefined) {
+  // a body of items is the route's body encoder's to check, as it sends them
+  else if (content !== undefined && args.body !== undefined && content.sequence === undefined) {
     // file fields as the text the validator reads
     const checked = encoders?.body?.checked(args.body, content.binaryFields ?? []) ?? args.body;
     collectIssues(issues, "body", route.validators.body[content.mediaType], checked);

@@ -63,6 +63,7 @@ export interface ServedFlights {
     baseUrl: string;
     apiKey: string;
     validateResponses?: boolean;
+    validateRequests?: boolean;
     fetch?: typeof fetch;
   }) => Record<string, (args?: object) => Promise<unknown>>;
   readonly base: string;
