@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { RequestPart } from "../../../runtime/client/errors.js";
-import { RequestValidationError } from "../../../runtime/client/errors.js";
-import { parameterEncoder } from "../../../runtime/client/parameters.js";
-import { pathEncoder } from "../../../runtime/client/path-parameters.js";
-import type { IssueCollector, ParameterEncoder } from "../../../runtime/route-types.js";
-import { route } from "./support/routes.js";
+import type { RequestPart } from "../../../../runtime/client/errors.js";
+import { RequestValidationError } from "../../../../runtime/client/errors.js";
+import { parameterEncoder } from "../../../../runtime/client/parameters.js";
+import { pathEncoder } from "../../../../runtime/client/path-parameters.js";
+import type { IssueCollector, ParameterEncoder } from "../../../../runtime/route-types.js";
+import { route } from "../support/routes.js";
 
 const DATE = new Date(Date.UTC(2024, 3, 20, 9, 30));
 const scalarRoute = route({
