@@ -31,7 +31,7 @@ beforeAll(async () => {
 describe("the packed package", () => {
   it("is the tarball docs/package.md says to install, packed and installed by its commands", async () => {
     const guide = await readFile(join(repoRoot, "docs", "package.md"), "utf8");
-    const block = /^```sh run-by=test\/package\/package\.test\.ts\n([\s\S]*?)^```$/m.exec(guide)?.[1] ?? "";
+    const block = /^```sh run-by=test\/system\/package\/package\.test\.ts\n([\s\S]*?)^```$/m.exec(guide)?.[1] ?? "";
     const commands = block.split("\n").map((line) => line.replace(/\s+#.*$/, ""));
     expect(commands[0]).toBe("npm run package -- --pack-destination ..");
     expect(commands[1]).toBe(`npm install ../${basename(tarball)}`);
