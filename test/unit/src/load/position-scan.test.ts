@@ -2,7 +2,7 @@
  * The fast position scan agrees with the full YAML parse (source ranges) wherever it places a
  * pointer, and places nearly all of them, on the real spec, the fixtures and the corpus.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
@@ -38,7 +38,7 @@ const documents = [
     name === "openapi-3.2" ||
     name === "real-documents"
       ? []
-      : [join(repoRoot, "test/fixtures", name, "openapi.yaml")],
+      : [join(repoRoot, "test/fixtures", name, "openapi.yaml")].filter((file) => existsSync(file)),
   ),
   ...(corpus
     ? readdirSync(join(corpusDir, "openapi"))
