@@ -85,7 +85,9 @@ describe("the sandbox process on a data directory", () => {
   it("takes the keys of API_KEYS as the seed's first key, and no key like them", async () => {
     const url = first?.url ?? "";
     const harbor = await call(url, "listEvents");
-    expect(await call(url, "listEvents", { key: STORM_KEY })).toEqual(harbor);
+    // status and body: the headers differ in their Date when a second passes between the calls
+    const storm = await call(url, "listEvents", { key: STORM_KEY });
+    expect({ status: storm.status, body: storm.body }).toEqual({ status: harbor.status, body: harbor.body });
     expect((await call(url, "listEvents", { key: `${STORM_KEY}x` })).status).toBe(401);
     expect((await call(url, "listEvents", { key: STORM_KEY.slice(0, -1) })).status).toBe(401);
   });
