@@ -62,29 +62,12 @@ export interface ExtraKeys {
 }
 
 export function createKeyBook(db: Kysely<Database>, extra: ExtraKeys = { keys: [], as: "" }): KeyBook {
-  let known: Promise<Known> | undefined;
-  /** the book of `known` once read: a key found before is answered from it at once */
-  let ready: Known | undefined;
-  let readAt = 0;
-  const read = (): Promise<Known> => {
-    readAt = Date.now();
-    const reading = readKeys(db);
-    known = reading;
-    ready = undefined;
-    reading.then(
-      (book) => {
-        if (known === reading) ready = book;
-      },
-      () => {
-        if (known === reading) known = undefined;
-      },
-    );
-    return reading;
-  };
+  const state: KeyReading = { readAt: 0 };
+  const read = (): Promise<Known> => readInto(db, state);
   const lookUp = async (key: string): Promise<Caller | false> => {
-    let book = await (known ?? read());
+    let book = await (state.known ?? read());
     let found = await find(book, key);
-    if (found === -1 && Date.now() - readAt >= REFRESH_INTERVAL_MS) {
+    if (found === -1 && Date.now() - state.readAt >= REFRESH_INTERVAL_MS) {
       book = await read();
       found = await find(book, key);
     }
@@ -95,16 +78,42 @@ export function createKeyBook(db: Kysely<Database>, extra: ExtraKeys = { keys: [
     const key = isExtraKey(extra.keys, presented) ? extra.as : presented;
     // a key found before, whose holder's name is read, is answered at once: no promise, no turn
     // of the event loop (every request of a client after its first)
+    const ready = state.ready;
     const index = ready === undefined ? -1 : rememberedIndex(ready, key);
     return (index === -1 ? undefined : ready?.named.get(index)) ?? lookUp(key);
   });
   return {
     authenticate,
     forget: () => {
-      known = undefined;
-      ready = undefined;
+      state.known = undefined;
+      state.ready = undefined;
     },
   };
+}
+
+/** The keys as read from the database: the reading under way (or done), and the book once read. */
+interface KeyReading {
+  known?: Promise<Known>;
+  /** the book of `known` once read: a key found before is answered from it at once */
+  ready?: Known;
+  readAt: number;
+}
+
+/** Reads the keys again into `state`; a failed reading is forgotten, so the next request reads again. */
+function readInto(db: Kysely<Database>, state: KeyReading): Promise<Known> {
+  state.readAt = Date.now();
+  const reading = readKeys(db);
+  state.known = reading;
+  state.ready = undefined;
+  reading.then(
+    (book) => {
+      if (state.known === reading) state.ready = book;
+    },
+    () => {
+      if (state.known === reading) state.known = undefined;
+    },
+  );
+  return reading;
 }
 
 async function readKeys(db: Kysely<Database>): Promise<Known> {
