@@ -11,7 +11,7 @@ import { handleError } from "./runtime/errors.js";
 import { type LoggerOption, logRequestLine, noteProblem, secretHeaders, withRedaction } from "./runtime/logging.js";
 import { createNotFoundHandler } from "./runtime/not-found.js";
 import { createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "./runtime/refusals.js";
-import type { RefusedBodyOptions } from "./runtime/stop-reading.js";
+import { closeUnusedConnections, type RefusedBodyOptions } from "./runtime/stop-reading.js";
 
 /** How long a request may take to arrive in full (ms) before it is refused with 408. */
 export const DEFAULT_REQUEST_TIMEOUT = 120_000;
@@ -64,6 +64,7 @@ export async function buildApiServer<O extends { readonly basePath?: string }>(
     routerOptions,
   });
   refusals.attach(app);
+  closeUnusedConnections(app);
   app.setErrorHandler(handleError);
   if ((options.basePath ?? api.basePath) !== "") app.setNotFoundHandler(createNotFoundHandler([], ""));
   if (logRequests) {

@@ -114,3 +114,11 @@ export async function serveUnchecked(
   });
   return { base: await listenFlights(app), close: () => app.close() };
 }
+
+/** `items` one by one, 5 ms apart (a body of items streamed as it comes). */
+export async function* slowly(items: readonly unknown[]): AsyncGenerator<unknown> {
+  for (const item of items) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    yield item;
+  }
+}

@@ -6,7 +6,7 @@
  * or match is a 400 naming its position, after the items before it were handed over.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServedFlights, serveFlights, withFlightsMsw } from "./flights.js";
+import { type ServedFlights, serveFlights, slowly, withFlightsMsw } from "./flights.js";
 
 type Handler = (input: { body: AsyncIterable<unknown> }) => unknown;
 
@@ -33,13 +33,6 @@ beforeAll(async () => {
   ({ server, createClient, out, base } = served);
 }, 60_000);
 afterAll(() => served?.close());
-
-async function* slowly(items: readonly unknown[]): AsyncGenerator<unknown> {
-  for (const item of items) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    yield item;
-  }
-}
 
 /** POSTs JSON Lines text to the import; the status and the JSON answer. */
 async function postLines(text: string): Promise<{ status: number; body: unknown }> {
