@@ -9,7 +9,14 @@
  * without a boundary are told apart; the MSW handlers and the mock stream the same.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FlightsHandler, type ServedFlights, serveFlights, serveUnchecked, withFlightsMsw } from "./flights.js";
+import {
+  type FlightsHandler,
+  type ServedFlights,
+  serveFlights,
+  serveUnchecked,
+  slowly,
+  withFlightsMsw,
+} from "./flights.js";
 
 type Stream = (args: object) => Promise<AsyncIterable<unknown>>;
 type Send = (args: object) => Promise<unknown>;
@@ -47,13 +54,6 @@ const client = (baseUrl: string): Notes =>
 async function collect(items: AsyncIterable<unknown>, got: unknown[] = []): Promise<unknown[]> {
   for await (const item of items) got.push(item);
   return got;
-}
-
-async function* slowly(items: readonly unknown[]): AsyncGenerator<unknown> {
-  for (const item of items) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    yield item;
-  }
 }
 
 /** POSTs multipart/mixed text with the Content-Type given; the status and the JSON answer. */
