@@ -8,7 +8,7 @@
  * when the process died, which may or may not have been applied).
  */
 import { HARBOR } from "../../support/sandbox-calls.js";
-import { type SandboxProcess, startSandboxProcess } from "./process.js";
+import { type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
 
 /** What the rounds found. */
 export interface KillFigures {

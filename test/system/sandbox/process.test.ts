@@ -17,7 +17,12 @@ import { runCurlFlow, shellBlock } from "../../support/curl-flow.js";
 import { makeTempDir } from "../../support/paths.js";
 import { freePort } from "../../support/postgres.js";
 import { call } from "../../support/sandbox-calls.js";
-import { runSandboxScript, type SandboxProcess, startSandboxCommand, startSandboxProcess } from "./process.js";
+import {
+  runSandboxScript,
+  type SandboxProcess,
+  startSandboxCommand,
+  startSandboxProcess,
+} from "../../support/sandbox-process.js";
 
 /** A key API_KEYS adds, the one docs/server.md's storm uses. */
 const STORM_KEY = "storm-key-7f3a";

@@ -14,7 +14,7 @@ import { createSandbox, type Sandbox } from "../../../sandbox/index.js";
 import { parseLocation } from "../../../sandbox/store/engine/engine.js";
 import { acquireEngine } from "../../../sandbox/store/engine/engines.js";
 import { call, HARBOR, NOW, SUMMIT } from "../../support/sandbox-calls.js";
-import { type SandboxProcess, startSandboxProcess } from "./process.js";
+import { type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
 
 type Body = Record<string, unknown>;
 

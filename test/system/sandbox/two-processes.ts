@@ -11,7 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LATEST_MIGRATION } from "../../../sandbox/store/schema/migrate.js";
 import { call, HARBOR } from "../../support/sandbox-calls.js";
-import { type SandboxProcess, startSandboxProcess } from "./process.js";
+import { type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
 
 type Body = Record<string, unknown>;
 
