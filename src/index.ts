@@ -15,8 +15,8 @@ export {
 export { catalog, type DiagnosticCode, type Severity } from "./diagnostics/catalog.js";
 export { type Diagnostic, GenerationFailed, type SourceLocation } from "./diagnostics/diagnostic.js";
 export { formatDiagnostic } from "./diagnostics/format.js";
+export type { Change, DiffReport } from "./diff/report/types.js";
 export { type DiffOptions, type DiffOutcome, formatReport, runDiff } from "./diff/run-diff.js";
-export type { Change, DiffReport } from "./diff/types.js";
 export type { GeneratedFile } from "./emit/emitter.js";
 export { type LoadedSpec, loadSpec } from "./load/load-spec.js";
 export type { OperationSelection } from "./load/operation-filter.js";

@@ -1,9 +1,9 @@
 import { parseArgs } from "node:util";
 import { GenerationFailed } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, sortDiagnostics } from "../diagnostics/format.js";
-import { DEFAULT_ACCEPTED_FILE } from "../diff/accepted.js";
-import { usageFailure } from "../diff/failures.js";
+import { DEFAULT_ACCEPTED_FILE } from "../diff/report/accepted.js";
 import { type DiffOptions, runDiff } from "../diff/run-diff.js";
+import { usageFailure } from "../diff/source/failures.js";
 import type { CommandIo } from "./command.js";
 
 export const USAGE = `Usage: npm run spec:diff -- [<base>] [<head>] [options]

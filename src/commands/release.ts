@@ -1,7 +1,7 @@
 import { parseArgs } from "node:util";
 import { createDiagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
 import { formatDiagnostic, sortDiagnostics } from "../diagnostics/format.js";
-import { DEFAULT_ACCEPTED_FILE } from "../diff/accepted.js";
+import { DEFAULT_ACCEPTED_FILE } from "../diff/report/accepted.js";
 import { DEFAULT_SPEC } from "../diff/source/sources.js";
 import { type ReleaseOptions, runRelease } from "../release/release.js";
 import type { CommandIo } from "./command.js";

@@ -1,9 +1,9 @@
-import { type AcceptedEntry, applyAccepted } from "./accepted.js";
 import { diffSpecs } from "./diff-specs.js";
-import { settleAll } from "./failures.js";
-import { buildReport } from "./report.js";
+import { type AcceptedEntry, applyAccepted } from "./report/accepted.js";
+import { buildReport } from "./report/report.js";
+import type { DiffReport } from "./report/types.js";
+import { settleAll } from "./source/failures.js";
 import { loadSide, type SpecSide, type SpecSource } from "./source/load-side.js";
-import type { DiffReport } from "./types.js";
 
 /** What a comparison may be given besides the two documents. */
 export interface CompareOptions {

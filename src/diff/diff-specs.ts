@@ -1,8 +1,9 @@
-import { dedupeFindings } from "./dedupe.js";
 import { compareUnusedComponents } from "./document/compare-components.js";
 import { compareDocument } from "./document/compare-document.js";
 import { compareSecuritySchemes } from "./document/compare-schemes.js";
 import { compareUnusedSchemas } from "./document/compare-unused-schemas.js";
+import { dedupeFindings } from "./findings/dedupe.js";
+import { placeChanges } from "./findings/place-changes.js";
 import { compareOperations } from "./operations/compare-operations.js";
 import { compareWebhooks } from "./operations/compare-webhooks.js";
 import { matchOperations } from "./operations/match-operations.js";
@@ -10,9 +11,8 @@ import { createDiffSides } from "./operations/operation-context.js";
 import { compareSurface } from "./package/compare-surface.js";
 import { findSchemaRenames } from "./package/schema-renames.js";
 import { typeChangesOf } from "./package/type-changes.js";
-import { placeChanges } from "./place-changes.js";
+import type { Change } from "./report/types.js";
 import type { SpecSide } from "./source/load-side.js";
-import type { Change } from "./types.js";
 
 /**
  * Every change from `base` to `head`, classified and placed: the document and its servers, the

@@ -1,14 +1,14 @@
 import { relative, resolve, sep } from "node:path";
-import { readAcceptedChanges } from "./accepted.js";
 import { compareSpecs } from "./compare-specs.js";
-import { settleAll, usageFailure } from "./failures.js";
 import { formatGithub } from "./format/github.js";
 import { formatMarkdown } from "./format/markdown.js";
-import { reachesThreshold } from "./report.js";
+import { readAcceptedChanges } from "./report/accepted.js";
+import { reachesThreshold } from "./report/report.js";
+import type { DiffReport } from "./report/types.js";
+import { settleAll, usageFailure } from "./source/failures.js";
 import type { SpecSource } from "./source/load-side.js";
 import { DEFAULT_SPEC, parseSourceArgument, readSource, type SourceArgument } from "./source/sources.js";
-import type { DiffReport } from "./types.js";
-import { checkVersions } from "./version-discipline.js";
+import { checkVersions } from "./version/version-discipline.js";
 
 /** The command's options, as parsed from its arguments. */
 export interface DiffOptions {

@@ -6,8 +6,8 @@
  * what changed that they should review, what was corrected.
  */
 import { showBeforeAfter, showValue } from "../diff/format/values.js";
-import { bumpOf } from "../diff/report.js";
-import type { Change, ChangeDirection, DiffReport } from "../diff/types.js";
+import { bumpOf } from "../diff/report/report.js";
+import type { Change, ChangeDirection, DiffReport } from "../diff/report/types.js";
 
 /** The changelog's groups, in the order they are printed. */
 export const CHANGELOG_GROUPS = ["Breaking changes", "Added", "Changed", "Fixed"] as const;

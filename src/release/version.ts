@@ -3,9 +3,9 @@
  * since (read as npm reads ranges: below 1.0.0 a breaking change needs a new minor version), or
  * a higher one asked for with `--version`. A lower one is refused, with the changes that need more.
  */
-import { bumpBetween, parseVersion, requiredBump, type Version } from "../diff/check-version.js";
-import { bumpOf, isAtLeast } from "../diff/report.js";
-import type { DiffReport, SemverBump } from "../diff/types.js";
+import { bumpOf, isAtLeast } from "../diff/report/report.js";
+import type { DiffReport, SemverBump } from "../diff/report/types.js";
+import { bumpBetween, parseVersion, requiredBump, type Version } from "../diff/version/check-version.js";
 import { releaseFailure } from "./failures.js";
 
 /** The version chosen, and why, in a line for the plan. */

@@ -4,11 +4,14 @@
  * is found from the file. `test/unit/<tree>/<path>/<name>.test.ts` tests `<tree>/<path>/<name>.ts`
  * (or the folder `<tree>/<path>/<name>/` as a whole); a second file for the same code adds an
  * aspect, `<name>.<aspect>.test.ts`. A failure names the test file and says where it should go.
+ * A tier's files import from their own tier's folder, `test/support/` and `test/fixtures/` only: a
+ * helper two tiers share lives in `test/support/`, which imports from no tier.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join, posix, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TIERS } from "../../vitest.config.js";
+import { type Import, importsIn, importsOf, modulesUnder } from "../support/imports.js";
 import { repoRoot } from "../support/paths.js";
 
 /** The code trees a unit test mirrors. */
@@ -51,6 +54,23 @@ function unitPathProblem(testFile: string, root: string): string | undefined {
   return `${testFile} names ${code}.ts (or the folder ${code}/), which does not exist: move the test to test/unit/<path of the code it tests>.test.ts (a second file of the same code: <name>.<aspect>.test.ts), or to another tier if it tests no one module`;
 }
 
+/** The tier a path under test/ is in, "support" for the shared helpers, or undefined elsewhere (`test/fixtures/`). */
+function tierOf(path: string): string | undefined {
+  const folder = /^test\/([^/]+)\//.exec(path)?.[1];
+  return folder === "support" || TIERS.some((tier) => tier === folder) ? folder : undefined;
+}
+
+/**
+ * Why an import reaches into another tier's folder, or undefined when it does not: a test or a
+ * helper of one tier, or a shared helper of `test/support/`, importing a module of a tier's folder.
+ */
+function crossTierProblem({ from, specifier, to }: Import): string | undefined {
+  const target = to ?? posix.join(posix.dirname(from), specifier);
+  const [own, other] = [tierOf(from), tierOf(target)];
+  if (own === undefined || other === undefined || other === "support" || own === other) return undefined;
+  return `${from} imports ${target} from the ${other} tier's folder: move the helper to test/support/ (the helpers the tiers share) and import it from there`;
+}
+
 describe("the test tiers", () => {
   const tests = filesUnder("test", ".test.ts");
 
@@ -80,5 +100,25 @@ describe("the test tiers", () => {
     );
     expect(unitPathProblem("test/unit/docs/paths.test.ts", repoRoot)).toMatch(/is not under test\/unit\/<tree>\//);
     expect(unitPathProblem("test/unit/cli.test.ts", repoRoot)).toMatch(/is not under test\/unit\/<tree>\//);
+  });
+
+  it("keeps each tier's imports to its own folder, test/support and test/fixtures", () => {
+    const imports = importsOf(modulesUnder("test"));
+    expect(imports.length).toBeGreaterThan(500);
+    expect(imports.map(crossTierProblem).filter((problem) => problem !== undefined)).toEqual([]);
+  });
+
+  it("refuses an import from another tier's folder, saying to move the helper to test/support", () => {
+    const problemOf = (from: string, specifier: string): string | undefined =>
+      crossTierProblem(importsIn(from, `import { helper } from "${specifier}";\n`)[0] as Import);
+    expect(problemOf("test/unit/sandbox/seed/seed.test.ts", "../../../system/sandbox/calls.js")).toBe(
+      "test/unit/sandbox/seed/seed.test.ts imports test/system/sandbox/calls.js from the system tier's folder: move the helper to test/support/ (the helpers the tiers share) and import it from there",
+    );
+    expect(problemOf("test/support/page-run.ts", "../output/server/helpers.js")).toMatch(
+      /^test\/support\/page-run\.ts imports test\/output\/server\/helpers\.ts from the output tier's folder: move the helper to test\/support\//,
+    );
+    expect(problemOf("test/system/sandbox/seed.test.ts", "../../support/sandbox-calls.js")).toBeUndefined();
+    expect(problemOf("test/output/validators/venue.test.ts", "../server/helpers.js")).toBeUndefined();
+    expect(problemOf("test/unit/src/load/swagger-2.test.ts", "../../../../fixtures/specs.js")).toBeUndefined();
   });
 });

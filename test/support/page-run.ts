@@ -1,10 +1,10 @@
 /**
  * A page script run in headless Chromium: bundled for the browser with esbuild, served with MSW's
- * service worker script (test/system/package/page/serve.ts), and its `window.run()` awaited.
+ * service worker script (./page-serve.ts), and its `window.run()` awaited.
  */
 import { build } from "esbuild";
-import { servePage } from "../system/package/page/serve.js";
 import { chromiumPath, launchBrowser } from "./browser.js";
+import { servePage } from "./page-serve.js";
 import { repoRoot } from "./paths.js";
 
 /** What `window.run()` resolved to, and every path the page asked its origin for. */

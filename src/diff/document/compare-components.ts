@@ -1,8 +1,8 @@
 import { appendPointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
+import { sameJson } from "../findings/stable-json.js";
 import type { DiffSides } from "../operations/operation-context.js";
-import { sameJson } from "../stable-json.js";
 
 /** Component sections whose entries reach the API only through a $ref (schemas and security schemes are compared on their own). */
 const SECTIONS = ["parameters", "responses", "requestBodies", "headers", "examples", "links", "callbacks", "pathItems"];

@@ -1,9 +1,9 @@
 import { appendPointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
+import { compareResidual, rawPair } from "../findings/residual.js";
+import { sameJson } from "../findings/stable-json.js";
 import type { DiffSides } from "../operations/operation-context.js";
-import { compareResidual, rawPair } from "../residual.js";
-import { sameJson } from "../stable-json.js";
 
 const TOP_HANDLED: ReadonlySet<string> = new Set([
   "openapi",

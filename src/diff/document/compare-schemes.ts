@@ -1,11 +1,11 @@
 import { appendPointer, resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import type { SecuritySchemeModel } from "../../model/types.js";
-import type { Finding } from "../finding.js";
-import { isDocumentationKey } from "../keyword-change.js";
+import type { Finding } from "../findings/finding.js";
+import { isDocumentationKey } from "../findings/keyword-change.js";
+import { compareResidual, rawPair } from "../findings/residual.js";
+import { sameJson, stableStringify } from "../findings/stable-json.js";
 import type { DiffSides } from "../operations/operation-context.js";
-import { compareResidual, rawPair } from "../residual.js";
-import { sameJson, stableStringify } from "../stable-json.js";
 
 /** What the security schemes compare to: findings, and the schemes renamed (old name → new name). */
 export interface SchemeComparison {

@@ -1,7 +1,7 @@
 import { appendPointer, resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import { scanSchema } from "../../model/schemas.js";
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import type { DiffSides } from "../operations/operation-context.js";
 import { compareSchemas } from "../schema/compare-schema.js";
 import { pairsReachedFrom } from "../schema/shared-comparisons.js";

@@ -1,4 +1,4 @@
-import type { Change, DiffReport } from "../types.js";
+import type { Change, DiffReport } from "../report/types.js";
 import { showBeforeAfter } from "./values.js";
 
 const COMMANDS = { breaking: "error", warning: "warning", info: "notice" } as const;

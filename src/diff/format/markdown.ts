@@ -1,4 +1,4 @@
-import type { Change, DiffReport, SemverBump } from "../types.js";
+import type { Change, DiffReport, SemverBump } from "../report/types.js";
 import { showBeforeAfter, showLocation } from "./values.js";
 
 /** Changes that differ only in the operation they were found through, shown as one line. */

@@ -1,4 +1,4 @@
-import type { Change, ChangeLocation } from "../types.js";
+import type { Change, ChangeLocation } from "../report/types.js";
 
 const LIMIT = 80;
 

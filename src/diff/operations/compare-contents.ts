@@ -1,7 +1,7 @@
 import type { BodyContentModel } from "../../model/types.js";
-import type { Finding } from "../finding.js";
-import { compareResidual, rawPair } from "../residual.js";
-import type { RuleId } from "../rules.js";
+import type { Finding } from "../findings/finding.js";
+import { compareResidual, rawPair } from "../findings/residual.js";
+import type { RuleId } from "../report/rules.js";
 import { compareSchemas } from "../schema/compare-schema.js";
 import { type ExchangeContext, schemaContextOf, schemaParts } from "./operation-context.js";
 

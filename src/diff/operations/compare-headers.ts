@@ -1,8 +1,8 @@
 import { appendPointer } from "../../json-pointer.js";
 import { entriesAt, followRef, type Located } from "../../model/document-nodes.js";
 import type { ResponseModel } from "../../model/types.js";
-import type { Finding } from "../finding.js";
-import { compareResidual, rawPair } from "../residual.js";
+import type { Finding } from "../findings/finding.js";
+import { compareResidual, rawPair } from "../findings/residual.js";
 import { compareSchemas } from "../schema/compare-schema.js";
 import { type OperationContext, schemaContextOf } from "./operation-context.js";
 

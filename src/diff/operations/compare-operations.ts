@@ -1,9 +1,9 @@
 import { appendPointer, pointerSegments } from "../../json-pointer.js";
 import { HTTP_METHODS } from "../../model/operations.js";
 import type { OperationModel } from "../../model/types.js";
-import { withOperations } from "../dedupe.js";
-import type { Finding } from "../finding.js";
-import { compareResidual, rawPair } from "../residual.js";
+import { withOperations } from "../findings/dedupe.js";
+import type { Finding } from "../findings/finding.js";
+import { compareResidual, rawPair } from "../findings/residual.js";
 import { originsByPair } from "../schema/shared-comparisons.js";
 import { compareParameters } from "./compare-parameters.js";
 import { compareQuerystring } from "./compare-querystring.js";

@@ -1,6 +1,6 @@
 import type { OperationModel, ParameterModel } from "../../model/types.js";
-import type { Finding } from "../finding.js";
-import { compareResidual, rawPair } from "../residual.js";
+import type { Finding } from "../findings/finding.js";
+import { compareResidual, rawPair } from "../findings/residual.js";
 import { compareSchemas } from "../schema/compare-schema.js";
 import { shapeOf } from "../schema/normalize.js";
 import { acceptsType } from "../schema/shape.js";

@@ -7,8 +7,8 @@
  */
 import { appendPointer } from "../../json-pointer.js";
 import type { QuerystringModel } from "../../model/types.js";
-import type { Finding } from "../finding.js";
-import { compareResidual, rawPair } from "../residual.js";
+import type { Finding } from "../findings/finding.js";
+import { compareResidual, rawPair } from "../findings/residual.js";
 import { compareSchemas } from "../schema/compare-schema.js";
 import { type OperationContext, schemaContextOf, schemaParts } from "./operation-context.js";
 

@@ -1,6 +1,6 @@
 import type { RequestBodyModel } from "../../model/types.js";
-import type { Finding } from "../finding.js";
-import { compareResidual, rawPair } from "../residual.js";
+import type { Finding } from "../findings/finding.js";
+import { compareResidual, rawPair } from "../findings/residual.js";
 import { compareContents } from "./compare-contents.js";
 import type { OperationContext } from "./operation-context.js";
 

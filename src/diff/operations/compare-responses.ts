@@ -1,6 +1,6 @@
 import type { ResponseModel } from "../../model/types.js";
-import type { Finding } from "../finding.js";
-import { compareResidual, rawPair } from "../residual.js";
+import type { Finding } from "../findings/finding.js";
+import { compareResidual, rawPair } from "../findings/residual.js";
 import { compareContents } from "./compare-contents.js";
 import { compareHeaders } from "./compare-headers.js";
 import type { OperationContext } from "./operation-context.js";

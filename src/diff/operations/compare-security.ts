@@ -1,7 +1,7 @@
 import { appendPointer, resolvePointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import type { SecurityRequirementModel } from "../../model/types.js";
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import type { OperationContext } from "./operation-context.js";
 
 type Alternative = SecurityRequirementModel;

@@ -1,4 +1,4 @@
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import { type OperationPairs, operationKey } from "../operations/match-operations.js";
 import type { DiffSides } from "../operations/operation-context.js";
 import { type ExportedName, indexSurface, mainOwner, surfaceOf } from "./surface.js";

@@ -1,6 +1,6 @@
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import type { DiffSides } from "../operations/operation-context.js";
-import { rules } from "../rules.js";
+import { rules } from "../report/rules.js";
 
 /**
  * The package ships both sides of the API: the client sends request types and reads response

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { isRecord } from "../../json-value.js";
-import { stableStringify } from "../stable-json.js";
+import { stableStringify } from "../findings/stable-json.js";
 import { partsKey, shapeOf } from "./normalize.js";
 import type { Branching, Keyword, SchemaDoc, SchemaParts, Shape } from "./shape.js";
 

@@ -1,4 +1,4 @@
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import { schemaDigest } from "./canonical.js";
 import type { CompareSchemas } from "./compare-object.js";
 import { compareSubschemaPair } from "./compare-subschemas.js";

@@ -1,6 +1,6 @@
 import { boundKeywords, keywordEntry, keywordsWhere } from "../../schema/vocabulary.js";
-import type { Finding } from "../finding.js";
-import { sameJson } from "../stable-json.js";
+import type { Finding } from "../findings/finding.js";
+import { sameJson } from "../findings/stable-json.js";
 import { comparePatterns } from "./pattern-inclusion.js";
 import { plainFinding, type SchemaChange, type SchemaContext, schemaFinding } from "./schema-context.js";
 import { bothAccept, type JsonType, type Keyword, type Shape } from "./shape.js";

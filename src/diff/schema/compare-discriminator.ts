@@ -16,7 +16,7 @@ import { appendPointer } from "../../json-pointer.js";
 import { isRecord } from "../../json-value.js";
 import { componentSchemaName } from "../../model/schemas.js";
 import { mappingRef } from "../../schema/discriminator.js";
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import { schemaDigest } from "./canonical.js";
 import { type SchemaContext, schemaFinding } from "./schema-context.js";
 import type { SchemaDoc, Shape } from "./shape.js";

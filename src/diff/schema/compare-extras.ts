@@ -1,6 +1,6 @@
-import type { Finding } from "../finding.js";
-import { classifyKeyword } from "../keyword-change.js";
-import { sameJson } from "../stable-json.js";
+import type { Finding } from "../findings/finding.js";
+import { classifyKeyword } from "../findings/keyword-change.js";
+import { sameJson } from "../findings/stable-json.js";
 import { compareDiscriminators } from "./compare-discriminator.js";
 import { plainFinding, type SchemaContext } from "./schema-context.js";
 import type { Keyword, Shape } from "./shape.js";

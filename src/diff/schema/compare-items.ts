@@ -1,5 +1,5 @@
 import { appendPointer } from "../../json-pointer.js";
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import type { CompareSchemas } from "./compare-object.js";
 import { descend, type SchemaContext } from "./schema-context.js";
 import { bothAccept, type SchemaParts, type Shape } from "./shape.js";

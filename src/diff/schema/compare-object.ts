@@ -1,6 +1,6 @@
 import { appendPointer } from "../../json-pointer.js";
 import { markerLeftOut } from "../../schema/read-write.js";
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import type { SchemaChangeKind } from "./kinds.js";
 import { shapeOf } from "./normalize.js";
 import { descend, type SchemaContext, schemaFinding } from "./schema-context.js";

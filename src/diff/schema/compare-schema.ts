@@ -1,5 +1,5 @@
 import { isRecord } from "../../json-value.js";
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import { schemaDigest } from "./canonical.js";
 import { compareBranchings } from "./compare-branches.js";
 import { compareConditionals } from "./compare-conditionals.js";

@@ -1,5 +1,5 @@
 import { keywordsWhere, VOCABULARY, worksWith } from "../../schema/vocabulary.js";
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import { schemaDigest } from "./canonical.js";
 import { keywordChange } from "./compare-constraints.js";
 import type { CompareSchemas } from "./compare-object.js";

@@ -1,4 +1,4 @@
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import type { SchemaChangeKind } from "./kinds.js";
 import { ENCODINGS } from "./merge-keyword.js";
 import { listValues, type SchemaContext, schemaFinding } from "./schema-context.js";

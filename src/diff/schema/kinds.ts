@@ -1,5 +1,5 @@
-import type { TypeBreak } from "../finding.js";
-import type { RuleId } from "../rules.js";
+import type { TypeBreak } from "../findings/finding.js";
+import type { RuleId } from "../report/rules.js";
 
 /** What changed in a schema, before the direction decides how bad that is. */
 export type SchemaChangeKind =

@@ -1,5 +1,5 @@
 import { boundKeywords, keywordsWhere } from "../../schema/vocabulary.js";
-import { stableStringify } from "../stable-json.js";
+import { stableStringify } from "../findings/stable-json.js";
 import type { Keyword } from "./shape.js";
 
 /** Keywords whose smaller value is the stricter one. */

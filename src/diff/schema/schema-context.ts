@@ -1,4 +1,4 @@
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 import { classifyKind, negateKind, type SchemaChangeKind, type SchemaPlace } from "./kinds.js";
 import type { SchemaDoc } from "./shape.js";
 import type { SharedComparisons } from "./shared-comparisons.js";

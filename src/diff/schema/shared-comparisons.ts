@@ -1,4 +1,4 @@
-import type { Finding } from "../finding.js";
+import type { Finding } from "../findings/finding.js";
 
 /**
  * The comparisons of component pairs, shared by every operation that reaches them: each pair's

@@ -4,8 +4,8 @@
  * example in the spec is valid against its schema.
  */
 import { describe, expect, it } from "vitest";
+import { at, createOracle, type Json, type JsonObject, readRawSpec } from "../../support/spec-document.js";
 import { type FieldFact, schemas } from "./description-facts.js";
-import { at, createOracle, type Json, type JsonObject, readRawSpec } from "./spec-document.js";
 
 const raw = readRawSpec();
 const { valid, validAt } = createOracle(raw);

@@ -4,8 +4,15 @@
  * (an instance at the boundary is accepted, one past it rejected).
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import {
+  at,
+  createOracle,
+  type Json,
+  type JsonObject,
+  readDereferencedSpec,
+  readRawSpec,
+} from "../../support/spec-document.js";
 import { endpoints, type FieldFact, notShown, schemas } from "./description-facts.js";
-import { at, createOracle, type Json, type JsonObject, readDereferencedSpec, readRawSpec } from "./spec-document.js";
 
 const raw = readRawSpec();
 const oracle = createOracle(raw);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CallInit, event, expectProblem, startServer, type TestServer, venue } from "./helpers.js";
+import { event, expectProblem, venue } from "../../support/contract-bodies.js";
+import { type CallInit, startServer, type TestServer } from "./helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {

@@ -7,16 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Handlers } from "../../../generated/server/index.js";
-import { at, type Json, type JsonObject, readRawSpec } from "../../architecture/spec/spec-document.js";
-import {
-  type CallInit,
-  event,
-  FORBIDDEN_KEY,
-  startSandboxServer,
-  startServer,
-  type TestServer,
-  venue,
-} from "./helpers.js";
+import { event, venue } from "../../support/contract-bodies.js";
+import { at, type Json, type JsonObject, readRawSpec } from "../../support/spec-document.js";
+import { type CallInit, FORBIDDEN_KEY, startSandboxServer, startServer, type TestServer } from "./helpers.js";
 
 const raw = readRawSpec();
 const MiB = 1024 * 1024;

@@ -13,8 +13,8 @@ import type { FastifyInstance } from "fastify";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../../src/index.js";
+import { expectProblem } from "../../support/contract-bodies.js";
 import { sharingHost } from "../../support/typecheck.js";
-import { expectProblem } from "./helpers.js";
 
 const out = fileURLToPath(new URL("./__tmp__/generality", import.meta.url));
 const spec = fileURLToPath(new URL("./fixtures/generality.yaml", import.meta.url));

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OperationId, type Route, routes } from "../../../generated/routes.js";
 import { mockAnswers } from "../../../generated/server/index.js";
-import { event, startServer, type TestServer, validRequests } from "./helpers.js";
+import { event } from "../../support/contract-bodies.js";
+import { startServer, type TestServer, validRequests } from "./helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {

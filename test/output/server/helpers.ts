@@ -1,6 +1,5 @@
 /** Starts the generated server on 127.0.0.1 (ephemeral port) and talks to it over real HTTP. */
 import type { FastifyInstance } from "fastify";
-import { expect } from "vitest";
 import type { OperationId } from "../../../generated/routes.js";
 import {
   type BuildServerOptions,
@@ -8,8 +7,8 @@ import {
   createKeyAuthenticator,
   createMockHandlers,
 } from "../../../generated/server/index.js";
-import { validateProblem } from "../../../generated/validators/index.js";
 import { createSandbox } from "../../../sandbox/index.js";
+import { event, venue } from "../../support/contract-bodies.js";
 
 export const API_KEY = "test-key-1";
 export const FORBIDDEN_KEY = "read-only-key";
@@ -72,32 +71,6 @@ function send(base: string, method: string, path: string, init: CallInit): Promi
   }
   if (init.contentType !== undefined) headers["content-type"] = init.contentType;
   return fetch(`${base}${path}`, { method, headers, ...(body !== undefined ? { body: body as BodyInit } : {}) });
-}
-
-/** The body of a problem answer, checked: status, media type, type URI, and the Problem schema. */
-export async function expectProblem(
-  response: Response,
-  status: number,
-  type: string,
-): Promise<Record<string, unknown>> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json\b/);
-  const problem = (await response.json()) as Record<string, unknown>;
-  const verdict = validateProblem(problem, { allErrors: true });
-  expect(verdict.errors ?? []).toEqual([]);
-  expect(problem).toMatchObject({ type, status });
-  expect(JSON.stringify(problem)).not.toMatch(/at .+\.(ts|js):\d+/);
-  return problem;
-}
-
-/** A venue body valid against VenueCreate, with some fields replaced. */
-export function venue(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: "Riverside Hall", address: "1 River Road", city: "Bristol", zip: "BS1 4DJ", saved: 1, ...overrides };
-}
-
-/** An event body valid against EventCreate, with some fields replaced. */
-export function event(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: "Spring gala", date: "2024-04-20", venue: { venue_id: "318" }, ...overrides };
 }
 
 /** One valid request per operation: its path (under the base path) and body. */

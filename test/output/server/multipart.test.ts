@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockHandlers, type Handlers, type HandlerTypes } from "../../../generated/server/index.js";
-import { expectProblem, startServer, type TestServer } from "./helpers.js";
+import { expectProblem } from "../../support/contract-bodies.js";
+import { startServer, type TestServer } from "./helpers.js";
 
 type UploadBody = HandlerTypes["addWorkerDocument"]["body"];
 

@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockHandlers, type Handlers } from "../../../generated/server/index.js";
 import { validateProblem } from "../../../generated/validators/index.js";
+import { expectProblem } from "../../support/contract-bodies.js";
 import { type RawAnswer, rawExchange } from "../../support/raw-http.js";
-import { API_KEY, expectProblem, startServer, type TestServer } from "./helpers.js";
+import { API_KEY, startServer, type TestServer } from "./helpers.js";
 
 const seen: unknown[] = [];
 const mock = createMockHandlers();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockHandlers, type Handlers } from "../../../generated/server/index.js";
-import { expectProblem, startServer, type TestServer, venue } from "./helpers.js";
+import { expectProblem, venue } from "../../support/contract-bodies.js";
+import { startServer, type TestServer } from "./helpers.js";
 
 /** The last body the createVenue handler received. */
 let received: unknown;

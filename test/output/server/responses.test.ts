@@ -8,7 +8,8 @@ import {
   type Handlers,
   ProblemError,
 } from "../../../generated/server/index.js";
-import { expectProblem, startServer, type TestServer, validRequests, venue } from "./helpers.js";
+import { expectProblem, venue } from "../../support/contract-bodies.js";
+import { startServer, type TestServer, validRequests } from "./helpers.js";
 
 const logLines: string[] = [];
 const logger = {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectProblem, startServer, type TestServer } from "./helpers.js";
+import { expectProblem } from "../../support/contract-bodies.js";
+import { startServer, type TestServer } from "./helpers.js";
 
 let server: TestServer;
 beforeAll(async () => {

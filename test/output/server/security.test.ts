@@ -6,7 +6,8 @@ import {
   type Handlers,
   mockAnswers,
 } from "../../../generated/server/index.js";
-import { API_KEY, expectProblem, FORBIDDEN_KEY, startServer, type TestServer, venue } from "./helpers.js";
+import { expectProblem, venue } from "../../support/contract-bodies.js";
+import { API_KEY, FORBIDDEN_KEY, startServer, type TestServer } from "./helpers.js";
 
 const logLines: string[] = [];
 const logStream = new Writable({

@@ -8,7 +8,7 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { type JsonSchemaName, jsonSchemas } from "../../../generated/json-schemas.js";
 import { schemas } from "../../../generated/validators/index.js";
-import { deref, type Json, type JsonObject, readRawSpec } from "../../architecture/spec/spec-document.js";
+import { deref, type Json, type JsonObject, readRawSpec } from "../../support/spec-document.js";
 
 const raw = readRawSpec();
 const names = Object.keys(jsonSchemas) as JsonSchemaName[];

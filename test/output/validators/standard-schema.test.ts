@@ -9,8 +9,8 @@ import { Hono } from "hono";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { CreateVenueBody, PayrollGroupCreate } from "../../../generated/types.js";
 import { schemas } from "../../../generated/validators/index.js";
-import { deref, type Json, type JsonObject, readRawSpec } from "../../architecture/spec/spec-document.js";
-import { venue } from "../server/helpers.js";
+import { venue } from "../../support/contract-bodies.js";
+import { deref, type Json, type JsonObject, readRawSpec } from "../../support/spec-document.js";
 
 /** Runs a schema's validate, which these schemas answer synchronously. */
 function check<S extends StandardSchemaV1>(

@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Json, type JsonObject, readDereferencedSpec } from "../../architecture/spec/spec-document.js";
 import {
   type BrowserSession,
   chromiumPath,
@@ -18,6 +17,7 @@ import {
   requireBrowserInCi,
 } from "../../support/browser.js";
 import { repoRoot } from "../../support/paths.js";
+import { type Json, type JsonObject, readDereferencedSpec } from "../../support/spec-document.js";
 
 const run = promisify(execFile);
 const file = join(repoRoot, "build", "reference.html");

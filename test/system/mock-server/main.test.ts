@@ -1,6 +1,6 @@
 /** `npm start`'s entry point, run as a process: it serves the mock API and honours API_KEYS. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectProblem, venue } from "../../output/server/helpers.js";
+import { expectProblem, venue } from "../../support/contract-bodies.js";
 import { type MockProcess, startMockProcess } from "../../support/mock-process.js";
 
 let server: MockProcess;

@@ -14,8 +14,8 @@ import { build as viteBuild } from "vite";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath, launchBrowser, noBrowserMessage, requireBrowserInCi } from "../../support/browser.js";
 import { packedPackage } from "../../support/packed-package.js";
+import { type PageServer, servePage } from "../../support/page-serve.js";
 import { repoRoot } from "../../support/paths.js";
-import { type PageServer, servePage } from "./page/serve.js";
 
 let consumer: string;
 

@@ -13,16 +13,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { makeTempDir } from "../../support/paths.js";
-import {
-  compileProject,
-  installedVersion,
-  type Registry,
-  type Run,
-  runLib,
-  runProgram,
-  scratchRepository,
-  startRegistry,
-} from "./registry.js";
+import { type Run, runLib, runProgram } from "../../support/run-program.js";
+import { compileProject, installedVersion, type Registry, scratchRepository, startRegistry } from "./registry.js";
 
 const NAME = "workforce-scheduling-api";
 let dir: string;

@@ -5,14 +5,11 @@
  * registry, its token, a cache in the test's folder), so that nothing reaches outside the machine
  * and nothing of the user's npm setup is read or written.
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import ts from "typescript";
 import { repoRoot } from "../../support/paths.js";
-
-const execFileAsync = promisify(execFile);
 
 /** A registry running for a test file. */
 export interface Registry {
@@ -135,35 +132,6 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** What `npm` printed, and how it ended. */
-export interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs a program to its end within `ms`, never rejecting on a non-zero exit. */
-export async function runProgram(
-  file: string,
-  args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; ms?: number },
-): Promise<Run> {
-  try {
-    const { stdout, stderr } = await execFileAsync(file, [...args], {
-      cwd: options.cwd,
-      env: options.env,
-      timeout: options.ms ?? 300_000,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number | string; stdout?: string; stderr?: string; killed?: boolean };
-    const code = typeof failed.code === "number" ? failed.code : 1;
-    const note = failed.killed === true ? `\n(stopped after ${options.ms ?? 300_000} ms)` : "";
-    return { code, stdout: failed.stdout ?? "", stderr: `${failed.stderr ?? ""}${note}` };
-  }
-}
-
 /**
  * A scratch copy of what a release reads in the repository: package.json and its lock, the spec,
  * generated/, the sandbox, the build's configurations and scripts, the docs the package carries;
@@ -190,11 +158,6 @@ export async function scratchRepository(dir: string): Promise<string> {
     await cp(join(repoRoot, folder), join(dir, folder), { recursive: true });
   await symlink(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
   return dir;
-}
-
-/** Runs a command of the repository's lib/ (`cli.js`, `release/cli.js`) in `cwd`. */
-export function runLib(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
-  return runProgram(process.execPath, [join(repoRoot, "lib", "src", command), ...args], { cwd, env, ms: 600_000 });
 }
 
 /** The version of a package installed in a project. */

@@ -15,8 +15,17 @@ import type { Sandbox } from "../../../sandbox/index.js";
 import { EVENT_BATCH, KEPT_BATCHES, listEvents } from "../../../sandbox/service/events.js";
 import { parseLocation } from "../../../sandbox/store/engine/engine.js";
 import { acquireEngine } from "../../../sandbox/store/engine/engines.js";
+import {
+  type Answer,
+  type CallOptions,
+  call,
+  download,
+  HARBOR,
+  NOT_FOUND,
+  NOW,
+  SUMMIT,
+} from "../../support/sandbox-calls.js";
 import { describeIds } from "./ids.js";
-import { type Answer, type CallOptions, call, download, HARBOR, NOT_FOUND, NOW, SUMMIT } from "./support.js";
 
 type Body = Record<string, unknown>;
 

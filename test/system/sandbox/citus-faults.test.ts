@@ -25,10 +25,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../../sandbox/index.js";
 import { type CitusCluster, citusAvailable, queryOn, startCitus } from "../../support/citus.js";
 import type { PostgresNode } from "../../support/postgres.js";
+import { call, HARBOR, SUMMIT } from "../../support/sandbox-calls.js";
+import { startSandboxProcess } from "../../support/sandbox-process.js";
 import { NOW } from "./behaviour.js";
 import { runKillRounds } from "./kill-rounds.js";
-import { startSandboxProcess } from "./process.js";
-import { call, HARBOR, SUMMIT } from "./support.js";
 
 type Body = Record<string, unknown>;
 

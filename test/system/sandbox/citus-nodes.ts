@@ -15,9 +15,9 @@ import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../sandbox/index.js";
 import { type CitusCluster, queryOn } from "../../support/citus.js";
-import { type SandboxProcess, startSandboxProcess } from "./process.js";
+import { call, HARBOR, SUMMIT } from "../../support/sandbox-calls.js";
+import { type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
 import { everyOperation, remoteCommandsOfEveryOperation, TWO_PHASE } from "./routed-statements.js";
-import { call, HARBOR, SUMMIT } from "./support.js";
 
 /** The schema the processes on every node share. */
 const SCHEMA = "nodes";

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../../sandbox/index.js";
 import type { Seed, SeedCompany } from "../../../sandbox/seed/seed.js";
 import type { CitusCluster } from "../../support/citus.js";
+import { call } from "../../support/sandbox-calls.js";
 import { NOW } from "./behaviour.js";
-import { call } from "./support.js";
 
 /** The schema of the companies spread. */
 const SCHEMA = "spread";

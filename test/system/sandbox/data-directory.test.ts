@@ -17,8 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../../sandbox/index.js";
 import { makeParent, tighten } from "../../../sandbox/store/engine/data-directory.js";
 import { makeTempDir } from "../../support/paths.js";
-import { runSandboxScript, type SandboxProcess, startSandboxProcess } from "./process.js";
-import { call, SUMMIT } from "./support.js";
+import { call, SUMMIT } from "../../support/sandbox-calls.js";
+import { runSandboxScript, type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
 
 let root: string;
 /** a whole data directory, made by the first test with umask 000 and closed */

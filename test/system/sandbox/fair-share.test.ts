@@ -14,8 +14,8 @@ import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../support/paths.js";
 import { type PostgresServer, postgresAvailable, startPostgres } from "../../support/postgres.js";
-import { type SandboxProcess, startSandboxProcess } from "./process.js";
-import { HARBOR, SUMMIT } from "./support.js";
+import { HARBOR, SUMMIT } from "../../support/sandbox-calls.js";
+import { type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
 
 /** The largest payroll group a body holds: 150,000 locations, each naming Harbor's venue 318. */
 const LARGEST_GROUP = JSON.stringify({

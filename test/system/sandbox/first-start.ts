@@ -35,8 +35,8 @@ import { afterAll, expect, it } from "vitest";
 import { createSandbox } from "../../../sandbox/index.js";
 import { DEMO_SEED } from "../../../sandbox/seed/seed.js";
 import { makeTempDir } from "../../support/paths.js";
-import { spawnSandboxScript } from "./process.js";
-import { call, SUMMIT } from "./support.js";
+import { call, SUMMIT } from "../../support/sandbox-calls.js";
+import { spawnSandboxScript } from "../../support/sandbox-process.js";
 
 /** The phases of a first start, each opened by an event seen from outside. */
 const PHASES = ["starting", "making", "opening", "listening"] as const;

@@ -20,7 +20,7 @@ import { parseLocation } from "../../../sandbox/store/engine/engine.js";
 import { acquireEngine } from "../../../sandbox/store/engine/engines.js";
 import type { Database } from "../../../sandbox/store/schema/database.js";
 import { migrate } from "../../../sandbox/store/schema/migrate.js";
-import { call, HARBOR, NOW, SUMMIT } from "./support.js";
+import { call, HARBOR, NOW, SUMMIT } from "../../support/sandbox-calls.js";
 
 type Body = Record<string, unknown>;
 

@@ -18,8 +18,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { imageCacheDir, loadImage } from "../../../sandbox/store/engine/image.js";
 import { makeTempDir } from "../../support/paths.js";
-import { startSandboxProcess } from "./process.js";
-import { call, HARBOR, SUMMIT } from "./support.js";
+import { call, HARBOR, SUMMIT } from "../../support/sandbox-calls.js";
+import { startSandboxProcess } from "../../support/sandbox-process.js";
 
 let root: string;
 beforeAll(async () => {

@@ -7,8 +7,8 @@
  * acknowledged event, with its last acknowledged name (or a later one whose edit was in flight
  * when the process died, which may or may not have been applied).
  */
-import { type SandboxProcess, startSandboxProcess } from "./process.js";
-import { HARBOR } from "./support.js";
+import { HARBOR } from "../../support/sandbox-calls.js";
+import { type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
 
 /** What the rounds found. */
 export interface KillFigures {

@@ -12,8 +12,8 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lockDirectory } from "../../../sandbox/store/engine/directory-lock.js";
+import { otherUserAvailable, startAsNobody, stopAllAsNobody } from "../../support/other-user.js";
 import { makeTempDir } from "../../support/paths.js";
-import { otherUserAvailable, startAsNobody, stopAllAsNobody } from "./other-user.js";
 
 const ROUNDS = 50;
 let root: string;

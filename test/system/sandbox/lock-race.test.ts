@@ -15,8 +15,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DirectoryInUseError, lockDirectory } from "../../../sandbox/store/engine/directory-lock.js";
 import { requestReset, serveResets } from "../../../sandbox/store/engine/lock-channel.js";
+import { otherUserAvailable, startAsNobody, stopAllAsNobody } from "../../support/other-user.js";
 import { makeTempDir } from "../../support/paths.js";
-import { otherUserAvailable, startAsNobody, stopAllAsNobody } from "./other-user.js";
 
 const ROUNDS = 50;
 /** A seed whose key marks it: nobody must never see this text. */

@@ -16,8 +16,13 @@ import { lockDirectory } from "../../../sandbox/store/engine/directory-lock.js";
 import { runCurlFlow, shellBlock } from "../../support/curl-flow.js";
 import { makeTempDir } from "../../support/paths.js";
 import { freePort } from "../../support/postgres.js";
-import { runSandboxScript, type SandboxProcess, startSandboxCommand, startSandboxProcess } from "./process.js";
-import { call } from "./support.js";
+import { call } from "../../support/sandbox-calls.js";
+import {
+  runSandboxScript,
+  type SandboxProcess,
+  startSandboxCommand,
+  startSandboxProcess,
+} from "../../support/sandbox-process.js";
 
 /** A key API_KEYS adds, the one docs/server.md's storm uses. */
 const STORM_KEY = "storm-key-7f3a";

@@ -8,8 +8,8 @@
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../../sandbox/index.js";
+import { HARBOR } from "../../support/sandbox-calls.js";
 import { countBytesRead, type PushOptions, pushBody } from "../../support/unwanted-body.js";
-import { HARBOR } from "./support.js";
 
 const MIB = 1024 * 1024;
 let sandbox: Sandbox;

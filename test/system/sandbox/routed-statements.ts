@@ -16,7 +16,7 @@ import { createSandboxHandlers } from "../../../sandbox/service/handlers.js";
 import { createKeyBook } from "../../../sandbox/service/keys.js";
 import { markDistributed } from "../../../sandbox/store/engine/citus.js";
 import type { Database } from "../../../sandbox/store/schema/database.js";
-import { call, download, HARBOR, NOW, SUMMIT } from "./support.js";
+import { call, download, HARBOR, NOW, SUMMIT } from "../../support/sandbox-calls.js";
 
 /** A command Citus sent to another node, and the node (`host:port`). */
 export interface RemoteCommand {

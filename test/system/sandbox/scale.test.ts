@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../../sandbox/index.js";
 import { preparingPool } from "../../../sandbox/store/engine/prepared-statements.js";
 import { type PostgresServer, startPostgres, throwawayAvailable } from "../../support/postgres.js";
-import { type Answer, call, HARBOR, NOW } from "./support.js";
+import { type Answer, call, HARBOR, NOW } from "../../support/sandbox-calls.js";
 import { describeTwoProcesses, event, listOf } from "./two-processes.js";
 
 type Body = Record<string, unknown>;

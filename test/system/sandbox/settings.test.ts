@@ -15,7 +15,7 @@ import { createSandbox } from "../../../sandbox/index.js";
 import { settingsFrom } from "../../../sandbox/settings.js";
 import { connectFailure, parseLocation } from "../../../sandbox/store/engine/engine.js";
 import { makeTempDir, repoRoot } from "../../support/paths.js";
-import { runSandboxScript, startSandboxProcess } from "./process.js";
+import { runSandboxScript, startSandboxProcess } from "../../support/sandbox-process.js";
 
 let dir: string;
 beforeAll(async () => {

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../../sandbox/index.js";
 import { parseLocation } from "../../../sandbox/store/engine/engine.js";
 import { acquireEngine } from "../../../sandbox/store/engine/engines.js";
-import { type SandboxProcess, startSandboxProcess } from "./process.js";
-import { call, HARBOR, NOW, SUMMIT } from "./support.js";
+import { call, HARBOR, NOW, SUMMIT } from "../../support/sandbox-calls.js";
+import { type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
 
 type Body = Record<string, unknown>;
 

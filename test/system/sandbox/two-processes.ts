@@ -10,8 +10,8 @@ import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LATEST_MIGRATION } from "../../../sandbox/store/schema/migrate.js";
-import { type SandboxProcess, startSandboxProcess } from "./process.js";
-import { call, HARBOR } from "./support.js";
+import { call, HARBOR } from "../../support/sandbox-calls.js";
+import { type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
 
 type Body = Record<string, unknown>;
 

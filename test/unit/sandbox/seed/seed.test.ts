@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { checkSeed, createSandbox, DEMO_SEED, readSeedFile, SeedError } from "../../../../sandbox/index.js";
 import { SEED_VALIDATOR_FILE, seedValidatorSource } from "../../../../scripts/compile-seed-schema.js";
 import { makeTempDir } from "../../../support/paths.js";
-import { call } from "../../../system/sandbox/support.js";
+import { call } from "../../../support/sandbox-calls.js";
 
 async function seedFile(name: string, text: string): Promise<string> {
   const file = join(await makeTempDir("seed"), name);

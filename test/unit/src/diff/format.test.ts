@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { formatGithub } from "../../../../src/diff/format/github.js";
 import { formatMarkdown } from "../../../../src/diff/format/markdown.js";
+import type { DiffReport } from "../../../../src/diff/report/types.js";
 import { formatReport } from "../../../../src/diff/run-diff.js";
-import type { DiffReport } from "../../../../src/diff/types.js";
 import { baseDocument, diffDocuments, type Json, without, withValue } from "./support/support.js";
 
 const V = "#/components/schemas/Venue";

@@ -9,9 +9,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RuleId } from "../../../../src/diff/rules.js";
+import type { RuleId } from "../../../../src/diff/report/rules.js";
+import type { Change } from "../../../../src/diff/report/types.js";
 import { runDiff } from "../../../../src/diff/run-diff.js";
-import type { Change } from "../../../../src/diff/types.js";
 import { isRecord } from "../../../../src/json-value.js";
 import { corpusAvailable, corpusDir, corpusMissing } from "../../../support/paths.js";
 

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { prepare, versionFiles } from "../../../../src/release/record.js";
 import { publishedManifest } from "../../../../src/release/stage.js";
 import { makeTempDir, repoRoot } from "../../../support/paths.js";
-import { runLib } from "../../../system/release/registry.js";
+import { runLib } from "../../../support/run-program.js";
 
 let repository: string;
 const files = ["package.json", "package-lock.json", "spec/openapi.yaml", "generated/openapi.json"];

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { GenerationFailed } from "../../../../src/diagnostics/diagnostic.js";
-import { buildReport } from "../../../../src/diff/report.js";
-import type { Change } from "../../../../src/diff/types.js";
+import { buildReport } from "../../../../src/diff/report/report.js";
+import type { Change } from "../../../../src/diff/report/types.js";
 import { chooseVersion } from "../../../../src/release/version.js";
 
 const REMOVED: Change = {

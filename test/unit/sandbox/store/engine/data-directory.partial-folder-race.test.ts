@@ -10,8 +10,8 @@ import { chmod, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removePartials } from "../../../../../sandbox/store/engine/data-directory.js";
+import { otherUserAvailable, startAsNobody, stopAllAsNobody } from "../../../../support/other-user.js";
 import { makeTempDir } from "../../../../support/paths.js";
-import { otherUserAvailable, startAsNobody, stopAllAsNobody } from "../../../../system/sandbox/other-user.js";
 
 const ROUNDS = 50;
 let root: string;

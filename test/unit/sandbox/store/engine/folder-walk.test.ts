@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lockDirectory } from "../../../../../sandbox/store/engine/directory-lock.js";
 import { tightenTree } from "../../../../../sandbox/store/engine/folder-walk.js";
+import { NOBODY, otherUserAvailable } from "../../../../support/other-user.js";
 import { makeTempDir } from "../../../../support/paths.js";
-import { NOBODY, otherUserAvailable } from "../../../../system/sandbox/other-user.js";
-import { runSandboxScript } from "../../../../system/sandbox/process.js";
+import { runSandboxScript } from "../../../../support/sandbox-process.js";
 
 let root: string;
 beforeAll(async () => {

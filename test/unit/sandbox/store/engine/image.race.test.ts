@@ -10,8 +10,8 @@ import { chmod, chown, mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadImage } from "../../../../../sandbox/store/engine/image.js";
+import { NOBODY, otherUserAvailable, startAsNobody, stopAllAsNobody } from "../../../../support/other-user.js";
 import { makeTempDir } from "../../../../support/paths.js";
-import { NOBODY, otherUserAvailable, startAsNobody, stopAllAsNobody } from "../../../../system/sandbox/other-user.js";
 
 const ROUNDS = 50;
 let root: string;

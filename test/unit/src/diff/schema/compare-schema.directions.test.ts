@@ -11,8 +11,8 @@
  * documents, so the run stays within a few seconds.
  */
 import { describe, expect, it } from "vitest";
-import type { Finding } from "../../../../../src/diff/finding.js";
-import { rules } from "../../../../../src/diff/rules.js";
+import type { Finding } from "../../../../../src/diff/findings/finding.js";
+import { rules } from "../../../../../src/diff/report/rules.js";
 import { compareSchemas } from "../../../../../src/diff/schema/compare-schema.js";
 import type { SchemaContext } from "../../../../../src/diff/schema/schema-context.js";
 import { createSchemaDoc, type SchemaDoc } from "../../../../../src/diff/schema/shape.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { reportOn } from "../../../../../src/diff/compare-specs.js";
+import type { DiffReport } from "../../../../../src/diff/report/types.js";
 import { loadSide, type SpecSide } from "../../../../../src/diff/source/load-side.js";
-import type { DiffReport } from "../../../../../src/diff/types.js";
 import { baseDocument, changesOf, type Json, rulesOf } from "./support.js";
 
 /**

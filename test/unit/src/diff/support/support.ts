@@ -4,8 +4,8 @@
  */
 import { stringify } from "yaml";
 import { reportOn } from "../../../../../src/diff/compare-specs.js";
+import type { Change, DiffReport } from "../../../../../src/diff/report/types.js";
 import { loadSide, type SpecSide } from "../../../../../src/diff/source/load-side.js";
-import type { Change, DiffReport } from "../../../../../src/diff/types.js";
 import { appendPointer, pointerSegments } from "../../../../../src/json-pointer.js";
 
 /** A JSON document being built. */

@@ -5,8 +5,8 @@
  * there is no such user to be, the tests that need one are skipped saying why (in CI they fail).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { linesOf } from "../../support/lines.js";
-import { requireInCi } from "../../support/required.js";
+import { linesOf } from "./lines.js";
+import { requireInCi } from "./required.js";
 
 /** nobody's user and group ids, when this process may act as nobody. */
 export const NOBODY = idsOfNobody();

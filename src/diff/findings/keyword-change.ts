@@ -1,4 +1,4 @@
-import { keywordsWhere } from "../schema/vocabulary.js";
+import { keywordsWhere } from "../../schema/vocabulary.js";
 
 /**
  * The keywords that only document a schema or an object of the document: changing them changes

@@ -1,10 +1,14 @@
+/**
+ * `--check-version`: whether package.json's version, and the spec's info.version, grew enough for
+ * the changes (this module), by the semver arithmetic of `check-version.ts`.
+ */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { createDiagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, GenerationFailed } from "../../diagnostics/diagnostic.js";
+import type { Comparison } from "../compare-specs.js";
+import { bumpOf, maxBump } from "../report/report.js";
+import { readGitFile, type SourceArgument } from "../source/sources.js";
 import { judgeBump, parseVersion, type Version } from "./check-version.js";
-import type { Comparison } from "./compare-specs.js";
-import { bumpOf, maxBump } from "./report.js";
-import { readGitFile, type SourceArgument } from "./source/sources.js";
 
 /** The verdict of `--check-version`: whether every bump is enough, and one line per version. */
 export interface VersionVerdict {

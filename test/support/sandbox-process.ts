@@ -2,14 +2,14 @@
  * The sandbox as `npm start` runs it (sandbox/main.ts), in a process of its own on 127.0.0.1,
  * with the environment given, for the tests that restart, kill or lock it.
  *
- * The processes run the sandbox's entry points bundled once per test worker (../support/bundle.ts):
+ * The processes run the sandbox's entry points bundled once per test worker (./bundle.ts):
  * a process then starts without a TypeScript loader, which the tests that start many save.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { bundled } from "../../support/bundle.js";
-import { repoRoot } from "../../support/paths.js";
+import { bundled } from "./bundle.js";
+import { repoRoot } from "./paths.js";
 
 /** The bundles of sandbox/main.ts and sandbox/reset.ts. */
 async function scripts(): Promise<Record<"main" | "reset", string>> {

@@ -1,5 +1,5 @@
-import { isAtLeast } from "./report.js";
-import type { SemverBump } from "./types.js";
+import { isAtLeast } from "../report/report.js";
+import type { SemverBump } from "../report/types.js";
 
 /** A version as major, minor and patch numbers. */
 export type Version = readonly [number, number, number];

@@ -6,7 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { parse } from "yaml";
 
-export const specPath = fileURLToPath(new URL("../../../spec/openapi.yaml", import.meta.url));
+export const specPath = fileURLToPath(new URL("../../spec/openapi.yaml", import.meta.url));
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { isMap, isSeq, LineCounter, type Node, parseDocument } from "yaml";
-import { createDiagnostic, type Diagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic, GenerationFailed } from "../../diagnostics/diagnostic.js";
 import { rules } from "./rules.js";
 import type { Change } from "./types.js";
 

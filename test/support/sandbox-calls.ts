@@ -4,7 +4,7 @@
  * status's schema (the generated validators), errors included.
  */
 import { expect } from "vitest";
-import { type OperationId, type Route, routes } from "../../../generated/routes.js";
+import { type OperationId, type Route, routes } from "../../generated/routes.js";
 
 /** The demo seed's keys: Dana Ortiz (person 7) of Harbor Events (5), Alex Kim (person 3) of Summit Staffing (6). */
 export const HARBOR = "demo-key-harbor";

@@ -3,11 +3,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { GenerationFailed } from "../../../../src/diagnostics/diagnostic.js";
-import { parseAcceptedChanges, readAcceptedChanges } from "../../../../src/diff/accepted.js";
-import { makeTempDir, repoRoot } from "../../../support/paths.js";
-import { runCommand } from "./support/run-command.js";
-import { baseDocument, withValue } from "./support/support.js";
+import { GenerationFailed } from "../../../../../src/diagnostics/diagnostic.js";
+import { parseAcceptedChanges, readAcceptedChanges } from "../../../../../src/diff/report/accepted.js";
+import { makeTempDir, repoRoot } from "../../../../support/paths.js";
+import { runCommand } from "../support/run-command.js";
+import { baseDocument, withValue } from "../support/support.js";
 
 const MAX_LENGTH = "#/components/schemas/VenueCreate/properties/name/maxLength";
 

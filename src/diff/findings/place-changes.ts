@@ -1,9 +1,9 @@
-import { scanPositions } from "../load/position-scan.js";
-import { findPositions, type Position } from "../load/positions.js";
+import { scanPositions } from "../../load/position-scan.js";
+import { findPositions, type Position } from "../../load/positions.js";
+import { rules } from "../report/rules.js";
+import type { Change } from "../report/types.js";
+import type { SpecSide } from "../source/load-side.js";
 import type { Finding } from "./finding.js";
-import { rules } from "./rules.js";
-import type { SpecSide } from "./source/load-side.js";
-import type { Change } from "./types.js";
 
 /**
  * Findings made into changes, each placed in the new document (`file:line:col`): at its pointer,

@@ -4,10 +4,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import { bumpBetween, judgeBump, parseVersion, requiredBump } from "../../../../src/diff/check-version.js";
-import { makeTempDir } from "../../../support/paths.js";
-import { runCommand } from "./support/run-command.js";
-import { baseDocument, without, withValue } from "./support/support.js";
+import { bumpBetween, judgeBump, parseVersion, requiredBump } from "../../../../../src/diff/version/check-version.js";
+import { makeTempDir } from "../../../../support/paths.js";
+import { runCommand } from "../support/run-command.js";
+import { baseDocument, without, withValue } from "../support/support.js";
 
 describe("the bump a version needs", () => {
   it("from 1.x on, the advice itself; below 1.0.0 one place lower, as ^0.1.0 accepts only 0.1.x", () => {

@@ -1,5 +1,11 @@
-import type { RuleId } from "./rules.js";
-import type { ChangeDirection } from "./types.js";
+/**
+ * What the comparisons find: a finding (this module), the keys no rule covers (`residual.ts`,
+ * `keyword-change.ts`), JSON compared key order aside (`stable-json.ts`), and the findings made into
+ * the report's changes, without repeats (`dedupe.ts`) and placed in the file (`place-changes.ts`).
+ */
+
+import type { RuleId } from "../report/rules.js";
+import type { ChangeDirection } from "../report/types.js";
 
 /**
  * Whose code, written against the generated package, a type change can stop compiling: the

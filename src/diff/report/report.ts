@@ -1,3 +1,8 @@
+/**
+ * The report of a comparison: its changes in order and the bump they need (this module), their
+ * types (`types.ts`), the catalogue of rules that classify them (`rules.ts`), and the changes the
+ * accepted-changes file accepts (`accepted.ts`).
+ */
 import { rules } from "./rules.js";
 import type { Change, ChangeSeverity, DiffReport, SemverBump } from "./types.js";
 

@@ -1,9 +1,9 @@
-import { appendPointer, resolvePointer } from "../json-pointer.js";
-import { isRecord } from "../json-value.js";
+import { appendPointer, resolvePointer } from "../../json-pointer.js";
+import { isRecord } from "../../json-value.js";
+import type { ChangeDirection } from "../report/types.js";
 import type { Finding } from "./finding.js";
 import { classifyKeyword } from "./keyword-change.js";
 import { sameJson } from "./stable-json.js";
-import type { ChangeDirection } from "./types.js";
 
 /** An object of the document on each side (after $refs), and how the report names it. */
 export interface RawPair {

@@ -1,4 +1,4 @@
-import { createDiagnostic, type Diagnostic, GenerationFailed } from "../diagnostics/diagnostic.js";
+import { createDiagnostic, type Diagnostic, GenerationFailed } from "../../diagnostics/diagnostic.js";
 
 /** A DIFF_USAGE failure: the command's arguments cannot be understood. */
 export function usageFailure(message: string): GenerationFailed {

@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RULE_IDS, rules } from "../../../../src/diff/rules.js";
-import { repoRoot } from "../../../support/paths.js";
+import { RULE_IDS, rules } from "../../../../../src/diff/report/rules.js";
+import { repoRoot } from "../../../../support/paths.js";
 
 describe("the rule catalogue", () => {
   it("asks a major bump exactly of breaking rules", () => {
