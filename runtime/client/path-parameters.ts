@@ -48,7 +48,7 @@ export function pathRefusal(operationId: string, name: string, missing: boolean)
       params: missing ? { missingProperty: name } : {},
       message: missing
         ? `must have required property '${name}'`
-        : `${pointer} must not be "." or "..", which would change the path the request is sent to`,
+        : `${pointer} must not be "." or "..", which would change the path`,
     },
   ]);
 }
