@@ -1382,24 +1382,6 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   return ok;
 }
 
-// #
-function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  const sp = "#";
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
-    if ("id" in (h6 as object)) {
-      const v2 = o1["id"];
-      const s3 = $mark(e);
-      if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
-    }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params43, "must have required property 'id'", "", sp, "/required")) return false; }
-  }
-  return ok;
-}
-
 // #/paths/~1workers~1_7Bid_7D~1documents/post/requestBody/content/multipart~1form-data/schema
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   let ok = true;
@@ -1416,7 +1398,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 }
 
 // #
-function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
@@ -1442,7 +1424,7 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 }
 
 // #
-function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
@@ -1733,7 +1715,7 @@ function $coerce_validateAddWorkerDocumentPathParams(value: unknown): unknown {
 export function validateAddWorkerDocumentPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentPathParams> {
   const r: $Sink = { valid: true, value: $coerce_validateAddWorkerDocumentPathParams(value), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentPathParams>) : $invalidIntegerText(r);
+  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentPathParams>) : $invalidIntegerText(r);
 }
 
 function $coerce_validateAddWorkerDocumentBody(value: unknown): unknown {
@@ -1755,7 +1737,7 @@ export function validateCreateEventResponse201(value: unknown, options?: Validat
 export function validateUpdateClientPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientPathParams>) : $invalid(r);
+  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientPathParams>) : $invalid(r);
 }
 
 export function validateUpdateClientResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientResponse200> {
@@ -1767,7 +1749,7 @@ export function validateUpdateClientResponse200(value: unknown, options?: Valida
 export function validateUpdateEventPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventPathParams>) : $invalid(r);
+  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventPathParams>) : $invalid(r);
 }
 
 /** The Standard Schema v1 interface (types as in @standard-schema/spec). */

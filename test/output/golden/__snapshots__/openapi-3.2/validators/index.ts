@@ -677,42 +677,6 @@ function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boo
   return ok;
 }
 
-// #
-function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  const sp = "#";
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
-    if ("number" in (h6 as object)) {
-      const v2 = o1["number"];
-      const s3 = $mark(e);
-      if (!$v_schema_8(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
-    }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
-  }
-  return ok;
-}
-
-// #
-function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  const sp = "#";
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
-    if ("number" in (h6 as object)) {
-      const v2 = o1["number"];
-      const s3 = $mark(e);
-      if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
-    }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
-  }
-  return ok;
-}
-
 // #/paths/~1flights~1_7Bnumber_7D~1notes/get/responses/200/content/multipart~1mixed/itemSchema
 function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   let ok = true;
@@ -721,7 +685,7 @@ function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boo
 }
 
 // #
-function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
@@ -760,7 +724,7 @@ function $v_contentSchema(d: unknown, e: $Errors, a: boolean, depth: number): bo
 }
 
 // #
-function $v_root_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
@@ -997,13 +961,13 @@ export function validateImportFlightsBodyItem(value: unknown, options?: Validate
 export function validatePurgeFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.PurgeFlightPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.PurgeFlightPathParams>) : $invalid(r);
+  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.PurgeFlightPathParams>) : $invalid(r);
 }
 
 export function validateReadFlightNotesPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.ReadFlightNotesPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.ReadFlightNotesPathParams>) : $invalid(r);
+  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.ReadFlightNotesPathParams>) : $invalid(r);
 }
 
 export function validateReadFlightNotesResponse200Item(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
@@ -1021,7 +985,7 @@ export function validateSearchFlightsResponse400(value: unknown, options?: Valid
 export function validateStreamPositionsPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.StreamPositionsPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_5(r.value, r, all, 0) ? (r as ValidationResult<T.StreamPositionsPathParams>) : $invalid(r);
+  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.StreamPositionsPathParams>) : $invalid(r);
 }
 
 export function validateStreamPositionsResponse200ItemApplicationJsonl(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
@@ -1045,7 +1009,7 @@ export function validateStreamPositionsResponse200ItemTextEventStreamData(value:
 export function validateTrackFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.TrackFlightPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_6(r.value, r, all, 0) ? (r as ValidationResult<T.TrackFlightPathParams>) : $invalid(r);
+  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.TrackFlightPathParams>) : $invalid(r);
 }
 
 export function validateTrackFlightResponse200Item(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
