@@ -1698,32 +1698,20 @@ export function isWorkerDocumentUpload(value: unknown): value is T.WorkerDocumen
   return $v_WorkerDocumentUpload(value, null, false, 0);
 }
 
-function $coerce_validateAddWorkerCredentialPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateAddWorkerCredentialPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateAddWorkerCredentialPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialPathParams>) : $invalidIntegerText(r);
 }
 
-function $coerce_validateAddWorkerDocumentPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateAddWorkerDocumentPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateAddWorkerDocumentPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentPathParams>) : $invalidIntegerText(r);
 }
 
-function $coerce_validateAddWorkerDocumentBody(value: unknown): unknown {
-  return $coerceProps(value, $plan1, $integerText);
-}
-
 export function validateAddWorkerDocumentBody(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentBody> {
-  const r: $Sink = { valid: true, value: $coerce_validateAddWorkerDocumentBody(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan1, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentBody>) : $invalidIntegerText(r);
 }

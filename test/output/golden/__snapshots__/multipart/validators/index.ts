@@ -347,32 +347,20 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
   return ok;
 }
 
-function $coerce_validateReplaceCoverPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateReplaceCoverPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.ReplaceCoverPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateReplaceCoverPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.ReplaceCoverPathParams>) : $invalidIntegerText(r);
 }
 
-function $coerce_validateUploadPhotoPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateUploadPhotoPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UploadPhotoPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateUploadPhotoPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.UploadPhotoPathParams>) : $invalidIntegerText(r);
 }
 
-function $coerce_validateUploadPhotoBody(value: unknown): unknown {
-  return $coercePlan(value, $plan1);
-}
-
 export function validateUploadPhotoBody(value: unknown, options?: ValidateOptions): ValidationResult<T.UploadPhotoBody> {
-  const r: $Sink = { valid: true, value: $coerce_validateUploadPhotoBody(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan1), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.UploadPhotoBody>) : $invalidText(r);
 }

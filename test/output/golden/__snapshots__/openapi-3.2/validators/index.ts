@@ -924,12 +924,8 @@ export function validateFilterFlightsQuery(value: unknown, options?: ValidateOpt
   return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.FilterFlightsQuery>) : $invalid(r);
 }
 
-function $coerce_validateFindFlightsQuery(value: unknown): unknown {
-  return $coercePlan(value, $plan0);
-}
-
 export function validateFindFlightsQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.FindFlightsQuery> {
-  const r: $Sink = { valid: true, value: $coerce_validateFindFlightsQuery(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan0), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.FindFlightsQuery>) : $invalidText(r);
 }

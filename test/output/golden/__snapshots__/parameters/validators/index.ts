@@ -533,22 +533,14 @@ function $v_schema_12(d: unknown, e: $Errors, a: boolean, _depth: number): boole
   return ok;
 }
 
-function $coerce_validateGetOrderPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateGetOrderPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateGetOrderPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderPathParams>) : $invalidIntegerText(r);
 }
 
-function $coerce_validateGetOrderQuery(value: unknown): unknown {
-  return $coercePlan(value, $plan1);
-}
-
 export function validateGetOrderQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderQuery> {
-  const r: $Sink = { valid: true, value: $coerce_validateGetOrderQuery(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan1), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderQuery>) : $invalidText(r);
 }
@@ -565,12 +557,8 @@ export function validateGetOrderResponse200(value: unknown, options?: ValidateOp
   return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderResponse200>) : $invalid(r);
 }
 
-function $coerce_validateSearchQuery(value: unknown): unknown {
-  return $coercePlan(value, $plan2);
-}
-
 export function validateSearchQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.SearchQuery> {
-  const r: $Sink = { valid: true, value: $coerce_validateSearchQuery(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan2), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.SearchQuery>) : $invalidText(r);
 }
