@@ -81,6 +81,11 @@ function $cpLen(s: string): number {
   return n;
 }
 
+/** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */
+function $tooLong(s: string, max: number): boolean {
+  return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
+}
+
 const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
 /** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
 function $integerText(v: unknown): unknown {
@@ -289,7 +294,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean 
       const v7 = o1["title"];
       if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/title", sp, 1)) return false; }
       else {
-        if (v7.length > 80 && (v7.length > 160 || $cpLen(v7) > 80)) { ok = false; if (!$fail(e, a, "maxLength", $params6, "must be at most 80 characters", "/title", sp, 1)) return false; }
+        if ($tooLong(v7, 80)) { ok = false; if (!$fail(e, a, "maxLength", $params6, "must be at most 80 characters", "/title", sp, 1)) return false; }
         if (v7.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params7, "must be at least 1 character", "/title", sp, 1)) return false; }
       }
     }

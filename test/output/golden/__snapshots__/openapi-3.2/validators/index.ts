@@ -85,6 +85,11 @@ function $cpLen(s: string): number {
   return n;
 }
 
+/** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */
+function $tooLong(s: string, max: number): boolean {
+  return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
+}
+
 const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
 /** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
 function $integerText(v: unknown): unknown {
@@ -247,7 +252,7 @@ function $v_Criteria(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
       const v2 = o1["origin"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, 1)) return false; }
       else {
-        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
+        if ($tooLong(v2, 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
         if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, 1)) return false; }
       }
     }
@@ -268,7 +273,7 @@ function $v_Criteria(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
           const v7 = arr5[i6];
           if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params1, "must be string", "/carriers/" + i6, sp, "/properties/carriers/items/type")) return false; }
           else {
-            if (v7.length > 2 && (v7.length > 4 || $cpLen(v7) > 2)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params9, "must be at most 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/maxLength")) return false; }
+            if ($tooLong(v7, 2)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params9, "must be at most 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/maxLength")) return false; }
             if (v7.length < 4 && (v7.length < 2 || $cpLen(v7) < 2)) { ok = false; if (e === null || !$fail(e, a, "minLength", $params9, "must be at least 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/minLength")) return false; }
           }
         }
@@ -393,7 +398,7 @@ function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, _depth: number): boo
       const v2 = o1["origin"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, 1)) return false; }
       else {
-        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
+        if ($tooLong(v2, 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
         if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, 1)) return false; }
       }
     }
@@ -401,7 +406,7 @@ function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, _depth: number): boo
       const v3 = o1["destination"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, 1)) return false; }
       else {
-        if (v3.length > 3 && (v3.length > 6 || $cpLen(v3) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/destination", sp, 1)) return false; }
+        if ($tooLong(v3, 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/destination", sp, 1)) return false; }
         if (v3.length < 6 && (v3.length < 3 || $cpLen(v3) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/destination", sp, 1)) return false; }
       }
     }
@@ -423,7 +428,7 @@ function $v_Note(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     L5: {
       if (typeof d !== "string") { k4 = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/anyOf/0/type")) break L5; }
       else {
-        if (d.length > 200 && (d.length > 400 || $cpLen(d) > 200)) { k4 = false; if (!$fail(e, a, "maxLength", $params15, "must be at most 200 characters", "", sp, "/anyOf/0/maxLength")) break L5; }
+        if ($tooLong(d, 200)) { k4 = false; if (!$fail(e, a, "maxLength", $params15, "must be at most 200 characters", "", sp, "/anyOf/0/maxLength")) break L5; }
       }
     }
     if (k4) { m3 = true; }
@@ -582,7 +587,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
               const v6 = arr4[i5];
               if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params1, "must be string", "/origins/" + i5, sp, "/properties/origins/items/type")) return false; }
               else {
-                if (v6.length > 3 && (v6.length > 6 || $cpLen(v6) > 3)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origins/" + i5, sp, "/properties/origins/items/maxLength")) return false; }
+                if ($tooLong(v6, 3)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origins/" + i5, sp, "/properties/origins/items/maxLength")) return false; }
                 if (v6.length < 6 && (v6.length < 3 || $cpLen(v6) < 3)) { ok = false; if (e === null || !$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origins/" + i5, sp, "/properties/origins/items/minLength")) return false; }
               }
             }

@@ -85,6 +85,11 @@ function $cpLen(s: string): number {
   return n;
 }
 
+/** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */
+function $tooLong(s: string, max: number): boolean {
+  return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
+}
+
 function $multipleOf(x: number, m: number, k: number): boolean {
   const scale = 10 ** k;
   const r = Math.round(x * scale);
@@ -512,7 +517,7 @@ function $v_schema_11(d: unknown, e: $Errors, a: boolean, _depth: number): boole
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
-    if (d.length > 50 && (d.length > 100 || $cpLen(d) > 50)) { ok = false; if (!$fail(e, a, "maxLength", $params21, "must be at most 50 characters", "", sp, "/maxLength")) return false; }
+    if ($tooLong(d, 50)) { ok = false; if (!$fail(e, a, "maxLength", $params21, "must be at most 50 characters", "", sp, "/maxLength")) return false; }
     if (d.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params22, "must be at least 1 character", "", sp, "/minLength")) return false; }
   }
   return ok;
