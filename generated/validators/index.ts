@@ -85,6 +85,11 @@ function $cpLen(s: string): number {
   return n;
 }
 
+/** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */
+function $tooLong(s: string, max: number): boolean {
+  return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
+}
+
 const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
 /** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
 function $integerText(v: unknown): unknown {
@@ -248,7 +253,7 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): bo
       const v2 = o1["client_name"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_name", sp, 1)) return false; }
       else {
-        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_name", sp, 1)) return false; }
+        if ($tooLong(v2, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_name", sp, 1)) return false; }
         if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/client_name", sp, 1)) return false; }
       }
     }
@@ -256,49 +261,49 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): bo
       const v3 = o1["client_contact_name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_contact_name", sp, 1)) return false; }
       else {
-        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_name", sp, 1)) return false; }
+        if ($tooLong(v3, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_name", sp, 1)) return false; }
       }
     }
     if ("client_contact_email" in (h10 as object)) {
       const v4 = o1["client_contact_email"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_contact_email", sp, 1)) return false; }
       else {
-        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_email", sp, 1)) return false; }
+        if ($tooLong(v4, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_email", sp, 1)) return false; }
       }
     }
     if ("client_invoice_customer_id" in (h10 as object)) {
       const v5 = o1["client_invoice_customer_id"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_invoice_customer_id", sp, 1)) return false; }
       else {
-        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_invoice_customer_id", sp, 1)) return false; }
+        if ($tooLong(v5, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_invoice_customer_id", sp, 1)) return false; }
       }
     }
     if ("client_address" in (h10 as object)) {
       const v6 = o1["client_address"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_address", sp, 1)) return false; }
       else {
-        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/client_address", sp, 1)) return false; }
+        if ($tooLong(v6, 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/client_address", sp, 1)) return false; }
       }
     }
     if ("client_city" in (h10 as object)) {
       const v7 = o1["client_city"];
       if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_city", sp, 1)) return false; }
       else {
-        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_city", sp, 1)) return false; }
+        if ($tooLong(v7, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_city", sp, 1)) return false; }
       }
     }
     if ("client_state" in (h10 as object)) {
       const v8 = o1["client_state"];
       if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_state", sp, 1)) return false; }
       else {
-        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_state", sp, 1)) return false; }
+        if ($tooLong(v8, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_state", sp, 1)) return false; }
       }
     }
     if ("client_postal_code" in (h10 as object)) {
       const v9 = o1["client_postal_code"];
       if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_postal_code", sp, 1)) return false; }
       else {
-        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_postal_code", sp, 1)) return false; }
+        if ($tooLong(v9, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_postal_code", sp, 1)) return false; }
       }
     }
     if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'client_name'", "", sp, "/required")) return false; }
@@ -591,7 +596,7 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
       const v8 = o1["job_id"];
       if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/job_id", sp, 1)) return false; }
       else {
-        if (v8.length > 150 && (v8.length > 300 || $cpLen(v8) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/job_id", sp, 1)) return false; }
+        if ($tooLong(v8, 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/job_id", sp, 1)) return false; }
       }
     }
     if ("client_id" in (h26 as object)) {
@@ -605,14 +610,14 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
       const v10 = o1["admin_comments"];
       if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/admin_comments", sp, 1)) return false; }
       else {
-        if (v10.length > 65535 && (v10.length > 131070 || $cpLen(v10) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/admin_comments", sp, 1)) return false; }
+        if ($tooLong(v10, 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/admin_comments", sp, 1)) return false; }
       }
     }
     if ("comments" in (h26 as object)) {
       const v11 = o1["comments"];
       if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/comments", sp, 1)) return false; }
       else {
-        if (v11.length > 65535 && (v11.length > 131070 || $cpLen(v11) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/comments", sp, 1)) return false; }
+        if ($tooLong(v11, 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/comments", sp, 1)) return false; }
       }
     }
     if ("custom_fields_text" in (h26 as object)) {
@@ -925,28 +930,28 @@ function $v_Venue(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
       else {
-        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, 1)) return false; }
+        if ($tooLong(v3, 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, 1)) return false; }
       }
     }
     if ("address" in (h8 as object)) {
       const v4 = o1["address"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, 1)) return false; }
       else {
-        if (v4.length > 150 && (v4.length > 300 || $cpLen(v4) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, 1)) return false; }
+        if ($tooLong(v4, 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, 1)) return false; }
       }
     }
     if ("city" in (h8 as object)) {
       const v5 = o1["city"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, 1)) return false; }
       else {
-        if (v5.length > 75 && (v5.length > 150 || $cpLen(v5) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, 1)) return false; }
+        if ($tooLong(v5, 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, 1)) return false; }
       }
     }
     if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, 1)) return false; }
       else {
-        if (v6.length > 10 && (v6.length > 20 || $cpLen(v6) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, 1)) return false; }
+        if ($tooLong(v6, 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, 1)) return false; }
       }
     }
     if ("saved" in (h8 as object)) {
@@ -973,28 +978,28 @@ function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boo
       const v2 = o1["name"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
       else {
-        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, 1)) return false; }
+        if ($tooLong(v2, 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, 1)) return false; }
       }
     }
     if ("address" in (h7 as object)) {
       const v3 = o1["address"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, 1)) return false; }
       else {
-        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, 1)) return false; }
+        if ($tooLong(v3, 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, 1)) return false; }
       }
     }
     if ("city" in (h7 as object)) {
       const v4 = o1["city"];
       if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, 1)) return false; }
       else {
-        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, 1)) return false; }
+        if ($tooLong(v4, 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, 1)) return false; }
       }
     }
     if ("zip" in (h7 as object)) {
       const v5 = o1["zip"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, 1)) return false; }
       else {
-        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, 1)) return false; }
+        if ($tooLong(v5, 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, 1)) return false; }
       }
     }
     if ("saved" in (h7 as object)) {
@@ -1340,7 +1345,7 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, _depth: num
       const v3 = o1["name"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
       else {
-        if (v3.length > 100 && (v3.length > 200 || $cpLen(v3) > 100)) { ok = false; if (!$fail(e, a, "maxLength", $params41, "must be at most 100 characters", "/name", sp, 1)) return false; }
+        if ($tooLong(v3, 100)) { ok = false; if (!$fail(e, a, "maxLength", $params41, "must be at most 100 characters", "/name", sp, 1)) return false; }
         if (v3.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/name", sp, 1)) return false; }
       }
     }
@@ -1352,7 +1357,7 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, _depth: num
       const v5 = o1["type"];
       if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, 1)) return false; }
       else {
-        if (v5.length > 20 && (v5.length > 40 || $cpLen(v5) > 20)) { ok = false; if (!$fail(e, a, "maxLength", $params42, "must be at most 20 characters", "/type", sp, 1)) return false; }
+        if ($tooLong(v5, 20)) { ok = false; if (!$fail(e, a, "maxLength", $params42, "must be at most 20 characters", "/type", sp, 1)) return false; }
         if (v5.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/type", sp, 1)) return false; }
       }
     }
@@ -1366,24 +1371,6 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, _depth: num
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  const sp = "#";
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
-    if ("id" in (h6 as object)) {
-      const v2 = o1["id"];
-      const s3 = $mark(e);
-      if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
-    }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params43, "must have required property 'id'", "", sp, "/required")) return false; }
-  }
-  return ok;
-}
-
-// #
-function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
@@ -1416,7 +1403,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 }
 
 // #
-function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
@@ -1442,7 +1429,7 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 }
 
 // #
-function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
@@ -1716,32 +1703,20 @@ export function isWorkerDocumentUpload(value: unknown): value is T.WorkerDocumen
   return $v_WorkerDocumentUpload(value, null, false, 0);
 }
 
-function $coerce_validateAddWorkerCredentialPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateAddWorkerCredentialPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateAddWorkerCredentialPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialPathParams>) : $invalidIntegerText(r);
 }
 
-function $coerce_validateAddWorkerDocumentPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateAddWorkerDocumentPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateAddWorkerDocumentPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentPathParams>) : $invalidIntegerText(r);
-}
-
-function $coerce_validateAddWorkerDocumentBody(value: unknown): unknown {
-  return $coerceProps(value, $plan1, $integerText);
+  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentPathParams>) : $invalidIntegerText(r);
 }
 
 export function validateAddWorkerDocumentBody(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentBody> {
-  const r: $Sink = { valid: true, value: $coerce_validateAddWorkerDocumentBody(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan1, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentBody>) : $invalidIntegerText(r);
 }
@@ -1755,7 +1730,7 @@ export function validateCreateEventResponse201(value: unknown, options?: Validat
 export function validateUpdateClientPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientPathParams>) : $invalid(r);
+  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateClientPathParams>) : $invalid(r);
 }
 
 export function validateUpdateClientResponse200(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateClientResponse200> {
@@ -1767,7 +1742,7 @@ export function validateUpdateClientResponse200(value: unknown, options?: Valida
 export function validateUpdateEventPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UpdateEventPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventPathParams>) : $invalid(r);
+  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.UpdateEventPathParams>) : $invalid(r);
 }
 
 /** The Standard Schema v1 interface (types as in @standard-schema/spec). */

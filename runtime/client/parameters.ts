@@ -16,22 +16,23 @@ import type {
   QueryPart,
   StyleEncoder,
 } from "../route-types.js";
-import { fillWith, type PathRefusal, pathRefusal, textsOf } from "./path-parameters.js";
+import { fillWith, textsOf } from "./path-parameters.js";
 import { EMPTY, simpleValue } from "./values.js";
-
-export type { PathRefusal } from "./path-parameters.js";
 
 /**
  * The path with each placeholder replaced by its encoded value (`styled` gives that of a label or
- * matrix parameter, styles.ts; a label's "" or "." is written so); else the first parameter that
- * is missing, or that is a dot segment (path-parameters.ts's `fillWith`).
+ * matrix parameter, styles.ts; a label's "" or "." is written so); a call with a parameter that
+ * is missing, or that is a dot segment, is refused with the client's RequestValidationError
+ * (path-parameters.ts's `fillWith`).
  */
 export function fillPath(
+  operationId: string,
   path: string,
   values: Readonly<Record<string, unknown>>,
   styled?: (name: string, value: unknown) => string | undefined,
-): string | PathRefusal {
+): string {
   return fillWith(
+    operationId,
     path,
     values,
     (name, value) => styled?.(name, value) ?? simpleValue(value, false, encodeURIComponent),
@@ -61,8 +62,7 @@ function urlOf(
 ): ((values: ParameterValues) => string) | undefined {
   if (route.pathParams.length + route.query.length === 0 && route.querystring === undefined) return undefined;
   return (values) => {
-    const path = fillPath(route.path, values.path ?? EMPTY, styles?.pathWriter(route));
-    if (typeof path !== "string") throw pathRefusal(route.operationId, path);
+    const path = fillPath(route.operationId, route.path, values.path ?? EMPTY, styles?.pathWriter(route));
     const query = values.query === undefined ? "" : (queryPart(route)?.queryOf(route, values.query) ?? "");
     const all = query === "" ? authQuery : authQuery === "" ? query : `${query}&${authQuery}`;
     return base + (all === "" ? path : `${path}?${all}`);

@@ -7,66 +7,50 @@
  * parameters.ts's too.
  */
 import type { ParameterEncoder } from "../route-types.js";
-import { type RequestIssue, RequestValidationError } from "./errors.js";
+import { RequestValidationError } from "./errors.js";
 import { EMPTY, own, scalar } from "./values.js";
-
-/** Why a path cannot be filled: a parameter missing, or one that is a dot segment ("." or ".."). */
-export type PathRefusal = { readonly missing: string } | { readonly dotSegment: string };
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
 /**
- * The path with each placeholder replaced by the text `text` gives its value; else the first
- * parameter that is missing, or whose text is "." or ".." (a dot segment, which URL normalisation
- * would resolve, sending the call to another path; its percent-encoded forms are resolved too).
+ * The path with each placeholder replaced by the text `text` gives its value. A call whose path
+ * cannot be filled is refused (`pathRefusal`) at the first parameter, in the path's order, that
+ * is missing or whose text is "." or ".." (a dot segment, which URL normalisation would resolve,
+ * sending the call to another path; its percent-encoded forms, ".%2E", are resolved too).
  */
 export function fillWith(
+  operationId: string,
   path: string,
   values: Readonly<Record<string, unknown>>,
   text: (name: string, value: unknown) => string,
-): string | PathRefusal {
-  let refusal: PathRefusal | undefined;
-  const filled = path.replace(PLACEHOLDER, (_placeholder, name: string) => {
+): string {
+  return path.replace(PLACEHOLDER, (_placeholder, name: string) => {
     const value = own(values, name);
-    if (value === undefined || value === null) refusal ??= { missing: name };
-    else {
-      const written = text(name, value);
-      if (!isDotSegment(written)) return written;
-      refusal ??= { dotSegment: name };
-    }
-    return "";
+    const written = value === undefined || value === null ? undefined : text(name, value);
+    if (written !== undefined && !/^(?:\.|%2e){1,2}$/i.test(written)) return written;
+    throw pathRefusal(operationId, name, written === undefined);
   });
-  return refusal ?? filled;
 }
 
-/** "." or "..", written plainly or percent-encoded (".%2E"), as URL parsers resolve them. */
-function isDotSegment(text: string): boolean {
-  const plain = text.length <= 6 ? text.replace(/%2e/gi, ".") : text;
-  return plain === "." || plain === "..";
-}
-
-/** The error of a path that cannot be filled: a parameter missing, or a dot segment ("." or ".."). */
-export function pathRefusal(operationId: string, refusal: PathRefusal): RequestValidationError {
-  const issue =
-    "missing" in refusal
-      ? {
-          keyword: "required",
-          instancePath: "",
-          params: { missingProperty: refusal.missing },
-          message: `must have required property '${refusal.missing}'`,
-        }
-      : dotSegmentIssue(`/${refusal.dotSegment.replaceAll("~", "~0").replaceAll("/", "~1")}`);
-  return new RequestValidationError(operationId, [{ in: "path", schemaPath: `#/${issue.keyword}`, ...issue }]);
-}
-
-/** The issue of a path parameter at `pointer` that is a dot segment. */
-function dotSegmentIssue(pointer: string): Omit<RequestIssue, "in" | "schemaPath"> {
-  return {
-    keyword: "dotSegment",
-    instancePath: pointer,
-    params: {},
-    message: `${pointer} must not be "." or "..", which would change the path the request is sent to`,
-  };
+/**
+ * The error of a path that cannot be filled: the parameter `name` missing (worded as the path's
+ * validator words a missing required property), or a dot segment ("." or "..").
+ */
+export function pathRefusal(operationId: string, name: string, missing: boolean): RequestValidationError {
+  const keyword = missing ? "required" : "dotSegment";
+  const pointer = missing ? "" : `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  return new RequestValidationError(operationId, [
+    {
+      in: "path",
+      instancePath: pointer,
+      schemaPath: `#/${keyword}`,
+      keyword,
+      params: missing ? { missingProperty: name } : {},
+      message: missing
+        ? `must have required property '${name}'`
+        : `${pointer} must not be "." or "..", which would change the path`,
+    },
+  ]);
 }
 
 /** The values that are given, each as `text` gives it. */
@@ -90,8 +74,9 @@ export function textsOf(
  */
 export const pathEncoder: ParameterEncoder = {
   urlOf: (route, base, authQuery) => (values) => {
-    const path = fillWith(route.path, values.path ?? EMPTY, (_name, value) => encodeURIComponent(scalar(value)));
-    if (typeof path !== "string") throw pathRefusal(route.operationId, path);
+    const path = fillWith(route.operationId, route.path, values.path ?? EMPTY, (_name, value) =>
+      encodeURIComponent(scalar(value)),
+    );
     return base + (authQuery === "" ? path : `${path}?${authQuery}`);
   },
   check: (route, values, _styles, collect) =>

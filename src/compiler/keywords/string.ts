@@ -31,10 +31,7 @@ function compileLengths(ctx: ObjectNodeCtx, out: Block, reader: KeywordReader): 
   const max = reader.count("maxLength");
   if (max !== undefined) {
     const fail = failWith(ctx, "maxLength", params({ limit: num(max) }), messages.maxLength(max));
-    // more than twice the limit in UTF-16 units is more than the limit in code points
-    out.line(
-      code`if (${d}.length > ${num(max)} && (${d}.length > ${num(max * 2)} || ${ctx.fn.module.helper("cpLen")}(${d}) > ${num(max)})) ${fail}`,
-    );
+    out.line(code`if (${ctx.fn.module.helper("tooLong")}(${d}, ${num(max)})) ${fail}`);
   }
   const min = reader.count("minLength");
   if (min === undefined || min === 0) return;

@@ -156,14 +156,9 @@ export type { ${preambleLines(names)} } from ${from};`;
 
 function emitEntry(module: ModuleState, { entry, location }: LocatedEntry, root: Code): Code {
   const type = typeExpr(entry.typeName ?? "unknown");
-  const coercer = entry.coerceStrings === true ? ident(`$coerce_${entry.name}`) : undefined;
-  const coercion = coercer === undefined ? undefined : emitCoercer(module, location, coercer);
+  const coercion = entry.coerceStrings === true ? emitCoercer(module, location) : undefined;
   const out = new Block();
-  if (coercion !== undefined) {
-    out.line(coercion.code);
-    out.blank();
-  }
-  const input = coercion === undefined || coercer === undefined ? code`value` : code`${coercer}(value)`;
+  const input = coercion === undefined ? code`value` : coercion.code;
   emitValidate(out, {
     name: ident(entry.name),
     type,

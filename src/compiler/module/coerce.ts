@@ -18,20 +18,20 @@ const MAX_DEPTH = 8;
 type Plan = number | [1, Plan] | [0, Record<string, Plan>, Plan];
 
 /**
- * For parameter objects and form bodies, whose values arrive as strings: a function converting
- * them as the schemas say ("7" → 7 for an integer, also inside nested objects and arrays),
+ * For parameter objects and form bodies, whose values arrive as strings: the conversion of
+ * `value` as the schemas say ("7" → 7 for an integer, also inside nested objects and arrays),
  * copying only what changed. Returns undefined when nothing can need a conversion.
  */
-export function emitCoercer(module: ModuleState, location: SchemaLocation, name: Code): Coercer | undefined {
+export function emitCoercer(module: ModuleState, location: SchemaLocation): Coercer | undefined {
   const plan = planFor(module, follow(module, module.registry.schemaAt(location), location), 0);
   if (plan === 0) return undefined;
-  const text = code`function ${name}(value${tsOnly`: unknown`})${tsOnly`: unknown`} {
-  return ${conversion(module, plan)};
-}`;
-  return { code: text, integers: integersOnly(plan) };
+  return { code: conversion(module, plan), integers: integersOnly(plan) };
 }
 
-/** A conversion function, and whether it converts only integers, by property name (`$invalidIntegerText` explains its failures). */
+/**
+ * A conversion (an expression of `value`, a call of a helper), and whether it converts only
+ * integers, by property name (`$invalidIntegerText` explains its failures).
+ */
 export interface Coercer {
   readonly code: Code;
   readonly integers: boolean;

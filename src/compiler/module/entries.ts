@@ -29,14 +29,32 @@ export interface ValidatorEntry {
   standardSchemaKeys?: readonly string[];
 }
 
-/** Finds (or registers) the schema an entry validates. */
+/** The inline schemas registered, by their JSON text, per registry. */
+const inlineSchemas = new WeakMap<SchemaRegistry, Map<string, SchemaLocation>>();
+
+/**
+ * Finds (or registers) the schema an entry validates. Entries with equal inline schemas (the
+ * parameters of operations that take the same ones, `{ id }` of the same component) share one
+ * location, so one function checks them all.
+ */
 export function locateEntry(registry: SchemaRegistry, entry: ValidatorEntry): SchemaLocation {
   const { schema } = entry;
   if ("pointer" in schema) return locatePointer(registry, schema.pointer, entry.name);
   if ("uri" in schema) return registry.resolveRef(schema.uri, DEFAULT_BASE_URI, { doc: 0, ptr: "" });
+  const registered = inlineSchemas.get(registry) ?? new Map<string, SchemaLocation>();
+  inlineSchemas.set(registry, registered);
+  const text = JSON.stringify(schema.inline);
+  const known = registered.get(text);
+  if (known !== undefined) return known;
+  const location = registerInline(registry, schema.inline);
+  registered.set(text, location);
+  return location;
+}
+
+function registerInline(registry: SchemaRegistry, inline: unknown): SchemaLocation {
   const main = registry.document(0);
   const doc = registry.addDocument({
-    root: schema.inline,
+    root: inline,
     retrievalUri: main.openApi ? main.retrievalUri : registry.baseWithin(main.root, main.retrievalUri),
     label: "",
     openApi: false,

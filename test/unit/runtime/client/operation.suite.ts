@@ -255,7 +255,7 @@ describe("Operation", () => {
           );
           expect(error).toBeInstanceOf(RequestValidationError);
           expect((error as RequestValidationError).message).toBe(
-            'getWorker: invalid request: path /day must not be "." or "..", which would change the path the request is sent to',
+            'getWorker: invalid request: path /day must not be "." or "..", which would change the path',
           );
           expect((error as RequestValidationError).errors).toMatchObject([
             { in: "path", instancePath: "/day", keyword: "dotSegment" },

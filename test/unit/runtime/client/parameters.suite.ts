@@ -7,7 +7,7 @@ import { queryEncoder } from "../../../../runtime/client/query.js";
 import { deepEntries, isPlainObject, scalar } from "../../../../runtime/client/values.js";
 import type { RouteParameter } from "../../../../runtime/route-types.js";
 import { compileHeaderReader, compileQueryReader } from "../../../../runtime/server/runtime/parameters.js";
-import { param } from "../support/routes.js";
+import { filledOrRefused, param } from "../support/routes.js";
 
 const DATE = new Date(Date.UTC(2024, 3, 20, 9, 30));
 
@@ -63,7 +63,7 @@ describe("fillPath", () => {
     [{ id: DATE, name: false }, "/workers/2024-04-20T09%3A30%3A00.000Z/files/false"],
     [{ id: 0, name: "n", extra: "ignored" }, "/workers/0/files/n"],
   ])("%j → %j", (values, path) => {
-    expect(fillPath(template, values)).toBe(path);
+    expect(filledOrRefused(() => fillPath("op", template, values))).toBe(path);
   });
 
   it.each<[Record<string, unknown>, string]>([
@@ -72,16 +72,16 @@ describe("fillPath", () => {
     [{ id: 1 }, "name"],
     [{ id: 1, name: undefined }, "name"],
   ])("%j → the first missing name, %j", (values, missing) => {
-    expect(fillPath(template, values)).toEqual({ missing });
+    expect(filledOrRefused(() => fillPath("op", template, values))).toEqual({ missing });
   });
 
   it("fills a path without placeholders as it is, and reads only whole placeholders", () => {
-    expect(fillPath("/things", {})).toBe("/things");
-    expect(fillPath("", {})).toBe("");
-    expect(fillPath("{a}{b}", { a: 1, b: "x" })).toBe("1x");
-    expect(fillPath("/a/{user-id}.json", { "user-id": 7 })).toBe("/a/7.json");
-    expect(fillPath("/a/{}/b/{x", {})).toBe("/a/{}/b/{x");
-    expect(fillPath("/a/{{x}}", { x: "$&" })).toBe("/a/{%24%26}");
+    expect(filledOrRefused(() => fillPath("op", "/things", {}))).toBe("/things");
+    expect(filledOrRefused(() => fillPath("op", "", {}))).toBe("");
+    expect(filledOrRefused(() => fillPath("op", "{a}{b}", { a: 1, b: "x" }))).toBe("1x");
+    expect(filledOrRefused(() => fillPath("op", "/a/{user-id}.json", { "user-id": 7 }))).toBe("/a/7.json");
+    expect(filledOrRefused(() => fillPath("op", "/a/{}/b/{x", {}))).toBe("/a/{}/b/{x");
+    expect(filledOrRefused(() => fillPath("op", "/a/{{x}}", { x: "$&" }))).toBe("/a/{%24%26}");
   });
 
   it.each<[Record<string, unknown>, string]>([
@@ -89,12 +89,12 @@ describe("fillPath", () => {
     [{ id: 1, name: ".." }, "name"],
     [{ id: ["."], name: "x" }, "id"],
   ])("%j → the parameter that is a dot segment, %j", (values, dotSegment) => {
-    expect(fillPath(template, values)).toEqual({ dotSegment });
+    expect(filledOrRefused(() => fillPath("op", template, values))).toEqual({ dotSegment });
   });
 
   it("fills values that only contain dots", () => {
-    expect(fillPath(template, { id: "...", name: ".a" })).toBe("/workers/.../files/.a");
-    expect(fillPath(template, { id: "a.", name: "./" })).toBe("/workers/a./files/.%2F");
+    expect(filledOrRefused(() => fillPath("op", template, { id: "...", name: ".a" }))).toBe("/workers/.../files/.a");
+    expect(filledOrRefused(() => fillPath("op", template, { id: "a.", name: "./" }))).toBe("/workers/a./files/.%2F");
   });
 });
 
@@ -103,14 +103,16 @@ describe("fillPath", () => {
 // leaves out is missing, not read as that member ("function Object() { [native code] }").
 describe("parameters named like Object.prototype members", () => {
   it("are missing when the call leaves them out", () => {
-    expect(fillPath("/teams/{constructor}", {})).toEqual({ missing: "constructor" });
+    expect(filledOrRefused(() => fillPath("op", "/teams/{constructor}", {}))).toEqual({ missing: "constructor" });
     expect(encodeQuery([param("constructor")], {})).toBe("");
     expect(queryAsSent([param("constructor")], {})).toEqual({});
     expect(headersAsSent([param("constructor")], {})).toEqual({});
   });
 
   it("are read when the call gives them", () => {
-    expect(fillPath("/teams/{constructor}", { constructor: "ferrari" })).toBe("/teams/ferrari");
+    expect(filledOrRefused(() => fillPath("op", "/teams/{constructor}", { constructor: "ferrari" }))).toBe(
+      "/teams/ferrari",
+    );
     expect(encodeQuery([param("constructor")], { constructor: "mclaren" })).toBe("constructor=mclaren");
   });
 });

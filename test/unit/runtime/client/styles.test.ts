@@ -16,6 +16,7 @@ import {
   compileStyledPathReader,
   readStyledPath,
 } from "../../../../runtime/server/runtime/parameters.js";
+import { filledOrRefused } from "../support/routes.js";
 
 const string = "blue";
 const array = ["blue", "black", "brown"];
@@ -103,9 +104,9 @@ describe("label and matrix path parameters", () => {
   it("refuses a label that would be a dot segment, written plainly or encoded", () => {
     const template = "/x/{color}";
     const styled = (_: string, value: unknown) => styledPathText(parameter("label", true, "array"), value);
-    expect(fillPath(template, { color: [""] }, styled)).toEqual({ dotSegment: "color" });
-    expect(fillPath(template, { color: ["."] }, styled)).toEqual({ dotSegment: "color" });
-    expect(fillPath(template, { color: ["a", "."] }, styled)).toBe("/x/.a.%2E");
+    expect(filledOrRefused(() => fillPath("op", template, { color: [""] }, styled))).toEqual({ dotSegment: "color" });
+    expect(filledOrRefused(() => fillPath("op", template, { color: ["."] }, styled))).toEqual({ dotSegment: "color" });
+    expect(filledOrRefused(() => fillPath("op", template, { color: ["a", "."] }, styled))).toBe("/x/.a.%2E");
   });
 });
 

@@ -3,6 +3,7 @@ import { answerReader } from "../../../../runtime/client/answers.js";
 import { authEncoder } from "../../../../runtime/client/auth.js";
 import { bodyEncoder } from "../../../../runtime/client/body.js";
 import { deepObjectQueryEncoder } from "../../../../runtime/client/deep-object.js";
+import { RequestValidationError } from "../../../../runtime/client/errors.js";
 import { headerEncoder } from "../../../../runtime/client/headers.js";
 import { parameterEncoder } from "../../../../runtime/client/parameters.js";
 import { bodyKindOf } from "../../../../runtime/media-types.js";
@@ -93,4 +94,20 @@ export function stringProperties(...names: string[]): Validator {
       .map((name) => failure(`/${name} must be string`, `/${name}`));
     return errors.length === 0 ? { valid: true, value } : { valid: false, errors };
   };
+}
+
+/**
+ * A path filled by `fill`, or what refused it: the parameter missing (`{ missing }`) or a dot
+ * segment (`{ dotSegment }`), read off the RequestValidationError thrown.
+ */
+export function filledOrRefused(fill: () => string): string | { missing: string } | { dotSegment: string } {
+  try {
+    return fill();
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    const [issue] = error.errors;
+    if (issue?.keyword === "required") return { missing: String(issue.params.missingProperty) };
+    const pointer = issue?.instancePath ?? "";
+    return { dotSegment: pointer.slice(1).replaceAll("~1", "/").replaceAll("~0", "~") };
+  }
 }

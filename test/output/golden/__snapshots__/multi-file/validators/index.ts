@@ -481,12 +481,8 @@ export function isCustomerId(value: unknown): value is T.CustomerId {
   return $v_customer_id(value, null, false, 0);
 }
 
-function $coerce_validateGetCustomerPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateGetCustomerPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetCustomerPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateGetCustomerPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetCustomerPathParams>) : $invalidIntegerText(r);
 }

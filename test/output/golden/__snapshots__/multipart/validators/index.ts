@@ -81,6 +81,11 @@ function $cpLen(s: string): number {
   return n;
 }
 
+/** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */
+function $tooLong(s: string, max: number): boolean {
+  return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
+}
+
 const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
 /** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
 function $integerText(v: unknown): unknown {
@@ -289,7 +294,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean 
       const v7 = o1["title"];
       if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/title", sp, 1)) return false; }
       else {
-        if (v7.length > 80 && (v7.length > 160 || $cpLen(v7) > 80)) { ok = false; if (!$fail(e, a, "maxLength", $params6, "must be at most 80 characters", "/title", sp, 1)) return false; }
+        if ($tooLong(v7, 80)) { ok = false; if (!$fail(e, a, "maxLength", $params6, "must be at most 80 characters", "/title", sp, 1)) return false; }
         if (v7.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params7, "must be at least 1 character", "/title", sp, 1)) return false; }
       }
     }
@@ -347,32 +352,20 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
   return ok;
 }
 
-function $coerce_validateReplaceCoverPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateReplaceCoverPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.ReplaceCoverPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateReplaceCoverPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.ReplaceCoverPathParams>) : $invalidIntegerText(r);
 }
 
-function $coerce_validateUploadPhotoPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateUploadPhotoPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UploadPhotoPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateUploadPhotoPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.UploadPhotoPathParams>) : $invalidIntegerText(r);
 }
 
-function $coerce_validateUploadPhotoBody(value: unknown): unknown {
-  return $coercePlan(value, $plan1);
-}
-
 export function validateUploadPhotoBody(value: unknown, options?: ValidateOptions): ValidationResult<T.UploadPhotoBody> {
-  const r: $Sink = { valid: true, value: $coerce_validateUploadPhotoBody(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan1), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.UploadPhotoBody>) : $invalidText(r);
 }

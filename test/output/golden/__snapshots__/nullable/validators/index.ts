@@ -79,6 +79,11 @@ function $cpLen(s: string): number {
   return n;
 }
 
+/** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */
+function $tooLong(s: string, max: number): boolean {
+  return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
+}
+
 const $params0 = /* @__PURE__ */ $freeze({ type: "string" });
 const $params1 = /* @__PURE__ */ $freeze({ missingProperty: "city" });
 const $params2 = /* @__PURE__ */ $freeze({ type: "object" });
@@ -123,7 +128,7 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
       const v2 = o1["nickname"];
       if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "type", $params4, "must be string or null", "/nickname", sp, 1)) return false; }
       if (typeof v2 === "string") {
-        if (v2.length > 20 && (v2.length > 40 || $cpLen(v2) > 20)) { ok = false; if (!$fail(e, a, "maxLength", $params3, "must be at most 20 characters", "/nickname", sp, 1)) return false; }
+        if ($tooLong(v2, 20)) { ok = false; if (!$fail(e, a, "maxLength", $params3, "must be at most 20 characters", "/nickname", sp, 1)) return false; }
       }
     }
     if ("score" in (h27 as object)) {

@@ -65,6 +65,11 @@ function $cpLen(s: string): number {
   return n;
 }
 
+/** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */
+function $tooLong(s: string, max: number): boolean {
+  return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
+}
+
 const $params0 = /* @__PURE__ */ $freeze({ comparison: ">", limit: 0 });
 const $params1 = /* @__PURE__ */ $freeze({ type: "number" });
 const $params2 = /* @__PURE__ */ $freeze({ limit: 140 });
@@ -94,7 +99,7 @@ function $v_Reading(d: unknown, e: $Errors, a: boolean, _depth: number): boolean
       if (v3 !== null) {
         if (!(typeof v3 === "string" || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params3, "must be string or null", "/note", sp, 1)) return false; }
         if (typeof v3 === "string") {
-          if (v3.length > 140 && (v3.length > 280 || $cpLen(v3) > 140)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 140 characters", "/note", sp, 1)) return false; }
+          if ($tooLong(v3, 140)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 140 characters", "/note", sp, 1)) return false; }
         }
       }
     }

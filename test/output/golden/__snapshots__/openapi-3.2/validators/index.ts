@@ -85,6 +85,11 @@ function $cpLen(s: string): number {
   return n;
 }
 
+/** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */
+function $tooLong(s: string, max: number): boolean {
+  return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
+}
+
 const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
 /** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
 function $integerText(v: unknown): unknown {
@@ -247,7 +252,7 @@ function $v_Criteria(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
       const v2 = o1["origin"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, 1)) return false; }
       else {
-        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
+        if ($tooLong(v2, 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
         if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, 1)) return false; }
       }
     }
@@ -268,7 +273,7 @@ function $v_Criteria(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
           const v7 = arr5[i6];
           if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params1, "must be string", "/carriers/" + i6, sp, "/properties/carriers/items/type")) return false; }
           else {
-            if (v7.length > 2 && (v7.length > 4 || $cpLen(v7) > 2)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params9, "must be at most 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/maxLength")) return false; }
+            if ($tooLong(v7, 2)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params9, "must be at most 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/maxLength")) return false; }
             if (v7.length < 4 && (v7.length < 2 || $cpLen(v7) < 2)) { ok = false; if (e === null || !$fail(e, a, "minLength", $params9, "must be at least 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/minLength")) return false; }
           }
         }
@@ -393,7 +398,7 @@ function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, _depth: number): boo
       const v2 = o1["origin"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, 1)) return false; }
       else {
-        if (v2.length > 3 && (v2.length > 6 || $cpLen(v2) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
+        if ($tooLong(v2, 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
         if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, 1)) return false; }
       }
     }
@@ -401,7 +406,7 @@ function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, _depth: number): boo
       const v3 = o1["destination"];
       if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, 1)) return false; }
       else {
-        if (v3.length > 3 && (v3.length > 6 || $cpLen(v3) > 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/destination", sp, 1)) return false; }
+        if ($tooLong(v3, 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/destination", sp, 1)) return false; }
         if (v3.length < 6 && (v3.length < 3 || $cpLen(v3) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/destination", sp, 1)) return false; }
       }
     }
@@ -423,7 +428,7 @@ function $v_Note(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     L5: {
       if (typeof d !== "string") { k4 = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/anyOf/0/type")) break L5; }
       else {
-        if (d.length > 200 && (d.length > 400 || $cpLen(d) > 200)) { k4 = false; if (!$fail(e, a, "maxLength", $params15, "must be at most 200 characters", "", sp, "/anyOf/0/maxLength")) break L5; }
+        if ($tooLong(d, 200)) { k4 = false; if (!$fail(e, a, "maxLength", $params15, "must be at most 200 characters", "", sp, "/anyOf/0/maxLength")) break L5; }
       }
     }
     if (k4) { m3 = true; }
@@ -582,7 +587,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
               const v6 = arr4[i5];
               if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params1, "must be string", "/origins/" + i5, sp, "/properties/origins/items/type")) return false; }
               else {
-                if (v6.length > 3 && (v6.length > 6 || $cpLen(v6) > 3)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origins/" + i5, sp, "/properties/origins/items/maxLength")) return false; }
+                if ($tooLong(v6, 3)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origins/" + i5, sp, "/properties/origins/items/maxLength")) return false; }
                 if (v6.length < 6 && (v6.length < 3 || $cpLen(v6) < 3)) { ok = false; if (e === null || !$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origins/" + i5, sp, "/properties/origins/items/minLength")) return false; }
               }
             }
@@ -677,42 +682,6 @@ function $v_itemSchema_2(d: unknown, e: $Errors, a: boolean, depth: number): boo
   return ok;
 }
 
-// #
-function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  const sp = "#";
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
-    if ("number" in (h6 as object)) {
-      const v2 = o1["number"];
-      const s3 = $mark(e);
-      if (!$v_schema_8(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
-    }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
-  }
-  return ok;
-}
-
-// #
-function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
-  const sp = "#";
-  let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
-  else {
-    const o1 = d as Record<string, unknown>;
-    const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
-    if ("number" in (h6 as object)) {
-      const v2 = o1["number"];
-      const s3 = $mark(e);
-      if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
-    }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
-  }
-  return ok;
-}
-
 // #/paths/~1flights~1_7Bnumber_7D~1notes/get/responses/200/content/multipart~1mixed/itemSchema
 function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   let ok = true;
@@ -721,7 +690,7 @@ function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boo
 }
 
 // #
-function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
@@ -760,7 +729,7 @@ function $v_contentSchema(d: unknown, e: $Errors, a: boolean, depth: number): bo
 }
 
 // #
-function $v_root_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
+function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
   if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
@@ -960,12 +929,8 @@ export function validateFilterFlightsQuery(value: unknown, options?: ValidateOpt
   return $v_schema_2(r.value, r, all, 0) ? (r as ValidationResult<T.FilterFlightsQuery>) : $invalid(r);
 }
 
-function $coerce_validateFindFlightsQuery(value: unknown): unknown {
-  return $coercePlan(value, $plan0);
-}
-
 export function validateFindFlightsQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.FindFlightsQuery> {
-  const r: $Sink = { valid: true, value: $coerce_validateFindFlightsQuery(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan0), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_schema_3(r.value, r, all, 0) ? (r as ValidationResult<T.FindFlightsQuery>) : $invalidText(r);
 }
@@ -997,13 +962,13 @@ export function validateImportFlightsBodyItem(value: unknown, options?: Validate
 export function validatePurgeFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.PurgeFlightPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.PurgeFlightPathParams>) : $invalid(r);
+  return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.PurgeFlightPathParams>) : $invalid(r);
 }
 
 export function validateReadFlightNotesPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.ReadFlightNotesPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.ReadFlightNotesPathParams>) : $invalid(r);
+  return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.ReadFlightNotesPathParams>) : $invalid(r);
 }
 
 export function validateReadFlightNotesResponse200Item(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
@@ -1021,7 +986,7 @@ export function validateSearchFlightsResponse400(value: unknown, options?: Valid
 export function validateStreamPositionsPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.StreamPositionsPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_5(r.value, r, all, 0) ? (r as ValidationResult<T.StreamPositionsPathParams>) : $invalid(r);
+  return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.StreamPositionsPathParams>) : $invalid(r);
 }
 
 export function validateStreamPositionsResponse200ItemApplicationJsonl(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {
@@ -1045,7 +1010,7 @@ export function validateStreamPositionsResponse200ItemTextEventStreamData(value:
 export function validateTrackFlightPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.TrackFlightPathParams> {
   const r: $Sink = { valid: true, value: value, errors: undefined };
   const all = options !== undefined && options.allErrors === true;
-  return $v_root_6(r.value, r, all, 0) ? (r as ValidationResult<T.TrackFlightPathParams>) : $invalid(r);
+  return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.TrackFlightPathParams>) : $invalid(r);
 }
 
 export function validateTrackFlightResponse200Item(value: unknown, options?: ValidateOptions): ValidationResult<unknown> {

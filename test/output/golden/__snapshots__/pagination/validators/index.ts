@@ -472,12 +472,8 @@ export function isProblem(value: unknown): value is T.Problem {
   return $v_Problem(value, null, false, 0);
 }
 
-function $coerce_validateListChangesQuery(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateListChangesQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.ListChangesQuery> {
-  const r: $Sink = { valid: true, value: $coerce_validateListChangesQuery(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.ListChangesQuery>) : $invalidIntegerText(r);
 }
@@ -488,12 +484,8 @@ export function validateListChangesResponse200(value: unknown, options?: Validat
   return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.ListChangesResponse200>) : $invalid(r);
 }
 
-function $coerce_validateListItemsQuery(value: unknown): unknown {
-  return $coerceProps(value, $plan1, $integerText);
-}
-
 export function validateListItemsQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.ListItemsQuery> {
-  const r: $Sink = { valid: true, value: $coerce_validateListItemsQuery(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan1, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.ListItemsQuery>) : $invalidIntegerText(r);
 }
@@ -510,12 +502,8 @@ export function validateListShopPagesPathParams(value: unknown, options?: Valida
   return $v_root_3(r.value, r, all, 0) ? (r as ValidationResult<T.ListShopPagesPathParams>) : $invalid(r);
 }
 
-function $coerce_validateListShopPagesQuery(value: unknown): unknown {
-  return $coerceProps(value, $plan2, $integerText);
-}
-
 export function validateListShopPagesQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.ListShopPagesQuery> {
-  const r: $Sink = { valid: true, value: $coerce_validateListShopPagesQuery(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan2, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.ListShopPagesQuery>) : $invalidIntegerText(r);
 }

@@ -85,6 +85,11 @@ function $cpLen(s: string): number {
   return n;
 }
 
+/** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */
+function $tooLong(s: string, max: number): boolean {
+  return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
+}
+
 function $multipleOf(x: number, m: number, k: number): boolean {
   const scale = 10 ** k;
   const r = Math.round(x * scale);
@@ -512,7 +517,7 @@ function $v_schema_11(d: unknown, e: $Errors, a: boolean, _depth: number): boole
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
   else {
-    if (d.length > 50 && (d.length > 100 || $cpLen(d) > 50)) { ok = false; if (!$fail(e, a, "maxLength", $params21, "must be at most 50 characters", "", sp, "/maxLength")) return false; }
+    if ($tooLong(d, 50)) { ok = false; if (!$fail(e, a, "maxLength", $params21, "must be at most 50 characters", "", sp, "/maxLength")) return false; }
     if (d.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params22, "must be at least 1 character", "", sp, "/minLength")) return false; }
   }
   return ok;
@@ -533,22 +538,14 @@ function $v_schema_12(d: unknown, e: $Errors, a: boolean, _depth: number): boole
   return ok;
 }
 
-function $coerce_validateGetOrderPathParams(value: unknown): unknown {
-  return $coerceProps(value, $plan0, $integerText);
-}
-
 export function validateGetOrderPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderPathParams> {
-  const r: $Sink = { valid: true, value: $coerce_validateGetOrderPathParams(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderPathParams>) : $invalidIntegerText(r);
 }
 
-function $coerce_validateGetOrderQuery(value: unknown): unknown {
-  return $coercePlan(value, $plan1);
-}
-
 export function validateGetOrderQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderQuery> {
-  const r: $Sink = { valid: true, value: $coerce_validateGetOrderQuery(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan1), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderQuery>) : $invalidText(r);
 }
@@ -565,12 +562,8 @@ export function validateGetOrderResponse200(value: unknown, options?: ValidateOp
   return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderResponse200>) : $invalid(r);
 }
 
-function $coerce_validateSearchQuery(value: unknown): unknown {
-  return $coercePlan(value, $plan2);
-}
-
 export function validateSearchQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.SearchQuery> {
-  const r: $Sink = { valid: true, value: $coerce_validateSearchQuery(value), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan2), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.SearchQuery>) : $invalidText(r);
 }
