@@ -190,8 +190,8 @@ export interface RouteEncoders {
   readonly auth?: AuthEncoder;
   /** present when the operation has an answer of another kind than JSON (text, bytes) */
   readonly answers?: AnswerReader;
-  /** present when an answer of the operation is a sequence of items (server-sent events, JSON Lines, ...) */
-  readonly stream?: StreamAnswers;
+  /** present when the operation's body or an answer of it is a sequence of items (server-sent events, JSON Lines, ...) */
+  readonly stream?: StreamCalls;
 }
 
 /** How the client tells the kind of a success answer's body, for a route with answers other than JSON. */
@@ -224,21 +224,26 @@ export interface StreamReader {
   read(content: RouteContent, response: Response, context: StreamContext): AsyncIterable<unknown>;
 }
 
-/** How the client answers a call whose success answer may be a sequence of items (client/stream-answers.ts). */
-export interface StreamAnswers {
+/**
+ * How the client sends a call whose body or success answer may be a sequence of items, and reads
+ * its answer (client/streamed-calls.ts): the engine hands it the call, prepared, and the means to
+ * send it and read an answer that is not a sequence.
+ */
+export interface StreamCalls {
   /**
-   * the items of a success answer declared as a sequence, as they arrive (checked when `checked`),
-   * `resend` asking again after a dropped connection, `done` called once they are over; undefined
-   * for any other answer
+   * the call's answer, read by `read`, or its items as they arrive (checked when `checked`),
+   * `attempt` sending the call again, with its init, after a dropped connection; `close` ends the
+   * call's scope (its timeout): once the answer is read, or once the items are over
    */
-  answer(
+  call(
     route: CallRoute,
-    response: Response,
-    checked: boolean,
     init: RequestInit,
-    resend: (init: RequestInit) => Promise<Response>,
-    done: () => void,
-  ): AsyncIterable<unknown> | undefined;
+    respond: () => Promise<Response>,
+    read: (response: Response) => Promise<unknown>,
+    attempt: (wait: undefined, init: RequestInit) => Promise<Response>,
+    checked: boolean,
+    close: () => void,
+  ): Promise<unknown>;
 }
 
 /** A user name and password for http basic authentication. */

@@ -14,8 +14,8 @@
  * page bundles the routes of the operations it uses.
  */
 import { ApiError, UnexpectedError } from "../client/errors.js";
+import { byStatus } from "../client/response.js";
 import type { CallArgs } from "../client/runtime.js";
-import { declaredErrorKey } from "../client/typed-errors.js";
 import type { CallRoute, Route } from "../route-types.js";
 
 /** A query key: the API's name, the path's segments, then the input's query, headers and cookies when given. */
@@ -138,7 +138,9 @@ export function queryOptionsOf<D>(
  */
 export function queryError(route: RouteAnswers, error: unknown, signal?: AbortSignal): unknown {
   if (signal?.aborted && error === signal.reason) return error;
-  if (error instanceof ApiError && declaredErrorKey(route, error.status) !== undefined) return error;
+  const status = error instanceof ApiError ? error.status : 200;
+  // declared exactly, by class, or as default (read as the call reads an answer's contents)
+  if ((status < 200 || status > 299) && byStatus(route.responses, status) !== undefined) return error;
   return new UnexpectedError(route.operationId, error);
 }
 

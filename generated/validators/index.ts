@@ -57,10 +57,6 @@ function $json(text: string): unknown {
   return JSON.parse(text);
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 function $regex(pattern: string): RegExp {
   return new RegExp(pattern, "u");
 }
@@ -198,115 +194,75 @@ function $fmtDateTime(s: string): boolean {
 
 const $plan0 = /* @__PURE__ */ $json("{\"id\":1}") as Readonly<Record<string, number>>;
 const $plan1 = /* @__PURE__ */ $json("{\"p_id\":1}") as Readonly<Record<string, number>>;
-const $params2 = /* @__PURE__ */ $freeze({ limit: 255 });
-const $params3 = /* @__PURE__ */ $freeze({ limit: 1 });
-const $params4 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params5 = /* @__PURE__ */ $freeze({ limit: 65535 });
-const $params6 = /* @__PURE__ */ $freeze({ missingProperty: "client_name" });
-const $params7 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "key" });
-const $params9 = /* @__PURE__ */ $freeze({ missingProperty: "value" });
-const $params10 = /* @__PURE__ */ $freeze({ type: "number" });
-const $params11 = /* @__PURE__ */ $freeze({ format: "date" });
-const $params12 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params13 = /* @__PURE__ */ $freeze({});
-const $params14 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $re15 = /* @__PURE__ */ $regex("^[A-Za-z0-9]+");
-const $params16 = /* @__PURE__ */ $freeze({ pattern: "^[A-Za-z0-9]+" });
-const $params17 = /* @__PURE__ */ $freeze({ limit: 150 });
-const $params18 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
-const $params19 = /* @__PURE__ */ $freeze({ missingProperty: "date" });
-const $params20 = /* @__PURE__ */ $freeze({ missingProperty: "venue" });
-const $params21 = /* @__PURE__ */ $freeze({ type: "boolean" });
-const $params22 = /* @__PURE__ */ $freeze({ type: "number,null" });
-const $params23 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
-const $params24 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 1 });
-const $params25 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 100 });
-const $params26 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 599 });
-const $params27 = /* @__PURE__ */ $freeze({ missingProperty: "type" });
-const $params28 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
-const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "status" });
-const $value30 = /* @__PURE__ */ $json("[\"path\",\"query\",\"header\",\"body\"]");
-const $params31 = /* @__PURE__ */ $freeze({ missingProperty: "in" });
-const $params32 = /* @__PURE__ */ $freeze({ missingProperty: "instancePath" });
-const $params33 = /* @__PURE__ */ $freeze({ missingProperty: "message" });
-const $params34 = /* @__PURE__ */ $freeze({ limit: 75 });
-const $params35 = /* @__PURE__ */ $freeze({ limit: 10 });
-const $params36 = /* @__PURE__ */ $freeze({ missingProperty: "address" });
-const $params37 = /* @__PURE__ */ $freeze({ missingProperty: "city" });
-const $params38 = /* @__PURE__ */ $freeze({ missingProperty: "zip" });
-const $params39 = /* @__PURE__ */ $freeze({ format: "date-time" });
-const $params40 = /* @__PURE__ */ $freeze({ type: "string,null" });
-const $params41 = /* @__PURE__ */ $freeze({ limit: 100 });
-const $params42 = /* @__PURE__ */ $freeze({ limit: 20 });
-const $params43 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
+const $re2 = /* @__PURE__ */ $regex("^[A-Za-z0-9]+");
+const $value3 = /* @__PURE__ */ $json("[\"path\",\"query\",\"header\",\"body\"]");
 
 // #/components/schemas/ClientUpdate
 function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/ClientUpdate";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("client_name" in $proto) && !("client_contact_name" in $proto) && !("client_contact_email" in $proto) && !("client_invoice_customer_id" in $proto) && !("client_address" in $proto) && !("client_city" in $proto) && !("client_state" in $proto) && !("client_postal_code" in $proto) ? o1 : $ownKeys(o1);
     if ("client_name" in (h10 as object)) {
       const v2 = o1["client_name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_name", sp, 1)) return false; }
       else {
-        if ($tooLong(v2, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_name", sp, 1)) return false; }
-        if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/client_name", sp, 1)) return false; }
+        if ($tooLong(v2, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_name", sp, 1)) return false; }
+        if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/client_name", sp, 1)) return false; }
       }
     }
     if ("client_contact_name" in (h10 as object)) {
       const v3 = o1["client_contact_name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_contact_name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_contact_name", sp, 1)) return false; }
       else {
-        if ($tooLong(v3, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_name", sp, 1)) return false; }
+        if ($tooLong(v3, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_contact_name", sp, 1)) return false; }
       }
     }
     if ("client_contact_email" in (h10 as object)) {
       const v4 = o1["client_contact_email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_contact_email", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_contact_email", sp, 1)) return false; }
       else {
-        if ($tooLong(v4, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_contact_email", sp, 1)) return false; }
+        if ($tooLong(v4, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_contact_email", sp, 1)) return false; }
       }
     }
     if ("client_invoice_customer_id" in (h10 as object)) {
       const v5 = o1["client_invoice_customer_id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_invoice_customer_id", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_invoice_customer_id", sp, 1)) return false; }
       else {
-        if ($tooLong(v5, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_invoice_customer_id", sp, 1)) return false; }
+        if ($tooLong(v5, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_invoice_customer_id", sp, 1)) return false; }
       }
     }
     if ("client_address" in (h10 as object)) {
       const v6 = o1["client_address"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_address", sp, 1)) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_address", sp, 1)) return false; }
       else {
-        if ($tooLong(v6, 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/client_address", sp, 1)) return false; }
+        if ($tooLong(v6, 65535)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 65535 }, "must be at most 65535 characters", "/client_address", sp, 1)) return false; }
       }
     }
     if ("client_city" in (h10 as object)) {
       const v7 = o1["client_city"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_city", sp, 1)) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_city", sp, 1)) return false; }
       else {
-        if ($tooLong(v7, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_city", sp, 1)) return false; }
+        if ($tooLong(v7, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_city", sp, 1)) return false; }
       }
     }
     if ("client_state" in (h10 as object)) {
       const v8 = o1["client_state"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_state", sp, 1)) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_state", sp, 1)) return false; }
       else {
-        if ($tooLong(v8, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_state", sp, 1)) return false; }
+        if ($tooLong(v8, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_state", sp, 1)) return false; }
       }
     }
     if ("client_postal_code" in (h10 as object)) {
       const v9 = o1["client_postal_code"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_postal_code", sp, 1)) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_postal_code", sp, 1)) return false; }
       else {
-        if ($tooLong(v9, 255)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 255 characters", "/client_postal_code", sp, 1)) return false; }
+        if ($tooLong(v9, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_postal_code", sp, 1)) return false; }
       }
     }
-    if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'client_name'", "", sp, "/required")) return false; }
+    if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "client_name" }, "must have required property 'client_name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -315,21 +271,21 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): bo
 function $v_CustomField(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/CustomField";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("value" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h5 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/id", sp, 1)) return false; }
     }
     if ("name" in (h5 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("value" in (h5 as object)) {
       const v4 = o1["value"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/value", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/value", sp, 1)) return false; }
     }
   }
   return ok;
@@ -339,20 +295,20 @@ function $v_CustomField(d: unknown, e: $Errors, a: boolean, _depth: number): boo
 function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/CustomFieldInput";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("key" in $proto) && !("value" in $proto) ? o1 : $ownKeys(o1);
     if ("key" in (h4 as object)) {
       const v2 = o1["key"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/key", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/key", sp, 1)) return false; }
     }
     if ("value" in (h4 as object)) {
       const v3 = o1["value"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/value", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/value", sp, 1)) return false; }
     }
-    if (!("key" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'key'", "", sp, "/required")) return false; }
-    if (!("value" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'value'", "", sp, "/required")) return false; }
+    if (!("key" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "key" }, "must have required property 'key'", "", sp, "/required")) return false; }
+    if (!("value" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "value" }, "must have required property 'value'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -361,38 +317,38 @@ function $v_CustomFieldInput(d: unknown, e: $Errors, a: boolean, _depth: number)
 function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Event";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h31 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("date" in $proto) && !("event_id" in $proto) && !("client_id" in $proto) && !("created" in $proto) && !("location" in $proto) && !("admin_origin" in $proto) && !("reviewer" in $proto) && !("time_tracking_manager" in $proto) && !("custom_fields" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h31 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params10, "must be number", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", { type: "number" }, "must be number", "/id", sp, 1)) return false; }
     }
     if ("name" in (h31 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("date" in (h31 as object)) {
       const v4 = o1["date"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date", sp, 1)) return false; }
       else {
-        if (!$fmtDate(v4)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/date", sp, 1)) return false; }
+        if (!$fmtDate(v4)) { ok = false; if (!$fail(e, a, "format", { format: "date" }, "must match format \"date\"", "/date", sp, 1)) return false; }
       }
     }
     if ("event_id" in (h31 as object)) {
       const v5 = o1["event_id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/event_id", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/event_id", sp, 1)) return false; }
     }
     if ("client_id" in (h31 as object)) {
       const v6 = o1["client_id"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_id", sp, 1)) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_id", sp, 1)) return false; }
     }
     if ("created" in (h31 as object)) {
       const v7 = o1["created"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/created", sp, 1)) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/created", sp, 1)) return false; }
       else {
-        if (!$fmtDate(v7)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/created", sp, 1)) return false; }
+        if (!$fmtDate(v7)) { ok = false; if (!$fail(e, a, "format", { format: "date" }, "must match format \"date\"", "/created", sp, 1)) return false; }
       }
     }
     if ("location" in (h31 as object)) {
@@ -417,7 +373,7 @@ function $v_Event(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     }
     if ("custom_fields" in (h31 as object)) {
       const v24 = o1["custom_fields"];
-      if (!Array.isArray(v24)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields", sp, 1)) return false; }
+      if (!Array.isArray(v24)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/custom_fields", sp, 1)) return false; }
       else {
         const arr25 = v24 as unknown[];
         for (let i26 = 0; i26 < arr25.length; i26++) {
@@ -436,12 +392,12 @@ function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
   const sp = "#/components/schemas/EventCreate";
   let ok = true;
   if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/allOf/1/type")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
     const h7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("event_id" in $proto) ? o5 : $ownKeys(o5);
     if ("event_id" in (h7 as object)) {
-      { ok = false; if (!$fail(e, a, "false", $params13, "is not allowed here (the schema is false)", "/event_id", sp, "/allOf/1/properties/event_id")) return false; }
+      { ok = false; if (!$fail(e, a, "false", {}, "is not allowed here (the schema is false)", "/event_id", sp, "/allOf/1/properties/event_id")) return false; }
     }
   }
   return ok;
@@ -451,13 +407,13 @@ function $v_EventCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventList";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("data" in $proto) && !("total_count" in $proto) ? o1 : $ownKeys(o1);
     if ("data" in (h10 as object)) {
       const v2 = o1["data"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/data", sp, 1)) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/data", sp, 1)) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -469,7 +425,7 @@ function $v_EventList(d: unknown, e: $Errors, a: boolean, depth: number): boolea
     }
     if ("total_count" in (h10 as object)) {
       const v9 = o1["total_count"];
-      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/total_count", sp, 1)) return false; }
+      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/total_count", sp, 1)) return false; }
     }
   }
   return ok;
@@ -480,13 +436,13 @@ function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): bo
   const sp = "#/components/schemas/EventListItem";
   let ok = true;
   if (!$v_Event(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/allOf/1/type")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
     const h7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("id" in $proto) ? o5 : $ownKeys(o5);
     if ("id" in (h7 as object)) {
       const v6 = o5["id"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/id", sp, "/allOf/1/properties/id/type")) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/id", sp, "/allOf/1/properties/id/type")) return false; }
     }
   }
   return ok;
@@ -496,17 +452,17 @@ function $v_EventListItem(d: unknown, e: $Errors, a: boolean, depth: number): bo
 function $v_EventPersonnel(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/EventPersonnel";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("personnel_id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("personnel_id" in (h4 as object)) {
       const v2 = o1["personnel_id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/personnel_id", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/personnel_id", sp, 1)) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
   }
   return ok;
@@ -517,15 +473,15 @@ function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): bool
   const sp = "#/components/schemas/EventUpdate";
   let ok = true;
   if (!$v_EventWriteFields(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/allOf/1/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/allOf/1/type")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
     const h7 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("event_id" in $proto) ? o5 : $ownKeys(o5);
     if ("event_id" in (h7 as object)) {
       const v6 = o5["event_id"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/event_id", sp, "/allOf/1/properties/event_id/type")) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/event_id", sp, "/allOf/1/properties/event_id/type")) return false; }
       else {
-        if (!$re15.test(v6)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^[A-Za-z0-9]+\"", "/event_id", sp, "/allOf/1/properties/event_id/pattern")) return false; }
+        if (!$re2.test(v6)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"", "/event_id", sp, "/allOf/1/properties/event_id/pattern")) return false; }
       }
     }
   }
@@ -536,33 +492,33 @@ function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/EventVenueInput";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("venue_id" in (h8 as object)) {
       const v2 = o1["venue_id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/venue_id", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/venue_id", sp, 1)) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("address" in (h8 as object)) {
       const v4 = o1["address"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/address", sp, 1)) return false; }
     }
     if ("city" in (h8 as object)) {
       const v5 = o1["city"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/city", sp, 1)) return false; }
     }
     if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, 1)) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/zip", sp, 1)) return false; }
     }
     if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/saved", sp, 1)) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/saved", sp, 1)) return false; }
     }
   }
   return ok;
@@ -572,19 +528,19 @@ function $v_EventVenueInput(d: unknown, e: $Errors, a: boolean, _depth: number):
 function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/EventWriteFields";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h26 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("date" in $proto) && !("venue" in $proto) && !("job_id" in $proto) && !("client_id" in $proto) && !("admin_comments" in $proto) && !("comments" in $proto) && !("custom_fields_text" in $proto) && !("custom_fields_id" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h26 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("date" in (h26 as object)) {
       const v3 = o1["date"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date", sp, 1)) return false; }
       else {
-        if (!$fmtDate(v3)) { ok = false; if (!$fail(e, a, "format", $params11, "must match format \"date\"", "/date", sp, 1)) return false; }
+        if (!$fmtDate(v3)) { ok = false; if (!$fail(e, a, "format", { format: "date" }, "must match format \"date\"", "/date", sp, 1)) return false; }
       }
     }
     if ("venue" in (h26 as object)) {
@@ -594,35 +550,35 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
     }
     if ("job_id" in (h26 as object)) {
       const v8 = o1["job_id"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/job_id", sp, 1)) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/job_id", sp, 1)) return false; }
       else {
-        if ($tooLong(v8, 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/job_id", sp, 1)) return false; }
+        if ($tooLong(v8, 150)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 150 }, "must be at most 150 characters", "/job_id", sp, 1)) return false; }
       }
     }
     if ("client_id" in (h26 as object)) {
       const v9 = o1["client_id"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_id", sp, 1)) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_id", sp, 1)) return false; }
       else {
-        if (!$re15.test(v9)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^[A-Za-z0-9]+\"", "/client_id", sp, 1)) return false; }
+        if (!$re2.test(v9)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"", "/client_id", sp, 1)) return false; }
       }
     }
     if ("admin_comments" in (h26 as object)) {
       const v10 = o1["admin_comments"];
-      if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/admin_comments", sp, 1)) return false; }
+      if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/admin_comments", sp, 1)) return false; }
       else {
-        if ($tooLong(v10, 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/admin_comments", sp, 1)) return false; }
+        if ($tooLong(v10, 65535)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 65535 }, "must be at most 65535 characters", "/admin_comments", sp, 1)) return false; }
       }
     }
     if ("comments" in (h26 as object)) {
       const v11 = o1["comments"];
-      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/comments", sp, 1)) return false; }
+      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/comments", sp, 1)) return false; }
       else {
-        if ($tooLong(v11, 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 65535 characters", "/comments", sp, 1)) return false; }
+        if ($tooLong(v11, 65535)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 65535 }, "must be at most 65535 characters", "/comments", sp, 1)) return false; }
       }
     }
     if ("custom_fields_text" in (h26 as object)) {
       const v12 = o1["custom_fields_text"];
-      if (!Array.isArray(v12)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields_text", sp, 1)) return false; }
+      if (!Array.isArray(v12)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/custom_fields_text", sp, 1)) return false; }
       else {
         const arr13 = v12 as unknown[];
         for (let i14 = 0; i14 < arr13.length; i14++) {
@@ -634,7 +590,7 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
     }
     if ("custom_fields_id" in (h26 as object)) {
       const v19 = o1["custom_fields_id"];
-      if (!Array.isArray(v19)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/custom_fields_id", sp, 1)) return false; }
+      if (!Array.isArray(v19)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/custom_fields_id", sp, 1)) return false; }
       else {
         const arr20 = v19 as unknown[];
         for (let i21 = 0; i21 < arr20.length; i21++) {
@@ -644,9 +600,9 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
         }
       }
     }
-    if (!("name" in (h26 as object))) { ok = false; if (!$fail(e, a, "required", $params18, "must have required property 'name'", "", sp, "/required")) return false; }
-    if (!("date" in (h26 as object))) { ok = false; if (!$fail(e, a, "required", $params19, "must have required property 'date'", "", sp, "/required")) return false; }
-    if (!("venue" in (h26 as object))) { ok = false; if (!$fail(e, a, "required", $params20, "must have required property 'venue'", "", sp, "/required")) return false; }
+    if (!("name" in (h26 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("date" in (h26 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "date" }, "must have required property 'date'", "", sp, "/required")) return false; }
+    if (!("venue" in (h26 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "venue" }, "must have required property 'venue'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -655,33 +611,33 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
 function $v_Location(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Location";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h8 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/id", sp, 1)) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("address" in (h8 as object)) {
       const v4 = o1["address"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/address", sp, 1)) return false; }
     }
     if ("city" in (h8 as object)) {
       const v5 = o1["city"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/city", sp, 1)) return false; }
     }
     if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, 1)) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/zip", sp, 1)) return false; }
     }
     if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
-      if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/saved", sp, 1)) return false; }
+      if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", { type: "boolean" }, "must be boolean", "/saved", sp, 1)) return false; }
     }
   }
   return ok;
@@ -691,79 +647,79 @@ function $v_Location(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/PayrollGroup";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h21 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("payroll_item_id" in $proto) && !("default_wage" in $proto) && !("insert_date" in $proto) && !("invoice_cost" in $proto) && !("deleted" in $proto) && !("wage_rules_id" in $proto) && !("group_rows" in $proto) && !("locations" in $proto) && !("pending" in $proto) && !("updateError" in $proto) && !("deleteError" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h21 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/id", sp, 1)) return false; }
     }
     if ("name" in (h21 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("payroll_item_id" in (h21 as object)) {
       const v4 = o1["payroll_item_id"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/payroll_item_id", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/payroll_item_id", sp, 1)) return false; }
     }
     if ("default_wage" in (h21 as object)) {
       const v5 = o1["default_wage"];
-      if (!((typeof v5 === "number" && Number.isFinite(v5)) || v5 === null)) { ok = false; if (!$fail(e, a, "type", $params22, "must be number or null", "/default_wage", sp, 1)) return false; }
+      if (!((typeof v5 === "number" && Number.isFinite(v5)) || v5 === null)) { ok = false; if (!$fail(e, a, "type", { type: "number,null" }, "must be number or null", "/default_wage", sp, 1)) return false; }
     }
     if ("insert_date" in (h21 as object)) {
       const v6 = o1["insert_date"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/insert_date", sp, 1)) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/insert_date", sp, 1)) return false; }
     }
     if ("invoice_cost" in (h21 as object)) {
       const v7 = o1["invoice_cost"];
-      if (!((typeof v7 === "number" && Number.isFinite(v7)) || v7 === null)) { ok = false; if (!$fail(e, a, "type", $params22, "must be number or null", "/invoice_cost", sp, 1)) return false; }
+      if (!((typeof v7 === "number" && Number.isFinite(v7)) || v7 === null)) { ok = false; if (!$fail(e, a, "type", { type: "number,null" }, "must be number or null", "/invoice_cost", sp, 1)) return false; }
     }
     if ("deleted" in (h21 as object)) {
       const v8 = o1["deleted"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, 1)) return false; }
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/deleted", sp, 1)) return false; }
       else {
-        if (v8 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/deleted", sp, 1)) return false; }
-        if (v8 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/deleted", sp, 1)) return false; }
+        if (v8 < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "/deleted", sp, 1)) return false; }
+        if (v8 > 1) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 1 }, "must be <= 1", "/deleted", sp, 1)) return false; }
       }
     }
     if ("wage_rules_id" in (h21 as object)) {
       const v9 = o1["wage_rules_id"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/wage_rules_id", sp, 1)) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/wage_rules_id", sp, 1)) return false; }
     }
     if ("group_rows" in (h21 as object)) {
       const v10 = o1["group_rows"];
-      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/group_rows", sp, 1)) return false; }
+      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/group_rows", sp, 1)) return false; }
       else {
         const arr11 = v10 as unknown[];
         for (let i12 = 0; i12 < arr11.length; i12++) {
           const v13 = arr11[i12];
-          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params4, "must be string", "/group_rows/" + i12, sp, "/properties/group_rows/items/type")) return false; }
+          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/group_rows/" + i12, sp, "/properties/group_rows/items/type")) return false; }
         }
       }
     }
     if ("locations" in (h21 as object)) {
       const v14 = o1["locations"];
-      if (!Array.isArray(v14)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/locations", sp, 1)) return false; }
+      if (!Array.isArray(v14)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/locations", sp, 1)) return false; }
       else {
         const arr15 = v14 as unknown[];
         for (let i16 = 0; i16 < arr15.length; i16++) {
           const v17 = arr15[i16];
-          if (typeof v17 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params4, "must be string", "/locations/" + i16, sp, "/properties/locations/items/type")) return false; }
+          if (typeof v17 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/locations/" + i16, sp, "/properties/locations/items/type")) return false; }
         }
       }
     }
     if ("pending" in (h21 as object)) {
       const v18 = o1["pending"];
-      if (typeof v18 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/pending", sp, 1)) return false; }
+      if (typeof v18 !== "boolean") { ok = false; if (!$fail(e, a, "type", { type: "boolean" }, "must be boolean", "/pending", sp, 1)) return false; }
     }
     if ("updateError" in (h21 as object)) {
       const v19 = o1["updateError"];
-      if (typeof v19 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/updateError", sp, 1)) return false; }
+      if (typeof v19 !== "boolean") { ok = false; if (!$fail(e, a, "type", { type: "boolean" }, "must be boolean", "/updateError", sp, 1)) return false; }
     }
     if ("deleteError" in (h21 as object)) {
       const v20 = o1["deleteError"];
-      if (typeof v20 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/deleteError", sp, 1)) return false; }
+      if (typeof v20 !== "boolean") { ok = false; if (!$fail(e, a, "type", { type: "boolean" }, "must be boolean", "/deleteError", sp, 1)) return false; }
     }
   }
   return ok;
@@ -773,51 +729,51 @@ function $v_PayrollGroup(d: unknown, e: $Errors, a: boolean, _depth: number): bo
 function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/PayrollGroupCreate";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h15 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("payroll_item_id" in $proto) && !("invoice_cost" in $proto) && !("locationAll" in $proto) && !("locations" in $proto) && !("group_rows" in $proto) && !("wage_rules_id" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h15 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("payroll_item_id" in (h15 as object)) {
       const v3 = o1["payroll_item_id"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/payroll_item_id", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/payroll_item_id", sp, 1)) return false; }
     }
     if ("invoice_cost" in (h15 as object)) {
       const v4 = o1["invoice_cost"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/invoice_cost", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/invoice_cost", sp, 1)) return false; }
     }
     if ("locationAll" in (h15 as object)) {
       const v5 = o1["locationAll"];
-      if (typeof v5 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "/locationAll", sp, 1)) return false; }
+      if (typeof v5 !== "boolean") { ok = false; if (!$fail(e, a, "type", { type: "boolean" }, "must be boolean", "/locationAll", sp, 1)) return false; }
     }
     if ("locations" in (h15 as object)) {
       const v6 = o1["locations"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/locations", sp, 1)) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/locations", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
           const v9 = arr7[i8];
-          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params4, "must be string", "/locations/" + i8, sp, "/properties/locations/items/type")) return false; }
+          if (typeof v9 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/locations/" + i8, sp, "/properties/locations/items/type")) return false; }
         }
       }
     }
     if ("group_rows" in (h15 as object)) {
       const v10 = o1["group_rows"];
-      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/group_rows", sp, 1)) return false; }
+      if (!Array.isArray(v10)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/group_rows", sp, 1)) return false; }
       else {
         const arr11 = v10 as unknown[];
         for (let i12 = 0; i12 < arr11.length; i12++) {
           const v13 = arr11[i12];
-          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params4, "must be string", "/group_rows/" + i12, sp, "/properties/group_rows/items/type")) return false; }
+          if (typeof v13 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/group_rows/" + i12, sp, "/properties/group_rows/items/type")) return false; }
         }
       }
     }
     if ("wage_rules_id" in (h15 as object)) {
       const v14 = o1["wage_rules_id"];
-      if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/wage_rules_id", sp, 1)) return false; }
+      if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/wage_rules_id", sp, 1)) return false; }
     }
   }
   return ok;
@@ -827,37 +783,37 @@ function $v_PayrollGroupCreate(d: unknown, e: $Errors, a: boolean, _depth: numbe
 function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Problem";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h14 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("type" in $proto) && !("title" in $proto) && !("status" in $proto) && !("detail" in $proto) && !("instance" in $proto) && !("errors" in $proto) ? o1 : $ownKeys(o1);
     if ("type" in (h14 as object)) {
       const v2 = o1["type"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/type", sp, 1)) return false; }
     }
     if ("title" in (h14 as object)) {
       const v3 = o1["title"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/title", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/title", sp, 1)) return false; }
     }
     if ("status" in (h14 as object)) {
       const v4 = o1["status"];
-      if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/status", sp, 1)) return false; }
+      if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/status", sp, 1)) return false; }
       else {
-        if (v4 < 100) { ok = false; if (!$fail(e, a, "minimum", $params25, "must be >= 100", "/status", sp, 1)) return false; }
-        if (v4 > 599) { ok = false; if (!$fail(e, a, "maximum", $params26, "must be <= 599", "/status", sp, 1)) return false; }
+        if (v4 < 100) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 100 }, "must be >= 100", "/status", sp, 1)) return false; }
+        if (v4 > 599) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 599 }, "must be <= 599", "/status", sp, 1)) return false; }
       }
     }
     if ("detail" in (h14 as object)) {
       const v5 = o1["detail"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/detail", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/detail", sp, 1)) return false; }
     }
     if ("instance" in (h14 as object)) {
       const v6 = o1["instance"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/instance", sp, 1)) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/instance", sp, 1)) return false; }
     }
     if ("errors" in (h14 as object)) {
       const v7 = o1["errors"];
-      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "type", $params12, "must be array", "/errors", sp, 1)) return false; }
+      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/errors", sp, 1)) return false; }
       else {
         const arr8 = v7 as unknown[];
         for (let i9 = 0; i9 < arr8.length; i9++) {
@@ -867,9 +823,9 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
       }
     }
-    if (!("type" in (h14 as object))) { ok = false; if (!$fail(e, a, "required", $params27, "must have required property 'type'", "", sp, "/required")) return false; }
-    if (!("title" in (h14 as object))) { ok = false; if (!$fail(e, a, "required", $params28, "must have required property 'title'", "", sp, "/required")) return false; }
-    if (!("status" in (h14 as object))) { ok = false; if (!$fail(e, a, "required", $params29, "must have required property 'status'", "", sp, "/required")) return false; }
+    if (!("type" in (h14 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "type" }, "must have required property 'type'", "", sp, "/required")) return false; }
+    if (!("title" in (h14 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "title" }, "must have required property 'title'", "", sp, "/required")) return false; }
+    if (!("status" in (h14 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "status" }, "must have required property 'status'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -878,38 +834,38 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/ValidationIssue";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h9 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("in" in $proto) && !("instancePath" in $proto) && !("schemaPath" in $proto) && !("keyword" in $proto) && !("params" in $proto) && !("message" in $proto) ? o1 : $ownKeys(o1);
     if ("in" in (h9 as object)) {
       const v2 = o1["in"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/in", sp, 1)) return false; }
-      if (!(v2 === "path" || v2 === "query" || v2 === "header" || v2 === "body")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value30 }, "must be equal to one of: \"path\", \"query\", \"header\", \"body\"", "/in", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/in", sp, 1)) return false; }
+      if (!(v2 === "path" || v2 === "query" || v2 === "header" || v2 === "body")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value3 }, "must be equal to one of: \"path\", \"query\", \"header\", \"body\"", "/in", sp, 1)) return false; }
     }
     if ("instancePath" in (h9 as object)) {
       const v3 = o1["instancePath"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/instancePath", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/instancePath", sp, 1)) return false; }
     }
     if ("schemaPath" in (h9 as object)) {
       const v4 = o1["schemaPath"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/schemaPath", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/schemaPath", sp, 1)) return false; }
     }
     if ("keyword" in (h9 as object)) {
       const v5 = o1["keyword"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/keyword", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/keyword", sp, 1)) return false; }
     }
     if ("params" in (h9 as object)) {
       const v6 = o1["params"];
-      if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "/params", sp, 1)) return false; }
+      if (typeof v6 !== "object" || v6 === null || Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "/params", sp, 1)) return false; }
     }
     if ("message" in (h9 as object)) {
       const v8 = o1["message"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/message", sp, 1)) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/message", sp, 1)) return false; }
     }
-    if (!("in" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params31, "must have required property 'in'", "", sp, "/required")) return false; }
-    if (!("instancePath" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params32, "must have required property 'instancePath'", "", sp, "/required")) return false; }
-    if (!("message" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params33, "must have required property 'message'", "", sp, "/required")) return false; }
+    if (!("in" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "in" }, "must have required property 'in'", "", sp, "/required")) return false; }
+    if (!("instancePath" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "instancePath" }, "must have required property 'instancePath'", "", sp, "/required")) return false; }
+    if (!("message" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "message" }, "must have required property 'message'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -918,48 +874,48 @@ function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, _depth: number):
 function $v_Venue(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Venue";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("venue_id" in $proto) && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("venue_id" in (h8 as object)) {
       const v2 = o1["venue_id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/venue_id", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/venue_id", sp, 1)) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
       else {
-        if ($tooLong(v3, 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, 1)) return false; }
+        if ($tooLong(v3, 150)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 150 }, "must be at most 150 characters", "/name", sp, 1)) return false; }
       }
     }
     if ("address" in (h8 as object)) {
       const v4 = o1["address"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/address", sp, 1)) return false; }
       else {
-        if ($tooLong(v4, 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, 1)) return false; }
+        if ($tooLong(v4, 150)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 150 }, "must be at most 150 characters", "/address", sp, 1)) return false; }
       }
     }
     if ("city" in (h8 as object)) {
       const v5 = o1["city"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/city", sp, 1)) return false; }
       else {
-        if ($tooLong(v5, 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, 1)) return false; }
+        if ($tooLong(v5, 75)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 75 }, "must be at most 75 characters", "/city", sp, 1)) return false; }
       }
     }
     if ("zip" in (h8 as object)) {
       const v6 = o1["zip"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, 1)) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/zip", sp, 1)) return false; }
       else {
-        if ($tooLong(v6, 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, 1)) return false; }
+        if ($tooLong(v6, 10)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 10 }, "must be at most 10 characters", "/zip", sp, 1)) return false; }
       }
     }
     if ("saved" in (h8 as object)) {
       const v7 = o1["saved"];
-      if (typeof v7 !== "number" || !Number.isInteger(v7)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/saved", sp, 1)) return false; }
+      if (typeof v7 !== "number" || !Number.isInteger(v7)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/saved", sp, 1)) return false; }
       else {
-        if (v7 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/saved", sp, 1)) return false; }
-        if (v7 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/saved", sp, 1)) return false; }
+        if (v7 < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "/saved", sp, 1)) return false; }
+        if (v7 > 1) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 1 }, "must be <= 1", "/saved", sp, 1)) return false; }
       }
     }
   }
@@ -970,50 +926,50 @@ function $v_Venue(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
 function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/VenueCreate";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h7 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
       else {
-        if ($tooLong(v2, 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/name", sp, 1)) return false; }
+        if ($tooLong(v2, 150)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 150 }, "must be at most 150 characters", "/name", sp, 1)) return false; }
       }
     }
     if ("address" in (h7 as object)) {
       const v3 = o1["address"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/address", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/address", sp, 1)) return false; }
       else {
-        if ($tooLong(v3, 150)) { ok = false; if (!$fail(e, a, "maxLength", $params17, "must be at most 150 characters", "/address", sp, 1)) return false; }
+        if ($tooLong(v3, 150)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 150 }, "must be at most 150 characters", "/address", sp, 1)) return false; }
       }
     }
     if ("city" in (h7 as object)) {
       const v4 = o1["city"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/city", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/city", sp, 1)) return false; }
       else {
-        if ($tooLong(v4, 75)) { ok = false; if (!$fail(e, a, "maxLength", $params34, "must be at most 75 characters", "/city", sp, 1)) return false; }
+        if ($tooLong(v4, 75)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 75 }, "must be at most 75 characters", "/city", sp, 1)) return false; }
       }
     }
     if ("zip" in (h7 as object)) {
       const v5 = o1["zip"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/zip", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/zip", sp, 1)) return false; }
       else {
-        if ($tooLong(v5, 10)) { ok = false; if (!$fail(e, a, "maxLength", $params35, "must be at most 10 characters", "/zip", sp, 1)) return false; }
+        if ($tooLong(v5, 10)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 10 }, "must be at most 10 characters", "/zip", sp, 1)) return false; }
       }
     }
     if ("saved" in (h7 as object)) {
       const v6 = o1["saved"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/saved", sp, 1)) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/saved", sp, 1)) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/saved", sp, 1)) return false; }
-        if (v6 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/saved", sp, 1)) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "/saved", sp, 1)) return false; }
+        if (v6 > 1) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 1 }, "must be <= 1", "/saved", sp, 1)) return false; }
       }
     }
-    if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params18, "must have required property 'name'", "", sp, "/required")) return false; }
-    if (!("address" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params36, "must have required property 'address'", "", sp, "/required")) return false; }
-    if (!("city" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params37, "must have required property 'city'", "", sp, "/required")) return false; }
-    if (!("zip" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params38, "must have required property 'zip'", "", sp, "/required")) return false; }
+    if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("address" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "address" }, "must have required property 'address'", "", sp, "/required")) return false; }
+    if (!("city" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "city" }, "must have required property 'city'", "", sp, "/required")) return false; }
+    if (!("zip" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "zip" }, "must have required property 'zip'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -1027,7 +983,7 @@ function $v_WageRules(_d: unknown, _e: $Errors, _a: boolean, _depth: number): bo
 function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerCredential";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     for (const k2 in o1) {
@@ -1035,182 +991,182 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, _depth: number)
       switch (k2) {
         case "id": {
           const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, 1)) return false; }
+          if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/id", sp, 1)) return false; }
           break;
         }
         case "personnel_id": {
           const v4 = o1[k2];
-          if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/personnel_id", sp, 1)) return false; }
+          if (typeof v4 !== "number" || !Number.isInteger(v4)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/personnel_id", sp, 1)) return false; }
           break;
         }
         case "credentials_id": {
           const v5 = o1[k2];
-          if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/credentials_id", sp, 1)) return false; }
+          if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/credentials_id", sp, 1)) return false; }
           break;
         }
         case "submitter_id": {
           const v6 = o1[k2];
-          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/submitter_id", sp, 1)) return false; }
+          if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/submitter_id", sp, 1)) return false; }
           break;
         }
         case "submitter_name": {
           const v7 = o1[k2];
-          if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/submitter_name", sp, 1)) return false; }
+          if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/submitter_name", sp, 1)) return false; }
           break;
         }
         case "date_completed": {
           const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed", sp, 1)) return false; }
+          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date_completed", sp, 1)) return false; }
           break;
         }
         case "date_completed_nice": {
           const v9 = o1[k2];
-          if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed_nice", sp, 1)) return false; }
+          if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date_completed_nice", sp, 1)) return false; }
           break;
         }
         case "date_expired": {
           const v10 = o1[k2];
-          if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired", sp, 1)) return false; }
+          if (typeof v10 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date_expired", sp, 1)) return false; }
           break;
         }
         case "date_expired_nice": {
           const v11 = o1[k2];
-          if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired_nice", sp, 1)) return false; }
+          if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date_expired_nice", sp, 1)) return false; }
           break;
         }
         case "date_submitted": {
           const v12 = o1[k2];
-          if (typeof v12 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_submitted", sp, 1)) return false; }
+          if (typeof v12 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date_submitted", sp, 1)) return false; }
           break;
         }
         case "date_submitted_nice": {
           const v13 = o1[k2];
-          if (typeof v13 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_submitted_nice", sp, 1)) return false; }
+          if (typeof v13 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date_submitted_nice", sp, 1)) return false; }
           break;
         }
         case "file_location_value": {
           const v14 = o1[k2];
-          if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_location_value", sp, 1)) return false; }
+          if (typeof v14 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/file_location_value", sp, 1)) return false; }
           break;
         }
         case "file_name": {
           const v15 = o1[k2];
-          if (typeof v15 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, 1)) return false; }
+          if (typeof v15 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/file_name", sp, 1)) return false; }
           break;
         }
         case "file_display_name": {
           const v16 = o1[k2];
-          if (typeof v16 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_display_name", sp, 1)) return false; }
+          if (typeof v16 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/file_display_name", sp, 1)) return false; }
           break;
         }
         case "clients_id": {
           const v17 = o1[k2];
-          if (typeof v17 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/clients_id", sp, 1)) return false; }
+          if (typeof v17 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/clients_id", sp, 1)) return false; }
           break;
         }
         case "client_name": {
           const v18 = o1[k2];
-          if (typeof v18 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/client_name", sp, 1)) return false; }
+          if (typeof v18 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_name", sp, 1)) return false; }
           break;
         }
         case "locations_id": {
           const v19 = o1[k2];
-          if (typeof v19 !== "number" || !Number.isInteger(v19)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/locations_id", sp, 1)) return false; }
+          if (typeof v19 !== "number" || !Number.isInteger(v19)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/locations_id", sp, 1)) return false; }
           break;
         }
         case "location_name": {
           const v20 = o1[k2];
-          if (typeof v20 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/location_name", sp, 1)) return false; }
+          if (typeof v20 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/location_name", sp, 1)) return false; }
           break;
         }
         case "deleted": {
           const v21 = o1[k2];
-          if (typeof v21 !== "number" || !Number.isInteger(v21)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, 1)) return false; }
+          if (typeof v21 !== "number" || !Number.isInteger(v21)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/deleted", sp, 1)) return false; }
           break;
         }
         case "personnel_credentials_id": {
           const v22 = o1[k2];
-          if (typeof v22 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/personnel_credentials_id", sp, 1)) return false; }
+          if (typeof v22 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/personnel_credentials_id", sp, 1)) return false; }
           break;
         }
         case "company_id": {
           const v23 = o1[k2];
-          if (typeof v23 !== "number" || !Number.isInteger(v23)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/company_id", sp, 1)) return false; }
+          if (typeof v23 !== "number" || !Number.isInteger(v23)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/company_id", sp, 1)) return false; }
           break;
         }
         case "name": {
           const v24 = o1[k2];
-          if (typeof v24 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+          if (typeof v24 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
           break;
         }
         case "description": {
           const v25 = o1[k2];
-          if (typeof v25 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/description", sp, 1)) return false; }
+          if (typeof v25 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/description", sp, 1)) return false; }
           break;
         }
         case "expiring_inform": {
           const v26 = o1[k2];
-          if (typeof v26 !== "number" || !Number.isInteger(v26)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform", sp, 1)) return false; }
+          if (typeof v26 !== "number" || !Number.isInteger(v26)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/expiring_inform", sp, 1)) return false; }
           break;
         }
         case "expiring_inform_period": {
           const v27 = o1[k2];
-          if (typeof v27 !== "number" || !Number.isInteger(v27)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_period", sp, 1)) return false; }
+          if (typeof v27 !== "number" || !Number.isInteger(v27)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/expiring_inform_period", sp, 1)) return false; }
           break;
         }
         case "expiring_inform_hr": {
           const v28 = o1[k2];
-          if (typeof v28 !== "number" || !Number.isInteger(v28)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_hr", sp, 1)) return false; }
+          if (typeof v28 !== "number" || !Number.isInteger(v28)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/expiring_inform_hr", sp, 1)) return false; }
           break;
         }
         case "expiring_inform_hr_period": {
           const v29 = o1[k2];
-          if (typeof v29 !== "number" || !Number.isInteger(v29)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiring_inform_hr_period", sp, 1)) return false; }
+          if (typeof v29 !== "number" || !Number.isInteger(v29)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/expiring_inform_hr_period", sp, 1)) return false; }
           break;
         }
         case "expired_inform": {
           const v30 = o1[k2];
-          if (typeof v30 !== "number" || !Number.isInteger(v30)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expired_inform", sp, 1)) return false; }
+          if (typeof v30 !== "number" || !Number.isInteger(v30)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/expired_inform", sp, 1)) return false; }
           break;
         }
         case "expired_inform_hr": {
           const v31 = o1[k2];
-          if (typeof v31 !== "number" || !Number.isInteger(v31)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expired_inform_hr", sp, 1)) return false; }
+          if (typeof v31 !== "number" || !Number.isInteger(v31)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/expired_inform_hr", sp, 1)) return false; }
           break;
         }
         case "rule_usable": {
           const v32 = o1[k2];
-          if (typeof v32 !== "number" || !Number.isInteger(v32)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/rule_usable", sp, 1)) return false; }
+          if (typeof v32 !== "number" || !Number.isInteger(v32)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/rule_usable", sp, 1)) return false; }
           break;
         }
         case "worker_viewable": {
           const v33 = o1[k2];
-          if (typeof v33 !== "number" || !Number.isInteger(v33)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_viewable", sp, 1)) return false; }
+          if (typeof v33 !== "number" || !Number.isInteger(v33)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/worker_viewable", sp, 1)) return false; }
           break;
         }
         case "worker_editable": {
           const v34 = o1[k2];
-          if (typeof v34 !== "number" || !Number.isInteger(v34)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_editable", sp, 1)) return false; }
+          if (typeof v34 !== "number" || !Number.isInteger(v34)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/worker_editable", sp, 1)) return false; }
           break;
         }
         case "type": {
           const v35 = o1[k2];
-          if (typeof v35 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, 1)) return false; }
+          if (typeof v35 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/type", sp, 1)) return false; }
           break;
         }
         case "protected": {
           const v36 = o1[k2];
-          if (typeof v36 !== "number" || !Number.isInteger(v36)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/protected", sp, 1)) return false; }
+          if (typeof v36 !== "number" || !Number.isInteger(v36)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/protected", sp, 1)) return false; }
           break;
         }
         case "course_id": {
           const v37 = o1[k2];
-          if (typeof v37 !== "number" || !Number.isInteger(v37)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/course_id", sp, 1)) return false; }
+          if (typeof v37 !== "number" || !Number.isInteger(v37)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/course_id", sp, 1)) return false; }
           break;
         }
         case "expiration_months": {
           const v38 = o1[k2];
-          if (typeof v38 !== "number" || !Number.isInteger(v38)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/expiration_months", sp, 1)) return false; }
+          if (typeof v38 !== "number" || !Number.isInteger(v38)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/expiration_months", sp, 1)) return false; }
           break;
         }
       }
@@ -1223,55 +1179,55 @@ function $v_WorkerCredential(d: unknown, e: $Errors, a: boolean, _depth: number)
 function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerCredentialCreate";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h12 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("credentials_id" in $proto) && !("p_id" in $proto) && !("date_completed" in $proto) && !("date_expired" in $proto) && !("clients_id" in $proto) && !("locations_id" in $proto) && !("file_name" in $proto) && !("file_type" in $proto) && !("file" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("credentials_id" in (h12 as object)) {
       const v2 = o1["credentials_id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/credentials_id", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/credentials_id", sp, 1)) return false; }
     }
     if ("p_id" in (h12 as object)) {
       const v3 = o1["p_id"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/p_id", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/p_id", sp, 1)) return false; }
     }
     if ("date_completed" in (h12 as object)) {
       const v4 = o1["date_completed"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_completed", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date_completed", sp, 1)) return false; }
       else {
-        if (!$fmtDateTime(v4)) { ok = false; if (!$fail(e, a, "format", $params39, "must match format \"date-time\"", "/date_completed", sp, 1)) return false; }
+        if (!$fmtDateTime(v4)) { ok = false; if (!$fail(e, a, "format", { format: "date-time" }, "must match format \"date-time\"", "/date_completed", sp, 1)) return false; }
       }
     }
     if ("date_expired" in (h12 as object)) {
       const v5 = o1["date_expired"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_expired", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date_expired", sp, 1)) return false; }
       else {
-        if (!$fmtDateTime(v5)) { ok = false; if (!$fail(e, a, "format", $params39, "must match format \"date-time\"", "/date_expired", sp, 1)) return false; }
+        if (!$fmtDateTime(v5)) { ok = false; if (!$fail(e, a, "format", { format: "date-time" }, "must match format \"date-time\"", "/date_expired", sp, 1)) return false; }
       }
     }
     if ("clients_id" in (h12 as object)) {
       const v6 = o1["clients_id"];
-      if (!(typeof v6 === "string" || v6 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/clients_id", sp, 1)) return false; }
+      if (!(typeof v6 === "string" || v6 === null)) { ok = false; if (!$fail(e, a, "type", { type: "string,null" }, "must be string or null", "/clients_id", sp, 1)) return false; }
     }
     if ("locations_id" in (h12 as object)) {
       const v7 = o1["locations_id"];
-      if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/locations_id", sp, 1)) return false; }
+      if (!(typeof v7 === "string" || v7 === null)) { ok = false; if (!$fail(e, a, "type", { type: "string,null" }, "must be string or null", "/locations_id", sp, 1)) return false; }
     }
     if ("file_name" in (h12 as object)) {
       const v8 = o1["file_name"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, 1)) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/file_name", sp, 1)) return false; }
     }
     if ("file_type" in (h12 as object)) {
       const v9 = o1["file_type"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_type", sp, 1)) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/file_type", sp, 1)) return false; }
     }
     if ("file" in (h12 as object)) {
       const v10 = o1["file"];
-      if (!(typeof v10 === "string" || v10 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/file", sp, 1)) return false; }
+      if (!(typeof v10 === "string" || v10 === null)) { ok = false; if (!$fail(e, a, "type", { type: "string,null" }, "must be string or null", "/file", sp, 1)) return false; }
     }
     if ("name" in (h12 as object)) {
       const v11 = o1["name"];
-      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v11 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
   }
   return ok;
@@ -1281,49 +1237,49 @@ function $v_WorkerCredentialCreate(d: unknown, e: $Errors, a: boolean, _depth: n
 function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerDocument";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h11 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("file_name" in $proto) && !("location" in $proto) && !("date_added" in $proto) && !("type" in $proto) && !("deleted" in $proto) && !("date_deleted" in $proto) && !("worker_viewable" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h11 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/id", sp, 1)) return false; }
     }
     if ("name" in (h11 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("file_name" in (h11 as object)) {
       const v4 = o1["file_name"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/file_name", sp, 1)) return false; }
     }
     if ("location" in (h11 as object)) {
       const v5 = o1["location"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/location", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/location", sp, 1)) return false; }
     }
     if ("date_added" in (h11 as object)) {
       const v6 = o1["date_added"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/date_added", sp, 1)) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/date_added", sp, 1)) return false; }
     }
     if ("type" in (h11 as object)) {
       const v7 = o1["type"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, 1)) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/type", sp, 1)) return false; }
     }
     if ("deleted" in (h11 as object)) {
       const v8 = o1["deleted"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/deleted", sp, 1)) return false; }
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/deleted", sp, 1)) return false; }
       else {
-        if (v8 < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "/deleted", sp, 1)) return false; }
-        if (v8 > 1) { ok = false; if (!$fail(e, a, "maximum", $params24, "must be <= 1", "/deleted", sp, 1)) return false; }
+        if (v8 < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "/deleted", sp, 1)) return false; }
+        if (v8 > 1) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 1 }, "must be <= 1", "/deleted", sp, 1)) return false; }
       }
     }
     if ("date_deleted" in (h11 as object)) {
       const v9 = o1["date_deleted"];
-      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params40, "must be string or null", "/date_deleted", sp, 1)) return false; }
+      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", { type: "string,null" }, "must be string or null", "/date_deleted", sp, 1)) return false; }
     }
     if ("worker_viewable" in (h11 as object)) {
       const v10 = o1["worker_viewable"];
-      if (typeof v10 !== "number" || !Number.isInteger(v10)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/worker_viewable", sp, 1)) return false; }
+      if (typeof v10 !== "number" || !Number.isInteger(v10)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/worker_viewable", sp, 1)) return false; }
     }
   }
   return ok;
@@ -1333,37 +1289,37 @@ function $v_WorkerDocument(d: unknown, e: $Errors, a: boolean, _depth: number): 
 function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/WorkerDocumentUpload";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("p_id" in $proto) && !("name" in $proto) && !("file" in $proto) && !("type" in $proto) && !("file_name" in $proto) ? o1 : $ownKeys(o1);
     if ("p_id" in (h7 as object)) {
       const v2 = o1["p_id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "/p_id", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/p_id", sp, 1)) return false; }
     }
     if ("name" in (h7 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
       else {
-        if ($tooLong(v3, 100)) { ok = false; if (!$fail(e, a, "maxLength", $params41, "must be at most 100 characters", "/name", sp, 1)) return false; }
-        if (v3.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/name", sp, 1)) return false; }
+        if ($tooLong(v3, 100)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 100 }, "must be at most 100 characters", "/name", sp, 1)) return false; }
+        if (v3.length === 0) { ok = false; if (!$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/name", sp, 1)) return false; }
       }
     }
     if ("file" in (h7 as object)) {
       const v4 = o1["file"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/file", sp, 1)) return false; }
     }
     if ("type" in (h7 as object)) {
       const v5 = o1["type"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/type", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/type", sp, 1)) return false; }
       else {
-        if ($tooLong(v5, 20)) { ok = false; if (!$fail(e, a, "maxLength", $params42, "must be at most 20 characters", "/type", sp, 1)) return false; }
-        if (v5.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 1 character", "/type", sp, 1)) return false; }
+        if ($tooLong(v5, 20)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 20 }, "must be at most 20 characters", "/type", sp, 1)) return false; }
+        if (v5.length === 0) { ok = false; if (!$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/type", sp, 1)) return false; }
       }
     }
     if ("file_name" in (h7 as object)) {
       const v6 = o1["file_name"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/file_name", sp, 1)) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/file_name", sp, 1)) return false; }
     }
   }
   return ok;
@@ -1373,7 +1329,7 @@ function $v_WorkerDocumentUpload(d: unknown, e: $Errors, a: boolean, _depth: num
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -1382,7 +1338,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params43, "must have required property 'id'", "", sp, "/required")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "id" }, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -1398,7 +1354,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1events/post/responses/201/content/application~1json/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -1406,7 +1362,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -1415,7 +1371,7 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_5(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params43, "must have required property 'id'", "", sp, "/required")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "id" }, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -1424,7 +1380,7 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1clients~1%7Bid%7D/patch/responses/200/content/application~1json/schema";
   let ok = true;
-  if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "type", $params21, "must be boolean", "", sp, "/type")) return false; }
+  if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "type", { type: "boolean" }, "must be boolean", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -1432,7 +1388,7 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -1441,7 +1397,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_6(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params43, "must have required property 'id'", "", sp, "/required")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "id" }, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -1450,9 +1406,9 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/parameters/WorkerId/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params14, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", $params23, "must be >= 0", "", sp, "/minimum")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
@@ -1461,7 +1417,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/parameters/ClientId/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -1469,7 +1425,7 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/parameters/EventId/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 

@@ -52,18 +52,38 @@ export async function send(
     if (scope?.timedOut) return scope.timeoutError(route.operationId, error);
     return new ApiNetworkError(route.operationId, error);
   };
-  let streamed = false;
+  const attempt = async (wait?: Promise<void>, request: RequestInit = init): Promise<Response> => {
+    try {
+      // the first attempt is sent at once, in the call's own turn
+      if (wait !== undefined) await wait;
+      return await settings.fetch(url, request);
+    } catch (error) {
+      throw failure(error);
+    }
+  };
+  // the final answer (the retry policy, if any, tries again); an error status is its ApiError
+  const respond = async (): Promise<Response> => {
+    const retry = settings.retry;
+    const response = await (retry === undefined ? attempt() : retry(attempt, route.method, init.signal ?? undefined));
+    if (!response.ok) throw await readFailure(route, response);
+    return response;
+  };
+  const read = async (response: Response): Promise<unknown> => {
+    try {
+      return await readSuccess(route, response, settings.validateResponses);
+    } catch (error) {
+      throw error instanceof ResponseValidationError ? error : failure(error);
+    }
+  };
+  const close = (): void => scope?.close();
+  // a body or an answer of items is sent and read by the route's stream encoder
+  const stream = route.encoders?.stream;
+  if (stream !== undefined)
+    return stream.call(route, init, respond, read, attempt, !!settings.validateResponses, close);
   try {
-    const result = await exchange(route, settings, url, init, failure, () => scope?.close());
-    // a stream of items keeps the call's signal (and its timeout) until its items are over
-    streamed = typeof result === "object" && result !== null && Symbol.asyncIterator in result;
-    return result;
-  } catch (error) {
-    // a body of items cut short by its check fails the call with the check's error, whatever
-    // the server or the network made of the cut
-    throw route.encoders?.body?.cut?.(init.body) ?? error;
+    return await read(await respond());
   } finally {
-    if (!streamed) scope?.close();
+    close();
   }
 }
 
@@ -107,50 +127,7 @@ function prepare(
     if (typeof value === "string") headers[name.toLowerCase()] = value;
   init.headers = headers;
   if (body !== undefined) init.body = body;
-  // a body of items is streamed as they come: fetch takes a stream with `duplex: "half"` only
-  if (typeof ReadableStream !== "undefined" && init.body instanceof ReadableStream)
-    (init as RequestInit & { duplex: "half" }).duplex = "half";
   return url;
-}
-
-/**
- * The final answer (the retry policy, if any, tries again), read, or its stream of items (`done`
- * is called when the items are over); or the call's failure.
- */
-async function exchange(
-  route: CallRoute,
-  settings: Settings,
-  url: string,
-  init: RequestInit,
-  failure: (error: unknown) => unknown,
-  done: () => void,
-): Promise<unknown> {
-  const attempt = async (wait?: Promise<void>, sent: RequestInit = init): Promise<Response> => {
-    try {
-      // the first attempt is sent at once, in the call's own turn
-      if (wait !== undefined) await wait;
-      return await settings.fetch(url, sent);
-    } catch (error) {
-      throw failure(error);
-    }
-  };
-  const retry = settings.retry;
-  const response = await (retry === undefined ? attempt() : retry(attempt, route.method, init.signal ?? undefined));
-  if (!response.ok) throw await readFailure(route, response);
-  const items = route.encoders?.stream?.answer(
-    route,
-    response,
-    settings.validateResponses !== undefined,
-    init,
-    (again) => attempt(undefined, again),
-    done,
-  );
-  if (items !== undefined) return items;
-  try {
-    return await readSuccess(route, response, settings.validateResponses);
-  } catch (error) {
-    throw error instanceof ResponseValidationError ? error : failure(error);
-  }
 }
 
 /** The only media type; else the one asked for or the one the body fits (the route's body encoder tells). */
@@ -248,16 +225,16 @@ function checkEncoders(route: CallRoute): void {
   const answers = Object.values(route.responses).flat();
   if (encoders.answers === undefined && answers.some((content) => content.kind !== "json" && !content.sequence))
     lacking(route, "answers");
-  const streams = answers.some((content) => content.sequence);
+  const streams = [...answers, ...contents].some((content) => content.sequence);
   if (encoders.stream === undefined && streams) lacking(route, "stream");
 }
 
 /**
  * The refusal of a route without an encoder its operation needs: parameters (and its query and
  * header parameters' encoders), label, matrix and cookie parameters, a body other than JSON,
- * credentials other than API keys in headers, answers other than JSON, answers that are streams of
- * items. Each encoder is exported by the client module of its name (the stream's by
- * client/stream-answers.ts).
+ * credentials other than API keys in headers, answers other than JSON, bodies or answers that are
+ * sequences of items. Each encoder is exported by the client module of its name (the stream's by
+ * client/stream-answers.ts, or client/streamed-calls.ts where only the body is a sequence).
  */
 function lacking(route: CallRoute, encoder: keyof RouteEncoders): never {
   throw new TypeError(

@@ -4,19 +4,15 @@
  * multipleOf.
  */
 
-// Module-level constants are built by calling function declarations ($json, $freeze, $regex,
-// $setOf): TypeScript's checker resolves each reference to a global such as `JSON` or `Object`
-// by walking back over every earlier declaration of the module, and a large module has
-// thousands of constants; a reference to a function declaration costs it nothing.
+// Module-level constants are built by calling function declarations ($json, $regex, $setOf):
+// TypeScript's checker resolves each reference to a global such as `JSON` or `Object` by walking
+// back over every earlier declaration of the module, and a large module has thousands of
+// constants; a reference to a function declaration costs it nothing.
 
 export const $hop = Object.prototype.hasOwnProperty;
 
 export function $json(text: string): unknown {
   return JSON.parse(text);
-}
-
-export function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
 }
 
 export function $regex(pattern: string): RegExp {

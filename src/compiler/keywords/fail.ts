@@ -10,7 +10,12 @@ export interface FailTarget {
   readonly at?: SchemaLocation;
 }
 
-/** Params objects whose every value is a literal: the same object each time, so built once. */
+/**
+ * Params objects whose every value is a literal. Each is written where its error is reported (a
+ * module-level constant per object would be a name and a declaration more in every page that
+ * bundles the validator: written in place, gzip finds the repeated ones), and is built only when
+ * a check fails.
+ */
 const CONSTANT_PARAMS = new WeakSet<Code>();
 
 /** `{ name: value, ... }` for error params; names are fixed by the compiler. */
@@ -23,23 +28,10 @@ export function params(entries: Readonly<Record<string, Code>>): Code {
 }
 
 /**
- * The params expression of an error: a constant one is a frozen module-level object, shared by
- * every error that site reports (reporting an error then builds one object less).
- */
-function paramsExpression(ctx: NodeCtx, errorParams: Code): Code {
-  if (!CONSTANT_PARAMS.has(errorParams)) return errorParams;
-  return ctx.fn.module.constant(
-    `params:${errorParams.toString()}`,
-    "params",
-    code`${ctx.fn.module.helper("freeze")}(${errorParams})`,
-  );
-}
-
-/**
  * A statement that records an error and stops (first-error mode) or continues (allErrors).
- * Without an error sink (`e === null`) nothing is built: where the path, the params or the
- * message would be built at run time, the sink is tested before they are; where all of them
- * are constants, `$fail` tests it. The message is stored with the instance path in front
+ * Without an error sink (`e === null`) nothing is built but literal params: where the path, the
+ * params or the message would be built at run time, the sink is tested before they are; where
+ * all of them are literals, `$fail` tests it (the check has failed: its params object is built). The message is stored with the instance path in front
  * ("/name must be ..."), which `$fail` puts there when it records the error (the site gives the
  * message alone: a page's validator then holds each path once, not twice); `$prefix` puts a
  * caller's path in front of both.
@@ -61,7 +53,7 @@ export function failWith(
   const text = typeof message === "string" ? str(message) : message;
   const constant = instancePath.isStatic && typeof message === "string" && CONSTANT_PARAMS.has(errorParams);
   const rest = schemaPath.rest === undefined ? code`` : code`, ${restCode(schemaPath.rest, instancePath, keyword)}`;
-  const call = code`${fail}(e, a, ${str(keyword)}, ${paramsExpression(ctx, errorParams)}, ${text}, ${path}, ${schemaPath.path}${rest})`;
+  const call = code`${fail}(e, a, ${str(keyword)}, ${errorParams}, ${text}, ${path}, ${schemaPath.path}${rest})`;
   return constant
     ? code`{ ${okVar} = false; if (!${call}) ${ctx.scope.exit()}; }`
     : code`{ ${okVar} = false; if (e === null || !${call}) ${ctx.scope.exit()}; }`;

@@ -24,11 +24,13 @@ export function emitClient({ model, config }: EmitInput): GeneratedFile[] {
   const styles = [...model.operations, ...model.webhooks].some(hasStyles);
   const streams = model.operations.some(hasStreams);
   const querystring = model.operations.some((operation) => operation.querystring !== undefined);
+  const itemBodies = model.operations.some(hasItemBody);
   const left = [
     ...(styles ? [] : [STYLES_RUNTIME]),
     ...(streams ? [] : STREAMS_RUNTIME),
     ...(querystring ? [] : [QUERYSTRING_RUNTIME]),
-    ...(model.operations.some(hasItemBody) ? [] : [ITEM_BODIES_RUNTIME]),
+    ...(itemBodies ? [] : [ITEM_BODIES_RUNTIME]),
+    ...(streams || itemBodies ? [] : [STREAMED_CALLS_RUNTIME]),
   ];
   return [render("client", view), render("index", {}), ...config.runtime.take("client", left)];
 }
@@ -41,6 +43,9 @@ const STREAMS_RUNTIME = ["client/stream-answers.ts", "client/streams.ts"];
 
 /** Written only for specs with a request body that is a sequence of items (the routes' item body encoder). */
 const ITEM_BODIES_RUNTIME = "client/item-bodies.ts";
+
+/** Written only for specs with a body or an answer that is a sequence of items (the routes' stream encoders' call). */
+const STREAMED_CALLS_RUNTIME = "client/streamed-calls.ts";
 
 /** Written only for specs with an `in: querystring` parameter (the routes' querystring encoder). */
 const QUERYSTRING_RUNTIME = "client/querystring.ts";

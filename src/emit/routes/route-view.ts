@@ -110,6 +110,7 @@ const ENCODERS = {
   auth: { name: "authEncoder", module: "auth" },
   answers: { name: "answerReader", module: "answers" },
   stream: { name: "streamAnswers", module: "stream-answers" },
+  itemBodyCalls: { name: "itemBodyCalls", module: "streamed-calls" },
 } as const;
 
 /** An encoder a route names: the constant, and the client module (under client/) that exports it. */
@@ -131,8 +132,18 @@ function encodersOf(operation: OperationModel, model: ApiModel): Partial<Record<
     ...(hasStyles(operation) ? { styles: ENCODERS.styles } : {}),
     ...(hasOtherAuth(operation, model) ? { auth: ENCODERS.auth } : {}),
     ...(hasOtherAnswers(operation) ? { answers: ENCODERS.answers } : {}),
-    ...(hasStreams(operation) ? { stream: ENCODERS.stream } : {}),
+    ...streamOf(operation),
   };
+}
+
+/**
+ * The stream encoder of an operation whose body or an answer of it is a sequence of items: the
+ * reader of answers of items where it has some (it streams a body of items as well), else the
+ * call that streams its body.
+ */
+function streamOf(operation: OperationModel): Partial<Record<"stream", EncoderImport>> {
+  if (hasStreams(operation)) return { stream: ENCODERS.stream };
+  return hasItemBody(operation) ? { stream: ENCODERS.itemBodyCalls } : {};
 }
 
 /** Whether an operation has an answer of another kind than JSON, whose body the answer reader reads. */

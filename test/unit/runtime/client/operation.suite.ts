@@ -8,9 +8,11 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from "../../../../runtime/client/errors.js";
+import { itemBodyEncoder } from "../../../../runtime/client/item-bodies.js";
 import { send as sendCall } from "../../../../runtime/client/operation.js";
 import { retrying } from "../../../../runtime/client/retry.js";
 import type { CallArgs, CallOptions, FetchFunction, Settings } from "../../../../runtime/client/runtime.js";
+import { itemBodyCalls } from "../../../../runtime/client/streamed-calls.js";
 import { timingOut } from "../../../../runtime/client/transport.js";
 import type { Route, Validator } from "../../../../runtime/route-types.js";
 import { rejection } from "../support/promises.js";
@@ -162,6 +164,23 @@ describe("Operation", () => {
         /createThing: the route names no `encoders.body` \(client\/body.ts\), which the operation needs: run `npm run generate` again/,
       );
       expect(fetch.calls).toHaveLength(0);
+    });
+
+    it("refuses a body of items on a route that names no stream encoder, saying what to set", async () => {
+      const fetch = fakeFetch(() => ok());
+      const items = { ...content("application/jsonl"), sequence: "jsonl" as const };
+      const bare = route({
+        method: "POST",
+        body: { required: true, pointer: "#/b", contents: [items] },
+        encoders: { body: itemBodyEncoder },
+      });
+      const error = await rejection(send(bare, fetch, { body: [{ n: 1 }] }));
+      expect(String(error)).toMatch(/getThings: the route names no `encoders.stream`/);
+      expect(fetch.calls).toHaveLength(0);
+      // named, the items are sent as a stream of JSON Lines
+      await send({ ...bare, encoders: { body: itemBodyEncoder, stream: itemBodyCalls } }, fetch, { body: [{ n: 1 }] });
+      expect(fetch.calls[0]?.init.body).toBeInstanceOf(ReadableStream);
+      expect(fetch.calls[0]?.init).toMatchObject({ duplex: "half" });
     });
 
     it("sends a JSON body as JSON text on a route without encoders", async () => {

@@ -11,6 +11,7 @@ import { pathEncoder } from "./client/path-parameters.js";
 import { querystringEncoder } from "./client/querystring.js";
 import { itemBodyEncoder } from "./client/item-bodies.js";
 import { streamAnswers } from "./client/stream-answers.js";
+import { itemBodyCalls } from "./client/streamed-calls.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
 
 export type * from "./route-types.js";
@@ -43,7 +44,7 @@ export const addFlightNotesRoute = {
     bodyItems: { "multipart/mixed": V.validateAddFlightNotesBodyItem },
     responses: { "200": V.validateAddFlightNotesResponse200 },
   },
-  encoders: { parameters: pathEncoder, body: itemBodyEncoder },
+  encoders: { parameters: pathEncoder, body: itemBodyEncoder, stream: itemBodyCalls },
 } as const satisfies Route;
 
 /** `addFlightNotesRoute` without its answers' validators: what the TanStack Query options call. */
@@ -67,7 +68,7 @@ export const addFlightNotesCall = {
     body: {},
     bodyItems: { "multipart/mixed": V.validateAddFlightNotesBodyItem },
   },
-  encoders: { parameters: pathEncoder, body: itemBodyEncoder },
+  encoders: { parameters: pathEncoder, body: itemBodyEncoder, stream: itemBodyCalls },
 } as const satisfies CallRoute;
 
 /** `GET /flights/filter` (filterFlights): its entry in `routes`. */
@@ -195,7 +196,7 @@ export const importFlightsRoute = {
     bodyItems: { "application/jsonl": V.validateImportFlightsBodyItem },
     responses: { "200": V.validateImportFlightsResponse200 },
   },
-  encoders: { body: itemBodyEncoder },
+  encoders: { body: itemBodyEncoder, stream: itemBodyCalls },
 } as const satisfies Route;
 
 /** `importFlightsRoute` without its answers' validators: what the TanStack Query options call. */
@@ -215,7 +216,7 @@ export const importFlightsCall = {
   accept: "application/json",
   security: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "X-API-KEY" }]],
   validators: { body: {}, bodyItems: { "application/jsonl": V.validateImportFlightsBodyItem } },
-  encoders: { body: itemBodyEncoder },
+  encoders: { body: itemBodyEncoder, stream: itemBodyCalls },
 } as const satisfies CallRoute;
 
 /** `PURGE /flights/{number}` (purgeFlight): its entry in `routes`. */

@@ -43,10 +43,6 @@ function $json(text: string): unknown {
   return JSON.parse(text);
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 const $proto = Object.prototype;
 
 function $ownKeys(o: object): object {
@@ -55,41 +51,30 @@ function $ownKeys(o: object): object {
   return keys;
 }
 
-const $params0 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params1 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
-const $params2 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 9 });
-const $params3 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params4 = /* @__PURE__ */ $freeze({ missingProperty: "kind" });
-const $params5 = /* @__PURE__ */ $freeze({ missingProperty: "lives" });
-const $params6 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params7 = /* @__PURE__ */ $freeze({ type: "boolean" });
-const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "goodBoy" });
-const $params9 = /* @__PURE__ */ $freeze({ propertyName: "kind", error: "missing" });
-const $params10 = /* @__PURE__ */ $freeze({ propertyName: "kind", error: "type" });
-const $value11 = /* @__PURE__ */ $json("[\"cat\",\"dog\"]");
+const $value0 = /* @__PURE__ */ $json("[\"cat\",\"dog\"]");
 
 // #/components/schemas/Cat
 function $v_Cat(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Cat";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("lives" in $proto) ? o1 : $ownKeys(o1);
     if ("kind" in (h4 as object)) {
       const v2 = o1["kind"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/kind", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/kind", sp, 1)) return false; }
     }
     if ("lives" in (h4 as object)) {
       const v3 = o1["lives"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params3, "must be integer", "/lives", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/lives", sp, 1)) return false; }
       else {
-        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", $params1, "must be >= 0", "/lives", sp, 1)) return false; }
-        if (v3 > 9) { ok = false; if (!$fail(e, a, "maximum", $params2, "must be <= 9", "/lives", sp, 1)) return false; }
+        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "/lives", sp, 1)) return false; }
+        if (v3 > 9) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 9 }, "must be <= 9", "/lives", sp, 1)) return false; }
       }
     }
-    if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'kind'", "", sp, "/required")) return false; }
-    if (!("lives" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params5, "must have required property 'lives'", "", sp, "/required")) return false; }
+    if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "kind" }, "must have required property 'kind'", "", sp, "/required")) return false; }
+    if (!("lives" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "lives" }, "must have required property 'lives'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -98,20 +83,20 @@ function $v_Cat(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
 function $v_Dog(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Dog";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("kind" in $proto) && !("goodBoy" in $proto) ? o1 : $ownKeys(o1);
     if ("kind" in (h4 as object)) {
       const v2 = o1["kind"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/kind", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/kind", sp, 1)) return false; }
     }
     if ("goodBoy" in (h4 as object)) {
       const v3 = o1["goodBoy"];
-      if (typeof v3 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params7, "must be boolean", "/goodBoy", sp, 1)) return false; }
+      if (typeof v3 !== "boolean") { ok = false; if (!$fail(e, a, "type", { type: "boolean" }, "must be boolean", "/goodBoy", sp, 1)) return false; }
     }
-    if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'kind'", "", sp, "/required")) return false; }
-    if (!("goodBoy" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'goodBoy'", "", sp, "/required")) return false; }
+    if (!("kind" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "kind" }, "must have required property 'kind'", "", sp, "/required")) return false; }
+    if (!("goodBoy" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "goodBoy" }, "must have required property 'goodBoy'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -124,8 +109,8 @@ function $v_Pet(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   let p4 = o3 === null;
   if (o3 !== null) {
     const g5 = $hop.call(o3, "kind") ? o3["kind"] : undefined;
-    if (g5 === undefined) { ok = false; if (!$fail(e, a, "discriminator", $params9, "must have required property 'kind' (discriminator)", "", sp, "/discriminator")) return false; }
-    else if (typeof g5 !== "string") { ok = false; if (!$fail(e, a, "discriminator", $params10, "must be a string (discriminator)", "/kind", sp, "/discriminator")) return false; }
+    if (g5 === undefined) { ok = false; if (!$fail(e, a, "discriminator", { propertyName: "kind", error: "missing" }, "must have required property 'kind' (discriminator)", "", sp, "/discriminator")) return false; }
+    else if (typeof g5 !== "string") { ok = false; if (!$fail(e, a, "discriminator", { propertyName: "kind", error: "type" }, "must be a string (discriminator)", "/kind", sp, "/discriminator")) return false; }
     else switch (g5) {
       case "cat": {
         if (!$v_Cat(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
@@ -135,7 +120,7 @@ function $v_Pet(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         if (!$v_Dog(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
         break;
       }
-      default: { ok = false; if (e === null || !$fail(e, a, "discriminator", { propertyName: "kind", error: "value", allowedValues: $value11 }, "must be one of: \"cat\", \"dog\" (discriminator)", "/kind", sp, "/discriminator")) return false; }
+      default: { ok = false; if (e === null || !$fail(e, a, "discriminator", { propertyName: "kind", error: "value", allowedValues: $value0 }, "must be one of: \"cat\", \"dog\" (discriminator)", "/kind", sp, "/discriminator")) return false; }
     }
   }
   if (p4) {

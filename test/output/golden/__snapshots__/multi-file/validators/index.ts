@@ -65,10 +65,6 @@ function $json(text: string): unknown {
   return JSON.parse(text);
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 function $regex(pattern: string): RegExp {
   return new RegExp(pattern, "u");
 }
@@ -134,42 +130,26 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
 }
 
 const $plan0 = /* @__PURE__ */ $json("{\"customerId\":1}") as Readonly<Record<string, number>>;
-const $params1 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params2 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
-const $params4 = /* @__PURE__ */ $freeze({ type: "object" });
-const $value5 = /* @__PURE__ */ $json("[\"EUR\",\"GBP\",\"USD\"]");
-const $params6 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params7 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
-const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "lines" });
-const $params9 = /* @__PURE__ */ $freeze({ limit: 1 });
-const $re10 = /* @__PURE__ */ $regex("^[A-Z0-9-]+$");
-const $params11 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9-]+$" });
-const $params12 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
-const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "sku" });
-const $params14 = /* @__PURE__ */ $freeze({ missingProperty: "quantity" });
-const $re15 = /* @__PURE__ */ $regex("^-?[0-9]+(\\.[0-9]+)?$");
-const $params16 = /* @__PURE__ */ $freeze({ pattern: "^-?[0-9]+(\\.[0-9]+)?$" });
-const $params17 = /* @__PURE__ */ $freeze({ missingProperty: "amount" });
-const $params18 = /* @__PURE__ */ $freeze({ missingProperty: "currency" });
-const $params19 = /* @__PURE__ */ $freeze({ missingProperty: "customerId" });
+const $value1 = /* @__PURE__ */ $json("[\"EUR\",\"GBP\",\"USD\"]");
+const $re2 = /* @__PURE__ */ $regex("^[A-Z0-9-]+$");
+const $re3 = /* @__PURE__ */ $regex("^-?[0-9]+(\\.[0-9]+)?$");
 
 // #/components/schemas/Category
 function $v_Category(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Category";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("children" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h10 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("children" in (h10 as object)) {
       const v3 = o1["children"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/children", sp, 1)) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/children", sp, 1)) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -179,7 +159,7 @@ function $v_Category(d: unknown, e: $Errors, a: boolean, depth: number): boolean
         }
       }
     }
-    if (!("name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params3, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -188,8 +168,8 @@ function $v_Category(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_Currency(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Currency";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
-  if (!(d === "EUR" || d === "GBP" || d === "USD")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value5 }, "must be equal to one of: \"EUR\", \"GBP\", \"USD\"", "", sp, "/enum")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
+  if (!(d === "EUR" || d === "GBP" || d === "USD")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value1 }, "must be equal to one of: \"EUR\", \"GBP\", \"USD\"", "", sp, "/enum")) return false; }
   return ok;
 }
 
@@ -197,25 +177,25 @@ function $v_Currency(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_Customer(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Customer";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) && !("credit" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h8 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/id", sp, 1)) return false; }
     }
     if ("name" in (h8 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("credit" in (h8 as object)) {
       const v4 = o1["credit"];
       const s5 = $mark(e);
       if (!$v_Price(v4, e, a, depth + 1)) { $prefix(e, s5, "/credit"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params7, "must have required property 'id'", "", sp, "/required")) return false; }
-    if (!("name" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params3, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("id" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "id" }, "must have required property 'id'", "", sp, "/required")) return false; }
+    if (!("name" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -224,13 +204,13 @@ function $v_Customer(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Order";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h18 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("customer" in $proto) && !("lines" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h18 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/id", sp, 1)) return false; }
     }
     if ("customer" in (h18 as object)) {
       const v3 = o1["customer"];
@@ -239,7 +219,7 @@ function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     }
     if ("lines" in (h18 as object)) {
       const v7 = o1["lines"];
-      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/lines", sp, 1)) return false; }
+      if (!Array.isArray(v7)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/lines", sp, 1)) return false; }
       else {
         const arr8 = v7 as unknown[];
         for (let i9 = 0; i9 < arr8.length; i9++) {
@@ -254,8 +234,8 @@ function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s15 = $mark(e);
       if (!$v_Price(v14, e, a, depth + 1)) { $prefix(e, s15, "/total"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h18 as object))) { ok = false; if (!$fail(e, a, "required", $params7, "must have required property 'id'", "", sp, "/required")) return false; }
-    if (!("lines" in (h18 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'lines'", "", sp, "/required")) return false; }
+    if (!("id" in (h18 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "id" }, "must have required property 'id'", "", sp, "/required")) return false; }
+    if (!("lines" in (h18 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "lines" }, "must have required property 'lines'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -264,20 +244,20 @@ function $v_Order(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_OrderCreate(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/OrderCreate";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("customerId" in $proto) && !("lines" in $proto) ? o1 : $ownKeys(o1);
     if ("customerId" in (h10 as object)) {
       const v2 = o1["customerId"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/customerId", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/customerId", sp, 1)) return false; }
     }
     if ("lines" in (h10 as object)) {
       const v3 = o1["lines"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/lines", sp, 1)) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/lines", sp, 1)) return false; }
       else {
         const arr4 = v3 as unknown[];
-        if (arr4.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params9, "must have at least 1 item", "/lines", sp, 1)) return false; }
+        if (arr4.length < 1) { ok = false; if (!$fail(e, a, "minItems", { limit: 1 }, "must have at least 1 item", "/lines", sp, 1)) return false; }
         for (let i5 = 0; i5 < arr4.length; i5++) {
           const v6 = arr4[i5];
           const s7 = $mark(e);
@@ -285,7 +265,7 @@ function $v_OrderCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
         }
       }
     }
-    if (!("lines" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'lines'", "", sp, "/required")) return false; }
+    if (!("lines" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "lines" }, "must have required property 'lines'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -294,22 +274,22 @@ function $v_OrderCreate(d: unknown, e: $Errors, a: boolean, depth: number): bool
 function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/OrderLine";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("sku" in $proto) && !("quantity" in $proto) && !("price" in $proto) ? o1 : $ownKeys(o1);
     if ("sku" in (h8 as object)) {
       const v2 = o1["sku"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/sku", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/sku", sp, 1)) return false; }
       else {
-        if (!$re10.test(v2)) { ok = false; if (!$fail(e, a, "pattern", $params11, "must match pattern \"^[A-Z0-9-]+$\"", "/sku", sp, 1)) return false; }
+        if (!$re2.test(v2)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[A-Z0-9-]+$" }, "must match pattern \"^[A-Z0-9-]+$\"", "/sku", sp, 1)) return false; }
       }
     }
     if ("quantity" in (h8 as object)) {
       const v3 = o1["quantity"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/quantity", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/quantity", sp, 1)) return false; }
       else {
-        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", $params12, "must be >= 1", "/quantity", sp, 1)) return false; }
+        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 1 }, "must be >= 1", "/quantity", sp, 1)) return false; }
       }
     }
     if ("price" in (h8 as object)) {
@@ -317,8 +297,8 @@ function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolea
       const s5 = $mark(e);
       if (!$v_Price(v4, e, a, depth + 1)) { $prefix(e, s5, "/price"); { ok = false; if (!a) return false; } }
     }
-    if (!("sku" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'sku'", "", sp, "/required")) return false; }
-    if (!("quantity" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params14, "must have required property 'quantity'", "", sp, "/required")) return false; }
+    if (!("sku" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "sku" }, "must have required property 'sku'", "", sp, "/required")) return false; }
+    if (!("quantity" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "quantity" }, "must have required property 'quantity'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -327,15 +307,15 @@ function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolea
 function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Price";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("amount" in $proto) && !("currency" in $proto) ? o1 : $ownKeys(o1);
     if ("amount" in (h7 as object)) {
       const v2 = o1["amount"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/amount", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/amount", sp, 1)) return false; }
       else {
-        if (!$re15.test(v2)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^-?[0-9]+(\\\\.[0-9]+)?$\"", "/amount", sp, 1)) return false; }
+        if (!$re3.test(v2)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^-?[0-9]+(\\.[0-9]+)?$" }, "must match pattern \"^-?[0-9]+(\\\\.[0-9]+)?$\"", "/amount", sp, 1)) return false; }
       }
     }
     if ("currency" in (h7 as object)) {
@@ -343,8 +323,8 @@ function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s4 = $mark(e);
       if (!$v_Currency(v3, e, a, depth + 1)) { $prefix(e, s4, "/currency"); { ok = false; if (!a) return false; } }
     }
-    if (!("amount" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params17, "must have required property 'amount'", "", sp, "/required")) return false; }
-    if (!("currency" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params18, "must have required property 'currency'", "", sp, "/required")) return false; }
+    if (!("amount" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "amount" }, "must have required property 'amount'", "", sp, "/required")) return false; }
+    if (!("currency" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "currency" }, "must have required property 'currency'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -353,9 +333,9 @@ function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_customer_id(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/customer-id";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params12, "must be >= 1", "", sp, "/minimum")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 1 }, "must be >= 1", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
@@ -364,7 +344,7 @@ function $v_customer_id(d: unknown, e: $Errors, a: boolean, _depth: number): boo
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("customerId" in $proto) ? o1 : $ownKeys(o1);
@@ -373,7 +353,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_2(v2, e, a, depth + 1)) { $prefix(e, s3, "/customerId"); { ok = false; if (!a) return false; } }
     }
-    if (!("customerId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params19, "must have required property 'customerId'", "", sp, "/required")) return false; }
+    if (!("customerId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "customerId" }, "must have required property 'customerId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -382,7 +362,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1orders/get/responses/200/content/application~1json/schema";
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {

@@ -57,10 +57,6 @@ function $json(text: string): unknown {
   return JSON.parse(text);
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 const $proto = Object.prototype;
 
 function $ownKeys(o: object): object {
@@ -218,24 +214,12 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
 
 const $plan0 = /* @__PURE__ */ $json("{\"albumId\":1}") as Readonly<Record<string, number>>;
 const $plan1 = /* @__PURE__ */ $json("[0,{\"thumbnails\":[1,0],\"rating\":1,\"public\":4},0]") as $Plan;
-const $params2 = /* @__PURE__ */ $freeze({ missingProperty: "albumId" });
-const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params4 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params5 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params6 = /* @__PURE__ */ $freeze({ limit: 80 });
-const $params7 = /* @__PURE__ */ $freeze({ limit: 1 });
-const $params8 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
-const $params9 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 5 });
-const $params10 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params11 = /* @__PURE__ */ $freeze({ type: "boolean" });
-const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "image" });
-const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("albumId" in $proto) ? o1 : $ownKeys(o1);
@@ -244,7 +228,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_3(v2, e, a, depth + 1)) { $prefix(e, s3, "/albumId"); { ok = false; if (!a) return false; } }
     }
-    if (!("albumId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'albumId'", "", sp, "/required")) return false; }
+    if (!("albumId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "albumId" }, "must have required property 'albumId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -253,7 +237,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("albumId" in $proto) ? o1 : $ownKeys(o1);
@@ -262,7 +246,7 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_4(v2, e, a, depth + 1)) { $prefix(e, s3, "/albumId"); { ok = false; if (!a) return false; } }
     }
-    if (!("albumId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'albumId'", "", sp, "/required")) return false; }
+    if (!("albumId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "albumId" }, "must have required property 'albumId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -271,47 +255,47 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1albums~1%7BalbumId%7D~1photos/post/requestBody/content/multipart~1form-data/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("image" in $proto) && !("thumbnails" in $proto) && !("title" in $proto) && !("rating" in $proto) && !("public" in $proto) ? o1 : $ownKeys(o1);
     if ("image" in (h10 as object)) {
       const v2 = o1["image"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/image", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/image", sp, 1)) return false; }
     }
     if ("thumbnails" in (h10 as object)) {
       const v3 = o1["thumbnails"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params5, "must be array", "/thumbnails", sp, 1)) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/thumbnails", sp, 1)) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
           const v6 = arr4[i5];
-          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params4, "must be string", "/thumbnails/" + i5, sp, "/properties/thumbnails/items/type")) return false; }
+          if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/thumbnails/" + i5, sp, "/properties/thumbnails/items/type")) return false; }
         }
       }
     }
     if ("title" in (h10 as object)) {
       const v7 = o1["title"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/title", sp, 1)) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/title", sp, 1)) return false; }
       else {
-        if ($tooLong(v7, 80)) { ok = false; if (!$fail(e, a, "maxLength", $params6, "must be at most 80 characters", "/title", sp, 1)) return false; }
-        if (v7.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params7, "must be at least 1 character", "/title", sp, 1)) return false; }
+        if ($tooLong(v7, 80)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 80 }, "must be at most 80 characters", "/title", sp, 1)) return false; }
+        if (v7.length === 0) { ok = false; if (!$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/title", sp, 1)) return false; }
       }
     }
     if ("rating" in (h10 as object)) {
       const v8 = o1["rating"];
-      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "/rating", sp, 1)) return false; }
+      if (typeof v8 !== "number" || !Number.isInteger(v8)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/rating", sp, 1)) return false; }
       else {
-        if (v8 < 1) { ok = false; if (!$fail(e, a, "minimum", $params8, "must be >= 1", "/rating", sp, 1)) return false; }
-        if (v8 > 5) { ok = false; if (!$fail(e, a, "maximum", $params9, "must be <= 5", "/rating", sp, 1)) return false; }
+        if (v8 < 1) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 1 }, "must be >= 1", "/rating", sp, 1)) return false; }
+        if (v8 > 5) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 5 }, "must be <= 5", "/rating", sp, 1)) return false; }
       }
     }
     if ("public" in (h10 as object)) {
       const v9 = o1["public"];
-      if (typeof v9 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params11, "must be boolean", "/public", sp, 1)) return false; }
+      if (typeof v9 !== "boolean") { ok = false; if (!$fail(e, a, "type", { type: "boolean" }, "must be boolean", "/public", sp, 1)) return false; }
     }
-    if (!("image" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'image'", "", sp, "/required")) return false; }
-    if (!("title" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'title'", "", sp, "/required")) return false; }
+    if (!("image" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "image" }, "must have required property 'image'", "", sp, "/required")) return false; }
+    if (!("title" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "title" }, "must have required property 'title'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -320,17 +304,17 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean 
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1albums~1%7BalbumId%7D~1photos/post/responses/201/content/application~1json/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("bytes" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/id", sp, 1)) return false; }
     }
     if ("bytes" in (h4 as object)) {
       const v3 = o1["bytes"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "/bytes", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/bytes", sp, 1)) return false; }
     }
   }
   return ok;
@@ -340,7 +324,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1albums~1%7BalbumId%7D~1cover/put/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -348,7 +332,7 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1albums~1%7BalbumId%7D~1photos/post/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params10, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 

@@ -58,10 +58,6 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
 
 const $hop = Object.prototype.hasOwnProperty;
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 const $proto = Object.prototype;
 
 function $ownKeys(o: object): object {
@@ -70,16 +66,11 @@ function $ownKeys(o: object): object {
   return keys;
 }
 
-const $params0 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params1 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params2 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
-
 // #/components/schemas/0
 function $v_0(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/0";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params0, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -87,7 +78,7 @@ function $v_0(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
 function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/CreateThingBody";
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -103,7 +94,7 @@ function $v_CreateThingBody(d: unknown, e: $Errors, a: boolean, depth: number): 
 function $v_Record(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Record";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     for (const k2 in o1) {
@@ -111,7 +102,7 @@ function $v_Record(d: unknown, e: $Errors, a: boolean, _depth: number): boolean 
       switch (k2) {
         default: {
           const v3 = o1[k2];
-          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params2, "must be string", "/" + $escape(k2), sp, "/additionalProperties/type")) return false; }
+          if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/" + $escape(k2), sp, "/additionalProperties/type")) return false; }
         }
       }
     }
@@ -123,7 +114,7 @@ function $v_Record(d: unknown, e: $Errors, a: boolean, _depth: number): boolean 
 function $v_VenueItem(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/VenueItem";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params2, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -131,13 +122,13 @@ function $v_VenueItem(d: unknown, e: $Errors, a: boolean, _depth: number): boole
 function $v_venue_item(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/venue-item";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h3 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params2, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
   }
   return ok;
@@ -147,13 +138,13 @@ function $v_venue_item(d: unknown, e: $Errors, a: boolean, _depth: number): bool
 function $v_venue_item_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/venue_item";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h3 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params0, "must be integer", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/id", sp, 1)) return false; }
     }
   }
   return ok;

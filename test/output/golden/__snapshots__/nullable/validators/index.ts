@@ -55,10 +55,6 @@ function $json(text: string): unknown {
   return JSON.parse(text);
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 const $proto = Object.prototype;
 
 function $ownKeys(o: object): object {
@@ -84,34 +80,21 @@ function $tooLong(s: string, max: number): boolean {
   return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
 }
 
-const $params0 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params1 = /* @__PURE__ */ $freeze({ missingProperty: "city" });
-const $params2 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params3 = /* @__PURE__ */ $freeze({ limit: 20 });
-const $params4 = /* @__PURE__ */ $freeze({ type: "string,null" });
-const $params5 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
-const $params6 = /* @__PURE__ */ $freeze({ type: "number,null" });
-const $params7 = /* @__PURE__ */ $freeze({ type: "array,null" });
-const $params8 = /* @__PURE__ */ $freeze({ type: "null" });
-const $value9 = /* @__PURE__ */ $json("[\"active\",\"retired\",null]");
-const $params10 = /* @__PURE__ */ $freeze({ missingProperty: "nickname" });
-const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "score" });
-const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "address" });
-const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
+const $value0 = /* @__PURE__ */ $json("[\"active\",\"retired\",null]");
 
 // #/components/schemas/Address
 function $v_Address(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Address";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("city" in $proto) ? o1 : $ownKeys(o1);
     if ("city" in (h3 as object)) {
       const v2 = o1["city"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/city", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/city", sp, 1)) return false; }
     }
-    if (!("city" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params1, "must have required property 'city'", "", sp, "/required")) return false; }
+    if (!("city" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "city" }, "must have required property 'city'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -120,32 +103,32 @@ function $v_Address(d: unknown, e: $Errors, a: boolean, _depth: number): boolean
 function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Profile";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h27 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("nickname" in $proto) && !("score" in $proto) && !("tags" in $proto) && !("address" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("nickname" in (h27 as object)) {
       const v2 = o1["nickname"];
-      if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "type", $params4, "must be string or null", "/nickname", sp, 1)) return false; }
+      if (!(typeof v2 === "string" || v2 === null)) { ok = false; if (!$fail(e, a, "type", { type: "string,null" }, "must be string or null", "/nickname", sp, 1)) return false; }
       if (typeof v2 === "string") {
-        if ($tooLong(v2, 20)) { ok = false; if (!$fail(e, a, "maxLength", $params3, "must be at most 20 characters", "/nickname", sp, 1)) return false; }
+        if ($tooLong(v2, 20)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 20 }, "must be at most 20 characters", "/nickname", sp, 1)) return false; }
       }
     }
     if ("score" in (h27 as object)) {
       const v3 = o1["score"];
-      if (!((typeof v3 === "number" && Number.isFinite(v3)) || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params6, "must be number or null", "/score", sp, 1)) return false; }
+      if (!((typeof v3 === "number" && Number.isFinite(v3)) || v3 === null)) { ok = false; if (!$fail(e, a, "type", { type: "number,null" }, "must be number or null", "/score", sp, 1)) return false; }
       if (typeof v3 === "number") {
-        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", $params5, "must be >= 0", "/score", sp, 1)) return false; }
+        if (v3 < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "/score", sp, 1)) return false; }
       }
     }
     if ("tags" in (h27 as object)) {
       const v4 = o1["tags"];
-      if (!(Array.isArray(v4) || v4 === null)) { ok = false; if (!$fail(e, a, "type", $params7, "must be array or null", "/tags", sp, 1)) return false; }
+      if (!(Array.isArray(v4) || v4 === null)) { ok = false; if (!$fail(e, a, "type", { type: "array,null" }, "must be array or null", "/tags", sp, 1)) return false; }
       if (Array.isArray(v4)) {
         const arr5 = v4 as unknown[];
         for (let i6 = 0; i6 < arr5.length; i6++) {
           const v7 = arr5[i6];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params0, "must be string", "/tags/" + i6, sp, "/properties/tags/items/type")) return false; }
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/tags/" + i6, sp, "/properties/tags/items/type")) return false; }
         }
       }
     }
@@ -164,7 +147,7 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         if (k14) { if (c11 === 0) f12 = 0; else g13 = 0; c11++; }
         let k19 = true;
         L20: {
-          if (v8 !== null) { k19 = false; if (!$fail(e, a, "type", $params8, "must be null", "/address", sp, "/properties/address/oneOf/1/type")) break L20; }
+          if (v8 !== null) { k19 = false; if (!$fail(e, a, "type", { type: "null" }, "must be null", "/address", sp, "/properties/address/oneOf/1/type")) break L20; }
         }
         if (k19) { if (c11 === 0) f12 = 1; else g13 = 1; c11++; }
       }
@@ -172,11 +155,11 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
     }
     if ("status" in (h27 as object)) {
       const v24 = o1["status"];
-      if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value9 }, "must be equal to one of: \"active\", \"retired\", null", "/status", sp, 1)) return false; }
+      if (!(v24 === "active" || v24 === "retired" || v24 === null)) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value0 }, "must be equal to one of: \"active\", \"retired\", null", "/status", sp, 1)) return false; }
     }
-    if (!("nickname" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'nickname'", "", sp, "/required")) return false; }
-    if (!("score" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'score'", "", sp, "/required")) return false; }
-    if (!("address" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'address'", "", sp, "/required")) return false; }
+    if (!("nickname" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "nickname" }, "must have required property 'nickname'", "", sp, "/required")) return false; }
+    if (!("score" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "score" }, "must have required property 'score'", "", sp, "/required")) return false; }
+    if (!("address" in (h27 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "address" }, "must have required property 'address'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -185,7 +168,7 @@ function $v_Profile(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params2, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -194,7 +177,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'id'", "", sp, "/required")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "id" }, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -203,7 +186,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1profiles~1%7Bid%7D/put/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 

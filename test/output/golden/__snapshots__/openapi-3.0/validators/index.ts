@@ -41,10 +41,6 @@ function $json(text: string): unknown {
   return JSON.parse(text);
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 const $proto = Object.prototype;
 
 function $ownKeys(o: object): object {
@@ -70,45 +66,38 @@ function $tooLong(s: string, max: number): boolean {
   return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
 }
 
-const $params0 = /* @__PURE__ */ $freeze({ comparison: ">", limit: 0 });
-const $params1 = /* @__PURE__ */ $freeze({ type: "number" });
-const $params2 = /* @__PURE__ */ $freeze({ limit: 140 });
-const $params3 = /* @__PURE__ */ $freeze({ type: "string,null" });
-const $params4 = /* @__PURE__ */ $freeze({ type: "string" });
-const $value5 = /* @__PURE__ */ $json("[\"celsius\",\"fahrenheit\"]");
-const $params6 = /* @__PURE__ */ $freeze({ missingProperty: "value" });
-const $params7 = /* @__PURE__ */ $freeze({ type: "object" });
+const $value0 = /* @__PURE__ */ $json("[\"celsius\",\"fahrenheit\"]");
 
 // #/components/schemas/Reading
 function $v_Reading(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Reading";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("value" in $proto) && !("note" in $proto) && !("unit" in $proto) ? o1 : $ownKeys(o1);
     if ("value" in (h5 as object)) {
       const v2 = o1["value"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params1, "must be number", "/value", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", { type: "number" }, "must be number", "/value", sp, 1)) return false; }
       else {
-        if (v2 <= 0) { ok = false; if (!$fail(e, a, "minimum", $params0, "must be > 0", "/value", sp, 1)) return false; }
+        if (v2 <= 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">", limit: 0 }, "must be > 0", "/value", sp, 1)) return false; }
       }
     }
     if ("note" in (h5 as object)) {
       const v3 = o1["note"];
       if (v3 !== null) {
-        if (!(typeof v3 === "string" || v3 === null)) { ok = false; if (!$fail(e, a, "type", $params3, "must be string or null", "/note", sp, 1)) return false; }
+        if (!(typeof v3 === "string" || v3 === null)) { ok = false; if (!$fail(e, a, "type", { type: "string,null" }, "must be string or null", "/note", sp, 1)) return false; }
         if (typeof v3 === "string") {
-          if ($tooLong(v3, 140)) { ok = false; if (!$fail(e, a, "maxLength", $params2, "must be at most 140 characters", "/note", sp, 1)) return false; }
+          if ($tooLong(v3, 140)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 140 }, "must be at most 140 characters", "/note", sp, 1)) return false; }
         }
       }
     }
     if ("unit" in (h5 as object)) {
       const v4 = o1["unit"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params4, "must be string", "/unit", sp, 1)) return false; }
-      if (!(v4 === "celsius" || v4 === "fahrenheit")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value5 }, "must be equal to one of: \"celsius\", \"fahrenheit\"", "/unit", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/unit", sp, 1)) return false; }
+      if (!(v4 === "celsius" || v4 === "fahrenheit")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value0 }, "must be equal to one of: \"celsius\", \"fahrenheit\"", "/unit", sp, 1)) return false; }
     }
-    if (!("value" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'value'", "", sp, "/required")) return false; }
+    if (!("value" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "value" }, "must have required property 'value'", "", sp, "/required")) return false; }
   }
   return ok;
 }

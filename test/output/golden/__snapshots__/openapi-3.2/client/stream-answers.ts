@@ -5,23 +5,17 @@
  * A call's success answer that is a sequence of items, handed to the stream reader (streams.ts)
  * with what it needs of the call: the items' validators, the call's signal, a way to ask again
  * after a dropped connection, and the end of the call's scope. Only routes of operations that
- * answer such sequences name this module (`encoders.stream`), so the engine of a page without
- * one holds none of it.
+ * answer such sequences name this module (`encoders.stream`), so a page without one holds none
+ * of it.
  */
 import { mediaTypeEssence } from "../media-types.js";
-import type { CallRoute, RouteContent, StreamAnswers } from "../route-types.js";
+import type { CallRoute, RouteContent, StreamCalls } from "../route-types.js";
 import { declaredContents, readFailure } from "./response.js";
+import { type ItemsOf, streamedCalls } from "./streamed-calls.js";
 import { streamReader } from "./streams.js";
 
 /** The items of a success answer declared as a sequence, as they arrive; undefined for any other answer. */
-function answer(
-  route: CallRoute,
-  response: Response,
-  checked: boolean,
-  init: RequestInit,
-  resend: (init: RequestInit) => Promise<Response>,
-  done: () => void,
-): AsyncIterable<unknown> | undefined {
+const answer: ItemsOf = (route, response, checked, init, resend, done) => {
   const content = sequenceContent(route, response);
   if (content === undefined) return undefined;
   const validators = route.validators;
@@ -42,7 +36,7 @@ function answer(
     },
     done,
   });
-}
+};
 
 /** The declared content of a success answer that is a sequence of items, by the answer's media type. */
 function sequenceContent(route: CallRoute, response: Response): RouteContent | undefined {
@@ -54,4 +48,4 @@ function sequenceContent(route: CallRoute, response: Response): RouteContent | u
 }
 
 /** What the route of each operation that answers a sequence of items names as its `encoders.stream`. */
-export const streamAnswers: StreamAnswers = { answer };
+export const streamAnswers: StreamCalls = /* @__PURE__ */ streamedCalls(answer);

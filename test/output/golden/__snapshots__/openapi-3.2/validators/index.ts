@@ -57,10 +57,6 @@ function $json(text: string): unknown {
   return JSON.parse(text);
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 function $regex(pattern: string): RegExp {
   return new RegExp(pattern, "u");
 }
@@ -186,43 +182,14 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
 }
 
 const $plan0 = /* @__PURE__ */ $json("[0,{\"limit\":1,\"carriers\":[1,0]},0]") as $Plan;
-const $params1 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params2 = /* @__PURE__ */ $freeze({ missingProperty: "status" });
-const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "reason" });
-const $params4 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params5 = /* @__PURE__ */ $freeze({ limit: 3 });
-const $params6 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
-const $params7 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 50 });
-const $params8 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params9 = /* @__PURE__ */ $freeze({ limit: 2 });
-const $params10 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "origin" });
-const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "number" });
-const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "destination" });
-const $params14 = /* @__PURE__ */ $freeze({ missingProperty: "flights" });
-const $params15 = /* @__PURE__ */ $freeze({ limit: 200 });
-const $params16 = /* @__PURE__ */ $freeze({});
-const $params17 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -90 });
-const $params18 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 90 });
-const $params19 = /* @__PURE__ */ $freeze({ type: "number" });
-const $params20 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: -180 });
-const $params21 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 180 });
-const $params22 = /* @__PURE__ */ $freeze({ missingProperty: "lat" });
-const $params23 = /* @__PURE__ */ $freeze({ missingProperty: "lon" });
-const $params24 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
-const $params25 = /* @__PURE__ */ $freeze({ missingProperty: "data" });
-const $params26 = /* @__PURE__ */ $freeze({ missingProperty: "count" });
-const $params27 = /* @__PURE__ */ $freeze({ type: "boolean" });
-const $params28 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
-const $re29 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
-const $params30 = /* @__PURE__ */ $freeze({ pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" });
+const $re1 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
 
 // #/components/schemas/CancelledFlight
 function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/CancelledFlight";
   let ok = true;
   if (!$v_FlightBase(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/allOf/1/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/allOf/1/type")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
     const h10 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("status" in $proto) && !("reason" in $proto) ? o5 : $ownKeys(o5);
@@ -232,10 +199,10 @@ function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
     }
     if ("reason" in (h10 as object)) {
       const v9 = o5["reason"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/reason", sp, "/allOf/1/properties/reason/type")) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/reason", sp, "/allOf/1/properties/reason/type")) return false; }
     }
-    if (!("status" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'status'", "", sp, "/allOf/1/required")) return false; }
-    if (!("reason" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params3, "must have required property 'reason'", "", sp, "/allOf/1/required")) return false; }
+    if (!("status" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "status" }, "must have required property 'status'", "", sp, "/allOf/1/required")) return false; }
+    if (!("reason" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "reason" }, "must have required property 'reason'", "", sp, "/allOf/1/required")) return false; }
   }
   return ok;
 }
@@ -244,42 +211,42 @@ function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
 function $v_Criteria(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Criteria";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("origin" in $proto) && !("limit" in $proto) && !("carriers" in $proto) ? o1 : $ownKeys(o1);
     if ("origin" in (h8 as object)) {
       const v2 = o1["origin"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/origin", sp, 1)) return false; }
       else {
-        if ($tooLong(v2, 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
-        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, 1)) return false; }
+        if ($tooLong(v2, 3)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 3 }, "must be at most 3 characters", "/origin", sp, 1)) return false; }
+        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", { limit: 3 }, "must be at least 3 characters", "/origin", sp, 1)) return false; }
       }
     }
     if ("limit" in (h8 as object)) {
       const v3 = o1["limit"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/limit", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/limit", sp, 1)) return false; }
       else {
-        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", $params6, "must be >= 1", "/limit", sp, 1)) return false; }
-        if (v3 > 50) { ok = false; if (!$fail(e, a, "maximum", $params7, "must be <= 50", "/limit", sp, 1)) return false; }
+        if (v3 < 1) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 1 }, "must be >= 1", "/limit", sp, 1)) return false; }
+        if (v3 > 50) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 50 }, "must be <= 50", "/limit", sp, 1)) return false; }
       }
     }
     if ("carriers" in (h8 as object)) {
       const v4 = o1["carriers"];
-      if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/carriers", sp, 1)) return false; }
+      if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/carriers", sp, 1)) return false; }
       else {
         const arr5 = v4 as unknown[];
         for (let i6 = 0; i6 < arr5.length; i6++) {
           const v7 = arr5[i6];
-          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params1, "must be string", "/carriers/" + i6, sp, "/properties/carriers/items/type")) return false; }
+          if (typeof v7 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/carriers/" + i6, sp, "/properties/carriers/items/type")) return false; }
           else {
-            if ($tooLong(v7, 2)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params9, "must be at most 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/maxLength")) return false; }
-            if (v7.length < 4 && (v7.length < 2 || $cpLen(v7) < 2)) { ok = false; if (e === null || !$fail(e, a, "minLength", $params9, "must be at least 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/minLength")) return false; }
+            if ($tooLong(v7, 2)) { ok = false; if (e === null || !$fail(e, a, "maxLength", { limit: 2 }, "must be at most 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/maxLength")) return false; }
+            if (v7.length < 4 && (v7.length < 2 || $cpLen(v7) < 2)) { ok = false; if (e === null || !$fail(e, a, "minLength", { limit: 2 }, "must be at least 2 characters", "/carriers/" + i6, sp, "/properties/carriers/items/minLength")) return false; }
           }
         }
       }
     }
-    if (!("origin" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'origin'", "", sp, "/required")) return false; }
+    if (!("origin" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "origin" }, "must have required property 'origin'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -338,25 +305,25 @@ function $v_Flight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_FlightBase(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/FlightBase";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h5 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) && !("origin" in $proto) && !("destination" in $proto) ? o1 : $ownKeys(o1);
     if ("number" in (h5 as object)) {
       const v2 = o1["number"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/number", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/number", sp, 1)) return false; }
     }
     if ("origin" in (h5 as object)) {
       const v3 = o1["origin"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/origin", sp, 1)) return false; }
     }
     if ("destination" in (h5 as object)) {
       const v4 = o1["destination"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/destination", sp, 1)) return false; }
     }
-    if (!("number" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
-    if (!("origin" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'origin'", "", sp, "/required")) return false; }
-    if (!("destination" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", $params13, "must have required property 'destination'", "", sp, "/required")) return false; }
+    if (!("number" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "number" }, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("origin" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "origin" }, "must have required property 'origin'", "", sp, "/required")) return false; }
+    if (!("destination" in (h5 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "destination" }, "must have required property 'destination'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -365,13 +332,13 @@ function $v_FlightBase(d: unknown, e: $Errors, a: boolean, _depth: number): bool
 function $v_FlightList(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/FlightList";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h9 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("flights" in $proto) ? o1 : $ownKeys(o1);
     if ("flights" in (h9 as object)) {
       const v2 = o1["flights"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/flights", sp, 1)) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/flights", sp, 1)) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -381,7 +348,7 @@ function $v_FlightList(d: unknown, e: $Errors, a: boolean, depth: number): boole
         }
       }
     }
-    if (!("flights" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", $params14, "must have required property 'flights'", "", sp, "/required")) return false; }
+    if (!("flights" in (h9 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "flights" }, "must have required property 'flights'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -390,27 +357,27 @@ function $v_FlightList(d: unknown, e: $Errors, a: boolean, depth: number): boole
 function $v_FlightQuery(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/FlightQuery";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("origin" in $proto) && !("destination" in $proto) ? o1 : $ownKeys(o1);
     if ("origin" in (h4 as object)) {
       const v2 = o1["origin"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/origin", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/origin", sp, 1)) return false; }
       else {
-        if ($tooLong(v2, 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origin", sp, 1)) return false; }
-        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origin", sp, 1)) return false; }
+        if ($tooLong(v2, 3)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 3 }, "must be at most 3 characters", "/origin", sp, 1)) return false; }
+        if (v2.length < 6 && (v2.length < 3 || $cpLen(v2) < 3)) { ok = false; if (!$fail(e, a, "minLength", { limit: 3 }, "must be at least 3 characters", "/origin", sp, 1)) return false; }
       }
     }
     if ("destination" in (h4 as object)) {
       const v3 = o1["destination"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/destination", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/destination", sp, 1)) return false; }
       else {
-        if ($tooLong(v3, 3)) { ok = false; if (!$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/destination", sp, 1)) return false; }
-        if (v3.length < 6 && (v3.length < 3 || $cpLen(v3) < 3)) { ok = false; if (!$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/destination", sp, 1)) return false; }
+        if ($tooLong(v3, 3)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 3 }, "must be at most 3 characters", "/destination", sp, 1)) return false; }
+        if (v3.length < 6 && (v3.length < 3 || $cpLen(v3) < 3)) { ok = false; if (!$fail(e, a, "minLength", { limit: 3 }, "must be at least 3 characters", "/destination", sp, 1)) return false; }
       }
     }
-    if (!("origin" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'origin'", "", sp, "/required")) return false; }
+    if (!("origin" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "origin" }, "must have required property 'origin'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -426,9 +393,9 @@ function $v_Note(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
     const a = pass12 === 0 ? false : a11;
     let k4 = true;
     L5: {
-      if (typeof d !== "string") { k4 = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/anyOf/0/type")) break L5; }
+      if (typeof d !== "string") { k4 = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/anyOf/0/type")) break L5; }
       else {
-        if ($tooLong(d, 200)) { k4 = false; if (!$fail(e, a, "maxLength", $params15, "must be at most 200 characters", "", sp, "/anyOf/0/maxLength")) break L5; }
+        if ($tooLong(d, 200)) { k4 = false; if (!$fail(e, a, "maxLength", { limit: 200 }, "must be at most 200 characters", "", sp, "/anyOf/0/maxLength")) break L5; }
       }
     }
     if (k4) { m3 = true; }
@@ -440,7 +407,7 @@ function $v_Note(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       if (k6) { m3 = true; }
     }
   }
-  if (!m3) { ok = false; if (!$fail(e, a, "anyOf", $params16, "must match at least one schema in anyOf", "", sp, "/anyOf")) return false; }
+  if (!m3) { ok = false; if (!$fail(e, a, "anyOf", {}, "must match at least one schema in anyOf", "", sp, "/anyOf")) return false; }
   return ok;
 }
 
@@ -448,28 +415,28 @@ function $v_Note(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_Position(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Position";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto) ? o1 : $ownKeys(o1);
     if ("lat" in (h4 as object)) {
       const v2 = o1["lat"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params19, "must be number", "/lat", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", { type: "number" }, "must be number", "/lat", sp, 1)) return false; }
       else {
-        if (v2 < -90) { ok = false; if (!$fail(e, a, "minimum", $params17, "must be >= -90", "/lat", sp, 1)) return false; }
-        if (v2 > 90) { ok = false; if (!$fail(e, a, "maximum", $params18, "must be <= 90", "/lat", sp, 1)) return false; }
+        if (v2 < -90) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: -90 }, "must be >= -90", "/lat", sp, 1)) return false; }
+        if (v2 > 90) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 90 }, "must be <= 90", "/lat", sp, 1)) return false; }
       }
     }
     if ("lon" in (h4 as object)) {
       const v3 = o1["lon"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params19, "must be number", "/lon", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", { type: "number" }, "must be number", "/lon", sp, 1)) return false; }
       else {
-        if (v3 < -180) { ok = false; if (!$fail(e, a, "minimum", $params20, "must be >= -180", "/lon", sp, 1)) return false; }
-        if (v3 > 180) { ok = false; if (!$fail(e, a, "maximum", $params21, "must be <= 180", "/lon", sp, 1)) return false; }
+        if (v3 < -180) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: -180 }, "must be >= -180", "/lon", sp, 1)) return false; }
+        if (v3 > 180) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 180 }, "must be <= 180", "/lon", sp, 1)) return false; }
       }
     }
-    if (!("lat" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params22, "must have required property 'lat'", "", sp, "/required")) return false; }
-    if (!("lon" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params23, "must have required property 'lon'", "", sp, "/required")) return false; }
+    if (!("lat" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "lat" }, "must have required property 'lat'", "", sp, "/required")) return false; }
+    if (!("lon" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "lon" }, "must have required property 'lon'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -478,7 +445,7 @@ function $v_Position(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_PositionEvent(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/PositionEvent";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h8 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("event" in $proto) && !("id" in $proto) && !("retry" in $proto) && !("data" in $proto) ? o1 : $ownKeys(o1);
@@ -488,20 +455,20 @@ function $v_PositionEvent(d: unknown, e: $Errors, a: boolean, _depth: number): b
     }
     if ("id" in (h8 as object)) {
       const v5 = o1["id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/id", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/id", sp, 1)) return false; }
     }
     if ("retry" in (h8 as object)) {
       const v6 = o1["retry"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/retry", sp, 1)) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/retry", sp, 1)) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params24, "must be >= 0", "/retry", sp, 1)) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "/retry", sp, 1)) return false; }
       }
     }
     if ("data" in (h8 as object)) {
       const v7 = o1["data"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/data", sp, 1)) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/data", sp, 1)) return false; }
     }
-    if (!("data" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", $params25, "must have required property 'data'", "", sp, "/required")) return false; }
+    if (!("data" in (h8 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "data" }, "must have required property 'data'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -511,7 +478,7 @@ function $v_ScheduledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
   const sp = "#/components/schemas/ScheduledFlight";
   let ok = true;
   if (!$v_FlightBase(d, e, a, depth + 1)) { ok = false; if (!a) return false; }
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/allOf/1/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/allOf/1/type")) return false; }
   else {
     const o5 = d as Record<string, unknown>;
     const h9 = o5["__proto__"] === $proto && Object.getPrototypeOf(o5) === $proto && !("status" in $proto) ? o5 : $ownKeys(o5);
@@ -527,7 +494,7 @@ function $v_ScheduledFlight(d: unknown, e: $Errors, a: boolean, depth: number): 
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
@@ -536,7 +503,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "number" }, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -545,18 +512,18 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D~1notes/post/responses/200/content/application~1json/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("count" in $proto) ? o1 : $ownKeys(o1);
     if ("count" in (h3 as object)) {
       const v2 = o1["count"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/count", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/count", sp, 1)) return false; }
       else {
-        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params24, "must be >= 0", "/count", sp, 1)) return false; }
+        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "/count", sp, 1)) return false; }
       }
     }
-    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params26, "must have required property 'count'", "", sp, "/required")) return false; }
+    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "count" }, "must have required property 'count'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -572,7 +539,7 @@ function $v_itemSchema(d: unknown, e: $Errors, a: boolean, depth: number): boole
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1filter/get/parameters/0/content/application~1json/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     for (const k2 in o1) {
@@ -580,15 +547,15 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
       switch (k2) {
         case "origins": {
           const v3 = o1[k2];
-          if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "/origins", sp, 1)) return false; }
+          if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/origins", sp, 1)) return false; }
           else {
             const arr4 = v3 as unknown[];
             for (let i5 = 0; i5 < arr4.length; i5++) {
               const v6 = arr4[i5];
-              if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params1, "must be string", "/origins/" + i5, sp, "/properties/origins/items/type")) return false; }
+              if (typeof v6 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/origins/" + i5, sp, "/properties/origins/items/type")) return false; }
               else {
-                if ($tooLong(v6, 3)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params5, "must be at most 3 characters", "/origins/" + i5, sp, "/properties/origins/items/maxLength")) return false; }
-                if (v6.length < 6 && (v6.length < 3 || $cpLen(v6) < 3)) { ok = false; if (e === null || !$fail(e, a, "minLength", $params5, "must be at least 3 characters", "/origins/" + i5, sp, "/properties/origins/items/minLength")) return false; }
+                if ($tooLong(v6, 3)) { ok = false; if (e === null || !$fail(e, a, "maxLength", { limit: 3 }, "must be at most 3 characters", "/origins/" + i5, sp, "/properties/origins/items/maxLength")) return false; }
+                if (v6.length < 6 && (v6.length < 3 || $cpLen(v6) < 3)) { ok = false; if (e === null || !$fail(e, a, "minLength", { limit: 3 }, "must be at least 3 characters", "/origins/" + i5, sp, "/properties/origins/items/minLength")) return false; }
               }
             }
           }
@@ -596,7 +563,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
         }
         case "cancelled": {
           const v7 = o1[k2];
-          if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", $params27, "must be boolean", "/cancelled", sp, 1)) return false; }
+          if (typeof v7 !== "boolean") { ok = false; if (!$fail(e, a, "type", { type: "boolean" }, "must be boolean", "/cancelled", sp, 1)) return false; }
           break;
         }
         default: {
@@ -619,7 +586,7 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
@@ -628,7 +595,7 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_8(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "number" }, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -637,20 +604,20 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/responses/Problem/content/application~1problem%2Bjson/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("title" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("title" in (h4 as object)) {
       const v2 = o1["title"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "/title", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/title", sp, 1)) return false; }
     }
     if ("status" in (h4 as object)) {
       const v3 = o1["status"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/status", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/status", sp, 1)) return false; }
     }
-    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params28, "must have required property 'title'", "", sp, "/required")) return false; }
-    if (!("status" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'status'", "", sp, "/required")) return false; }
+    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "title" }, "must have required property 'title'", "", sp, "/required")) return false; }
+    if (!("status" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "status" }, "must have required property 'status'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -659,18 +626,18 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1imports/post/responses/200/content/application~1json/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("count" in $proto) ? o1 : $ownKeys(o1);
     if ("count" in (h3 as object)) {
       const v2 = o1["count"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params8, "must be integer", "/count", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/count", sp, 1)) return false; }
       else {
-        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", $params24, "must be >= 0", "/count", sp, 1)) return false; }
+        if (v2 < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "/count", sp, 1)) return false; }
       }
     }
-    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params26, "must have required property 'count'", "", sp, "/required")) return false; }
+    if (!("count" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "count" }, "must have required property 'count'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -693,7 +660,7 @@ function $v_itemSchema_3(d: unknown, e: $Errors, a: boolean, depth: number): boo
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
@@ -702,7 +669,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_9(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "number" }, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -732,7 +699,7 @@ function $v_contentSchema(d: unknown, e: $Errors, a: boolean, depth: number): bo
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) ? o1 : $ownKeys(o1);
@@ -741,7 +708,7 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_10(v2, e, a, depth + 1)) { $prefix(e, s3, "/number"); { ok = false; if (!a) return false; } }
     }
-    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "number" }, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -757,10 +724,10 @@ function $v_itemSchema_6(d: unknown, e: $Errors, a: boolean, depth: number): boo
 function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D~1track/get/responses/200/content/application~1x-ndjson/schema";
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params10, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
-    if (arr1.length > 2) { ok = false; if (!$fail(e, a, "maxItems", $params9, "must have at most 2 items", "", sp, "/maxItems")) return false; }
+    if (arr1.length > 2) { ok = false; if (!$fail(e, a, "maxItems", { limit: 2 }, "must have at most 2 items", "", sp, "/maxItems")) return false; }
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
       const s4 = $mark(e);
@@ -774,7 +741,7 @@ function $v_schema_6(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D~1notes/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -782,9 +749,9 @@ function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$re29.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params30, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
+    if (!$re1.test(d)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[A-Z0-9]{2}[0-9]{1,4}$" }, "must match pattern \"^[A-Z0-9]{2}[0-9]{1,4}$\"", "", sp, "/pattern")) return false; }
   }
   return ok;
 }
@@ -793,7 +760,7 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D~1positions/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -801,7 +768,7 @@ function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_10(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1flights~1%7Bnumber%7D~1track/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params1, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 

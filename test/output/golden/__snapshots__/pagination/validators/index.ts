@@ -57,10 +57,6 @@ function $json(text: string): unknown {
   return JSON.parse(text);
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 const $proto = Object.prototype;
 
 function $ownKeys(o: object): object {
@@ -124,35 +120,20 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
 const $plan0 = /* @__PURE__ */ $json("{\"since\":1}") as Readonly<Record<string, number>>;
 const $plan1 = /* @__PURE__ */ $json("{\"limit\":1,\"offset\":1}") as Readonly<Record<string, number>>;
 const $plan2 = /* @__PURE__ */ $json("{\"page\":1,\"per_page\":1}") as Readonly<Record<string, number>>;
-const $params3 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params4 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
-const $params5 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params6 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params7 = /* @__PURE__ */ $freeze({ missingProperty: "title" });
-const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "at" });
-const $params9 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params10 = /* @__PURE__ */ $freeze({ missingProperty: "items" });
-const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "total" });
-const $params12 = /* @__PURE__ */ $freeze({ missingProperty: "shopId" });
-const $params13 = /* @__PURE__ */ $freeze({ type: "string,null" });
-const $params14 = /* @__PURE__ */ $freeze({ missingProperty: "entries" });
-const $params15 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
-const $params16 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 100 });
-const $params17 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
 
 // #/components/schemas/Item
 function $v_Item(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Item";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h3 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
-    if (!("name" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("name" in (h3 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -161,19 +142,19 @@ function $v_Item(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
 function $v_Problem(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Problem";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("title" in $proto) && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("title" in (h4 as object)) {
       const v2 = o1["title"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "/title", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/title", sp, 1)) return false; }
     }
     if ("status" in (h4 as object)) {
       const v3 = o1["status"];
-      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/status", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isInteger(v3)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/status", sp, 1)) return false; }
     }
-    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params7, "must have required property 'title'", "", sp, "/required")) return false; }
+    if (!("title" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "title" }, "must have required property 'title'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -182,7 +163,7 @@ function $v_Problem(d: unknown, e: $Errors, a: boolean, _depth: number): boolean
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("since" in $proto) ? o1 : $ownKeys(o1);
@@ -199,20 +180,20 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1changes/get/responses/200/content/application~1json/schema";
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be object", "/" + i2, sp, "/items/type")) return false; }
+      if (typeof v3 !== "object" || v3 === null || Array.isArray(v3)) { ok = false; if (e === null || !$fail(e, a, "type", { type: "object" }, "must be object", "/" + i2, sp, "/items/type")) return false; }
       else {
         const o4 = v3 as Record<string, unknown>;
         const h6 = o4["__proto__"] === $proto && Object.getPrototypeOf(o4) === $proto && !("at" in $proto) ? o4 : $ownKeys(o4);
         if ("at" in (h6 as object)) {
           const v5 = o4["at"];
-          if (typeof v5 !== "number" || !Number.isInteger(v5)) { ok = false; if (e === null || !$fail(e, a, "type", $params6, "must be integer", "/" + i2 + "/at", sp, "/items/properties/at/type")) return false; }
+          if (typeof v5 !== "number" || !Number.isInteger(v5)) { ok = false; if (e === null || !$fail(e, a, "type", { type: "integer" }, "must be integer", "/" + i2 + "/at", sp, "/items/properties/at/type")) return false; }
         }
-        if (!("at" in (h6 as object))) { ok = false; if (e === null || !$fail(e, a, "required", $params8, "must have required property 'at'", "/" + i2, sp, "/items/required")) return false; }
+        if (!("at" in (h6 as object))) { ok = false; if (e === null || !$fail(e, a, "required", { missingProperty: "at" }, "must have required property 'at'", "/" + i2, sp, "/items/required")) return false; }
       }
     }
   }
@@ -223,7 +204,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean 
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h14 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("colour" in $proto) && !("limit" in $proto) && !("offset" in $proto) ? o1 : $ownKeys(o1);
@@ -250,13 +231,13 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1items/get/responses/200/content/application~1json/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("items" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("items" in (h10 as object)) {
       const v2 = o1["items"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/items", sp, 1)) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/items", sp, 1)) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -268,10 +249,10 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     }
     if ("total" in (h10 as object)) {
       const v9 = o1["total"];
-      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "/total", sp, 1)) return false; }
+      if (typeof v9 !== "number" || !Number.isInteger(v9)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/total", sp, 1)) return false; }
     }
-    if (!("items" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'items'", "", sp, "/required")) return false; }
-    if (!("total" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'total'", "", sp, "/required")) return false; }
+    if (!("items" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "items" }, "must have required property 'items'", "", sp, "/required")) return false; }
+    if (!("total" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "total" }, "must have required property 'total'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -280,7 +261,7 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("shopId" in $proto) ? o1 : $ownKeys(o1);
@@ -289,7 +270,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_9(v2, e, a, depth + 1)) { $prefix(e, s3, "/shopId"); { ok = false; if (!a) return false; } }
     }
-    if (!("shopId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params12, "must have required property 'shopId'", "", sp, "/required")) return false; }
+    if (!("shopId" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "shopId" }, "must have required property 'shopId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -298,7 +279,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("page" in $proto) && !("per_page" in $proto) ? o1 : $ownKeys(o1);
@@ -320,7 +301,7 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/responses/200/content/application~1json/schema";
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -336,7 +317,7 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("cursor" in $proto) ? o1 : $ownKeys(o1);
@@ -353,13 +334,13 @@ function $v_root_5(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1feed/get/responses/200/content/application~1json/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("entries" in $proto) && !("next_cursor" in $proto) ? o1 : $ownKeys(o1);
     if ("entries" in (h10 as object)) {
       const v2 = o1["entries"];
-      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be array", "/entries", sp, 1)) return false; }
+      if (!Array.isArray(v2)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/entries", sp, 1)) return false; }
       else {
         const arr3 = v2 as unknown[];
         for (let i4 = 0; i4 < arr3.length; i4++) {
@@ -371,9 +352,9 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
     }
     if ("next_cursor" in (h10 as object)) {
       const v9 = o1["next_cursor"];
-      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", $params13, "must be string or null", "/next_cursor", sp, 1)) return false; }
+      if (!(typeof v9 === "string" || v9 === null)) { ok = false; if (!$fail(e, a, "type", { type: "string,null" }, "must be string or null", "/next_cursor", sp, 1)) return false; }
     }
-    if (!("entries" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params14, "must have required property 'entries'", "", sp, "/required")) return false; }
+    if (!("entries" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "entries" }, "must have required property 'entries'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -382,7 +363,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean
 function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1changes/get/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -390,7 +371,7 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1items/get/parameters/2/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -398,10 +379,10 @@ function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1items/get/parameters/1/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params15, "must be >= 1", "", sp, "/minimum")) return false; }
-    if (d > 100) { ok = false; if (!$fail(e, a, "maximum", $params16, "must be <= 100", "", sp, "/maximum")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 1 }, "must be >= 1", "", sp, "/minimum")) return false; }
+    if (d > 100) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 100 }, "must be <= 100", "", sp, "/maximum")) return false; }
   }
   return ok;
 }
@@ -410,9 +391,9 @@ function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1items/get/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", $params17, "must be >= 0", "", sp, "/minimum")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
@@ -421,7 +402,7 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -429,9 +410,9 @@ function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_10(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/1/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params15, "must be >= 1", "", sp, "/minimum")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 1 }, "must be >= 1", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
@@ -440,7 +421,7 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, _depth: number): boole
 function $v_schema_11(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1pages/get/parameters/2/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params6, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -448,7 +429,7 @@ function $v_schema_11(d: unknown, e: $Errors, a: boolean, _depth: number): boole
 function $v_schema_12(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1feed/get/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params3, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 

@@ -57,10 +57,6 @@ function $json(text: string): unknown {
   return JSON.parse(text);
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 function $regex(pattern: string): RegExp {
   return new RegExp(pattern, "u");
 }
@@ -244,32 +240,14 @@ function $fmtUuid(s: string): boolean {
 const $plan0 = /* @__PURE__ */ $json("{\"orderNumber\":1}") as Readonly<Record<string, number>>;
 const $plan1 = /* @__PURE__ */ $json("[0,{\"expand\":[1,0],\"verbose\":4},0]") as $Plan;
 const $plan2 = /* @__PURE__ */ $json("[0,{\"limit\":1,\"near\":[0,{\"lat\":2,\"lon\":2},0],\"tags\":[1,0]},0]") as $Plan;
-const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "orderNumber" });
-const $params4 = /* @__PURE__ */ $freeze({ missingProperty: "shopId" });
-const $params5 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params6 = /* @__PURE__ */ $freeze({ missingProperty: "X-Request-Id" });
-const $params7 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params8 = /* @__PURE__ */ $freeze({ multipleOf: 0.01 });
-const $params9 = /* @__PURE__ */ $freeze({ type: "number" });
-const $params10 = /* @__PURE__ */ $freeze({ missingProperty: "number" });
-const $params11 = /* @__PURE__ */ $freeze({ missingProperty: "q" });
-const $params12 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params13 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params14 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 1 });
-const $re15 = /* @__PURE__ */ $regex("^[a-z]+$");
-const $params16 = /* @__PURE__ */ $freeze({ pattern: "^[a-z]+$" });
-const $value17 = /* @__PURE__ */ $json("[\"items\",\"customer\"]");
-const $params18 = /* @__PURE__ */ $freeze({ type: "boolean" });
-const $params19 = /* @__PURE__ */ $freeze({ format: "uuid" });
-const $params20 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 100 });
-const $params21 = /* @__PURE__ */ $freeze({ limit: 50 });
-const $params22 = /* @__PURE__ */ $freeze({ limit: 1 });
+const $re3 = /* @__PURE__ */ $regex("^[a-z]+$");
+const $value4 = /* @__PURE__ */ $json("[\"items\",\"customer\"]");
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("orderNumber" in $proto) && !("shopId" in $proto) ? o1 : $ownKeys(o1);
@@ -283,8 +261,8 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s7 = $mark(e);
       if (!$v_schema_4(v6, e, a, depth + 1)) { $prefix(e, s7, "/shopId"); { ok = false; if (!a) return false; } }
     }
-    if (!("orderNumber" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params3, "must have required property 'orderNumber'", "", sp, "/required")) return false; }
-    if (!("shopId" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params4, "must have required property 'shopId'", "", sp, "/required")) return false; }
+    if (!("orderNumber" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "orderNumber" }, "must have required property 'orderNumber'", "", sp, "/required")) return false; }
+    if (!("shopId" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "shopId" }, "must have required property 'shopId'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -293,7 +271,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("expand" in $proto) && !("verbose" in $proto) ? o1 : $ownKeys(o1);
@@ -315,7 +293,7 @@ function $v_root_2(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("X-Request-Id" in $proto) ? o1 : $ownKeys(o1);
@@ -324,7 +302,7 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_7(v2, e, a, depth + 1)) { $prefix(e, s3, "/X-Request-Id"); { ok = false; if (!a) return false; } }
     }
-    if (!("X-Request-Id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'X-Request-Id'", "", sp, "/required")) return false; }
+    if (!("X-Request-Id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "X-Request-Id" }, "must have required property 'X-Request-Id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -333,22 +311,22 @@ function $v_root_3(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/responses/200/content/application~1json/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("number" in $proto) && !("total" in $proto) ? o1 : $ownKeys(o1);
     if ("number" in (h4 as object)) {
       const v2 = o1["number"];
-      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "/number", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isInteger(v2)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/number", sp, 1)) return false; }
     }
     if ("total" in (h4 as object)) {
       const v3 = o1["total"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/total", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", { type: "number" }, "must be number", "/total", sp, 1)) return false; }
       else {
-        if (!$multipleOf(v3, 1, 2)) { ok = false; if (!$fail(e, a, "multipleOf", $params8, "must be a multiple of 0.01", "/total", sp, 1)) return false; }
+        if (!$multipleOf(v3, 1, 2)) { ok = false; if (!$fail(e, a, "multipleOf", { multipleOf: 0.01 }, "must be a multiple of 0.01", "/total", sp, 1)) return false; }
       }
     }
-    if (!("number" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params10, "must have required property 'number'", "", sp, "/required")) return false; }
+    if (!("number" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "number" }, "must have required property 'number'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -357,7 +335,7 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, _depth: number): boolean 
 function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h22 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("filter" in $proto) && !("limit" in $proto) && !("near" in $proto) && !("q" in $proto) && !("tags" in $proto) ? o1 : $ownKeys(o1);
@@ -386,7 +364,7 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s19 = $mark(e);
       if (!$v_schema_12(v18, e, a, depth + 1)) { $prefix(e, s19, "/tags"); { ok = false; if (!a) return false; } }
     }
-    if (!("q" in (h22 as object))) { ok = false; if (!$fail(e, a, "required", $params11, "must have required property 'q'", "", sp, "/required")) return false; }
+    if (!("q" in (h22 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "q" }, "must have required property 'q'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -395,12 +373,12 @@ function $v_root_4(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/responses/200/content/application~1json/schema";
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params12, "must be string", "/" + i2, sp, "/items/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/" + i2, sp, "/items/type")) return false; }
     }
   }
   return ok;
@@ -410,9 +388,9 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params14, "must be >= 1", "", sp, "/minimum")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 1 }, "must be >= 1", "", sp, "/minimum")) return false; }
   }
   return ok;
 }
@@ -421,9 +399,9 @@ function $v_schema_3(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$re15.test(d)) { ok = false; if (!$fail(e, a, "pattern", $params16, "must match pattern \"^[a-z]+$\"", "", sp, "/pattern")) return false; }
+    if (!$re3.test(d)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[a-z]+$" }, "must match pattern \"^[a-z]+$\"", "", sp, "/pattern")) return false; }
   }
   return ok;
 }
@@ -432,13 +410,13 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/1/schema";
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params12, "must be string", "/" + i2, sp, "/items/type")) return false; }
-      if (!(v3 === "items" || v3 === "customer")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value17 }, "must be equal to one of: \"items\", \"customer\"", "/" + i2, sp, "/items/enum")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/" + i2, sp, "/items/type")) return false; }
+      if (!(v3 === "items" || v3 === "customer")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value4 }, "must be equal to one of: \"items\", \"customer\"", "/" + i2, sp, "/items/enum")) return false; }
     }
   }
   return ok;
@@ -448,7 +426,7 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/2/schema";
   let ok = true;
-  if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "type", $params18, "must be boolean", "", sp, "/type")) return false; }
+  if (typeof d !== "boolean") { ok = false; if (!$fail(e, a, "type", { type: "boolean" }, "must be boolean", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -456,9 +434,9 @@ function $v_schema_6(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1shops~1%7BshopId%7D~1orders~1%7BorderNumber%7D/get/parameters/3/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$fmtUuid(d)) { ok = false; if (!$fail(e, a, "format", $params19, "must match format \"uuid\"", "", sp, "/format")) return false; }
+    if (!$fmtUuid(d)) { ok = false; if (!$fail(e, a, "format", { format: "uuid" }, "must match format \"uuid\"", "", sp, "/format")) return false; }
   }
   return ok;
 }
@@ -467,13 +445,13 @@ function $v_schema_7(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/2/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h3 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("status" in $proto) ? o1 : $ownKeys(o1);
     if ("status" in (h3 as object)) {
       const v2 = o1["status"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "/status", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/status", sp, 1)) return false; }
     }
   }
   return ok;
@@ -483,10 +461,10 @@ function $v_schema_8(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/1/schema";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", $params14, "must be >= 1", "", sp, "/minimum")) return false; }
-    if (d > 100) { ok = false; if (!$fail(e, a, "maximum", $params20, "must be <= 100", "", sp, "/maximum")) return false; }
+    if (d < 1) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 1 }, "must be >= 1", "", sp, "/minimum")) return false; }
+    if (d > 100) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 100 }, "must be <= 100", "", sp, "/maximum")) return false; }
   }
   return ok;
 }
@@ -495,17 +473,17 @@ function $v_schema_9(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_schema_10(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/4/schema";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params5, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("lat" in $proto) && !("lon" in $proto) ? o1 : $ownKeys(o1);
     if ("lat" in (h4 as object)) {
       const v2 = o1["lat"];
-      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lat", sp, 1)) return false; }
+      if (typeof v2 !== "number" || !Number.isFinite(v2)) { ok = false; if (!$fail(e, a, "type", { type: "number" }, "must be number", "/lat", sp, 1)) return false; }
     }
     if ("lon" in (h4 as object)) {
       const v3 = o1["lon"];
-      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", $params9, "must be number", "/lon", sp, 1)) return false; }
+      if (typeof v3 !== "number" || !Number.isFinite(v3)) { ok = false; if (!$fail(e, a, "type", { type: "number" }, "must be number", "/lon", sp, 1)) return false; }
     }
   }
   return ok;
@@ -515,10 +493,10 @@ function $v_schema_10(d: unknown, e: $Errors, a: boolean, _depth: number): boole
 function $v_schema_11(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params12, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   else {
-    if ($tooLong(d, 50)) { ok = false; if (!$fail(e, a, "maxLength", $params21, "must be at most 50 characters", "", sp, "/maxLength")) return false; }
-    if (d.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params22, "must be at least 1 character", "", sp, "/minLength")) return false; }
+    if ($tooLong(d, 50)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 50 }, "must be at most 50 characters", "", sp, "/maxLength")) return false; }
+    if (d.length === 0) { ok = false; if (!$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "", sp, "/minLength")) return false; }
   }
   return ok;
 }
@@ -527,12 +505,12 @@ function $v_schema_11(d: unknown, e: $Errors, a: boolean, _depth: number): boole
 function $v_schema_12(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1search/get/parameters/3/schema";
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params13, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
-      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params12, "must be string", "/" + i2, sp, "/items/type")) return false; }
+      if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/" + i2, sp, "/items/type")) return false; }
     }
   }
   return ok;

@@ -51,10 +51,6 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 const $proto = Object.prototype;
 
 function $ownKeys(o: object): object {
@@ -243,54 +239,42 @@ function $idnaLabel(encoded: string): boolean {
   return true;
 }
 
-const $params0 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params1 = /* @__PURE__ */ $freeze({ format: "date-time" });
-const $params2 = /* @__PURE__ */ $freeze({ format: "email" });
-const $params3 = /* @__PURE__ */ $freeze({ limit: 8 });
-const $params4 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params5 = /* @__PURE__ */ $freeze({ missingProperty: "email" });
-const $params6 = /* @__PURE__ */ $freeze({ missingProperty: "password" });
-const $params7 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
-const $params9 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
-const $params10 = /* @__PURE__ */ $freeze({});
-
 // #/components/schemas/Account
 function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Account";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/id", sp, 1)) return false; }
     }
     if ("createdAt" in (h13 as object)) {
       const v3 = o1["createdAt"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/createdAt", sp, 1)) return false; }
       else {
-        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, 1)) return false; }
+        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", { format: "date-time" }, "must match format \"date-time\"", "/createdAt", sp, 1)) return false; }
       }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/email", sp, 1)) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, 1)) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", { format: "email" }, "must match format \"email\"", "/email", sp, 1)) return false; }
       }
     }
     if ("password" in (h13 as object)) {
       const v5 = o1["password"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/password", sp, 1)) return false; }
       else {
-        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, 1)) return false; }
+        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", { limit: 8 }, "must be at least 8 characters", "/password", sp, 1)) return false; }
       }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, 1)) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/owners", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -300,8 +284,8 @@ function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
       }
     }
-    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", $params5, "must have required property 'email'", "", sp, "/required")) return false; }
-    if (!("password" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'password'", "", sp, "/required")) return false; }
+    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "email" }, "must have required property 'email'", "", sp, "/required")) return false; }
+    if (!("password" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "password" }, "must have required property 'password'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -310,19 +294,19 @@ function $v_Account(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 function $v_Owner(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Owner";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/id", sp, 1)) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
-    if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -345,7 +329,7 @@ function $v_schema_res(d: unknown, e: $Errors, a: boolean, depth: number): boole
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h6 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) ? o1 : $ownKeys(o1);
@@ -354,7 +338,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const s3 = $mark(e);
       if (!$v_schema_2(v2, e, a, depth + 1)) { $prefix(e, s3, "/id"); { ok = false; if (!a) return false; } }
     }
-    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'id'", "", sp, "/required")) return false; }
+    if (!("id" in (h6 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "id" }, "must have required property 'id'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -363,7 +347,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/paths/~1accounts~1%7Bid%7D~1owners/get/responses/200/content/application~1json/schema";
   let ok = true;
-  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "", sp, "/type")) return false; }
+  if (!Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "", sp, "/type")) return false; }
   else {
     const arr1 = d as unknown[];
     for (let i2 = 0; i2 < arr1.length; i2++) {
@@ -379,33 +363,33 @@ function $v_schema(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Account";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, 1)) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", {}, "is read-only and must not be sent in a request", "/id", sp, 1)) return false; }
     }
     if ("createdAt" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/createdAt", sp, 1)) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", {}, "is read-only and must not be sent in a request", "/createdAt", sp, 1)) return false; }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/email", sp, 1)) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, 1)) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", { format: "email" }, "must match format \"email\"", "/email", sp, 1)) return false; }
       }
     }
     if ("password" in (h13 as object)) {
       const v5 = o1["password"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/password", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/password", sp, 1)) return false; }
       else {
-        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", $params3, "must be at least 8 characters", "/password", sp, 1)) return false; }
+        if (v5.length < 16 && (v5.length < 8 || $cpLen(v5) < 8)) { ok = false; if (!$fail(e, a, "minLength", { limit: 8 }, "must be at least 8 characters", "/password", sp, 1)) return false; }
       }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, 1)) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/owners", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -415,8 +399,8 @@ function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): bool
         }
       }
     }
-    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", $params5, "must have required property 'email'", "", sp, "/required")) return false; }
-    if (!("password" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", $params6, "must have required property 'password'", "", sp, "/required")) return false; }
+    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "email" }, "must have required property 'email'", "", sp, "/required")) return false; }
+    if (!("password" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "password" }, "must have required property 'password'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -425,34 +409,34 @@ function $v_Account_req(d: unknown, e: $Errors, a: boolean, depth: number): bool
 function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Account";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h13 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("createdAt" in $proto) && !("email" in $proto) && !("password" in $proto) && !("owners" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h13 as object)) {
       const v2 = o1["id"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/id", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/id", sp, 1)) return false; }
     }
     if ("createdAt" in (h13 as object)) {
       const v3 = o1["createdAt"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/createdAt", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/createdAt", sp, 1)) return false; }
       else {
-        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", $params1, "must match format \"date-time\"", "/createdAt", sp, 1)) return false; }
+        if (!$fmtDateTime(v3)) { ok = false; if (!$fail(e, a, "format", { format: "date-time" }, "must match format \"date-time\"", "/createdAt", sp, 1)) return false; }
       }
     }
     if ("email" in (h13 as object)) {
       const v4 = o1["email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/email", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/email", sp, 1)) return false; }
       else {
-        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", $params2, "must match format \"email\"", "/email", sp, 1)) return false; }
+        if (!$fmtEmail(v4)) { ok = false; if (!$fail(e, a, "format", { format: "email" }, "must match format \"email\"", "/email", sp, 1)) return false; }
       }
     }
     if ("password" in (h13 as object)) {
-      { ok = false; if (!$fail(e, a, "writeOnly", $params10, "is write-only and must not appear in a response", "/password", sp, 1)) return false; }
+      { ok = false; if (!$fail(e, a, "writeOnly", {}, "is write-only and must not appear in a response", "/password", sp, 1)) return false; }
     }
     if ("owners" in (h13 as object)) {
       const v6 = o1["owners"];
-      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", $params4, "must be array", "/owners", sp, 1)) return false; }
+      if (!Array.isArray(v6)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/owners", sp, 1)) return false; }
       else {
         const arr7 = v6 as unknown[];
         for (let i8 = 0; i8 < arr7.length; i8++) {
@@ -462,7 +446,7 @@ function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): bool
         }
       }
     }
-    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", $params5, "must have required property 'email'", "", sp, "/required")) return false; }
+    if (!("email" in (h13 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "email" }, "must have required property 'email'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -471,7 +455,7 @@ function $v_Account_res(d: unknown, e: $Errors, a: boolean, depth: number): bool
 function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/paths/~1accounts~1%7Bid%7D~1owners/get/parameters/0/schema";
   let ok = true;
-  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "", sp, "/type")) return false; }
+  if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   return ok;
 }
 
@@ -479,18 +463,18 @@ function $v_schema_2(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 function $v_Owner_req(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/components/schemas/Owner";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params7, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h4 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("id" in $proto) && !("name" in $proto) ? o1 : $ownKeys(o1);
     if ("id" in (h4 as object)) {
-      { ok = false; if (!$fail(e, a, "readOnly", $params10, "is read-only and must not be sent in a request", "/id", sp, 1)) return false; }
+      { ok = false; if (!$fail(e, a, "readOnly", {}, "is read-only and must not be sent in a request", "/id", sp, 1)) return false; }
     }
     if ("name" in (h4 as object)) {
       const v3 = o1["name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
-    if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", $params8, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("name" in (h4 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "", sp, "/required")) return false; }
   }
   return ok;
 }

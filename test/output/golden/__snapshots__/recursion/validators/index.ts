@@ -59,10 +59,6 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   return r as { valid: false; errors: ValidationError[] };
 }
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 const $proto = Object.prototype;
 
 function $ownKeys(o: object): object {
@@ -71,23 +67,18 @@ function $ownKeys(o: object): object {
   return keys;
 }
 
-const $params0 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params1 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params2 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params3 = /* @__PURE__ */ $freeze({ missingProperty: "label" });
-
 // #/components/schemas/File
 function $v_File(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/File";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params1, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("parent" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h7 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("parent" in (h7 as object)) {
       const v3 = o1["parent"];
@@ -103,17 +94,17 @@ function $v_Folder(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/components/schemas/Folder";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params1, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("files" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h10 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
     }
     if ("files" in (h10 as object)) {
       const v3 = o1["files"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/files", sp, 1)) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/files", sp, 1)) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -132,17 +123,17 @@ function $v_TreeNode(d: unknown, e: $Errors, a: boolean, depth: number): boolean
   const sp = "#/components/schemas/TreeNode";
   if (depth > $MAX_DEPTH) return $deep(e, sp);
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params1, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("label" in $proto) && !("children" in $proto) ? o1 : $ownKeys(o1);
     if ("label" in (h10 as object)) {
       const v2 = o1["label"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params0, "must be string", "/label", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/label", sp, 1)) return false; }
     }
     if ("children" in (h10 as object)) {
       const v3 = o1["children"];
-      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", $params2, "must be array", "/children", sp, 1)) return false; }
+      if (!Array.isArray(v3)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/children", sp, 1)) return false; }
       else {
         const arr4 = v3 as unknown[];
         for (let i5 = 0; i5 < arr4.length; i5++) {
@@ -152,7 +143,7 @@ function $v_TreeNode(d: unknown, e: $Errors, a: boolean, depth: number): boolean
         }
       }
     }
-    if (!("label" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params3, "must have required property 'label'", "", sp, "/required")) return false; }
+    if (!("label" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "label" }, "must have required property 'label'", "", sp, "/required")) return false; }
   }
   return ok;
 }
