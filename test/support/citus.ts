@@ -200,13 +200,23 @@ export async function citusDatabase(urls: readonly string[], database: string): 
       `citusDatabase: "${database}" is not a database name the tests use (lower-case letters, digits, _)`,
     );
   const create = (url: string) => queryOn(url, `create database ${database}`);
-  await Promise.all(urls.map(create));
   const [coordinator, ...workers] = urls.map((url) => ({
     url: inDatabase(url, database),
     port: Number(new URL(url).port),
   }));
   if (coordinator === undefined) throw new Error("citusDatabase: no nodes given");
-  await joinNodes(coordinator, workers);
+  // one database made and joined at a time: two joined at once on the same nodes can fail ("failure
+  // on connection marked as essential"), so each waits for a lock of the coordinator's, which the
+  // end of its session lets go
+  const lock = new pg.Client({ connectionString: urls[0] });
+  await lock.connect();
+  try {
+    await lock.query("select pg_advisory_lock(hashtext('citusDatabase'))");
+    await Promise.all(urls.map(create));
+    await joinNodes(coordinator, workers);
+  } finally {
+    await lock.end();
+  }
   let added: CitusNodes | undefined;
   return clusterOf(coordinator, workers, {
     start: async () => {
