@@ -1,11 +1,16 @@
 /**
- * A throwaway Citus cluster for the suites that run the sandbox distributed: a coordinator and two
- * workers, each an ordinary PostgreSQL cluster (test/support/postgres.ts's `startNode`) with Citus
+ * Citus clusters for the suites that run the sandbox distributed: a coordinator and two workers,
+ * each an ordinary PostgreSQL cluster (test/support/postgres.ts's `startNode`) with Citus
  * preloaded, on free ports of 127.0.0.1, in one temporary folder that is removed again; as root
- * they belong to the `postgres` user. Each node is stopped by signalling its process (by PID), and
- * a worker can be stopped and started again on its port and data (the fault tests). Where Citus is
- * not installed the suites skip, naming scripts/citus.sh, which installs it; in CI they fail
- * (`.ci/run` runs the script).
+ * they belong to the `postgres` user. Each node is stopped by signalling its process (by PID).
+ *
+ * The suites that only use a cluster share the run's (./postgres-setup.ts starts its nodes when a
+ * file first asks, ./shared-postgres.ts's `sharedCitus`), each file in a database of its own
+ * (`citusDatabase`): Citus keeps its nodes, shards and co-location groups per database, so each is
+ * a cluster of its own on the same servers, and a worker one file adds is that file's alone. The
+ * fault tests, which stop and kill workers, start a cluster of their own (`startCitus`). Where
+ * Citus is not installed the suites skip, naming scripts/citus.sh, which installs it; in CI they
+ * fail (`.ci/run` runs the script).
  */
 import { existsSync } from "node:fs";
 import { chown, mkdir, rm } from "node:fs/promises";
@@ -15,17 +20,26 @@ import { makeTempDir } from "./paths.js";
 import { type PostgresNode, postgresBinaries, runAs, startNode } from "./postgres.js";
 import { requireInCi } from "./required.js";
 
-/** A running cluster: the coordinator's URL (what DATABASE_URL names), its nodes, and how to stop it. */
-export interface CitusCluster {
+/** A node as the tests reach it: its URL (in the cluster's database) and its port. */
+export interface CitusNode {
   readonly url: string;
-  readonly coordinator: PostgresNode;
-  readonly workers: readonly PostgresNode[];
+  readonly port: number;
+}
+
+/**
+ * A running cluster: the coordinator's URL (what DATABASE_URL names), its nodes, and how to stop it
+ * (the nodes of a cluster of its own; for a database of the run's cluster, the workers it added).
+ */
+export interface CitusCluster<Node extends CitusNode = PostgresNode> {
+  readonly url: string;
+  readonly coordinator: Node;
+  readonly workers: readonly Node[];
   /** runs `text` on the coordinator, as a connection of its own */
   query<T extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>;
   /** the port of the worker holding `company`'s shards of the sandbox's tables in `schema` */
   workerOf(schema: string, company: number): Promise<number>;
   /** starts one more worker and adds it to the cluster (it holds no shard until they are moved there) */
-  addWorker(): Promise<PostgresNode>;
+  addWorker(): Promise<Node>;
   stop(): Promise<void>;
 }
 
@@ -34,6 +48,16 @@ export interface CitusCluster {
  * need, and every shard is a table made on a worker when the schema is distributed.
  */
 export const TEST_SHARD_COUNT = 8;
+
+/** The settings of every node: Citus preloaded, the tests' shard count. */
+const SETTINGS = [
+  "shared_preload_libraries=citus",
+  // a shard move copies by logical replication, which writes may go on during
+  "wal_level=logical",
+  `citus.shard_count=${TEST_SHARD_COUNT}`,
+  // the nodes talk over loopback, without TLS (Citus asks for it by default)
+  "citus.node_conninfo=sslmode=disable",
+];
 
 /** Why no Citus cluster can be started here, or undefined when one can. */
 export function citusMissing(): string | undefined {
@@ -65,67 +89,142 @@ export async function queryOn<T extends pg.QueryResultRow>(url: string, text: st
   }
 }
 
-/** Starts a coordinator and two workers and joins them into one cluster. Call `citusAvailable` first. */
-export async function startCitus(): Promise<CitusCluster> {
+/** Nodes with Citus loaded, not yet joined, in a temporary folder: the coordinator first. */
+export interface CitusNodes {
+  readonly nodes: readonly PostgresNode[];
+  /** starts one more node in the folder */
+  start(name: string): Promise<PostgresNode>;
+  /** stops every node started and removes the folder */
+  stop(): Promise<void>;
+}
+
+/** Starts the nodes `names` (by default a coordinator and two workers), each a PostgreSQL server with Citus loaded. */
+export async function startCitusNodes(names = ["coordinator", "worker1", "worker2"]): Promise<CitusNodes> {
   const bin = postgresBinaries();
   if (bin === undefined) throw new Error(citusMissing());
   const dir = await makeTempDir("citus");
   // the nodes' folders are made inside, by (and for) the postgres user when running as root
   const user = process.getuid?.() === 0 ? runAs() : undefined;
   if (user !== undefined) await chown(dir, user.uid, user.gid);
-  const started: PostgresNode[] = [];
+  const nodes: PostgresNode[] = [];
   const stop = async (): Promise<void> => {
-    await Promise.all(started.map((node) => node.outage.halt()));
+    await Promise.all(nodes.map((node) => node.outage.halt()));
     await rm(dir, { recursive: true, force: true });
   };
-  const settings = [
-    "shared_preload_libraries=citus",
-    // a shard move copies by logical replication, which writes may go on during
-    "wal_level=logical",
-    `citus.shard_count=${TEST_SHARD_COUNT}`,
-    // the nodes talk over loopback, without TLS (Citus asks for it by default)
-    "citus.node_conninfo=sslmode=disable",
-  ];
-  const startOne = async (name: string): Promise<PostgresNode> => {
+  const start = async (name: string): Promise<PostgresNode> => {
     const nodeDir = join(dir, name);
     await mkdir(nodeDir, { mode: 0o700 });
-    const node = await startNode(bin, nodeDir, settings);
-    started.push(node);
+    const node = await startNode(bin, nodeDir, SETTINGS);
+    nodes.push(node);
     return node;
   };
   try {
     // one after another: each initdb takes a core for a second or two
-    for (const name of ["coordinator", "worker1", "worker2"]) await startOne(name);
-    const [coordinator, ...workers] = [...started] as [PostgresNode, ...PostgresNode[]];
-    await Promise.all(started.map((node) => queryOn(node.url, "create extension citus")));
-    await queryOn(coordinator.url, "select citus_set_coordinator_host('127.0.0.1', $1)", [coordinator.port]);
-    for (const worker of workers)
-      await queryOn(coordinator.url, "select citus_add_node('127.0.0.1', $1)", [worker.port]);
-    return {
-      url: coordinator.url,
-      coordinator,
-      workers,
-      query: (text, values) => queryOn(coordinator.url, text, values),
-      workerOf: async (schema, company) => {
-        const [row] = await queryOn<{ port: number }>(
-          coordinator.url,
-          `select nodeport as port from pg_dist_shard_placement
-           where shardid = get_shard_id_for_distribution_column($1, $2::bigint)`,
-          [`${schema}.companies`, company],
-        );
-        return Number(row?.port);
-      },
-      addWorker: async () => {
-        const worker = await startOne(`worker${workers.length + 1}`);
-        await queryOn(worker.url, "create extension citus");
-        await queryOn(coordinator.url, "select citus_add_node('127.0.0.1', $1)", [worker.port]);
-        workers.push(worker);
-        return worker;
-      },
-      stop,
-    };
+    for (const name of names) await start(name);
+    return { nodes, start, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+/** Makes `workers` the workers of `coordinator`, in the database their URLs name. */
+async function joinNodes(coordinator: CitusNode, workers: readonly CitusNode[]): Promise<void> {
+  await Promise.all([coordinator, ...workers].map((node) => queryOn(node.url, "create extension citus")));
+  await queryOn(coordinator.url, "select citus_set_coordinator_host('127.0.0.1', $1)", [coordinator.port]);
+  for (const worker of workers) await queryOn(coordinator.url, "select citus_add_node('127.0.0.1', $1)", [worker.port]);
+}
+
+/** The cluster of `coordinator` and `workers`, which `addWorker` starts one more of. */
+function clusterOf<Node extends CitusNode>(
+  coordinator: Node,
+  workers: Node[],
+  added: { start(): Promise<Node>; stop(): Promise<void> },
+): CitusCluster<Node> {
+  return {
+    url: coordinator.url,
+    coordinator,
+    workers,
+    query: (text, values) => queryOn(coordinator.url, text, values),
+    workerOf: async (schema, company) => {
+      const [row] = await queryOn<{ port: number }>(
+        coordinator.url,
+        `select nodeport as port from pg_dist_shard_placement
+         where shardid = get_shard_id_for_distribution_column($1, $2::bigint)`,
+        [`${schema}.companies`, company],
+      );
+      return Number(row?.port);
+    },
+    addWorker: async () => {
+      const worker = await added.start();
+      await queryOn(worker.url, "create extension citus");
+      await queryOn(coordinator.url, "select citus_add_node('127.0.0.1', $1)", [worker.port]);
+      workers.push(worker);
+      return worker;
+    },
+    stop: added.stop,
+  };
+}
+
+/** Starts a coordinator and two workers and joins them into one cluster. Call `citusAvailable` first. */
+export async function startCitus(): Promise<CitusCluster> {
+  const started = await startCitusNodes();
+  try {
+    const [coordinator, ...workers] = [...started.nodes] as [PostgresNode, ...PostgresNode[]];
+    await joinNodes(coordinator, workers);
+    return clusterOf(coordinator, workers, {
+      start: () => started.start(`worker${started.nodes.length}`),
+      stop: started.stop,
+    });
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
+}
+
+/** `url` with its database `database`. */
+function inDatabase(url: string, database: string): string {
+  const within = new URL(url);
+  within.pathname = `/${database}`;
+  return within.toString();
+}
+
+/**
+ * A cluster of its own in `database` on the run's nodes (`urls`, the coordinator's first): the
+ * database made on each node, and the workers joined to the coordinator there. A worker it adds is
+ * started in this process, and `stop` stops it, leaving the run's nodes to the run.
+ */
+export async function citusDatabase(urls: readonly string[], database: string): Promise<CitusCluster<CitusNode>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(database))
+    throw new Error(
+      `citusDatabase: "${database}" is not a database name the tests use (lower-case letters, digits, _)`,
+    );
+  const create = (url: string) => queryOn(url, `create database ${database}`);
+  const [coordinator, ...workers] = urls.map((url) => ({
+    url: inDatabase(url, database),
+    port: Number(new URL(url).port),
+  }));
+  if (coordinator === undefined) throw new Error("citusDatabase: no nodes given");
+  // one database made and joined at a time: two joined at once on the same nodes can fail ("failure
+  // on connection marked as essential"), so each waits for a lock of the coordinator's, which the
+  // end of its session lets go
+  const lock = new pg.Client({ connectionString: urls[0] });
+  await lock.connect();
+  try {
+    await lock.query("select pg_advisory_lock(hashtext('citusDatabase'))");
+    await Promise.all(urls.map(create));
+    await joinNodes(coordinator, workers);
+  } finally {
+    await lock.end();
+  }
+  let added: CitusNodes | undefined;
+  return clusterOf(coordinator, workers, {
+    start: async () => {
+      added ??= await startCitusNodes([]);
+      const node = await added.start(`worker${workers.length + 1}`);
+      await create(node.url);
+      return { url: inDatabase(node.url, database), port: node.port };
+    },
+    stop: async () => added?.stop(),
+  });
 }

@@ -14,7 +14,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "../../../sandbox/index.js";
-import { type CitusCluster, queryOn } from "../../support/citus.js";
+import { type CitusCluster, type CitusNode, queryOn } from "../../support/citus.js";
 import { call, HARBOR, SUMMIT } from "../../support/sandbox-calls.js";
 import { type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
 import { everyOperation, remoteCommandsOfEveryOperation, TWO_PHASE } from "./routed-statements.js";
@@ -23,7 +23,7 @@ import { everyOperation, remoteCommandsOfEveryOperation, TWO_PHASE } from "./rou
 const SCHEMA = "nodes";
 
 /** Describes the tests of processes on the coordinator and on a worker of the cluster `cluster()`. */
-export function describeProcessesOnEveryNode(cluster: () => CitusCluster): void {
+export function describeProcessesOnEveryNode(cluster: () => CitusCluster<CitusNode>): void {
   describe("sandbox processes on the coordinator and on a worker", () => {
     let onCoordinator: SandboxProcess;
     let onWorker: SandboxProcess;

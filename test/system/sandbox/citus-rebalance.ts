@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../../sandbox/index.js";
 import type { Seed, SeedCompany } from "../../../sandbox/seed/seed.js";
-import type { CitusCluster } from "../../support/citus.js";
+import type { CitusCluster, CitusNode } from "../../support/citus.js";
 import { call } from "../../support/sandbox-calls.js";
 import { NOW } from "./behaviour.js";
 
@@ -43,7 +43,7 @@ function company(id: number): SeedCompany {
 const keyOf = (id: number): string => `spread-key-${id}`;
 
 /** Describes the rebalance after a worker is added to the cluster `cluster()`. */
-export function describeRebalance(cluster: () => CitusCluster): void {
+export function describeRebalance(cluster: () => CitusCluster<CitusNode>): void {
   describe("a worker added, and the documented rebalance", () => {
     let sandbox: Sandbox;
     beforeAll(async () => {
@@ -100,7 +100,7 @@ export function describeRebalance(cluster: () => CitusCluster): void {
 }
 
 /** How many of the companies have their shards among `shards` (ids of the companies table's shards). */
-async function companiesIn(cluster: CitusCluster, shards: readonly string[]): Promise<number> {
+async function companiesIn(cluster: CitusCluster<CitusNode>, shards: readonly string[]): Promise<number> {
   const [row] = await cluster.query<{ count: number }>(
     `select count(*)::int as count from unnest($3::bigint[]) as company
      where get_shard_id_for_distribution_column($2, company) = any ($1::bigint[])`,

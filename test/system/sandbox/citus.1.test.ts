@@ -1,9 +1,9 @@
 /**
- * The sandbox on a distributed PostgreSQL: a throwaway Citus cluster (a coordinator and two workers
- * on loopback, ./citus-cluster.ts), started once for this file, with DATABASE_URL naming the
- * coordinator as it would in a deployment. (Processes, resets and the rebalance are
- * ./citus.2.test.ts's, and the faults ./citus-faults.test.ts's, each on a cluster of its own, so
- * that the three run side by side.)
+ * The sandbox on a distributed PostgreSQL: a Citus cluster of this file's own (a database of its
+ * own on the run's coordinator and two workers on loopback, ./citus-cluster.ts), with DATABASE_URL
+ * naming the coordinator as it would in a deployment. (Processes, resets and the rebalance are
+ * ./citus.2.test.ts's, in a database of its own on the same nodes, and the faults
+ * ./citus-faults.test.ts's, on nodes of their own, so that the three run side by side.)
  *
  * - The schema: every company table distributed by company_id in the co-location group of
  *   `companies`, the keys and settings reference tables, nothing else but the Migrator's own
@@ -22,7 +22,7 @@ import { remoteCommandsOfEveryOperation, TWO_PHASE } from "./routed-statements.j
 /** The tables the keys are read from before the company is known: on every node. */
 const REFERENCE_TABLES = ["api_keys", "sandbox_settings"];
 
-onCitusCluster((cluster) => {
+onCitusCluster("citus_1", (cluster) => {
   describe("the sandbox's schema on Citus", () => {
     let sandbox: Sandbox;
     beforeAll(async () => {

@@ -1,9 +1,9 @@
 /**
- * The sandbox on a Citus cluster of this file's own (./citus-cluster.ts), beyond one sandbox in the
- * test's process: two processes starting together (./two-processes.ts), as on PGlite and
- * PostgreSQL; processes on the coordinator and on a worker, and resets under writes
- * (./citus-nodes.ts); after a worker is added, the rebalance that spreads the companies
- * (./citus-rebalance.ts). The schema, the routing and the behaviour suite are ./citus.1.test.ts's.
+ * The sandbox on a Citus cluster of this file's own (a database of its own on the run's nodes,
+ * ./citus-cluster.ts), beyond one sandbox in the test's process: two processes starting together
+ * (./two-processes.ts), as on PGlite and PostgreSQL; processes on the coordinator and on a
+ * worker, and resets under writes (./citus-nodes.ts); after a worker is added, the rebalance that
+ * spreads the companies (./citus-rebalance.ts). The schema, the routing and the behaviour suite are ./citus.1.test.ts's.
  */
 import { describe, expect, it } from "vitest";
 import { createSandbox } from "../../../sandbox/index.js";
@@ -13,7 +13,7 @@ import { describeProcessesOnEveryNode, resetsUnderWrites } from "./citus-nodes.j
 import { describeRebalance } from "./citus-rebalance.js";
 import { describeTwoProcesses } from "./two-processes.js";
 
-onCitusCluster((cluster) => {
+onCitusCluster("citus_2", (cluster) => {
   describeTwoProcesses("a Citus cluster", () => cluster().url, { SANDBOX_TIMEOUT: String(BURST_BOUND_MS / 1000) });
 
   describeProcessesOnEveryNode(cluster);

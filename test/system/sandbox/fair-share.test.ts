@@ -13,9 +13,10 @@ import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir } from "../../support/paths.js";
-import { type PostgresServer, postgresAvailable, startPostgres } from "../../support/postgres.js";
+import { postgresAvailable } from "../../support/postgres.js";
 import { HARBOR, SUMMIT } from "../../support/sandbox-calls.js";
 import { type SandboxProcess, startSandboxProcess } from "../../support/sandbox-process.js";
+import { sharedPostgres } from "../../support/shared-postgres.js";
 
 /** The largest payroll group a body holds: 150,000 locations, each naming Harbor's venue 318. */
 const LARGEST_GROUP = JSON.stringify({
@@ -117,13 +118,9 @@ describe("fair shares between companies on the embedded engine", () => {
 
 describe("fair shares between companies on PostgreSQL", () => {
   if (postgresAvailable("the fair shares on PostgreSQL")) {
-    let server: PostgresServer | undefined;
-    beforeAll(async () => {
-      server = await startPostgres();
-    }, 60_000);
-    afterAll(() => server?.stop());
-    describeFairShares("PostgreSQL", () =>
-      startSandboxProcess({ DATABASE_URL: server?.url ?? "", SANDBOX_SCHEMA: "fair_share" }),
+    // the run's server (../../support/shared-postgres.ts), in a schema of the file's own
+    describeFairShares("PostgreSQL", async () =>
+      startSandboxProcess({ DATABASE_URL: (await sharedPostgres()).url, SANDBOX_SCHEMA: "fair_share" }),
     );
   } else {
     it.skip("needs PostgreSQL: see the message above", () => undefined);

@@ -34,6 +34,7 @@ import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { createSandbox } from "../../../sandbox/index.js";
 import { DEMO_SEED } from "../../../sandbox/seed/seed.js";
+import { prepareImage } from "../../../sandbox/store/engine/engine.js";
 import { makeTempDir } from "../../support/paths.js";
 import { call, SUMMIT } from "../../support/sandbox-calls.js";
 import { spawnSandboxScript } from "../../support/sandbox-process.js";
@@ -99,9 +100,10 @@ export function describeFirstStartSweep(signal: Round["signal"], phases: readonl
 
 async function sweep(signal: Round["signal"], phases: readonly Phase[], root: string): Promise<void> {
   const started = { time: performance.now(), cpu: process.cpuUsage() };
-  // the prepared image, made here when this machine has none yet (a fresh checkout): every start
-  // measured and stopped then loads it, as every start after a machine's first does
-  await (await createSandbox()).close();
+  // the prepared image, made here when this machine has none yet (a fresh checkout), as `npm ci`
+  // makes it: every start measured and stopped then loads it, as every start after a machine's
+  // first does
+  await prepareImage();
   // one start run to its end: how long each phase lasts here, now; then stopped as a round would be
   const measured: Round = { signal, phase: "listening", after: 0, dir: join(root, "measured", "data") };
   const timeline = await stopFirstStart(measured, (opened) => opened.listening + 200);
