@@ -53,12 +53,12 @@ const PARTS: readonly [RegExp, string][] = [
   [/node_modules\/(pino|pino-std-serializers|sonic-boom|thread-stream)\//, "pino (the log)"],
   [/node_modules\/(fastify|find-my-way|avvio|light-my-request|@fastify\/[\w-]+|fast-json-stringify)\//, "Fastify"],
   [/node_modules\/(ajv|fast-uri)\//, "Ajv"],
-  [/\/dist\/sandbox\/service\//, "sandbox: service"],
-  [/\/dist\/sandbox\/store\//, "sandbox: store"],
-  [/\/dist\/sandbox\//, "sandbox: other"],
-  [/\/dist\/validators\//, "generated validators"],
-  [/\/dist\/server\//, "generated server runtime"],
-  [/\/dist\//, "generated: other"],
+  [/^(?!.*\/node_modules\/)(.*\/dist)?\/sandbox\/service\//, "sandbox: service"],
+  [/^(?!.*\/node_modules\/)(.*\/dist)?\/sandbox\/store\//, "sandbox: store"],
+  [/^(?!.*\/node_modules\/)(.*\/dist)?\/sandbox\//, "sandbox: other"],
+  [/^(?!.*\/node_modules\/)(.*\/dist|\/generated)\/validators\//, "generated validators"],
+  [/^(?!.*\/node_modules\/)(.*\/dist|\/generated)\/server\//, "generated server runtime"],
+  [/^(?!.*\/node_modules\/)(.*\/dist|\/generated)\//, "generated: other"],
   [/\/bench\/support\//, "baseline's own code"],
   [/^node:(_http|internal\/http)|^node:http/, "Node: HTTP"],
   [/^node:(net|internal\/(stream|streams|net)|stream)/, "Node: net and streams"],
@@ -67,6 +67,39 @@ const PARTS: readonly [RegExp, string][] = [
   [/node_modules\//, "other packages"],
   [/^$/, "built-ins (no script)"],
 ];
+
+/**
+ * Where each line of a bundle `npm start` runs (scripts/run-bundled.mjs) comes from: esbuild
+ * starts each module's code with a comment naming its file (`// sandbox/service/events.ts`). By
+ * bundle path, the first line of each module and its file, in order.
+ */
+const bundleModules = new Map<string, { readonly line: number; readonly file: string }[]>();
+
+/** The repository file a bundle's line (0-based) comes from, or undefined for a file that is no such bundle. */
+function bundledFile(url: string, line: number): string | undefined {
+  if (!/\/\.cache\/workforce-scheduling-api-run\/[^/]+\.mjs$/.test(url)) return undefined;
+  let modules = bundleModules.get(url);
+  if (modules === undefined) {
+    modules = [];
+    let text = "";
+    try {
+      text = readFileSync(new URL(url), "utf8");
+    } catch {
+      // the bundle was made again since: its lines are not told apart
+    }
+    text.split("\n").forEach((content, index) => {
+      const named = /^\/\/ ((?:sandbox|generated|runtime|src)\/\S+\.ts)$/.exec(content);
+      if (named?.[1] !== undefined) modules?.push({ line: index, file: named[1] });
+    });
+    bundleModules.set(url, modules);
+  }
+  let found: string | undefined;
+  for (const module of modules) {
+    if (module.line > line) break;
+    found = module.file;
+  }
+  return found;
+}
 
 function partOf(functionName: string, url: string): string {
   const subject = url === "" && functionName.startsWith("(") ? functionName : url;
@@ -83,9 +116,11 @@ function tallyWindow(profile: Profile, window: Window, tally: Tally): void {
     if (time < window.start || time > window.end) continue;
     const frame = nodes.get(profile.samples[i] ?? -1);
     if (frame === undefined || frame.functionName === "(idle)") continue;
-    const where = frame.url.replace(/^file:\/\/\/work\/[^/]+\//, "").replace(/^.*\/node_modules\//, "");
-    const part = partOf(frame.functionName, frame.url);
-    const name = `${frame.functionName || "(anonymous)"} ${where}:${frame.lineNumber + 1} [${part}]`;
+    const bundled = bundledFile(frame.url, frame.lineNumber);
+    const where = bundled ?? frame.url.replace(/^file:\/\/\/work\/[^/]+\//, "").replace(/^.*\/node_modules\//, "");
+    const part = partOf(frame.functionName, bundled === undefined ? frame.url : `/${bundled}`);
+    const line = bundled === undefined ? `:${frame.lineNumber + 1}` : ` (bundle line ${frame.lineNumber + 1})`;
+    const name = `${frame.functionName || "(anonymous)"} ${where}${line} [${part}]`;
     tally.functions.set(name, (tally.functions.get(name) ?? 0) + 1);
     tally.parts.set(part, (tally.parts.get(part) ?? 0) + 1);
     tally.samples += 1;
