@@ -50,8 +50,20 @@ async function documentedEsbuildOptions(): Promise<BuildOptions> {
   return rest as BuildOptions;
 }
 
-/** The page bundled by esbuild with the options docs/package.md gives (`external` left out: none). */
-async function esbuildPage(alias: Record<string, string>, settings: "documented" | "none"): Promise<string> {
+/** The pages esbuild built, by their alias and settings: the first test's documented page is the second's. */
+const esbuildPages = new Map<string, Promise<string>>();
+
+/** The page bundled by esbuild with the options docs/package.md gives (`external` left out: none), built once. */
+function esbuildPage(alias: Record<string, string>, settings: "documented" | "none"): Promise<string> {
+  const key = JSON.stringify([alias, settings]);
+  const known = esbuildPages.get(key);
+  if (known !== undefined) return known;
+  const page = buildEsbuildPage(alias, settings);
+  esbuildPages.set(key, page);
+  return page;
+}
+
+async function buildEsbuildPage(alias: Record<string, string>, settings: "documented" | "none"): Promise<string> {
   const folder = await pageFolder();
   const { external, ...withoutSetting } = await documentedEsbuildOptions();
   const bundle = await build({
