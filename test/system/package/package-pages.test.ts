@@ -11,8 +11,14 @@ import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type BuildOptions, build } from "esbuild";
 import { build as viteBuild } from "vite";
-import { beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath, launchBrowser, noBrowserMessage, requireBrowserInCi } from "../../support/browser.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Chromium,
+  chromiumPath,
+  launchChromium,
+  noBrowserMessage,
+  requireBrowserInCi,
+} from "../../support/browser.js";
 import { packedPackage } from "../../support/packed-package.js";
 import { type PageServer, servePage } from "../../support/page-serve.js";
 import { repoRoot } from "../../support/paths.js";
@@ -44,8 +50,20 @@ async function documentedEsbuildOptions(): Promise<BuildOptions> {
   return rest as BuildOptions;
 }
 
-/** The page bundled by esbuild with the options docs/package.md gives (`external` left out: none). */
-async function esbuildPage(alias: Record<string, string>, settings: "documented" | "none"): Promise<string> {
+/** The pages esbuild built, by their alias and settings: the first test's documented page is the second's. */
+const esbuildPages = new Map<string, Promise<string>>();
+
+/** The page bundled by esbuild with the options docs/package.md gives (`external` left out: none), built once. */
+function esbuildPage(alias: Record<string, string>, settings: "documented" | "none"): Promise<string> {
+  const key = JSON.stringify([alias, settings]);
+  const known = esbuildPages.get(key);
+  if (known !== undefined) return known;
+  const page = buildEsbuildPage(alias, settings);
+  esbuildPages.set(key, page);
+  return page;
+}
+
+async function buildEsbuildPage(alias: Record<string, string>, settings: "documented" | "none"): Promise<string> {
   const folder = await pageFolder();
   const { external, ...withoutSetting } = await documentedEsbuildOptions();
   const bundle = await build({
@@ -105,6 +123,13 @@ describe("an esbuild build of the page with the in-page sandbox", () => {
 describe.skipIf(chromiumPath === undefined)(
   `the front-end entries in a browser page${chromiumPath === undefined ? ` (skipped: ${noBrowserMessage})` : ""}`,
   () => {
+    // one Chromium for the three pages, each in a context of its own (a fresh profile's)
+    let chromium: Chromium;
+    beforeAll(async () => {
+      chromium = await launchChromium(chromiumPath ?? "");
+    });
+    afterAll(() => chromium?.close());
+
     // the lowest @tanstack/react-query the peer range of @tanstack/query-core allows, and the latest,
     // each bundled by esbuild with the options docs/package.md gives; and the latest built by Vite
     // with its defaults.
@@ -116,7 +141,7 @@ describe.skipIf(chromiumPath === undefined)(
       "creates an event in a React page ($bundler, @tanstack/react-query $version) whose API is the sandbox on PGlite behind MSW's service worker, with no request leaving the page's origin",
       async ({ bundler, alias }) => {
         const server = bundler === "vite" ? await viteServer() : await esbuildServer(alias);
-        const browser = await launchBrowser(chromiumPath ?? "");
+        const browser = await chromium.session();
         try {
           const { page } = browser;
           const fromWorker: string[] = [];

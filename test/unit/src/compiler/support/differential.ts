@@ -6,6 +6,7 @@ import {
   type ValidatorEntry,
 } from "../../../../../src/compiler/index.js";
 import { createAjv } from "./ajv-oracle.js";
+import { dependencyOrder } from "./dependency-order.js";
 import { loadJavaScript, type Validate, validatorOf } from "./load.js";
 import { componentPointer, documentForAjv, type LoadedDocument } from "./openapi-corpus.js";
 
@@ -58,6 +59,12 @@ function culprits(loaded: LoadedDocument, names: readonly string[]): string[] {
   });
 }
 
+/**
+ * Ajv's validator of each schema, asked for in dependency order (./dependency-order.ts): Ajv keeps
+ * a schema it compiled for a `$ref` under the referring schema's root, and one asked for by name
+ * under the name, so a schema compiled for a reference before it is asked for is compiled twice
+ * (most of OpenAI's and Discord's, where this order compiles each once: a third less CPU).
+ */
 function ajvSide(
   loaded: LoadedDocument,
   names: readonly string[],
@@ -66,7 +73,7 @@ function ajvSide(
   const ajv = createAjv({ validateSchema: false });
   ajv.addSchema(documentForAjv(loaded) as object, "doc");
   const validators = new Map<string, ValidateFunction>();
-  for (const name of names) {
+  for (const name of dependencyOrder(loaded.schemas, names)) {
     try {
       const validate = ajv.getSchema(ajvRef(name));
       if (validate !== undefined) validators.set(name, validate);
