@@ -69,10 +69,6 @@ function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
 
 const $hop = Object.prototype.hasOwnProperty;
 
-function $freeze<T extends object>(value: T): Readonly<T> {
-  return Object.freeze(value);
-}
-
 const $proto = Object.prototype;
 
 function $ownKeys(o: object): object {
@@ -93,42 +89,18 @@ function $cpLen(s: string): number {
   return n;
 }
 
-const $params0 = /* @__PURE__ */ $freeze({ limit: 1 });
-const $params1 = /* @__PURE__ */ $freeze({ type: "array" });
-const $params2 = /* @__PURE__ */ $freeze({ missingProperty: "companies" });
-const $params3 = /* @__PURE__ */ $freeze({ type: "object" });
-const $params4 = /* @__PURE__ */ $freeze({ limit: 255 });
-const $params5 = /* @__PURE__ */ $freeze({ type: "string" });
-const $params6 = /* @__PURE__ */ $freeze({ limit: 1024 });
-const $params7 = /* @__PURE__ */ $freeze({ missingProperty: "key" });
-const $params8 = /* @__PURE__ */ $freeze({ missingProperty: "personnel_id" });
-const $params9 = /* @__PURE__ */ $freeze({ missingProperty: "name" });
-const $params10 = /* @__PURE__ */ $freeze({ missingProperty: "id" });
-const $names11 = /* @__PURE__ */ new Set<string>(["id", "client_name", "client_contact_name", "client_contact_email", "client_invoice_customer_id", "client_address", "client_city", "client_state", "client_postal_code"]);
-const $params12 = /* @__PURE__ */ $freeze({ limit: 65535 });
-const $params13 = /* @__PURE__ */ $freeze({ missingProperty: "credentials_id" });
-const $params14 = /* @__PURE__ */ $freeze({ type: "string,integer" });
-const $params15 = /* @__PURE__ */ $freeze({ missingProperty: "company_id" });
-const $params16 = /* @__PURE__ */ $freeze({ missingProperty: "api_keys" });
-const $params17 = /* @__PURE__ */ $freeze({ missingProperty: "personnel" });
-const $params18 = /* @__PURE__ */ $freeze({ comparison: ">=", limit: 0 });
-const $params19 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 9007199254740991 });
-const $params20 = /* @__PURE__ */ $freeze({ type: "integer" });
-const $params21 = /* @__PURE__ */ $freeze({ missingProperty: "client_name" });
-const $params22 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 2147483647 });
-const $params23 = /* @__PURE__ */ $freeze({ limit: 150 });
-const $params24 = /* @__PURE__ */ $freeze({ limit: 75 });
-const $params25 = /* @__PURE__ */ $freeze({ limit: 10 });
-const $params26 = /* @__PURE__ */ $freeze({ comparison: "<=", limit: 1 });
-const $params27 = /* @__PURE__ */ $freeze({ missingProperty: "address" });
-const $params28 = /* @__PURE__ */ $freeze({ missingProperty: "city" });
-const $params29 = /* @__PURE__ */ $freeze({ missingProperty: "zip" });
+/** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */
+function $tooLong(s: string, max: number): boolean {
+  return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
+}
+
+const $names0 = /* @__PURE__ */ new Set<string>(["id", "client_name", "client_contact_name", "client_contact_email", "client_invoice_customer_id", "client_address", "client_city", "client_state", "client_postal_code"]);
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     let r3 = 0;
@@ -138,10 +110,10 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
         case "companies": {
           r3++;
           const v4 = o1[k2];
-          if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/companies", sp, 1)) return false; }
+          if (!Array.isArray(v4)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/companies", sp, 1)) return false; }
           else {
             const arr5 = v4 as unknown[];
-            if (arr5.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/companies", sp, 1)) return false; }
+            if (arr5.length < 1) { ok = false; if (!$fail(e, a, "minItems", { limit: 1 }, "must have at least 1 item", "/companies", sp, 1)) return false; }
             for (let i6 = 0; i6 < arr5.length; i6++) {
               const v7 = arr5[i6];
               const s8 = $mark(e);
@@ -156,7 +128,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       }
     }
     if (r3 !== 1) {
-      if (!($hop.call(o1, "companies"))) { ok = false; if (!$fail(e, a, "required", $params2, "must have required property 'companies'", "", sp, "/required")) return false; }
+      if (!($hop.call(o1, "companies"))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "companies" }, "must have required property 'companies'", "", sp, "/required")) return false; }
     }
   }
   return ok;
@@ -166,7 +138,7 @@ function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
 function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
   const sp = "#/$defs/company";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     let r3 = 0;
@@ -183,23 +155,23 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         case "name": {
           r3++;
           const v8 = o1[k2];
-          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/name", sp, 1)) return false; }
+          if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
           else {
-            if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/name", sp, 1)) return false; }
-            if (v8.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params0, "must be at least 1 character", "/name", sp, 1)) return false; }
+            if ($tooLong(v8, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/name", sp, 1)) return false; }
+            if (v8.length === 0) { ok = false; if (!$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/name", sp, 1)) return false; }
           }
           break;
         }
         case "api_keys": {
           r3++;
           const v9 = o1[k2];
-          if (!Array.isArray(v9)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/api_keys", sp, 1)) return false; }
+          if (!Array.isArray(v9)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/api_keys", sp, 1)) return false; }
           else {
             const arr10 = v9 as unknown[];
-            if (arr10.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/api_keys", sp, 1)) return false; }
+            if (arr10.length < 1) { ok = false; if (!$fail(e, a, "minItems", { limit: 1 }, "must have at least 1 item", "/api_keys", sp, 1)) return false; }
             for (let i11 = 0; i11 < arr10.length; i11++) {
               const v12 = arr10[i11];
-              if (typeof v12 !== "object" || v12 === null || Array.isArray(v12)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/api_keys/" + i11, sp, "/properties/api_keys/items/type")) return false; }
+              if (typeof v12 !== "object" || v12 === null || Array.isArray(v12)) { ok = false; if (e === null || !$fail(e, a, "type", { type: "object" }, "must be object", "/api_keys/" + i11, sp, "/properties/api_keys/items/type")) return false; }
               else {
                 const o13 = v12 as Record<string, unknown>;
                 let r15 = 0;
@@ -209,10 +181,10 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                     case "key": {
                       r15++;
                       const v16 = o13[k14];
-                      if (typeof v16 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/api_keys/" + i11 + "/key", sp, "/properties/api_keys/items/properties/key/type")) return false; }
+                      if (typeof v16 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/api_keys/" + i11 + "/key", sp, "/properties/api_keys/items/properties/key/type")) return false; }
                       else {
-                        if (v16.length > 1024 && (v16.length > 2048 || $cpLen(v16) > 1024)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params6, "must be at most 1024 characters", "/api_keys/" + i11 + "/key", sp, "/properties/api_keys/items/properties/key/maxLength")) return false; }
-                        if (v16.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", $params0, "must be at least 1 character", "/api_keys/" + i11 + "/key", sp, "/properties/api_keys/items/properties/key/minLength")) return false; }
+                        if ($tooLong(v16, 1024)) { ok = false; if (e === null || !$fail(e, a, "maxLength", { limit: 1024 }, "must be at most 1024 characters", "/api_keys/" + i11 + "/key", sp, "/properties/api_keys/items/properties/key/maxLength")) return false; }
+                        if (v16.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/api_keys/" + i11 + "/key", sp, "/properties/api_keys/items/properties/key/minLength")) return false; }
                       }
                       break;
                     }
@@ -229,8 +201,8 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                   }
                 }
                 if (r15 !== 2) {
-                  if (!($hop.call(o13, "key"))) { ok = false; if (e === null || !$fail(e, a, "required", $params7, "must have required property 'key'", "/api_keys/" + i11, sp, "/properties/api_keys/items/required")) return false; }
-                  if (!($hop.call(o13, "personnel_id"))) { ok = false; if (e === null || !$fail(e, a, "required", $params8, "must have required property 'personnel_id'", "/api_keys/" + i11, sp, "/properties/api_keys/items/required")) return false; }
+                  if (!($hop.call(o13, "key"))) { ok = false; if (e === null || !$fail(e, a, "required", { missingProperty: "key" }, "must have required property 'key'", "/api_keys/" + i11, sp, "/properties/api_keys/items/required")) return false; }
+                  if (!($hop.call(o13, "personnel_id"))) { ok = false; if (e === null || !$fail(e, a, "required", { missingProperty: "personnel_id" }, "must have required property 'personnel_id'", "/api_keys/" + i11, sp, "/properties/api_keys/items/required")) return false; }
                 }
               }
             }
@@ -240,13 +212,13 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         case "personnel": {
           r3++;
           const v21 = o1[k2];
-          if (!Array.isArray(v21)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/personnel", sp, 1)) return false; }
+          if (!Array.isArray(v21)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/personnel", sp, 1)) return false; }
           else {
             const arr22 = v21 as unknown[];
-            if (arr22.length < 1) { ok = false; if (!$fail(e, a, "minItems", $params0, "must have at least 1 item", "/personnel", sp, 1)) return false; }
+            if (arr22.length < 1) { ok = false; if (!$fail(e, a, "minItems", { limit: 1 }, "must have at least 1 item", "/personnel", sp, 1)) return false; }
             for (let i23 = 0; i23 < arr22.length; i23++) {
               const v24 = arr22[i23];
-              if (typeof v24 !== "object" || v24 === null || Array.isArray(v24)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/personnel/" + i23, sp, "/properties/personnel/items/type")) return false; }
+              if (typeof v24 !== "object" || v24 === null || Array.isArray(v24)) { ok = false; if (e === null || !$fail(e, a, "type", { type: "object" }, "must be object", "/personnel/" + i23, sp, "/properties/personnel/items/type")) return false; }
               else {
                 const o25 = v24 as Record<string, unknown>;
                 let r27 = 0;
@@ -263,10 +235,10 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                     case "name": {
                       r27++;
                       const v32 = o25[k26];
-                      if (typeof v32 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/personnel/" + i23 + "/name", sp, "/properties/personnel/items/properties/name/type")) return false; }
+                      if (typeof v32 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/personnel/" + i23 + "/name", sp, "/properties/personnel/items/properties/name/type")) return false; }
                       else {
-                        if (v32.length > 255 && (v32.length > 510 || $cpLen(v32) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/personnel/" + i23 + "/name", sp, "/properties/personnel/items/properties/name/maxLength")) return false; }
-                        if (v32.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", $params0, "must be at least 1 character", "/personnel/" + i23 + "/name", sp, "/properties/personnel/items/properties/name/minLength")) return false; }
+                        if ($tooLong(v32, 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/personnel/" + i23 + "/name", sp, "/properties/personnel/items/properties/name/maxLength")) return false; }
+                        if (v32.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/personnel/" + i23 + "/name", sp, "/properties/personnel/items/properties/name/minLength")) return false; }
                       }
                       break;
                     }
@@ -276,8 +248,8 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                   }
                 }
                 if (r27 !== 2) {
-                  if (!($hop.call(o25, "personnel_id"))) { ok = false; if (e === null || !$fail(e, a, "required", $params8, "must have required property 'personnel_id'", "/personnel/" + i23, sp, "/properties/personnel/items/required")) return false; }
-                  if (!($hop.call(o25, "name"))) { ok = false; if (e === null || !$fail(e, a, "required", $params9, "must have required property 'name'", "/personnel/" + i23, sp, "/properties/personnel/items/required")) return false; }
+                  if (!($hop.call(o25, "personnel_id"))) { ok = false; if (e === null || !$fail(e, a, "required", { missingProperty: "personnel_id" }, "must have required property 'personnel_id'", "/personnel/" + i23, sp, "/properties/personnel/items/required")) return false; }
+                  if (!($hop.call(o25, "name"))) { ok = false; if (e === null || !$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "/personnel/" + i23, sp, "/properties/personnel/items/required")) return false; }
                 }
               }
             }
@@ -286,24 +258,24 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "clients": {
           const v33 = o1[k2];
-          if (!Array.isArray(v33)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/clients", sp, 1)) return false; }
+          if (!Array.isArray(v33)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/clients", sp, 1)) return false; }
           else {
             const arr34 = v33 as unknown[];
             for (let i35 = 0; i35 < arr34.length; i35++) {
               const v36 = arr34[i35];
-              if (typeof v36 !== "object" || v36 === null || Array.isArray(v36)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/clients/" + i35, sp, "/properties/clients/items/type")) return false; }
+              if (typeof v36 !== "object" || v36 === null || Array.isArray(v36)) { ok = false; if (e === null || !$fail(e, a, "type", { type: "object" }, "must be object", "/clients/" + i35, sp, "/properties/clients/items/type")) return false; }
               else {
                 const o37 = v36 as Record<string, unknown>;
                 const h39 = o37["__proto__"] === $proto && Object.getPrototypeOf(o37) === $proto && !("id" in $proto) ? o37 : $ownKeys(o37);
                 if ("id" in (h39 as object)) {
                   const v38 = o37["id"];
-                  if (typeof v38 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/clients/" + i35 + "/id", sp, "/properties/clients/items/properties/id/type")) return false; }
+                  if (typeof v38 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/clients/" + i35 + "/id", sp, "/properties/clients/items/properties/id/type")) return false; }
                   else {
-                    if (v38.length > 255 && (v38.length > 510 || $cpLen(v38) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/clients/" + i35 + "/id", sp, "/properties/clients/items/properties/id/maxLength")) return false; }
-                    if (v38.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", $params0, "must be at least 1 character", "/clients/" + i35 + "/id", sp, "/properties/clients/items/properties/id/minLength")) return false; }
+                    if ($tooLong(v38, 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/clients/" + i35 + "/id", sp, "/properties/clients/items/properties/id/maxLength")) return false; }
+                    if (v38.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/clients/" + i35 + "/id", sp, "/properties/clients/items/properties/id/minLength")) return false; }
                   }
                 }
-                if (!("id" in (h39 as object))) { ok = false; if (e === null || !$fail(e, a, "required", $params10, "must have required property 'id'", "/clients/" + i35, sp, "/properties/clients/items/required")) return false; }
+                if (!("id" in (h39 as object))) { ok = false; if (e === null || !$fail(e, a, "required", { missingProperty: "id" }, "must have required property 'id'", "/clients/" + i35, sp, "/properties/clients/items/required")) return false; }
               }
               const s40 = $mark(e);
               if (!$v_ClientUpdate(v36, e, a, depth + 1)) { $prefix(e, s40, "/clients/" + i35); { ok = false; if (!a) return false; } }
@@ -311,7 +283,7 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                 const o43 = v36 as Record<string, unknown>;
                 for (const k44 in o43) {
                   if (!$hop.call(o43, k44)) continue;
-                  if ($names11.has(k44)) continue;
+                  if ($names0.has(k44)) continue;
                   { ok = false; if (e === null || !$fail(e, a, "unevaluatedProperties", { unevaluatedProperty: k44 }, "must not have unevaluated property '" + k44 + "'", "/clients/" + i35, sp, "/properties/clients/items/unevaluatedProperties")) return false; }
                 }
               }
@@ -321,12 +293,12 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "credential_types": {
           const v45 = o1[k2];
-          if (!Array.isArray(v45)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/credential_types", sp, 1)) return false; }
+          if (!Array.isArray(v45)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/credential_types", sp, 1)) return false; }
           else {
             const arr46 = v45 as unknown[];
             for (let i47 = 0; i47 < arr46.length; i47++) {
               const v48 = arr46[i47];
-              if (typeof v48 !== "object" || v48 === null || Array.isArray(v48)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/credential_types/" + i47, sp, "/properties/credential_types/items/type")) return false; }
+              if (typeof v48 !== "object" || v48 === null || Array.isArray(v48)) { ok = false; if (e === null || !$fail(e, a, "type", { type: "object" }, "must be object", "/credential_types/" + i47, sp, "/properties/credential_types/items/type")) return false; }
               else {
                 const o49 = v48 as Record<string, unknown>;
                 let r51 = 0;
@@ -336,35 +308,35 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                     case "credentials_id": {
                       r51++;
                       const v52 = o49[k50];
-                      if (typeof v52 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/credential_types/" + i47 + "/credentials_id", sp, "/properties/credential_types/items/properties/credentials_id/type")) return false; }
+                      if (typeof v52 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/credential_types/" + i47 + "/credentials_id", sp, "/properties/credential_types/items/properties/credentials_id/type")) return false; }
                       else {
-                        if (v52.length > 255 && (v52.length > 510 || $cpLen(v52) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/credential_types/" + i47 + "/credentials_id", sp, "/properties/credential_types/items/properties/credentials_id/maxLength")) return false; }
-                        if (v52.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", $params0, "must be at least 1 character", "/credential_types/" + i47 + "/credentials_id", sp, "/properties/credential_types/items/properties/credentials_id/minLength")) return false; }
+                        if ($tooLong(v52, 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/credential_types/" + i47 + "/credentials_id", sp, "/properties/credential_types/items/properties/credentials_id/maxLength")) return false; }
+                        if (v52.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/credential_types/" + i47 + "/credentials_id", sp, "/properties/credential_types/items/properties/credentials_id/minLength")) return false; }
                       }
                       break;
                     }
                     case "name": {
                       r51++;
                       const v53 = o49[k50];
-                      if (typeof v53 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/credential_types/" + i47 + "/name", sp, "/properties/credential_types/items/properties/name/type")) return false; }
+                      if (typeof v53 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/credential_types/" + i47 + "/name", sp, "/properties/credential_types/items/properties/name/type")) return false; }
                       else {
-                        if (v53.length > 255 && (v53.length > 510 || $cpLen(v53) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/credential_types/" + i47 + "/name", sp, "/properties/credential_types/items/properties/name/maxLength")) return false; }
+                        if ($tooLong(v53, 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/credential_types/" + i47 + "/name", sp, "/properties/credential_types/items/properties/name/maxLength")) return false; }
                       }
                       break;
                     }
                     case "description": {
                       const v54 = o49[k50];
-                      if (typeof v54 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/credential_types/" + i47 + "/description", sp, "/properties/credential_types/items/properties/description/type")) return false; }
+                      if (typeof v54 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/credential_types/" + i47 + "/description", sp, "/properties/credential_types/items/properties/description/type")) return false; }
                       else {
-                        if (v54.length > 65535 && (v54.length > 131070 || $cpLen(v54) > 65535)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params12, "must be at most 65535 characters", "/credential_types/" + i47 + "/description", sp, "/properties/credential_types/items/properties/description/maxLength")) return false; }
+                        if ($tooLong(v54, 65535)) { ok = false; if (e === null || !$fail(e, a, "maxLength", { limit: 65535 }, "must be at most 65535 characters", "/credential_types/" + i47 + "/description", sp, "/properties/credential_types/items/properties/description/maxLength")) return false; }
                       }
                       break;
                     }
                     case "type": {
                       const v55 = o49[k50];
-                      if (typeof v55 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", $params5, "must be string", "/credential_types/" + i47 + "/type", sp, "/properties/credential_types/items/properties/type/type")) return false; }
+                      if (typeof v55 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/credential_types/" + i47 + "/type", sp, "/properties/credential_types/items/properties/type/type")) return false; }
                       else {
-                        if (v55.length > 255 && (v55.length > 510 || $cpLen(v55) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/credential_types/" + i47 + "/type", sp, "/properties/credential_types/items/properties/type/maxLength")) return false; }
+                        if ($tooLong(v55, 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/credential_types/" + i47 + "/type", sp, "/properties/credential_types/items/properties/type/maxLength")) return false; }
                       }
                       break;
                     }
@@ -446,8 +418,8 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
                   }
                 }
                 if (r51 !== 2) {
-                  if (!($hop.call(o49, "credentials_id"))) { ok = false; if (e === null || !$fail(e, a, "required", $params13, "must have required property 'credentials_id'", "/credential_types/" + i47, sp, "/properties/credential_types/items/required")) return false; }
-                  if (!($hop.call(o49, "name"))) { ok = false; if (e === null || !$fail(e, a, "required", $params9, "must have required property 'name'", "/credential_types/" + i47, sp, "/properties/credential_types/items/required")) return false; }
+                  if (!($hop.call(o49, "credentials_id"))) { ok = false; if (e === null || !$fail(e, a, "required", { missingProperty: "credentials_id" }, "must have required property 'credentials_id'", "/credential_types/" + i47, sp, "/properties/credential_types/items/required")) return false; }
+                  if (!($hop.call(o49, "name"))) { ok = false; if (e === null || !$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "/credential_types/" + i47, sp, "/properties/credential_types/items/required")) return false; }
                 }
               }
             }
@@ -456,24 +428,24 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "wage_rules": {
           const v104 = o1[k2];
-          if (!Array.isArray(v104)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/wage_rules", sp, 1)) return false; }
+          if (!Array.isArray(v104)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/wage_rules", sp, 1)) return false; }
           else {
             const arr105 = v104 as unknown[];
             for (let i106 = 0; i106 < arr105.length; i106++) {
               const v107 = arr105[i106];
-              if (typeof v107 !== "object" || v107 === null || Array.isArray(v107)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/wage_rules/" + i106, sp, "/properties/wage_rules/items/type")) return false; }
+              if (typeof v107 !== "object" || v107 === null || Array.isArray(v107)) { ok = false; if (e === null || !$fail(e, a, "type", { type: "object" }, "must be object", "/wage_rules/" + i106, sp, "/properties/wage_rules/items/type")) return false; }
               else {
                 const o108 = v107 as Record<string, unknown>;
                 const h110 = o108["__proto__"] === $proto && Object.getPrototypeOf(o108) === $proto && !("id" in $proto) ? o108 : $ownKeys(o108);
                 if ("id" in (h110 as object)) {
                   const v109 = o108["id"];
-                  if (!(typeof v109 === "string" || Number.isInteger(v109))) { ok = false; if (e === null || !$fail(e, a, "type", $params14, "must be string or integer", "/wage_rules/" + i106 + "/id", sp, "/properties/wage_rules/items/properties/id/type")) return false; }
+                  if (!(typeof v109 === "string" || Number.isInteger(v109))) { ok = false; if (e === null || !$fail(e, a, "type", { type: "string,integer" }, "must be string or integer", "/wage_rules/" + i106 + "/id", sp, "/properties/wage_rules/items/properties/id/type")) return false; }
                   if (typeof v109 === "string") {
-                    if (v109.length > 255 && (v109.length > 510 || $cpLen(v109) > 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/wage_rules/" + i106 + "/id", sp, "/properties/wage_rules/items/properties/id/maxLength")) return false; }
-                    if (v109.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", $params0, "must be at least 1 character", "/wage_rules/" + i106 + "/id", sp, "/properties/wage_rules/items/properties/id/minLength")) return false; }
+                    if ($tooLong(v109, 255)) { ok = false; if (e === null || !$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/wage_rules/" + i106 + "/id", sp, "/properties/wage_rules/items/properties/id/maxLength")) return false; }
+                    if (v109.length === 0) { ok = false; if (e === null || !$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/wage_rules/" + i106 + "/id", sp, "/properties/wage_rules/items/properties/id/minLength")) return false; }
                   }
                 }
-                if (!("id" in (h110 as object))) { ok = false; if (e === null || !$fail(e, a, "required", $params10, "must have required property 'id'", "/wage_rules/" + i106, sp, "/properties/wage_rules/items/required")) return false; }
+                if (!("id" in (h110 as object))) { ok = false; if (e === null || !$fail(e, a, "required", { missingProperty: "id" }, "must have required property 'id'", "/wage_rules/" + i106, sp, "/properties/wage_rules/items/required")) return false; }
               }
             }
           }
@@ -481,12 +453,12 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
         }
         case "venues": {
           const v111 = o1[k2];
-          if (!Array.isArray(v111)) { ok = false; if (!$fail(e, a, "type", $params1, "must be array", "/venues", sp, 1)) return false; }
+          if (!Array.isArray(v111)) { ok = false; if (!$fail(e, a, "type", { type: "array" }, "must be array", "/venues", sp, 1)) return false; }
           else {
             const arr112 = v111 as unknown[];
             for (let i113 = 0; i113 < arr112.length; i113++) {
               const v114 = arr112[i113];
-              if (typeof v114 !== "object" || v114 === null || Array.isArray(v114)) { ok = false; if (e === null || !$fail(e, a, "type", $params3, "must be object", "/venues/" + i113, sp, "/properties/venues/items/type")) return false; }
+              if (typeof v114 !== "object" || v114 === null || Array.isArray(v114)) { ok = false; if (e === null || !$fail(e, a, "type", { type: "object" }, "must be object", "/venues/" + i113, sp, "/properties/venues/items/type")) return false; }
               else {
                 const o115 = v114 as Record<string, unknown>;
                 const h120 = o115["__proto__"] === $proto && Object.getPrototypeOf(o115) === $proto && !("venue_id" in $proto) ? o115 : $ownKeys(o115);
@@ -516,10 +488,10 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
       }
     }
     if (r3 !== 4) {
-      if (!($hop.call(o1, "company_id"))) { ok = false; if (!$fail(e, a, "required", $params15, "must have required property 'company_id'", "", sp, "/required")) return false; }
-      if (!($hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'name'", "", sp, "/required")) return false; }
-      if (!($hop.call(o1, "api_keys"))) { ok = false; if (!$fail(e, a, "required", $params16, "must have required property 'api_keys'", "", sp, "/required")) return false; }
-      if (!($hop.call(o1, "personnel"))) { ok = false; if (!$fail(e, a, "required", $params17, "must have required property 'personnel'", "", sp, "/required")) return false; }
+      if (!($hop.call(o1, "company_id"))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "company_id" }, "must have required property 'company_id'", "", sp, "/required")) return false; }
+      if (!($hop.call(o1, "name"))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "", sp, "/required")) return false; }
+      if (!($hop.call(o1, "api_keys"))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "api_keys" }, "must have required property 'api_keys'", "", sp, "/required")) return false; }
+      if (!($hop.call(o1, "personnel"))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "personnel" }, "must have required property 'personnel'", "", sp, "/required")) return false; }
     }
   }
   return ok;
@@ -529,10 +501,10 @@ function $v_company(d: unknown, e: $Errors, a: boolean, depth: number): boolean 
 function $v_id(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/$defs/id";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= 0", "", sp, "/minimum")) return false; }
-    if (d > 9007199254740991) { ok = false; if (!$fail(e, a, "maximum", $params19, "must be <= 9007199254740991", "", sp, "/maximum")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "", sp, "/minimum")) return false; }
+    if (d > 9007199254740991) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 9007199254740991 }, "must be <= 9007199254740991", "", sp, "/maximum")) return false; }
   }
   return ok;
 }
@@ -541,68 +513,68 @@ function $v_id(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
 function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "https://workforce-scheduling-api.example/openapi.json#/components/schemas/ClientUpdate";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h10 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("client_name" in $proto) && !("client_contact_name" in $proto) && !("client_contact_email" in $proto) && !("client_invoice_customer_id" in $proto) && !("client_address" in $proto) && !("client_city" in $proto) && !("client_state" in $proto) && !("client_postal_code" in $proto) ? o1 : $ownKeys(o1);
     if ("client_name" in (h10 as object)) {
       const v2 = o1["client_name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_name", sp, 1)) return false; }
       else {
-        if (v2.length > 255 && (v2.length > 510 || $cpLen(v2) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_name", sp, 1)) return false; }
-        if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", $params0, "must be at least 1 character", "/client_name", sp, 1)) return false; }
+        if ($tooLong(v2, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_name", sp, 1)) return false; }
+        if (v2.length === 0) { ok = false; if (!$fail(e, a, "minLength", { limit: 1 }, "must be at least 1 character", "/client_name", sp, 1)) return false; }
       }
     }
     if ("client_contact_name" in (h10 as object)) {
       const v3 = o1["client_contact_name"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_contact_name", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_contact_name", sp, 1)) return false; }
       else {
-        if (v3.length > 255 && (v3.length > 510 || $cpLen(v3) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_contact_name", sp, 1)) return false; }
+        if ($tooLong(v3, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_contact_name", sp, 1)) return false; }
       }
     }
     if ("client_contact_email" in (h10 as object)) {
       const v4 = o1["client_contact_email"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_contact_email", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_contact_email", sp, 1)) return false; }
       else {
-        if (v4.length > 255 && (v4.length > 510 || $cpLen(v4) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_contact_email", sp, 1)) return false; }
+        if ($tooLong(v4, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_contact_email", sp, 1)) return false; }
       }
     }
     if ("client_invoice_customer_id" in (h10 as object)) {
       const v5 = o1["client_invoice_customer_id"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_invoice_customer_id", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_invoice_customer_id", sp, 1)) return false; }
       else {
-        if (v5.length > 255 && (v5.length > 510 || $cpLen(v5) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_invoice_customer_id", sp, 1)) return false; }
+        if ($tooLong(v5, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_invoice_customer_id", sp, 1)) return false; }
       }
     }
     if ("client_address" in (h10 as object)) {
       const v6 = o1["client_address"];
-      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_address", sp, 1)) return false; }
+      if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_address", sp, 1)) return false; }
       else {
-        if (v6.length > 65535 && (v6.length > 131070 || $cpLen(v6) > 65535)) { ok = false; if (!$fail(e, a, "maxLength", $params12, "must be at most 65535 characters", "/client_address", sp, 1)) return false; }
+        if ($tooLong(v6, 65535)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 65535 }, "must be at most 65535 characters", "/client_address", sp, 1)) return false; }
       }
     }
     if ("client_city" in (h10 as object)) {
       const v7 = o1["client_city"];
-      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_city", sp, 1)) return false; }
+      if (typeof v7 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_city", sp, 1)) return false; }
       else {
-        if (v7.length > 255 && (v7.length > 510 || $cpLen(v7) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_city", sp, 1)) return false; }
+        if ($tooLong(v7, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_city", sp, 1)) return false; }
       }
     }
     if ("client_state" in (h10 as object)) {
       const v8 = o1["client_state"];
-      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_state", sp, 1)) return false; }
+      if (typeof v8 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_state", sp, 1)) return false; }
       else {
-        if (v8.length > 255 && (v8.length > 510 || $cpLen(v8) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_state", sp, 1)) return false; }
+        if ($tooLong(v8, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_state", sp, 1)) return false; }
       }
     }
     if ("client_postal_code" in (h10 as object)) {
       const v9 = o1["client_postal_code"];
-      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/client_postal_code", sp, 1)) return false; }
+      if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_postal_code", sp, 1)) return false; }
       else {
-        if (v9.length > 255 && (v9.length > 510 || $cpLen(v9) > 255)) { ok = false; if (!$fail(e, a, "maxLength", $params4, "must be at most 255 characters", "/client_postal_code", sp, 1)) return false; }
+        if ($tooLong(v9, 255)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 255 }, "must be at most 255 characters", "/client_postal_code", sp, 1)) return false; }
       }
     }
-    if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", $params21, "must have required property 'client_name'", "", sp, "/required")) return false; }
+    if (!("client_name" in (h10 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "client_name" }, "must have required property 'client_name'", "", sp, "/required")) return false; }
   }
   return ok;
 }
@@ -611,10 +583,10 @@ function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): bo
 function $v_count(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "#/$defs/count";
   let ok = true;
-  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "", sp, "/type")) return false; }
+  if (typeof d !== "number" || !Number.isInteger(d)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "", sp, "/type")) return false; }
   else {
-    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= 0", "", sp, "/minimum")) return false; }
-    if (d > 2147483647) { ok = false; if (!$fail(e, a, "maximum", $params22, "must be <= 2147483647", "", sp, "/maximum")) return false; }
+    if (d < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "", sp, "/minimum")) return false; }
+    if (d > 2147483647) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 2147483647 }, "must be <= 2147483647", "", sp, "/maximum")) return false; }
   }
   return ok;
 }
@@ -623,50 +595,50 @@ function $v_count(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
 function $v_VenueCreate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
   const sp = "https://workforce-scheduling-api.example/openapi.json#/components/schemas/VenueCreate";
   let ok = true;
-  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", $params3, "must be object", "", sp, "/type")) return false; }
+  if (typeof d !== "object" || d === null || Array.isArray(d)) { ok = false; if (!$fail(e, a, "type", { type: "object" }, "must be object", "", sp, "/type")) return false; }
   else {
     const o1 = d as Record<string, unknown>;
     const h7 = o1["__proto__"] === $proto && Object.getPrototypeOf(o1) === $proto && !("name" in $proto) && !("address" in $proto) && !("city" in $proto) && !("zip" in $proto) && !("saved" in $proto) ? o1 : $ownKeys(o1);
     if ("name" in (h7 as object)) {
       const v2 = o1["name"];
-      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/name", sp, 1)) return false; }
+      if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/name", sp, 1)) return false; }
       else {
-        if (v2.length > 150 && (v2.length > 300 || $cpLen(v2) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params23, "must be at most 150 characters", "/name", sp, 1)) return false; }
+        if ($tooLong(v2, 150)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 150 }, "must be at most 150 characters", "/name", sp, 1)) return false; }
       }
     }
     if ("address" in (h7 as object)) {
       const v3 = o1["address"];
-      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/address", sp, 1)) return false; }
+      if (typeof v3 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/address", sp, 1)) return false; }
       else {
-        if (v3.length > 150 && (v3.length > 300 || $cpLen(v3) > 150)) { ok = false; if (!$fail(e, a, "maxLength", $params23, "must be at most 150 characters", "/address", sp, 1)) return false; }
+        if ($tooLong(v3, 150)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 150 }, "must be at most 150 characters", "/address", sp, 1)) return false; }
       }
     }
     if ("city" in (h7 as object)) {
       const v4 = o1["city"];
-      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/city", sp, 1)) return false; }
+      if (typeof v4 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/city", sp, 1)) return false; }
       else {
-        if (v4.length > 75 && (v4.length > 150 || $cpLen(v4) > 75)) { ok = false; if (!$fail(e, a, "maxLength", $params24, "must be at most 75 characters", "/city", sp, 1)) return false; }
+        if ($tooLong(v4, 75)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 75 }, "must be at most 75 characters", "/city", sp, 1)) return false; }
       }
     }
     if ("zip" in (h7 as object)) {
       const v5 = o1["zip"];
-      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", $params5, "must be string", "/zip", sp, 1)) return false; }
+      if (typeof v5 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/zip", sp, 1)) return false; }
       else {
-        if (v5.length > 10 && (v5.length > 20 || $cpLen(v5) > 10)) { ok = false; if (!$fail(e, a, "maxLength", $params25, "must be at most 10 characters", "/zip", sp, 1)) return false; }
+        if ($tooLong(v5, 10)) { ok = false; if (!$fail(e, a, "maxLength", { limit: 10 }, "must be at most 10 characters", "/zip", sp, 1)) return false; }
       }
     }
     if ("saved" in (h7 as object)) {
       const v6 = o1["saved"];
-      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", $params20, "must be integer", "/saved", sp, 1)) return false; }
+      if (typeof v6 !== "number" || !Number.isInteger(v6)) { ok = false; if (!$fail(e, a, "type", { type: "integer" }, "must be integer", "/saved", sp, 1)) return false; }
       else {
-        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", $params18, "must be >= 0", "/saved", sp, 1)) return false; }
-        if (v6 > 1) { ok = false; if (!$fail(e, a, "maximum", $params26, "must be <= 1", "/saved", sp, 1)) return false; }
+        if (v6 < 0) { ok = false; if (!$fail(e, a, "minimum", { comparison: ">=", limit: 0 }, "must be >= 0", "/saved", sp, 1)) return false; }
+        if (v6 > 1) { ok = false; if (!$fail(e, a, "maximum", { comparison: "<=", limit: 1 }, "must be <= 1", "/saved", sp, 1)) return false; }
       }
     }
-    if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params9, "must have required property 'name'", "", sp, "/required")) return false; }
-    if (!("address" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params27, "must have required property 'address'", "", sp, "/required")) return false; }
-    if (!("city" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params28, "must have required property 'city'", "", sp, "/required")) return false; }
-    if (!("zip" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", $params29, "must have required property 'zip'", "", sp, "/required")) return false; }
+    if (!("name" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "name" }, "must have required property 'name'", "", sp, "/required")) return false; }
+    if (!("address" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "address" }, "must have required property 'address'", "", sp, "/required")) return false; }
+    if (!("city" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "city" }, "must have required property 'city'", "", sp, "/required")) return false; }
+    if (!("zip" in (h7 as object))) { ok = false; if (!$fail(e, a, "required", { missingProperty: "zip" }, "must have required property 'zip'", "", sp, "/required")) return false; }
   }
   return ok;
 }
