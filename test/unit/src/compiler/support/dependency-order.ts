@@ -1,3 +1,5 @@
+import { unescapePointerSegment } from "../../../../../src/json-pointer.js";
+
 /** The prefix of a `$ref` to a component schema of the same document. */
 const COMPONENT = "#/components/schemas/";
 
@@ -8,7 +10,7 @@ function referenced(value: unknown, names: ReadonlySet<string>, found = new Set<
     for (const [key, child] of Object.entries(value)) {
       if (key !== "$ref" || typeof child !== "string") referenced(child, names, found);
       else if (child.startsWith(COMPONENT)) {
-        const name = decodeURIComponent(child.slice(COMPONENT.length)).replace(/~1/g, "/").replace(/~0/g, "~");
+        const name = unescapePointerSegment(decodeURIComponent(child.slice(COMPONENT.length)));
         if (names.has(name)) found.add(name);
       }
     }
