@@ -10,11 +10,16 @@ export function mediaTypeEssence(mediaType: string): string {
   return (end === -1 ? mediaType : mediaType.slice(0, end)).trim().toLowerCase();
 }
 
-/** Whether a body of a media type travels as JSON: application/json, text/json, or any "+json" type. */
+/**
+ * Whether a body of a media type travels as JSON: application/json, text/json, or any "+json" type
+ * (its essence, `mediaTypeEssence`'s, read by one expression: a client page bundles no more).
+ */
 export function isJsonMediaType(mediaType: string): boolean {
-  const essence = mediaTypeEssence(mediaType);
-  return essence === "application/json" || essence.endsWith("+json") || essence === "text/json";
+  return JSON_ESSENCE.test(mediaType);
 }
+
+/** The essence of a JSON media type: the text before any ";", blanks around it, letters in any case. */
+const JSON_ESSENCE = /^(?:\s*(?:application|text)\/json|[^;]*\+json)\s*(?:;|$)/i;
 
 /** How a body of a media type travels: "application/vnd.api+json; charset=utf-8" → "json". */
 export function bodyKindOf(mediaType: string): BodyKind {

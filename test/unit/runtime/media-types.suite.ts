@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyKindOf, mediaTypeEssence } from "../../../runtime/media-types.js";
+import { bodyKindOf, isJsonMediaType, mediaTypeEssence } from "../../../runtime/media-types.js";
 
 describe("mediaTypeEssence", () => {
   it.each([
@@ -38,5 +38,28 @@ describe("bodyKindOf", () => {
     ["", "binary"],
   ])("%j travels as %s", (mediaType, kind) => {
     expect(bodyKindOf(mediaType)).toBe(kind);
+  });
+});
+
+describe("isJsonMediaType", () => {
+  const json = [
+    "application/json",
+    "  Application/JSON  ; charset=utf-8",
+    "text/json;",
+    "application/problem+json ",
+    " +JSON",
+  ];
+  const other = [
+    "application/vnd.api+json x",
+    "application/json x",
+    "application/jsonx",
+    "text/plain; profile=a+json",
+    "",
+  ];
+  it.each(json)("%j is JSON", (mediaType) => {
+    expect(isJsonMediaType(mediaType)).toBe(true);
+  });
+  it.each(other)("%j is not JSON", (mediaType) => {
+    expect(isJsonMediaType(mediaType)).toBe(false);
   });
 });
