@@ -13,14 +13,18 @@ function $digits(s: string, at: number, n: number): number {
   }
   return v;
 }
+// one expression: a month out of range has no days ($DAYS[0], or none), so no day fits it
 function $dateAt(s: string, at: number): boolean {
-  if (s.charCodeAt(at + 4) !== 45 || s.charCodeAt(at + 7) !== 45) return false;
   const y = $digits(s, at, 4);
   const m = $digits(s, at + 5, 2);
   const d = $digits(s, at + 8, 2);
-  if (y < 0 || m < 1 || m > 12 || d < 1) return false;
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  return d <= (m === 2 && leap ? 29 : ($DAYS[m] ?? 0));
+  return (
+    s.charCodeAt(at + 4) === 45 &&
+    s.charCodeAt(at + 7) === 45 &&
+    y >= 0 &&
+    d > 0 &&
+    d <= (m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : ($DAYS[m] ?? 0))
+  );
 }
 
 // RFC 3339 time with a required offset; a leap second only at 23:59 UTC.

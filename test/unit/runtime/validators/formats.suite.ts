@@ -23,6 +23,14 @@ describe("format helpers", () => {
     expect($fmtDateTime("2024-01-01 00:00:00Z")).toBe(false);
   });
 
+  it("dates: months 1 to 12, days within their month, digits and dashes where RFC 3339 puts them", () => {
+    const valid = ["2024-12-31", "2000-02-29", "0000-01-01", "2023-04-30"];
+    const invalid = ["2024-13-01", "2024-00-10", "2024-01-00", "2024-01-32", "2023-04-31", "1900-02-29"];
+    const malformed = ["2024/01/01", "20a4-01-01", "2024-1a-01", "2024-01-0b", "2024-01-1", "", "2024-01-01x"];
+    expect(valid.filter((s) => !$fmtDate(s))).toEqual([]);
+    expect([...invalid, ...malformed].filter((s) => $fmtDate(s))).toEqual([]);
+  });
+
   it("network formats", () => {
     expect($fmtEmail("a.b@example.com")).toBe(true);
     expect($fmtEmail('"quoted local"@[IPv6:::1]')).toBe(true);
