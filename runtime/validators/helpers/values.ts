@@ -35,16 +35,9 @@ export function $ownKeys(o: object): object {
   return keys;
 }
 
+/** The code points of `s`: its UTF-16 units, less one for each surrogate pair (a lone surrogate counts as one). */
 export function $cpLen(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length - 1; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { n--; i++; }
-    }
-  }
-  return n;
+  return s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g) ?? "").length;
 }
 
 /** Whether `s` is longer than `max` code points; more than twice `max` UTF-16 units surely is, uncounted. */

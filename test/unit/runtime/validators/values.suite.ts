@@ -19,6 +19,9 @@ describe("value helpers", () => {
     expect($cpLen("a😀b")).toBe(3);
     expect($cpLen("\ud83d")).toBe(1);
     expect($cpLen("")).toBe(0);
+    // pairs are taken left to right: a high surrogate before a pair, a low one after it, stand alone
+    expect($cpLen("\ud83d\ud83d\ude00\ude00")).toBe(3);
+    expect($cpLen("\ude00\ud83d")).toBe(2);
   });
 
   it("$equal compares JSON values deeply, key order aside", () => {
