@@ -125,10 +125,13 @@ function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, conver
   return out === null ? v : out;
 }
 
+/**
+ * A copy of the object (the copy made so far, else `src`) with `key` set to `value` as an own data
+ * property: a computed key in a literal defines one, "__proto__" too, where an assignment would
+ * set the prototype; a key already there keeps its place.
+ */
 function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
-  const target = out === null ? { ...src } : out;
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  return target;
+  return { ...(out ?? src), [key]: value };
 }
 
 const $DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -94,6 +94,18 @@ describe("coercion helpers", () => {
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
   });
 
+  it("$withOwn copies the object once more for each key, in place, the source untouched", () => {
+    const src = { a: "1", b: "x", c: "3" };
+    const first = $withOwn(src, null, "c", 3);
+    const second = $withOwn(src, first, "a", 1);
+    expect(Object.entries(second)).toEqual([
+      ["a", 1],
+      ["b", "x"],
+      ["c", 3],
+    ]);
+    expect(src).toEqual({ a: "1", b: "x", c: "3" });
+  });
+
   it("$invalidText says which texts convert, and that a name was sent several times", () => {
     const r = {
       valid: true,

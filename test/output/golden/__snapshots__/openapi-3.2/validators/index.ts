@@ -168,10 +168,13 @@ function $coercePlan(v: unknown, plan: $Plan): unknown {
   return out === null ? v : out;
 }
 
+/**
+ * A copy of the object (the copy made so far, else `src`) with `key` set to `value` as an own data
+ * property: a computed key in a literal defines one, "__proto__" too, where an assignment would
+ * set the prototype; a key already there keeps its place.
+ */
 function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
-  const target = out === null ? { ...src } : out;
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  return target;
+  return { ...(out ?? src), [key]: value };
 }
 
 const $plan0 = /* @__PURE__ */ $json("[0,{\"limit\":1,\"carriers\":[1,0]},0]") as $Plan;
