@@ -12,12 +12,15 @@ import { $invalid } from "./errors.js";
 import type { $Sink } from "./module.js";
 import { $hop } from "./values.js";
 
-const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
-/** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
+/**
+ * The integer a text writes, else the value as it is (the conversion of flags 1 alone). A safe
+ * integer's own text is its canonical decimal, so the text is one exactly when it reads back as
+ * itself ("-0", "07", "1e3", "+1", " 1" do not).
+ */
 export function $integerText(v: unknown): unknown {
-  if (typeof v !== "string" || !$INTEGER_TEXT.test(v) || v === "-0") return v;
+  if (typeof v !== "string") return v;
   const n = Number(v);
-  return Number.isSafeInteger(n) ? n : v;
+  return Number.isSafeInteger(n) && String(n) === v ? n : v;
 }
 
 const $NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;

@@ -61,6 +61,13 @@ describe("coercion helpers", () => {
     expect($integerText(null)).toBeNull();
   });
 
+  it("$integerText reads only the canonical decimal of a safe integer", () => {
+    const integers = ["0", "42", "-7", "9007199254740991", "-9007199254740991"];
+    expect(integers.map($integerText)).toEqual([0, 42, -7, 9007199254740991, -9007199254740991]);
+    const others = [" 1", "1 ", "0x10", "0b1", "Infinity", "-9007199254740992", "1e21", "-", "-00", "٣"];
+    expect(others.filter((text) => $integerText(text) !== text)).toEqual([]);
+  });
+
   it("$coerceProps converts a plan of scalars by name as $coercePlan does, and copies only what changes", () => {
     const plan = JSON.parse(`{"a":${INTEGER},"b":${BOOLEAN | NULL},"__proto__":${INTEGER}}`) as Readonly<
       Record<string, number>

@@ -79,12 +79,15 @@ function $tooLong(s: string, max: number): boolean {
   return s.length > max && (s.length > 2 * max || $cpLen(s) > max);
 }
 
-const $INTEGER_TEXT = /^-?(?:0|[1-9][0-9]*)$/;
-/** The integer a text writes, else the value as it is (the conversion of flags 1 alone). */
+/**
+ * The integer a text writes, else the value as it is (the conversion of flags 1 alone). A safe
+ * integer's own text is its canonical decimal, so the text is one exactly when it reads back as
+ * itself ("-0", "07", "1e3", "+1", " 1" do not).
+ */
 function $integerText(v: unknown): unknown {
-  if (typeof v !== "string" || !$INTEGER_TEXT.test(v) || v === "-0") return v;
+  if (typeof v !== "string") return v;
   const n = Number(v);
-  return Number.isSafeInteger(n) ? n : v;
+  return Number.isSafeInteger(n) && String(n) === v ? n : v;
 }
 
 const $NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
