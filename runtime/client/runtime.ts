@@ -87,34 +87,55 @@ export interface ServerEntry {
   readonly variables: Readonly<Record<string, { readonly default: string }>>;
 }
 
-/**
- * What the engine serves: the spec's servers (the first gives the default base URL) and, for
- * calls by key, its route table (a client that calls by route alone is given none).
- */
+/** What the engine serves: the spec's servers (the first gives the default base URL). */
 export interface ClientApi {
-  readonly routes?: Readonly<Record<string, Route>>;
   readonly servers: readonly ServerEntry[];
 }
 
-/** The engine of one client: its resolved options. */
+/** What an engine that calls by key serves: the servers, and the route table its keys name. */
+export interface TableApi extends ClientApi {
+  readonly routes: Readonly<Record<string, Route>>;
+}
+
+/**
+ * The engine of one client: its resolved options; it calls an operation by its route (or call
+ * entry), as the TanStack Query options do, so a page that calls no operation by key bundles no
+ * lookup of one (`TableRuntime` has it).
+ */
 export class Runtime {
-  readonly #routes: Readonly<Record<string, Route>>;
   readonly #settings: Settings;
 
   constructor(api: ClientApi, options: RuntimeOptions) {
-    this.#routes = api.routes ?? {};
     this.#settings = resolveSettings(api.servers, options);
   }
 
   /**
-   * Calls an operation: its key in the route table, or its route (or call entry). Async, so that
-   * whatever keeps the call from being sent (an unknown key, a route that cannot be prepared)
-   * rejects it.
+   * Calls the operation of `route`. Async, so that whatever keeps the call from being sent (a
+   * route that cannot be prepared) rejects it.
    */
-  async call<R>(operation: string | CallRoute, args: object | undefined, options: CallOptions | undefined): Promise<R> {
+  async call<R>(route: CallRoute, args: object | undefined, options: CallOptions | undefined): Promise<R> {
+    return send(route, this.#settings, (args ?? EMPTY) as CallArgs, options) as Promise<R>;
+  }
+}
+
+/** An engine that also calls an operation by its key in the route table (a `Client`'s methods, a webhook sender). */
+export class TableRuntime extends Runtime {
+  readonly #routes: Readonly<Record<string, Route>>;
+
+  constructor(api: TableApi, options: RuntimeOptions) {
+    super(api, options);
+    this.#routes = api.routes;
+  }
+
+  /** Calls an operation: its key in the route table, or its route; an unknown key rejects the call. */
+  override async call<R>(
+    operation: string | CallRoute,
+    args: object | undefined,
+    options: CallOptions | undefined,
+  ): Promise<R> {
     const route = typeof operation === "string" ? this.#routes[operation] : operation;
     if (route === undefined) throw new TypeError(`no operation "${operation}" in the route table`);
-    return send(route, this.#settings, (args ?? EMPTY) as CallArgs, options) as Promise<R>;
+    return super.call<R>(route, args, options);
   }
 }
 

@@ -5,7 +5,7 @@
  * engine over the webhook table, with the consumer's base URL and the receiver's `paths`.
  */
 import { withPolicies } from "../../client/policies.js";
-import { type CallOptions, Runtime, type TransportOptions } from "../../client/runtime.js";
+import { type CallOptions, TableRuntime, type TransportOptions } from "../../client/runtime.js";
 import type { Route } from "../../route-types.js";
 import { relocate, type WebhookPaths } from "./table.js";
 
@@ -19,14 +19,14 @@ export interface SenderOptions<K extends string> extends TransportOptions {
 
 /** The engine of one sender: `send` posts the webhook with the given key. */
 export class WebhookSender<K extends string> {
-  readonly #runtime: Runtime;
+  readonly #runtime: TableRuntime;
 
   constructor(table: Readonly<Record<K, Route>>, options: SenderOptions<K>) {
     if (!/^https?:\/\//i.test(options.baseUrl))
       throw new TypeError(
         `baseUrl "${options.baseUrl}" is not an http(s) URL: give the consumer's, as "http://127.0.0.1:3000/webhooks"`,
       );
-    this.#runtime = new Runtime({ routes: relocate(table, options.paths), servers: [] }, withPolicies(options));
+    this.#runtime = new TableRuntime({ routes: relocate(table, options.paths), servers: [] }, withPolicies(options));
   }
 
   /** Sends the webhook `key` with `args` (headers, query, body); resolves to the answer's body. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../../runtime/client/errors.js";
-import { defaultBaseUrl, Runtime, type ServerEntry } from "../../../../runtime/client/runtime.js";
+import { defaultBaseUrl, Runtime, type ServerEntry, TableRuntime } from "../../../../runtime/client/runtime.js";
 import { isDeclaredApiError } from "../../../../runtime/client/typed-errors.js";
 import { content, refusing, route, stringProperties } from "../support/routes.js";
 
@@ -29,15 +29,30 @@ const SERVERS: readonly ServerEntry[] = [
 ];
 
 describe("Runtime", () => {
-  it("calls the operations of the route table it is given, at the first server's URL", async () => {
+  it("calls an operation by its route, at the first server's URL", async () => {
+    const urls: string[] = [];
+    const fetch = async (url: string): Promise<Response> => {
+      urls.push(url);
+      return Response.json({ id: "8" });
+    };
+    const runtime = new Runtime({ servers: SERVERS }, { fetch });
+    expect(await runtime.call(ROUTES.getThing, { path: { id: "8" } }, undefined)).toEqual({ id: "8" });
+    expect(urls).toEqual(["http://localhost:3000/api/v1/things/8"]);
+  });
+
+  it("with its route table (TableRuntime), calls the operations by key or by route", async () => {
     const urls: string[] = [];
     const fetch = async (url: string): Promise<Response> => {
       urls.push(url);
       return Response.json({ id: "7" });
     };
-    const runtime = new Runtime({ routes: ROUTES, servers: SERVERS }, { fetch, serverVariables: { version: "v2" } });
+    const runtime = new TableRuntime(
+      { routes: ROUTES, servers: SERVERS },
+      { fetch, serverVariables: { version: "v2" } },
+    );
     expect(await runtime.call("getThing", { path: { id: "7" } }, undefined)).toEqual({ id: "7" });
-    expect(urls).toEqual(["http://localhost:3000/api/v2/things/7"]);
+    expect(await runtime.call(ROUTES.getThing, { path: { id: "9" } }, undefined)).toEqual({ id: "7" });
+    expect(urls).toEqual(["http://localhost:3000/api/v2/things/7", "http://localhost:3000/api/v2/things/9"]);
     await expect(runtime.call("listThings", undefined, undefined)).rejects.toThrow(
       'no operation "listThings" in the route table',
     );

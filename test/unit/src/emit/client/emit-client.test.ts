@@ -271,12 +271,14 @@ describe("emitClient", () => {
   it("imports only what the methods use, and has no method without operations", () => {
     const client = emit(model([operation()]))[0]?.content ?? "";
     expect(client).toContain(
-      `import { type BaseClient, RUNTIME, Runtime, type CallOptions, type NoArgs, type TransportOptions } from "./runtime.js";`,
+      `import { type BaseClient, RUNTIME, Runtime, TableRuntime, type CallOptions, type NoArgs, type TransportOptions } from "./runtime.js";`,
     );
     expect(client).not.toContain("./body.js");
     expect(client).not.toContain("./auth.js");
     const empty = emit(model([]))[0]?.content ?? "";
-    expect(empty).toContain(`import { type BaseClient, RUNTIME, Runtime, type TransportOptions } from "./runtime.js";`);
+    expect(empty).toContain(
+      `import { type BaseClient, RUNTIME, Runtime, TableRuntime, type TransportOptions } from "./runtime.js";`,
+    );
     expect(empty).not.toContain(".call(");
     expect(empty).not.toContain("../types.js");
   });

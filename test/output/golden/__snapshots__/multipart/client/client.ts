@@ -6,7 +6,7 @@ import type * as T from "../types.js";
 import type { RawBody, WithFiles } from "./body.js";
 import type { AnswerCheck } from "./answer-check.js";
 import type { ApiError } from "./errors.js";
-import { type BaseClient, RUNTIME, Runtime, type CallOptions, type TransportOptions } from "./runtime.js";
+import { type BaseClient, RUNTIME, Runtime, TableRuntime, type CallOptions, type TransportOptions } from "./runtime.js";
 import { withPolicies } from "./policies.js";
 import type { RetryPolicy } from "./retry.js";
 import type { TimeoutPolicy } from "./transport.js";
@@ -24,10 +24,10 @@ export class Client implements BaseClient {
    * The engine the methods call; the TanStack Query options call it too. Declared, and set in the
    * constructor: a class field with a computed key would keep a bundler from dropping the class.
    */
-  declare readonly [RUNTIME]: Runtime;
+  declare readonly [RUNTIME]: TableRuntime;
 
   constructor(options: ClientOptions = {}) {
-    this[RUNTIME] = new Runtime({ routes, servers }, withPolicies(options, responseValidators));
+    this[RUNTIME] = new TableRuntime({ routes, servers }, withPolicies(options, responseValidators));
   }
 
   /**

@@ -5,7 +5,7 @@ import { servers, responseValidators, routes, type OperationId } from "../routes
 import type * as T from "../types.js";
 import type { AnswerCheck } from "./answer-check.js";
 import type { ApiError } from "./errors.js";
-import { type BaseClient, RUNTIME, Runtime, type CallOptions, type TransportOptions } from "./runtime.js";
+import { type BaseClient, RUNTIME, Runtime, TableRuntime, type CallOptions, type TransportOptions } from "./runtime.js";
 import { withPolicies } from "./policies.js";
 import type { RetryPolicy } from "./retry.js";
 import type { TimeoutPolicy } from "./transport.js";
@@ -23,10 +23,10 @@ export class Client implements BaseClient {
    * The engine the methods call; the TanStack Query options call it too. Declared, and set in the
    * constructor: a class field with a computed key would keep a bundler from dropping the class.
    */
-  declare readonly [RUNTIME]: Runtime;
+  declare readonly [RUNTIME]: TableRuntime;
 
   constructor(options: ClientOptions = {}) {
-    this[RUNTIME] = new Runtime({ routes, servers }, withPolicies(options, responseValidators));
+    this[RUNTIME] = new TableRuntime({ routes, servers }, withPolicies(options, responseValidators));
   }
 
   /**
