@@ -13,7 +13,7 @@ import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { type CallInput, fixedQueryKeyOf, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
+import { bareQueryKeyOf, type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -81,8 +81,8 @@ type Typed<D, E> = Failing<E> & { queryKey: DataTag<QueryKey, D, E> };
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `listEvents` (GET /events); a prefix of it names every query below. */
-export function listEventsQueryKey(input?: Parameters<Client["listEvents"]>[0]): DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">> {
-  return fixedQueryKeyOf(api, R.listEventsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">>;
+export function listEventsQueryKey(_input?: Parameters<Client["listEvents"]>[0]): DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">> {
+  return bareQueryKeyOf(api, R.listEventsCall) as DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">>;
 }
 
 /** `{ queryKey, queryFn }` of `listEvents` (GET /events), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listEvents">`; `client` is a `Client` or a `createBaseClient()`. */
@@ -92,8 +92,8 @@ export function listEventsQueryOptions(client: BaseClient, input?: Parameters<Cl
 }
 
 /** The query key of `listWageRules` (GET /wage-rules); a prefix of it names every query below. */
-export function listWageRulesQueryKey(input?: Parameters<Client["listWageRules"]>[0]): DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">> {
-  return fixedQueryKeyOf(api, R.listWageRulesCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
+export function listWageRulesQueryKey(_input?: Parameters<Client["listWageRules"]>[0]): DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">> {
+  return bareQueryKeyOf(api, R.listWageRulesCall) as DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
 }
 
 /** `{ queryKey, queryFn }` of `listWageRules` (GET /wage-rules), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listWageRules">`; `client` is a `Client` or a `createBaseClient()`. */

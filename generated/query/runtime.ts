@@ -91,6 +91,15 @@ export function fixedQueryKeyOf(api: QueryApi, route: RoutePath, input: CallInpu
   return keyOf(api, segmentsOf(route.path), input, route.method === "QUERY");
 }
 
+/**
+ * The query key of a call of an operation that takes no input (no parameters, no body): the API's
+ * name and its path's segments, `queryKeyOf`'s for such a call (the generated options of such an
+ * operation call this one, so a page whose queries take no input bundles no reading of one).
+ */
+export function bareQueryKeyOf(api: QueryApi, route: RoutePath): QueryKey {
+  return [api.root, ...segmentsOf(route.path)];
+}
+
 /** The key of the path's `segments`, then the rest of the input when there is any. */
 function keyOf(api: QueryApi, segments: readonly string[], input: CallInput | undefined, body = false): QueryKey {
   const rest: Record<string, unknown> = {};

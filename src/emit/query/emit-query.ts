@@ -1,4 +1,5 @@
 import type { OperationModel } from "../../model/types.js";
+import { buildMethodView } from "../client/method-view.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { callConstName } from "../routes/emit-routes.js";
 import { hasStreams } from "../routes/route-view.js";
@@ -30,8 +31,10 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
     ),
     root: keyRoot(model.source.title),
     queries: gets.map((operation) => queryView(operation, config.paging)),
-    // a key is filled from the call's path parameters only where the path has any
-    fixedKeys: gets.some((operation) => !hasPathParameters(operation)),
+    // a key is filled from the call's path parameters only where the path has any, and read from
+    // the call's input only where the operation takes one
+    bareKeys: gets.some(takesNoInput),
+    fixedKeys: gets.some((operation) => !hasPathParameters(operation) && !takesNoInput(operation)),
     filledKeys: gets.some(hasPathParameters),
     templated: Object.values(map).some((entries) =>
       entries.some((entry) => targetView(byName.get(entry.query)?.path ?? "").templated),
@@ -70,6 +73,7 @@ function queryView(operation: OperationModel, rules: readonly PagingRule[]): obj
     route: routeText(operation),
     routeName: callConstName(operation),
     keyName: `${operation.names.method}QueryKey`,
+    bare: takesNoInput(operation),
     fixedPath: !hasPathParameters(operation),
     optionsName: `${operation.names.method}QueryOptions`,
     optional: !required,
@@ -78,6 +82,11 @@ function queryView(operation: OperationModel, rules: readonly PagingRule[]): obj
       ? {}
       : { infinite: { ...paging, optionsName: `${operation.names.method}InfiniteQueryOptions` } }),
   };
+}
+
+/** Whether an operation takes no input (no parameters, no body): its calls' keys are all the same. */
+function takesNoInput(operation: OperationModel): boolean {
+  return buildMethodView(operation).noArgs;
 }
 
 /** Whether an operation's path has parameters, which its query keys are filled from. */

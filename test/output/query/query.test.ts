@@ -18,6 +18,7 @@ import {
   updateEventMutationOptions,
 } from "../../../generated/query/index.js";
 import {
+  bareQueryKeyOf,
   fixedQueryKeyOf,
   invalidationsOf,
   mutationKeyOf,
@@ -93,6 +94,9 @@ describe("query keys", () => {
       "events",
       { query: { limit: 5 } },
     ]);
+    // an operation that takes no input: the key of a call without one
+    expect(bareQueryKeyOf(API, routes.listEvents)).toEqual(queryKeyOf(API, routes.listEvents, undefined));
+    expect(listEventsQueryKey()).toEqual([ROOT, "events"]);
     expect(mutationKeyOf(API, "updateEvent", routes.updateEvent)).toEqual([ROOT, "events", "{id}", "updateEvent"]);
     expect(createEventMutationOptions(recordingClient(1).client).mutationKey).toEqual([ROOT, "events", "createEvent"]);
   });

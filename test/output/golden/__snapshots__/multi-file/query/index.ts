@@ -13,7 +13,7 @@ import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { type CallInput, fixedQueryKeyOf, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { bareQueryKeyOf, type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -66,8 +66,8 @@ type Typed<D, E> = Failing<E> & { queryKey: DataTag<QueryKey, D, E> };
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `getCategoryTree` (GET /categories); a prefix of it names every query below. */
-export function getCategoryTreeQueryKey(input?: Parameters<Client["getCategoryTree"]>[0]): DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">> {
-  return fixedQueryKeyOf(api, R.getCategoryTreeCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
+export function getCategoryTreeQueryKey(_input?: Parameters<Client["getCategoryTree"]>[0]): DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">> {
+  return bareQueryKeyOf(api, R.getCategoryTreeCall) as DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
 }
 
 /** `{ queryKey, queryFn }` of `getCategoryTree` (GET /categories), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"getCategoryTree">`; `client` is a `Client` or a `createBaseClient()`. */
@@ -88,8 +88,8 @@ export function getCustomerQueryOptions(client: BaseClient, input: Parameters<Cl
 }
 
 /** The query key of `listOrders` (GET /orders); a prefix of it names every query below. */
-export function listOrdersQueryKey(input?: Parameters<Client["listOrders"]>[0]): DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">> {
-  return fixedQueryKeyOf(api, R.listOrdersCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">>;
+export function listOrdersQueryKey(_input?: Parameters<Client["listOrders"]>[0]): DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">> {
+  return bareQueryKeyOf(api, R.listOrdersCall) as DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">>;
 }
 
 /** `{ queryKey, queryFn }` of `listOrders` (GET /orders), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listOrders">`; `client` is a `Client` or a `createBaseClient()`. */

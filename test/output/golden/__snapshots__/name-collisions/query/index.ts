@@ -13,7 +13,7 @@ import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
 import { type BaseClient, RUNTIME } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { type CallInput, fixedQueryKeyOf, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
+import { bareQueryKeyOf, type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -66,8 +66,8 @@ type Typed<D, E> = Failing<E> & { queryKey: DataTag<QueryKey, D, E> };
 type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args: never[]) => Promise<infer D> ? D : never;
 
 /** The query key of `listThings` (GET /things); a prefix of it names every query below. */
-export function listThingsQueryKey(input?: Parameters<Client["listThings"]>[0]): DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">> {
-  return fixedQueryKeyOf(api, R.listThingsCall, input as CallInput | undefined) as DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">>;
+export function listThingsQueryKey(_input?: Parameters<Client["listThings"]>[0]): DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">> {
+  return bareQueryKeyOf(api, R.listThingsCall) as DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">>;
 }
 
 /** `{ queryKey, queryFn }` of `listThings` (GET /things), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listThings">`; `client` is a `Client` or a `createBaseClient()`. */
