@@ -77,6 +77,8 @@ interface Round {
   partialsAfter?: number;
   /** what else the stop left beside the directory (nothing, when it is as it should be) */
   others?: readonly string[];
+  /** the stage of the start the signal landed in, read from what it left (landedStage) */
+  stage?: Stage;
 }
 
 /** the first starts running now (stopped by SIGKILL after the file, should a round fail midway) */
@@ -190,6 +192,7 @@ async function stopFirstStart(round: Round, stopAt: (opened: Timeline) => number
   });
   await exited;
   children.delete(child);
+  round.stage = await landedStage(round);
   round.left = existsSync(round.dir) ? "whole" : "absent";
   round.partials = await partialsBeside(round.dir);
   // beside the directory: itself, its lock (a socket the kernel leaves as a name), partial folders,
@@ -199,6 +202,47 @@ async function stopFirstStart(round: Round, stopAt: (opened: Timeline) => number
       name !== "data" && name !== "data.lock" && !name.startsWith("data.partial-") && !name.startsWith(".data.lock-"),
   );
   return opened;
+}
+
+/** The stages of a first start, as what a stop in each leaves on disk shows them, in their order. */
+const STAGES = [
+  "nothing on disk",
+  "its folder made",
+  "taking the lock",
+  "locked",
+  "partial folder empty",
+  "partial folder filled, the database not open",
+  "the database open in the partial folder",
+  "moved into place, the database not open",
+  "the database opening in place",
+  "listening",
+] as const;
+type Stage = (typeof STAGES)[number];
+
+/**
+ * The stage a stopped first start was in when its signal came, from what it left (a signal before
+ * it listens ends the process where it is, so what is on disk is what was there at the signal): the
+ * database is open while its postmaster.pid is there.
+ */
+async function landedStage(round: Round): Promise<Stage> {
+  if (round.listened === true) return "listening";
+  const folder = join(round.dir, "..");
+  const names = await besideNames(round.dir);
+  if (names.includes("data"))
+    return existsSync(join(round.dir, "postmaster.pid"))
+      ? "the database opening in place"
+      : "moved into place, the database not open";
+  const partial = names.find((name) => name.startsWith("data.partial-"));
+  if (partial !== undefined) {
+    const inside = await readdir(join(folder, partial));
+    if (inside.length === 0) return "partial folder empty";
+    return inside.includes("postmaster.pid")
+      ? "the database open in the partial folder"
+      : "partial folder filled, the database not open";
+  }
+  if (names.includes("data.lock")) return "locked";
+  if (names.length > 0) return "taking the lock";
+  return existsSync(folder) ? "its folder made" : "nothing on disk";
 }
 
 /** Starts the sandbox on the directory a stopped start left, checks the demo seed, and closes it. */
@@ -255,6 +299,10 @@ function summary(
       afterListening: rounds.filter((round) => round.listened).length,
       nextStartOpened: rounds.filter((round) => round.opened).length,
     },
+    stops: rounds.map((round) => `${round.phase} +${round.after} ms: ${round.stage}`),
+    stopsByStage: Object.fromEntries(
+      STAGES.map((stage) => [stage, rounds.filter((round) => round.stage === stage).length]).filter(([, n]) => n !== 0),
+    ),
     wallSeconds: Math.round(wallMs / 100) / 10,
     testProcessCpuSeconds: Math.round(cpuMs / 100) / 10,
   };
