@@ -23,8 +23,9 @@
  * What a next start does depends only on what a stop left: a whole directory (opened as it is), or
  * none, with or without partial folders beside it (a new one is made; the partial folders are
  * removed by name, never read). Every round's leftovers are checked to be one of these, every
- * round that left a whole directory is opened by a next start, and so is the first round of each
- * signal that left none without a partial folder and the first that left none with one;
+ * round that left a whole directory is opened by a next start, and so is, of the rounds of each
+ * signal that left none without a partial folder and of those that left none with one, the one
+ * stopped latest in the start (which left the most beside it: a stale lock, a closed database);
  * SANDBOX_SWEEP_ALL=1 makes every round's next start. Two rounds run at a time, each in a folder
  * of its own; the stopped processes load the prepared image from the shared cache. The next starts
  * run in this process once every round is stopped, so that this process watches each round's
@@ -306,10 +307,16 @@ function leftover(round: Round): string {
   return `${round.signal} ${round.left} ${round.left === "absent" && (round.partials ?? 0) > 0 ? "with" : "without"} partial folders`;
 }
 
-/** Whether a round's next start is made: every one with SANDBOX_SWEEP_ALL, else the first of each leftover state and each whole directory. */
+/**
+ * Whether a round's next start is made: every one with SANDBOX_SWEEP_ALL, else each whole directory
+ * and, of each other leftover state, the round stopped latest in the start.
+ */
 function needsNextStart(round: Round, rounds: readonly Round[]): boolean {
   if (ALL_NEXT_STARTS || round.left === "whole") return true;
-  return rounds.find((other) => other.left !== undefined && leftover(other) === leftover(round)) === round;
+  const latest = (a: Round, b: Round): Round => (stageIndex(b.stage as Stage) >= stageIndex(a.stage as Stage) ? b : a);
+  return (
+    rounds.filter((other) => other.left !== undefined && leftover(other) === leftover(round)).reduce(latest) === round
+  );
 }
 
 /** The sweep's figures: when the stages were seen, where the signal's stops landed, and what it cost. */
@@ -329,7 +336,10 @@ function summary(
       afterListening: rounds.filter((round) => round.listened).length,
       nextStartOpened: rounds.filter((round) => round.opened).length,
     },
-    stops: rounds.map((round) => `${round.target} +${round.after} ms: ${round.stage}`),
+    stops: rounds.map(
+      (round) =>
+        `${round.target} +${round.after} ms: ${round.stage}${round.opened === undefined ? "" : ", started again"}`,
+    ),
     stopsByStage: Object.fromEntries(
       STAGES.map(({ name }) => [name, rounds.filter((round) => round.stage === name).length]).filter(
         ([, n]) => n !== 0,
