@@ -17,7 +17,7 @@ import { chown, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { makeTempDir } from "./paths.js";
-import { type PostgresNode, postgresBinaries, runAs, startNode } from "./postgres.js";
+import { initCluster, type PostgresNode, postgresBinaries, runAs, startNode } from "./postgres.js";
 import { requireInCi } from "./required.js";
 
 /** A node as the tests reach it: its URL (in the cluster's database) and its port. */
@@ -107,19 +107,22 @@ export async function startCitusNodes(names = ["coordinator", "worker1", "worker
   const user = process.getuid?.() === 0 ? runAs() : undefined;
   if (user !== undefined) await chown(dir, user.uid, user.gid);
   const nodes: PostgresNode[] = [];
+  // the nodes are copies of one cluster initdb made here first (each initdb is a second or two of a core)
+  let template: Promise<string> | undefined;
   const stop = async (): Promise<void> => {
     await Promise.all(nodes.map((node) => node.outage.halt()));
     await rm(dir, { recursive: true, force: true });
   };
   const start = async (name: string): Promise<PostgresNode> => {
+    template ??= mkdir(join(dir, "template"), { mode: 0o700 }).then(() => initCluster(bin, join(dir, "template")));
     const nodeDir = join(dir, name);
     await mkdir(nodeDir, { mode: 0o700 });
-    const node = await startNode(bin, nodeDir, SETTINGS);
+    const node = await startNode(bin, nodeDir, SETTINGS, await template);
     nodes.push(node);
     return node;
   };
   try {
-    // one after another: each initdb takes a core for a second or two
+    // one after another: each start takes a core for a moment
     for (const name of names) await start(name);
     return { nodes, start, stop };
   } catch (error) {

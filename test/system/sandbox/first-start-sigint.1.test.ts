@@ -1,5 +1,5 @@
 /**
- * The first start of `npm start` stopped with SIGINT at every moment of its phases up to the
+ * The first start of `npm start` stopped with SIGINT in every stage of its phases up to the
  * directory's move: starting and making it (./first-start.ts). The phases after it are
  * ./first-start-sigint.2.test.ts's, and the other signal's sweep is files of its own, so all run at once.
  */

@@ -1,5 +1,5 @@
 /**
- * The first start of `npm start` stopped with SIGKILL at every moment of its phases after the
+ * The first start of `npm start` stopped with SIGKILL in every stage of its phases after the
  * directory's move: opening it and listening (./first-start.ts). The phases before it are
  * ./first-start-sigkill.1.test.ts's, and the other signal's sweep is files of its own, so all run at once.
  */
