@@ -4,7 +4,7 @@
  * package itself is packed and installed once per run (../support/packed-package.ts).
  */
 import { execFile } from "node:child_process";
-import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { copyFile, link, mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import ts from "typescript";
@@ -106,17 +106,51 @@ export async function runWithSandbox(script: string, cwd: string): Promise<strin
   return (await run(process.execPath, args, { cwd, env })).stdout;
 }
 
+/** The projects made in this process, by their consumer and peers (`projectWith`). */
+const projects = new Map<string, Promise<string>>();
+
 /**
- * A project of its own with the package installed in `consumer` (copied, so that its imports resolve from this
- * project only) and only the `peers` named, linked from this repository's node_modules.
+ * A project of its own with the package installed in `consumer` (its files hard-linked, so that
+ * its imports resolve from this project only, as from a copy) and only the `peers` named, linked
+ * from this repository's node_modules. Made once per process for each set of peers: the entries
+ * with the same peers share it (./package-types.test.ts checks each in a folder of its own), and
+ * so the package's declaration files parsed once (../../support/typecheck.ts keeps them by path).
  */
-export async function projectWith(consumer: string, peers: readonly string[]): Promise<string> {
+export function projectWith(consumer: string, peers: readonly string[]): Promise<string> {
+  const key = JSON.stringify([consumer, [...peers].sort()]);
+  let project = projects.get(key);
+  if (project === undefined) {
+    project = makeProject(consumer, peers);
+    projects.set(key, project);
+  }
+  return project;
+}
+
+async function makeProject(consumer: string, peers: readonly string[]): Promise<string> {
   const dir = await makeTempDir("entry");
-  await cp(join(consumer, "node_modules", NAME), join(dir, "node_modules", NAME), { recursive: true });
+  await linkTree(join(consumer, "node_modules", NAME), join(dir, "node_modules", NAME));
   for (const peer of peers) {
     await mkdir(dirname(join(dir, "node_modules", peer)), { recursive: true });
     await symlink(join(repoRoot, "node_modules", peer), join(dir, "node_modules", peer), "dir");
   }
   await writeFile(join(dir, "package.json"), JSON.stringify({ name: "entry", private: true, type: "module" }));
   return dir;
+}
+
+/**
+ * Every file under `from` hard-linked at the same path under `to`: a copy as Node and TypeScript
+ * read it (each path its own, no symbolic link to follow back to the consumer's peers), made
+ * without copying 3 MB each time; copied where the two folders are on different file systems.
+ */
+async function linkTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) await linkTree(source, target);
+    else
+      await link(source, target).catch((error: NodeJS.ErrnoException) =>
+        error.code === "EXDEV" ? copyFile(source, target) : Promise.reject(error),
+      );
+  }
 }
