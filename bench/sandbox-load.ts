@@ -365,20 +365,36 @@ async function driverRate(db: Kysely<Database>, seconds: number): Promise<number
 /** Clock ticks a second of /proc's CPU times (Linux's USER_HZ). */
 const TICKS = 100;
 
-/** A process's parent, its own CPU ticks (user and system) and its exited children's, from /proc. */
-function statTimes(pid: string): { ppid: number; own: number; children: number } {
+/**
+ * A process's (or, `<pid>/task/<tid>`, a thread's) parent, its own CPU ticks (user and system), of
+ * them the system's, and its exited children's, from /proc.
+ */
+function statTimes(pid: string): { ppid: number; own: number; system: number; children: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat
     .slice(stat.lastIndexOf(")") + 2)
     .split(" ")
     .map(Number);
   const at = (index: number): number => fields[index] ?? 0;
-  return { ppid: at(1), own: at(11) + at(12), children: at(13) + at(14) };
+  return { ppid: at(1), own: at(11) + at(12), system: at(12), children: at(13) + at(14) };
 }
 
-/** CPU seconds a server process has used itself (its threads' user and system time). */
-function processCpu(pid: number): number {
-  return statTimes(String(pid)).own / TICKS;
+/**
+ * CPU seconds a server process has used itself: in all (its threads' user and system time), on its
+ * main thread (the one running its JavaScript, the thread a V8 CPU profile samples), and in the
+ * kernel (the system time of all its threads). The other threads are V8's helpers: its optimising
+ * compiler, and its collector's parallel and concurrent work.
+ */
+interface ServerCpu {
+  readonly all: number;
+  readonly main: number;
+  readonly system: number;
+}
+
+function processCpu(pid: number): ServerCpu {
+  const whole = statTimes(String(pid));
+  const main = statTimes(`${pid}/task/${pid}`);
+  return { all: whole.own / TICKS, main: main.own / TICKS, system: whole.system / TICKS };
 }
 
 /**
@@ -480,6 +496,10 @@ const windows: {
   requests: number;
   /** the server's CPU seconds over the window, from /proc */
   cpu: number;
+  /** of them, its main thread's */
+  main: number;
+  /** of them, the kernel's (system time) */
+  system: number;
 }[] = [];
 
 // npm start's entry, bundled once outside the timings
@@ -555,15 +575,34 @@ function monotonicMicros(): number {
 
 /** Measures `operation` on `server` for SECONDS: records its rate, and the server's CPU per request (ms). */
 async function measure(target: Target, server: Running, operation: Operation, size: number, round: number) {
-  const cpu = processCpu(server.pid);
+  const before = processCpu(server.pid);
   const start = monotonicMicros();
   const done = await load(server.base, operation, size, SECONDS);
-  const used = processCpu(server.pid) - cpu;
+  const after = processCpu(server.pid);
   const end = monotonicMicros();
+  const used = after.all - before.all;
+  const main = after.main - before.main;
+  const system = after.system - before.system;
+  const ms = (seconds: number): number => (seconds * 1000) / done.requests;
   record(target, operation, size, done.requests / done.seconds);
-  record(target, `cpu ${operation}`, size, (used * 1000) / done.requests);
+  record(target, `cpu ${operation}`, size, ms(used));
+  record(target, `cpu main ${operation}`, size, ms(main));
+  record(target, `cpu other ${operation}`, size, ms(used - main));
+  record(target, `cpu system ${operation}`, size, ms(system));
   if (PROFILES !== "")
-    windows.push({ pid: server.pid, target, operation, size, round, start, end, requests: done.requests, cpu: used });
+    windows.push({
+      pid: server.pid,
+      target,
+      operation,
+      size,
+      round,
+      start,
+      end,
+      requests: done.requests,
+      cpu: used,
+      main,
+      system,
+    });
   return done;
 }
 
@@ -672,6 +711,10 @@ function report(targets: readonly Target[]): void {
     "\nThe spread of the rounds, median (lowest to highest): requests per second, and the server's CPU per request in ms (its own user and system time from /proc over the measured window)\n",
   );
   printSpread(ours);
+  console.log(
+    "\nThe server's CPU per request in ms by where it ran (medians): its main thread (its JavaScript, and the kernel's work for its calls), its other threads (V8's optimising compiler and the collector's helpers: mostly the compiler while the code is still being optimised), and of the whole the kernel's (system time)\n",
+  );
+  printThreads(ours);
   console.log("\nTargets\n");
   const rows = ours.flatMap((target) => [
     ...(withJsonServer ? jsonServerTargets(target) : []),
@@ -790,6 +833,35 @@ function printSpread(ours: readonly Ours[]): void {
       ]);
     }
   }
+  printTable(header, rows);
+}
+
+/** The CPU per request of the writes by thread, and the kernel's share, sandbox and baseline. */
+function printThreads(ours: readonly Ours[]): void {
+  const ms = (value: number): string => (Number.isNaN(value) ? "" : value.toFixed(3));
+  const split = (target: Target, operation: Operation, size: number): string[] => {
+    const of = (part: string): string => ms(figure(target, `cpu ${part} ${operation}`, size));
+    return [of("main"), of("other"), of("system")];
+  };
+  const header = [
+    "operation",
+    "stored events",
+    ...ours.flatMap((target) => [
+      `sandbox, ${target}: main`,
+      "other threads",
+      "kernel",
+      "hand-written: main",
+      "other threads",
+      "kernel",
+    ]),
+  ];
+  const rows = WRITES.flatMap((operation) =>
+    SIZES.map((size) => [
+      operation,
+      size.toLocaleString("en"),
+      ...ours.flatMap((target) => [...split(target, operation, size), ...split(BASELINES[target], operation, size)]),
+    ]),
+  );
   printTable(header, rows);
 }
 

@@ -4,9 +4,14 @@
  *
  * Only the samples taken while a measurement ran count (`DIR/windows.json` says when, in the
  * profiles' clock); idle samples are left out. Each part's share of the remaining samples is
- * turned into CPU per request with the CPU the server used over the window, from /proc: a sample
- * taken while another process held the core counts as its function's, so under load the profile's
- * own times overstate, and only its shares are taken from it.
+ * turned into CPU per request with the CPU the server's main thread used over the window, from
+ * /proc (the profile samples that thread alone; the process's other threads, V8's compiler and the
+ * collector's helpers, are given apart): a sample taken while another process held the core counts
+ * as its function's, so under load the profile's own times overstate, and only its shares are
+ * taken from it. That holds for a function waiting off the CPU too: a send (`writev`) on loopback
+ * wakes the receiver, which may take the core from the sender inside the call, and the samples of
+ * that wait are the send's. The kernel's time of the whole process (system time, from /proc) is
+ * printed beside it: the sends cost at most that.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +27,9 @@ interface Window {
   readonly end: number;
   readonly requests: number;
   readonly cpu: number;
+  /** of `cpu`, the main thread's and the kernel's (absent from the windows of older runs) */
+  readonly main?: number;
+  readonly system?: number;
 }
 
 /** The parts of a V8 CPU profile read here. */
@@ -42,6 +50,8 @@ interface Tally {
   samples: number;
   requests: number;
   cpu: number;
+  main: number;
+  system: number;
 }
 
 /** Which part of the stack a function is, by where its code comes from. */
@@ -127,10 +137,12 @@ function tallyWindow(profile: Profile, window: Window, tally: Tally): void {
   }
   tally.requests += window.requests;
   tally.cpu += window.cpu;
+  tally.main += window.main ?? window.cpu;
+  tally.system += window.system ?? Number.NaN;
 }
 
 function emptyTally(): Tally {
-  return { functions: new Map(), parts: new Map(), samples: 0, requests: 0, cpu: 0 };
+  return { functions: new Map(), parts: new Map(), samples: 0, requests: 0, cpu: 0, main: 0, system: 0 };
 }
 
 /** The tallies of every target measured for `operation` at `size`, over every profile of `dir`. */
@@ -151,14 +163,16 @@ function tallies(dir: string, operation: string, size: number): Map<string, Tall
   return byTarget;
 }
 
-/** µs of CPU per request of `samples` of the tally. */
+/** µs of CPU per request of `samples` of the tally: their share of the main thread's CPU. */
 function perRequest(tally: Tally, samples: number): number {
-  return ((samples / tally.samples) * tally.cpu * 1e6) / tally.requests;
+  return ((samples / tally.samples) * tally.main * 1e6) / tally.requests;
 }
 
 function printTally(target: string, tally: Tally, top: number): void {
-  const total = (tally.cpu * 1e6) / tally.requests;
-  console.log(`\n${target}: ${total.toFixed(0)} µs of CPU per request (${tally.requests} requests, /proc)\n`);
+  const micros = (seconds: number): string => ((seconds * 1e6) / tally.requests).toFixed(0);
+  console.log(
+    `\n${target}: ${micros(tally.cpu)} µs of CPU per request (${tally.requests} requests, /proc): ${micros(tally.main)} on the main thread (the profile's, split below), ${micros(tally.cpu - tally.main)} on the other threads (V8's compiler and the collector's helpers); the kernel's time of all threads ${Number.isNaN(tally.system) ? "not recorded" : micros(tally.system)}\n`,
+  );
   const byCount = (map: Map<string, number>) => [...map].sort((a, b) => b[1] - a[1]);
   printTable(
     ["part", "µs per request", "share"],

@@ -29,7 +29,7 @@ import {
 import { lockDirectory } from "./directory-lock.js";
 import { loadImage } from "./image.js";
 import { PGliteDialect } from "./pglite-dialect.js";
-import { preparingPool } from "./prepared-statements.js";
+import { preparingPool, queryDirectly } from "./prepared-statements.js";
 import { recoverAfterTimeouts } from "./recovery.js";
 
 /** Where the data lives: in memory, in a PGlite data directory, or on a PostgreSQL server. */
@@ -168,12 +168,9 @@ async function openPostgres(location: DatabaseLocation & { kind: "postgres" }, t
   });
   hearConnectionErrors(pool);
   const upkeep = await markDistributed(new Kysely<Database>({ dialect: new PostgresDialect({ pool: upkeepPool }) }));
-  const db = markedLike(
-    new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: preparingPool(pool, undefined, recoverAfterTimeouts(upkeepPool)) }),
-    }),
-    upkeep,
-  );
+  const preparing = preparingPool(pool, undefined, recoverAfterTimeouts(upkeepPool));
+  const db = markedLike(new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing }) }), upkeep);
+  queryDirectly(db, preparing);
   return {
     location,
     db,
@@ -410,7 +407,10 @@ function queryLayer(embedded: Embedded, pglite: PGliteInstance): Kysely<Database
     allowExitOnIdle: true,
   });
   hearConnectionErrors(pool);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+  const preparing = preparingPool(pool);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing }) });
+  queryDirectly(db, preparing);
+  return db;
 }
 
 function engineOver(

@@ -11,6 +11,7 @@
  * statement with the real values and checks that it gives the same text and parameters.
  */
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from "kysely";
+import { type DirectQuery, directQueryOf } from "../engine/prepared-statements.js";
 import type { Database } from "../schema/database.js";
 
 /** What stands for a named parameter while the statement is built. */
@@ -24,6 +25,8 @@ type Source = Placeholder | { readonly value: unknown };
 interface Built {
   readonly query: CompiledQuery;
   readonly sources: readonly Source[];
+  /** how the layer runs the text itself, outside a transaction, where its engine registered its pool */
+  readonly direct: DirectQuery | undefined;
   /** whether a run has checked the placeholders against a build with real values */
   checked: boolean;
 }
@@ -55,6 +58,7 @@ export function statement<P extends object, R>(
       checkBuild(build(db, parameters).compile(), entry.query.sql, bound);
       entry.checked = true;
     }
+    if (on === db && entry.direct !== undefined) return { rows: await entry.direct<R>(entry.query.sql, bound) };
     return on.executeQuery<R>({ ...entry.query, parameters: bound } as CompiledQuery<R>);
   };
 }
@@ -68,7 +72,8 @@ function buildOnce<P extends object, R>(
   });
   const query = build(db, placeholders).compile();
   const sources = query.parameters.map((value) => (value instanceof Placeholder ? value : { value }));
-  return { query, sources, checked: false };
+  // a transaction's statements run on its connection, through it
+  return { query, sources, direct: db.isTransaction ? undefined : directQueryOf(db), checked: false };
 }
 
 /** Throws when a build with the real values differs from the statement run (a builder that looked at a parameter). */
