@@ -171,7 +171,7 @@ export interface Route {
 
 /** The encoders a route names (see `Route.encoders`). */
 export interface RouteEncoders {
-  /** present when the operation has path, query or header parameters */
+  /** present when the operation has path, query, header or cookie parameters */
   readonly parameters?: ParameterEncoder;
   /** present when the operation has query parameters: of the styles they use (deepObject's apart) */
   readonly query?: QueryEncoder;
@@ -321,7 +321,10 @@ export interface BodyEncoder {
   checked(body: unknown, binaryFields: readonly string[]): unknown;
 }
 
-/** How the client writes path and query parameters into a request's URL, and checks parameters as they were sent. */
+/**
+ * How the client writes path and query parameters into a request's URL, header and cookie
+ * parameters into its headers, and checks parameters as they were sent.
+ */
 export interface ParameterEncoder {
   /**
    * How an operation's calls make their URL, made once per operation: `base`, the path and query
@@ -329,14 +332,17 @@ export interface ParameterEncoder {
    * throws the client's RequestValidationError when the path cannot be filled. Undefined for an
    * operation without path or query parameters, whose URL is fixed.
    */
-  urlOf(
-    route: CallRoute,
-    base: string,
-    authQuery: string,
-    styles: StyleEncoder | undefined,
-  ): ((values: ParameterValues) => string) | undefined;
-  /** checks the call's path, query and header parameters, as the server reads them back, with the route's validators */
-  check(route: CallRoute, values: ParameterValues, styles: StyleEncoder | undefined, collect: IssueCollector): void;
+  urlOf(route: CallRoute, base: string, authQuery: string): ((values: ParameterValues) => string) | undefined;
+  /**
+   * checks the call's path, query, header and cookie parameters, as the server reads them back,
+   * with the route's validators (label, matrix and cookie ones by the route's style encoder)
+   */
+  check(route: CallRoute, values: ParameterValues, collect: IssueCollector): void;
+  /**
+   * writes the call's headers into `headers`, lower-cased (header parameters in their style by
+   * the route's header encoder, others as their text), then its cookies (by the style encoder)
+   */
+  write(route: CallRoute, values: ParameterValues, headers: Record<string, string>): void;
 }
 
 /**
@@ -376,11 +382,12 @@ export interface HeaderEncoder {
   check(route: CallRoute, values: ParameterValues, collect: IssueCollector): void;
 }
 
-/** A call's path, query and header parameters, as the client is given them. */
+/** A call's path, query, header and cookie parameters, as the client is given them. */
 export interface ParameterValues {
   readonly path?: Readonly<Record<string, unknown>>;
   readonly query?: Readonly<Record<string, unknown>>;
   readonly headers?: Readonly<Record<string, unknown>>;
+  readonly cookies?: Readonly<Record<string, unknown>>;
 }
 
 /** The validators of a request: a route's, without those of its answers. */

@@ -25,7 +25,7 @@ import {
 } from "./errors.js";
 import { ALL_ERRORS, readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
-import { EMPTY } from "./values.js";
+import { EMPTY, writeHeaderTexts } from "./values.js";
 
 /** Sends a call of the operation of `route` and reads its answer; throws the client's errors. */
 export async function send(
@@ -106,8 +106,9 @@ function prepare(
   const encoders = route.encoders;
   const placed = encoders?.auth?.place(route, settings) ?? headerKeys(route, settings);
   const base = settings.baseUrl;
+  const parameters = encoders?.parameters;
   const url =
-    encoders?.parameters?.urlOf(route, base, placed.query, encoders.styles)?.(args) ??
+    parameters?.urlOf(route, base, placed.query)?.(args) ??
     base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
   const bodies = encoders?.body;
   const checked = settings.validateRequests ? route : undefined;
@@ -119,13 +120,8 @@ function prepare(
     ...(type === undefined ? undefined : { "content-type": type }),
     ...settings.headers,
   };
-  const values = args.headers ?? EMPTY;
-  if (encoders?.headers !== undefined) encoders.headers.write(route, values, headers);
-  // a route without header parameters sends the headers it is given as their text
-  else
-    for (const [name, value] of Object.entries(values))
-      if (value !== undefined) headers[name.toLowerCase()] = String(value);
-  if (args.cookies !== undefined) encoders?.styles?.writeCookies(route, args.cookies, headers);
+  // a route without parameters sends the headers it is given as their text
+  (parameters?.write ?? writeHeaderTexts)(route, args, headers);
   for (const [name, value] of Object.entries(options?.headers ?? EMPTY))
     if (typeof value === "string") headers[name.toLowerCase()] = value;
   init.headers = headers;
@@ -144,8 +140,7 @@ function check(route: CallRoute, args: CallArgs, content: RouteContent | undefin
   const issues: RequestIssue[] = [];
   const collect: IssueCollector = (part, validator, value) => collectIssues(issues, part, validator, value);
   const encoders = route.encoders;
-  encoders?.parameters?.check(route, args, encoders.styles, collect);
-  encoders?.styles?.checkCookies(route, args.cookies ?? EMPTY, collect);
+  encoders?.parameters?.check(route, args, collect);
   const body = route.body;
   if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
   // a body of items is the route's body encoder's to check, as it sends them
@@ -212,7 +207,9 @@ function checkEncoders(route: CallRoute): void {
   const querystring = route.querystring !== undefined;
   if (
     encoders.parameters === undefined &&
-    (route.pathParams.length + route.query.length + route.headers.length > 0 || querystring)
+    (route.pathParams.length + route.query.length + route.headers.length > 0 ||
+      querystring ||
+      route.cookies !== undefined)
   )
     lacking(route, "parameters");
   if (encoders.query === undefined && route.query.length > 0) lacking(route, "query");
@@ -233,10 +230,10 @@ function checkEncoders(route: CallRoute): void {
 }
 
 /**
- * The refusal of a route without an encoder its operation needs: parameters (and its query and
- * header parameters' encoders), label, matrix and cookie parameters, a body other than JSON,
- * credentials other than API keys in headers, answers other than JSON, bodies or answers that are
- * sequences of items. Each encoder is exported by the client module of its name (the stream's by
+ * The refusal of a route without an encoder its operation needs: parameters, cookies included
+ * (and its query and header parameters' encoders), label, matrix and cookie parameters, a body
+ * other than JSON, credentials other than API keys in headers, answers other than JSON, bodies or
+ * answers that are sequences of items. Each encoder is exported by the client module of its name (the stream's by
  * client/stream-answers.ts, or client/streamed-calls.ts where only the body is a sequence).
  */
 function lacking(route: CallRoute, encoder: keyof RouteEncoders): never {

@@ -8,16 +8,9 @@
  * simple brings path-parameters.ts's encoder instead of this one. Only own properties of the
  * call's values are read (values.ts).
  */
-import type {
-  CallRoute,
-  IssueCollector,
-  ParameterEncoder,
-  ParameterValues,
-  QueryPart,
-  StyleEncoder,
-} from "../route-types.js";
+import type { CallRoute, IssueCollector, ParameterEncoder, ParameterValues, QueryPart } from "../route-types.js";
 import { fillWith, textsOf } from "./path-parameters.js";
-import { EMPTY, simpleValue } from "./values.js";
+import { EMPTY, simpleValue, writeHeaderTexts } from "./values.js";
 
 /**
  * The path with each placeholder replaced by its encoded value (`styled` gives that of a label or
@@ -54,15 +47,11 @@ export function pathAsSent(values: Readonly<Record<string, unknown>>): Record<st
  * the query string, `authQuery` (a query credential) last; a call whose path cannot be filled is
  * refused with the client's RequestValidationError.
  */
-function urlOf(
-  route: CallRoute,
-  base: string,
-  authQuery: string,
-  styles: StyleEncoder | undefined,
-): ((values: ParameterValues) => string) | undefined {
+function urlOf(route: CallRoute, base: string, authQuery: string): ((values: ParameterValues) => string) | undefined {
   if (route.pathParams.length + route.query.length === 0 && route.querystring === undefined) return undefined;
   return (values) => {
-    const path = fillPath(route.operationId, route.path, values.path ?? EMPTY, styles?.pathWriter(route));
+    const writer = route.encoders?.styles?.pathWriter(route);
+    const path = fillPath(route.operationId, route.path, values.path ?? EMPTY, writer);
     const query = values.query === undefined ? "" : (queryPart(route)?.queryOf(route, values.query) ?? "");
     const all = query === "" ? authQuery : authQuery === "" ? query : `${query}&${authQuery}`;
     return base + (all === "" ? path : `${path}?${all}`);
@@ -75,16 +64,13 @@ function queryPart(route: CallRoute): QueryPart | undefined {
 }
 
 /**
- * Checks a call's path, query and header parameters as the server reads them back (the path's
- * here, with its label and matrix ones by the style encoder; the others by the route's query and
- * header encoders, which hold their checks) with the route's validators of those it has.
+ * Checks a call's path, query, header and cookie parameters as the server reads them back (the
+ * path's here, with its label and matrix ones by the style encoder; the others by the route's
+ * query, header and style encoders, which hold their checks) with the route's validators of those
+ * it has.
  */
-function check(
-  route: CallRoute,
-  values: ParameterValues,
-  styles: StyleEncoder | undefined,
-  collect: IssueCollector,
-): void {
+function check(route: CallRoute, values: ParameterValues, collect: IssueCollector): void {
+  const styles = route.encoders?.styles;
   const pathParams = route.validators.pathParams;
   if (pathParams !== undefined) {
     const given = values.path ?? EMPTY;
@@ -93,11 +79,23 @@ function check(
   }
   queryPart(route)?.check(route, values, collect);
   route.encoders?.headers?.check(route, values, collect);
+  styles?.checkCookies(route, values.cookies ?? EMPTY, collect);
 }
 
 /**
- * The parameter encoder the route of each operation with path, query or header parameters names
- * (`Route.encoders`), beside the query and header encoders of those it has: a page whose
- * operations have none does not bundle this module.
+ * Writes a call's headers (its header parameters in their style by the route's header encoder,
+ * any others as their text), then its cookies (by the style encoder).
  */
-export const parameterEncoder: ParameterEncoder = { urlOf, check };
+function write(route: CallRoute, values: ParameterValues, headers: Record<string, string>): void {
+  const declared = route.encoders?.headers;
+  if (declared === undefined) writeHeaderTexts(route, values, headers);
+  else declared.write(route, values.headers ?? EMPTY, headers);
+  if (values.cookies !== undefined) route.encoders?.styles?.writeCookies(route, values.cookies, headers);
+}
+
+/**
+ * The parameter encoder the route of each operation with path, query, header or cookie parameters
+ * names (`Route.encoders`), beside the query, header and style encoders of those it has: a page
+ * whose operations have none does not bundle this module.
+ */
+export const parameterEncoder: ParameterEncoder = { urlOf, check, write };

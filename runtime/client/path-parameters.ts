@@ -8,7 +8,7 @@
  */
 import type { ParameterEncoder } from "../route-types.js";
 import { RequestValidationError } from "./errors.js";
-import { EMPTY, own, scalar } from "./values.js";
+import { EMPTY, own, scalar, writeHeaderTexts } from "./values.js";
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
@@ -79,6 +79,8 @@ export const pathEncoder: ParameterEncoder = {
     );
     return base + (authQuery === "" ? path : `${path}?${authQuery}`);
   },
-  check: (route, values, _styles, collect) =>
+  check: (route, values, collect) =>
     collect("path", route.validators.pathParams, textsOf(values.path ?? EMPTY, scalar)),
+  // the route declares no header or cookie parameters: any headers the call is given, as their text
+  write: writeHeaderTexts,
 };

@@ -71,3 +71,16 @@ export function defineOwn(target: Record<string, unknown>, key: string, value: u
 
 /** No values: what is read when a call brings none. */
 export const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * Writes the headers a call is given into `headers` as their text, lower-cased: those of a call
+ * whose route declares no header parameters (see `ParameterEncoder.write`).
+ */
+export function writeHeaderTexts(
+  _route: unknown,
+  values: { readonly headers?: Readonly<Record<string, unknown>> },
+  headers: Record<string, string>,
+): void {
+  for (const [name, value] of Object.entries(values.headers ?? EMPTY))
+    if (value !== undefined) headers[name.toLowerCase()] = String(value);
+}

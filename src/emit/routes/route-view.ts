@@ -194,9 +194,13 @@ export function hasStreams({ names }: OperationModel): boolean {
   return Object.keys(names.itemValidators).length > 0;
 }
 
-/** Whether an operation has path, query or header parameters, or a querystring (cookies are the style encoder's). */
+/**
+ * Whether an operation has path, query, header or cookie parameters, or a querystring (cookies
+ * are written and checked by the style encoder, which the parameter encoder calls).
+ */
 export function hasParameters({ parameters, querystring }: OperationModel): boolean {
-  return parameters.path.length + parameters.query.length + parameters.header.length > 0 || querystring !== undefined;
+  const { path, query, header, cookie } = parameters;
+  return path.length + query.length + header.length + cookie.length > 0 || querystring !== undefined;
 }
 
 /**
@@ -204,9 +208,9 @@ export function hasParameters({ parameters, querystring }: OperationModel): bool
  * scalars: its route names the path encoder, which writes nothing else.
  */
 function scalarPathOnly({ parameters, querystring }: OperationModel): boolean {
-  const { path, query, header } = parameters;
+  const { path, query, header, cookie } = parameters;
   return (
-    query.length + header.length === 0 &&
+    query.length + header.length + cookie.length === 0 &&
     querystring === undefined &&
     path.every((p) => p.style === "simple" && p.scalar === true)
   );

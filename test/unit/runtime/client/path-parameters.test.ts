@@ -16,7 +16,7 @@ const scalarRoute = route({
 
 /** The URL an encoder makes of a call's path values, or the error it throws. */
 function urlOf(encoder: ParameterEncoder, path: Record<string, unknown>, authQuery = ""): string | unknown {
-  const make = encoder.urlOf(scalarRoute, "http://h/api", authQuery, undefined);
+  const make = encoder.urlOf(scalarRoute, "http://h/api", authQuery);
   if (make === undefined) throw new Error("the encoder made no URL");
   try {
     return make({ path });
@@ -29,7 +29,7 @@ function urlOf(encoder: ParameterEncoder, path: Record<string, unknown>, authQue
 function checked(encoder: ParameterEncoder, path: Record<string, unknown>): [RequestPart, unknown][] {
   const seen: [RequestPart, unknown][] = [];
   const collect: IssueCollector = (part, _validator, value) => void seen.push([part, value]);
-  encoder.check(scalarRoute, { path }, undefined, collect);
+  encoder.check(scalarRoute, { path }, collect);
   return seen;
 }
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { fillPath, parameterEncoder } from "../../../../runtime/client/parameters.js";
 import { Runtime } from "../../../../runtime/client/runtime.js";
 import { cookieHeader, styledPathText, styleEncoder } from "../../../../runtime/client/styles.js";
-import type { CallRoute, RouteParameter } from "../../../../runtime/route-types.js";
+import type { CallRoute, RouteParameter, Validator } from "../../../../runtime/route-types.js";
 import { readCookies } from "../../../../runtime/server/runtime/cookies.js";
 import {
   compileCookieReader,
@@ -131,6 +131,17 @@ describe("cookie parameters", () => {
   });
 });
 
+/** A cookie validator written by hand: `session` required. */
+const validateSession: Validator = (value) =>
+  Object.hasOwn(value as object, "session")
+    ? { valid: true, value }
+    : {
+        valid: false,
+        errors: [
+          { instancePath: "", schemaPath: "#/required", keyword: "required", params: {}, message: "is required" },
+        ],
+      };
+
 describe("the client engine", () => {
   it("writes a route's label path and cookies with the style encoder it names, after the client's own cookie", async () => {
     const sent: [string, RequestInit][] = [];
@@ -144,6 +155,28 @@ describe("the client engine", () => {
     expect(sent.map(([url, init]) => [url, (init.headers as Record<string, string>)["cookie"]])).toEqual([
       ["http://127.0.0.1:1/x/.a.b", "theme=dark; session=s%3B1"],
     ]);
+  });
+
+  it("writes and checks the cookies of a route whose only parameters are cookies through its parameter encoder", async () => {
+    const sent: RequestInit[] = [];
+    const fetch = async (_url: string, init: RequestInit) => {
+      sent.push(init);
+      return new Response(null, { status: 204 });
+    };
+    const validators = { body: {}, cookies: validateSession };
+    const cookieRoute: CallRoute = { ...labelRoute, path: "/x", pathParams: [], pathStyles: undefined, validators };
+    const runtime = new Runtime({ servers: [] }, { baseUrl: "http://127.0.0.1:1", fetch, validateRequests: true });
+    await runtime.call(cookieRoute, { cookies: { session: "s" }, headers: { "X-Trace": 7 } }, undefined);
+    expect(sent.map((init) => init.headers)).toEqual([{ cookie: "session=s", "x-trace": "7" }]);
+    await expect(runtime.call(cookieRoute, { cookies: {} }, undefined)).rejects.toMatchObject({
+      name: "RequestValidationError",
+      errors: [{ in: "cookie", keyword: "required" }],
+    });
+    expect(sent).toHaveLength(1);
+    const bare: CallRoute = { ...cookieRoute, encoders: { styles: styleEncoder } };
+    await expect(runtime.call(bare, { cookies: { session: "s" } }, undefined)).rejects.toThrow(
+      "getX: the route names no `encoders.parameters` (client/parameters.ts), which the operation needs",
+    );
   });
 
   it("refuses such a route written by hand without a style encoder, rather than send it wrong", async () => {
