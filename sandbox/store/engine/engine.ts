@@ -150,7 +150,15 @@ async function openPostgres(location: DatabaseLocation & { kind: "postgres" }, t
     allowExitOnIdle: true,
     keepAlive: true,
   };
-  const upkeepPool = new pg.Pool({ ...common, max: 2, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // the upkeep's connection is kept open, not closed 10 s after its last use (pg-pool's default):
+  // closed while requests are served, its socket's end deoptimised V8's compiled code of the
+  // streams all sockets share, recompiled on the requests' time
+  const upkeepPool = new pg.Pool({
+    ...common,
+    max: 2,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 0,
+  });
   hearConnectionErrors(upkeepPool);
   const url = new URL(location.url);
   try {

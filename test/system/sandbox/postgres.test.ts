@@ -3,13 +3,14 @@
  * harness starts): the same suite as on PGlite, the same SQL. Skipped with a message where there
  * is no PostgreSQL; in CI it must run.
  */
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../../sandbox/index.js";
 import { createEvent } from "../../../sandbox/service/events.js";
 import { createVenue } from "../../../sandbox/service/venues.js";
 import { markDistributed } from "../../../sandbox/store/engine/citus.js";
+import { openEngine, parseLocation } from "../../../sandbox/store/engine/engine.js";
 import type { Database } from "../../../sandbox/store/schema/database.js";
 import { postgresAvailable } from "../../support/postgres.js";
 import { sharedPostgres } from "../../support/shared-postgres.js";
@@ -38,6 +39,25 @@ if (available) {
         new RegExp(`^${where} refused (the password of )?user "no_such_user" \\((28000|28P01)`),
       );
     });
+  });
+  describe("the upkeep's connection on PostgreSQL", () => {
+    it("stays open past pg-pool's 10 s idle timeout: no socket of it ends while requests are served", async () => {
+      const engine = await openEngine(parseLocation(server?.url ?? ""));
+      try {
+        const pid = async (db: Kysely<Database>): Promise<number> =>
+          (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]?.pid ?? 0;
+        const upkeep = await pid(engine.upkeep);
+        expect(upkeep).toBeGreaterThan(0);
+        await new Promise((resolve) => setTimeout(resolve, 10_500));
+        const open = await sql<{
+          count: number;
+        }>`select count(*)::int as count from pg_stat_activity where pid = ${upkeep}`.execute(engine.db);
+        expect(open.rows[0]?.count).toBe(1);
+        expect(await pid(engine.upkeep)).toBe(upkeep);
+      } finally {
+        await engine.close();
+      }
+    }, 30_000);
   });
   describe("round trips of a create on PostgreSQL", () => {
     it("sends a create as one statement, the company's next id taken in it: one round trip", async () => {
