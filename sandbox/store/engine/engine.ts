@@ -26,10 +26,11 @@ import {
   removeServerLockFile,
   tighten,
 } from "./data-directory.js";
+import { queryDirectly } from "./direct-queries.js";
 import { lockDirectory } from "./directory-lock.js";
 import { loadImage } from "./image.js";
 import { PGliteDialect } from "./pglite-dialect.js";
-import { preparingPool, queryDirectly } from "./prepared-statements.js";
+import { preparingPool } from "./prepared-statements.js";
 import { recoverAfterTimeouts } from "./recovery.js";
 
 /** Where the data lives: in memory, in a PGlite data directory, or on a PostgreSQL server. */

@@ -11,14 +11,7 @@
  * pool over one connection (PGlite's, shared) gives one text the one name.
  */
 import { createHash } from "node:crypto";
-import type {
-  DialectAdapter,
-  PostgresCursor,
-  PostgresPool,
-  PostgresPoolClient,
-  PostgresQueryResult,
-  QueryExecutorProvider,
-} from "kysely";
+import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
 import type { Pool, PoolClient } from "pg";
 import { isDatabaseOutage } from "../outage.js";
 
@@ -129,35 +122,4 @@ class PreparingClient implements PostgresPoolClient {
       this.#broken = error instanceof Error ? error : new Error("the connection failed");
     throw error;
   };
-}
-
-/** Runs a compiled text with its parameters on a connection of the pool, and answers its rows. */
-export type DirectQuery = <R>(text: string, parameters: readonly unknown[]) => Promise<R[]>;
-
-/** The pool beneath each query layer registered by `queryDirectly`, by the layer's adapter (shared by its `withSchema` and `withPlugin` copies). */
-const DIRECT = new WeakMap<DialectAdapter, DirectQuery>();
-
-/**
- * Has the statements built once (sandbox/store/records/statements.ts) run on `db`, or on a copy of
- * it, go to `pool` (`db`'s own, as `preparingPool` made it) without Kysely's layers: its
- * connection provider, its executor and its driver's connection are each an async step of their
- * own per query (about 4 KB allocated and four turns of the microtask queue a statement), for a
- * text already compiled, whose rows no plugin of the sandbox's changes (the schema's is in the
- * text, Citus's mark changes nothing). The pool's connection, its name for the text, its
- * outage handling and its timeouts are the same: only the layers above it are left out.
- */
-export function queryDirectly(db: QueryExecutorProvider, pool: PostgresPool): void {
-  DIRECT.set(db.getExecutor().adapter, async <R>(text: string, parameters: readonly unknown[]) => {
-    const client = await pool.connect();
-    try {
-      return (await client.query<R>(text, parameters)).rows;
-    } finally {
-      client.release();
-    }
-  });
-}
-
-/** How `db` runs a compiled text directly, if `queryDirectly` registered its pool. */
-export function directQueryOf(db: QueryExecutorProvider): DirectQuery | undefined {
-  return DIRECT.get(db.getExecutor().adapter);
 }

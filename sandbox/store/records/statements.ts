@@ -11,7 +11,7 @@
  * statement with the real values and checks that it gives the same text and parameters.
  */
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from "kysely";
-import { type DirectQuery, directQueryOf } from "../engine/prepared-statements.js";
+import { type DirectQuery, directQueryOf } from "../engine/direct-queries.js";
 import type { Database } from "../schema/database.js";
 
 /** What stands for a named parameter while the statement is built. */

@@ -6,7 +6,7 @@
  */
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import { describe, expect, it, vi } from "vitest";
-import { queryDirectly } from "../../../../../sandbox/store/engine/prepared-statements.js";
+import { queryDirectly } from "../../../../../sandbox/store/engine/direct-queries.js";
 import { statement } from "../../../../../sandbox/store/records/statements.js";
 import type { Database } from "../../../../../sandbox/store/schema/database.js";
 
