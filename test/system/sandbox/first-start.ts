@@ -13,8 +13,9 @@
  * first one after it. Then what the stop left says which stage the signal landed in (a signal
  * before the process listens ends it where it is), and the sweep checks that every stage that
  * lasts longer than a look was landed in (the folder's, the lock's and the take's last
- * milliseconds: they are aimed at, and landed in when a look sees them). One round per stage and
- * signal (20 rounds); SANDBOX_SWEEP_STEPS=n stops each stage at n moments instead, a fraction 0,
+ * milliseconds: they are aimed at, and landed in when a look sees them). A stage whose rounds all
+ * landed later (on a busy machine a look can come late by a whole stage) gets up to three more
+ * rounds before the sweep fails. One round per stage and signal (20 rounds); SANDBOX_SWEEP_STEPS=n stops each stage at n moments instead, a fraction 0,
  * 1/n, 2/n… of its length, as a start run to the stage after the file's last measures it first.
  * Each signal's sweep is two test files, one for the phases up to the directory's move (starting,
  * making: a file `first-start-<signal>.1.test.ts`) and one for those after it (opening, listening:
@@ -71,6 +72,8 @@ const stageIndex = (stage: Stage): number => STAGES.findIndex((each) => each.nam
 const STEPS = Number(process.env.SANDBOX_SWEEP_STEPS ?? "") || 1;
 const ALL_NEXT_STARTS = process.env.SANDBOX_SWEEP_ALL === "1";
 const AT_ONCE = 2;
+/** How many more rounds a stage that lasts longer than a look gets, when the ones aimed at it landed later. */
+const AIMS_AGAIN = 3;
 /** How long a round waits for its stage. */
 const STAGE_TIMEOUT_MS = 60_000;
 
@@ -162,6 +165,19 @@ async function sweep(signal: Round["signal"], phases: readonly Phase[], root: st
     }
   };
   await Promise.all(Array.from({ length: AT_ONCE }, worker));
+  // a look delayed past a whole stage (the machine busy) stops the start in a later one: such a
+  // stage is aimed at again, a bounded number of times, before the sweep says it was not landed in
+  const lasting = STAGES.filter((stage) => stages.includes(stage.name) && !("brief" in stage)).map(
+    (stage) => stage.name,
+  );
+  for (let attempt = 1; attempt <= AIMS_AGAIN; attempt++) {
+    const landed = new Set(rounds.map((each) => each.stage));
+    const missed = lasting.filter((stage) => !landed.has(stage));
+    if (missed.length === 0) break;
+    const again = missed.map((stage) => round(stage, STEPS + attempt));
+    rounds.push(...again);
+    for (const each of again) await stopFirstStart(each);
+  }
   for (const each of rounds) if (needsNextStart(each, rounds)) await nextStart(each);
   const cpu = process.cpuUsage(started.cpu);
   const figures = summary(signal, rounds, timeline, performance.now() - started.time, (cpu.user + cpu.system) / 1000);
@@ -175,8 +191,7 @@ async function sweep(signal: Round["signal"], phases: readonly Phase[], root: st
   expect(states(opened)).toEqual(states(rounds));
   // the stops landed in every stage of these phases that lasts longer than a look
   const landed = new Set(rounds.map((each) => each.stage));
-  const lasting = STAGES.filter((stage) => stages.includes(stage.name) && !("brief" in stage));
-  expect(lasting.map((stage) => stage.name).filter((stage) => !landed.has(stage))).toEqual([]);
+  expect(lasting.filter((stage) => !landed.has(stage))).toEqual([]);
   // a stop while making leaves a partial folder, once listening a whole directory
   const making = rounds.filter((each) => STAGES[stageIndex(each.stage as Stage)]?.phase === "making");
   if (phases.includes("making")) expect(making.filter((each) => (each.partials ?? 0) === 0)).toEqual([]);
