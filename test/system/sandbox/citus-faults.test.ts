@@ -27,6 +27,7 @@ import { type CitusCluster, citusAvailable, queryOn, startCitus } from "../../su
 import type { PostgresNode } from "../../support/postgres.js";
 import { call, HARBOR, SUMMIT } from "../../support/sandbox-calls.js";
 import { startSandboxProcess } from "../../support/sandbox-process.js";
+import { postgresTemplate } from "../../support/shared-postgres.js";
 import { NOW } from "./behaviour.js";
 import { runKillRounds } from "./kill-rounds.js";
 
@@ -99,7 +100,7 @@ if (!available) {
   const workerOf = (company: number): PostgresNode => workers.get(company) as PostgresNode;
 
   beforeAll(async () => {
-    cluster = await startCitus();
+    cluster = await startCitus(await postgresTemplate());
     sandbox = await createSandbox({
       database: cluster.url,
       schema: "faults",
@@ -212,7 +213,12 @@ if (!available) {
       // the bulkhead: 4 of the company's requests wait on the database at most, of the pool's 10
       expect(waiting).toBeGreaterThanOrEqual(1);
       expect(waiting).toBeLessThanOrEqual(4);
-      expect(median(blocked)).toBeLessThanOrEqual(2 * unblocked);
+      // the other company never waits for the held row nor for a connection Harbor's statements
+      // hold (either costs it the bound): its creates stay far under the bound. Its pace beside
+      // twelve clients the server answers at once is the machine's CPU, not the bulkhead, and is
+      // printed above rather than compared with its pace alone
+      expect(median(blocked)).toBeLessThan(BOUND_MS / 4);
+      expect([...blocked].sort((a, b) => a - b)[Math.floor(0.9 * blocked.length)]).toBeLessThan(BOUND_MS);
       expect((await send(sandbox.url, HARBOR, "POST", "/events", event(HARBOR, "Unblocked"))).status).toBe(201);
     }, 120_000);
 
