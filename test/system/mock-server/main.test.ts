@@ -1,5 +1,5 @@
 /** `npm start`'s entry point, run as a process: it serves the mock API and honours API_KEYS. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { expectProblem, venue } from "../../support/contract-bodies.js";
 import { type MockProcess, startMockProcess } from "../../support/mock-process.js";
 
@@ -37,9 +37,11 @@ describe("the mock server process", () => {
 
   it("logs one line per request, without the key, a refusal's with its problem", async () => {
     await fetch(`${base}/wage-rules`, { headers: { "x-api-key": "first-key" } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // the line is written as the answer is sent, and read from the process's output once it comes
+    await expect
+      .poll(() => server.output.join(""), { timeout: 10_000 })
+      .toMatch(/GET \/api\/1_12\/wage-rules 200 [\d.]+ ms/);
     const log = server.output.join("");
-    expect(log).toMatch(/GET \/api\/1_12\/wage-rules 200 [\d.]+ ms/);
     // the refusal of the test before says why, in its text and as a field
     const refusal = log.split("\n").find((line) => line.includes("GET /api/1_12/events 401"));
     expect(JSON.parse(refusal ?? "{}")).toMatchObject({
@@ -52,12 +54,16 @@ describe("the mock server process", () => {
     await fetch(`${base}/wage-rules`, {
       headers: { "x-api-key": "first-key", prefer: "example=marker-of-the-client" },
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const preferred =
-      server.output
-        .join("")
-        .split("\n")
-        .find((line) => line.includes("marker-of-the-client")) ?? "";
+    const preferred = await vi.waitUntil(
+      () =>
+        server.output
+          .join("")
+          .split("\n")
+          // whole lines only: the last piece may be a line still coming
+          .slice(0, -1)
+          .find((line) => line.includes("marker-of-the-client")),
+      { timeout: 10_000 },
+    );
     expect(preferred.split("marker-of-the-client")).toHaveLength(2);
     expect(log).not.toContain("first-key");
     expect(log).not.toContain("second-key");
