@@ -98,8 +98,14 @@ export interface CitusNodes {
   stop(): Promise<void>;
 }
 
-/** Starts the nodes `names` (by default a coordinator and two workers), each a PostgreSQL server with Citus loaded. */
-export async function startCitusNodes(names = ["coordinator", "worker1", "worker2"]): Promise<CitusNodes> {
+/**
+ * Starts the nodes `names` (by default a coordinator and two workers), each a PostgreSQL server with
+ * Citus loaded, as copies of `template` (the run's, ./shared-postgres.ts's `postgresTemplate`) when given.
+ */
+export async function startCitusNodes(
+  names = ["coordinator", "worker1", "worker2"],
+  given?: string,
+): Promise<CitusNodes> {
   const bin = postgresBinaries();
   if (bin === undefined) throw new Error(citusMissing());
   const dir = await makeTempDir("citus");
@@ -107,8 +113,9 @@ export async function startCitusNodes(names = ["coordinator", "worker1", "worker
   const user = process.getuid?.() === 0 ? runAs() : undefined;
   if (user !== undefined) await chown(dir, user.uid, user.gid);
   const nodes: PostgresNode[] = [];
-  // the nodes are copies of one cluster initdb made here first (each initdb is a second or two of a core)
-  let template: Promise<string> | undefined;
+  // the nodes are copies of one cluster initdb made, the run's or one made here first (each initdb
+  // is a second or two of a core, its copy a fraction of that)
+  let template: Promise<string> | undefined = given === undefined ? undefined : Promise.resolve(given);
   const stop = async (): Promise<void> => {
     await Promise.all(nodes.map((node) => node.outage.halt()));
     await rm(dir, { recursive: true, force: true });
@@ -169,9 +176,12 @@ function clusterOf<Node extends CitusNode>(
   };
 }
 
-/** Starts a coordinator and two workers and joins them into one cluster. Call `citusAvailable` first. */
-export async function startCitus(): Promise<CitusCluster> {
-  const started = await startCitusNodes();
+/**
+ * Starts a coordinator and two workers and joins them into one cluster, copies of `template` when
+ * given. Call `citusAvailable` first.
+ */
+export async function startCitus(template?: string): Promise<CitusCluster> {
+  const started = await startCitusNodes(undefined, template);
   try {
     const [coordinator, ...workers] = [...started.nodes] as [PostgresNode, ...PostgresNode[]];
     await joinNodes(coordinator, workers);
@@ -195,9 +205,14 @@ function inDatabase(url: string, database: string): string {
 /**
  * A cluster of its own in `database` on the run's nodes (`urls`, the coordinator's first): the
  * database made on each node, and the workers joined to the coordinator there. A worker it adds is
- * started in this process, and `stop` stops it, leaving the run's nodes to the run.
+ * started in this process (a copy of `template` when given), and `stop` stops it, leaving the run's
+ * nodes to the run.
  */
-export async function citusDatabase(urls: readonly string[], database: string): Promise<CitusCluster<CitusNode>> {
+export async function citusDatabase(
+  urls: readonly string[],
+  database: string,
+  template?: string,
+): Promise<CitusCluster<CitusNode>> {
   if (!/^[a-z_][a-z0-9_]*$/.test(database))
     throw new Error(
       `citusDatabase: "${database}" is not a database name the tests use (lower-case letters, digits, _)`,
@@ -223,7 +238,7 @@ export async function citusDatabase(urls: readonly string[], database: string): 
   let added: CitusNodes | undefined;
   return clusterOf(coordinator, workers, {
     start: async () => {
-      added ??= await startCitusNodes([]);
+      added ??= await startCitusNodes([], template);
       const node = await added.start(`worker${workers.length + 1}`);
       await create(node.url);
       return { url: inDatabase(node.url, database), port: node.port };

@@ -28,8 +28,11 @@ declare module "vitest" {
   }
 }
 
-/** What the PostgreSQL server's status file holds: its URL and description, or why it did not start. */
-export type SharedPostgresStatus = { url: string; description: string } | { error: string };
+/**
+ * What the PostgreSQL server's status file holds: its URL and description, and the cluster initdb
+ * made for it when the harness made one (for the run's other clusters to copy), or why it did not start.
+ */
+export type SharedPostgresStatus = { url: string; description: string; template?: string } | { error: string };
 
 /** What the Citus cluster's status file holds: its nodes' URLs (the coordinator's first), or why they did not start. */
 export type SharedCitusStatus = { urls: string[] } | { error: string };
@@ -68,7 +71,11 @@ export function setup(project: TestProject): () => Promise<void> {
   const starting: Promise<PostgresServer | undefined> =
     missing !== undefined
       ? Promise.resolve(writeStatus(file, { error: missing })).then(() => undefined)
-      : startWritten(file, startPostgres, (server) => ({ url: server.url, description: server.description }));
+      : startWritten(file, startPostgres, (server) => ({
+          url: server.url,
+          description: server.description,
+          ...(server.template === undefined ? {} : { template: server.template }),
+        }));
   const citusFile = join(folder, `citus-${process.pid}.json`);
   project.provide("sharedCitus", citusFile);
   let citus: Promise<CitusNodes | undefined> | undefined;
@@ -76,7 +83,8 @@ export function setup(project: TestProject): () => Promise<void> {
     if (name !== `${basename(citusFile)}.wanted` || citus !== undefined) return;
     citus = startWritten(
       citusFile,
-      () => startCitusNodes(),
+      // copies of the server's cluster as initdb made it, once it is made
+      async () => startCitusNodes(undefined, (await starting)?.template),
       (started) => ({ urls: started.nodes.map((node) => node.url) }),
     );
   });

@@ -8,7 +8,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { chmod, chown, rm } from "node:fs/promises";
+import { chmod, chown, mkdir, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { makeTempDir } from "./paths.js";
@@ -26,6 +26,11 @@ export interface PostgresServer {
    * and starts it again on the same port and data, for the tests of a database that goes away.
    */
   readonly outage?: { halt(): Promise<void>; resume(): Promise<void> };
+  /**
+   * For a cluster the harness made: the cluster `initdb` made for it, which no server ever ran on,
+   * for other clusters of the run to be copies of (`startNode`'s `template`), until it is stopped
+   */
+  readonly template?: string;
   stop(): Promise<void>;
 }
 
@@ -61,14 +66,21 @@ export function postgresAvailable(tests: string): boolean {
  * started even when DATABASE_URL is set (the tests that stop the server need one of their own);
  * call `throwawayAvailable` first then.
  */
-export async function startPostgres(options: { throwaway?: boolean } = {}): Promise<PostgresServer> {
+export async function startPostgres(
+  options: { throwaway?: boolean; template?: string | undefined } = {},
+): Promise<PostgresServer> {
   const url = process.env.DATABASE_URL;
   if (options.throwaway !== true && url !== undefined && url !== "")
     return { url, description: "DATABASE_URL", stop: async () => undefined };
   const bin = postgresBinaries();
   if (bin === undefined) throw new Error(postgresMissing());
   const dir = await makeTempDir("postgres");
-  const node = await startNode(bin, dir, []);
+  await giveFolder(dir);
+  // a copy of the `template` given; or of one made here, kept beside the server for the run's other clusters
+  const template =
+    options.template ?? (await mkdir(join(dir, "template")).then(() => initCluster(bin, join(dir, "template"))));
+  await mkdir(join(dir, "server"));
+  const node = await startNode(bin, join(dir, "server"), [], template);
   const version = bin.split("/").at(-2);
   return {
     url: node.url,
@@ -77,6 +89,7 @@ export async function startPostgres(options: { throwaway?: boolean } = {}): Prom
       return node.process;
     },
     outage: node.outage,
+    ...(options.template === undefined ? { template } : {}),
     stop: async () => {
       await node.outage.halt();
       await rm(dir, { recursive: true, force: true });

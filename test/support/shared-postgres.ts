@@ -37,6 +37,19 @@ export async function sharedPostgres(): Promise<{ url: string; description: stri
   );
 }
 
+/**
+ * The cluster initdb made for the run's server, which no server runs on, for a cluster of a file's
+ * own to be a copy of (./postgres.ts's `startNode`); undefined when the harness made none (a
+ * DATABASE_URL, or no PostgreSQL), and the file's cluster is made by initdb.
+ */
+export async function postgresTemplate(): Promise<string | undefined> {
+  const status = await started<Exclude<SharedPostgresStatus, { error: string }>>(
+    inject("sharedPostgres"),
+    "the run's PostgreSQL server",
+  ).catch(() => undefined);
+  return status?.template;
+}
+
 /** The URLs of the run's Citus nodes (the coordinator's first, in the `postgres` database), started on the first call of the run. */
 export async function sharedCitus(): Promise<string[]> {
   const file = inject("sharedCitus");

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type CitusCluster, type CitusNode, citusAvailable, citusDatabase } from "../../support/citus.js";
-import { sharedCitus } from "../../support/shared-postgres.js";
+import { postgresTemplate, sharedCitus } from "../../support/shared-postgres.js";
 
 /**
  * The bound of the suites that send a burst of one company's creates at once. A burst of 100
@@ -32,7 +32,7 @@ export function onCitusCluster(name: string, suites: (cluster: () => CitusCluste
   let cluster: CitusCluster<CitusNode> | undefined;
   beforeAll(async () => {
     // a new database each time the file runs (the run's nodes outlive a file run again in watch mode)
-    cluster = await citusDatabase(await sharedCitus(), `${name}_${Date.now().toString(36)}`);
+    cluster = await citusDatabase(await sharedCitus(), `${name}_${Date.now().toString(36)}`, await postgresTemplate());
   }, 120_000);
   afterAll(() => cluster?.stop());
   suites(() => {

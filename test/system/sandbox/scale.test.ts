@@ -21,6 +21,7 @@ import { createSandbox, type Sandbox } from "../../../sandbox/index.js";
 import { preparingPool } from "../../../sandbox/store/engine/prepared-statements.js";
 import { type PostgresServer, startPostgres, throwawayAvailable } from "../../support/postgres.js";
 import { type Answer, call, HARBOR, NOW } from "../../support/sandbox-calls.js";
+import { postgresTemplate } from "../../support/shared-postgres.js";
 import { describeTwoProcesses, event, listOf } from "./two-processes.js";
 
 type Body = Record<string, unknown>;
@@ -78,7 +79,7 @@ if (!available) {
   });
 } else {
   beforeAll(async () => {
-    server = await startPostgres({ throwaway: true });
+    server = await startPostgres({ throwaway: true, template: await postgresTemplate() });
   }, 60_000);
   afterAll(() => server?.stop());
 
