@@ -5,7 +5,7 @@
  */
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createSandbox } from "../../../sandbox/index.js";
 import { createEvent } from "../../../sandbox/service/events.js";
 import { createVenue } from "../../../sandbox/service/venues.js";
@@ -46,9 +46,17 @@ if (available) {
       try {
         const pid = async (db: Kysely<Database>): Promise<number> =>
           (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]?.pid ?? 0;
-        const upkeep = await pid(engine.upkeep);
-        expect(upkeep).toBeGreaterThan(0);
-        await new Promise((resolve) => setTimeout(resolve, 10_500));
+        // pg-pool's idle timer is set as a connection returns to the pool, on the clock faked
+        // here: the 10.5 s pass at once, and a timer that would end the socket fires
+        vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+        let upkeep: number;
+        try {
+          upkeep = await pid(engine.upkeep);
+          expect(upkeep).toBeGreaterThan(0);
+          vi.advanceTimersByTime(10_500);
+        } finally {
+          vi.useRealTimers();
+        }
         const open = await sql<{
           count: number;
         }>`select count(*)::int as count from pg_stat_activity where pid = ${upkeep}`.execute(engine.db);
