@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash as digestText } from "node:crypto";
 import { isRecord } from "../../json-value.js";
 import { stableStringify } from "../findings/stable-json.js";
 import { partsKey, shapeOf } from "./normalize.js";
@@ -38,18 +38,32 @@ function digestOf(doc: SchemaDoc, parts: SchemaParts, kind: DigestKind, active: 
   const entered = shape.refs.filter((ref) => !active.has(ref));
   for (const ref of entered) active.add(ref);
   const child = (schema: SchemaParts): string => digestOf(doc, schema, kind, active);
+  // the keys in sorted order, as the digest's text lists them (stableStringify then copies nothing)
+  const level = levelOf(shape, kind);
   const digest = hash(
     stableStringify({
-      ...levelOf(shape, kind),
-      properties: Object.fromEntries([...shape.properties].map(([name, schema]) => [name, child(schema)])),
       additional: typeof shape.additional === "string" ? shape.additional : child(shape.additional),
-      items: shape.items === undefined ? null : child(shape.items),
-      prefixItems: shape.prefixItems.map(child),
-      subschemas: Object.fromEntries([...shape.subschemas].map(([name, subschema]) => [name, child(subschema.parts)])),
+      branchings: shape.branchings.map((b) => ({ branches: branchDigests(b, child), keyword: b.keyword })),
       conditionals: shape.conditionals.map((c) =>
         [c.condition, c.thenBranch, c.elseBranch].map((parts) => (parts === undefined ? null : child(parts))),
       ),
-      branchings: shape.branchings.map((b) => ({ keyword: b.keyword, branches: branchDigests(b, child) })),
+      dependentRequired: level.dependentRequired,
+      deprecated: level.deprecated,
+      ...(level.docs !== undefined ? { docs: level.docs } : {}),
+      enum: level.enum,
+      indexSignature: level.indexSignature,
+      items: shape.items === undefined ? null : child(shape.items),
+      keywords: level.keywords,
+      never: level.never,
+      nullable: level.nullable,
+      other: level.other,
+      prefixItems: shape.prefixItems.map(child),
+      properties: Object.fromEntries([...shape.properties].map(([name, schema]) => [name, child(schema)])),
+      readOnly: level.readOnly,
+      required: level.required,
+      subschemas: Object.fromEntries([...shape.subschemas].map(([name, subschema]) => [name, child(subschema.parts)])),
+      types: level.types,
+      writeOnly: level.writeOnly,
     }),
   );
   for (const ref of entered) active.delete(ref);
@@ -70,24 +84,24 @@ function onlyRef(parts: SchemaParts): string | undefined {
   return typeof first.value.$ref === "string" ? first.value.$ref : undefined;
 }
 
-/** The parts of one level that need no recursion. */
-function levelOf(shape: Shape, kind: DigestKind): Record<string, unknown> {
+/** The parts of one level that need no recursion, by their keys in sorted order. */
+function levelOf(shape: Shape, kind: DigestKind) {
   return {
-    never: shape.never,
-    types: shape.types === undefined ? null : [...shape.types].sort(),
-    nullable: shape.nullable,
-    enum: shape.enumValues === undefined ? null : [...shape.enumValues].sort(),
-    required: [...shape.required].sort(),
     dependentRequired: Object.fromEntries(
       [...shape.dependentRequired].map(([name, names]) => [name, [...names].sort()]),
     ),
-    indexSignature: shape.indexSignature,
-    keywords: valuesOf(shape.keywords),
-    other: valuesOf(shape.other),
-    readOnly: shape.readOnly,
-    writeOnly: shape.writeOnly,
     deprecated: shape.deprecated,
     ...(kind === "fingerprint" ? { docs: valuesOf(shape.docs) } : {}),
+    enum: shape.enumValues === undefined ? null : [...shape.enumValues].sort(),
+    indexSignature: shape.indexSignature,
+    keywords: valuesOf(shape.keywords),
+    never: shape.never,
+    nullable: shape.nullable,
+    other: valuesOf(shape.other),
+    readOnly: shape.readOnly,
+    required: [...shape.required].sort(),
+    types: shape.types === undefined ? null : [...shape.types].sort(),
+    writeOnly: shape.writeOnly,
   };
 }
 
@@ -96,5 +110,5 @@ function valuesOf(keywords: ReadonlyMap<string, Keyword>): Record<string, unknow
 }
 
 function hash(text: string): string {
-  return createHash("sha1").update(text).digest("base64");
+  return digestText("sha1", text, "base64");
 }
