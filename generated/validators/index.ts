@@ -31,14 +31,11 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
 }
 
 function $mark(e: $Errors): number {
-  return e === null || e.errors === undefined ? 0 : e.errors.length;
+  return e?.errors?.length ?? 0;
 }
 
 function $prefix(e: $Errors, n: number, path: string): void {
-  if (e === null || e.errors === undefined) return;
-  for (let i = n; i < e.errors.length; i++) {
-    const x = e.errors[i];
-    if (x === undefined) continue;
+  for (const x of e?.errors?.slice(n) ?? []) {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
@@ -47,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   r.valid = false;
   r.value = undefined;
-  if (r.errors === undefined) r.errors = [];
+  r.errors ??= [];
   return r as { valid: false; errors: ValidationError[] };
 }
 
@@ -55,10 +52,6 @@ const $hop = Object.prototype.hasOwnProperty;
 
 function $json(text: string): unknown {
   return JSON.parse(text);
-}
-
-function $regex(pattern: string): RegExp {
-  return new RegExp(pattern, "u");
 }
 
 const $proto = Object.prototype;
@@ -111,30 +104,22 @@ function $invalidIntegerText(r: $Sink): { valid: false; errors: ValidationError[
 }
 
 /**
- * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
- * all flags: path and header parameters, most query parameters), each by `convert` (the general
- * conversion of flags, or that of integers where every flag is 1), as the general plan converts
- * it. (Its text names no other helper: a section takes every helper its text names.)
+ * The conversion of properties that are all integers, by name (path and header parameters, most
+ * query parameters, form fields): each own text of `names` that writes a safe integer becomes it
+ * (`$integerText`), in a copy whose keys keep their order (a computed key defines "__proto__" as
+ * an own data property). (Its text names no other helper it does not call: a section takes every
+ * helper its text names.)
  */
-function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, convert: (v: unknown, flags: number) => unknown): unknown {
+function $integerProps(v: unknown, names: readonly string[]): unknown {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
   const src = v as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k) || !$hop.call(plan, k)) continue;
-    const c = convert(src[k], plan[k] as number);
-    if (c !== src[k]) out = $withOwn(src, out, k, c);
+  let out = src;
+  for (const k of names) {
+    if (!$hop.call(src, k)) continue;
+    const c = $integerText(src[k]);
+    if (c !== src[k]) out = { ...out, [k]: c };
   }
-  return out === null ? v : out;
-}
-
-/**
- * A copy of the object (the copy made so far, else `src`) with `key` set to `value` as an own data
- * property: a computed key in a literal defines one, "__proto__" too, where an assignment would
- * set the prototype; a key already there keeps its place.
- */
-function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
-  return { ...(out ?? src), [key]: value };
+  return out;
 }
 
 const $DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -161,29 +146,34 @@ function $dateAt(s: string, at: number): boolean {
   );
 }
 
-function $offsetAt(s: string, at: number): number {
-  const z = s.charCodeAt(at);
-  if (z === 90 || z === 122) return at + 1 === s.length ? 0 : NaN;
-  if ((z !== 43 && z !== 45) || at + 6 !== s.length || s.charCodeAt(at + 3) !== 58) return NaN;
-  const h = $digits(s, at + 1, 2);
-  const m = $digits(s, at + 4, 2);
-  if (h < 0 || m < 0 || h > 23 || m > 59) return NaN;
-  return (z === 45 ? -1 : 1) * (h * 60 + m);
-}
 function $timeAt(s: string, at: number): boolean {
   const h = $digits(s, at, 2);
   const mi = $digits(s, at + 3, 2);
   const sec = $digits(s, at + 6, 2);
-  if (s.charCodeAt(at + 2) !== 58 || s.charCodeAt(at + 5) !== 58 || h < 0 || mi < 0 || sec < 0) return false;
   let i = at + 8;
   if (s.charCodeAt(i) === 46) {
     const start = ++i;
     while ($digits(s, i, 1) >= 0) i++;
     if (i === start) return false;
   }
-  const offset = $offsetAt(s, i);
-  if (Number.isNaN(offset) || h > 23 || mi > 59 || sec > 60) return false;
-  return sec < 60 || ((((h * 60 + mi - offset) % 1440) + 1440) % 1440) === 1439;
+  // the offset: Z (z) at the end, or +hh:mm or -hh:mm at the end
+  const z = s.charCodeAt(i);
+  const zulu = z === 90 || z === 122;
+  const oh = zulu ? 0 : $digits(s, i + 1, 2);
+  const om = zulu ? 0 : $digits(s, i + 4, 2);
+  return (
+    s.charCodeAt(at + 2) === 58 &&
+    s.charCodeAt(at + 5) === 58 &&
+    // digits that are not there read as -1
+    Math.min(h, mi, sec, oh, om) >= 0 &&
+    h <= 23 &&
+    mi <= 59 &&
+    sec <= 60 &&
+    (zulu ? i + 1 === s.length : (z === 43 || z === 45) && i + 6 === s.length && s.charCodeAt(i + 3) === 58) &&
+    oh <= 23 &&
+    om <= 59 &&
+    (sec < 60 || (((h * 60 + mi - (z === 45 ? -1 : 1) * (oh * 60 + om)) % 1440) + 1440) % 1440 === 1439)
+  );
 }
 
 function $fmtDate(s: string): boolean {
@@ -195,10 +185,8 @@ function $fmtDateTime(s: string): boolean {
   return (t === 84 || t === 116) && $dateAt(s, 0) && $timeAt(s, 11);
 }
 
-const $plan0 = /* @__PURE__ */ $json("{\"id\":1}") as Readonly<Record<string, number>>;
-const $plan1 = /* @__PURE__ */ $json("{\"p_id\":1}") as Readonly<Record<string, number>>;
-const $re2 = /* @__PURE__ */ $regex("^[A-Za-z0-9]+");
-const $value3 = /* @__PURE__ */ $json("[\"path\",\"query\",\"header\",\"body\"]");
+const $re0 = /^[A-Za-z0-9]+/u;
+const $value1 = /* @__PURE__ */ $json("[\"path\",\"query\",\"header\",\"body\"]");
 
 // #/components/schemas/ClientUpdate
 function $v_ClientUpdate(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
@@ -484,7 +472,7 @@ function $v_EventUpdate(d: unknown, e: $Errors, a: boolean, depth: number): bool
       const v6 = o5["event_id"];
       if (typeof v6 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/event_id", sp, "/allOf/1/properties/event_id/type")) return false; }
       else {
-        if (!$re2.test(v6)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"", "/event_id", sp, "/allOf/1/properties/event_id/pattern")) return false; }
+        if (!$re0.test(v6)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"", "/event_id", sp, "/allOf/1/properties/event_id/pattern")) return false; }
       }
     }
   }
@@ -562,7 +550,7 @@ function $v_EventWriteFields(d: unknown, e: $Errors, a: boolean, depth: number):
       const v9 = o1["client_id"];
       if (typeof v9 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/client_id", sp, 1)) return false; }
       else {
-        if (!$re2.test(v9)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"", "/client_id", sp, 1)) return false; }
+        if (!$re0.test(v9)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[A-Za-z0-9]+" }, "must match pattern \"^[A-Za-z0-9]+\"", "/client_id", sp, 1)) return false; }
       }
     }
     if ("admin_comments" in (h26 as object)) {
@@ -844,7 +832,7 @@ function $v_ValidationIssue(d: unknown, e: $Errors, a: boolean, _depth: number):
     if ("in" in (h9 as object)) {
       const v2 = o1["in"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/in", sp, 1)) return false; }
-      if (!(v2 === "path" || v2 === "query" || v2 === "header" || v2 === "body")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value3 }, "must be equal to one of: \"path\", \"query\", \"header\", \"body\"", "/in", sp, 1)) return false; }
+      if (!(v2 === "path" || v2 === "query" || v2 === "header" || v2 === "body")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value1 }, "must be equal to one of: \"path\", \"query\", \"header\", \"body\"", "/in", sp, 1)) return false; }
     }
     if ("instancePath" in (h9 as object)) {
       const v3 = o1["instancePath"];
@@ -1663,19 +1651,19 @@ export function isWorkerDocumentUpload(value: unknown): value is T.WorkerDocumen
 }
 
 export function validateAddWorkerCredentialPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerCredentialPathParams> {
-  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
+  const r: $Sink = { valid: true, value: $integerProps(value, ["id"]), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerCredentialPathParams>) : $invalidIntegerText(r);
 }
 
 export function validateAddWorkerDocumentPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentPathParams> {
-  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
+  const r: $Sink = { valid: true, value: $integerProps(value, ["id"]), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentPathParams>) : $invalidIntegerText(r);
 }
 
 export function validateAddWorkerDocumentBody(value: unknown, options?: ValidateOptions): ValidationResult<T.AddWorkerDocumentBody> {
-  const r: $Sink = { valid: true, value: $coerceProps(value, $plan1, $integerText), errors: undefined };
+  const r: $Sink = { valid: true, value: $integerProps(value, ["p_id"]), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.AddWorkerDocumentBody>) : $invalidIntegerText(r);
 }

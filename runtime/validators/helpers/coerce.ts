@@ -122,18 +122,36 @@ export function $coercePlan(v: unknown, plan: $Plan): unknown {
 }
 
 /**
- * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
- * all flags: path and header parameters, most query parameters), each by `convert` (the general
- * conversion of flags, or that of integers where every flag is 1), as the general plan converts
- * it. (Its text names no other helper: a section takes every helper its text names.)
+ * The conversion of properties that are all integers, by name (path and header parameters, most
+ * query parameters, form fields): each own text of `names` that writes a safe integer becomes it
+ * (`$integerText`), in a copy whose keys keep their order (a computed key defines "__proto__" as
+ * an own data property). (Its text names no other helper it does not call: a section takes every
+ * helper its text names.)
  */
-export function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, convert: (v: unknown, flags: number) => unknown): unknown {
+export function $integerProps(v: unknown, names: readonly string[]): unknown {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
+  const src = v as Record<string, unknown>;
+  let out = src;
+  for (const k of names) {
+    if (!$hop.call(src, k)) continue;
+    const c = $integerText(src[k]);
+    if (c !== src[k]) out = { ...out, [k]: c };
+  }
+  return out;
+}
+
+/**
+ * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
+ * all flags, not all integers: most query parameters, form fields), each by `$coerce`, as the
+ * general plan converts it.
+ */
+export function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>): unknown {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
   const src = v as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
   for (const k in src) {
     if (!$hop.call(src, k) || !$hop.call(plan, k)) continue;
-    const c = convert(src[k], plan[k] as number);
+    const c = $coerce(src[k], plan[k] as number);
     if (c !== src[k]) out = $withOwn(src, out, k, c);
   }
   return out === null ? v : out;

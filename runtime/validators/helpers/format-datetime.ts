@@ -29,29 +29,34 @@ function $dateAt(s: string, at: number): boolean {
 
 // RFC 3339 time with a required offset; a leap second only at 23:59 UTC.
 
-function $offsetAt(s: string, at: number): number {
-  const z = s.charCodeAt(at);
-  if (z === 90 || z === 122) return at + 1 === s.length ? 0 : NaN;
-  if ((z !== 43 && z !== 45) || at + 6 !== s.length || s.charCodeAt(at + 3) !== 58) return NaN;
-  const h = $digits(s, at + 1, 2);
-  const m = $digits(s, at + 4, 2);
-  if (h < 0 || m < 0 || h > 23 || m > 59) return NaN;
-  return (z === 45 ? -1 : 1) * (h * 60 + m);
-}
 function $timeAt(s: string, at: number): boolean {
   const h = $digits(s, at, 2);
   const mi = $digits(s, at + 3, 2);
   const sec = $digits(s, at + 6, 2);
-  if (s.charCodeAt(at + 2) !== 58 || s.charCodeAt(at + 5) !== 58 || h < 0 || mi < 0 || sec < 0) return false;
   let i = at + 8;
   if (s.charCodeAt(i) === 46) {
     const start = ++i;
     while ($digits(s, i, 1) >= 0) i++;
     if (i === start) return false;
   }
-  const offset = $offsetAt(s, i);
-  if (Number.isNaN(offset) || h > 23 || mi > 59 || sec > 60) return false;
-  return sec < 60 || ((((h * 60 + mi - offset) % 1440) + 1440) % 1440) === 1439;
+  // the offset: Z (z) at the end, or +hh:mm or -hh:mm at the end
+  const z = s.charCodeAt(i);
+  const zulu = z === 90 || z === 122;
+  const oh = zulu ? 0 : $digits(s, i + 1, 2);
+  const om = zulu ? 0 : $digits(s, i + 4, 2);
+  return (
+    s.charCodeAt(at + 2) === 58 &&
+    s.charCodeAt(at + 5) === 58 &&
+    // digits that are not there read as -1
+    Math.min(h, mi, sec, oh, om) >= 0 &&
+    h <= 23 &&
+    mi <= 59 &&
+    sec <= 60 &&
+    (zulu ? i + 1 === s.length : (z === 43 || z === 45) && i + 6 === s.length && s.charCodeAt(i + 3) === 58) &&
+    oh <= 23 &&
+    om <= 59 &&
+    (sec < 60 || (((h * 60 + mi - (z === 45 ? -1 : 1) * (oh * 60 + om)) % 1440) + 1440) % 1440 === 1439)
+  );
 }
 
 // RFC 3339 full-date.

@@ -94,6 +94,22 @@ export function str(value: string): Code {
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\u2028\u2029\ud800-\udfff]/;
 
 /**
+ * A regular expression literal with the `u` flag (`/^a+/u`), for a pattern that can be written as
+ * one as it is: printable ASCII, each backslash escaping the character after it, no `/` but an
+ * escaped one (which would end it), not starting with `*` (a comment), and none of the syntax
+ * TypeScript checks against its target (group names, lookbehind and modifiers after `(?`,
+ * property escapes). Undefined for any other pattern, which the RegExp constructor builds from
+ * its text. Whether the pattern compiles with `u` is the caller's to check.
+ */
+export function regexLiteral(pattern: string): Code | undefined {
+  if (!REGEX_LITERAL.test(pattern) || TARGET_CHECKED.test(pattern)) return undefined;
+  return make(`/${pattern}/u`);
+}
+
+const REGEX_LITERAL = /^(?!\*)(?:[\x20-\x2e\x30-\x5b\x5d-\x7e]|\\[\x20-\x7e])+$/;
+const TARGET_CHECKED = /\(\?(?![:=!])|\\[pPk]/;
+
+/**
  * TypeScript-only syntax (an annotation, a cast, a declaration of types), as a tagged template:
  * kept in TypeScript output, left out of JavaScript output.
  */

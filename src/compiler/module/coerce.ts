@@ -1,7 +1,7 @@
 import { isRecord, type JsonObject } from "../../json-value.js";
 import { isNullable } from "../../schema/dialect.js";
 import { followRefs } from "../../schema/refs.js";
-import { type Code, code, tsOnly } from "../code/code.js";
+import { type Code, code, joinCode, str, tsOnly } from "../code/code.js";
 import { childLocation, type SchemaLocation } from "../registry/location.js";
 import type { ModuleState } from "./module-state.js";
 
@@ -50,15 +50,19 @@ function flatFlags(plan: Plan): number[] | undefined {
 }
 
 /**
- * The call converting `value` by a plan: a plan of scalars by property name (path and header
- * parameters, most query parameters) by `$coerceProps`, each property by `$integerText` where all
- * are integers, so that such a validator brings no other conversion; any other by `$coercePlan`.
+ * The call converting `value` by a plan: a plan of integers by property name (path and header
+ * parameters, most query parameters) by `$integerProps`, given the names, so that such a validator
+ * brings no other conversion nor a plan; another plan of scalars by property name by
+ * `$coerceProps`; any other by `$coercePlan`.
  */
 function conversion(module: ModuleState, plan: Plan): Code {
+  if (typeof plan !== "number" && integersOnly(plan)) {
+    const names = joinCode(Object.keys(plan[1]).map(str), code`, `);
+    return code`${module.helper("integerProps")}(value, [${names}])`;
+  }
   if (typeof plan !== "number" && flatFlags(plan) !== undefined) {
     const constant = module.jsonConstant("plan", plan[1], tsOnly` as Readonly<Record<string, number>>`);
-    const convert = module.helper(integersOnly(plan) ? "integerText" : "coerce");
-    return code`${module.helper("coerceProps")}(value, ${constant}, ${convert})`;
+    return code`${module.helper("coerceProps")}(value, ${constant})`;
   }
   return code`${module.helper("coercePlan")}(value, ${module.jsonConstant("plan", plan, tsOnly` as $Plan`)})`;
 }

@@ -1,5 +1,5 @@
 import { pointerSegments } from "../../json-pointer.js";
-import { type Code, code, ident, str } from "../code/code.js";
+import { type Code, code, ident, regexLiteral, str } from "../code/code.js";
 import type { HelperName } from "../code/helpers.js";
 import type { Direction, FormatMode, ModuleContext } from "../keywords/context.js";
 import { AnnotationAnalyzer } from "../registry/annotations.js";
@@ -86,12 +86,14 @@ export class ModuleState implements ModuleContext {
    * runtime helpers, never a function or another constant of the module. It is marked pure
    * (every init is a call of a helper or `new`), so a bundler drops it when no code kept names it.
    */
-  constant(key: string, prefix: string, init: Code): Code {
+  constant(key: string, prefix: string, init: Code, call = true): Code {
     const known = this.#constantNames.get(key);
     if (known !== undefined) return this.#used(known);
     const name = ident(`$${prefix}${this.#constantNames.size}`);
     this.#constantNames.set(key, name);
-    this.#constants.push({ name: name.toString(), declaration: code`const ${name} = /* @__PURE__ */ ${init};` });
+    // a call is marked pure, so that a bundler drops the constant when nothing reads it
+    const declaration = call ? code`const ${name} = /* @__PURE__ */ ${init};` : code`const ${name} = ${init};`;
+    this.#constants.push({ name: name.toString(), declaration });
     return this.#used(name);
   }
 
@@ -112,15 +114,18 @@ export class ModuleState implements ModuleContext {
   }
 
   /**
-   * A hoisted RegExp: with the `u` flag, as JSON Schema 2020-12 (OpenAPI 3.1) reads patterns. An
+   * A hoisted RegExp (a literal where the pattern can be written as one): with the `u` flag, as JSON Schema 2020-12 (OpenAPI 3.1) reads patterns. An
    * OpenAPI 3.0 pattern is ECMA-262 5.1, which has no `u` flag and allows identity escapes such as
    * `\:`: one that does not compile with `u` but does without is compiled without (the loader warns
    * of it). Any other invalid pattern is a compile error at `at`.
    */
   regex(pattern: string, at: SchemaLocation): Code {
     const reason = regexError(pattern, "u");
-    if (reason === undefined)
+    if (reason === undefined) {
+      const literal = regexLiteral(pattern);
+      if (literal !== undefined) return this.constant(`re:${pattern}`, "re", literal, false);
       return this.constant(`re:${pattern}`, "re", code`${this.helper("regex")}(${str(pattern)})`);
+    }
     if (this.registry.rules.name === "openapi-3.0" && regexError(pattern, "") === undefined) {
       return this.constant(`re5:${pattern}`, "re", code`${this.helper("regexWithoutUnicode")}(${str(pattern)})`);
     }

@@ -3,6 +3,7 @@ import {
   $coerce,
   $coercePlan,
   $coerceProps,
+  $integerProps,
   $integerText,
   $invalidIntegerText,
   $invalidText,
@@ -14,6 +15,17 @@ const NUMBER = 2;
 const BOOLEAN = 4;
 const NULL = 8;
 const STRING = 16;
+
+/** Values converted by property name: own keys, "__proto__", inherited ones, and no object at all. */
+const BY_NAME: readonly unknown[] = [
+  JSON.parse('{"__proto__":"5","a":"2"}'),
+  { a: "x", id: 4 },
+  { c: "keep" },
+  Object.create({ a: "1" }),
+  "1",
+  ["1"],
+  null,
+];
 
 describe("coercion helpers", () => {
   it("$coerce converts canonical text only: integers in the safe range, JSON numbers, true/false, null", () => {
@@ -72,27 +84,33 @@ describe("coercion helpers", () => {
     const plan = JSON.parse(`{"a":${INTEGER},"b":${BOOLEAN | NULL},"__proto__":${INTEGER}}`) as Readonly<
       Record<string, number>
     >;
-    const values: unknown[] = [
-      { a: "1", b: "null", c: "3" },
-      { a: "x", b: "true" },
-      JSON.parse('{"__proto__":"5","a":"2"}'),
-      { c: "keep" },
-      Object.create({ a: "1" }),
-      "1",
-      ["1"],
-      null,
-    ];
+    const values: unknown[] = [{ a: "1", b: "null", c: "3" }, { a: "x", b: "true" }, ...BY_NAME];
     for (const value of values) {
       const general = $coercePlan(value, [0, plan, 0]);
-      expect($coerceProps(value, plan, $coerce)).toEqual(general);
-      if (general === value) expect($coerceProps(value, plan, $coerce)).toBe(value);
+      expect($coerceProps(value, plan)).toEqual(general);
+      if (general === value) expect($coerceProps(value, plan)).toBe(value);
     }
-    expect(Object.hasOwn($coerceProps(JSON.parse('{"__proto__":"5"}'), plan, $coerce) as object, "__proto__")).toBe(
-      true,
-    );
-    const integers = JSON.parse('{"id":1}') as Readonly<Record<string, number>>;
-    expect($coerceProps({ id: "7", other: "8" }, integers, $integerText)).toEqual({ id: 7, other: "8" });
-    expect($coerceProps({ id: "07" }, integers, $integerText)).toEqual({ id: "07" });
+    expect(Object.hasOwn($coerceProps(JSON.parse('{"__proto__":"5"}'), plan) as object, "__proto__")).toBe(true);
+  });
+
+  it("$integerProps converts integers by name as $coercePlan does, and copies only what changes", () => {
+    const names = ["a", "__proto__", "id"];
+    const plan = [0, JSON.parse(`{"a":${INTEGER},"__proto__":${INTEGER},"id":${INTEGER}}`), 0] as const;
+    const values: unknown[] = [{ id: "7", other: "8" }, { id: "07" }, { other: "1", a: "2", id: "-3" }, ...BY_NAME];
+    for (const value of values) {
+      const general = $coercePlan(value, plan);
+      const converted = $integerProps(value, names);
+      expect(converted).toEqual(general);
+      // the keys in their order
+      if (typeof general === "object" && general !== null)
+        expect(Object.keys(converted as object)).toEqual(Object.keys(general));
+      if (general === value) expect(converted).toBe(value);
+    }
+    const proto = $integerProps(JSON.parse('{"__proto__":"5"}'), names) as object;
+    expect(Object.hasOwn(proto, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect($integerProps({ id: "7", other: "8" }, ["id"])).toEqual({ id: 7, other: "8" });
+    expect($integerProps({ id: "07" }, ["id"])).toEqual({ id: "07" });
   });
 
   it("$withOwn sets an own property, even one named __proto__", () => {

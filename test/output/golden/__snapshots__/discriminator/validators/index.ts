@@ -33,7 +33,7 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   r.valid = false;
   r.value = undefined;
-  if (r.errors === undefined) r.errors = [];
+  r.errors ??= [];
   return r as { valid: false; errors: ValidationError[] };
 }
 

@@ -31,14 +31,11 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
 }
 
 function $mark(e: $Errors): number {
-  return e === null || e.errors === undefined ? 0 : e.errors.length;
+  return e?.errors?.length ?? 0;
 }
 
 function $prefix(e: $Errors, n: number, path: string): void {
-  if (e === null || e.errors === undefined) return;
-  for (let i = n; i < e.errors.length; i++) {
-    const x = e.errors[i];
-    if (x === undefined) continue;
+  for (const x of e?.errors?.slice(n) ?? []) {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
@@ -55,7 +52,7 @@ function $deep(e: $Errors, schemaPath: string): boolean {
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   r.valid = false;
   r.value = undefined;
-  if (r.errors === undefined) r.errors = [];
+  r.errors ??= [];
   return r as { valid: false; errors: ValidationError[] };
 }
 
@@ -63,10 +60,6 @@ const $hop = Object.prototype.hasOwnProperty;
 
 function $json(text: string): unknown {
   return JSON.parse(text);
-}
-
-function $regex(pattern: string): RegExp {
-  return new RegExp(pattern, "u");
 }
 
 const $proto = Object.prototype;
@@ -109,36 +102,27 @@ function $invalidIntegerText(r: $Sink): { valid: false; errors: ValidationError[
 }
 
 /**
- * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
- * all flags: path and header parameters, most query parameters), each by `convert` (the general
- * conversion of flags, or that of integers where every flag is 1), as the general plan converts
- * it. (Its text names no other helper: a section takes every helper its text names.)
+ * The conversion of properties that are all integers, by name (path and header parameters, most
+ * query parameters, form fields): each own text of `names` that writes a safe integer becomes it
+ * (`$integerText`), in a copy whose keys keep their order (a computed key defines "__proto__" as
+ * an own data property). (Its text names no other helper it does not call: a section takes every
+ * helper its text names.)
  */
-function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, convert: (v: unknown, flags: number) => unknown): unknown {
+function $integerProps(v: unknown, names: readonly string[]): unknown {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
   const src = v as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k) || !$hop.call(plan, k)) continue;
-    const c = convert(src[k], plan[k] as number);
-    if (c !== src[k]) out = $withOwn(src, out, k, c);
+  let out = src;
+  for (const k of names) {
+    if (!$hop.call(src, k)) continue;
+    const c = $integerText(src[k]);
+    if (c !== src[k]) out = { ...out, [k]: c };
   }
-  return out === null ? v : out;
+  return out;
 }
 
-/**
- * A copy of the object (the copy made so far, else `src`) with `key` set to `value` as an own data
- * property: a computed key in a literal defines one, "__proto__" too, where an assignment would
- * set the prototype; a key already there keeps its place.
- */
-function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
-  return { ...(out ?? src), [key]: value };
-}
-
-const $plan0 = /* @__PURE__ */ $json("{\"customerId\":1}") as Readonly<Record<string, number>>;
-const $value1 = /* @__PURE__ */ $json("[\"EUR\",\"GBP\",\"USD\"]");
-const $re2 = /* @__PURE__ */ $regex("^[A-Z0-9-]+$");
-const $re3 = /* @__PURE__ */ $regex("^-?[0-9]+(\\.[0-9]+)?$");
+const $value0 = /* @__PURE__ */ $json("[\"EUR\",\"GBP\",\"USD\"]");
+const $re1 = /^[A-Z0-9-]+$/u;
+const $re2 = /^-?[0-9]+(\.[0-9]+)?$/u;
 
 // #/components/schemas/Category
 function $v_Category(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -175,7 +159,7 @@ function $v_Currency(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
   const sp = "#/components/schemas/Currency";
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
-  if (!(d === "EUR" || d === "GBP" || d === "USD")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value1 }, "must be equal to one of: \"EUR\", \"GBP\", \"USD\"", "", sp, "/enum")) return false; }
+  if (!(d === "EUR" || d === "GBP" || d === "USD")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value0 }, "must be equal to one of: \"EUR\", \"GBP\", \"USD\"", "", sp, "/enum")) return false; }
   return ok;
 }
 
@@ -288,7 +272,7 @@ function $v_OrderLine(d: unknown, e: $Errors, a: boolean, depth: number): boolea
       const v2 = o1["sku"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/sku", sp, 1)) return false; }
       else {
-        if (!$re2.test(v2)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[A-Z0-9-]+$" }, "must match pattern \"^[A-Z0-9-]+$\"", "/sku", sp, 1)) return false; }
+        if (!$re1.test(v2)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[A-Z0-9-]+$" }, "must match pattern \"^[A-Z0-9-]+$\"", "/sku", sp, 1)) return false; }
       }
     }
     if ("quantity" in (h8 as object)) {
@@ -321,7 +305,7 @@ function $v_Price(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
       const v2 = o1["amount"];
       if (typeof v2 !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "/amount", sp, 1)) return false; }
       else {
-        if (!$re3.test(v2)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^-?[0-9]+(\\.[0-9]+)?$" }, "must match pattern \"^-?[0-9]+(\\\\.[0-9]+)?$\"", "/amount", sp, 1)) return false; }
+        if (!$re2.test(v2)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^-?[0-9]+(\\.[0-9]+)?$" }, "must match pattern \"^-?[0-9]+(\\\\.[0-9]+)?$\"", "/amount", sp, 1)) return false; }
       }
     }
     if ("currency" in (h7 as object)) {
@@ -468,7 +452,7 @@ export function isCustomerId(value: unknown): value is T.CustomerId {
 }
 
 export function validateGetCustomerPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetCustomerPathParams> {
-  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
+  const r: $Sink = { valid: true, value: $integerProps(value, ["customerId"]), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetCustomerPathParams>) : $invalidIntegerText(r);
 }

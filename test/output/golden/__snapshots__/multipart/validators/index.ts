@@ -31,14 +31,11 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
 }
 
 function $mark(e: $Errors): number {
-  return e === null || e.errors === undefined ? 0 : e.errors.length;
+  return e?.errors?.length ?? 0;
 }
 
 function $prefix(e: $Errors, n: number, path: string): void {
-  if (e === null || e.errors === undefined) return;
-  for (let i = n; i < e.errors.length; i++) {
-    const x = e.errors[i];
-    if (x === undefined) continue;
+  for (const x of e?.errors?.slice(n) ?? []) {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
@@ -47,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   r.valid = false;
   r.value = undefined;
-  if (r.errors === undefined) r.errors = [];
+  r.errors ??= [];
   return r as { valid: false; errors: ValidationError[] };
 }
 
@@ -185,21 +182,22 @@ function $coercePlan(v: unknown, plan: $Plan): unknown {
 }
 
 /**
- * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
- * all flags: path and header parameters, most query parameters), each by `convert` (the general
- * conversion of flags, or that of integers where every flag is 1), as the general plan converts
- * it. (Its text names no other helper: a section takes every helper its text names.)
+ * The conversion of properties that are all integers, by name (path and header parameters, most
+ * query parameters, form fields): each own text of `names` that writes a safe integer becomes it
+ * (`$integerText`), in a copy whose keys keep their order (a computed key defines "__proto__" as
+ * an own data property). (Its text names no other helper it does not call: a section takes every
+ * helper its text names.)
  */
-function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, convert: (v: unknown, flags: number) => unknown): unknown {
+function $integerProps(v: unknown, names: readonly string[]): unknown {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
   const src = v as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k) || !$hop.call(plan, k)) continue;
-    const c = convert(src[k], plan[k] as number);
-    if (c !== src[k]) out = $withOwn(src, out, k, c);
+  let out = src;
+  for (const k of names) {
+    if (!$hop.call(src, k)) continue;
+    const c = $integerText(src[k]);
+    if (c !== src[k]) out = { ...out, [k]: c };
   }
-  return out === null ? v : out;
+  return out;
 }
 
 /**
@@ -211,8 +209,7 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
   return { ...(out ?? src), [key]: value };
 }
 
-const $plan0 = /* @__PURE__ */ $json("{\"albumId\":1}") as Readonly<Record<string, number>>;
-const $plan1 = /* @__PURE__ */ $json("[0,{\"thumbnails\":[1,0],\"rating\":1,\"public\":4},0]") as $Plan;
+const $plan0 = /* @__PURE__ */ $json("[0,{\"thumbnails\":[1,0],\"rating\":1,\"public\":4},0]") as $Plan;
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -336,19 +333,19 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
 }
 
 export function validateReplaceCoverPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.ReplaceCoverPathParams> {
-  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
+  const r: $Sink = { valid: true, value: $integerProps(value, ["albumId"]), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.ReplaceCoverPathParams>) : $invalidIntegerText(r);
 }
 
 export function validateUploadPhotoPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.UploadPhotoPathParams> {
-  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
+  const r: $Sink = { valid: true, value: $integerProps(value, ["albumId"]), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.UploadPhotoPathParams>) : $invalidIntegerText(r);
 }
 
 export function validateUploadPhotoBody(value: unknown, options?: ValidateOptions): ValidationResult<T.UploadPhotoBody> {
-  const r: $Sink = { valid: true, value: $coercePlan(value, $plan1), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan0), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_schema(r.value, r, all, 0) ? (r as ValidationResult<T.UploadPhotoBody>) : $invalidText(r);
 }

@@ -31,14 +31,11 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
 }
 
 function $mark(e: $Errors): number {
-  return e === null || e.errors === undefined ? 0 : e.errors.length;
+  return e?.errors?.length ?? 0;
 }
 
 function $prefix(e: $Errors, n: number, path: string): void {
-  if (e === null || e.errors === undefined) return;
-  for (let i = n; i < e.errors.length; i++) {
-    const x = e.errors[i];
-    if (x === undefined) continue;
+  for (const x of e?.errors?.slice(n) ?? []) {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
@@ -47,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   r.valid = false;
   r.value = undefined;
-  if (r.errors === undefined) r.errors = [];
+  r.errors ??= [];
   return r as { valid: false; errors: ValidationError[] };
 }
 

@@ -31,14 +31,11 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
 }
 
 function $mark(e: $Errors): number {
-  return e === null || e.errors === undefined ? 0 : e.errors.length;
+  return e?.errors?.length ?? 0;
 }
 
 function $prefix(e: $Errors, n: number, path: string): void {
-  if (e === null || e.errors === undefined) return;
-  for (let i = n; i < e.errors.length; i++) {
-    const x = e.errors[i];
-    if (x === undefined) continue;
+  for (const x of e?.errors?.slice(n) ?? []) {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
@@ -47,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   r.valid = false;
   r.value = undefined;
-  if (r.errors === undefined) r.errors = [];
+  r.errors ??= [];
   return r as { valid: false; errors: ValidationError[] };
 }
 
@@ -55,10 +52,6 @@ const $hop = Object.prototype.hasOwnProperty;
 
 function $json(text: string): unknown {
   return JSON.parse(text);
-}
-
-function $regex(pattern: string): RegExp {
-  return new RegExp(pattern, "u");
 }
 
 const $proto = Object.prototype;
@@ -181,7 +174,7 @@ function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | n
 }
 
 const $plan0 = /* @__PURE__ */ $json("[0,{\"limit\":1,\"carriers\":[1,0]},0]") as $Plan;
-const $re1 = /* @__PURE__ */ $regex("^[A-Z0-9]{2}[0-9]{1,4}$");
+const $re1 = /^[A-Z0-9]{2}[0-9]{1,4}$/u;
 
 // #/components/schemas/CancelledFlight
 function $v_CancelledFlight(d: unknown, e: $Errors, a: boolean, depth: number): boolean {

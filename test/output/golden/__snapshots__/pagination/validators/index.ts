@@ -31,14 +31,11 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
 }
 
 function $mark(e: $Errors): number {
-  return e === null || e.errors === undefined ? 0 : e.errors.length;
+  return e?.errors?.length ?? 0;
 }
 
 function $prefix(e: $Errors, n: number, path: string): void {
-  if (e === null || e.errors === undefined) return;
-  for (let i = n; i < e.errors.length; i++) {
-    const x = e.errors[i];
-    if (x === undefined) continue;
+  for (const x of e?.errors?.slice(n) ?? []) {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
@@ -47,15 +44,11 @@ function $prefix(e: $Errors, n: number, path: string): void {
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   r.valid = false;
   r.value = undefined;
-  if (r.errors === undefined) r.errors = [];
+  r.errors ??= [];
   return r as { valid: false; errors: ValidationError[] };
 }
 
 const $hop = Object.prototype.hasOwnProperty;
-
-function $json(text: string): unknown {
-  return JSON.parse(text);
-}
 
 const $proto = Object.prototype;
 
@@ -97,35 +90,23 @@ function $invalidIntegerText(r: $Sink): { valid: false; errors: ValidationError[
 }
 
 /**
- * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
- * all flags: path and header parameters, most query parameters), each by `convert` (the general
- * conversion of flags, or that of integers where every flag is 1), as the general plan converts
- * it. (Its text names no other helper: a section takes every helper its text names.)
+ * The conversion of properties that are all integers, by name (path and header parameters, most
+ * query parameters, form fields): each own text of `names` that writes a safe integer becomes it
+ * (`$integerText`), in a copy whose keys keep their order (a computed key defines "__proto__" as
+ * an own data property). (Its text names no other helper it does not call: a section takes every
+ * helper its text names.)
  */
-function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, convert: (v: unknown, flags: number) => unknown): unknown {
+function $integerProps(v: unknown, names: readonly string[]): unknown {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
   const src = v as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k) || !$hop.call(plan, k)) continue;
-    const c = convert(src[k], plan[k] as number);
-    if (c !== src[k]) out = $withOwn(src, out, k, c);
+  let out = src;
+  for (const k of names) {
+    if (!$hop.call(src, k)) continue;
+    const c = $integerText(src[k]);
+    if (c !== src[k]) out = { ...out, [k]: c };
   }
-  return out === null ? v : out;
+  return out;
 }
-
-/**
- * A copy of the object (the copy made so far, else `src`) with `key` set to `value` as an own data
- * property: a computed key in a literal defines one, "__proto__" too, where an assignment would
- * set the prototype; a key already there keeps its place.
- */
-function $withOwn(src: Record<string, unknown>, out: Record<string, unknown> | null, key: string, value: unknown): Record<string, unknown> {
-  return { ...(out ?? src), [key]: value };
-}
-
-const $plan0 = /* @__PURE__ */ $json("{\"since\":1}") as Readonly<Record<string, number>>;
-const $plan1 = /* @__PURE__ */ $json("{\"limit\":1,\"offset\":1}") as Readonly<Record<string, number>>;
-const $plan2 = /* @__PURE__ */ $json("{\"page\":1,\"per_page\":1}") as Readonly<Record<string, number>>;
 
 // #/components/schemas/Item
 function $v_Item(d: unknown, e: $Errors, a: boolean, _depth: number): boolean {
@@ -460,7 +441,7 @@ export function isProblem(value: unknown): value is T.Problem {
 }
 
 export function validateListChangesQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.ListChangesQuery> {
-  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
+  const r: $Sink = { valid: true, value: $integerProps(value, ["since"]), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.ListChangesQuery>) : $invalidIntegerText(r);
 }
@@ -472,7 +453,7 @@ export function validateListChangesResponse200(value: unknown, options?: Validat
 }
 
 export function validateListItemsQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.ListItemsQuery> {
-  const r: $Sink = { valid: true, value: $coerceProps(value, $plan1, $integerText), errors: undefined };
+  const r: $Sink = { valid: true, value: $integerProps(value, ["limit", "offset"]), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.ListItemsQuery>) : $invalidIntegerText(r);
 }
@@ -490,7 +471,7 @@ export function validateListShopPagesPathParams(value: unknown, options?: Valida
 }
 
 export function validateListShopPagesQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.ListShopPagesQuery> {
-  const r: $Sink = { valid: true, value: $coerceProps(value, $plan2, $integerText), errors: undefined };
+  const r: $Sink = { valid: true, value: $integerProps(value, ["page", "per_page"]), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.ListShopPagesQuery>) : $invalidIntegerText(r);
 }

@@ -31,14 +31,11 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
 }
 
 function $mark(e: $Errors): number {
-  return e === null || e.errors === undefined ? 0 : e.errors.length;
+  return e?.errors?.length ?? 0;
 }
 
 function $prefix(e: $Errors, n: number, path: string): void {
-  if (e === null || e.errors === undefined) return;
-  for (let i = n; i < e.errors.length; i++) {
-    const x = e.errors[i];
-    if (x === undefined) continue;
+  for (const x of e?.errors?.slice(n) ?? []) {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
@@ -47,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   r.valid = false;
   r.value = undefined;
-  if (r.errors === undefined) r.errors = [];
+  r.errors ??= [];
   return r as { valid: false; errors: ValidationError[] };
 }
 
@@ -55,10 +52,6 @@ const $hop = Object.prototype.hasOwnProperty;
 
 function $json(text: string): unknown {
   return JSON.parse(text);
-}
-
-function $regex(pattern: string): RegExp {
-  return new RegExp(pattern, "u");
 }
 
 const $proto = Object.prototype;
@@ -205,21 +198,22 @@ function $coercePlan(v: unknown, plan: $Plan): unknown {
 }
 
 /**
- * The conversion of a plan of scalars by property name (`[0, properties, 0]` whose properties are
- * all flags: path and header parameters, most query parameters), each by `convert` (the general
- * conversion of flags, or that of integers where every flag is 1), as the general plan converts
- * it. (Its text names no other helper: a section takes every helper its text names.)
+ * The conversion of properties that are all integers, by name (path and header parameters, most
+ * query parameters, form fields): each own text of `names` that writes a safe integer becomes it
+ * (`$integerText`), in a copy whose keys keep their order (a computed key defines "__proto__" as
+ * an own data property). (Its text names no other helper it does not call: a section takes every
+ * helper its text names.)
  */
-function $coerceProps(v: unknown, plan: Readonly<Record<string, number>>, convert: (v: unknown, flags: number) => unknown): unknown {
+function $integerProps(v: unknown, names: readonly string[]): unknown {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return v;
   const src = v as Record<string, unknown>;
-  let out: Record<string, unknown> | null = null;
-  for (const k in src) {
-    if (!$hop.call(src, k) || !$hop.call(plan, k)) continue;
-    const c = convert(src[k], plan[k] as number);
-    if (c !== src[k]) out = $withOwn(src, out, k, c);
+  let out = src;
+  for (const k of names) {
+    if (!$hop.call(src, k)) continue;
+    const c = $integerText(src[k]);
+    if (c !== src[k]) out = { ...out, [k]: c };
   }
-  return out === null ? v : out;
+  return out;
 }
 
 /**
@@ -236,11 +230,10 @@ function $fmtUuid(s: string): boolean {
   return $UUID.test(s);
 }
 
-const $plan0 = /* @__PURE__ */ $json("{\"orderNumber\":1}") as Readonly<Record<string, number>>;
-const $plan1 = /* @__PURE__ */ $json("[0,{\"expand\":[1,0],\"verbose\":4},0]") as $Plan;
-const $plan2 = /* @__PURE__ */ $json("[0,{\"limit\":1,\"near\":[0,{\"lat\":2,\"lon\":2},0],\"tags\":[1,0]},0]") as $Plan;
-const $re3 = /* @__PURE__ */ $regex("^[a-z]+$");
-const $value4 = /* @__PURE__ */ $json("[\"items\",\"customer\"]");
+const $plan0 = /* @__PURE__ */ $json("[0,{\"expand\":[1,0],\"verbose\":4},0]") as $Plan;
+const $plan1 = /* @__PURE__ */ $json("[0,{\"limit\":1,\"near\":[0,{\"lat\":2,\"lon\":2},0],\"tags\":[1,0]},0]") as $Plan;
+const $re2 = /^[a-z]+$/u;
+const $value3 = /* @__PURE__ */ $json("[\"items\",\"customer\"]");
 
 // #
 function $v_root(d: unknown, e: $Errors, a: boolean, depth: number): boolean {
@@ -400,7 +393,7 @@ function $v_schema_4(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
   let ok = true;
   if (typeof d !== "string") { ok = false; if (!$fail(e, a, "type", { type: "string" }, "must be string", "", sp, "/type")) return false; }
   else {
-    if (!$re3.test(d)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[a-z]+$" }, "must match pattern \"^[a-z]+$\"", "", sp, "/pattern")) return false; }
+    if (!$re2.test(d)) { ok = false; if (!$fail(e, a, "pattern", { pattern: "^[a-z]+$" }, "must match pattern \"^[a-z]+$\"", "", sp, "/pattern")) return false; }
   }
   return ok;
 }
@@ -415,7 +408,7 @@ function $v_schema_5(d: unknown, e: $Errors, a: boolean, _depth: number): boolea
     for (let i2 = 0; i2 < arr1.length; i2++) {
       const v3 = arr1[i2];
       if (typeof v3 !== "string") { ok = false; if (e === null || !$fail(e, a, "type", { type: "string" }, "must be string", "/" + i2, sp, "/items/type")) return false; }
-      if (!(v3 === "items" || v3 === "customer")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value4 }, "must be equal to one of: \"items\", \"customer\"", "/" + i2, sp, "/items/enum")) return false; }
+      if (!(v3 === "items" || v3 === "customer")) { ok = false; if (e === null || !$fail(e, a, "enum", { allowedValues: $value3 }, "must be equal to one of: \"items\", \"customer\"", "/" + i2, sp, "/items/enum")) return false; }
     }
   }
   return ok;
@@ -516,13 +509,13 @@ function $v_schema_12(d: unknown, e: $Errors, a: boolean, _depth: number): boole
 }
 
 export function validateGetOrderPathParams(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderPathParams> {
-  const r: $Sink = { valid: true, value: $coerceProps(value, $plan0, $integerText), errors: undefined };
+  const r: $Sink = { valid: true, value: $integerProps(value, ["orderNumber"]), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderPathParams>) : $invalidIntegerText(r);
 }
 
 export function validateGetOrderQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.GetOrderQuery> {
-  const r: $Sink = { valid: true, value: $coercePlan(value, $plan1), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan0), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_2(r.value, r, all, 0) ? (r as ValidationResult<T.GetOrderQuery>) : $invalidText(r);
 }
@@ -540,7 +533,7 @@ export function validateGetOrderResponse200(value: unknown, options?: ValidateOp
 }
 
 export function validateSearchQuery(value: unknown, options?: ValidateOptions): ValidationResult<T.SearchQuery> {
-  const r: $Sink = { valid: true, value: $coercePlan(value, $plan2), errors: undefined };
+  const r: $Sink = { valid: true, value: $coercePlan(value, $plan1), errors: undefined };
   const all = options !== undefined && options.allErrors === true;
   return $v_root_4(r.value, r, all, 0) ? (r as ValidationResult<T.SearchQuery>) : $invalidText(r);
 }

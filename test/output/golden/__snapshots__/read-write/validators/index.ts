@@ -31,14 +31,11 @@ function $fail(e: $Errors, a: boolean, keyword: string, params: Readonly<Record<
 }
 
 function $mark(e: $Errors): number {
-  return e === null || e.errors === undefined ? 0 : e.errors.length;
+  return e?.errors?.length ?? 0;
 }
 
 function $prefix(e: $Errors, n: number, path: string): void {
-  if (e === null || e.errors === undefined) return;
-  for (let i = n; i < e.errors.length; i++) {
-    const x = e.errors[i];
-    if (x === undefined) continue;
+  for (const x of e?.errors?.slice(n) ?? []) {
     x.message = (x.instancePath === "" ? path + " " : path) + x.message;
     x.instancePath = path + x.instancePath;
   }
@@ -47,7 +44,7 @@ function $prefix(e: $Errors, n: number, path: string): void {
 function $invalid(r: $Sink): { valid: false; errors: ValidationError[] } {
   r.valid = false;
   r.value = undefined;
-  if (r.errors === undefined) r.errors = [];
+  r.errors ??= [];
   return r as { valid: false; errors: ValidationError[] };
 }
 
@@ -88,29 +85,34 @@ function $dateAt(s: string, at: number): boolean {
   );
 }
 
-function $offsetAt(s: string, at: number): number {
-  const z = s.charCodeAt(at);
-  if (z === 90 || z === 122) return at + 1 === s.length ? 0 : NaN;
-  if ((z !== 43 && z !== 45) || at + 6 !== s.length || s.charCodeAt(at + 3) !== 58) return NaN;
-  const h = $digits(s, at + 1, 2);
-  const m = $digits(s, at + 4, 2);
-  if (h < 0 || m < 0 || h > 23 || m > 59) return NaN;
-  return (z === 45 ? -1 : 1) * (h * 60 + m);
-}
 function $timeAt(s: string, at: number): boolean {
   const h = $digits(s, at, 2);
   const mi = $digits(s, at + 3, 2);
   const sec = $digits(s, at + 6, 2);
-  if (s.charCodeAt(at + 2) !== 58 || s.charCodeAt(at + 5) !== 58 || h < 0 || mi < 0 || sec < 0) return false;
   let i = at + 8;
   if (s.charCodeAt(i) === 46) {
     const start = ++i;
     while ($digits(s, i, 1) >= 0) i++;
     if (i === start) return false;
   }
-  const offset = $offsetAt(s, i);
-  if (Number.isNaN(offset) || h > 23 || mi > 59 || sec > 60) return false;
-  return sec < 60 || ((((h * 60 + mi - offset) % 1440) + 1440) % 1440) === 1439;
+  // the offset: Z (z) at the end, or +hh:mm or -hh:mm at the end
+  const z = s.charCodeAt(i);
+  const zulu = z === 90 || z === 122;
+  const oh = zulu ? 0 : $digits(s, i + 1, 2);
+  const om = zulu ? 0 : $digits(s, i + 4, 2);
+  return (
+    s.charCodeAt(at + 2) === 58 &&
+    s.charCodeAt(at + 5) === 58 &&
+    // digits that are not there read as -1
+    Math.min(h, mi, sec, oh, om) >= 0 &&
+    h <= 23 &&
+    mi <= 59 &&
+    sec <= 60 &&
+    (zulu ? i + 1 === s.length : (z === 43 || z === 45) && i + 6 === s.length && s.charCodeAt(i + 3) === 58) &&
+    oh <= 23 &&
+    om <= 59 &&
+    (sec < 60 || (((h * 60 + mi - (z === 45 ? -1 : 1) * (oh * 60 + om)) % 1440) + 1440) % 1440 === 1439)
+  );
 }
 
 function $fmtDateTime(s: string): boolean {
