@@ -8,7 +8,7 @@
 import { type FastifyInstance, type FastifyServerOptions, fastify, LogController } from "fastify";
 import type { Route } from "../route-types.js";
 import { handleError } from "./runtime/errors.js";
-import { type LoggerOption, logRequestLine, noteProblem, secretHeaders, withRedaction } from "./runtime/logging.js";
+import { type LoggerOption, logRequestLine, secretHeaders, withRedaction } from "./runtime/logging.js";
 import { createNotFoundHandler } from "./runtime/not-found.js";
 import { createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "./runtime/refusals.js";
 import { closeUnusedConnections, type RefusedBodyOptions } from "./runtime/stop-reading.js";
@@ -67,10 +67,8 @@ export async function buildApiServer<O extends { readonly basePath?: string }>(
   closeUnusedConnections(app);
   app.setErrorHandler(handleError);
   if ((options.basePath ?? api.basePath) !== "") app.setNotFoundHandler(createNotFoundHandler([], ""));
-  if (logRequests) {
-    app.addHook("onSend", noteProblem);
-    app.addHook("onResponse", logRequestLine);
-  }
+  // each answer's problem is noted for its line by the refusals' onSend hook (refusals.ts)
+  if (logRequests) app.addHook("onResponse", logRequestLine);
   await api.registerRoutes(app, options);
   return app;
 }

@@ -69,11 +69,16 @@ export function noteProblem(
   payload: unknown,
   done: (error: null, payload: unknown) => void,
 ): void {
+  noteAnswer(reply, payload);
+  done(null, payload);
+}
+
+/** What `noteProblem` does before it hands the answer on: for a hook doing more (stop-reading.ts). */
+export function noteAnswer(reply: FastifyReply, payload: unknown): void {
   if (reply.statusCode >= 400 && typeof payload === "string" && isProblemType(reply.getHeader("content-type"))) {
     const problem = problemOf(payload);
     if (problem !== undefined) answeredProblems.set(reply, problem);
   }
-  done(null, payload);
 }
 
 function isProblemType(header: unknown): boolean {

@@ -27,7 +27,7 @@ import { handleError } from "./errors.js";
 import type { Outcome, Transport } from "./exchange.js";
 import { toRouterPath } from "./parameters.js";
 import { writeOutcome } from "./reply.js";
-import { stopReadingUnread } from "./stop-reading.js";
+import { stopReadingUnread, stopsReading } from "./stop-reading.js";
 
 export type { RouteHandler };
 
@@ -91,7 +91,8 @@ export function mountRoutes<K extends string>(
   // does not run: the generated validators are the only ones.
   scope.setValidatorCompiler(() => () => true);
   scope.setErrorHandler(handleError);
-  scope.addHook("onSend", stopReadingUnread(settings.refusedBodyLimit));
+  // the hook of the instance the scope is part of, when it has one (buildServer's), serves it too
+  if (!stopsReading(scope)) scope.addHook("onSend", stopReadingUnread(settings.refusedBodyLimit));
   const mounted = new Set<string>();
   const mount = (target: FastifyInstance, keys: readonly K[]): void => {
     for (const key of keys) mountRoute(target, key, table[key], pick(key), settings, mounted);

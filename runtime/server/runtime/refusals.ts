@@ -23,7 +23,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { errorCode, handleError, pathOf, reasonPhrase } from "./errors.js";
-import { logLine } from "./logging.js";
+import { logLine, noteAnswer } from "./logging.js";
 import { DEFAULT_MAX_PARAM_LENGTH } from "./parameters.js";
 import { createProblem, MALFORMED_URL, PROBLEM_MEDIA_TYPE, type ProblemDetails, parameterTooLong } from "./problems.js";
 import { sendProblem } from "./reply.js";
@@ -32,7 +32,7 @@ import {
   DEFAULT_REFUSED_BODY_LIMIT,
   type RefusedBodyOptions,
   stopReading,
-  stopReadingUnread,
+  stopReadingOnSend,
 } from "./stop-reading.js";
 
 export { DEFAULT_MAX_PARAM_LENGTH };
@@ -66,7 +66,10 @@ const HEADERS_TOO_LARGE = createProblem(
 
 /** How the refusals are made: a refused body's bound, and whether each refusal gets its log line. */
 export interface RefusalOptions extends RefusedBodyOptions {
-  /** log one line per refusal, as logging.ts logs a request's (default false) */
+  /**
+   * log one line per refusal, as logging.ts logs a request's, and note every answer's problem for
+   * its request's line (`noteAnswer`, in `attach`'s onSend hook) (default false)
+   */
   readonly logRequests?: boolean;
 }
 
@@ -103,7 +106,8 @@ export function createRefusals(
       log = app.log;
       app.server.on("request", owed.track);
       app.addHook("onRequest", answerUnroutedEarly);
-      app.addHook("onSend", stopReadingUnread(limit));
+      // with the request's line, its problem is noted in the same hook
+      stopReadingOnSend(app, limit, options.logRequests === true ? noteAnswer : undefined);
     },
   };
 }

@@ -34,14 +34,38 @@ export interface RefusedBodyOptions {
   readonly refusedBodyLimit?: number;
 }
 
+/** The mark of an instance with the hook of `stopReadingOnSend`, which the scopes it holds inherit. */
+const STOPS_READING: unique symbol = Symbol("stopReadingOnSend");
+
 /**
- * An onSend hook stopping the reading of every request answered before its body arrived whole.
+ * Adds `stopReadingUnread`'s hook to `app`, with `note` (logging.ts's `noteAnswer`) run first in
+ * the same hook: one onSend hook a request, not two. The routes' scopes mounted on `app` then
+ * need no hook of their own (`stopsReading`): Fastify runs an instance's hooks in its scopes too.
+ */
+export function stopReadingOnSend(
+  app: FastifyInstance,
+  limit: number,
+  note?: (reply: FastifyReply, payload: unknown) => void,
+): void {
+  app.addHook("onSend", stopReadingUnread(limit, note));
+  (app as unknown as Record<typeof STOPS_READING, boolean>)[STOPS_READING] = true;
+}
+
+/** Whether `scope` or an instance it is a scope of has the hook of `stopReadingOnSend`. */
+export function stopsReading(scope: FastifyInstance): boolean {
+  return (scope as unknown as Partial<Record<typeof STOPS_READING, boolean>>)[STOPS_READING] === true;
+}
+
+/**
+ * An onSend hook stopping the reading of every request answered before its body arrived whole
+ * (`note`, when given, first sees each answer).
  * An answer decided as the request's head was parsed waits one turn of the event loop, for the
  * parser to reach the end of the bytes already received: a small body sent with its head has
  * then arrived whole, and the connection is kept for the next request.
  */
 export function stopReadingUnread(
   limit: number = DEFAULT_REFUSED_BODY_LIMIT,
+  note?: (reply: FastifyReply, payload: unknown) => void,
 ): (
   request: FastifyRequest,
   reply: FastifyReply,
@@ -49,6 +73,7 @@ export function stopReadingUnread(
   done: (error: null, payload: unknown) => void,
 ) => void {
   return (request, reply, payload, done) => {
+    note?.(reply, payload);
     const raw = request.raw;
     if (!(raw.socket instanceof Socket) || raw.complete || STOPPED.has(raw)) return done(null, payload);
     setImmediate(() => {
@@ -106,8 +131,11 @@ export function stopReading(request: IncomingMessage, response: ServerResponse, 
  * 405), before its body is read. Only the not-found handlers of this runtime are called so.
  */
 export function answerUnroutedEarly(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  // a routed request goes on at once: Fastify makes `routeOptions` anew (an object of a dozen
+  // fields) on every read, so it is read for the unrouted ones only
+  if (!request.is404) return done();
   const handler = request.routeOptions.handler as unknown;
-  if (request.is404 && isNotFoundHandler(handler)) return void handler(request, reply);
+  if (isNotFoundHandler(handler)) return void handler(request, reply);
   done();
 }
 

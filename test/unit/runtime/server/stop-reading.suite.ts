@@ -1,11 +1,16 @@
 import { once } from "node:events";
 import { type AddressInfo, connect, type Socket } from "node:net";
-import type { FastifyInstance } from "fastify";
+import { type FastifyInstance, type FastifyReply, type FastifyRequest, fastify } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Route } from "../../../../runtime/route-types.js";
 import { buildApiServer } from "../../../../runtime/server/app.js";
 import { createNotFoundHandler } from "../../../../runtime/server/runtime/not-found.js";
 import { mountRoutes, type PipelineSettings } from "../../../../runtime/server/runtime/pipeline.js";
+import {
+  answerUnroutedEarly,
+  stopReadingOnSend,
+  stopsReading,
+} from "../../../../runtime/server/runtime/stop-reading.js";
 import { rawExchange } from "../../../support/raw-http.js";
 import { countBytesRead, type PushOptions, pushBody } from "../../../support/unwanted-body.js";
 import { accepting, apiKey, content, route } from "../support/routes.js";
@@ -142,6 +147,70 @@ describe("stopReading, its bound", () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe("stopReadingOnSend", () => {
+  it("marks the instance and the scopes it holds, which then add no hook of their own", async () => {
+    const plain = fastify();
+    const app = fastify();
+    stopReadingOnSend(app, 1024);
+    const scopes: boolean[] = [];
+    for (const instance of [plain, app])
+      await instance.register(async (scope) => void scopes.push(stopsReading(scope)), { prefix: "/api" });
+    await Promise.all([plain.ready(), app.ready()]);
+    expect([stopsReading(plain), stopsReading(app), ...scopes]).toEqual([false, true, false, true]);
+    await Promise.all([plain.close(), app.close()]);
+  });
+
+  it("has each answer seen by its note first, in the one hook", async () => {
+    const app = fastify();
+    const seen: [number, unknown][] = [];
+    stopReadingOnSend(app, 1024, (reply, payload) => void seen.push([reply.statusCode, payload]));
+    app.get("/thing", async (_request, reply) => reply.code(404).send("gone"));
+    const answer = await app.inject({ method: "GET", url: "/thing" });
+    expect([answer.statusCode, seen]).toEqual([404, [[404, "gone"]]]);
+    await app.close();
+  });
+
+  it("serves buildServer's routes with the instance's hook alone: a route's scope is marked", async () => {
+    let marked: boolean | undefined;
+    const app = await buildApiServer(
+      {
+        routes: TABLE,
+        basePath: "/api",
+        registerRoutes: async (instance) => {
+          await instance.register(
+            async (scope) => {
+              marked = stopsReading(scope);
+            },
+            { prefix: "/api" },
+          );
+        },
+      },
+      {},
+    );
+    await app.ready();
+    expect(marked).toBe(true);
+    await app.close();
+  });
+});
+
+describe("answerUnroutedEarly", () => {
+  it("lets a routed request go on without reading its route's options, which Fastify makes anew on each read", () => {
+    let read = 0;
+    const routed = {
+      is404: false,
+      get routeOptions() {
+        read += 1;
+        return { handler: () => undefined };
+      },
+    } as unknown as FastifyRequest;
+    let went = 0;
+    answerUnroutedEarly(routed, {} as FastifyReply, () => {
+      went += 1;
+    });
+    expect([went, read]).toEqual([1, 0]);
   });
 });
 
