@@ -26,6 +26,7 @@ import {
   type Authenticate,
   type AuthResult,
   type Handlers,
+  type ServerRequest,
   serviceUnavailable,
 } from "workforce-scheduling-api/handlers";
 import type { Caller } from "./keys.js";
@@ -193,11 +194,14 @@ export class CompanyBudgets {
     this.#settings = settings;
   }
 
-  /** Runs `work` (a handler's) for `companyId` in one of its slots, when its turn comes (see the module's comment). */
-  work<T>(companyId: number, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` (a handler's) on `input` for `companyId` in one of its slots, when its turn comes
+   * (see the module's comment); a turn free at once runs it without a closure of its own.
+   */
+  work<I, T>(companyId: number, work: (input: I) => T | PromiseLike<T>, input?: I): Promise<T> {
     const gate = this.#arrive(companyId).work;
     const turn = gate.enter();
-    return turn === undefined ? inTurn(gate, work) : turn.then(() => inTurn(gate, work));
+    return turn === undefined ? inTurn(gate, work, input as I) : turn.then(() => inTurn(gate, work, input as I));
   }
 
   /**
@@ -241,16 +245,16 @@ export class CompanyBudgets {
   }
 }
 
-/** Runs `work` in a turn of `gate` taken for it, ending the turn when the work ends, done or failed. */
-function inTurn<T>(gate: Gate, work: () => Promise<T>): Promise<T> {
-  let running: Promise<T>;
+/** Runs `work` on `input` in a turn of `gate` taken for it, ending the turn when the work ends, done or failed. */
+function inTurn<I, T>(gate: Gate, work: (input: I) => T | PromiseLike<T>, input: I): Promise<T> {
+  let running: T | PromiseLike<T>;
   try {
-    running = work();
+    running = work(input);
   } catch (error) {
     gate.leave();
     return Promise.reject(error);
   }
-  return running.then(
+  return Promise.resolve(running).then(
     (value) => {
       gate.leave();
       return value;
@@ -291,21 +295,26 @@ export function shareByCompany(
 ): SharedSandbox {
   const bulkTurns = new WeakMap<object, () => void>();
   const shared: Record<string, unknown> = {};
-  for (const [name, handler] of Object.entries(handlers) as [string, (input: never) => unknown][])
-    shared[name] = (input: { principal: Caller }) =>
-      budgets.work(input.principal.companyId, async () => handler(input as never));
+  for (const [name, handler] of Object.entries(handlers) as [string, (input: { principal: Caller }) => unknown][])
+    shared[name] = (input: { principal: Caller }) => budgets.work(input.principal.companyId, handler, input);
+  /** A caller, once known: a bulk request's then waits for its company's turn of bulk work. */
+  const withTurn = (
+    caller: AuthResult<Caller>,
+    request: ServerRequest,
+  ): AuthResult<Caller> | Promise<AuthResult<Caller>> => {
+    if (typeof caller !== "object" || !isBulk(request.headers)) return caller;
+    return budgets.bulk(caller.companyId).then((end) => {
+      bulkTurns.set(request, end);
+      return caller;
+    });
+  };
   return {
-    // a caller answered at once stays so: only a bulk request waits, for its turn
+    // a caller answered at once stays so, without a closure of its own: only a bulk request waits, for its turn
     authenticate: (key, request, scheme) => {
-      const withTurn = (caller: AuthResult<Caller>): AuthResult<Caller> | Promise<AuthResult<Caller>> => {
-        if (typeof caller !== "object" || !isBulk(request.headers)) return caller;
-        return budgets.bulk(caller.companyId).then((end) => {
-          bulkTurns.set(request, end);
-          return caller;
-        });
-      };
       const caller = authenticate(key, request, scheme);
-      return isPromiseLike(caller) ? Promise.resolve(caller).then(withTurn) : withTurn(caller);
+      return isPromiseLike(caller)
+        ? Promise.resolve(caller).then((known) => withTurn(known, request))
+        : withTurn(caller, request);
     },
     handlers: shared as unknown as Handlers<Caller>,
     finished: (request) => {

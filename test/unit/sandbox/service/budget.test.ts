@@ -48,6 +48,23 @@ describe("a company's concurrent work", () => {
     expect(running).toHaveLength(2);
   });
 
+  it("runs a handler on its input, answering a value, a promise or a throw as a promise, each ending its turn", async () => {
+    const budgets = new CompanyBudgets({ slots: 1, wait: 1000, queue: 4 });
+    const twice = (input: number): number => input * 2;
+    const later = async (input: number): Promise<number> => input + 1;
+    const failing = (input: number): number => {
+      throw new Error(`refused ${input}`);
+    };
+    const answers = [budgets.work(5, twice, 3), budgets.work(5, later, 3), budgets.work(5, failing, 3)];
+    expect(answers.every((answer) => answer instanceof Promise)).toBe(true);
+    const settledAnswers = await Promise.allSettled(answers);
+    expect(
+      settledAnswers.map((answer) => (answer.status === "fulfilled" ? answer.value : String(answer.reason))),
+    ).toEqual([6, 4, "Error: refused 3"]);
+    // every turn ended: the one slot is free at once
+    await expect(budgets.work(5, twice, 4)).resolves.toBe(8);
+  });
+
   it("refuses a request whose turn does not come within the wait with 503 and Retry-After, and one beyond the queue at once", async () => {
     const budgets = new CompanyBudgets({ slots: 1, wait: 50, queue: 1 });
     const busy = holding();
