@@ -51,9 +51,7 @@ export function statement<P extends object, R>(
       entry = buildOnce(db, build);
       built.set(db, entry);
     }
-    const bound = entry.sources.map((source) =>
-      source instanceof Placeholder ? parameters[source.name as keyof P] : source.value,
-    );
+    const bound = bind(entry.sources, parameters);
     if (!entry.checked) {
       checkBuild(build(db, parameters).compile(), entry.query.sql, bound);
       entry.checked = true;
@@ -61,6 +59,20 @@ export function statement<P extends object, R>(
     if (on === db && entry.direct !== undefined) return { rows: await entry.direct<R>(entry.query.sql, bound) };
     return on.executeQuery<R>({ ...entry.query, parameters: bound } as CompiledQuery<R>);
   };
+}
+
+/**
+ * The values of a run, in the places of the statement's parameters. Built by `push` from an empty
+ * array, not by `map`: an array of the same values then has the same shape (V8's map of a packed
+ * array) whether this code runs interpreted or optimised, where `map` answers a packed array from
+ * the interpreter and a holey one once the optimising compiler has inlined it; `pg`'s serializer,
+ * optimised for one, was thrown away and compiled again on meeting the other.
+ */
+function bind<P extends object>(sources: readonly Source[], parameters: P): unknown[] {
+  const bound: unknown[] = [];
+  for (const source of sources)
+    bound.push(source instanceof Placeholder ? parameters[source.name as keyof P] : source.value);
+  return bound;
 }
 
 function buildOnce<P extends object, R>(
