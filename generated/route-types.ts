@@ -264,10 +264,10 @@ export interface Credentials {
   readonly credentials?: Readonly<Record<string, string | BasicCredentials | undefined>>;
 }
 
-/** Where an operation's credentials travel: headers and encoded query pairs ("" when none). */
+/** Where an operation's credentials travel: headers and encoded query pairs ("" or left out when none). */
 export interface CredentialPlacement {
   readonly headers: Record<string, string>;
-  readonly query: string;
+  readonly query?: string;
 }
 
 /** How the client places credentials of every kind of scheme (the engine itself places API keys in headers). */
@@ -299,8 +299,39 @@ export type IssueCollector = (
   value: unknown,
 ) => void;
 
-/** How the client encodes a body other than JSON, and picks one of several media types. */
+/**
+ * How the client sends a body other than JSON, or one of several media types: the engine calls
+ * `prepare` once per call, before the call's check, and encodes the body only once it is checked
+ * (`bodyEncoderOf` makes one from a `BodyEncoding`).
+ */
 export interface BodyEncoder {
+  /**
+   * A call's body (`body`; `asked`, the media type the call asks for; `checked`, the call's route
+   * when the call checks its request): the content chosen, the body as its validator reads it, and
+   * its encoding
+   */
+  prepare(
+    contents: readonly RouteContent[],
+    body: unknown,
+    asked: string | undefined,
+    checked: CallRoute | undefined,
+  ): PreparedBody;
+  /** the RequestValidationError that cut short a body of items the encoding made, if one did */
+  cut?(body: BodyInit | null | undefined): unknown;
+}
+
+/** A call's body as its body encoder prepared it. */
+export interface PreparedBody {
+  /** the content chosen for the call (undefined: the operation has no body) */
+  readonly content: RouteContent | undefined;
+  /** the body as the content's validator reads it */
+  readonly checked: unknown;
+  /** the body as sent and its content-type header (none for a multipart form: fetch writes it) */
+  encode(): readonly [BodyInit, string | undefined];
+}
+
+/** What a body encoder is made of: the encoding, the content type and the choice of a content. */
+export interface BodyEncoding {
   /**
    * the body as sent for a content: JSON text, a form, multipart form data, text or bytes, a
    * stream of items; `checked`, the call's route when the call checks its request, has a body of
@@ -331,11 +362,15 @@ export interface BodyEncoder {
 export interface ParameterEncoder {
   /**
    * How an operation's calls make their URL, made once per operation: `base`, the path and query
-   * string of the call's values ("/workers/7?limit=5"), `authQuery` (a query credential) last; it
-   * throws the client's RequestValidationError when the path cannot be filled. Undefined for an
-   * operation without path or query parameters, whose URL is fixed.
+   * string of the call's values ("/workers/7?limit=5"), `authQuery` (a query credential, if any)
+   * last; it throws the client's RequestValidationError when the path cannot be filled. Undefined
+   * for an operation without path or query parameters, whose URL is fixed.
    */
-  urlOf(route: CallRoute, base: string, authQuery: string): ((values: ParameterValues) => string) | undefined;
+  urlOf(
+    route: CallRoute,
+    base: string,
+    authQuery: string | undefined,
+  ): ((values: ParameterValues) => string) | undefined;
   /**
    * checks the call's path, query, header and cookie parameters, as the server reads them back,
    * with the route's validators (label, matrix and cookie ones by the route's style encoder)

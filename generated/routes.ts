@@ -5,10 +5,10 @@
  * The route table: one entry per operation, shared by the server and the client so the two cannot
  * disagree on methods, paths, parameters, media types, security or validation.
  */
-import * as V from "./validators/index.js";
 import { pathEncoder } from "./client/path-parameters.js";
 import { multipartBodyEncoder } from "./client/body.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
+import * as V from "./validators/index.js";
 
 export type * from "./route-types.js";
 
@@ -17,6 +17,13 @@ export const basePath = "/api/1_12";
 
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [{ url: "{base_url}/api/1_12", variables: { base_url: { default: "http://localhost:3000" } } }] as const;
+
+/**
+ * The first server's URL, its `{name}` placeholders filled from `variables` or their defaults: a
+ * client's base URL when it is given none.
+ */
+export const serverUrl = (variables?: Readonly<Record<string, string | undefined>>): string =>
+  (variables?.["base_url"] ?? "http://localhost:3000") + "/api/1_12";
 
 /** `POST /workers/{id}/credentials` (addWorkerCredential): its entry in `routes`. */
 export const addWorkerCredentialRoute = {

@@ -7,7 +7,7 @@
  * Buffer, or an ArrayBuffer), or bytes with a file name and media type. Bodies that are sequences
  * of items are item-bodies.ts's.
  */
-import type { BodyEncoder, RouteContent } from "../route-types.js";
+import type { BodyEncoder, BodyEncoding, RouteContent } from "../route-types.js";
 import { deepEntries, isPlainObject, scalar } from "./values.js";
 
 /** Raw bytes: a Blob (or File), a Uint8Array (or Node Buffer), an ArrayBuffer. */
@@ -52,7 +52,7 @@ function encodeOtherThanForm(content: RouteContent, body: unknown): BodyInit {
     case "multipart":
       return toFormData(body, content.binaryFields ?? []);
     case "binary":
-      return isBytes(body) ? toBlob(body, "") : scalar(body);
+      return body instanceof Blob ? body : isBytes(body) ? new Blob([body as Uint8Array<ArrayBuffer>]) : scalar(body);
     default:
       return scalar(body);
   }
@@ -66,23 +66,24 @@ export function contentTypeOf(content: RouteContent): string | undefined {
 
 function toFormData(body: unknown, binaryFields: readonly string[]): FormData {
   const form = new FormData();
-  if (!isPlainObject(body)) return form;
-  for (const [name, value] of Object.entries(body)) {
-    const isFile = binaryFields.includes(name);
+  if (isPlainObject(body))
     // a list is one part per item, files and texts alike: the server reads a repeated name as a list
-    for (const item of Array.isArray(value) ? value : [value]) appendField(form, name, item, isFile);
-  }
+    for (const [name, value] of Object.entries(body))
+      for (const item of Array.isArray(value) ? value : [value])
+        appendField(form, name, item, binaryFields.includes(name));
   return form;
 }
 
 function appendField(form: FormData, name: string, value: unknown, isFile: boolean): void {
   if (value === undefined) return;
-  if (isBytes(value)) form.append(name, toBlob(value, OCTET_STREAM), fileName(value, name));
-  else if (isFile && isNamedFile(value))
+  const named = isFile && isNamedFile(value);
+  // a named file's data, or the bytes themselves: a part with a file name, else a text part
+  const data = named ? value.data : value;
+  if (named || isBytes(value))
     form.append(
       name,
-      toBlob(value.data, value.contentType ?? OCTET_STREAM, value.contentType),
-      value.filename ?? fileName(value.data, name),
+      toBlob(data as Bytes | string, named ? value.contentType : undefined),
+      (named ? value.filename : undefined) ?? fileName(data, name),
     );
   else form.append(name, scalar(value));
 }
@@ -108,11 +109,13 @@ function isNested(value: unknown): boolean {
   return Array.isArray(value) || isPlainObject(value);
 }
 
-function toBlob(data: Bytes | string, fallbackType: string, forcedType?: string): Blob {
-  if (data instanceof Blob)
-    return forcedType === undefined || data.type === forcedType ? data : new Blob([data], { type: forcedType });
-  const type = forcedType ?? fallbackType;
-  return new Blob([data as Uint8Array<ArrayBuffer> | ArrayBuffer | string], type === "" ? {} : { type });
+/**
+ * A file part's bytes: a Blob as it is, unless `type` (a named file's) differs from its own; other
+ * bytes and text typed `type`, else application/octet-stream.
+ */
+function toBlob(data: Bytes | string, type: string | undefined): Blob {
+  if (data instanceof Blob) return type === undefined || data.type === type ? data : new Blob([data], { type });
+  return new Blob([data as Uint8Array<ArrayBuffer> | ArrayBuffer | string], { type: type ?? OCTET_STREAM });
 }
 
 function fileName(data: unknown, field: string): string {
@@ -142,21 +145,20 @@ export function withFilesAsText(body: unknown, binaryFields: readonly string[]):
   return copy;
 }
 
+/** A file field's value as the validator reads it: file input (bytes, a named file) as "". */
 function fileAsText(value: unknown): unknown {
-  return isFileValue(value) ? "" : value;
+  return isBytes(value) || isNamedFile(value) ? "" : value;
 }
 
 /** Whether any of the file fields holds file input (which picks a multipart media type). */
 export function hasFiles(body: unknown, binaryFields: readonly string[]): boolean {
   if (!isPlainObject(body)) return false;
+  // file input is what fileAsText replaces (by "", which no file input is)
+  const isFile = (value: unknown): boolean => fileAsText(value) !== value;
   return binaryFields.some((name) => {
     const value = body[name];
-    return Array.isArray(value) ? value.some(isFileValue) : isFileValue(value);
+    return Array.isArray(value) ? value.some(isFile) : isFile(value);
   });
-}
-
-function isFileValue(value: unknown): boolean {
-  return isBytes(value) || isNamedFile(value);
 }
 
 /**
@@ -176,12 +178,46 @@ function chooseContent(
 }
 
 /**
+ * The body encoder of an encoding: a call's content chosen (the first when it chooses none), its
+ * body as the validator reads it, and the body encoded, with its content type, once the engine asks.
+ */
+export function bodyEncoderOf(encoding: BodyEncoding): BodyEncoder {
+  return {
+    prepare: (contents, body, asked, checked) => {
+      const content = encoding.choose(contents, body, asked) ?? contents[0];
+      return {
+        content,
+        checked: content === undefined ? body : encoding.checked(body, content.binaryFields ?? []),
+        encode: () => {
+          // only called for a content chosen
+          const chosen = content as RouteContent;
+          const encoded = encoding.encode(chosen, body, checked);
+          return [encoded, encoding.contentType(chosen, encoded)];
+        },
+      };
+    },
+    ...(encoding.cut === undefined ? {} : { cut: encoding.cut }),
+  };
+}
+
+/** The encoding of every kind of body (`bodyEncoder`'s). */
+export const bodyEncoding: BodyEncoding = {
+  encode: encodeBody,
+  contentType: contentTypeOf,
+  choose: chooseContent,
+  checked: withFilesAsText,
+};
+
+/**
  * The body encoder the route of each operation whose body may be other than JSON names
  * (`Route.encoders`; one whose body may be a sequence of items names item-bodies.ts's): a page
  * whose operations send JSON alone does not bundle this module.
  */
-export const bodyEncoder: BodyEncoder = {
-  encode: encodeBody,
+export const bodyEncoder: BodyEncoder = /* @__PURE__ */ bodyEncoderOf(bodyEncoding);
+
+/** The encoding of every kind of body but a URL-encoded form (`bodyEncoderWithoutForms`'s). */
+export const bodyEncodingWithoutForms: BodyEncoding = {
+  encode: encodeOtherThanForm,
   contentType: contentTypeOf,
   choose: chooseContent,
   checked: withFilesAsText,
@@ -191,12 +227,7 @@ export const bodyEncoder: BodyEncoder = {
  * The body encoder of the routes whose bodies include no URL-encoded form: `bodyEncoder` without
  * the form's encoding, which a page whose operations send none then does not bundle.
  */
-export const bodyEncoderWithoutForms: BodyEncoder = {
-  encode: encodeOtherThanForm,
-  contentType: contentTypeOf,
-  choose: chooseContent,
-  checked: withFilesAsText,
-};
+export const bodyEncoderWithoutForms: BodyEncoder = /* @__PURE__ */ bodyEncoderOf(bodyEncodingWithoutForms);
 
 /**
  * The body encoder of the routes whose one media type is a multipart form: what `bodyEncoder`
@@ -205,8 +236,9 @@ export const bodyEncoderWithoutForms: BodyEncoder = {
  * forms bundles neither the choice of a media type nor the other encodings.
  */
 export const multipartBodyEncoder: BodyEncoder = {
-  encode: (content, body) => toFormData(body, content.binaryFields ?? []),
-  contentType: () => undefined,
-  choose: (contents) => contents[0],
-  checked: withFilesAsText,
+  prepare: (contents, body) => {
+    const content = contents[0];
+    const files = content?.binaryFields ?? [];
+    return { content, checked: withFilesAsText(body, files), encode: () => [toFormData(body, files), undefined] };
+  },
 };

@@ -30,6 +30,8 @@ export interface RequestIssue extends ValidationError {
 
 /** The server answered with a status that is not 2xx. */
 export class ApiError extends Error {
+  /** what an `UnexpectedError` of this error is (its `kind`) */
+  static readonly kind: UnexpectedKind = "status";
   override readonly name = "ApiError";
   /** the HTTP status */
   declare readonly status: number;
@@ -55,6 +57,7 @@ export class ApiError extends Error {
 
 /** The call took longer than its timeout; `cause` is what the aborted fetch threw. */
 export class ApiTimeoutError extends Error {
+  static readonly kind: UnexpectedKind = "timeout";
   override readonly name = "ApiTimeoutError";
   declare readonly operationId: string;
   /** the timeout that expired */
@@ -69,6 +72,7 @@ export class ApiTimeoutError extends Error {
 
 /** The request could not be sent or its answer not received; `cause` is what fetch threw. */
 export class ApiNetworkError extends Error {
+  static readonly kind: UnexpectedKind = "network";
   override readonly name = "ApiNetworkError";
   declare readonly operationId: string;
 
@@ -83,6 +87,7 @@ export class ApiNetworkError extends Error {
  * that broke it, the upload then cut short). `errors` lists every failure.
  */
 export class RequestValidationError extends Error {
+  static readonly kind: UnexpectedKind = "request";
   override readonly name = "RequestValidationError";
   declare readonly operationId: string;
   declare readonly errors: readonly RequestIssue[];
@@ -96,6 +101,7 @@ export class RequestValidationError extends Error {
 
 /** The server's answer breaks the contract (checked with `validateResponses`). */
 export class ResponseValidationError extends Error {
+  static readonly kind: UnexpectedKind = "response";
   override readonly name = "ResponseValidationError";
   declare readonly operationId: string;
   declare readonly status: number;
@@ -134,29 +140,11 @@ export class UnexpectedError extends Error {
   constructor(operationId: string, cause: unknown) {
     super(cause instanceof Error ? cause.message : `${operationId}: ${String(cause)}`, { cause });
     this.operationId = operationId;
-    this.kind = unexpectedKind(cause);
+    // the kind the class of a client's error declares (its static `kind`), read from the error
+    // itself, so that a page without timeouts bundles no `ApiTimeoutError`, which only the
+    // timeout policy makes; "other" for any other failure
+    this.kind = (cause instanceof Error && (cause.constructor as { kind?: UnexpectedKind }).kind) || "other";
     this.status = undefined;
-  }
-}
-
-/**
- * The kind of a call's failure, by the name of the client's error (not by its class, so that a
- * page without timeouts bundles no `ApiTimeoutError`, which only the timeout policy makes).
- */
-function unexpectedKind(cause: unknown): UnexpectedKind {
-  switch (cause instanceof Error ? cause.name : "") {
-    case "ApiNetworkError":
-      return "network";
-    case "ApiTimeoutError":
-      return "timeout";
-    case "RequestValidationError":
-      return "request";
-    case "ResponseValidationError":
-      return "response";
-    case "ApiError":
-      return "status";
-    default:
-      return "other";
   }
 }
 
@@ -164,33 +152,36 @@ function asProblem(body: unknown): ProblemDetails | undefined {
   return typeof body === "object" && body !== null && !Array.isArray(body) ? (body as ProblemDetails) : undefined;
 }
 
-/** "createVenue: 400 Bad Request: /name must be at most 150 characters" */
+/**
+ * "createVenue: 400 Bad Request: /name must be at most 150 characters": the status text (else the
+ * problem's title), then the first of the problem's errors' message, its detail, or the first line
+ * of a text body (at most 200 characters), where there is one.
+ */
 function describeAnswer(
   operationId: string,
   response: Response,
   problem: ProblemDetails | undefined,
   body: unknown,
 ): string {
-  const statusText = response.statusText || (typeof problem?.title === "string" ? problem.title : "");
-  const head = `${operationId}: ${response.status}${statusText === "" ? "" : ` ${statusText}`}`;
-  const reason =
-    problemReason(problem) ?? (typeof body === "string" ? body.trim().split("\n")[0]?.slice(0, 200) : undefined);
-  return reason === undefined || reason === "" ? head : `${head}: ${reason}`;
+  const first = Array.isArray(problem?.errors) ? textOf(problem.errors[0]?.message) : undefined;
+  const reason = first ?? textOf(problem?.detail) ?? textOf(body)?.trim().split("\n")[0]?.slice(0, 200);
+  const statusText = response.statusText || textOf(problem?.title);
+  return `${operationId}: ${response.status}${statusText ? ` ${statusText}` : ""}${reason ? `: ${reason}` : ""}`;
 }
 
-function problemReason(problem: ProblemDetails | undefined): string | undefined {
-  const first = Array.isArray(problem?.errors) ? problem.errors[0]?.message : undefined;
-  if (typeof first === "string") return first;
-  return typeof problem?.detail === "string" ? problem.detail : undefined;
+/** A value that is a string, else undefined. */
+function textOf(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
 }
 
+/** The first message, and how many more there are. */
 function listIssues(messages: readonly string[]): string {
-  const more = messages.length > 1 ? ` (and ${messages.length - 1} more)` : "";
-  return `${messages[0] ?? "unknown error"}${more}`;
+  return (messages[0] ?? "unknown error") + (messages.length > 1 ? ` (and ${messages.length - 1} more)` : "");
 }
 
+/** A network failure's reason: the error's message, with its own cause's. */
 function reasonOf(cause: unknown): string {
-  if (!(cause instanceof Error)) return String(cause);
-  const inner = cause.cause instanceof Error ? `: ${cause.cause.message}` : "";
-  return `${cause.message}${inner}`;
+  return cause instanceof Error
+    ? cause.message + (cause.cause instanceof Error ? `: ${cause.cause.message}` : "")
+    : String(cause);
 }

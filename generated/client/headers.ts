@@ -6,7 +6,7 @@
  * exploded), or content (JSON text); and read back as the server reads them.
  */
 import type { CallRoute, HeaderEncoder, RouteParameter } from "../route-types.js";
-import { defineOwn, EMPTY, own, simpleValue } from "./values.js";
+import { defineOwn, own, simpleValue } from "./values.js";
 
 /** A header value (style simple): arrays comma-joined, objects as `k,v` (or `k=v` exploded). */
 export function headerValue(value: unknown, explode: boolean): string {
@@ -66,6 +66,6 @@ export const headerEncoder: HeaderEncoder = {
   asSent: headersAsSent,
   check(route, values, collect) {
     const validator = route.validators.headers;
-    if (validator !== undefined) collect("header", validator, headersAsSent(route.headers, values.headers ?? EMPTY));
+    if (validator !== undefined) collect("header", validator, headersAsSent(route.headers, values.headers ?? {}));
   },
 };

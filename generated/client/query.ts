@@ -10,7 +10,7 @@
  * [""] or from absence.
  */
 import type { QueryEncoder, RouteParameter } from "../route-types.js";
-import { definedEntries, defineOwn, EMPTY, isPlainObject, own, scalar, textLeaves } from "./values.js";
+import { definedEntries, defineOwn, isPlainObject, own, scalar, textLeaves } from "./values.js";
 
 /** Appends the encoded pairs ("a=1", "b=x%20y") a query parameter's value sends to `pairs`. */
 export type QueryWriter = (parameter: RouteParameter, value: unknown, pairs: string[]) => void;
@@ -134,7 +134,7 @@ export function queryEncoderOf(write: QueryWriter): QueryEncoder {
     queryOf: (route, values) => encodeQuery(route.query, values, write),
     check(route, values, collect) {
       const validator = route.validators.query;
-      if (validator !== undefined) collect("query", validator, queryAsSent(route.query, values.query ?? EMPTY, write));
+      if (validator !== undefined) collect("query", validator, queryAsSent(route.query, values.query ?? {}, write));
     },
   };
 }

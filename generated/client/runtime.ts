@@ -12,7 +12,7 @@ import type { AnswerCheck } from "./answer-check.js";
 import { send } from "./operation.js";
 import type { RetryOptions, RetryPolicy } from "./retry.js";
 import type { TimeoutPolicy } from "./transport.js";
-import { EMPTY } from "./values.js";
+import { putHeaders } from "./values.js";
 
 /** The fetch the client calls: the global one by default. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -76,7 +76,8 @@ export interface CallArgs {
 /** The client's options, resolved once. */
 export interface Settings extends Credentials {
   readonly baseUrl: string;
-  readonly fetch: FetchFunction;
+  /** the fetch given; without one, the global fetch, looked up at each call */
+  readonly fetch?: FetchFunction;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeout?: TimeoutPolicy;
   readonly retry?: RetryPolicy;
@@ -84,21 +85,11 @@ export interface Settings extends Credentials {
   readonly validateResponses?: AnswerCheck;
 }
 
-/** A server of the spec: its URL, whose `{name}` placeholders are filled from `variables`. */
-export interface ServerEntry {
-  readonly url: string;
-  readonly variables: Readonly<Record<string, { readonly default: string }>>;
-}
-
-/** What the engine serves: the spec's servers (the first gives the default base URL). */
-export interface ClientApi {
-  readonly servers: readonly ServerEntry[];
-}
-
-/** What an engine that calls by key serves: the servers, and the route table its keys name. */
-export interface TableApi extends ClientApi {
-  readonly routes: Readonly<Record<string, Route>>;
-}
+/**
+ * The default base URL: the spec's first server's URL, its `{name}` placeholders filled from
+ * `variables` or their defaults (the generated `serverUrl`; "" without a server).
+ */
+export type ServerUrl = (variables?: Readonly<Record<string, string | undefined>>) => string;
 
 /**
  * The engine of one client: its resolved options; it calls an operation by its route (or call
@@ -108,16 +99,23 @@ export interface TableApi extends ClientApi {
 export class Runtime {
   readonly #settings: Settings;
 
-  constructor(api: ClientApi, options: RuntimeOptions) {
-    this.#settings = resolveSettings(api.servers, options);
+  /** `serverUrl` makes the default base URL, from the server variables given (the generated `serverUrl`). */
+  constructor(serverUrl: ServerUrl, options: RuntimeOptions) {
+    // the client's options, resolved once
+    this.#settings = {
+      ...options,
+      baseUrl: (options.baseUrl ?? serverUrl(options.serverVariables)).replace(/\/+$/, ""),
+      headers: putHeaders({}, options.headers),
+      validateRequests: options.validateRequests ?? true,
+    };
   }
 
   /**
-   * Calls the operation of `route`. Async, so that whatever keeps the call from being sent (a
-   * route that cannot be prepared) rejects it.
+   * Calls the operation of `route`. Whatever keeps the call from being sent (a route that cannot
+   * be prepared) rejects it, `send` being async.
    */
-  async call<R>(route: CallRoute, args: object | undefined, options: CallOptions | undefined): Promise<R> {
-    return send(route, this.#settings, (args ?? EMPTY) as CallArgs, options) as Promise<R>;
+  call<R>(route: CallRoute, args: object | undefined, options?: CallOptions): Promise<R> {
+    return send(route, this.#settings, (args ?? {}) as CallArgs, options) as Promise<R>;
   }
 }
 
@@ -125,17 +123,13 @@ export class Runtime {
 export class TableRuntime extends Runtime {
   readonly #routes: Readonly<Record<string, Route>>;
 
-  constructor(api: TableApi, options: RuntimeOptions) {
-    super(api, options);
-    this.#routes = api.routes;
+  constructor(routes: Readonly<Record<string, Route>>, serverUrl: ServerUrl, options: RuntimeOptions) {
+    super(serverUrl, options);
+    this.#routes = routes;
   }
 
   /** Calls an operation: its key in the route table, or its route; an unknown key rejects the call. */
-  override async call<R>(
-    operation: string | CallRoute,
-    args: object | undefined,
-    options: CallOptions | undefined,
-  ): Promise<R> {
+  override async call<R>(operation: string | CallRoute, args: object | undefined, options?: CallOptions): Promise<R> {
     const route = typeof operation === "string" ? this.#routes[operation] : operation;
     if (route === undefined) throw new TypeError(`no operation "${operation}" in the route table`);
     return super.call<R>(route, args, options);
@@ -152,35 +146,4 @@ export const RUNTIME: unique symbol = Symbol("runtime");
  */
 export interface BaseClient {
   readonly [RUNTIME]: Runtime;
-}
-
-function resolveSettings(servers: readonly ServerEntry[], options: RuntimeOptions): Settings {
-  return {
-    ...options,
-    baseUrl: (options.baseUrl ?? defaultBaseUrl(servers, options.serverVariables)).replace(/\/+$/, ""),
-    fetch: options.fetch ?? globalFetch,
-    headers: lowerCaseKeys(options.headers ?? {}),
-    validateRequests: options.validateRequests ?? true,
-  };
-}
-
-function globalFetch(input: string, init: RequestInit): Promise<Response> {
-  return fetch(input, init);
-}
-
-/** The first server's URL with its `{variables}` filled in, from the options or the defaults. */
-export function defaultBaseUrl(
-  servers: readonly ServerEntry[],
-  variables: Readonly<Record<string, string | undefined>> | undefined,
-): string {
-  const server = servers[0];
-  if (server === undefined) return "";
-  let url = server.url;
-  for (const [name, variable] of Object.entries(server.variables))
-    url = url.split(`{${name}}`).join(variables?.[name] ?? variable.default);
-  return url;
-}
-
-function lowerCaseKeys(headers: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }

@@ -11,9 +11,9 @@
 import type { DataTag } from "@tanstack/query-core";
 import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
-import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import { type BaseClient } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { bareQueryKeyOf, type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
+import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -82,64 +82,64 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `listEvents` (GET /events); a prefix of it names every query below. */
 export function listEventsQueryKey(_input?: Parameters<Client["listEvents"]>[0]): DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">> {
-  return bareQueryKeyOf(api, R.listEventsCall) as DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">>;
+  return [queryKeyRoot, "events"] as QueryKey as DataTag<QueryKey, Result<"listEvents">, QueryErrorOf<"listEvents">>;
 }
 
 /** `{ queryKey, queryFn }` of `listEvents` (GET /events), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listEvents">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listEventsQueryOptions(client: BaseClient, input?: Parameters<Client["listEvents"]>[0]) {
-  const options = queryOptionsOf(R.listEventsCall, listEventsQueryKey(input), (call) => client[RUNTIME].call<Result<"listEvents">>(R.listEventsCall, input, call));
+  const options = queryOptionsOf<Result<"listEvents">>(client, R.listEventsCall, [queryKeyRoot, "events"], input);
   return options as typeof options & Typed<Result<"listEvents">, QueryErrorOf<"listEvents">>;
 }
 
 /** The query key of `listWageRules` (GET /wage-rules); a prefix of it names every query below. */
 export function listWageRulesQueryKey(_input?: Parameters<Client["listWageRules"]>[0]): DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">> {
-  return bareQueryKeyOf(api, R.listWageRulesCall) as DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
+  return [queryKeyRoot, "wage-rules"] as QueryKey as DataTag<QueryKey, Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
 }
 
 /** `{ queryKey, queryFn }` of `listWageRules` (GET /wage-rules), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listWageRules">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listWageRulesQueryOptions(client: BaseClient, input?: Parameters<Client["listWageRules"]>[0]) {
-  const options = queryOptionsOf(R.listWageRulesCall, listWageRulesQueryKey(input), (call) => client[RUNTIME].call<Result<"listWageRules">>(R.listWageRulesCall, input, call));
+  const options = queryOptionsOf<Result<"listWageRules">>(client, R.listWageRulesCall, [queryKeyRoot, "wage-rules"], input);
   return options as typeof options & Typed<Result<"listWageRules">, QueryErrorOf<"listWageRules">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerCredential` (POST /workers/{id}/credentials), failing with `MutationErrorOf<"addWorkerCredential">`; on success it invalidates `invalidates.addWorkerCredential`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addWorkerCredentialMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addWorkerCredential">, Parameters<Client["addWorkerCredential"]>[0]>) {
-  const options = mutationOptionsOf(api, "addWorkerCredential", R.addWorkerCredentialCall, [], (variables: Parameters<Client["addWorkerCredential"]>[0]) => client[RUNTIME].call<Result<"addWorkerCredential">>(R.addWorkerCredentialCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["addWorkerCredential"]>[0], Result<"addWorkerCredential">>(client, api, "addWorkerCredential", R.addWorkerCredentialCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"addWorkerCredential">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addWorkerDocument` (POST /workers/{id}/documents), failing with `MutationErrorOf<"addWorkerDocument">`; on success it invalidates `invalidates.addWorkerDocument`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addWorkerDocumentMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addWorkerDocument">, Parameters<Client["addWorkerDocument"]>[0]>) {
-  const options = mutationOptionsOf(api, "addWorkerDocument", R.addWorkerDocumentCall, [], (variables: Parameters<Client["addWorkerDocument"]>[0]) => client[RUNTIME].call<Result<"addWorkerDocument">>(R.addWorkerDocumentCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["addWorkerDocument"]>[0], Result<"addWorkerDocument">>(client, api, "addWorkerDocument", R.addWorkerDocumentCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"addWorkerDocument">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createEvent` (POST /events), failing with `MutationErrorOf<"createEvent">`; on success it invalidates `invalidates.createEvent`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createEventMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createEvent">, Parameters<Client["createEvent"]>[0]>) {
-  const options = mutationOptionsOf(api, "createEvent", R.createEventCall, ["/events"], (variables: Parameters<Client["createEvent"]>[0]) => client[RUNTIME].call<Result<"createEvent">>(R.createEventCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["createEvent"]>[0], Result<"createEvent">>(client, api, "createEvent", R.createEventCall, [["events"]], settings);
   return options as typeof options & Failing<MutationErrorOf<"createEvent">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createPayrollGroup` (POST /payroll-groups), failing with `MutationErrorOf<"createPayrollGroup">`; on success it invalidates `invalidates.createPayrollGroup`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createPayrollGroupMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createPayrollGroup">, Parameters<Client["createPayrollGroup"]>[0]>) {
-  const options = mutationOptionsOf(api, "createPayrollGroup", R.createPayrollGroupCall, [], (variables: Parameters<Client["createPayrollGroup"]>[0]) => client[RUNTIME].call<Result<"createPayrollGroup">>(R.createPayrollGroupCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["createPayrollGroup"]>[0], Result<"createPayrollGroup">>(client, api, "createPayrollGroup", R.createPayrollGroupCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"createPayrollGroup">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createVenue` (POST /venues), failing with `MutationErrorOf<"createVenue">`; on success it invalidates `invalidates.createVenue`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createVenueMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createVenue">, Parameters<Client["createVenue"]>[0]>) {
-  const options = mutationOptionsOf(api, "createVenue", R.createVenueCall, [], (variables: Parameters<Client["createVenue"]>[0]) => client[RUNTIME].call<Result<"createVenue">>(R.createVenueCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["createVenue"]>[0], Result<"createVenue">>(client, api, "createVenue", R.createVenueCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"createVenue">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `updateClient` (PATCH /clients/{id}), failing with `MutationErrorOf<"updateClient">`; on success it invalidates `invalidates.updateClient`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function updateClientMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"updateClient">, Parameters<Client["updateClient"]>[0]>) {
-  const options = mutationOptionsOf(api, "updateClient", R.updateClientCall, [], (variables: Parameters<Client["updateClient"]>[0]) => client[RUNTIME].call<Result<"updateClient">>(R.updateClientCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["updateClient"]>[0], Result<"updateClient">>(client, api, "updateClient", R.updateClientCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"updateClient">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `updateEvent` (PATCH /events/{id}), failing with `MutationErrorOf<"updateEvent">`; on success it invalidates `invalidates.updateEvent`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function updateEventMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"updateEvent">, Parameters<Client["updateEvent"]>[0]>) {
-  const options = mutationOptionsOf(api, "updateEvent", R.updateEventCall, ["/events"], (variables: Parameters<Client["updateEvent"]>[0]) => client[RUNTIME].call<Result<"updateEvent">>(R.updateEventCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["updateEvent"]>[0], Result<"updateEvent">>(client, api, "updateEvent", R.updateEventCall, [["events"]], settings);
   return options as typeof options & Failing<MutationErrorOf<"updateEvent">>;
 }

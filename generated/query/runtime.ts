@@ -15,7 +15,7 @@
  */
 import { ApiError, UnexpectedError } from "../client/errors.js";
 import { byStatus } from "../client/response.js";
-import type { CallArgs } from "../client/runtime.js";
+import { type BaseClient, type CallArgs, RUNTIME } from "../client/runtime.js";
 import type { CallRoute, Route } from "../route-types.js";
 
 /** A query key: the API's name, the path's segments, then the input's query, headers and cookies when given. */
@@ -94,7 +94,8 @@ export function fixedQueryKeyOf(api: QueryApi, route: RoutePath, input: CallInpu
 /**
  * The query key of a call of an operation that takes no input (no parameters, no body): the API's
  * name and its path's segments, `queryKeyOf`'s for such a call (the generated options of such an
- * operation call this one, so a page whose queries take no input bundles no reading of one).
+ * operation write this key as it is, so a page whose queries take no input bundles no reading of
+ * one, nor the splitting of a path).
  */
 export function bareQueryKeyOf(api: QueryApi, route: RoutePath): QueryKey {
   return [api.root, ...segmentsOf(route.path)];
@@ -120,19 +121,21 @@ export function mutationKeyOf(api: QueryApi, operation: string, route: RoutePath
 export type RouteAnswers = Pick<CallRoute, "operationId" | "path" | "responses">;
 
 /**
- * `{ queryKey, queryFn }` of a call, its key given (`queryKeyOf`'s); the query's AbortSignal
- * reaches fetch. The query fails with the operation's declared error answers as the client throws
- * them (`ApiError`), and with an `UnexpectedError` for anything else (see `queryError`).
+ * `{ queryKey, queryFn }` of a call of `route` with `input` by `client`, its key given
+ * (`queryKeyOf`'s); the query's AbortSignal reaches fetch. The query fails with the operation's
+ * declared error answers as the client throws them (`ApiError`), and with an `UnexpectedError`
+ * for anything else (see `queryError`).
  */
 export function queryOptionsOf<D>(
-  route: RouteAnswers,
+  client: BaseClient,
+  route: CallRoute,
   queryKey: QueryKey,
-  call: (options: { readonly signal: AbortSignal }) => Promise<D>,
+  input: object | undefined,
 ): { queryKey: QueryKey; queryFn: (context: { readonly signal: AbortSignal }) => Promise<D> } {
   return {
     queryKey,
     queryFn: ({ signal }) =>
-      call({ signal }).catch((error: unknown) => {
+      client[RUNTIME].call<D>(route, input, { signal }).catch((error: unknown) => {
         throw queryError(route, error, signal);
       }),
   };
@@ -146,35 +149,40 @@ export function queryOptionsOf<D>(
  * mutation fails with.
  */
 export function queryError(route: RouteAnswers, error: unknown, signal?: AbortSignal): unknown {
-  if (signal?.aborted && error === signal.reason) return error;
-  const status = error instanceof ApiError ? error.status : 200;
-  // declared exactly, by class, or as default (read as the call reads an answer's contents)
-  if ((status < 200 || status > 299) && byStatus(route.responses, status) !== undefined) return error;
-  return new UnexpectedError(route.operationId, error);
+  // not 2xx (its answer not `ok`), and declared exactly, by class, or as default (read as the
+  // call reads an answer's contents)
+  return (signal?.aborted && error === signal.reason) ||
+    (error instanceof ApiError && !error.response.ok && byStatus(route.responses, error.status) !== undefined)
+    ? error
+    : new UnexpectedError(route.operationId, error);
 }
 
 /**
- * A query a mutation invalidates: its route's path template. A template with parameters is given
- * by `templated`, which fills them from the mutation's own where the paths agree; given as a plain
- * string, each of its parameters matches any value. A page whose mutations invalidate no template
- * with parameters bundles none of the alignment.
+ * A query a mutation invalidates: the segments of its route's path template (`pathPattern`'s), a
+ * parameter's undefined, which matches any value. A template with parameters is given by
+ * `templated`, which fills them from the mutation's own where the paths agree. The generated
+ * options write a template without parameters as its segments, so a page whose mutations
+ * invalidate no template with parameters bundles neither the alignment nor the splitting of a path.
  */
-export type InvalidationTarget = string | TemplatedTarget;
+export type InvalidationTarget = readonly (string | undefined)[] | TemplatedTarget;
 
 /** A path template with parameters, and how a mutation's path parameters fill them. */
 export interface TemplatedTarget {
   readonly path: string;
-  /** the key's segments: literal ones as they are, parameters filled, or undefined (any value) */
-  pattern(own: readonly string[], values: Readonly<Record<string, unknown>> | undefined): (string | undefined)[];
+  /**
+   * the key's segments, for a mutation of path template `own`: literal ones as they are,
+   * parameters filled, or undefined (any value)
+   */
+  pattern(own: string, values: Readonly<Record<string, unknown>> | undefined): (string | undefined)[];
 }
 
 /** The target of a path template with parameters (see `InvalidationTarget`). */
 export function templated(path: string): TemplatedTarget {
-  return { path, pattern: (own, values) => alignedPattern(segmentsOf(path), own, values) };
+  return { path, pattern: (own, values) => alignedPattern(segmentsOf(path), segmentsOf(own), values) };
 }
 
-/** A plain target's segments: its parameters, if any, match any value. */
-function plainPattern(path: string): (string | undefined)[] {
+/** A path template's segments as a target: its parameters, if any, match any value. */
+export function pathPattern(path: string): (string | undefined)[] {
   return segmentsOf(path).map((segment) => (segment.includes("{") ? undefined : segment));
 }
 
@@ -188,9 +196,8 @@ export function invalidationsOf(
   targets: readonly InvalidationTarget[],
   variables: CallInput | undefined,
 ): { queryKey: QueryKey; predicate: (query: { readonly queryKey: QueryKey }) => boolean }[] {
-  const own = segmentsOf(route.path);
   return targets.map((target) => {
-    const pattern = typeof target === "string" ? plainPattern(target) : target.pattern(own, variables?.path);
+    const pattern = "pattern" in target ? target.pattern(route.path, variables?.path) : target;
     const fixed = pattern.indexOf(undefined);
     const prefix = (fixed === -1 ? pattern : pattern.slice(0, fixed)) as string[];
     return { queryKey: [api.root, ...prefix], predicate: (query) => matchesPattern(query.queryKey, api.root, pattern) };
@@ -238,26 +245,31 @@ function renamed(
 
 /** Whether a key is the query of a template: the same segments (any value where undefined), then at most the input. */
 function matchesPattern(key: QueryKey, root: string, pattern: readonly (string | undefined)[]): boolean {
-  if (key[0] !== root || key.length < pattern.length + 1 || key.length > pattern.length + 2) return false;
-  for (let i = 0; i < pattern.length; i++) {
-    const element = key[i + 1];
-    if (typeof element !== "string" || (pattern[i] !== undefined && element !== pattern[i])) return false;
-  }
-  const rest = key[pattern.length + 1];
-  return rest === undefined || (typeof rest === "object" && rest !== null && !Array.isArray(rest));
+  const length = pattern.length;
+  const rest = key[length + 1];
+  return (
+    key[0] === root &&
+    key.length > length &&
+    key.length < length + 3 &&
+    pattern.every(
+      (segment, i) => typeof key[i + 1] === "string" && (segment === undefined || key[i + 1] === segment),
+    ) &&
+    (rest === undefined || (typeof rest === "object" && rest !== null && !Array.isArray(rest)))
+  );
 }
 
 /**
- * `{ mutationKey, mutationFn, onSuccess }`: the mutation fails as a query does (see `queryError`);
+ * `{ mutationKey, mutationFn, onSuccess }` of the calls of `route` by `client`, with the
+ * mutation's variables as their input: the mutation fails as a query does (see `queryError`);
  * on success, the queries in `targets` are invalidated (and refetched when active), then the
  * settings' `onSuccess` is called.
  */
 export function mutationOptionsOf<V extends CallInput | undefined, D>(
+  client: BaseClient,
   api: QueryApi,
   operation: string,
-  route: RouteAnswers,
+  route: CallRoute,
   targets: readonly InvalidationTarget[],
-  mutate: (variables: V) => Promise<D>,
   settings: MutationSettings<D, V> = {},
 ): {
   mutationKey: QueryKey;
@@ -272,33 +284,24 @@ export function mutationOptionsOf<V extends CallInput | undefined, D>(
   return {
     mutationKey: mutationKeyOf(api, operation, route),
     mutationFn: (variables) =>
-      mutate(variables).catch((error: unknown) => {
+      client[RUNTIME].call<D>(route, variables).catch((error: unknown) => {
         throw queryError(route, error);
       }),
+    // the queries in `targets` invalidated through the QueryClient, then the settings' onSuccess
     onSuccess: async (data, variables, onMutateResult, context) => {
-      await invalidate(api, operation, route, targets, variables, settings.queryClient ?? context?.client);
+      const client = settings.queryClient ?? context?.client;
+      if (targets.length > 0) {
+        if (client === undefined)
+          throw new TypeError(
+            `${operation}: no QueryClient to invalidate queries with: pass { queryClient } to ${operation}MutationOptions`,
+          );
+        await Promise.all(
+          invalidationsOf(api, route, targets, variables).map((filters) => client.invalidateQueries(filters)),
+        );
+      }
       await settings.onSuccess?.(data, variables, onMutateResult, context);
     },
   };
-}
-
-/** Invalidates the queries in `targets` after `operation` succeeded with `variables`, through `client`. */
-async function invalidate(
-  api: QueryApi,
-  operation: string,
-  route: RoutePath,
-  targets: readonly InvalidationTarget[],
-  variables: CallInput | undefined,
-  client: InvalidatingClient | undefined,
-): Promise<void> {
-  if (targets.length === 0) return;
-  if (client === undefined)
-    throw new TypeError(
-      `${operation}: no QueryClient to invalidate queries with: pass { queryClient } to ${operation}MutationOptions`,
-    );
-  await Promise.all(
-    invalidationsOf(api, route, targets, variables).map((filters) => client.invalidateQueries(filters)),
-  );
 }
 
 /**

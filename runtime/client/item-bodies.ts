@@ -5,7 +5,7 @@
  */
 import type { BodyEncoder, CallRoute, RouteContent, SequenceKind, Validator } from "../route-types.js";
 import { encodingAt, partValue, sequenceWriter, withBoundary } from "../sequences.js";
-import { bodyEncoder, encodeBody } from "./body.js";
+import { bodyEncoderOf, bodyEncoding, encodeBody } from "./body.js";
 import { RequestValidationError } from "./errors.js";
 import { ALL_ERRORS } from "./response.js";
 
@@ -107,13 +107,13 @@ function encodeItems(content: RouteContent, sequence: SequenceKind, body: unknow
  * streamed (and checked, when the call checks its request), and multipart/mixed items sent with
  * the boundary of the body encoded.
  */
-export const itemBodyEncoder: BodyEncoder = {
-  ...bodyEncoder,
+export const itemBodyEncoder: BodyEncoder = /* @__PURE__ */ bodyEncoderOf({
+  ...bodyEncoding,
   encode: (content, body, checked) =>
     content.sequence === undefined ? encodeBody(content, body) : encodeItems(content, content.sequence, body, checked),
   contentType: (content, body) =>
     content.sequence === "multipart"
       ? withBoundary(content.mediaType, typeof body === "object" && body !== null ? BOUNDARIES.get(body) : undefined)
-      : bodyEncoder.contentType(content),
+      : bodyEncoding.contentType(content),
   cut: (body) => (typeof body === "object" && body !== null ? CUT.get(body) : undefined),
-};
+});

@@ -8,7 +8,7 @@ import type {
   CallRoute,
   CredentialPlacement,
   Credentials,
-  IssueCollector,
+  PreparedBody,
   RouteContent,
   RouteEncoders,
   Validator,
@@ -20,9 +20,9 @@ import {
   RequestValidationError,
   ResponseValidationError,
 } from "./errors.js";
-import { ALL_ERRORS, readFailure, readSuccess } from "./response.js";
+import { readFailure, readSuccess } from "./response.js";
 import type { CallArgs, CallOptions, Settings } from "./runtime.js";
-import { EMPTY, writeHeaderTexts } from "./values.js";
+import { putHeaders, writeHeaderTexts } from "./values.js";
 
 /** Sends a call of the operation of `route` and reads its answer; throws the client's errors. */
 export async function send(
@@ -37,16 +37,24 @@ export async function send(
   if (typeof process !== "undefined") {
     if (process.env.NODE_ENV !== "production") checkEncoders(route);
   }
-  const content = chooseContent(route, args);
-  if (settings.validateRequests) check(route, args, content);
+  // a body other than JSON, or of several media types, is the route's body encoder's to prepare
+  const contents = route.body?.contents ?? [];
+  const made = route.encoders?.body?.prepare(
+    contents,
+    args.body,
+    args.contentType,
+    settings.validateRequests ? route : undefined,
+  );
+  const content = made ? made.content : contents[0];
+  if (settings.validateRequests) check(route, args, content, made ? made.checked : args.body);
   const sent = args.body === undefined ? undefined : content;
   const init: RequestInit = { method: route.method };
-  const url = prepare(route, settings, args, options, sent, init);
+  const url = prepare(route, settings, args, options, sent, init, made);
   const caller = options?.signal;
   // a call with a timeout (the client's timeout policy decides) gets a signal of its own
   const scope = settings.timeout?.(caller, options?.timeoutMs);
-  const signal = scope?.signal ?? caller;
-  if (signal !== undefined) init.signal = signal;
+  // none: fetch is given an undefined signal
+  init.signal = scope?.signal ?? caller;
   const failure = (error: unknown): unknown => {
     if (caller?.aborted) return caller.reason;
     if (scope?.timedOut) return scope.timeoutError(route.operationId, error);
@@ -56,7 +64,7 @@ export async function send(
     try {
       // the first attempt is sent at once, in the call's own turn
       if (wait !== undefined) await wait;
-      return await settings.fetch(url, request);
+      return await (settings.fetch ?? fetch)(url, request);
     } catch (error) {
       throw failure(error);
     }
@@ -64,7 +72,10 @@ export async function send(
   // the final answer (the retry policy, if any, tries again); an error status is its ApiError
   const respond = async (): Promise<Response> => {
     const retry = settings.retry;
-    const response = await (retry === undefined ? attempt() : retry(attempt, route.method, init.signal ?? undefined));
+    // the call's signal, as set above (never null)
+    const response = await (retry === undefined
+      ? attempt()
+      : retry(attempt, route.method, init.signal as AbortSignal | undefined));
     if (!response.ok) throw await readFailure(route, response);
     return response;
   };
@@ -90,7 +101,7 @@ export async function send(
 /**
  * The call's URL; its headers (accept, credentials, the content type of the body sent, the
  * client's headers, the call's header parameters, its cookies, its own headers) and its body
- * (JSON text, or what the route's body encoder makes of it) set on `init`.
+ * (JSON text, or what the route's body encoder made of it, `made`) set on `init`.
  */
 function prepare(
   route: CallRoute,
@@ -99,6 +110,7 @@ function prepare(
   options: CallOptions | undefined,
   sent: RouteContent | undefined,
   init: RequestInit,
+  made: PreparedBody | undefined,
 ): string {
   const encoders = route.encoders;
   const placed = encoders?.auth?.place(route, settings) ?? headerKeys(route, settings);
@@ -106,58 +118,49 @@ function prepare(
   const parameters = encoders?.parameters;
   const url =
     parameters?.urlOf(route, base, placed.query)?.(args) ??
-    base + route.path + (placed.query === "" ? "" : `?${placed.query}`);
-  const bodies = encoders?.body;
-  const checked = settings.validateRequests ? route : undefined;
-  const body = sent === undefined ? undefined : (bodies?.encode(sent, args.body, checked) ?? JSON.stringify(args.body));
-  const type = sent === undefined ? undefined : bodies === undefined ? sent.mediaType : bodies.contentType(sent, body);
-  const headers: Record<string, string> = {
-    ...(route.accept === undefined ? undefined : { accept: route.accept }),
-    ...placed.headers,
-    ...(type === undefined ? undefined : { "content-type": type }),
-    ...settings.headers,
-  };
+    base + route.path + (placed.query ? `?${placed.query}` : "");
+  const [body, type] = sent === undefined ? [] : (made?.encode() ?? [JSON.stringify(args.body), sent.mediaType]);
+  // in this order, each overriding the one before; those without a value are left out
+  const headers = putHeaders(
+    {},
+    { accept: route.accept, ...placed.headers, "content-type": type, ...settings.headers },
+  );
   // a route without parameters sends the headers it is given as their text
   (parameters?.write ?? writeHeaderTexts)(route, args, headers);
-  for (const [name, value] of Object.entries(options?.headers ?? EMPTY))
-    if (typeof value === "string") headers[name.toLowerCase()] = value;
-  init.headers = headers;
+  init.headers = putHeaders(headers, options?.headers);
   if (body !== undefined) init.body = body;
   return url;
 }
 
-/** The only media type; else the one asked for or the one the body fits (the route's body encoder tells). */
-function chooseContent(route: CallRoute, args: CallArgs): RouteContent | undefined {
-  const contents = route.body?.contents ?? [];
-  return route.encoders?.body?.choose(contents, args.body, args.contentType) ?? contents[0];
-}
-
-/** Checks the call's parameters, cookies and body; throws a RequestValidationError listing every issue. */
-function check(route: CallRoute, args: CallArgs, content: RouteContent | undefined): void {
+/**
+ * Checks the call's parameters, cookies and body (`body`, as its validator reads it, for
+ * `content`); throws a RequestValidationError listing every issue.
+ */
+function check(route: CallRoute, args: CallArgs, content: RouteContent | undefined, body: unknown): void {
   const issues: RequestIssue[] = [];
-  const collect: IssueCollector = (part, validator, value) => collectIssues(issues, part, validator, value);
+  // each error of a part's validator (none: nothing to check) kept as an issue of that part
+  const collect = (part: RequestPart, validator: Validator | undefined, value: unknown): void => {
+    // every error reported (the options written here: a constant would be a declaration more)
+    const result = validator?.(value, { allErrors: true });
+    if (result !== undefined && !result.valid) for (const error of result.errors) issues.push({ in: part, ...error });
+  };
   const encoders = route.encoders;
   encoders?.parameters?.check(route, args, collect);
-  const body = route.body;
-  if (args.body === undefined && body?.required === true) issues.push(missingBody(body.pointer));
+  const declared = route.body;
+  // a required body missing: the issue the server reports
+  if (args.body === undefined && declared?.required === true)
+    issues.push({
+      in: "body",
+      instancePath: "",
+      schemaPath: `${declared.pointer}/required`,
+      keyword: "required",
+      params: {},
+      message: "is required",
+    });
   // a body of items is the route's body encoder's to check, as it sends them
-  else if (content !== undefined && args.body !== undefined && content.sequence === undefined) {
-    // file fields as the text the validator reads
-    const checked = encoders?.body?.checked(args.body, content.binaryFields ?? []) ?? args.body;
-    collectIssues(issues, "body", route.validators.body[content.mediaType], checked);
-  }
+  else if (content !== undefined && args.body !== undefined && content.sequence === undefined)
+    collect("body", route.validators.body[content.mediaType], body);
   if (issues.length > 0) throw new RequestValidationError(route.operationId, issues);
-}
-
-function collectIssues(
-  issues: RequestIssue[],
-  part: RequestPart,
-  validator: Validator | undefined,
-  value: unknown,
-): void {
-  if (validator === undefined) return;
-  const result = validator(value, ALL_ERRORS);
-  if (!result.valid) for (const error of result.errors) issues.push({ in: part, ...error });
 }
 
 /**
@@ -180,7 +183,7 @@ function headerKeys(route: CallRoute, credentials: Credentials): CredentialPlace
     }
     placed ??= satisfied ? headers : undefined;
   }
-  return { headers: placed ?? {}, query: "" };
+  return { headers: placed ?? {} };
 }
 
 /**
@@ -237,16 +240,4 @@ function lacking(route: CallRoute, encoder: keyof RouteEncoders): never {
   throw new TypeError(
     `${route.operationId}: the route names no \`encoders.${encoder}\` (client/${encoder}.ts), which the operation needs: run \`npm run generate\` again`,
   );
-}
-
-/** The issue of a required body that is missing (the same the server reports). */
-function missingBody(pointer: string): RequestIssue {
-  return {
-    in: "body",
-    instancePath: "",
-    schemaPath: `${pointer}/required`,
-    keyword: "required",
-    params: {},
-    message: "is required",
-  };
 }

@@ -10,7 +10,7 @@
  */
 import type { CallRoute, IssueCollector, ParameterEncoder, ParameterValues, QueryPart } from "../route-types.js";
 import { fillWith, textsOf } from "./path-parameters.js";
-import { EMPTY, simpleValue, writeHeaderTexts } from "./values.js";
+import { simpleValue, writeHeaderTexts } from "./values.js";
 
 /**
  * The path with each placeholder replaced by its encoded value (`styled` gives that of a label or
@@ -47,14 +47,18 @@ export function pathAsSent(values: Readonly<Record<string, unknown>>): Record<st
  * the query string, `authQuery` (a query credential) last; a call whose path cannot be filled is
  * refused with the client's RequestValidationError.
  */
-function urlOf(route: CallRoute, base: string, authQuery: string): ((values: ParameterValues) => string) | undefined {
+function urlOf(
+  route: CallRoute,
+  base: string,
+  authQuery: string | undefined,
+): ((values: ParameterValues) => string) | undefined {
   if (route.pathParams.length + route.query.length === 0 && route.querystring === undefined) return undefined;
   return (values) => {
     const writer = route.encoders?.styles?.pathWriter(route);
-    const path = fillPath(route.operationId, route.path, values.path ?? EMPTY, writer);
+    const path = fillPath(route.operationId, route.path, values.path ?? {}, writer);
     const query = values.query === undefined ? "" : (queryPart(route)?.queryOf(route, values.query) ?? "");
-    const all = query === "" ? authQuery : authQuery === "" ? query : `${query}&${authQuery}`;
-    return base + (all === "" ? path : `${path}?${all}`);
+    const all = query === "" ? authQuery : authQuery ? `${query}&${authQuery}` : query;
+    return base + (all ? `${path}?${all}` : path);
   };
 }
 
@@ -73,13 +77,13 @@ function check(route: CallRoute, values: ParameterValues, collect: IssueCollecto
   const styles = route.encoders?.styles;
   const pathParams = route.validators.pathParams;
   if (pathParams !== undefined) {
-    const given = values.path ?? EMPTY;
+    const given = values.path ?? {};
     const path = pathAsSent(given);
     collect("path", pathParams, styles?.pathAsSent(route, given, path) ?? path);
   }
   queryPart(route)?.check(route, values, collect);
   route.encoders?.headers?.check(route, values, collect);
-  styles?.checkCookies(route, values.cookies ?? EMPTY, collect);
+  styles?.checkCookies(route, values.cookies ?? {}, collect);
 }
 
 /**
@@ -89,7 +93,7 @@ function check(route: CallRoute, values: ParameterValues, collect: IssueCollecto
 function write(route: CallRoute, values: ParameterValues, headers: Record<string, string>): void {
   const declared = route.encoders?.headers;
   if (declared === undefined) writeHeaderTexts(route, values, headers);
-  else declared.write(route, values.headers ?? EMPTY, headers);
+  else declared.write(route, values.headers ?? {}, headers);
   if (values.cookies !== undefined) route.encoders?.styles?.writeCookies(route, values.cookies, headers);
 }
 

@@ -8,7 +8,7 @@
  */
 import type { ParameterEncoder } from "../route-types.js";
 import { RequestValidationError } from "./errors.js";
-import { EMPTY, own, scalar, writeHeaderTexts } from "./values.js";
+import { own, scalar, writeHeaderTexts } from "./values.js";
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
@@ -37,19 +37,25 @@ export function fillWith(
  * validator words a missing required property), or a dot segment ("." or "..").
  */
 export function pathRefusal(operationId: string, name: string, missing: boolean): RequestValidationError {
-  const keyword = missing ? "required" : "dotSegment";
-  const pointer = missing ? "" : `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  const pointer = `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
   return new RequestValidationError(operationId, [
-    {
-      in: "path",
-      instancePath: pointer,
-      schemaPath: `#/${keyword}`,
-      keyword,
-      params: missing ? { missingProperty: name } : {},
-      message: missing
-        ? `must have required property '${name}'`
-        : `${pointer} must not be "." or "..", which would change the path`,
-    },
+    missing
+      ? {
+          in: "path",
+          instancePath: "",
+          schemaPath: "#/required",
+          keyword: "required",
+          params: { missingProperty: name },
+          message: `must have required property '${name}'`,
+        }
+      : {
+          in: "path",
+          instancePath: pointer,
+          schemaPath: "#/dotSegment",
+          keyword: "dotSegment",
+          params: {},
+          message: `${pointer} must not be "." or "..", which would change the path`,
+        },
   ]);
 }
 
@@ -61,7 +67,7 @@ export function textsOf(
   // fromEntries defines each as an own data property, "__proto__" too
   return Object.fromEntries(
     Object.entries(values)
-      .filter((entry) => entry[1] !== undefined && entry[1] !== null)
+      .filter((entry) => entry[1] != null)
       .map(([name, value]) => [name, text(value)]),
   );
 }
@@ -74,13 +80,12 @@ export function textsOf(
  */
 export const pathEncoder: ParameterEncoder = {
   urlOf: (route, base, authQuery) => (values) => {
-    const path = fillWith(route.operationId, route.path, values.path ?? EMPTY, (_name, value) =>
+    const path = fillWith(route.operationId, route.path, values.path ?? {}, (_name, value) =>
       encodeURIComponent(scalar(value)),
     );
-    return base + (authQuery === "" ? path : `${path}?${authQuery}`);
+    return base + (authQuery ? `${path}?${authQuery}` : path);
   },
-  check: (route, values, collect) =>
-    collect("path", route.validators.pathParams, textsOf(values.path ?? EMPTY, scalar)),
+  check: (route, values, collect) => collect("path", route.validators.pathParams, textsOf(values.path ?? {}, scalar)),
   // the route declares no header or cookie parameters: any headers the call is given, as their text
   write: writeHeaderTexts,
 };

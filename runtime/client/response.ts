@@ -27,9 +27,19 @@ export function byStatus<T>(record: Readonly<Record<string, T>>, status: number)
 
 /** The body of a 2xx answer, checked by `check` when there is one. */
 export async function readSuccess(route: CallRoute, response: Response, check?: AnswerCheck): Promise<unknown> {
-  const contents = declaredContents(route, response.status);
+  const contents = byStatus(route.responses, response.status);
   const kind = readKind(route, response, contents);
-  const body = await readAs(kind, response, route.operationId);
+  // none's body is cancelled (its connection released), a binary one read as a Blob, the others as text
+  const read =
+    kind === "none" ? await response.body?.cancel() : kind === "binary" ? await response.blob() : await response.text();
+  let body: unknown = read;
+  if (kind === "json")
+    try {
+      body = read === "" ? undefined : JSON.parse(read as string);
+    } catch {
+      const issue = { instancePath: "", schemaPath: "", keyword: "json", params: {}, message: "is not valid JSON" };
+      throw new ResponseValidationError(route.operationId, response, [issue], read);
+    }
   check?.(route, response, contents, kind, body);
   return body;
 }
@@ -42,7 +52,7 @@ export async function readFailure(route: CallRoute, response: Response): Promise
     const text = await response.text();
     body = text === "" ? undefined : json ? parseOrText(text) : text;
   } catch {
-    body = undefined;
+    // a body that cannot be read is left undefined
   }
   return new ApiError(route.operationId, response, body);
 }
@@ -50,43 +60,23 @@ export async function readFailure(route: CallRoute, response: Response): Promise
 /**
  * How a success body is read: none for a status without content (or a HEAD); else as the route's
  * answer reader says, when it names one; else JSON for a declared status, and JSON or text by its
- * media type for another.
+ * media type for another. (A 304 is not a success: its ApiError reads no body.)
  */
 function readKind(route: CallRoute, response: Response, contents: readonly RouteContent[] | undefined): ReadKind {
   const status = response.status;
-  if (status === 204 || status === 205 || status === 304 || route.method === "HEAD" || contents?.length === 0)
-    return "none";
   const reader = route.encoders?.answers;
-  if (reader !== undefined) return reader.kindOf(response, contents);
-  return contents !== undefined || isJson(response) ? "json" : "text";
+  return status === 204 || status === 205 || route.method === "HEAD" || contents?.length === 0
+    ? "none"
+    : reader !== undefined
+      ? reader.kindOf(response, contents)
+      : contents !== undefined || isJson(response)
+        ? "json"
+        : "text";
 }
 
-/** Whether an answer's media type is JSON's (none is not). */
+/** Whether an answer's media type is JSON's (none, read as the empty text, is not). */
 function isJson(response: Response): boolean {
-  const type = response.headers.get("content-type");
-  return type !== null && isJsonMediaType(type);
-}
-
-async function readAs(kind: ReadKind, response: Response, operationId: string): Promise<unknown> {
-  switch (kind) {
-    case "none":
-      await response.body?.cancel();
-      return undefined;
-    case "json": {
-      const text = await response.text();
-      if (text === "") return undefined;
-      try {
-        return JSON.parse(text);
-      } catch {
-        const issue = { instancePath: "", schemaPath: "", keyword: "json", params: {}, message: "is not valid JSON" };
-        throw new ResponseValidationError(operationId, response, [issue], text);
-      }
-    }
-    case "binary":
-      return response.blob();
-    default:
-      return response.text();
-  }
+  return isJsonMediaType(response.headers.get("content-type") ?? "");
 }
 
 /** The options of a validator that reports every error (the client reports them all). */

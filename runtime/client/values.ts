@@ -69,8 +69,18 @@ export function defineOwn(target: Record<string, unknown>, key: string, value: u
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
-/** No values: what is read when a call brings none. */
-export const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+/**
+ * `headers` with the values of `given` put in as their text under their names in lower case,
+ * those undefined left out (the client's headers, once; each call's headers, then its own).
+ */
+export function putHeaders(
+  headers: Record<string, string>,
+  given: Readonly<Record<string, unknown>> | undefined,
+): Record<string, string> {
+  for (const [name, value] of Object.entries(given ?? {}))
+    if (value !== undefined) headers[name.toLowerCase()] = String(value);
+  return headers;
+}
 
 /**
  * Writes the headers a call is given into `headers` as their text, lower-cased: those of a call
@@ -81,6 +91,5 @@ export function writeHeaderTexts(
   values: { readonly headers?: Readonly<Record<string, unknown>> },
   headers: Record<string, string>,
 ): void {
-  for (const [name, value] of Object.entries(values.headers ?? EMPTY))
-    if (value !== undefined) headers[name.toLowerCase()] = String(value);
+  putHeaders(headers, values.headers);
 }

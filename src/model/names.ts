@@ -63,6 +63,7 @@ export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
   "OperationId",
   "basePath",
   "servers",
+  "serverUrl",
   ...routeTypeNames(),
   // the validators module's own exports
   "ValidationError",

@@ -26,7 +26,7 @@ export class WebhookSender<K extends string> {
       throw new TypeError(
         `baseUrl "${options.baseUrl}" is not an http(s) URL: give the consumer's, as "http://127.0.0.1:3000/webhooks"`,
       );
-    this.#runtime = new TableRuntime({ routes: relocate(table, options.paths), servers: [] }, withPolicies(options));
+    this.#runtime = new TableRuntime(relocate(table, options.paths), () => "", withPolicies(options));
   }
 
   /** Sends the webhook `key` with `args` (headers, query, body); resolves to the answer's body. */

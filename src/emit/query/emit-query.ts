@@ -33,13 +33,15 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
     queries: gets.map((operation) => queryView(operation, config.paging)),
     // a key is filled from the call's path parameters only where the path has any, and read from
     // the call's input only where the operation takes one
-    bareKeys: gets.some(takesNoInput),
     fixedKeys: gets.some((operation) => !hasPathParameters(operation) && !takesNoInput(operation)),
     filledKeys: gets.some(hasPathParameters),
     templated: Object.values(map).some((entries) =>
       entries.some((entry) => targetView(byName.get(entry.query)?.path ?? "").templated),
     ),
     paged: model.operations.some((operation) => pagingOf(operation, config.paging) !== undefined),
+    // the query and mutation options call through the runtime's; streamed and infinite queries
+    // call the client's engine themselves
+    callsEngine: gets.some((operation) => hasStreams(operation) || pagingOf(operation, config.paging) !== undefined),
     mutations: model.operations.filter(isMutation).map((operation) => ({
       name: operation.names.method,
       route: routeText(operation),
@@ -55,10 +57,22 @@ export function emitQuery({ model, document, config }: EmitInput): GeneratedFile
 
 /**
  * An invalidation target: its path, written `templated(path)` when it has parameters (only such
- * targets bundle the alignment of their parameters with the mutation's).
+ * targets bundle the alignment of their parameters with the mutation's), else its segments.
  */
-function targetView(path: string): { readonly path: string; readonly templated: boolean } {
-  return { path, templated: path.includes("{") };
+function targetView(path: string): {
+  readonly path: string;
+  readonly templated: boolean;
+  readonly segments: readonly string[];
+} {
+  return { path, templated: path.includes("{"), segments: segmentsOf(path) };
+}
+
+/**
+ * A path template's segments, as the runtime splits it for keys (query/runtime.ts): written out
+ * in the generated keys of operations that take no input and in invalidation targets.
+ */
+function segmentsOf(path: string): string[] {
+  return (path.split("?")[0] ?? "").split("/").filter((segment) => segment !== "");
 }
 
 function queryView(operation: OperationModel, rules: readonly PagingRule[]): object {
@@ -73,6 +87,7 @@ function queryView(operation: OperationModel, rules: readonly PagingRule[]): obj
     route: routeText(operation),
     routeName: callConstName(operation),
     keyName: `${operation.names.method}QueryKey`,
+    segments: segmentsOf(operation.path),
     bare: takesNoInput(operation),
     fixedPath: !hasPathParameters(operation),
     optionsName: `${operation.names.method}QueryOptions`,

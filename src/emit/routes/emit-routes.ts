@@ -1,4 +1,4 @@
-import type { OperationModel } from "../../model/types.js";
+import type { OperationModel, ServerModel } from "../../model/types.js";
 import type { EmitInput, GeneratedFile } from "../emitter.js";
 import { CodeRef } from "../literal.js";
 import { buildRouteView, encoderImports } from "./route-view.js";
@@ -52,6 +52,8 @@ export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
     config.templates.file("routes.ts", "routes/routes.ts", {
       basePath: model.basePath,
       servers,
+      serverUrl: serverUrlParts(model.servers[0]),
+      serverVariables: (model.servers[0]?.variables.length ?? 0) > 0,
       entries,
       routes,
       encoders: encoderImports(model.operations, model),
@@ -61,4 +63,32 @@ export function emitRoutes({ model, config }: EmitInput): GeneratedFile[] {
     ...config.runtime.take("sequences.ts"),
     ...config.runtime.take("statuses.ts"),
   ];
+}
+
+/** A piece of the first server's URL: text as it is, or a declared variable's placeholder and its default. */
+export interface ServerUrlPart {
+  readonly text: string;
+  readonly variable: string | null;
+}
+
+/**
+ * The first server's URL in pieces, each `{name}` placeholder of a declared variable apart: what
+ * the generated `serverUrl` joins, the variable given or its default in place of each
+ * placeholder ("" without a server).
+ */
+export function serverUrlParts(server: ServerModel | undefined): ServerUrlPart[] {
+  if (server === undefined) return [{ text: "", variable: null }];
+  const defaults = new Map(server.variables.map((v) => [v.name, v.default]));
+  const parts: ServerUrlPart[] = [];
+  let from = 0;
+  for (const match of server.url.matchAll(/\{([^{}]+)\}/g)) {
+    const name = match[1] ?? "";
+    const fallback = defaults.get(name);
+    if (fallback === undefined) continue;
+    if (match.index > from) parts.push({ text: server.url.slice(from, match.index), variable: null });
+    parts.push({ text: fallback, variable: name });
+    from = match.index + match[0].length;
+  }
+  if (from < server.url.length || parts.length === 0) parts.push({ text: server.url.slice(from), variable: null });
+  return parts;
 }

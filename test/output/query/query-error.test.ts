@@ -18,6 +18,7 @@ import {
   UnexpectedError,
 } from "../../../generated/client/index.js";
 import { createEventMutationOptions, listEventsQueryOptions } from "../../../generated/query/index.js";
+import { queryError } from "../../../generated/query/runtime.js";
 
 const PROBLEM = { type: "urn:problem-type:unauthorized", title: "Unauthorized", status: 401, detail: "No key." };
 
@@ -44,6 +45,19 @@ describe("a query's error", () => {
     expect(error).toMatchObject({ kind: "status", status: undefined, operationId: "listEvents" });
     expect((error as UnexpectedError).cause).toBeInstanceOf(ApiError);
     expect(((error as UnexpectedError).cause as ApiError).status).toBe(418);
+  });
+
+  it("is an UnexpectedError for an ApiError of a 2xx answer, though a default answer is declared", () => {
+    const json = [{ mediaType: "application/json", kind: "json" }] as const;
+    const route = { operationId: "getThing", path: "/things", responses: { "200": json, default: json } };
+    const answer = (status: number) => new ApiError("getThing", new Response(null, { status }), undefined);
+    const declared = answer(503);
+    expect(queryError(route, declared)).toBe(declared);
+    for (const status of [200, 204, 299]) {
+      const error = queryError(route, answer(status));
+      expect(error).toBeInstanceOf(UnexpectedError);
+      expect(error).toMatchObject({ kind: "status", status: undefined, operationId: "getThing" });
+    }
   });
 
   it("is an UnexpectedError for a network failure and for a timeout", async () => {

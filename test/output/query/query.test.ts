@@ -22,6 +22,7 @@ import {
   fixedQueryKeyOf,
   invalidationsOf,
   mutationKeyOf,
+  pathPattern,
   queryKeyOf,
   templated,
 } from "../../../generated/query/runtime.js";
@@ -106,7 +107,9 @@ describe("invalidation", () => {
   it("fills the query's parameters from the mutation's where the paths agree, and matches only that template's keys", () => {
     const event = templated(routes.updateEvent.path);
     const [item] = invalidationsOf(API, routes.updateEvent, [event], { path: { id: 7 } });
-    const [list] = invalidationsOf(API, routes.updateEvent, [routes.listEvents.path], { path: { id: 7 } });
+    const [list] = invalidationsOf(API, routes.updateEvent, [pathPattern(routes.listEvents.path)], {
+      path: { id: 7 },
+    });
     const [other] = invalidationsOf(API, routes.addWorkerCredential, [event], { path: { id: 3 } });
     const matches = (filter: typeof item, key: readonly unknown[]): boolean =>
       filter?.predicate({ queryKey: key }) === true;
@@ -130,8 +133,11 @@ describe("invalidation", () => {
     expect(matches(list, ["another-api", "events"])).toBe(false);
   });
 
-  it("matches any value for each parameter of a template given as a plain string", () => {
-    const [any] = invalidationsOf(API, routes.updateEvent, [routes.updateEvent.path], { path: { id: 7 } });
+  it("matches any value for each parameter of a template given as its path's pattern", () => {
+    expect(pathPattern(routes.updateEvent.path)).toEqual(["events", undefined]);
+    const [any] = invalidationsOf(API, routes.updateEvent, [pathPattern(routes.updateEvent.path)], {
+      path: { id: 7 },
+    });
     expect(any?.queryKey).toEqual([ROOT, "events"]);
     expect([
       any?.predicate({ queryKey: [ROOT, "events", "7"] }),

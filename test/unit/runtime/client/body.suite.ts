@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   bodyEncoder,
   bodyEncoderWithoutForms,
+  bodyEncoding,
+  bodyEncodingWithoutForms,
   contentTypeOf,
   encodeBody,
   hasFiles,
@@ -9,10 +11,16 @@ import {
   multipartBodyEncoder,
   withFilesAsText,
 } from "../../../../runtime/client/body.js";
+import type { BodyEncoder, RouteContent } from "../../../../runtime/route-types.js";
 import { parseForm } from "../../../../runtime/server/runtime/form.js";
 import { content } from "../support/routes.js";
 
 const UPLOAD = content("multipart/form-data", ["file", "scans"]);
+
+/** What an encoder sends for a body of a route whose one content is `sent`: the body and its content type. */
+function sentBy(encoder: BodyEncoder, sent: RouteContent, body: unknown): readonly [BodyInit, string | undefined] {
+  return encoder.prepare([sent], body, undefined, undefined).encode();
+}
 const BYTES = new Uint8Array([0, 1, 255]);
 
 /** The parts of a multipart body: name, and the text or the file's name, type and bytes. */
@@ -91,16 +99,16 @@ describe("encodeBody", () => {
       ["text/plain", 42],
       ["application/octet-stream", "raw text"],
     ] as const)
-      expect(bodyEncoderWithoutForms.encode(content(mediaType), body)).toBe(encodeBody(content(mediaType), body));
+      expect(sentBy(bodyEncoderWithoutForms, content(mediaType), body)[0]).toBe(encodeBody(content(mediaType), body));
     const upload = { name: "scan", file: BYTES };
-    const without = bodyEncoderWithoutForms.encode(UPLOAD, upload);
+    const [without] = sentBy(bodyEncoderWithoutForms, UPLOAD, upload);
     expect(without).toBeInstanceOf(FormData);
     expect(await partsOf(without as FormData)).toEqual(await partsOf(multipart(upload)));
-    const blob = bodyEncoderWithoutForms.encode(content("image/png"), BYTES);
+    const [blob] = sentBy(bodyEncoderWithoutForms, content("image/png"), BYTES);
     expect([...new Uint8Array(await (blob as Blob).arrayBuffer())]).toEqual([0, 1, 255]);
     // its other members are the full encoder's
-    const { encode: _full, ...rest } = bodyEncoder;
-    const { encode: _partial, ...same } = bodyEncoderWithoutForms;
+    const { encode: _full, ...rest } = bodyEncoding;
+    const { encode: _partial, ...same } = bodyEncodingWithoutForms;
     expect(same).toEqual(rest);
   });
 
@@ -111,15 +119,17 @@ describe("encodeBody", () => {
       { file: new Blob(["x"], { type: "image/png" }) },
       "not an object",
     ]) {
-      const sent = multipartBodyEncoder.encode(UPLOAD, body);
+      const prepared = multipartBodyEncoder.prepare([UPLOAD], body, undefined, undefined);
+      const full = bodyEncoder.prepare([UPLOAD], body, undefined, undefined);
+      const [sent, type] = prepared.encode();
       expect(sent).toBeInstanceOf(FormData);
       expect(await partsOf(sent as FormData)).toEqual(await partsOf(multipart(body)));
-      expect(multipartBodyEncoder.contentType(UPLOAD, sent)).toBe(bodyEncoder.contentType(UPLOAD, sent));
-      expect(multipartBodyEncoder.checked(body, ["file", "scans"])).toEqual(
-        bodyEncoder.checked(body, ["file", "scans"]),
-      );
+      expect(type).toBe(full.encode()[1]);
+      expect(prepared.checked).toEqual(full.checked);
       for (const asked of [undefined, "multipart/form-data", "application/json"])
-        expect(multipartBodyEncoder.choose([UPLOAD], body, asked)).toBe(bodyEncoder.choose([UPLOAD], body, asked));
+        expect(multipartBodyEncoder.prepare([UPLOAD], body, asked, undefined).content).toBe(
+          bodyEncoder.prepare([UPLOAD], body, asked, undefined).content,
+        );
     }
   });
 

@@ -5,6 +5,7 @@ import {
   ApiTimeoutError,
   RequestValidationError,
   ResponseValidationError,
+  UnexpectedError,
 } from "../../../../runtime/client/errors.js";
 import { failure } from "../support/routes.js";
 
@@ -154,5 +155,34 @@ describe("ResponseValidationError", () => {
     expect(new ResponseValidationError("getVenue", response, [], undefined).message).toBe(
       "getVenue: invalid 200 answer: unknown error",
     );
+  });
+});
+
+describe("UnexpectedError", () => {
+  it("is of the kind its cause's class declares, a subclass's too, and of none for another error", () => {
+    class RetriedNetworkError extends ApiNetworkError {}
+    const lookalike = Object.assign(new Error("down"), { name: "ApiNetworkError" });
+    const kinds = [
+      new ApiError("getVenue", answer(418), undefined),
+      new ApiTimeoutError("getVenue", 5, undefined),
+      new ApiNetworkError("getVenue", undefined),
+      new RequestValidationError("getVenue", []),
+      new ResponseValidationError("getVenue", answer(200), [], undefined),
+      new RetriedNetworkError("getVenue", undefined),
+      lookalike,
+      new UnexpectedError("getVenue", undefined),
+      "down",
+    ].map((cause) => new UnexpectedError("getVenue", cause).kind);
+    expect(kinds).toEqual([
+      "status",
+      "timeout",
+      "network",
+      "request",
+      "response",
+      "network",
+      "other",
+      "other",
+      "other",
+    ]);
   });
 });

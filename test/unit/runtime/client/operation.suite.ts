@@ -310,6 +310,23 @@ describe("Operation", () => {
       });
     });
 
+    it("sends the client's and the call's own header values as their text, leaving out those undefined", async () => {
+      const fetch = fakeFetch(ok());
+      const untyped = (headers: Record<string, unknown>) => headers as Record<string, string>;
+      await send(
+        GET_WORKER,
+        fetch,
+        { path: { id: 1, day: "d" } },
+        { headers: untyped({ "X-Call": 2, "X-None": undefined }) },
+        { headers: untyped({ "X-Client": true, "X-Left": undefined }) },
+      );
+      expect(fetch.calls[0]?.init.headers).toEqual({
+        accept: "application/json, application/problem+json",
+        "x-client": "true",
+        "x-call": "2",
+      });
+    });
+
     it("sends no accept header when the route names none, and no signal without a timeout or a caller's signal", async () => {
       const fetch = fakeFetch(new Response(null, { status: 204 }));
       // a route written by hand without `accept`, though its answers have content: none is made up

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../../runtime/client/errors.js";
-import { defaultBaseUrl, Runtime, type ServerEntry, TableRuntime } from "../../../../runtime/client/runtime.js";
+import { Runtime, type ServerUrl, TableRuntime } from "../../../../runtime/client/runtime.js";
 import { isDeclaredApiError } from "../../../../runtime/client/typed-errors.js";
 import { content, refusing, route, stringProperties } from "../support/routes.js";
 
@@ -21,12 +21,9 @@ const ROUTES = {
     validators: { body: {}, responses: { "409": stringProperties("reason") } },
   }),
 };
-const SERVERS: readonly ServerEntry[] = [
-  {
-    url: "{origin}/api/{version}",
-    variables: { origin: { default: "http://localhost:3000" }, version: { default: "v1" } },
-  },
-];
+/** The default base URL of a spec whose server is "{origin}/api/{version}", as the generator writes it. */
+const serverUrl: ServerUrl = (variables) =>
+  `${variables?.["origin"] ?? "http://localhost:3000"}/api/${variables?.["version"] ?? "v1"}`;
 
 describe("Runtime", () => {
   it("calls an operation by its route, at the first server's URL", async () => {
@@ -35,7 +32,7 @@ describe("Runtime", () => {
       urls.push(url);
       return Response.json({ id: "8" });
     };
-    const runtime = new Runtime({ servers: SERVERS }, { fetch });
+    const runtime = new Runtime(serverUrl, { fetch });
     expect(await runtime.call(ROUTES.getThing, { path: { id: "8" } }, undefined)).toEqual({ id: "8" });
     expect(urls).toEqual(["http://localhost:3000/api/v1/things/8"]);
   });
@@ -46,10 +43,7 @@ describe("Runtime", () => {
       urls.push(url);
       return Response.json({ id: "7" });
     };
-    const runtime = new TableRuntime(
-      { routes: ROUTES, servers: SERVERS },
-      { fetch, serverVariables: { version: "v2" } },
-    );
+    const runtime = new TableRuntime(ROUTES, serverUrl, { fetch, serverVariables: { version: "v2" } });
     expect(await runtime.call("getThing", { path: { id: "7" } }, undefined)).toEqual({ id: "7" });
     expect(await runtime.call(ROUTES.getThing, { path: { id: "9" } }, undefined)).toEqual({ id: "7" });
     expect(urls).toEqual(["http://localhost:3000/api/v2/things/7", "http://localhost:3000/api/v2/things/9"]);
@@ -58,10 +52,30 @@ describe("Runtime", () => {
     );
   });
 
-  it("fills the first server's variables from the options or their defaults", () => {
-    expect(defaultBaseUrl(SERVERS, undefined)).toBe("http://localhost:3000/api/v1");
-    expect(defaultBaseUrl(SERVERS, { origin: "https://example.test" })).toBe("https://example.test/api/v1");
-    expect(defaultBaseUrl([], undefined)).toBe("");
+  it("makes its base URL from the server variables given, unless given a base URL, without a trailing slash", async () => {
+    const urls: string[] = [];
+    const fetch = async (url: string): Promise<Response> => {
+      urls.push(url);
+      return Response.json({ id: "1" });
+    };
+    const asked: unknown[] = [];
+    const recorded: ServerUrl = (variables) => {
+      asked.push(variables);
+      return `${serverUrl(variables)}/`;
+    };
+    const variables = { origin: "https://example.test" };
+    await new Runtime(recorded, { fetch, serverVariables: variables }).call(
+      ROUTES.getThing,
+      { path: { id: "1" } },
+      undefined,
+    );
+    await new Runtime(recorded, { fetch, baseUrl: "https://given.test/v3//" }).call(
+      ROUTES.getThing,
+      { path: { id: "2" } },
+      undefined,
+    );
+    expect(asked).toEqual([variables]);
+    expect(urls).toEqual(["https://example.test/api/v1/things/1", "https://given.test/v3/things/2"]);
   });
 });
 

@@ -150,7 +150,7 @@ describe("the client engine", () => {
       return new Response(null, { status: 204 });
     };
     const options = { baseUrl: "http://127.0.0.1:1", fetch, headers: { cookie: "theme=dark" } };
-    const runtime = new Runtime({ servers: [] }, options);
+    const runtime = new Runtime(() => "", options);
     await runtime.call(labelRoute, { path: { color: ["a", "b"] }, cookies: { session: "s;1" } }, undefined);
     expect(sent.map(([url, init]) => [url, (init.headers as Record<string, string>)["cookie"]])).toEqual([
       ["http://127.0.0.1:1/x/.a.b", "theme=dark; session=s%3B1"],
@@ -165,7 +165,7 @@ describe("the client engine", () => {
     };
     const validators = { body: {}, cookies: validateSession };
     const cookieRoute: CallRoute = { ...labelRoute, path: "/x", pathParams: [], pathStyles: undefined, validators };
-    const runtime = new Runtime({ servers: [] }, { baseUrl: "http://127.0.0.1:1", fetch, validateRequests: true });
+    const runtime = new Runtime(() => "", { baseUrl: "http://127.0.0.1:1", fetch, validateRequests: true });
     await runtime.call(cookieRoute, { cookies: { session: "s" }, headers: { "X-Trace": 7 } }, undefined);
     expect(sent.map((init) => init.headers)).toEqual([{ cookie: "session=s", "x-trace": "7" }]);
     await expect(runtime.call(cookieRoute, { cookies: {} }, undefined)).rejects.toMatchObject({
@@ -180,7 +180,7 @@ describe("the client engine", () => {
   });
 
   it("refuses such a route written by hand without a style encoder, rather than send it wrong", async () => {
-    const runtime = new Runtime({ servers: [] }, { baseUrl: "http://127.0.0.1:1" });
+    const runtime = new Runtime(() => "", { baseUrl: "http://127.0.0.1:1" });
     const bare: CallRoute = { ...labelRoute, encoders: { parameters: parameterEncoder } };
     await expect(runtime.call(bare, { path: { color: ["a"] } }, undefined)).rejects.toThrow(
       "getX: the route names no `encoders.styles` (client/styles.ts), which the operation needs",

@@ -5,9 +5,9 @@
  * The route table: one entry per operation, shared by the server and the client so the two cannot
  * disagree on methods, paths, parameters, media types, security or validation.
  */
-import * as V from "./validators/index.js";
 import { pathEncoder } from "./client/path-parameters.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
+import * as V from "./validators/index.js";
 
 export type * from "./route-types.js";
 
@@ -16,6 +16,13 @@ export const basePath = "";
 
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [] as const;
+
+/**
+ * The first server's URL, its `{name}` placeholders filled from `variables` or their defaults: a
+ * client's base URL when it is given none.
+ */
+export const serverUrl = (): string =>
+  "";
 
 /** `PUT /profiles/{id}` (putProfile): its entry in `routes`. */
 export const putProfileRoute = {

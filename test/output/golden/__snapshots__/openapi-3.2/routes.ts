@@ -5,7 +5,6 @@
  * The route table: one entry per operation, shared by the server and the client so the two cannot
  * disagree on methods, paths, parameters, media types, security or validation.
  */
-import * as V from "./validators/index.js";
 import { parameterEncoder } from "./client/parameters.js";
 import { pathEncoder } from "./client/path-parameters.js";
 import { querystringEncoder } from "./client/querystring.js";
@@ -13,6 +12,7 @@ import { itemBodyEncoder } from "./client/item-bodies.js";
 import { streamAnswers } from "./client/stream-answers.js";
 import { itemBodyCalls } from "./client/streamed-calls.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
+import * as V from "./validators/index.js";
 
 export type * from "./route-types.js";
 
@@ -21,6 +21,13 @@ export const basePath = "/v1";
 
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [{ url: "http://127.0.0.1:3000/v1", variables: {} }] as const;
+
+/**
+ * The first server's URL, its `{name}` placeholders filled from `variables` or their defaults: a
+ * client's base URL when it is given none.
+ */
+export const serverUrl = (): string =>
+  "http://127.0.0.1:3000/v1";
 
 /** `POST /flights/{number}/notes` (addFlightNotes): its entry in `routes`. */
 export const addFlightNotesRoute = {

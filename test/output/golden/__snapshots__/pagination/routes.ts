@@ -5,10 +5,10 @@
  * The route table: one entry per operation, shared by the server and the client so the two cannot
  * disagree on methods, paths, parameters, media types, security or validation.
  */
-import * as V from "./validators/index.js";
 import { parameterEncoder } from "./client/parameters.js";
 import { queryEncoder } from "./client/query.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
+import * as V from "./validators/index.js";
 
 export type * from "./route-types.js";
 
@@ -17,6 +17,13 @@ export const basePath = "";
 
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [{ url: "http://localhost:4000", variables: {} }] as const;
+
+/**
+ * The first server's URL, its `{name}` placeholders filled from `variables` or their defaults: a
+ * client's base URL when it is given none.
+ */
+export const serverUrl = (): string =>
+  "http://localhost:4000";
 
 /** `GET /changes` (listChanges): its entry in `routes`. */
 export const listChangesRoute = {

@@ -5,12 +5,12 @@
  * The route table: one entry per operation, shared by the server and the client so the two cannot
  * disagree on methods, paths, parameters, media types, security or validation.
  */
-import * as V from "./validators/index.js";
 import { parameterEncoder } from "./client/parameters.js";
 import { queryEncoder } from "./client/query.js";
 import { deepObjectQueryEncoder } from "./client/deep-object.js";
 import { headerEncoder } from "./client/headers.js";
 import type { CallRoute, ResponseValidators, Route } from "./route-types.js";
+import * as V from "./validators/index.js";
 
 export type * from "./route-types.js";
 
@@ -19,6 +19,13 @@ export const basePath = "/v2";
 
 /** The servers of the spec; `{name}` placeholders are filled from `variables`. */
 export const servers = [{ url: "https://api.example.com/v2", variables: {} }] as const;
+
+/**
+ * The first server's URL, its `{name}` placeholders filled from `variables` or their defaults: a
+ * client's base URL when it is given none.
+ */
+export const serverUrl = (): string =>
+  "https://api.example.com/v2";
 
 /** `GET /shops/{shopId}/orders/{orderNumber}` (getOrder): its entry in `routes`. */
 export const getOrderRoute = {

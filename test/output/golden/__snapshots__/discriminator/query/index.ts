@@ -11,7 +11,7 @@
 import type { DataTag } from "@tanstack/query-core";
 import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
-import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import { type BaseClient } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
@@ -64,6 +64,6 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addPet` (POST /pets), failing with `MutationErrorOf<"addPet">`; on success it invalidates `invalidates.addPet`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addPetMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addPet">, Parameters<Client["addPet"]>[0]>) {
-  const options = mutationOptionsOf(api, "addPet", R.addPetCall, [], (variables: Parameters<Client["addPet"]>[0]) => client[RUNTIME].call<Result<"addPet">>(R.addPetCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["addPet"]>[0], Result<"addPet">>(client, api, "addPet", R.addPetCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"addPet">>;
 }

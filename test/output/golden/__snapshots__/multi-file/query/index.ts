@@ -11,9 +11,9 @@
 import type { DataTag } from "@tanstack/query-core";
 import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
-import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import { type BaseClient } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { bareQueryKeyOf, type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
+import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -67,12 +67,12 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `getCategoryTree` (GET /categories); a prefix of it names every query below. */
 export function getCategoryTreeQueryKey(_input?: Parameters<Client["getCategoryTree"]>[0]): DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">> {
-  return bareQueryKeyOf(api, R.getCategoryTreeCall) as DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
+  return [queryKeyRoot, "categories"] as QueryKey as DataTag<QueryKey, Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
 }
 
 /** `{ queryKey, queryFn }` of `getCategoryTree` (GET /categories), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"getCategoryTree">`; `client` is a `Client` or a `createBaseClient()`. */
 export function getCategoryTreeQueryOptions(client: BaseClient, input?: Parameters<Client["getCategoryTree"]>[0]) {
-  const options = queryOptionsOf(R.getCategoryTreeCall, getCategoryTreeQueryKey(input), (call) => client[RUNTIME].call<Result<"getCategoryTree">>(R.getCategoryTreeCall, input, call));
+  const options = queryOptionsOf<Result<"getCategoryTree">>(client, R.getCategoryTreeCall, [queryKeyRoot, "categories"], input);
   return options as typeof options & Typed<Result<"getCategoryTree">, QueryErrorOf<"getCategoryTree">>;
 }
 
@@ -83,23 +83,23 @@ export function getCustomerQueryKey(input: Parameters<Client["getCustomer"]>[0])
 
 /** `{ queryKey, queryFn }` of `getCustomer` (GET /customers/{customerId}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"getCustomer">`; `client` is a `Client` or a `createBaseClient()`. */
 export function getCustomerQueryOptions(client: BaseClient, input: Parameters<Client["getCustomer"]>[0]) {
-  const options = queryOptionsOf(R.getCustomerCall, getCustomerQueryKey(input), (call) => client[RUNTIME].call<Result<"getCustomer">>(R.getCustomerCall, input, call));
+  const options = queryOptionsOf<Result<"getCustomer">>(client, R.getCustomerCall, getCustomerQueryKey(input), input);
   return options as typeof options & Typed<Result<"getCustomer">, QueryErrorOf<"getCustomer">>;
 }
 
 /** The query key of `listOrders` (GET /orders); a prefix of it names every query below. */
 export function listOrdersQueryKey(_input?: Parameters<Client["listOrders"]>[0]): DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">> {
-  return bareQueryKeyOf(api, R.listOrdersCall) as DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">>;
+  return [queryKeyRoot, "orders"] as QueryKey as DataTag<QueryKey, Result<"listOrders">, QueryErrorOf<"listOrders">>;
 }
 
 /** `{ queryKey, queryFn }` of `listOrders` (GET /orders), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listOrders">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listOrdersQueryOptions(client: BaseClient, input?: Parameters<Client["listOrders"]>[0]) {
-  const options = queryOptionsOf(R.listOrdersCall, listOrdersQueryKey(input), (call) => client[RUNTIME].call<Result<"listOrders">>(R.listOrdersCall, input, call));
+  const options = queryOptionsOf<Result<"listOrders">>(client, R.listOrdersCall, [queryKeyRoot, "orders"], input);
   return options as typeof options & Typed<Result<"listOrders">, QueryErrorOf<"listOrders">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createOrder` (POST /orders), failing with `MutationErrorOf<"createOrder">`; on success it invalidates `invalidates.createOrder`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createOrderMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createOrder">, Parameters<Client["createOrder"]>[0]>) {
-  const options = mutationOptionsOf(api, "createOrder", R.createOrderCall, ["/orders"], (variables: Parameters<Client["createOrder"]>[0]) => client[RUNTIME].call<Result<"createOrder">>(R.createOrderCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["createOrder"]>[0], Result<"createOrder">>(client, api, "createOrder", R.createOrderCall, [["orders"]], settings);
   return options as typeof options & Failing<MutationErrorOf<"createOrder">>;
 }

@@ -11,7 +11,7 @@
 import type { DataTag } from "@tanstack/query-core";
 import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
-import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import { type BaseClient } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
@@ -66,12 +66,12 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `replaceCover` (PUT /albums/{albumId}/cover), failing with `MutationErrorOf<"replaceCover">`; on success it invalidates `invalidates.replaceCover`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function replaceCoverMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"replaceCover">, Parameters<Client["replaceCover"]>[0]>) {
-  const options = mutationOptionsOf(api, "replaceCover", R.replaceCoverCall, [], (variables: Parameters<Client["replaceCover"]>[0]) => client[RUNTIME].call<Result<"replaceCover">>(R.replaceCoverCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["replaceCover"]>[0], Result<"replaceCover">>(client, api, "replaceCover", R.replaceCoverCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"replaceCover">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `uploadPhoto` (POST /albums/{albumId}/photos), failing with `MutationErrorOf<"uploadPhoto">`; on success it invalidates `invalidates.uploadPhoto`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function uploadPhotoMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"uploadPhoto">, Parameters<Client["uploadPhoto"]>[0]>) {
-  const options = mutationOptionsOf(api, "uploadPhoto", R.uploadPhotoCall, [], (variables: Parameters<Client["uploadPhoto"]>[0]) => client[RUNTIME].call<Result<"uploadPhoto">>(R.uploadPhotoCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["uploadPhoto"]>[0], Result<"uploadPhoto">>(client, api, "uploadPhoto", R.uploadPhotoCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"uploadPhoto">>;
 }

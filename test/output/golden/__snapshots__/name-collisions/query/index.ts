@@ -11,9 +11,9 @@
 import type { DataTag } from "@tanstack/query-core";
 import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
-import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import { type BaseClient } from "../client/runtime.js";
 import * as R from "../routes.js";
-import { bareQueryKeyOf, type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
+import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
 export type { CallInput, InvalidatingClient, InvalidationTarget, MutationSettings, Paging, QueryKey } from "./runtime.js";
 
@@ -67,17 +67,17 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** The query key of `listThings` (GET /things); a prefix of it names every query below. */
 export function listThingsQueryKey(_input?: Parameters<Client["listThings"]>[0]): DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">> {
-  return bareQueryKeyOf(api, R.listThingsCall) as DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">>;
+  return [queryKeyRoot, "things"] as QueryKey as DataTag<QueryKey, Result<"listThings">, QueryErrorOf<"listThings">>;
 }
 
 /** `{ queryKey, queryFn }` of `listThings` (GET /things), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listThings">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listThingsQueryOptions(client: BaseClient, input?: Parameters<Client["listThings"]>[0]) {
-  const options = queryOptionsOf(R.listThingsCall, listThingsQueryKey(input), (call) => client[RUNTIME].call<Result<"listThings">>(R.listThingsCall, input, call));
+  const options = queryOptionsOf<Result<"listThings">>(client, R.listThingsCall, [queryKeyRoot, "things"], input);
   return options as typeof options & Typed<Result<"listThings">, QueryErrorOf<"listThings">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createThing` (POST /things), failing with `MutationErrorOf<"createThing">`; on success it invalidates `invalidates.createThing`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createThingMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createThing">, Parameters<Client["createThing"]>[0]>) {
-  const options = mutationOptionsOf(api, "createThing", R.createThingCall, ["/things"], (variables: Parameters<Client["createThing"]>[0]) => client[RUNTIME].call<Result<"createThing">>(R.createThingCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["createThing"]>[0], Result<"createThing">>(client, api, "createThing", R.createThingCall, [["things"]], settings);
   return options as typeof options & Failing<MutationErrorOf<"createThing">>;
 }

@@ -11,7 +11,7 @@
 import type { DataTag } from "@tanstack/query-core";
 import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
-import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import { type BaseClient } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
@@ -64,6 +64,6 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `putProfile` (PUT /profiles/{id}), failing with `MutationErrorOf<"putProfile">`; on success it invalidates `invalidates.putProfile`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function putProfileMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"putProfile">, Parameters<Client["putProfile"]>[0]>) {
-  const options = mutationOptionsOf(api, "putProfile", R.putProfileCall, [], (variables: Parameters<Client["putProfile"]>[0]) => client[RUNTIME].call<Result<"putProfile">>(R.putProfileCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["putProfile"]>[0], Result<"putProfile">>(client, api, "putProfile", R.putProfileCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"putProfile">>;
 }

@@ -11,7 +11,7 @@
 import type { DataTag } from "@tanstack/query-core";
 import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
-import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import { type BaseClient } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
@@ -64,6 +64,6 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addReading` (POST /readings), failing with `MutationErrorOf<"addReading">`; on success it invalidates `invalidates.addReading`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addReadingMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addReading">, Parameters<Client["addReading"]>[0]>) {
-  const options = mutationOptionsOf(api, "addReading", R.addReadingCall, [], (variables: Parameters<Client["addReading"]>[0]) => client[RUNTIME].call<Result<"addReading">>(R.addReadingCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["addReading"]>[0], Result<"addReading">>(client, api, "addReading", R.addReadingCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"addReading">>;
 }

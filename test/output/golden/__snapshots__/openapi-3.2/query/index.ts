@@ -80,7 +80,7 @@ export function filterFlightsQueryKey(input?: Parameters<Client["filterFlights"]
 
 /** `{ queryKey, queryFn }` of `filterFlights` (GET /flights/filter), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"filterFlights">`; `client` is a `Client` or a `createBaseClient()`. */
 export function filterFlightsQueryOptions(client: BaseClient, input?: Parameters<Client["filterFlights"]>[0]) {
-  const options = queryOptionsOf(R.filterFlightsCall, filterFlightsQueryKey(input), (call) => client[RUNTIME].call<Result<"filterFlights">>(R.filterFlightsCall, input, call));
+  const options = queryOptionsOf<Result<"filterFlights">>(client, R.filterFlightsCall, filterFlightsQueryKey(input), input);
   return options as typeof options & Typed<Result<"filterFlights">, QueryErrorOf<"filterFlights">>;
 }
 
@@ -91,7 +91,7 @@ export function findFlightsQueryKey(input?: Parameters<Client["findFlights"]>[0]
 
 /** `{ queryKey, queryFn }` of `findFlights` (GET /flights/find), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"findFlights">`; `client` is a `Client` or a `createBaseClient()`. */
 export function findFlightsQueryOptions(client: BaseClient, input?: Parameters<Client["findFlights"]>[0]) {
-  const options = queryOptionsOf(R.findFlightsCall, findFlightsQueryKey(input), (call) => client[RUNTIME].call<Result<"findFlights">>(R.findFlightsCall, input, call));
+  const options = queryOptionsOf<Result<"findFlights">>(client, R.findFlightsCall, findFlightsQueryKey(input), input);
   return options as typeof options & Typed<Result<"findFlights">, QueryErrorOf<"findFlights">>;
 }
 
@@ -102,7 +102,7 @@ export function getFlightQueryKey(input: Parameters<Client["getFlight"]>[0]): Da
 
 /** `{ queryKey, queryFn }` of `getFlight` (GET /flights/{number}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"getFlight">`; `client` is a `Client` or a `createBaseClient()`. */
 export function getFlightQueryOptions(client: BaseClient, input: Parameters<Client["getFlight"]>[0]) {
-  const options = queryOptionsOf(R.getFlightCall, getFlightQueryKey(input), (call) => client[RUNTIME].call<Result<"getFlight">>(R.getFlightCall, input, call));
+  const options = queryOptionsOf<Result<"getFlight">>(client, R.getFlightCall, getFlightQueryKey(input), input);
   return options as typeof options & Typed<Result<"getFlight">, QueryErrorOf<"getFlight">>;
 }
 
@@ -113,7 +113,7 @@ export function readFlightNotesQueryKey(input: Parameters<Client["readFlightNote
 
 /** `{ queryKey, queryFn }` of `readFlightNotes` (GET /flights/{number}/notes), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"readFlightNotes">`; `client` is a `Client` or a `createBaseClient()`. */
 export function readFlightNotesQueryOptions(client: BaseClient, input: Parameters<Client["readFlightNotes"]>[0]) {
-  const options = queryOptionsOf(R.readFlightNotesCall, readFlightNotesQueryKey(input), (call) => client[RUNTIME].call<Result<"readFlightNotes">>(R.readFlightNotesCall, input, call));
+  const options = queryOptionsOf<Result<"readFlightNotes">>(client, R.readFlightNotesCall, readFlightNotesQueryKey(input), input);
   return options as typeof options & Typed<Result<"readFlightNotes">, QueryErrorOf<"readFlightNotes">>;
 }
 
@@ -137,7 +137,7 @@ export function searchFlightsQueryKey(input: Parameters<Client["searchFlights"]>
 
 /** `{ queryKey, queryFn }` of `searchFlights` (QUERY /flights/search), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"searchFlights">`; `client` is a `Client` or a `createBaseClient()`. */
 export function searchFlightsQueryOptions(client: BaseClient, input: Parameters<Client["searchFlights"]>[0]) {
-  const options = queryOptionsOf(R.searchFlightsCall, searchFlightsQueryKey(input), (call) => client[RUNTIME].call<Result<"searchFlights">>(R.searchFlightsCall, input, call));
+  const options = queryOptionsOf<Result<"searchFlights">>(client, R.searchFlightsCall, searchFlightsQueryKey(input), input);
   return options as typeof options & Typed<Result<"searchFlights">, QueryErrorOf<"searchFlights">>;
 }
 
@@ -148,7 +148,7 @@ export function streamPositionsQueryKey(input: Parameters<Client["streamPosition
 
 /** `{ queryKey, queryFn }` of `streamPositions` (GET /flights/{number}/positions), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"streamPositions">`; `client` is a `Client` or a `createBaseClient()`. */
 export function streamPositionsQueryOptions(client: BaseClient, input: Parameters<Client["streamPositions"]>[0]) {
-  const options = queryOptionsOf(R.streamPositionsCall, streamPositionsQueryKey(input), (call) => client[RUNTIME].call<Result<"streamPositions">>(R.streamPositionsCall, input, call));
+  const options = queryOptionsOf<Result<"streamPositions">>(client, R.streamPositionsCall, streamPositionsQueryKey(input), input);
   return options as typeof options & Typed<Result<"streamPositions">, QueryErrorOf<"streamPositions">>;
 }
 
@@ -172,7 +172,7 @@ export function trackFlightQueryKey(input: Parameters<Client["trackFlight"]>[0])
 
 /** `{ queryKey, queryFn }` of `trackFlight` (GET /flights/{number}/track), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"trackFlight">`; `client` is a `Client` or a `createBaseClient()`. */
 export function trackFlightQueryOptions(client: BaseClient, input: Parameters<Client["trackFlight"]>[0]) {
-  const options = queryOptionsOf(R.trackFlightCall, trackFlightQueryKey(input), (call) => client[RUNTIME].call<Result<"trackFlight">>(R.trackFlightCall, input, call));
+  const options = queryOptionsOf<Result<"trackFlight">>(client, R.trackFlightCall, trackFlightQueryKey(input), input);
   return options as typeof options & Typed<Result<"trackFlight">, QueryErrorOf<"trackFlight">>;
 }
 
@@ -191,18 +191,18 @@ export function trackFlightStreamOptions(client: BaseClient, input: Parameters<C
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `addFlightNotes` (POST /flights/{number}/notes), failing with `MutationErrorOf<"addFlightNotes">`; on success it invalidates `invalidates.addFlightNotes`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function addFlightNotesMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"addFlightNotes">, Parameters<Client["addFlightNotes"]>[0]>) {
-  const options = mutationOptionsOf(api, "addFlightNotes", R.addFlightNotesCall, [templated("/flights/{number}"), templated("/flights/{number}/notes")], (variables: Parameters<Client["addFlightNotes"]>[0]) => client[RUNTIME].call<Result<"addFlightNotes">>(R.addFlightNotesCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["addFlightNotes"]>[0], Result<"addFlightNotes">>(client, api, "addFlightNotes", R.addFlightNotesCall, [templated("/flights/{number}"), templated("/flights/{number}/notes")], settings);
   return options as typeof options & Failing<MutationErrorOf<"addFlightNotes">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `importFlights` (POST /flights/imports), failing with `MutationErrorOf<"importFlights">`; on success it invalidates `invalidates.importFlights`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function importFlightsMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"importFlights">, Parameters<Client["importFlights"]>[0]>) {
-  const options = mutationOptionsOf(api, "importFlights", R.importFlightsCall, [], (variables: Parameters<Client["importFlights"]>[0]) => client[RUNTIME].call<Result<"importFlights">>(R.importFlightsCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["importFlights"]>[0], Result<"importFlights">>(client, api, "importFlights", R.importFlightsCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"importFlights">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `purgeFlight` (PURGE /flights/{number}), failing with `MutationErrorOf<"purgeFlight">`; on success it invalidates `invalidates.purgeFlight`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function purgeFlightMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"purgeFlight">, Parameters<Client["purgeFlight"]>[0]>) {
-  const options = mutationOptionsOf(api, "purgeFlight", R.purgeFlightCall, [templated("/flights/{number}")], (variables: Parameters<Client["purgeFlight"]>[0]) => client[RUNTIME].call<Result<"purgeFlight">>(R.purgeFlightCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["purgeFlight"]>[0], Result<"purgeFlight">>(client, api, "purgeFlight", R.purgeFlightCall, [templated("/flights/{number}")], settings);
   return options as typeof options & Failing<MutationErrorOf<"purgeFlight">>;
 }

@@ -74,7 +74,7 @@ export function listChangesQueryKey(input?: Parameters<Client["listChanges"]>[0]
 
 /** `{ queryKey, queryFn }` of `listChanges` (GET /changes), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listChanges">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listChangesQueryOptions(client: BaseClient, input?: Parameters<Client["listChanges"]>[0]) {
-  const options = queryOptionsOf(R.listChangesCall, listChangesQueryKey(input), (call) => client[RUNTIME].call<Result<"listChanges">>(R.listChangesCall, input, call));
+  const options = queryOptionsOf<Result<"listChanges">>(client, R.listChangesCall, listChangesQueryKey(input), input);
   return options as typeof options & Typed<Result<"listChanges">, QueryErrorOf<"listChanges">>;
 }
 
@@ -85,7 +85,7 @@ export function listItemsQueryKey(input?: Parameters<Client["listItems"]>[0]): D
 
 /** `{ queryKey, queryFn }` of `listItems` (GET /items), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listItems">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listItemsQueryOptions(client: BaseClient, input?: Parameters<Client["listItems"]>[0]) {
-  const options = queryOptionsOf(R.listItemsCall, listItemsQueryKey(input), (call) => client[RUNTIME].call<Result<"listItems">>(R.listItemsCall, input, call));
+  const options = queryOptionsOf<Result<"listItems">>(client, R.listItemsCall, listItemsQueryKey(input), input);
   return options as typeof options & Typed<Result<"listItems">, QueryErrorOf<"listItems">>;
 }
 
@@ -107,7 +107,7 @@ export function listShopPagesQueryKey(input: Parameters<Client["listShopPages"]>
 
 /** `{ queryKey, queryFn }` of `listShopPages` (GET /shops/{shopId}/pages), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listShopPages">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listShopPagesQueryOptions(client: BaseClient, input: Parameters<Client["listShopPages"]>[0]) {
-  const options = queryOptionsOf(R.listShopPagesCall, listShopPagesQueryKey(input), (call) => client[RUNTIME].call<Result<"listShopPages">>(R.listShopPagesCall, input, call));
+  const options = queryOptionsOf<Result<"listShopPages">>(client, R.listShopPagesCall, listShopPagesQueryKey(input), input);
   return options as typeof options & Typed<Result<"listShopPages">, QueryErrorOf<"listShopPages">>;
 }
 
@@ -129,7 +129,7 @@ export function readFeedQueryKey(input?: Parameters<Client["readFeed"]>[0]): Dat
 
 /** `{ queryKey, queryFn }` of `readFeed` (GET /feed), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"readFeed">`; `client` is a `Client` or a `createBaseClient()`. */
 export function readFeedQueryOptions(client: BaseClient, input?: Parameters<Client["readFeed"]>[0]) {
-  const options = queryOptionsOf(R.readFeedCall, readFeedQueryKey(input), (call) => client[RUNTIME].call<Result<"readFeed">>(R.readFeedCall, input, call));
+  const options = queryOptionsOf<Result<"readFeed">>(client, R.readFeedCall, readFeedQueryKey(input), input);
   return options as typeof options & Typed<Result<"readFeed">, QueryErrorOf<"readFeed">>;
 }
 
@@ -146,6 +146,6 @@ export function readFeedInfiniteQueryOptions(client: BaseClient, input: Paramete
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `postToFeed` (POST /feed), failing with `MutationErrorOf<"postToFeed">`; on success it invalidates `invalidates.postToFeed`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function postToFeedMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"postToFeed">, Parameters<Client["postToFeed"]>[0]>) {
-  const options = mutationOptionsOf(api, "postToFeed", R.postToFeedCall, ["/items", templated("/shops/{shopId}/pages"), "/feed"], (variables: Parameters<Client["postToFeed"]>[0]) => client[RUNTIME].call<Result<"postToFeed">>(R.postToFeedCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["postToFeed"]>[0], Result<"postToFeed">>(client, api, "postToFeed", R.postToFeedCall, [["items"], templated("/shops/{shopId}/pages"), ["feed"]], settings);
   return options as typeof options & Failing<MutationErrorOf<"postToFeed">>;
 }

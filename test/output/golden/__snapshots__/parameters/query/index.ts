@@ -11,7 +11,7 @@
 import type { DataTag } from "@tanstack/query-core";
 import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
-import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import { type BaseClient } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, fixedQueryKeyOf, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
@@ -67,7 +67,7 @@ export function getOrderQueryKey(input: Parameters<Client["getOrder"]>[0]): Data
 
 /** `{ queryKey, queryFn }` of `getOrder` (GET /shops/{shopId}/orders/{orderNumber}), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"getOrder">`; `client` is a `Client` or a `createBaseClient()`. */
 export function getOrderQueryOptions(client: BaseClient, input: Parameters<Client["getOrder"]>[0]) {
-  const options = queryOptionsOf(R.getOrderCall, getOrderQueryKey(input), (call) => client[RUNTIME].call<Result<"getOrder">>(R.getOrderCall, input, call));
+  const options = queryOptionsOf<Result<"getOrder">>(client, R.getOrderCall, getOrderQueryKey(input), input);
   return options as typeof options & Typed<Result<"getOrder">, QueryErrorOf<"getOrder">>;
 }
 
@@ -78,6 +78,6 @@ export function searchQueryKey(input: Parameters<Client["search"]>[0]): DataTag<
 
 /** `{ queryKey, queryFn }` of `search` (GET /search), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"search">`; `client` is a `Client` or a `createBaseClient()`. */
 export function searchQueryOptions(client: BaseClient, input: Parameters<Client["search"]>[0]) {
-  const options = queryOptionsOf(R.searchCall, searchQueryKey(input), (call) => client[RUNTIME].call<Result<"search">>(R.searchCall, input, call));
+  const options = queryOptionsOf<Result<"search">>(client, R.searchCall, searchQueryKey(input), input);
   return options as typeof options & Typed<Result<"search">, QueryErrorOf<"search">>;
 }

@@ -11,7 +11,7 @@
 import type { DataTag } from "@tanstack/query-core";
 import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
-import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import { type BaseClient } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryKeyOf, queryOptionsOf } from "./runtime.js";
 
@@ -69,12 +69,12 @@ export function listOwnersQueryKey(input: Parameters<Client["listOwners"]>[0]): 
 
 /** `{ queryKey, queryFn }` of `listOwners` (GET /accounts/{id}/owners), for `useQuery`, `useSuspenseQuery`, `fetchQuery` and `prefetchQuery`, failing with `QueryErrorOf<"listOwners">`; `client` is a `Client` or a `createBaseClient()`. */
 export function listOwnersQueryOptions(client: BaseClient, input: Parameters<Client["listOwners"]>[0]) {
-  const options = queryOptionsOf(R.listOwnersCall, listOwnersQueryKey(input), (call) => client[RUNTIME].call<Result<"listOwners">>(R.listOwnersCall, input, call));
+  const options = queryOptionsOf<Result<"listOwners">>(client, R.listOwnersCall, listOwnersQueryKey(input), input);
   return options as typeof options & Typed<Result<"listOwners">, QueryErrorOf<"listOwners">>;
 }
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `createAccount` (POST /accounts), failing with `MutationErrorOf<"createAccount">`; on success it invalidates `invalidates.createAccount`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function createAccountMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"createAccount">, Parameters<Client["createAccount"]>[0]>) {
-  const options = mutationOptionsOf(api, "createAccount", R.createAccountCall, [], (variables: Parameters<Client["createAccount"]>[0]) => client[RUNTIME].call<Result<"createAccount">>(R.createAccountCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["createAccount"]>[0], Result<"createAccount">>(client, api, "createAccount", R.createAccountCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"createAccount">>;
 }

@@ -11,7 +11,7 @@
 import type { DataTag } from "@tanstack/query-core";
 import type { ApiErrorOf, Client, ErrorAnswers } from "../client/client.js";
 import type { UnexpectedError } from "../client/errors.js";
-import { type BaseClient, RUNTIME } from "../client/runtime.js";
+import { type BaseClient } from "../client/runtime.js";
 import * as R from "../routes.js";
 import { type CallInput, type MutationSettings, mutationOptionsOf, type QueryApi, type QueryKey, queryOptionsOf } from "./runtime.js";
 
@@ -64,6 +64,6 @@ type Result<K extends R.OperationId & keyof Client> = Client[K] extends (...args
 
 /** `{ mutationKey, mutationFn, onSuccess }` of `plantTree` (POST /trees), failing with `MutationErrorOf<"plantTree">`; on success it invalidates `invalidates.plantTree`, then calls `settings.onSuccess`; `client` is a `Client` or a `createBaseClient()`. */
 export function plantTreeMutationOptions(client: BaseClient, settings?: MutationSettings<Result<"plantTree">, Parameters<Client["plantTree"]>[0]>) {
-  const options = mutationOptionsOf(api, "plantTree", R.plantTreeCall, [], (variables: Parameters<Client["plantTree"]>[0]) => client[RUNTIME].call<Result<"plantTree">>(R.plantTreeCall, variables, undefined), settings);
+  const options = mutationOptionsOf<Parameters<Client["plantTree"]>[0], Result<"plantTree">>(client, api, "plantTree", R.plantTreeCall, [], settings);
   return options as typeof options & Failing<MutationErrorOf<"plantTree">>;
 }
