@@ -447,6 +447,16 @@ interface ServerCpu {
   readonly system: number;
 }
 
+/**
+ * The system calls a process has made that read and that write (sockets, pipes and files alike),
+ * from /proc: counts that no load on the machine moves, where its CPU per request does.
+ */
+function systemCalls(pid: number): { reads: number; writes: number } {
+  const io = readFileSync(`/proc/${pid}/io`, "utf8");
+  const count = (name: string): number => Number(new RegExp(`^${name}: (\\d+)$`, "m").exec(io)?.[1] ?? Number.NaN);
+  return { reads: count("syscr"), writes: count("syscw") };
+}
+
 function processCpu(pid: number): ServerCpu {
   const whole = statTimes(String(pid));
   const main = statTimes(`${pid}/task/${pid}`);
@@ -632,9 +642,11 @@ function monotonicMicros(): number {
 /** Measures `operation` on `server` for SECONDS: records its rate, and the server's CPU per request (ms). */
 async function measure(target: Target, server: Running, operation: Operation, size: number, round: number) {
   const before = processCpu(server.pid);
+  const callsBefore = systemCalls(server.pid);
   const start = monotonicMicros();
   const done = await load(server.base, operation, size, SECONDS);
   const after = processCpu(server.pid);
+  const callsAfter = systemCalls(server.pid);
   const end = monotonicMicros();
   const used = after.all - before.all;
   const main = after.main - before.main;
@@ -645,6 +657,8 @@ async function measure(target: Target, server: Running, operation: Operation, si
   record(target, `cpu main ${operation}`, size, ms(main));
   record(target, `cpu other ${operation}`, size, ms(used - main));
   record(target, `cpu system ${operation}`, size, ms(system));
+  record(target, `reads ${operation}`, size, (callsAfter.reads - callsBefore.reads) / done.requests);
+  record(target, `writes ${operation}`, size, (callsAfter.writes - callsBefore.writes) / done.requests);
   if (PROFILES !== "")
     windows.push({
       pid: server.pid,
@@ -774,7 +788,7 @@ function report(targets: readonly Target[]): void {
   );
   printSpread(ours);
   console.log(
-    "\nThe server's CPU per request in ms by where it ran (medians): its main thread (its JavaScript, and the kernel's work for its calls), its other threads (V8's optimising compiler and the collector's helpers: mostly the compiler while the code is still being optimised), and of the whole the kernel's (system time)\n",
+    "\nThe server's CPU per request in ms by where it ran (medians): its main thread (its JavaScript, and the kernel's work for its calls), its other threads (V8's optimising compiler and the collector's helpers: mostly the compiler while the code is still being optimised), and of the whole the kernel's (system time); beside them, the system calls per request that read and that write (sockets, pipes and files, from /proc/<pid>/io)\n",
   );
   printThreads(ours);
   console.log("\nTargets\n");
@@ -901,9 +915,11 @@ function printSpread(ours: readonly Ours[]): void {
 /** The CPU per request of the writes by thread, and the kernel's share, sandbox and baseline. */
 function printThreads(ours: readonly Ours[]): void {
   const ms = (value: number): string => (Number.isNaN(value) ? "" : value.toFixed(3));
+  const calls = (value: number): string => (Number.isNaN(value) ? "" : value.toFixed(2));
   const split = (target: Target, operation: Operation, size: number): string[] => {
     const of = (part: string): string => ms(figure(target, `cpu ${part} ${operation}`, size));
-    return [of("main"), of("other"), of("system")];
+    const io = (kind: string): string => calls(figure(target, `${kind} ${operation}`, size));
+    return [of("main"), of("other"), of("system"), `${io("reads")} / ${io("writes")}`];
   };
   const header = [
     "operation",
@@ -912,9 +928,11 @@ function printThreads(ours: readonly Ours[]): void {
       `sandbox, ${target}: main`,
       "other threads",
       "kernel",
+      "reads / writes",
       "hand-written: main",
       "other threads",
       "kernel",
+      "reads / writes",
     ]),
   ];
   const rows = WRITES.flatMap((operation) =>
