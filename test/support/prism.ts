@@ -7,7 +7,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { repoRoot } from "./paths.js";
-import { freePort } from "./postgres.js";
 
 /** A running proxy: its origin, what it printed, and how to stop it. */
 export interface PrismProxy {
@@ -30,13 +29,16 @@ export class PrismStartFailed extends Error {
 /** How much of what the proxy prints is kept: its start-up and its last complaints. */
 const KEPT = 64 * 1024;
 
-/** Starts `prism proxy` for `document` in front of `upstream` on a free port of 127.0.0.1. */
+/**
+ * Starts `prism proxy` for `document` in front of `upstream` on 127.0.0.1, on a port the system
+ * gives it as it binds (`--port 0`): its origin is read from the line saying where it listens, so
+ * no other process can take the port between its choice and its use.
+ */
 export async function startPrismProxy(document: string, upstream: string, timeoutMs = 180_000): Promise<PrismProxy> {
-  const port = await freePort();
   const cli = join(repoRoot, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
   const child = spawn(
     process.execPath,
-    [cli, "proxy", document, upstream, "--host", "127.0.0.1", "--port", String(port), "--errors=false"],
+    [cli, "proxy", document, upstream, "--host", "127.0.0.1", "--port", "0", "--errors=false"],
     { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } },
   );
   let output = "";
@@ -50,11 +52,12 @@ export async function startPrismProxy(document: string, upstream: string, timeou
   const orphaned = (): void => void child.kill("SIGKILL");
   process.once("exit", orphaned);
   child.once("exit", () => process.off("exit", orphaned));
-  await listening(child, () => output, timeoutMs);
-  return { origin: `http://127.0.0.1:${port}`, output: () => output, stop: () => stopProcess(child) };
+  const origin = await listening(child, () => output, timeoutMs);
+  return { origin, output: () => output, stop: () => stopProcess(child) };
 }
 
-function listening(child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+/** Where the proxy listens, once it says so: its origin (`http://127.0.0.1:<port>`). */
+function listening(child: ChildProcess, output: () => string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const fail = (message: string): void => {
       clearTimeout(timer);
@@ -64,11 +67,12 @@ function listening(child: ChildProcess, output: () => string, timeoutMs: number)
     const timer = setTimeout(() => fail(`prism proxy did not start within ${timeoutMs / 1000} s`), timeoutMs);
     const onExit = (code: number | null): void => fail(`prism proxy exited with ${code} before it listened`);
     const onData = (): void => {
-      if (!/Prism is listening on/.test(output())) return;
+      const origin = /Prism is listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
+      if (origin === undefined) return;
       clearTimeout(timer);
       child.stdout?.off("data", onData);
       child.off("exit", onExit);
-      resolve();
+      resolve(origin);
     };
     child.stdout?.on("data", onData);
     child.once("exit", onExit);
