@@ -14,22 +14,27 @@ const DIRECT = new WeakMap<DialectAdapter, DirectQuery>();
 
 /**
  * Has the statements built once (sandbox/store/records/statements.ts) run on `db`, or on a copy of
- * it, go to `pool` (`db`'s own, as `preparingPool` made it) without Kysely's layers: its
- * connection provider, its executor and its driver's connection are each an async step of their
- * own per query (about 4 KB allocated and four turns of the microtask queue a statement), for a
- * text already compiled, whose rows no plugin of the sandbox's changes (the schema's is in the
- * text, Citus's mark changes nothing). The pool's connection, its name for the text, its
- * outage handling and its timeouts are the same: only the layers above it are left out.
+ * it, by `run` (on `db`'s own pool: `preparingPool`'s `run`, or `directQueryOn` that pool) without
+ * Kysely's layers: its connection provider, its executor and its driver's connection are each an
+ * async step of their own per query (about 4 KB allocated and four turns of the microtask queue a
+ * statement), for a text already compiled, whose rows no plugin of the sandbox's changes (the
+ * schema's is in the text, Citus's mark changes nothing). The pool's connection, its name for the
+ * text, its outage handling and its timeouts are the same: only the layers above it are left out.
  */
-export function queryDirectly(db: QueryExecutorProvider, pool: PostgresPool): void {
-  DIRECT.set(db.getExecutor().adapter, async <R>(text: string, parameters: readonly unknown[]) => {
+export function queryDirectly(db: QueryExecutorProvider, run: DirectQuery): void {
+  DIRECT.set(db.getExecutor().adapter, run);
+}
+
+/** A query run on a connection of `pool`, released once the query is done, done or failed. */
+export function directQueryOn(pool: PostgresPool): DirectQuery {
+  return async <R>(text: string, parameters: readonly unknown[]) => {
     const client = await pool.connect();
     try {
       return (await client.query<R>(text, parameters)).rows;
     } finally {
       client.release();
     }
-  });
+  };
 }
 
 /** How `db` runs a compiled text directly, if `queryDirectly` registered its pool. */

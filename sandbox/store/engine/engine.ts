@@ -179,7 +179,7 @@ async function openPostgres(location: DatabaseLocation & { kind: "postgres" }, t
   const upkeep = await markDistributed(new Kysely<Database>({ dialect: new PostgresDialect({ pool: upkeepPool }) }));
   const preparing = preparingPool(pool, undefined, recoverAfterTimeouts(upkeepPool));
   const db = markedLike(new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing }) }), upkeep);
-  queryDirectly(db, preparing);
+  queryDirectly(db, preparing.run);
   return {
     location,
     db,
@@ -418,7 +418,7 @@ function queryLayer(embedded: Embedded, pglite: PGliteInstance): Kysely<Database
   hearConnectionErrors(pool);
   const preparing = preparingPool(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparing }) });
-  queryDirectly(db, preparing);
+  queryDirectly(db, preparing.run);
   return db;
 }
 

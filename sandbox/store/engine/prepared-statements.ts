@@ -12,8 +12,9 @@
  */
 import { createHash } from "node:crypto";
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from "kysely";
-import type { Pool, PoolClient } from "pg";
+import type { Pool, PoolClient, QueryResultRow } from "pg";
 import { isDatabaseOutage } from "../outage.js";
+import type { DirectQuery } from "./direct-queries.js";
 
 /**
  * The most texts named per pool; later ones run unnamed. Each named text costs the engine memory
@@ -64,9 +65,10 @@ export function preparingPool(
   pool: Pool,
   names = new StatementNames(),
   heard: (error: unknown) => void = () => undefined,
-): PostgresPool {
+): PreparingPool {
   const handed = new WeakMap<PoolClient, PreparingClient>();
   return {
+    run: (text, parameters) => runOn(pool, names, heard, text, parameters),
     connect: async () => {
       const client = await pool.connect();
       let preparing = handed.get(client);
@@ -78,6 +80,52 @@ export function preparingPool(
     },
     end: () => pool.end(),
   };
+}
+
+/** The pool Kysely takes, and `run`, the same queries for the statements run without Kysely (./direct-queries.ts). */
+export interface PreparingPool extends PostgresPool {
+  readonly run: DirectQuery;
+}
+
+/**
+ * Runs `text` on a connection of `pool` as `PreparingClient` runs it (named by `names`, an error
+ * passed to `heard`, a connection that met an outage released as broken), through `pg`'s callbacks:
+ * one promise a query, where the checkout, the query and the release as Kysely's client makes them
+ * are a promise and a turn of the microtask queue each.
+ */
+function runOn<R>(
+  pool: Pool,
+  names: StatementNames,
+  heard: (error: unknown) => void,
+  text: string,
+  parameters: readonly unknown[],
+): Promise<R[]> {
+  return new Promise((resolve, reject) => {
+    pool.connect((failed, client, release) => {
+      if (failed !== undefined && failed !== null) return reject(failed);
+      if (client === undefined) return reject(new Error("the pool handed no connection"));
+      try {
+        const name = names.nameOf(text);
+        const values = parameters as unknown[];
+        const config = name === undefined ? { text, values } : { name, text, values };
+        client.query<QueryResultRow>(config, (error, result) => {
+          if (error === undefined || error === null) {
+            release();
+            return resolve(result.rows as R[]);
+          }
+          try {
+            heard(error);
+          } finally {
+            release(isDatabaseOutage(error) ? error : undefined);
+            reject(error);
+          }
+        });
+      } catch (error) {
+        release();
+        reject(error);
+      }
+    });
+  });
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from "kysely";
 import { describe, expect, it, vi } from "vitest";
-import { queryDirectly } from "../../../../../sandbox/store/engine/direct-queries.js";
+import { directQueryOn, queryDirectly } from "../../../../../sandbox/store/engine/direct-queries.js";
 import { statement } from "../../../../../sandbox/store/records/statements.js";
 import type { Database } from "../../../../../sandbox/store/schema/database.js";
 
@@ -38,7 +38,7 @@ const REVISION = statement((db, p: { companyId: number }) =>
 function registered(): { db: Kysely<Database>; ran: string[] } {
   const { pool, ran } = recordingPool();
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  queryDirectly(db, pool);
+  queryDirectly(db, directQueryOn(pool));
   return { db, ran };
 }
 
