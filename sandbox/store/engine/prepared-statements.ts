@@ -48,6 +48,13 @@ export class StatementNames {
     return named;
   }
 
+  /** The query `pg` is given for `text` with `values`: under its name when it has one (`nameOf`). */
+  configOf(text: string, values: readonly unknown[]): { name?: string; text: string; values: unknown[] } {
+    const name = this.nameOf(text);
+    const parameters = values as unknown[];
+    return name === undefined ? { text, values: parameters } : { name, text, values: parameters };
+  }
+
   /** How many texts are named. */
   get size(): number {
     return this.#named.size;
@@ -105,10 +112,7 @@ function runOn<R>(
       if (failed !== undefined && failed !== null) return reject(failed);
       if (client === undefined) return reject(new Error("the pool handed no connection"));
       try {
-        const name = names.nameOf(text);
-        const values = parameters as unknown[];
-        const config = name === undefined ? { text, values } : { name, text, values };
-        client.query<QueryResultRow>(config, (error, result) => {
+        client.query<QueryResultRow>(names.configOf(text, parameters), (error, result) => {
           if (error === undefined || error === null) {
             release();
             return resolve(result.rows as R[]);
@@ -116,7 +120,7 @@ function runOn<R>(
           try {
             heard(error);
           } finally {
-            release(isDatabaseOutage(error) ? error : undefined);
+            release(outageOf(error));
             reject(error);
           }
         });
@@ -152,10 +156,7 @@ class PreparingClient implements PostgresPoolClient {
   query(text: string | PostgresCursor<unknown>, values: readonly unknown[] = []): unknown {
     // a cursor (an object) is passed on as it is
     if (typeof text !== "string") return this.#client.query(text as never);
-    const name = this.#names.nameOf(text);
-    const parameters = values as unknown[];
-    const config = name === undefined ? { text, values: parameters } : { name, text, values: parameters };
-    return this.#client.query(config).catch(this.#heard);
+    return this.#client.query(this.#names.configOf(text, values)).catch(this.#heard);
   }
 
   release(): void {
@@ -166,8 +167,13 @@ class PreparingClient implements PostgresPoolClient {
 
   readonly #heard = (error: unknown): never => {
     this.#listener(error);
-    if (this.#broken === undefined && isDatabaseOutage(error))
-      this.#broken = error instanceof Error ? error : new Error("the connection failed");
+    this.#broken ??= outageOf(error);
     throw error;
   };
+}
+
+/** The error a connection is released with when `error` is an outage (the pool then closes it), else undefined. */
+function outageOf(error: unknown): Error | undefined {
+  if (!isDatabaseOutage(error)) return undefined;
+  return error instanceof Error ? error : new Error("the connection failed");
 }
