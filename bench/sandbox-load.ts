@@ -60,6 +60,7 @@ import { insertWithNextId } from "../sandbox/store/records/ids.js";
 import type { Database } from "../sandbox/store/schema/database.js";
 import { type CitusCluster, citusMissing, startCitus } from "../test/support/citus.js";
 import { freePort, type PostgresServer, postgresMissing, startPostgres } from "../test/support/postgres.js";
+import { eventBody } from "./support/event-body.js";
 import { checkParameters } from "./support/sandbox-statements.js";
 import { median, printTable } from "./support/stats.js";
 
@@ -125,14 +126,6 @@ interface Running {
   readonly pid: number;
   stop(): Promise<void>;
 }
-
-const eventBody = (i: number, venue: string): string =>
-  JSON.stringify({
-    name: `Load ${i}`,
-    date: "2024-04-20",
-    venue: { venue_id: venue },
-    custom_fields_text: [{ key: "Round", value: String(i) }],
-  });
 
 // ---------------------------------------------------------------------------------------------
 // the load

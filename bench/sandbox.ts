@@ -22,6 +22,7 @@ import { cp, mkdtemp, readdir, readFile, readlink, rm, writeFile } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { eventBody } from "./support/event-body.js";
 import { median, printTable } from "./support/stats.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -219,13 +220,7 @@ async function residentOf(pid: number): Promise<Resident> {
 /** The workload of 10,000 events: 10,000 creates, 2,500 edits, 20 reads of the whole list, 8 requests in flight. */
 async function workload(base: string): Promise<void> {
   const headers = { "x-api-key": "demo-key-harbor", "content-type": "application/json" };
-  const body = (i: number): string =>
-    JSON.stringify({
-      name: `Load ${i}`,
-      date: "2024-04-20",
-      venue: { venue_id: "318" },
-      custom_fields_text: [{ key: "Round", value: String(i) }],
-    });
+  const body = (i: number): string => eventBody(i);
   const inFlight = async (count: number, send: (i: number) => Promise<Response>, status: number): Promise<void> => {
     let next = 0;
     const worker = async (): Promise<void> => {
