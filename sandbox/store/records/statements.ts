@@ -25,6 +25,8 @@ type Source = Placeholder | { readonly value: unknown };
 interface Built {
   readonly query: CompiledQuery;
   readonly sources: readonly Source[];
+  /** the values of a run in the places of the parameters (`binderOf`) */
+  readonly bind: Binder;
   /** how the layer runs the text itself, outside a transaction, where its engine registered its pool */
   readonly direct: DirectQuery | undefined;
   /** whether a run has checked the placeholders against a build with real values */
@@ -51,7 +53,7 @@ export function statement<P extends object, R>(
       entry = buildOnce(db, build);
       built.set(db, entry);
     }
-    const bound = bind(entry.sources, parameters);
+    const bound = entry.bind(parameters);
     if (!entry.checked) {
       checkBuild(build(db, parameters).compile(), entry.query.sql, bound);
       entry.checked = true;
@@ -61,12 +63,38 @@ export function statement<P extends object, R>(
   };
 }
 
+/** Reads a run's parameters into the values of the statement's places, in their order. */
+type Binder = (parameters: object) => unknown[];
+
 /**
- * The values of a run, in the places of the statement's parameters. Built by `push` from an empty
- * array, not by `map`: an array of the same values then has the same shape (V8's map of a packed
- * array) whether this code runs interpreted or optimised, where `map` answers a packed array from
- * the interpreter and a holey one once the optimising compiler has inlined it; `pg`'s serializer,
- * optimised for one, was thrown away and compiled again on meeting the other.
+ * The binder of a statement whose places are `sources`: a function of its own, made once, whose
+ * array literal reads each named parameter by its name (`p["date"]`) and takes the statement's own
+ * values from a list. Each read is then V8's load of a named property of one shape of object (the
+ * statement's parameters), where `bind`, shared by every statement, reads by a key that changes
+ * at each step (a lookup in V8's megamorphic cache each) and grows its array by `push`: about 8,000
+ * instructions of a create's 263,000, 3% (docs/benchmarks.md, "Instructions per request"). The
+ * literal answers a packed array whatever compiles it, as `bind`'s does. Where code cannot be made
+ * at run time (a page whose Content-Security-Policy forbids it), `bind` serves.
+ */
+function binderOf(sources: readonly Source[]): Binder {
+  const values = sources.map((source) => (source instanceof Placeholder ? undefined : source.value));
+  const reads = sources.map((source, i) =>
+    source instanceof Placeholder ? `p[${JSON.stringify(source.name)}]` : `values[${i}]`,
+  );
+  try {
+    return new Function("values", `"use strict"; return (p) => [${reads.join(", ")}];`)(values) as Binder;
+  } catch {
+    return (parameters) => bind(sources, parameters);
+  }
+}
+
+/**
+ * The values of a run, in the places of the statement's parameters, where `binderOf` cannot make a
+ * binder. Built by `push` from an empty array, not by `map`: an array of the same values then has
+ * the same shape (V8's map of a packed array) whether this code runs interpreted or optimised,
+ * where `map` answers a packed array from the interpreter and a holey one once the optimising
+ * compiler has inlined it; `pg`'s serializer, optimised for one, was thrown away and compiled
+ * again on meeting the other.
  */
 function bind<P extends object>(sources: readonly Source[], parameters: P): unknown[] {
   const bound: unknown[] = [];
@@ -85,7 +113,13 @@ function buildOnce<P extends object, R>(
   const query = build(db, placeholders).compile();
   const sources = query.parameters.map((value) => (value instanceof Placeholder ? value : { value }));
   // a transaction's statements run on its connection, through it
-  return { query, sources, direct: db.isTransaction ? undefined : directQueryOf(db), checked: false };
+  return {
+    query,
+    sources,
+    bind: binderOf(sources),
+    direct: db.isTransaction ? undefined : directQueryOf(db),
+    checked: false,
+  };
 }
 
 /** Throws when a build with the real values differs from the statement run (a builder that looked at a parameter). */
