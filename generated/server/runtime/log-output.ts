@@ -33,31 +33,45 @@ export async function loggerFor(out: NodeJS.WritableStream & { readonly isTTY?: 
 /** How long a line waits for others to be written with, at most, in milliseconds. */
 export const LOG_DELAY_MS = 20;
 
+/** The bytes a batch of lines holds before it is written, whatever its time. */
+const BATCH_BYTES = 65_536;
+
 /**
  * `out`, the lines of LOG_DELAY_MS written together, in one write. A line per request written at
  * once costs a system call each (writes to a file or a pipe are synchronous), a large part of a
  * request's own CPU under load, and the lines of one turn of the event loop are few (with 8
  * requests in flight, one or two): written together, the lines of a few hundred requests cost
- * one. What is waiting is written when the process exits; a process killed outright loses the
- * lines of its last LOG_DELAY_MS at most.
+ * one. Each line is copied into a batch of bytes outside V8's heap as it is logged, rather than
+ * kept as a string until its batch is written: kept for LOG_DELAY_MS, the strings outlived a
+ * collection of the young generation and were moved to the old one, about 250 bytes a request
+ * under load, nine tenths of what the sandbox's collections kept (docs/benchmarks.md). What is
+ * waiting is written when the process exits; a process killed outright loses the lines of its
+ * last LOG_DELAY_MS at most.
  */
 function batched(out: NodeJS.WritableStream): { write(line: string): void } {
-  let waiting: string[] = [];
-  let waitingLength = 0;
+  const batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  let length = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = (): void => {
-    if (waiting.length === 0) return;
-    const text = waiting.join("");
-    waiting = [];
-    waitingLength = 0;
-    out.write(text);
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (length === 0) return;
+    // a copy: the stream may hold what it is given until it has written it
+    const chunk = Buffer.allocUnsafe(length);
+    batch.copy(chunk, 0, 0, length);
+    length = 0;
+    out.write(chunk);
   };
   process.on("exit", flush);
   return {
     write: (line) => {
-      if (waiting.length === 0) setTimeout(flush, LOG_DELAY_MS).unref();
-      waiting.push(line);
-      waitingLength += line.length;
-      if (waitingLength >= 65_536) flush();
+      // a UTF-16 unit takes 3 bytes of UTF-8 at most
+      if (length + line.length * 3 > BATCH_BYTES) {
+        flush();
+        if (line.length * 3 > BATCH_BYTES) return void out.write(line);
+      }
+      length += batch.write(line, length);
+      timer ??= setTimeout(flush, LOG_DELAY_MS).unref();
     },
   };
 }

@@ -3,6 +3,7 @@
  * pino-pretty's readable lines, a pipe the JSON lines (the lines of a few milliseconds in one
  * write), through a real Fastify logger.
  */
+import { spawnSync } from "node:child_process";
 import { Writable } from "node:stream";
 import { stripVTControlCharacters } from "node:util";
 import { fastify } from "fastify";
@@ -21,6 +22,14 @@ function output(isTTY: boolean): Writable & { readonly isTTY: boolean; text(): s
   return Object.assign(stream, { isTTY, text: () => chunks.join("") });
 }
 
+/** The messages of JSON log lines, in order. */
+function messagesOf(text: string): string[] {
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((line) => (JSON.parse(line) as { msg: string }).msg);
+}
+
 describe("loggerFor", () => {
   it("gives JSON lines to a pipe, the lines of LOG_DELAY_MS in one write", async () => {
     const pipe = output(false);
@@ -37,14 +46,40 @@ describe("loggerFor", () => {
     app.log.info("second");
     expect(pipe.text()).toBe("");
     await new Promise((resolve) => setTimeout(resolve, LOG_DELAY_MS + 30));
-    const lines = pipe
-      .text()
-      .trimEnd()
-      .split("\n")
-      .map((line) => JSON.parse(line) as { msg: string });
-    expect(lines.map(({ msg }) => msg)).toEqual(["first", "second"]);
+    expect(messagesOf(pipe.text())).toEqual(["first", "second"]);
     expect(writes).toBe(1);
     await app.close();
+  });
+
+  it("writes every line whole and in order: characters of any width, batches that fill, a line larger than a batch", async () => {
+    const pipe = output(false);
+    const logger = await loggerFor(pipe);
+    const app = fastify({ logger: logger as Exclude<typeof logger, boolean | undefined> });
+    const messages = [
+      "Zürich — 東京 — 🎉",
+      ...Array.from({ length: 1500 }, (_, i) => `line ${i} ${"é".repeat(i % 40)}`),
+      "x".repeat(100_000),
+      "after the large one",
+    ];
+    for (const message of messages) app.log.info(message);
+    await new Promise((resolve) => setTimeout(resolve, LOG_DELAY_MS + 30));
+    expect(messagesOf(pipe.text())).toEqual(messages);
+    await app.close();
+  });
+
+  it("writes what is waiting when the process exits", () => {
+    const module = JSON.stringify(new URL("../../../runtime/server/runtime/log-output.ts", import.meta.url).href);
+    const script = `const { loggerFor } = await import(${module});
+      const { fastify } = await import("fastify");
+      const app = fastify({ logger: await loggerFor(process.stdout) });
+      app.log.info("last words");
+      process.exit(0);`;
+    const done = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    expect(done.status, done.stderr).toBe(0);
+    expect((JSON.parse(done.stdout) as { msg: string }).msg).toBe("last words");
   });
 
   it("gives a terminal readable lines: time, level and message, without the process's fields", async () => {
