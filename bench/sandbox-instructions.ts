@@ -32,6 +32,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startPostgres } from "../test/support/postgres.js";
 import { eventBody } from "./support/event-body.js";
+import { START_FLAGS } from "./support/start-flags.js";
 import { printTable } from "./support/stats.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -65,17 +66,6 @@ if (spawnSync("valgrind", ["--version"]).status !== 0) {
   );
   process.exit(2);
 }
-
-/** The node options of `npm start` (its script's `node --flag ... scripts/run-bundled.mjs`), as the load benchmark takes them. */
-const START_FLAGS = (
-  /^node((?: --\S+)*) /.exec(
-    (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts[
-      "start"
-    ] ?? "",
-  )?.[1] ?? ""
-)
-  .split(" ")
-  .filter((flag) => flag !== "");
 
 /** Sends one request and answers its body, failing on any other status than `expected`. */
 function send(agent: Agent, method: string, url: string, body: string, expected: number): Promise<string> {

@@ -62,6 +62,7 @@ import { type CitusCluster, citusMissing, startCitus } from "../test/support/cit
 import { freePort, type PostgresServer, postgresMissing, startPostgres } from "../test/support/postgres.js";
 import { eventBody } from "./support/event-body.js";
 import { checkParameters } from "./support/sandbox-statements.js";
+import { START_FLAGS } from "./support/start-flags.js";
 import { median, printTable } from "./support/stats.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -281,15 +282,6 @@ async function prepare(dir: string, size: number): Promise<Prepared> {
 
 // ---------------------------------------------------------------------------------------------
 // the servers
-
-/** The options `npm start` gives node (its script's `node --flag ... scripts/run-bundled.mjs`). */
-const START_FLAGS = (
-  /^node((?: --\S+)*) /.exec(
-    (JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start,
-  )?.[1] ?? ""
-)
-  .split(" ")
-  .filter((flag) => flag !== "");
 
 /** The node options of a measured process: `npm start`'s, and V8's CPU profile under `--cpu-prof`. */
 const MEASURED_FLAGS = [...START_FLAGS, ...(PROFILES === "" ? [] : ["--cpu-prof", "--cpu-prof-dir", PROFILES])];
