@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { loggerFor } from "../generated/server/index.js";
 import { createSandbox } from "../sandbox/index.js";
 import { postgresMissing, startPostgres } from "../test/support/postgres.js";
+import { killedWithRun, untilStopped } from "./support/interrupt.js";
 import { median, printTable } from "./support/stats.js";
 
 const args = process.argv.slice(2);
@@ -84,6 +85,7 @@ function load(base: string, operation: Operation, count: number, firstId: number
     ["--import", "tsx", self, "--client", base, operation, String(count), String(firstId)],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
+  killedWithRun(child);
   let said = "";
   child.stdout.on("data", (chunk: Buffer) => {
     said += chunk.toString("utf8");
@@ -152,6 +154,8 @@ async function main(): Promise<void> {
   const missing = postgresMissing();
   if (missing !== undefined) throw new Error(`no PostgreSQL server to measure on: ${missing}`);
   const postgres = await startPostgres();
+  // stopped on Ctrl-C too; the sandbox and the baseline run in this process, and end with it
+  const withdrawStop = untilStopped(() => postgres.stop());
   const seeded = await createSandbox({ database: postgres.url, schema: SCHEMA });
   await seeded.close();
   const sandbox = await createSandbox({
@@ -167,6 +171,7 @@ async function main(): Promise<void> {
   } finally {
     session.disconnect();
     await sandbox.close();
+    withdrawStop();
     await postgres.stop();
   }
 }

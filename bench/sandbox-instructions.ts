@@ -32,6 +32,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startPostgres } from "../test/support/postgres.js";
 import { eventBody } from "./support/event-body.js";
+import { killedWithRun, untilStopped } from "./support/interrupt.js";
 import { START_FLAGS } from "./support/start-flags.js";
 import { printTable } from "./support/stats.js";
 
@@ -142,6 +143,7 @@ function start(
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  killedWithRun(child);
   return new Promise((resolve, reject) => {
     let output = "";
     const timer = setTimeout(() => reject(new Error(`${name} did not start in 5 minutes:\n${output}`)), 300_000);
@@ -204,6 +206,12 @@ const counts = new Map<string, { main: Events; others: Events }>();
 
 const dir = await mkdtemp(join(tmpdir(), "sandbox-instructions-"));
 const postgres = await startPostgres();
+/** What the run's end stops, stopped on Ctrl-C too (the servers under callgrind are killed before it) */
+const stopRun = async (): Promise<void> => {
+  await postgres.stop();
+  await rm(dir, { recursive: true, force: true });
+};
+const withdrawStop = untilStopped(stopRun);
 try {
   const { createSandbox } = await import("../sandbox/index.js");
   for (const side of COUNTED) {
@@ -248,8 +256,8 @@ try {
     }
   }
 } finally {
-  await postgres.stop();
-  await rm(dir, { recursive: true, force: true });
+  withdrawStop();
+  await stopRun();
 }
 
 const perRequest = (side: Side, operation: string, thread: "main" | "others", event = "Ir"): number =>

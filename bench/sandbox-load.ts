@@ -61,6 +61,7 @@ import type { Database } from "../sandbox/store/schema/database.js";
 import { type CitusCluster, citusMissing, startCitus } from "../test/support/citus.js";
 import { freePort, type PostgresServer, postgresMissing, startPostgres } from "../test/support/postgres.js";
 import { eventBody } from "./support/event-body.js";
+import { killedWithRun, untilStopped } from "./support/interrupt.js";
 import { checkParameters } from "./support/sandbox-statements.js";
 import { START_FLAGS } from "./support/start-flags.js";
 import { median, printTable } from "./support/stats.js";
@@ -314,6 +315,7 @@ function startBaseline(database: string, schema: string): Promise<Running> {
 
 /** `child` once its output says where it listens (`pattern`'s first group): its output is read and dropped from then on. */
 async function listening(child: ChildProcess, name: string, pattern: RegExp): Promise<Running> {
+  killedWithRun(child);
   const base = await new Promise<string>((resolve, reject) => {
     let output = "";
     const timer = setTimeout(() => reject(new Error(`${name} did not start in 60 s:\n${output}`)), 60_000);
@@ -341,6 +343,7 @@ async function startJsonServer(dbJson: string): Promise<Running> {
     cwd: root,
     stdio: ["ignore", "ignore", "pipe"],
   });
+  killedWithRun(child);
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
@@ -567,6 +570,13 @@ let postgres: PostgresServer | undefined;
 let citus: CitusCluster | undefined;
 /** The database server of a target on one (PostgreSQL, Citus's coordinator). */
 const serverUrl = (target: Target): string => (isCitus(target) ? citus?.url : postgres?.url) ?? "";
+/** What the run's end stops, stopped on Ctrl-C too (the servers it spawns are killed before it) */
+const stopRun = async (): Promise<void> => {
+  await postgres?.stop();
+  await citus?.stop();
+  await rm(dir, { recursive: true, force: true });
+};
+const withdrawStop = untilStopped(stopRun);
 try {
   if (!TARGETS.includes("postgres")) console.log("PostgreSQL left out: not among --targets");
   else if (missing === undefined) postgres = await startPostgres();
@@ -614,9 +624,8 @@ try {
   report(targets);
 } finally {
   if (PROFILES !== "") await writeFile(join(PROFILES, "windows.json"), `${JSON.stringify(windows, null, 1)}\n`);
-  await postgres?.stop();
-  await citus?.stop();
-  await rm(dir, { recursive: true, force: true });
+  withdrawStop();
+  await stopRun();
 }
 
 /** Microseconds of the monotonic clock, the one V8's CPU profiles time their samples with. */
