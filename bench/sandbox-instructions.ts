@@ -2,27 +2,29 @@
  * `npm run bench:sandbox:instructions`: the instructions the sandbox's process runs per request,
  * beside the hand-written baseline's (./support/baseline-server.ts), on PostgreSQL, counted by
  * Valgrind's callgrind. A count of instructions moves far less with what else the machine does
- * than time: runs in like conditions give the same count within a percent or two, where the CPU
- * time of `bench:sandbox:load` moves by 5 to 10% from run to run on a shared 2-core machine; how
- * the 8 requests in flight interleave moves it too (a run beside another gave the sandbox's
- * create 251k, a run alone 286k), so compare counts taken in like conditions. It leaves out what time adds to instructions (the kernel's work for the
- * process's system calls, caches and branches missed), so it tells what the code does, and the
- * load benchmark what that costs.
+ * than time, where the CPU time of `bench:sandbox:load` moves by 5 to 10% from run to run on a
+ * shared 2-core machine. With one request in flight (the default) the same code gives the same
+ * count within a percent, alone or beside another run (the sandbox's create 250.8k, 250.9k,
+ * 252.4k); with several (`--in-flight 8`, as the load benchmark sends them), how they interleave in
+ * the slowed server moves it by up to a seventh (251k beside another run, 286k alone), so compare
+ * such counts only when taken in like conditions. It leaves out what time adds to instructions
+ * (the kernel's work for the process's system calls, caches and branches missed), so it tells what
+ * the code does, and the load benchmark what that costs.
  *
  * Each server runs as the load benchmark runs it (`npm start`'s node options, a schema of its own
  * made by the sandbox, on a throwaway PostgreSQL server or DATABASE_URL), under callgrind with its
  * instrumentation off; it is warmed up uninstrumented (creates, then edits of the events it
  * created, `--warm-up N` of each, default 10,000, so that V8 has compiled what the measured
  * requests run), then counted in `--windows N` windows (default 3) of `--requests N` creates
- * (default 1,000), then as many of edits, 8 in flight; of each operation's windows, the one whose
- * main thread ran the fewest instructions is printed (V8's compiler, timed differently under
- * Valgrind, can still be at work in the first). Printed: per request, the main thread's
- * instructions (its JavaScript, V8's runtime and
- * collector, Node's native code; not the kernel's), the other threads' (V8's compiler and the
- * collector's helpers, whose share depends on timing, which Valgrind changes), and the ratio of
- * the main threads, sandbox over baseline, and the system calls that write per request (the
- * request log's batches, shared by fewer requests under Valgrind than at full speed, show there).
- * `--sides sandbox` counts the sandbox alone.
+ * (default 1,000), then as many of edits, `--in-flight N` at a time (default 1); of each
+ * operation's windows, the one whose main thread ran the fewest instructions is printed (V8's
+ * compiler, timed differently under Valgrind, can still be at work in the first). Printed: per
+ * request, the main thread's instructions (its JavaScript, V8's runtime and collector, Node's
+ * native code; not the kernel's), the other threads' (V8's compiler and the collector's helpers,
+ * whose share depends on timing, which Valgrind changes), the ratio of the main threads, sandbox
+ * over baseline, and the system calls that write per request (the request log's batches, shared by
+ * fewer requests under Valgrind than at full speed, show there). `--sides sandbox` counts the
+ * sandbox alone.
  *
  * Needs `valgrind` (Debian's package); without it, it says so and exits with 2.
  */
@@ -51,7 +53,7 @@ const option = (name: string, fallback: number): number => {
 const WARM_UP = option("warm-up", 10_000);
 const REQUESTS = option("requests", 1000);
 const WINDOWS = option("windows", 3);
-const CONCURRENCY = 8;
+const CONCURRENCY = option("in-flight", 1);
 type Side = "sandbox" | "baseline";
 /** The servers counted (`--sides sandbox` counts the sandbox alone, to compare a change of its own). */
 const SIDES = (args[args.indexOf("--sides") + 1] ?? "")
