@@ -37,7 +37,28 @@ export function runNpm(args: readonly string[], cwd: string, env: NodeJS.Process
 
 /** npm's own error code from its output (`npm error code E404`), if it printed one. */
 export function npmErrorCode(result: NpmResult): string | undefined {
-  return /^npm (?:error|ERR!) code (\S+)/m.exec(result.stderr)?.[1];
+  return /^npm (?:error|ERR!) code (\S+)/m.exec(result.stderr)?.[1] ?? jsonError(result)?.code;
+}
+
+/**
+ * The error a command run with `--json` printed on its standard output (`{"error": {"code",
+ * "summary", "detail"}}`). npm prints it whatever its log level, where its `npm error` lines are
+ * left out at the level `silent`, which `npm run -s` hands down to every npm the script runs.
+ */
+function jsonError(result: NpmResult): { code?: string; summary?: string } | undefined {
+  const text = result.stdout.trim();
+  if (!text.startsWith("{")) return undefined;
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    if (typeof error !== "object" || error === null) return undefined;
+    const { code, summary } = error as { code?: unknown; summary?: unknown };
+    return {
+      ...(typeof code === "string" ? { code } : {}),
+      ...(typeof summary === "string" ? { summary: summary.trim() } : {}),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** npm's lines that carry no message: its fields, a stack, an object dumped, the log file's line, proxy advice. */
@@ -62,5 +83,5 @@ export function npmErrorText(result: NpmResult): string {
         .trim(),
     )
     .filter((line) => line !== "" && !NOISE.some((noise) => noise.test(line)));
-  return lines.slice(0, 2).join(" ").trim() || `npm exited with code ${result.code}`;
+  return lines.slice(0, 2).join(" ").trim() || jsonError(result)?.summary || `npm exited with code ${result.code}`;
 }
