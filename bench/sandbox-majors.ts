@@ -24,6 +24,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { groupStoppedWithRun, untilStopped } from "./support/interrupt.js";
 import { median, printTable } from "./support/stats.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -80,6 +81,7 @@ async function npmStart(node: string, env: Record<string, string>, rest: boolean
     stdio: ["ignore", "ignore", "pipe"],
     detached: true,
   });
+  groupStoppedWithRun(child);
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
@@ -160,6 +162,8 @@ interface Figures {
 }
 
 const dir = await mkdtemp(join(tmpdir(), "bench-sandbox-majors-"));
+// removed on Ctrl-C too, after the servers started from it are stopped
+const withdrawDir = untilStopped(() => rm(dir, { recursive: true, force: true }));
 try {
   const nodes = new Map(majors.map((major) => [major, binaryOf(major, dir)]));
   const figures = new Map<number, Figures>(
@@ -237,5 +241,6 @@ try {
     `\nWhat a first start printed on stderr (Node ${majors[0]}):\n${lines.map((line) => `  ${line}`).join("\n")}`,
   );
 } finally {
+  withdrawDir();
   await rm(dir, { recursive: true, force: true });
 }

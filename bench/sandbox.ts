@@ -23,6 +23,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { eventBody } from "./support/event-body.js";
+import { groupStoppedWithRun, killedWithRun, untilStopped } from "./support/interrupt.js";
 import { median, printTable } from "./support/stats.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -101,6 +102,7 @@ async function answering<T>(
     stdio: "ignore",
     detached: true,
   });
+  groupStoppedWithRun(child);
   try {
     for (;;) {
       try {
@@ -251,6 +253,7 @@ async function jsonServerIdle(dir: string): Promise<Resident> {
     cwd: root,
     stdio: "ignore",
   });
+  killedWithRun(child);
   try {
     for (let i = 0; ; i++) {
       try {
@@ -321,6 +324,8 @@ printTable(
 for (const entry of ["sandbox/main.ts", "generated/server/main.ts"])
   spawnSync(process.execPath, ["scripts/run-bundled.mjs", "--prepare", entry], { cwd: root, stdio: "inherit" });
 const dir = await mkdtemp(join(tmpdir(), "bench-sandbox-"));
+// removed on Ctrl-C too, after the servers started in it are stopped
+const withdrawDir = untilStopped(() => rm(dir, { recursive: true, force: true }));
 try {
   const dataDir = join(dir, "data");
   const fresh = [await timeToAnswer("start", { DATA_DIR: dataDir }, "demo-key-harbor")];
@@ -396,5 +401,6 @@ try {
     ],
   );
 } finally {
+  withdrawDir();
   await rm(dir, { recursive: true, force: true });
 }

@@ -54,6 +54,45 @@ export function killedWithRun(child: {
   });
 }
 
+/**
+ * A process spawned `detached`, in a process group of its own (`npm start` and the node it runs),
+ * which the terminal's Ctrl-C does not reach: if the benchmark is signalled while it runs, its
+ * group is sent SIGINT, as the benchmark's own end stops it, and SIGKILL if it has not ended a
+ * second before STOP_MS.
+ */
+export function groupStoppedWithRun(child: {
+  readonly pid?: number | undefined;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  once(event: "exit", listener: () => void): unknown;
+}): void {
+  const pid = child.pid;
+  if (pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  let exited = false;
+  const withdraw = untilStopped(async () => {
+    if (exited) return;
+    signalGroup(pid, "SIGINT");
+    const late = setTimeout(() => signalGroup(pid, "SIGKILL"), STOP_MS - 1000);
+    await ended;
+    clearTimeout(late);
+  });
+  const ended = new Promise<void>((resolve) =>
+    child.once("exit", () => {
+      exited = true;
+      withdraw();
+      resolve();
+    }),
+  );
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is gone
+  }
+}
+
 function install(): void {
   if (installed) return;
   installed = true;

@@ -1,7 +1,8 @@
 /**
  * A benchmark signalled mid-run (bench/support/interrupt.ts) stops what it started: a real process
- * running the module is sent SIGINT or SIGTERM while a child of its own runs, and the child is
- * killed by its PID, the registered stops run newest first (a withdrawn one not at all), and the
+ * running the module is sent SIGINT or SIGTERM while a child of its own runs, and a detached
+ * process group of a parent and its child (as `npm start` runs), and the child is killed by its
+ * PID, the group stopped whole, the registered stops run newest first (a withdrawn one not at all), and the
  * process exits with 128 + the signal's number. The signal is sent twice, as Ctrl-C reaches a run
  * started through `npx tsx` (from the terminal, and again from tsx): the second does not cut the stops short.
  */
@@ -16,7 +17,7 @@ import { repoRoot } from "../../support/paths.js";
 const PROGRAM = `
 import { spawn } from "node:child_process";
 import { appendFileSync } from "node:fs";
-import { killedWithRun, untilStopped } from ${JSON.stringify(pathToFileURL(join(repoRoot, "bench", "support", "interrupt.ts")).href)};
+import { groupStoppedWithRun, killedWithRun, untilStopped } from ${JSON.stringify(pathToFileURL(join(repoRoot, "bench", "support", "interrupt.ts")).href)};
 const log = process.argv[2];
 untilStopped(async () => {
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -30,7 +31,11 @@ killedWithRun(ended);
 await new Promise((resolve) => ended.once("exit", resolve));
 const server = spawn("sleep", ["60"], { stdio: "ignore" });
 killedWithRun(server);
-process.stdout.write("ready " + server.pid + "\\n");
+// as npm start runs: a process group of its own (which Ctrl-C does not reach), a parent and its child
+const group = spawn(process.execPath, ["-e", "const c = require('node:child_process').spawn('sleep', ['60'], { stdio: 'ignore' }); console.log(c.pid); setInterval(() => {}, 1000);"], { stdio: ["ignore", "pipe", "ignore"], detached: true });
+groupStoppedWithRun(group);
+const grandchild = await new Promise((resolve) => group.stdout.once("data", (chunk) => resolve(String(chunk).trim())));
+process.stdout.write("ready " + server.pid + " " + group.pid + " " + grandchild + "\\n");
 setInterval(() => undefined, 1000);
 `;
 
@@ -54,26 +59,29 @@ function alive(pid: number): boolean {
   }
 }
 
-async function signalled(signal: "SIGINT" | "SIGTERM", log: string): Promise<{ code: number | null; server: number }> {
+async function signalled(
+  signal: "SIGINT" | "SIGTERM",
+  log: string,
+): Promise<{ code: number | null; servers: number[] }> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(dir, "program.mts"), log], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const server = await new Promise<number>((resolve, reject) => {
+  const servers = await new Promise<number[]>((resolve, reject) => {
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      const pid = /ready (\d+)/.exec(output)?.[1];
-      if (pid !== undefined) resolve(Number(pid));
+      const pids = /ready (\d+) (\d+) (\d+)/.exec(output);
+      if (pids !== null) resolve(pids.slice(1).map(Number));
     });
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.once("exit", (code) => reject(new Error(`the program exited with ${code} before it was ready:\n${output}`)));
   });
-  expect(alive(server)).toBe(true);
+  for (const server of servers) expect(alive(server)).toBe(true);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   child.kill(signal);
   child.kill(signal);
-  return { code: await exited, server };
+  return { code: await exited, servers };
 }
 
 describe("a benchmark signalled while it runs", () => {
@@ -82,13 +90,13 @@ describe("a benchmark signalled while it runs", () => {
     ["SIGTERM", 143],
   ] as const)("stops what it started on %s, newest first, and exits with %i", async (signal, status) => {
     const log = join(dir, `${signal}.log`);
-    const { code, server } = await signalled(signal, log);
+    const { code, servers } = await signalled(signal, log);
     expect(code).toBe(status);
     expect(readFileSync(log, "utf8")).toBe("folder\ncluster\n");
-    // the spawned server was killed by its PID before its parent exited
+    // the spawned server was killed by its PID, the detached group stopped whole, before the benchmark exited
     const deadline = Date.now() + 2000;
-    while (alive(server) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(alive(server)).toBe(false);
+    while (servers.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(servers.filter(alive)).toEqual([]);
     expect(existsSync(log)).toBe(true);
   });
 });
