@@ -162,7 +162,8 @@ export default defineConfig({
     // 136 to 141 s with 3 and 153 s with 4 (vitest's default, cores - 1, leaves a core idle)
     maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: LongestFirst },
-    // vitest's own report, then what failed in a few lines, last (./test/support/failure-summary.ts)
-    reporters: ["default", "./test/support/failure-summary.ts"],
+    // vitest's own report, each file's line without the tier's label (./test/support/file-lines.ts),
+    // then what failed in a few lines, last (./test/support/failure-summary.ts)
+    reporters: ["./test/support/file-lines.ts", "./test/support/failure-summary.ts"],
   },
 });
