@@ -2,12 +2,18 @@
  * Fair shares between companies: each company's requests work within a budget of their own, so
  * one company's requests, blocked or large, cannot take the sandbox from the others.
  *
- * - **Concurrent work (a bulkhead).** A company has `slots` (4) requests working on the database at
- *   once at most: on a PostgreSQL server, 4 of the pool's 10 connections. Its other requests wait
- *   their turn, in order, at most `wait` (the sandbox's bound); past it, or when `queue` of them
- *   already wait, a request is answered 503 with `Retry-After` and nothing of it is done. So a
+ * - **Concurrent work (a bulkhead).** While another company is served (it made a request in the
+ *   last second, or has one working or waiting), a company has `slots` (4) requests working on the
+ *   database at once at most: on a PostgreSQL server, 4 of the pool's 10 connections. A company
+ *   alone has `aloneSlots` (8): the pool less two, left for whoever comes next. Its other requests
+ *   wait their turn, in order, at most `wait` (the sandbox's bound); past it, or when `queue` of
+ *   them already wait, a request is answered 503 with `Retry-After` and nothing of it is done. So a
  *   company whose rows are locked, or whose worker is down, holds a few connections while its
- *   requests wait on the database, never the pool. A request works while its handler runs.
+ *   requests wait on the database, never the pool: once another company comes, it starts no more
+ *   than its 4 at once, and what it held ends within the bound. A request works while its handler
+ *   runs. Alone, a company's requests keep as many statements in flight as a client of the pool
+ *   would: with 4, each statement's answer came back on a turn of the event loop of its own more
+ *   often, and a create cost the process about a tenth more CPU (docs/benchmarks.md).
  * - **Bulk work.** A request whose headers declare a body of more than `BULK` bytes (64 KiB), or do
  *   not say its length, is bulk work: the largest payroll group (150,000 locations, 879 KiB of
  *   JSON) costs the process and the database a second or more, where other requests take
@@ -42,8 +48,10 @@ const SERVED_MS = 1000;
 
 /** A company's budget. */
 export interface BudgetSettings {
-  /** the requests of one company working on the database at once */
+  /** the requests of one company working on the database at once, while another company is served */
   readonly slots: number;
+  /** the requests of a company working at once while no other is served (`slots` when not given) */
+  readonly aloneSlots?: number;
   /** how long a request may wait for its company's turn, in milliseconds */
   readonly wait: number;
   /** how many requests of one company may wait for each kind of turn; a request beyond them is refused at once */
@@ -52,7 +60,7 @@ export interface BudgetSettings {
 
 /** A company's budget, its requests waiting at most `wait` ms for their turn. */
 export function budgetFor(wait: number): BudgetSettings {
-  return { slots: SLOTS, wait, queue: QUEUE };
+  return { slots: SLOTS, aloneSlots: ALONE_SLOTS, wait, queue: QUEUE };
 }
 
 /**
@@ -62,6 +70,12 @@ export function budgetFor(wait: number): BudgetSettings {
  * queued for it.
  */
 const SLOTS = 4;
+
+/**
+ * The requests of a company working at once while no other company is served: the pool's 10
+ * connections less two, which stay free for the first requests of a company that comes.
+ */
+const ALONE_SLOTS = 8;
 
 /**
  * How many requests of one company may wait for their turn. A waiting request holds no connection,
@@ -90,14 +104,17 @@ class Gate {
   readonly #waiting: Waiting[] = [];
   readonly #limit: () => number;
   readonly #settings: BudgetSettings;
+  /** the count, shared by the gates of every company, of the requests working or waiting at them */
+  readonly #tally: { count: number } | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** the timer of the first waiting request's deadline, and when it is set for */
   #expiry: ReturnType<typeof setTimeout> | undefined;
   #expiresAt = 0;
 
-  constructor(limit: () => number, settings: BudgetSettings) {
+  constructor(limit: () => number, settings: BudgetSettings, tally?: { count: number }) {
     this.#limit = limit;
     this.#settings = settings;
+    this.#tally = tally;
   }
 
   /**
@@ -107,9 +124,11 @@ class Gate {
   enter(): Promise<void> | undefined {
     if (this.#waiting.length === 0 && this.#open()) {
       this.inUse++;
+      if (this.#tally !== undefined) this.#tally.count++;
       return undefined;
     }
     if (this.#waiting.length >= this.#settings.queue) return Promise.reject(this.#refusal());
+    if (this.#tally !== undefined) this.#tally.count++;
     return new Promise((resolve, reject) => {
       this.#waiting.push({ start: resolve, refuse: reject, deadline: Date.now() + this.#settings.wait });
       this.admit();
@@ -120,6 +139,7 @@ class Gate {
   /** Ends a turn, and starts the turns waiting that now may. */
   leave(): void {
     this.inUse--;
+    if (this.#tally !== undefined) this.#tally.count--;
     this.admit();
   }
 
@@ -151,8 +171,10 @@ class Gate {
   /** Refuses the waiting requests whose deadline has passed, and sets the timer for the next deadline. */
   #expire(): void {
     const now = Date.now();
-    while ((this.#waiting[0]?.deadline ?? Number.POSITIVE_INFINITY) <= now)
+    while ((this.#waiting[0]?.deadline ?? Number.POSITIVE_INFINITY) <= now) {
       this.#waiting.shift()?.refuse(this.#refusal());
+      if (this.#tally !== undefined) this.#tally.count--;
+    }
     const next = this.#waiting[0]?.deadline;
     if (next === undefined || (this.#expiry !== undefined && this.#expiresAt <= next)) return;
     if (this.#expiry !== undefined) clearTimeout(this.#expiry);
@@ -180,8 +202,6 @@ class Gate {
 interface Company {
   readonly work: Gate;
   readonly bulk: Gate;
-  /** when it last made a request */
-  seen: number;
 }
 
 /** The budgets of every company of one sandbox. */
@@ -189,6 +209,13 @@ export class CompanyBudgets {
   readonly #settings: BudgetSettings;
   /** one entry per company that has made a request: the seed's few */
   readonly #companies = new Map<number, Company>();
+  /** the company that made the last request, and when */
+  #lastId = Number.NaN;
+  #lastAt = Number.NEGATIVE_INFINITY;
+  /** when a company other than `#lastId` last made one */
+  #lastOther = Number.NEGATIVE_INFINITY;
+  /** the requests working or waiting for a slot, of every company */
+  readonly #working = { count: 0 };
 
   constructor(settings: BudgetSettings) {
     this.#settings = settings;
@@ -221,27 +248,40 @@ export class CompanyBudgets {
 
   /** The company of a request that arrives now. */
   #arrive(companyId: number): Company {
-    let company = this.#companies.get(companyId);
-    if (company === undefined) {
-      company = {
-        work: new Gate(() => this.#settings.slots, this.#settings),
-        bulk: new Gate(
-          () => (this.#othersServed(companyId, Date.now() - SERVED_MS) ? 1 : Number.POSITIVE_INFINITY),
-          this.#settings,
-        ),
-        seen: 0,
-      };
-      this.#companies.set(companyId, company);
+    if (this.#lastId !== companyId) {
+      this.#lastOther = this.#lastAt;
+      this.#lastId = companyId;
     }
-    company.seen = Date.now();
+    this.#lastAt = Date.now();
+    return this.#companies.get(companyId) ?? this.#add(companyId);
+  }
+
+  /** A company's gates, made at its first request. */
+  #add(companyId: number): Company {
+    const { slots, aloneSlots = slots } = this.#settings;
+    const company: Company = {
+      work: new Gate(
+        () => (aloneSlots === slots || this.#othersServed(companyId, Date.now() - SERVED_MS) ? slots : aloneSlots),
+        this.#settings,
+        this.#working,
+      ),
+      bulk: new Gate(
+        () => (this.#othersServed(companyId, Date.now() - SERVED_MS) ? 1 : Number.POSITIVE_INFINITY),
+        this.#settings,
+      ),
+    };
+    this.#companies.set(companyId, company);
     return company;
   }
 
-  /** Whether another company has a request working or waiting, or made one `since`. */
+  /**
+   * Whether another company has a request working or waiting, or made one `since`: told from the
+   * last two companies to make one and the count of requests working, whatever the companies' number.
+   */
   #othersServed(companyId: number, since: number): boolean {
-    for (const [id, other] of this.#companies)
-      if (id !== companyId && (other.seen >= since || other.work.inUse > 0 || other.work.waiting > 0)) return true;
-    return false;
+    if ((this.#lastId === companyId ? this.#lastOther : this.#lastAt) >= since) return true;
+    const own = this.#companies.get(companyId)?.work;
+    return this.#working.count > (own === undefined ? 0 : own.inUse + own.waiting);
   }
 }
 

@@ -6,7 +6,7 @@
  * whether it is bulk work.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ProblemError } from "workforce-scheduling-api/handlers";
 import { createSandbox } from "../../../../sandbox/index.js";
 import { BULK, budgetFor, CompanyBudgets, isBulk, PACE } from "../../../../sandbox/service/budget.js";
@@ -32,8 +32,56 @@ function holding(): { work: () => Promise<void>; finish: () => void } {
 }
 
 describe("a company's concurrent work", () => {
-  it("is 4 requests at once (of a PostgreSQL pool's 10 connections), 256 more waiting at most the bound", () => {
-    expect(budgetFor(3000)).toEqual({ slots: 4, wait: 3000, queue: 256 });
+  it("is 4 requests at once (of a PostgreSQL pool's 10 connections), 8 for a company alone, 256 more waiting at most the bound", () => {
+    expect(budgetFor(3000)).toEqual({ slots: 4, aloneSlots: 8, wait: 3000, queue: 256 });
+  });
+
+  it("runs a company alone on its slots when alone, and starts no more than its shared slots once another is served", async () => {
+    const budgets = new CompanyBudgets({ slots: 2, aloneSlots: 4, wait: 1000, queue: 8 });
+    const held = Array.from({ length: 4 }, () => holding());
+    let started = 0;
+    const running = held.map((work) =>
+      budgets.work(5, () => {
+        started++;
+        return work.work();
+      }),
+    );
+    const fifth = budgets.work(5, async () => "fifth");
+    expect(await settled(fifth)).toBe(false);
+    expect(started).toBe(4);
+    // another company comes: it is served at once, on the slots the company alone left free
+    await expect(budgets.work(6, async () => "other")).resolves.toBe("other");
+    // the company alone now starts its next only below its shared 2
+    held[0]?.finish();
+    held[1]?.finish();
+    expect(await settled(fifth)).toBe(false);
+    held[2]?.finish();
+    await expect(fifth).resolves.toBe("fifth");
+    held[3]?.finish();
+    await Promise.all(running);
+  });
+
+  it("counts another company served while its request works, however long ago it came, and alone again once it ends", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const budgets = new CompanyBudgets({ slots: 1, aloneSlots: 2, wait: 60_000, queue: 8 });
+      const other = holding();
+      const working = budgets.work(6, other.work);
+      vi.setSystemTime(Date.now() + 5000);
+      const first = holding();
+      const running = budgets.work(5, first.work);
+      const second = budgets.work(5, async () => "second");
+      expect(await settled(second)).toBe(false);
+      other.finish();
+      await working;
+      // alone now: its next starts beside the first once a turn ends or comes
+      await expect(budgets.work(5, async () => "third")).resolves.toBe("third");
+      await expect(second).resolves.toBe("second");
+      first.finish();
+      await running;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("runs a company's requests on its slots, its next in turn, while another company works on", async () => {
