@@ -5,7 +5,7 @@
 import { type FastifyInstance, type FastifyServerOptions, fastify, LogController } from "fastify";
 import type { Route } from "../route-types.js";
 import { handleError } from "./runtime/errors.js";
-import { type LoggerOption, logRequestLine, secretHeaders, withRedaction } from "./runtime/logging.js";
+import { type LoggerOption, RequestLines, secretHeaders, withRedaction } from "./runtime/logging.js";
 import { createNotFoundHandler } from "./runtime/not-found.js";
 import { createRefusals, DEFAULT_MAX_PARAM_LENGTH } from "./runtime/refusals.js";
 import { closeUnusedConnections, type RefusedBodyOptions } from "./runtime/stop-reading.js";
@@ -44,9 +44,11 @@ export async function buildApiServer<O extends { readonly basePath?: string }>(
   options: O & AppOptions,
 ): Promise<FastifyInstance> {
   const logger = withRedaction(options.logger, secretHeaders(Object.values(api.routes)));
-  // With a logger, Fastify's own two lines per request give way to ours (one line, no query).
-  const logging = logger === false ? {} : { logController: new LogController({ disableRequestLogging: true }) };
+  // With a logger, Fastify's own two lines per request give way to ours (one line, no query),
+  // which its log controller writes as each answer ends
   const logRequests = options.logRequests ?? logger !== false;
+  const controller = logRequests ? new RequestLines() : new LogController({ disableRequestLogging: true });
+  const logging = logger === false ? {} : { logController: controller };
   const refusals = createRefusals(options.maxParamLength ?? DEFAULT_MAX_PARAM_LENGTH, {
     ...(options.refusedBodyLimit === undefined ? {} : { refusedBodyLimit: options.refusedBodyLimit }),
     logRequests,
@@ -64,8 +66,8 @@ export async function buildApiServer<O extends { readonly basePath?: string }>(
   closeUnusedConnections(app);
   app.setErrorHandler(handleError);
   if ((options.basePath ?? api.basePath) !== "") app.setNotFoundHandler(createNotFoundHandler([], ""));
-  // each answer's problem is noted for its line by the refusals' onSend hook (refusals.ts)
-  if (logRequests) app.addHook("onResponse", logRequestLine);
+  // each answer's problem is noted for its line by the refusals' onSend hook (refusals.ts), and
+  // the line written by the log controller (RequestLines)
   await api.registerRoutes(app, options);
   return app;
 }

@@ -10,7 +10,7 @@
  * in a line: in its text; the line's `problem` field, for tools reading JSON lines, has the type.
  * Requests refused before routing (refusals.ts) are logged once too, in lines of the same form.
  */
-import type { FastifyReply, FastifyRequest, FastifyServerOptions } from "fastify";
+import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import type { Route } from "../../route-types.js";
 import { pathOf } from "./errors.js";
 import { ignoredPreferences, PREFERENCE_APPLIED } from "./prefer.js";
@@ -98,24 +98,32 @@ function problemOf(text: string): LoggedProblem | undefined {
 }
 
 /**
- * An onResponse hook logging one line per request: method, path, status and time, then, for a
- * problem, its type and detail (also as the line's `problem` field, for tools reading JSON lines),
- * and, for an answer that is no problem, the preferences of its Prefer header that were not
- * honoured (RFC 7240 has them ignored; the line says so, and lists them as its `prefer.ignored`
- * field).
+ * Fastify's log controller for a server logging one line per request: Fastify's own lines per
+ * request off (incoming, completed, errors), and each request's line written where Fastify would
+ * write its "request completed", from the end of the answer it listens for with a logger on:
+ * method, path, status and time, then, for a problem, its type and detail (also as the line's
+ * `problem` field, for tools reading JSON lines), and, for an answer that is no problem, the
+ * preferences of its Prefer header that were not honoured (RFC 7240 has them ignored; the line
+ * says so, and lists them as its `prefer.ignored` field). An onResponse hook wrote the same line
+ * with a turn of the hooks' runner of its own on every request.
  */
-export function logRequestLine(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  const line = `${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
-  const prefer = request.headers.prefer;
-  const problem = answeredProblems.get(reply);
-  // a refused request had no preference applied or ignored: its problem says why (and may quote
-  // the preference that made it, which the line then holds once)
-  const ignored =
-    prefer === undefined || problem !== undefined
-      ? []
-      : ignoredPreferences(prefer, reply.getHeader(PREFERENCE_APPLIED));
-  logLine(request.log, line, problem, ignored);
-  done();
+export class RequestLines extends LogController {
+  constructor() {
+    super({ disableRequestLogging: true });
+  }
+
+  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const line = `${request.method} ${pathOf(request.url)} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`;
+    const prefer = request.headers.prefer;
+    const problem = answeredProblems.get(reply);
+    // a refused request had no preference applied or ignored: its problem says why (and may quote
+    // the preference that made it, which the line then holds once)
+    const ignored =
+      prefer === undefined || problem !== undefined
+        ? []
+        : ignoredPreferences(prefer, reply.getHeader(PREFERENCE_APPLIED));
+    logLine(request.log, line, problem, ignored);
+  }
 }
 
 /**

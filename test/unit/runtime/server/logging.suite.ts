@@ -1,11 +1,6 @@
 import { type FastifyRequest, fastify } from "fastify";
-import { describe, expect, it, vi } from "vitest";
-import {
-  logRequestLine,
-  noteProblem,
-  secretHeaders,
-  withRedaction,
-} from "../../../../runtime/server/runtime/logging.js";
+import { describe, expect, it } from "vitest";
+import { noteProblem, RequestLines, secretHeaders, withRedaction } from "../../../../runtime/server/runtime/logging.js";
 import { fakeReply, fakeRequest, logLines } from "../support/fastify.js";
 import { apiKey, http, route } from "../support/routes.js";
 
@@ -94,25 +89,37 @@ describe("withRedaction", () => {
   });
 });
 
-describe("logRequestLine", () => {
-  it("logs the method, the path without the query, the status and the time in ms, then continues", () => {
+describe("RequestLines", () => {
+  it("logs the method, the path without the query, the status and the time in ms as a request completes", () => {
     const { request, log } = fakeRequest({ method: "DELETE", url: "/workers/7?key=secret" });
     const { reply, sent } = fakeReply();
     sent.statusCode = 204;
     sent.elapsedTime = 3.456;
-    const done = vi.fn();
-    logRequestLine(request, reply, done);
+    new RequestLines().requestCompleted(null, request, reply);
     expect(log.info).toHaveBeenCalledExactlyOnceWith("DELETE /workers/7 204 3.5 ms");
-    expect(done).toHaveBeenCalledOnce();
+  });
+
+  it("writes one line per request through a real Fastify, its own lines off, the answers' ends awaited", async () => {
+    const logs = logLines();
+    const app = fastify({ logger: { level: "info", stream: logs.stream }, logController: new RequestLines() });
+    app.get("/ok", () => ({ ok: true }));
+    app.get("/failed", () => {
+      throw new Error("boom");
+    });
+    await app.inject({ url: "/ok?key=secret" });
+    await app.inject({ url: "/failed" });
+    await app.inject({ url: "/missing" });
+    await app.close();
+    const messages = (logs.lines() as { msg?: string }[]).map((line) => line.msg?.replace(/ [\d.]+ ms$/, " t ms"));
+    expect(messages).toEqual(["GET /ok 200 t ms", "GET /failed 500 t ms", "GET /missing 404 t ms"]);
   });
 });
 
 describe("noteProblem", () => {
   it("gives a problem answer's line its type and detail, once each, through a real Fastify; other answers none", async () => {
     const logs = logLines();
-    const app = fastify({ logger: { level: "info", stream: logs.stream }, disableRequestLogging: true });
+    const app = fastify({ logger: { level: "info", stream: logs.stream }, logController: new RequestLines() });
     app.addHook("onSend", noteProblem);
-    app.addHook("onResponse", logRequestLine);
     app.get("/refused", (_request, reply) =>
       reply
         .code(409)
