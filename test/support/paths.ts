@@ -48,7 +48,13 @@ export function corpusMissing(folder?: string): string | undefined {
   return `${folder}/ not found in the corpus at ${corpusDir}: set CORPUS_DIR to a corpus that holds it; ${CORPUS_HELP}`;
 }
 
-/** A fresh temporary folder. */
+/** The variable naming the test run's folder of temporary folders (./global-setup.ts makes it). */
+export const TEMP_ROOT_VARIABLE = "SUITE_TEMP_ROOT";
+
+/**
+ * A fresh temporary folder: in a test run, in the run's own folder, which the run removes at its
+ * end, whatever its tests left; elsewhere (a script), in the system's.
+ */
 export function makeTempDir(prefix: string): Promise<string> {
-  return mkdtemp(join(tmpdir(), `${prefix}-`));
+  return mkdtemp(join(process.env[TEMP_ROOT_VARIABLE] || tmpdir(), `${prefix}-`));
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
 import { loadValidators } from "../../../../../src/mock/validators.js";
+import { TEMP_ROOT_VARIABLE } from "../../../../support/paths.js";
 import { stripTypes } from "./strip-types.js";
 
 /** The shape every generated validator function has. */
@@ -22,7 +23,9 @@ export type Validate = (
   }[];
 };
 
-const directory = mkdtempSync(join(tmpdir(), "compiler-test-modules-"));
+// in the run's folder of temporary folders, which the run removes (a worker that is ended rather
+// than exits does not remove it itself)
+const directory = mkdtempSync(join(process.env[TEMP_ROOT_VARIABLE] || tmpdir(), "compiler-test-modules-"));
 const cleanUp = (): void => rmSync(directory, { recursive: true, force: true });
 afterAll(cleanUp);
 process.on("exit", cleanUp);
