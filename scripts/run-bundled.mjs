@@ -10,12 +10,14 @@
  * The bundle is kept in node_modules/.cache/workforce-scheduling-api-run/ and made again only when
  * a file of its sources (generated/ and sandbox/, or the folder of a generated server of another
  * spec) is newer than it: about a second, where compiling dist/ with TypeScript took 12 s of CPU
- * and running the sources through tsx about 2 s more at every start. The packages stay outside the
+ * and running the sources through tsx about 2 s more at every start. The cache keeps the bundles of
+ * the entries run last (KEPT_BUNDLES): `npm run mock -- --spec` bundles a server for each folder it
+ * generates into, which would otherwise pile up there. The packages stay outside the
  * bundle, loaded from node_modules as they are. First, for the repository's own spec, it warns when
  * spec/openapi.yaml has changed since generated/ was written (./spec-drift.mjs).
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
 import { basename, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { newestSource } from "./build-stamp.mjs";
@@ -23,6 +25,14 @@ import { specDrift } from "./spec-drift.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const CACHE = join(root, "node_modules", ".cache", "workforce-scheduling-api-run");
+/**
+ * How many bundles the cache keeps: those of the entries run last. `npm run mock -- --spec` makes
+ * one for each folder it generates a document's server into, so without a bound the cache would
+ * grow with every such folder (and every run of the suite's test of it).
+ */
+export const KEPT_BUNDLES = 16;
+/** How old a partial bundle is before it is taken for one a bundling killed midway left (ms). */
+const PARTIAL_AGE_MS = 60 * 60 * 1000;
 /** What every bundle is made with: the TypeScript settings and this script's own options. */
 const SETTINGS = [join(root, "tsconfig.json"), fileURLToPath(import.meta.url)];
 
@@ -38,7 +48,7 @@ export async function bundleOf(entry, sources) {
   );
   const folders = sources.filter((source) => statSync(source).isDirectory());
   const files = [...SETTINGS, ...sources.filter((source) => !folders.includes(source))];
-  if (modifiedAt(bundle) >= newestSource(files, folders)) return bundle;
+  if (modifiedAt(bundle) >= newestSource(files, folders)) return markUsed(bundle);
   const started = Date.now();
   const shown = isAbsolute(entry) ? relative(process.cwd(), entry) : entry;
   process.stderr.write(`bundling ${shown} and the sources it imports (new, or changed since the last run)... `);
@@ -71,7 +81,52 @@ export async function bundleOf(entry, sources) {
   utimesSync(partial, started / 1000, started / 1000);
   renameSync(partial, bundle);
   process.stderr.write(`${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  pruneBundles(CACHE, KEPT_BUNDLES);
   return bundle;
+}
+
+/**
+ * Dates `bundle` as used now by its access time, which `pruneBundles` reads; its modification time
+ * stays when its bundling began, which tells whether a source changed since (set again as the
+ * bundling set it, from its whole milliseconds, so that it reads back the same to the nanosecond).
+ */
+function markUsed(bundle) {
+  try {
+    utimesSync(bundle, new Date(), Math.round(statSync(bundle).mtimeMs) / 1000);
+  } catch {
+    // a bundle that cannot be dated is only the first to go
+  }
+  return bundle;
+}
+
+/**
+ * Removes from the cache `folder` the bundles of all but the `kept` entries used last (by their
+ * access time, `markUsed`'s), and the partial bundles an interrupted bundling left (over an hour
+ * old). A bundle removed is made again, in about a second, when its entry runs next. Only this
+ * user's regular files in a folder of this user's that no one else may write in are removed; a
+ * link is never followed.
+ */
+export function pruneBundles(folder, kept) {
+  const uid = process.getuid?.();
+  const mine = (stat) => uid === undefined || stat.uid === uid;
+  try {
+    // a folder others may write in is left alone: a name in it could change between look and act
+    const own = lstatSync(folder);
+    if (!own.isDirectory() || !mine(own) || (own.mode & 0o022) !== 0) return;
+    const bundles = [];
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name);
+      // a file another process removed meanwhile is passed over
+      const stat = lstatSync(path, { throwIfNoEntry: false });
+      if (stat === undefined || !stat.isFile() || !mine(stat)) continue;
+      if (name.endsWith(".partial") && Date.now() - stat.mtimeMs > PARTIAL_AGE_MS) rmSync(path, { force: true });
+      else if (name.endsWith(".mjs")) bundles.push({ path, used: stat.atimeMs });
+    }
+    bundles.sort((a, b) => b.used - a.used);
+    for (const { path } of bundles.slice(kept)) rmSync(path, { force: true });
+  } catch {
+    // the cache is tidied at the next bundling: another process may be tidying it now
+  }
 }
 
 /** Runs the bundle in this process, with `args` as its command line (it reads process.argv). */
