@@ -5,6 +5,7 @@
  * operations are checked (400 with every issue, the answer against the contract), and the Fetch
  * receiver (edge runtimes, MSW) answers the same.
  */
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,6 +67,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await app?.close();
+  await rm(out, { recursive: true, force: true });
 });
 
 const notification = { eventCode: "AUTHORISATION", success: true, amount: 5 };
