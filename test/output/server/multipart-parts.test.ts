@@ -116,6 +116,15 @@ async function send(
   return { status: response.status, body: await response.json() };
 }
 
+/**
+ * Each byte as the character of its code (ISO-8859-1), so that a part's raw bytes read as they are
+ * sent: `TextDecoder("latin1")` is windows-1252 by the Encoding standard, which Node 22 on follows
+ * (0x89 reads as "‰"), where Node 20's read it as ISO-8859-1.
+ */
+function bytesAsText(bytes: ArrayBuffer): string {
+  return Buffer.from(bytes).toString("latin1");
+}
+
 function concat(parts: readonly (string | Uint8Array)[]): Uint8Array {
   const chunks = parts.map((part) => (typeof part === "string" ? new TextEncoder().encode(part) : part));
   const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
@@ -136,7 +145,7 @@ describe("binary items", () => {
       { type: "application/octet-stream", bytes: [0, 1, 2] },
     ]);
     const raw = await fetch(`${served.base}/cameras/north/frames`, { headers: { "x-api-key": "k" } });
-    const text = new TextDecoder("latin1").decode(await raw.arrayBuffer());
+    const text = bytesAsText(await raw.arrayBuffer());
     expect(text).toContain("\r\ncontent-type: image/png\r\n\r\n\u0089PNG\r\n--\r\n--item-\r\n-");
   });
 
@@ -184,7 +193,7 @@ describe("parts encoded by position", () => {
     expect(await bytesOf((got[1] as { body: Blob }).body)).toEqual({ type: "image/png", bytes: [...tricky] });
     expect(await bytesOf((got[2] as { body: Blob }).body)).toEqual({ type: "image/jpeg", bytes: [1] });
     const raw = await fetch(`${served.base}/inspections/7/report`, { headers: { "x-api-key": "k" } });
-    const text = new TextDecoder("latin1").decode(await raw.arrayBuffer());
+    const text = bytesAsText(await raw.arrayBuffer());
     expect(text).toMatch(
       /^--item-\w+\r\ncontent-type: application\/json\r\n\r\n\{"inspector":"Ada","passed":true\}\r\n/,
     );
