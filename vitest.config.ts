@@ -1,9 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig, type Plugin, type UserWorkspaceConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { laterOptimisationFlag } from "./src/commands/command.js";
 
 /**
  * The longest test files first, the longest first: the package installed from its tarball and
@@ -120,22 +120,8 @@ const keptTransforms: Plugin = {
   },
 };
 
-/**
- * The option that has V8 optimise a function in the test workers after about 15 times the use it
- * waits for by default. A test file runs most of its code a few times only (the generator on one
- * document, TypeScript's checker on one program, modules generated for it), and V8's optimising
- * compiler, on threads of its own, took about a third of `npm run test:quick`'s CPU for code that
- * had little left to run once optimised. The option is V8's own, and each V8 counts use its way:
- * Node 20's the bytecode run between two checks (`--interrupt-budget`, 67,584 by default), Node
- * 22's and 24's the calls (`--invocation-count-for-turbofan`, 3,000); none where neither exists.
- * docs/benchmarks.md, "The test suite", has the times with and without it.
- */
-function laterOptimisation(): string[] {
-  const known = spawnSync(process.execPath, ["--v8-options"], { encoding: "utf8" }).stdout ?? "";
-  if (/^\s+--interrupt-budget\s/m.test(known)) return ["--interrupt-budget=1048576"];
-  if (/^\s+--invocation-count-for-turbofan\s/m.test(known)) return ["--invocation-count-for-turbofan=45000"];
-  return [];
-}
+/** V8's option for the test workers that has it optimise later (see TIER_SETTINGS.execArgv). */
+const LATER_OPTIMISATION = laterOptimisationFlag(process.version);
 
 /** What every tier runs with. */
 const TIER_SETTINGS: UserWorkspaceConfig["test"] = {
@@ -148,7 +134,11 @@ const TIER_SETTINGS: UserWorkspaceConfig["test"] = {
   // PGlite's WebAssembly runs on V8's baseline compiler only: the sandbox tests use the engine for
   // seconds, and optimising its 9 MB module in the background cost more CPU than it saved (the
   // in-process PGlite suites took about 30% less CPU, the same answers)
-  execArgv: ["--liftoff-only", ...laterOptimisation()],
+  // and V8 optimises a function after about 15 times the use it waits for by default, as in the
+  // generator's commands (laterOptimisationFlag): a test file runs most of its code a few times,
+  // and the optimising compiler took a third of `npm run test:quick`'s CPU (docs/benchmarks.md,
+  // "The test suite", has the times with and without it)
+  execArgv: ["--liftoff-only", ...(LATER_OPTIMISATION === undefined ? [] : [LATER_OPTIMISATION])],
   // test files share a worker's module cache: the generator, TypeScript and Fastify load once per
   // worker instead of once per file (tests keep no state in shared modules, and restore timers)
   isolate: false,
